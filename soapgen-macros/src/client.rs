@@ -1,0 +1,645 @@
+//! `#[soap_client(...)]` on a trait: one async client method per trait method.
+//!
+//! The binding is described by the attribute (WSDL 1.1 §3: `soap:binding` style and version,
+//! `soap:operation` soapAction, `soap:body use="literal"`, `soap:header` parts):
+//! - document/literal wrapped (default): the request is an element named after the operation holding
+//!   one child per parameter; the response element `{operation}Response` holds the result element.
+//! - document/literal bare (`parameters = "bare"`): the single parameter is the body element.
+//! - rpc/literal (`style = "rpc"`): as wrapped, with unqualified part accessors (WSDL 1.1 §3.5).
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{FnArg, ItemTrait, LitStr, Pat, ReturnType, TraitItem, Type};
+
+use crate::fields::{self, Card, ElementField};
+use crate::Errors;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Style {
+    Document,
+    Rpc,
+}
+
+struct ClientArgs {
+    namespace: Option<String>,
+    version: TokenStream,
+    style: Style,
+    bare: bool,
+    endpoint: Option<String>,
+    client_name: Option<syn::Ident>,
+    blocking: bool,
+    krate: TokenStream,
+    qualified: Option<bool>,
+}
+
+fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
+    let mut a = ClientArgs {
+        namespace: None,
+        version: TokenStream::new(),
+        style: Style::Document,
+        bare: false,
+        endpoint: None,
+        client_name: None,
+        blocking: false,
+        krate: quote!(::soapgen_runtime),
+        qualified: None,
+    };
+    let mut version: Option<String> = None;
+    let parser = syn::meta::parser(|meta| {
+        if meta.path.is_ident("namespace") {
+            a.namespace = Some(meta.value()?.parse::<LitStr>()?.value());
+        } else if meta.path.is_ident("soap") {
+            let s: LitStr = meta.value()?.parse()?;
+            match s.value().as_str() {
+                "1.1" | "1.2" => version = Some(s.value()),
+                _ => {
+                    return Err(syn::Error::new(
+                        s.span(),
+                        "expected soap = \"1.1\" or \"1.2\"",
+                    ))
+                }
+            }
+        } else if meta.path.is_ident("style") {
+            let s: LitStr = meta.value()?.parse()?;
+            a.style = match s.value().as_str() {
+                "document" => Style::Document,
+                "rpc" => Style::Rpc,
+                _ => {
+                    return Err(syn::Error::new(
+                        s.span(),
+                        "expected style = \"document\" or \"rpc\"",
+                    ))
+                }
+            };
+        } else if meta.path.is_ident("parameters") {
+            let s: LitStr = meta.value()?.parse()?;
+            a.bare = match s.value().as_str() {
+                "wrapped" => false,
+                "bare" => true,
+                _ => {
+                    return Err(syn::Error::new(
+                        s.span(),
+                        "expected parameters = \"wrapped\" or \"bare\"",
+                    ))
+                }
+            };
+        } else if meta.path.is_ident("element_form") {
+            let s: LitStr = meta.value()?.parse()?;
+            a.qualified = Some(match s.value().as_str() {
+                "qualified" => true,
+                "unqualified" => false,
+                _ => {
+                    return Err(syn::Error::new(
+                        s.span(),
+                        "expected element_form = \"qualified\" or \"unqualified\"",
+                    ))
+                }
+            });
+        } else if meta.path.is_ident("endpoint") {
+            a.endpoint = Some(meta.value()?.parse::<LitStr>()?.value());
+        } else if meta.path.is_ident("client") {
+            let s: LitStr = meta.value()?.parse()?;
+            a.client_name = Some(s.parse()?);
+        } else if meta.path.is_ident("blocking") {
+            a.blocking = true;
+        } else if meta.path.is_ident("crate") {
+            let s: LitStr = meta.value()?.parse()?;
+            let p: syn::Path = s.parse()?;
+            a.krate = quote!(#p);
+        } else {
+            return Err(meta.error(
+                "unknown soap_client argument; expected `namespace`, `soap`, `style`, `parameters`, \
+                 `element_form`, `endpoint`, `client`, `blocking` or `crate`",
+            ));
+        }
+        Ok(())
+    });
+    if let Err(e) = syn::parse::Parser::parse2(parser, args) {
+        errs.push(e);
+    }
+    let krate = &a.krate;
+    a.version = match version.as_deref() {
+        Some("1.2") => quote!(#krate::SoapVersion::Soap12),
+        _ => quote!(#krate::SoapVersion::Soap11),
+    };
+    a
+}
+
+#[derive(Default)]
+struct MethodAttrs {
+    name: Option<String>,
+    action: Option<String>,
+    response: Option<String>,
+    result: Option<String>,
+    one_way: bool,
+}
+
+#[derive(Default)]
+struct ParamAttrs {
+    header: bool,
+    rename: Option<String>,
+    namespace: Option<String>,
+}
+
+fn take_soap_attrs(attrs: &mut Vec<syn::Attribute>) -> Vec<syn::Attribute> {
+    let (soap, rest): (Vec<_>, Vec<_>) = attrs.drain(..).partition(|a| a.path().is_ident("soap"));
+    *attrs = rest;
+    soap
+}
+
+fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> MethodAttrs {
+    let mut m = MethodAttrs::default();
+    for attr in attrs {
+        let r = attr.parse_nested_meta(|meta| {
+            let s = || -> syn::Result<String> { Ok(meta.value()?.parse::<LitStr>()?.value()) };
+            if meta.path.is_ident("name") {
+                m.name = Some(s()?);
+            } else if meta.path.is_ident("action") {
+                m.action = Some(s()?);
+            } else if meta.path.is_ident("response") {
+                m.response = Some(s()?);
+            } else if meta.path.is_ident("result") {
+                m.result = Some(s()?);
+            } else if meta.path.is_ident("one_way") {
+                m.one_way = true;
+            } else {
+                return Err(meta.error(
+                    "unknown soap attribute on a method; expected `name`, `action`, `response`, \
+                     `result` or `one_way`",
+                ));
+            }
+            Ok(())
+        });
+        if let Err(e) = r {
+            errs.push(e);
+        }
+    }
+    m
+}
+
+fn parse_param_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> ParamAttrs {
+    let mut p = ParamAttrs::default();
+    for attr in attrs {
+        let r = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("header") {
+                p.header = true;
+            } else if meta.path.is_ident("rename") {
+                p.rename = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("namespace") {
+                p.namespace = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else {
+                return Err(meta.error(
+                    "unknown soap attribute on a parameter; expected `header`, `rename` or `namespace`",
+                ));
+            }
+            Ok(())
+        });
+        if let Err(e) = r {
+            errs.push(e);
+        }
+    }
+    p
+}
+
+/// The `T` of `Result<T, E>` / `Result<T>`.
+fn result_ok_type(ret: &ReturnType) -> Option<&Type> {
+    let ReturnType::Type(_, ty) = ret else {
+        return None;
+    };
+    let Type::Path(tp) = &**ty else { return None };
+    let seg = tp.path.segments.last()?;
+    if seg.ident != "Result" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    }
+}
+
+fn is_unit(ty: &Type) -> bool {
+    matches!(ty, Type::Tuple(t) if t.elems.is_empty())
+}
+
+pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
+    let mut errs = Errors::default();
+    let a = parse_args(args, &mut errs);
+    let krate = a.krate.clone();
+    let Some(ns) = a.namespace.clone() else {
+        errs.push(syn::Error::new(
+            Span::call_site(),
+            "soap_client needs `namespace = \"…\"` (the target namespace of the operations' elements)",
+        ));
+        strip_attrs(&mut item);
+        return errs.finish().unwrap_or_default();
+    };
+    if !item.generics.params.is_empty() || item.generics.where_clause.is_some() {
+        errs.push(syn::Error::new(
+            item.generics.span(),
+            "a soap_client trait cannot be generic",
+        ));
+    }
+    let qualified = a.qualified.unwrap_or(a.style == Style::Document);
+    let child_ns = if qualified { ns.clone() } else { String::new() };
+    let vis = item.vis.clone();
+    let trait_ident = item.ident.clone();
+    let client_ident = a
+        .client_name
+        .clone()
+        .unwrap_or_else(|| format_ident!("{}Client", trait_ident));
+    let blocking_ident = format_ident!("{}BlockingClient", trait_ident);
+
+    let mut inherent = TokenStream::new();
+    let mut trait_impl = TokenStream::new();
+    let mut blocking_methods = TokenStream::new();
+
+    for ti in item.items.iter_mut() {
+        let TraitItem::Fn(method) = ti else {
+            errs.push(syn::Error::new(
+                ti.span(),
+                "a soap_client trait can only contain methods (one per operation)",
+            ));
+            continue;
+        };
+        let soap_attrs = take_soap_attrs(&mut method.attrs);
+        let ma = parse_method_attrs(&soap_attrs, &mut errs);
+        let sig = &mut method.sig;
+        if sig.asyncness.is_none() {
+            errs.push(syn::Error::new(
+                sig.fn_token.span,
+                "operations must be `async fn` returning `Result<T, soapgen_runtime::Error>`",
+            ));
+        }
+        if !sig.generics.params.is_empty() {
+            errs.push(syn::Error::new(
+                sig.generics.span(),
+                "operations cannot be generic",
+            ));
+        }
+        if method.default.is_some() {
+            errs.push(syn::Error::new(
+                method.default.span(),
+                "operations are generated: remove the default body",
+            ));
+        }
+        let mut inputs = sig.inputs.iter_mut();
+        match inputs.next() {
+            Some(FnArg::Receiver(r)) if r.reference.is_some() && r.mutability.is_none() => {}
+            Some(other) => errs.push(syn::Error::new(
+                other.span(),
+                "the first parameter of an operation must be `&self`",
+            )),
+            None => errs.push(syn::Error::new(
+                sig.ident.span(),
+                "an operation needs `&self` as its first parameter",
+            )),
+        }
+        let mut body_params: Vec<(syn::Ident, Type, ParamAttrs)> = Vec::new();
+        let mut header_params: Vec<(syn::Ident, Type, ParamAttrs)> = Vec::new();
+        for arg in inputs {
+            let FnArg::Typed(pt) = arg else { continue };
+            let pa_attrs = take_soap_attrs(&mut pt.attrs);
+            let pa = parse_param_attrs(&pa_attrs, &mut errs);
+            let Pat::Ident(pi) = &*pt.pat else {
+                errs.push(syn::Error::new(
+                    pt.pat.span(),
+                    "operation parameters must be plain identifiers",
+                ));
+                continue;
+            };
+            let entry = (pi.ident.clone(), (*pt.ty).clone(), pa);
+            if entry.2.header {
+                header_params.push(entry);
+            } else {
+                body_params.push(entry);
+            }
+        }
+        let Some(ok_ty) = result_ok_type(&sig.output).cloned() else {
+            errs.push(syn::Error::new(
+                sig.output.span(),
+                "an operation must return `Result<T, soapgen_runtime::Error>` (or a `Result` whose \
+                 error converts from it)",
+            ));
+            continue;
+        };
+        let fn_ident = sig.ident.clone();
+        let op_name = ma
+            .name
+            .clone()
+            .unwrap_or_else(|| fn_ident.to_string().trim_start_matches("r#").to_owned());
+        let action = ma.action.clone().unwrap_or_default();
+        let response_name = ma
+            .response
+            .clone()
+            .unwrap_or_else(|| format!("{op_name}Response"));
+        let result_name = ma
+            .result
+            .clone()
+            .unwrap_or_else(|| format!("{op_name}Result"));
+        let one_way = ma.one_way;
+        if one_way && !is_unit(&ok_ty) {
+            errs.push(syn::Error::new(
+                ok_ty.span(),
+                "a one_way operation returns `Result<(), …>`",
+            ));
+        }
+        if a.bare && body_params.len() != 1 {
+            errs.push(syn::Error::new(
+                sig.ident.span(),
+                "with parameters = \"bare\" an operation takes exactly one body parameter (the body element)",
+            ));
+        }
+        let version = &a.version;
+        let op_const = quote! {
+            const __OP: #krate::Operation = #krate::Operation {
+                name: #op_name,
+                action: #action,
+                version: #version,
+                one_way: #one_way,
+            };
+        };
+        // Headers: each a header block; Option<T> headers are sent only when Some.
+        let mut headers = TokenStream::new();
+        for (id, ty, pa) in &header_params {
+            let hns = pa.namespace.clone().unwrap_or_else(|| ns.clone());
+            let local = pa.rename.clone().unwrap_or_else(|| id.to_string());
+            let name = fields::name_expr(&krate, &hns, &local);
+            let shape = fields::analyze(ty);
+            let code = match shape.card {
+                Card::Optional => quote_spanned! {ty.span()=>
+                    if let ::core::option::Option::Some(__h) = &#id {
+                        __env.header_entry(|__w| #krate::ToXml::write_xml(__h, __w, #name))?;
+                    }
+                },
+                Card::One => quote_spanned! {ty.span()=>
+                    __env.header_entry(|__w| #krate::ToXml::write_xml(&#id, __w, #name))?;
+                },
+                _ => {
+                    errs.push(syn::Error::new(
+                        ty.span(),
+                        "a header parameter is `T` or `Option<T>`",
+                    ));
+                    TokenStream::new()
+                }
+            };
+            headers.extend(code);
+        }
+        let op_elem = fields::name_expr(&krate, &ns, &op_name);
+        let body_write = if a.bare {
+            match body_params.first() {
+                Some((id, _, _)) => quote!(#krate::ToXml::write_xml(&#id, __w, #op_elem)),
+                None => quote!(::core::result::Result::Ok(())),
+            }
+        } else {
+            let efs: Vec<ElementField> = body_params
+                .iter()
+                .enumerate()
+                .map(|(i, (id, ty, pa))| ElementField {
+                    slot: fields::slot_ident(i, &id.to_string()),
+                    access: quote!(&#id),
+                    namespace: pa.namespace.clone().unwrap_or_else(|| child_ns.clone()),
+                    local: pa
+                        .rename
+                        .clone()
+                        .unwrap_or_else(|| id.to_string().trim_start_matches("r#").to_owned()),
+                    shape: fields::analyze(ty),
+                    span: ty.span(),
+                })
+                .collect();
+            let writes = fields::write_elements(&krate, &efs);
+            quote! {{
+                __w.start_element(#op_elem)?;
+                #writes
+                __w.end_element()
+            }}
+        };
+        let response_elem = fields::name_expr(&krate, &ns, &response_name);
+        let decode = if a.bare {
+            quote! {
+                if !__r.matches(&__start, #response_elem) {
+                    return ::core::result::Result::Err(__r.unexpected(&__start));
+                }
+                <#ok_ty as #krate::FromXml>::read_xml(__r, __start)
+            }
+        } else if is_unit(&ok_ty) {
+            let reads = fields::read_elements(&krate, &[]);
+            quote! {
+                if !__r.matches(&__start, #response_elem) {
+                    return ::core::result::Result::Err(__r.unexpected(&__start));
+                }
+                #reads
+                ::core::result::Result::Ok(())
+            }
+        } else {
+            let ef = ElementField {
+                slot: format_ident!("__result"),
+                access: TokenStream::new(),
+                namespace: child_ns.clone(),
+                local: result_name.clone(),
+                shape: fields::analyze(&ok_ty),
+                span: ok_ty.span(),
+            };
+            let reads = fields::read_elements(&krate, std::slice::from_ref(&ef));
+            quote! {
+                if !__r.matches(&__start, #response_elem) {
+                    return ::core::result::Result::Err(__r.unexpected(&__start));
+                }
+                #reads
+                ::core::result::Result::Ok(__result)
+            }
+        };
+        let send = if one_way {
+            quote!(self.client.call_one_way(&__OP, __envelope).await)
+        } else {
+            quote! {
+                self.client
+                    .call(&__OP, __envelope, |__r, __start| { #decode })
+                    .await
+            }
+        };
+        let params: Vec<TokenStream> = header_params
+            .iter()
+            .chain(body_params.iter())
+            .map(|(id, ty, _)| quote!(#id: #ty))
+            .collect();
+        // Keep the user's parameter order for signatures and forwarding.
+        let ordered: Vec<(syn::Ident, Type)> = sig
+            .inputs
+            .iter()
+            .filter_map(|a| match a {
+                FnArg::Typed(pt) => match &*pt.pat {
+                    Pat::Ident(pi) => Some((pi.ident.clone(), (*pt.ty).clone())),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        let _ = params;
+        let sig_params: Vec<TokenStream> =
+            ordered.iter().map(|(id, ty)| quote!(#id: #ty)).collect();
+        let arg_names: Vec<&syn::Ident> = ordered.iter().map(|(id, _)| id).collect();
+        let doc = format!(
+            "Calls the `{op_name}` operation (soapAction `{action}`).\n\n# Errors\n\n\
+             [`Error`]({krate_s}::Error): transport, HTTP, SOAP fault, XML or decode errors.",
+            krate_s = krate.to_string().replace(' ', "")
+        );
+        let user_output = &sig.output;
+        let attrs = method.attrs.iter().filter(|a| a.path().is_ident("doc"));
+        let attrs2 = method.attrs.iter().filter(|a| a.path().is_ident("doc"));
+        inherent.extend(quote! {
+            #(#attrs)*
+            #[doc = ""]
+            #[doc = #doc]
+            pub async fn #fn_ident(&self, #(#sig_params),*) -> #krate::Result<#ok_ty> {
+                #op_const
+                let __envelope = {
+                    let mut __env = self.client.envelope(&__OP, &[("tns", #ns)])?;
+                    #headers
+                    __env.body(|__w| #body_write)?;
+                    __env.finish()?
+                };
+                #send
+            }
+        });
+        trait_impl.extend(quote! {
+            async fn #fn_ident(&self, #(#sig_params),*) #user_output {
+                ::core::result::Result::Ok(#client_ident::#fn_ident(self, #(#arg_names),*).await?)
+            }
+        });
+        blocking_methods.extend(quote! {
+            #(#attrs2)*
+            #[doc = ""]
+            #[doc = #doc]
+            pub fn #fn_ident(&self, #(#sig_params),*) -> #krate::Result<#ok_ty> {
+                self.runtime.block_on(self.inner.#fn_ident(#(#arg_names),*))
+            }
+        });
+    }
+    if let Some(e) = errs.finish() {
+        strip_attrs(&mut item);
+        return quote!(#item #e);
+    }
+    let default_endpoint = match &a.endpoint {
+        Some(e) => quote!(::core::option::Option::Some(#e)),
+        None => quote!(::core::option::Option::None),
+    };
+    let client_doc = format!(
+        "A SOAP client for [`{trait_ident}`], generated by `#[soap_client]`. Cheap to clone; share it across tasks."
+    );
+    let blocking = if a.blocking {
+        let bdoc = format!(
+            "The blocking form of [`{client_ident}`]: each method drives the async one on a private \
+             single-threaded runtime. Do not call it from async code."
+        );
+        quote! {
+            #[doc = #bdoc]
+            #[derive(Debug, Clone)]
+            #vis struct #blocking_ident {
+                inner: #client_ident,
+                runtime: #krate::blocking::BlockingRuntime,
+            }
+
+            impl #blocking_ident {
+                /// A blocking client of `endpoint` with default settings.
+                ///
+                /// # Errors
+                ///
+                /// If the HTTP client or the runtime cannot be created.
+                pub fn new(endpoint: impl ::core::convert::Into<::std::string::String>) -> #krate::Result<Self> {
+                    Self::from_client(#krate::Client::new(endpoint)?)
+                }
+
+                /// A blocking client over an existing [`Client`](#krate::Client).
+                ///
+                /// # Errors
+                ///
+                /// If the runtime cannot be created.
+                pub fn from_client(client: #krate::Client) -> #krate::Result<Self> {
+                    let runtime = #krate::blocking::BlockingRuntime::new().map_err(|e| {
+                        #krate::Error::Transport(#krate::TransportError::new(
+                            #krate::error::TransportErrorKind::Other,
+                            client.endpoint(),
+                            ::std::format!("cannot start the blocking runtime: {e}"),
+                            ::core::option::Option::None,
+                        ))
+                    })?;
+                    ::core::result::Result::Ok(Self { inner: #client_ident::from_client(client), runtime })
+                }
+
+                /// The async client this one drives.
+                pub fn as_async(&self) -> &#client_ident {
+                    &self.inner
+                }
+
+                #blocking_methods
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    strip_attrs(&mut item);
+    quote! {
+        #[allow(async_fn_in_trait)]
+        #item
+
+        #[doc = #client_doc]
+        #[derive(Debug, Clone)]
+        #vis struct #client_ident {
+            client: #krate::Client,
+        }
+
+        impl #client_ident {
+            /// The target namespace of the operations' elements.
+            pub const NAMESPACE: &'static str = #ns;
+            /// The endpoint given to `#[soap_client(endpoint = …)]`, if any.
+            pub const DEFAULT_ENDPOINT: ::core::option::Option<&'static str> = #default_endpoint;
+
+            /// A client of `endpoint` with default settings (see [`Client::builder`](#krate::Client::builder)
+            /// for more).
+            ///
+            /// # Errors
+            ///
+            /// If the HTTP transport cannot be created.
+            pub fn new(endpoint: impl ::core::convert::Into<::std::string::String>) -> #krate::Result<Self> {
+                ::core::result::Result::Ok(Self { client: #krate::Client::new(endpoint)? })
+            }
+
+            /// Wraps a configured [`Client`](#krate::Client). Does no work: O(1).
+            pub const fn from_client(client: #krate::Client) -> Self {
+                Self { client }
+            }
+
+            /// The underlying client.
+            pub fn client(&self) -> &#krate::Client {
+                &self.client
+            }
+
+            #inherent
+        }
+
+        // `Ok(x?)` converts soapgen's Error into the error type the trait declares.
+        #[allow(clippy::needless_question_mark)]
+        impl #trait_ident for #client_ident {
+            #trait_impl
+        }
+
+        #blocking
+    }
+}
+
+fn strip_attrs(item: &mut ItemTrait) {
+    for ti in item.items.iter_mut() {
+        if let TraitItem::Fn(m) = ti {
+            take_soap_attrs(&mut m.attrs);
+            for arg in m.sig.inputs.iter_mut() {
+                if let FnArg::Typed(pt) = arg {
+                    take_soap_attrs(&mut pt.attrs);
+                }
+            }
+        }
+    }
+}

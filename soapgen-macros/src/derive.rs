@@ -1,0 +1,385 @@
+//! `#[derive(ToXml)]` and `#[derive(FromXml)]`.
+//!
+//! A struct with named fields is a complexType (XML Schema Part 1 §3.4): each field is a child element
+//! (in declaration order, the `sequence`), an attribute (`#[xml(attribute)]`) or the simple content
+//! (`#[xml(text)]`). A unit-only enum is a simpleType restricted by enumeration (Part 2 §4.3.5).
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, LitStr};
+
+use crate::fields::{self, AttributeField, ElementField};
+use crate::Errors;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    ToXml,
+    FromXml,
+}
+
+struct Container {
+    namespace: Option<String>,
+    rename_all: Option<(String, Span)>,
+    krate: TokenStream,
+    type_name: Option<String>,
+}
+
+fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Container {
+    let mut c = Container {
+        namespace: None,
+        rename_all: None,
+        krate: quote!(::soapgen_runtime),
+        type_name: None,
+    };
+    for attr in input.attrs.iter().filter(|a| a.path().is_ident("xml")) {
+        let r = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("namespace") {
+                c.namespace = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("rename_all") {
+                let s: LitStr = meta.value()?.parse()?;
+                if fields::rename_all(&s.value(), "a").is_none() {
+                    return Err(syn::Error::new(
+                        s.span(),
+                        "unknown rename_all rule; expected one of \"camelCase\", \"PascalCase\", \
+                         \"snake_case\", \"lowercase\", \"UPPERCASE\", \"kebab-case\", \
+                         \"SCREAMING_SNAKE_CASE\"",
+                    ));
+                }
+                c.rename_all = Some((s.value(), s.span()));
+            } else if meta.path.is_ident("crate") {
+                let s: LitStr = meta.value()?.parse()?;
+                c.krate = s.parse::<syn::Path>()?.into_token_stream_path();
+            } else if meta.path.is_ident("rename") {
+                c.type_name = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else {
+                return Err(meta.error(
+                    "unknown xml attribute on a type; expected `namespace`, `rename`, `rename_all` or `crate`",
+                ));
+            }
+            Ok(())
+        });
+        if let Err(e) = r {
+            errs.push(e);
+        }
+    }
+    c
+}
+
+trait IntoTokens {
+    fn into_token_stream_path(self) -> TokenStream;
+}
+impl IntoTokens for syn::Path {
+    fn into_token_stream_path(self) -> TokenStream {
+        quote!(#self)
+    }
+}
+
+#[derive(Default)]
+struct FieldAttrs {
+    rename: Option<String>,
+    namespace: Option<String>,
+    unqualified: bool,
+    attribute: bool,
+    text: bool,
+}
+
+fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs {
+    let mut f = FieldAttrs::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("xml")) {
+        let r = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                f.rename = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("namespace") {
+                f.namespace = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("unqualified") {
+                f.unqualified = true;
+            } else if meta.path.is_ident("attribute") {
+                f.attribute = true;
+            } else if meta.path.is_ident("text") {
+                f.text = true;
+            } else {
+                return Err(meta.error(
+                    "unknown xml attribute on a field; expected `rename`, `namespace`, \
+                     `unqualified`, `attribute` or `text`",
+                ));
+            }
+            Ok(())
+        });
+        if let Err(e) = r {
+            errs.push(e);
+        }
+    }
+    f
+}
+
+pub fn expand(input: DeriveInput, which: Which) -> TokenStream {
+    let mut errs = Errors::default();
+    let c = parse_container(&input, &mut errs);
+    let body = match &input.data {
+        Data::Struct(s) => match &s.fields {
+            Fields::Named(named) => expand_struct(&input, &c, named, which, &mut errs),
+            other => {
+                errs.push(syn::Error::new(
+                    other.span(),
+                    "ToXml/FromXml need a struct with named fields (each field is an element or attribute)",
+                ));
+                TokenStream::new()
+            }
+        },
+        Data::Enum(e) => expand_enum(&input, &c, e, which, &mut errs),
+        Data::Union(u) => {
+            errs.push(syn::Error::new(
+                u.union_token.span,
+                "ToXml/FromXml cannot be derived for unions",
+            ));
+            TokenStream::new()
+        }
+    };
+    if let Some(e) = errs.finish() {
+        return e;
+    }
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
+        const _: () = {
+            #body
+        };
+    }
+}
+
+fn expand_struct(
+    input: &DeriveInput,
+    c: &Container,
+    named: &syn::FieldsNamed,
+    which: Which,
+    errs: &mut Errors,
+) -> TokenStream {
+    let krate = &c.krate;
+    let ident = &input.ident;
+    let (impl_g, ty_g, where_c) = input.generics.split_for_impl();
+    let mut elements = Vec::new();
+    let mut attributes = Vec::new();
+    let mut text: Option<(syn::Ident, syn::Ident, syn::Type)> = None;
+    let mut ctor = TokenStream::new();
+    for (i, field) in named.named.iter().enumerate() {
+        let Some(fident) = field.ident.clone() else {
+            continue;
+        };
+        let fa = parse_field_attrs(&field.attrs, errs);
+        let rust_name = fident.to_string();
+        let local = match (&fa.rename, &c.rename_all) {
+            (Some(r), _) => r.clone(),
+            (None, Some((rule, _))) => fields::rename_all(rule, &rust_name).unwrap_or_default(),
+            (None, None) => rust_name.trim_start_matches("r#").to_owned(),
+        };
+        let slot = fields::slot_ident(i, &rust_name);
+        let span = field.ty.span();
+        ctor.extend(quote!(#fident: #slot,));
+        if fa.attribute && fa.text {
+            errs.push(syn::Error::new(
+                fident.span(),
+                "a field cannot be both `attribute` and `text`",
+            ));
+            continue;
+        }
+        if fa.attribute {
+            let shape = fields::analyze(&field.ty);
+            let (optional, ty) = match shape.card {
+                fields::Card::One if !shape.boxed => (false, field.ty.clone()),
+                fields::Card::Optional if !shape.boxed => (true, shape.inner.clone()),
+                _ => {
+                    errs.push(syn::Error::new(
+                        field.ty.span(),
+                        "an attribute field must be a simple type `T` or `Option<T>`",
+                    ));
+                    continue;
+                }
+            };
+            attributes.push(AttributeField {
+                slot,
+                access: quote!(&self.#fident),
+                // Attributes are unqualified unless a namespace is given (attributeFormDefault).
+                namespace: fa.namespace.clone().unwrap_or_default(),
+                local,
+                optional,
+                ty,
+                span,
+            });
+        } else if fa.text {
+            if text.is_some() {
+                errs.push(syn::Error::new(
+                    fident.span(),
+                    "only one field can be `text` (the simple content)",
+                ));
+                continue;
+            }
+            text = Some((fident.clone(), slot, field.ty.clone()));
+        } else {
+            let namespace = if fa.unqualified {
+                String::new()
+            } else {
+                fa.namespace
+                    .clone()
+                    .or_else(|| c.namespace.clone())
+                    .unwrap_or_default()
+            };
+            elements.push(ElementField {
+                slot,
+                access: quote!(&self.#fident),
+                namespace,
+                local,
+                shape: fields::analyze(&field.ty),
+                span,
+            });
+        }
+    }
+    if let (Some((t, _, _)), Some(first)) = (&text, elements.first()) {
+        errs.push(syn::Error::new(
+            t.span(),
+            "a struct with a `text` field (simple content) cannot have element fields",
+        ));
+        errs.push(syn::Error::new(
+            first.span,
+            "this field would be a child element",
+        ));
+    }
+    match which {
+        Which::ToXml => {
+            let attrs = fields::write_attributes(krate, &attributes);
+            let content = match &text {
+                Some((t, _, _)) => quote!(__w.text_value(&self.#t)?;),
+                None => fields::write_elements(krate, &elements),
+            };
+            quote! {
+                #[automatically_derived]
+                impl #impl_g #krate::ToXml for #ident #ty_g #where_c {
+                    fn write_xml(
+                        &self,
+                        __w: &mut #krate::xml::XmlWriter,
+                        __name: #krate::xml::Name<'_>,
+                    ) -> ::core::result::Result<(), #krate::EncodeError> {
+                        __w.start_element(__name)?;
+                        #attrs
+                        #content
+                        __w.end_element()
+                    }
+                }
+            }
+        }
+        Which::FromXml => {
+            let attrs = fields::read_attributes(krate, &attributes);
+            let content = match &text {
+                Some((_, slot, ty)) => quote!(let #slot: #ty = __r.read_simple::<#ty>(&__start)?;),
+                None => fields::read_elements(krate, &elements),
+            };
+            quote! {
+                #[automatically_derived]
+                impl #impl_g #krate::FromXml for #ident #ty_g #where_c {
+                    fn read_xml<'__i>(
+                        __r: &mut #krate::xml::XmlReader<'__i>,
+                        __start: #krate::xml::StartTag<'__i>,
+                    ) -> ::core::result::Result<Self, #krate::DecodeError> {
+                        #attrs
+                        #content
+                        ::core::result::Result::Ok(#ident { #ctor })
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn expand_enum(
+    input: &DeriveInput,
+    c: &Container,
+    e: &syn::DataEnum,
+    which: Which,
+    errs: &mut Errors,
+) -> TokenStream {
+    let krate = &c.krate;
+    let ident = &input.ident;
+    if !input.generics.params.is_empty() {
+        errs.push(syn::Error::new(
+            input.generics.span(),
+            "an enumeration type cannot be generic",
+        ));
+    }
+    let mut values = Vec::new();
+    for v in &e.variants {
+        if !matches!(v.fields, Fields::Unit) {
+            errs.push(syn::Error::new(
+                v.fields.span(),
+                "ToXml/FromXml on an enum need unit variants (an XSD enumeration); \
+                 a choice of elements is not supported by the derive yet",
+            ));
+            continue;
+        }
+        let fa = parse_field_attrs(&v.attrs, errs);
+        if fa.attribute || fa.text || fa.namespace.is_some() || fa.unqualified {
+            errs.push(syn::Error::new(
+                v.ident.span(),
+                "an enumeration value only takes `rename`",
+            ));
+        }
+        let text = match (&fa.rename, &c.rename_all) {
+            (Some(r), _) => r.clone(),
+            (None, Some((rule, _))) => {
+                fields::rename_all(rule, &v.ident.to_string()).unwrap_or_default()
+            }
+            (None, None) => v.ident.to_string(),
+        };
+        values.push((v.ident.clone(), text));
+    }
+    let type_name = c.type_name.clone().unwrap_or_else(|| ident.to_string());
+    match which {
+        Which::ToXml => {
+            let arms = values.iter().map(|(v, t)| quote!(#ident::#v => #t,));
+            let body = if values.is_empty() {
+                quote!(match *self {})
+            } else {
+                quote!(__out.push_str(match self { #(#arms)* }))
+            };
+            quote! {
+                #[automatically_derived]
+                impl #krate::__private::ToXmlText for #ident {
+                    fn write_xml_text(
+                        &self,
+                        __out: &mut #krate::__private::TextOut<'_>,
+                    ) -> ::core::result::Result<(), #krate::EncodeError> {
+                        #body
+                    }
+                }
+            }
+        }
+        Which::FromXml => {
+            let arms = values.iter().map(|(v, t)| quote!(#t => #ident::#v,));
+            let arms2 = arms.clone();
+            let allowed = values
+                .iter()
+                .map(|(_, t)| format!("{t:?}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            quote! {
+                #[automatically_derived]
+                impl #krate::__private::FromXmlText for #ident {
+                    fn from_xml_text(
+                        __text: &str,
+                        _: &dyn #krate::__private::PrefixResolver,
+                    ) -> ::core::result::Result<Self, #krate::ValueError> {
+                        // Exact match first (string-based enumerations preserve whitespace), then the
+                        // collapsed form (token-based ones collapse it).
+                        ::core::result::Result::Ok(match __text {
+                            #(#arms)*
+                            _ => match #krate::__private::collapse(__text) {
+                                #(#arms2)*
+                                _ => return ::core::result::Result::Err(
+                                    #krate::__private::enumeration_error(#type_name, __text, #allowed)),
+                            },
+                        })
+                    }
+                }
+            }
+        }
+    }
+}

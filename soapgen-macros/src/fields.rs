@@ -1,0 +1,362 @@
+//! Code generation for element, attribute and text fields, shared by the derives and `#[soap_client]`
+//! (request wrappers are written, response wrappers read, with the same code as a derived struct).
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::{GenericArgument, PathArguments, Type};
+
+/// How many times an element may occur, from the field's type (XML Schema Part 1 §3.9.1 particle
+/// minOccurs/maxOccurs, §3.3.1 nillable).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Card {
+    /// `T`: exactly once.
+    One,
+    /// `Option<T>`: minOccurs=0.
+    Optional,
+    /// `Vec<T>`: maxOccurs>1.
+    Many,
+    /// `Nillable<T>`: once, may be nil.
+    Nillable,
+    /// `Option<Nillable<T>>`: absent, nil or a value.
+    OptionalNillable,
+    /// `Vec<Nillable<T>>`.
+    ManyNillable,
+}
+
+/// A field type taken apart: cardinality, whether the value is boxed, and the value type.
+pub struct Shape {
+    pub card: Card,
+    pub boxed: bool,
+    pub inner: Type,
+}
+
+fn single_generic<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
+    let Type::Path(tp) = ty else { return None };
+    if tp.qself.is_some() {
+        return None;
+    }
+    let seg = tp.path.segments.last()?;
+    if seg.ident != name {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &seg.arguments else {
+        return None;
+    };
+    if args.args.len() != 1 {
+        return None;
+    }
+    match args.args.first()? {
+        GenericArgument::Type(t) => Some(t),
+        _ => None,
+    }
+}
+
+/// Recognises `Option`, `Vec`, `Nillable` and `Box` by their last path segment.
+pub fn analyze(ty: &Type) -> Shape {
+    let (card, rest) = if let Some(t) = single_generic(ty, "Option") {
+        match single_generic(t, "Nillable") {
+            Some(n) => (Card::OptionalNillable, n),
+            None => (Card::Optional, t),
+        }
+    } else if let Some(t) = single_generic(ty, "Vec") {
+        match single_generic(t, "Nillable") {
+            Some(n) => (Card::ManyNillable, n),
+            None => (Card::Many, t),
+        }
+    } else if let Some(t) = single_generic(ty, "Nillable") {
+        (Card::Nillable, t)
+    } else {
+        (Card::One, ty)
+    };
+    match single_generic(rest, "Box") {
+        Some(inner) => Shape {
+            card,
+            boxed: true,
+            inner: inner.clone(),
+        },
+        None => Shape {
+            card,
+            boxed: false,
+            inner: rest.clone(),
+        },
+    }
+}
+
+/// An element-valued field: where its value comes from when writing, its slot when reading.
+pub struct ElementField {
+    /// Local variable holding the value while reading.
+    pub slot: syn::Ident,
+    /// An expression of type `&FieldType` for writing.
+    pub access: TokenStream,
+    pub namespace: String,
+    pub local: String,
+    pub shape: Shape,
+    pub span: Span,
+}
+
+/// An attribute-valued field.
+pub struct AttributeField {
+    pub slot: syn::Ident,
+    pub access: TokenStream,
+    pub namespace: String,
+    pub local: String,
+    pub optional: bool,
+    pub ty: Type,
+    pub span: Span,
+}
+
+pub fn name_expr(krate: &TokenStream, ns: &str, local: &str) -> TokenStream {
+    quote!(#krate::xml::Name::new(#ns, #local))
+}
+
+/// Code that writes the element fields, in order.
+pub fn write_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStream {
+    let mut out = TokenStream::new();
+    for f in fields {
+        let name = name_expr(krate, &f.namespace, &f.local);
+        let access = &f.access;
+        let deref = |v: TokenStream| {
+            if f.shape.boxed {
+                quote!(&**#v)
+            } else {
+                v
+            }
+        };
+        let write_one = |v: TokenStream| {
+            let v = deref(v);
+            quote!(#krate::ToXml::write_xml(#v, __w, #name)?;)
+        };
+        let write_nillable = |v: TokenStream| {
+            let inner = write_one(quote!(__x));
+            quote! {
+                match #v {
+                    #krate::Nillable::Nil => #krate::__private::write_nil(__w, #name)?,
+                    #krate::Nillable::Value(__x) => { #inner }
+                }
+            }
+        };
+        let code = match f.shape.card {
+            Card::One => write_one(access.clone()),
+            Card::Optional => {
+                let w = write_one(quote!(__v));
+                quote!(if let ::core::option::Option::Some(__v) = #access { #w })
+            }
+            Card::Many => {
+                let w = write_one(quote!(__v));
+                quote!(for __v in (#access).iter() { #w })
+            }
+            Card::Nillable => write_nillable(access.clone()),
+            Card::OptionalNillable => {
+                let w = write_nillable(quote!(__v));
+                quote!(if let ::core::option::Option::Some(__v) = #access { #w })
+            }
+            Card::ManyNillable => {
+                let w = write_nillable(quote!(__v));
+                quote!(for __v in (#access).iter() { #w })
+            }
+        };
+        out.extend(quote::quote_spanned!(f.span=> #code));
+    }
+    out
+}
+
+/// Code that writes attribute fields onto the open start tag.
+pub fn write_attributes(krate: &TokenStream, fields: &[AttributeField]) -> TokenStream {
+    let mut out = TokenStream::new();
+    for f in fields {
+        let name = name_expr(krate, &f.namespace, &f.local);
+        let access = &f.access;
+        let code = if f.optional {
+            quote!(if let ::core::option::Option::Some(__v) = #access { __w.attribute_value(#name, __v)?; })
+        } else {
+            quote!(__w.attribute_value(#name, #access)?;)
+        };
+        out.extend(quote::quote_spanned!(f.span=> #code));
+    }
+    out
+}
+
+/// Code reading attribute fields into their slots (run right after the start tag, `__start`).
+pub fn read_attributes(krate: &TokenStream, fields: &[AttributeField]) -> TokenStream {
+    let mut out = TokenStream::new();
+    for f in fields {
+        let name = name_expr(krate, &f.namespace, &f.local);
+        let slot = &f.slot;
+        let ty = &f.ty;
+        let code = if f.optional {
+            quote!(let #slot: ::core::option::Option<#ty> = __r.attribute_value::<#ty>(&__start, #name)?;)
+        } else {
+            quote! {
+                let #slot: #ty = #krate::__private::required_attribute(
+                    __r, &__start, __r.attribute_value::<#ty>(&__start, #name)?, #name)?;
+            }
+        };
+        out.extend(quote::quote_spanned!(f.span=> #code));
+    }
+    out
+}
+
+/// Code reading the children of `__start` into the element fields' slots; afterwards each slot holds
+/// the field's final value (required ones checked). Children not declared are an error.
+pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStream {
+    let mut decls = TokenStream::new();
+    let mut arms = TokenStream::new();
+    let mut finals = TokenStream::new();
+    for (i, f) in fields.iter().enumerate() {
+        let slot = &f.slot;
+        let inner = &f.shape.inner;
+        let name = name_expr(krate, &f.namespace, &f.local);
+        let boxed_ty = if f.shape.boxed {
+            quote!(::std::boxed::Box<#inner>)
+        } else {
+            quote!(#inner)
+        };
+        let wrap = |v: TokenStream| {
+            if f.shape.boxed {
+                quote!(::std::boxed::Box::new(#v))
+            } else {
+                v
+            }
+        };
+        let nillable_ty = quote!(#krate::Nillable<#boxed_ty>);
+        let read_req = wrap(quote!(#krate::__private::read_required::<#inner>(__r, __child)?));
+        let read_nil = if f.shape.boxed {
+            quote!(#krate::__private::read_nillable::<#inner>(__r, __child)?.map(::std::boxed::Box::new))
+        } else {
+            quote!(#krate::__private::read_nillable::<#inner>(__r, __child)?)
+        };
+        let dup = quote! {
+            if #slot.is_some() { return ::core::result::Result::Err(__r.duplicate(&__child)); }
+        };
+        let (decl, arm, fin) = match f.shape.card {
+            Card::One => (
+                quote!(let mut #slot: ::core::option::Option<#boxed_ty> = ::core::option::Option::None;),
+                quote!(#dup #slot = ::core::option::Option::Some(#read_req);),
+                quote!(let #slot = #krate::__private::required(__r, &__start, #slot, #name)?;),
+            ),
+            Card::Optional => {
+                let read_opt = if f.shape.boxed {
+                    quote!(#krate::__private::read_optional::<#inner>(__r, __child)?.map(::std::boxed::Box::new))
+                } else {
+                    quote!(#krate::__private::read_optional::<#inner>(__r, __child)?)
+                };
+                (
+                    quote!(let mut #slot: ::core::option::Option<#boxed_ty> = ::core::option::Option::None;),
+                    quote!(#dup #slot = #read_opt;),
+                    quote!(),
+                )
+            }
+            Card::Many => (
+                quote!(let mut #slot: ::std::vec::Vec<#boxed_ty> = ::std::vec::Vec::new();),
+                quote!(#slot.push(#read_req);),
+                quote!(),
+            ),
+            Card::Nillable => (
+                quote!(let mut #slot: ::core::option::Option<#nillable_ty> = ::core::option::Option::None;),
+                quote!(#dup #slot = ::core::option::Option::Some(#read_nil);),
+                quote!(let #slot = #krate::__private::required(__r, &__start, #slot, #name)?;),
+            ),
+            Card::OptionalNillable => (
+                quote!(let mut #slot: ::core::option::Option<#nillable_ty> = ::core::option::Option::None;),
+                quote!(#dup #slot = ::core::option::Option::Some(#read_nil);),
+                quote!(),
+            ),
+            Card::ManyNillable => (
+                quote!(let mut #slot: ::std::vec::Vec<#nillable_ty> = ::std::vec::Vec::new();),
+                quote!(#slot.push(#read_nil);),
+                quote!(),
+            ),
+        };
+        decls.extend(quote::quote_spanned!(f.span=> #decl));
+        let cond = quote!(__r.matches(&__child, #name));
+        if i == 0 {
+            arms.extend(quote!(if #cond { #arm }));
+        } else {
+            arms.extend(quote!(else if #cond { #arm }));
+        }
+        finals.extend(fin);
+    }
+    let fallback = if fields.is_empty() {
+        quote!(return ::core::result::Result::Err(__r.unexpected(&__child));)
+    } else {
+        quote!(else { return ::core::result::Result::Err(__r.unexpected(&__child)); })
+    };
+    quote! {
+        #decls
+        while let ::core::option::Option::Some(__child) = __r.next_child()? {
+            #arms
+            #fallback
+        }
+        #finals
+    }
+}
+
+/// A slot identifier for field number `i` named `name`.
+pub fn slot_ident(i: usize, name: &str) -> syn::Ident {
+    format_ident!("__f{}_{}", i, name.trim_start_matches("r#"))
+}
+
+/// Converts a Rust identifier (snake_case field or PascalCase variant) by a `rename_all` rule.
+pub fn rename_all(rule: &str, ident: &str) -> Option<String> {
+    let ident = ident.trim_start_matches("r#");
+    // Split into words at underscores and lower→upper boundaries.
+    let mut words: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in ident.chars() {
+        if c == '_' {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        cur.push(c);
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    let cap = |w: &str| {
+        let mut cs = w.chars();
+        match cs.next() {
+            Some(f) => f.to_uppercase().collect::<String>() + &cs.as_str().to_lowercase(),
+            None => String::new(),
+        }
+    };
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    Some(match rule {
+        "lowercase" => lower.concat(),
+        "UPPERCASE" => lower.concat().to_uppercase(),
+        "camelCase" => {
+            let mut s = lower.first().cloned().unwrap_or_default();
+            for w in &lower[1.min(lower.len())..] {
+                s.push_str(&cap(w));
+            }
+            s
+        }
+        "PascalCase" => lower.iter().map(|w| cap(w)).collect(),
+        "snake_case" => lower.join("_"),
+        "SCREAMING_SNAKE_CASE" => lower.join("_").to_uppercase(),
+        "kebab-case" => lower.join("-"),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rename_all;
+
+    #[test]
+    fn renames() {
+        assert_eq!(rename_all("camelCase", "first_name").unwrap(), "firstName");
+        assert_eq!(rename_all("PascalCase", "first_name").unwrap(), "FirstName");
+        assert_eq!(rename_all("camelCase", "FirstName").unwrap(), "firstName");
+        assert_eq!(rename_all("kebab-case", "FirstName").unwrap(), "first-name");
+        assert_eq!(rename_all("SCREAMING_SNAKE_CASE", "a_b").unwrap(), "A_B");
+        assert!(rename_all("nope", "a").is_none());
+    }
+}

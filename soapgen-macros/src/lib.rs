@@ -1,0 +1,75 @@
+//! Procedural macros of soapgen, re-exported by `soapgen-runtime` (use them from there).
+//!
+//! - `#[derive(ToXml)]`, `#[derive(FromXml)]`: XML Schema complexTypes as structs, enumerations as
+//!   unit-only enums.
+//! - `#[soap_client(...)]`: a typed async (and optionally blocking) SOAP client from a trait.
+//!
+//! Every misuse is a compile error at the offending span; all errors of one item are reported together.
+#![deny(missing_docs)]
+
+mod client;
+mod derive;
+mod fields;
+
+use proc_macro::TokenStream;
+
+/// Collects errors so that every problem in an item is reported at once.
+#[derive(Default)]
+pub(crate) struct Errors(Option<syn::Error>);
+
+impl Errors {
+    pub(crate) fn push(&mut self, e: syn::Error) {
+        match &mut self.0 {
+            Some(all) => all.combine(e),
+            None => self.0 = Some(e),
+        }
+    }
+
+    pub(crate) fn finish(self) -> Option<proc_macro2::TokenStream> {
+        self.0.map(|e| e.to_compile_error())
+    }
+}
+
+/// Derives `ToXml`: writes a struct as an element (fields as child elements in order, `#[xml(attribute)]`
+/// fields as attributes, one `#[xml(text)]` field as simple content), or a unit-only enum as an XSD
+/// enumeration value.
+///
+/// Type attributes: `#[xml(namespace = "uri")]` (namespace of the child elements: the schema's
+/// `elementFormDefault="qualified"`), `rename_all = "camelCase"` (or `PascalCase`, `snake_case`, …),
+/// `rename = "TypeName"`, `crate = "path::to::soapgen_runtime"`.
+/// Field attributes: `rename = "name"`, `namespace = "uri"`, `unqualified`, `attribute`, `text`.
+/// Field types decide occurrence: `T` (once), `Option<T>` (minOccurs=0), `Vec<T>` (maxOccurs>1),
+/// `Nillable<T>` (nillable), `Option<Nillable<T>>`, `Box<T>` (recursive types).
+#[proc_macro_derive(ToXml, attributes(xml))]
+pub fn derive_to_xml(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    derive::expand(input, derive::Which::ToXml).into()
+}
+
+/// Derives `FromXml`: the reading side of [`ToXml`](derive@ToXml), with the same attributes. Unknown
+/// child elements, missing required elements and repeated single elements are errors with the
+/// element path.
+#[proc_macro_derive(FromXml, attributes(xml))]
+pub fn derive_from_xml(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    derive::expand(input, derive::Which::FromXml).into()
+}
+
+/// Turns a trait into a typed SOAP client (`{Trait}Client`, plus `{Trait}BlockingClient` with
+/// `blocking`).
+///
+/// Arguments: `namespace = "uri"` (required; target namespace of the operation elements),
+/// `soap = "1.1" | "1.2"` (default 1.1), `style = "document" | "rpc"` (default document),
+/// `parameters = "wrapped" | "bare"` (default wrapped), `element_form = "qualified" | "unqualified"`
+/// (of the wrapper's children; default qualified for document, unqualified for rpc),
+/// `endpoint = "url"`, `client = "Name"`, `blocking`, `crate = "path"`.
+///
+/// Methods: `async fn op(&self, params…) -> Result<T, soapgen_runtime::Error>`, with optional
+/// `#[soap(name = "Op", action = "urn:Op", response = "OpResponse", result = "OpResult", one_way)]`.
+/// Parameters: `#[soap(header)]` sends the parameter as a SOAP header block; `#[soap(rename = "x")]`,
+/// `#[soap(namespace = "uri")]` set its element name.
+#[proc_macro_attribute]
+pub fn soap_client(args: TokenStream, item: TokenStream) -> TokenStream {
+    let item = syn::parse_macro_input!(item as syn::ItemTrait);
+    client::expand(args.into(), item).into()
+}

@@ -1,0 +1,407 @@
+//! The client that generated code calls: endpoint, transport and per-client settings, and the call path
+//! (HTTP binding of SOAP 1.1 §6 and SOAP 1.2 Part 2 §7).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use bytes::Bytes;
+use tracing::Instrument;
+
+use crate::envelope::{read_response, BodyContent, EnvelopeWriter, SoapVersion};
+use crate::error::{DecodeError, EncodeError, Error};
+use crate::transport::{HttpRequest, HttpResponse, Transport};
+use crate::xml::{Limits, StartTag, XmlReader, XmlWriter};
+
+/// What generated code knows about an operation (WSDL 1.1 §2.4 portType operation plus §3.4
+/// `soap:operation`): its name, `soapAction`, the binding's SOAP version, and whether it is one-way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Operation {
+    /// Operation name, for tracing and errors.
+    pub name: &'static str,
+    /// The `soapAction` (may be empty).
+    pub action: &'static str,
+    /// SOAP version of the binding.
+    pub version: SoapVersion,
+    /// A one-way operation (WSDL 1.1 §2.4.1): no response message is expected.
+    pub one_way: bool,
+}
+
+/// Default for the largest response body accepted: 64 MiB.
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 64 * 1024 * 1024;
+
+#[derive(Debug)]
+struct Inner {
+    endpoint: String,
+    transport: Arc<dyn Transport>,
+    headers: Vec<(String, String)>,
+    limits: Limits,
+    max_response_bytes: usize,
+    mime_base64: bool,
+}
+
+/// A SOAP client for one endpoint: cheap to clone (an `Arc`), safe to share across tasks; clones share
+/// the transport and its connection pool.
+///
+/// Generated clients wrap one. Build it with [`Client::builder`], or [`Client::new`] for defaults.
+///
+/// # Examples
+///
+/// ```
+/// # #[cfg(feature = "reqwest")] {
+/// let client = soapgen_runtime::Client::builder("http://127.0.0.1:8080/soap")
+///     .basic_auth("user", "secret")
+///     .header("X-Tenant", "acme")
+///     .build()?;
+/// assert_eq!(client.endpoint(), "http://127.0.0.1:8080/soap");
+/// # }
+/// # Ok::<(), soapgen_runtime::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+/// Settings for a [`Client`]. Consuming setters, as reqwest's `ClientBuilder`.
+#[derive(Debug)]
+#[must_use]
+pub struct ClientBuilder {
+    endpoint: String,
+    transport: Option<Arc<dyn Transport>>,
+    headers: Vec<(String, String)>,
+    limits: Limits,
+    max_response_bytes: usize,
+    mime_base64: bool,
+    #[cfg(feature = "reqwest")]
+    reqwest: crate::transport::ReqwestTransportBuilder,
+}
+
+impl ClientBuilder {
+    /// Sends every request through `transport` instead of the default reqwest transport (settings of
+    /// the default transport, such as [`timeout`](Self::timeout), then do not apply).
+    pub fn transport(mut self, transport: Arc<dyn Transport>) -> Self {
+        self.transport = Some(transport);
+        self
+    }
+
+    /// HTTP Basic authentication (RFC 7617) on every request.
+    pub fn basic_auth(mut self, user: &str, password: &str) -> Self {
+        use base64::Engine;
+        let token = base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
+        self.headers
+            .retain(|(k, _)| !k.eq_ignore_ascii_case("authorization"));
+        self.headers
+            .push(("Authorization".to_owned(), format!("Basic {token}")));
+        self
+    }
+
+    /// An extra HTTP header on every request.
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Reader limits for responses (element depth).
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The largest response body accepted, in bytes (default [`DEFAULT_MAX_RESPONSE_BYTES`]).
+    pub fn max_response_bytes(mut self, bytes: usize) -> Self {
+        self.max_response_bytes = bytes;
+        self
+    }
+
+    /// Write `base64Binary` values in 76-column MIME lines, for old servers that require them.
+    pub fn mime_base64(mut self, on: bool) -> Self {
+        self.mime_base64 = on;
+        self
+    }
+
+    /// Whole-request timeout of the default transport (default 60 s).
+    #[cfg(feature = "reqwest")]
+    pub fn timeout(mut self, t: std::time::Duration) -> Self {
+        self.reqwest = self.reqwest.timeout(Some(t));
+        self
+    }
+
+    /// Connect timeout of the default transport (default 10 s).
+    #[cfg(feature = "reqwest")]
+    pub fn connect_timeout(mut self, t: std::time::Duration) -> Self {
+        self.reqwest = self.reqwest.connect_timeout(Some(t));
+        self
+    }
+
+    /// Configures the default reqwest transport (cookies, gzip, proxies, TLS).
+    #[cfg(feature = "reqwest")]
+    pub fn reqwest(
+        mut self,
+        f: impl FnOnce(
+            crate::transport::ReqwestTransportBuilder,
+        ) -> crate::transport::ReqwestTransportBuilder,
+    ) -> Self {
+        self.reqwest = f(self.reqwest);
+        self
+    }
+
+    /// Builds the client.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Transport`] if the default transport cannot be built; without the `reqwest` feature,
+    /// if no transport was given.
+    pub fn build(self) -> Result<Client, Error> {
+        let transport = match self.transport {
+            Some(t) => t,
+            None => default_transport(
+                #[cfg(feature = "reqwest")]
+                self.reqwest,
+            )?,
+        };
+        Ok(Client {
+            inner: Arc::new(Inner {
+                endpoint: self.endpoint,
+                transport,
+                headers: self.headers,
+                limits: self.limits,
+                max_response_bytes: self.max_response_bytes,
+                mime_base64: self.mime_base64,
+            }),
+        })
+    }
+}
+
+#[cfg(feature = "reqwest")]
+fn default_transport(
+    b: crate::transport::ReqwestTransportBuilder,
+) -> Result<Arc<dyn Transport>, Error> {
+    Ok(Arc::new(b.build()?))
+}
+
+#[cfg(not(feature = "reqwest"))]
+fn default_transport() -> Result<Arc<dyn Transport>, Error> {
+    Err(Error::Transport(crate::error::TransportError::new(
+        crate::error::TransportErrorKind::Request,
+        "",
+        "no transport: enable the `reqwest` feature or call ClientBuilder::transport",
+        None,
+    )))
+}
+
+impl Client {
+    /// Settings for a client of `endpoint`.
+    pub fn builder(endpoint: impl Into<String>) -> ClientBuilder {
+        ClientBuilder {
+            endpoint: endpoint.into(),
+            transport: None,
+            headers: Vec::new(),
+            limits: Limits::default(),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            mime_base64: false,
+            #[cfg(feature = "reqwest")]
+            reqwest: crate::transport::ReqwestTransport::builder(),
+        }
+    }
+
+    /// A client of `endpoint` with default settings.
+    ///
+    /// # Errors
+    ///
+    /// As [`ClientBuilder::build`].
+    pub fn new(endpoint: impl Into<String>) -> Result<Client, Error> {
+        Self::builder(endpoint).build()
+    }
+
+    /// The same client (transport, settings) for another endpoint. O(1) apart from copying settings.
+    pub fn with_endpoint(&self, endpoint: impl Into<String>) -> Client {
+        let i = &self.inner;
+        Client {
+            inner: Arc::new(Inner {
+                endpoint: endpoint.into(),
+                transport: i.transport.clone(),
+                headers: i.headers.clone(),
+                limits: i.limits,
+                max_response_bytes: i.max_response_bytes,
+                mime_base64: i.mime_base64,
+            }),
+        }
+    }
+
+    /// The endpoint URL.
+    pub fn endpoint(&self) -> &str {
+        &self.inner.endpoint
+    }
+
+    /// Starts a request envelope for `op`, with `namespaces` declared on the `Envelope`.
+    ///
+    /// # Errors
+    ///
+    /// Never in practice; see [`EnvelopeWriter`].
+    pub fn envelope(
+        &self,
+        op: &Operation,
+        namespaces: &[(&str, &str)],
+    ) -> Result<EnvelopeWriter, EncodeError> {
+        let mut w = XmlWriter::with_capacity(1024);
+        w.set_mime_base64(self.inner.mime_base64);
+        EnvelopeWriter::with_writer(w, op.version, namespaces)
+    }
+
+    /// Sends `envelope` for `op` and decodes the response body's single child with `decode`.
+    ///
+    /// A response whose body holds a SOAP fault is [`Error::Fault`], whatever its HTTP status (SOAP
+    /// 1.1 §6.2 uses 500, SOAP 1.2 Part 2 §7.5.2.2 uses 400 or 500); a response that is not a SOAP
+    /// envelope (an HTML error page, an empty body) is [`Error::Http`] with status and an excerpt.
+    ///
+    /// # Errors
+    ///
+    /// Every variant of [`Error`]; see there.
+    pub async fn call<T>(
+        &self,
+        op: &Operation,
+        envelope: String,
+        decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
+    ) -> Result<T, Error> {
+        let resp = self.exchange(op, envelope).await?;
+        match self.decode_envelope(&resp, decode)? {
+            BodyContent::Payload(v) => Ok(v),
+            BodyContent::Empty => Err(Error::Decode(Box::new(DecodeError::new(
+                crate::error::DecodeErrorKind::MissingElement(format!(
+                    "response element of {}",
+                    op.name
+                )),
+                crate::error::Location {
+                    path: "Body".to_owned(),
+                    ..Default::default()
+                },
+            )))),
+        }
+    }
+
+    /// Sends `envelope` for a one-way operation (WSDL 1.1 §2.4.1): success is any 2xx with an empty
+    /// body or an envelope with an empty `Body`; a fault is still reported.
+    ///
+    /// # Errors
+    ///
+    /// As [`call`](Self::call).
+    pub async fn call_one_way(&self, op: &Operation, envelope: String) -> Result<(), Error> {
+        let resp = self.exchange(op, envelope).await?;
+        if (200..300).contains(&resp.status) && is_blank(&resp.body) {
+            return Ok(());
+        }
+        match self.decode_envelope(&resp, |r, tag| Err(r.unexpected(&tag)))? {
+            BodyContent::Empty => Ok(()),
+            BodyContent::Payload(()) => Ok(()),
+        }
+    }
+
+    async fn exchange(&self, op: &Operation, envelope: String) -> Result<HttpResponse, Error> {
+        let inner = &*self.inner;
+        let (content_type, soap_action) = op.version.http_headers(op.action);
+        let mut headers = Vec::with_capacity(3 + inner.headers.len());
+        headers.push(("Content-Type".to_owned(), content_type));
+        if let Some(a) = soap_action {
+            headers.push(("SOAPAction".to_owned(), a));
+        }
+        headers.push((
+            "Accept".to_owned(),
+            match op.version {
+                SoapVersion::Soap11 => "text/xml, multipart/related",
+                SoapVersion::Soap12 => "application/soap+xml, multipart/related",
+            }
+            .to_owned(),
+        ));
+        headers.extend(inner.headers.iter().cloned());
+        let span = tracing::debug_span!(
+            "soap_call",
+            operation = op.name,
+            endpoint = %inner.endpoint,
+            version = %op.version,
+            status = tracing::field::Empty,
+        );
+        tracing::trace!(parent: &span, request = %envelope, "request envelope");
+        let started = Instant::now();
+        let request = HttpRequest {
+            url: inner.endpoint.clone(),
+            headers,
+            body: Bytes::from(envelope),
+            max_response_bytes: inner.max_response_bytes,
+        };
+        let resp = inner
+            .transport
+            .send(request)
+            .instrument(span.clone())
+            .await?;
+        span.record("status", resp.status);
+        tracing::debug!(
+            parent: &span,
+            status = resp.status,
+            bytes = resp.body.len(),
+            elapsed_us = started.elapsed().as_micros() as u64,
+            "response received"
+        );
+        tracing::trace!(parent: &span, response = %String::from_utf8_lossy(&resp.body), "response envelope");
+        Ok(resp)
+    }
+
+    fn decode_envelope<T>(
+        &self,
+        resp: &HttpResponse,
+        decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
+    ) -> Result<BodyContent<T>, Error> {
+        let status = resp.status;
+        let content_type = resp.content_type();
+        let ok = (200..300).contains(&status);
+        if is_blank(&resp.body) {
+            return Err(http_error(
+                resp,
+                "empty body where a SOAP envelope was expected",
+            ));
+        }
+        if !looks_like_xml(content_type, &resp.body) {
+            return Err(http_error(resp, &excerpt(&resp.body)));
+        }
+        match read_response(&resp.body, self.inner.limits, Some(status), decode) {
+            Ok(v) if ok => Ok(v),
+            // A non-fault envelope with an error status: report the HTTP error.
+            Ok(_) => Err(http_error(resp, &excerpt(&resp.body))),
+            Err(Error::Fault(f)) => Err(Error::Fault(f)),
+            Err(e) if ok => Err(e),
+            // An error status whose body is not a readable envelope: the HTTP error is the news.
+            Err(_) => Err(http_error(resp, &excerpt(&resp.body))),
+        }
+    }
+}
+
+fn is_blank(body: &[u8]) -> bool {
+    body.iter().all(|b| b.is_ascii_whitespace())
+}
+
+/// Whether a body should be parsed as XML: an XML-ish content type, or none and a `<` first.
+fn looks_like_xml(content_type: Option<&str>, body: &[u8]) -> bool {
+    let first = body.iter().find(|b| !b.is_ascii_whitespace()).copied();
+    let ct = content_type.map(|c| c.trim().to_ascii_lowercase());
+    match ct.as_deref() {
+        Some(c) if c.starts_with("text/html") || c.starts_with("application/xhtml") => false,
+        Some(c) if c.starts_with("text/plain") || c.starts_with("application/json") => false,
+        _ => first == Some(b'<') || first == Some(0xEF), // UTF-8 BOM
+    }
+}
+
+fn excerpt(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&body[..body.len().min(2048)]);
+    let mut out: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if out.chars().count() > 512 {
+        out = out.chars().take(512).collect();
+        out.push('…');
+    }
+    out
+}
+
+fn http_error(resp: &HttpResponse, excerpt: &str) -> Error {
+    Error::Http {
+        status: resp.status,
+        content_type: resp.content_type().map(str::to_owned),
+        excerpt: excerpt.to_owned(),
+    }
+}

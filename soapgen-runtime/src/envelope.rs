@@ -1,0 +1,419 @@
+//! SOAP envelopes, written and read: SOAP 1.1 §4 and SOAP 1.2 Part 1 §5 (Envelope, Header, Body).
+
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, Error};
+use crate::fault::Fault;
+use crate::xml::{Limits, Name, StartTag, XmlReader, XmlWriter};
+
+/// The SOAP envelope namespace of SOAP 1.1 (§4.1.2).
+pub const SOAP11_ENV_NS: &str = "http://schemas.xmlsoap.org/soap/envelope/";
+/// The SOAP envelope namespace of SOAP 1.2 (Part 1 §5.1).
+pub const SOAP12_ENV_NS: &str = "http://www.w3.org/2003/05/soap-envelope";
+
+/// The SOAP version of a binding: decides the envelope namespace, the Content-Type and how the action is
+/// sent (WSDL 1.1 §3 `soap:binding`, and the SOAP 1.2 binding of WSDL 1.1 extensions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SoapVersion {
+    /// SOAP 1.1: `text/xml; charset=utf-8` with a quoted `SOAPAction` header (SOAP 1.1 §6.1.1).
+    Soap11,
+    /// SOAP 1.2: `application/soap+xml; charset=utf-8; action="…"` (SOAP 1.2 Part 2 §7.1.4, RFC 3902).
+    Soap12,
+}
+
+impl SoapVersion {
+    /// The envelope namespace URI.
+    pub const fn envelope_namespace(self) -> &'static str {
+        match self {
+            SoapVersion::Soap11 => SOAP11_ENV_NS,
+            SoapVersion::Soap12 => SOAP12_ENV_NS,
+        }
+    }
+
+    /// The version whose envelope namespace is `ns`.
+    pub fn from_envelope_namespace(ns: &[u8]) -> Option<SoapVersion> {
+        match ns {
+            b"http://schemas.xmlsoap.org/soap/envelope/" => Some(SoapVersion::Soap11),
+            b"http://www.w3.org/2003/05/soap-envelope" => Some(SoapVersion::Soap12),
+            _ => None,
+        }
+    }
+
+    /// The HTTP headers that carry the content type and the action for this version:
+    /// `(Content-Type, Some(SOAPAction))` for 1.1, `(Content-Type with action parameter, None)` for 1.2.
+    pub fn http_headers(self, action: &str) -> (String, Option<String>) {
+        match self {
+            SoapVersion::Soap11 => (
+                "text/xml; charset=utf-8".to_owned(),
+                Some(format!("\"{}\"", action.replace('"', "%22"))),
+            ),
+            SoapVersion::Soap12 => {
+                if action.is_empty() {
+                    ("application/soap+xml; charset=utf-8".to_owned(), None)
+                } else {
+                    (
+                        format!(
+                            "application/soap+xml; charset=utf-8; action=\"{}\"",
+                            action.replace('"', "%22")
+                        ),
+                        None,
+                    )
+                }
+            }
+        }
+    }
+
+    fn prefix(self) -> &'static str {
+        match self {
+            SoapVersion::Soap11 => "soapenv",
+            SoapVersion::Soap12 => "soap",
+        }
+    }
+}
+
+impl std::fmt::Display for SoapVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SoapVersion::Soap11 => "SOAP 1.1",
+            SoapVersion::Soap12 => "SOAP 1.2",
+        })
+    }
+}
+
+/// Writes a request envelope: `Envelope`, an optional `Header` with its entries, and `Body`.
+///
+/// Call [`header_entry`](Self::header_entry) for each header block (the `Header` element is written only
+/// if there is one), then [`body`](Self::body) once, then [`finish`](Self::finish).
+///
+/// # Examples
+///
+/// ```
+/// use soapgen_runtime::envelope::{EnvelopeWriter, SoapVersion};
+/// use soapgen_runtime::xml::Name;
+/// let mut env = EnvelopeWriter::new(SoapVersion::Soap11, &[("tns", "urn:hello")])?;
+/// env.body(|w| w.simple_element(Name::new("urn:hello", "ping"), "x"))?;
+/// let xml = env.finish()?;
+/// assert!(xml.contains("<soapenv:Body><tns:ping>x</tns:ping></soapenv:Body>"));
+/// # Ok::<(), soapgen_runtime::EncodeError>(())
+/// ```
+#[derive(Debug)]
+pub struct EnvelopeWriter {
+    w: XmlWriter,
+    version: SoapVersion,
+    in_header: bool,
+    body_written: bool,
+}
+
+impl EnvelopeWriter {
+    /// Starts an envelope of `version`, declaring each `(prefix, namespace)` on the `Envelope` so the
+    /// whole message shares one declaration per namespace.
+    ///
+    /// # Errors
+    ///
+    /// Never in practice; see [`XmlWriter`].
+    pub fn new(version: SoapVersion, namespaces: &[(&str, &str)]) -> Result<Self, EncodeError> {
+        Self::with_writer(XmlWriter::with_capacity(1024), version, namespaces)
+    }
+
+    /// As [`new`](Self::new), writing into a writer configured by the caller (capacity, MIME base64).
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if the writer already holds content.
+    pub fn with_writer(
+        mut w: XmlWriter,
+        version: SoapVersion,
+        namespaces: &[(&str, &str)],
+    ) -> Result<Self, EncodeError> {
+        let env_ns = version.envelope_namespace();
+        w.declaration()?;
+        w.start_element_prefixed(Name::new(env_ns, "Envelope"), Some(version.prefix()))?;
+        // xsi is declared once here so nil and type attributes do not redeclare it on each element.
+        w.declare_namespace("xsi", crate::xml::XSI_NS)?;
+        for (p, ns) in namespaces {
+            w.declare_namespace(p, ns)?;
+        }
+        Ok(EnvelopeWriter {
+            w,
+            version,
+            in_header: false,
+            body_written: false,
+        })
+    }
+
+    /// Writes one header block (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2) with `f`.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] from `f`, or if the body was already written.
+    pub fn header_entry(
+        &mut self,
+        f: impl FnOnce(&mut XmlWriter) -> Result<(), EncodeError>,
+    ) -> Result<(), EncodeError> {
+        if self.body_written {
+            return Err(EncodeError::misuse("header entry after the body"));
+        }
+        if !self.in_header {
+            self.w
+                .start_element(Name::new(self.version.envelope_namespace(), "Header"))?;
+            self.in_header = true;
+        }
+        f(&mut self.w)
+    }
+
+    /// Writes the `Body` with `f` writing its content.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] from `f`, or if called twice.
+    pub fn body(
+        &mut self,
+        f: impl FnOnce(&mut XmlWriter) -> Result<(), EncodeError>,
+    ) -> Result<(), EncodeError> {
+        if self.body_written {
+            return Err(EncodeError::misuse("body written twice"));
+        }
+        if self.in_header {
+            self.w.end_element()?;
+            self.in_header = false;
+        }
+        self.w
+            .start_element(Name::new(self.version.envelope_namespace(), "Body"))?;
+        f(&mut self.w)?;
+        self.w.end_element()?;
+        self.body_written = true;
+        Ok(())
+    }
+
+    /// Closes the envelope and returns the document.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if no body was written.
+    pub fn finish(mut self) -> Result<String, EncodeError> {
+        if !self.body_written {
+            return Err(EncodeError::misuse("envelope without a body"));
+        }
+        self.w.end_element()?;
+        self.w.into_string()
+    }
+}
+
+/// What a response envelope's `Body` held.
+#[derive(Debug)]
+pub enum BodyContent<T> {
+    /// The expected payload.
+    Payload(T),
+    /// An empty `Body` (a one-way operation's acknowledgement).
+    Empty,
+}
+
+/// Reads a response envelope: checks `Envelope` (either SOAP version), skips `Header`, and either
+/// decodes the single `Body` child with `decode` or returns the `Fault` it holds as
+/// [`Error::Fault`]. The whole document must end after the `Envelope` (truncation is an error).
+///
+/// `http_status` is recorded in a fault. `decode` gets the reader positioned just after the body
+/// child's start tag.
+///
+/// # Errors
+///
+/// [`Error::Xml`] for malformed, refused or truncated XML; [`Error::Decode`] for a body that is not the
+/// expected message (a wrong element, a missing Body); [`Error::Fault`] for a fault.
+pub fn read_response<T>(
+    body: &[u8],
+    limits: Limits,
+    http_status: Option<u16>,
+    decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
+) -> Result<BodyContent<T>, Error> {
+    let mut r = XmlReader::from_bytes(body, limits)?;
+    r.set_path_skip(1);
+    let root = r.root()?;
+    let Some(version) = SoapVersion::from_envelope_namespace(r.namespace_of(&root)) else {
+        return Err(r
+            .error_at(
+                DecodeErrorKind::NotAnEnvelope(format!(
+                    "root element is {{{}}}{}",
+                    r.namespace_str(&root),
+                    root.local_name()
+                )),
+                root.offset(),
+            )
+            .into());
+    };
+    if root.local_name() != "Envelope" {
+        return Err(r
+            .error_at(
+                DecodeErrorKind::NotAnEnvelope(format!("root element is {}", root.local_name())),
+                root.offset(),
+            )
+            .into());
+    }
+    let env_ns = version.envelope_namespace();
+    let mut result = None;
+    let mut seen_body = false;
+    while let Some(child) = r.next_child()? {
+        if r.matches(&child, Name::new(env_ns, "Header")) && !seen_body {
+            r.skip_element()?;
+        } else if r.matches(&child, Name::new(env_ns, "Body")) && !seen_body {
+            seen_body = true;
+            result = Some(read_body(&mut r, version, http_status, decode)?);
+            break;
+        } else {
+            return Err(r.unexpected(&child).into());
+        }
+    }
+    if !seen_body {
+        return Err(r
+            .error(DecodeErrorKind::MissingElement("Body".to_owned()))
+            .into());
+    }
+    // After Body: SOAP 1.1 allows trailing elements in the envelope (§4.3); SOAP 1.2 does not.
+    while let Some(child) = r.next_child()? {
+        if version == SoapVersion::Soap12 {
+            return Err(r.unexpected(&child).into());
+        }
+        r.skip_element()?;
+    }
+    r.finish()?;
+    match result {
+        Some(Ok(c)) => Ok(c),
+        Some(Err(f)) => Err(Error::Fault(Box::new(f))),
+        None => unreachable_body(),
+    }
+}
+
+#[allow(clippy::type_complexity)]
+fn read_body<'i, T>(
+    r: &mut XmlReader<'i>,
+    version: SoapVersion,
+    http_status: Option<u16>,
+    decode: impl FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
+) -> Result<Result<BodyContent<T>, Fault>, DecodeError> {
+    let Some(first) = r.next_child()? else {
+        return Ok(Ok(BodyContent::Empty));
+    };
+    let out = if r.matches(&first, Name::new(version.envelope_namespace(), "Fault")) {
+        let mut fault = Fault::read(r, first, version)?;
+        fault.http_status = http_status;
+        Err(fault)
+    } else {
+        Ok(BodyContent::Payload(decode(r, first)?))
+    };
+    if let Some(extra) = r.next_child()? {
+        return Err(r.unexpected(&extra));
+    }
+    Ok(out)
+}
+
+fn unreachable_body<T>() -> Result<BodyContent<T>, Error> {
+    // `seen_body` implies `result` is set; kept as an error rather than a panic.
+    Err(Error::Decode(Box::new(DecodeError::new(
+        DecodeErrorKind::MissingElement("Body".to_owned()),
+        Default::default(),
+    ))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode_text(doc: &str) -> Result<BodyContent<String>, Error> {
+        read_response(doc.as_bytes(), Limits::default(), Some(200), |r, _tag| {
+            Ok(r.read_text()?.into_owned())
+        })
+    }
+
+    #[test]
+    fn writes_both_versions() {
+        for v in [SoapVersion::Soap11, SoapVersion::Soap12] {
+            let mut env = EnvelopeWriter::new(v, &[("tns", "urn:t")]).unwrap();
+            env.header_entry(|w| w.simple_element(Name::new("urn:t", "h"), "1"))
+                .unwrap();
+            env.body(|w| w.simple_element(Name::new("urn:t", "b"), "2"))
+                .unwrap();
+            let xml = env.finish().unwrap();
+            let p = v.prefix();
+            assert_eq!(
+                xml,
+                format!(
+                    "<?xml version=\"1.0\" encoding=\"utf-8\"?><{p}:Envelope xmlns:{p}=\"{ns}\" \
+                     xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xmlns:tns=\"urn:t\"><{p}:Header><tns:h>1</tns:h></{p}:Header>\
+                     <{p}:Body><tns:b>2</tns:b></{p}:Body></{p}:Envelope>",
+                    ns = v.envelope_namespace()
+                )
+            );
+            // And it reads back.
+            assert!(matches!(
+                decode_text(&xml).unwrap(),
+                BodyContent::Payload(s) if s == "2"
+            ));
+        }
+    }
+
+    #[test]
+    fn reads_faults_of_both_versions() {
+        let f11 = r#"<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault>
+            <faultcode>s:Client.Auth</faultcode><faultstring xml:lang="en">denied</faultstring>
+            <faultactor>urn:a</faultactor><detail><e:x xmlns:e="urn:e">1</e:x></detail></s:Fault></s:Body></s:Envelope>"#;
+        let Err(Error::Fault(f)) = decode_text(f11) else {
+            panic!("expected fault")
+        };
+        assert_eq!(f.code.namespace.as_deref(), Some(SOAP11_ENV_NS));
+        assert_eq!(f.code.local_name, "Client.Auth");
+        assert!(f.is_sender());
+        assert_eq!(f.reason, "denied");
+        assert_eq!(f.reasons[0].lang.as_deref(), Some("en"));
+        assert_eq!(f.node.as_deref(), Some("urn:a"));
+        assert_eq!(f.http_status, Some(200));
+        let x: Option<i32> = f
+            .detail
+            .as_ref()
+            .unwrap()
+            .decode(Name::new("urn:e", "x"))
+            .unwrap();
+        assert_eq!(x, Some(1));
+
+        let f12 = r#"<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope" xmlns:m="urn:m">
+          <env:Body><env:Fault><env:Code><env:Value>env:Sender</env:Value><env:Subcode><env:Value>m:Bad</env:Value>
+          <env:Subcode><env:Value>m:Worse</env:Value></env:Subcode></env:Subcode></env:Code>
+          <env:Reason><env:Text xml:lang="en">bad</env:Text><env:Text xml:lang="de">schlecht</env:Text></env:Reason>
+          <env:Node>urn:n</env:Node><env:Role>urn:r</env:Role><env:Detail><m:d>z</m:d></env:Detail>
+          </env:Fault></env:Body></env:Envelope>"#;
+        let Err(Error::Fault(f)) = decode_text(f12) else {
+            panic!("expected fault")
+        };
+        assert_eq!(f.version, SoapVersion::Soap12);
+        assert_eq!(f.code.local_name, "Sender");
+        assert_eq!(
+            f.subcodes
+                .iter()
+                .map(|q| (q.namespace.as_deref().unwrap(), q.local_name.as_str()))
+                .collect::<Vec<_>>(),
+            [("urn:m", "Bad"), ("urn:m", "Worse")]
+        );
+        assert_eq!(f.reasons.len(), 2);
+        assert_eq!(f.reasons[1].lang.as_deref(), Some("de"));
+        assert_eq!(f.role.as_deref(), Some("urn:r"));
+        assert_eq!(f.detail.as_ref().unwrap().entry_names(), ["d"]);
+    }
+
+    #[test]
+    fn rejects_what_is_not_an_envelope() {
+        assert!(matches!(
+            decode_text("<html><body/></html>"),
+            Err(Error::Decode(_))
+        ));
+        let e = decode_text(
+            r#"<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><a>x</a>"#,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(&e, Error::Xml(d) if d.kind == DecodeErrorKind::Truncated),
+            "{e}"
+        );
+        let e = decode_text(r#"<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"/>"#)
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("missing required element Body"),
+            "{e}"
+        );
+    }
+}

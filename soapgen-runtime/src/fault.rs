@@ -1,0 +1,271 @@
+//! SOAP faults as typed values: SOAP 1.1 §4.4 (`faultcode`, `faultstring`, `faultactor`, `detail`) and
+//! SOAP 1.2 Part 1 §5.4 (`Code` with its `Subcode` chain, `Reason` texts, `Node`, `Role`, `Detail`),
+//! read into one [`Fault`] type.
+
+use std::fmt;
+
+use crate::envelope::SoapVersion;
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::types::QName;
+use crate::xml::{FromXml, Name, StartTag, XmlReader, XML_NS};
+
+/// A SOAP fault, either version.
+///
+/// SOAP 1.1 fields map as: `faultcode` → [`code`](Fault::code), `faultstring` → [`reason`](Fault::reason)
+/// (and one entry of [`reasons`](Fault::reasons)), `faultactor` → [`node`](Fault::node), `detail` →
+/// [`detail`](Fault::detail). Codes are resolved QNames: `soap:Client` is
+/// `{http://schemas.xmlsoap.org/soap/envelope/}Client`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Fault {
+    /// The envelope version the fault came in.
+    pub version: SoapVersion,
+    /// SOAP 1.1 `faultcode`, or SOAP 1.2 `Code/Value`.
+    pub code: QName,
+    /// SOAP 1.2 `Subcode/Value` chain, outermost first (empty for SOAP 1.1).
+    pub subcodes: Vec<QName>,
+    /// The reason text: SOAP 1.1 `faultstring`, or the first SOAP 1.2 `Reason/Text`.
+    pub reason: String,
+    /// Every reason text with its `xml:lang` (SOAP 1.2 allows one per language).
+    pub reasons: Vec<FaultReason>,
+    /// SOAP 1.1 `faultactor`, or SOAP 1.2 `Node`: the URI of the node that faulted.
+    pub node: Option<String>,
+    /// SOAP 1.2 `Role`: the role the faulting node was acting in.
+    pub role: Option<String>,
+    /// The application-specific detail, kept as XML.
+    pub detail: Option<FaultDetail>,
+    /// The HTTP status the fault arrived with (SOAP 1.1 servers send 500; SOAP 1.2 sends 400 for
+    /// `Sender` faults and 500 otherwise).
+    pub http_status: Option<u16>,
+}
+
+/// One SOAP 1.2 `Reason/Text` (or the SOAP 1.1 `faultstring`) with its language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FaultReason {
+    /// The `xml:lang` of the text, if given.
+    pub lang: Option<String>,
+    /// The text.
+    pub text: String,
+}
+
+/// The content of a fault's `detail` (SOAP 1.1) or `Detail` (SOAP 1.2), kept verbatim with the
+/// namespace bindings in scope where it was found, so it can be decoded into a typed value later.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FaultDetail {
+    /// The XML between `<detail>` and `</detail>`, as received.
+    pub xml: String,
+    /// Namespace bindings (prefix, URI) in scope at the `detail` element; `""` is the default namespace.
+    pub bindings: Vec<(String, String)>,
+}
+
+impl FaultDetail {
+    /// Decodes the first child element of the detail named `name` as `T`; `Ok(None)` if there is none.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError`] if that element does not decode as `T`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use soapgen_runtime::fault::FaultDetail;
+    /// use soapgen_runtime::xml::Name;
+    /// let d = FaultDetail {
+    ///     xml: "<e:code>42</e:code>".into(),
+    ///     bindings: vec![("e".into(), "urn:err".into())],
+    /// };
+    /// let code: Option<i32> = d.decode(Name::new("urn:err", "code"))?;
+    /// assert_eq!(code, Some(42));
+    /// # Ok::<(), soapgen_runtime::DecodeError>(())
+    /// ```
+    pub fn decode<T: FromXml>(&self, name: Name<'_>) -> Result<Option<T>, DecodeError> {
+        let doc = self.as_document();
+        let mut r = XmlReader::new(&doc);
+        r.root()?;
+        while let Some(child) = r.next_child()? {
+            if r.matches(&child, name) {
+                return T::read_xml(&mut r, child).map(Some);
+            }
+            r.skip_element()?;
+        }
+        Ok(None)
+    }
+
+    /// The local names of the detail's child elements, for diagnostics.
+    pub fn entry_names(&self) -> Vec<String> {
+        let doc = self.as_document();
+        let mut r = XmlReader::new(&doc);
+        let mut names = Vec::new();
+        if r.root().is_err() {
+            return names;
+        }
+        while let Ok(Some(child)) = r.next_child() {
+            names.push(child.local_name().to_owned());
+            if r.skip_element().is_err() {
+                break;
+            }
+        }
+        names
+    }
+
+    /// The detail as a standalone document: `<detail>` with the saved bindings re-declared.
+    fn as_document(&self) -> String {
+        let mut doc = String::with_capacity(self.xml.len() + 64);
+        doc.push_str("<detail");
+        for (p, uri) in &self.bindings {
+            doc.push_str(" xmlns");
+            if !p.is_empty() {
+                doc.push(':');
+                doc.push_str(p);
+            }
+            doc.push_str("=\"");
+            doc.push_str(&uri.replace('&', "&amp;").replace('"', "&quot;"));
+            doc.push('"');
+        }
+        doc.push('>');
+        doc.push_str(&self.xml);
+        doc.push_str("</detail>");
+        doc
+    }
+}
+
+impl Fault {
+    /// Whether the fault blames the request: SOAP 1.1 `Client` (and dotted refinements such as
+    /// `Client.Authentication`) or SOAP 1.2 `Sender`.
+    pub fn is_sender(&self) -> bool {
+        let local = self.code.local_name.as_str();
+        local == "Sender" || local == "Client" || local.starts_with("Client.")
+    }
+
+    /// Whether the fault blames the server: SOAP 1.1 `Server…` or SOAP 1.2 `Receiver`.
+    pub fn is_receiver(&self) -> bool {
+        let local = self.code.local_name.as_str();
+        local == "Receiver" || local == "Server" || local.starts_with("Server.")
+    }
+
+    /// Reads a `Fault` element (its start tag just read) of the given version.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError`] if the fault is malformed: a missing code or reason, an unbound code prefix.
+    pub fn read<'i>(
+        r: &mut XmlReader<'i>,
+        _start: StartTag<'i>,
+        version: SoapVersion,
+    ) -> Result<Fault, DecodeError> {
+        let mut fault = Fault {
+            version,
+            code: QName::local(""),
+            subcodes: Vec::new(),
+            reason: String::new(),
+            reasons: Vec::new(),
+            node: None,
+            role: None,
+            detail: None,
+            http_status: None,
+        };
+        let mut have_code = false;
+        while let Some(child) = r.next_child()? {
+            // Children are matched by local name: SOAP 1.1 has them unqualified, SOAP 1.2 in the
+            // envelope namespace, and some servers qualify 1.1 children too.
+            match (version, child.local_name()) {
+                (SoapVersion::Soap11, "faultcode") => {
+                    fault.code = r.read_simple(&child)?;
+                    have_code = true;
+                }
+                (SoapVersion::Soap11, "faultstring") => {
+                    let lang = r
+                        .attribute(&child, Name::new(XML_NS, "lang"))?
+                        .map(|l| l.into_owned());
+                    let text = r.read_text()?.into_owned();
+                    fault.reason.clone_from(&text);
+                    fault.reasons.push(FaultReason { lang, text });
+                }
+                (SoapVersion::Soap11, "faultactor") => {
+                    fault.node = Some(r.read_text()?.into_owned())
+                }
+                (SoapVersion::Soap11, "detail") | (SoapVersion::Soap12, "Detail") => {
+                    let bindings = r.bindings_in_scope();
+                    let xml = r.read_inner_xml()?.to_owned();
+                    fault.detail = Some(FaultDetail { xml, bindings });
+                }
+                (SoapVersion::Soap12, "Code") => {
+                    read_code_12(r, &mut fault)?;
+                    have_code = true;
+                }
+                (SoapVersion::Soap12, "Reason") => {
+                    while let Some(text) = r.next_child()? {
+                        let lang = r
+                            .attribute(&text, Name::new(XML_NS, "lang"))?
+                            .map(|l| l.into_owned());
+                        let t = r.read_text()?.into_owned();
+                        if fault.reasons.is_empty() {
+                            fault.reason.clone_from(&t);
+                        }
+                        fault.reasons.push(FaultReason { lang, text: t });
+                    }
+                }
+                (SoapVersion::Soap12, "Node") => fault.node = Some(r.read_text()?.into_owned()),
+                (SoapVersion::Soap12, "Role") => fault.role = Some(r.read_text()?.into_owned()),
+                _ => return Err(r.unexpected(&child)),
+            }
+        }
+        if !have_code {
+            let what = match version {
+                SoapVersion::Soap11 => "faultcode",
+                SoapVersion::Soap12 => "Code",
+            };
+            return Err(r.error(DecodeErrorKind::MissingElement(what.to_owned())));
+        }
+        Ok(fault)
+    }
+}
+
+/// SOAP 1.2 Part 1 §5.4.1: `Code` holds `Value` and an optional `Subcode`, which nests likewise.
+fn read_code_12(r: &mut XmlReader<'_>, fault: &mut Fault) -> Result<(), DecodeError> {
+    let mut level = 0usize;
+    let mut depth_open = 1usize; // the Code element itself
+    loop {
+        let Some(child) = r.next_child()? else {
+            depth_open -= 1;
+            if depth_open == 0 {
+                return Ok(());
+            }
+            continue;
+        };
+        match child.local_name() {
+            "Value" => {
+                let v: QName = r.read_simple(&child)?;
+                if level == 0 {
+                    fault.code = v;
+                } else {
+                    fault.subcodes.push(v);
+                }
+            }
+            "Subcode" => {
+                level += 1;
+                depth_open += 1;
+            }
+            _ => return Err(r.unexpected(&child)),
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SOAP fault {}", self.code.local_name)?;
+        for s in &self.subcodes {
+            write!(f, "/{}", s.local_name)?;
+        }
+        if let Some(s) = self.http_status {
+            write!(f, " (HTTP {s})")?;
+        }
+        write!(f, ": {}", self.reason)?;
+        if let Some(n) = &self.node {
+            write!(f, " [node {n}]")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Fault {}

@@ -1,0 +1,92 @@
+//! Support for macro-generated code. Not a public API: names and signatures change without notice.
+
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::types::Nillable;
+use crate::xml::{FromXml, Name, StartTag, XmlReader, XmlWriter};
+
+pub use crate::types::{collapse, FromXmlText, NoNamespaces, PrefixResolver, ToXmlText};
+pub use crate::xml::TextOut;
+
+/// Reads a required, non-nillable element.
+#[inline]
+pub fn read_required<'i, T: FromXml>(
+    r: &mut XmlReader<'i>,
+    child: StartTag<'i>,
+) -> Result<T, DecodeError> {
+    if r.is_nil(&child)? {
+        return Err(r.error_at(DecodeErrorKind::UnexpectedNil, child.offset()));
+    }
+    T::read_xml(r, child)
+}
+
+/// Reads an optional element: `xsi:nil="true"` reads as `None` (an `Option` field cannot tell nil from
+/// absent; use `Option<Nillable<T>>` where that matters).
+#[inline]
+pub fn read_optional<'i, T: FromXml>(
+    r: &mut XmlReader<'i>,
+    child: StartTag<'i>,
+) -> Result<Option<T>, DecodeError> {
+    if r.is_nil(&child)? {
+        r.skip_element()?;
+        return Ok(None);
+    }
+    T::read_xml(r, child).map(Some)
+}
+
+/// Reads a nillable element (XML Schema Part 1 §2.6.2).
+#[inline]
+pub fn read_nillable<'i, T: FromXml>(
+    r: &mut XmlReader<'i>,
+    child: StartTag<'i>,
+) -> Result<Nillable<T>, DecodeError> {
+    if r.is_nil(&child)? {
+        r.skip_element()?;
+        return Ok(Nillable::Nil);
+    }
+    T::read_xml(r, child).map(Nillable::Value)
+}
+
+/// The value of a required element after the content loop of `parent`, or "missing required element"
+/// located at `parent`.
+#[inline]
+pub fn required<T>(
+    r: &XmlReader<'_>,
+    parent: &StartTag<'_>,
+    slot: Option<T>,
+    name: Name<'_>,
+) -> Result<T, DecodeError> {
+    slot.ok_or_else(|| r.missing_in(parent, name))
+}
+
+/// The value of a required attribute, or "missing required attribute".
+#[inline]
+pub fn required_attribute<T>(
+    r: &XmlReader<'_>,
+    start: &StartTag<'_>,
+    slot: Option<T>,
+    name: Name<'_>,
+) -> Result<T, DecodeError> {
+    slot.ok_or_else(|| {
+        r.error_at(
+            DecodeErrorKind::MissingAttribute(name.local.to_owned()),
+            start.offset(),
+        )
+    })
+}
+
+/// Writes an empty element with `xsi:nil="true"` (XML Schema Part 1 §2.6.2).
+#[inline]
+pub fn write_nil(w: &mut XmlWriter, name: Name<'_>) -> Result<(), EncodeError> {
+    w.start_element(name)?;
+    w.nil_attribute()?;
+    w.end_element()
+}
+
+/// An enumeration value that is not one of the allowed ones.
+pub fn enumeration_error(
+    type_name: &'static str,
+    text: &str,
+    allowed: &'static str,
+) -> crate::ValueError {
+    crate::ValueError::new(type_name, text).because(format!("expected one of {allowed}"))
+}

@@ -1,0 +1,75 @@
+//! The HTTP transport: a trait generated clients call through, and a reqwest implementation.
+//!
+//! SOAP 1.1 §6 and SOAP 1.2 Part 2 §7 bind SOAP to HTTP POST. A [`Transport`] sends one request and
+//! returns the status, headers and whole body; everything SOAP-specific (envelopes, faults, actions)
+//! stays in [`Client`](crate::Client), so a transport is small to write (for tests, a custom TLS stack,
+//! or another HTTP library).
+
+#[cfg(feature = "reqwest")]
+mod reqwest_impl;
+
+#[cfg(feature = "reqwest")]
+pub use reqwest_impl::{ReqwestTransport, ReqwestTransportBuilder};
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+
+use bytes::Bytes;
+
+use crate::error::TransportError;
+
+/// One HTTP POST to send.
+#[derive(Debug, Clone)]
+pub struct HttpRequest {
+    /// The endpoint URL.
+    pub url: String,
+    /// Header fields, in order (Content-Type, SOAPAction, Authorization, user headers).
+    pub headers: Vec<(String, String)>,
+    /// The request body (the envelope).
+    pub body: Bytes,
+    /// The largest response body to accept, in bytes; a transport stops reading past it and returns
+    /// a [`TransportErrorKind::TooLarge`](crate::error::TransportErrorKind::TooLarge) error.
+    pub max_response_bytes: usize,
+}
+
+/// The HTTP response to a [`HttpRequest`], body read in full.
+#[derive(Debug, Clone)]
+pub struct HttpResponse {
+    /// Status code.
+    pub status: u16,
+    /// Header fields (names lowercase).
+    pub headers: Vec<(String, String)>,
+    /// The body, after content decoding (gzip).
+    pub body: Bytes,
+}
+
+impl HttpResponse {
+    /// The first header named `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The Content-Type header.
+    pub fn content_type(&self) -> Option<&str> {
+        self.header("content-type")
+    }
+}
+
+/// The future a [`Transport`] returns.
+pub type TransportFuture<'a> =
+    Pin<Box<dyn Future<Output = Result<HttpResponse, TransportError>> + Send + 'a>>;
+
+/// Sends HTTP requests for a [`Client`](crate::Client). Implementations are shared across tasks.
+pub trait Transport: Send + Sync + fmt::Debug {
+    /// Sends `request` and reads the whole response body (up to `request.max_response_bytes`).
+    ///
+    /// # Errors
+    ///
+    /// [`TransportError`] when no complete response was received (connect failure, timeout, I/O error,
+    /// a body over the limit). HTTP error statuses are not errors here.
+    fn send(&self, request: HttpRequest) -> TransportFuture<'_>;
+}

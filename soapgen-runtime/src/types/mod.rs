@@ -1,0 +1,153 @@
+//! XSD built-in datatypes (XML Schema Part 2 §3) mapped to Rust types, and the traits for simple values.
+//!
+//! | XSD | Rust |
+//! |---|---|
+//! | string, normalizedString, token, language, Name, NCName, ID, IDREF, ENTITY, NMTOKEN, anyURI | [`String`] |
+//! | boolean | [`bool`] |
+//! | byte, short, int, long / unsignedByte … unsignedLong | `i8` … `i64` / `u8` … `u64` (range-checked) |
+//! | integer, nonPositiveInteger, negativeInteger, nonNegativeInteger, positiveInteger | [`Integer`] (unbounded) |
+//! | decimal | [`Decimal`] (arbitrary precision, never `f64`) |
+//! | float, double | `f32`, `f64` (with `INF`, `-INF`, `NaN`) |
+//! | dateTime, date, time, duration, gYear, gYearMonth, gMonth, gMonthDay, gDay | [`DateTime`], [`Date`], [`Time`], [`Duration`], [`GYear`], [`GYearMonth`], [`GMonth`], [`GMonthDay`], [`GDay`] (time-zone offset kept) |
+//! | base64Binary, hexBinary | [`Base64Binary`], [`HexBinary`] |
+//! | QName | [`QName`] (resolved: namespace URI + local name) |
+//!
+//! A simple value is read with [`FromXmlText`] and written with [`ToXmlText`]; every type implementing
+//! both is usable as element content (through the blanket [`ToXml`](crate::ToXml) /
+//! [`FromXml`](crate::FromXml) impls) and as an attribute value.
+
+mod binary;
+mod datetime;
+mod numeric;
+mod qname;
+
+pub use binary::{Base64Binary, HexBinary};
+pub use datetime::{
+    Date, DateTime, Duration, GDay, GMonth, GMonthDay, GYear, GYearMonth, Time, TimezoneOffset,
+};
+pub use numeric::{Decimal, Integer};
+pub use qname::QName;
+
+use crate::error::{EncodeError, ValueError};
+use crate::xml::TextOut;
+
+/// A simple-type value that can be written as text (XML Schema Part 2 §2.3, lexical space).
+///
+/// Implement it (or derive [`ToXml`](crate::ToXml) on a unit-only enum) for enumerations and other
+/// simple types; element and attribute writing come with it.
+pub trait ToXmlText {
+    /// Writes the canonical lexical form (XML Schema Part 2 §2.3.1) of `self` into `out`, which escapes
+    /// it for where it lands.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if the value has no lexical form (a character XML cannot carry, a date out of
+    /// range).
+    fn write_xml_text(&self, out: &mut TextOut<'_>) -> Result<(), EncodeError>;
+}
+
+/// A simple-type value that can be read from text (XML Schema Part 2 §2.3, lexical space).
+pub trait FromXmlText: Sized {
+    /// Parses `text` (already unescaped, with line ends normalised per XML 1.0 §2.11), applying the
+    /// type's whiteSpace facet (§4.3.6: `collapse` for everything but the string family). `ns`
+    /// resolves prefixes for `QName` values.
+    ///
+    /// # Errors
+    ///
+    /// [`ValueError`] naming the type and the offending text.
+    fn from_xml_text(text: &str, ns: &dyn PrefixResolver) -> Result<Self, ValueError>;
+}
+
+/// Resolves namespace prefixes in scope where a simple value was read (Namespaces in XML 1.0 §6).
+pub trait PrefixResolver {
+    /// The namespace URI bound to `prefix` (`""` for the default namespace), or `None` if unbound.
+    fn resolve_prefix(&self, prefix: &str) -> Option<String>;
+}
+
+/// A [`PrefixResolver`] with no bindings, for values read outside any document.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoNamespaces;
+
+impl PrefixResolver for NoNamespaces {
+    fn resolve_prefix(&self, _prefix: &str) -> Option<String> {
+        None
+    }
+}
+
+/// The three states of a nillable element (XML Schema Part 1 §2.6.2): `Option<Nillable<T>>` tells
+/// absent (`None`), nil (`Some(Nillable::Nil)`, written `xsi:nil="true"`) and present apart.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Nillable<T> {
+    /// The element is present with `xsi:nil="true"` and no content.
+    #[default]
+    Nil,
+    /// The element is present with a value.
+    Value(T),
+}
+
+impl<T> Nillable<T> {
+    /// The value, if not nil.
+    pub fn value(&self) -> Option<&T> {
+        match self {
+            Nillable::Nil => None,
+            Nillable::Value(v) => Some(v),
+        }
+    }
+
+    /// Converts into an `Option`, `Nil` becoming `None`.
+    pub fn into_option(self) -> Option<T> {
+        match self {
+            Nillable::Nil => None,
+            Nillable::Value(v) => Some(v),
+        }
+    }
+
+    /// Maps the value, keeping `Nil`.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Nillable<U> {
+        match self {
+            Nillable::Nil => Nillable::Nil,
+            Nillable::Value(v) => Nillable::Value(f(v)),
+        }
+    }
+
+    /// Whether this is `Nil`.
+    pub fn is_nil(&self) -> bool {
+        matches!(self, Nillable::Nil)
+    }
+}
+
+impl<T> From<T> for Nillable<T> {
+    fn from(v: T) -> Self {
+        Nillable::Value(v)
+    }
+}
+
+/// Trims the XML whitespace characters (space, tab, CR, LF: XML 1.0 §2.3 production S) from both ends;
+/// the `collapse` whiteSpace facet for single tokens (XML Schema Part 2 §4.3.6).
+pub fn collapse(text: &str) -> &str {
+    text.trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n'))
+}
+
+impl ToXmlText for str {
+    fn write_xml_text(&self, out: &mut TextOut<'_>) -> Result<(), EncodeError> {
+        out.push_str(self)
+    }
+}
+
+impl ToXmlText for String {
+    fn write_xml_text(&self, out: &mut TextOut<'_>) -> Result<(), EncodeError> {
+        out.push_str(self)
+    }
+}
+
+impl FromXmlText for String {
+    fn from_xml_text(text: &str, _ns: &dyn PrefixResolver) -> Result<Self, ValueError> {
+        Ok(text.to_owned())
+    }
+}
+
+impl<T: ToXmlText + ?Sized> ToXmlText for Box<T> {
+    fn write_xml_text(&self, out: &mut TextOut<'_>) -> Result<(), EncodeError> {
+        (**self).write_xml_text(out)
+    }
+}

@@ -1,0 +1,57 @@
+//! XML writing and streaming reading, and the traits that map Rust types to elements.
+//!
+//! - [`XmlWriter`]: namespace-aware writer for requests.
+//! - [`XmlReader`]: streaming pull reader for responses (no DOM: text is borrowed from the response
+//!   buffer, line-broken base64 is never copied to be normalised).
+//! - [`ToXml`] / [`FromXml`]: an element's content and attributes, implemented by the derives and by
+//!   every simple type.
+
+mod read;
+mod write;
+
+pub use read::{Limits, StartTag, XmlReader};
+pub use write::{Name, TextOut, XmlWriter, XML_NS, XSI_NS};
+
+use crate::error::{DecodeError, EncodeError};
+use crate::types::{FromXmlText, ToXmlText};
+
+/// A Rust value written as one XML element (XML Schema Part 1 §3.3: an element declaration's content).
+///
+/// Derive it with `#[derive(ToXml)]`; simple types get it from [`ToXmlText`].
+pub trait ToXml {
+    /// Writes `self` as an element named `name`: start tag, attributes, content, end tag.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if a value cannot be written.
+    fn write_xml(&self, w: &mut XmlWriter, name: Name<'_>) -> Result<(), EncodeError>;
+}
+
+/// A Rust value read from one XML element.
+///
+/// Derive it with `#[derive(FromXml)]`; simple types get it from [`FromXmlText`].
+pub trait FromXml: Sized {
+    /// Reads the element whose start tag `start` was just returned by the reader, consuming everything
+    /// up to and including its end tag.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError`] with the element path for content that does not match.
+    fn read_xml<'i>(r: &mut XmlReader<'i>, start: StartTag<'i>) -> Result<Self, DecodeError>;
+}
+
+impl<T: ToXmlText + ?Sized> ToXml for T {
+    fn write_xml(&self, w: &mut XmlWriter, name: Name<'_>) -> Result<(), EncodeError> {
+        w.simple_element(name, self)
+    }
+}
+
+impl<T: FromXmlText> FromXml for T {
+    fn read_xml<'i>(r: &mut XmlReader<'i>, start: StartTag<'i>) -> Result<Self, DecodeError> {
+        if r.is_nil(&start)? {
+            r.skip_element()?;
+            return Err(r.error(crate::error::DecodeErrorKind::UnexpectedNil));
+        }
+        r.read_simple(&start)
+    }
+}

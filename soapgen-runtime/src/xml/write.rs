@@ -1,0 +1,659 @@
+//! The XML writer used for requests: namespace-aware, escaping, allocation-light.
+//!
+//! Follows XML 1.0 (Fifth Edition) §2.4 (character data), §3.1 (start tags and attribute values) and
+//! Namespaces in XML 1.0 §3–§6. Element and attribute names are expanded names (namespace URI, local
+//! name); prefixes are chosen by the writer and declared on first use, so every qualified name is bound
+//! and every unqualified element is in no namespace. The writer never declares a default namespace, so
+//! unqualified children of qualified parents (`elementFormDefault="unqualified"`) stay unqualified.
+
+use std::fmt;
+
+use crate::error::EncodeError;
+
+/// An expanded element or attribute name: namespace URI (empty for "no namespace") and local name.
+///
+/// Namespaces in XML 1.0 §2.1. Generated code builds these from string constants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Name<'a> {
+    /// Namespace URI; `""` means the name is in no namespace (unqualified).
+    pub namespace: &'a str,
+    /// Local part (an NCName).
+    pub local: &'a str,
+}
+
+impl<'a> Name<'a> {
+    /// A qualified name: `namespace` URI and `local` part.
+    pub const fn new(namespace: &'a str, local: &'a str) -> Self {
+        Name { namespace, local }
+    }
+
+    /// A name in no namespace (an unqualified local element or attribute).
+    pub const fn unqualified(local: &'a str) -> Self {
+        Name {
+            namespace: "",
+            local,
+        }
+    }
+}
+
+impl fmt::Display for Name<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.namespace.is_empty() {
+            f.write_str(self.local)
+        } else {
+            write!(f, "{{{}}}{}", self.namespace, self.local)
+        }
+    }
+}
+
+/// The `xsi` namespace (XML Schema Part 1 §2.6), used for `xsi:nil` and `xsi:type`.
+pub const XSI_NS: &str = "http://www.w3.org/2001/XMLSchema-instance";
+/// The `xml` namespace, bound to the prefix `xml` by definition (Namespaces in XML 1.0 §3).
+pub const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
+
+#[derive(Debug)]
+struct Binding {
+    prefix: String,
+    uri: String,
+}
+
+#[derive(Debug)]
+struct OpenElement {
+    /// Byte range in `buf` of the qualified name as written in the start tag, copied into the end tag.
+    name_start: usize,
+    name_len: usize,
+    /// Length of `bindings` before this element's declarations.
+    bindings_len: usize,
+}
+
+/// A streaming XML writer into an in-memory buffer.
+///
+/// Start tags stay open until content is written, so attributes and namespace declarations can still be
+/// added after [`XmlWriter::start_element`]; an element with no content is written as an empty-element
+/// tag (`<a/>`). Errors are [`EncodeError`]s: characters that XML 1.0 §2.2 cannot represent, or calls in
+/// the wrong order (an attribute after content, an end without a start).
+///
+/// # Examples
+///
+/// ```
+/// use soapgen_runtime::xml::{Name, XmlWriter};
+/// let mut w = XmlWriter::new();
+/// w.start_element(Name::new("urn:a", "Greeting"))?;
+/// w.attribute(Name::unqualified("lang"), "en")?;
+/// w.text("1 < 2 & \"so\"")?;
+/// w.end_element()?;
+/// assert_eq!(
+///     w.into_string()?,
+///     r#"<ns1:Greeting xmlns:ns1="urn:a" lang="en">1 &lt; 2 &amp; "so"</ns1:Greeting>"#
+/// );
+/// # Ok::<(), soapgen_runtime::EncodeError>(())
+/// ```
+#[derive(Debug)]
+pub struct XmlWriter {
+    buf: String,
+    bindings: Vec<Binding>,
+    open: Vec<OpenElement>,
+    /// A start tag was written without its closing `>`.
+    tag_open: bool,
+    next_prefix: u32,
+    /// Scratch space for attribute values (which may need namespace declarations first).
+    scratch: String,
+    /// Emit base64Binary in 76-column MIME lines (RFC 2045 §6.8) instead of one run (RFC 4648).
+    mime_base64: bool,
+}
+
+impl Default for XmlWriter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl XmlWriter {
+    /// An empty writer.
+    pub fn new() -> Self {
+        Self::with_capacity(1024)
+    }
+
+    /// An empty writer whose buffer has room for `bytes` bytes before it grows.
+    pub fn with_capacity(bytes: usize) -> Self {
+        XmlWriter {
+            buf: String::with_capacity(bytes),
+            bindings: Vec::new(),
+            open: Vec::new(),
+            tag_open: false,
+            next_prefix: 1,
+            scratch: String::new(),
+            mime_base64: false,
+        }
+    }
+
+    /// Chooses how `base64Binary` values are written: `false` (default) writes one unbroken run as
+    /// RFC 4648 §4 specifies; `true` breaks lines every 76 characters with CRLF (RFC 2045 §6.8), for
+    /// old servers that require it.
+    pub fn set_mime_base64(&mut self, mime: bool) {
+        self.mime_base64 = mime;
+    }
+
+    /// Whether `base64Binary` values are written in 76-column MIME lines.
+    pub fn mime_base64(&self) -> bool {
+        self.mime_base64
+    }
+
+    /// Writes the XML declaration `<?xml version="1.0" encoding="utf-8"?>` (XML 1.0 §2.8). Only valid
+    /// before any element.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if anything was written already.
+    pub fn declaration(&mut self) -> Result<(), EncodeError> {
+        if !self.buf.is_empty() {
+            return Err(EncodeError::misuse("XML declaration after content"));
+        }
+        self.buf
+            .push_str("<?xml version=\"1.0\" encoding=\"utf-8\"?>");
+        Ok(())
+    }
+
+    /// Binds `prefix` to `uri` on the element whose start tag is open, so descendants reuse it.
+    ///
+    /// Used to declare the SOAP envelope and service namespaces once on `Envelope` rather than on every
+    /// element. If `prefix` is already bound to `uri` in scope, nothing is written.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if no start tag is open.
+    pub fn declare_namespace(&mut self, prefix: &str, uri: &str) -> Result<(), EncodeError> {
+        if !self.tag_open {
+            return Err(EncodeError::misuse(
+                "namespace declaration outside a start tag",
+            ));
+        }
+        if self.lookup_prefix(uri) == Some(prefix) {
+            return Ok(());
+        }
+        self.push_binding(prefix.to_owned(), uri);
+        Ok(())
+    }
+
+    /// Writes the start tag of an element named `name`, declaring a prefix for its namespace if none is
+    /// in scope. The tag stays open for [`attribute`](Self::attribute) calls until content is written.
+    ///
+    /// # Errors
+    ///
+    /// Never fails today; returns `Result` so that future limits can be enforced without API change.
+    pub fn start_element(&mut self, name: Name<'_>) -> Result<(), EncodeError> {
+        self.start_element_prefixed(name, None)
+    }
+
+    /// As [`start_element`](Self::start_element), using `prefix` (if given) when the element's
+    /// namespace has no prefix in scope yet: `<soapenv:Envelope xmlns:soapenv="…">`.
+    ///
+    /// # Errors
+    ///
+    /// Never fails today.
+    pub fn start_element_prefixed(
+        &mut self,
+        name: Name<'_>,
+        prefix: Option<&str>,
+    ) -> Result<(), EncodeError> {
+        self.close_start_tag();
+        let bindings_len = self.bindings.len();
+        self.buf.push('<');
+        let name_start = self.buf.len();
+        let mut declare = None;
+        if !name.namespace.is_empty() {
+            match self.lookup_prefix(name.namespace) {
+                Some(p) => {
+                    let p = p.to_owned();
+                    self.buf.push_str(&p);
+                    self.buf.push(':');
+                }
+                None => {
+                    let p = match prefix {
+                        Some(p) if !self.bindings.iter().any(|b| b.prefix == p) => p.to_owned(),
+                        _ => self.fresh_prefix(),
+                    };
+                    self.buf.push_str(&p);
+                    self.buf.push(':');
+                    declare = Some(p);
+                }
+            }
+        }
+        self.buf.push_str(name.local);
+        let name_len = self.buf.len() - name_start;
+        self.open.push(OpenElement {
+            name_start,
+            name_len,
+            bindings_len,
+        });
+        self.tag_open = true;
+        if let Some(p) = declare {
+            self.push_binding(p, name.namespace);
+        }
+        Ok(())
+    }
+
+    /// Adds an attribute to the open start tag, escaping `value` for a double-quoted attribute value
+    /// (XML 1.0 §3.3.3: `\t`, `\n` and `\r` become character references so they survive normalisation).
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if no start tag is open or `value` holds a character XML cannot represent.
+    pub fn attribute(&mut self, name: Name<'_>, value: &str) -> Result<(), EncodeError> {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        let r = escape_into(&mut scratch, value, true);
+        let r = r.and_then(|()| self.attribute_escaped(name, &scratch));
+        self.scratch = scratch;
+        r
+    }
+
+    /// Adds an attribute whose value is produced by a simple type (XML Schema Part 2), which may need
+    /// namespace declarations (a `QName` value) on this same start tag.
+    ///
+    /// # Errors
+    ///
+    /// As [`attribute`](Self::attribute), plus whatever `value` reports.
+    pub fn attribute_value<T: crate::types::ToXmlText + ?Sized>(
+        &mut self,
+        name: Name<'_>,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        if !self.tag_open {
+            return Err(EncodeError::misuse("attribute outside a start tag"));
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        let r = value.write_xml_text(&mut TextOut {
+            w: self,
+            attr: Some(&mut scratch),
+        });
+        let r = r.and_then(|()| self.attribute_escaped(name, &scratch));
+        self.scratch = scratch;
+        r
+    }
+
+    fn attribute_escaped(&mut self, name: Name<'_>, escaped: &str) -> Result<(), EncodeError> {
+        if !self.tag_open {
+            return Err(EncodeError::misuse("attribute outside a start tag"));
+        }
+        let prefix = if name.namespace.is_empty() {
+            None
+        } else if name.namespace == XML_NS {
+            Some("xml".to_owned())
+        } else {
+            Some(self.prefix_on_open_tag(name.namespace))
+        };
+        self.buf.push(' ');
+        if let Some(p) = prefix {
+            self.buf.push_str(&p);
+            self.buf.push(':');
+        }
+        self.buf.push_str(name.local);
+        self.buf.push_str("=\"");
+        self.buf.push_str(escaped);
+        self.buf.push('"');
+        Ok(())
+    }
+
+    /// Writes `xsi:nil="true"` on the open start tag (XML Schema Part 1 §2.6.2).
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if no start tag is open.
+    pub fn nil_attribute(&mut self) -> Result<(), EncodeError> {
+        self.attribute_escaped(Name::new(XSI_NS, "nil"), "true")
+    }
+
+    /// Writes character data, escaping `&`, `<`, `>` and `\r` (XML 1.0 §2.4, §2.11).
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if `text` holds a character XML 1.0 cannot represent (§2.2: C0 controls other
+    /// than tab, line feed and carriage return; U+FFFE; U+FFFF).
+    pub fn text(&mut self, text: &str) -> Result<(), EncodeError> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.close_start_tag();
+        escape_into(&mut self.buf, text, false)
+    }
+
+    /// Writes a simple-type value (XML Schema Part 2) as character data of the current element.
+    ///
+    /// # Errors
+    ///
+    /// Whatever `value` reports, or an unrepresentable character.
+    pub fn text_value<T: crate::types::ToXmlText + ?Sized>(
+        &mut self,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        value.write_xml_text(&mut TextOut {
+            w: self,
+            attr: None,
+        })
+    }
+
+    /// Appends already-serialized, well-formed XML as content (an `xs:any` value kept as raw XML).
+    ///
+    /// The caller guarantees `xml` is well-formed and its prefixes are bound within it.
+    ///
+    /// # Errors
+    ///
+    /// Never fails today.
+    pub fn raw(&mut self, xml: &str) -> Result<(), EncodeError> {
+        self.close_start_tag();
+        self.buf.push_str(xml);
+        Ok(())
+    }
+
+    /// Closes the innermost open element: `/>` if it has no content, else an end tag.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if no element is open.
+    pub fn end_element(&mut self) -> Result<(), EncodeError> {
+        let Some(el) = self.open.pop() else {
+            return Err(EncodeError::misuse("end_element without an open element"));
+        };
+        if self.tag_open {
+            self.buf.push_str("/>");
+            self.tag_open = false;
+        } else {
+            self.buf.push_str("</");
+            self.buf
+                .extend_from_within(el.name_start..el.name_start + el.name_len);
+            self.buf.push('>');
+        }
+        self.bindings.truncate(el.bindings_len);
+        Ok(())
+    }
+
+    /// Writes a whole element whose content is a simple-type value: start tag, text, end tag.
+    ///
+    /// # Errors
+    ///
+    /// As [`text_value`](Self::text_value).
+    pub fn simple_element<T: crate::types::ToXmlText + ?Sized>(
+        &mut self,
+        name: Name<'_>,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        self.start_element(name)?;
+        self.text_value(value)?;
+        self.end_element()
+    }
+
+    /// The prefix bound to `namespace` in scope, declaring a fresh one on the open start tag if none is.
+    /// Used for `QName` values (XML Schema Part 2 §3.2.18), whose prefix must be in scope.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if the namespace is not in scope and no start tag is open to declare it on.
+    pub fn prefix_for(&mut self, namespace: &str) -> Result<String, EncodeError> {
+        if let Some(p) = self.lookup_prefix(namespace) {
+            return Ok(p.to_owned());
+        }
+        if !self.tag_open {
+            return Err(EncodeError::misuse(
+                "QName value needs a namespace declaration after its start tag was closed",
+            ));
+        }
+        Ok(self.prefix_on_open_tag(namespace))
+    }
+
+    /// Depth of open elements.
+    pub fn depth(&self) -> usize {
+        self.open.len()
+    }
+
+    /// The document written so far, checking that every element was closed.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if an element is still open.
+    pub fn into_string(mut self) -> Result<String, EncodeError> {
+        if !self.open.is_empty() {
+            return Err(EncodeError::misuse(
+                "document ended with elements still open",
+            ));
+        }
+        self.close_start_tag();
+        Ok(self.buf)
+    }
+
+    /// The bytes written so far (start tags may still be open).
+    pub fn as_str(&self) -> &str {
+        &self.buf
+    }
+
+    fn close_start_tag(&mut self) {
+        if self.tag_open {
+            self.buf.push('>');
+            self.tag_open = false;
+        }
+    }
+
+    fn lookup_prefix(&self, uri: &str) -> Option<&str> {
+        // Innermost binding wins; a prefix rebound further in shadows outer bindings of it.
+        for (i, b) in self.bindings.iter().enumerate().rev() {
+            if b.uri == uri {
+                let shadowed = self.bindings[i + 1..].iter().any(|o| o.prefix == b.prefix);
+                if !shadowed {
+                    return Some(&b.prefix);
+                }
+            }
+        }
+        None
+    }
+
+    fn prefix_on_open_tag(&mut self, uri: &str) -> String {
+        if let Some(p) = self.lookup_prefix(uri) {
+            return p.to_owned();
+        }
+        let p = self.fresh_prefix();
+        self.push_binding(p.clone(), uri);
+        p
+    }
+
+    fn fresh_prefix(&mut self) -> String {
+        loop {
+            let p = format!("ns{}", self.next_prefix);
+            self.next_prefix += 1;
+            if !self.bindings.iter().any(|b| b.prefix == p) {
+                return p;
+            }
+        }
+    }
+
+    fn push_binding(&mut self, prefix: String, uri: &str) {
+        self.buf.push_str(" xmlns:");
+        self.buf.push_str(&prefix);
+        self.buf.push_str("=\"");
+        // Namespace URIs are written by generated code from WSDL constants; escape anyway.
+        let _ = escape_into(&mut self.buf, uri, true);
+        self.buf.push('"');
+        self.bindings.push(Binding {
+            prefix,
+            uri: uri.to_owned(),
+        });
+    }
+}
+
+/// The sink a simple-type value writes its lexical form into ([`crate::types::ToXmlText`]).
+///
+/// Text pushed here is escaped for where it lands (element content or an attribute value). A value
+/// that needs a namespace prefix (`QName`) asks for one with [`TextOut::prefix_for`] before writing.
+pub struct TextOut<'w> {
+    w: &'w mut XmlWriter,
+    /// `Some(buffer)` while writing an attribute value (escaped into the buffer).
+    attr: Option<&'w mut String>,
+}
+
+impl TextOut<'_> {
+    /// Appends `s`, escaped.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if `s` holds a character XML 1.0 cannot represent.
+    pub fn push_str(&mut self, s: &str) -> Result<(), EncodeError> {
+        match &mut self.attr {
+            Some(buf) => escape_into(buf, s, true),
+            None => self.w.text(s),
+        }
+    }
+
+    /// Appends text known to need no escaping and to hold only XML characters (digits, signs, `T`,
+    /// `:`; base64 and hex alphabets). Debug builds check the claim.
+    pub fn push_ascii_safe(&mut self, s: &str) {
+        debug_assert!(s.bytes().all(|b| b.is_ascii_graphic()
+            && !matches!(b, b'<' | b'>' | b'&' | b'"' | b'\'')
+            || b == b'\r'
+            || b == b'\n'));
+        match &mut self.attr {
+            Some(buf) => buf.push_str(s),
+            None => {
+                self.w.close_start_tag();
+                self.w.buf.push_str(s);
+            }
+        }
+    }
+
+    /// Whether base64 should be written in 76-column MIME lines (see [`XmlWriter::set_mime_base64`]).
+    pub fn mime_base64(&self) -> bool {
+        self.w.mime_base64
+    }
+
+    /// The prefix to use for `namespace` in a QName value, declared on the current start tag if needed.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if the namespace is not in scope and text was already written.
+    pub fn prefix_for(&mut self, namespace: &str) -> Result<String, EncodeError> {
+        self.w.prefix_for(namespace)
+    }
+}
+
+impl fmt::Write for TextOut<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.push_str(s).map_err(|_| fmt::Error)
+    }
+}
+
+/// Escapes `s` into `out`. In attribute mode `"`, `\t`, `\n` are escaped too.
+fn escape_into(out: &mut String, s: &str, attr: bool) -> Result<(), EncodeError> {
+    let bytes = s.as_bytes();
+    let mut last = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let rep: &str = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'\r' => "&#13;",
+            b'"' if attr => "&quot;",
+            b'\n' if attr => "&#10;",
+            b'\t' if attr => "&#9;",
+            b'\t' | b'\n' => continue,
+            0..=0x1f => {
+                return Err(EncodeError::invalid_char(char::from(b), i));
+            }
+            0xEF if bytes.get(i + 1) == Some(&0xBF)
+                && matches!(bytes.get(i + 2), Some(0xBE | 0xBF)) =>
+            {
+                let c = if bytes[i + 2] == 0xBE {
+                    '\u{FFFE}'
+                } else {
+                    '\u{FFFF}'
+                };
+                return Err(EncodeError::invalid_char(c, i));
+            }
+            _ => continue,
+        };
+        out.push_str(&s[last..i]);
+        out.push_str(rep);
+        last = i + 1;
+    }
+    out.push_str(&s[last..]);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reuses_prefixes_and_scopes_declarations() {
+        let mut w = XmlWriter::new();
+        w.start_element(Name::new("urn:a", "r")).unwrap();
+        w.start_element(Name::new("urn:a", "x")).unwrap();
+        w.end_element().unwrap();
+        w.start_element(Name::new("urn:b", "y")).unwrap();
+        w.end_element().unwrap();
+        w.start_element(Name::new("urn:b", "z")).unwrap();
+        w.start_element(Name::unqualified("u")).unwrap();
+        w.text("t").unwrap();
+        w.end_element().unwrap();
+        w.end_element().unwrap();
+        w.end_element().unwrap();
+        assert_eq!(
+            w.into_string().unwrap(),
+            "<ns1:r xmlns:ns1=\"urn:a\"><ns1:x/><ns2:y xmlns:ns2=\"urn:b\"/>\
+             <ns3:z xmlns:ns3=\"urn:b\"><u>t</u></ns3:z></ns1:r>"
+        );
+    }
+
+    #[test]
+    fn escapes_text_and_attributes() {
+        let mut w = XmlWriter::new();
+        w.start_element(Name::unqualified("a")).unwrap();
+        w.attribute(Name::unqualified("v"), "\"<&>\t\n\r'").unwrap();
+        w.text("<&>\"'\r\n\t").unwrap();
+        w.end_element().unwrap();
+        assert_eq!(
+            w.into_string().unwrap(),
+            "<a v=\"&quot;&lt;&amp;&gt;&#9;&#10;&#13;'\">&lt;&amp;&gt;\"'&#13;\n\t</a>"
+        );
+    }
+
+    #[test]
+    fn refuses_unrepresentable_characters() {
+        let mut w = XmlWriter::new();
+        w.start_element(Name::unqualified("a")).unwrap();
+        let e = w.text("ok\u{1}").unwrap_err();
+        assert!(e.to_string().contains("U+0001"), "{e}");
+        let e = w.text("\u{FFFF}").unwrap_err();
+        assert!(e.to_string().contains("U+FFFF"), "{e}");
+    }
+
+    #[test]
+    fn misuse_is_an_error() {
+        let mut w = XmlWriter::new();
+        assert!(w.end_element().is_err());
+        w.start_element(Name::unqualified("a")).unwrap();
+        w.text("x").unwrap();
+        assert!(w.attribute(Name::unqualified("b"), "c").is_err());
+        let w2 = {
+            let mut w2 = XmlWriter::new();
+            w2.start_element(Name::unqualified("a")).unwrap();
+            w2
+        };
+        assert!(w2.into_string().is_err());
+    }
+
+    #[test]
+    fn declared_namespace_is_reused_by_children() {
+        let mut w = XmlWriter::new();
+        w.start_element(Name::new("urn:env", "Envelope")).unwrap();
+        w.declare_namespace("tns", "urn:svc").unwrap();
+        w.start_element(Name::new("urn:svc", "op")).unwrap();
+        w.attribute(Name::new(XSI_NS, "nil"), "true").unwrap();
+        w.end_element().unwrap();
+        w.end_element().unwrap();
+        assert_eq!(
+            w.into_string().unwrap(),
+            "<ns1:Envelope xmlns:ns1=\"urn:env\" xmlns:tns=\"urn:svc\">\
+             <tns:op xmlns:ns2=\"http://www.w3.org/2001/XMLSchema-instance\" ns2:nil=\"true\"/>\
+             </ns1:Envelope>"
+        );
+    }
+}
