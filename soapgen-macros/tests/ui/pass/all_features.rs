@@ -1,0 +1,122 @@
+//! Everything the macros accept, compiled with warnings as errors.
+#![deny(warnings, missing_docs)]
+
+use soapgen_runtime::types::{Decimal, Nillable};
+use soapgen_runtime::{soap_client, Error, FromXml, ToXml};
+
+/// A header block.
+#[derive(Debug, Clone, ToXml, FromXml)]
+#[xml(namespace = "urn:x")]
+pub struct Auth {
+    /// User.
+    pub user: String,
+}
+
+/// A record.
+#[derive(Debug, Clone, ToXml, FromXml)]
+#[xml(namespace = "urn:x", rename_all = "PascalCase")]
+pub struct Record {
+    /// Attribute.
+    #[xml(attribute)]
+    pub id: u32,
+    /// Optional attribute in a namespace.
+    #[xml(attribute, namespace = "urn:attrs")]
+    pub tag: Option<String>,
+    /// Element.
+    pub r#type: String,
+    /// Optional nillable.
+    pub note: Option<Nillable<String>>,
+    /// Repeated nillable.
+    pub values: Vec<Nillable<Decimal>>,
+    /// Recursion.
+    pub next: Option<Box<Record>>,
+    /// Unqualified.
+    #[xml(unqualified)]
+    pub local: Nillable<Box<Record>>,
+}
+
+/// Simple content.
+#[derive(Debug, Clone, ToXml, FromXml)]
+pub struct Money {
+    /// Currency.
+    #[xml(attribute)]
+    pub currency: String,
+    /// Amount.
+    #[xml(text)]
+    pub amount: Decimal,
+}
+
+/// An enumeration.
+#[derive(Debug, Clone, Copy, ToXml, FromXml)]
+#[xml(rename_all = "lowercase")]
+pub enum Kind {
+    /// a
+    Alpha,
+    /// +
+    #[xml(rename = "+")]
+    Plus,
+}
+
+/// A service.
+#[soap_client(namespace = "urn:x", soap = "1.2", endpoint = "http://127.0.0.1:1/x", blocking)]
+pub trait Service {
+    /// Wrapped, with a header.
+    #[soap(action = "urn:x/get", name = "Get", response = "GetResponse", result = "Record")]
+    async fn get(&self, #[soap(header)] auth: Auth, id: u32, kind: Option<Kind>) -> Result<Record, Error>;
+    /// Nothing back.
+    async fn clear(&self, #[soap(header, rename = "Auth")] auth: Option<Auth>) -> Result<(), Error>;
+    /// One-way.
+    #[soap(one_way)]
+    async fn notify(&self, money: Money) -> Result<(), Error>;
+    /// Repeated result.
+    async fn list(&self) -> Result<Vec<Record>, Error>;
+}
+
+/// An rpc/literal, bare-free service with a custom client name.
+#[soap_client(namespace = "urn:y", style = "rpc", client = "RpcClient")]
+pub trait Rpc {
+    /// rpc call.
+    async fn add(&self, a: i32, b: i32) -> soapgen_runtime::Result<i64>;
+}
+
+/// A document/literal bare service.
+#[soap_client(namespace = "urn:z", parameters = "bare")]
+pub trait Bare {
+    /// bare call.
+    #[soap(name = "Money", response = "Money")]
+    async fn convert(&self, m: Money) -> Result<Money, Error>;
+}
+
+fn main() {
+    let c = ServiceClient::from_client(
+        soapgen_runtime::Client::builder("http://127.0.0.1:1/x")
+            .transport(std::sync::Arc::new(NoTransport))
+            .build()
+            .unwrap(),
+    );
+    assert_eq!(ServiceClient::NAMESPACE, "urn:x");
+    assert_eq!(ServiceClient::DEFAULT_ENDPOINT, Some("http://127.0.0.1:1/x"));
+    let _ = c.client();
+    let _ = RpcClient::NAMESPACE;
+    let _ = BareClient::NAMESPACE;
+}
+
+/// A transport that refuses everything, so the example needs no HTTP stack.
+#[derive(Debug)]
+struct NoTransport;
+
+impl soapgen_runtime::transport::Transport for NoTransport {
+    fn send(
+        &self,
+        _request: soapgen_runtime::transport::HttpRequest,
+    ) -> soapgen_runtime::transport::TransportFuture<'_> {
+        Box::pin(async {
+            Err(soapgen_runtime::TransportError::new(
+                soapgen_runtime::error::TransportErrorKind::Other,
+                "",
+                "no transport",
+                None,
+            ))
+        })
+    }
+}
