@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Install everything soapgen's interop tests need for their real peers on a
+# fresh Debian 12 (bookworm) machine.  Run as root.  Idempotent.
+#
+#   spyne peer  : /usr/bin/python3 + python3-spyne (2.14) + python3-lxml
+#   gSOAP peer  : gsoap (wsdl2h, soapcpp2) + libgsoap-dev + pkg-config + gcc
+#   tooling     : python3-zeep (reference client), xmlsec1, curl
+#                 (tests/peers/capture.sh uses curl)
+set -euo pipefail
+
+if [[ "$(id -u)" -ne 0 ]]; then
+  echo "install-peers.sh: must run as root (try: sudo $0)" >&2
+  exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+
+packages=(
+  python3
+  python3-spyne
+  python3-lxml
+  python3-zeep
+  gsoap
+  libgsoap-dev
+  pkg-config
+  gcc
+  libc6-dev
+  xmlsec1
+  curl
+)
+
+apt-get update
+apt-get install -y --no-install-recommends "${packages[@]}"
+
+# Verify what the test harness (tests/src/peers.rs) relies on.
+/usr/bin/python3 -c 'import spyne, lxml, zeep; print("spyne", spyne.__version__, "zeep", zeep.__version__)'
+command -v wsdl2h soapcpp2 gcc pkg-config curl xmlsec1 >/dev/null
+pkg-config --exists gsoap
+echo "gsoap $(pkg-config --modversion gsoap): $(pkg-config --cflags --libs gsoap)"
+echo "install-peers.sh: all peer dependencies installed"

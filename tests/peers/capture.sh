@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Re-create the wire captures under tests/peers/captures/ from the real peers.
+#
+#   tests/peers/capture.sh            # builds gSOAP peer into a temp dir
+#   GSOAP_SERVER=/path/echo-server tests/peers/capture.sh
+#
+# For every captures/<peer>/<case>-<soap11|soap12>-request.xml (hand-written
+# request bodies) this POSTs the file unchanged with curl and writes
+#   <case>-<ver>-request.http    request line + headers as sent by curl
+#   <case>-<ver>-response.http   status line + response headers
+#   <case>-<ver>-response.xml    response body, byte for byte
+# and fetches spyne's generated WSDLs into captures/spyne/soap1{1,2}.wsdl.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cap="$here/captures"
+python=/usr/bin/python3
+
+tmp="$(mktemp -d)"
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# start_peer <name> <cmd...>: starts it, waits for "LISTENING <port>", sets $port
+start_peer() {
+  local name="$1"; shift
+  "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+  pids+=("$!")
+  for _ in $(seq 1 300); do
+    if grep -q '^LISTENING ' "$tmp/$name.out" 2>/dev/null; then
+      port="$(awk '/^LISTENING /{print $2; exit}' "$tmp/$name.out")"
+      return 0
+    fi
+    sleep 0.1
+  done
+  echo "capture.sh: $name did not start:" >&2
+  cat "$tmp/$name.err" >&2
+  exit 1
+}
+
+# post <url> <version> <soapaction> <dir> <case>
+post() {
+  local url="$1" ver="$2" action="$3" dir="$4" case="$5"
+  local req="$dir/$case-$ver-request.xml"
+  local ct
+  local -a hdrs
+  if [[ "$ver" == soap11 ]]; then
+    hdrs=(-H "Content-Type: text/xml; charset=utf-8" -H "SOAPAction: \"$action\"")
+  else
+    hdrs=(-H "Content-Type: application/soap+xml; charset=utf-8; action=\"$action\"")
+  fi
+  curl -sS -v --http1.1 "${hdrs[@]}" -H "Expect:" \
+    --data-binary "@$req" \
+    -D "$tmp/headers" -o "$dir/$case-$ver-response.xml" \
+    "$url" 2>"$tmp/verbose"
+  sed -n 's/^> //p' "$tmp/verbose" | tr -d '\r' | sed '/^$/d' > "$dir/$case-$ver-request.http"
+  tr -d '\r' < "$tmp/headers" | sed '/^$/d' > "$dir/$case-$ver-response.http"
+  ct="$(head -n1 "$dir/$case-$ver-response.http")"
+  echo "  $(basename "$dir")/$case-$ver: $ct"
+}
+
+# ---------------------------------------------------------------- spyne
+start_peer spyne "$python" "$here/spyne_server.py" --port 0
+base="http://127.0.0.1:$port"
+echo "spyne on $base"
+curl -sS -o "$cap/spyne/soap11.wsdl" "$base/soap11?wsdl"
+curl -sS -o "$cap/spyne/soap12.wsdl" "$base/soap12?wsdl"
+for req in "$cap"/spyne/*-request.xml; do
+  f="$(basename "$req" -request.xml)"   # <case>-<ver>
+  ver="${f##*-}"
+  case="${f%-*}"
+  case "$case" in
+    schema_error) action=echo_person ;;
+    *) action="$case" ;;
+  esac
+  post "$base/$ver" "$ver" "$action" "$cap/spyne" "$case"
+done
+
+# ---------------------------------------------------------------- gSOAP
+gsoap_server="${GSOAP_SERVER:-}"
+if [[ -z "$gsoap_server" ]]; then
+  "$here/gsoap/build.sh" "$tmp/gsoap" >/dev/null
+  gsoap_server="$tmp/gsoap/echo-server"
+fi
+start_peer gsoap "$gsoap_server" --port 0
+base="http://127.0.0.1:$port"
+echo "gSOAP on $base"
+for req in "$cap"/gsoap/*-request.xml; do
+  f="$(basename "$req" -request.xml)"
+  ver="${f##*-}"
+  case="${f%-*}"
+  action="urn:soapgen:gsoap#${case%%_*}"
+  post "$base/$ver" "$ver" "$action" "$cap/gsoap" "$case"
+done
