@@ -269,3 +269,47 @@ async fn response_size_limit() {
         "{e}"
     );
 }
+
+#[tokio::test]
+async fn basic_auth_extra_headers_and_cookies() {
+    let mut resp = http(200, "text/xml", envelope(GOOD).as_bytes());
+    // Set a session cookie the client must send back on the next call.
+    let at = resp.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    resp.splice(
+        at..at,
+        b"\r\nSet-Cookie: session=abc123; Path=/".iter().copied(),
+    );
+    let server = serve(Behaviour::Raw(resp));
+    let client = Client::builder(server.url())
+        .basic_auth("alice", "s3cr3t")
+        .header("X-Tenant", "acme")
+        .build()
+        .unwrap();
+    let c = QuotesClient::from_client(client);
+    c.get_quote("A".into()).await.unwrap();
+    let first = server.last_request().to_ascii_lowercase();
+    // base64("alice:s3cr3t")
+    assert!(
+        first.contains("authorization: basic ywxpy2u6cznjcjn0"),
+        "{first}"
+    );
+    assert!(first.contains("x-tenant: acme"), "{first}");
+    assert!(first.contains("accept-encoding: gzip"), "{first}");
+    assert!(!first.contains("cookie:"), "{first}");
+    c.get_quote("A".into()).await.unwrap();
+    let second = server.last_request().to_ascii_lowercase();
+    assert!(second.contains("cookie: session=abc123"), "{second}");
+}
+
+#[tokio::test]
+async fn gzip_responses_are_decoded() {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(envelope(GOOD).as_bytes()).unwrap();
+    let body = gz.finish().unwrap();
+    let mut resp = http(200, "text/xml", &body);
+    let at = resp.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    resp.splice(at..at, b"\r\nContent-Encoding: gzip".iter().copied());
+    let q = call_with(resp).await.unwrap();
+    assert_eq!(q.symbol, "ACME");
+}

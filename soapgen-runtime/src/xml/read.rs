@@ -46,6 +46,8 @@ pub struct StartTag<'i> {
     /// The text between `<` and `>` (name and attributes).
     content: &'i str,
     name_len: usize,
+    /// Start of the local part within the name (after the colon, or 0).
+    local_start: usize,
     /// Byte offset of the `<`.
     offset: u64,
 }
@@ -58,11 +60,7 @@ impl<'i> StartTag<'i> {
 
     /// The local part of the name.
     pub fn local_name(&self) -> &'i str {
-        let q = self.qname();
-        match q.find(':') {
-            Some(i) => &q[i + 1..],
-            None => q,
-        }
+        &self.content[self.local_start..self.name_len]
     }
 
     /// Byte offset of the start tag in the document.
@@ -323,19 +321,22 @@ impl<'i> XmlReader<'i> {
     ///
     /// As [`read_text`](Self::read_text), and [`DecodeErrorKind::InvalidValue`] at the element.
     pub fn read_simple<T: FromXmlText>(&mut self, start: &StartTag<'i>) -> Result<T, DecodeError> {
-        // Keep the element on the path for the value error, which is found after the end tag.
-        let path = self.path();
         let text = self.read_text()?;
         T::from_xml_text(&text, self).map_err(|e| {
-            DecodeError::new(
-                DecodeErrorKind::InvalidValue(e),
-                location_in(
-                    &self.input[..(start.offset as usize).min(self.input.len())],
-                    start.offset,
-                    path,
-                ),
-            )
+            // The end tag is consumed: put the element back on the path (built only on error).
+            let mut err = self.error_at(DecodeErrorKind::InvalidValue(e), start.offset);
+            self.push_path(&mut err.location.path, start);
+            err
         })
+    }
+
+    fn push_path(&self, path: &mut String, tag: &StartTag<'i>) {
+        if self.stack.len() >= self.path_skip {
+            if !path.is_empty() {
+                path.push('/');
+            }
+            path.push_str(tag.local_name());
+        }
     }
 
     /// Skips the rest of the current element, including its end tag.
@@ -413,6 +414,9 @@ impl<'i> XmlReader<'i> {
         tag: &'t StartTag<'i>,
         name: Name<'_>,
     ) -> Result<Option<Cow<'i, str>>, DecodeError> {
+        if tag.content.len() == tag.name_len {
+            return Ok(None); // no attributes at all: the common case
+        }
         for a in tag.attributes() {
             let a =
                 a.map_err(|e| self.error_at(DecodeErrorKind::Syntax(e.to_string()), tag.offset))?;
@@ -531,12 +535,7 @@ impl<'i> XmlReader<'i> {
             DecodeErrorKind::MissingElement(name.local.to_owned()),
             parent.offset(),
         );
-        if self.stack.len() >= self.path_skip {
-            if !e.location.path.is_empty() {
-                e.location.path.push('/');
-            }
-            e.location.path.push_str(parent.local_name());
-        }
+        self.push_path(&mut e.location.path, parent);
         e
     }
 
@@ -617,10 +616,19 @@ impl<'i> XmlReader<'i> {
             .get(offset as usize + 1..end.saturating_sub(1))
             .unwrap_or_default();
         let raw = raw.strip_suffix('/').unwrap_or(raw);
-        let name_len = raw.find([' ', '\t', '\r', '\n']).unwrap_or(raw.len());
+        let bytes = raw.as_bytes();
+        let name_len = bytes
+            .iter()
+            .position(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+            .unwrap_or(bytes.len());
+        let local_start = bytes[..name_len]
+            .iter()
+            .position(|&b| b == b':')
+            .map_or(0, |i| i + 1);
         let tag = StartTag {
             content: raw,
             name_len,
+            local_start,
             offset,
         };
         if self.stack.len() >= self.limits.max_depth {

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs soapgen's whole test suite, real peers included (spyne, gSOAP): the README's test command.
+# Installs the peers first when they are missing (needs root; otherwise run .ci/install-peers.sh
+# with sudo once). In CI a missing peer is a failure, never a skip.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! /usr/bin/python3 -c 'import spyne, zeep' 2>/dev/null || ! command -v soapcpp2 >/dev/null \
+    || ! pkg-config --exists gsoap 2>/dev/null; then
+  if [[ "$(id -u)" -eq 0 ]]; then
+    bash .ci/install-peers.sh
+  else
+    echo "test.sh: peers missing; run: sudo bash .ci/install-peers.sh" >&2
+    exit 1
+  fi
+fi
+exec cargo test --workspace "$@"
