@@ -129,6 +129,9 @@ fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
 #[derive(Default)]
 struct MethodAttrs {
     name: Option<String>,
+    namespace: Option<String>,
+    result_namespace: Option<String>,
+    bare: bool,
     action: Option<String>,
     response: Option<String>,
     result: Option<String>,
@@ -163,10 +166,16 @@ fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> MethodAttr
                 m.result = Some(s()?);
             } else if meta.path.is_ident("one_way") {
                 m.one_way = true;
+            } else if meta.path.is_ident("namespace") {
+                m.namespace = Some(s()?);
+            } else if meta.path.is_ident("result_namespace") {
+                m.result_namespace = Some(s()?);
+            } else if meta.path.is_ident("bare") {
+                m.bare = true;
             } else {
                 return Err(meta.error(
                     "unknown soap attribute on a method; expected `name`, `action`, `response`, \
-                     `result` or `one_way`",
+                     `result`, `namespace`, `result_namespace`, `bare` or `one_way`",
                 ));
             }
             Ok(())
@@ -244,7 +253,6 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         ));
     }
     let qualified = a.qualified.unwrap_or(a.style == Style::Document);
-    let child_ns = if qualified { ns.clone() } else { String::new() };
     let vis = item.vis.clone();
     let trait_ident = item.ident.clone();
     let client_ident = a
@@ -347,7 +355,14 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 "a one_way operation returns `Result<(), …>`",
             ));
         }
-        if a.bare && body_params.len() != 1 {
+        let bare = a.bare || ma.bare;
+        let ns = ma.namespace.clone().unwrap_or_else(|| ns.clone());
+        let child_ns = if qualified { ns.clone() } else { String::new() };
+        let result_ns = ma
+            .result_namespace
+            .clone()
+            .unwrap_or_else(|| child_ns.clone());
+        if bare && body_params.len() != 1 {
             errs.push(syn::Error::new(
                 sig.ident.span(),
                 "with parameters = \"bare\" an operation takes exactly one body parameter (the body element)",
@@ -389,7 +404,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             headers.extend(code);
         }
         let op_elem = fields::name_expr(&krate, &ns, &op_name);
-        let body_write = if a.bare {
+        let body_write = if bare {
             match body_params.first() {
                 Some((id, _, _)) => quote!(#krate::ToXml::write_xml(&#id, __w, #op_elem)),
                 None => quote!(::core::result::Result::Ok(())),
@@ -408,6 +423,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                         .unwrap_or_else(|| id.to_string().trim_start_matches("r#").to_owned()),
                     shape: fields::analyze(ty),
                     span: ty.span(),
+                    any: false,
                 })
                 .collect();
             let writes = fields::write_elements(&krate, &efs);
@@ -418,7 +434,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             }}
         };
         let response_elem = fields::name_expr(&krate, &ns, &response_name);
-        let decode = if a.bare {
+        let decode = if bare {
             quote! {
                 if !__r.matches(&__start, #response_elem) {
                     return ::core::result::Result::Err(__r.unexpected(&__start));
@@ -438,10 +454,11 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             let ef = ElementField {
                 slot: format_ident!("__result"),
                 access: TokenStream::new(),
-                namespace: child_ns.clone(),
+                namespace: result_ns.clone(),
                 local: result_name.clone(),
                 shape: fields::analyze(&ok_ty),
                 span: ok_ty.span(),
+                any: false,
             };
             let reads = fields::read_elements(&krate, std::slice::from_ref(&ef));
             quote! {
@@ -494,27 +511,31 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             #(#attrs)*
             #[doc = ""]
             #[doc = #doc]
-            pub async fn #fn_ident(&self, #(#sig_params),*) -> #krate::Result<#ok_ty> {
+            pub async fn #fn_ident(&self, #(#sig_params),*) #user_output {
                 #op_const
-                let __envelope = {
-                    let mut __env = self.client.envelope(&__OP, &[("tns", #ns)])?;
-                    #headers
-                    __env.body(|__w| #body_write)?;
-                    __env.finish()?
-                };
-                #send
+                let __result: #krate::Result<#ok_ty> = async {
+                    let __envelope = {
+                        let mut __env = self.client.envelope(&__OP, &[("tns", #ns)])?;
+                        #headers
+                        __env.body(|__w| #body_write)?;
+                        __env.finish()?
+                    };
+                    #send
+                }
+                .await;
+                ::core::result::Result::Ok(__result?)
             }
         });
         trait_impl.extend(quote! {
             async fn #fn_ident(&self, #(#sig_params),*) #user_output {
-                ::core::result::Result::Ok(#client_ident::#fn_ident(self, #(#arg_names),*).await?)
+                #client_ident::#fn_ident(self, #(#arg_names),*).await
             }
         });
         blocking_methods.extend(quote! {
             #(#attrs2)*
             #[doc = ""]
             #[doc = #doc]
-            pub fn #fn_ident(&self, #(#sig_params),*) -> #krate::Result<#ok_ty> {
+            pub fn #fn_ident(&self, #(#sig_params),*) #user_output {
                 self.runtime.block_on(self.inner.#fn_ident(#(#arg_names),*))
             }
         });
@@ -592,6 +613,8 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             client: #krate::Client,
         }
 
+        // `Ok(x?)` converts soapgen's Error into the error type each method declares.
+        #[allow(clippy::needless_question_mark)]
         impl #client_ident {
             /// The target namespace of the operations' elements.
             pub const NAMESPACE: &'static str = #ns;
@@ -621,8 +644,6 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             #inherent
         }
 
-        // `Ok(x?)` converts soapgen's Error into the error type the trait declares.
-        #[allow(clippy::needless_question_mark)]
         impl #trait_ident for #client_ident {
             #trait_impl
         }

@@ -82,6 +82,7 @@ struct FieldAttrs {
     unqualified: bool,
     attribute: bool,
     text: bool,
+    any: bool,
 }
 
 fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs {
@@ -98,10 +99,12 @@ fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs 
                 f.attribute = true;
             } else if meta.path.is_ident("text") {
                 f.text = true;
+            } else if meta.path.is_ident("any") {
+                f.any = true;
             } else {
                 return Err(meta.error(
                     "unknown xml attribute on a field; expected `rename`, `namespace`, \
-                     `unqualified`, `attribute` or `text`",
+                     `unqualified`, `attribute`, `text` or `any`",
                 ));
             }
             Ok(())
@@ -224,13 +227,22 @@ fn expand_struct(
                     .or_else(|| c.namespace.clone())
                     .unwrap_or_default()
             };
+            let shape = fields::analyze(&field.ty);
+            if fa.any && !matches!(shape.card, fields::Card::Many | fields::Card::Optional) {
+                errs.push(syn::Error::new(
+                    field.ty.span(),
+                    "an `any` field (xs:any) is `Vec<AnyElement>` or `Option<AnyElement>`",
+                ));
+                continue;
+            }
             elements.push(ElementField {
                 slot,
                 access: quote!(&self.#fident),
                 namespace,
                 local,
-                shape: fields::analyze(&field.ty),
+                shape,
                 span,
+                any: fa.any,
             });
         }
     }
@@ -316,7 +328,7 @@ fn expand_enum(
             continue;
         }
         let fa = parse_field_attrs(&v.attrs, errs);
-        if fa.attribute || fa.text || fa.namespace.is_some() || fa.unqualified {
+        if fa.attribute || fa.text || fa.any || fa.namespace.is_some() || fa.unqualified {
             errs.push(syn::Error::new(
                 v.ident.span(),
                 "an enumeration value only takes `rename`",

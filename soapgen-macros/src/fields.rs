@@ -92,6 +92,8 @@ pub struct ElementField {
     pub local: String,
     pub shape: Shape,
     pub span: Span,
+    /// An `xs:any` wildcard: collects the child elements no other field takes.
+    pub any: bool,
 }
 
 /// An attribute-valued field.
@@ -202,10 +204,32 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
     let mut decls = TokenStream::new();
     let mut arms = TokenStream::new();
     let mut finals = TokenStream::new();
-    for (i, f) in fields.iter().enumerate() {
+    let mut any_arm: Option<TokenStream> = None;
+    let mut arm_count = 0usize;
+    for f in fields.iter() {
         let slot = &f.slot;
         let inner = &f.shape.inner;
         let name = name_expr(krate, &f.namespace, &f.local);
+        if f.any {
+            let (decl, arm) = match f.shape.card {
+                Card::Many => (
+                    quote!(let mut #slot: ::std::vec::Vec<#inner> = ::std::vec::Vec::new();),
+                    quote!(#slot.push(<#inner as #krate::FromXml>::read_xml(__r, __child)?);),
+                ),
+                _ => (
+                    quote!(let mut #slot: ::core::option::Option<#inner> = ::core::option::Option::None;),
+                    quote! {
+                        if #slot.is_some() { return ::core::result::Result::Err(__r.unexpected(&__child)); }
+                        #slot = ::core::option::Option::Some(<#inner as #krate::FromXml>::read_xml(__r, __child)?);
+                    },
+                ),
+            };
+            decls.extend(quote::quote_spanned!(f.span=> #decl));
+            any_arm = Some(arm);
+            continue;
+        }
+        let i = arm_count;
+        arm_count += 1;
         let boxed_ty = if f.shape.boxed {
             quote!(::std::boxed::Box<#inner>)
         } else {
@@ -276,10 +300,14 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
         }
         finals.extend(fin);
     }
-    let fallback = if fields.is_empty() {
-        quote!(return ::core::result::Result::Err(__r.unexpected(&__child));)
+    let otherwise = match any_arm {
+        Some(arm) => arm,
+        None => quote!(return ::core::result::Result::Err(__r.unexpected(&__child));),
+    };
+    let fallback = if arm_count == 0 {
+        otherwise
     } else {
-        quote!(else { return ::core::result::Result::Err(__r.unexpected(&__child)); })
+        quote!(else { #otherwise })
     };
     quote! {
         #decls

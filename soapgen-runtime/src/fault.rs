@@ -269,3 +269,119 @@ impl fmt::Display for Fault {
 }
 
 impl std::error::Error for Fault {}
+
+/// The fault details an operation declares (WSDL 1.1 §2.4.2: its `wsdl:fault` messages), decoded from
+/// a fault's `detail`. Generated code implements it with [`fault_details!`](crate::fault_details).
+pub trait FaultDetails: Sized {
+    /// The declared detail entry present in `detail`, if any.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError`] if a declared entry is present but does not decode.
+    fn from_detail(detail: &FaultDetail) -> Result<Option<Self>, DecodeError>;
+}
+
+/// The error of an operation that declares faults: the call's [`Error`](crate::Error), plus the fault
+/// detail decoded into the declared type `D` when the server sent one of the declared faults.
+///
+/// Converts from [`Error`](crate::Error) (decoding the detail then), so `?` works in generated code.
+#[derive(Debug)]
+pub struct FaultError<D> {
+    /// What happened.
+    pub error: crate::Error,
+    /// The declared fault detail, when the error is a fault carrying one.
+    pub detail: Option<D>,
+    /// Why a declared detail entry could not be decoded, if it could not.
+    pub detail_error: Option<DecodeError>,
+}
+
+impl<D> FaultError<D> {
+    /// The SOAP fault, if the error is one.
+    pub fn fault(&self) -> Option<&Fault> {
+        self.error.fault()
+    }
+}
+
+impl<D: FaultDetails> From<crate::Error> for FaultError<D> {
+    fn from(error: crate::Error) -> Self {
+        let (detail, detail_error) = match error.fault().and_then(|f| f.detail.as_ref()) {
+            Some(d) => match D::from_detail(d) {
+                Ok(v) => (v, None),
+                Err(e) => (None, Some(e)),
+            },
+            None => (None, None),
+        };
+        FaultError {
+            error,
+            detail,
+            detail_error,
+        }
+    }
+}
+
+impl<D> fmt::Display for FaultError<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.error)?;
+        if let Some(e) = &self.detail_error {
+            write!(f, " (declared fault detail not decoded: {e})")?;
+        }
+        Ok(())
+    }
+}
+
+impl<D: fmt::Debug> std::error::Error for FaultError<D> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// Declares an enum of the fault details an operation may return, each variant an element
+/// (namespace, local name) of the `detail`, and implements [`FaultDetails`] for it. The enum derives
+/// `Debug`; attributes given before `enum` (more derives, docs) are kept.
+///
+/// # Examples
+///
+/// ```
+/// use soapgen_runtime::fault::{FaultDetail, FaultDetails};
+/// soapgen_runtime::fault_details! {
+///     /// Faults of `divide`.
+///     #[derive(PartialEq)]
+///     pub enum DivideFault {
+///         /// The divisor was zero.
+///         DivideByZero(String) = ("urn:calc", "DivideByZero"),
+///     }
+/// }
+/// let d = FaultDetail { xml: "<c:DivideByZero xmlns:c='urn:calc'>n/0</c:DivideByZero>".into(), bindings: vec![] };
+/// assert_eq!(DivideFault::from_detail(&d)?, Some(DivideFault::DivideByZero("n/0".into())));
+/// # Ok::<(), soapgen_runtime::DecodeError>(())
+/// ```
+#[macro_export]
+macro_rules! fault_details {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident($ty:ty) = ($ns:expr, $local:expr) ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug)]
+        $vis enum $name {
+            $( $(#[$vmeta])* $variant($ty), )*
+        }
+
+        impl $crate::fault::FaultDetails for $name {
+            fn from_detail(
+                detail: &$crate::fault::FaultDetail,
+            ) -> ::core::result::Result<::core::option::Option<Self>, $crate::DecodeError> {
+                $(
+                    if let ::core::option::Option::Some(v) =
+                        detail.decode::<$ty>($crate::xml::Name::new($ns, $local))?
+                    {
+                        return ::core::result::Result::Ok(::core::option::Option::Some($name::$variant(v)));
+                    }
+                )*
+                ::core::result::Result::Ok(::core::option::Option::None)
+            }
+        }
+    };
+}

@@ -55,7 +55,7 @@ pub mod __private;
 pub use client::{Client, ClientBuilder, Operation, DEFAULT_MAX_RESPONSE_BYTES};
 pub use envelope::SoapVersion;
 pub use error::{DecodeError, EncodeError, Error, TransportError, ValueError};
-pub use fault::Fault;
+pub use fault::{Fault, FaultError};
 pub use soapgen_macros::{soap_client, FromXml, ToXml};
 pub use types::Nillable;
 pub use xml::{FromXml, ToXml};

@@ -288,3 +288,44 @@ proptest! {
         prop_assert_eq!(back, p);
     }
 }
+
+#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
+#[xml(namespace = "urn:test")]
+struct Open {
+    known: String,
+    #[xml(any)]
+    rest: Vec<soapgen_runtime::types::AnyElement>,
+}
+
+#[test]
+fn any_elements_are_kept_self_contained() {
+    let xml = r#"<t:open xmlns:t="urn:test" xmlns:e="urn:ext"><t:known>k</t:known><e:x a="1"><e:y>deep</e:y></e:x><t:other/></t:open>"#;
+    let open: Open = read(xml).unwrap();
+    assert_eq!(open.known, "k");
+    assert_eq!(open.rest.len(), 2);
+    // Bindings from ancestors are declared on the kept element, so it parses on its own.
+    assert!(
+        open.rest[0]
+            .xml
+            .starts_with(r#"<e:x xmlns:t="urn:test" xmlns:e="urn:ext" a="1">"#),
+        "{}",
+        open.rest[0].xml
+    );
+    let y: Address = soapgen_runtime::types::AnyElement {
+        xml: r#"<a:addr xmlns:a="urn:test"><a:street>s</a:street><a:city>c</a:city></a:addr>"#
+            .into(),
+    }
+    .decode()
+    .unwrap();
+    assert_eq!(y.city, "c");
+    // It is written back as received; reading adds the declarations in scope there (harmless), and
+    // after one cycle the text is stable.
+    let once: Open = read(&write(&open, "open")).unwrap();
+    assert!(
+        once.rest[0].xml.ends_with(r#"a="1"><e:y>deep</e:y></e:x>"#),
+        "{}",
+        once.rest[0].xml
+    );
+    let twice: Open = read(&write(&once, "open")).unwrap();
+    assert_eq!(twice, once);
+}

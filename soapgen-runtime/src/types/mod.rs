@@ -16,10 +16,15 @@
 //! both is usable as element content (through the blanket [`ToXml`](crate::ToXml) /
 //! [`FromXml`](crate::FromXml) impls) and as an attribute value.
 
+mod any;
 mod binary;
 mod datetime;
+mod list;
 mod numeric;
 mod qname;
+
+pub use any::{AnyElement, AnyXml};
+pub use list::List;
 
 pub use binary::{Base64Binary, HexBinary};
 pub use datetime::{

@@ -385,6 +385,21 @@ impl<'i> XmlReader<'i> {
         Ok(self.input.get(begin..end).unwrap_or_default())
     }
 
+    /// The whole element `start` (just read), start tag to end tag, verbatim; consumes through its end
+    /// tag.
+    ///
+    /// # Errors
+    ///
+    /// Malformed or truncated XML.
+    pub fn read_outer_xml(&mut self, start: &StartTag<'i>) -> Result<&'i str, DecodeError> {
+        self.skip_element()?;
+        let end = self.inner.buffer_position() as usize;
+        Ok(self
+            .input
+            .get(start.offset as usize..end)
+            .unwrap_or_default())
+    }
+
     /// Namespace bindings in scope at the current element (prefix, URI); the default namespace has
     /// prefix `""`. Valid right after a start tag was read.
     pub fn bindings_in_scope(&self) -> Vec<(String, String)> {

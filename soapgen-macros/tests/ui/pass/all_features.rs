@@ -57,6 +57,25 @@ pub enum Kind {
     Plus,
 }
 
+/// An open content model (`xs:any`).
+#[derive(Debug, Clone, ToXml, FromXml)]
+#[xml(namespace = "urn:x")]
+pub struct Open {
+    /// Known.
+    pub known: String,
+    /// Everything else.
+    #[xml(any)]
+    pub rest: Vec<soapgen_runtime::types::AnyElement>,
+}
+
+soapgen_runtime::fault_details! {
+    /// The faults `other` declares.
+    pub enum OtherFault {
+        /// A bad record.
+        Bad(Record) = ("urn:x", "Bad"),
+    }
+}
+
 /// A service.
 #[soap_client(namespace = "urn:x", soap = "1.2", endpoint = "http://127.0.0.1:1/x", blocking)]
 pub trait Service {
@@ -70,6 +89,12 @@ pub trait Service {
     async fn notify(&self, money: Money) -> Result<(), Error>;
     /// Repeated result.
     async fn list(&self) -> Result<Vec<Record>, Error>;
+    /// Bare, in another namespace, with typed faults.
+    #[soap(namespace = "urn:other", bare)]
+    async fn other(&self, o: Open) -> Result<Open, soapgen_runtime::FaultError<OtherFault>>;
+    /// Wrapped, result in no namespace.
+    #[soap(namespace = "urn:other", result_namespace = "")]
+    async fn unqualified_result(&self, a: String) -> Result<String, Error>;
 }
 
 /// An rpc/literal, bare-free service with a custom client name.
