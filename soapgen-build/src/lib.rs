@@ -1,6 +1,234 @@
-//! soapgen-build: reads WSDL 1.1 and XSD at build time and emits statically typed soapgen clients.
+//! soapgen-build: reads WSDL 1.1 and XSD at build time and emits statically typed SOAP clients.
 //!
-//! This crate is the engine of the WSDL route (a `build.rs` `Builder` and the `soapgen` CLI). Its
-//! readers, resolved model and emitter are being built; until they land, clients are written with
-//! `#[soap_client]` on a trait (see `soapgen-runtime`).
+//! The pipeline, one folder a stage:
+//!
+//! 1. [`read`]: documents found relative to the document that references them or through a catalog
+//!    (offline: the standard W3C/OASIS schemas are bundled), parsed into components;
+//! 2. [`model`]: components resolved into a Rust model: structs, enums, aliases, one client trait per
+//!    SOAP binding, document/literal wrapped operations unwrapped into parameters;
+//! 3. [`emit`]: the model as formatted Rust: `#[derive(ToXml, FromXml)]` types and
+//!    `#[soap_client]` traits, which the runtime's macros expand.
+//!
+//! # In `build.rs`
+//!
+//! ```no_run
+//! // build.rs
+//! soapgen_build::Builder::new()
+//!     .wsdl("wsdl/globalweather.wsdl")
+//!     .build()
+//!     .unwrap_or_else(|e| panic!("{e}"));
+//! ```
+//!
+//! and in the crate: `soapgen_runtime::include_client!("globalweather");`.
 #![deny(missing_docs)]
+
+#[cfg(feature = "cli")]
+pub mod cli;
+pub mod emit;
+pub mod error;
+pub mod model;
+pub mod read;
+
+use std::path::{Path, PathBuf};
+
+pub use error::{Error, ErrorKind, Errors, Loc};
+pub use read::loader::Catalog;
+
+/// Generates clients from WSDL files: the `build.rs` entry point (consuming setters).
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct Builder {
+    wsdls: Vec<PathBuf>,
+    catalog: Catalog,
+    catalog_files: Vec<PathBuf>,
+    out_names: Vec<(PathBuf, String)>,
+    runtime: Option<String>,
+    skip_unsupported: bool,
+    no_docs: bool,
+}
+
+/// The output of generating one WSDL.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// The Rust source.
+    pub code: String,
+    /// Every file read (the WSDL, its imports and includes, catalog files).
+    pub files_read: Vec<PathBuf>,
+    /// The model the source was emitted from (for `inspect`).
+    pub module: model::ir::Module,
+}
+
+impl Builder {
+    /// A builder with no WSDL yet.
+    pub fn new() -> Self {
+        Builder::default()
+    }
+
+    /// Adds a WSDL 1.1 file to generate a client for (a relative path is relative to the current
+    /// directory, which for `build.rs` is the package root).
+    pub fn wsdl(mut self, path: impl Into<PathBuf>) -> Self {
+        self.wsdls.push(path.into());
+        self
+    }
+
+    /// Maps an absolute schema or WSDL URL to a local file, for imports by URL (resolved offline).
+    pub fn catalog_entry(mut self, url: impl Into<String>, path: impl Into<PathBuf>) -> Self {
+        self.catalog.add(url, path);
+        self
+    }
+
+    /// Reads catalog entries from a file of `URL=path` lines (paths relative to the file).
+    pub fn catalog_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.catalog_files.push(path.into());
+        self
+    }
+
+    /// The name of the generated file for `wsdl` (default: the WSDL's file stem), which
+    /// `include_client!` takes.
+    pub fn out_name(mut self, wsdl: impl Into<PathBuf>, name: impl Into<String>) -> Self {
+        self.out_names.push((wsdl.into(), name.into()));
+        self
+    }
+
+    /// The path of the runtime crate in generated code (default `::soapgen_runtime`), for crates that
+    /// rename or re-export it.
+    pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
+        self.runtime = Some(path.into());
+        self
+    }
+
+    /// Leave out operations that use constructs soapgen does not support yet, listing them in the
+    /// generated file, instead of failing (default: fail).
+    pub fn skip_unsupported_operations(mut self, skip: bool) -> Self {
+        self.skip_unsupported = skip;
+        self
+    }
+
+    /// Whether to carry documentation from the WSDL and schemas into doc comments (default true).
+    pub fn docs(mut self, on: bool) -> Self {
+        self.no_docs = !on;
+        self
+    }
+
+    /// Generates the client of one WSDL in memory.
+    ///
+    /// # Errors
+    ///
+    /// [`Errors`] with file:line:col for documents that cannot be read or constructs that cannot be
+    /// generated.
+    pub fn generate_one(&self, wsdl: &Path) -> Result<Generated, Errors> {
+        let mut catalog = self.catalog.clone();
+        let mut files_read = Vec::new();
+        for f in &self.catalog_files {
+            catalog.read_file(f)?;
+            files_read.push(f.clone());
+        }
+        let mut loader = read::loader::Loader::new(catalog);
+        let entry = loader.entry(wsdl)?;
+        let defs = read::read_wsdl(&mut loader, &entry)?;
+        files_read.extend(loader.files_read);
+        let source = wsdl
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| wsdl.display().to_string());
+        let module = model::build::build(
+            &defs,
+            &source,
+            &model::build::Options {
+                skip_unsupported: self.skip_unsupported,
+            },
+        )?;
+        let code = emit::emit(
+            &module,
+            &emit::EmitOptions {
+                runtime: self
+                    .runtime
+                    .clone()
+                    .unwrap_or_else(|| "::soapgen_runtime".to_owned()),
+                docs: !self.no_docs,
+            },
+        );
+        Ok(Generated {
+            code,
+            files_read,
+            module,
+        })
+    }
+
+    /// The output file name (without `.rs`) for `wsdl`.
+    pub fn out_name_for(&self, wsdl: &Path) -> String {
+        self.out_names
+            .iter()
+            .find(|(w, _)| w == wsdl)
+            .map(|(_, n)| n.clone())
+            .unwrap_or_else(|| {
+                wsdl.file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "client".to_owned())
+            })
+    }
+
+    /// Generates every WSDL into `$OUT_DIR/<name>.rs` and prints `cargo:rerun-if-changed` for every
+    /// file read. For `build.rs`.
+    ///
+    /// # Errors
+    ///
+    /// As [`generate_one`](Self::generate_one); also if `OUT_DIR` is unset or not writable.
+    pub fn build(&self) -> Result<(), Errors> {
+        let out_dir = std::env::var_os("OUT_DIR").ok_or_else(|| {
+            Error::new(
+                ErrorKind::Invalid("OUT_DIR is not set: Builder::build runs in build.rs (use generate_one elsewhere)".into()),
+                None,
+            )
+        })?;
+        self.write_to(Path::new(&out_dir), true)
+    }
+
+    /// Generates every WSDL into `dir/<name>.rs`; with `rerun`, prints `cargo:rerun-if-changed` lines.
+    ///
+    /// # Errors
+    ///
+    /// As [`generate_one`](Self::generate_one), and I/O errors writing.
+    pub fn write_to(&self, dir: &Path, rerun: bool) -> Result<(), Errors> {
+        if self.wsdls.is_empty() {
+            return Err(Error::new(
+                ErrorKind::Missing("a WSDL: call Builder::wsdl(path)".into()),
+                None,
+            )
+            .into());
+        }
+        for wsdl in &self.wsdls {
+            if rerun {
+                // Even if generation fails, a fix to the WSDL must trigger a rebuild.
+                println!("cargo:rerun-if-changed={}", wsdl.display());
+            }
+            let g = self.generate_one(wsdl)?;
+            if rerun {
+                for f in &g.files_read {
+                    println!("cargo:rerun-if-changed={}", f.display());
+                }
+            }
+            let path = dir.join(format!("{}.rs", self.out_name_for(wsdl)));
+            write_if_changed(&path, &g.code)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `contents` to `path` unless it already holds exactly that (keeps mtimes, and so builds,
+/// stable).
+///
+/// # Errors
+///
+/// I/O errors.
+pub fn write_if_changed(path: &Path, contents: &str) -> Result<(), Error> {
+    if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
+        return Ok(());
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::new(ErrorKind::Io(format!("{}: {e}", dir.display())), None))?;
+    }
+    std::fs::write(path, contents)
+        .map_err(|e| Error::new(ErrorKind::Io(format!("{}: {e}", path.display())), None))
+}

@@ -131,7 +131,9 @@ struct MethodAttrs {
     name: Option<String>,
     namespace: Option<String>,
     result_namespace: Option<String>,
+    response_namespace: Option<String>,
     bare: bool,
+    bare_response: bool,
     action: Option<String>,
     response: Option<String>,
     result: Option<String>,
@@ -172,10 +174,15 @@ fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> MethodAttr
                 m.result_namespace = Some(s()?);
             } else if meta.path.is_ident("bare") {
                 m.bare = true;
+            } else if meta.path.is_ident("bare_response") {
+                m.bare_response = true;
+            } else if meta.path.is_ident("response_namespace") {
+                m.response_namespace = Some(s()?);
             } else {
                 return Err(meta.error(
                     "unknown soap attribute on a method; expected `name`, `action`, `response`, \
-                     `result`, `namespace`, `result_namespace`, `bare` or `one_way`",
+                     `result`, `namespace`, `result_namespace`, `response_namespace`, `bare`, \
+                     `bare_response` or `one_way`",
                 ));
             }
             Ok(())
@@ -433,8 +440,9 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 __w.end_element()
             }}
         };
-        let response_elem = fields::name_expr(&krate, &ns, &response_name);
-        let decode = if bare {
+        let response_ns = ma.response_namespace.clone().unwrap_or_else(|| ns.clone());
+        let response_elem = fields::name_expr(&krate, &response_ns, &response_name);
+        let decode = if bare || ma.bare_response {
             quote! {
                 if !__r.matches(&__start, #response_elem) {
                     return ::core::result::Result::Err(__r.unexpected(&__start));

@@ -83,6 +83,7 @@ struct FieldAttrs {
     attribute: bool,
     text: bool,
     any: bool,
+    content: bool,
 }
 
 fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs {
@@ -101,10 +102,12 @@ fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs 
                 f.text = true;
             } else if meta.path.is_ident("any") {
                 f.any = true;
+            } else if meta.path.is_ident("content") {
+                f.content = true;
             } else {
                 return Err(meta.error(
                     "unknown xml attribute on a field; expected `rename`, `namespace`, \
-                     `unqualified`, `attribute`, `text` or `any`",
+                     `unqualified`, `attribute`, `text`, `any` or `content`",
                 ));
             }
             Ok(())
@@ -164,6 +167,7 @@ fn expand_struct(
     let mut elements = Vec::new();
     let mut attributes = Vec::new();
     let mut text: Option<(syn::Ident, syn::Ident, syn::Type)> = None;
+    let mut raw_content = false;
     let mut ctor = TokenStream::new();
     for (i, field) in named.named.iter().enumerate() {
         let Some(fident) = field.ident.clone() else {
@@ -209,14 +213,15 @@ fn expand_struct(
                 ty,
                 span,
             });
-        } else if fa.text {
+        } else if fa.text || fa.content {
             if text.is_some() {
                 errs.push(syn::Error::new(
                     fident.span(),
-                    "only one field can be `text` (the simple content)",
+                    "only one field can be `text` or `content` (the element's content)",
                 ));
                 continue;
             }
+            raw_content = fa.content;
             text = Some((fident.clone(), slot, field.ty.clone()));
         } else {
             let namespace = if fa.unqualified {
@@ -249,7 +254,7 @@ fn expand_struct(
     if let (Some((t, _, _)), Some(first)) = (&text, elements.first()) {
         errs.push(syn::Error::new(
             t.span(),
-            "a struct with a `text` field (simple content) cannot have element fields",
+            "a struct with a `text` or `content` field cannot have element fields",
         ));
         errs.push(syn::Error::new(
             first.span,
@@ -260,6 +265,9 @@ fn expand_struct(
         Which::ToXml => {
             let attrs = fields::write_attributes(krate, &attributes);
             let content = match &text {
+                Some((t, _, _)) if raw_content => {
+                    quote!(#krate::types::AnyXml::write_content(&self.#t, __w)?;)
+                }
                 Some((t, _, _)) => quote!(__w.text_value(&self.#t)?;),
                 None => fields::write_elements(krate, &elements),
             };
@@ -282,6 +290,9 @@ fn expand_struct(
         Which::FromXml => {
             let attrs = fields::read_attributes(krate, &attributes);
             let content = match &text {
+                Some((_, slot, _)) if raw_content => {
+                    quote!(let #slot = #krate::types::AnyXml::read_content(__r)?;)
+                }
                 Some((_, slot, ty)) => quote!(let #slot: #ty = __r.read_simple::<#ty>(&__start)?;),
                 None => fields::read_elements(krate, &elements),
             };
@@ -328,7 +339,13 @@ fn expand_enum(
             continue;
         }
         let fa = parse_field_attrs(&v.attrs, errs);
-        if fa.attribute || fa.text || fa.any || fa.namespace.is_some() || fa.unqualified {
+        if fa.attribute
+            || fa.text
+            || fa.any
+            || fa.content
+            || fa.namespace.is_some()
+            || fa.unqualified
+        {
             errs.push(syn::Error::new(
                 v.ident.span(),
                 "an enumeration value only takes `rename`",

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Re-create the wire captures under tests/peers/captures/ from the real peers.
 #
-#   tests/peers/capture.sh            # builds gSOAP peer into a temp dir
+#   tests/peers/capture.sh            # all peers; builds the gSOAP ones into a temp dir
+#   tests/peers/capture.sh globalweather      # only the named peers
+#                                     # (spyne, gsoap, globalweather)
 #   GSOAP_SERVER=/path/echo-server tests/peers/capture.sh
+#   GLOBALWEATHER_SERVER=/path/globalweather-server tests/peers/capture.sh
 #
 # For every captures/<peer>/<case>-<soap11|soap12>-request.xml (hand-written
 # request bodies) this POSTs the file unchanged with curl and writes
@@ -10,7 +13,19 @@
 #   <case>-<ver>-response.http   status line + response headers
 #   <case>-<ver>-response.xml    response body, byte for byte
 # and fetches spyne's generated WSDLs into captures/spyne/soap1{1,2}.wsdl.
+# GlobalWeather requests go to /globalweather.asmx with SOAPAction
+# "http://www.webserviceX.NET/<operation>" (<case> up to the first "_");
+# GetWeather-httpget-response.{http,xml} is a GET on the WSDL's HTTP GET port
+# (/globalweather.asmx/GetWeather?CityName=Sydney&CountryName=Australia).
 set -euo pipefail
+
+all_peers=(spyne gsoap globalweather)
+selected=("$@")
+[[ ${#selected[@]} -gt 0 ]] || selected=("${all_peers[@]}")
+for p in "${selected[@]}"; do
+  [[ " ${all_peers[*]} " == *" $p "* ]] || { echo "capture.sh: unknown peer '$p' (${all_peers[*]})" >&2; exit 2; }
+done
+want() { [[ " ${selected[*]} " == *" $1 "* ]]; }
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cap="$here/captures"
@@ -64,6 +79,7 @@ post() {
 }
 
 # ---------------------------------------------------------------- spyne
+if want spyne; then
 start_peer spyne "$python" "$here/spyne_server.py" --port 0
 base="http://127.0.0.1:$port"
 echo "spyne on $base"
@@ -79,8 +95,10 @@ for req in "$cap"/spyne/*-request.xml; do
   esac
   post "$base/$ver" "$ver" "$action" "$cap/spyne" "$case"
 done
+fi
 
 # ---------------------------------------------------------------- gSOAP
+if want gsoap; then
 gsoap_server="${GSOAP_SERVER:-}"
 if [[ -z "$gsoap_server" ]]; then
   "$here/gsoap/build.sh" "$tmp/gsoap" >/dev/null
@@ -96,3 +114,28 @@ for req in "$cap"/gsoap/*-request.xml; do
   action="urn:soapgen:gsoap#${case%%_*}"
   post "$base/$ver" "$ver" "$action" "$cap/gsoap" "$case"
 done
+fi
+
+# ---------------------------------------------------------- GlobalWeather
+if want globalweather; then
+gw_server="${GLOBALWEATHER_SERVER:-}"
+if [[ -z "$gw_server" ]]; then
+  "$here/globalweather/build.sh" "$tmp/globalweather" >/dev/null
+  gw_server="$tmp/globalweather/globalweather-server"
+fi
+start_peer globalweather "$gw_server" --port 0
+base="http://127.0.0.1:$port"
+echo "GlobalWeather on $base"
+for req in "$cap"/globalweather/*-request.xml; do
+  f="$(basename "$req" -request.xml)"
+  ver="${f##*-}"
+  case="${f%-*}"
+  action="http://www.webserviceX.NET/${case%%_*}"
+  post "$base/globalweather.asmx" "$ver" "$action" "$cap/globalweather" "$case"
+done
+# The WSDL's HTTP GET port (.asmx style <string> answer).
+curl -sS --http1.1 -D "$tmp/headers" -o "$cap/globalweather/GetWeather-httpget-response.xml" \
+  "$base/globalweather.asmx/GetWeather?CityName=Sydney&CountryName=Australia"
+tr -d '\r' < "$tmp/headers" | sed '/^$/d' > "$cap/globalweather/GetWeather-httpget-response.http"
+echo "  globalweather/GetWeather-httpget: $(head -n1 "$cap/globalweather/GetWeather-httpget-response.http")"
+fi

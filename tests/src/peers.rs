@@ -1,19 +1,28 @@
-//! Real SOAP peers for the interop tests: a spyne (Python) server and a gSOAP
-//! (C) server, started as child processes on 127.0.0.1 with a free port.
+//! Real SOAP peers for the interop tests: a spyne (Python) server and two
+//! gSOAP (C) servers, started as child processes on 127.0.0.1 with a free
+//! port.
 //!
 //! ```no_run
 //! let spyne = soapgen_tests::peers::spyne();
 //! let url = spyne.url("/soap11"); // http://127.0.0.1:PORT/soap11
 //! let gsoap = soapgen_tests::peers::gsoap();
 //! let url12 = gsoap.url("/soap12");
+//! let weather = soapgen_tests::peers::globalweather();
+//! let asmx = weather.url("/globalweather.asmx");
 //! ```
 //!
 //! * spyne: `tests/peers/spyne_server.py`, run with `/usr/bin/python3`
 //!   (override with `SOAPGEN_PYTHON`); paths `/soap11`, `/soap12` (+ `?wsdl`).
-//! * gSOAP: `tests/peers/gsoap/` is built once per machine by `build.sh` into
-//!   `<target-dir>/peers/gsoap/` and rebuilt only when `build.sh`, `echo.wsdl`
-//!   or `server.c` change.  Any path works; the reply's SOAP version follows
-//!   the request envelope.
+//! * gSOAP echo: `tests/peers/gsoap/` is built once per machine by `build.sh`
+//!   into `<target-dir>/peers/gsoap/` and rebuilt only when `build.sh`,
+//!   `echo.wsdl` or `server.c` change.  Any path works; the reply's SOAP
+//!   version follows the request envelope.
+//! * GlobalWeather: `tests/peers/globalweather/` (a gSOAP server generated
+//!   from the real-world `examples/wsdl/globalweather.wsdl`), built the same
+//!   way into `<target-dir>/peers/globalweather/`; rebuilt when its
+//!   `build.sh`, `server.c` or the WSDL change.  `scripts/globalweather-server.sh`
+//!   builds into the same directory with the same stamp.  Any path works for
+//!   SOAP 1.1/1.2; `…?wsdl` serves the WSDL.
 //!
 //! A peer that is not installed or does not build is a test FAILURE (panic
 //! with the apt package to install), never a skip.  The child process is
@@ -31,7 +40,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 /// How long a peer may take to print `LISTENING <port>`.
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
-/// How long to wait for another process that is building the gSOAP peer.
+/// How long to wait for another process that is building a C peer.
 const BUILD_LOCK_TIMEOUT: Duration = Duration::from_secs(300);
 /// A build lock older than this is considered abandoned.
 const STALE_LOCK_AGE: Duration = Duration::from_secs(180);
@@ -76,7 +85,7 @@ impl Peer {
         self.child.id()
     }
 
-    /// `"spyne"` or `"gsoap"`.
+    /// `"spyne"`, `"gsoap"` or `"globalweather"`.
     pub fn name(&self) -> &'static str {
         self.name
     }
@@ -160,38 +169,104 @@ fn check_spyne_installed(python: &Path) {
 }
 
 // --------------------------------------------------------------------------
-// gSOAP
+// C peers built from source by their build.sh (gSOAP echo, GlobalWeather)
 // --------------------------------------------------------------------------
+
+/// A peer compiled by `bash <build_sh> <target-dir>/peers/<name>`, which must
+/// leave `<binary>` there.  Built at most once per machine and input state:
+/// `inputs.stamp` next to the binary holds [`inputs_hash`] of the inputs the
+/// binary was built from; `build.lock` serialises builds across processes.
+/// `scripts/globalweather-server.sh` re-implements this protocol in bash
+/// (same stamp, same lock), keep the two in step.
+struct BuiltPeer {
+    /// Directory under `<target-dir>/peers/` and [`Peer::name`].
+    name: &'static str,
+    /// Human name for messages.
+    title: &'static str,
+    /// The build script, relative to the workspace root.
+    build_sh: &'static str,
+    /// File name of the server binary in the output directory.
+    binary: &'static str,
+    /// `(label, path relative to the workspace root)`, hashed in this order.
+    inputs: &'static [(&'static str, &'static str)],
+    /// Bump to force a rebuild when the build procedure changes outside the inputs.
+    stamp_version: u64,
+    install_hint: &'static str,
+}
+
+const GSOAP_PEER: BuiltPeer = BuiltPeer {
+    name: "gsoap",
+    title: "gSOAP",
+    build_sh: "tests/peers/gsoap/build.sh",
+    binary: "echo-server",
+    inputs: &[
+        ("build.sh", "tests/peers/gsoap/build.sh"),
+        ("echo.wsdl", "tests/peers/gsoap/echo.wsdl"),
+        ("server.c", "tests/peers/gsoap/server.c"),
+    ],
+    stamp_version: 1,
+    install_hint: GSOAP_INSTALL_HINT,
+};
+
+const GLOBALWEATHER_PEER: BuiltPeer = BuiltPeer {
+    name: "globalweather",
+    title: "GlobalWeather (gSOAP)",
+    build_sh: "tests/peers/globalweather/build.sh",
+    binary: "globalweather-server",
+    inputs: &[
+        ("build.sh", "tests/peers/globalweather/build.sh"),
+        ("server.c", "tests/peers/globalweather/server.c"),
+        ("globalweather.wsdl", "examples/wsdl/globalweather.wsdl"),
+    ],
+    stamp_version: 1,
+    install_hint: GSOAP_INSTALL_HINT,
+};
 
 /// Builds (if needed) and starts the gSOAP echo server (`urn:soapgen:gsoap`,
 /// operations echo / fail / whoami, SOAP 1.1 and 1.2 on any path).
 pub fn gsoap() -> Peer {
-    let bin = gsoap_binary();
-    let mut cmd = Command::new(bin);
-    cmd.args(["--port", "0", "--exit-with-parent"]);
-    start("gsoap", cmd, GSOAP_INSTALL_HINT)
+    start_built(&GSOAP_PEER, gsoap_binary())
 }
 
-/// Path of the built gSOAP server, building it if it is missing or stale.
-/// Safe to call from several threads and several test binaries at once.
+/// Path of the built gSOAP echo server, building it if it is missing or
+/// stale.  Safe to call from several threads and several test binaries at once.
 pub fn gsoap_binary() -> PathBuf {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(build_gsoap).clone()
+    BIN.get_or_init(|| build_peer(&GSOAP_PEER)).clone()
 }
 
-const GSOAP_INPUTS: [&str; 3] = ["build.sh", "echo.wsdl", "server.c"];
-/// Bump to force a rebuild when the build procedure changes outside the inputs.
-const GSOAP_STAMP_VERSION: u64 = 1;
+/// Builds (if needed) and starts the GlobalWeather server generated from
+/// `examples/wsdl/globalweather.wsdl` (namespace `http://www.webserviceX.NET`,
+/// `GetWeather(CityName)` and `GetCitiesByCountry(CountryName)`, SOAP 1.1
+/// and 1.2 on any path, the WSDL's HTTP GET/POST ports under
+/// `…/GetWeather` and `…/GetCitiesByCountry`, the WSDL at `?wsdl`).  See
+/// `tests/peers/globalweather/server.c` for the data set.
+pub fn globalweather() -> Peer {
+    start_built(&GLOBALWEATHER_PEER, globalweather_binary())
+}
 
-fn build_gsoap() -> PathBuf {
-    let src = peers_dir().join("gsoap");
-    let out = target_dir().join("peers").join("gsoap");
-    let bin = out.join("echo-server");
+/// Path of the built GlobalWeather server, building it if it is missing or
+/// stale.  Safe to call from several threads and several test binaries at once.
+pub fn globalweather_binary() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| build_peer(&GLOBALWEATHER_PEER)).clone()
+}
+
+fn start_built(spec: &BuiltPeer, bin: PathBuf) -> Peer {
+    let mut cmd = Command::new(bin);
+    cmd.args(["--port", "0", "--exit-with-parent"]);
+    start(spec.name, cmd, spec.install_hint)
+}
+
+fn build_peer(spec: &BuiltPeer) -> PathBuf {
+    let root = workspace_root();
+    let out = target_dir().join("peers").join(spec.name);
+    let bin = out.join(spec.binary);
     let stamp = out.join("inputs.stamp");
     let lock = out.join("build.lock");
 
     fs::create_dir_all(&out).unwrap_or_else(|e| panic!("cannot create {}: {e}", out.display()));
-    let want = gsoap_inputs_hash(&src);
+    let want = inputs_hash(spec, &root);
     let up_to_date =
         |bin: &Path| bin.is_file() && read_stamp(&stamp).as_deref() == Some(want.as_str());
 
@@ -199,14 +274,14 @@ fn build_gsoap() -> PathBuf {
         return bin;
     }
 
-    let _guard = BuildLock::acquire(&lock);
+    let _guard = BuildLock::acquire(&lock, spec.title);
     // Somebody else may have finished the build while we waited.
     if up_to_date(&bin) {
         return bin;
     }
 
     let _ = fs::remove_file(&stamp);
-    let build_sh = src.join("build.sh");
+    let build_sh = root.join(spec.build_sh);
     let output = Command::new("bash")
         .arg(&build_sh)
         .arg(&out)
@@ -215,28 +290,33 @@ fn build_gsoap() -> PathBuf {
         .unwrap_or_else(|e| panic!("cannot run bash {} ({e}); install bash", build_sh.display()));
     if !output.status.success() {
         panic!(
-            "building the gSOAP peer failed ({}): {} {}\n--- stdout ---\n{}\n--- stderr ---\n{}\n\
-             The gSOAP peer needs wsdl2h/soapcpp2, libgsoap-dev, pkg-config and gcc: {}",
+            "building the {} peer failed ({}): {} {}\n--- stdout ---\n{}\n--- stderr ---\n{}\n\
+             The {} peer needs wsdl2h/soapcpp2, libgsoap-dev, pkg-config and gcc: {}",
+            spec.title,
             output.status,
             build_sh.display(),
             out.display(),
             String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr),
-            GSOAP_INSTALL_HINT
+            spec.title,
+            spec.install_hint
         );
     }
     assert!(
         bin.is_file(),
-        "gSOAP build succeeded but {} is missing",
+        "{} build succeeded but {} is missing",
+        spec.title,
         bin.display()
     );
     write_atomically(&stamp, want.as_bytes());
     bin
 }
 
-/// FNV-1a 64 over (name, length, bytes) of each input; std-only and stable
-/// across Rust versions (unlike `DefaultHasher`).
-fn gsoap_inputs_hash(src: &Path) -> String {
+/// FNV-1a 64 over the stamp version (u64 LE), then for each input its label,
+/// its length (u64 LE) and its bytes; written as `fnv1a64:<16 hex>\n`.
+/// std-only and stable across Rust versions (unlike `DefaultHasher`), and
+/// simple enough to recompute in bash (`scripts/globalweather-server.sh`).
+fn inputs_hash(spec: &BuiltPeer, root: &Path) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut feed = |bytes: &[u8]| {
         for b in bytes {
@@ -244,12 +324,17 @@ fn gsoap_inputs_hash(src: &Path) -> String {
             h = h.wrapping_mul(0x0000_0100_0000_01b3);
         }
     };
-    feed(&GSOAP_STAMP_VERSION.to_le_bytes());
-    for name in GSOAP_INPUTS {
-        let path = src.join(name);
-        let data = fs::read(&path)
-            .unwrap_or_else(|e| panic!("gSOAP peer input {} unreadable: {e}", path.display()));
-        feed(name.as_bytes());
+    feed(&spec.stamp_version.to_le_bytes());
+    for (label, rel) in spec.inputs {
+        let path = root.join(rel);
+        let data = fs::read(&path).unwrap_or_else(|e| {
+            panic!(
+                "{} peer input {} unreadable: {e}",
+                spec.title,
+                path.display()
+            )
+        });
+        feed(label.as_bytes());
         feed(&(data.len() as u64).to_le_bytes());
         feed(&data);
     }
@@ -276,7 +361,7 @@ struct BuildLock {
 }
 
 impl BuildLock {
-    fn acquire(path: &Path) -> BuildLock {
+    fn acquire(path: &Path, what: &str) -> BuildLock {
         let started = Instant::now();
         loop {
             match File::create_new(path) {
@@ -289,7 +374,7 @@ impl BuildLock {
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                     if let Some(reason) = lock_is_stale(path) {
                         eprintln!(
-                            "soapgen-tests: removing stale gSOAP build lock {} ({reason})",
+                            "soapgen-tests: removing stale {what} build lock {} ({reason})",
                             path.display()
                         );
                         let _ = fs::remove_file(path);
@@ -297,8 +382,8 @@ impl BuildLock {
                     }
                     if started.elapsed() > BUILD_LOCK_TIMEOUT {
                         panic!(
-                            "timed out after {:?} waiting for the gSOAP build lock {} \
-                             (held by another test process; delete it if no build is running)",
+                            "timed out after {:?} waiting for the {what} build lock {} \
+                             (held by another process; delete it if no build is running)",
                             BUILD_LOCK_TIMEOUT,
                             path.display()
                         );

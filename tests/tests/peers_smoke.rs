@@ -173,3 +173,94 @@ fn peer_is_killed_on_drop() {
         "{addr} still accepts connections"
     );
 }
+
+#[test]
+fn globalweather_get_weather_soap11() {
+    let peer = peers::globalweather();
+    assert_eq!(peer.name(), "globalweather");
+    // As an .asmx client would send it: default namespace on the wrapper.
+    let envelope = r#"<?xml version="1.0" encoding="utf-8"?>
+<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">
+  <soap:Body>
+    <GetWeather xmlns="http://www.webserviceX.NET">
+      <CityName>Sydney</CityName>
+    </GetWeather>
+  </soap:Body>
+</soap:Envelope>"#;
+    let resp = post_soap11(
+        &peer,
+        "/globalweather.asmx",
+        "http://www.webserviceX.NET/GetWeather",
+        envelope,
+    );
+    assert!(
+        resp.status_line.contains(" 200 "),
+        "status {:?}\n{}\nstderr:\n{}",
+        resp.status_line,
+        resp.body,
+        peer.stderr_output()
+    );
+    assert_eq!(
+        header(&resp, "Content-Type"),
+        Some("text/xml; charset=utf-8")
+    );
+    let body = &resp.body;
+    assert!(
+        body.contains(r#"xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/""#),
+        "{body}"
+    );
+    assert!(
+        body.contains(r#"xmlns:gw="http://www.webserviceX.NET""#),
+        "{body}"
+    );
+    // GetWeatherResult is the CurrentWeather document as an escaped string,
+    // with the original service's utf-16 declaration; StatusCode follows.
+    let result = body
+        .split_once("<gw:GetWeatherResponse><gw:GetWeatherResult>")
+        .and_then(|(_, rest)| rest.split_once("</gw:GetWeatherResult>"))
+        .map(|(result, _)| result)
+        .unwrap_or_else(|| panic!("no gw:GetWeatherResult in {body}"));
+    assert!(
+        result.starts_with(
+            "&lt;?xml version=\"1.0\" encoding=\"utf-16\"?&gt;\n&lt;CurrentWeather&gt;\n"
+        ),
+        "{result}"
+    );
+    for needle in [
+        "&lt;Location&gt;Sydney Airport, Australia (YSSY) 33-57S 151-11E 3M&lt;/Location&gt;",
+        "&lt;Time&gt;Mar 14, 2017 - 07:00 PM EDT / 2017.03.14 2300 UTC&lt;/Time&gt;",
+        "&lt;Wind&gt; from the SSE (160 degrees) at 9 MPH (8 KT):0&lt;/Wind&gt;",
+        "&lt;Visibility&gt; greater than 7 mile(s):0&lt;/Visibility&gt;",
+        "&lt;Temperature&gt; 71 F (22 C)&lt;/Temperature&gt;",
+        "&lt;RelativeHumidity&gt; 73%&lt;/RelativeHumidity&gt;",
+        "&lt;Pressure&gt; 29.97 in. Hg (1015 hPa)&lt;/Pressure&gt;",
+        "&lt;Status&gt;Success&lt;/Status&gt;",
+    ] {
+        assert!(result.contains(needle), "missing {needle} in {result}");
+    }
+    assert!(result.ends_with("&lt;/CurrentWeather&gt;"), "{result}");
+    assert!(
+        body.contains(
+            "</gw:GetWeatherResult><gw:StatusCode>200</gw:StatusCode></gw:GetWeatherResponse>"
+        ),
+        "{body}"
+    );
+
+    // Unknown city: "Data Not Found", like the original service.
+    let unknown = envelope.replace("Sydney", "Atlantis");
+    let resp = post_soap11(
+        &peer,
+        "/globalweather.asmx",
+        "http://www.webserviceX.NET/GetWeather",
+        &unknown,
+    );
+    assert!(resp.status_line.contains(" 200 "), "{}", resp.body);
+    assert!(
+        resp.body.contains(
+            "<gw:GetWeatherResponse><gw:GetWeatherResult>Data Not Found</gw:GetWeatherResult>\
+             <gw:StatusCode>404</gw:StatusCode></gw:GetWeatherResponse>"
+        ),
+        "{}",
+        resp.body
+    );
+}

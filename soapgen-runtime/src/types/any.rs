@@ -100,23 +100,43 @@ impl AnyXml {
     }
 }
 
-impl FromXml for AnyXml {
-    fn read_xml<'i>(r: &mut XmlReader<'i>, _start: StartTag<'i>) -> Result<Self, DecodeError> {
+impl AnyXml {
+    /// Reads the content of the current element (its start tag just read) through its end tag.
+    ///
+    /// # Errors
+    ///
+    /// Malformed or truncated XML.
+    pub fn read_content(r: &mut XmlReader<'_>) -> Result<Self, DecodeError> {
         let bindings = r.bindings_in_scope();
         let content = r.read_inner_xml()?.to_owned();
         Ok(AnyXml { content, bindings })
+    }
+
+    /// Writes the kept content into the open element, declaring the saved prefixes on it.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if no start tag is open.
+    pub fn write_content(&self, w: &mut XmlWriter) -> Result<(), EncodeError> {
+        for (prefix, uri) in &self.bindings {
+            if !prefix.is_empty() {
+                w.declare_namespace(prefix, uri)?;
+            }
+        }
+        w.raw(&self.content)
+    }
+}
+
+impl FromXml for AnyXml {
+    fn read_xml<'i>(r: &mut XmlReader<'i>, _start: StartTag<'i>) -> Result<Self, DecodeError> {
+        AnyXml::read_content(r)
     }
 }
 
 impl ToXml for AnyXml {
     fn write_xml(&self, w: &mut XmlWriter, name: Name<'_>) -> Result<(), EncodeError> {
         w.start_element(name)?;
-        for (prefix, uri) in &self.bindings {
-            if !prefix.is_empty() {
-                w.declare_namespace(prefix, uri)?;
-            }
-        }
-        w.raw(&self.content)?;
+        self.write_content(w)?;
         w.end_element()
     }
 }

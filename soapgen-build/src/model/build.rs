@@ -1,0 +1,1421 @@
+//! From components to the Rust model: the operations of every SOAP binding become methods (with
+//! document/literal wrapped parameters unwrapped, as svcutil and zeep present them), and the types
+//! they reach become structs, enums and aliases. Only reachable types are generated.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use crate::error::{Error, ErrorKind, Errors, Loc};
+use crate::model::components::*;
+use crate::model::ir::*;
+use crate::model::names::{self, Scope};
+
+/// Choices of the model builder.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Leave out operations that use unsupported constructs (each listed in the module docs), instead
+    /// of failing.
+    pub skip_unsupported: bool,
+}
+
+/// What a named or element-anonymous type is generated as.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum TypeKey {
+    Named(QName),
+    Element(QName),
+}
+
+struct Builder<'d> {
+    defs: &'d Definitions,
+    opts: &'d Options,
+    /// Rust names of every named type and every element with an anonymous type.
+    names: BTreeMap<TypeKey, String>,
+    scope: Scope,
+    decls: BTreeMap<String, TypeDecl>,
+    queue: VecDeque<TypeKey>,
+    queued: BTreeSet<TypeKey>,
+    notes: Vec<String>,
+}
+
+type R<T> = Result<T, Error>;
+
+/// Builds the model of `defs`.
+///
+/// # Errors
+///
+/// Every unsupported construct and undefined reference found, each with its location (all
+/// operations are tried, so one run reports them all).
+pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module, Errors> {
+    let mut b = Builder {
+        defs,
+        opts,
+        names: BTreeMap::new(),
+        scope: Scope::new(),
+        decls: BTreeMap::new(),
+        queue: VecDeque::new(),
+        queued: BTreeSet::new(),
+        notes: Vec::new(),
+    };
+    // Names for every named type first, then elements with anonymous types, each in sorted order:
+    // the names do not depend on which operations reach them.
+    for q in defs.schemas.types.keys() {
+        let n = b.scope.unique(&names::type_name(&q.local));
+        b.names.insert(TypeKey::Named(q.clone()), n);
+    }
+    for (q, e) in &defs.schemas.elements {
+        if matches!(e.ty, Some(TypeRef::Anonymous(_))) {
+            let n = b.scope.unique(&names::type_name(&q.local));
+            b.names.insert(TypeKey::Element(q.clone()), n);
+        }
+    }
+    let mut errors = Vec::new();
+    let mut clients = Vec::new();
+    let mut client_scope = Scope::new();
+    for binding in defs.bindings.values() {
+        match binding.kind {
+            BindingKind::Soap11 | BindingKind::Soap12 => match b.client(binding, &mut client_scope) {
+                Ok(c) => clients.push(c),
+                Err(mut es) => errors.append(&mut es),
+            },
+            BindingKind::Http => b.notes.push(format!(
+                "binding {} is an HTTP GET/POST binding (WSDL 1.1 §4): not generated; use a SOAP binding of the same portType",
+                binding.name.local
+            )),
+            BindingKind::Other(ref ns) => b.notes.push(format!(
+                "binding {} uses the protocol namespace {ns:?}: not generated",
+                binding.name.local
+            )),
+        }
+    }
+    while let Some(key) = b.queue.pop_front() {
+        if let Err(e) = b.type_decl(&key) {
+            errors.push(e);
+        }
+    }
+    if !errors.is_empty() {
+        errors.sort_by(|a, b| a.loc.cmp(&b.loc));
+        errors.dedup();
+        return Err(Errors(errors));
+    }
+    b.box_cycles();
+    Ok(Module {
+        source: source.to_owned(),
+        doc: defs.doc.clone(),
+        types: b.decls.into_values().collect(),
+        clients,
+        notes: b.notes,
+    })
+}
+
+fn unsupported(what: impl Into<String>, loc: &Loc) -> Error {
+    Error::at(ErrorKind::Unsupported(what.into()), loc)
+}
+
+fn undefined(what: impl Into<String>, loc: &Loc) -> Error {
+    Error::at(ErrorKind::Undefined(what.into()), loc)
+}
+
+/// XSD built-in types (XML Schema Part 2 §3) and their Rust types.
+fn builtin(local: &str) -> Option<Base> {
+    Some(match local {
+        "string" | "normalizedString" | "token" | "language" | "Name" | "NCName" | "ID"
+        | "IDREF" | "ENTITY" | "NMTOKEN" | "anyURI" | "NOTATION" | "anySimpleType" => {
+            Base::Std("String")
+        }
+        "boolean" => Base::Std("bool"),
+        "float" => Base::Std("f32"),
+        "double" => Base::Std("f64"),
+        "decimal" => Base::Runtime("types::Decimal"),
+        "integer" | "nonPositiveInteger" | "negativeInteger" | "nonNegativeInteger"
+        | "positiveInteger" => Base::Runtime("types::Integer"),
+        "long" => Base::Std("i64"),
+        "int" => Base::Std("i32"),
+        "short" => Base::Std("i16"),
+        "byte" => Base::Std("i8"),
+        "unsignedLong" => Base::Std("u64"),
+        "unsignedInt" => Base::Std("u32"),
+        "unsignedShort" => Base::Std("u16"),
+        "unsignedByte" => Base::Std("u8"),
+        "dateTime" => Base::Runtime("types::DateTime"),
+        "date" => Base::Runtime("types::Date"),
+        "time" => Base::Runtime("types::Time"),
+        "duration" => Base::Runtime("types::Duration"),
+        "gYear" => Base::Runtime("types::GYear"),
+        "gYearMonth" => Base::Runtime("types::GYearMonth"),
+        "gMonth" => Base::Runtime("types::GMonth"),
+        "gMonthDay" => Base::Runtime("types::GMonthDay"),
+        "gDay" => Base::Runtime("types::GDay"),
+        "base64Binary" => Base::Runtime("types::Base64Binary"),
+        "hexBinary" => Base::Runtime("types::HexBinary"),
+        "QName" => Base::Runtime("types::QName"),
+        "IDREFS" | "NMTOKENS" | "ENTITIES" => Base::List(Box::new(Base::Std("String"))),
+        "anyType" => Base::Runtime("types::AnyXml"),
+        _ => return None,
+    })
+}
+
+fn card(occurs: Occurs, nillable: bool) -> Option<Card> {
+    Some(match (occurs.max, occurs.min, nillable) {
+        (Some(0), _, _) => return None,
+        (Some(1), 0, false) => Card::Optional,
+        (Some(1), 0, true) => Card::OptionalNillable,
+        (Some(1), _, false) => Card::One,
+        (Some(1), _, true) => Card::Nillable,
+        (_, _, false) => Card::Many,
+        (_, _, true) => Card::ManyNillable,
+    })
+}
+
+/// A child of a document/literal wrapper element: name, type, occurrence, nillable, location.
+type WrapperChild = (QName, Option<TypeRef>, Occurs, bool, Loc);
+
+/// A field being collected from a content model.
+struct Collector {
+    fields: Vec<FieldDecl>,
+    scope: Scope,
+    elements: BTreeSet<QName>,
+}
+
+impl Collector {
+    fn new() -> Self {
+        Collector {
+            fields: Vec::new(),
+            scope: Scope::new(),
+            elements: BTreeSet::new(),
+        }
+    }
+
+    fn push(&mut self, xml_name: &str, mut f: FieldDecl) {
+        f.name = names::escape_keyword(&self.scope.unique(&names::field_name(xml_name)));
+        self.fields.push(f);
+    }
+}
+
+impl<'d> Builder<'d> {
+    fn schemas(&self) -> &'d SchemaSet {
+        &self.defs.schemas
+    }
+
+    fn enqueue(&mut self, key: TypeKey) -> String {
+        let name = self.names[&key].clone();
+        if self.queued.insert(key.clone()) {
+            self.queue.push_back(key);
+        }
+        name
+    }
+
+    /// The Rust type of a named type reference.
+    fn named_type(&mut self, q: &QName, loc: &Loc) -> R<Base> {
+        if q.is_xs() {
+            return builtin(&q.local)
+                .ok_or_else(|| undefined(format!("XML Schema built-in type {q}"), loc));
+        }
+        if q.ns == "http://schemas.xmlsoap.org/soap/encoding/" {
+            if let Some(b) = builtin(&q.local) {
+                // SOAP-ENC re-declares the built-ins (SOAP 1.1 §5.2.1).
+                return Ok(b);
+            }
+        }
+        let Some(def) = self.schemas().types.get(q) else {
+            return Err(undefined(format!("type {q}"), loc).with_hint(
+                "check the prefix's namespace and that the schema defining it is imported",
+            ));
+        };
+        match def {
+            TypeDef::Simple(st) => match &st.variety {
+                SimpleVariety::Restriction { enumerations, .. } if enumerations.is_empty() => {
+                    Ok(Base::Named(self.enqueue(TypeKey::Named(q.clone()))))
+                }
+                _ => Ok(Base::Named(self.enqueue(TypeKey::Named(q.clone())))),
+            },
+            TypeDef::Complex(_) => Ok(Base::Named(self.enqueue(TypeKey::Named(q.clone())))),
+        }
+    }
+
+    /// The Rust type of an element's or attribute's type; anonymous types are generated in place,
+    /// named after `hint`.
+    fn type_ref(&mut self, ty: Option<&TypeRef>, hint: &str) -> R<Base> {
+        match ty {
+            None => Ok(Base::Runtime("types::AnyXml")),
+            Some(TypeRef::Named(q, loc)) => self.named_type(q, loc),
+            Some(TypeRef::Anonymous(td)) => match &**td {
+                TypeDef::Simple(st) => self.simple_base(st, Some(hint)),
+                TypeDef::Complex(ct) => {
+                    let name = self.scope.unique(hint);
+                    let decl =
+                        self.struct_decl(&name, ct, format!("anonymous complexType of {hint}"))?;
+                    self.decls.insert(name.clone(), TypeDecl::Struct(decl));
+                    Ok(Base::Named(name))
+                }
+            },
+        }
+    }
+
+    /// The Rust type of a simple type: an enum for enumerations (named `hint` when anonymous),
+    /// otherwise what it restricts, `List<…>` for lists, `String` for unions (lossless).
+    fn simple_base(&mut self, st: &SimpleType, hint: Option<&str>) -> R<Base> {
+        match &st.variety {
+            SimpleVariety::Restriction {
+                base, enumerations, ..
+            } => {
+                if !enumerations.is_empty() {
+                    let name = match hint {
+                        Some(h) => self.scope.unique(h),
+                        None => unreachable_name(),
+                    };
+                    let decl =
+                        enum_decl(&name, st, enumerations, "anonymous simpleType".to_owned());
+                    self.decls.insert(name.clone(), TypeDecl::Enum(decl));
+                    return Ok(Base::Named(name));
+                }
+                self.type_ref(Some(base), hint.unwrap_or("Value"))
+            }
+            SimpleVariety::List { item } => {
+                let item = self.type_ref(Some(item), &format!("{}Item", hint.unwrap_or("List")))?;
+                Ok(Base::List(Box::new(item)))
+            }
+            SimpleVariety::Union { .. } => Ok(Base::Std("String")),
+        }
+    }
+
+    fn type_decl(&mut self, key: &TypeKey) -> R<()> {
+        let name = self.names[key].clone();
+        match key {
+            TypeKey::Named(q) => {
+                let def = self.schemas().types[q].clone();
+                match def {
+                    TypeDef::Complex(ct) => {
+                        let d = self.struct_decl(&name, &ct, format!("complexType {q}"))?;
+                        self.decls.insert(name, TypeDecl::Struct(d));
+                    }
+                    TypeDef::Simple(st) => {
+                        let origin = format!("simpleType {q}");
+                        match &st.variety {
+                            SimpleVariety::Restriction { enumerations, .. }
+                                if !enumerations.is_empty() =>
+                            {
+                                let d = enum_decl(&name, &st, enumerations, origin);
+                                self.decls.insert(name, TypeDecl::Enum(d));
+                            }
+                            _ => {
+                                let target =
+                                    self.simple_base(&st, Some(&format!("{name}Value")))?;
+                                let mut doc = st.doc.clone();
+                                if let SimpleVariety::Restriction { facets, .. } = &st.variety {
+                                    if !facets.is_empty() {
+                                        let f = facets
+                                            .iter()
+                                            .map(|(k, v)| format!("`{k}` = `{v}`"))
+                                            .collect::<Vec<_>>()
+                                            .join(", ");
+                                        let line = format!("Facets (not checked): {f}.");
+                                        doc = Some(match doc {
+                                            Some(d) => format!("{d}\n\n{line}"),
+                                            None => line,
+                                        });
+                                    }
+                                }
+                                if let SimpleVariety::Union { members } = &st.variety {
+                                    let line = format!(
+                                        "A union of {} member types, kept as its text.",
+                                        members.len()
+                                    );
+                                    doc = Some(match doc {
+                                        Some(d) => format!("{d}\n\n{line}"),
+                                        None => line,
+                                    });
+                                }
+                                self.decls.insert(
+                                    name.clone(),
+                                    TypeDecl::Alias(AliasDecl {
+                                        name,
+                                        doc,
+                                        origin,
+                                        target,
+                                    }),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            TypeKey::Element(q) => {
+                let e = self.schemas().elements[q].clone();
+                let Some(TypeRef::Anonymous(td)) = &e.ty else {
+                    return Ok(());
+                };
+                match &**td {
+                    TypeDef::Complex(ct) => {
+                        let mut d = self.struct_decl(&name, ct, format!("element {q}"))?;
+                        if d.doc.is_none() {
+                            d.doc = e.doc.clone();
+                        }
+                        self.decls.insert(name, TypeDecl::Struct(d));
+                    }
+                    TypeDef::Simple(st) => {
+                        let origin = format!("element {q}");
+                        match &st.variety {
+                            SimpleVariety::Restriction { enumerations, .. }
+                                if !enumerations.is_empty() =>
+                            {
+                                let d = enum_decl(&name, st, enumerations, origin);
+                                self.decls.insert(name, TypeDecl::Enum(d));
+                            }
+                            _ => {
+                                let target = self.simple_base(st, Some(&format!("{name}Value")))?;
+                                self.decls.insert(
+                                    name.clone(),
+                                    TypeDecl::Alias(AliasDecl {
+                                        name,
+                                        doc: e.doc.clone(),
+                                        origin,
+                                        target,
+                                    }),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The Rust type of a global element's content.
+    fn element_base(&mut self, q: &QName, loc: &Loc) -> R<(Base, bool)> {
+        let Some(e) = self.schemas().elements.get(q) else {
+            return Err(undefined(format!("element {q}"), loc).with_hint(
+                "check the prefix's namespace and that the schema defining it is imported",
+            ));
+        };
+        if e.is_abstract {
+            return Err(unsupported(
+                format!("abstract element {q} (substitution groups come with full XSD support)"),
+                loc,
+            ));
+        }
+        let nillable = e.nillable;
+        let base = match &e.ty {
+            Some(TypeRef::Anonymous(_)) => Base::Named(self.enqueue(TypeKey::Element(q.clone()))),
+            Some(TypeRef::Named(t, l)) => self.named_type(t, l)?,
+            None => match &e.substitution_group {
+                // A member without its own type has its head's type (XML Schema Part 1 §3.3.2).
+                Some(head) => self.element_base(head, loc)?.0,
+                None => Base::Runtime("types::AnyXml"),
+            },
+        };
+        Ok((base, nillable))
+    }
+
+    fn struct_decl(&mut self, name: &str, ct: &ComplexType, origin: String) -> R<StructDecl> {
+        let mut c = Collector::new();
+        self.content(name, ct, &mut c, 0)?;
+        // The namespace most element fields are in becomes the derive's default.
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for f in c.fields.iter().filter(|f| f.kind == FieldKind::Element) {
+            *counts.entry(f.xml.ns.as_str()).or_default() += 1;
+        }
+        let namespace = counts
+            .iter()
+            .max_by_key(|(ns, n)| (**n, std::cmp::Reverse(**ns)))
+            .map(|(ns, _)| (*ns).to_owned())
+            .unwrap_or_default();
+        Ok(StructDecl {
+            name: name.to_owned(),
+            doc: ct.doc.clone(),
+            origin,
+            namespace,
+            fields: c.fields,
+        })
+    }
+
+    /// Collects the fields of `ct`'s content and attributes, base types first.
+    fn content(&mut self, owner: &str, ct: &ComplexType, c: &mut Collector, depth: usize) -> R<()> {
+        if depth > 64 {
+            return Err(Error::at(
+                ErrorKind::Invalid(
+                    "type derivation deeper than 64 levels (a cycle of bases?)".into(),
+                ),
+                &ct.loc,
+            ));
+        }
+        match &ct.content {
+            Content::Empty => {
+                if ct.mixed {
+                    c.push(
+                        "value",
+                        FieldDecl {
+                            name: String::new(),
+                            xml: QName::new("", ""),
+                            kind: FieldKind::Text,
+                            ty: TypeExpr::one(Base::Std("String")),
+                            doc: Some("The text content (mixed content without elements).".into()),
+                        },
+                    );
+                }
+            }
+            Content::Particle(p) => {
+                if ct.mixed {
+                    push_mixed(c, &ct.loc);
+                } else {
+                    self.particle(owner, p, Occurs::ONCE, false, c)?;
+                }
+            }
+            Content::Simple {
+                derivation,
+                base,
+                loc,
+            } => {
+                self.simple_content(owner, base, *derivation, loc, c, depth)?;
+            }
+            Content::Complex {
+                derivation,
+                base,
+                particle,
+                loc,
+            } => {
+                if base.ns == "http://schemas.xmlsoap.org/soap/encoding/" && base.local == "Array" {
+                    return Err(unsupported(
+                        "SOAP-encoded arrays (soapenc:Array, rpc/encoded)",
+                        loc,
+                    ));
+                }
+                if ct.mixed {
+                    // Mixed content: attributes stay typed, the content is kept as XML.
+                    push_mixed(c, &ct.loc);
+                    self.attributes(&ct.attributes, c, &mut BTreeSet::new())?;
+                    return Ok(());
+                }
+                if *derivation == Derivation::Extension
+                    && !(base.is_xs() && base.local == "anyType")
+                {
+                    let Some(TypeDef::Complex(bct)) = self.schemas().types.get(base).cloned()
+                    else {
+                        return Err(match self.schemas().types.get(base) {
+                            Some(_) => unsupported(
+                                format!("complexContent extension of the simple type {base}"),
+                                loc,
+                            ),
+                            None => undefined(format!("base type {base}"), loc),
+                        });
+                    };
+                    self.content(owner, &bct, c, depth + 1)?;
+                } else if *derivation == Derivation::Restriction
+                    && !(base.is_xs() && base.local == "anyType")
+                {
+                    // A restriction restates the content it keeps; attributes come from the base.
+                    if let Some(TypeDef::Complex(bct)) = self.schemas().types.get(base).cloned() {
+                        let mut battrs = Collector::new();
+                        self.attributes(&bct.attributes, &mut battrs, &mut BTreeSet::new())?;
+                        for f in battrs.fields {
+                            let own = ct.attributes.iter().any(
+                                |a| matches!(a, AttributeItem::Attribute(d) if d.name == f.xml),
+                            );
+                            if !own {
+                                let xml_name = f.xml.local.clone();
+                                c.push(&xml_name, f);
+                            }
+                        }
+                    } else if !self.schemas().types.contains_key(base) {
+                        return Err(undefined(format!("base type {base}"), loc));
+                    }
+                }
+                if let Some(p) = particle {
+                    self.particle(owner, p, Occurs::ONCE, false, c)?;
+                }
+            }
+        }
+        self.attributes(&ct.attributes, c, &mut BTreeSet::new())?;
+        if ct.any_attribute && depth == 0 {
+            // Attributes the schema does not name are accepted and not kept (see README).
+        }
+        Ok(())
+    }
+
+    fn simple_content(
+        &mut self,
+        owner: &str,
+        base: &QName,
+        derivation: Derivation,
+        loc: &Loc,
+        c: &mut Collector,
+        depth: usize,
+    ) -> R<()> {
+        let complex_base = if base.is_xs() {
+            None
+        } else {
+            match self.schemas().types.get(base).cloned() {
+                Some(TypeDef::Complex(bct)) => Some(bct),
+                Some(TypeDef::Simple(_)) => None,
+                None => return Err(undefined(format!("base type {base}"), loc)),
+            }
+        };
+        match complex_base {
+            Some(bct) => {
+                // Simple content of a complex base: its text and attributes, then ours.
+                if derivation == Derivation::Restriction {
+                    let _ = owner;
+                }
+                self.content(owner, &bct, c, depth + 1)
+            }
+            None => {
+                let ty = self.named_type(base, loc)?;
+                c.push(
+                    "value",
+                    FieldDecl {
+                        name: String::new(),
+                        xml: QName::new("", ""),
+                        kind: FieldKind::Text,
+                        ty: TypeExpr::one(ty),
+                        doc: Some("The simple content.".into()),
+                    },
+                );
+                Ok(())
+            }
+        }
+    }
+
+    fn attributes(
+        &mut self,
+        items: &[AttributeItem],
+        c: &mut Collector,
+        seen_groups: &mut BTreeSet<QName>,
+    ) -> R<()> {
+        for item in items {
+            match item {
+                AttributeItem::GroupRef(q, loc) => {
+                    if !seen_groups.insert(q.clone()) {
+                        continue;
+                    }
+                    let Some(g) = self.schemas().attribute_groups.get(q).cloned() else {
+                        return Err(undefined(format!("attribute group {q}"), loc));
+                    };
+                    self.attributes(&g.attributes, c, seen_groups)?;
+                }
+                AttributeItem::Attribute(a) => {
+                    if a.use_ == AttributeUse::Prohibited {
+                        continue;
+                    }
+                    if c.fields
+                        .iter()
+                        .any(|f| f.kind == FieldKind::Attribute && f.xml == a.name)
+                    {
+                        continue;
+                    }
+                    let (ty_ref, doc) = if a.is_ref {
+                        match self.schemas().attributes.get(&a.name).cloned() {
+                            Some(g) => (g.ty, a.doc.clone().or(g.doc)),
+                            // xml:lang and friends without xml.xsd loaded: plain strings.
+                            None if a.name.ns == "http://www.w3.org/XML/1998/namespace" => {
+                                (None, a.doc.clone())
+                            }
+                            None => return Err(undefined(format!("attribute {}", a.name), &a.loc)),
+                        }
+                    } else {
+                        (a.ty.clone(), a.doc.clone())
+                    };
+                    let base = match &ty_ref {
+                        None => Base::Std("String"),
+                        Some(t) => {
+                            let hint = format!("{}Attribute", names::type_name(&a.name.local));
+                            self.type_ref(Some(t), &hint)?
+                        }
+                    };
+                    let card = if a.use_ == AttributeUse::Required {
+                        Card::One
+                    } else {
+                        Card::Optional
+                    };
+                    let mut doc = doc;
+                    if let Some(d) = a.default.as_ref().or(a.fixed.as_ref()) {
+                        let what = if a.default.is_some() {
+                            "Default"
+                        } else {
+                            "Fixed value"
+                        };
+                        let line = format!("{what} when absent: `{d}`.");
+                        doc = Some(match doc {
+                            Some(x) => format!("{x}\n\n{line}"),
+                            None => line,
+                        });
+                    }
+                    c.push(
+                        &a.name.local.clone(),
+                        FieldDecl {
+                            name: String::new(),
+                            xml: a.name.clone(),
+                            kind: FieldKind::Attribute,
+                            ty: TypeExpr {
+                                base,
+                                card,
+                                boxed: false,
+                            },
+                            doc,
+                        },
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Flattens a particle into fields, multiplying occurrence bounds through groups. A choice becomes
+    /// optional fields (at most one present).
+    fn particle(
+        &mut self,
+        owner: &str,
+        p: &Particle,
+        outer: Occurs,
+        in_choice: bool,
+        c: &mut Collector,
+    ) -> R<()> {
+        let mut occ = p.occurs.times(outer);
+        if in_choice {
+            occ.min = 0;
+        }
+        match &p.term {
+            Term::Element(le) => {
+                let hint = format!("{owner}{}", names::type_name(&le.name.local));
+                let base = self.type_ref(le.ty.as_ref(), &hint)?;
+                self.element_field(&le.name, base, occ, le.nillable, le.doc.clone(), &le.loc, c)
+            }
+            Term::ElementRef(q) => {
+                let (base, nillable) = self.element_base(q, &p.loc)?;
+                let doc = self.schemas().elements.get(q).and_then(|e| e.doc.clone());
+                self.element_field(q, base, occ, nillable, doc, &p.loc, c)
+            }
+            Term::GroupRef(q) => {
+                let Some(g) = self.schemas().groups.get(q).cloned() else {
+                    return Err(undefined(format!("group {q}"), &p.loc));
+                };
+                self.particle(owner, &g.particle, occ, in_choice, c)
+            }
+            Term::Sequence(ps) | Term::All(ps) => {
+                if occ.max != Some(1) && count_elements(ps, self.schemas()) > 1 {
+                    return Err(unsupported(
+                        "a repeated sequence of several elements (maxOccurs > 1 on xs:sequence)",
+                        &p.loc,
+                    ));
+                }
+                for q in ps {
+                    self.particle(owner, q, occ, in_choice, c)?;
+                }
+                Ok(())
+            }
+            Term::Choice(ps) => {
+                if occ.max != Some(1) && count_elements(ps, self.schemas()) > 1 {
+                    return Err(unsupported(
+                        "a repeated choice (maxOccurs > 1 on xs:choice) of several elements",
+                        &p.loc,
+                    ));
+                }
+                let before = c.fields.len();
+                for q in ps {
+                    self.particle(owner, q, occ, true, c)?;
+                }
+                let names: Vec<String> = c.fields[before..]
+                    .iter()
+                    .map(|f| format!("`{}`", f.name))
+                    .collect();
+                if names.len() > 1 {
+                    for f in &mut c.fields[before..] {
+                        let line = format!(
+                            "One of a choice: at most one of {} is present.",
+                            names.join(", ")
+                        );
+                        f.doc = Some(match f.doc.take() {
+                            Some(d) => format!("{d}\n\n{line}"),
+                            None => line,
+                        });
+                    }
+                }
+                Ok(())
+            }
+            Term::Any { namespace } => {
+                if let Some(existing) = c.fields.iter_mut().find(|f| f.kind == FieldKind::Any) {
+                    existing.ty.card = Card::Many;
+                    return Ok(());
+                }
+                let card = if occ.max == Some(1) {
+                    Card::Optional
+                } else {
+                    Card::Many
+                };
+                if occ.max == Some(0) {
+                    return Ok(());
+                }
+                c.push(
+                    "any",
+                    FieldDecl {
+                        name: String::new(),
+                        xml: QName::new("", ""),
+                        kind: FieldKind::Any,
+                        ty: TypeExpr {
+                            base: Base::Runtime("types::AnyElement"),
+                            card,
+                            boxed: false,
+                        },
+                        doc: Some(format!(
+                            "Elements matched by the wildcard `xs:any namespace=\"{namespace}\"`, kept as XML."
+                        )),
+                    },
+                );
+                Ok(())
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn element_field(
+        &mut self,
+        name: &QName,
+        base: Base,
+        occ: Occurs,
+        nillable: bool,
+        doc: Option<String>,
+        loc: &Loc,
+        c: &mut Collector,
+    ) -> R<()> {
+        let Some(card) = card(occ, nillable) else {
+            return Ok(()); // maxOccurs="0": the element cannot occur
+        };
+        if !c.elements.insert(name.clone()) {
+            return Err(unsupported(
+                format!("element {name} appears twice in one content model"),
+                loc,
+            ));
+        }
+        c.push(
+            &name.local,
+            FieldDecl {
+                name: String::new(),
+                xml: name.clone(),
+                kind: FieldKind::Element,
+                ty: TypeExpr {
+                    base,
+                    card,
+                    boxed: false,
+                },
+                doc,
+            },
+        );
+        Ok(())
+    }
+
+    /// Boxes the fields that make a type contain itself by value (through `T` or `Option<T>` fields):
+    /// the fields between types of one strongly connected component.
+    fn box_cycles(&mut self) {
+        let names: Vec<String> = self.decls.keys().cloned().collect();
+        let index: BTreeMap<&str, usize> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str(), i))
+            .collect();
+        let mut edges: Vec<Vec<usize>> = vec![Vec::new(); names.len()];
+        for (i, n) in names.iter().enumerate() {
+            if let Some(TypeDecl::Struct(s)) = self.decls.get(n) {
+                for f in &s.fields {
+                    if let (Base::Named(t), false) = (
+                        &f.ty.base,
+                        matches!(f.ty.card, Card::Many | Card::ManyNillable),
+                    ) {
+                        if let Some(&j) = index.get(t.as_str()) {
+                            edges[i].push(j);
+                        }
+                    }
+                }
+            }
+        }
+        let comp = tarjan(&edges);
+        for (i, n) in names.iter().enumerate() {
+            if let Some(TypeDecl::Struct(s)) = self.decls.get_mut(n) {
+                for f in &mut s.fields {
+                    if let Base::Named(t) = &f.ty.base {
+                        if matches!(f.ty.card, Card::Many | Card::ManyNillable) {
+                            continue;
+                        }
+                        if let Some(&j) = index.get(t.as_str()) {
+                            if comp[i] == comp[j] {
+                                f.ty.boxed = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn client(&mut self, binding: &Binding, scope: &mut Scope) -> Result<ClientDecl, Vec<Error>> {
+        let defs = self.defs;
+        let Some(pt) = defs.port_types.get(&binding.port_type) else {
+            return Err(vec![undefined(
+                format!("portType {}", binding.port_type),
+                &binding.loc,
+            )]);
+        };
+        let endpoint = defs
+            .services
+            .iter()
+            .flat_map(|s| s.ports.iter())
+            .find(|p| p.binding == binding.name)
+            .and_then(|p| p.address.clone());
+        let mut errors = Vec::new();
+        let mut ops = Vec::new();
+        let mut methods = Scope::with_reserved(&["new", "from_client", "client"]);
+        for bop in &binding.operations {
+            match self.operation(binding, pt, bop, &mut methods) {
+                Ok(op) => ops.push(op),
+                Err(e)
+                    if self.opts.skip_unsupported
+                        && matches!(e.kind, ErrorKind::Unsupported(_)) =>
+                {
+                    self.notes.push(format!(
+                        "operation {} of binding {} not generated: {e}",
+                        bop.name, binding.name.local
+                    ));
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let mut doc = pt.doc.clone();
+        let line = format!(
+            "Binding `{}` ({}) of portType `{}`.",
+            binding.name.local,
+            if binding.kind == BindingKind::Soap12 {
+                "SOAP 1.2"
+            } else {
+                "SOAP 1.1"
+            },
+            pt.name.local
+        );
+        doc = Some(match doc {
+            Some(d) => format!("{d}\n\n{line}"),
+            None => line,
+        });
+        Ok(ClientDecl {
+            name: scope.unique(&names::type_name(&binding.name.local)),
+            doc,
+            binding: binding.name.clone(),
+            soap12: binding.kind == BindingKind::Soap12,
+            namespace: defs.target_namespace.clone(),
+            endpoint,
+            operations: ops,
+        })
+    }
+
+    fn message(&self, q: &QName, loc: &Loc) -> R<&'d Message> {
+        self.defs
+            .messages
+            .get(q)
+            .ok_or_else(|| undefined(format!("message {q}"), loc))
+    }
+
+    fn operation(
+        &mut self,
+        binding: &Binding,
+        pt: &PortType,
+        bop: &BindingOperation,
+        methods: &mut Scope,
+    ) -> R<OperationDecl> {
+        let Some(op) = pt.operations.iter().find(|o| o.name == bop.name) else {
+            return Err(undefined(
+                format!("operation {} in portType {}", bop.name, pt.name),
+                &bop.loc,
+            ));
+        };
+        let style = bop.style.or(binding.style).unwrap_or(Style::Document);
+        let Some(input_q) = &op.input else {
+            return Err(unsupported("an operation without input", &op.loc));
+        };
+        let input = self.message(input_q, &op.loc)?;
+        let output = op
+            .output
+            .as_ref()
+            .map(|q| self.message(q, &op.loc))
+            .transpose()?;
+        let in_bind = bop.input.clone();
+        let out_bind = bop.output.clone();
+        for b in [&in_bind, &out_bind].into_iter().flatten() {
+            if b.use_ == BodyUse::Encoded {
+                return Err(unsupported(
+                    "use=\"encoded\" (SOAP 1.1 section 5 encoding, rpc/encoded)",
+                    &b.loc,
+                ));
+            }
+        }
+        let header_parts: BTreeSet<(QName, String)> = in_bind
+            .iter()
+            .flat_map(|b| b.headers.iter().map(|(m, p, _)| (m.clone(), p.clone())))
+            .collect();
+        let body_parts = |msg: &'d Message, bind: &Option<BindingMessage>| -> Vec<&'d Part> {
+            msg.parts
+                .iter()
+                .filter(|p| match bind.as_ref().and_then(|b| b.parts.as_ref()) {
+                    Some(list) => list.contains(&p.name),
+                    None => !header_parts.contains(&(msg.name.clone(), p.name.clone())),
+                })
+                .collect()
+        };
+        let in_parts = body_parts(input, &in_bind);
+        let out_parts = output.map(|m| body_parts(m, &out_bind));
+        let method = methods.unique(&names::field_name(&op.name));
+        let method = names::escape_keyword(&method);
+        let mut decl = OperationDecl {
+            method,
+            wsdl_name: op.name.clone(),
+            doc: op.doc.clone(),
+            action: bop.soap_action.clone().unwrap_or_default(),
+            request: QName::new("", ""),
+            response: None,
+            bare: false,
+            bare_response: false,
+            result: None,
+            params: Vec::new(),
+            headers: Vec::new(),
+            ret: None,
+            faults: None,
+        };
+        match style {
+            Style::Document => self.document_op(op, &in_parts, out_parts.as_deref(), &mut decl)?,
+            Style::Rpc => self.rpc_op(
+                op,
+                &in_parts,
+                out_parts.as_deref(),
+                in_bind.as_ref(),
+                out_bind.as_ref(),
+                &mut decl,
+            )?,
+        }
+        // Headers: element parts sent as header blocks, each optional.
+        let mut pscope = Scope::new();
+        for p in &decl.params {
+            pscope.unique(p.name.trim_start_matches("r#"));
+        }
+        for (mq, part, loc) in in_bind.iter().flat_map(|b| b.headers.iter()) {
+            let m = self.message(mq, loc)?;
+            let Some(p) = m.parts.iter().find(|p| &p.name == part) else {
+                return Err(undefined(format!("part {part} of message {mq}"), loc));
+            };
+            let PartKind::Element(eq) = &p.kind else {
+                return Err(unsupported(
+                    "a soap:header part typed with type= (headers are elements)",
+                    &p.loc,
+                ));
+            };
+            let (base, _) = self.element_base(eq, &p.loc)?;
+            decl.headers.push(ParamDecl {
+                name: names::escape_keyword(&pscope.unique(&names::field_name(&eq.local))),
+                xml: eq.clone(),
+                ty: TypeExpr {
+                    base,
+                    card: Card::Optional,
+                    boxed: false,
+                },
+            });
+        }
+        // Faults: each declared fault's single element part is a variant of the operation's fault type.
+        if !op.faults.is_empty() {
+            let mut variants = Vec::new();
+            let mut vscope = Scope::new();
+            for (fname, mq) in &op.faults {
+                let m = self.message(mq, &op.loc)?;
+                let [part] = m.parts.as_slice() else {
+                    return Err(unsupported(
+                        format!(
+                            "fault message {mq} with {} parts (WSDL 1.1 §3.6 allows one)",
+                            m.parts.len()
+                        ),
+                        &m.loc,
+                    ));
+                };
+                let PartKind::Element(eq) = &part.kind else {
+                    return Err(unsupported(
+                        "a fault part typed with type= (fault details are elements)",
+                        &part.loc,
+                    ));
+                };
+                let (base, _) = self.element_base(eq, &part.loc)?;
+                variants.push((vscope.unique(&names::type_name(fname)), base, eq.clone()));
+            }
+            let name = self
+                .scope
+                .unique(&format!("{}Fault", names::type_name(&op.name)));
+            self.decls.insert(
+                name.clone(),
+                TypeDecl::Faults(FaultsDecl {
+                    name: name.clone(),
+                    doc: Some(format!("The faults the `{}` operation declares.", op.name)),
+                    variants,
+                }),
+            );
+            decl.faults = Some(name);
+        }
+        Ok(decl)
+    }
+
+    /// The element of a document-style message: exactly one `element=` part.
+    fn doc_part(&self, parts: &[&Part], op: &PortTypeOperation, what: &str) -> R<QName> {
+        match parts {
+            [p] => match &p.kind {
+                PartKind::Element(q) => Ok(q.clone()),
+                PartKind::Type(_) => Err(unsupported(
+                    format!("a document-style {what} part typed with type= (WS-I BP R2204 requires element=)"),
+                    &p.loc,
+                )),
+            },
+            [] => Err(unsupported(format!("a document-style {what} message with no parts"), &op.loc)),
+            _ => Err(unsupported(
+                format!("a document-style {what} message with {} body parts", parts.len()),
+                &op.loc,
+            )),
+        }
+    }
+
+    /// The children of a wrapper element: `Some` if its type is a plain sequence of elements with no
+    /// attributes (the document/literal wrapped convention).
+    fn wrapper_children(&self, q: &QName) -> Option<Vec<WrapperChild>> {
+        let e = self.schemas().elements.get(q)?;
+        let ct = match &e.ty {
+            Some(TypeRef::Anonymous(td)) => match &**td {
+                TypeDef::Complex(ct) => ct.clone(),
+                TypeDef::Simple(_) => return None,
+            },
+            Some(TypeRef::Named(t, _)) => match self.schemas().types.get(t)? {
+                TypeDef::Complex(ct) => ct.clone(),
+                TypeDef::Simple(_) => return None,
+            },
+            None => return None,
+        };
+        if !ct.attributes.is_empty() || ct.any_attribute || ct.mixed {
+            return None;
+        }
+        let items = match &ct.content {
+            Content::Empty => return Some(Vec::new()),
+            Content::Particle(p) => match &p.term {
+                Term::Sequence(items) if p.occurs == Occurs::ONCE => items.clone(),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let mut out = Vec::new();
+        for it in items {
+            match &it.term {
+                Term::Element(le) => out.push((
+                    le.name.clone(),
+                    le.ty.clone(),
+                    it.occurs,
+                    le.nillable,
+                    le.loc.clone(),
+                )),
+                Term::ElementRef(r) => {
+                    let g = self.schemas().elements.get(r)?;
+                    if g.is_abstract {
+                        return None;
+                    }
+                    out.push((
+                        r.clone(),
+                        g.ty.clone(),
+                        it.occurs,
+                        g.nillable,
+                        it.loc.clone(),
+                    ));
+                }
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
+    fn document_op(
+        &mut self,
+        op: &PortTypeOperation,
+        in_parts: &[&Part],
+        out_parts: Option<&[&Part]>,
+        decl: &mut OperationDecl,
+    ) -> R<()> {
+        let req = self.doc_part(in_parts, op, "input")?;
+        let resp = out_parts
+            .map(|p| self.doc_part(p, op, "output"))
+            .transpose()?;
+        let in_children = if req.local == op.name {
+            self.wrapper_children(&req)
+        } else {
+            None
+        };
+        let out_children = match &resp {
+            Some(r) => self.wrapper_children(r).filter(|c| c.len() <= 1),
+            None => Some(Vec::new()),
+        };
+        decl.request = req.clone();
+        decl.response = resp.clone();
+        match (in_children, out_children) {
+            (Some(ins), outs) => {
+                // Wrapped: the wrapper's children are the parameters, its response's child the result.
+                let mut pscope = Scope::new();
+                for (name, ty, occ, nillable, loc) in ins {
+                    let hint = format!(
+                        "{}{}",
+                        names::type_name(&req.local),
+                        names::type_name(&name.local)
+                    );
+                    let base = self.element_type(&name, ty.as_ref(), &hint, &loc)?;
+                    let Some(card) = card(occ, nillable) else {
+                        continue;
+                    };
+                    decl.params.push(ParamDecl {
+                        name: names::escape_keyword(
+                            &pscope.unique(&names::field_name(&name.local)),
+                        ),
+                        xml: name,
+                        ty: TypeExpr {
+                            base,
+                            card,
+                            boxed: false,
+                        },
+                    });
+                }
+                match (&resp, outs) {
+                    (Some(resp), Some(outs)) => {
+                        if let Some((name, ty, occ, nillable, loc)) = outs.into_iter().next() {
+                            let hint = format!(
+                                "{}{}",
+                                names::type_name(&resp.local),
+                                names::type_name(&name.local)
+                            );
+                            let base = self.element_type(&name, ty.as_ref(), &hint, &loc)?;
+                            if let Some(card) = card(occ, nillable) {
+                                decl.ret = Some(TypeExpr {
+                                    base,
+                                    card,
+                                    boxed: false,
+                                });
+                                decl.result = Some(name);
+                            }
+                        }
+                    }
+                    (Some(resp), None) => {
+                        // Several results (or not a plain sequence): the whole response element.
+                        decl.bare_response = true;
+                        let (base, _) = self.element_base(resp, &op.loc)?;
+                        decl.ret = Some(TypeExpr::one(base));
+                    }
+                    (None, _) => {}
+                }
+            }
+            _ => {
+                // Bare: the body elements themselves.
+                decl.bare = true;
+                let (base, _) = self.element_base(&req, &op.loc)?;
+                let pname = names::field_name(in_parts.first().map_or("body", |p| p.name.as_str()));
+                decl.params.push(ParamDecl {
+                    name: names::escape_keyword(&pname),
+                    xml: req,
+                    ty: TypeExpr::one(base),
+                });
+                if let Some(r) = &resp {
+                    let (base, _) = self.element_base(r, &op.loc)?;
+                    decl.ret = Some(TypeExpr::one(base));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The Rust type of a wrapper child: an `element ref` is looked up, a local element typed.
+    fn element_type(
+        &mut self,
+        name: &QName,
+        ty: Option<&TypeRef>,
+        hint: &str,
+        loc: &Loc,
+    ) -> R<Base> {
+        match ty {
+            Some(TypeRef::Anonymous(_)) | Some(TypeRef::Named(..)) => self.type_ref(ty, hint),
+            None => {
+                if self.schemas().elements.contains_key(name) {
+                    let _ = loc;
+                    Ok(self.element_base(name, loc)?.0)
+                } else {
+                    Ok(Base::Runtime("types::AnyXml"))
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn rpc_op(
+        &mut self,
+        op: &PortTypeOperation,
+        in_parts: &[&Part],
+        out_parts: Option<&[&Part]>,
+        in_bind: Option<&BindingMessage>,
+        out_bind: Option<&BindingMessage>,
+        decl: &mut OperationDecl,
+    ) -> R<()> {
+        // WSDL 1.1 §3.5: the wrapper is named after the operation, in soap:body's namespace; its
+        // children are the parts, named after them and unqualified.
+        let in_ns = in_bind
+            .and_then(|b| b.namespace.clone())
+            .unwrap_or_else(|| self.defs.target_namespace.clone());
+        let out_ns = out_bind
+            .and_then(|b| b.namespace.clone())
+            .unwrap_or_else(|| in_ns.clone());
+        if out_parts.is_some() && out_ns != in_ns {
+            return Err(unsupported(
+                "rpc input and output wrappers in different namespaces",
+                &op.loc,
+            ));
+        }
+        decl.request = QName::new(in_ns.clone(), op.name.clone());
+        decl.response =
+            out_parts.map(|_| QName::new(out_ns.clone(), format!("{}Response", op.name)));
+        let mut pscope = Scope::new();
+        for p in in_parts {
+            let (xml, base) = self.rpc_part(p, op)?;
+            decl.params.push(ParamDecl {
+                name: names::escape_keyword(&pscope.unique(&names::field_name(&p.name))),
+                xml,
+                ty: TypeExpr::one(base),
+            });
+        }
+        if let Some(outs) = out_parts {
+            match outs {
+                [] => {}
+                [p] => {
+                    let (xml, base) = self.rpc_part(p, op)?;
+                    decl.ret = Some(TypeExpr::one(base));
+                    decl.result = Some(xml);
+                }
+                _ => {
+                    return Err(unsupported(
+                        format!(
+                            "an rpc output message with {} parts (several results)",
+                            outs.len()
+                        ),
+                        &op.loc,
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn rpc_part(&mut self, p: &Part, op: &PortTypeOperation) -> R<(QName, Base)> {
+        match &p.kind {
+            PartKind::Type(t) => {
+                let base = self.named_type(t, &p.loc)?;
+                Ok((QName::new("", p.name.clone()), base))
+            }
+            PartKind::Element(e) => {
+                let _ = op;
+                let (base, _) = self.element_base(e, &p.loc)?;
+                Ok((e.clone(), base))
+            }
+        }
+    }
+}
+
+/// Mixed content (text between elements, XML Schema Part 1 §3.4.2 {content type} mixed): kept whole
+/// as XML, so nothing is lost.
+fn push_mixed(c: &mut Collector, loc: &Loc) {
+    let _ = loc;
+    c.fields.retain(|f| f.kind == FieldKind::Attribute);
+    c.push(
+        "content",
+        FieldDecl {
+            name: String::new(),
+            xml: QName::new("", ""),
+            kind: FieldKind::Content,
+            ty: TypeExpr::one(Base::Runtime("types::AnyXml")),
+            doc: Some("Mixed content (text and elements), kept as XML.".into()),
+        },
+    );
+}
+
+fn unreachable_name() -> String {
+    "AnonymousEnumeration".to_owned()
+}
+
+fn enum_decl(name: &str, st: &SimpleType, values: &[String], origin: String) -> EnumDecl {
+    let mut scope = Scope::new();
+    let mut seen = BTreeSet::new();
+    let values = values
+        .iter()
+        .filter(|v| seen.insert((*v).clone()))
+        .map(|v| (scope.unique(&names::variant_name(v)), v.clone()))
+        .collect();
+    EnumDecl {
+        name: name.to_owned(),
+        doc: st.doc.clone(),
+        origin,
+        values,
+    }
+}
+
+/// How many element fields a group of particles yields (to spot repeated multi-element groups).
+fn count_elements(ps: &[Particle], s: &SchemaSet) -> usize {
+    ps.iter()
+        .map(|p| match &p.term {
+            Term::Element(_) | Term::ElementRef(_) | Term::Any { .. } => 1,
+            Term::Sequence(q) | Term::Choice(q) | Term::All(q) => count_elements(q, s),
+            Term::GroupRef(g) => s
+                .groups
+                .get(g)
+                .map_or(1, |g| count_elements(std::slice::from_ref(&g.particle), s)),
+        })
+        .sum()
+}
+
+/// Strongly connected components (Tarjan), iteratively; returns the component of each node.
+fn tarjan(edges: &[Vec<usize>]) -> Vec<usize> {
+    let n = edges.len();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut comp = vec![usize::MAX; n];
+    let mut next = 0;
+    let mut ncomp = 0;
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        while let Some(&mut (v, ref mut ei)) = work.last_mut() {
+            if *ei == 0 && index[v] == usize::MAX {
+                index[v] = next;
+                low[v] = next;
+                next += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if *ei < edges[v].len() {
+                let w = edges[v][*ei];
+                *ei += 1;
+                if index[w] == usize::MAX {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+            } else {
+                work.pop();
+                if let Some(&(u, _)) = work.last() {
+                    low[u] = low[u].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        comp[w] = ncomp;
+                        if w == v {
+                            break;
+                        }
+                    }
+                    ncomp += 1;
+                }
+            }
+        }
+    }
+    comp
+}

@@ -1,0 +1,544 @@
+//! The components read from WSDL and XSD documents, with every QName resolved to (namespace, local
+//! name) and every definition located. Names follow the specs: XML Schema Part 1 §3 (element
+//! declarations, complex and simple type definitions, particles, model groups, attribute uses,
+//! wildcards) and WSDL 1.1 §2 (messages, parts, portTypes, bindings, services, ports).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::error::Loc;
+
+/// The XML Schema namespace.
+pub const XS: &str = "http://www.w3.org/2001/XMLSchema";
+
+/// An expanded name (Namespaces in XML 1.0 §2.1); `ns` is empty for no namespace.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct QName {
+    /// Namespace URI, empty for none.
+    pub ns: String,
+    /// Local name.
+    pub local: String,
+}
+
+impl QName {
+    /// `{ns}local`.
+    pub fn new(ns: impl Into<String>, local: impl Into<String>) -> Self {
+        QName {
+            ns: ns.into(),
+            local: local.into(),
+        }
+    }
+
+    /// Whether this names an XML Schema built-in type.
+    pub fn is_xs(&self) -> bool {
+        self.ns == XS
+    }
+}
+
+impl fmt::Display for QName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.ns.is_empty() {
+            f.write_str(&self.local)
+        } else {
+            write!(f, "{{{}}}{}", self.ns, self.local)
+        }
+    }
+}
+
+/// Occurrence bounds of a particle (XML Schema Part 1 §3.9.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Occurs {
+    /// minOccurs.
+    pub min: u64,
+    /// maxOccurs; `None` is `unbounded`.
+    pub max: Option<u64>,
+}
+
+impl Occurs {
+    /// Exactly once.
+    pub const ONCE: Occurs = Occurs {
+        min: 1,
+        max: Some(1),
+    };
+
+    /// Multiplies two bounds (a particle inside a repeated group).
+    pub fn times(self, outer: Occurs) -> Occurs {
+        Occurs {
+            min: self.min.saturating_mul(outer.min),
+            max: match (self.max, outer.max) {
+                (Some(a), Some(b)) => Some(a.saturating_mul(b)),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// A reference to a type: by name, or an anonymous definition in place.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeRef {
+    /// A named type (built-in or defined in a schema), with where it was referenced.
+    Named(QName, Loc),
+    /// An anonymous type defined inside the element or attribute.
+    Anonymous(Box<TypeDef>),
+}
+
+/// A simple or complex type definition.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // read once, kept in maps: size does not matter here
+pub enum TypeDef {
+    /// XML Schema Part 1 §3.14.
+    Simple(SimpleType),
+    /// XML Schema Part 1 §3.4.
+    Complex(ComplexType),
+}
+
+impl TypeDef {
+    /// Where the definition is.
+    pub fn loc(&self) -> &Loc {
+        match self {
+            TypeDef::Simple(s) => &s.loc,
+            TypeDef::Complex(c) => &c.loc,
+        }
+    }
+
+    /// Its documentation.
+    pub fn doc(&self) -> Option<&str> {
+        match self {
+            TypeDef::Simple(s) => s.doc.as_deref(),
+            TypeDef::Complex(c) => c.doc.as_deref(),
+        }
+    }
+}
+
+/// A simple type definition (XML Schema Part 1 §3.14, Part 2 §4.1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimpleType {
+    /// The name, for a top-level definition.
+    pub name: Option<QName>,
+    /// Restriction, list or union.
+    pub variety: SimpleVariety,
+    /// `xs:annotation/xs:documentation`.
+    pub doc: Option<String>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// The variety of a simple type (XML Schema Part 2 §4.1.1).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SimpleVariety {
+    /// `xs:restriction`: a base type narrowed by facets.
+    Restriction {
+        /// The base type.
+        base: TypeRef,
+        /// `xs:enumeration` values, in order.
+        enumerations: Vec<String>,
+        /// Other facets (name, value), kept for documentation.
+        facets: Vec<(String, String)>,
+    },
+    /// `xs:list`: whitespace-separated items.
+    List {
+        /// The item type.
+        item: TypeRef,
+    },
+    /// `xs:union`.
+    Union {
+        /// The member types.
+        members: Vec<TypeRef>,
+    },
+}
+
+/// A complex type definition (XML Schema Part 1 §3.4).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComplexType {
+    /// The name, for a top-level definition.
+    pub name: Option<QName>,
+    /// `abstract="true"`.
+    pub is_abstract: bool,
+    /// `mixed="true"`.
+    pub mixed: bool,
+    /// The content model.
+    pub content: Content,
+    /// Attribute uses, attribute group references.
+    pub attributes: Vec<AttributeItem>,
+    /// An `xs:anyAttribute` wildcard is present.
+    pub any_attribute: bool,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// Whether a derivation extends or restricts its base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Derivation {
+    /// `xs:extension`.
+    Extension,
+    /// `xs:restriction`.
+    Restriction,
+}
+
+/// The content of a complex type (XML Schema Part 1 §3.4.2 {content type}).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    /// No particle: empty content (attributes only).
+    Empty,
+    /// A particle given directly in the complex type.
+    Particle(Particle),
+    /// `xs:simpleContent`: character data of a simple base type, plus attributes.
+    Simple {
+        /// Extension or restriction.
+        derivation: Derivation,
+        /// The base type (simple, or complex with simple content).
+        base: QName,
+        /// Where the base is referenced.
+        loc: Loc,
+    },
+    /// `xs:complexContent`: a base complex type extended or restricted by a particle.
+    Complex {
+        /// Extension or restriction.
+        derivation: Derivation,
+        /// The base type.
+        base: QName,
+        /// The particle the derivation adds (extension) or keeps (restriction).
+        particle: Option<Particle>,
+        /// Where the base is referenced.
+        loc: Loc,
+    },
+}
+
+/// A particle: a term with occurrence bounds (XML Schema Part 1 §3.9).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Particle {
+    /// minOccurs / maxOccurs.
+    pub occurs: Occurs,
+    /// What it holds.
+    pub term: Term,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// The term of a particle.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Term {
+    /// A local element declaration.
+    Element(LocalElement),
+    /// `xs:element ref="…"`.
+    ElementRef(QName),
+    /// `xs:group ref="…"`.
+    GroupRef(QName),
+    /// `xs:sequence`.
+    Sequence(Vec<Particle>),
+    /// `xs:choice`.
+    Choice(Vec<Particle>),
+    /// `xs:all`.
+    All(Vec<Particle>),
+    /// `xs:any` (an element wildcard, §3.10).
+    Any {
+        /// The `namespace` constraint as written.
+        namespace: String,
+    },
+}
+
+/// A local element declaration (XML Schema Part 1 §3.3), its name already qualified per `form` /
+/// `elementFormDefault`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocalElement {
+    /// The element's expanded name.
+    pub name: QName,
+    /// Its type; `None` for `anyType` (no type, no content given).
+    pub ty: Option<TypeRef>,
+    /// `nillable="true"`.
+    pub nillable: bool,
+    /// `default="…"`.
+    pub default: Option<String>,
+    /// `fixed="…"`.
+    pub fixed: Option<String>,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// A top-level element declaration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ElementDecl {
+    /// Name in the schema's target namespace.
+    pub name: QName,
+    /// Its type; `None` for `anyType`.
+    pub ty: Option<TypeRef>,
+    /// `nillable="true"`.
+    pub nillable: bool,
+    /// `abstract="true"`.
+    pub is_abstract: bool,
+    /// `substitutionGroup="…"`.
+    pub substitution_group: Option<QName>,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// `use` of an attribute (XML Schema Part 1 §3.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttributeUse {
+    /// `use="required"`.
+    Required,
+    /// `use="optional"` (the default).
+    Optional,
+    /// `use="prohibited"`.
+    Prohibited,
+}
+
+/// An item of a complex type's attribute list.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AttributeItem {
+    /// A local attribute declaration or a reference to a global one.
+    Attribute(AttributeDecl),
+    /// `xs:attributeGroup ref="…"`.
+    GroupRef(QName, Loc),
+}
+
+/// An attribute declaration with its use (XML Schema Part 1 §3.2, §3.5).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttributeDecl {
+    /// The attribute's expanded name (qualified per `form`/`attributeFormDefault` or the global
+    /// declaration's namespace).
+    pub name: QName,
+    /// A reference to a global attribute (its type is looked up there).
+    pub is_ref: bool,
+    /// Its type; `None` for `anySimpleType` (or from the referenced declaration).
+    pub ty: Option<TypeRef>,
+    /// Required, optional or prohibited.
+    pub use_: AttributeUse,
+    /// `default="…"`.
+    pub default: Option<String>,
+    /// `fixed="…"`.
+    pub fixed: Option<String>,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// `xs:group name="…"`: a named model group.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupDef {
+    /// Name.
+    pub name: QName,
+    /// The group's particle (a sequence, choice or all).
+    pub particle: Particle,
+}
+
+/// `xs:attributeGroup name="…"`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttributeGroupDef {
+    /// Name.
+    pub name: QName,
+    /// Its attributes and nested group references.
+    pub attributes: Vec<AttributeItem>,
+    /// An `xs:anyAttribute` is present.
+    pub any_attribute: bool,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// Every schema component read, keyed by name: the symbol spaces of XML Schema Part 1 §2.5.
+#[derive(Debug, Default, Clone)]
+pub struct SchemaSet {
+    /// Top-level element declarations.
+    pub elements: BTreeMap<QName, ElementDecl>,
+    /// Named type definitions.
+    pub types: BTreeMap<QName, TypeDef>,
+    /// Named model groups.
+    pub groups: BTreeMap<QName, GroupDef>,
+    /// Named attribute groups.
+    pub attribute_groups: BTreeMap<QName, AttributeGroupDef>,
+    /// Top-level attribute declarations.
+    pub attributes: BTreeMap<QName, AttributeDecl>,
+}
+
+/// A WSDL message part (WSDL 1.1 §2.3.1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Part {
+    /// `name`.
+    pub name: String,
+    /// `element=` or `type=`.
+    pub kind: PartKind,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// How a part is typed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PartKind {
+    /// `element="…"` (document style).
+    Element(QName),
+    /// `type="…"` (rpc style).
+    Type(QName),
+}
+
+/// `wsdl:message` (WSDL 1.1 §2.3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    /// Name.
+    pub name: QName,
+    /// Parts in order.
+    pub parts: Vec<Part>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// An operation of a portType (WSDL 1.1 §2.4).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PortTypeOperation {
+    /// Name.
+    pub name: String,
+    /// Input message.
+    pub input: Option<QName>,
+    /// Output message (absent for one-way).
+    pub output: Option<QName>,
+    /// Fault messages (name, message).
+    pub faults: Vec<(String, QName)>,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// `wsdl:portType`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PortType {
+    /// Name.
+    pub name: QName,
+    /// Operations in order.
+    pub operations: Vec<PortTypeOperation>,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// The protocol of a binding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BindingKind {
+    /// `soap:binding` (WSDL 1.1 §3).
+    Soap11,
+    /// `soap12:binding` (WSDL 1.1 SOAP 1.2 binding).
+    Soap12,
+    /// `http:binding` (WSDL 1.1 §4): not generated.
+    Http,
+    /// Something else (the extension element's namespace).
+    Other(String),
+}
+
+/// `style` of a SOAP binding or operation (WSDL 1.1 §3.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// `document`.
+    Document,
+    /// `rpc`.
+    Rpc,
+}
+
+/// `use` of a `soap:body` (WSDL 1.1 §3.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyUse {
+    /// `literal`.
+    Literal,
+    /// `encoded`.
+    Encoded,
+}
+
+/// The `soap:body` and `soap:header` of a binding operation's input or output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BindingMessage {
+    /// `soap:body use`.
+    pub use_: BodyUse,
+    /// `soap:body namespace` (rpc wrapper namespace).
+    pub namespace: Option<String>,
+    /// `soap:body parts` (which parts go in the body; `None` = all).
+    pub parts: Option<Vec<String>>,
+    /// `soap:header`s: (message, part).
+    pub headers: Vec<(QName, String, Loc)>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// An operation of a binding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BindingOperation {
+    /// Name (matches a portType operation).
+    pub name: String,
+    /// `soapAction`.
+    pub soap_action: Option<String>,
+    /// `style` of the operation, if given.
+    pub style: Option<Style>,
+    /// Input binding.
+    pub input: Option<BindingMessage>,
+    /// Output binding.
+    pub output: Option<BindingMessage>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// `wsdl:binding` (WSDL 1.1 §2.5).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Binding {
+    /// Name.
+    pub name: QName,
+    /// The portType it binds.
+    pub port_type: QName,
+    /// SOAP 1.1, SOAP 1.2, HTTP…
+    pub kind: BindingKind,
+    /// Default style of its operations.
+    pub style: Option<Style>,
+    /// Operations.
+    pub operations: Vec<BindingOperation>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// `wsdl:port`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Port {
+    /// Name.
+    pub name: String,
+    /// The binding it uses.
+    pub binding: QName,
+    /// `soap:address location`.
+    pub address: Option<String>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// `wsdl:service` (WSDL 1.1 §2.7).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Service {
+    /// Name.
+    pub name: QName,
+    /// Ports.
+    pub ports: Vec<Port>,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// Everything read from a WSDL and the documents it imports.
+#[derive(Debug, Default, Clone)]
+pub struct Definitions {
+    /// The entry document's `wsdl:documentation`.
+    pub doc: Option<String>,
+    /// The entry document's target namespace.
+    pub target_namespace: String,
+    /// Messages.
+    pub messages: BTreeMap<QName, Message>,
+    /// PortTypes.
+    pub port_types: BTreeMap<QName, PortType>,
+    /// Bindings.
+    pub bindings: BTreeMap<QName, Binding>,
+    /// Services, in document order.
+    pub services: Vec<Service>,
+    /// The schemas.
+    pub schemas: SchemaSet,
+}

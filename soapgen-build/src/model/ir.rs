@@ -1,0 +1,241 @@
+//! The resolved model emitted as Rust: named types with their fields, and one client trait per SOAP
+//! binding with its operations. Everything is resolved: names are final Rust identifiers, types are
+//! concrete, element names are expanded names.
+
+use crate::model::components::QName;
+
+/// Everything generated from one WSDL.
+#[derive(Debug, Clone, Default)]
+pub struct Module {
+    /// The entry document's display name.
+    pub source: String,
+    /// The WSDL's documentation.
+    pub doc: Option<String>,
+    /// Types, sorted by name.
+    pub types: Vec<TypeDecl>,
+    /// One client per SOAP binding.
+    pub clients: Vec<ClientDecl>,
+    /// What was not generated and why (HTTP bindings, skipped operations).
+    pub notes: Vec<String>,
+}
+
+/// A generated type.
+#[derive(Debug, Clone)]
+pub enum TypeDecl {
+    /// A complexType or element with complex content.
+    Struct(StructDecl),
+    /// A simpleType restricted by enumeration.
+    Enum(EnumDecl),
+    /// A named simple type that is another type with facets (a type alias).
+    Alias(AliasDecl),
+    /// The fault details an operation declares.
+    Faults(FaultsDecl),
+}
+
+impl TypeDecl {
+    /// The Rust name.
+    pub fn name(&self) -> &str {
+        match self {
+            TypeDecl::Struct(s) => &s.name,
+            TypeDecl::Enum(e) => &e.name,
+            TypeDecl::Alias(a) => &a.name,
+            TypeDecl::Faults(f) => &f.name,
+        }
+    }
+}
+
+/// A struct for a complex type.
+#[derive(Debug, Clone)]
+pub struct StructDecl {
+    /// Rust name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: Option<String>,
+    /// What it was generated from (`complexType {ns}Name`).
+    pub origin: String,
+    /// The namespace most element fields are in (the derive's default).
+    pub namespace: String,
+    /// Fields in content-model order.
+    pub fields: Vec<FieldDecl>,
+}
+
+/// How a field is carried in XML.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldKind {
+    /// A child element.
+    Element,
+    /// An attribute.
+    Attribute,
+    /// The simple content.
+    Text,
+    /// Elements matched by an `xs:any` wildcard.
+    Any,
+    /// The whole content kept as XML (mixed content).
+    Content,
+}
+
+/// A field of a struct.
+#[derive(Debug, Clone)]
+pub struct FieldDecl {
+    /// Rust identifier (keywords escaped).
+    pub name: String,
+    /// The element or attribute name.
+    pub xml: QName,
+    /// Element, attribute, text or wildcard.
+    pub kind: FieldKind,
+    /// Its type.
+    pub ty: TypeExpr,
+    /// Doc comment.
+    pub doc: Option<String>,
+}
+
+/// Occurrence of a field or parameter, as the runtime's derives read it from the type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Card {
+    /// `T`.
+    One,
+    /// `Option<T>`.
+    Optional,
+    /// `Vec<T>`.
+    Many,
+    /// `Nillable<T>`.
+    Nillable,
+    /// `Option<Nillable<T>>`.
+    OptionalNillable,
+    /// `Vec<Nillable<T>>`.
+    ManyNillable,
+}
+
+/// The value type, without occurrence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Base {
+    /// A Rust primitive or std type (`String`, `bool`, `i32`).
+    Std(&'static str),
+    /// A type of the runtime, by its path under the runtime crate (`types::Decimal`).
+    Runtime(&'static str),
+    /// A generated type.
+    Named(String),
+    /// `types::List<…>` of an item type.
+    List(Box<Base>),
+}
+
+/// A full field or parameter type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeExpr {
+    /// The value type.
+    pub base: Base,
+    /// Occurrence.
+    pub card: Card,
+    /// Boxed (a recursive type).
+    pub boxed: bool,
+}
+
+impl TypeExpr {
+    /// Exactly one `base`.
+    pub fn one(base: Base) -> Self {
+        TypeExpr {
+            base,
+            card: Card::One,
+            boxed: false,
+        }
+    }
+}
+
+/// An enumeration.
+#[derive(Debug, Clone)]
+pub struct EnumDecl {
+    /// Rust name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: Option<String>,
+    /// What it was generated from.
+    pub origin: String,
+    /// (variant, value) in schema order.
+    pub values: Vec<(String, String)>,
+}
+
+/// A type alias.
+#[derive(Debug, Clone)]
+pub struct AliasDecl {
+    /// Rust name.
+    pub name: String,
+    /// Doc comment (facets included).
+    pub doc: Option<String>,
+    /// What it was generated from.
+    pub origin: String,
+    /// The aliased type.
+    pub target: Base,
+}
+
+/// The fault details an operation declares (`fault_details!`).
+#[derive(Debug, Clone)]
+pub struct FaultsDecl {
+    /// Rust name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: Option<String>,
+    /// (variant, detail type, detail element).
+    pub variants: Vec<(String, Base, QName)>,
+}
+
+/// A client: a `#[soap_client]` trait for one SOAP binding.
+#[derive(Debug, Clone)]
+pub struct ClientDecl {
+    /// Trait name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: Option<String>,
+    /// The binding it was generated from.
+    pub binding: QName,
+    /// SOAP 1.2 (else 1.1).
+    pub soap12: bool,
+    /// Default namespace of the operations' elements.
+    pub namespace: String,
+    /// The endpoint of the first port using the binding.
+    pub endpoint: Option<String>,
+    /// Operations.
+    pub operations: Vec<OperationDecl>,
+}
+
+/// One operation.
+#[derive(Debug, Clone)]
+pub struct OperationDecl {
+    /// Method name.
+    pub method: String,
+    /// WSDL operation name.
+    pub wsdl_name: String,
+    /// Doc comment.
+    pub doc: Option<String>,
+    /// soapAction.
+    pub action: String,
+    /// Body element (wrapper or bare element).
+    pub request: QName,
+    /// Response element (wrapper or bare element); `None` for one-way.
+    pub response: Option<QName>,
+    /// Parameters are the request element's content (wrapped/rpc) or the element itself (bare).
+    pub bare: bool,
+    /// Parameters are unwrapped but the result is the whole response element (a response wrapper
+    /// with several children).
+    pub bare_response: bool,
+    /// The result element inside the response wrapper (wrapped/rpc with one result).
+    pub result: Option<QName>,
+    /// Body parameters.
+    pub params: Vec<ParamDecl>,
+    /// Header parameters.
+    pub headers: Vec<ParamDecl>,
+    /// The return type; `None` is `()`.
+    pub ret: Option<TypeExpr>,
+    /// The declared faults' type, if any.
+    pub faults: Option<String>,
+}
+
+/// A parameter.
+#[derive(Debug, Clone)]
+pub struct ParamDecl {
+    /// Rust identifier.
+    pub name: String,
+    /// Its element.
+    pub xml: QName,
+    /// Its type.
+    pub ty: TypeExpr,
+}

@@ -1,0 +1,7 @@
+//! The model: [`components`] as read from WSDL and XSD (names resolved, locations kept), then the
+//! Rust-facing [`ir`] that [`build`] derives from them and emission writes out.
+
+pub mod build;
+pub mod components;
+pub mod ir;
+pub mod names;

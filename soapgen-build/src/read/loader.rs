@@ -1,0 +1,365 @@
+//! Finding and reading documents: files relative to the document that references them, absolute URLs
+//! through a catalog (the user's entries first, then the standard schemas bundled with soapgen).
+//! Offline always: nothing is fetched over the network.
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use crate::error::{Error, ErrorKind, Loc, Result};
+use crate::read::catalog;
+
+/// Where a document comes from: its identity, so each is read once.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Source {
+    /// A file on disk (made absolute and normalised).
+    File(PathBuf),
+    /// A schema bundled with soapgen, by its canonical URL.
+    Bundled(&'static str),
+}
+
+impl Source {
+    /// The name used in error locations.
+    pub fn display(&self) -> String {
+        match self {
+            Source::File(p) => p.display().to_string(),
+            Source::Bundled(url) => format!("{url} (bundled)"),
+        }
+    }
+}
+
+/// Maps absolute URLs of schemas and WSDLs to local files (an XML catalog in spirit).
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    entries: BTreeMap<String, PathBuf>,
+}
+
+impl Catalog {
+    /// Maps `url` to the file at `path`.
+    pub fn add(&mut self, url: impl Into<String>, path: impl Into<PathBuf>) {
+        self.entries.insert(normalize_url(&url.into()), path.into());
+    }
+
+    /// The file mapped to `url`, if any.
+    pub fn lookup(&self, url: &str) -> Option<&Path> {
+        self.entries.get(&normalize_url(url)).map(PathBuf::as_path)
+    }
+
+    /// Reads a catalog file: one `URL=path` per line (`#` comments), paths relative to the file.
+    ///
+    /// # Errors
+    ///
+    /// An unreadable file or a line without `=`.
+    pub fn read_file(&mut self, file: &Path) -> Result<()> {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| Error::new(ErrorKind::Io(format!("{}: {e}", file.display())), None))?;
+        let dir = file.parent().unwrap_or(Path::new("."));
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let Some((url, path)) = line.split_once('=') else {
+                return Err(Error::new(
+                    ErrorKind::Invalid(format!("catalog line is not URL=path: {line:?}")),
+                    Some(Loc {
+                        file: file.display().to_string().into(),
+                        line: i as u32 + 1,
+                        column: 1,
+                    }),
+                ));
+            };
+            self.add(url.trim(), dir.join(path.trim()));
+        }
+        Ok(())
+    }
+}
+
+/// http and https are the same document; a trailing `/` or `#` does not change it.
+pub(crate) fn normalize_url(url: &str) -> String {
+    let u = url.trim();
+    let u = u
+        .strip_prefix("https://")
+        .map(|r| format!("http://{r}"))
+        .unwrap_or_else(|| u.to_owned());
+    u.trim_end_matches(['/', '#']).to_owned()
+}
+
+fn is_absolute_url(s: &str) -> bool {
+    match s.find(':') {
+        // A one-letter scheme is a Windows drive letter, not a URL.
+        Some(i) if i > 1 => s[..i]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')),
+        _ => false,
+    }
+}
+
+/// Lexically normalises a path (`a/./b/../c` → `a/c`) without touching the file system.
+fn normalize_path(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// Joins a relative reference to a base URL (RFC 3986 §5.2, for the path forms found in WSDLs).
+fn join_url(base: &str, rel: &str) -> String {
+    if is_absolute_url(rel) {
+        return rel.to_owned();
+    }
+    let (scheme_host, path) = match base.find("://") {
+        Some(i) => {
+            let rest = &base[i + 3..];
+            let slash = rest.find('/').map_or(base.len(), |j| i + 3 + j);
+            (&base[..slash], &base[slash..])
+        }
+        None => ("", base),
+    };
+    let dir = match path.rfind('/') {
+        Some(i) => &path[..=i],
+        None => "/",
+    };
+    let joined = if rel.starts_with('/') {
+        rel.to_owned()
+    } else {
+        format!("{dir}{rel}")
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in joined.split('/') {
+        match seg {
+            "." => {}
+            ".." => {
+                if parts.len() > 1 {
+                    parts.pop();
+                }
+            }
+            s => parts.push(s),
+        }
+    }
+    format!("{scheme_host}{}", parts.join("/"))
+}
+
+/// Reads documents and remembers every file read (for `cargo:rerun-if-changed`).
+#[derive(Debug, Default)]
+pub struct Loader {
+    /// The user's catalog.
+    pub catalog: Catalog,
+    /// Every file read from disk, in order.
+    pub files_read: Vec<PathBuf>,
+}
+
+impl Loader {
+    /// A loader with `catalog`.
+    pub fn new(catalog: Catalog) -> Self {
+        Loader {
+            catalog,
+            files_read: Vec::new(),
+        }
+    }
+
+    /// The source of an entry document given by the user (a path).
+    ///
+    /// # Errors
+    ///
+    /// The file does not exist.
+    pub fn entry(&self, path: &Path) -> Result<Source> {
+        let abs = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            std::env::current_dir()
+                .map_err(|e| Error::new(ErrorKind::Io(e.to_string()), None))?
+                .join(path)
+        };
+        Ok(Source::File(normalize_path(&abs)))
+    }
+
+    /// Resolves `location` as written in `base` (an import's `location`/`schemaLocation`).
+    ///
+    /// Relative references resolve against the referencing document (not the entry WSDL); absolute
+    /// URLs go through the user's catalog, then the bundled standard schemas.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::MissingImport`] with a hint naming the catalog entry to add.
+    pub fn resolve(&self, base: &Source, location: &str, at: &Loc) -> Result<Source> {
+        let location = location.trim();
+        if let Some(path) = location.strip_prefix("file://") {
+            return Ok(Source::File(normalize_path(Path::new(path))));
+        }
+        if is_absolute_url(location) {
+            return self.resolve_url(location, at);
+        }
+        match base {
+            Source::File(p) => {
+                let dir = p.parent().unwrap_or(Path::new("/"));
+                // Relative references are URI references: undo percent-encoding of spaces etc.
+                let decoded = percent_decode(location);
+                let target =
+                    normalize_path(&dir.join(decoded.split(['?', '#']).next().unwrap_or("")));
+                Ok(Source::File(target))
+            }
+            Source::Bundled(url) => self.resolve_url(&join_url(url, location), at),
+        }
+    }
+
+    fn resolve_url(&self, url: &str, at: &Loc) -> Result<Source> {
+        if let Some(p) = self.catalog.lookup(url) {
+            return Ok(Source::File(p.to_path_buf()));
+        }
+        if let Some(b) = catalog::bundled_by_url(url) {
+            return Ok(Source::Bundled(b.urls[0]));
+        }
+        Err(Error::at(
+            ErrorKind::MissingImport {
+                location: url.to_owned(),
+                resolved: "the catalog and the schemas bundled with soapgen".to_owned(),
+            },
+            at,
+        )
+        .with_hint(format!(
+            "download it once and map it in the catalog: Builder::catalog_entry(\"{url}\", \"path/to/file.xsd\") \
+             in build.rs, or `--catalog {url}=path/to/file.xsd` on the command line"
+        )))
+    }
+
+    /// The bundled schema for a namespace imported without `schemaLocation`, if soapgen has one.
+    pub fn bundled_for_namespace(&self, ns: &str) -> Option<Source> {
+        catalog::bundled_by_namespace(ns).map(|b| Source::Bundled(b.urls[0]))
+    }
+
+    /// Reads a document's text and its display name.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::MissingImport`] if a file does not exist (with the referencing location),
+    /// [`ErrorKind::Io`] for other read errors.
+    pub fn read(
+        &mut self,
+        src: &Source,
+        referenced_as: Option<(&str, &Loc)>,
+    ) -> Result<(Arc<str>, Arc<str>)> {
+        match src {
+            Source::File(p) => match std::fs::read(p) {
+                Ok(bytes) => {
+                    self.files_read.push(p.clone());
+                    let text = decode_text(bytes).map_err(|m| {
+                        Error::new(ErrorKind::Io(format!("{}: {m}", p.display())), None)
+                    })?;
+                    Ok((p.display().to_string().into(), text.into()))
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    let (location, loc) = match referenced_as {
+                        Some((l, loc)) => (l.to_owned(), Some(loc.clone())),
+                        None => (p.display().to_string(), None),
+                    };
+                    Err(Error::new(
+                        ErrorKind::MissingImport {
+                            location,
+                            resolved: p.display().to_string(),
+                        },
+                        loc,
+                    )
+                    .with_hint("relative locations resolve against the folder of the document that contains the import"))
+                }
+                Err(e) => Err(Error::new(
+                    ErrorKind::Io(format!("{}: {e}", p.display())),
+                    referenced_as.map(|(_, l)| l.clone()),
+                )),
+            },
+            Source::Bundled(url) => {
+                let b = catalog::bundled_by_url(url).ok_or_else(|| {
+                    Error::new(ErrorKind::Io(format!("bundled schema {url} missing")), None)
+                })?;
+                Ok((src.display().into(), b.text.into()))
+            }
+        }
+    }
+}
+
+/// Documents are UTF-8 (a BOM is dropped) or UTF-16 with a BOM.
+fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, String> {
+    if let Some(rest) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
+        return String::from_utf8(rest.to_vec()).map_err(|e| format!("invalid UTF-8: {e}"));
+    }
+    let utf16 = |le: bool| {
+        let units: Vec<u16> = bytes[2..]
+            .chunks_exact(2)
+            .map(|c| {
+                if le {
+                    u16::from_le_bytes([c[0], c[1]])
+                } else {
+                    u16::from_be_bytes([c[0], c[1]])
+                }
+            })
+            .collect();
+        String::from_utf16(&units).map_err(|e| format!("invalid UTF-16: {e}"))
+    };
+    match bytes.get(..2) {
+        Some([0xFF, 0xFE]) => utf16(true),
+        Some([0xFE, 0xFF]) => utf16(false),
+        _ => String::from_utf8(bytes).map_err(|e| {
+            format!(
+                "invalid UTF-8 at byte {} (documents in other encodings are not read yet)",
+                e.utf8_error().valid_up_to()
+            )
+        }),
+    }
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_joining_and_normalising() {
+        assert_eq!(
+            join_url("http://a.org/x/y/z.xsd", "../w.xsd"),
+            "http://a.org/x/w.xsd"
+        );
+        assert_eq!(
+            join_url("http://a.org/x/y.xsd", "q.xsd"),
+            "http://a.org/x/q.xsd"
+        );
+        assert_eq!(
+            join_url("http://a.org/x/y.xsd", "/r.xsd"),
+            "http://a.org/r.xsd"
+        );
+        assert_eq!(normalize_url("https://a.org/ns/"), "http://a.org/ns");
+        assert!(is_absolute_url("http://x"));
+        assert!(!is_absolute_url("C:\\x"));
+        assert!(!is_absolute_url("../a.xsd"));
+        assert_eq!(percent_decode("a%20b.xsd"), "a b.xsd");
+        assert_eq!(
+            normalize_path(Path::new("/a/b/./c/../d.xsd")),
+            PathBuf::from("/a/b/d.xsd")
+        );
+    }
+}

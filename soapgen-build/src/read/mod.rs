@@ -1,0 +1,420 @@
+//! Reading: documents found through the [`loader`] and [`catalog`], parsed with roxmltree, read
+//! into components by [`wsdl`] and [`xsd`]. [`read_wsdl`] drives it from an entry WSDL: every
+//! `wsdl:import`, `xs:import` and `xs:include` is followed, relative to the document containing it,
+//! each document read once (cycles end), chameleon includes take the includer's namespace.
+
+pub mod catalog;
+pub mod loader;
+pub mod wsdl;
+pub mod xsd;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use roxmltree::{Document, Node};
+
+use crate::error::{Error, ErrorKind, Loc, Result};
+use crate::model::components::{Definitions, QName, XS};
+use loader::{Loader, Source};
+
+/// A parsed document and its name, for locations and QName resolution.
+pub struct DocCtx<'d> {
+    /// Display name of the document.
+    pub file: Arc<str>,
+    /// The parsed document.
+    pub doc: &'d Document<'d>,
+    /// Byte offsets where lines start (roxmltree's own lookup scans from the start each time).
+    line_starts: Vec<usize>,
+}
+
+impl<'d> DocCtx<'d> {
+    /// A context for `doc`, named `file`.
+    pub fn new(file: Arc<str>, doc: &'d Document<'d>) -> Self {
+        let text = doc.input_text();
+        let mut line_starts = vec![0];
+        line_starts.extend(memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        DocCtx {
+            file,
+            doc,
+            line_starts,
+        }
+    }
+
+    /// The location of `node`'s start tag.
+    pub fn loc(&self, node: Node) -> Loc {
+        let pos = node.range().start;
+        let line = self.line_starts.partition_point(|&s| s <= pos);
+        let start = self.line_starts[line - 1];
+        let text = self.doc.input_text();
+        let column = text.get(start..pos).map_or(1, |t| t.chars().count() + 1);
+        Loc {
+            file: self.file.clone(),
+            line: line as u32,
+            column: column as u32,
+        }
+    }
+
+    /// Resolves a QName written in `node`'s scope (`prefix:local`, or `local` in the default
+    /// namespace, as XML Schema Part 1 §3.15.3 resolves QName-valued attributes).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::UnboundPrefix`].
+    pub fn resolve_qname(&self, node: Node, text: &str) -> Result<QName> {
+        let text = text.trim();
+        match text.split_once(':') {
+            Some((prefix, local)) => {
+                let ns = if prefix == "xml" {
+                    Some("http://www.w3.org/XML/1998/namespace")
+                } else {
+                    node.lookup_namespace_uri(Some(prefix))
+                };
+                let ns = ns.ok_or_else(|| {
+                    Error::at(ErrorKind::UnboundPrefix(prefix.to_owned()), &self.loc(node))
+                        .with_hint(format!(
+                            "declare xmlns:{prefix}=\"…\" on this element or an ancestor"
+                        ))
+                })?;
+                Ok(QName::new(ns, local))
+            }
+            None => Ok(QName::new(
+                node.lookup_namespace_uri(None).unwrap_or_default(),
+                text,
+            )),
+        }
+    }
+
+    /// The QName value of attribute `attr`, if present.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::UnboundPrefix`].
+    pub fn qname_attr(&self, node: Node, attr: &str) -> Result<Option<QName>> {
+        node.attribute(attr)
+            .map(|v| self.resolve_qname(node, v))
+            .transpose()
+    }
+
+    /// The text of `xs:annotation/xs:documentation` or `wsdl:documentation` children, whitespace
+    /// tidied (common indentation removed, blank lines at the ends dropped).
+    pub fn documentation(&self, node: Node) -> Option<String> {
+        let mut texts = Vec::new();
+        for c in node.children().filter(Node::is_element) {
+            let n = c.tag_name();
+            if n.name() == "documentation" && n.namespace() == Some(wsdl::WSDL) {
+                texts.push(collect_text(c));
+            } else if n.name() == "annotation" && n.namespace() == Some(XS) {
+                for d in c
+                    .children()
+                    .filter(|d| d.is_element() && d.tag_name().name() == "documentation")
+                {
+                    texts.push(collect_text(d));
+                }
+            }
+        }
+        let joined = texts
+            .iter()
+            .map(|t| tidy(t))
+            .filter(|t| !t.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        (!joined.is_empty()).then_some(joined)
+    }
+}
+
+fn memchr_iter(needle: u8, hay: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    hay.iter()
+        .enumerate()
+        .filter_map(move |(i, &b)| (b == needle).then_some(i))
+}
+
+fn collect_text(node: Node) -> String {
+    node.descendants()
+        .filter(Node::is_text)
+        .filter_map(|t| t.text())
+        .collect()
+}
+
+fn tidy(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let indent = lines
+        .iter()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let mut out: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                l.trim().to_owned()
+            } else {
+                l.get(indent..)
+                    .unwrap_or(l.trim_start())
+                    .trim_end()
+                    .to_owned()
+            }
+        })
+        .collect();
+    while out.first().is_some_and(|l| l.is_empty()) {
+        out.remove(0);
+    }
+    while out.last().is_some_and(|l| l.is_empty()) {
+        out.pop();
+    }
+    out.join("\n")
+}
+
+fn parse<'t>(name: &Arc<str>, text: &'t str) -> Result<Document<'t>> {
+    let opts = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    Document::parse_with_options(text, opts).map_err(|e| {
+        let pos = e.pos();
+        Error::new(
+            ErrorKind::Xml(e.to_string()),
+            Some(Loc {
+                file: name.clone(),
+                line: pos.row,
+                column: pos.col,
+            }),
+        )
+    })
+}
+
+struct Driver<'l> {
+    loader: &'l mut Loader,
+    defs: Definitions,
+    /// Documents read, with the namespace a chameleon include was read into.
+    seen: BTreeSet<(Source, Option<String>)>,
+    /// Namespaces imported without a schemaLocation, to take from the bundled schemas if nothing
+    /// else defines them.
+    namespace_only: Vec<(String, Loc)>,
+    /// Target namespaces of the schemas read.
+    schema_namespaces: BTreeSet<String>,
+}
+
+/// Reads an entry WSDL 1.1 document and everything it imports.
+///
+/// # Errors
+///
+/// The first document error: unreadable or malformed XML, a missing import, a duplicate definition,
+/// an unsupported construct in the documents' structure.
+pub fn read_wsdl(loader: &mut Loader, entry: &Source) -> Result<Definitions> {
+    let mut d = Driver {
+        loader,
+        defs: Definitions::default(),
+        seen: BTreeSet::new(),
+        namespace_only: Vec::new(),
+        schema_namespaces: BTreeSet::new(),
+    };
+    d.seen.insert((entry.clone(), None));
+    d.document(entry, None, true)?;
+    // Namespace-only imports of standard namespaces nobody defined: the bundled schema.
+    for (ns, loc) in std::mem::take(&mut d.namespace_only) {
+        if d.schema_namespaces.contains(&ns) {
+            continue;
+        }
+        if let Some(src) = d.loader.bundled_for_namespace(&ns) {
+            if d.seen.insert((src.clone(), None)) {
+                d.document(&src, Some((&ns, &loc)), false)?;
+            }
+        }
+    }
+    Ok(d.defs)
+}
+
+impl Driver<'_> {
+    /// Reads a WSDL or schema document (decided by its root element).
+    fn document(
+        &mut self,
+        src: &Source,
+        referenced_as: Option<(&str, &Loc)>,
+        entry: bool,
+    ) -> Result<()> {
+        let (name, text) = self.loader.read(src, referenced_as)?;
+        let doc = parse(&name, &text)?;
+        let ctx = DocCtx::new(name.clone(), &doc);
+        let root = doc.root_element();
+        let root_ns = root.tag_name().namespace();
+        if root_ns == Some(wsdl::WSDL) && root.tag_name().name() == "definitions" {
+            if entry {
+                self.defs.target_namespace = root
+                    .attribute("targetNamespace")
+                    .unwrap_or_default()
+                    .to_owned();
+                self.defs.doc = ctx.documentation(root);
+            }
+            let imports = wsdl::read_definitions(&ctx, root, &mut self.defs)?;
+            for types in root.children().filter(|c| {
+                c.is_element()
+                    && c.tag_name().namespace() == Some(wsdl::WSDL)
+                    && c.tag_name().name() == "types"
+            }) {
+                for schema in types.children().filter(xsd::is_schema) {
+                    self.schema(&ctx, src, schema, None)?;
+                }
+                // Some services put xs:import straight into wsdl:types (no enclosing schema).
+                for imp in types.children().filter(|c| {
+                    c.is_element()
+                        && c.tag_name().namespace() == Some(XS)
+                        && c.tag_name().name() == "import"
+                }) {
+                    let loc = ctx.loc(imp);
+                    match imp.attribute("schemaLocation") {
+                        Some(location) => {
+                            let target = self.loader.resolve(src, location, &loc)?;
+                            if self.seen.insert((target.clone(), None)) {
+                                self.schema_document(
+                                    &target,
+                                    location,
+                                    &loc,
+                                    None,
+                                    imp.attribute("namespace"),
+                                )?;
+                            }
+                        }
+                        None => {
+                            if let Some(ns) = imp.attribute("namespace") {
+                                self.namespace_only.push((ns.to_owned(), loc));
+                            }
+                        }
+                    }
+                }
+            }
+            for imp in imports {
+                let target = self.loader.resolve(src, &imp.location, &imp.loc)?;
+                if self.seen.insert((target.clone(), None)) {
+                    self.document(&target, Some((&imp.location, &imp.loc)), false)?;
+                }
+            }
+            Ok(())
+        } else if xsd::is_schema(&root) {
+            self.schema(&ctx, src, root, None)
+        } else if root_ns == Some(wsdl::WSDL20) {
+            Err(Error::at(
+                ErrorKind::Unsupported(
+                    "WSDL 2.0 documents (only WSDL 1.1 is generated so far)".into(),
+                ),
+                &ctx.loc(root),
+            ))
+        } else {
+            Err(Error::at(
+                ErrorKind::Invalid(format!(
+                    "expected wsdl:definitions or xs:schema, found {{{}}}{}",
+                    root_ns.unwrap_or_default(),
+                    root.tag_name().name()
+                )),
+                &ctx.loc(root),
+            ))
+        }
+    }
+
+    /// Reads one `xs:schema` element and what it imports and includes.
+    fn schema(
+        &mut self,
+        ctx: &DocCtx,
+        src: &Source,
+        schema: Node,
+        inherited_tns: Option<&str>,
+    ) -> Result<()> {
+        let refs = xsd::read_schema(ctx, schema, inherited_tns, &mut self.defs.schemas)?;
+        let tns = schema
+            .attribute("targetNamespace")
+            .or(inherited_tns)
+            .unwrap_or_default()
+            .to_owned();
+        self.schema_namespaces.insert(tns.clone());
+        for r in refs {
+            match (r.kind, &r.location) {
+                (xsd::RefKind::Import, None) => {
+                    if let Some(ns) = r.namespace {
+                        self.namespace_only.push((ns, r.loc));
+                    }
+                }
+                (kind, Some(location)) => {
+                    let target = self.loader.resolve(src, location, &r.loc)?;
+                    let chameleon = if kind == xsd::RefKind::Import {
+                        None
+                    } else {
+                        Some(tns.clone())
+                    };
+                    if self.seen.insert((target.clone(), chameleon.clone())) {
+                        let expected = if kind == xsd::RefKind::Import {
+                            r.namespace.as_deref()
+                        } else {
+                            None
+                        };
+                        self.schema_document(
+                            &target,
+                            location,
+                            &r.loc,
+                            chameleon.as_deref(),
+                            expected,
+                        )?;
+                    }
+                }
+                (_, None) => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn schema_document(
+        &mut self,
+        src: &Source,
+        location: &str,
+        at: &Loc,
+        inherited_tns: Option<&str>,
+        import_ns: Option<&str>,
+    ) -> Result<()> {
+        let (name, text) = self.loader.read(src, Some((location, at)))?;
+        let doc = parse(&name, &text)?;
+        let ctx = DocCtx::new(name.clone(), &doc);
+        let root = doc.root_element();
+        if xsd::is_schema(&root) {
+            let own_tns = root.attribute("targetNamespace").unwrap_or_default();
+            if let Some(expected) = import_ns {
+                if expected != own_tns {
+                    return Err(Error::at(
+                        ErrorKind::Invalid(format!(
+                            "xs:import says namespace {expected:?}, but {location:?} has targetNamespace {own_tns:?} \
+                             (XML Schema Part 1 §4.2.3 requires them to match)"
+                        )),
+                        at,
+                    ));
+                }
+            }
+            if let (Some(inherited), Some(own)) = (inherited_tns, root.attribute("targetNamespace"))
+            {
+                if inherited != own {
+                    return Err(Error::at(
+                        ErrorKind::Invalid(format!(
+                            "included schema has targetNamespace {own:?}, the including schema {inherited:?} \
+                             (XML Schema Part 1 §4.2.1: an include must share the namespace or have none)"
+                        )),
+                        at,
+                    ));
+                }
+            }
+            self.schema(&ctx, src, root, inherited_tns)
+        } else if root.tag_name().namespace() == Some(wsdl::WSDL) {
+            // Some services point xs:import at a WSDL whose types hold the schema.
+            for schema in root.descendants().filter(xsd::is_schema) {
+                self.schema(&ctx, src, schema, None)?;
+            }
+            Ok(())
+        } else {
+            Err(Error::at(
+                ErrorKind::Invalid(format!(
+                    "{location:?} is not a schema (root element {})",
+                    root.tag_name().name()
+                )),
+                at,
+            ))
+        }
+    }
+}

@@ -1,0 +1,337 @@
+//! Reads WSDL 1.1 `definitions` (WSDL 1.1 §2) with the SOAP 1.1 (§3), SOAP 1.2 and HTTP (§4) binding
+//! extensions into [`Definitions`].
+
+use roxmltree::Node;
+
+use crate::error::{Error, ErrorKind, Loc, Result};
+use crate::model::components::*;
+use crate::read::DocCtx;
+
+/// The WSDL 1.1 namespace.
+pub const WSDL: &str = "http://schemas.xmlsoap.org/wsdl/";
+/// The WSDL 2.0 namespace.
+pub const WSDL20: &str = "http://www.w3.org/ns/wsdl";
+const SOAP11: &str = "http://schemas.xmlsoap.org/wsdl/soap/";
+const SOAP12: &str = "http://schemas.xmlsoap.org/wsdl/soap12/";
+const HTTP: &str = "http://schemas.xmlsoap.org/wsdl/http/";
+const MIME: &str = "http://schemas.xmlsoap.org/wsdl/mime/";
+
+/// A `wsdl:import`.
+#[derive(Debug, Clone)]
+pub struct WsdlImport {
+    /// `location`.
+    pub location: String,
+    /// Where.
+    pub loc: Loc,
+}
+
+fn wsdl_children<'a, 'd>(
+    node: Node<'a, 'd>,
+    name: &'static str,
+) -> impl Iterator<Item = Node<'a, 'd>> {
+    node.children().filter(move |c| {
+        c.is_element() && c.tag_name().namespace() == Some(WSDL) && c.tag_name().name() == name
+    })
+}
+
+fn ext_child<'a, 'd>(node: Node<'a, 'd>, name: &str) -> Option<Node<'a, 'd>> {
+    node.children().find(|c| {
+        c.is_element()
+            && matches!(c.tag_name().namespace(), Some(SOAP11 | SOAP12))
+            && c.tag_name().name() == name
+    })
+}
+
+fn required<'a>(doc: &DocCtx, node: Node<'a, '_>, attr: &str) -> Result<&'a str> {
+    node.attribute(attr).ok_or_else(|| {
+        Error::at(
+            ErrorKind::Missing(format!(
+                "`{attr}` attribute on wsdl:{}",
+                node.tag_name().name()
+            )),
+            &doc.loc(node),
+        )
+    })
+}
+
+fn required_qname(doc: &DocCtx, node: Node, attr: &str) -> Result<QName> {
+    doc.qname_attr(node, attr)?.ok_or_else(|| {
+        Error::at(
+            ErrorKind::Missing(format!(
+                "`{attr}` attribute on wsdl:{}",
+                node.tag_name().name()
+            )),
+            &doc.loc(node),
+        )
+    })
+}
+
+fn style(v: Option<&str>) -> Option<Style> {
+    match v {
+        Some("rpc") => Some(Style::Rpc),
+        Some("document") => Some(Style::Document),
+        _ => None,
+    }
+}
+
+/// Reads the messages, portTypes, bindings and services of one `wsdl:definitions` into `defs` and
+/// returns its `wsdl:import`s. The `wsdl:types` schemas are read by the caller.
+///
+/// # Errors
+///
+/// Missing attributes, duplicate names, unsupported operation types.
+pub fn read_definitions(
+    doc: &DocCtx,
+    root: Node,
+    defs: &mut Definitions,
+) -> Result<Vec<WsdlImport>> {
+    let tns = root
+        .attribute("targetNamespace")
+        .unwrap_or_default()
+        .to_owned();
+    let qn = |local: &str| QName::new(tns.clone(), local);
+    let mut imports = Vec::new();
+    for c in root.children().filter(|c| c.is_element()) {
+        if c.tag_name().namespace() != Some(WSDL) {
+            continue; // extensibility elements (policies…) at the top level carry no messages
+        }
+        let loc = doc.loc(c);
+        match c.tag_name().name() {
+            "import" => imports.push(WsdlImport {
+                location: required(doc, c, "location")?.to_owned(),
+                loc,
+            }),
+            "message" => {
+                let name = qn(required(doc, c, "name")?);
+                let mut parts = Vec::new();
+                for p in wsdl_children(c, "part") {
+                    let ploc = doc.loc(p);
+                    let kind = if let Some(e) = doc.qname_attr(p, "element")? {
+                        PartKind::Element(e)
+                    } else if let Some(t) = doc.qname_attr(p, "type")? {
+                        PartKind::Type(t)
+                    } else {
+                        return Err(Error::at(
+                            ErrorKind::Missing("`element` or `type` on wsdl:part".into()),
+                            &ploc,
+                        ));
+                    };
+                    parts.push(Part {
+                        name: required(doc, p, "name")?.to_owned(),
+                        kind,
+                        loc: ploc,
+                    });
+                }
+                if let Some(prev) = defs.messages.get(&name) {
+                    return Err(Error::at(
+                        ErrorKind::Duplicate(format!(
+                            "message {name} (first defined at {})",
+                            prev.loc
+                        )),
+                        &loc,
+                    ));
+                }
+                defs.messages
+                    .insert(name.clone(), Message { name, parts, loc });
+            }
+            "portType" => {
+                let name = qn(required(doc, c, "name")?);
+                let mut operations = Vec::new();
+                for o in wsdl_children(c, "operation") {
+                    let oloc = doc.loc(o);
+                    let msgs: Vec<Node> = o
+                        .children()
+                        .filter(|m| m.is_element() && m.tag_name().namespace() == Some(WSDL))
+                        .collect();
+                    let first_io = msgs
+                        .iter()
+                        .find(|m| matches!(m.tag_name().name(), "input" | "output"));
+                    if first_io.is_some_and(|m| m.tag_name().name() == "output") {
+                        return Err(Error::at(
+                            ErrorKind::Unsupported(
+                                "solicit-response and notification operations (output before input, WSDL 1.1 §2.4.3–4): a client cannot call them".into(),
+                            ),
+                            &oloc,
+                        ));
+                    }
+                    let mut op = PortTypeOperation {
+                        name: required(doc, o, "name")?.to_owned(),
+                        input: None,
+                        output: None,
+                        faults: Vec::new(),
+                        doc: doc.documentation(o),
+                        loc: oloc,
+                    };
+                    for m in msgs {
+                        match m.tag_name().name() {
+                            "input" => op.input = Some(required_qname(doc, m, "message")?),
+                            "output" => op.output = Some(required_qname(doc, m, "message")?),
+                            "fault" => op.faults.push((
+                                required(doc, m, "name")?.to_owned(),
+                                required_qname(doc, m, "message")?,
+                            )),
+                            _ => {}
+                        }
+                    }
+                    operations.push(op);
+                }
+                if let Some(prev) = defs.port_types.get(&name) {
+                    return Err(Error::at(
+                        ErrorKind::Duplicate(format!(
+                            "portType {name} (first defined at {})",
+                            prev.loc
+                        )),
+                        &loc,
+                    ));
+                }
+                defs.port_types.insert(
+                    name.clone(),
+                    PortType {
+                        name,
+                        operations,
+                        doc: doc.documentation(c),
+                        loc,
+                    },
+                );
+            }
+            "binding" => {
+                let b = read_binding(doc, c, qn(required(doc, c, "name")?))?;
+                if let Some(prev) = defs.bindings.get(&b.name) {
+                    return Err(Error::at(
+                        ErrorKind::Duplicate(format!(
+                            "binding {} (first defined at {})",
+                            b.name, prev.loc
+                        )),
+                        &loc,
+                    ));
+                }
+                defs.bindings.insert(b.name.clone(), b);
+            }
+            "service" => {
+                let name = qn(required(doc, c, "name")?);
+                let mut ports = Vec::new();
+                for p in wsdl_children(c, "port") {
+                    let address = p
+                        .children()
+                        .find(|a| a.is_element() && a.tag_name().name() == "address")
+                        .and_then(|a| a.attribute("location"))
+                        .map(str::to_owned);
+                    ports.push(Port {
+                        name: required(doc, p, "name")?.to_owned(),
+                        binding: required_qname(doc, p, "binding")?,
+                        address,
+                        loc: doc.loc(p),
+                    });
+                }
+                defs.services.push(Service {
+                    name,
+                    ports,
+                    doc: doc.documentation(c),
+                    loc,
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(imports)
+}
+
+fn read_binding(doc: &DocCtx, node: Node, name: QName) -> Result<Binding> {
+    let loc = doc.loc(node);
+    let port_type = required_qname(doc, node, "type")?;
+    let proto = node.children().find(|c| {
+        c.is_element() && c.tag_name().name() == "binding" && c.tag_name().namespace() != Some(WSDL)
+    });
+    let (kind, bstyle) = match proto {
+        Some(p) => match p.tag_name().namespace() {
+            Some(SOAP11) => (BindingKind::Soap11, style(p.attribute("style"))),
+            Some(SOAP12) => (BindingKind::Soap12, style(p.attribute("style"))),
+            Some(HTTP) => (BindingKind::Http, None),
+            other => (
+                BindingKind::Other(other.unwrap_or_default().to_owned()),
+                None,
+            ),
+        },
+        None => (BindingKind::Other(String::new()), None),
+    };
+    let mut operations = Vec::new();
+    for o in wsdl_children(node, "operation") {
+        let oloc = doc.loc(o);
+        let soap_op = ext_child(o, "operation");
+        let mut bo = BindingOperation {
+            name: required(doc, o, "name")?.to_owned(),
+            soap_action: soap_op
+                .and_then(|s| s.attribute("soapAction"))
+                .map(str::to_owned),
+            style: soap_op.and_then(|s| style(s.attribute("style"))),
+            input: None,
+            output: None,
+            loc: oloc,
+        };
+        if matches!(kind, BindingKind::Soap11 | BindingKind::Soap12) {
+            for io in ["input", "output"] {
+                if let Some(m) = wsdl_children(o, io).next() {
+                    let bm = read_binding_message(doc, m)?;
+                    if io == "input" {
+                        bo.input = Some(bm);
+                    } else {
+                        bo.output = Some(bm);
+                    }
+                }
+            }
+        }
+        operations.push(bo);
+    }
+    Ok(Binding {
+        name,
+        port_type,
+        kind,
+        style: bstyle,
+        operations,
+        loc,
+    })
+}
+
+fn read_binding_message(doc: &DocCtx, node: Node) -> Result<BindingMessage> {
+    let loc = doc.loc(node);
+    if let Some(mime) = node
+        .children()
+        .find(|c| c.is_element() && c.tag_name().namespace() == Some(MIME))
+    {
+        return Err(Error::at(
+            ErrorKind::Unsupported(format!(
+                "mime:{} (SOAP with Attachments) in a binding operation",
+                mime.tag_name().name()
+            )),
+            &doc.loc(mime),
+        ));
+    }
+    let body = ext_child(node, "body");
+    let use_ = match body.and_then(|b| b.attribute("use")) {
+        Some("encoded") => BodyUse::Encoded,
+        _ => BodyUse::Literal,
+    };
+    let mut headers = Vec::new();
+    for h in node.children().filter(|c| {
+        c.is_element()
+            && matches!(c.tag_name().namespace(), Some(SOAP11 | SOAP12))
+            && c.tag_name().name() == "header"
+    }) {
+        headers.push((
+            required_qname(doc, h, "message")?,
+            required(doc, h, "part")?.to_owned(),
+            doc.loc(h),
+        ));
+    }
+    Ok(BindingMessage {
+        use_,
+        namespace: body
+            .and_then(|b| b.attribute("namespace"))
+            .map(str::to_owned),
+        parts: body
+            .and_then(|b| b.attribute("parts"))
+            .map(|p| p.split_ascii_whitespace().map(str::to_owned).collect()),
+        headers,
+        loc,
+    })
+}

@@ -1,0 +1,643 @@
+//! Reads `xs:schema` elements into [`SchemaSet`] components (XML Schema Part 1 §3, XML
+//! representations). Imports, includes and redefines are returned to the driver, which loads them.
+
+use roxmltree::Node;
+
+use crate::error::{Error, ErrorKind, Loc, Result};
+use crate::model::components::*;
+use crate::read::DocCtx;
+
+/// A document a schema asks for.
+#[derive(Debug, Clone)]
+pub struct SchemaRef {
+    /// `import`, `include` or `redefine`.
+    pub kind: RefKind,
+    /// `schemaLocation`, if given.
+    pub location: Option<String>,
+    /// `namespace` of an import.
+    pub namespace: Option<String>,
+    /// Where the reference is.
+    pub loc: Loc,
+}
+
+/// How a schema references another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefKind {
+    /// `xs:import`: another namespace.
+    Import,
+    /// `xs:include`: the same namespace (or a chameleon schema that takes it on).
+    Include,
+    /// `xs:redefine`: an include whose components may be redefined.
+    Redefine,
+}
+
+/// The per-schema settings that name resolution needs.
+struct SchemaCtx<'a, 'd> {
+    doc: &'a DocCtx<'d>,
+    /// The effective target namespace (a chameleon include takes the includer's).
+    tns: String,
+    /// The schema had no targetNamespace and is included into `tns`: no-namespace references are
+    /// rewritten into `tns` (XML Schema Part 1 §4.2.1).
+    chameleon: bool,
+    element_qualified: bool,
+    attribute_qualified: bool,
+}
+
+impl SchemaCtx<'_, '_> {
+    fn qname(&self, node: Node, attr: &str) -> Result<Option<QName>> {
+        let q = self.doc.qname_attr(node, attr)?;
+        Ok(q.map(|mut q| {
+            if self.chameleon && q.ns.is_empty() {
+                q.ns = self.tns.clone();
+            }
+            q
+        }))
+    }
+
+    fn required_qname(&self, node: Node, attr: &str) -> Result<QName> {
+        self.qname(node, attr)?.ok_or_else(|| {
+            Error::at(
+                ErrorKind::Missing(format!(
+                    "`{attr}` attribute on xs:{}",
+                    node.tag_name().name()
+                )),
+                &self.doc.loc(node),
+            )
+        })
+    }
+
+    fn global_name(&self, node: Node) -> Result<QName> {
+        let name = node.attribute("name").ok_or_else(|| {
+            Error::at(
+                ErrorKind::Missing(format!("`name` on top-level xs:{}", node.tag_name().name())),
+                &self.doc.loc(node),
+            )
+        })?;
+        Ok(QName::new(self.tns.clone(), name))
+    }
+}
+
+fn is_xs(node: &Node, name: &str) -> bool {
+    node.is_element() && node.tag_name().namespace() == Some(XS) && node.tag_name().name() == name
+}
+
+fn xs_children<'a, 'd>(node: Node<'a, 'd>) -> impl Iterator<Item = Node<'a, 'd>> {
+    node.children()
+        .filter(|c| c.is_element() && c.tag_name().namespace() == Some(XS))
+}
+
+fn occurs(node: Node, doc: &DocCtx) -> Result<Occurs> {
+    let parse = |attr: &str, default: u64| -> Result<Option<u64>> {
+        match node.attribute(attr).map(str::trim) {
+            None => Ok(Some(default)),
+            Some("unbounded") if attr == "maxOccurs" => Ok(None),
+            Some(v) => v.parse::<u64>().map(Some).map_err(|_| {
+                Error::at(
+                    ErrorKind::Invalid(format!("{attr}={v:?} is not a non-negative integer")),
+                    &doc.loc(node),
+                )
+            }),
+        }
+    };
+    Ok(Occurs {
+        min: parse("minOccurs", 1)?.unwrap_or(1),
+        max: parse("maxOccurs", 1)?,
+    })
+}
+
+/// Reads one `xs:schema` element into `out`, returning the documents it references.
+///
+/// `inherited_tns` is the including schema's namespace for a chameleon include.
+///
+/// # Errors
+///
+/// Missing required attributes, unbound prefixes, duplicate definitions.
+pub fn read_schema(
+    doc: &DocCtx,
+    schema: Node,
+    inherited_tns: Option<&str>,
+    out: &mut SchemaSet,
+) -> Result<Vec<SchemaRef>> {
+    let own_tns = schema.attribute("targetNamespace").map(str::to_owned);
+    let chameleon = own_tns.is_none() && inherited_tns.is_some();
+    let tns = own_tns
+        .or_else(|| inherited_tns.map(str::to_owned))
+        .unwrap_or_default();
+    let ctx = SchemaCtx {
+        doc,
+        tns,
+        chameleon,
+        element_qualified: schema.attribute("elementFormDefault") == Some("qualified"),
+        attribute_qualified: schema.attribute("attributeFormDefault") == Some("qualified"),
+    };
+    let mut refs = Vec::new();
+    for child in xs_children(schema) {
+        let loc = doc.loc(child);
+        match child.tag_name().name() {
+            "import" => refs.push(SchemaRef {
+                kind: RefKind::Import,
+                location: child.attribute("schemaLocation").map(str::to_owned),
+                namespace: child.attribute("namespace").map(str::to_owned),
+                loc,
+            }),
+            "include" | "redefine" => {
+                let kind = if child.tag_name().name() == "include" {
+                    RefKind::Include
+                } else {
+                    RefKind::Redefine
+                };
+                let location = child.attribute("schemaLocation").ok_or_else(|| {
+                    Error::at(
+                        ErrorKind::Missing("`schemaLocation` on xs:include".into()),
+                        &loc,
+                    )
+                })?;
+                refs.push(SchemaRef {
+                    kind,
+                    location: Some(location.to_owned()),
+                    namespace: Some(ctx.tns.clone()),
+                    loc: loc.clone(),
+                });
+                if kind == RefKind::Redefine
+                    && xs_children(child).any(|r| r.tag_name().name() != "annotation")
+                {
+                    return Err(Error::at(
+                        ErrorKind::Unsupported(
+                            "xs:redefine with redefined components (an xs:redefine without any is read as an include)".into(),
+                        ),
+                        &loc,
+                    ));
+                }
+            }
+            _ => read_top_level(&ctx, child, out)?,
+        }
+    }
+    Ok(refs)
+}
+
+fn insert<T>(
+    map: &mut std::collections::BTreeMap<QName, T>,
+    name: QName,
+    value: T,
+    loc: &Loc,
+    what: &str,
+    existing_loc: impl Fn(&T) -> Loc,
+) -> Result<()> {
+    if let Some(prev) = map.get(&name) {
+        return Err(Error::at(
+            ErrorKind::Duplicate(format!(
+                "{what} {name} (first defined at {})",
+                existing_loc(prev)
+            )),
+            loc,
+        ));
+    }
+    map.insert(name, value);
+    Ok(())
+}
+
+fn read_top_level(ctx: &SchemaCtx, node: Node, out: &mut SchemaSet) -> Result<()> {
+    let loc = ctx.doc.loc(node);
+    match node.tag_name().name() {
+        "element" => {
+            let name = ctx.global_name(node)?;
+            let decl = ElementDecl {
+                name: name.clone(),
+                ty: element_type(ctx, node)?,
+                nillable: node.attribute("nillable") == Some("true"),
+                is_abstract: node.attribute("abstract") == Some("true"),
+                substitution_group: ctx.qname(node, "substitutionGroup")?,
+                doc: ctx.doc.documentation(node),
+                loc: loc.clone(),
+            };
+            insert(&mut out.elements, name, decl, &loc, "element", |d| {
+                d.loc.clone()
+            })
+        }
+        "complexType" => {
+            let name = ctx.global_name(node)?;
+            let ct = complex_type(ctx, node, Some(name.clone()))?;
+            insert(
+                &mut out.types,
+                name,
+                TypeDef::Complex(ct),
+                &loc,
+                "type",
+                |t| t.loc().clone(),
+            )
+        }
+        "simpleType" => {
+            let name = ctx.global_name(node)?;
+            let st = simple_type(ctx, node, Some(name.clone()))?;
+            insert(
+                &mut out.types,
+                name,
+                TypeDef::Simple(st),
+                &loc,
+                "type",
+                |t| t.loc().clone(),
+            )
+        }
+        "group" => {
+            let name = ctx.global_name(node)?;
+            let particle = xs_children(node)
+                .find(|c| matches!(c.tag_name().name(), "sequence" | "choice" | "all"))
+                .map(|c| particle(ctx, c))
+                .transpose()?
+                .ok_or_else(|| {
+                    Error::at(ErrorKind::Missing("model group in xs:group".into()), &loc)
+                })?;
+            let def = GroupDef {
+                name: name.clone(),
+                particle,
+            };
+            insert(&mut out.groups, name, def, &loc, "group", |g| {
+                g.particle.loc.clone()
+            })
+        }
+        "attributeGroup" => {
+            let name = ctx.global_name(node)?;
+            let (attributes, any_attribute) = attribute_items(ctx, node)?;
+            let def = AttributeGroupDef {
+                name: name.clone(),
+                attributes,
+                any_attribute,
+                loc: loc.clone(),
+            };
+            insert(
+                &mut out.attribute_groups,
+                name,
+                def,
+                &loc,
+                "attribute group",
+                |g| g.loc.clone(),
+            )
+        }
+        "attribute" => {
+            let name = ctx.global_name(node)?;
+            let decl = AttributeDecl {
+                name: name.clone(),
+                is_ref: false,
+                ty: attribute_type(ctx, node)?,
+                use_: AttributeUse::Optional,
+                default: node.attribute("default").map(str::to_owned),
+                fixed: node.attribute("fixed").map(str::to_owned),
+                doc: ctx.doc.documentation(node),
+                loc: loc.clone(),
+            };
+            insert(&mut out.attributes, name, decl, &loc, "attribute", |a| {
+                a.loc.clone()
+            })
+        }
+        "annotation" | "notation" => Ok(()),
+        other => Err(Error::at(
+            ErrorKind::Unsupported(format!("xs:{other} at the top level of a schema")),
+            &loc,
+        )),
+    }
+}
+
+fn element_type(ctx: &SchemaCtx, node: Node) -> Result<Option<TypeRef>> {
+    if let Some(q) = ctx.qname(node, "type")? {
+        return Ok(Some(TypeRef::Named(q, ctx.doc.loc(node))));
+    }
+    for c in xs_children(node) {
+        match c.tag_name().name() {
+            "complexType" => {
+                return Ok(Some(TypeRef::Anonymous(Box::new(TypeDef::Complex(
+                    complex_type(ctx, c, None)?,
+                )))))
+            }
+            "simpleType" => {
+                return Ok(Some(TypeRef::Anonymous(Box::new(TypeDef::Simple(
+                    simple_type(ctx, c, None)?,
+                )))))
+            }
+            _ => {}
+        }
+    }
+    Ok(None)
+}
+
+fn attribute_type(ctx: &SchemaCtx, node: Node) -> Result<Option<TypeRef>> {
+    if let Some(q) = ctx.qname(node, "type")? {
+        return Ok(Some(TypeRef::Named(q, ctx.doc.loc(node))));
+    }
+    match xs_children(node).find(|c| c.tag_name().name() == "simpleType") {
+        Some(st) => Ok(Some(TypeRef::Anonymous(Box::new(TypeDef::Simple(
+            simple_type(ctx, st, None)?,
+        ))))),
+        None => Ok(None),
+    }
+}
+
+fn simple_type(ctx: &SchemaCtx, node: Node, name: Option<QName>) -> Result<SimpleType> {
+    let loc = ctx.doc.loc(node);
+    let doc = ctx.doc.documentation(node);
+    for c in xs_children(node) {
+        let cloc = ctx.doc.loc(c);
+        let variety = match c.tag_name().name() {
+            "restriction" => {
+                let base = match ctx.qname(c, "base")? {
+                    Some(q) => TypeRef::Named(q, cloc.clone()),
+                    None => match xs_children(c).find(|g| g.tag_name().name() == "simpleType") {
+                        Some(st) => TypeRef::Anonymous(Box::new(TypeDef::Simple(simple_type(
+                            ctx, st, None,
+                        )?))),
+                        None => {
+                            return Err(Error::at(
+                                ErrorKind::Missing(
+                                    "`base` or a simpleType in xs:restriction".into(),
+                                ),
+                                &cloc,
+                            ))
+                        }
+                    },
+                };
+                let mut enumerations = Vec::new();
+                let mut facets = Vec::new();
+                for f in xs_children(c) {
+                    let fname = f.tag_name().name();
+                    match fname {
+                        "enumeration" => {
+                            enumerations.push(f.attribute("value").unwrap_or_default().to_owned())
+                        }
+                        "simpleType" | "annotation" => {}
+                        _ => facets.push((
+                            fname.to_owned(),
+                            f.attribute("value").unwrap_or_default().to_owned(),
+                        )),
+                    }
+                }
+                SimpleVariety::Restriction {
+                    base,
+                    enumerations,
+                    facets,
+                }
+            }
+            "list" => {
+                let item = match ctx.qname(c, "itemType")? {
+                    Some(q) => TypeRef::Named(q, cloc.clone()),
+                    None => match xs_children(c).find(|g| g.tag_name().name() == "simpleType") {
+                        Some(st) => TypeRef::Anonymous(Box::new(TypeDef::Simple(simple_type(
+                            ctx, st, None,
+                        )?))),
+                        None => {
+                            return Err(Error::at(
+                                ErrorKind::Missing("`itemType` or a simpleType in xs:list".into()),
+                                &cloc,
+                            ))
+                        }
+                    },
+                };
+                SimpleVariety::List { item }
+            }
+            "union" => {
+                let mut members = Vec::new();
+                if let Some(list) = c.attribute("memberTypes") {
+                    for m in list.split_ascii_whitespace() {
+                        let q = ctx.doc.resolve_qname(c, m)?;
+                        let q = if ctx.chameleon && q.ns.is_empty() {
+                            QName::new(ctx.tns.clone(), q.local)
+                        } else {
+                            q
+                        };
+                        members.push(TypeRef::Named(q, cloc.clone()));
+                    }
+                }
+                for st in xs_children(c).filter(|g| g.tag_name().name() == "simpleType") {
+                    members.push(TypeRef::Anonymous(Box::new(TypeDef::Simple(simple_type(
+                        ctx, st, None,
+                    )?))));
+                }
+                SimpleVariety::Union { members }
+            }
+            "annotation" => continue,
+            other => {
+                return Err(Error::at(
+                    ErrorKind::Unsupported(format!("xs:{other} in xs:simpleType")),
+                    &cloc,
+                ))
+            }
+        };
+        return Ok(SimpleType {
+            name,
+            variety,
+            doc,
+            loc,
+        });
+    }
+    Err(Error::at(
+        ErrorKind::Missing("restriction, list or union in xs:simpleType".into()),
+        &loc,
+    ))
+}
+
+fn complex_type(ctx: &SchemaCtx, node: Node, name: Option<QName>) -> Result<ComplexType> {
+    let loc = ctx.doc.loc(node);
+    let mut ct = ComplexType {
+        name,
+        is_abstract: node.attribute("abstract") == Some("true"),
+        mixed: node.attribute("mixed") == Some("true"),
+        content: Content::Empty,
+        attributes: Vec::new(),
+        any_attribute: false,
+        doc: ctx.doc.documentation(node),
+        loc,
+    };
+    for c in xs_children(node) {
+        let cloc = ctx.doc.loc(c);
+        match c.tag_name().name() {
+            "sequence" | "choice" | "all" | "group" => {
+                ct.content = Content::Particle(particle(ctx, c)?)
+            }
+            "simpleContent" | "complexContent" => {
+                let simple = c.tag_name().name() == "simpleContent";
+                if c.attribute("mixed") == Some("true") {
+                    ct.mixed = true;
+                }
+                let Some(d) = xs_children(c)
+                    .find(|d| matches!(d.tag_name().name(), "extension" | "restriction"))
+                else {
+                    return Err(Error::at(
+                        ErrorKind::Missing(format!(
+                            "extension or restriction in xs:{}",
+                            c.tag_name().name()
+                        )),
+                        &cloc,
+                    ));
+                };
+                let derivation = if d.tag_name().name() == "extension" {
+                    Derivation::Extension
+                } else {
+                    Derivation::Restriction
+                };
+                let base = ctx.required_qname(d, "base")?;
+                let dloc = ctx.doc.loc(d);
+                if simple {
+                    ct.content = Content::Simple {
+                        derivation,
+                        base,
+                        loc: dloc,
+                    };
+                } else {
+                    let p = xs_children(d)
+                        .find(|p| {
+                            matches!(p.tag_name().name(), "sequence" | "choice" | "all" | "group")
+                        })
+                        .map(|p| particle(ctx, p))
+                        .transpose()?;
+                    ct.content = Content::Complex {
+                        derivation,
+                        base,
+                        particle: p,
+                        loc: dloc,
+                    };
+                }
+                let (attrs, any) = attribute_items(ctx, d)?;
+                ct.attributes.extend(attrs);
+                ct.any_attribute |= any;
+            }
+            "attribute" | "attributeGroup" | "anyAttribute" | "annotation" => {}
+            other => {
+                return Err(Error::at(
+                    ErrorKind::Unsupported(format!("xs:{other} in xs:complexType")),
+                    &cloc,
+                ))
+            }
+        }
+    }
+    let (attrs, any) = attribute_items(ctx, node)?;
+    ct.attributes.extend(attrs);
+    ct.any_attribute |= any;
+    Ok(ct)
+}
+
+fn attribute_items(ctx: &SchemaCtx, node: Node) -> Result<(Vec<AttributeItem>, bool)> {
+    let mut items = Vec::new();
+    let mut any = false;
+    for c in xs_children(node) {
+        let loc = ctx.doc.loc(c);
+        match c.tag_name().name() {
+            "attribute" => {
+                let use_ = match c.attribute("use") {
+                    Some("required") => AttributeUse::Required,
+                    Some("prohibited") => AttributeUse::Prohibited,
+                    _ => AttributeUse::Optional,
+                };
+                let (name, is_ref) = match ctx.qname(c, "ref")? {
+                    Some(r) => (r, true),
+                    None => {
+                        let local = c.attribute("name").ok_or_else(|| {
+                            Error::at(
+                                ErrorKind::Missing("`name` or `ref` on xs:attribute".into()),
+                                &loc,
+                            )
+                        })?;
+                        let qualified = match c.attribute("form") {
+                            Some(f) => f == "qualified",
+                            None => ctx.attribute_qualified,
+                        };
+                        let ns = if qualified {
+                            ctx.tns.clone()
+                        } else {
+                            String::new()
+                        };
+                        (QName::new(ns, local), false)
+                    }
+                };
+                items.push(AttributeItem::Attribute(AttributeDecl {
+                    name,
+                    is_ref,
+                    ty: attribute_type(ctx, c)?,
+                    use_,
+                    default: c.attribute("default").map(str::to_owned),
+                    fixed: c.attribute("fixed").map(str::to_owned),
+                    doc: ctx.doc.documentation(c),
+                    loc,
+                }));
+            }
+            "attributeGroup" => {
+                items.push(AttributeItem::GroupRef(ctx.required_qname(c, "ref")?, loc))
+            }
+            "anyAttribute" => any = true,
+            _ => {}
+        }
+    }
+    Ok((items, any))
+}
+
+fn particle(ctx: &SchemaCtx, node: Node) -> Result<Particle> {
+    let loc = ctx.doc.loc(node);
+    let occurs = occurs(node, ctx.doc)?;
+    let term = match node.tag_name().name() {
+        "element" => {
+            if let Some(r) = ctx.qname(node, "ref")? {
+                Term::ElementRef(r)
+            } else {
+                let local = node.attribute("name").ok_or_else(|| {
+                    Error::at(
+                        ErrorKind::Missing("`name` or `ref` on xs:element".into()),
+                        &loc,
+                    )
+                })?;
+                let qualified = match node.attribute("form") {
+                    Some(f) => f == "qualified",
+                    None => ctx.element_qualified,
+                };
+                let ns = if qualified {
+                    ctx.tns.clone()
+                } else {
+                    String::new()
+                };
+                Term::Element(LocalElement {
+                    name: QName::new(ns, local),
+                    ty: element_type(ctx, node)?,
+                    nillable: node.attribute("nillable") == Some("true"),
+                    default: node.attribute("default").map(str::to_owned),
+                    fixed: node.attribute("fixed").map(str::to_owned),
+                    doc: ctx.doc.documentation(node),
+                    loc: loc.clone(),
+                })
+            }
+        }
+        "group" => Term::GroupRef(ctx.required_qname(node, "ref")?),
+        "any" => Term::Any {
+            namespace: node.attribute("namespace").unwrap_or("##any").to_owned(),
+        },
+        kind @ ("sequence" | "choice" | "all") => {
+            let mut parts = Vec::new();
+            for c in xs_children(node) {
+                match c.tag_name().name() {
+                    "annotation" => {}
+                    "element" | "group" | "any" | "sequence" | "choice" | "all" => {
+                        parts.push(particle(ctx, c)?)
+                    }
+                    other => {
+                        return Err(Error::at(
+                            ErrorKind::Unsupported(format!("xs:{other} in xs:{kind}")),
+                            &ctx.doc.loc(c),
+                        ))
+                    }
+                }
+            }
+            match kind {
+                "sequence" => Term::Sequence(parts),
+                "choice" => Term::Choice(parts),
+                _ => Term::All(parts),
+            }
+        }
+        other => {
+            return Err(Error::at(
+                ErrorKind::Unsupported(format!("xs:{other} as a particle")),
+                &loc,
+            ))
+        }
+    };
+    Ok(Particle { occurs, term, loc })
+}
+
+/// Whether `node` is an `xs:schema` element.
+pub fn is_schema(node: &Node) -> bool {
+    is_xs(node, "schema")
+}
