@@ -126,7 +126,11 @@ impl Builder {
         let mut loader = read::loader::Loader::new(catalog);
         let entry = loader.entry(wsdl)?;
         let defs = read::read_wsdl(&mut loader, &entry)?;
-        files_read.extend(loader.files_read);
+        for f in loader.files_read {
+            if !files_read.contains(&f) {
+                files_read.push(f);
+            }
+        }
         let source = wsdl
             .file_name()
             .map(|f| f.to_string_lossy().into_owned())

@@ -2,5 +2,6 @@
 //! server for broken responses.
 
 pub mod canned;
+pub mod corpus;
 pub mod large_objects;
 pub mod peers;

@@ -47,7 +47,13 @@ fn doc_attrs(doc: Option<&str>, enabled: bool) -> TokenStream {
 
 /// `/// Generated from …` (after a blank doc line when there is documentation above).
 fn origin_attrs(origin: &str, after_doc: bool) -> TokenStream {
-    let line = format!(" Generated from {origin}.");
+    origin_line(&format!("Generated from {origin}."), after_doc)
+}
+
+/// One doc line soapgen writes itself (kept with `docs(false)`), after a blank line when there is
+/// documentation above.
+fn origin_line(text: &str, after_doc: bool) -> TokenStream {
+    let line = format!(" {text}");
     if after_doc {
         quote!(#[doc = ""] #[doc = #line])
     } else {
@@ -233,6 +239,13 @@ impl Emitter<'_> {
         let rt = &self.rt;
         let name = ident(&f.name);
         let doc = doc_attrs(f.doc.as_deref(), self.opts.docs);
+        let doc = if doc.is_empty() {
+            let d = f.doc.clone().unwrap_or_default();
+            let l = format!(" {d}");
+            quote!(#[doc = #l])
+        } else {
+            doc
+        };
         let variants = f.variants.iter().map(|(v, base, q)| {
             let vi = ident(v);
             let ty = self.base(base, true);
@@ -259,6 +272,7 @@ impl Emitter<'_> {
         let rt = &self.rt;
         let name = ident(&c.name);
         let doc = doc_attrs(c.doc.as_deref(), self.opts.docs);
+        let summary = origin_line(&c.summary, !doc.is_empty());
         let ns = &c.namespace;
         let version = if c.soap12 { "1.2" } else { "1.1" };
         let endpoint = c.endpoint.as_ref().map(|e| quote!(endpoint = #e,));
@@ -324,17 +338,17 @@ impl Emitter<'_> {
                 }
                 None => quote!(#rt::Error),
             };
-            let wsdl_doc = format!(" WSDL operation `{}`.", op.wsdl_name);
+            let wsdl_doc = origin_line(&format!("WSDL operation `{}`.", op.wsdl_name), !odoc.is_empty());
             quote! {
                 #odoc
-                #[doc = ""]
-                #[doc = #wsdl_doc]
+                #wsdl_doc
                 #[soap(#(#args),*)]
                 async fn #m(&self, #(#headers,)* #(#params),*) -> ::core::result::Result<#ret, #err>;
             }
         });
         quote! {
             #doc
+            #summary
             #[#rt::soap_client(#krate namespace = #ns, soap = #version, #endpoint blocking)]
             pub trait #name {
                 #(#methods)*

@@ -53,7 +53,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         decls: BTreeMap::new(),
         queue: VecDeque::new(),
         queued: BTreeSet::new(),
-        notes: Vec::new(),
+        notes: defs.notes.clone(),
     };
     // Names for every named type first, then elements with anonymous types, each in sorted order:
     // the names do not depend on which operations reach them.
@@ -166,7 +166,7 @@ fn card(occurs: Occurs, nillable: bool) -> Option<Card> {
 }
 
 /// A child of a document/literal wrapper element: name, type, occurrence, nillable, location.
-type WrapperChild = (QName, Option<TypeRef>, Occurs, bool, Loc);
+type WrapperChild = (QName, Option<TypeRef>, Occurs, bool, Loc, Option<String>);
 
 /// A field being collected from a content model.
 struct Collector {
@@ -879,7 +879,15 @@ impl<'d> Builder<'d> {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let mut doc = pt.doc.clone();
+        let service_doc = defs
+            .services
+            .iter()
+            .find(|s| s.ports.iter().any(|p| p.binding == binding.name))
+            .and_then(|s| s.doc.clone());
+        let mut doc = match (service_doc, pt.doc.clone()) {
+            (Some(s), Some(p)) if s != p => Some(format!("{s}\n\n{p}")),
+            (s, p) => s.or(p),
+        };
         let line = format!(
             "Binding `{}` ({}) of portType `{}`.",
             binding.name.local,
@@ -890,13 +898,10 @@ impl<'d> Builder<'d> {
             },
             pt.name.local
         );
-        doc = Some(match doc {
-            Some(d) => format!("{d}\n\n{line}"),
-            None => line,
-        });
         Ok(ClientDecl {
             name: scope.unique(&names::type_name(&binding.name.local)),
-            doc,
+            doc: doc.take(),
+            summary: line,
             binding: binding.name.clone(),
             soap12: binding.kind == BindingKind::Soap12,
             namespace: defs.target_namespace.clone(),
@@ -1056,10 +1061,10 @@ impl<'d> Builder<'d> {
     }
 
     /// The element of a document-style message: exactly one `element=` part.
-    fn doc_part(&self, parts: &[&Part], op: &PortTypeOperation, what: &str) -> R<QName> {
+    fn doc_part(&self, parts: &[&Part], op: &PortTypeOperation, what: &str) -> R<(QName, Loc)> {
         match parts {
             [p] => match &p.kind {
-                PartKind::Element(q) => Ok(q.clone()),
+                PartKind::Element(q) => Ok((q.clone(), p.loc.clone())),
                 PartKind::Type(_) => Err(unsupported(
                     format!("a document-style {what} part typed with type= (WS-I BP R2204 requires element=)"),
                     &p.loc,
@@ -1108,6 +1113,7 @@ impl<'d> Builder<'d> {
                     it.occurs,
                     le.nillable,
                     le.loc.clone(),
+                    le.doc.clone(),
                 )),
                 Term::ElementRef(r) => {
                     let g = self.schemas().elements.get(r)?;
@@ -1120,6 +1126,7 @@ impl<'d> Builder<'d> {
                         it.occurs,
                         g.nillable,
                         it.loc.clone(),
+                        g.doc.clone(),
                     ));
                 }
                 _ => return None,
@@ -1135,10 +1142,20 @@ impl<'d> Builder<'d> {
         out_parts: Option<&[&Part]>,
         decl: &mut OperationDecl,
     ) -> R<()> {
-        let req = self.doc_part(in_parts, op, "input")?;
-        let resp = out_parts
+        let (req, req_loc) = self.doc_part(in_parts, op, "input")?;
+        let resp_part = out_parts
             .map(|p| self.doc_part(p, op, "output"))
             .transpose()?;
+        let resp_loc = resp_part.as_ref().map(|(_, l)| l.clone());
+        let resp = resp_part.map(|(q, _)| q);
+        if !self.schemas().elements.contains_key(&req) {
+            return Err(undefined(format!("element {req}"), &req_loc));
+        }
+        if let (Some(r), Some(l)) = (&resp, &resp_loc) {
+            if !self.schemas().elements.contains_key(r) {
+                return Err(undefined(format!("element {r}"), l));
+            }
+        }
         let in_children = if req.local == op.name {
             self.wrapper_children(&req)
         } else {
@@ -1154,7 +1171,8 @@ impl<'d> Builder<'d> {
             (Some(ins), outs) => {
                 // Wrapped: the wrapper's children are the parameters, its response's child the result.
                 let mut pscope = Scope::new();
-                for (name, ty, occ, nillable, loc) in ins {
+                let mut param_docs = Vec::new();
+                for (name, ty, occ, nillable, loc, doc) in ins {
                     let hint = format!(
                         "{}{}",
                         names::type_name(&req.local),
@@ -1164,10 +1182,17 @@ impl<'d> Builder<'d> {
                     let Some(card) = card(occ, nillable) else {
                         continue;
                     };
+                    let pname =
+                        names::escape_keyword(&pscope.unique(&names::field_name(&name.local)));
+                    if let Some(d) = doc {
+                        param_docs.push(format!(
+                            "- `{}`: {}",
+                            pname.trim_start_matches("r#"),
+                            d.replace('\n', " ")
+                        ));
+                    }
                     decl.params.push(ParamDecl {
-                        name: names::escape_keyword(
-                            &pscope.unique(&names::field_name(&name.local)),
-                        ),
+                        name: pname,
                         xml: name,
                         ty: TypeExpr {
                             base,
@@ -1176,9 +1201,16 @@ impl<'d> Builder<'d> {
                         },
                     });
                 }
+                if !param_docs.is_empty() {
+                    let block = format!("Parameters:\n{}", param_docs.join("\n"));
+                    decl.doc = Some(match decl.doc.take() {
+                        Some(d) => format!("{d}\n\n{block}"),
+                        None => block,
+                    });
+                }
                 match (&resp, outs) {
                     (Some(resp), Some(outs)) => {
-                        if let Some((name, ty, occ, nillable, loc)) = outs.into_iter().next() {
+                        if let Some((name, ty, occ, nillable, loc, _)) = outs.into_iter().next() {
                             let hint = format!(
                                 "{}{}",
                                 names::type_name(&resp.local),

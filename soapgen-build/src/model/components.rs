@@ -541,4 +541,6 @@ pub struct Definitions {
     pub services: Vec<Service>,
     /// The schemas.
     pub schemas: SchemaSet,
+    /// Documents not read, and why (a namespace imported again from another location).
+    pub notes: Vec<String>,
 }

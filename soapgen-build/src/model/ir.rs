@@ -183,8 +183,10 @@ pub struct FaultsDecl {
 pub struct ClientDecl {
     /// Trait name.
     pub name: String,
-    /// Doc comment.
+    /// Doc comment from the WSDL (service and portType documentation).
     pub doc: Option<String>,
+    /// What soapgen says of it (binding, version), always emitted.
+    pub summary: String,
     /// The binding it was generated from.
     pub binding: QName,
     /// SOAP 1.2 (else 1.1).

@@ -122,6 +122,22 @@ impl<'d> DocCtx<'d> {
     }
 }
 
+/// The last path segment of a document's location (`xml.xsd`).
+fn file_name(src: &Source) -> String {
+    match src {
+        Source::File(p) => p
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        Source::Bundled(url) => url
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or(url)
+            .to_owned(),
+    }
+}
+
 fn memchr_iter(needle: u8, hay: &[u8]) -> impl Iterator<Item = usize> + '_ {
     hay.iter()
         .enumerate()
@@ -195,6 +211,8 @@ struct Driver<'l> {
     namespace_only: Vec<(String, Loc)>,
     /// Target namespaces of the schemas read.
     schema_namespaces: BTreeSet<String>,
+    /// The document each (namespace, file name) was first imported from.
+    imported: std::collections::BTreeMap<(String, String), Source>,
 }
 
 /// Reads an entry WSDL 1.1 document and everything it imports.
@@ -210,6 +228,7 @@ pub fn read_wsdl(loader: &mut Loader, entry: &Source) -> Result<Definitions> {
         seen: BTreeSet::new(),
         namespace_only: Vec::new(),
         schema_namespaces: BTreeSet::new(),
+        imported: std::collections::BTreeMap::new(),
     };
     d.seen.insert((entry.clone(), None));
     d.document(entry, None, true)?;
@@ -337,6 +356,33 @@ impl Driver<'_> {
                 }
                 (kind, Some(location)) => {
                     let target = self.loader.resolve(src, location, &r.loc)?;
+                    if kind == xsd::RefKind::Import {
+                        // A copy of a document already read (same namespace and file name, another
+                        // location, e.g. a local xml.xsd beside the bundled one) is not read again:
+                        // the first wins, as in Xerces. Other documents of one namespace all load.
+                        let ns = r.namespace.clone().unwrap_or_default();
+                        let copy_of = self
+                            .imported
+                            .iter()
+                            .find(|((n, name), first)| {
+                                n == &ns && name == &file_name(&target) && *first != &target
+                            })
+                            .map(|(_, first)| first.clone());
+                        if let Some(first) = copy_of {
+                            let note = format!(
+                                "{}: import of {ns:?} from {location:?} not read: a copy of {}, already imported",
+                                r.loc,
+                                first.display()
+                            );
+                            if !self.defs.notes.contains(&note) {
+                                self.defs.notes.push(note);
+                            }
+                            continue;
+                        }
+                        self.imported
+                            .entry((ns, file_name(&target)))
+                            .or_insert_with(|| target.clone());
+                    }
                     let chameleon = if kind == xsd::RefKind::Import {
                         None
                     } else {
@@ -376,6 +422,14 @@ impl Driver<'_> {
         let ctx = DocCtx::new(name.clone(), &doc);
         let root = doc.root_element();
         if xsd::is_schema(&root) {
+            // A document with its own targetNamespace is the same whether included or imported:
+            // read it once.
+            if inherited_tns.is_some()
+                && root.attribute("targetNamespace").is_some()
+                && !self.seen.insert((src.clone(), None))
+            {
+                return Ok(());
+            }
             let own_tns = root.attribute("targetNamespace").unwrap_or_default();
             if let Some(expected) = import_ns {
                 if expected != own_tns {

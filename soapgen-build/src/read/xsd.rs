@@ -184,6 +184,9 @@ fn insert<T>(
     existing_loc: impl Fn(&T) -> Loc,
 ) -> Result<()> {
     if let Some(prev) = map.get(&name) {
+        if &existing_loc(prev) == loc {
+            return Ok(()); // the same definition read again
+        }
         return Err(Error::at(
             ErrorKind::Duplicate(format!(
                 "{what} {name} (first defined at {})",

@@ -1,0 +1,126 @@
+//! The real-world WSDL corpus (`tests/corpus`, copied from ../shared/corpus with its SOURCES.tsv):
+//! generation of every entry document, the expected outcome of each, and the README table.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// One entry document of the corpus.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// Path relative to `tests/corpus`.
+    pub path: String,
+    /// The notes column of SOURCES.tsv (style, features).
+    pub notes: String,
+}
+
+/// The outcome of generating one entry.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The entry.
+    pub entry: Entry,
+    /// Generated code, or the error text (locations relative to the corpus folder).
+    pub result: Result<String, String>,
+    /// Number of operations and types generated.
+    pub operations: usize,
+    /// Types generated.
+    pub types: usize,
+    /// Time taken to generate.
+    pub elapsed: Duration,
+}
+
+/// The corpus folder.
+pub fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
+}
+
+/// The entry documents listed in SOURCES.tsv (notes column says `entry`), in file order.
+pub fn entries() -> Vec<Entry> {
+    let text =
+        std::fs::read_to_string(dir().join("SOURCES.tsv")).expect("tests/corpus/SOURCES.tsv");
+    text.lines()
+        .skip(1)
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            let notes = cols.last()?.to_string();
+            notes.split("; ").any(|n| n == "entry").then(|| Entry {
+                path: cols[0].to_owned(),
+                notes,
+            })
+        })
+        .collect()
+}
+
+/// Generates one entry with the default settings (unsupported constructs are errors) and the corpus
+/// catalog (`tests/corpus/catalog.txt`: the OASIS schemas ONVIF imports by URL, mapped to copies in
+/// the corpus, as a user would map downloaded copies).
+pub fn generate(entry: &Entry) -> Outcome {
+    let path = dir().join(&entry.path);
+    let start = Instant::now();
+    let g = soapgen_build::Builder::new()
+        .wsdl(&path)
+        .catalog_file(dir().join("catalog.txt"))
+        .generate_one(&path);
+    let elapsed = start.elapsed();
+    let prefix = format!("{}/", dir().display());
+    match g {
+        Ok(g) => Outcome {
+            entry: entry.clone(),
+            operations: g.module.clients.iter().map(|c| c.operations.len()).sum(),
+            types: g.module.types.len(),
+            result: Ok(g.code),
+            elapsed,
+        },
+        Err(e) => Outcome {
+            entry: entry.clone(),
+            result: Err(e.to_string().replace(&prefix, "")),
+            operations: 0,
+            types: 0,
+            elapsed,
+        },
+    }
+}
+
+/// The first line of an error without its leading `file:line:col: `.
+pub fn without_location(error: &str) -> &str {
+    let first = error.lines().next().unwrap_or_default();
+    match first.split_once(": ") {
+        Some((loc, msg)) if loc.rsplit(':').take(2).all(|n| n.parse::<u32>().is_ok()) => msg,
+        _ => first,
+    }
+}
+
+/// The style column: what SOURCES.tsv says of the entry's bindings.
+pub fn style(notes: &str) -> String {
+    notes
+        .split("; ")
+        .find_map(|n| n.strip_prefix("style="))
+        .unwrap_or(if notes.starts_with("xsd") {
+            "schema only"
+        } else {
+            "—"
+        })
+        .to_owned()
+}
+
+/// The Markdown table of outcomes: WSDL, style, operations, types, generation time, result.
+pub fn table(outcomes: &[Outcome]) -> String {
+    let mut out = String::from(
+        "| WSDL | style | operations | types | generation | result |\n|---|---|---:|---:|---:|---|\n",
+    );
+    for o in outcomes {
+        let result = match &o.result {
+            Ok(_) => "generates, compiles".to_owned(),
+            Err(e) => format!("error: {}", without_location(e).replace('|', "\\|")),
+        };
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {:.0} ms | {} |\n",
+            o.entry.path,
+            style(&o.entry.notes),
+            o.operations,
+            o.types,
+            o.elapsed.as_secs_f64() * 1000.0,
+            result
+        ));
+    }
+    out
+}
