@@ -612,7 +612,8 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     };
     strip_attrs(&mut item);
     quote! {
-        #[allow(async_fn_in_trait)]
+        // The trait may be used only through the generated client (dead code in a binary).
+        #[allow(async_fn_in_trait, dead_code)]
         #item
 
         #[doc = #client_doc]

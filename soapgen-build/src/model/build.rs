@@ -34,6 +34,8 @@ struct Builder<'d> {
     queue: VecDeque<TypeKey>,
     queued: BTreeSet<TypeKey>,
     notes: Vec<String>,
+    /// The fault type of each portType operation (shared by the bindings of that portType).
+    fault_types: BTreeMap<(QName, String), String>,
 }
 
 type R<T> = Result<T, Error>;
@@ -54,6 +56,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         queue: VecDeque::new(),
         queued: BTreeSet::new(),
         notes: defs.notes.clone(),
+        fault_types: BTreeMap::new(),
     };
     // Names for every named type first, then elements with anonymous types, each in sorted order:
     // the names do not depend on which operations reach them.
@@ -1021,7 +1024,9 @@ impl<'d> Builder<'d> {
             });
         }
         // Faults: each declared fault's single element part is a variant of the operation's fault type.
-        if !op.faults.is_empty() {
+        if let Some(existing) = self.fault_types.get(&(pt.name.clone(), op.name.clone())) {
+            decl.faults = Some(existing.clone());
+        } else if !op.faults.is_empty() {
             let mut variants = Vec::new();
             let mut vscope = Scope::new();
             for (fname, mq) in &op.faults {
@@ -1055,6 +1060,8 @@ impl<'d> Builder<'d> {
                     variants,
                 }),
             );
+            self.fault_types
+                .insert((pt.name.clone(), op.name.clone()), name.clone());
             decl.faults = Some(name);
         }
         Ok(decl)

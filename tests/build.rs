@@ -1,0 +1,17 @@
+//! Generates clients, at build time, from WSDLs published by the real peers: spyne's own `?wsdl`
+//! (SOAP 1.1 and 1.2, as captured in tests/peers/captures/spyne, and checked against the live server
+//! by tests/tests/generated_clients.rs) and the real-world GlobalWeather WSDL that the gSOAP peer is
+//! built from.
+
+fn main() {
+    let b = soapgen_build::Builder::new()
+        .wsdl("peers/captures/spyne/soap11.wsdl")
+        .out_name("peers/captures/spyne/soap11.wsdl", "spyne11")
+        .wsdl("peers/captures/spyne/soap12.wsdl")
+        .out_name("peers/captures/spyne/soap12.wsdl", "spyne12")
+        .wsdl("../examples/wsdl/globalweather.wsdl")
+        .wsdl("peers/gsoap/echo.wsdl");
+    if let Err(e) = b.build() {
+        panic!("soapgen: {e}");
+    }
+}

@@ -1,0 +1,40 @@
+//! The CLI route: `examples/generated/globalweather-client` was written by `soapgen generate` and is
+//! checked in. Regenerating it (twice) must give exactly the checked-in files: generation is
+//! deterministic and the checked-in crate is current.
+
+use std::path::Path;
+
+use clap::Parser;
+use soapgen_build::cli::{run, Cli};
+
+#[test]
+fn regenerating_the_checked_in_client_gives_no_diff() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let kept = root.join("examples/generated/globalweather-client");
+    let out = root.join("target/regen-check/globalweather-client");
+    let _ = std::fs::remove_dir_all(&out);
+    for _ in 0..2 {
+        let cli = Cli::parse_from([
+            "soapgen".as_ref(),
+            "generate".as_ref(),
+            root.join("examples/wsdl/globalweather.wsdl").as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+            "--name".as_ref(),
+            "globalweather-client".as_ref(),
+            "--runtime".as_ref(),
+            "path:../../../soapgen-runtime".as_ref(),
+        ]);
+        run(cli).unwrap_or_else(|e| panic!("{e}"));
+        for file in ["Cargo.toml", "src/lib.rs"] {
+            let a = std::fs::read_to_string(kept.join(file)).unwrap();
+            let b = std::fs::read_to_string(out.join(file)).unwrap();
+            assert!(
+                a == b,
+                "{file} of the checked-in client is not what `soapgen generate` writes now: regenerate it with\n  \
+                 cargo run -p soapgen-build --features cli --bin soapgen -- generate examples/wsdl/globalweather.wsdl \
+                 -o examples/generated/globalweather-client --name globalweather-client --runtime path:../../../soapgen-runtime"
+            );
+        }
+    }
+}
