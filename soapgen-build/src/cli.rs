@@ -225,8 +225,15 @@ pub fn inspect(m: &Module, types: bool) -> String {
             if c.soap12 { "SOAP 1.2" } else { "SOAP 1.1" },
             c.name
         );
-        if let Some(e) = &c.endpoint {
-            let _ = writeln!(out, "  endpoint {e}");
+        for (service, port, address) in &c.ports {
+            let _ = writeln!(
+                out,
+                "  service {service}, port {port}: {}",
+                address.as_deref().unwrap_or("(no address)")
+            );
+        }
+        if c.ports.is_empty() {
+            let _ = writeln!(out, "  (no service port uses this binding: give the endpoint when constructing the client)");
         }
         for op in &c.operations {
             let params: Vec<String> = op

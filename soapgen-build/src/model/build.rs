@@ -907,6 +907,16 @@ impl<'d> Builder<'d> {
             summary: line,
             binding: binding.name.clone(),
             soap12: binding.kind == BindingKind::Soap12,
+            ports: defs
+                .services
+                .iter()
+                .flat_map(|s| {
+                    s.ports
+                        .iter()
+                        .filter(|p| p.binding == binding.name)
+                        .map(|p| (s.name.local.clone(), p.name.clone(), p.address.clone()))
+                })
+                .collect(),
             namespace: defs.target_namespace.clone(),
             endpoint,
             operations: ops,

@@ -195,6 +195,8 @@ pub struct ClientDecl {
     pub namespace: String,
     /// The endpoint of the first port using the binding.
     pub endpoint: Option<String>,
+    /// The ports using the binding: (service, port, address).
+    pub ports: Vec<(String, String, Option<String>)>,
     /// Operations.
     pub operations: Vec<OperationDecl>,
 }

@@ -257,20 +257,20 @@ impl Loader {
                     })?;
                     Ok((p.display().to_string().into(), text.into()))
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    let (location, loc) = match referenced_as {
-                        Some((l, loc)) => (l.to_owned(), Some(loc.clone())),
-                        None => (p.display().to_string(), None),
-                    };
-                    Err(Error::new(
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => match referenced_as {
+                    Some((location, loc)) => Err(Error::at(
                         ErrorKind::MissingImport {
-                            location,
+                            location: location.to_owned(),
                             resolved: p.display().to_string(),
                         },
                         loc,
                     )
-                    .with_hint("relative locations resolve against the folder of the document that contains the import"))
-                }
+                    .with_hint("relative locations resolve against the folder of the document that contains the import")),
+                    None => Err(Error::new(
+                        ErrorKind::Io(format!("{}: no such file", p.display())),
+                        None,
+                    )),
+                },
                 Err(e) => Err(Error::new(
                     ErrorKind::Io(format!("{}: {e}", p.display())),
                     referenced_as.map(|(_, l)| l.clone()),
