@@ -311,10 +311,7 @@ impl<'d> Builder<'d> {
                                             .collect::<Vec<_>>()
                                             .join(", ");
                                         let line = format!("Facets (not checked): {f}.");
-                                        doc = Some(match doc {
-                                            Some(d) => format!("{d}\n\n{line}"),
-                                            None => line,
-                                        });
+                                        append_doc(&mut doc, line);
                                     }
                                 }
                                 if let SimpleVariety::Union { members } = &st.variety {
@@ -322,10 +319,7 @@ impl<'d> Builder<'d> {
                                         "A union of {} member types, kept as its text.",
                                         members.len()
                                     );
-                                    doc = Some(match doc {
-                                        Some(d) => format!("{d}\n\n{line}"),
-                                        None => line,
-                                    });
+                                    append_doc(&mut doc, line);
                                 }
                                 self.decls.insert(
                                     name.clone(),
@@ -636,10 +630,7 @@ impl<'d> Builder<'d> {
                             "Fixed value"
                         };
                         let line = format!("{what} when absent: `{d}`.");
-                        doc = Some(match doc {
-                            Some(x) => format!("{x}\n\n{line}"),
-                            None => line,
-                        });
+                        append_doc(&mut doc, line);
                     }
                     c.push(
                         &a.name.local.clone(),
@@ -725,10 +716,7 @@ impl<'d> Builder<'d> {
                             "One of a choice: at most one of {} is present.",
                             names.join(", ")
                         );
-                        f.doc = Some(match f.doc.take() {
-                            Some(d) => format!("{d}\n\n{line}"),
-                            None => line,
-                        });
+                        append_doc(&mut f.doc, line);
                     }
                 }
                 Ok(())
@@ -1220,10 +1208,7 @@ impl<'d> Builder<'d> {
                 }
                 if !param_docs.is_empty() {
                     let block = format!("Parameters:\n{}", param_docs.join("\n"));
-                    decl.doc = Some(match decl.doc.take() {
-                        Some(d) => format!("{d}\n\n{block}"),
-                        None => block,
-                    });
+                    append_doc(&mut decl.doc, block);
                 }
                 match (&resp, outs) {
                     (Some(resp), Some(outs)) => {
@@ -1364,6 +1349,14 @@ impl<'d> Builder<'d> {
             }
         }
     }
+}
+
+/// Adds a paragraph to a doc comment.
+fn append_doc(doc: &mut Option<String>, paragraph: String) {
+    *doc = Some(match doc.take() {
+        Some(d) => format!("{d}\n\n{paragraph}"),
+        None => paragraph,
+    });
 }
 
 /// Mixed content (text between elements, XML Schema Part 1 §3.4.2 {content type} mixed): kept whole
