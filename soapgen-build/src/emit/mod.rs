@@ -349,6 +349,7 @@ impl Emitter<'_> {
         quote! {
             #doc
             #summary
+            #[rustfmt::skip]
             #[#rt::soap_client(#krate namespace = #ns, soap = #version, #endpoint blocking)]
             pub trait #name {
                 #(#methods)*
@@ -376,6 +377,7 @@ pub fn emit(module: &Module, opts: &EmitOptions) -> String {
     let tokens = quote! {
         /// The types of the service's messages.
         #[allow(clippy::all, clippy::pedantic, non_camel_case_types, non_snake_case, dead_code, missing_docs)]
+        #[rustfmt::skip]
         pub mod types {
             #(#types)*
         }

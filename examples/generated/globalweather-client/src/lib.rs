@@ -19,9 +19,16 @@
     dead_code,
     missing_docs
 )]
+#[rustfmt::skip]
 pub mod types {
     /// Generated from element {http://www.webserviceX.NET}GetWeatherResponse.
-    #[derive(Debug, Clone, PartialEq, ::soapgen_runtime::ToXml, ::soapgen_runtime::FromXml)]
+    #[derive(
+        Debug,
+        Clone,
+        PartialEq,
+        ::soapgen_runtime::ToXml,
+        ::soapgen_runtime::FromXml
+    )]
     #[xml(namespace = "http://www.webserviceX.NET")]
     pub struct GetWeatherResponse {
         #[xml(rename = "GetWeatherResult")]
@@ -31,6 +38,7 @@ pub mod types {
     }
 }
 /// Binding `GlobalWeatherSoap` (SOAP 1.1) of portType `GlobalWeatherSoap`.
+#[rustfmt::skip]
 #[::soapgen_runtime::soap_client(
     namespace = "http://www.webserviceX.NET",
     soap = "1.1",
@@ -75,6 +83,7 @@ pub trait GlobalWeatherSoap {
     >;
 }
 /// Binding `GlobalWeatherSoap12` (SOAP 1.2) of portType `GlobalWeatherSoap`.
+#[rustfmt::skip]
 #[::soapgen_runtime::soap_client(
     namespace = "http://www.webserviceX.NET",
     soap = "1.2",
