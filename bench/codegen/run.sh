@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench/codegen/run.sh: what soapgen's ahead-of-time approach costs and what it buys, in ONE run.
 #
-#   bash bench/codegen/run.sh            # full run: 5 WSDLs, debug and release builds
-#   bash bench/codegen/run.sh --quick    # skips the two largest WSDLs (economic, vboxweb)
+#   bash bench/codegen/run.sh               # full: 5 WSDLs, dev and release builds (~1 h on 2 cores)
+#   bash bench/codegen/run.sh --quick       # 3 small WSDLs, dev builds only (~3 min cold, <1 min warm)
 #
 # Run from anywhere (it cd's to the repo root).  On a fresh Debian 12 machine run
 # `sudo bash .ci/install-peers.sh` first (python3-zeep); the script installs `time` with apt-get
@@ -49,14 +49,20 @@
 # Output: a Markdown report on stdout and in bench/codegen/results/codegen.md, one CSV row per WSDL
 # in bench/codegen/results/codegen.csv; logs and --timings reports in target/bench-codegen/logs.
 #
-# Run time on 2 cores (the measured builds dominate; dependency prebuilds add ~2 min dev and
-# ~2.5 min release the first time, nothing on later runs):
-#   full:    roughly 25-30 min (economic alone: ~6.5 min dev, longer in release; vboxweb several
-#            minutes each), so it does NOT fit a 15-minute budget: use --quick there.
-#   --quick: ~6-8 min cold, ~1-2 min warm.
+# Run time on 2 cores (Xeon VM, 23 GiB).  The compiles of the two largest generated crates
+# dominate: economic ~6.5 min dev and ~23 min release (91% of it LLVM codegen), vboxweb
+# VBOX_DEV / VBOX_REL.  Dependency prebuilds add ~2 min (dev) and ~2.5 min (release) the first
+# time, nothing on later runs (target/bench-codegen is kept).  The full run therefore does NOT fit
+# a 15-minute budget; pick a mode:
+#   (no option)    all 5 WSDLs, dev + release builds                     FULL_TIME
+#   --no-release   all 5 WSDLs, dev builds only                          NOREL_TIME
+#   --small        globalweather, large_objects, ec2; dev + release     ~6 min cold, ~1.5 min warm
+#   --quick        = --small --no-release                               ~3 min cold, <1 min warm
+# Without release builds, the construction benchmark runs in the dev build (unoptimized: an
+# upper bound for from_client and Client::new, so the zeep ratios are lower bounds; marked
+# "(dev build)").  Release compile times are then "skipped".
 #
-# Options / environment:
-#   --quick            only globalweather, large_objects, ec2
+# Environment:
 #   RUNS=5             soapgen generate runs per WSDL
 #   N=1000000          from_client constructions per batch
 #   ZEEP_REPEAT=5      zeep runs per WSDL
@@ -68,10 +74,12 @@ set -euo pipefail
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 
-QUICK=0
+SMALL=0 NO_RELEASE=0
 for arg in "$@"; do
   case "$arg" in
-    --quick) QUICK=1 ;;
+    --quick) SMALL=1 NO_RELEASE=1 ;;
+    --small) SMALL=1 ;;
+    --no-release) NO_RELEASE=1 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "run.sh: unknown argument $arg (try --help)" >&2; exit 2 ;;
   esac
@@ -115,11 +123,19 @@ HAVE_PY=0
 # ---------------------------------------------------------------------------------------------
 # Helpers
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {if (NR==0) print "n/a"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
-fmt() { # fmt FORMAT VALUE: printf unless the value is n/a or empty
-  if [[ -z "${2:-}" || "$2" == n/a || "$2" == error ]]; then echo "${2:-n/a}"; else LC_ALL=C printf "$1" "$2"; fi
+isnum() { [[ "${1:-}" =~ ^[0-9.eE+-]+$ ]]; }
+fmt() { # fmt FORMAT VALUE: printf a number; anything else (n/a, error, skipped, empty) as is
+  if isnum "${2:-}"; then LC_ALL=C printf "$1" "$2"; else echo "${2:-n/a}"; fi
 }
 calc() { LC_ALL=C awk "BEGIN {print $1}"; }
-isnum() { [[ "${1:-}" =~ ^[0-9.eE+-]+$ ]]; }
+human() { # bytes -> "12.3 KiB" / "2.97 MiB"
+  isnum "${1:-}" || { echo n/a; return; }
+  LC_ALL=C awk -v b="$1" 'BEGIN {if (b < 1048576) printf "%.1f KiB", b/1024; else printf "%.2f MiB", b/1048576}'
+}
+group() { # 1234567.8 -> 1,234,568
+  isnum "${1:-}" || { echo "${1:-n/a}"; return; }
+  LC_ALL=C printf '%.0f' "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'
+}
 
 corpus_file() { # first existing of ${SOAPGEN_CORPUS:-../shared/corpus}/REL, tests/corpus/REL
   local r
@@ -162,7 +178,7 @@ add_wsdl() { SLUGS+=("$1"); WSDL[$1]=$(realpath "$2"); }
 add_wsdl globalweather examples/wsdl/globalweather.wsdl
 add_wsdl large_objects tests/wsdl/large_objects.wsdl
 declare -a CORPUS=("ec2|gowsdl/fixtures/ec2.wsdl")
-if [[ $QUICK -eq 0 ]]; then
+if [[ $SMALL -eq 0 ]]; then
   CORPUS+=("vboxweb|gowsdl/fixtures/vboxweb.wsdl" "economic|wasabi/spec/fixtures/economic.wsdl")
 fi
 for e in "${CORPUS[@]}"; do
@@ -323,7 +339,7 @@ done
 
 # ---------------------------------------------------------------------------------------------
 # 2. Compile time of each generated crate (dependencies prebuilt).
-PREBUILD_DEV=n/a PREBUILD_REL=n/a
+PREBUILD_DEV=n/a PREBUILD_REL=skipped
 # The first generated crate (globalweather, always present) builds the dependencies.
 FIRST=${SLUGS[0]}
 prebuild() { # prebuild PROFILE_FLAG -> seconds
@@ -336,10 +352,12 @@ prebuild() { # prebuild PROFILE_FLAG -> seconds
 }
 say "prebuilding dependencies (dev)"
 PREBUILD_DEV=$(prebuild "")
-say "prebuilding dependencies (release)"
-PREBUILD_REL=$(prebuild --release)
+if [[ $NO_RELEASE -eq 0 ]]; then
+  say "prebuilding dependencies (release)"
+  PREBUILD_REL=$(prebuild --release)
+fi
 
-declare -A BUILD_S=() BUILD_RSS=() BUILD_FE=() BUILD_CG=() BUILD_OTHER=() \
+declare -A BUILD_S=() BUILD_RSS=() BUILD_FE=() BUILD_CG=() BUILD_OTHER=() CON_PROFILE=() \
   CON_FROM=() CON_CLONE=() CON_NEW_FIRST=() CON_NEW=() CON_BOTH=()
 timed_build() { # timed_build SLUG PROFILE(dev|release)
   local s=$1 p=$2 c=${CRATE[$1]} name=${NAME[$1]} flag="" k="$1/$2" html
@@ -361,17 +379,25 @@ timed_build() { # timed_build SLUG PROFILE(dev|release)
   if [[ "${BUILD_OTHER[$k]}" != - ]]; then
     NOTE[$s]="${NOTE[$s]:-}$p build also rebuilt ${BUILD_OTHER[$k]}; "
   fi
-  say "  $s $p: ${BUILD_S[$k]} s, ${BUILD_RSS[$k]} MiB (frontend ${BUILD_FE[$k]} s, codegen ${BUILD_CG[$k]} s)"
+  say "  $s $p: ${BUILD_S[$k]} s, ${BUILD_RSS[$k]} MiB (frontend ${BUILD_FE[$k]} s, codegen ${BUILD_CG[$k]} s; load $(cut -d' ' -f1 /proc/loadavg))"
 }
 
 for s in "${SLUGS[@]}"; do
   [[ -z "${CRATE[$s]:-}" ]] && continue
-  timed_build "$s" dev || true
-  timed_build "$s" release || continue
-  # 3a. soapgen construction.
-  say "construct: $s"
-  if (cd "${CRATE[$s]}" && cargo build -q --release --bin construct) >"$B/logs/$s-construct-build.log" 2>&1 \
-     && "$CARGO_TARGET_DIR/release/construct" "$N" 100 >"$B/logs/$s-construct.out" 2>&1; then
+  # 3a. soapgen construction, in the release build (a dev build with --no-release: an upper bound).
+  if [[ $NO_RELEASE -eq 1 ]]; then
+    timed_build "$s" dev || continue
+    BUILD_S[$s/release]=skipped
+    prof=dev pflag="" pdir=debug
+  else
+    timed_build "$s" dev || true
+    timed_build "$s" release || continue
+    prof=release pflag=--release pdir=release
+  fi
+  CON_PROFILE[$s]=$prof
+  say "construct ($prof build): $s"
+  if (cd "${CRATE[$s]}" && cargo build -q $pflag --bin construct) >"$B/logs/$s-construct-build.log" 2>&1 \
+     && "$CARGO_TARGET_DIR/$pdir/construct" "$N" 100 >"$B/logs/$s-construct.out" 2>&1; then
     line=$(tail -1 "$B/logs/$s-construct.out")
     kv() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$line"; }
     CON_FROM[$s]=$(kv from_client_ns) CON_CLONE[$s]=$(kv clone_only_ns)
@@ -410,19 +436,22 @@ goal() { if [[ "$1" == 1 ]]; then echo "✓"; elif [[ "$1" == 0 ]]; then echo "�
 lt() { isnum "$1" && isnum "$2" && calc "($1 < $2) ? 1 : 0" || echo n/a; }
 ge() { isnum "$1" && isnum "$2" && calc "($1 >= $2) ? 1 : 0" || echo n/a; }
 ratio() { isnum "$1" && isnum "$2" && calc "$1 / $2" || echo n/a; }
-mb() { isnum "$1" && calc "$1/1048576" || echo n/a; }
 
+MODE=full
+[[ $SMALL -eq 1 && $NO_RELEASE -eq 1 ]] && MODE="--quick (small WSDLs, no release builds)"
+[[ $SMALL -eq 1 && $NO_RELEASE -eq 0 ]] && MODE="--small (no economic, vboxweb)"
+[[ $SMALL -eq 0 && $NO_RELEASE -eq 1 ]] && MODE="--no-release (dev builds only)"
 CSV="$RESULTS/codegen.csv"
 MD="$RESULTS/codegen.md"
-echo "wsdl,wsdl_bytes,types_clients_operations,lib_rs_bytes,generate_median_s,generate_min_s,generate_max_s,generate_peak_rss_mib,generate_goal_lt_2s,debug_build_s,debug_frontend_s,debug_codegen_s,debug_peak_rss_mib,release_build_s,release_frontend_s,release_codegen_s,release_peak_rss_mib,client,from_client_ns,clone_only_ns,client_new_first_us,client_new_median_us,new_plus_from_client_median_us,zeep_median_ms,zeep_status,ratio_zeep_over_from_client,ratio_zeep_over_new_plus_from_client,construct_goal_lt_1us,ratio_goal_ge_1000,lock_diff,notes" >"$CSV"
+echo "wsdl,wsdl_bytes,types_clients_operations,lib_rs_bytes,generate_median_s,generate_min_s,generate_max_s,generate_peak_rss_mib,generate_goal_lt_2s,debug_build_s,debug_frontend_s,debug_codegen_s,debug_peak_rss_mib,release_build_s,release_frontend_s,release_codegen_s,release_peak_rss_mib,client,construct_profile,from_client_ns,clone_only_ns,client_new_first_us,client_new_median_us,new_plus_from_client_median_us,zeep_median_ms,zeep_status,ratio_zeep_over_from_client,ratio_zeep_over_new_plus_from_client,construct_goal_lt_1us,ratio_goal_ge_1000,lock_diff,notes" >"$CSV"
 
 {
   echo "# soapgen: code generation, compile time and client construction"
   echo
-  echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC'); run time $((ELAPSED / 60)) min $((ELAPSED % 60)) s; mode: $([[ $QUICK -eq 1 ]] && echo --quick || echo full)"
+  echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC'); run time $((ELAPSED / 60)) min $((ELAPSED % 60)) s; mode: $MODE"
   echo "- machine: $(nproc) CPUs ($CPU), $MEM RAM; load average at start $LOAD_START, at end $LOAD_END"
   echo "- $(rustc --version), $(cargo --version); soapgen commit $COMMIT; zeep $ZEEP_VER"
-  echo "- dependency prebuild (untimed in the tables; soapgen-runtime with reqwest/rustls/tokio): dev $(fmt %.0f "$PREBUILD_DEV") s, release $(fmt %.0f "$PREBUILD_REL") s (0-1 s when already built)"
+  echo "- dependency prebuild (untimed in the tables; soapgen-runtime with reqwest/rustls/tokio): dev $(fmt '%.0f s' "$PREBUILD_DEV"), release $(fmt '%.0f s' "$PREBUILD_REL") (1 s when already built)"
   for x in "${SKIPPED[@]}"; do echo "- skipped: $x"; done
   echo
   echo "## 1. Code generation: \`soapgen generate\` (release binary, median of $RUNS runs)"
@@ -430,7 +459,7 @@ echo "wsdl,wsdl_bytes,types_clients_operations,lib_rs_bytes,generate_median_s,ge
   echo "| WSDL | WSDL size | generated | lib.rs | median | min – max | peak RSS | goal < 2 s |"
   echo "|---|---:|---|---:|---:|---:|---:|:-:|"
   for s in "${SLUGS[@]}"; do
-    echo "| $s | $(fmt %.2f "$(mb "${WSDL_BYTES[$s]}")") MB | ${GEN_SUM[$s]:-n/a} | $(fmt %.2f "$(mb "${LIB_BYTES[$s]:-}")") MB | $(fmt %.3f "${GEN_MED[$s]}") s | $(fmt %.3f "${GEN_MIN[$s]:-}") – $(fmt %.3f "${GEN_MAX[$s]:-}") s | $(fmt %.0f "${GEN_RSS[$s]:-}") MiB | $(goal "$(lt "${GEN_MED[$s]}" 2)") |"
+    echo "| $s | $(human "${WSDL_BYTES[$s]}") | ${GEN_SUM[$s]:-n/a} | $(human "${LIB_BYTES[$s]:-}") | $(fmt %.3f "${GEN_MED[$s]}") s | $(fmt %.3f "${GEN_MIN[$s]:-}") – $(fmt %.3f "${GEN_MAX[$s]:-}") s | $(fmt %.0f "${GEN_RSS[$s]:-}") MiB | $(goal "$(lt "${GEN_MED[$s]}" 2)") |"
   done
   echo
   echo "## 2. Compile time of the generated crate alone (\`cargo build --lib\`, dependencies prebuilt)"
@@ -438,8 +467,16 @@ echo "wsdl,wsdl_bytes,types_clients_operations,lib_rs_bytes,generate_median_s,ge
   echo "| WSDL | dev build | frontend / codegen | peak RSS | release build | frontend / codegen | peak RSS |"
   echo "|---|---:|---:|---:|---:|---:|---:|"
   for s in "${SLUGS[@]}"; do
-    d="$s/dev" r="$s/release"
-    echo "| $s | $(fmt %.1f "${BUILD_S[$d]:-}") s | $(fmt %.1f "${BUILD_FE[$d]:-}") / $(fmt %.1f "${BUILD_CG[$d]:-}") s | $(fmt %.0f "${BUILD_RSS[$d]:-}") MiB | $(fmt %.1f "${BUILD_S[$r]:-}") s | $(fmt %.1f "${BUILD_FE[$r]:-}") / $(fmt %.1f "${BUILD_CG[$r]:-}") s | $(fmt %.0f "${BUILD_RSS[$r]:-}") MiB |"
+    cells=""
+    for p in dev release; do
+      k="$s/$p"
+      if isnum "${BUILD_S[$k]:-}"; then
+        cells+=" $(fmt %.1f "${BUILD_S[$k]}") s | $(fmt %.1f "${BUILD_FE[$k]:-}") / $(fmt %.1f "${BUILD_CG[$k]:-}") s | $(fmt %.0f "${BUILD_RSS[$k]:-}") MiB |"
+      else
+        cells+=" ${BUILD_S[$k]:-n/a} | | |"
+      fi
+    done
+    echo "| $s |$cells"
   done
   echo
   echo "frontend = parsing, macro expansion (\`#[soap_client]\`, \`ToXml\`/\`FromXml\` derives), type checking, up to the crate metadata; codegen = MIR to LLVM to object code (from \`cargo build --timings\`)."
@@ -452,8 +489,10 @@ echo "wsdl,wsdl_bytes,types_clients_operations,lib_rs_bytes,generate_median_s,ge
     z=${ZEEP[$s]:-n/a}
     r1=$(ratio "$(isnum "$z" && calc "$z*1e6" || echo n/a)" "${CON_FROM[$s]:-n/a}")
     r2=$(ratio "$(isnum "$z" && calc "$z*1e3" || echo n/a)" "${CON_BOTH[$s]:-n/a}")
-    echo "| $s | \`${CLIENT[$s]:-n/a}\` | $(fmt %.1f "${CON_FROM[$s]:-}") ns | $(fmt %.1f "${CON_CLONE[$s]:-}") ns | $(fmt %.0f "${CON_NEW[$s]:-}") µs ($(fmt %.0f "${CON_NEW_FIRST[$s]:-}") µs) | $(fmt %.0f "${CON_BOTH[$s]:-}") µs | $(fmt %.1f "$z") ms | $(fmt %.3g "$r1")× | $(fmt %.0f "$r2")× | $(goal "$(lt "${CON_FROM[$s]:-}" 1000)") | $(goal "$(ge "$r1" 1000)") |"
-    printf '%s\n' "$s,${WSDL_BYTES[$s]},\"${GEN_SUM[$s]:-}\",${LIB_BYTES[$s]:-},${GEN_MED[$s]:-},${GEN_MIN[$s]:-},${GEN_MAX[$s]:-},${GEN_RSS[$s]:-},$(lt "${GEN_MED[$s]}" 2),${BUILD_S[$s/dev]:-},${BUILD_FE[$s/dev]:-},${BUILD_CG[$s/dev]:-},${BUILD_RSS[$s/dev]:-},${BUILD_S[$s/release]:-},${BUILD_FE[$s/release]:-},${BUILD_CG[$s/release]:-},${BUILD_RSS[$s/release]:-},${CLIENT[$s]:-},${CON_FROM[$s]:-},${CON_CLONE[$s]:-},${CON_NEW_FIRST[$s]:-},${CON_NEW[$s]:-},${CON_BOTH[$s]:-},$z,${ZEEP_STATUS[$s]:-},$r1,$r2,$(lt "${CON_FROM[$s]:-}" 1000),$(ge "$r1" 1000),${LOCK[$s]:-},\"${NOTE[$s]:-}\"" >>"$CSV"
+    pnote=""
+    [[ "${CON_PROFILE[$s]:-}" == dev ]] && pnote=" (dev build)"
+    echo "| $s | \`${CLIENT[$s]:-n/a}\` | $(fmt %.1f "${CON_FROM[$s]:-}") ns$pnote | $(fmt %.1f "${CON_CLONE[$s]:-}") ns | $(fmt %.1f "${CON_NEW[$s]:-}") µs ($(fmt %.0f "${CON_NEW_FIRST[$s]:-}") µs) | $(fmt %.1f "${CON_BOTH[$s]:-}") µs | $(fmt %.1f "$z") ms | $(group "$r1")× | $(group "$r2")× | $(goal "$(lt "${CON_FROM[$s]:-}" 1000)") | $(goal "$(ge "$r1" 1000)") |"
+    printf '%s\n' "$s,${WSDL_BYTES[$s]},\"${GEN_SUM[$s]:-}\",${LIB_BYTES[$s]:-},${GEN_MED[$s]:-},${GEN_MIN[$s]:-},${GEN_MAX[$s]:-},${GEN_RSS[$s]:-},$(lt "${GEN_MED[$s]}" 2),${BUILD_S[$s/dev]:-},${BUILD_FE[$s/dev]:-},${BUILD_CG[$s/dev]:-},${BUILD_RSS[$s/dev]:-},${BUILD_S[$s/release]:-},${BUILD_FE[$s/release]:-},${BUILD_CG[$s/release]:-},${BUILD_RSS[$s/release]:-},${CLIENT[$s]:-},${CON_PROFILE[$s]:-},${CON_FROM[$s]:-},${CON_CLONE[$s]:-},${CON_NEW_FIRST[$s]:-},${CON_NEW[$s]:-},${CON_BOTH[$s]:-},$z,${ZEEP_STATUS[$s]:-},$r1,$r2,$(lt "${CON_FROM[$s]:-}" 1000),$(ge "$r1" 1000),${LOCK[$s]:-},\"${NOTE[$s]:-}\"" >>"$CSV"
   done
   echo
   echo "from_client: one \`${CLIENT[${SLUGS[0]}]:-…}::from_client(client.clone())\` including the Arc clone and the drop, median of 5 batches of $N (bare clone: the same loop without from_client); Client::new: \`soapgen_runtime::Client::new(url)\`, default reqwest transport (rustls, TLS roots), 100 calls. zeep: $ZEEP_HOW."

@@ -45,6 +45,7 @@ pub struct Builder {
     runtime: Option<String>,
     skip_unsupported: bool,
     no_docs: bool,
+    no_blocking: bool,
 }
 
 /// The output of generating one WSDL.
@@ -104,6 +105,13 @@ impl Builder {
         self
     }
 
+    /// Whether to generate a `…BlockingClient` beside each async client (default true; needs the
+    /// runtime's `blocking` feature, which is on by default).
+    pub fn blocking(mut self, on: bool) -> Self {
+        self.no_blocking = !on;
+        self
+    }
+
     /// Whether to carry documentation from the WSDL and schemas into doc comments (default true).
     pub fn docs(mut self, on: bool) -> Self {
         self.no_docs = !on;
@@ -150,6 +158,7 @@ impl Builder {
                     .clone()
                     .unwrap_or_else(|| "::soapgen_runtime".to_owned()),
                 docs: !self.no_docs,
+                blocking: !self.no_blocking,
             },
         );
         Ok(Generated {
@@ -200,6 +209,25 @@ impl Builder {
                 None,
             )
             .into());
+        }
+        let mut names = std::collections::BTreeMap::new();
+        for wsdl in &self.wsdls {
+            let name = self.out_name_for(wsdl);
+            if let Some(other) = names.insert(name.clone(), wsdl.clone()) {
+                return Err(Error::new(
+                    ErrorKind::Invalid(format!(
+                        "{} and {} would both be written to {name}.rs",
+                        other.display(),
+                        wsdl.display()
+                    )),
+                    None,
+                )
+                .with_hint(format!(
+                    "give one another name: Builder::out_name({:?}, \"…\")",
+                    wsdl.display().to_string()
+                ))
+                .into());
+            }
         }
         for wsdl in &self.wsdls {
             if rerun {

@@ -336,7 +336,7 @@ fn include_resolves_against_the_including_schema() {
     assert_contains(
         &g.code,
         &[
-            "Generated from complexType {urn:t:request}NestedType.",
+            "Generated from complexType `{urn:t:request}NestedType`.",
             "pub struct NestedType {",
             "pub depth: i32,",
             "item: types::NestedType",
@@ -397,8 +397,8 @@ fn chameleon_include_takes_the_includers_namespace() {
     assert_contains(
         &g.code,
         &[
-            "Generated from complexType {urn:t}Shared.",
-            "Generated from complexType {urn:t}Part.",
+            "Generated from complexType `{urn:t}Shared`.",
+            "Generated from complexType `{urn:t}Part`.",
             "pub part: Part,",
         ],
     );

@@ -289,6 +289,17 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 "operations must be `async fn` returning `Result<T, soapgen_runtime::Error>`",
             ));
         }
+        if matches!(
+            sig.ident.to_string().as_str(),
+            "new" | "from_client" | "client" | "as_async"
+        ) {
+            errs.push(syn::Error::new(
+                sig.ident.span(),
+                "this name is taken by the generated client's own methods (`new`, `from_client`, \
+                 `client`, `as_async`): rename the method and keep the operation with \
+                 `#[soap(name = \"…\")]`",
+            ));
+        }
         if !sig.generics.params.is_empty() {
             errs.push(syn::Error::new(
                 sig.generics.span(),
@@ -534,9 +545,14 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 ::core::result::Result::Ok(__result?)
             }
         });
+        let user_ret = match &sig.output {
+            ReturnType::Type(_, t) => quote!(#t),
+            ReturnType::Default => quote!(()),
+        };
         trait_impl.extend(quote! {
-            async fn #fn_ident(&self, #(#sig_params),*) #user_output {
-                #client_ident::#fn_ident(self, #(#arg_names),*).await
+            fn #fn_ident(&self, #(#sig_params),*)
+                -> impl ::core::future::Future<Output = #user_ret> + ::core::marker::Send {
+                #client_ident::#fn_ident(self, #(#arg_names),*)
             }
         });
         blocking_methods.extend(quote! {
@@ -611,9 +627,10 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         TokenStream::new()
     };
     strip_attrs(&mut item);
+    desugar_async(&mut item);
     quote! {
         // The trait may be used only through the generated client (dead code in a binary).
-        #[allow(async_fn_in_trait, dead_code)]
+        #[allow(dead_code)]
         #item
 
         #[doc = #client_doc]
@@ -658,6 +675,24 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         }
 
         #blocking
+    }
+}
+
+/// Declares each `async fn` of the trait as `fn … -> impl Future<Output = …> + Send`, so that
+/// implementations (the generated client, and mocks) can be used from spawned tasks.
+fn desugar_async(item: &mut ItemTrait) {
+    for ti in item.items.iter_mut() {
+        if let TraitItem::Fn(m) = ti {
+            if m.sig.asyncness.take().is_some() {
+                let ret = match &m.sig.output {
+                    ReturnType::Type(_, t) => quote!(#t),
+                    ReturnType::Default => quote!(()),
+                };
+                m.sig.output = syn::parse_quote!(
+                    -> impl ::core::future::Future<Output = #ret> + ::core::marker::Send
+                );
+            }
+        }
     }
 }
 

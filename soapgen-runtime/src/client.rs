@@ -148,9 +148,18 @@ impl ClientBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::Transport`] if the default transport cannot be built; without the `reqwest` feature,
-    /// if no transport was given.
+    /// [`Error::Transport`] if the endpoint is not an absolute URL (with the `reqwest` feature) or the
+    /// default transport cannot be built; without the `reqwest` feature, if no transport was given.
     pub fn build(self) -> Result<Client, Error> {
+        #[cfg(feature = "reqwest")]
+        if let Err(e) = reqwest::Url::parse(&self.endpoint) {
+            return Err(Error::Transport(crate::error::TransportError::new(
+                crate::error::TransportErrorKind::Request,
+                self.endpoint.clone(),
+                format!("invalid endpoint URL: {e}"),
+                None,
+            )));
+        }
         let transport = match self.transport {
             Some(t) => t,
             None => default_transport(

@@ -300,6 +300,32 @@ impl<D> FaultError<D> {
     pub fn fault(&self) -> Option<&Fault> {
         self.error.fault()
     }
+
+    /// The call's error, dropping the decoded detail (the raw detail stays in the fault).
+    pub fn into_error(self) -> crate::Error {
+        self.error
+    }
+
+    /// Whether the server answered with a SOAP fault.
+    pub fn is_fault(&self) -> bool {
+        self.error.is_fault()
+    }
+
+    /// Whether the call ran out of time.
+    pub fn is_timeout(&self) -> bool {
+        self.error.is_timeout()
+    }
+
+    /// The HTTP status of the response, when one was received.
+    pub fn status(&self) -> Option<u16> {
+        self.error.status()
+    }
+}
+
+impl<D> From<FaultError<D>> for crate::Error {
+    fn from(e: FaultError<D>) -> Self {
+        e.error
+    }
 }
 
 impl<D: FaultDetails> From<crate::Error> for FaultError<D> {

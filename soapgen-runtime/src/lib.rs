@@ -68,7 +68,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 ///
 /// # Examples
 ///
-/// ```ignore
+/// ```text
 /// // build.rs: soapgen_build::Builder::new().wsdl("wsdl/globalweather.wsdl").build().unwrap();
 /// mod globalweather {
 ///     soapgen_runtime::include_client!("globalweather");

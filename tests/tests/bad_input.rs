@@ -313,3 +313,21 @@ async fn gzip_responses_are_decoded() {
     let q = call_with(resp).await.unwrap();
     assert_eq!(q.symbol, "ACME");
 }
+
+#[tokio::test]
+async fn byte_order_mark_before_the_envelope() {
+    let mut body = b"\xEF\xBB\xBF".to_vec();
+    body.extend_from_slice(envelope(GOOD).as_bytes());
+    let q = call_with(http(200, "text/xml; charset=utf-8", &body))
+        .await
+        .unwrap();
+    assert_eq!(q.symbol, "ACME");
+}
+
+#[test]
+fn invalid_endpoint_is_refused_when_the_client_is_built() {
+    for bad in ["not a url", ""] {
+        let e = QuotesClient::new(bad).unwrap_err();
+        assert!(e.to_string().contains("invalid endpoint URL"), "{e}");
+    }
+}

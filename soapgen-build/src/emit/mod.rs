@@ -14,6 +14,8 @@ pub struct EmitOptions {
     pub runtime: String,
     /// Carry `wsdl:documentation` and `xs:documentation` into doc comments.
     pub docs: bool,
+    /// Also generate `…BlockingClient`s (needs the runtime's `blocking` feature, on by default).
+    pub blocking: bool,
 }
 
 impl Default for EmitOptions {
@@ -21,6 +23,7 @@ impl Default for EmitOptions {
         EmitOptions {
             runtime: "::soapgen_runtime".to_owned(),
             docs: true,
+            blocking: true,
         }
     }
 }
@@ -47,6 +50,11 @@ fn doc_attrs(doc: Option<&str>, enabled: bool) -> TokenStream {
 
 /// `/// Generated from …` (after a blank doc line when there is documentation above).
 fn origin_attrs(origin: &str, after_doc: bool) -> TokenStream {
+    // `{namespace}name` in backticks: rustdoc would take the namespace URL for a bare link.
+    let origin = match origin.split_once(' ') {
+        Some((kind, name)) => format!("{kind} `{name}`"),
+        None => format!("`{origin}`"),
+    };
     origin_line(&format!("Generated from {origin}."), after_doc)
 }
 
@@ -277,6 +285,7 @@ impl Emitter<'_> {
         let version = if c.soap12 { "1.2" } else { "1.1" };
         let endpoint = c.endpoint.as_ref().map(|e| quote!(endpoint = #e,));
         let krate = self.crate_arg();
+        let blocking = self.opts.blocking.then(|| quote!(blocking));
         let methods = c.operations.iter().map(|op| {
             let m = ident(&op.method);
             let odoc = doc_attrs(op.doc.as_deref(), self.opts.docs);
@@ -350,7 +359,7 @@ impl Emitter<'_> {
             #doc
             #summary
             #[rustfmt::skip]
-            #[#rt::soap_client(#krate namespace = #ns, soap = #version, #endpoint blocking)]
+            #[#rt::soap_client(#krate namespace = #ns, soap = #version, #endpoint #blocking)]
             pub trait #name {
                 #(#methods)*
             }

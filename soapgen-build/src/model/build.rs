@@ -89,10 +89,34 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
             )),
         }
     }
+    let mut failed: BTreeMap<String, Error> = BTreeMap::new();
+    if defs.bindings.is_empty() && defs.port_types.is_empty() {
+        // A schema given on its own (no WSDL): every type and element it defines.
+        let keys: Vec<TypeKey> = b.names.keys().cloned().collect();
+        for k in keys {
+            b.enqueue(k);
+        }
+        for e in defs.schemas.elements.values() {
+            if let Some(TypeRef::Named(t, loc)) = &e.ty {
+                if let Err(err) = b.named_type(t, loc) {
+                    errors.push(err);
+                }
+            }
+        }
+        b.notes
+            .push("no WSDL bindings: the schema's types only, no client".to_owned());
+    }
     while let Some(key) = b.queue.pop_front() {
         if let Err(e) = b.type_decl(&key) {
-            errors.push(e);
+            if opts.skip_unsupported && matches!(e.kind, ErrorKind::Unsupported(_)) {
+                failed.insert(b.names[&key].clone(), e);
+            } else {
+                errors.push(e);
+            }
         }
+    }
+    if !failed.is_empty() {
+        b.drop_unsupported(&mut clients, &failed);
     }
     if !errors.is_empty() {
         errors.sort_by(|a, b| a.loc.cmp(&b.loc));
@@ -792,6 +816,69 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
+    /// With `skip_unsupported`: drops the types that failed and every type that reaches one, and the
+    /// operations that use any of them (each listed in the notes with the reason).
+    fn drop_unsupported(&mut self, clients: &mut [ClientDecl], failed: &BTreeMap<String, Error>) {
+        fn named(b: &Base) -> Option<&str> {
+            match b {
+                Base::Named(n) => Some(n),
+                Base::List(i) => named(i),
+                _ => None,
+            }
+        }
+        // Which failed type each broken type reaches.
+        let mut broken: BTreeMap<String, String> =
+            failed.keys().map(|k| (k.clone(), k.clone())).collect();
+        loop {
+            let mut grew = false;
+            for (name, d) in &self.decls {
+                if broken.contains_key(name) {
+                    continue;
+                }
+                let refs: Vec<&str> = match d {
+                    TypeDecl::Struct(st) => {
+                        st.fields.iter().filter_map(|f| named(&f.ty.base)).collect()
+                    }
+                    TypeDecl::Alias(a) => named(&a.target).into_iter().collect(),
+                    TypeDecl::Faults(f) => f.variants.iter().filter_map(|v| named(&v.1)).collect(),
+                    TypeDecl::Enum(_) => Vec::new(),
+                };
+                if let Some(cause) = refs.iter().find_map(|r| broken.get(*r)) {
+                    broken.insert(name.clone(), cause.clone());
+                    grew = true;
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        self.decls.retain(|n, _| !broken.contains_key(n));
+        for c in clients.iter_mut() {
+            let binding = c.binding.local.clone();
+            c.operations.retain(|op| {
+                let types = op
+                    .params
+                    .iter()
+                    .chain(op.headers.iter())
+                    .map(|p| &p.ty.base)
+                    .chain(op.ret.iter().map(|t| &t.base))
+                    .filter_map(named)
+                    .chain(op.faults.as_deref());
+                let cause = types.into_iter().find_map(|t| broken.get(t).map(|c| (t, c)));
+                match cause {
+                    Some((t, c)) => {
+                        self.notes.push(format!(
+                            "operation {} of binding {binding} not generated: it uses {t}, which needs {c}: {}",
+                            op.wsdl_name, failed[c]
+                        ));
+                        false
+                    }
+                    None => true,
+                }
+            });
+        }
+    }
+
     /// Boxes the fields that make a type contain itself by value (through `T` or `Option<T>` fields):
     /// the fields between types of one strongly connected component.
     fn box_cycles(&mut self) {
@@ -851,7 +938,7 @@ impl<'d> Builder<'d> {
             .and_then(|p| p.address.clone());
         let mut errors = Vec::new();
         let mut ops = Vec::new();
-        let mut methods = Scope::with_reserved(&["new", "from_client", "client"]);
+        let mut methods = Scope::with_reserved(&["new", "from_client", "client", "as_async"]);
         for bop in &binding.operations {
             match self.operation(binding, pt, bop, &mut methods) {
                 Ok(op) => ops.push(op),
@@ -1046,6 +1133,17 @@ impl<'d> Builder<'d> {
                 };
                 let (base, _) = self.element_base(eq, &part.loc)?;
                 variants.push((vscope.unique(&names::type_name(fname)), base, eq.clone()));
+            }
+            // Operations that declare the same faults share one type.
+            let same = self.decls.values().find_map(|d| match d {
+                TypeDecl::Faults(f) if f.variants == variants => Some(f.name.clone()),
+                _ => None,
+            });
+            if let Some(name) = same {
+                self.fault_types
+                    .insert((pt.name.clone(), op.name.clone()), name.clone());
+                decl.faults = Some(name);
+                return Ok(decl);
             }
             let name = self
                 .scope

@@ -31,10 +31,13 @@ pub fn words(name: &str) -> Vec<String> {
         }
         if let Some(&prev) = cur.chars().last().as_ref() {
             let next = chars.get(i + 1).copied();
+            // An acronym's plural stays one word: `IDs`, `URLs` (not `I`, `Ds`).
+            let plural_s = next == Some('s') && !chars.get(i + 2).is_some_and(|c| c.is_lowercase());
             let boundary = (c.is_uppercase() && prev.is_lowercase())
                 || (c.is_uppercase()
                     && prev.is_uppercase()
-                    && next.is_some_and(char::is_lowercase))
+                    && next.is_some_and(char::is_lowercase)
+                    && !plural_s)
                 || (c.is_alphabetic() && prev.is_ascii_digit() && c.is_uppercase());
             if boundary {
                 words.push(std::mem::take(&mut cur));
@@ -182,7 +185,7 @@ impl Scope {
     pub fn with_reserved(reserved: &[&str]) -> Self {
         let mut s = Scope::new();
         for r in reserved {
-            s.used.insert(r.to_string(), 1);
+            s.unique(r);
         }
         s
     }

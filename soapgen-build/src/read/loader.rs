@@ -173,6 +173,15 @@ impl Loader {
     ///
     /// The file does not exist.
     pub fn entry(&self, path: &Path) -> Result<Source> {
+        let text = path.to_string_lossy();
+        if text.starts_with("http://") || text.starts_with("https://") {
+            return Err(
+                Error::new(ErrorKind::Io(format!("{text}: a URL, not a file")), None).with_hint(
+                    "soapgen works offline: save the WSDL and what it imports to files first, \
+                     then point it at the file",
+                ),
+            );
+        }
         let abs = if path.is_absolute() {
             path.to_path_buf()
         } else {

@@ -146,6 +146,8 @@ impl<'i> XmlReader<'i> {
     ///
     /// [`DecodeErrorKind::InvalidUtf8`] with the offset of the first invalid byte.
     pub fn from_bytes(input: &'i [u8], limits: Limits) -> Result<Self, DecodeError> {
+        // A UTF-8 byte order mark (XML 1.0 §4.3.3, sent by .NET and PHP servers) is not content.
+        let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
         match std::str::from_utf8(input) {
             Ok(s) => Ok(Self::with_limits(s, limits)),
             Err(e) => {
@@ -949,6 +951,18 @@ y "><c/><p:c xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance
         let g = r.next_child().unwrap().unwrap();
         assert_eq!(g.local_name(), "g");
         assert_eq!(r.read_inner_xml().unwrap(), "");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let mut r = XmlReader::from_bytes(
+            b"\xEF\xBB\xBF<?xml version=\"1.0\"?><a>x</a>",
+            Limits::default(),
+        )
+        .unwrap();
+        let a = r.root().unwrap();
+        assert_eq!(a.local_name(), "a");
+        assert_eq!(r.read_text().unwrap(), "x");
     }
 
     #[test]

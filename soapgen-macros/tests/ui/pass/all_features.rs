@@ -112,7 +112,27 @@ pub trait Bare {
     async fn convert(&self, m: Money) -> Result<Money, Error>;
 }
 
+/// A mock behind the trait: plain `async fn` in the impl.
+struct MockRpc;
+
+impl Rpc for MockRpc {
+    async fn add(&self, a: i32, b: i32) -> soapgen_runtime::Result<i64> {
+        Ok(i64::from(a) + i64::from(b))
+    }
+}
+
+/// Code generic over the trait can move an implementation into a spawned task: the trait's futures
+/// are `Send`.
+fn spawnable<S: Rpc + Send + Sync + 'static>(
+    s: std::sync::Arc<S>,
+) -> impl std::future::Future<Output = ()> + Send + 'static {
+    async move {
+        let _ = s.add(1, 2).await;
+    }
+}
+
 fn main() {
+    let _ = spawnable(std::sync::Arc::new(MockRpc));
     let c = ServiceClient::from_client(
         soapgen_runtime::Client::builder("http://127.0.0.1:1/x")
             .transport(std::sync::Arc::new(NoTransport))
