@@ -50,10 +50,10 @@ if [[ -z "$endpoint" ]]; then
   endpoint="http://127.0.0.1:$port/globalweather.asmx"
   echo "(service: gSOAP server generated from the same WSDL, on loopback)"
 fi
-./target/debug/globalweather --endpoint "$endpoint"
+cargo run -q -p soapgen-examples --bin globalweather -- --endpoint "$endpoint"
 if [[ $# -eq 0 ]]; then
   echo
   echo "== The trait route: #[soap_client] on a Rust trait, against spyne"
   start /usr/bin/python3 tests/peers/spyne_server.py --port 0
-  ./target/debug/trait_client "http://127.0.0.1:$port/soap11"
+  cargo run -q -p soapgen-examples --bin trait_client -- "http://127.0.0.1:$port/soap11"
 fi
