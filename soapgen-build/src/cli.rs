@@ -152,6 +152,27 @@ fn generate(args: &GenerateArgs) -> Result<String, Errors> {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "client".to_owned());
     let name = args.name.clone().unwrap_or_else(|| crate_name(&stem));
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        || name.starts_with(|c: char| c.is_ascii_digit())
+    {
+        return Err(Error::new(
+            ErrorKind::Invalid(format!(
+                "--name {name:?} is not a crate name (ASCII letters, digits, `-` and `_`, not starting with a digit)"
+            )),
+            None,
+        )
+        .into());
+    }
+    if args.runtime.is_empty() || args.runtime == "path:" {
+        return Err(Error::new(
+            ErrorKind::Invalid("--runtime takes a version (0.1) or path:DIR".into()),
+            None,
+        )
+        .into());
+    }
     let dep = match args.runtime.strip_prefix("path:") {
         Some(p) => format!("{{ path = {p:?}, features = [\"blocking\"] }}"),
         None => format!(

@@ -519,8 +519,9 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             ordered.iter().map(|(id, ty)| quote!(#id: #ty)).collect();
         let arg_names: Vec<&syn::Ident> = ordered.iter().map(|(id, _)| id).collect();
         let doc = format!(
-            "Calls the `{op_name}` operation (soapAction `{action}`).\n\n# Errors\n\n\
-             [`Error`]({krate_s}::Error): transport, HTTP, SOAP fault, XML or decode errors.",
+            "SOAP call: request element `{op_name}`, soapAction `{action}`.\n\n# Errors\n\n\
+             Transport, HTTP, SOAP fault, XML and decode errors ([`Error`]({krate_s}::Error)), in the \
+             error type the method declares.",
             krate_s = krate.to_string().replace(' ', "")
         );
         let user_output = &sig.output;
@@ -642,7 +643,8 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         // `Ok(x?)` converts soapgen's Error into the error type each method declares.
         #[allow(clippy::needless_question_mark)]
         impl #client_ident {
-            /// The target namespace of the operations' elements.
+            /// The trait's default namespace for the operations' elements (`namespace = …`; methods
+            /// may use another).
             pub const NAMESPACE: &'static str = #ns;
             /// The endpoint given to `#[soap_client(endpoint = …)]`, if any.
             pub const DEFAULT_ENDPOINT: ::core::option::Option<&'static str> = #default_endpoint;

@@ -314,9 +314,10 @@ impl Client {
         }
         headers.push((
             "Accept".to_owned(),
+            // multipart/related (MTOM) is not read yet, so it is not asked for.
             match op.version {
-                SoapVersion::Soap11 => "text/xml, multipart/related",
-                SoapVersion::Soap12 => "application/soap+xml, multipart/related",
+                SoapVersion::Soap11 => "text/xml",
+                SoapVersion::Soap12 => "application/soap+xml",
             }
             .to_owned(),
         ));
