@@ -183,7 +183,81 @@ fn tidy(text: &str) -> String {
     out.join("\n")
 }
 
+/// Deepest element nesting accepted in a WSDL or schema document. roxmltree parses recursively, so
+/// a hostile or broken document nested thousands deep would overflow the stack; real documents stay
+/// far below this.
+pub const MAX_DEPTH: usize = 256;
+
+/// The byte offset where element nesting first exceeds `max`, scanning tags only (comments, CDATA,
+/// processing instructions, the DOCTYPE and quoted attribute values are skipped).
+fn too_deep(text: &str, max: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while let Some(off) = b[i..].iter().position(|&c| c == b'<') {
+        let start = i + off;
+        let rest = &b[start..];
+        let skip_to = |end: &[u8]| {
+            rest.windows(end.len())
+                .position(|w| w == end)
+                .map_or(b.len(), |p| start + p + end.len())
+        };
+        if rest.starts_with(b"<!--") {
+            i = skip_to(b"-->");
+        } else if rest.starts_with(b"<![CDATA[") {
+            i = skip_to(b"]]>");
+        } else if rest.starts_with(b"<?") {
+            i = skip_to(b"?>");
+        } else if rest.starts_with(b"<!") {
+            i = skip_to(b">");
+        } else if rest.starts_with(b"</") {
+            depth = depth.saturating_sub(1);
+            i = skip_to(b">");
+        } else {
+            // A start tag: find its end outside quoted values; `/>` closes it at once.
+            let mut j = start + 1;
+            let mut quote = None;
+            while j < b.len() {
+                match (quote, b[j]) {
+                    (None, q @ (b'"' | b'\'')) => quote = Some(q),
+                    (Some(q), c) if c == q => quote = None,
+                    (None, b'>') => break,
+                    _ => {}
+                }
+                j += 1;
+            }
+            if j >= b.len() || b[j - 1] != b'/' {
+                depth += 1;
+                if depth > max {
+                    return Some(start);
+                }
+            }
+            i = j + 1;
+        }
+        if i >= b.len() {
+            break;
+        }
+    }
+    None
+}
+
 fn parse<'t>(name: &Arc<str>, text: &'t str) -> Result<Document<'t>> {
+    if let Some(at) = too_deep(text, MAX_DEPTH) {
+        let line = text[..at].bytes().filter(|&c| c == b'\n').count() as u32 + 1;
+        let column = text[..at]
+            .rsplit('\n')
+            .next()
+            .map_or(0, |l| l.chars().count()) as u32
+            + 1;
+        return Err(Error::new(
+            ErrorKind::Invalid(format!("elements nested deeper than {MAX_DEPTH} levels")),
+            Some(Loc {
+                file: name.clone(),
+                line,
+                column,
+            }),
+        ));
+    }
     let opts = roxmltree::ParsingOptions {
         allow_dtd: true,
         ..Default::default()
@@ -470,5 +544,23 @@ impl Driver<'_> {
                 at,
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::too_deep;
+
+    #[test]
+    fn nesting_depth_is_bounded() {
+        let deep = "<a>".repeat(300) + &"</a>".repeat(300);
+        assert_eq!(too_deep(&deep, 256), Some(3 * 256));
+        let ok = "<a>".repeat(200) + &"</a>".repeat(200);
+        assert_eq!(too_deep(&ok, 256), None);
+        // Empty elements, comments, CDATA, PIs and quoted `>` do not nest.
+        let flat = "<?xml version='1.0'?><!-- <a> --><r x='>'>".to_owned()
+            + &"<e/><![CDATA[<a><a>]]>".repeat(500)
+            + "</r>";
+        assert_eq!(too_deep(&flat, 2), None);
     }
 }
