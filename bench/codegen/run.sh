@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/codegen/run.sh: what soapgen's ahead-of-time approach costs and what it buys, in ONE run.
 #
-#   bash bench/codegen/run.sh               # full: 5 WSDLs, dev and release builds (~1 h on 2 cores)
-#   bash bench/codegen/run.sh --quick       # 3 small WSDLs, dev builds only (~3 min cold, <1 min warm)
+#   bash bench/codegen/run.sh               # full: 5 WSDLs, dev + release builds (~16-33 min, 2 cores)
+#   bash bench/codegen/run.sh --no-release  # 5 WSDLs, dev builds only            (~4-7 min)
+#   bash bench/codegen/run.sh --quick       # 3 small WSDLs, dev builds only      (~1-3 min)
 #
 # Run from anywhere (it cd's to the repo root).  On a fresh Debian 12 machine run
 # `sudo bash .ci/install-peers.sh` first (python3-zeep); the script installs `time` with apt-get
@@ -28,9 +29,10 @@
 #    check, up to metadata) / codegen (MIR to LLVM to object code) split shown in the table, and
 #    names any other unit that had to be rebuilt (then the row is flagged).
 # 3. Client construction, soapgen vs zeep: a program added to the generated crate
-#    (src/bin/construct.rs, built with --release) builds one soapgen_runtime::Client with a no-op
-#    transport (no HTTP client) and times $N (default 1,000,000) constructions of the generated
-#    `<Trait>Client::from_client(client.clone())` with std::time::Instant (median of 5 batches;
+#    (src/bin/construct.rs, built with --release; see --no-release below) builds one
+#    soapgen_runtime::Client with a no-op transport (no HTTP client) and times $N (default
+#    1,000,000) constructions of the generated `<Trait>Client::from_client(client.clone())` with
+#    std::time::Instant (median of 5 batches;
 #    each construction includes the Arc clone and the drop, results go through
 #    std::hint::black_box).  The trait is the first `trait X (...; client XClient)` line of
 #    `soapgen inspect`.  It also times `soapgen_runtime::Client::new(url)` (builds the reqwest
@@ -50,14 +52,15 @@
 # in bench/codegen/results/codegen.csv; logs and --timings reports in target/bench-codegen/logs.
 #
 # Run time on 2 cores (Xeon VM, 23 GiB).  The compiles of the two largest generated crates
-# dominate: economic ~6.5 min dev and ~23 min release (91% of it LLVM codegen), vboxweb
-# VBOX_DEV / VBOX_REL.  Dependency prebuilds add ~2 min (dev) and ~2.5 min (release) the first
-# time, nothing on later runs (target/bench-codegen is kept).  The full run therefore does NOT fit
-# a 15-minute budget; pick a mode:
-#   (no option)    all 5 WSDLs, dev + release builds                     FULL_TIME
-#   --no-release   all 5 WSDLs, dev builds only                          NOREL_TIME
-#   --small        globalweather, large_objects, ec2; dev + release     ~6 min cold, ~1.5 min warm
-#   --quick        = --small --no-release                               ~3 min cold, <1 min warm
+# dominate: economic ~2.5 min dev and ~7.5 min release (85% of it LLVM codegen, 6 GiB peak RSS),
+# vboxweb ~1 min dev and ~3 min release.  Dependency prebuilds add ~2 min (dev) and ~2.5 min
+# (release) the first time, nothing on later runs (target/bench-codegen is kept).  Measured,
+# "warm" = dependencies already built; other builds running on the machine slow it down up to 3x:
+#   (no option)    all 5 WSDLs, dev + release builds                  ~16 min warm (28 if loaded), +4.5 cold
+#   --no-release   all 5 WSDLs, dev builds only                       ~4 min warm, ~6.5 min cold
+#   --small        globalweather, large_objects, ec2; dev + release   ~2-3 min warm, ~7 min cold
+#   --quick        = --small --no-release                             ~1 min warm, ~3 min cold
+# So the full run does NOT fit a 15-minute budget on 2 cores; --no-release does (all WSDLs).
 # Without release builds, the construction benchmark runs in the dev build (unoptimized: an
 # upper bound for from_client and Client::new, so the zeep ratios are lower bounds; marked
 # "(dev build)").  Release compile times are then "skipped".
@@ -67,6 +70,7 @@
 #   N=1000000          from_client constructions per batch
 #   ZEEP_REPEAT=5      zeep runs per WSDL
 #   SOAPGEN_CORPUS     corpus root (default ../shared/corpus)
+#   SOAPGEN_BENCH_DIR  work dir for crates, target dir, logs (default target/bench-codegen)
 #
 # Numbers are wall times on a shared machine: anything else running (other builds) inflates
 # them; the header prints the load average at the start and the end.
@@ -92,7 +96,7 @@ ZEEP_REPEAT=${ZEEP_REPEAT:-5}
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 RUNTIME="$ROOT/soapgen-runtime"
-B="$ROOT/target/bench-codegen"
+B=$(realpath -m "${SOAPGEN_BENCH_DIR:-$ROOT/target/bench-codegen}")
 RESULTS="$ROOT/bench/codegen/results"
 export CARGO_TARGET_DIR="$B/target"
 export CARGO_TERM_COLOR=never
@@ -510,6 +514,6 @@ echo "wsdl,wsdl_bytes,types_clients_operations,lib_rs_bytes,generate_median_s,ge
     fi
   done
   echo
-  echo "CSV: bench/codegen/results/codegen.csv; logs and \`--timings\` reports: target/bench-codegen/logs/."
+  echo "CSV: bench/codegen/results/codegen.csv; logs and \`--timings\` reports: ${B#"$ROOT"/}/logs/."
 } >"$MD"
 cat "$MD"
