@@ -6,7 +6,7 @@
 //!   types, for finding one's way in a big WSDL.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -357,6 +357,3 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         }
     }
 }
-
-#[allow(dead_code)]
-fn _unused(_: &Path) {}

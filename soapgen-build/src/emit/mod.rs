@@ -3,7 +3,7 @@
 //! module, and one `#[soap_client]` trait per SOAP binding; the runtime's macros do the rest.
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 use crate::model::ir::*;
 
@@ -413,9 +413,4 @@ pub fn emit(module: &Module, opts: &EmitOptions) -> String {
     out.push('\n');
     out.push_str(&prettyplease::unparse(&file));
     out
-}
-
-#[allow(dead_code)]
-fn unused(_: Ident) -> Ident {
-    format_ident!("x")
 }

@@ -285,10 +285,7 @@ impl<'d> Builder<'d> {
                 base, enumerations, ..
             } => {
                 if !enumerations.is_empty() {
-                    let name = match hint {
-                        Some(h) => self.scope.unique(h),
-                        None => unreachable_name(),
-                    };
+                    let name = self.scope.unique(hint.unwrap_or("Enumeration"));
                     let decl =
                         enum_decl(&name, st, enumerations, "anonymous simpleType".to_owned());
                     self.decls.insert(name.clone(), TypeDecl::Enum(decl));
@@ -476,17 +473,13 @@ impl<'d> Builder<'d> {
             }
             Content::Particle(p) => {
                 if ct.mixed {
-                    push_mixed(c, &ct.loc);
+                    push_mixed(c);
                 } else {
                     self.particle(owner, p, Occurs::ONCE, false, c)?;
                 }
             }
-            Content::Simple {
-                derivation,
-                base,
-                loc,
-            } => {
-                self.simple_content(owner, base, *derivation, loc, c, depth)?;
+            Content::Simple { base, loc, .. } => {
+                self.simple_content(owner, base, loc, c, depth)?;
             }
             Content::Complex {
                 derivation,
@@ -502,7 +495,7 @@ impl<'d> Builder<'d> {
                 }
                 if ct.mixed {
                     // Mixed content: attributes stay typed, the content is kept as XML.
-                    push_mixed(c, &ct.loc);
+                    push_mixed(c);
                     self.attributes(&ct.attributes, c, &mut BTreeSet::new())?;
                     return Ok(());
                 }
@@ -546,9 +539,6 @@ impl<'d> Builder<'d> {
             }
         }
         self.attributes(&ct.attributes, c, &mut BTreeSet::new())?;
-        if ct.any_attribute && depth == 0 {
-            // Attributes the schema does not name are accepted and not kept (see README).
-        }
         Ok(())
     }
 
@@ -556,7 +546,6 @@ impl<'d> Builder<'d> {
         &mut self,
         owner: &str,
         base: &QName,
-        derivation: Derivation,
         loc: &Loc,
         c: &mut Collector,
         depth: usize,
@@ -573,9 +562,6 @@ impl<'d> Builder<'d> {
         match complex_base {
             Some(bct) => {
                 // Simple content of a complex base: its text and attributes, then ours.
-                if derivation == Derivation::Restriction {
-                    let _ = owner;
-                }
                 self.content(owner, &bct, c, depth + 1)
             }
             None => {
@@ -1367,7 +1353,6 @@ impl<'d> Builder<'d> {
             Some(TypeRef::Anonymous(_)) | Some(TypeRef::Named(..)) => self.type_ref(ty, hint),
             None => {
                 if self.schemas().elements.contains_key(name) {
-                    let _ = loc;
                     Ok(self.element_base(name, loc)?.0)
                 } else {
                     Ok(Base::Runtime("types::AnyXml"))
@@ -1405,7 +1390,7 @@ impl<'d> Builder<'d> {
             out_parts.map(|_| QName::new(out_ns.clone(), format!("{}Response", op.name)));
         let mut pscope = Scope::new();
         for p in in_parts {
-            let (xml, base) = self.rpc_part(p, op)?;
+            let (xml, base) = self.rpc_part(p)?;
             decl.params.push(ParamDecl {
                 name: names::escape_keyword(&pscope.unique(&names::field_name(&p.name))),
                 xml,
@@ -1416,7 +1401,7 @@ impl<'d> Builder<'d> {
             match outs {
                 [] => {}
                 [p] => {
-                    let (xml, base) = self.rpc_part(p, op)?;
+                    let (xml, base) = self.rpc_part(p)?;
                     decl.ret = Some(TypeExpr::one(base));
                     decl.result = Some(xml);
                 }
@@ -1434,14 +1419,13 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
-    fn rpc_part(&mut self, p: &Part, op: &PortTypeOperation) -> R<(QName, Base)> {
+    fn rpc_part(&mut self, p: &Part) -> R<(QName, Base)> {
         match &p.kind {
             PartKind::Type(t) => {
                 let base = self.named_type(t, &p.loc)?;
                 Ok((QName::new("", p.name.clone()), base))
             }
             PartKind::Element(e) => {
-                let _ = op;
                 let (base, _) = self.element_base(e, &p.loc)?;
                 Ok((e.clone(), base))
             }
@@ -1459,8 +1443,7 @@ fn append_doc(doc: &mut Option<String>, paragraph: String) {
 
 /// Mixed content (text between elements, XML Schema Part 1 §3.4.2 {content type} mixed): kept whole
 /// as XML, so nothing is lost.
-fn push_mixed(c: &mut Collector, loc: &Loc) {
-    let _ = loc;
+fn push_mixed(c: &mut Collector) {
     c.fields.retain(|f| f.kind == FieldKind::Attribute);
     c.push(
         "content",
@@ -1472,10 +1455,6 @@ fn push_mixed(c: &mut Collector, loc: &Loc) {
             doc: Some("Mixed content (text and elements), kept as XML.".into()),
         },
     );
-}
-
-fn unreachable_name() -> String {
-    "AnonymousEnumeration".to_owned()
 }
 
 fn enum_decl(name: &str, st: &SimpleType, values: &[String], origin: String) -> EnumDecl {
