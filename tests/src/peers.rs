@@ -1,6 +1,6 @@
-//! Real SOAP peers for the interop tests: a spyne (Python) server and two
-//! gSOAP (C) servers, started as child processes on 127.0.0.1 with a free
-//! port.
+//! Real SOAP peers for the interop tests: a spyne (Python) server, three
+//! gSOAP (C) servers and a stdlib-Python server of line-broken base64,
+//! started as child processes on 127.0.0.1 with a free port.
 //!
 //! ```no_run
 //! let spyne = soapgen_tests::peers::spyne();
@@ -9,6 +9,10 @@
 //! let url12 = gsoap.url("/soap12");
 //! let weather = soapgen_tests::peers::globalweather();
 //! let asmx = weather.url("/globalweather.asmx");
+//! let mtom = soapgen_tests::peers::gsoap_mtom();
+//! let attachments = mtom.url("/mtom"); // or "/inline", "/auto"
+//! let lines = soapgen_tests::peers::linebreak_server();
+//! let mime = lines.url("/crlf76"); // or "/lf76", "/crlf73", "/mixed", ...
 //! ```
 //!
 //! * spyne: `tests/peers/spyne_server.py`, run with `/usr/bin/python3`
@@ -23,6 +27,16 @@
 //!   `build.sh`, `server.c` or the WSDL change.  `scripts/globalweather-server.sh`
 //!   builds into the same directory with the same stamp.  Any path works for
 //!   SOAP 1.1/1.2; `…?wsdl` serves the WSDL.
+//! * gSOAP MTOM: `tests/peers/gsoap/mtom/` (`mtom.wsdl`, `server.c`,
+//!   `build.sh`), built the same way into `<target-dir>/peers/gsoap-mtom/`.
+//!   `EchoData` / `GetData` (namespace `urn:soapgen:mtom`); the first path
+//!   segment chooses the reply: `/mtom` (always MTOM), `/inline` (always
+//!   inline base64), `/auto` (MTOM iff the request was).  See
+//!   [`gsoap_mtom`].
+//! * line-broken base64: `tests/peers/linebreak_server.py` (stdlib only),
+//!   run with the same python as spyne; the same `GetData` / `EchoData`,
+//!   base64 inline with the line structure named by the path.  See
+//!   [`linebreak_server`].
 //!
 //! A peer that is not installed or does not build is a test FAILURE (panic
 //! with the apt package to install), never a skip.  The child process is
@@ -51,6 +65,7 @@ const SPYNE_INSTALL_HINT: &str =
     "apt-get install -y python3-spyne python3-lxml (see .ci/install-peers.sh)";
 const GSOAP_INSTALL_HINT: &str =
     "apt-get install -y gsoap libgsoap-dev pkg-config gcc (see .ci/install-peers.sh)";
+const PYTHON_INSTALL_HINT: &str = "apt-get install -y python3 (see .ci/install-peers.sh)";
 
 /// A running peer server.  Killed (and waited for) on drop.
 pub struct Peer {
@@ -85,7 +100,7 @@ impl Peer {
         self.child.id()
     }
 
-    /// `"spyne"`, `"gsoap"` or `"globalweather"`.
+    /// `"spyne"`, `"gsoap"`, `"globalweather"`, `"gsoap-mtom"` or `"linebreak"`.
     pub fn name(&self) -> &'static str {
         self.name
     }
@@ -133,6 +148,59 @@ pub fn spyne() -> Peer {
     start("spyne", cmd, SPYNE_INSTALL_HINT)
 }
 
+/// The byte at offset `i` of the `GetData` pattern `mod251` served by
+/// [`gsoap_mtom`] and [`linebreak_server`]: `(i * 31 + 7) mod 251`.
+pub fn pattern_byte(i: u64) -> u8 {
+    (((i % 251) * 31 + 7) % 251) as u8
+}
+
+/// The first `len` bytes of the `GetData` pattern `mod251`
+/// (see [`pattern_byte`]).
+pub fn pattern_bytes(len: usize) -> Vec<u8> {
+    let period: Vec<u8> = (0..251).map(pattern_byte).collect();
+    period.iter().copied().cycle().take(len).collect()
+}
+
+// --------------------------------------------------------------------------
+// line-broken base64 (stdlib Python)
+// --------------------------------------------------------------------------
+
+/// Starts `tests/peers/linebreak_server.py` (Python 3, stdlib only; the
+/// interpreter is `/usr/bin/python3` or `SOAPGEN_PYTHON`, as for spyne).
+///
+/// It implements `GetData` and `EchoData` of `tests/peers/gsoap/mtom/mtom.wsdl`
+/// (namespace `urn:soapgen:mtom`, SOAP 1.1 and 1.2, reply version = request
+/// version) and answers with the base64 value inline, in lines chosen by the
+/// first path segment:
+///
+/// | path | lines |
+/// |---|---|
+/// | `/none` | no line breaks |
+/// | `/crlf76` | 76 characters, CRLF |
+/// | `/lf76` | 76 characters, LF |
+/// | `/crlf73` | 73 characters, CRLF |
+/// | `/lf64` | 64 characters, LF |
+/// | `/mixed` | line k is 76, 73, 10, 1, 200 characters (k mod 5), ending CRLF, LF (k mod 2) |
+/// | `/crref76` | 76 characters, each line end written `&#13;` + LF |
+/// | `/custom?cols=N&eol=crlf\|lf\|cr\|crref\|space` | N characters, that line end |
+///
+/// Line ends separate lines (none after the last line) unless the query has
+/// `trailing=1`.  `EchoData` takes inline base64 only (no MTOM).  Reply
+/// envelopes look like WCF's: `<s:Envelope xmlns:s=…><s:Body><GetDataResponse
+/// xmlns="urn:soapgen:mtom"><data>…</data></GetDataResponse>…`.
+pub fn linebreak_server() -> Peer {
+    let python = python();
+    let script = peers_dir().join("linebreak_server.py");
+    assert!(
+        script.is_file(),
+        "line-break peer script missing: {}",
+        script.display()
+    );
+    let mut cmd = Command::new(&python);
+    cmd.arg(&script).args(["--port", "0", "--exit-with-parent"]);
+    start("linebreak", cmd, PYTHON_INSTALL_HINT)
+}
+
 fn python() -> PathBuf {
     std::env::var_os("SOAPGEN_PYTHON")
         .map(PathBuf::from)
@@ -169,7 +237,8 @@ fn check_spyne_installed(python: &Path) {
 }
 
 // --------------------------------------------------------------------------
-// C peers built from source by their build.sh (gSOAP echo, GlobalWeather)
+// C peers built from source by their build.sh (gSOAP echo, GlobalWeather,
+// gSOAP MTOM)
 // --------------------------------------------------------------------------
 
 /// A peer compiled by `bash <build_sh> <target-dir>/peers/<name>`, which must
@@ -222,6 +291,20 @@ const GLOBALWEATHER_PEER: BuiltPeer = BuiltPeer {
     install_hint: GSOAP_INSTALL_HINT,
 };
 
+const GSOAP_MTOM_PEER: BuiltPeer = BuiltPeer {
+    name: "gsoap-mtom",
+    title: "gSOAP MTOM",
+    build_sh: "tests/peers/gsoap/mtom/build.sh",
+    binary: "mtom-server",
+    inputs: &[
+        ("build.sh", "tests/peers/gsoap/mtom/build.sh"),
+        ("mtom.wsdl", "tests/peers/gsoap/mtom/mtom.wsdl"),
+        ("server.c", "tests/peers/gsoap/mtom/server.c"),
+    ],
+    stamp_version: 1,
+    install_hint: GSOAP_INSTALL_HINT,
+};
+
 /// Builds (if needed) and starts the gSOAP echo server (`urn:soapgen:gsoap`,
 /// operations echo / fail / whoami, SOAP 1.1 and 1.2 on any path).
 pub fn gsoap() -> Peer {
@@ -250,6 +333,33 @@ pub fn globalweather() -> Peer {
 pub fn globalweather_binary() -> PathBuf {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| build_peer(&GLOBALWEATHER_PEER)).clone()
+}
+
+/// Builds (if needed) and starts the gSOAP MTOM server generated from
+/// `tests/peers/gsoap/mtom/mtom.wsdl` (namespace `urn:soapgen:mtom`, SOAP 1.1
+/// and 1.2, reply version = request version):
+///
+/// * `EchoData(name, data)` -> `(name, size, data)`: the same name and bytes,
+///   `size` = byte count received;
+/// * `GetData(size, pattern?)` -> `data`: `size` bytes (0 ..= 256 MiB), pattern
+///   `mod251` (default) = [`pattern_bytes`], or `zeros`.
+///
+/// Requests may be MTOM (`multipart/related; type="application/xop+xml"`)
+/// or plain SOAP with inline base64 on every path.  The first path segment
+/// chooses the reply: `/mtom` always MTOM (the bytes in a binary part
+/// referenced by `<xop:Include href="cid:id1"/>`, also for 0 bytes), `/inline`
+/// always inline base64 without line breaks, `/auto` MTOM iff the request was
+/// MTOM.  Any other path is a Client/Sender fault.  Messages up to 512 MiB
+/// are accepted.
+pub fn gsoap_mtom() -> Peer {
+    start_built(&GSOAP_MTOM_PEER, gsoap_mtom_binary())
+}
+
+/// Path of the built gSOAP MTOM server, building it if it is missing or
+/// stale.  Safe to call from several threads and several test binaries at once.
+pub fn gsoap_mtom_binary() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| build_peer(&GSOAP_MTOM_PEER)).clone()
 }
 
 fn start_built(spec: &BuiltPeer, bin: PathBuf) -> Peer {
