@@ -3,9 +3,10 @@
 #
 #   tests/peers/capture.sh            # all peers; builds the gSOAP ones into a temp dir
 #   tests/peers/capture.sh globalweather      # only the named peers
-#                                     # (spyne, gsoap, globalweather)
+#                                     # (spyne, gsoap, globalweather, gsoap-mtom)
 #   GSOAP_SERVER=/path/echo-server tests/peers/capture.sh
 #   GLOBALWEATHER_SERVER=/path/globalweather-server tests/peers/capture.sh
+#   GSOAP_MTOM_SERVER=/path/mtom-server tests/peers/capture.sh gsoap-mtom
 #
 # For every captures/<peer>/<case>-<soap11|soap12>-request.xml (hand-written
 # request bodies) this POSTs the file unchanged with curl and writes
@@ -17,9 +18,12 @@
 # "http://www.webserviceX.NET/<operation>" (<case> up to the first "_");
 # GetWeather-httpget-response.{http,xml} is a GET on the WSDL's HTTP GET port
 # (/globalweather.asmx/GetWeather?CityName=Sydney&CountryName=Australia).
+# gSOAP MTOM: each captures/gsoap-mtom/<case>-<ver>-request.xml is POSTed to
+# /mtom (-> <case>-<ver>-mtom-response.{http,mime}, a multipart/related body)
+# and to /inline (-> <case>-<ver>-inline-response.{http,xml}).
 set -euo pipefail
 
-all_peers=(spyne gsoap globalweather)
+all_peers=(spyne gsoap globalweather gsoap-mtom)
 selected=("$@")
 [[ ${#selected[@]} -gt 0 ]] || selected=("${all_peers[@]}")
 for p in "${selected[@]}"; do
@@ -138,4 +142,35 @@ curl -sS --http1.1 -D "$tmp/headers" -o "$cap/globalweather/GetWeather-httpget-r
   "$base/globalweather.asmx/GetWeather?CityName=Sydney&CountryName=Australia"
 tr -d '\r' < "$tmp/headers" | sed '/^$/d' > "$cap/globalweather/GetWeather-httpget-response.http"
 echo "  globalweather/GetWeather-httpget: $(head -n1 "$cap/globalweather/GetWeather-httpget-response.http")"
+fi
+
+# -------------------------------------------------------------- gSOAP MTOM
+if want gsoap-mtom; then
+mtom_server="${GSOAP_MTOM_SERVER:-}"
+if [[ -z "$mtom_server" ]]; then
+  "$here/gsoap/mtom/build.sh" "$tmp/gsoap-mtom" >/dev/null
+  mtom_server="$tmp/gsoap-mtom/mtom-server"
+fi
+start_peer gsoap-mtom "$mtom_server" --port 0
+base="http://127.0.0.1:$port"
+echo "gSOAP MTOM on $base"
+for req in "$cap"/gsoap-mtom/*-request.xml; do
+  f="$(basename "$req" -request.xml)"
+  ver="${f##*-}"
+  case="${f%-*}"
+  action="urn:soapgen:mtom#${case%%_*}"
+  for mode in mtom inline; do
+    ext=xml
+    [[ "$mode" == mtom ]] && ext=mime
+    if [[ "$ver" == soap11 ]]; then
+      hdrs=(-H "Content-Type: text/xml; charset=utf-8" -H "SOAPAction: \"$action\"")
+    else
+      hdrs=(-H "Content-Type: application/soap+xml; charset=utf-8; action=\"$action\"")
+    fi
+    curl -sS --http1.1 "${hdrs[@]}" -H "Expect:" --data-binary "@$req" \
+      -D "$tmp/headers" -o "$cap/gsoap-mtom/$case-$ver-$mode-response.$ext" "$base/$mode"
+    tr -d '\r' < "$tmp/headers" | sed '/^$/d' > "$cap/gsoap-mtom/$case-$ver-$mode-response.http"
+    echo "  gsoap-mtom/$case-$ver-$mode: $(grep -i '^content-type' "$cap/gsoap-mtom/$case-$ver-$mode-response.http")"
+  done
+done
 fi
