@@ -3,7 +3,9 @@
 # fresh Debian 12 (bookworm) machine.  Run as root.  Idempotent.
 #
 #   spyne peer  : /usr/bin/python3 + python3-spyne (2.14) + python3-lxml
-#   gSOAP peer  : gsoap (wsdl2h, soapcpp2) + libgsoap-dev + pkg-config + gcc
+#   gSOAP peers : gsoap (wsdl2h, soapcpp2, import/xop.h + xmime5.h for the
+#                 MTOM peer) + libgsoap-dev + pkg-config + gcc
+#   line-break base64 peer: /usr/bin/python3 (stdlib only)
 #   tooling     : python3-zeep (reference client), xmlsec1, curl
 #                 (tests/peers/capture.sh uses curl)
 set -euo pipefail
@@ -36,5 +38,6 @@ apt-get install -y --no-install-recommends "${packages[@]}"
 /usr/bin/python3 -c 'import spyne, lxml, zeep; print("spyne", spyne.__version__, "zeep", zeep.__version__)'
 command -v wsdl2h soapcpp2 gcc pkg-config curl xmlsec1 >/dev/null
 pkg-config --exists gsoap
+test -f /usr/share/gsoap/import/xop.h -a -f /usr/share/gsoap/import/xmime5.h
 echo "gsoap $(pkg-config --modversion gsoap): $(pkg-config --cflags --libs gsoap)"
 echo "install-peers.sh: all peer dependencies installed"
