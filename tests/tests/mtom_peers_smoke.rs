@@ -436,6 +436,26 @@ fn gsoap_mtom_edge_sizes_are_attachments_too() {
     }
 }
 
+/// The largest payload the runtime's tests use, both ways through gSOAP.
+#[test]
+fn gsoap_mtom_64_mib_both_ways() {
+    const SIZE: usize = 64 << 20;
+    let peer = peers::gsoap_mtom();
+    let want = pattern_bytes(SIZE);
+    let resp = get_data(&peer, "/mtom", SOAP11, SIZE);
+    let (_, bytes) = mtom_parts(&resp, SOAP11);
+    assert!(
+        bytes.len() == SIZE && bytes == want,
+        "64 MiB GetData differs"
+    );
+    drop((resp, bytes));
+
+    let resp = echo_data_mtom(&peer, "/auto", "big", &want);
+    let (xml, bytes) = mtom_parts(&resp, SOAP11);
+    assert_eq!(element_text(&xml, "size"), SIZE.to_string());
+    assert!(bytes == want, "64 MiB EchoData differs");
+}
+
 #[test]
 fn gsoap_inline_mode_answers_plain_base64() {
     let peer = peers::gsoap_mtom();
