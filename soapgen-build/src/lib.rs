@@ -32,7 +32,7 @@ pub mod read;
 use std::path::{Path, PathBuf};
 
 pub use error::{Error, ErrorKind, Errors, Loc};
-pub use read::loader::Catalog;
+pub use read::loader::{Catalog, CATALOG_FILE_NAME};
 
 /// Generates clients from WSDL files: the `build.rs` entry point (consuming setters).
 #[derive(Debug, Clone, Default)]
@@ -78,7 +78,11 @@ impl Builder {
         self
     }
 
-    /// Reads catalog entries from a file of `URL=path` lines (paths relative to the file).
+    /// Reads catalog entries from a file of `URL=path` lines (paths relative to the file; the last
+    /// `=` on a line separates URL and path).
+    ///
+    /// A catalog named [`CATALOG_FILE_NAME`] (`soapgen.catalog`, as `soapgen fetch` writes) next to
+    /// a WSDL is read without being named here.
     pub fn catalog_file(mut self, path: impl Into<PathBuf>) -> Self {
         self.catalog_files.push(path.into());
         self
@@ -127,7 +131,12 @@ impl Builder {
     pub fn generate_one(&self, wsdl: &Path) -> Result<Generated, Errors> {
         let mut catalog = self.catalog.clone();
         let mut files_read = Vec::new();
-        for f in &self.catalog_files {
+        let beside = wsdl
+            .parent()
+            .map(|d| d.join(CATALOG_FILE_NAME))
+            .filter(|f| f.is_file() && !self.catalog_files.contains(f));
+        // The catalog beside the WSDL first, so files named explicitly override its lines.
+        for f in beside.iter().chain(&self.catalog_files) {
             catalog.read_file(f)?;
             files_read.push(f.clone());
         }

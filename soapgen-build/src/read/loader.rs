@@ -28,16 +28,30 @@ impl Source {
     }
 }
 
+/// The name of the catalog file `soapgen fetch` writes beside the documents it downloads; a
+/// [`Builder`](crate::Builder) reads one found next to the entry WSDL without being told.
+pub const CATALOG_FILE_NAME: &str = "soapgen.catalog";
+
 /// Maps absolute URLs of schemas and WSDLs to local files (an XML catalog in spirit).
+///
+/// A file mapped from a URL also takes that URL as its base: relative `location`s and
+/// `schemaLocation`s inside it are joined to the URL (RFC 3986 §5.2) and looked up in the catalog
+/// first, so a downloaded tree resolves as it did on its server (see [`Loader::resolve`]).
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
     entries: BTreeMap<String, PathBuf>,
+    /// (file made absolute and normalised, URL), in the order added: a file's base URL is the last
+    /// URL mapped to it.
+    bases: Vec<(PathBuf, String)>,
 }
 
 impl Catalog {
-    /// Maps `url` to the file at `path`.
+    /// Maps `url` to the file at `path` (a relative path is relative to the current directory).
     pub fn add(&mut self, url: impl Into<String>, path: impl Into<PathBuf>) {
-        self.entries.insert(normalize_url(&url.into()), path.into());
+        let url = url.into();
+        let path = path.into();
+        self.bases.push((absolute(&path), url.trim().to_owned()));
+        self.entries.insert(normalize_url(&url), path);
     }
 
     /// The file mapped to `url`, if any.
@@ -45,7 +59,20 @@ impl Catalog {
         self.entries.get(&normalize_url(url)).map(PathBuf::as_path)
     }
 
-    /// Reads a catalog file: one `URL=path` per line (`#` comments), paths relative to the file.
+    /// The URL a file was mapped from (the last one, if several map to it): the base against which
+    /// its relative references resolve.
+    pub fn base_url_of(&self, file: &Path) -> Option<&str> {
+        let file = absolute(file);
+        self.bases
+            .iter()
+            .rev()
+            .find(|(p, _)| *p == file)
+            .map(|(_, u)| u.as_str())
+    }
+
+    /// Reads a catalog file: one `URL=path` per line (`#` comments, blank lines ignored), paths
+    /// relative to the file. The last `=` on a line separates the two, since URLs often carry `=` in
+    /// their query (`?xsd=xsd0`) and local paths seldom do.
     ///
     /// # Errors
     ///
@@ -59,7 +86,7 @@ impl Catalog {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let Some((url, path)) = line.split_once('=') else {
+            let Some((url, path)) = line.rsplit_once('=') else {
                 return Err(Error::new(
                     ErrorKind::Invalid(format!("catalog line is not URL=path: {line:?}")),
                     Some(Loc {
@@ -72,6 +99,18 @@ impl Catalog {
             self.add(url.trim(), dir.join(path.trim()));
         }
         Ok(())
+    }
+}
+
+/// `p` made absolute (against the current directory) and lexically normalised.
+fn absolute(p: &Path) -> PathBuf {
+    if p.is_absolute() {
+        normalize_path(p)
+    } else {
+        match std::env::current_dir() {
+            Ok(cwd) => normalize_path(&cwd.join(p)),
+            Err(_) => normalize_path(p),
+        }
     }
 }
 
@@ -112,41 +151,87 @@ fn normalize_path(p: &Path) -> PathBuf {
     out
 }
 
-/// Joins a relative reference to a base URL (RFC 3986 §5.2, for the path forms found in WSDLs).
-fn join_url(base: &str, rel: &str) -> String {
-    if is_absolute_url(rel) {
-        return rel.to_owned();
+/// Joins a reference to a base URL (RFC 3986 §5.2.2, for the hierarchical `scheme://authority/path`
+/// URLs WSDLs are served from): absolute references are returned as they are, `//host/…`
+/// takes the base's scheme, `?query` keeps the base's path, `/path` its authority, and other
+/// paths are merged with the base's directory and cleared of `.` and `..` segments. A fragment
+/// on the reference is dropped (it names a part of a document, not another document).
+pub(crate) fn join_url(base: &str, reference: &str) -> String {
+    let reference = reference.trim();
+    if is_absolute_url(reference) {
+        return reference.to_owned();
     }
-    let (scheme_host, path) = match base.find("://") {
-        Some(i) => {
-            let rest = &base[i + 3..];
-            let slash = rest.find('/').map_or(base.len(), |j| i + 3 + j);
-            (&base[..slash], &base[slash..])
-        }
+    let reference = reference.split('#').next().unwrap_or("");
+    let (scheme, after) = match base.find("://") {
+        Some(i) => (&base[..i], &base[i + 3..]),
         None => ("", base),
     };
-    let dir = match path.rfind('/') {
-        Some(i) => &path[..=i],
-        None => "/",
-    };
-    let joined = if rel.starts_with('/') {
-        rel.to_owned()
+    let authority_end = if scheme.is_empty() {
+        0
     } else {
-        format!("{dir}{rel}")
+        after.find(['/', '?', '#']).unwrap_or(after.len())
     };
+    let (authority, rest) = after.split_at(authority_end);
+    let rest = rest.split('#').next().unwrap_or("");
+    let (base_path, base_query) = match rest.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (rest, None),
+    };
+    if let Some(network) = reference.strip_prefix("//") {
+        return format!("{scheme}://{network}");
+    }
+    let (ref_path, ref_query) = match reference.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (reference, None),
+    };
+    let (path, query) = if ref_path.is_empty() {
+        (base_path.to_owned(), ref_query.or(base_query))
+    } else if ref_path.starts_with('/') {
+        (remove_dot_segments(ref_path), ref_query)
+    } else {
+        let merged = if !authority.is_empty() && base_path.is_empty() {
+            format!("/{ref_path}")
+        } else {
+            match base_path.rfind('/') {
+                Some(i) => format!("{}{ref_path}", &base_path[..=i]),
+                None => ref_path.to_owned(),
+            }
+        };
+        (remove_dot_segments(&merged), ref_query)
+    };
+    let mut out = if scheme.is_empty() {
+        String::new()
+    } else {
+        format!("{scheme}://{authority}")
+    };
+    out.push_str(&path);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    out
+}
+
+/// RFC 3986 §5.2.4: `.` segments dropped, `..` removing the segment before it (never above the
+/// root); a trailing `.` or `..` leaves a trailing `/`.
+fn remove_dot_segments(path: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
-    for seg in joined.split('/') {
-        match seg {
-            "." => {}
-            ".." => {
-                if parts.len() > 1 {
+    let segments: Vec<&str> = path.split('/').collect();
+    let last = segments.len() - 1;
+    for (i, seg) in segments.iter().enumerate() {
+        match *seg {
+            "." | ".." => {
+                if *seg == ".." && parts.len() > 1 {
                     parts.pop();
+                }
+                if i == last {
+                    parts.push("");
                 }
             }
             s => parts.push(s),
         }
     }
-    format!("{scheme_host}{}", parts.join("/"))
+    parts.join("/")
 }
 
 /// Reads documents and remembers every file read (for `cargo:rerun-if-changed`).
@@ -194,8 +279,10 @@ impl Loader {
 
     /// Resolves `location` as written in `base` (an import's `location`/`schemaLocation`).
     ///
-    /// Relative references resolve against the referencing document (not the entry WSDL); absolute
-    /// URLs go through the user's catalog, then the bundled standard schemas.
+    /// Relative references resolve against the referencing document (not the entry WSDL): if the
+    /// catalog maps a URL to that document, against the URL, looked up in the catalog (and the
+    /// bundled schemas), else against the document's folder on disk. Absolute URLs go through the
+    /// user's catalog, then the bundled standard schemas.
     ///
     /// # Errors
     ///
@@ -210,6 +297,17 @@ impl Loader {
         }
         match base {
             Source::File(p) => {
+                // A file mapped from a URL (a downloaded tree): its references resolve against
+                // that URL, through the catalog, as they did on the server.
+                if let Some(url) = self.catalog.base_url_of(p) {
+                    let joined = join_url(url, location);
+                    if let Some(found) = self.catalog.lookup(&joined) {
+                        return Ok(Source::File(absolute(found)));
+                    }
+                    if let Some(b) = catalog::bundled_by_url(&joined) {
+                        return Ok(Source::Bundled(b.urls[0]));
+                    }
+                }
                 let dir = p.parent().unwrap_or(Path::new("/"));
                 // Relative references are URI references: undo percent-encoding of spaces etc.
                 let decoded = percent_decode(location);
@@ -223,7 +321,7 @@ impl Loader {
 
     fn resolve_url(&self, url: &str, at: &Loc) -> Result<Source> {
         if let Some(p) = self.catalog.lookup(url) {
-            return Ok(Source::File(p.to_path_buf()));
+            return Ok(Source::File(absolute(p)));
         }
         if let Some(b) = catalog::bundled_by_url(url) {
             return Ok(Source::Bundled(b.urls[0]));
@@ -296,7 +394,7 @@ impl Loader {
 }
 
 /// Documents are UTF-8 (a BOM is dropped) or UTF-16 with a BOM.
-fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, String> {
+pub(crate) fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, String> {
     if let Some(rest) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
         return String::from_utf8(rest.to_vec()).map_err(|e| format!("invalid UTF-8: {e}"));
     }
@@ -361,11 +459,52 @@ mod tests {
             join_url("http://a.org/x/y.xsd", "/r.xsd"),
             "http://a.org/r.xsd"
         );
+        for (base, reference, joined) in [
+            // A query-only reference keeps the base's path (WCF's `?xsd=xsd0`).
+            (
+                "http://h/service/?wsdl",
+                "?xsd=xsd1",
+                "http://h/service/?xsd=xsd1",
+            ),
+            (
+                "http://h/Service.svc?wsdl",
+                "?xsd=xsd0",
+                "http://h/Service.svc?xsd=xsd0",
+            ),
+            (
+                "http://h/service/?wsdl",
+                "../schemas/a.xsd",
+                "http://h/schemas/a.xsd",
+            ),
+            // A `/` in the base's query is not a path separator.
+            ("http://h/a/b?x=/y/z", "c.xsd", "http://h/a/c.xsd"),
+            ("http://h?wsdl", "a.xsd", "http://h/a.xsd"),
+            ("http://h/a/b.wsdl", "//other/x.xsd", "http://other/x.xsd"),
+            ("http://h/a/b.wsdl", "c.xsd#part", "http://h/a/c.xsd"),
+            ("http://h/a/b/c", "../../../../x", "http://h/x"),
+            ("http://h/a/b/c", "..", "http://h/a/"),
+            ("http://h/a/b.wsdl", "x.xsd?v=1", "http://h/a/x.xsd?v=1"),
+            ("http://h/a/b.wsdl", "urn:x:y", "urn:x:y"),
+        ] {
+            assert_eq!(join_url(base, reference), joined, "{base} + {reference}");
+        }
         assert_eq!(normalize_url("https://a.org/ns/"), "http://a.org/ns");
         assert!(is_absolute_url("http://x"));
         assert!(!is_absolute_url("C:\\x"));
         assert!(!is_absolute_url("../a.xsd"));
         assert_eq!(percent_decode("a%20b.xsd"), "a b.xsd");
+        let mut c = Catalog::default();
+        c.add("http://h/a.xsd", "/d/a.xsd");
+        c.add("http://h/b.xsd", "/d/./b.xsd");
+        c.add("https://h/b2.xsd", "/d/b.xsd");
+        assert_eq!(c.lookup("https://h/a.xsd/"), Some(Path::new("/d/a.xsd")));
+        assert_eq!(c.base_url_of(Path::new("/d/a.xsd")), Some("http://h/a.xsd"));
+        // The last URL mapped to a file is its base.
+        assert_eq!(
+            c.base_url_of(Path::new("/d/b.xsd")),
+            Some("https://h/b2.xsd")
+        );
+        assert_eq!(c.base_url_of(Path::new("/d/c.xsd")), None);
         assert_eq!(
             normalize_path(Path::new("/a/b/./c/../d.xsd")),
             PathBuf::from("/a/b/d.xsd")
