@@ -1,21 +1,39 @@
 //! The `soapgen` command-line tool as a library function, so it is testable without a process.
 //!
+//! - `soapgen fetch <url> -o <dir>`: downloads a WSDL and everything it imports, with a catalog, so
+//!   that the other commands work offline on the copy ([`crate::fetch`]).
 //! - `soapgen generate <wsdl> -o <dir>`: writes a standalone crate (Cargo.toml + src/lib.rs) to check
 //!   in; running it twice gives no diff.
 //! - `soapgen inspect <wsdl>`: prints services, ports, operations with their Rust signatures, and the
-//!   types, for finding one's way in a big WSDL.
+//!   types, for finding one's way in a big WSDL; `--operation <name>` prints a sample request.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::emit::sample;
+use crate::fetch::{self, FetchOptions};
 use crate::model::ir::{Base, Card, Module, TypeDecl, TypeExpr};
 use crate::{write_if_changed, Builder, Error, ErrorKind, Errors};
 
+const AFTER_HELP: &str = "\
+Examples:
+  soapgen fetch 'https://example.com/Weather.svc?wsdl' -o wsdl
+  soapgen inspect wsdl/Weather.svc.wsdl
+  soapgen inspect wsdl/Weather.svc.wsdl --operation GetWeather
+  soapgen generate wsdl/Weather.svc.wsdl -o weather-client --runtime 0.1
+
+Generated clients log every request and response envelope, with passwords, nonces and key
+material redacted, at the tracing target soapgen::wire: RUST_LOG=soapgen::wire=trace";
+
 /// soapgen: statically typed SOAP clients from WSDL, generated ahead of time.
+///
+/// Everything works offline: `fetch` downloads a WSDL and the documents it imports once, then
+/// `inspect` and `generate` read the local copy.
 #[derive(Debug, Parser)]
-#[command(name = "soapgen", version, about, long_about = None)]
+#[command(name = "soapgen", version, about, after_help = AFTER_HELP, term_width = 100)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -25,24 +43,39 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Download a WSDL and every document it imports or includes, with a catalog for offline use.
+    ///
+    /// Follows wsdl:import, xs:import, xs:include and xs:redefine (in wsdl:types too), relative and
+    /// absolute, transitively; each document is downloaded once and stored unmodified under a short
+    /// name taken from its URL. The catalog soapgen.catalog maps each URL to its copy; `generate`
+    /// and `inspect` read it when it sits beside the WSDL they are given. Nothing is written unless
+    /// every document could be downloaded.
+    Fetch(FetchArgs),
     /// Write a standalone client crate (Cargo.toml and src/lib.rs) for a WSDL.
+    ///
+    /// Running it twice gives no diff, and unchanged files are not rewritten.
     Generate(GenerateArgs),
-    /// Print the services, ports, operations (as Rust signatures) and types of a WSDL.
+    /// Print the services, ports, operations (as Rust signatures) and types of a WSDL, or a sample
+    /// request for one operation.
     Inspect(InspectArgs),
 }
 
 /// Options shared by the subcommands that read a WSDL.
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// The WSDL 1.1 file.
+    /// The WSDL 1.1 file (or a standalone XSD). A catalog named soapgen.catalog beside it, as
+    /// `soapgen fetch` writes, is read too.
     pub wsdl: PathBuf,
-    /// Map an absolute schema URL to a local file: `--catalog URL=PATH` (repeatable).
+    /// Map an absolute schema or WSDL URL to a local file: `--catalog URL=PATH` (repeatable; the
+    /// last `=` separates them). The common W3C and OASIS schemas are bundled and need no entry.
     #[arg(long = "catalog", value_name = "URL=PATH")]
     pub catalog: Vec<String>,
-    /// Read catalog entries from a file of URL=PATH lines.
+    /// Read catalog entries from a file of `URL=PATH` lines, paths relative to the file, `#`
+    /// comments (repeatable).
     #[arg(long = "catalog-file", value_name = "FILE")]
     pub catalog_file: Vec<PathBuf>,
-    /// Leave out operations that use unsupported constructs (listed in the output) instead of failing.
+    /// Leave out operations that use unsupported constructs (listed in the output) instead of
+    /// failing.
     #[arg(long)]
     pub skip_unsupported: bool,
 }
@@ -61,7 +94,7 @@ pub struct GenerateArgs {
     pub name: Option<String>,
     /// How the crate depends on soapgen-runtime: a version requirement ("0.1") or a path
     /// ("path:../soapgen-runtime", relative to the crate directory).
-    #[arg(long, default_value = "0.1")]
+    #[arg(long, value_name = "VERSION|path:DIR", default_value = "0.1")]
     pub runtime: String,
     /// Leave documentation from the WSDL out of the generated code.
     #[arg(long)]
@@ -80,6 +113,54 @@ pub struct InspectArgs {
     /// Also list every generated type with its fields.
     #[arg(long)]
     pub types: bool,
+    /// Print a sample request for this operation instead: the HTTP headers and a SOAP envelope with
+    /// placeholder values, for each binding that has it. Takes the WSDL operation name or the
+    /// Rust method name.
+    #[arg(long, value_name = "NAME")]
+    pub operation: Option<String>,
+}
+
+/// `soapgen fetch`.
+#[derive(Debug, Args)]
+pub struct FetchArgs {
+    /// The URL of the WSDL (http or https), e.g. 'https://example.com/Weather.svc?wsdl'.
+    pub url: String,
+    /// The directory to write the documents and soapgen.catalog to (created if missing; files of the
+    /// same names are overwritten).
+    #[arg(short, long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Give up on a request that takes longer than this, connecting included.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub timeout: u64,
+    /// HTTP basic authentication user name. Credentials are sent only to the entry URL's scheme,
+    /// host and port, never to other hosts the documents import from.
+    #[arg(short, long, value_name = "NAME")]
+    pub user: Option<String>,
+    /// HTTP basic authentication password (with --user). Prefer the SOAPGEN_PASSWORD environment
+    /// variable, which keeps it out of the process list and shell history.
+    #[arg(
+        long,
+        value_name = "PASSWORD",
+        env = "SOAPGEN_PASSWORD",
+        hide_env_values = true
+    )]
+    pub password: Option<String>,
+    /// Accept any TLS certificate: self-signed, expired or for another host. For test servers
+    /// only: the documents could then come from anyone.
+    #[arg(long)]
+    pub insecure: bool,
+    /// Trust the CA certificates in this PEM file besides the built-in roots, for servers with a
+    /// private CA (repeatable).
+    #[arg(long, value_name = "PEM_FILE")]
+    pub ca_cert: Vec<PathBuf>,
+    /// Also download the standard W3C and OASIS schemas that soapgen bundles (XML, SOAP envelope
+    /// and encoding, WS-Addressing, XML-DSig, XML-Enc…), which are skipped by default.
+    #[arg(long)]
+    pub include_bundled: bool,
+    /// No progress bar (it is drawn on stderr, and only when stderr is a terminal).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 fn builder(input: &InputArgs) -> Result<Builder, Errors> {
@@ -87,7 +168,7 @@ fn builder(input: &InputArgs) -> Result<Builder, Errors> {
         .wsdl(&input.wsdl)
         .skip_unsupported_operations(input.skip_unsupported);
     for entry in &input.catalog {
-        let Some((url, path)) = entry.split_once('=') else {
+        let Some((url, path)) = entry.rsplit_once('=') else {
             return Err(Error::new(
                 ErrorKind::Invalid(format!("--catalog takes URL=PATH, got {entry:?}")),
                 None,
@@ -109,13 +190,87 @@ fn builder(input: &InputArgs) -> Result<Builder, Errors> {
 /// Generation errors (with locations), I/O errors.
 pub fn run(cli: Cli) -> Result<String, Errors> {
     match cli.command {
+        Command::Fetch(args) => {
+            let report = fetch::fetch(&fetch_options(&args)).map_err(Error::from)?;
+            Ok(report.to_string())
+        }
         Command::Generate(args) => generate(&args),
         Command::Inspect(args) => {
             let b = builder(&args.input)?;
             let g = b.generate_one(&args.input.wsdl)?;
-            Ok(inspect(&g.module, args.types))
+            match &args.operation {
+                Some(op) => Ok(sample_request(&g.module, op)?),
+                None => Ok(inspect(&g.module, args.types)),
+            }
         }
     }
+}
+
+fn fetch_options(args: &FetchArgs) -> FetchOptions {
+    let mut o = FetchOptions::new(args.url.clone(), args.out.clone());
+    o.timeout = Duration::from_secs(args.timeout);
+    o.basic_auth = args.user.clone().map(|u| (u, args.password.clone()));
+    o.accept_invalid_certs = args.insecure;
+    o.ca_certs = args.ca_cert.clone();
+    o.include_bundled = args.include_bundled;
+    o.progress = !args.quiet;
+    o
+}
+
+/// The HTTP headers and a sample envelope for operation `name` (WSDL or Rust name) in every
+/// binding that has it.
+///
+/// # Errors
+///
+/// No operation of that name, with the names there are.
+pub fn sample_request(m: &Module, name: &str) -> Result<String, Error> {
+    let mut out = String::new();
+    for c in &m.clients {
+        for op in c
+            .operations
+            .iter()
+            .filter(|o| o.wsdl_name == name || o.method.trim_start_matches("r#") == name)
+        {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            let _ = writeln!(
+                out,
+                "operation {} in {} ({}; {}Client::{})",
+                op.wsdl_name,
+                c.name,
+                if c.soap12 { "SOAP 1.2" } else { "SOAP 1.1" },
+                c.name,
+                op.method
+            );
+            let endpoint = c.endpoint.as_deref().unwrap_or("<endpoint>");
+            let _ = writeln!(out, "POST {endpoint}");
+            for (h, v) in sample::request_headers(c, op) {
+                let _ = writeln!(out, "{h}: {v}");
+            }
+            out.push('\n');
+            out.push_str(&sample::request_envelope(m, c, op));
+        }
+    }
+    if out.is_empty() {
+        let mut names: Vec<&str> = m
+            .clients
+            .iter()
+            .flat_map(|c| c.operations.iter().map(|o| o.wsdl_name.as_str()))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        return Err(Error::new(
+            ErrorKind::Undefined(format!("operation {name:?} in {}", m.source)),
+            None,
+        )
+        .with_hint(if names.is_empty() {
+            "it has no SOAP operations".to_owned()
+        } else {
+            format!("its operations: {}", names.join(", "))
+        }));
+    }
+    Ok(out)
 }
 
 fn crate_name(stem: &str) -> String {

@@ -48,6 +48,9 @@ pub enum ErrorKind {
     Unsupported(String),
     /// Anything else that is wrong with the input.
     Invalid(String),
+    /// A document could not be downloaded (`soapgen fetch`): the message names the URL, the reason
+    /// and the document that imported it.
+    Fetch(String),
 }
 
 impl fmt::Display for ErrorKind {
@@ -66,7 +69,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Undefined(m) => write!(f, "undefined {m}"),
             ErrorKind::UnboundPrefix(p) => write!(f, "namespace prefix {p:?} is not bound"),
             ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}"),
-            ErrorKind::Invalid(m) => f.write_str(m),
+            ErrorKind::Invalid(m) | ErrorKind::Fetch(m) => f.write_str(m),
         }
     }
 }

@@ -26,6 +26,8 @@
 pub mod cli;
 pub mod emit;
 pub mod error;
+#[cfg(feature = "cli")]
+pub mod fetch;
 pub mod model;
 pub mod read;
 

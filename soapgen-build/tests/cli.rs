@@ -79,3 +79,78 @@ fn errors_name_the_file() {
     .to_string();
     assert!(e.contains("--catalog takes URL=PATH"), "{e}");
 }
+
+/// The help text of `args` (`--help` renders the long help).
+fn help(args: &[&str]) -> String {
+    let mut all = vec!["soapgen"];
+    all.extend_from_slice(args);
+    match Cli::try_parse_from(all) {
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => e.render().to_string(),
+        other => panic!("{args:?} did not print help: {other:?}"),
+    }
+}
+
+#[test]
+fn help_texts() {
+    insta::assert_snapshot!("help", help(&["--help"]));
+    insta::assert_snapshot!("help_fetch", help(&["fetch", "--help"]));
+    insta::assert_snapshot!("help_generate", help(&["generate", "--help"]));
+    insta::assert_snapshot!("help_inspect", help(&["inspect", "--help"]));
+    // `help <command>` and `-h` are the same texts, the latter without the long paragraphs.
+    assert_eq!(help(&["help", "fetch"]), help(&["fetch", "--help"]));
+    assert!(help(&["fetch", "-h"]).contains("--include-bundled"));
+}
+
+#[test]
+fn every_command_and_option_is_explained() {
+    use clap::CommandFactory;
+    fn check(cmd: &clap::Command, path: &str) {
+        assert!(cmd.get_about().is_some(), "`{path}` has no description");
+        for arg in cmd.get_arguments() {
+            let explained = arg
+                .get_help()
+                .or(arg.get_long_help())
+                .map(|h| h.to_string());
+            assert!(
+                explained.is_some_and(|h| h.len() > 10),
+                "`{path}` option {:?} is not explained",
+                arg.get_id()
+            );
+        }
+        for sub in cmd.get_subcommands() {
+            check(sub, &format!("{path} {}", sub.get_name()));
+        }
+    }
+    let cmd = Cli::command();
+    cmd.clone().debug_assert();
+    check(&cmd, "soapgen");
+}
+
+/// `inspect --operation`: the HTTP headers and a sample envelope, per binding, from the model.
+#[test]
+fn inspect_operation_prints_a_sample_request() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/wsdl/");
+    for (wsdl, op) in [
+        ("globalweather", "GetWeather"),
+        ("doc_wrapped", "place_order"), // the Rust method name works too
+        ("doc_bare", "Distance"),
+        ("rpc_literal", "Add"),
+        ("enums", "Get"),
+        ("recursive", "Get"),
+        ("optional_nillable", "Get"),
+        ("simple_content", "Get"),
+        ("any", "Get"),
+        ("two_namespaces", "Get"),
+    ] {
+        let out = cli(&["inspect", &format!("{dir}{wsdl}.wsdl"), "--operation", op])
+            .unwrap_or_else(|e| panic!("{wsdl}: {e}"));
+        insta::assert_snapshot!(format!("sample_{wsdl}"), out);
+    }
+    let e = cli(&["inspect", WSDL, "--operation", "GetNothing"])
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "undefined operation \"GetNothing\" in globalweather.wsdl\n  hint: its operations: GetCitiesByCountry, GetWeather"
+    );
+}

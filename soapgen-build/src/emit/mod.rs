@@ -2,6 +2,8 @@
 //! write by hand for the trait route: structs and enums with `#[derive(ToXml, FromXml)]` in a `types`
 //! module, and one `#[soap_client]` trait per SOAP binding; the runtime's macros do the rest.
 
+pub mod sample;
+
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 

@@ -1,0 +1,338 @@
+//! Sample request envelopes with placeholder values, for `soapgen inspect --operation`: what a
+//! generated client sends for one operation, written from the model (not by re-reading the WSDL).
+//!
+//! The envelope is SOAP 1.1 (`soapenv:`, `http://schemas.xmlsoap.org/soap/envelope/`) or SOAP 1.2
+//! (`soap:`, `http://www.w3.org/2003/05/soap-envelope`) as the binding says, with the prefixes the
+//! runtime writes; the payload's namespaces get `ns1`, `ns2`… in order of appearance, declared on
+//! the envelope; unqualified elements and attributes have no prefix. Header parameters go in
+//! `Header`; the body holds the wrapper element with the parameters (document/literal wrapped,
+//! rpc/literal) or the bare element.
+//!
+//! Values are placeholders of the right type: `string`, `0`, `0.0`, `true`, `2024-01-01T00:00:00Z`,
+//! the first value of an enumeration (with the others in a comment), `?` where no sample is known.
+//! A comment before an element says when it is `<!-- optional -->`, `<!-- 0 or more -->` or
+//! `nillable`; a recursive type is written once, then marked `<!-- recursive: … -->`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::model::components::QName;
+use crate::model::ir::{
+    Base, Card, ClientDecl, FieldKind, Module, OperationDecl, TypeDecl, TypeExpr,
+};
+
+/// SOAP 1.1 envelope namespace (SOAP 1.1 §4).
+const SOAP11: &str = "http://schemas.xmlsoap.org/soap/envelope/";
+/// SOAP 1.2 envelope namespace (SOAP 1.2 Part 1 §5).
+const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
+/// Deepest nesting written; deeper content is replaced by a comment.
+const MAX_DEPTH: usize = 24;
+/// Enumeration values listed in the comment beside a sample value.
+const MAX_ENUM_VALUES: usize = 8;
+
+/// The HTTP headers a client sends with `op` (SOAP 1.1 §6.1.1 `SOAPAction`; SOAP 1.2 Part 2 §7.1.4
+/// `action` parameter): `(name, value)` pairs, in order.
+pub fn request_headers(client: &ClientDecl, op: &OperationDecl) -> Vec<(&'static str, String)> {
+    let action = op.action.replace('"', "%22");
+    if client.soap12 {
+        let ct = if action.is_empty() {
+            "application/soap+xml; charset=utf-8".to_owned()
+        } else {
+            format!("application/soap+xml; charset=utf-8; action=\"{action}\"")
+        };
+        vec![("Content-Type", ct)]
+    } else {
+        vec![
+            ("Content-Type", "text/xml; charset=utf-8".to_owned()),
+            ("SOAPAction", format!("\"{action}\"")),
+        ]
+    }
+}
+
+/// A sample request envelope for `op` of `client` (both from `module`), indented by two spaces a
+/// level, ending in a newline.
+pub fn request_envelope(module: &Module, client: &ClientDecl, op: &OperationDecl) -> String {
+    let mut w = Writer {
+        types: module.types.iter().map(|t| (t.name(), t)).collect(),
+        prefixes: Vec::new(),
+        out: String::new(),
+        stack: Vec::new(),
+    };
+    let (env_prefix, env_ns) = if client.soap12 {
+        ("soap", SOAP12)
+    } else {
+        ("soapenv", SOAP11)
+    };
+    let mut header = String::new();
+    if !op.headers.is_empty() {
+        for h in &op.headers {
+            w.element(&h.xml, &h.ty, 2);
+        }
+        header = std::mem::take(&mut w.out);
+    }
+    if op.bare {
+        for p in &op.params {
+            w.element(&p.xml, &p.ty, 2);
+        }
+    } else {
+        let name = w.name(&op.request);
+        if op.params.is_empty() {
+            let _ = writeln!(w.out, "    <{name}/>");
+        } else {
+            let _ = writeln!(w.out, "    <{name}>");
+            for p in &op.params {
+                w.element(&p.xml, &p.ty, 3);
+            }
+            let _ = writeln!(w.out, "    </{name}>");
+        }
+    }
+    let body = std::mem::take(&mut w.out);
+
+    let mut decls = vec![format!("xmlns:{env_prefix}=\"{env_ns}\"")];
+    decls.extend(
+        w.prefixes
+            .iter()
+            .map(|(ns, p)| format!("xmlns:{p}=\"{}\"", escape(ns, true))),
+    );
+    let mut out = String::new();
+    if decls.len() <= 2 {
+        let _ = writeln!(out, "<{env_prefix}:Envelope {}>", decls.join(" "));
+    } else {
+        let pad = " ".repeat(env_prefix.len() + 11);
+        let _ = writeln!(
+            out,
+            "<{env_prefix}:Envelope {}>",
+            decls.join(&format!("\n{pad}"))
+        );
+    }
+    if !header.is_empty() {
+        let _ = writeln!(out, "  <{env_prefix}:Header>");
+        out.push_str(&header);
+        let _ = writeln!(out, "  </{env_prefix}:Header>");
+    }
+    let _ = writeln!(out, "  <{env_prefix}:Body>");
+    out.push_str(&body);
+    let _ = writeln!(out, "  </{env_prefix}:Body>");
+    let _ = writeln!(out, "</{env_prefix}:Envelope>");
+    out
+}
+
+struct Writer<'m> {
+    types: BTreeMap<&'m str, &'m TypeDecl>,
+    /// (namespace, prefix) in order of first use.
+    prefixes: Vec<(String, String)>,
+    out: String,
+    /// The structs being written, outermost first (recursion guard).
+    stack: Vec<&'m str>,
+}
+
+impl<'m> Writer<'m> {
+    /// `prefix:local`, or `local` for an unqualified name.
+    fn name(&mut self, q: &QName) -> String {
+        if q.ns.is_empty() {
+            return q.local.clone();
+        }
+        let prefix = match self.prefixes.iter().find(|(ns, _)| *ns == q.ns) {
+            Some((_, p)) => p.clone(),
+            None => {
+                let p = format!("ns{}", self.prefixes.len() + 1);
+                self.prefixes.push((q.ns.clone(), p.clone()));
+                p
+            }
+        };
+        format!("{prefix}:{}", q.local)
+    }
+
+    fn indent(&mut self, level: usize) {
+        for _ in 0..level {
+            self.out.push_str("  ");
+        }
+    }
+
+    fn comment(&mut self, level: usize, text: &str) {
+        self.indent(level);
+        let _ = writeln!(self.out, "<!-- {} -->", text.replace("--", "- -"));
+    }
+
+    /// An element `name` of type `ty` at `level`, with its occurrence comment.
+    fn element(&mut self, name: &QName, ty: &TypeExpr, level: usize) {
+        let occurs = match ty.card {
+            Card::One => None,
+            Card::Optional => Some("optional"),
+            Card::Many => Some("0 or more"),
+            Card::Nillable => Some("nillable"),
+            Card::OptionalNillable => Some("optional, nillable"),
+            Card::ManyNillable => Some("0 or more, nillable"),
+        };
+        if let Some(c) = occurs {
+            self.comment(level, c);
+        }
+        let tag = self.name(name);
+        self.value(&tag, &ty.base, level);
+    }
+
+    /// `<tag>…</tag>` holding a sample of `base`.
+    fn value(&mut self, tag: &str, base: &Base, level: usize) {
+        match base {
+            Base::Named(n) => self.named(tag, n, level),
+            Base::Runtime("types::AnyXml") => {
+                self.indent(level);
+                let _ = writeln!(self.out, "<{tag}><!-- any XML --></{tag}>");
+            }
+            other => {
+                let v = self.text_sample(other);
+                self.indent(level);
+                let _ = writeln!(self.out, "<{tag}>{}</{tag}>", escape(&v, false));
+            }
+        }
+    }
+
+    fn named(&mut self, tag: &str, type_name: &str, level: usize) {
+        let Some(decl) = self.types.get(type_name).copied() else {
+            self.indent(level);
+            let _ = writeln!(self.out, "<{tag}>?</{tag}>");
+            return;
+        };
+        match decl {
+            TypeDecl::Enum(e) => {
+                let first = e.values.first().map_or("", |(_, v)| v.as_str());
+                if e.values.len() > 1 {
+                    let mut listed: Vec<&str> = e
+                        .values
+                        .iter()
+                        .take(MAX_ENUM_VALUES)
+                        .map(|(_, v)| if v.is_empty() { "\"\"" } else { v.as_str() })
+                        .collect();
+                    if e.values.len() > MAX_ENUM_VALUES {
+                        listed.push("…");
+                    }
+                    self.comment(level, &format!("one of: {}", listed.join(", ")));
+                }
+                self.indent(level);
+                let _ = writeln!(self.out, "<{tag}>{}</{tag}>", escape(first, false));
+            }
+            TypeDecl::Alias(a) => {
+                let target = a.target.clone();
+                self.value(tag, &target, level);
+            }
+            TypeDecl::Faults(_) => {
+                self.indent(level);
+                let _ = writeln!(self.out, "<{tag}>?</{tag}>");
+            }
+            TypeDecl::Struct(s) => {
+                if self.stack.contains(&s.name.as_str()) || level > MAX_DEPTH {
+                    self.indent(level);
+                    let _ = writeln!(
+                        self.out,
+                        "<{tag}><!-- recursive: {}, as above --></{tag}>",
+                        s.name
+                    );
+                    return;
+                }
+                self.stack.push(&s.name);
+                let mut start = tag.to_owned();
+                let mut text = None;
+                let mut children = Vec::new();
+                for f in &s.fields {
+                    match f.kind {
+                        FieldKind::Attribute => {
+                            let name = self.name(&f.xml);
+                            let v = self.text_sample(&f.ty.base);
+                            let _ = write!(start, " {name}=\"{}\"", escape(&v, true));
+                        }
+                        FieldKind::Text => text = Some(self.text_sample(&f.ty.base)),
+                        _ => children.push(f),
+                    }
+                }
+                self.indent(level);
+                if children.is_empty() {
+                    match text {
+                        Some(t) => {
+                            let _ = writeln!(self.out, "<{start}>{}</{tag}>", escape(&t, false));
+                        }
+                        None => {
+                            let _ = writeln!(self.out, "<{start}/>");
+                        }
+                    }
+                } else {
+                    let _ = writeln!(self.out, "<{start}>");
+                    for f in children {
+                        match f.kind {
+                            FieldKind::Any => self.comment(
+                                level + 1,
+                                if f.ty.card == Card::Many {
+                                    "any elements, 0 or more"
+                                } else {
+                                    "any element, optional"
+                                },
+                            ),
+                            FieldKind::Content => {
+                                self.comment(level + 1, "mixed content: text and elements")
+                            }
+                            _ => self.element(&f.xml, &f.ty, level + 1),
+                        }
+                    }
+                    self.indent(level);
+                    let _ = writeln!(self.out, "</{tag}>");
+                }
+                self.stack.pop();
+            }
+        }
+    }
+
+    /// A sample for an attribute or simple content: a built-in type, an enumeration's first value,
+    /// a list of two items.
+    fn text_sample(&self, base: &Base) -> String {
+        match base {
+            Base::Named(n) => match self.types.get(n.as_str()) {
+                Some(TypeDecl::Enum(e)) => {
+                    e.values.first().map(|(_, v)| v.clone()).unwrap_or_default()
+                }
+                Some(TypeDecl::Alias(a)) => self.text_sample(&a.target),
+                _ => "?".to_owned(),
+            },
+            Base::List(item) => {
+                let one = self.text_sample(item);
+                format!("{one} {one}")
+            }
+            other => simple_sample(other),
+        }
+    }
+}
+
+/// A valid lexical value of a built-in type (XML Schema Part 2 §3).
+fn simple_sample(base: &Base) -> String {
+    match base {
+        Base::Std("String") => "string".into(),
+        Base::Std("bool") => "true".into(),
+        Base::Std("f32" | "f64") | Base::Runtime("types::Decimal") => "0.0".into(),
+        Base::Std("i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64")
+        | Base::Runtime("types::Integer") => "0".into(),
+        Base::Runtime("types::DateTime") => "2024-01-01T00:00:00Z".into(),
+        Base::Runtime("types::Date") => "2024-01-01".into(),
+        Base::Runtime("types::Time") => "00:00:00".into(),
+        Base::Runtime("types::Duration") => "P1D".into(),
+        Base::Runtime("types::GYear") => "2024".into(),
+        Base::Runtime("types::GYearMonth") => "2024-01".into(),
+        Base::Runtime("types::GMonth") => "--01".into(),
+        Base::Runtime("types::GMonthDay") => "--01-01".into(),
+        Base::Runtime("types::GDay") => "---01".into(),
+        Base::Runtime("types::Base64Binary") => "AA==".into(),
+        Base::Runtime("types::HexBinary") => "00".into(),
+        _ => "?".into(),
+    }
+}
+
+fn escape(s: &str, attribute: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' if attribute => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
