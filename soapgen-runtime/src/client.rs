@@ -329,7 +329,7 @@ impl Client {
             version = %op.version,
             status = tracing::field::Empty,
         );
-        tracing::trace!(parent: &span, request = %envelope, "request envelope");
+        tracing::trace!(target: crate::wire::TARGET, parent: &span, request = %crate::wire::envelope(envelope.as_bytes()), "request envelope");
         let started = Instant::now();
         let request = HttpRequest {
             url: inner.endpoint.clone(),
@@ -350,7 +350,7 @@ impl Client {
             elapsed_us = started.elapsed().as_micros() as u64,
             "response received"
         );
-        tracing::trace!(parent: &span, response = %String::from_utf8_lossy(&resp.body), "response envelope");
+        tracing::trace!(target: crate::wire::TARGET, parent: &span, response = %crate::wire::envelope(&resp.body), "response envelope");
         Ok(resp)
     }
 

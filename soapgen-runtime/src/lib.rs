@@ -8,7 +8,8 @@
 //! - [`fault`]: SOAP faults of both versions as typed values;
 //! - [`transport`]: the HTTP transport trait and its reqwest implementation;
 //! - [`Client`]: endpoint, transport and settings, shared by every generated client;
-//! - [`Error`]: one error type with predicates.
+//! - [`Error`]: one error type with predicates;
+//! - [`wire`]: redaction and bounds for the logged request and response envelopes.
 //!
 //! # Example: a client from a trait
 //!
@@ -33,6 +34,25 @@
 //! println!("{:?}", greetings.string);
 //! # Ok(()) }
 //! ```
+//!
+//! # Wire logging
+//!
+//! Every request and response envelope is a `tracing` event at level `TRACE` with the target
+//! `soapgen::wire` ([`wire::TARGET`]). To see exactly these, with `tracing-subscriber`'s
+//! `EnvFilter`:
+//!
+//! ```text
+//! RUST_LOG=soapgen::wire=trace cargo run
+//! ```
+//!
+//! `RUST_LOG=soapgen::wire=trace,soapgen_runtime=debug` adds their parent span, `soap_call`, with
+//! the operation, endpoint, SOAP version and HTTP status.
+//!
+//! The content of WS-Security `Password`, `Nonce` and `BinarySecurityToken`, XML-Enc `CipherValue`,
+//! XML-DSig `SignatureValue` and WS-Trust `BinarySecret` elements (any prefix) is replaced by
+//! `***redacted***`, and at most 64 KiB of each envelope is logged, with a note of its full size
+//! ([`wire::redact`], [`wire::envelope`]). HTTP headers are not logged, so neither is an
+//! `Authorization` header.
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -46,6 +66,7 @@ pub mod error;
 pub mod fault;
 pub mod transport;
 pub mod types;
+pub mod wire;
 pub mod xml;
 
 #[doc(hidden)]
