@@ -4,6 +4,7 @@
 //!
 //! - [`envelope`]: SOAP 1.1 and 1.2 envelopes, written and read;
 //! - [`xml`]: the namespace-aware writer, the streaming reader, and the [`ToXml`] / [`FromXml`] traits;
+//! - [`base64`]: the streaming base64 decoder that never notices line breaks;
 //! - [`types`]: the XSD built-in types (decimal, unbounded integer, dateTime with offset, base64Binary…);
 //! - [`fault`]: SOAP faults of both versions as typed values;
 //! - [`transport`]: the HTTP transport trait and its reqwest implementation;
@@ -58,6 +59,7 @@
 
 extern crate self as soapgen_runtime;
 
+pub mod base64;
 #[cfg(feature = "blocking")]
 pub mod blocking;
 mod client;

@@ -74,78 +74,11 @@ pub struct Base64Binary(pub Bytes);
 
 byte_wrapper!(Base64Binary);
 
-/// Whether `b` is one of the XML whitespace characters (XML 1.0 §2.3 production S).
-fn is_xml_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
-}
-
-fn is_base64_symbol(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
-}
-
-/// Decodes base64Binary text: the single entry point for reading base64 (XML Schema Part 2 §3.2.16).
-///
-/// Whitespace is ignored; errors give the byte offset of the offending character within `text`.
+/// Decodes base64Binary text held in one piece (attribute values, list items); element content is
+/// decoded while it streams by [`XmlReader::read_base64`](crate::xml::XmlReader::read_base64).
 pub(crate) fn decode_base64(text: &str) -> Result<Vec<u8>, ValueError> {
-    let error = |reason: String| ValueError::new("base64Binary", text).because(reason);
-    let bytes = text.as_bytes();
-    let mut has_space = false;
-    // Offset of the first `=`; after it only `=` and whitespace may follow.
-    let mut padding_at: Option<usize> = None;
-    for (i, c) in text.char_indices() {
-        let b = bytes[i];
-        if is_xml_space(b) {
-            has_space = true;
-        } else if b == b'=' {
-            padding_at.get_or_insert(i);
-        } else if !c.is_ascii() || !is_base64_symbol(b) {
-            return Err(error(format!("invalid character {c:?} at offset {i}")));
-        } else if let Some(p) = padding_at {
-            return Err(error(format!(
-                "padding '=' at offset {p} is followed by data at offset {i} ('=' may only end the text)"
-            )));
-        }
-    }
-    let compact: Option<Vec<u8>> = has_space.then(|| {
-        bytes
-            .iter()
-            .copied()
-            .filter(|&b| !is_xml_space(b))
-            .collect()
-    });
-    let input: &[u8] = compact.as_deref().unwrap_or(bytes);
-    // Maps an offset in `input` back to `text`.
-    let original_offset = |k: usize| -> usize {
-        if !has_space {
-            return k;
-        }
-        bytes
-            .iter()
-            .enumerate()
-            .filter(|(_, &b)| !is_xml_space(b))
-            .nth(k)
-            .map_or(bytes.len(), |(i, _)| i)
-    };
-    STANDARD.decode(input).map_err(|e| match e {
-        base64::DecodeError::InvalidByte(k, b) => error(format!(
-            "invalid character {:?} at offset {}",
-            b as char,
-            original_offset(k)
-        )),
-        base64::DecodeError::InvalidLastSymbol(k, b) => error(format!(
-            "character {:?} at offset {} has non-zero unused bits (not a canonical final group)",
-            b as char,
-            original_offset(k)
-        )),
-        base64::DecodeError::InvalidLength(n) => error(format!(
-            "{n} base64 characters (without whitespace and padding) cannot end a group of four"
-        )),
-        base64::DecodeError::InvalidPadding => error(format!(
-            "incorrect padding: the {} base64 characters (without whitespace) must be a multiple of \
-             four, padded with '='",
-            input.len()
-        )),
-    })
+    crate::base64::decode(text.as_bytes())
+        .map_err(|e| ValueError::new("base64Binary", text).because(e.to_string()))
 }
 
 /// Base64 characters per MIME line (RFC 2045 §6.8).
