@@ -9,9 +9,10 @@
 //! rpc/literal) or the bare element.
 //!
 //! Values are placeholders of the right type: `string`, `0`, `0.0`, `true`, `2024-01-01T00:00:00Z`,
-//! the first value of an enumeration (with the others in a comment), `?` where no sample is known.
-//! A comment before an element says when it is `<!-- optional -->`, `<!-- 0 or more -->` or
-//! `nillable`; a recursive type is written once, then marked `<!-- recursive: … -->`.
+//! the first value of an enumeration, `?` where no sample is known. A comment before an element
+//! says when it is `<!-- optional -->`, `<!-- 0 or more -->` or `nillable`, and lists an
+//! enumeration's values (`one of: …`); a recursive type is written once, then marked
+//! `<!-- recursive: … -->`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -164,8 +165,12 @@ impl<'m> Writer<'m> {
             Card::OptionalNillable => Some("optional, nillable"),
             Card::ManyNillable => Some("0 or more, nillable"),
         };
-        if let Some(c) = occurs {
-            self.comment(level, c);
+        let note = match (occurs, self.enum_note(&ty.base)) {
+            (Some(o), Some(e)) => Some(format!("{o}; {e}")),
+            (o, e) => o.map(str::to_owned).or(e),
+        };
+        if let Some(c) = note {
+            self.comment(level, &c);
         }
         let tag = self.name(name);
         self.value(&tag, &ty.base, level);
@@ -196,18 +201,6 @@ impl<'m> Writer<'m> {
         match decl {
             TypeDecl::Enum(e) => {
                 let first = e.values.first().map_or("", |(_, v)| v.as_str());
-                if e.values.len() > 1 {
-                    let mut listed: Vec<&str> = e
-                        .values
-                        .iter()
-                        .take(MAX_ENUM_VALUES)
-                        .map(|(_, v)| if v.is_empty() { "\"\"" } else { v.as_str() })
-                        .collect();
-                    if e.values.len() > MAX_ENUM_VALUES {
-                        listed.push("…");
-                    }
-                    self.comment(level, &format!("one of: {}", listed.join(", ")));
-                }
                 self.indent(level);
                 let _ = writeln!(self.out, "<{tag}>{}</{tag}>", escape(first, false));
             }
@@ -277,6 +270,29 @@ impl<'m> Writer<'m> {
                 }
                 self.stack.pop();
             }
+        }
+    }
+
+    /// `one of: a, b, c` for an enumeration (through aliases) with more than one value.
+    fn enum_note(&self, base: &Base) -> Option<String> {
+        let Base::Named(n) = base else {
+            return None;
+        };
+        match self.types.get(n.as_str())? {
+            TypeDecl::Alias(a) => self.enum_note(&a.target),
+            TypeDecl::Enum(e) if e.values.len() > 1 => {
+                let mut listed: Vec<&str> = e
+                    .values
+                    .iter()
+                    .take(MAX_ENUM_VALUES)
+                    .map(|(_, v)| if v.is_empty() { "\"\"" } else { v.as_str() })
+                    .collect();
+                if e.values.len() > MAX_ENUM_VALUES {
+                    listed.push("…");
+                }
+                Some(format!("one of: {}", listed.join(", ")))
+            }
+            _ => None,
         }
     }
 
