@@ -123,7 +123,7 @@ pub struct InspectArgs {
 /// `soapgen fetch`.
 #[derive(Debug, Args)]
 pub struct FetchArgs {
-    /// The URL of the WSDL (http or https), e.g. 'https://example.com/Weather.svc?wsdl'.
+    /// The URL of the WSDL (http or https), e.g. `https://example.com/Weather.svc?wsdl`.
     pub url: String,
     /// The directory to write the documents and soapgen.catalog to (created if missing; files of the
     /// same names are overwritten).

@@ -7,7 +7,12 @@
 //! 2. [`model`]: components resolved into a Rust model: structs, enums, aliases, one client trait per
 //!    SOAP binding, document/literal wrapped operations unwrapped into parameters;
 //! 3. [`emit`]: the model as formatted Rust: `#[derive(ToXml, FromXml)]` types and
-//!    `#[soap_client]` traits, which the runtime's macros expand.
+//!    `#[soap_client]` traits, which the runtime's macros expand (and, for `inspect`, sample
+//!    request envelopes).
+//!
+//! With the `cli` feature, `fetch` downloads a WSDL and everything it imports into a folder with a
+//! catalog ([`CATALOG_FILE_NAME`]) that the [`Builder`] reads from beside the WSDL, and `cli` is the
+//! `soapgen` tool (fetch, generate, inspect).
 //!
 //! # In `build.rs`
 //!

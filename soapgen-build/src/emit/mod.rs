@@ -1,6 +1,7 @@
 //! Emission: the model as Rust source, formatted with prettyplease. The output is what a person would
 //! write by hand for the trait route: structs and enums with `#[derive(ToXml, FromXml)]` in a `types`
 //! module, and one `#[soap_client]` trait per SOAP binding; the runtime's macros do the rest.
+//! [`sample`] writes the model of one operation as a sample request envelope instead.
 
 pub mod sample;
 
