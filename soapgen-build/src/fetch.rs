@@ -454,6 +454,11 @@ fn http_url(url: &str, by: &Option<Referrer>) -> Result<reqwest::Url, FetchError
         reason,
         imported_by: by.clone(),
     };
+    // A URL parser drops tabs and line breaks silently; the catalog is line-based, so they are
+    // refused rather than written into it.
+    if url.chars().any(char::is_control) {
+        return Err(invalid("it contains control characters".to_owned()));
+    }
     let parsed = reqwest::Url::parse(url).map_err(|e| invalid(format!("not a URL ({e})")))?;
     match parsed.scheme() {
         "http" | "https" => Ok(parsed),
@@ -1062,5 +1067,17 @@ mod tests {
         );
         assert_eq!(e.status(), Some(404));
         assert_eq!(e.imported_by(), by.as_ref());
+        // Line breaks (from `&#10;` in an attribute) would split a catalog line: refused.
+        let e = http_url(
+            "http://h/a.xsd\nhttp://www.w3.org/2001/xml.xsd=evil.xsd",
+            &by,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("it contains control characters (imported by"),
+            "{e}"
+        );
+        assert!(http_url("http://h/a%0A.xsd", &None).is_ok());
     }
 }
