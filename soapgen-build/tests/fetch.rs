@@ -752,3 +752,42 @@ fn bad_options_are_errors_not_panics() {
     .is_err());
     let _ = std::fs::remove_dir_all(&not_pem);
 }
+
+/// A self-signed CA certificate (public part only), to check that --ca-cert and --insecure are
+/// accepted alongside a plain-HTTP fetch.
+const CA_PEM: &str = "-----BEGIN CERTIFICATE-----
+MIIBizCCATGgAwIBAgIUDuugvfUaHpiuyjq4dW8UuHGWNXMwCgYIKoZIzj0EAwIw
+GjEYMBYGA1UEAwwPc29hcGdlbiB0ZXN0IENBMCAXDTI2MTEzMDAzMDkxMFoYDzIx
+MjYxMTA2MDMwOTEwWjAaMRgwFgYDVQQDDA9zb2FwZ2VuIHRlc3QgQ0EwWTATBgcq
+hkjOPQIBBggqhkjOPQMBBwNCAAS2LrCaZ7g4xykPXgwr60rEcwRQdj6fHtASvTgT
+uwQVDlgqZFJYAD1xpHrkEAzOywcO6/nqrZlXdH4Gqy7t75G0o1MwUTAdBgNVHQ4E
+FgQUu5/xXVG6rF048UHji9+ujzuzPbUwHwYDVR0jBBgwFoAUu5/xXVG6rF048UHj
+i9+ujzuzPbUwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNIADBFAiA19vOj
+lXVyuPuLFu2PaN6FRjPO60d8PU3ZZjkGRRhJBAIhANGF0qt83MtP4QTBSnBsQDlv
+wXua93UrIqcGXlgB4EQY
+-----END CERTIFICATE-----
+";
+
+#[test]
+fn tls_options_are_accepted() {
+    let server = Server::start();
+    let dir = temp_dir("tls");
+    let pem = temp_dir("tls-ca");
+    std::fs::create_dir_all(&pem).unwrap();
+    let pem = pem.join("ca.pem");
+    std::fs::write(&pem, CA_PEM).unwrap();
+    let out = cli(&[
+        "fetch",
+        &server.url("/broken/present.xsd"),
+        "-o",
+        dir.to_str().unwrap(),
+        "--ca-cert",
+        pem.to_str().unwrap(),
+        "--insecure",
+    ])
+    .unwrap();
+    assert!(out.starts_with("fetched 1 document into"), "{out}");
+    assert!(dir.join("present.xsd").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(pem.parent().unwrap());
+}
