@@ -538,7 +538,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                         let mut __env = self.client.envelope(&__OP, &[("tns", #ns)])?;
                         #headers
                         __env.body(|__w| #body_write)?;
-                        __env.finish()?
+                        __env.finish_message()?
                     };
                     #send
                 }

@@ -7,8 +7,9 @@ use std::time::Instant;
 use bytes::Bytes;
 use tracing::Instrument;
 
-use crate::envelope::{read_response, BodyContent, EnvelopeWriter, SoapVersion};
+use crate::envelope::{read_response_with_attachments, BodyContent, EnvelopeWriter, SoapVersion};
 use crate::error::{DecodeError, EncodeError, Error};
+use crate::mime::{parse_multipart_related, RequestMessage};
 use crate::transport::{HttpRequest, HttpResponse, Transport};
 use crate::xml::{Limits, StartTag, XmlReader, XmlWriter};
 
@@ -37,6 +38,7 @@ struct Inner {
     limits: Limits,
     max_response_bytes: usize,
     mime_base64: bool,
+    mtom: Option<usize>,
 }
 
 /// A SOAP client for one endpoint: cheap to clone (an `Arc`), safe to share across tasks; clones share
@@ -71,6 +73,7 @@ pub struct ClientBuilder {
     limits: Limits,
     max_response_bytes: usize,
     mime_base64: bool,
+    mtom: Option<usize>,
     #[cfg(feature = "reqwest")]
     reqwest: crate::transport::ReqwestTransportBuilder,
 }
@@ -115,6 +118,15 @@ impl ClientBuilder {
     /// Write `base64Binary` values in 76-column MIME lines, for old servers that require them.
     pub fn mime_base64(mut self, on: bool) -> Self {
         self.mime_base64 = on;
+        self
+    }
+
+    /// Sends requests with MTOM (SOAP MTOM §3, XOP 1.0): base64Binary values of at least
+    /// `threshold` bytes travel as binary MIME attachments referenced by `xop:Include`, smaller ones
+    /// inline; a request with no value that large is sent as plain XML. Off by default.
+    /// Multipart/related responses (MTOM or SwA) are read whatever this setting.
+    pub fn mtom(mut self, threshold: usize) -> Self {
+        self.mtom = Some(threshold);
         self
     }
 
@@ -175,6 +187,7 @@ impl ClientBuilder {
                 limits: self.limits,
                 max_response_bytes: self.max_response_bytes,
                 mime_base64: self.mime_base64,
+                mtom: self.mtom,
             }),
         })
     }
@@ -207,6 +220,7 @@ impl Client {
             limits: Limits::default(),
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             mime_base64: false,
+            mtom: None,
             #[cfg(feature = "reqwest")]
             reqwest: crate::transport::ReqwestTransport::builder(),
         }
@@ -232,6 +246,7 @@ impl Client {
                 limits: i.limits,
                 max_response_bytes: i.max_response_bytes,
                 mime_base64: i.mime_base64,
+                mtom: i.mtom,
             }),
         }
     }
@@ -253,6 +268,7 @@ impl Client {
     ) -> Result<EnvelopeWriter, EncodeError> {
         let mut w = XmlWriter::with_capacity(1024);
         w.set_mime_base64(self.inner.mime_base64);
+        w.set_mtom(self.inner.mtom);
         EnvelopeWriter::with_writer(w, op.version, namespaces)
     }
 
@@ -268,7 +284,7 @@ impl Client {
     pub async fn call<T>(
         &self,
         op: &Operation,
-        envelope: String,
+        envelope: impl Into<RequestMessage>,
         decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
     ) -> Result<T, Error> {
         let resp = self.exchange(op, envelope).await?;
@@ -293,7 +309,11 @@ impl Client {
     /// # Errors
     ///
     /// As [`call`](Self::call).
-    pub async fn call_one_way(&self, op: &Operation, envelope: String) -> Result<(), Error> {
+    pub async fn call_one_way(
+        &self,
+        op: &Operation,
+        envelope: impl Into<RequestMessage>,
+    ) -> Result<(), Error> {
         let resp = self.exchange(op, envelope).await?;
         if (200..300).contains(&resp.status) && is_blank(&resp.body) {
             return Ok(());
@@ -304,20 +324,24 @@ impl Client {
         }
     }
 
-    async fn exchange(&self, op: &Operation, envelope: String) -> Result<HttpResponse, Error> {
+    async fn exchange(
+        &self,
+        op: &Operation,
+        message: impl Into<RequestMessage>,
+    ) -> Result<HttpResponse, Error> {
         let inner = &*self.inner;
-        let (content_type, soap_action) = op.version.http_headers(op.action);
+        let message: RequestMessage = message.into();
+        let (mut content_type, soap_action) = op.version.http_headers(op.action);
         let mut headers = Vec::with_capacity(3 + inner.headers.len());
-        headers.push(("Content-Type".to_owned(), content_type));
+        headers.push(("Content-Type".to_owned(), String::new()));
         if let Some(a) = soap_action {
             headers.push(("SOAPAction".to_owned(), a));
         }
         headers.push((
             "Accept".to_owned(),
-            // multipart/related (MTOM) is not read yet, so it is not asked for.
             match op.version {
-                SoapVersion::Soap11 => "text/xml",
-                SoapVersion::Soap12 => "application/soap+xml",
+                SoapVersion::Soap11 => "text/xml, multipart/related",
+                SoapVersion::Soap12 => "application/soap+xml, multipart/related",
             }
             .to_owned(),
         ));
@@ -329,12 +353,21 @@ impl Client {
             version = %op.version,
             status = tracing::field::Empty,
         );
-        tracing::trace!(target: crate::wire::TARGET, parent: &span, request = %crate::wire::envelope(envelope.as_bytes()), "request envelope");
+        tracing::trace!(target: crate::wire::TARGET, parent: &span, request = %crate::wire::envelope(message.envelope.as_bytes()), attachments = message.attachments.len(), "request envelope");
+        let body = if message.attachments.is_empty() {
+            Bytes::from(message.envelope)
+        } else {
+            // The root part's type: the envelope's own media type (SOAP MTOM §3 / XOP §4.1).
+            let (ct, body) = crate::mime::write_mtom(&message, &content_type);
+            content_type = ct;
+            body
+        };
+        headers[0].1 = content_type;
         let started = Instant::now();
         let request = HttpRequest {
             url: inner.endpoint.clone(),
             headers,
-            body: Bytes::from(envelope),
+            body,
             max_response_bytes: inner.max_response_bytes,
         };
         let resp = inner
@@ -368,10 +401,39 @@ impl Client {
                 "empty body where a SOAP envelope was expected",
             ));
         }
-        if !looks_like_xml(content_type, &resp.body) {
-            return Err(http_error(resp, &excerpt(&resp.body)));
+        // MTOM/XOP or SwA (RFC 2387): the envelope is the root part, the rest are attachments.
+        let multipart = match content_type {
+            Some(ct) if crate::mime::is_multipart_related(ct) => {
+                match parse_multipart_related(
+                    ct,
+                    resp.body.clone(),
+                    self.inner.limits.max_mime_parts,
+                ) {
+                    Ok(m) => Some(m),
+                    Err(e) if ok => return Err(Error::Mime(Box::new(e))),
+                    Err(_) => return Err(http_error(resp, &excerpt(&resp.body))),
+                }
+            }
+            _ => None,
+        };
+        let (xml, attachments) = match &multipart {
+            Some(m) => (&m.root.body, Some(&m.attachments)),
+            None => (&resp.body, None),
+        };
+        let xml_type = match &multipart {
+            Some(m) => m.root.content_type.as_deref(),
+            None => content_type,
+        };
+        if !looks_like_xml(xml_type, xml) {
+            return Err(http_error(resp, &excerpt(xml)));
         }
-        match read_response(&resp.body, self.inner.limits, Some(status), decode) {
+        match read_response_with_attachments(
+            xml,
+            attachments,
+            self.inner.limits,
+            Some(status),
+            decode,
+        ) {
             Ok(v) if ok => Ok(v),
             // A non-fault envelope with an error status: report the HTTP error.
             Ok(_) => Err(http_error(resp, &excerpt(&resp.body))),

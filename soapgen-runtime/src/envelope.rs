@@ -2,6 +2,7 @@
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, Error};
 use crate::fault::Fault;
+use crate::mime::{Attachments, RequestMessage};
 use crate::xml::{Limits, Name, StartTag, XmlReader, XmlWriter};
 
 /// The SOAP envelope namespace of SOAP 1.1 (§4.1.2).
@@ -187,13 +188,34 @@ impl EnvelopeWriter {
     ///
     /// # Errors
     ///
+    /// [`EncodeError`] if no body was written, or if MTOM attachments were recorded (they would be
+    /// lost: use [`finish_message`](Self::finish_message)).
+    pub fn finish(self) -> Result<String, EncodeError> {
+        let message = self.finish_message()?;
+        if !message.attachments.is_empty() {
+            return Err(EncodeError::misuse(
+                "the envelope references MTOM attachments: finish it with finish_message()",
+            ));
+        }
+        Ok(message.envelope)
+    }
+
+    /// Closes the envelope and returns it with the MTOM attachments its `xop:Include` elements
+    /// reference (none unless the writer had MTOM on), ready for [`Client::call`](crate::Client::call).
+    ///
+    /// # Errors
+    ///
     /// [`EncodeError`] if no body was written.
-    pub fn finish(mut self) -> Result<String, EncodeError> {
+    pub fn finish_message(mut self) -> Result<RequestMessage, EncodeError> {
         if !self.body_written {
             return Err(EncodeError::misuse("envelope without a body"));
         }
         self.w.end_element()?;
-        self.w.into_string()
+        let attachments = self.w.take_attachments();
+        Ok(RequestMessage {
+            envelope: self.w.into_string()?,
+            attachments,
+        })
     }
 }
 
@@ -223,7 +245,26 @@ pub fn read_response<T>(
     http_status: Option<u16>,
     decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
 ) -> Result<BodyContent<T>, Error> {
+    read_response_with_attachments(body, None, limits, http_status, decode)
+}
+
+/// [`read_response`] for the root part of a multipart/related response (MTOM/XOP, SwA):
+/// base64Binary content given as `xop:Include` or `href="cid:…"` resolves to `attachments`.
+///
+/// # Errors
+///
+/// As [`read_response`]; [`DecodeErrorKind::Attachment`] for a reference to no attachment.
+pub fn read_response_with_attachments<T>(
+    body: &[u8],
+    attachments: Option<&Attachments>,
+    limits: Limits,
+    http_status: Option<u16>,
+    decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
+) -> Result<BodyContent<T>, Error> {
     let mut r = XmlReader::from_bytes(body, limits)?;
+    if let Some(a) = attachments {
+        r.set_attachments(a);
+    }
     r.set_path_skip(1);
     let root = r.root()?;
     let Some(version) = SoapVersion::from_envelope_namespace(r.namespace_of(&root)) else {

@@ -43,6 +43,10 @@ pub enum Error {
     /// The response is XML that does not match the expected message.
     #[error("{0}")]
     Decode(Box<DecodeError>),
+    /// A multipart/related response (MTOM/XOP, SwA) whose MIME structure is broken: no boundary, a
+    /// truncated part, a bad Content-Transfer-Encoding (RFC 2046 §5.1, RFC 2387).
+    #[error("{0}")]
+    Mime(Box<crate::mime::MimeError>),
     /// The request could not be serialized.
     #[error(transparent)]
     Encode(#[from] EncodeError),
@@ -209,6 +213,9 @@ pub enum DecodeErrorKind {
     InvalidValue(ValueError),
     /// The envelope is not a SOAP envelope of a known version.
     NotAnEnvelope(String),
+    /// An MTOM/XOP `xop:Include` or SwA `href="cid:…"` that names no attachment of the message
+    /// (XOP 1.0 §3.2, SwA 1.0 §3).
+    Attachment(String),
     /// Any other problem.
     Other(String),
 }
@@ -258,6 +265,7 @@ impl fmt::Display for DecodeErrorKind {
             }
             DecodeErrorKind::InvalidValue(v) => write!(f, "{v}"),
             DecodeErrorKind::NotAnEnvelope(m) => write!(f, "not a SOAP envelope: {m}"),
+            DecodeErrorKind::Attachment(m) => write!(f, "unresolved attachment reference: {m}"),
             DecodeErrorKind::Other(m) => f.write_str(m),
         }
     }

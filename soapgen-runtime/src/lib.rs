@@ -6,6 +6,7 @@
 //! - [`xml`]: the namespace-aware writer, the streaming reader, and the [`ToXml`] / [`FromXml`] traits;
 //! - [`base64`]: the streaming base64 decoder that never notices line breaks;
 //! - [`types`]: the XSD built-in types (decimal, unbounded integer, dateTime with offset, base64Binary…);
+//! - [`mime`]: MTOM/XOP and SOAP-with-Attachments packaging, read and written;
 //! - [`fault`]: SOAP faults of both versions as typed values;
 //! - [`transport`]: the HTTP transport trait and its reqwest implementation;
 //! - [`Client`]: endpoint, transport and settings, shared by every generated client;
@@ -66,6 +67,7 @@ mod client;
 pub mod envelope;
 pub mod error;
 pub mod fault;
+pub mod mime;
 pub mod transport;
 pub mod types;
 pub mod wire;

@@ -257,6 +257,11 @@ impl Decoder {
         self
     }
 
+    /// Whether any base64 character or `=` was fed (whitespace alone is no data).
+    pub fn has_data(&self) -> bool {
+        !self.out.is_empty() || self.n > 0 || self.padding.is_some()
+    }
+
     /// Bytes fed so far.
     pub fn consumed(&self) -> usize {
         self.fed

@@ -7,8 +7,8 @@ use base64::Engine as _;
 use bytes::Bytes;
 
 use super::{collapse, FromXmlText, PrefixResolver, ToXmlText};
-use crate::error::{EncodeError, ValueError};
-use crate::xml::TextOut;
+use crate::error::{DecodeError, EncodeError, ValueError};
+use crate::xml::{Name, StartTag, TextOut, XmlReader, XmlWriter};
 
 macro_rules! byte_wrapper {
     ($ty:ident) => {
@@ -119,12 +119,36 @@ impl ToXmlText for Base64Binary {
         encode_base64(&self.0, out);
         Ok(())
     }
+
+    /// With MTOM on and the value at or above the threshold: `<name><xop:Include
+    /// href="cid:…"/></name>` (XOP 1.0 §3.1) and the bytes as an attachment; otherwise inline text.
+    fn write_element(&self, w: &mut XmlWriter, name: Name<'_>) -> Result<(), EncodeError> {
+        match w.mtom_attachment(&self.0) {
+            Some(href) => {
+                w.start_element(name)?;
+                w.start_element(Name::new(crate::mime::XOP_NS, "Include"))?;
+                w.attribute(Name::unqualified("href"), &href)?;
+                w.end_element()?;
+                w.end_element()
+            }
+            None => w.simple_element(name, self),
+        }
+    }
 }
 
 /// xs:base64Binary (XML Schema Part 2 §3.2.16): whitespace anywhere is ignored; padding required.
 impl FromXmlText for Base64Binary {
     fn from_xml_text(text: &str, _ns: &dyn PrefixResolver) -> Result<Self, ValueError> {
         decode_base64(text).map(Base64Binary::from)
+    }
+
+    /// Decodes while the element's text streams, and resolves `xop:Include` / `href="cid:…"` to
+    /// an attachment ([`XmlReader::read_base64`]).
+    fn read_element_content<'i>(
+        r: &mut XmlReader<'i>,
+        start: &StartTag<'i>,
+    ) -> Result<Self, DecodeError> {
+        r.read_base64(start).map(Base64Binary)
     }
 }
 

@@ -33,8 +33,8 @@ pub use datetime::{
 pub use numeric::{Decimal, Integer};
 pub use qname::QName;
 
-use crate::error::{EncodeError, ValueError};
-use crate::xml::TextOut;
+use crate::error::{DecodeError, EncodeError, ValueError};
+use crate::xml::{StartTag, TextOut, XmlReader};
 
 /// A simple-type value that can be written as text (XML Schema Part 2 §2.3, lexical space).
 ///
@@ -49,6 +49,22 @@ pub trait ToXmlText {
     /// [`EncodeError`] if the value has no lexical form (a character XML cannot carry, a date out of
     /// range).
     fn write_xml_text(&self, out: &mut TextOut<'_>) -> Result<(), EncodeError>;
+
+    /// Writes an element named `name` whose content is this value (the blanket
+    /// [`ToXml`](crate::ToXml) impl calls it). The default writes the text
+    /// ([`XmlWriter::simple_element`](crate::xml::XmlWriter::simple_element)); [`Base64Binary`]
+    /// overrides it to send large values as MTOM attachments when the writer has MTOM on.
+    ///
+    /// # Errors
+    ///
+    /// As [`write_xml_text`](Self::write_xml_text).
+    fn write_element(
+        &self,
+        w: &mut crate::xml::XmlWriter,
+        name: crate::xml::Name<'_>,
+    ) -> Result<(), EncodeError> {
+        w.simple_element(name, self)
+    }
 }
 
 /// A simple-type value that can be read from text (XML Schema Part 2 §2.3, lexical space).
@@ -61,6 +77,22 @@ pub trait FromXmlText: Sized {
     ///
     /// [`ValueError`] naming the type and the offending text.
     fn from_xml_text(text: &str, ns: &dyn PrefixResolver) -> Result<Self, ValueError>;
+
+    /// Reads an element whose content is a value of this type, from just after its start tag up to
+    /// and including its end tag (the blanket [`FromXml`](crate::FromXml) impl calls it).
+    ///
+    /// The default reads the text ([`XmlReader::read_simple`]); [`Base64Binary`] overrides it to
+    /// decode while the text streams and to resolve MTOM/SwA attachments.
+    ///
+    /// # Errors
+    ///
+    /// As [`XmlReader::read_simple`].
+    fn read_element_content<'i>(
+        r: &mut XmlReader<'i>,
+        start: &StartTag<'i>,
+    ) -> Result<Self, DecodeError> {
+        r.read_simple(start)
+    }
 }
 
 /// Resolves namespace prefixes in scope where a simple value was read (Namespaces in XML 1.0 §6).

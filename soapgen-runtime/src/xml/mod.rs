@@ -42,7 +42,7 @@ pub trait FromXml: Sized {
 
 impl<T: ToXmlText + ?Sized> ToXml for T {
     fn write_xml(&self, w: &mut XmlWriter, name: Name<'_>) -> Result<(), EncodeError> {
-        w.simple_element(name, self)
+        self.write_element(w, name)
     }
 }
 
@@ -52,6 +52,6 @@ impl<T: FromXmlText> FromXml for T {
             r.skip_element()?;
             return Err(r.error(crate::error::DecodeErrorKind::UnexpectedNil));
         }
-        r.read_simple(&start)
+        T::read_element_content(r, &start)
     }
 }

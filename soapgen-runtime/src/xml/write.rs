@@ -100,6 +100,9 @@ pub struct XmlWriter {
     scratch: String,
     /// Emit base64Binary in 76-column MIME lines (RFC 2045 §6.8) instead of one run (RFC 4648).
     mime_base64: bool,
+    /// MTOM: base64Binary values of at least this many bytes become attachments.
+    mtom_threshold: Option<usize>,
+    attachments: Vec<crate::mime::OutgoingAttachment>,
 }
 
 impl Default for XmlWriter {
@@ -124,7 +127,38 @@ impl XmlWriter {
             next_prefix: 1,
             scratch: String::new(),
             mime_base64: false,
+            mtom_threshold: None,
+            attachments: Vec::new(),
         }
+    }
+
+    /// Turns MTOM on (SOAP MTOM §3, XOP 1.0): base64Binary values of at least `threshold` bytes are
+    /// written as `<xop:Include href="cid:…"/>` and kept as attachments
+    /// ([`take_attachments`](Self::take_attachments)); smaller ones stay inline. `None` (default)
+    /// writes every value inline.
+    pub fn set_mtom(&mut self, threshold: Option<usize>) {
+        self.mtom_threshold = threshold;
+    }
+
+    /// If MTOM is on and `data` is at or above the threshold: records it as an attachment and returns
+    /// the `cid:` URL to reference it by; otherwise `None` (write it inline).
+    pub fn mtom_attachment(&mut self, data: &bytes::Bytes) -> Option<String> {
+        let threshold = self.mtom_threshold?;
+        if data.len() < threshold {
+            return None;
+        }
+        let content_id = format!("{}.attachment@soapgen", self.attachments.len() + 1);
+        let url = crate::mime::cid_url(&content_id);
+        self.attachments.push(crate::mime::OutgoingAttachment {
+            content_id,
+            data: data.clone(),
+        });
+        Some(url)
+    }
+
+    /// The attachments recorded by [`mtom_attachment`](Self::mtom_attachment), in order.
+    pub fn take_attachments(&mut self) -> Vec<crate::mime::OutgoingAttachment> {
+        std::mem::take(&mut self.attachments)
     }
 
     /// Chooses how `base64Binary` values are written: `false` (default) writes one unbroken run as
