@@ -1,7 +1,7 @@
 //! Generates clients, at build time, from WSDLs published by the real peers: spyne's own `?wsdl`
 //! (SOAP 1.1 and 1.2, as captured in tests/peers/captures/spyne, and checked against the live server
 //! by tests/tests/generated_clients.rs) and the real-world GlobalWeather WSDL that the gSOAP peer is
-//! built from.
+//! built from; the MTOM WSDL the gSOAP MTOM peer and the line-break peer implement.
 
 fn main() {
     let b = soapgen_build::Builder::new()
@@ -10,7 +10,8 @@ fn main() {
         .wsdl("peers/captures/spyne/soap12.wsdl")
         .out_name("peers/captures/spyne/soap12.wsdl", "spyne12")
         .wsdl("../examples/wsdl/globalweather.wsdl")
-        .wsdl("peers/gsoap/echo.wsdl");
+        .wsdl("peers/gsoap/echo.wsdl")
+        .wsdl("peers/gsoap/mtom/mtom.wsdl");
     if let Err(e) = b.build() {
         panic!("soapgen: {e}");
     }
