@@ -130,6 +130,7 @@ fn receive_mtom(ct: &str, body: Bytes) -> Foo {
     match soapgen_runtime::envelope::read_response_with_attachments(
         &m.root.body,
         Some(&m.attachments),
+        None,
         Limits::default(),
         None,
         Foo::read_xml,

@@ -427,9 +427,11 @@ impl Client {
         if !looks_like_xml(xml_type, xml) {
             return Err(http_error(resp, &excerpt(xml)));
         }
+        let charset = xml_type.and_then(crate::xml::charset_of);
         match read_response_with_attachments(
             xml,
             attachments,
+            charset.as_deref(),
             self.inner.limits,
             Some(status),
             decode,
@@ -456,7 +458,8 @@ fn looks_like_xml(content_type: Option<&str>, body: &[u8]) -> bool {
     match ct.as_deref() {
         Some(c) if c.starts_with("text/html") || c.starts_with("application/xhtml") => false,
         Some(c) if c.starts_with("text/plain") || c.starts_with("application/json") => false,
-        _ => first == Some(b'<') || first == Some(0xEF), // UTF-8 BOM
+        // `<`, or a byte order mark (UTF-8, UTF-16), or UTF-16BE without one.
+        _ => matches!(first, Some(b'<' | 0xEF | 0xFE | 0xFF | 0)),
     }
 }
 

@@ -245,23 +245,28 @@ pub fn read_response<T>(
     http_status: Option<u16>,
     decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
 ) -> Result<BodyContent<T>, Error> {
-    read_response_with_attachments(body, None, limits, http_status, decode)
+    read_response_with_attachments(body, None, None, limits, http_status, decode)
 }
 
-/// [`read_response`] for the root part of a multipart/related response (MTOM/XOP, SwA):
-/// base64Binary content given as `xop:Include` or `href="cid:…"` resolves to `attachments`.
+/// [`read_response`] with what the HTTP layer knows: the `charset` of the Content-Type (which
+/// overrides the XML declaration, RFC 7303 §3; see [`to_utf8`](crate::xml::to_utf8) for how the
+/// encoding is found), and, for the root part of a multipart/related response (MTOM/XOP, SwA), the
+/// attachments that base64Binary content given as `xop:Include` or `href="cid:…"` resolves to.
 ///
 /// # Errors
 ///
-/// As [`read_response`]; [`DecodeErrorKind::Attachment`] for a reference to no attachment.
+/// As [`read_response`]; [`DecodeErrorKind::Attachment`] for a reference to no attachment; an
+/// unknown encoding or bytes invalid in it.
 pub fn read_response_with_attachments<T>(
     body: &[u8],
     attachments: Option<&Attachments>,
+    http_charset: Option<&str>,
     limits: Limits,
     http_status: Option<u16>,
     decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
 ) -> Result<BodyContent<T>, Error> {
-    let mut r = XmlReader::from_bytes(body, limits)?;
+    let document = crate::xml::to_utf8(body, http_charset)?;
+    let mut r = XmlReader::from_bytes(&document, limits)?;
     if let Some(a) = attachments {
         r.set_attachments(a);
     }

@@ -195,6 +195,12 @@ pub enum DecodeErrorKind {
     Truncated,
     /// Elements nested deeper than the configured limit.
     DepthLimit(usize),
+    /// An element with more attributes than the configured limit
+    /// ([`Limits::max_attributes`](crate::xml::Limits::max_attributes)).
+    AttributeLimit(usize),
+    /// An element's text content longer than the configured limit in bytes
+    /// ([`Limits::max_text_bytes`](crate::xml::Limits::max_text_bytes)).
+    TextLimit(usize),
     /// Content after the end of the document element, or a second document element.
     TrailingContent,
     /// An element that the expected message has no place for.
@@ -233,6 +239,8 @@ impl DecodeErrorKind {
                 | DecodeErrorKind::Entity(_)
                 | DecodeErrorKind::Truncated
                 | DecodeErrorKind::DepthLimit(_)
+                | DecodeErrorKind::AttributeLimit(_)
+                | DecodeErrorKind::TextLimit(_)
                 | DecodeErrorKind::TrailingContent
         )
     }
@@ -251,6 +259,12 @@ impl fmt::Display for DecodeErrorKind {
             }
             DecodeErrorKind::DepthLimit(n) => {
                 write!(f, "elements nested deeper than the limit of {n}")
+            }
+            DecodeErrorKind::AttributeLimit(n) => {
+                write!(f, "an element with more attributes than the limit of {n}")
+            }
+            DecodeErrorKind::TextLimit(n) => {
+                write!(f, "text content longer than the limit of {n} bytes")
             }
             DecodeErrorKind::TrailingContent => f.write_str("content after the document element"),
             DecodeErrorKind::UnexpectedElement(n) => write!(f, "unexpected element {n}"),

@@ -228,6 +228,7 @@ fn mtom_writer_sends_large_values_as_attachments_and_small_ones_inline() {
     let got = read_response_with_attachments(
         &m.root.body,
         Some(&m.attachments),
+        None,
         Limits::default(),
         None,
         Foo::read_xml,

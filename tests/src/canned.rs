@@ -14,6 +14,11 @@ pub enum Behaviour {
     Raw(Vec<u8>),
     /// Read the request, then say nothing for this long (a stalled server).
     Stall(Duration),
+    /// Write these bytes (e.g. the status line and headers only), then say nothing for this long
+    /// (slowloris: headers, then silence).
+    PartialThenStall(Vec<u8>, Duration),
+    /// Write these bytes one at a time, pausing this long after each (a body that trickles).
+    Trickle(Vec<u8>, Duration),
 }
 
 /// A running canned server; stops accepting when dropped.
@@ -94,6 +99,23 @@ fn handle(stream: TcpStream, b: Behaviour, last: Arc<Mutex<Vec<u8>>>) {
             let _ = stream.flush();
         }
         Behaviour::Stall(d) => thread::sleep(d),
+        Behaviour::PartialThenStall(bytes, d) => {
+            let _ = stream.write_all(&bytes);
+            let _ = stream.flush();
+            thread::sleep(d);
+        }
+        Behaviour::Trickle(bytes, d) => {
+            for b in bytes {
+                if stream
+                    .write_all(&[b])
+                    .and_then(|()| stream.flush())
+                    .is_err()
+                {
+                    return;
+                }
+                thread::sleep(d);
+            }
+        }
     }
 }
 

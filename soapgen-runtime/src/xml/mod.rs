@@ -6,8 +6,12 @@
 //! - [`ToXml`] / [`FromXml`]: an element's content and attributes, implemented by the derives and by
 //!   every simple type.
 
+mod encoding;
 mod read;
 mod write;
+
+pub(crate) use encoding::charset_of;
+pub use encoding::to_utf8;
 
 pub use read::{Limits, StartTag, XmlReader};
 pub use write::{Name, TextOut, XmlWriter, XML_NS, XSI_NS};

@@ -30,6 +30,12 @@ pub struct Limits {
     /// Maximum number of MIME parts in a multipart/related (MTOM, SwA) response, root included
     /// (default 1024).
     pub max_mime_parts: usize,
+    /// Maximum number of attributes (namespace declarations included) on one element (default 256).
+    pub max_attributes: usize,
+    /// Maximum size in bytes of one element's text content as it appears in the document, references
+    /// and CDATA included (default 256 MiB; the response size limit usually binds first). A 100 MB
+    /// base64 value needs both limits raised above it.
+    pub max_text_bytes: usize,
 }
 
 impl Default for Limits {
@@ -37,11 +43,25 @@ impl Default for Limits {
         Limits {
             max_depth: 128,
             max_mime_parts: 1024,
+            max_attributes: 256,
+            max_text_bytes: 256 << 20,
         }
     }
 }
 
 impl Limits {
+    /// Sets [`max_attributes`](Self::max_attributes).
+    pub fn with_max_attributes(mut self, attributes: usize) -> Self {
+        self.max_attributes = attributes;
+        self
+    }
+
+    /// Sets [`max_text_bytes`](Self::max_text_bytes).
+    pub fn with_max_text_bytes(mut self, bytes: usize) -> Self {
+        self.max_text_bytes = bytes;
+        self
+    }
+
     /// Sets [`max_mime_parts`](Self::max_mime_parts).
     pub fn with_max_mime_parts(mut self, parts: usize) -> Self {
         self.max_mime_parts = parts;
@@ -330,6 +350,13 @@ impl<'i> XmlReader<'i> {
                 Event::Eof => return Err(self.error(DecodeErrorKind::Truncated)),
                 _ => continue,
             };
+            let so_far = acc.as_ref().map_or(0, |a| a.len());
+            if so_far + piece.len() > self.limits.max_text_bytes {
+                return Err(self.error_at(
+                    DecodeErrorKind::TextLimit(self.limits.max_text_bytes),
+                    self.last_event_start,
+                ));
+            }
             acc = Some(match acc {
                 None => piece,
                 Some(prev) => {
@@ -434,6 +461,12 @@ impl<'i> XmlReader<'i> {
                 Event::Eof => return Err(self.error(DecodeErrorKind::Truncated)),
                 _ => continue,
             };
+            if decoder.consumed() > self.limits.max_text_bytes {
+                return Err(self.error_at(
+                    DecodeErrorKind::TextLimit(self.limits.max_text_bytes),
+                    self.last_event_start,
+                ));
+            }
             if let Err(e) = fed {
                 let in_piece = e.offset.saturating_sub(before) as u64;
                 let mut err = self.error_at(
@@ -825,6 +858,14 @@ impl<'i> XmlReader<'i> {
             local_start,
             offset,
         };
+        if tag.content.len() > tag.name_len
+            && count_attributes(&tag.content.as_bytes()[tag.name_len..]) > self.limits.max_attributes
+        {
+            return Err(self.error_at(
+                DecodeErrorKind::AttributeLimit(self.limits.max_attributes),
+                offset,
+            ));
+        }
         if self.stack.len() >= self.limits.max_depth {
             return Err(self.error_at(DecodeErrorKind::DepthLimit(self.limits.max_depth), offset));
         }
@@ -953,6 +994,24 @@ fn resolve_reference(name: &str) -> Option<char> {
         }
     };
     Some(c)
+}
+
+/// The number of attributes in the attribute part of a start tag: `=` signs outside quoted values.
+fn count_attributes(attrs: &[u8]) -> usize {
+    let mut quote = None;
+    let mut n = 0;
+    for &b in attrs {
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None => match b {
+                b'"' | b'\'' => quote = Some(b),
+                b'=' => n += 1,
+                _ => {}
+            },
+        }
+    }
+    n
 }
 
 fn is_xml_whitespace(s: &str) -> bool {
