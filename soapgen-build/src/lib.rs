@@ -53,6 +53,7 @@ pub struct Builder {
     skip_unsupported: bool,
     no_docs: bool,
     no_blocking: bool,
+    documents: Vec<(PathBuf, std::sync::Arc<str>)>,
 }
 
 /// The output of generating one WSDL.
@@ -123,6 +124,15 @@ impl Builder {
         self
     }
 
+    /// A document held in memory at `path` (absolute, or relative to the current directory): a WSDL
+    /// or schema read from here instead of the file system wherever the WSDL, an import or an include
+    /// names that path. For tools that already hold the documents, and for fuzzing the reader.
+    pub fn document(mut self, path: impl Into<PathBuf>, text: impl Into<String>) -> Self {
+        self.documents
+            .push((path.into(), std::sync::Arc::from(text.into())));
+        self
+    }
+
     /// Whether to carry documentation from the WSDL and schemas into doc comments (default true).
     pub fn docs(mut self, on: bool) -> Self {
         self.no_docs = !on;
@@ -148,6 +158,12 @@ impl Builder {
             files_read.push(f.clone());
         }
         let mut loader = read::loader::Loader::new(catalog);
+        for (path, text) in &self.documents {
+            let abs = loader.entry(path)?;
+            if let read::loader::Source::File(p) = abs {
+                loader.memory.insert(p, text.clone());
+            }
+        }
         let entry = loader.entry(wsdl)?;
         let defs = read::read_wsdl(&mut loader, &entry)?;
         for f in loader.files_read {
