@@ -9,7 +9,7 @@ use tracing::Instrument;
 
 use crate::envelope::{read_response_with_attachments, BodyContent, EnvelopeWriter, SoapVersion};
 use crate::error::{DecodeError, EncodeError, Error};
-use crate::mime::{parse_multipart_related, RequestMessage};
+use crate::mime::{parse_multipart_related, Attachments, Packaging, RequestMessage};
 use crate::transport::{HttpRequest, HttpResponse, Transport};
 use crate::xml::{Limits, StartTag, XmlReader, XmlWriter};
 
@@ -287,9 +287,29 @@ impl Client {
         envelope: impl Into<RequestMessage>,
         decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
     ) -> Result<T, Error> {
+        self.call_with_attachments(op, envelope, decode)
+            .await
+            .map(|(v, _)| v)
+    }
+
+    /// As [`call`](Self::call), also returning the response's attachments: the parts of a
+    /// `multipart/related` response other than its root (none for a plain SOAP response), for the
+    /// message parts a WSDL 1.1 §5 MIME binding binds to `mime:content` (find them with
+    /// [`Attachments::find_part`]). The parts are slices of the response body: nothing is copied.
+    ///
+    /// # Errors
+    ///
+    /// As [`call`](Self::call).
+    pub async fn call_with_attachments<T>(
+        &self,
+        op: &Operation,
+        envelope: impl Into<RequestMessage>,
+        decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
+    ) -> Result<(T, Attachments), Error> {
         let resp = self.exchange(op, envelope).await?;
-        match self.decode_envelope(&resp, decode)? {
-            BodyContent::Payload(v) => Ok(v),
+        let (content, attachments) = self.decode_envelope(&resp, decode)?;
+        match content {
+            BodyContent::Payload(v) => Ok((v, attachments)),
             BodyContent::Empty => Err(Error::Decode(Box::new(DecodeError::new(
                 crate::error::DecodeErrorKind::MissingElement(format!(
                     "response element of {}",
@@ -318,7 +338,10 @@ impl Client {
         if (200..300).contains(&resp.status) && is_blank(&resp.body) {
             return Ok(());
         }
-        match self.decode_envelope(&resp, |r, tag| Err(r.unexpected(&tag)))? {
+        match self
+            .decode_envelope(&resp, |r, tag| Err(r.unexpected(&tag)))?
+            .0
+        {
             BodyContent::Empty => Ok(()),
             BodyContent::Payload(()) => Ok(()),
         }
@@ -357,8 +380,11 @@ impl Client {
         let body = if message.attachments.is_empty() {
             Bytes::from(message.envelope)
         } else {
-            // The root part's type: the envelope's own media type (SOAP MTOM §3 / XOP §4.1).
-            let (ct, body) = crate::mime::write_mtom(&message, &content_type);
+            // The root part's type: the envelope's own media type (SOAP MTOM §3 / XOP §4.1, SwA §3).
+            let (ct, body) = match message.packaging {
+                Packaging::Mtom => crate::mime::write_mtom(&message, &content_type),
+                Packaging::SwA => crate::mime::write_swa(&message, &content_type),
+            };
             content_type = ct;
             body
         };
@@ -391,7 +417,7 @@ impl Client {
         &self,
         resp: &HttpResponse,
         decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
-    ) -> Result<BodyContent<T>, Error> {
+    ) -> Result<(BodyContent<T>, Attachments), Error> {
         let status = resp.status;
         let content_type = resp.content_type();
         let ok = (200..300).contains(&status);
@@ -436,7 +462,7 @@ impl Client {
             Some(status),
             decode,
         ) {
-            Ok(v) if ok => Ok(v),
+            Ok(v) if ok => Ok((v, multipart.map(|m| m.attachments).unwrap_or_default())),
             // A non-fault envelope with an error status: report the HTTP error.
             Ok(_) => Err(http_error(resp, &excerpt(&resp.body))),
             Err(Error::Fault(f)) => Err(Error::Fault(f)),

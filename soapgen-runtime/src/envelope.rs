@@ -188,20 +188,22 @@ impl EnvelopeWriter {
     ///
     /// # Errors
     ///
-    /// [`EncodeError`] if no body was written, or if MTOM attachments were recorded (they would be
-    /// lost: use [`finish_message`](Self::finish_message)).
+    /// [`EncodeError`] if no body was written, or if attachments were recorded (MTOM or `swaRef`:
+    /// they would be lost; use [`finish_message`](Self::finish_message)).
     pub fn finish(self) -> Result<String, EncodeError> {
         let message = self.finish_message()?;
         if !message.attachments.is_empty() {
             return Err(EncodeError::misuse(
-                "the envelope references MTOM attachments: finish it with finish_message()",
+                "the envelope references attachments (MTOM or swaRef): finish it with finish_message()",
             ));
         }
         Ok(message.envelope)
     }
 
-    /// Closes the envelope and returns it with the MTOM attachments its `xop:Include` elements
-    /// reference (none unless the writer had MTOM on), ready for [`Client::call`](crate::Client::call).
+    /// Closes the envelope and returns it with the attachments it references: MTOM attachments of
+    /// its `xop:Include` elements (none unless the writer had MTOM on) and `swaRef` attachments;
+    /// packaged as MTOM if there is an `xop:Include`, as SwA otherwise. Ready for
+    /// [`Client::call`](crate::Client::call).
     ///
     /// # Errors
     ///
@@ -211,10 +213,12 @@ impl EnvelopeWriter {
             return Err(EncodeError::misuse("envelope without a body"));
         }
         self.w.end_element()?;
+        let packaging = self.w.packaging();
         let attachments = self.w.take_attachments();
         Ok(RequestMessage {
             envelope: self.w.into_string()?,
             attachments,
+            packaging,
         })
     }
 }

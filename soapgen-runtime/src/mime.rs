@@ -486,22 +486,155 @@ fn decode_quoted_printable(raw: &[u8]) -> Vec<u8> {
     out
 }
 
-/// An attachment to send in an MTOM request (XOP 1.0 §3): the bytes of one base64Binary value.
+/// The bytes of one MIME attachment and its media type: a message part bound to `mime:content` in a
+/// WSDL 1.1 §5 MIME binding (SOAP Messages with Attachments 1.0, WS-I Attachments Profile 1.0 §3),
+/// as a generated client's parameter or result.
+///
+/// Whatever type the WSDL gives the part (`xsd:base64Binary`, `xsd:string`, an element), the
+/// attachment travels as raw bytes in its own MIME part, so it is bytes here: `data` is shared
+/// ([`Bytes`]), never copied by the runtime.
+///
+/// `content_type` on a request: the part's Content-Type; `None` sends the first type the WSDL's
+/// `mime:content` declares (a wildcard such as `image/*` becomes `application/octet-stream`). On a
+/// response: the part's Content-Type header as received, if it had one.
+///
+/// # Examples
+///
+/// ```
+/// use soapgen_runtime::mime::Attachment;
+/// let photo = Attachment::new("image/jpeg", vec![0xFF, 0xD8, 0xFF]);
+/// assert_eq!(photo.content_type.as_deref(), Some("image/jpeg"));
+/// assert_eq!(&photo[..], &[0xFF, 0xD8, 0xFF]);
+/// let raw = Attachment::from(b"plain bytes".to_vec()); // content type from the WSDL
+/// assert!(raw.content_type.is_none());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Attachment {
+    /// The MIME media type (RFC 2045 §5), e.g. `image/jpeg`; see the type's docs for `None`.
+    pub content_type: Option<String>,
+    /// The bytes.
+    pub data: Bytes,
+}
+
+impl Attachment {
+    /// An attachment of `data` with the media type `content_type`.
+    pub fn new(content_type: impl Into<String>, data: impl Into<Bytes>) -> Self {
+        Attachment {
+            content_type: Some(content_type.into()),
+            data: data.into(),
+        }
+    }
+
+    /// The bytes.
+    pub fn into_bytes(self) -> Bytes {
+        self.data
+    }
+
+    /// The attachment a received part holds: its body and Content-Type (shared, not copied).
+    pub fn from_part(part: &Part) -> Self {
+        Attachment {
+            content_type: part.content_type.clone(),
+            data: part.body.clone(),
+        }
+    }
+}
+
+impl std::ops::Deref for Attachment {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.data
+    }
+}
+
+impl AsRef<[u8]> for Attachment {
+    fn as_ref(&self) -> &[u8] {
+        &self.data
+    }
+}
+
+impl From<Bytes> for Attachment {
+    fn from(data: Bytes) -> Self {
+        Attachment {
+            content_type: None,
+            data,
+        }
+    }
+}
+
+impl From<Vec<u8>> for Attachment {
+    fn from(data: Vec<u8>) -> Self {
+        Bytes::from(data).into()
+    }
+}
+
+impl From<&[u8]> for Attachment {
+    fn from(data: &[u8]) -> Self {
+        Bytes::copy_from_slice(data).into()
+    }
+}
+
+impl From<crate::types::Base64Binary> for Attachment {
+    fn from(data: crate::types::Base64Binary) -> Self {
+        data.into_bytes().into()
+    }
+}
+
+impl From<Attachment> for Bytes {
+    fn from(a: Attachment) -> Self {
+        a.data
+    }
+}
+
+impl From<Attachment> for Vec<u8> {
+    fn from(a: Attachment) -> Self {
+        a.data.to_vec()
+    }
+}
+
+impl From<Attachment> for crate::types::Base64Binary {
+    fn from(a: Attachment) -> Self {
+        crate::types::Base64Binary(a.data)
+    }
+}
+
+/// An attachment to send: one MIME part of a multipart/related request, after the root part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutgoingAttachment {
     /// Content-ID without angle brackets (referenced as `cid:` + this, percent-encoded).
     pub content_id: String,
+    /// The part's Content-Type (`application/octet-stream` for MTOM parts).
+    pub content_type: String,
     /// The bytes (shared, not copied, until the request body is assembled).
     pub data: Bytes,
 }
 
-/// A request ready to send: the envelope, and the attachments its `xop:Include` elements reference.
+/// How a request with attachments is packaged.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Packaging {
+    /// MTOM/XOP (SOAP MTOM §3, XOP 1.0 §3): the root part is `application/xop+xml` and the
+    /// envelope references attachments with `xop:Include`.
+    #[default]
+    Mtom,
+    /// SOAP Messages with Attachments 1.0 (WS-I Attachments Profile 1.0 §3): the root part is the
+    /// envelope as it is (`text/xml` for SOAP 1.1, `application/soap+xml` for 1.2); attachments are
+    /// bound to message parts by the WSDL (`mime:content`) or referenced by `swaRef` values.
+    SwA,
+}
+
+/// A request ready to send: the envelope, and the attachments it goes with.
+///
+/// Without attachments it is sent as plain SOAP; with attachments as a `multipart/related`
+/// message packaged as [`packaging`](Self::packaging) says.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RequestMessage {
-    /// The SOAP envelope (with `xop:Include` elements when there are attachments).
+    /// The SOAP envelope (with `xop:Include` elements when MTOM attachments are referenced).
     pub envelope: String,
-    /// MTOM attachments, in order of reference.
+    /// The attachments, in the order they are sent.
     pub attachments: Vec<OutgoingAttachment>,
+    /// MTOM/XOP or SwA. [`EnvelopeWriter::finish_message`](crate::envelope::EnvelopeWriter::finish_message)
+    /// chooses MTOM when the envelope holds an `xop:Include`, SwA otherwise.
+    pub packaging: Packaging,
 }
 
 impl From<String> for RequestMessage {
@@ -509,7 +642,121 @@ impl From<String> for RequestMessage {
         RequestMessage {
             envelope,
             attachments: Vec::new(),
+            packaging: Packaging::default(),
         }
+    }
+}
+
+impl RequestMessage {
+    /// Adds `attachment` as the MIME part bound to the WSDL message part `part` (WSDL 1.1 §5.3
+    /// `mime:content part="…"`), with the Content-ID WS-I Attachments Profile 1.0 §3.8 R2933
+    /// prescribes: the part name, `=`, a unique value, `@soapgen` (e.g.
+    /// `<photo=5f0c…@soapgen>`; the part name is percent-encoded where it holds characters a
+    /// Content-ID cannot). Its Content-Type is the attachment's, or `default_content_type` (the
+    /// WSDL's) when it has none.
+    ///
+    /// A message with attachments is sent as `multipart/related`; one that had none becomes
+    /// [`Packaging::SwA`] (an MTOM message keeps its packaging: the part is added to the package).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use soapgen_runtime::mime::{Attachment, Packaging, RequestMessage};
+    /// let mut m = RequestMessage::from("<Envelope/>".to_owned());
+    /// m.attach_part("photo", Attachment::from(vec![1, 2, 3]), "image/jpeg");
+    /// assert_eq!(m.packaging, Packaging::SwA);
+    /// assert!(m.attachments[0].content_id.starts_with("photo="));
+    /// assert!(m.attachments[0].content_id.ends_with("@soapgen"));
+    /// assert_eq!(m.attachments[0].content_type, "image/jpeg");
+    /// ```
+    pub fn attach_part(&mut self, part: &str, attachment: Attachment, default_content_type: &str) {
+        if self.attachments.is_empty() {
+            self.packaging = Packaging::SwA;
+        }
+        let mut id = String::with_capacity(part.len() + 40);
+        for b in part.bytes() {
+            if b.is_ascii_alphanumeric() || b"!#$&'*+-/?^_`{|}~.".contains(&b) {
+                id.push(char::from(b));
+            } else {
+                id.push_str(&format!("%{b:02X}"));
+            }
+        }
+        id.push('=');
+        id.push_str(&unique_token());
+        id.push_str("@soapgen");
+        self.attachments.push(OutgoingAttachment {
+            content_id: id,
+            content_type: attachment
+                .content_type
+                .filter(|t| !t.trim().is_empty())
+                .unwrap_or_else(|| concrete_media_type(default_content_type)),
+            data: attachment.data,
+        });
+    }
+}
+
+/// A media type to send for a `mime:content type="…"`: a wildcard (`image/*`, `*/*`, WSDL 1.1 §5.5)
+/// or nothing says too little, and becomes `application/octet-stream`.
+fn concrete_media_type(declared: &str) -> String {
+    let t = declared.trim();
+    if t.is_empty() || t.contains('*') {
+        "application/octet-stream".to_owned()
+    } else {
+        t.to_owned()
+    }
+}
+
+/// A value unique within the process and very probably across processes and hosts: the time in
+/// nanoseconds, the process id and a counter, in hex.
+pub(crate) fn unique_token() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    format!("{nanos:x}.{:x}.{n:x}", std::process::id())
+}
+
+impl Attachments {
+    /// The attachment bound to the WSDL message part `name` of a response (WSDL 1.1 §5
+    /// `mime:content part="…"`), found as WS-I Attachments Profile 1.0 §3.8 says (R2933, R2946):
+    /// the first part whose Content-ID, percent-decoded, starts with `name=`. When no part follows
+    /// that convention for `name`, by order instead: `names` are the parts the operation binds to
+    /// `mime:content`, in the order of their `mime:part`s, and `name` is `names[position]`; the
+    /// attachment is the `position`-th of those whose Content-ID follows the convention for none
+    /// of `names` (servers such as gSOAP number their parts `<id1>`, `<id2>`…).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use bytes::Bytes;
+    /// use soapgen_runtime::mime::parse_multipart_related;
+    /// let body = "--b\r\nContent-ID: <root>\r\n\r\n<E/>\r\n\
+    ///             --b\r\nContent-ID: <thumb=1@x>\r\n\r\nT\r\n\
+    ///             --b\r\nContent-ID: <photo=2@x>\r\n\r\nP\r\n--b--\r\n";
+    /// let m = parse_multipart_related("multipart/related; boundary=b", Bytes::from(body), 10)?;
+    /// let names = ["photo", "thumb"];
+    /// assert_eq!(&m.attachments.find_part("photo", 0, &names).unwrap().body[..], b"P");
+    /// assert_eq!(&m.attachments.find_part("thumb", 1, &names).unwrap().body[..], b"T");
+    /// # Ok::<(), soapgen_runtime::mime::MimeError>(())
+    /// ```
+    pub fn find_part(&self, name: &str, position: usize, names: &[&str]) -> Option<&Part> {
+        let follows = |p: &Part, n: &str| {
+            p.content_id.as_deref().is_some_and(|id| {
+                let decoded = percent_decode(id);
+                decoded.len() > n.len()
+                    && decoded.starts_with(n)
+                    && decoded.as_bytes()[n.len()] == b'='
+            })
+        };
+        if let Some(p) = self.parts.iter().find(|p| follows(p, name)) {
+            return Some(p);
+        }
+        self.parts
+            .iter()
+            .filter(|p| !names.iter().any(|n| follows(p, n)))
+            .nth(position)
     }
 }
 
@@ -545,39 +792,31 @@ fn boundary_for(message: &RequestMessage) -> String {
     }
 }
 
-/// Packages an MTOM request (SOAP MTOM §3, XOP 1.0 §3): returns the HTTP Content-Type and the body.
-///
-/// The root part is `application/xop+xml` with `type` = `root_type` (`text/xml` for SOAP 1.1,
-/// `application/soap+xml; action="…"` for 1.2, given by the caller); each attachment is an
-/// `application/octet-stream` part with `Content-Transfer-Encoding: binary`.
-pub(crate) fn write_mtom(message: &RequestMessage, root_type: &str) -> (String, Bytes) {
-    let root_id = "root.message@soapgen";
-    let boundary = &boundary_for(message);
-    let escaped_type = root_type.replace('\\', "\\\\").replace('"', "\\\"");
-    let content_type = format!(
-        "multipart/related; type=\"application/xop+xml\"; boundary=\"{boundary}\"; \
-         start=\"<{root_id}>\"; start-info=\"{escaped_type}\""
-    );
+/// Escapes a value for a quoted-string parameter (RFC 2045 §5.1).
+fn quoted(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Writes a multipart/related body: the root part with `root_headers` and the envelope, then every
+/// attachment as a binary part with its Content-Type and Content-ID.
+fn write_multipart(message: &RequestMessage, boundary: &str, root_headers: &str) -> Bytes {
     let size = message.envelope.len()
         + message
             .attachments
             .iter()
-            .map(|a| a.data.len() + a.content_id.len() + 200)
+            .map(|a| a.data.len() + a.content_id.len() + a.content_type.len() + 120)
             .sum::<usize>()
-        + 300;
+        + root_headers.len()
+        + 100;
     let mut body = Vec::with_capacity(size);
-    body.extend_from_slice(
-        format!(
-            "--{boundary}\r\nContent-Type: application/xop+xml; charset=UTF-8; type=\"{escaped_type}\"\r\n\
-             Content-Transfer-Encoding: 8bit\r\nContent-ID: <{root_id}>\r\n\r\n"
-        )
-        .as_bytes(),
-    );
+    body.extend_from_slice(format!("--{boundary}\r\n{root_headers}\r\n\r\n").as_bytes());
     body.extend_from_slice(message.envelope.as_bytes());
     for a in &message.attachments {
+        // A Content-Type with a line break would end the headers early: keep it on one line.
+        let content_type = a.content_type.replace(['\r', '\n'], " ");
         body.extend_from_slice(
             format!(
-                "\r\n--{boundary}\r\nContent-Type: application/octet-stream\r\n\
+                "\r\n--{boundary}\r\nContent-Type: {content_type}\r\n\
                  Content-Transfer-Encoding: binary\r\nContent-ID: <{}>\r\n\r\n",
                 a.content_id
             )
@@ -586,7 +825,53 @@ pub(crate) fn write_mtom(message: &RequestMessage, root_type: &str) -> (String, 
         body.extend_from_slice(&a.data);
     }
     body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    (content_type, Bytes::from(body))
+    Bytes::from(body)
+}
+
+/// The Content-ID of the root part of requests.
+const ROOT_ID: &str = "root.message@soapgen";
+
+/// Packages an MTOM request (SOAP MTOM §3, XOP 1.0 §3): returns the HTTP Content-Type and the body.
+///
+/// The root part is `application/xop+xml` with `type` = `root_type` (`text/xml` for SOAP 1.1,
+/// `application/soap+xml; action="…"` for 1.2, given by the caller); each attachment is a binary
+/// part (`Content-Transfer-Encoding: binary`) with its Content-Type.
+pub(crate) fn write_mtom(message: &RequestMessage, root_type: &str) -> (String, Bytes) {
+    let boundary = &boundary_for(message);
+    let escaped_type = quoted(root_type);
+    let content_type = format!(
+        "multipart/related; type=\"application/xop+xml\"; boundary=\"{boundary}\"; \
+         start=\"<{ROOT_ID}>\"; start-info=\"{escaped_type}\""
+    );
+    let root_headers = format!(
+        "Content-Type: application/xop+xml; charset=UTF-8; type=\"{escaped_type}\"\r\n\
+         Content-Transfer-Encoding: 8bit\r\nContent-ID: <{ROOT_ID}>"
+    );
+    let body = write_multipart(message, boundary, &root_headers);
+    (content_type, body)
+}
+
+/// Packages a SOAP Messages with Attachments request (SwA 1.0 §3, WS-I Attachments Profile 1.0
+/// §3.2–§3.5, RFC 2387): returns the HTTP Content-Type and the body.
+///
+/// `root_content_type` is the envelope's own Content-Type (`text/xml; charset=utf-8` for SOAP 1.1,
+/// `application/soap+xml; charset=utf-8; action="…"` for 1.2): the root part carries it unchanged,
+/// the `type` parameter of the multipart names its media type (R2931: `text/xml` for SOAP 1.1),
+/// and `start` names the root (R2922 is met either way: the root is the first part). Each
+/// attachment is a binary part with its Content-Type and Content-ID.
+pub(crate) fn write_swa(message: &RequestMessage, root_content_type: &str) -> (String, Bytes) {
+    let boundary = &boundary_for(message);
+    let root_media = media_type(root_content_type);
+    let content_type = format!(
+        "multipart/related; type=\"{}\"; boundary=\"{boundary}\"; start=\"<{ROOT_ID}>\"",
+        quoted(root_media)
+    );
+    let root_headers = format!(
+        "Content-Type: {}\r\nContent-Transfer-Encoding: 8bit\r\nContent-ID: <{ROOT_ID}>",
+        root_content_type.replace(['\r', '\n'], " ")
+    );
+    let body = write_multipart(message, boundary, &root_headers);
+    (content_type, body)
 }
 
 #[cfg(test)]
@@ -724,8 +1009,10 @@ mod tests {
             envelope: "<E/>".into(),
             attachments: vec![OutgoingAttachment {
                 content_id: "1.a@soapgen".into(),
+                content_type: "application/octet-stream".into(),
                 data: Bytes::from_static(b"\r\n--x\r\n"),
             }],
+            packaging: Packaging::Mtom,
         };
         let (ct, body) = write_mtom(&m, "text/xml");
         let parsed = parse_multipart_related(&ct, body, 10).unwrap();
@@ -733,6 +1020,95 @@ mod tests {
         assert_eq!(
             &parsed.attachments.get("cid:1.a@soapgen").unwrap().body[..],
             b"\r\n--x\r\n"
+        );
+    }
+
+    #[test]
+    fn swa_requests_have_a_text_xml_root_and_part_named_ids() {
+        let mut m = RequestMessage::from("<E/>".to_owned());
+        m.attach_part(
+            "photo",
+            Attachment::new("image/jpeg", vec![0xFFu8, 0xD8]),
+            "image/*",
+        );
+        m.attach_part("thumb nail", Attachment::from(Vec::new()), "image/*");
+        m.attach_part("doc", Attachment::from(&b"x"[..]), "text/xml");
+        assert_eq!(m.packaging, Packaging::SwA);
+        assert_eq!(m.attachments[0].content_type, "image/jpeg");
+        assert_eq!(m.attachments[1].content_type, "application/octet-stream");
+        assert_eq!(m.attachments[2].content_type, "text/xml");
+        assert!(m.attachments[1].content_id.starts_with("thumb%20nail="));
+        let (ct, body) = write_swa(&m, "text/xml; charset=utf-8");
+        let params = content_type_parameters(&ct);
+        assert_eq!(parameter(&params, "type"), Some("text/xml"));
+        assert_eq!(parameter(&params, "start"), Some("<root.message@soapgen>"));
+        let text = String::from_utf8_lossy(&body).into_owned();
+        assert!(
+            text.contains("Content-Type: text/xml; charset=utf-8\r\n"),
+            "{text}"
+        );
+        assert!(!text.contains("xop"), "{text}");
+        let parsed = parse_multipart_related(&ct, body, 10).unwrap();
+        assert_eq!(&parsed.root.body[..], b"<E/>");
+        let names = ["photo", "thumb nail", "doc"];
+        for (i, (name, data)) in names
+            .iter()
+            .zip([&[0xFFu8, 0xD8][..], b"", b"x"])
+            .enumerate()
+        {
+            let part = parsed.attachments.find_part(name, i, &names).unwrap();
+            assert_eq!(&part.body[..], data, "{name}");
+        }
+        assert_eq!(
+            parsed
+                .attachments
+                .find_part("photo", 0, &names)
+                .unwrap()
+                .content_type
+                .as_deref(),
+            Some("image/jpeg")
+        );
+        // SOAP 1.2: the multipart's type is the media type, the root keeps the action parameter.
+        let (ct, body) = write_swa(&m, "application/soap+xml; charset=utf-8; action=\"urn:a\"");
+        assert!(
+            ct.starts_with("multipart/related; type=\"application/soap+xml\""),
+            "{ct}"
+        );
+        let parsed = parse_multipart_related(&ct, body, 10).unwrap();
+        assert_eq!(
+            parsed.root.content_type.as_deref(),
+            Some("application/soap+xml; charset=utf-8; action=\"urn:a\"")
+        );
+    }
+
+    #[test]
+    fn response_parts_by_name_then_by_order() {
+        let body = msg(
+            &[
+                ("Content-ID: <root@x>", "<E/>"),
+                ("Content-ID: <id1>", "first"),
+                ("Content-ID: <b=1@x>", "named b"),
+                ("Content-ID: <id2>", "second"),
+                ("Content-ID: <other%3D@x>", "third"),
+            ],
+            "b1",
+        );
+        let m = parse_multipart_related(CT, Bytes::from(body), 10).unwrap();
+        let names = ["a", "b", "c"];
+        let get = |n: &str, i: usize| {
+            m.attachments
+                .find_part(n, i, &names)
+                .map(|p| String::from_utf8_lossy(&p.body).into_owned())
+        };
+        // b by its name; a and c by their order among the parts no name claims.
+        assert_eq!(get("b", 1).as_deref(), Some("named b"));
+        assert_eq!(get("a", 0).as_deref(), Some("first"));
+        assert_eq!(get("c", 2).as_deref(), Some("third"));
+        assert_eq!(get("d", 3), None);
+        // A prefix of a name is not the name.
+        assert_eq!(
+            m.attachments.find_part("", 9, &[""]).map(|p| p.body.len()),
+            None
         );
     }
 }

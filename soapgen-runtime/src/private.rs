@@ -90,3 +90,43 @@ pub fn enumeration_error(
 ) -> crate::ValueError {
     crate::ValueError::new(type_name, text).because(format!("expected one of {allowed}"))
 }
+
+/// The attachment bound to the WSDL message part `name` of `op`'s response (WSDL 1.1 §5
+/// `mime:content`), found as [`Attachments::find_part`](crate::mime::Attachments::find_part) says.
+///
+/// # Errors
+///
+/// [`Error::Decode`](crate::Error::Decode) with [`DecodeErrorKind::Attachment`] when the response
+/// has no such part, naming the Content-IDs it has.
+pub fn response_attachment(
+    attachments: &crate::mime::Attachments,
+    op: &crate::Operation,
+    name: &str,
+    position: usize,
+    names: &[&str],
+) -> Result<crate::mime::Attachment, crate::Error> {
+    match attachments.find_part(name, position, names) {
+        Some(part) => Ok(crate::mime::Attachment::from_part(part)),
+        None => {
+            let ids: Vec<String> = attachments
+                .iter()
+                .map(|p| format!("<{}>", p.content_id.as_deref().unwrap_or("none")))
+                .collect();
+            let have = if ids.is_empty() {
+                "the response has no attachments".to_owned()
+            } else {
+                format!("the response's attachments are {}", ids.join(", "))
+            };
+            Err(DecodeError::new(
+                DecodeErrorKind::Attachment(format!(
+                    "no attachment for the part {name:?} of the {} response (WSDL mime:content; \
+                     expected a Content-ID starting with \"{name}=\" or attachment number {}): {have}",
+                    op.name,
+                    position + 1
+                )),
+                crate::error::Location::default(),
+            )
+            .into())
+        }
+    }
+}

@@ -11,6 +11,7 @@
 //! | dateTime, date, time, duration, gYear, gYearMonth, gMonth, gMonthDay, gDay | [`DateTime`], [`Date`], [`Time`], [`Duration`], [`GYear`], [`GYearMonth`], [`GMonth`], [`GMonthDay`], [`GDay`] (time-zone offset kept) |
 //! | base64Binary, hexBinary | [`Base64Binary`], [`HexBinary`] |
 //! | QName | [`QName`] (resolved: namespace URI + local name) |
+//! | WS-I `swaRef` (`{http://ws-i.org/profiles/basic/1.1/xsd}swaRef`) | [`SwaRef`] (the attachment's bytes) |
 //!
 //! A simple value is read with [`FromXmlText`] and written with [`ToXmlText`]; every type implementing
 //! both is usable as element content (through the blanket [`ToXml`](crate::ToXml) /
@@ -22,6 +23,7 @@ mod datetime;
 mod list;
 mod numeric;
 mod qname;
+mod swaref;
 
 pub use any::{AnyElement, AnyXml};
 pub use list::List;
@@ -32,6 +34,7 @@ pub use datetime::{
 };
 pub use numeric::{Decimal, Integer};
 pub use qname::QName;
+pub use swaref::{SwaRef, SWAREF_NS};
 
 use crate::error::{DecodeError, EncodeError, ValueError};
 use crate::xml::{StartTag, TextOut, XmlReader};
@@ -99,6 +102,13 @@ pub trait FromXmlText: Sized {
 pub trait PrefixResolver {
     /// The namespace URI bound to `prefix` (`""` for the default namespace), or `None` if unbound.
     fn resolve_prefix(&self, prefix: &str) -> Option<String>;
+
+    /// The attachment of the message that a `cid:` URL (RFC 2392) names, for [`SwaRef`] values
+    /// read from attributes or lists; `None` outside a multipart/related message (the default).
+    fn attachment(&self, reference: &str) -> Option<crate::mime::Attachment> {
+        let _ = reference;
+        None
+    }
 }
 
 /// A [`PrefixResolver`] with no bindings, for values read outside any document.

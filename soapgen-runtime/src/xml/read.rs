@@ -515,8 +515,56 @@ impl<'i> XmlReader<'i> {
         })
     }
 
+    /// Reads the current element's text as a WS-I `swaRef` (Attachments Profile 1.0 §4.4: a `cid:`
+    /// URL, RFC 2392) up to and including its end tag, and returns the attachment it names: the
+    /// part's bytes (shared, not copied) and Content-Type.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeErrorKind::InvalidValue`] for text that is not a `cid:` URL;
+    /// [`DecodeErrorKind::Attachment`] for a `cid:` that names no part (or a response without
+    /// attachments); as [`read_text`](Self::read_text). Located at the element, with it on the path.
+    pub(crate) fn read_swaref(
+        &mut self,
+        start: &StartTag<'i>,
+    ) -> Result<crate::mime::Attachment, DecodeError> {
+        let text = self.read_text()?;
+        let reference = crate::types::collapse(&text);
+        let result = if reference
+            .get(..4)
+            .is_some_and(|s| s.eq_ignore_ascii_case("cid:"))
+        {
+            self.attachment_part(reference, start.offset)
+                .map(crate::mime::Attachment::from_part)
+        } else {
+            Err(self.error_at(
+                DecodeErrorKind::InvalidValue(
+                    crate::ValueError::new("swaRef", reference)
+                        .because("a swaRef is a cid: URL naming an attachment (WS-I AP 1.0 §4.4)"),
+                ),
+                start.offset,
+            ))
+        };
+        // The end tag is consumed: put the element back on the path.
+        result.map_err(|mut err| {
+            self.push_path(&mut err.location.path, start);
+            err
+        })
+    }
+
     /// The attachment a `cid:` reference names.
     fn attachment(&self, reference: &str, offset: u64) -> Result<Bytes, DecodeError> {
+        self.attachment_part(reference, offset)
+            .map(|part| part.body.clone())
+    }
+
+    /// The part of the message a `cid:` reference names (RFC 2392), or an
+    /// [`DecodeErrorKind::Attachment`] error at `offset` naming the Content-IDs there are.
+    pub(crate) fn attachment_part(
+        &self,
+        reference: &str,
+        offset: u64,
+    ) -> Result<&'i crate::mime::Part, DecodeError> {
         let Some(attachments) = self.attachments else {
             return Err(self.error_at(
                 DecodeErrorKind::Attachment(format!(
@@ -527,7 +575,7 @@ impl<'i> XmlReader<'i> {
             ));
         };
         match attachments.get(reference) {
-            Some(part) => Ok(part.body.clone()),
+            Some(part) => Ok(part),
             None => Err(self.error_at(
                 DecodeErrorKind::Attachment(format!(
                     "{reference:?} names no part of the message (Content-IDs: {})",
@@ -933,6 +981,12 @@ impl<'i> XmlReader<'i> {
 }
 
 impl PrefixResolver for XmlReader<'_> {
+    fn attachment(&self, reference: &str) -> Option<crate::mime::Attachment> {
+        self.attachments?
+            .get(reference)
+            .map(crate::mime::Attachment::from_part)
+    }
+
     fn resolve_prefix(&self, prefix: &str) -> Option<String> {
         if prefix == "xml" {
             return Some(crate::xml::XML_NS.to_owned());

@@ -103,6 +103,8 @@ pub struct XmlWriter {
     /// MTOM: base64Binary values of at least this many bytes become attachments.
     mtom_threshold: Option<usize>,
     attachments: Vec<crate::mime::OutgoingAttachment>,
+    /// An `xop:Include` was written: the message is MTOM, not SwA.
+    xop: bool,
 }
 
 impl Default for XmlWriter {
@@ -129,6 +131,7 @@ impl XmlWriter {
             mime_base64: false,
             mtom_threshold: None,
             attachments: Vec::new(),
+            xop: false,
         }
     }
 
@@ -151,14 +154,55 @@ impl XmlWriter {
         let url = crate::mime::cid_url(&content_id);
         self.attachments.push(crate::mime::OutgoingAttachment {
             content_id,
+            content_type: "application/octet-stream".to_owned(),
             data: data.clone(),
         });
+        self.xop = true;
         Some(url)
     }
 
-    /// The attachments recorded by [`mtom_attachment`](Self::mtom_attachment), in order.
+    /// Records `data` as an attachment whatever the MTOM setting (a `swaRef` value, WS-I
+    /// Attachments Profile 1.0 §4.4) and returns the `cid:` URL that references it. The part's
+    /// Content-Type is `content_type` (`application/octet-stream` when empty); its Content-ID is
+    /// unique (`<N.swaref.…@soapgen>`). A request with such attachments is sent as
+    /// `multipart/related` (SwA, or MTOM when `xop:Include`s were written too).
+    pub fn swa_attachment(&mut self, content_type: &str, data: &bytes::Bytes) -> String {
+        let content_id = format!(
+            "{}.swaref.{}@soapgen",
+            self.attachments.len() + 1,
+            crate::mime::unique_token()
+        );
+        let url = crate::mime::cid_url(&content_id);
+        let content_type = content_type.trim();
+        self.attachments.push(crate::mime::OutgoingAttachment {
+            content_id,
+            content_type: if content_type.is_empty() {
+                "application/octet-stream".to_owned()
+            } else {
+                content_type.replace(['\r', '\n'], " ")
+            },
+            data: data.clone(),
+        });
+        url
+    }
+
+    /// The attachments recorded by [`mtom_attachment`](Self::mtom_attachment) and
+    /// [`swa_attachment`](Self::swa_attachment), in order.
     pub fn take_attachments(&mut self) -> Vec<crate::mime::OutgoingAttachment> {
         std::mem::take(&mut self.attachments)
+    }
+
+    /// How the attachments recorded so far must be packaged: [`Packaging::Mtom`] once an
+    /// `xop:Include` was written, [`Packaging::SwA`] otherwise.
+    ///
+    /// [`Packaging::Mtom`]: crate::mime::Packaging::Mtom
+    /// [`Packaging::SwA`]: crate::mime::Packaging::SwA
+    pub fn packaging(&self) -> crate::mime::Packaging {
+        if self.xop {
+            crate::mime::Packaging::Mtom
+        } else {
+            crate::mime::Packaging::SwA
+        }
     }
 
     /// Chooses how `base64Binary` values are written: `false` (default) writes one unbroken run as
@@ -556,6 +600,12 @@ impl TextOut<'_> {
     /// Whether base64 should be written in 76-column MIME lines (see [`XmlWriter::set_mime_base64`]).
     pub fn mime_base64(&self) -> bool {
         self.w.mime_base64
+    }
+
+    /// Records `data` as an attachment of the message and returns the `cid:` URL to write as the
+    /// value (a `swaRef`, WS-I Attachments Profile 1.0 §4.4); see [`XmlWriter::swa_attachment`].
+    pub fn swa_attachment(&mut self, content_type: &str, data: &bytes::Bytes) -> String {
+        self.w.swa_attachment(content_type, data)
     }
 
     /// The prefix to use for `namespace` in a QName value, declared on the current start tag if needed.
