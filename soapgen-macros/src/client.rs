@@ -6,6 +6,11 @@
 //!   one child per parameter; the response element `{operation}Response` holds the result element.
 //! - document/literal bare (`parameters = "bare"`): the single parameter is the body element.
 //! - rpc/literal (`style = "rpc"`): as wrapped, with unqualified part accessors (WSDL 1.1 §3.5).
+//!
+//! SOAP with Attachments (WSDL 1.1 §5 `mime:multipartRelated`): `#[soap(attachment = "part")]`
+//! parameters become MIME parts of the request (Content-ID `part=…`, WS-I AP 1.0 R2933);
+//! `#[soap(response_attachment = "part")]` methods return the body result and the response's parts
+//! in a tuple.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -138,6 +143,8 @@ struct MethodAttrs {
     response: Option<String>,
     result: Option<String>,
     one_way: bool,
+    /// `response_attachment = "part"`, in order: the response's MIME parts (WSDL 1.1 §5).
+    response_attachments: Vec<(String, Span)>,
 }
 
 #[derive(Default)]
@@ -145,6 +152,9 @@ struct ParamAttrs {
     header: bool,
     rename: Option<String>,
     namespace: Option<String>,
+    /// `attachment` / `attachment = "part"`: sent as a MIME part, not in the envelope.
+    attachment: Option<(String, Span)>,
+    content_type: Option<(String, Span)>,
 }
 
 fn take_soap_attrs(attrs: &mut Vec<syn::Attribute>) -> Vec<syn::Attribute> {
@@ -178,11 +188,14 @@ fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> MethodAttr
                 m.bare_response = true;
             } else if meta.path.is_ident("response_namespace") {
                 m.response_namespace = Some(s()?);
+            } else if meta.path.is_ident("response_attachment") {
+                let span = meta.path.span();
+                m.response_attachments.push((s()?, span));
             } else {
                 return Err(meta.error(
                     "unknown soap attribute on a method; expected `name`, `action`, `response`, \
                      `result`, `namespace`, `result_namespace`, `response_namespace`, `bare`, \
-                     `bare_response` or `one_way`",
+                     `bare_response`, `one_way` or `response_attachment`",
                 ));
             }
             Ok(())
@@ -204,9 +217,21 @@ fn parse_param_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> ParamAttrs 
                 p.rename = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("namespace") {
                 p.namespace = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("attachment") {
+                let span = meta.path.span();
+                let part = if meta.input.peek(syn::Token![=]) {
+                    meta.value()?.parse::<LitStr>()?.value()
+                } else {
+                    String::new()
+                };
+                p.attachment = Some((part, span));
+            } else if meta.path.is_ident("content_type") {
+                let span = meta.path.span();
+                p.content_type = Some((meta.value()?.parse::<LitStr>()?.value(), span));
             } else {
                 return Err(meta.error(
-                    "unknown soap attribute on a parameter; expected `header`, `rename` or `namespace`",
+                    "unknown soap attribute on a parameter; expected `header`, `rename`, \
+                     `namespace`, `attachment` or `content_type`",
                 ));
             }
             Ok(())
@@ -214,6 +239,20 @@ fn parse_param_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> ParamAttrs 
         if let Err(e) = r {
             errs.push(e);
         }
+    }
+    if let Some((_, span)) = &p.attachment {
+        if p.header || p.rename.is_some() || p.namespace.is_some() {
+            errs.push(syn::Error::new(
+                *span,
+                "an attachment parameter is a MIME part, not an element: it takes no `header`, \
+                 `rename` or `namespace` (name its WSDL part with `attachment = \"part\"`)",
+            ));
+        }
+    } else if let Some((_, span)) = &p.content_type {
+        errs.push(syn::Error::new(
+            *span,
+            "`content_type` belongs to an `attachment` parameter",
+        ));
     }
     p
 }
@@ -326,6 +365,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         }
         let mut body_params: Vec<(syn::Ident, Type, ParamAttrs)> = Vec::new();
         let mut header_params: Vec<(syn::Ident, Type, ParamAttrs)> = Vec::new();
+        let mut attachment_params: Vec<(syn::Ident, Type, ParamAttrs)> = Vec::new();
         for arg in inputs {
             let FnArg::Typed(pt) = arg else { continue };
             let pa_attrs = take_soap_attrs(&mut pt.attrs);
@@ -338,7 +378,9 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 continue;
             };
             let entry = (pi.ident.clone(), (*pt.ty).clone(), pa);
-            if entry.2.header {
+            if entry.2.attachment.is_some() {
+                attachment_params.push(entry);
+            } else if entry.2.header {
                 header_params.push(entry);
             } else {
                 body_params.push(entry);
@@ -373,6 +415,33 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 "a one_way operation returns `Result<(), …>`",
             ));
         }
+        // With response attachments the result is (body result, attachment, …).
+        let body_ty: Type = if ma.response_attachments.is_empty() {
+            ok_ty.clone()
+        } else if one_way {
+            errs.push(syn::Error::new(
+                ma.response_attachments[0].1,
+                "a one_way operation has no response, so no response_attachment",
+            ));
+            ok_ty.clone()
+        } else {
+            let n = ma.response_attachments.len();
+            match &ok_ty {
+                Type::Tuple(t) if t.elems.len() == n + 1 => t.elems[0].clone(),
+                _ => {
+                    errs.push(syn::Error::new(
+                        ok_ty.span(),
+                        format!(
+                            "with {n} response_attachment(s) an operation returns a tuple of {}: \
+                             the body's result (or `()`), then one value per attachment in order \
+                             (a `mime::Attachment`, or a type that converts from one)",
+                            n + 1
+                        ),
+                    ));
+                    ok_ty.clone()
+                }
+            }
+        };
         let bare = a.bare || ma.bare;
         let ns = ma.namespace.clone().unwrap_or_else(|| ns.clone());
         let child_ns = if qualified { ns.clone() } else { String::new() };
@@ -458,9 +527,9 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 if !__r.matches(&__start, #response_elem) {
                     return ::core::result::Result::Err(__r.unexpected(&__start));
                 }
-                <#ok_ty as #krate::FromXml>::read_xml(__r, __start)
+                <#body_ty as #krate::FromXml>::read_xml(__r, __start)
             }
-        } else if is_unit(&ok_ty) {
+        } else if is_unit(&body_ty) {
             let reads = fields::read_elements(&krate, &[]);
             quote! {
                 if !__r.matches(&__start, #response_elem) {
@@ -475,8 +544,8 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 access: TokenStream::new(),
                 namespace: result_ns.clone(),
                 local: result_name.clone(),
-                shape: fields::analyze(&ok_ty),
-                span: ok_ty.span(),
+                shape: fields::analyze(&body_ty),
+                span: body_ty.span(),
                 any: false,
             };
             let reads = fields::read_elements(&krate, std::slice::from_ref(&ef));
@@ -490,12 +559,59 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         };
         let send = if one_way {
             quote!(self.client.call_one_way(&__OP, __envelope).await)
-        } else {
+        } else if ma.response_attachments.is_empty() {
             quote! {
                 self.client
                     .call(&__OP, __envelope, |__r, __start| { #decode })
                     .await
             }
+        } else {
+            let names: Vec<&String> = ma.response_attachments.iter().map(|(n, _)| n).collect();
+            let elem_spans: Vec<Span> = match &ok_ty {
+                Type::Tuple(t) => t.elems.iter().skip(1).map(|e| e.span()).collect(),
+                _ => Vec::new(),
+            };
+            let takes = names.iter().enumerate().map(|(i, name)| {
+                let span = elem_spans.get(i).copied().unwrap_or_else(Span::call_site);
+                quote_spanned! {span=>
+                    ::core::convert::From::from(#krate::__private::response_attachment(
+                        &__atts, &__OP, #name, #i, &[#(#names),*],
+                    )?)
+                }
+            });
+            quote! {{
+                let (__body, __atts) = self
+                    .client
+                    .call_with_attachments(&__OP, __envelope, |__r, __start| { #decode })
+                    .await?;
+                ::core::result::Result::Ok((__body, #(#takes),*))
+            }}
+        };
+        // Attachment parameters: MIME parts after the envelope (WSDL 1.1 §5, SwA).
+        let attach: Vec<TokenStream> = attachment_params
+            .iter()
+            .map(|(id, ty, pa)| {
+                let part = match &pa.attachment {
+                    Some((p, _)) if !p.is_empty() => p.clone(),
+                    _ => id.to_string().trim_start_matches("r#").to_owned(),
+                };
+                let ct = pa
+                    .content_type
+                    .as_ref()
+                    .map_or_else(|| "application/octet-stream".to_owned(), |(c, _)| c.clone());
+                quote_spanned! {ty.span()=>
+                    __envelope.attach_part(
+                        #part,
+                        ::core::convert::Into::<#krate::mime::Attachment>::into(#id),
+                        #ct,
+                    );
+                }
+            })
+            .collect();
+        let envelope_binding = if attach.is_empty() {
+            quote!(let __envelope)
+        } else {
+            quote!(let mut __envelope)
         };
         let params: Vec<TokenStream> = header_params
             .iter()
@@ -534,12 +650,13 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             pub async fn #fn_ident(&self, #(#sig_params),*) #user_output {
                 #op_const
                 let __result: #krate::Result<#ok_ty> = async {
-                    let __envelope = {
+                    #envelope_binding = {
                         let mut __env = self.client.envelope(&__OP, &[("tns", #ns)])?;
                         #headers
                         __env.body(|__w| #body_write)?;
                         __env.finish_message()?
                     };
+                    #(#attach)*
                     #send
                 }
                 .await;
@@ -640,8 +757,9 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             client: #krate::Client,
         }
 
-        // `Ok(x?)` converts soapgen's Error into the error type each method declares.
-        #[allow(clippy::needless_question_mark)]
+        // `Ok(x?)` converts soapgen's Error into the error type each method declares; attachments
+        // convert to and from `mime::Attachment`, which may be the type itself.
+        #[allow(clippy::needless_question_mark, clippy::useless_conversion)]
         impl #client_ident {
             /// The trait's default namespace for the operations' elements (`namespace = …`; methods
             /// may use another).

@@ -68,6 +68,15 @@ pub fn derive_from_xml(input: TokenStream) -> TokenStream {
 /// `#[soap(name = "Op", action = "urn:Op", response = "OpResponse", result = "OpResult", one_way)]`.
 /// Parameters: `#[soap(header)]` sends the parameter as a SOAP header block; `#[soap(rename = "x")]`,
 /// `#[soap(namespace = "uri")]` set its element name.
+///
+/// SOAP with Attachments (WSDL 1.1 §5 MIME binding, WS-I Attachments Profile 1.0):
+/// `#[soap(attachment = "part", content_type = "image/jpeg")]` on a parameter sends it as a MIME part
+/// of a `multipart/related` request, not in the envelope (its type converts into
+/// `soapgen_runtime::mime::Attachment`; `part` defaults to the parameter's name, `content_type` to
+/// `application/octet-stream` and applies when the value has none). `#[soap(response_attachment =
+/// "part")]` on a method, once per part in order, reads the response's MIME parts: the method then
+/// returns `(body result, attachment, …)`, each attachment a type that converts from
+/// `mime::Attachment`.
 #[proc_macro_attribute]
 pub fn soap_client(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::ItemTrait);
