@@ -157,6 +157,18 @@ impl Builder {
             catalog.read_file(f)?;
             files_read.push(f.clone());
         }
+        if let Some(rt) = &self.runtime {
+            if syn::parse_str::<syn::Path>(rt).is_err() {
+                return Err(Error::new(
+                    ErrorKind::Invalid(format!(
+                        "the runtime path {rt:?} is not a Rust path (e.g. ::soapgen_runtime or \
+                         crate::soap::runtime)"
+                    )),
+                    None,
+                )
+                .into());
+            }
+        }
         let mut loader = read::loader::Loader::new(catalog);
         for (path, text) in &self.documents {
             let abs = loader.entry(path)?;

@@ -43,3 +43,15 @@ fn a_missing_import_is_a_located_error() {
         "{e}"
     );
 }
+
+#[test]
+fn an_invalid_runtime_path_is_an_error_not_a_silent_default() {
+    let e = Builder::new()
+        .document("/nonexistent/mem/service.wsdl", WSDL)
+        .document("/nonexistent/mem/types/mem.xsd", XSD)
+        .runtime_path("not a path!")
+        .generate_one(std::path::Path::new("/nonexistent/mem/service.wsdl"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("\"not a path!\" is not a Rust path"), "{e}");
+}
