@@ -210,6 +210,10 @@ fn fetch_options(args: &FetchArgs) -> FetchOptions {
     let mut o = FetchOptions::new(args.url.clone(), args.out.clone());
     o.timeout = Duration::from_secs(args.timeout);
     o.basic_auth = args.user.clone().map(|u| (u, args.password.clone()));
+    if args.user.is_none() && args.password.is_some() {
+        // Not an error (SOAPGEN_PASSWORD may be set for other fetches), but not silent either.
+        eprintln!("soapgen fetch: a password is set (--password or SOAPGEN_PASSWORD) but no --user: no credentials are sent");
+    }
     o.accept_invalid_certs = args.insecure;
     o.ca_certs = args.ca_cert.clone();
     o.include_bundled = args.include_bundled;
