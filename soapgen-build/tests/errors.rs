@@ -427,3 +427,31 @@ fn files_read_lists_each_file_once() {
         ],
     );
 }
+
+// SOAP with Attachments: WSDL 1.1 §5 MIME bindings.
+
+#[test]
+fn mime_content_naming_no_part_is_undefined_at_its_mime_part() {
+    let e = error("mime/unknown_part.wsdl");
+    assert!(matches!(e.kind, ErrorKind::Undefined(_)), "{e}");
+    assert_contains(&e.to_string(), &["part nope", "PutIn", "mime:content"]);
+    assert_at(&e, "mime/unknown_part.wsdl", 37, 11);
+}
+
+#[test]
+fn multipart_related_without_a_soap_body_part_is_missing_it() {
+    let e = error("mime/no_root.wsdl");
+    assert!(matches!(e.kind, ErrorKind::Missing(_)), "{e}");
+    assert_contains(&e.to_string(), &["soap:body", "mime:multipartRelated"]);
+    assert_at(&e, "mime/no_root.wsdl", 33, 9);
+}
+
+#[test]
+fn mime_xml_is_unsupported_at_its_element() {
+    let e = error("mime/mime_xml.wsdl");
+    let ErrorKind::Unsupported(m) = &e.kind else {
+        panic!("expected Unsupported, got {e}")
+    };
+    assert_contains(m, &["mime:mimeXml"]);
+    assert_at(&e, "mime/mime_xml.wsdl", 38, 13);
+}

@@ -55,6 +55,7 @@ snapshot!(any, "any.wsdl");
 snapshot!(mixed, "mixed.wsdl");
 snapshot!(globalweather, "globalweather.wsdl");
 snapshot!(zeep_soap, "zeep_soap.wsdl");
+snapshot!(swa, "swa.wsdl");
 
 /// Without documentation, the same WSDL gives the same code minus the doc comments from the WSDL.
 #[test]

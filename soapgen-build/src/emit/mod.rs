@@ -72,6 +72,42 @@ fn origin_line(text: &str, after_doc: bool) -> TokenStream {
     }
 }
 
+/// The doc lines of an operation with MIME attachments (WSDL 1.1 §5), empty without.
+fn attachments_doc(op: &OperationDecl) -> TokenStream {
+    if op.attachments.is_empty() && op.response_attachments.is_empty() {
+        return TokenStream::new();
+    }
+    let describe = |a: &AttachmentDecl| {
+        if a.content_types.is_empty() {
+            format!("`{}`", a.part)
+        } else {
+            let types: Vec<String> = a.content_types.iter().map(|t| format!("`{t}`")).collect();
+            format!("`{}` ({})", a.part, types.join(" or "))
+        }
+    };
+    let mut text = String::from("SOAP with Attachments (WSDL 1.1 §5 `mime:multipartRelated`):");
+    if !op.attachments.is_empty() {
+        let parts: Vec<String> = op.attachments.iter().map(describe).collect();
+        text.push_str(&format!(
+            " sends the parts {} as MIME attachments;",
+            parts.join(", ")
+        ));
+    }
+    if !op.response_attachments.is_empty() {
+        let parts: Vec<String> = op.response_attachments.iter().map(describe).collect();
+        text.push_str(&format!(
+            " returns the body's result, then the response parts {}.",
+            parts.join(", ")
+        ));
+    } else if text.ends_with(';') {
+        text.pop();
+        text.push('.');
+    }
+    let mut out = quote!(#[doc = ""]);
+    out.extend(origin_line(&text, false));
+    out
+}
+
 struct Emitter<'a> {
     opts: &'a EmitOptions,
     rt: TokenStream,
@@ -321,6 +357,10 @@ impl Emitter<'_> {
                 args.push(quote!(result = #l));
                 args.push(quote!(result_namespace = #n));
             }
+            for a in &op.response_attachments {
+                let part = &a.part;
+                args.push(quote!(response_attachment = #part));
+            }
             let headers = op.headers.iter().map(|p| {
                 let pi = ident(&p.name);
                 let ty = self.type_expr(&p.ty, false);
@@ -339,10 +379,23 @@ impl Emitter<'_> {
                     quote!(#[soap(rename = #l, namespace = #n)] #pi: #ty)
                 }
             });
-            let ret = match &op.ret {
+            let attachments = op.attachments.iter().map(|a| {
+                let pi = ident(&a.name);
+                let part = &a.part;
+                let ct = a.default_content_type();
+                quote!(#[soap(attachment = #part, content_type = #ct)] #pi: #rt::mime::Attachment)
+            });
+            let mut ret = match &op.ret {
                 Some(t) => self.type_expr(t, false),
                 None => quote!(()),
             };
+            if !op.response_attachments.is_empty() {
+                let atts = op
+                    .response_attachments
+                    .iter()
+                    .map(|_| quote!(#rt::mime::Attachment));
+                ret = quote!((#ret, #(#atts),*));
+            }
             let err = match &op.faults {
                 Some(f) => {
                     let fi = ident(f);
@@ -351,11 +404,13 @@ impl Emitter<'_> {
                 None => quote!(#rt::Error),
             };
             let wsdl_doc = origin_line(&format!("WSDL operation `{}`.", op.wsdl_name), !odoc.is_empty());
+            let swa_doc = attachments_doc(op);
             quote! {
                 #odoc
                 #wsdl_doc
+                #swa_doc
                 #[soap(#(#args),*)]
-                async fn #m(&self, #(#headers,)* #(#params),*) -> ::core::result::Result<#ret, #err>;
+                async fn #m(&self, #(#headers,)* #(#params,)* #(#attachments),*) -> ::core::result::Result<#ret, #err>;
             }
         });
         quote! {

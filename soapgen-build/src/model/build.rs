@@ -1,6 +1,13 @@
 //! From components to the Rust model: the operations of every SOAP binding become methods (with
 //! document/literal wrapped parameters unwrapped, as svcutil and zeep present them), and the types
 //! they reach become structs, enums and aliases. Only reachable types are generated.
+//!
+//! SOAP with Attachments (WSDL 1.1 §5, WS-I Attachments Profile 1.0): in a `mime:multipartRelated`
+//! binding the `mime:part` holding `soap:body` gives the envelope's parts, and each message part
+//! bound by a `mime:content` becomes an attachment parameter (`mime::Attachment`, after the body's
+//! parameters) or, in the output, an attachment after the body's result (the method returns a
+//! tuple). The WS-I `swaRef` type becomes `types::SwaRef`, whether its schema is the bundled one or
+//! declared inline.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -92,7 +99,12 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     let mut failed: BTreeMap<String, Error> = BTreeMap::new();
     if defs.bindings.is_empty() && defs.port_types.is_empty() {
         // A schema given on its own (no WSDL): every type and element it defines.
-        let keys: Vec<TypeKey> = b.names.keys().cloned().collect();
+        let keys: Vec<TypeKey> = b
+            .names
+            .keys()
+            .filter(|k| !matches!(k, TypeKey::Named(q) if is_swa_ref(q)))
+            .cloned()
+            .collect();
         for k in keys {
             b.enqueue(k);
         }
@@ -139,6 +151,16 @@ fn unsupported(what: impl Into<String>, loc: &Loc) -> Error {
 
 fn undefined(what: impl Into<String>, loc: &Loc) -> Error {
     Error::at(ErrorKind::Undefined(what.into()), loc)
+}
+
+/// The namespace of the WS-I `swaRef` type (WS-I Attachments Profile 1.0 §4.4).
+const SWAREF_NS: &str = "http://ws-i.org/profiles/basic/1.1/xsd";
+
+/// Whether `q` is `{http://ws-i.org/profiles/basic/1.1/xsd}swaRef`, generated as the runtime's
+/// `types::SwaRef` (an attachment referenced by a `cid:` URL) rather than the `anyURI` its schema
+/// restricts.
+fn is_swa_ref(q: &QName) -> bool {
+    q.ns == SWAREF_NS && q.local == "swaRef"
 }
 
 /// XSD built-in types (XML Schema Part 2 §3) and their Rust types.
@@ -232,6 +254,10 @@ impl<'d> Builder<'d> {
 
     /// The Rust type of a named type reference.
     fn named_type(&mut self, q: &QName, loc: &Loc) -> R<Base> {
+        if is_swa_ref(q) {
+            // WS-I AP 1.0 §4.4: whether its schema is bundled or declared inline, an attachment.
+            return Ok(Base::Runtime("types::SwaRef"));
+        }
         if q.is_xs() {
             return builtin(&q.local)
                 .ok_or_else(|| undefined(format!("XML Schema built-in type {q}"), loc));
@@ -1026,14 +1052,51 @@ impl<'d> Builder<'d> {
         }
         let header_parts: BTreeSet<(QName, String)> = in_bind
             .iter()
+            .chain(out_bind.iter())
             .flat_map(|b| b.headers.iter().map(|(m, p, _)| (m.clone(), p.clone())))
             .collect();
+        // Parts bound to MIME attachments (WSDL 1.1 §5.3): each must exist, once.
+        for (msg, bind) in [(Some(input), &in_bind), (output, &out_bind)] {
+            let (Some(msg), Some(bind)) = (msg, bind) else {
+                continue;
+            };
+            let mut seen = BTreeSet::new();
+            for a in &bind.attachments {
+                if !msg.parts.iter().any(|p| p.name == a.part) {
+                    return Err(undefined(
+                        format!(
+                            "part {} of message {} (mime:content part=)",
+                            a.part, msg.name
+                        ),
+                        &a.loc,
+                    ));
+                }
+                let in_body = bind.parts.as_ref().is_some_and(|l| l.contains(&a.part));
+                if !seen.insert(a.part.as_str()) || in_body {
+                    return Err(unsupported(
+                        format!(
+                            "message part {} bound twice (to two mime:parts, or to soap:body and \
+                             a mime:part)",
+                            a.part
+                        ),
+                        &a.loc,
+                    ));
+                }
+            }
+        }
         let body_parts = |msg: &'d Message, bind: &Option<BindingMessage>| -> Vec<&'d Part> {
+            let attached = |name: &str| {
+                bind.as_ref()
+                    .is_some_and(|b| b.attachments.iter().any(|a| a.part == name))
+            };
             msg.parts
                 .iter()
                 .filter(|p| match bind.as_ref().and_then(|b| b.parts.as_ref()) {
                     Some(list) => list.contains(&p.name),
-                    None => !header_parts.contains(&(msg.name.clone(), p.name.clone())),
+                    None => {
+                        !header_parts.contains(&(msg.name.clone(), p.name.clone()))
+                            && !attached(&p.name)
+                    }
                 })
                 .collect()
         };
@@ -1055,6 +1118,8 @@ impl<'d> Builder<'d> {
             headers: Vec::new(),
             ret: None,
             faults: None,
+            attachments: Vec::new(),
+            response_attachments: Vec::new(),
         };
         match style {
             Style::Document => self.document_op(op, &in_parts, out_parts.as_deref(), &mut decl)?,
@@ -1071,6 +1136,21 @@ impl<'d> Builder<'d> {
         let mut pscope = Scope::new();
         for p in &decl.params {
             pscope.unique(p.name.trim_start_matches("r#"));
+        }
+        // Attachments: parameters after the body's, results after the body's (SwA).
+        for a in in_bind.iter().flat_map(|b| b.attachments.iter()) {
+            decl.attachments.push(AttachmentDecl {
+                name: String::new(),
+                part: a.part.clone(),
+                content_types: a.content_types.clone(),
+            });
+        }
+        for a in out_bind.iter().flat_map(|b| b.attachments.iter()) {
+            decl.response_attachments.push(AttachmentDecl {
+                name: a.part.clone(),
+                part: a.part.clone(),
+                content_types: a.content_types.clone(),
+            });
         }
         for (mq, part, loc) in in_bind.iter().flat_map(|b| b.headers.iter()) {
             let m = self.message(mq, loc)?;
@@ -1093,6 +1173,9 @@ impl<'d> Builder<'d> {
                     boxed: false,
                 },
             });
+        }
+        for a in &mut decl.attachments {
+            a.name = names::escape_keyword(&pscope.unique(&names::field_name(&a.part)));
         }
         // Faults: each declared fault's single element part is a variant of the operation's fault type.
         if let Some(existing) = self.fault_types.get(&(pt.name.clone(), op.name.clone())) {

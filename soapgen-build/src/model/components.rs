@@ -460,7 +460,23 @@ pub struct BindingMessage {
     pub parts: Option<Vec<String>>,
     /// `soap:header`s: (message, part).
     pub headers: Vec<(QName, String, Loc)>,
+    /// Message parts bound to MIME attachments by a `mime:multipartRelated` (WSDL 1.1 §5.3), in
+    /// the order of their `mime:part`s; empty without a MIME binding.
+    pub attachments: Vec<MimeAttachment>,
     /// Where.
+    pub loc: Loc,
+}
+
+/// A `mime:part` of a `mime:multipartRelated` that holds a message part (WSDL 1.1 §5.3–§5.4): the
+/// part is sent as a MIME attachment of one of the `mime:content` types (alternatives).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MimeAttachment {
+    /// The message part (`mime:content part`).
+    pub part: String,
+    /// The `mime:content type`s in document order (may hold wildcards such as `image/*`;
+    /// empty when none is given).
+    pub content_types: Vec<String>,
+    /// Where the `mime:part` is.
     pub loc: Loc,
 }
 

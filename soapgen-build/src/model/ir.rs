@@ -231,6 +231,34 @@ pub struct OperationDecl {
     pub ret: Option<TypeExpr>,
     /// The declared faults' type, if any.
     pub faults: Option<String>,
+    /// Request message parts sent as MIME attachments (WSDL 1.1 §5 `mime:multipartRelated`, SOAP
+    /// with Attachments), in the order of their `mime:part`s: parameters after the body's.
+    pub attachments: Vec<AttachmentDecl>,
+    /// Response message parts received as MIME attachments, in `mime:part` order: the result is
+    /// then a tuple of the body's result (`ret`, or `()`) and one attachment each.
+    pub response_attachments: Vec<AttachmentDecl>,
+}
+
+/// A message part bound to a MIME attachment (WSDL 1.1 §5.3 `mime:part` with `mime:content`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttachmentDecl {
+    /// Rust identifier of the parameter (unused for response parts).
+    pub name: String,
+    /// The WSDL message part's name.
+    pub part: String,
+    /// The declared `mime:content` types, in order (alternatives; may hold wildcards).
+    pub content_types: Vec<String>,
+}
+
+impl AttachmentDecl {
+    /// The Content-Type to send when the value has none: the first declared type, or
+    /// `application/octet-stream` when none is declared or it is a wildcard.
+    pub fn default_content_type(&self) -> &str {
+        match self.content_types.first() {
+            Some(t) if !t.is_empty() && !t.contains('*') => t,
+            _ => "application/octet-stream",
+        }
+    }
 }
 
 /// A parameter.

@@ -189,6 +189,17 @@ pub const WSN_TOPICS: BundledSchema = bundled!(
     ["http://docs.oasis-open.org/wsn/t-1.xsd"]
 );
 
+/// The WS-I `swaRef` type (`wsi:swaRef`, a restriction of `xs:anyURI` holding a `cid:` URL that
+/// names a MIME attachment): WS-I Attachments Profile 1.0, Final Material 2006-04-20, §4.4. The
+/// copy Apache CXF ships (and resolves the URL to), which carries CXF's licence header comment above
+/// the published schema; soapgen generates the type as the runtime's `types::SwaRef` whether this
+/// document or an inline copy declares it.
+pub const SWAREF: BundledSchema = bundled!(
+    "swaref.xsd",
+    "http://ws-i.org/profiles/basic/1.1/xsd",
+    ["http://ws-i.org/profiles/basic/1.1/swaref.xsd"]
+);
+
 /// Every bundled schema; no two share a namespace or a (normalised) URL.
 pub static BUNDLED: &[BundledSchema] = &[
     XML_NAMESPACE,
@@ -199,6 +210,7 @@ pub static BUNDLED: &[BundledSchema] = &[
     WSDL11,
     XMLMIME,
     XOP_INCLUDE,
+    SWAREF,
     WS_ADDRESSING,
     WS_ADDRESSING_200408,
     WSS_UTILITY,
@@ -388,6 +400,8 @@ mod tests {
             ("http://schemas.xmlsoap.org/wsdl/", "wsdl11.xsd"),
             ("https://www.w3.org/2005/05/xmlmime", "xmlmime.xsd"),
             ("https://www.w3.org/2004/08/xop/include", "xop-include.xsd"),
+            ("http://ws-i.org/profiles/basic/1.1/swaref.xsd", "swaref.xsd"),
+            ("https://WS-I.org/profiles/basic/1.1/swaref.xsd", "swaref.xsd"),
             ("http://www.w3.org/2005/08/addressing/ws-addr.xsd", "ws-addr.xsd"),
             ("http://www.w3.org/2005/08/addressing/ws-addr", "ws-addr.xsd"),
             ("http://www.w3.org/2005/08/addressing", "ws-addr.xsd"),

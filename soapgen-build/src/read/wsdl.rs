@@ -294,18 +294,119 @@ fn read_binding(doc: &DocCtx, node: Node, name: QName) -> Result<Binding> {
 
 fn read_binding_message(doc: &DocCtx, node: Node) -> Result<BindingMessage> {
     let loc = doc.loc(node);
+    let mime_child = |n: Node<'_, '_>, name: &str| {
+        n.is_element() && n.tag_name().namespace() == Some(MIME) && n.tag_name().name() == name
+    };
+    let mut attachments = Vec::new();
+    // WSDL 1.1 §5.3: the SOAP binding elements sit in one `mime:part` of `mime:multipartRelated`
+    // (the root part); every other `mime:part` binds a message part to a MIME attachment.
+    let mut soap_holder = node;
     if let Some(mime) = node
         .children()
         .find(|c| c.is_element() && c.tag_name().namespace() == Some(MIME))
     {
-        return Err(Error::at(
-            ErrorKind::Unsupported(format!(
-                "mime:{} (SOAP with Attachments) in a binding operation",
-                mime.tag_name().name()
-            )),
-            &doc.loc(mime),
-        ));
+        if mime.tag_name().name() != "multipartRelated" {
+            return Err(Error::at(
+                ErrorKind::Unsupported(format!(
+                    "mime:{} in a SOAP binding operation (only mime:multipartRelated, SOAP with \
+                     Attachments, is)",
+                    mime.tag_name().name()
+                )),
+                &doc.loc(mime),
+            ));
+        }
+        let mut root = None;
+        for part in mime.children().filter(|c| c.is_element()) {
+            if !mime_child(part, "part") {
+                return Err(Error::at(
+                    ErrorKind::Unsupported(format!(
+                        "{} inside mime:multipartRelated (WSDL 1.1 §5.3 allows mime:part)",
+                        part.tag_name().name()
+                    )),
+                    &doc.loc(part),
+                ));
+            }
+            let has_soap = part.children().any(|c| {
+                c.is_element() && matches!(c.tag_name().namespace(), Some(SOAP11 | SOAP12))
+            });
+            if has_soap {
+                if root.is_some() {
+                    return Err(Error::at(
+                        ErrorKind::Unsupported(
+                            "a second mime:part with SOAP binding elements (WSDL 1.1 §5.3: one \
+                             part holds the envelope)"
+                                .to_owned(),
+                        ),
+                        &doc.loc(part),
+                    ));
+                }
+                root = Some(part);
+                continue;
+            }
+            let mut content_part: Option<&str> = None;
+            let mut content_types = Vec::new();
+            for c in part.children().filter(|c| c.is_element()) {
+                if !mime_child(c, "content") {
+                    return Err(Error::at(
+                        ErrorKind::Unsupported(format!(
+                            "{}:{} in a mime:part (only mime:content and the SOAP binding \
+                             elements are)",
+                            c.tag_name().namespace().map_or("", |n| if n == MIME {
+                                "mime"
+                            } else {
+                                n
+                            }),
+                            c.tag_name().name()
+                        )),
+                        &doc.loc(c),
+                    ));
+                }
+                let Some(p) = c.attribute("part") else {
+                    return Err(Error::at(
+                        ErrorKind::Unsupported(
+                            "mime:content without part= in a mime:multipartRelated".to_owned(),
+                        ),
+                        &doc.loc(c),
+                    ));
+                };
+                match content_part {
+                    Some(prev) if prev != p => {
+                        return Err(Error::at(
+                            ErrorKind::Unsupported(format!(
+                                "one mime:part binding two message parts ({prev} and {p})"
+                            )),
+                            &doc.loc(c),
+                        ))
+                    }
+                    _ => content_part = Some(p),
+                }
+                if let Some(t) = c.attribute("type") {
+                    content_types.push(t.trim().to_owned());
+                }
+            }
+            let Some(p) = content_part else {
+                return Err(Error::at(
+                    ErrorKind::Missing("mime:content in a mime:part".to_owned()),
+                    &doc.loc(part),
+                ));
+            };
+            attachments.push(MimeAttachment {
+                part: p.to_owned(),
+                content_types,
+                loc: doc.loc(part),
+            });
+        }
+        soap_holder = root.ok_or_else(|| {
+            Error::at(
+                ErrorKind::Missing(
+                    "a mime:part holding soap:body in mime:multipartRelated (WSDL 1.1 §5.3)"
+                        .to_owned(),
+                ),
+                &doc.loc(mime),
+            )
+        })?;
     }
+    let node = soap_holder;
     let body = ext_child(node, "body");
     let use_ = match body.and_then(|b| b.attribute("use")) {
         Some("encoded") => BodyUse::Encoded,
@@ -332,6 +433,7 @@ fn read_binding_message(doc: &DocCtx, node: Node) -> Result<BindingMessage> {
             .and_then(|b| b.attribute("parts"))
             .map(|p| p.split_ascii_whitespace().map(str::to_owned).collect()),
         headers,
+        attachments,
         loc,
     })
 }
