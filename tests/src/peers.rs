@@ -572,6 +572,13 @@ fn target_dir() -> PathBuf {
     workspace_root().join("target")
 }
 
+/// Starts `cmd`, a server outside this crate that follows the peers' protocol (prints one line
+/// `LISTENING <port>` once bound; `--exit-with-parent` is up to the caller), and returns it as a
+/// [`Peer`], killed on drop.  Used by the benchmark harness (`bench/harness`) for its own servers.
+pub fn start_command(name: &'static str, cmd: Command, install_hint: &str) -> Peer {
+    start(name, cmd, install_hint)
+}
+
 /// Spawns `cmd`, waits for its `LISTENING <port>` line and returns the peer.
 fn start(name: &'static str, mut cmd: Command, install_hint: &str) -> Peer {
     let program = cmd.get_program().to_os_string();
