@@ -302,7 +302,7 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
     }
     let otherwise = match any_arm {
         Some(arm) => arm,
-        None => quote!(return ::core::result::Result::Err(__r.unexpected(&__child));),
+        None => quote!(__r.unknown_element(&__child)?;),
     };
     let fallback = if arm_count == 0 {
         otherwise

@@ -329,3 +329,59 @@ fn any_elements_are_kept_self_contained() {
     let twice: Open = read(&write(&once, "open")).unwrap();
     assert_eq!(twice, once);
 }
+
+/// A `tracing` writer into a shared buffer.
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn unknown_elements_are_errors_or_with_lenient_decoding_skipped_with_a_warning() {
+    use soapgen_runtime::envelope::{read_response, BodyContent};
+    use soapgen_runtime::xml::Limits;
+    let doc = r#"<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><t:Address xmlns:t="urn:test"><t:street>Main</t:street><t:added since="v2">new <b>data</b></t:added><t:city>X</t:city></t:Address></s:Body></s:Envelope>"#;
+    let strict = read_response(doc.as_bytes(), Limits::default(), None, Address::read_xml)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        strict.contains("unexpected element {urn:test}added"),
+        "{strict}"
+    );
+    let out = Captured::default();
+    let writer = out.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    let lenient = tracing::subscriber::with_default(subscriber, || {
+        read_response(
+            doc.as_bytes(),
+            Limits::default().with_lenient_unknown_elements(true),
+            None,
+            Address::read_xml,
+        )
+    });
+    match lenient.unwrap() {
+        BodyContent::Payload(a) => assert_eq!((a.street.as_str(), a.city.as_str()), ("Main", "X")),
+        BodyContent::Empty => panic!("empty"),
+    }
+    let log = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+    assert!(
+        log.contains("WARN") && log.contains("soapgen::lenient"),
+        "{log}"
+    );
+    assert!(log.contains("Body/Address/added"), "{log}");
+    assert!(
+        log.contains(r#"<t:added since=\"v2\">new <b>data</b></t:added>"#),
+        "{log}"
+    );
+}

@@ -36,6 +36,12 @@ pub struct Limits {
     /// and CDATA included (default 256 MiB; the response size limit usually binds first). A 100 MB
     /// base64 value needs both limits raised above it.
     pub max_text_bytes: usize,
+    /// Lenient decoding of unknown elements (default `false`: an element the expected message has no
+    /// place for is [`DecodeErrorKind::UnexpectedElement`]). When `true`, such an element is skipped
+    /// and reported as a `tracing` warning (target `soapgen::lenient`) with its path, position and
+    /// XML (the first 512 bytes): for servers that added elements the WSDL does not have yet.
+    /// Missing required elements and invalid values remain errors.
+    pub lenient_unknown_elements: bool,
 }
 
 impl Default for Limits {
@@ -45,11 +51,18 @@ impl Default for Limits {
             max_mime_parts: 1024,
             max_attributes: 256,
             max_text_bytes: 256 << 20,
+            lenient_unknown_elements: false,
         }
     }
 }
 
 impl Limits {
+    /// Sets [`lenient_unknown_elements`](Self::lenient_unknown_elements).
+    pub fn with_lenient_unknown_elements(mut self, lenient: bool) -> Self {
+        self.lenient_unknown_elements = lenient;
+        self
+    }
+
     /// Sets [`max_attributes`](Self::max_attributes).
     pub fn with_max_attributes(mut self, attributes: usize) -> Self {
         self.max_attributes = attributes;
@@ -798,6 +811,34 @@ impl<'i> XmlReader<'i> {
         self.error_at(DecodeErrorKind::UnexpectedElement(name), tag.offset)
     }
 
+    /// An element that the expected content has no place for, just read: an error
+    /// ([`unexpected`](Self::unexpected)), or with
+    /// [`Limits::lenient_unknown_elements`] skipped (with its content) and logged as a warning.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeErrorKind::UnexpectedElement`] when not lenient; malformed XML while skipping.
+    pub fn unknown_element(&mut self, tag: &StartTag<'i>) -> Result<(), DecodeError> {
+        if !self.limits.lenient_unknown_elements {
+            return Err(self.unexpected(tag));
+        }
+        let err = self.unexpected(tag);
+        let xml = self.read_outer_xml(tag)?;
+        let mut end = xml.len().min(512);
+        while !xml.is_char_boundary(end) {
+            end -= 1;
+        }
+        tracing::warn!(
+            target: "soapgen::lenient",
+            path = %err.location.path,
+            line = err.location.line,
+            column = err.location.column,
+            xml = &xml[..end],
+            "unknown element skipped (lenient decoding)"
+        );
+        Ok(())
+    }
+
     /// "Missing required element" for `name`, inside the current element.
     pub fn missing(&self, name: Name<'_>) -> DecodeError {
         self.error(DecodeErrorKind::MissingElement(name.local.to_owned()))
@@ -907,7 +948,8 @@ impl<'i> XmlReader<'i> {
             offset,
         };
         if tag.content.len() > tag.name_len
-            && count_attributes(&tag.content.as_bytes()[tag.name_len..]) > self.limits.max_attributes
+            && count_attributes(&tag.content.as_bytes()[tag.name_len..])
+                > self.limits.max_attributes
         {
             return Err(self.error_at(
                 DecodeErrorKind::AttributeLimit(self.limits.max_attributes),
