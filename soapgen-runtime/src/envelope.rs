@@ -270,7 +270,16 @@ pub fn read_response_with_attachments<T>(
     decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
 ) -> Result<BodyContent<T>, Error> {
     let document = crate::xml::to_utf8(body, http_charset)?;
-    let mut r = XmlReader::from_bytes(&document, limits)?;
+    // rpc/encoded: multi-reference values (SOAP 1.1 §5.4.1) inlined first, when there are any.
+    let resolved = match std::str::from_utf8(&document) {
+        Ok(text) => crate::xml::multiref::resolve(text.trim_start_matches('\u{feff}'), limits)?,
+        Err(_) => None,
+    };
+    let document = match &resolved {
+        Some(r) => r.as_bytes(),
+        None => &document[..],
+    };
+    let mut r = XmlReader::from_bytes(document, limits)?;
     if let Some(a) = attachments {
         r.set_attachments(a);
     }

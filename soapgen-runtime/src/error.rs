@@ -222,6 +222,9 @@ pub enum DecodeErrorKind {
     /// An MTOM/XOP `xop:Include` or SwA `href="cid:…"` that names no attachment of the message
     /// (XOP 1.0 §3.2, SwA 1.0 §3).
     Attachment(String),
+    /// A SOAP 1.1 §5.4.1 multi-reference problem: an `href="#id"` to no `id`, a cycle, or more
+    /// references than [`Limits::max_references`](crate::xml::Limits::max_references).
+    Reference(String),
     /// Any other problem.
     Other(String),
 }
@@ -280,6 +283,7 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::InvalidValue(v) => write!(f, "{v}"),
             DecodeErrorKind::NotAnEnvelope(m) => write!(f, "not a SOAP envelope: {m}"),
             DecodeErrorKind::Attachment(m) => write!(f, "unresolved attachment reference: {m}"),
+            DecodeErrorKind::Reference(m) => write!(f, "multi-reference value (href/id): {m}"),
             DecodeErrorKind::Other(m) => f.write_str(m),
         }
     }

@@ -3,10 +3,13 @@
 //! - [`XmlWriter`]: namespace-aware writer for requests.
 //! - [`XmlReader`]: streaming pull reader for responses (no DOM: text is borrowed from the response
 //!   buffer, line-broken base64 is never copied to be normalised).
+//! - [`multiref`]: SOAP 1.1 §5.4.1 `href`/`id` multi-reference values resolved before decoding
+//!   (rpc/encoded responses).
 //! - [`ToXml`] / [`FromXml`]: an element's content and attributes, implemented by the derives and by
 //!   every simple type.
 
 mod encoding;
+pub mod multiref;
 mod read;
 mod write;
 

@@ -42,6 +42,11 @@ pub struct Limits {
     /// XML (the first 512 bytes): for servers that added elements the WSDL does not have yet.
     /// Missing required elements and invalid values remain errors.
     pub lenient_unknown_elements: bool,
+    /// Maximum number of SOAP 1.1 §5.4.1 `href="#id"` references followed in one response, in total
+    /// (default 65,536): a bound on the work of resolving multi-reference values (rpc/encoded), so
+    /// that a small document of shared references cannot expand exponentially. See
+    /// [`multiref`](crate::xml::multiref).
+    pub max_references: usize,
 }
 
 impl Default for Limits {
@@ -52,11 +57,18 @@ impl Default for Limits {
             max_attributes: 256,
             max_text_bytes: 256 << 20,
             lenient_unknown_elements: false,
+            max_references: 65_536,
         }
     }
 }
 
 impl Limits {
+    /// Sets [`max_references`](Self::max_references).
+    pub fn with_max_references(mut self, references: usize) -> Self {
+        self.max_references = references;
+        self
+    }
+
     /// Sets [`lenient_unknown_elements`](Self::lenient_unknown_elements).
     pub fn with_lenient_unknown_elements(mut self, lenient: bool) -> Self {
         self.lenient_unknown_elements = lenient;
@@ -878,6 +890,11 @@ impl<'i> XmlReader<'i> {
         p
     }
 
+    /// Byte position just after the last event read.
+    pub(crate) fn position(&self) -> usize {
+        self.inner.buffer_position() as usize
+    }
+
     /// Current depth (number of open elements).
     pub fn depth(&self) -> usize {
         self.stack.len()
@@ -1132,7 +1149,7 @@ fn excerpt(s: &str) -> String {
 }
 
 /// Location of byte `offset`, given the document text before it.
-fn location_in(prefix: &str, offset: u64, path: String) -> Location {
+pub(crate) fn location_in(prefix: &str, offset: u64, path: String) -> Location {
     let line = prefix.bytes().filter(|&b| b == b'\n').count() as u32 + 1;
     let line_start = prefix.rfind('\n').map(|i| i + 1).unwrap_or(0);
     let column = prefix[line_start..].chars().count() as u32 + 1;
