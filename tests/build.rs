@@ -1,7 +1,8 @@
 //! Generates clients, at build time, from WSDLs published by the real peers: spyne's own `?wsdl`
 //! (SOAP 1.1 and 1.2, as captured in tests/peers/captures/spyne, and checked against the live server
 //! by tests/tests/generated_clients.rs) and the real-world GlobalWeather WSDL that the gSOAP peer is
-//! built from; the MTOM WSDL the gSOAP MTOM peer and the line-break peer implement.
+//! built from; the MTOM WSDL the gSOAP MTOM peer and the line-break peer implement; the SOAP with
+//! Attachments WSDL of the gSOAP SwA peer.
 
 fn main() {
     let b = soapgen_build::Builder::new()
@@ -11,7 +12,8 @@ fn main() {
         .out_name("peers/captures/spyne/soap12.wsdl", "spyne12")
         .wsdl("../examples/wsdl/globalweather.wsdl")
         .wsdl("peers/gsoap/echo.wsdl")
-        .wsdl("peers/gsoap/mtom/mtom.wsdl");
+        .wsdl("peers/gsoap/mtom/mtom.wsdl")
+        .wsdl("peers/gsoap/swa/swa.wsdl");
     if let Err(e) = b.build() {
         panic!("soapgen: {e}");
     }

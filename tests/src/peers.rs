@@ -1,4 +1,4 @@
-//! Real SOAP peers for the interop tests: a spyne (Python) server, three
+//! Real SOAP peers for the interop tests: a spyne (Python) server, four
 //! gSOAP (C) servers and a stdlib-Python server of line-broken base64,
 //! started as child processes on 127.0.0.1 with a free port.
 //!
@@ -9,6 +9,8 @@
 //! let url12 = gsoap.url("/soap12");
 //! let weather = soapgen_tests::peers::globalweather();
 //! let asmx = weather.url("/globalweather.asmx");
+//! let swa = soapgen_tests::peers::gsoap_swa();
+//! let named = swa.url("/wsi"); // or "/plain"
 //! let mtom = soapgen_tests::peers::gsoap_mtom();
 //! let attachments = mtom.url("/mtom"); // or "/inline", "/auto"
 //! let lines = soapgen_tests::peers::linebreak_server();
@@ -33,6 +35,11 @@
 //!   segment chooses the reply: `/mtom` (always MTOM), `/inline` (always
 //!   inline base64), `/auto` (MTOM iff the request was).  See
 //!   [`gsoap_mtom`].
+//! * gSOAP SwA: `tests/peers/gsoap/swa/` (`swa.wsdl`, `server.c`,
+//!   `build.sh`), built the same way into `<target-dir>/peers/gsoap-swa/`.
+//!   `EchoPhoto` (two MIME attachments each way) / `EchoRef` (a swaRef), SOAP
+//!   1.1; `/wsi` or `/plain` choose how the reply names its parts.  See
+//!   [`gsoap_swa`].
 //! * line-broken base64: `tests/peers/linebreak_server.py` (stdlib only),
 //!   run with the same python as spyne; the same `GetData` / `EchoData`,
 //!   base64 inline with the line structure named by the path.  See
@@ -100,7 +107,7 @@ impl Peer {
         self.child.id()
     }
 
-    /// `"spyne"`, `"gsoap"`, `"globalweather"`, `"gsoap-mtom"` or `"linebreak"`.
+    /// `"spyne"`, `"gsoap"`, `"globalweather"`, `"gsoap-mtom"`, `"gsoap-swa"` or `"linebreak"`.
     pub fn name(&self) -> &'static str {
         self.name
     }
@@ -305,6 +312,20 @@ const GSOAP_MTOM_PEER: BuiltPeer = BuiltPeer {
     install_hint: GSOAP_INSTALL_HINT,
 };
 
+const GSOAP_SWA_PEER: BuiltPeer = BuiltPeer {
+    name: "gsoap-swa",
+    title: "gSOAP SwA",
+    build_sh: "tests/peers/gsoap/swa/build.sh",
+    binary: "swa-server",
+    inputs: &[
+        ("build.sh", "tests/peers/gsoap/swa/build.sh"),
+        ("swa.wsdl", "tests/peers/gsoap/swa/swa.wsdl"),
+        ("server.c", "tests/peers/gsoap/swa/server.c"),
+    ],
+    stamp_version: 1,
+    install_hint: GSOAP_INSTALL_HINT,
+};
+
 /// Builds (if needed) and starts the gSOAP echo server (`urn:soapgen:gsoap`,
 /// operations echo / fail / whoami, SOAP 1.1 and 1.2 on any path).
 pub fn gsoap() -> Peer {
@@ -360,6 +381,35 @@ pub fn gsoap_mtom() -> Peer {
 pub fn gsoap_mtom_binary() -> PathBuf {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| build_peer(&GSOAP_MTOM_PEER)).clone()
+}
+
+/// Builds (if needed) and starts the gSOAP SOAP-with-Attachments server
+/// generated from `tests/peers/gsoap/swa/swa.wsdl` (namespace
+/// `urn:soapgen:swa`, SOAP 1.1, a `mime:multipartRelated` binding):
+///
+/// * `EchoPhoto(name)` + attachments `photo`, `thumbnail` -> `(name,
+///   photoSize, thumbnailSize, received)` + the same bytes back as
+///   attachments `photo`, `thumbnail`.  The request's parts are found by
+///   Content-IDs starting with `photo=` / `thumbnail=` (WS-I AP R2933; a
+///   Client fault otherwise); `received` is the request's HTTP Content-Type
+///   and one `<Content-ID> <type> <size>` line per MIME part (root included).
+/// * `EchoRef(name, photo: swaRef)` -> `(name, size, photo: swaRef)`: the
+///   attachment the swaRef names, sent back as a new attachment
+///   `<echo-N@gsoap>` that the reply's swaRef references.
+///
+/// The first path segment chooses how the reply names its parts: `/wsi`
+/// `<photo=1@gsoap>`, `<thumbnail=2@gsoap>` with the thumbnail first (only
+/// the names tell them apart); `/plain` no Content-IDs, photo first (only the
+/// order does).  Any other path is a Client fault.
+pub fn gsoap_swa() -> Peer {
+    start_built(&GSOAP_SWA_PEER, gsoap_swa_binary())
+}
+
+/// Path of the built gSOAP SwA server, building it if it is missing or
+/// stale.  Safe to call from several threads and several test binaries at once.
+pub fn gsoap_swa_binary() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| build_peer(&GSOAP_SWA_PEER)).clone()
 }
 
 fn start_built(spec: &BuiltPeer, bin: PathBuf) -> Peer {
