@@ -11,6 +11,7 @@
 //! | dateTime, date, time, duration, gYear, gYearMonth, gMonth, gMonthDay, gDay | [`DateTime`], [`Date`], [`Time`], [`Duration`], [`GYear`], [`GYearMonth`], [`GMonth`], [`GMonthDay`], [`GDay`] (time-zone offset kept) |
 //! | base64Binary, hexBinary | [`Base64Binary`], [`HexBinary`] |
 //! | QName | [`QName`] (resolved: namespace URI + local name) |
+//! | SOAP-ENC array (SOAP 1.1 §5.4.2, rpc/encoded) | [`SoapArray`] (a `Vec<T>`; see [`EncodedType`]) |
 //! | WS-I `swaRef` (`{http://ws-i.org/profiles/basic/1.1/xsd}swaRef`) | [`SwaRef`] (the attachment's bytes) |
 //!
 //! A simple value is read with [`FromXmlText`] and written with [`ToXmlText`]; every type implementing
@@ -23,6 +24,7 @@ mod datetime;
 mod list;
 mod numeric;
 mod qname;
+mod soapenc;
 mod swaref;
 
 pub use any::{AnyElement, AnyXml};
@@ -34,6 +36,7 @@ pub use datetime::{
 };
 pub use numeric::{Decimal, Integer};
 pub use qname::QName;
+pub use soapenc::{write_typed, EncodedType, SoapArray, SOAP_ENC_NS, XSD_NS};
 pub use swaref::{SwaRef, SWAREF_NS};
 
 use crate::error::{DecodeError, EncodeError, ValueError};

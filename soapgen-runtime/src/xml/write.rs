@@ -105,6 +105,8 @@ pub struct XmlWriter {
     attachments: Vec<crate::mime::OutgoingAttachment>,
     /// An `xop:Include` was written: the message is MTOM, not SwA.
     xop: bool,
+    /// `xsi:type` for the next start tag (SOAP 1.1 §5 encoding), (namespace, local).
+    next_type: Option<(&'static str, &'static str)>,
 }
 
 impl Default for XmlWriter {
@@ -132,6 +134,7 @@ impl XmlWriter {
             mtom_threshold: None,
             attachments: Vec::new(),
             xop: false,
+            next_type: None,
         }
     }
 
@@ -308,7 +311,47 @@ impl XmlWriter {
         if let Some(p) = declare {
             self.push_binding(p, name.namespace);
         }
+        if let Some((ns, local)) = self.next_type.take() {
+            self.attribute_qname(Name::new(XSI_NS, "type"), ns, local)?;
+        }
         Ok(())
+    }
+
+    /// Makes the next start tag carry `xsi:type` naming `ty` (XML Schema Part 1 §2.6.1; SOAP 1.1
+    /// §5.1: an rpc/encoded accessor states its value's type), with a prefix declared for its
+    /// namespace if none is in scope.
+    pub fn type_next_element(&mut self, ty: Name<'static>) {
+        self.next_type = Some((ty.namespace, ty.local));
+    }
+
+    /// Cancels [`type_next_element`](Self::type_next_element) if no start tag consumed it.
+    pub fn type_next_element_clear(&mut self) {
+        self.next_type = None;
+    }
+
+    /// Adds an attribute whose value is the QName `{namespace}local` (XML Schema Part 2 §3.2.18):
+    /// `prefix:local`, declaring a prefix for `namespace` on the open start tag if none is in scope.
+    /// `local` may carry a suffix such as SOAP-ENC's `[n]` (SOAP 1.1 §5.4.2 `arrayType`).
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if no start tag is open, or `local` holds a character XML cannot represent.
+    pub fn attribute_qname(
+        &mut self,
+        name: Name<'_>,
+        namespace: &str,
+        local: &str,
+    ) -> Result<(), EncodeError> {
+        if !self.tag_open {
+            return Err(EncodeError::misuse("attribute outside a start tag"));
+        }
+        let value = if namespace.is_empty() {
+            local.to_owned()
+        } else {
+            let p = self.prefix_on_open_tag(namespace);
+            format!("{p}:{local}")
+        };
+        self.attribute(name, &value)
     }
 
     /// Adds an attribute to the open start tag, escaping `value` for a double-quoted attribute value
