@@ -71,6 +71,8 @@
 #   ZEEP_REPEAT=5      zeep runs per WSDL
 #   SOAPGEN_CORPUS     corpus root (default ../shared/corpus)
 #   SOAPGEN_BENCH_DIR  work dir for crates, target dir, logs (default target/bench-codegen)
+#   SOAPGEN_CODEGEN_RESULTS  where codegen.md/.csv go (default bench/codegen/results; bench/run.sh
+#                      points it into its own results folder)
 #
 # Numbers are wall times on a shared machine: anything else running (other builds) inflates
 # them; the header prints the load average at the start and the end.
@@ -97,7 +99,7 @@ cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 RUNTIME="$ROOT/soapgen-runtime"
 B=$(realpath -m "${SOAPGEN_BENCH_DIR:-$ROOT/target/bench-codegen}")
-RESULTS="$ROOT/bench/codegen/results"
+RESULTS=$(realpath -m "${SOAPGEN_CODEGEN_RESULTS:-$ROOT/bench/codegen/results}")
 export CARGO_TARGET_DIR="$B/target"
 export CARGO_TERM_COLOR=never
 mkdir -p "$B/crates" "$B/gen" "$B/logs" "$RESULTS"
@@ -514,6 +516,6 @@ echo "wsdl,wsdl_bytes,types_clients_operations,lib_rs_bytes,generate_median_s,ge
     fi
   done
   echo
-  echo "CSV: bench/codegen/results/codegen.csv; logs and \`--timings\` reports: ${B#"$ROOT"/}/logs/."
+  echo "CSV: ${RESULTS#"$ROOT"/}/codegen.csv; logs and \`--timings\` reports: ${B#"$ROOT"/}/logs/."
 } >"$MD"
 cat "$MD"

@@ -335,13 +335,13 @@ static int mode_serialize(long iters)
     long long t0 = now_ns(), t1, t2;
     const char *xml = write_envelope(w, &sent);
     t1 = now_ns();
+    if (i == 0)
+      bytes = strlen(xml);
     read_envelope(r, xml, &got);
     soap_destroy(r);
     soap_end(r);
     soap_end(w); /* frees the written string */
     t2 = now_ns();
-    if (i == 0)
-      bytes = strlen(xml);
     if (i >= 0)
     {
       tw[i] = t1 - t0;

@@ -1,0 +1,93 @@
+//! `soapgen-bench`: side-by-side benchmarks of soapgen's generated client against gSOAP's generated
+//! C client and python-zeep, against the same gSOAP and spyne servers on loopback.
+//!
+//! Run it through `bash bench/run.sh` (it builds the gSOAP programs and this binary first).  The
+//! `run` mode orchestrates everything and writes the results; the other modes are the soapgen side
+//! of one measurement each, run by `run` as child processes of this same binary.
+//!
+//! ```text
+//! soapgen-bench run --out DIR --gsoap-dir DIR [--raw DIR] [--quick|--smoke] [--codegen-csv FILE] [--readme FILE]
+//! soapgen-bench first URL 11|12
+//! soapgen-bench construct N
+//! soapgen-bench latency URL 11|12 async|blocking reqwest|hyper echo|ping WARMUP N FILE
+//! soapgen-bench throughput URL 11|12 reqwest|hyper CONCURRENCY SECS
+//! soapgen-bench serialize ITERS
+//! ```
+
+mod client;
+mod hyper_transport;
+mod plot;
+mod report;
+mod run;
+mod stats;
+
+use std::process::ExitCode;
+
+fn num<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
+    s.parse()
+        .map_err(|_| format!("{what}: not a number: {s:?}"))
+}
+
+fn dispatch(args: &[String]) -> Result<(), String> {
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    match a.as_slice() {
+        ["run", rest @ ..] => run::main(rest),
+        ["first", url, ver] => {
+            client::first(url, client::parse_version(ver)?);
+            Ok(())
+        }
+        ["construct", n] => {
+            client::construct(num(n, "N")?);
+            Ok(())
+        }
+        ["latency", url, ver, style, transport, op, warmup, n, file] => {
+            let blocking = match *style {
+                "async" => false,
+                "blocking" => true,
+                _ => return Err(format!("unknown client style {style:?} (async|blocking)")),
+            };
+            let op = match *op {
+                "echo" => client::Op::Echo,
+                "ping" => client::Op::Ping,
+                _ => return Err(format!("unknown operation {op:?} (echo|ping)")),
+            };
+            client::latency(
+                url,
+                client::parse_version(ver)?,
+                blocking,
+                client::Transport::parse(transport)?,
+                op,
+                num(warmup, "WARMUP")?,
+                num(n, "N")?,
+                file,
+            );
+            Ok(())
+        }
+        ["throughput", url, ver, transport, tasks, secs] => {
+            client::throughput(
+                url,
+                client::parse_version(ver)?,
+                client::Transport::parse(transport)?,
+                num(tasks, "CONCURRENCY")?,
+                num(secs, "SECS")?,
+            );
+            Ok(())
+        }
+        ["serialize", iters] => {
+            client::serialize(num(iters, "ITERS")?);
+            Ok(())
+        }
+        _ => Err("usage: see `bash bench/run.sh --help` and bench/harness/src/main.rs".to_owned()),
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match dispatch(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("soapgen-bench: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
