@@ -6,6 +6,10 @@
 //!   one child per parameter; the response element `{operation}Response` holds the result element.
 //! - document/literal bare (`parameters = "bare"`): the single parameter is the body element.
 //! - rpc/literal (`style = "rpc"`): as wrapped, with unqualified part accessors (WSDL 1.1 §3.5).
+//! - rpc/encoded (`#[soap(encoded)]` on a method, SOAP 1.1 §5 and §7): the operation element carries
+//!   `soapenv:encodingStyle`, each part accessor `xsi:type` from its type's
+//!   [`EncodedType`](soapgen_runtime::types::EncodedType); the single result is the response element's
+//!   child whatever its name (§7.1: the return accessor's name is not significant).
 //!
 //! SOAP with Attachments (WSDL 1.1 §5 `mime:multipartRelated`): `#[soap(attachment = "part")]`
 //! parameters become MIME parts of the request (Content-ID `part=…`, WS-I AP 1.0 R2933);
@@ -145,6 +149,8 @@ struct MethodAttrs {
     one_way: bool,
     /// `response_attachment = "part"`, in order: the response's MIME parts (WSDL 1.1 §5).
     response_attachments: Vec<(String, Span)>,
+    /// `encoded`: SOAP 1.1 §5 encoding (`soap:body use="encoded"`), rpc style.
+    encoded: bool,
 }
 
 #[derive(Default)]
@@ -191,11 +197,13 @@ fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> MethodAttr
             } else if meta.path.is_ident("response_attachment") {
                 let span = meta.path.span();
                 m.response_attachments.push((s()?, span));
+            } else if meta.path.is_ident("encoded") {
+                m.encoded = true;
             } else {
                 return Err(meta.error(
                     "unknown soap attribute on a method; expected `name`, `action`, `response`, \
                      `result`, `namespace`, `result_namespace`, `response_namespace`, `bare`, \
-                     `bare_response`, `one_way` or `response_attachment`",
+                     `bare_response`, `one_way`, `response_attachment` or `encoded`",
                 ));
             }
             Ok(())
@@ -491,7 +499,35 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             headers.extend(code);
         }
         let op_elem = fields::name_expr(&krate, &ns, &op_name);
-        let body_write = if bare {
+        let encoded = ma.encoded;
+        if encoded && bare {
+            errs.push(syn::Error::new(
+                sig.ident.span(),
+                "`encoded` operations are rpc style (SOAP 1.1 §7): not `bare`",
+            ));
+        }
+        let body_write = if encoded {
+            let writes = body_params.iter().map(|(id, ty, pa)| {
+                let pns = pa.namespace.clone().unwrap_or_else(|| child_ns.clone());
+                let local = pa
+                    .rename
+                    .clone()
+                    .unwrap_or_else(|| id.to_string().trim_start_matches("r#").to_owned());
+                let name = fields::name_expr(&krate, &pns, &local);
+                quote_spanned! {ty.span()=>
+                    #krate::types::write_typed(__w, #name, &#id)?;
+                }
+            });
+            quote! {{
+                __w.start_element(#op_elem)?;
+                __w.attribute(
+                    #krate::xml::Name::new(__OP.version.envelope_namespace(), "encodingStyle"),
+                    #krate::types::SOAP_ENC_NS,
+                )?;
+                #(#writes)*
+                __w.end_element()
+            }}
+        } else if bare {
             match body_params.first() {
                 Some((id, _, _)) => quote!(#krate::ToXml::write_xml(&#id, __w, #op_elem)),
                 None => quote!(::core::result::Result::Ok(())),
@@ -528,6 +564,24 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                     return ::core::result::Result::Err(__r.unexpected(&__start));
                 }
                 <#body_ty as #krate::FromXml>::read_xml(__r, __start)
+            }
+        } else if encoded
+            && !is_unit(&body_ty)
+            && matches!(fields::analyze(&body_ty).card, Card::One)
+        {
+            let missing = fields::name_expr(&krate, &result_ns, &result_name);
+            quote! {
+                if !__r.matches(&__start, #response_elem) {
+                    return ::core::result::Result::Err(__r.unexpected(&__start));
+                }
+                let ::core::option::Option::Some(__c) = __r.next_child()? else {
+                    return ::core::result::Result::Err(__r.missing(#missing));
+                };
+                let __v = <#body_ty as #krate::FromXml>::read_xml(__r, __c)?;
+                if let ::core::option::Option::Some(__x) = __r.next_child()? {
+                    return ::core::result::Result::Err(__r.unexpected(&__x));
+                }
+                ::core::result::Result::Ok(__v)
             }
         } else if is_unit(&body_ty) {
             let reads = fields::read_elements(&krate, &[]);
@@ -640,6 +694,15 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
              error type the method declares.",
             krate_s = krate.to_string().replace(' ', "")
         );
+        let env_ns = if encoded {
+            quote!(&[
+                ("tns", #ns),
+                ("soapenc", #krate::types::SOAP_ENC_NS),
+                ("xsd", #krate::types::XSD_NS),
+            ])
+        } else {
+            quote!(&[("tns", #ns)])
+        };
         let user_output = &sig.output;
         let attrs = method.attrs.iter().filter(|a| a.path().is_ident("doc"));
         let attrs2 = method.attrs.iter().filter(|a| a.path().is_ident("doc"));
@@ -651,7 +714,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 #op_const
                 let __result: #krate::Result<#ok_ty> = async {
                     #envelope_binding = {
-                        let mut __env = self.client.envelope(&__OP, &[("tns", #ns)])?;
+                        let mut __env = self.client.envelope(&__OP, #env_ns)?;
                         #headers
                         __env.body(|__w| #body_write)?;
                         __env.finish_message()?
