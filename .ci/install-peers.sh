@@ -6,7 +6,11 @@
 #   gSOAP peers : gsoap (wsdl2h, soapcpp2, import/xop.h + xmime5.h for the
 #                 MTOM peer) + libgsoap-dev + pkg-config + gcc
 #   line-break base64 peer: /usr/bin/python3 (stdlib only)
-#   tooling     : python3-zeep (reference client), xmlsec1, curl
+#   WSS4J peer  : OpenJDK 17 (javac, java) + libwss4j-java (WSS4J 1.6.19) +
+#                 libxml-security-java (Santuario 2.1.7) + commons-logging + slf4j
+#                 (tests/peers/wss4j/, WS-Security interop)
+#   tooling     : python3-zeep (reference client), xmlsec1 + libxml2-utils
+#                 (xmllint --exc-c14n) + openssl (test certificates), curl
 #                 (tests/peers/capture.sh uses curl)
 set -euo pipefail
 
@@ -28,7 +32,14 @@ packages=(
   gcc
   libc6-dev
   xmlsec1
+  libxml2-utils
+  openssl
   curl
+  openjdk-17-jdk-headless
+  libwss4j-java
+  libxml-security-java
+  libcommons-logging-java
+  libslf4j-java
 )
 
 apt-get update
@@ -36,7 +47,10 @@ apt-get install -y --no-install-recommends "${packages[@]}"
 
 # Verify what the test harness (tests/src/peers.rs) relies on.
 /usr/bin/python3 -c 'import spyne, lxml, zeep; print("spyne", spyne.__version__, "zeep", zeep.__version__)'
-command -v wsdl2h soapcpp2 gcc pkg-config curl xmlsec1 >/dev/null
+command -v wsdl2h soapcpp2 gcc pkg-config curl xmlsec1 xmllint openssl javac java >/dev/null
+for jar in wss4j xmlsec commons-logging slf4j-api slf4j-nop; do
+  test -f "/usr/share/java/$jar.jar"
+done
 pkg-config --exists gsoap
 test -f /usr/share/gsoap/import/xop.h -a -f /usr/share/gsoap/import/xmime5.h
 echo "gsoap $(pkg-config --modversion gsoap): $(pkg-config --cflags --libs gsoap)"

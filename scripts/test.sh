@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Runs soapgen's whole test suite, real peers included (spyne, gSOAP): the README's test command.
+# Runs soapgen's whole test suite, real peers included (spyne, gSOAP, WSS4J): the README's test command.
 # Installs the peers first when they are missing (needs root; otherwise run .ci/install-peers.sh
 # with sudo once). In CI a missing peer is a failure, never a skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! /usr/bin/python3 -c 'import spyne, zeep' 2>/dev/null || ! command -v soapcpp2 >/dev/null \
-    || ! pkg-config --exists gsoap 2>/dev/null; then
+    || ! pkg-config --exists gsoap 2>/dev/null || ! command -v javac xmllint >/dev/null \
+    || [[ ! -f /usr/share/java/wss4j.jar ]]; then
   if [[ "$(id -u)" -eq 0 ]]; then
     bash .ci/install-peers.sh
   else

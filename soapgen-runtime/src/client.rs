@@ -39,6 +39,8 @@ struct Inner {
     max_response_bytes: usize,
     mime_base64: bool,
     mtom: Option<usize>,
+    #[cfg(feature = "wss")]
+    wss: Option<crate::wss::WssConfig>,
 }
 
 /// A SOAP client for one endpoint: cheap to clone (an `Arc`), safe to share across tasks; clones share
@@ -74,6 +76,8 @@ pub struct ClientBuilder {
     max_response_bytes: usize,
     mime_base64: bool,
     mtom: Option<usize>,
+    #[cfg(feature = "wss")]
+    wss: Option<crate::wss::WssConfig>,
     #[cfg(feature = "reqwest")]
     reqwest: crate::transport::ReqwestTransportBuilder,
 }
@@ -127,6 +131,15 @@ impl ClientBuilder {
     /// Multipart/related responses (MTOM or SwA) are read whatever this setting.
     pub fn mtom(mut self, threshold: usize) -> Self {
         self.mtom = Some(threshold);
+        self
+    }
+
+    /// WS-Security for every call (feature `wss`): each request gets a `wsse:Security` header
+    /// made from `cfg` (UsernameToken, Timestamp; WSS 1.1 §5), and each response with a 2xx
+    /// status must meet its inbound policy, else [`Error::Security`]. See [`crate::wss`].
+    #[cfg(feature = "wss")]
+    pub fn wss(mut self, cfg: crate::wss::WssConfig) -> Self {
+        self.wss = Some(cfg);
         self
     }
 
@@ -188,6 +201,8 @@ impl ClientBuilder {
                 max_response_bytes: self.max_response_bytes,
                 mime_base64: self.mime_base64,
                 mtom: self.mtom,
+                #[cfg(feature = "wss")]
+                wss: self.wss,
             }),
         })
     }
@@ -221,6 +236,8 @@ impl Client {
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             mime_base64: false,
             mtom: None,
+            #[cfg(feature = "wss")]
+            wss: None,
             #[cfg(feature = "reqwest")]
             reqwest: crate::transport::ReqwestTransport::builder(),
         }
@@ -247,6 +264,8 @@ impl Client {
                 max_response_bytes: i.max_response_bytes,
                 mime_base64: i.mime_base64,
                 mtom: i.mtom,
+                #[cfg(feature = "wss")]
+                wss: i.wss.clone(),
             }),
         }
     }
@@ -269,7 +288,13 @@ impl Client {
         let mut w = XmlWriter::with_capacity(1024);
         w.set_mime_base64(self.inner.mime_base64);
         w.set_mtom(self.inner.mtom);
-        EnvelopeWriter::with_writer(w, op.version, namespaces)
+        #[allow(unused_mut)]
+        let mut env = EnvelopeWriter::with_writer(w, op.version, namespaces)?;
+        #[cfg(feature = "wss")]
+        if let Some(cfg) = &self.inner.wss {
+            env.wss(cfg.clone())?;
+        }
+        Ok(env)
     }
 
     /// Sends `envelope` for `op` and decodes the response body's single child with `decode`.
@@ -462,7 +487,18 @@ impl Client {
             Some(status),
             decode,
         ) {
-            Ok(v) if ok => Ok((v, multipart.map(|m| m.attachments).unwrap_or_default())),
+            Ok(v) if ok => {
+                // WS-Security inbound policy, on successful non-fault responses (a fault is
+                // reported as the fault it is, unchecked).
+                #[cfg(feature = "wss")]
+                if let Some(cfg) = &self.inner.wss {
+                    let doc = crate::xml::to_utf8(xml, charset.as_deref())?;
+                    if let Err(e) = crate::wss::check_response(cfg, &doc, self.inner.limits) {
+                        return Err(Error::Security(Box::new(e)));
+                    }
+                }
+                Ok((v, multipart.map(|m| m.attachments).unwrap_or_default()))
+            }
             // A non-fault envelope with an error status: report the HTTP error.
             Ok(_) => Err(http_error(resp, &excerpt(&resp.body))),
             Err(Error::Fault(f)) => Err(Error::Fault(f)),

@@ -101,6 +101,10 @@ pub struct EnvelopeWriter {
     version: SoapVersion,
     in_header: bool,
     body_written: bool,
+    /// WS-Security: the configuration and the byte offset, just inside `Header`, where the
+    /// `wsse:Security` block goes once the envelope is complete.
+    #[cfg(feature = "wss")]
+    wss: Option<(crate::wss::WssConfig, usize)>,
 }
 
 impl EnvelopeWriter {
@@ -137,7 +141,30 @@ impl EnvelopeWriter {
             version,
             in_header: false,
             body_written: false,
+            #[cfg(feature = "wss")]
+            wss: None,
         })
+    }
+
+    /// Puts a `wsse:Security` header block made from `cfg` first in this envelope's `Header`
+    /// (WSS 1.1 §5), written when the envelope is finished. Call it before any header entry.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if a header entry or the body was already written.
+    #[cfg(feature = "wss")]
+    pub fn wss(&mut self, cfg: crate::wss::WssConfig) -> Result<(), EncodeError> {
+        if self.in_header || self.body_written || self.wss.is_some() {
+            return Err(EncodeError::misuse(
+                "WS-Security configured after the header was started",
+            ));
+        }
+        self.w
+            .start_element(Name::new(self.version.envelope_namespace(), "Header"))?;
+        self.w.raw("")?; // closes the Header start tag
+        self.in_header = true;
+        self.wss = Some((cfg, self.w.as_str().len()));
+        Ok(())
     }
 
     /// Writes one header block (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2) with `f`.
@@ -212,11 +239,20 @@ impl EnvelopeWriter {
         if !self.body_written {
             return Err(EncodeError::misuse("envelope without a body"));
         }
+        #[cfg(feature = "wss")]
+        let env_prefix = self.w.prefix_for(self.version.envelope_namespace())?;
         self.w.end_element()?;
         let packaging = self.w.packaging();
         let attachments = self.w.take_attachments();
+        #[allow(unused_mut)]
+        let mut envelope = self.w.into_string()?;
+        #[cfg(feature = "wss")]
+        if let Some((cfg, at)) = &self.wss {
+            let security = crate::wss::write_security_header(cfg, self.version, &env_prefix)?;
+            envelope.insert_str(*at, &security);
+        }
         Ok(RequestMessage {
-            envelope: self.w.into_string()?,
+            envelope,
             attachments,
             packaging,
         })

@@ -7,7 +7,8 @@
 //! - [`Error::Xml`]: the response is not acceptable XML (not well-formed, a DOCTYPE, invalid UTF-8,
 //!   truncated, over a limit), with byte offset, line and column;
 //! - [`Error::Decode`]: well-formed XML that does not match the expected types, with the element path;
-//! - [`Error::Encode`]: the request could not be written (a character XML cannot carry).
+//! - [`Error::Encode`]: the request could not be written (a character XML cannot carry);
+//! - `Error::Security` (feature `wss`): a response that does not meet the WS-Security policy.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -50,6 +51,11 @@ pub enum Error {
     /// The request could not be serialized.
     #[error(transparent)]
     Encode(#[from] EncodeError),
+    /// A successful response that does not meet the client's WS-Security inbound policy (a
+    /// required Timestamp missing or stale, WSS 1.1 §10), feature `wss`.
+    #[cfg(feature = "wss")]
+    #[error("{0}")]
+    Security(Box<crate::wss::WssError>),
 }
 
 impl Error {

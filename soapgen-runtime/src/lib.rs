@@ -11,7 +11,9 @@
 //! - [`transport`]: the HTTP transport trait and its reqwest implementation;
 //! - [`Client`]: endpoint, transport and settings, shared by every generated client;
 //! - [`Error`]: one error type with predicates;
-//! - [`wire`]: redaction and bounds for the logged request and response envelopes.
+//! - [`wire`]: redaction and bounds for the logged request and response envelopes;
+//! - `wss` (feature `wss`): WS-Security — UsernameToken, Timestamp — configured per client with
+//!   `ClientBuilder::wss`.
 //!
 //! # Example: a client from a trait
 //!
@@ -71,6 +73,9 @@ pub mod mime;
 pub mod transport;
 pub mod types;
 pub mod wire;
+#[cfg(feature = "wss")]
+#[cfg_attr(docsrs, doc(cfg(feature = "wss")))]
+pub mod wss;
 pub mod xml;
 
 #[doc(hidden)]

@@ -15,6 +15,8 @@
 //! let attachments = mtom.url("/mtom"); // or "/inline", "/auto"
 //! let lines = soapgen_tests::peers::linebreak_server();
 //! let mime = lines.url("/crlf76"); // or "/lf76", "/crlf73", "/mixed", ...
+//! let wss4j = soapgen_tests::peers::wss4j(&["--user", "alice:s3cret"]);
+//! let secured = wss4j.url("/echo"); // or "/no-timestamp", "/expired", "/future"
 //! ```
 //!
 //! * spyne: `tests/peers/spyne_server.py`, run with `/usr/bin/python3`
@@ -40,6 +42,11 @@
 //!   `EchoPhoto` (two MIME attachments each way) / `EchoRef` (a swaRef), SOAP
 //!   1.1; `/wsi` or `/plain` choose how the reply names its parts.  See
 //!   [`gsoap_swa`].
+//! * WSS4J: `tests/peers/wss4j/Wss4jPeer.java` (Apache WSS4J 1.6.19 and
+//!   Santuario 2.1.7 from Debian, OpenJDK), compiled by javac the same way
+//!   into `<target-dir>/peers/wss4j/`; verifies each request's
+//!   `wsse:Security` header with `WSSecurityEngine.processSecurityHeader`.
+//!   See [`wss4j`].
 //! * line-broken base64: `tests/peers/linebreak_server.py` (stdlib only),
 //!   run with the same python as spyne; the same `GetData` / `EchoData`,
 //!   base64 inline with the line structure named by the path.  See
@@ -73,6 +80,8 @@ const SPYNE_INSTALL_HINT: &str =
 const GSOAP_INSTALL_HINT: &str =
     "apt-get install -y gsoap libgsoap-dev pkg-config gcc (see .ci/install-peers.sh)";
 const PYTHON_INSTALL_HINT: &str = "apt-get install -y python3 (see .ci/install-peers.sh)";
+const WSS4J_INSTALL_HINT: &str = "apt-get install -y openjdk-17-jdk-headless libwss4j-java \
+     libxml-security-java libcommons-logging-java libslf4j-java (see .ci/install-peers.sh)";
 
 /// A running peer server.  Killed (and waited for) on drop.
 pub struct Peer {
@@ -107,7 +116,8 @@ impl Peer {
         self.child.id()
     }
 
-    /// `"spyne"`, `"gsoap"`, `"globalweather"`, `"gsoap-mtom"`, `"gsoap-swa"` or `"linebreak"`.
+    /// `"spyne"`, `"gsoap"`, `"globalweather"`, `"gsoap-mtom"`, `"gsoap-swa"`, `"wss4j"` or
+    /// `"linebreak"`.
     pub fn name(&self) -> &'static str {
         self.name
     }
@@ -412,6 +422,75 @@ pub fn gsoap_swa_binary() -> PathBuf {
     BIN.get_or_init(|| build_peer(&GSOAP_SWA_PEER)).clone()
 }
 
+const GSOAP_ENCODED_PEER: BuiltPeer = BuiltPeer {
+    name: "gsoap-encoded",
+    title: "gSOAP rpc/encoded",
+    build_sh: "tests/peers/gsoap/encoded/build.sh",
+    binary: "encoded-server",
+    inputs: &[
+        ("build.sh", "tests/peers/gsoap/encoded/build.sh"),
+        ("encoded.wsdl", "tests/peers/gsoap/encoded/encoded.wsdl"),
+        ("server.c", "tests/peers/gsoap/encoded/server.c"),
+    ],
+    stamp_version: 1,
+    install_hint: GSOAP_INSTALL_HINT,
+};
+
+/// Builds (if needed) and starts the gSOAP rpc/encoded server generated from
+/// `tests/peers/gsoap/encoded/encoded.wsdl` (namespace `urn:soapgen:encoded`,
+/// SOAP 1.1 §5 encoding, rpc style): `echoItem`, `echoItems` (a SOAP-ENC array
+/// of structs), `echoStrings` (a string array, `"n=<count>"` appended) and
+/// `getPair(name, count)`, whose `first` and `second` are one pointer, which
+/// gSOAP writes as a multi-reference value (`href="#_1"`, `<id id="_1">` in
+/// Body).  Any path works.
+pub fn gsoap_encoded() -> Peer {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    let bin = BIN.get_or_init(|| build_peer(&GSOAP_ENCODED_PEER)).clone();
+    start_built(&GSOAP_ENCODED_PEER, bin)
+}
+
+const WSS4J_PEER: BuiltPeer = BuiltPeer {
+    name: "wss4j",
+    title: "WSS4J",
+    build_sh: "tests/peers/wss4j/build.sh",
+    binary: "wss4j-peer",
+    inputs: &[
+        ("build.sh", "tests/peers/wss4j/build.sh"),
+        ("Wss4jPeer.java", "tests/peers/wss4j/Wss4jPeer.java"),
+    ],
+    stamp_version: 1,
+    install_hint: WSS4J_INSTALL_HINT,
+};
+
+/// Builds (if needed) and starts the WS-Security peer: Apache WSS4J 1.6.19 (Debian's
+/// `libwss4j-java`, Santuario 2.1.7, OpenJDK) behind the JDK's HTTP server, with `args` added to
+/// `--port 0 --exit-with-parent`:
+///
+/// * `--user NAME:PASSWORD` (repeatable): the accounts its password callback knows;
+/// * `--ca ca.pem`: a trust anchor; signatures are then verified (Merlin crypto).
+///
+/// Every POST (SOAP 1.1 or 1.2) goes through `WSSecurityEngine.processSecurityHeader`; a failure
+/// or a request without `wsse:Security` is a fault (HTTP 500, `faultstring` = WSS4J's message).
+/// Otherwise, for a body element `<X>`, the reply is `<XResponse><XResult>` with `text` (the
+/// request's `text`, echoed), `actions` (what WSS4J verified, in order: `UT`, `TS`, `SIGN`),
+/// `user`, `passwordType` (`PasswordDigest` / `PasswordText`), `signed` (local names of the
+/// signed elements) and `signer` (the certificate's subject DN), qualified in the request's
+/// namespace. The first path segment chooses the reply's own Security header: `/echo` a WSS4J
+/// Timestamp (300 s), `/no-timestamp` none, `/expired` one that expired 300 s ago, `/future` one
+/// created an hour ahead.
+pub fn wss4j(args: &[&str]) -> Peer {
+    let mut cmd = Command::new(wss4j_binary());
+    cmd.args(["--port", "0", "--exit-with-parent"]).args(args);
+    start(WSS4J_PEER.name, cmd, WSS4J_PEER.install_hint)
+}
+
+/// Path of the WSS4J peer's launcher, building it if it is missing or stale.  Safe to call from
+/// several threads and several test binaries at once.
+pub fn wss4j_binary() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| build_peer(&WSS4J_PEER)).clone()
+}
+
 fn start_built(spec: &BuiltPeer, bin: PathBuf) -> Peer {
     let mut cmd = Command::new(bin);
     cmd.args(["--port", "0", "--exit-with-parent"]);
@@ -451,7 +530,7 @@ fn build_peer(spec: &BuiltPeer) -> PathBuf {
     if !output.status.success() {
         panic!(
             "building the {} peer failed ({}): {} {}\n--- stdout ---\n{}\n--- stderr ---\n{}\n\
-             The {} peer needs wsdl2h/soapcpp2, libgsoap-dev, pkg-config and gcc: {}",
+             Install what the {} peer needs: {}",
             spec.title,
             output.status,
             build_sh.display(),

@@ -1,0 +1,85 @@
+//! The error of WS-Security processing.
+
+/// What went wrong in WS-Security: configuring it, securing a request, or checking a response
+/// against the inbound policy. Carried by [`Error::Security`](crate::Error::Security) for a
+/// response, by [`EncodeError`](crate::EncodeError) for a request.
+///
+/// Messages never contain a password, nonce or key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WssError {
+    /// The system random generator failed (no nonce can be made).
+    #[error("WS-Security: the system random number generator failed")]
+    Random,
+    /// A value could not be written into the Security header (a character XML cannot carry).
+    #[error("WS-Security: cannot write the Security header: {0}")]
+    Encode(String),
+    /// A time value (`wsu:Created`, `wsu:Expires`) that is not an `xsd:dateTime` with a time zone
+    /// (WSS 1.1 §10).
+    #[error("WS-Security: malformed time {value:?}: {reason}")]
+    MalformedTime {
+        /// The value (at most 64 characters of it).
+        value: String,
+        /// Why it is refused.
+        reason: String,
+    },
+    /// The response has no `wsse:Security` header block although the policy requires one.
+    #[error(
+        "WS-Security: the response has no wsse:Security header, but the policy requires {required}"
+    )]
+    MissingSecurityHeader {
+        /// What the policy requires, e.g. `"a Timestamp"`.
+        required: &'static str,
+    },
+    /// More than one `wsse:Security` header block for this recipient (WSS 1.1 §5: at most one
+    /// without an `actor`/`role`).
+    #[error("WS-Security: the response has more than one wsse:Security header")]
+    DuplicateSecurityHeader,
+    /// The response's Security header has no `wsu:Timestamp` although the policy requires one.
+    #[error("WS-Security: the response's Security header has no wsu:Timestamp, but the policy requires one")]
+    MissingTimestamp,
+    /// More than one `wsu:Timestamp` in one Security header (WSS 1.1 §10: "MUST NOT" more than one).
+    #[error("WS-Security: the response's Security header has more than one wsu:Timestamp")]
+    DuplicateTimestamp,
+    /// A `wsu:Timestamp` whose content breaks WSS 1.1 §10 (no or several `Created`, several
+    /// `Expires`, an unknown child, `Expires` before `Created`).
+    #[error("WS-Security: malformed wsu:Timestamp: {0}")]
+    MalformedTimestamp(String),
+    /// The response's Timestamp has expired: `Expires` plus the clock skew is before now.
+    #[error("WS-Security: the response's Timestamp expired at {expires} (now {now}, clock skew {skew_secs} s)")]
+    TimestampExpired {
+        /// The `Expires` value, as UTC.
+        expires: String,
+        /// The local time of the check.
+        now: String,
+        /// The skew allowed, in seconds.
+        skew_secs: u64,
+    },
+    /// The response's Timestamp was `Created` further in the future than the clock skew allows.
+    #[error("WS-Security: the response's Timestamp is created in the future, at {created} (now {now}, clock skew {skew_secs} s)")]
+    TimestampInFuture {
+        /// The `Created` value, as UTC.
+        created: String,
+        /// The local time of the check.
+        now: String,
+        /// The skew allowed, in seconds.
+        skew_secs: u64,
+    },
+    /// The response is not XML that the Security header can be read from.
+    #[error("WS-Security: cannot read the response's Security header: {0}")]
+    Read(String),
+}
+
+impl From<WssError> for crate::EncodeError {
+    fn from(e: WssError) -> Self {
+        crate::EncodeError {
+            message: e.to_string(),
+        }
+    }
+}
+
+impl From<crate::EncodeError> for WssError {
+    fn from(e: crate::EncodeError) -> Self {
+        WssError::Encode(e.message)
+    }
+}
