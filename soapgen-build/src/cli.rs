@@ -381,6 +381,7 @@ fn type_text(t: &TypeExpr) -> String {
             Base::Runtime(p) => p.rsplit("::").next().unwrap_or(p).to_owned(),
             Base::Named(n) => n.clone(),
             Base::List(i) => format!("List<{}>", base(i)),
+            Base::SoapArray(i) => format!("SoapArray<{}>", base(i)),
         }
     }
     let mut inner = base(&t.base);

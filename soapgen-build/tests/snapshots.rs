@@ -56,6 +56,7 @@ snapshot!(mixed, "mixed.wsdl");
 snapshot!(globalweather, "globalweather.wsdl");
 snapshot!(zeep_soap, "zeep_soap.wsdl");
 snapshot!(swa, "swa.wsdl");
+snapshot!(rpc_encoded, "rpc_encoded.wsdl");
 
 /// Without documentation, the same WSDL gives the same code minus the doc comments from the WSDL.
 #[test]

@@ -140,6 +140,10 @@ impl Emitter<'_> {
                 let item = self.base(item, in_types);
                 quote!(#rt::types::List<#item>)
             }
+            Base::SoapArray(item) => {
+                let item = self.base(item, in_types);
+                quote!(#rt::types::SoapArray<#item>)
+            }
         }
     }
 
@@ -270,6 +274,33 @@ impl Emitter<'_> {
         }
     }
 
+    /// `impl EncodedType` (SOAP 1.1 §5: the `xsi:type` of rpc/encoded parts and array items) for a
+    /// struct or enum of an rpc/encoded module.
+    fn encoded_type(&self, t: &TypeDecl) -> TokenStream {
+        let rt = &self.rt;
+        let (name, xsd) = match t {
+            TypeDecl::Struct(s) => (&s.name, &s.xsd_type),
+            TypeDecl::Enum(e) => (&e.name, &e.xsd_type),
+            _ => return TokenStream::new(),
+        };
+        let name = ident(name);
+        let value = match xsd {
+            Some(q) => {
+                let ns = &q.ns;
+                let local = &q.local;
+                quote!(::core::option::Option::Some(#rt::xml::Name::new(#ns, #local)))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote! {
+            impl #rt::types::EncodedType for #name {
+                fn xsi_type() -> ::core::option::Option<#rt::xml::Name<'static>> {
+                    #value
+                }
+            }
+        }
+    }
+
     fn alias_decl(&self, a: &AliasDecl) -> TokenStream {
         let name = ident(&a.name);
         let doc = doc_attrs(a.doc.as_deref(), self.opts.docs);
@@ -345,6 +376,9 @@ impl Emitter<'_> {
                     }
                 }
                 None => args.push(quote!(one_way)),
+            }
+            if op.encoded {
+                args.push(quote!(encoded));
             }
             if op.bare {
                 args.push(quote!(bare));
@@ -434,11 +468,19 @@ pub fn emit(module: &Module, opts: &EmitOptions) -> String {
         .unwrap_or_else(|_| quote!(::soapgen_runtime));
     let rt_attr = (opts.runtime != "::soapgen_runtime").then(|| opts.runtime.clone());
     let e = Emitter { opts, rt, rt_attr };
-    let types = module.types.iter().map(|t| match t {
-        TypeDecl::Struct(s) => e.struct_decl(s),
-        TypeDecl::Enum(en) => e.enum_decl(en),
-        TypeDecl::Alias(a) => e.alias_decl(a),
-        TypeDecl::Faults(f) => e.faults_decl(f),
+    let types = module.types.iter().map(|t| {
+        let decl = match t {
+            TypeDecl::Struct(s) => e.struct_decl(s),
+            TypeDecl::Enum(en) => e.enum_decl(en),
+            TypeDecl::Alias(a) => e.alias_decl(a),
+            TypeDecl::Faults(f) => e.faults_decl(f),
+        };
+        if module.encoded {
+            let encoded = e.encoded_type(t);
+            quote!(#decl #encoded)
+        } else {
+            decl
+        }
     });
     let clients = module.clients.iter().map(|c| e.client(c));
     let tokens = quote! {

@@ -184,6 +184,14 @@ impl<'m> Writer<'m> {
                 self.indent(level);
                 let _ = writeln!(self.out, "<{tag}><!-- any XML --></{tag}>");
             }
+            Base::SoapArray(item) => {
+                // SOAP 1.1 §5.4.2: a SOAP-ENC array, one sample item.
+                self.indent(level);
+                let _ = writeln!(self.out, "<{tag}>");
+                self.value("item", item, level + 1);
+                self.indent(level);
+                let _ = writeln!(self.out, "</{tag}>");
+            }
             other => {
                 let v = self.text_sample(other);
                 self.indent(level);

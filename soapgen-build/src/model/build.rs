@@ -43,6 +43,8 @@ struct Builder<'d> {
     notes: Vec<String>,
     /// The fault type of each portType operation (shared by the bindings of that portType).
     fault_types: BTreeMap<(QName, String), String>,
+    /// SOAP-ENC array item types being resolved (an array of itself is refused, not recursed).
+    arrays: Vec<QName>,
 }
 
 type R<T> = Result<T, Error>;
@@ -64,6 +66,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         queued: BTreeSet::new(),
         notes: defs.notes.clone(),
         fault_types: BTreeMap::new(),
+        arrays: Vec::new(),
     };
     // Names for every named type first, then elements with anonymous types, each in sorted order:
     // the names do not depend on which operations reach them.
@@ -140,6 +143,9 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         source: source.to_owned(),
         doc: defs.doc.clone(),
         types: b.decls.into_values().collect(),
+        encoded: clients
+            .iter()
+            .any(|c| c.operations.iter().any(|o| o.encoded)),
         clients,
         notes: b.notes,
     })
@@ -268,6 +274,29 @@ impl<'d> Builder<'d> {
                 return Ok(b);
             }
         }
+        if is_soap_enc_ns(&q.ns) && q.local == "Array" {
+            // An array of anything (SOAP 1.1 §5.4.2): the items kept as XML.
+            return Ok(Base::SoapArray(Box::new(Base::Runtime("types::AnyXml"))));
+        }
+        if let Some(TypeDef::Complex(ct)) = self.schemas().types.get(q) {
+            if is_soap_array(ct) {
+                if self.arrays.contains(q) {
+                    return Err(unsupported(
+                        format!("SOAP-ENC array type {q} whose items are arrays of itself"),
+                        loc,
+                    ));
+                }
+                self.arrays.push(q.clone());
+                let item = self.soap_array_item(ct, &q.local);
+                self.arrays.pop();
+                return Ok(Base::SoapArray(Box::new(item?)));
+            }
+        }
+        if q.ns == "http://xml.apache.org/xml-soap" && !self.schemas().types.contains_key(q) {
+            // Apache SOAP / Axis 1 Map, Vector, Element, DataHandler: used by rpc/encoded WSDLs
+            // without their schema; their content kept as XML.
+            return Ok(Base::Runtime("types::AnyXml"));
+        }
         let Some(def) = self.schemas().types.get(q) else {
             return Err(undefined(format!("type {q}"), loc).with_hint(
                 "check the prefix's namespace and that the schema defining it is imported",
@@ -292,6 +321,10 @@ impl<'d> Builder<'d> {
             Some(TypeRef::Named(q, loc)) => self.named_type(q, loc),
             Some(TypeRef::Anonymous(td)) => match &**td {
                 TypeDef::Simple(st) => self.simple_base(st, Some(hint)),
+                TypeDef::Complex(ct) if is_soap_array(ct) => {
+                    let item = self.soap_array_item(ct, hint)?;
+                    Ok(Base::SoapArray(Box::new(item)))
+                }
                 TypeDef::Complex(ct) => {
                     let name = self.scope.unique(hint);
                     let decl =
@@ -301,6 +334,41 @@ impl<'d> Builder<'d> {
                 }
             },
         }
+    }
+
+    /// The item type of a SOAP-ENC array type (SOAP 1.1 §5.4.2; WSDL 1.1 §2.2): from
+    /// `wsdl:arrayType="ns:T[]"` on the `soapenc:arrayType` attribute, else from the one element the
+    /// restriction declares, else `anyType` (kept as XML).
+    fn soap_array_item(&mut self, ct: &ComplexType, hint: &str) -> R<Base> {
+        for a in &ct.attributes {
+            if let AttributeItem::Attribute(d) = a {
+                if is_soap_enc_ns(&d.name.ns)
+                    && matches!(d.name.local.as_str(), "arrayType" | "itemType")
+                {
+                    if let Some(item) = &d.array_type {
+                        return self.named_type(item, &d.loc);
+                    }
+                }
+            }
+        }
+        if let Content::Complex {
+            particle: Some(p), ..
+        } = &ct.content
+        {
+            let mut stack = vec![p];
+            while let Some(p) = stack.pop() {
+                match &p.term {
+                    Term::Element(le) => {
+                        return self.type_ref(le.ty.as_ref(), &format!("{hint}Item"));
+                    }
+                    Term::Sequence(ps) | Term::Choice(ps) | Term::All(ps) if ps.len() == 1 => {
+                        stack.push(&ps[0]);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(Base::Runtime("types::AnyXml"))
     }
 
     /// The Rust type of a simple type: an enum for enumerations (named `hint` when anonymous),
@@ -334,7 +402,8 @@ impl<'d> Builder<'d> {
                 let def = self.schemas().types[q].clone();
                 match def {
                     TypeDef::Complex(ct) => {
-                        let d = self.struct_decl(&name, &ct, format!("complexType {q}"))?;
+                        let mut d = self.struct_decl(&name, &ct, format!("complexType {q}"))?;
+                        d.xsd_type = Some(q.clone());
                         self.decls.insert(name, TypeDecl::Struct(d));
                     }
                     TypeDef::Simple(st) => {
@@ -343,7 +412,8 @@ impl<'d> Builder<'d> {
                             SimpleVariety::Restriction { enumerations, .. }
                                 if !enumerations.is_empty() =>
                             {
-                                let d = enum_decl(&name, &st, enumerations, origin);
+                                let mut d = enum_decl(&name, &st, enumerations, origin);
+                                d.xsd_type = Some(q.clone());
                                 self.decls.insert(name, TypeDecl::Enum(d));
                             }
                             _ => {
@@ -467,6 +537,7 @@ impl<'d> Builder<'d> {
             name: name.to_owned(),
             doc: ct.doc.clone(),
             origin,
+            xsd_type: None,
             namespace,
             fields: c.fields,
         })
@@ -1042,13 +1113,20 @@ impl<'d> Builder<'d> {
             .transpose()?;
         let in_bind = bop.input.clone();
         let out_bind = bop.output.clone();
-        for b in [&in_bind, &out_bind].into_iter().flatten() {
-            if b.use_ == BodyUse::Encoded {
-                return Err(unsupported(
-                    "use=\"encoded\" (SOAP 1.1 section 5 encoding, rpc/encoded)",
-                    &b.loc,
-                ));
-            }
+        // SOAP 1.1 §5 encoding: rpc style (§7); document/encoded is not used in practice.
+        let encoded = [&in_bind, &out_bind]
+            .into_iter()
+            .flatten()
+            .any(|b| b.use_ == BodyUse::Encoded);
+        if encoded && style != Style::Rpc {
+            let b = [&in_bind, &out_bind]
+                .into_iter()
+                .flatten()
+                .find(|b| b.use_ == BodyUse::Encoded);
+            return Err(unsupported(
+                "use=\"encoded\" with style=\"document\" (document/encoded; rpc/encoded is supported)",
+                b.map_or(&bop.loc, |b| &b.loc),
+            ));
         }
         let header_parts: BTreeSet<(QName, String)> = in_bind
             .iter()
@@ -1112,6 +1190,7 @@ impl<'d> Builder<'d> {
             request: QName::new("", ""),
             response: None,
             bare: false,
+            encoded,
             bare_response: false,
             result: None,
             params: Vec::new(),
@@ -1194,14 +1273,22 @@ impl<'d> Builder<'d> {
                         &m.loc,
                     ));
                 };
-                let PartKind::Element(eq) = &part.kind else {
-                    return Err(unsupported(
-                        "a fault part typed with type= (fault details are elements)",
-                        &part.loc,
-                    ));
+                let (base, detail) = match &part.kind {
+                    PartKind::Element(eq) => (self.element_base(eq, &part.loc)?.0, eq.clone()),
+                    // rpc/encoded (SOAP 1.1 §5): the detail entry is an accessor named after the
+                    // part, its type given by type=.
+                    PartKind::Type(t) if decl.encoded => (
+                        self.named_type(t, &part.loc)?,
+                        QName::new("", part.name.clone()),
+                    ),
+                    PartKind::Type(_) => {
+                        return Err(unsupported(
+                            "a fault part typed with type= (fault details are elements)",
+                            &part.loc,
+                        ))
+                    }
                 };
-                let (base, _) = self.element_base(eq, &part.loc)?;
-                variants.push((vscope.unique(&names::type_name(fname)), base, eq.clone()));
+                variants.push((vscope.unique(&names::type_name(fname)), base, detail));
             }
             // Operations that declare the same faults share one type.
             let same = self.decls.values().find_map(|d| match d {
@@ -1462,12 +1549,6 @@ impl<'d> Builder<'d> {
         let out_ns = out_bind
             .and_then(|b| b.namespace.clone())
             .unwrap_or_else(|| in_ns.clone());
-        if out_parts.is_some() && out_ns != in_ns {
-            return Err(unsupported(
-                "rpc input and output wrappers in different namespaces",
-                &op.loc,
-            ));
-        }
         decl.request = QName::new(in_ns.clone(), op.name.clone());
         decl.response =
             out_parts.map(|_| QName::new(out_ns.clone(), format!("{}Response", op.name)));
@@ -1489,13 +1570,41 @@ impl<'d> Builder<'d> {
                     decl.result = Some(xml);
                 }
                 _ => {
-                    return Err(unsupported(
-                        format!(
-                            "an rpc output message with {} parts (several results)",
-                            outs.len()
-                        ),
-                        &op.loc,
-                    ))
+                    // Several results (WSDL 1.1 §3.5): the response wrapper as a struct, one field
+                    // per part.
+                    let name = self
+                        .scope
+                        .unique(&names::type_name(&format!("{}Response", op.name)));
+                    let mut c = Collector::new();
+                    for p in outs {
+                        let (xml, base) = self.rpc_part(p)?;
+                        c.push(
+                            &p.name,
+                            FieldDecl {
+                                name: String::new(),
+                                xml,
+                                kind: FieldKind::Element,
+                                ty: TypeExpr::one(base),
+                                doc: None,
+                            },
+                        );
+                    }
+                    let origin = format!(
+                        "the {} parts of the rpc response of operation {}",
+                        outs.len(),
+                        op.name
+                    );
+                    let decl_s = StructDecl {
+                        name: name.clone(),
+                        doc: None,
+                        origin,
+                        xsd_type: None,
+                        namespace: String::new(),
+                        fields: c.fields,
+                    };
+                    self.decls.insert(name.clone(), TypeDecl::Struct(decl_s));
+                    decl.ret = Some(TypeExpr::one(Base::Named(name)));
+                    decl.bare_response = true;
                 }
             }
         }
@@ -1514,6 +1623,20 @@ impl<'d> Builder<'d> {
             }
         }
     }
+}
+
+/// Whether `ns` is the SOAP 1.1 encoding namespace (SOAP 1.1 §5) or SOAP 1.2's (SOAP 1.2 Part 2
+/// §4, whose arrays are read the same way: items in order, whatever their names).
+fn is_soap_enc_ns(ns: &str) -> bool {
+    ns == "http://schemas.xmlsoap.org/soap/encoding/"
+        || ns == "http://www.w3.org/2003/05/soap-encoding"
+}
+
+/// Whether `ct` is a SOAP-ENC array type: complexContent derived from `soapenc:Array` (SOAP 1.1
+/// §5.4.2).
+fn is_soap_array(ct: &ComplexType) -> bool {
+    matches!(&ct.content, Content::Complex { base, .. }
+        if is_soap_enc_ns(&base.ns) && base.local == "Array")
 }
 
 /// Adds a paragraph to a doc comment.
@@ -1552,6 +1675,7 @@ fn enum_decl(name: &str, st: &SimpleType, values: &[String], origin: String) -> 
         name: name.to_owned(),
         doc: st.doc.clone(),
         origin,
+        xsd_type: None,
         values,
     }
 }

@@ -314,6 +314,10 @@ pub struct AttributeDecl {
     pub default: Option<String>,
     /// `fixed="…"`.
     pub fixed: Option<String>,
+    /// `wsdl:arrayType="ns:T[]"` (WSDL 1.1 §2.2 on `soapenc:arrayType` in a SOAP-ENC array
+    /// restriction): the item type, with the brackets removed. `None` when absent or not a single
+    /// dimension.
+    pub array_type: Option<QName>,
     /// Documentation.
     pub doc: Option<String>,
     /// Where.

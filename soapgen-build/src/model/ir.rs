@@ -17,6 +17,8 @@ pub struct Module {
     pub clients: Vec<ClientDecl>,
     /// What was not generated and why (HTTP bindings, skipped operations).
     pub notes: Vec<String>,
+    /// Some operation is rpc/encoded (SOAP 1.1 §5): the types also get `EncodedType` impls.
+    pub encoded: bool,
 }
 
 /// A generated type.
@@ -53,6 +55,9 @@ pub struct StructDecl {
     pub doc: Option<String>,
     /// What it was generated from (`complexType {ns}Name`).
     pub origin: String,
+    /// The named XSD type it was generated from (its `xsi:type` in SOAP 1.1 §5 encoding); `None` for
+    /// anonymous types and elements.
+    pub xsd_type: Option<QName>,
     /// The namespace most element fields are in (the derive's default).
     pub namespace: String,
     /// Fields in content-model order.
@@ -117,6 +122,8 @@ pub enum Base {
     Named(String),
     /// `types::List<…>` of an item type.
     List(Box<Base>),
+    /// `types::SoapArray<…>`: a SOAP-ENC array of an item type (SOAP 1.1 §5.4.2, rpc/encoded).
+    SoapArray(Box<Base>),
 }
 
 /// A full field or parameter type.
@@ -150,6 +157,8 @@ pub struct EnumDecl {
     pub doc: Option<String>,
     /// What it was generated from.
     pub origin: String,
+    /// The named simpleType it was generated from (its `xsi:type` in SOAP 1.1 §5 encoding).
+    pub xsd_type: Option<QName>,
     /// (variant, value) in schema order.
     pub values: Vec<(String, String)>,
 }
@@ -218,6 +227,9 @@ pub struct OperationDecl {
     pub response: Option<QName>,
     /// Parameters are the request element's content (wrapped/rpc) or the element itself (bare).
     pub bare: bool,
+    /// rpc/encoded (`soap:body use="encoded"`, SOAP 1.1 §5 and §7): `encodingStyle` on the request
+    /// element, `xsi:type` on each part.
+    pub encoded: bool,
     /// Parameters are unwrapped but the result is the whole response element (a response wrapper
     /// with several children).
     pub bare_response: bool,

@@ -285,6 +285,7 @@ fn read_top_level(ctx: &SchemaCtx, node: Node, out: &mut SchemaSet) -> Result<()
                 use_: AttributeUse::Optional,
                 default: node.attribute("default").map(str::to_owned),
                 fixed: node.attribute("fixed").map(str::to_owned),
+                array_type: wsdl_array_type(node),
                 doc: ctx.doc.documentation(node),
                 loc: loc.clone(),
             };
@@ -556,6 +557,7 @@ fn attribute_items(ctx: &SchemaCtx, node: Node) -> Result<(Vec<AttributeItem>, b
                     use_,
                     default: c.attribute("default").map(str::to_owned),
                     fixed: c.attribute("fixed").map(str::to_owned),
+                    array_type: wsdl_array_type(c),
                     doc: ctx.doc.documentation(c),
                     loc,
                 }));
@@ -568,6 +570,29 @@ fn attribute_items(ctx: &SchemaCtx, node: Node) -> Result<(Vec<AttributeItem>, b
         }
     }
     Ok((items, any))
+}
+
+/// The item type of `wsdl:arrayType="ns:T[]"` (WSDL 1.1 §2.2, SOAP 1.1 §5.4.2 arrayTypeValue):
+/// `{ns}T` for a single-dimension array; `None` when absent, multi-dimensional (`T[,]`), an array
+/// of arrays (`T[][]`) or with an unbound prefix.
+fn wsdl_array_type(node: Node) -> Option<QName> {
+    let v = node
+        .attribute(("http://schemas.xmlsoap.org/wsdl/", "arrayType"))?
+        .trim();
+    let open = v.find('[')?;
+    let (ty, dims) = v.split_at(open);
+    if dims.matches('[').count() != 1 || dims.contains(',') {
+        return None;
+    }
+    let (prefix, local) = match ty.split_once(':') {
+        Some((p, l)) => (Some(p), l),
+        None => (None, ty),
+    };
+    let ns = node.lookup_namespace_uri(prefix);
+    if prefix.is_some() && ns.is_none() {
+        return None;
+    }
+    Some(QName::new(ns.unwrap_or_default(), local))
 }
 
 fn particle(ctx: &SchemaCtx, node: Node) -> Result<Particle> {
