@@ -1,4 +1,5 @@
-//! The HTTP transport: a trait generated clients call through, and a reqwest implementation.
+//! The HTTP transport: a trait generated clients call through, a reqwest implementation (the
+//! default, feature `reqwest`) and a lean hyper one for plain HTTP (feature `hyper`).
 //!
 //! SOAP 1.1 §6 and SOAP 1.2 Part 2 §7 bind SOAP to HTTP POST. A [`Transport`] sends one request and
 //! returns the status, headers and whole body; everything SOAP-specific (envelopes, faults, actions)
@@ -10,6 +11,12 @@ mod reqwest_impl;
 
 #[cfg(feature = "reqwest")]
 pub use reqwest_impl::{ReqwestTransport, ReqwestTransportBuilder};
+
+#[cfg(feature = "hyper")]
+mod hyper_impl;
+
+#[cfg(feature = "hyper")]
+pub use hyper_impl::{HyperTransport, HyperTransportBuilder};
 
 use std::fmt;
 use std::future::Future;
