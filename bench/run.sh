@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # bench/run.sh: soapgen side by side with the stacks users would pick instead, in ONE run.
 #
-#   bash bench/run.sh            # the recorded run: everything, results into bench/results/<date>/,
-#                                # the README's benchmark section rewritten (~12 min on 2 cores)
-#   bash bench/run.sh --no-codegen   # the same without bench/codegen (larger-WSDL construction)
+#   bash bench/run.sh            # the recorded run: every comparison, results into
+#                                # bench/results/<date>/, the README's benchmark section rewritten
+#                                # (~8 min on 2 quiet cores, ~12 min when others build)
+#   bash bench/run.sh --with-codegen # + soapgen's construction of the larger corpus WSDLs' clients
+#                                # via bench/codegen/run.sh --no-release (compiles each generated
+#                                # crate: +5 min quiet, +25 min when others build)
 #   bash bench/run.sh --quick    # every comparison with few iterations (~2 min), target/bench/quick
 #   bash bench/run.sh --smoke    # a few calls of everything, dev build, no timings worth reading
 #                                # (CI: proves the harness works), target/bench/smoke
@@ -20,8 +23,9 @@
 #   clients   soapgen's client generated from the same WSDL (bench/harness, async and blocking,
 #             reqwest transport and a minimal hyper one), gSOAP's generated C client
 #             (bench/gsoap/client.c), zeep (bench/zeep_client.py)
-#   1 start-up: process start to first response; in-process construction; larger corpus WSDLs
-#             via bench/codegen/run.sh --no-release (construction only: no server implements them)
+#   1 start-up: process start to first response; in-process construction; the larger corpus
+#             WSDLs (construction only: no server implements them): zeep in every run, soapgen
+#             with --with-codegen
 #   2 latency of Echo(100 objects) p50/p90/p99; 3 throughput with 1/8/64 callers + peak memory;
 #   4 serialization in memory (+ callgrind instruction counts); 5 reqwest vs hyper transport.
 #
@@ -30,12 +34,12 @@
 set -euo pipefail
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
-MODE=full CODEGEN=1 README=1
+MODE=full CODEGEN=0 README=1
 for arg in "$@"; do
   case "$arg" in
     --quick) MODE=quick CODEGEN=0 README=0 ;;
     --smoke) MODE=smoke CODEGEN=0 README=0 ;;
-    --no-codegen) CODEGEN=0 ;;
+    --with-codegen) CODEGEN=1 ;;
     --no-readme) README=0 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "run.sh: unknown argument $arg (try --help)" >&2; exit 2 ;;

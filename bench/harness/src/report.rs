@@ -515,6 +515,9 @@ impl Results {
                 dur_ns(c.ns)
             );
         }
+        if self.codegen.is_empty() && self.construct.iter().any(|c| c.wsdl != "large_objects") {
+            s.push_str("\nsoapgen's construction of the larger WSDLs' clients needs each generated crate compiled (minutes for e-conomic): `bash bench/run.sh --with-codegen` adds it through `bench/codegen/run.sh --no-release`. The generated client is the same one-field wrapper of `soapgen_runtime::Client` for every WSDL, so its construction does not depend on the WSDL (the last such run: `bench/codegen/results/`).\n");
+        }
         if !self.codegen.is_empty() {
             s.push_str("\nLarger WSDLs, construction only (no server implements them), from `bench/codegen/run.sh --no-release` in the same run (`construct` program of each generated crate; zeep in a fresh process per run, local files):\n\n| WSDL | size | generated client | `from_client` | `Client::new` + `from_client` | zeep `Client(wsdl)` | zeep / soapgen | |\n|---|---:|---|---:|---:|---:|---:|:-:|\n");
             for c in &self.codegen {

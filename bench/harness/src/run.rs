@@ -98,6 +98,13 @@ impl Counts {
     }
 }
 
+/// The largest corpus WSDLs (as bench/codegen/run.sh names them), under `../shared/corpus`.
+const LARGE_WSDLS: [(&str, &str); 3] = [
+    ("ec2", "gowsdl/fixtures/ec2.wsdl"),
+    ("vboxweb", "gowsdl/fixtures/vboxweb.wsdl"),
+    ("economic", "wasabi/spec/fixtures/economic.wsdl"),
+];
+
 /// Client labels, the same in every table and plot.
 pub const SG_ASYNC: &str = "soapgen async (reqwest)";
 /// The blocking generated client with the default transport.
@@ -504,6 +511,53 @@ fn construction(env: &Env, res: &mut Results, codegen_csv: Option<&str>) -> Resu
         wsdl: wsdl.to_owned(),
         ns: median_ms * 1e6,
     });
+    // The larger corpus WSDLs (no server implements them): zeep's Client(wsdl) in this run;
+    // soapgen's side needs each generated crate compiled (bench/codegen, `--with-codegen`).
+    let corpus = std::env::var_os("SOAPGEN_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| env.root.join("../shared/corpus"));
+    let large: Vec<(&str, PathBuf)> = LARGE_WSDLS
+        .iter()
+        .map(|(slug, rel)| (*slug, corpus.join(rel)))
+        .filter(|(_, p)| p.is_file())
+        .collect();
+    if large.len() < LARGE_WSDLS.len() {
+        res.notes.push(format!(
+            "{} of the larger corpus WSDLs not found under {} (SOAPGEN_CORPUS)",
+            LARGE_WSDLS.len() - large.len(),
+            corpus.display()
+        ));
+    }
+    if !large.is_empty() {
+        say("zeep Client(wsdl) on the larger corpus WSDLs");
+        let mut cmd = Command::new(&env.python);
+        cmd.arg(env.root.join("bench/zeep_client_construction.py"))
+            .arg("--repeat")
+            .arg(c.zeep_construct_repeat.to_string())
+            .args(large.iter().map(|(_, p)| p));
+        let (out, _) = env.run("zeep construct (corpus)", cmd, false)?;
+        for (slug, path) in &large {
+            let p = path.to_string_lossy();
+            let ms = out
+                .lines()
+                .find(|l| l.starts_with(p.as_ref()))
+                .and_then(|l| l.split(',').nth(3)?.parse::<f64>().ok());
+            match ms {
+                Some(ms) => res.construct.push(Construct {
+                    client: "zeep".to_owned(),
+                    what: format!(
+                        "zeep.Client(wsdl) (fresh process, median; {:.1} MiB)",
+                        std::fs::metadata(path).map_or(0.0, |m| m.len() as f64 / 1048576.0)
+                    ),
+                    wsdl: (*slug).to_owned(),
+                    ns: ms * 1e6,
+                }),
+                None => res
+                    .notes
+                    .push(format!("zeep could not construct a client of {slug}")),
+            }
+        }
+    }
     if let Some(path) = codegen_csv {
         match CodegenRow::read_all(Path::new(path)) {
             Ok(rows) => res.codegen = rows,
