@@ -49,3 +49,47 @@ async fn encoded_struct_arrays_and_multiref_against_gsoap() {
     assert_eq!(pair.first, item("shared", 42));
     assert_eq!(pair.second, pair.first);
 }
+
+/// An Axis 1.4-style response (every struct an independent `multiRef`, typed with `xsi:type`, the
+/// return accessor named after the operation), from a canned server; and what the request looks like
+/// on the wire.
+#[tokio::test]
+async fn axis_style_multiref_response_and_encoded_request() {
+    use soapgen_tests::canned::{http, serve, Behaviour};
+    let body = r##"<?xml version="1.0" encoding="utf-8"?>
+<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+ <soapenv:Body>
+  <ns1:getPairResponse soapenv:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xmlns:ns1="urn:soapgen:encoded">
+   <getPairReturn href="#id0"/>
+  </ns1:getPairResponse>
+  <multiRef id="id0" soapenc:root="0" soapenv:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xsi:type="ns2:Pair" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:ns2="urn:soapgen:encoded">
+   <first href="#id1"/>
+   <second href="#id1"/>
+  </multiRef>
+  <multiRef id="id1" soapenc:root="0" soapenv:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xsi:type="ns3:Item" xmlns:ns3="urn:soapgen:encoded" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/">
+   <name xsi:type="xsd:string">axis</name>
+   <count xsi:type="xsd:int">5</count>
+  </multiRef>
+ </soapenv:Body>
+</soapenv:Envelope>"##;
+    let server = serve(Behaviour::Raw(http(200, "text/xml; charset=utf-8", body.as_bytes())));
+    let client = EncodedBindingClient::new(server.url()).unwrap();
+    let pair = client.get_pair("axis".to_owned(), 5).await.unwrap();
+    assert_eq!(pair.first, item("axis", 5));
+    assert_eq!(pair.second, pair.first);
+    let request = server.last_request();
+    assert!(
+        request.contains(r#"encodingStyle="http://schemas.xmlsoap.org/soap/encoding/""#),
+        "{request}"
+    );
+    assert!(request.contains(r#"<name xsi:type="xsd:string">axis</name>"#), "{request}");
+    assert!(request.contains(r#"<count xsi:type="xsd:int">5</count>"#), "{request}");
+
+    // A reference to no id is an error with the element path.
+    let broken = body.replace(r##"<second href="#id1"/>"##, r##"<second href="#id9"/>"##);
+    let server = serve(Behaviour::Raw(http(200, "text/xml", broken.as_bytes())));
+    let client = EncodedBindingClient::new(server.url()).unwrap();
+    let e = client.get_pair("axis".to_owned(), 5).await.unwrap_err();
+    let text = e.to_string();
+    assert!(text.contains("#id9") && text.contains("second"), "{text}");
+}
