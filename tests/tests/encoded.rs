@@ -72,7 +72,11 @@ async fn axis_style_multiref_response_and_encoded_request() {
   </multiRef>
  </soapenv:Body>
 </soapenv:Envelope>"##;
-    let server = serve(Behaviour::Raw(http(200, "text/xml; charset=utf-8", body.as_bytes())));
+    let server = serve(Behaviour::Raw(http(
+        200,
+        "text/xml; charset=utf-8",
+        body.as_bytes(),
+    )));
     let client = EncodedBindingClient::new(server.url()).unwrap();
     let pair = client.get_pair("axis".to_owned(), 5).await.unwrap();
     assert_eq!(pair.first, item("axis", 5));
@@ -82,8 +86,14 @@ async fn axis_style_multiref_response_and_encoded_request() {
         request.contains(r#"encodingStyle="http://schemas.xmlsoap.org/soap/encoding/""#),
         "{request}"
     );
-    assert!(request.contains(r#"<name xsi:type="xsd:string">axis</name>"#), "{request}");
-    assert!(request.contains(r#"<count xsi:type="xsd:int">5</count>"#), "{request}");
+    assert!(
+        request.contains(r#"<name xsi:type="xsd:string">axis</name>"#),
+        "{request}"
+    );
+    assert!(
+        request.contains(r#"<count xsi:type="xsd:int">5</count>"#),
+        "{request}"
+    );
 
     // A reference to no id is an error with the element path.
     let broken = body.replace(r##"<second href="#id1"/>"##, r##"<second href="#id9"/>"##);
