@@ -23,8 +23,9 @@
 //!   (override with `SOAPGEN_PYTHON`); paths `/soap11`, `/soap12` (+ `?wsdl`).
 //! * gSOAP echo: `tests/peers/gsoap/` is built once per machine by `build.sh`
 //!   into `<target-dir>/peers/gsoap/` and rebuilt only when `build.sh`,
-//!   `echo.wsdl` or `server.c` change.  Any path works; the reply's SOAP
-//!   version follows the request envelope.
+//!   `echo.wsdl`, `server.c` or the shared `common/` (`lib.sh`,
+//!   `peer_main.{h,c}`, in every gSOAP peer's inputs) change.  Any path
+//!   works; the reply's SOAP version follows the request envelope.
 //! * GlobalWeather: `tests/peers/globalweather/` (a gSOAP server generated
 //!   from the real-world `examples/wsdl/globalweather.wsdl`), built the same
 //!   way into `<target-dir>/peers/globalweather/`; rebuilt when its
@@ -289,6 +290,9 @@ const GSOAP_PEER: BuiltPeer = BuiltPeer {
         ("build.sh", "tests/peers/gsoap/build.sh"),
         ("echo.wsdl", "tests/peers/gsoap/echo.wsdl"),
         ("server.c", "tests/peers/gsoap/server.c"),
+        ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
+        ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
+        ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
     ],
     stamp_version: 1,
     install_hint: GSOAP_INSTALL_HINT,

@@ -2,85 +2,32 @@
 # Build the gSOAP interop peer into <outdir>:
 #   wsdl2h -c  echo.wsdl      -> <outdir>/gen/echo.h
 #   soapcpp2 -c -S echo.h     -> <outdir>/gen/soap{H,Stub,C,Server}.* + .nsmap
-#   gcc server.c + generated  -> <outdir>/echo-server
+#   gcc server.c + generated + common/peer_main.c -> <outdir>/echo-server
 # Nothing is written into the source tree.  Idempotent: every run regenerates
 # into a fresh temporary directory and atomically replaces <outdir>/gen and
-# <outdir>/echo-server.
+# <outdir>/echo-server (see common/lib.sh).
 #
 # Needs: gsoap (wsdl2h, soapcpp2), libgsoap-dev, pkg-config, gcc
 #   (apt-get install -y gsoap libgsoap-dev pkg-config gcc)
 set -euo pipefail
 
-if [[ $# -ne 1 ]]; then
-  echo "usage: $0 <outdir>" >&2
-  exit 2
-fi
-
-missing=()
-for tool in wsdl2h soapcpp2 pkg-config gcc mktemp; do
-  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
-done
-if [[ ${#missing[@]} -gt 0 ]]; then
-  echo "build.sh: missing tools: ${missing[*]} (apt-get install -y gsoap libgsoap-dev pkg-config gcc)" >&2
-  exit 3
-fi
-if ! pkg-config --exists gsoap; then
-  echo "build.sh: pkg-config cannot find gsoap (apt-get install -y libgsoap-dev)" >&2
-  exit 3
-fi
-
 src_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-mkdir -p "$1"
-out_dir="$(cd "$1" && pwd)"
-
-# wsdl2h's stock typemap lives next to its import directory.
-gsoap_share=""
-for d in /usr/share/gsoap /usr/local/share/gsoap; do
-  if [[ -f "$d/WS/typemap.dat" && -d "$d/import" ]]; then
-    gsoap_share="$d"
-    break
-  fi
-done
-if [[ -z "$gsoap_share" ]]; then
-  echo "build.sh: gSOAP data files not found (/usr/share/gsoap/{WS/typemap.dat,import}; apt-get install -y gsoap)" >&2
-  exit 3
-fi
-
-work="$(mktemp -d "$out_dir/.build.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-gen="$work/gen"
-mkdir -p "$gen"
+# shellcheck source=common/lib.sh
+source "$src_dir/common/lib.sh"
+peer_begin "$@"
 
 # Stock typemap + bind the prefix "g" to our namespace (instead of ns1).
-{
-  cat "$gsoap_share/WS/typemap.dat"
-  echo
-  echo 'g = "urn:soapgen:gsoap"'
-} > "$gen/typemap.dat"
+peer_typemap 'g = "urn:soapgen:gsoap"'
 
 cp "$src_dir/echo.wsdl" "$gen/echo.wsdl"
-(
-  cd "$gen"
+generate() {
   wsdl2h -c -t typemap.dat -o echo.h echo.wsdl
   # -c: C  -S: server side only  -L: no soapServerLib  -x: no sample XML
   # -w: no WSDL/XSD output  -I: soap12.h etc.
   soapcpp2 -c -S -L -x -w -d . -I"$gsoap_share/import" echo.h
-) > "$work/generate.log" 2>&1 || {
-  cat "$work/generate.log" >&2
-  echo "build.sh: code generation failed" >&2
-  exit 1
 }
+peer_generate generate
 
-# shellcheck disable=SC2046  # word splitting of pkg-config output is intended
-gcc -std=gnu99 -O1 -g -Wall \
-  -I"$gen" \
-  $(pkg-config --cflags gsoap) \
-  -o "$work/echo-server" \
-  "$src_dir/server.c" "$gen/soapServer.c" "$gen/soapC.c" \
-  $(pkg-config --libs gsoap) -lpthread
-
-# Publish: replace previous outputs.
-rm -rf "$out_dir/gen"
-mv "$gen" "$out_dir/gen"
-mv -f "$work/echo-server" "$out_dir/echo-server"
-echo "built $out_dir/echo-server"
+peer_gcc echo-server -O1 -g -- \
+  "$src_dir/server.c" "$gen/soapServer.c" "$gen/soapC.c" "$PEER_MAIN_C"
+peer_publish echo-server
