@@ -3,87 +3,37 @@
 #   wsdl2h -c  swa.wsdl       -> <outdir>/gen/swa.h  (the mime:multipartRelated
 #                                bindings become documentation of the operations)
 #   soapcpp2 -c -S swa.h      -> <outdir>/gen/soap{H,Stub,C,Server}.* + .nsmap
-#   gcc server.c + generated  -> <outdir>/swa-server
+#   gcc server.c + generated + ../common/peer_main.c -> <outdir>/swa-server
 # Nothing is written into the source tree.  Idempotent: every run regenerates
 # into a fresh temporary directory and atomically replaces <outdir>/gen and
-# <outdir>/swa-server.
+# <outdir>/swa-server (see ../common/lib.sh).
 #
 # Needs: gsoap (wsdl2h, soapcpp2, /usr/share/gsoap/WS/typemap.dat),
 #   libgsoap-dev, pkg-config, gcc
 #   (apt-get install -y gsoap libgsoap-dev pkg-config gcc)
 set -euo pipefail
 
-if [[ $# -ne 1 ]]; then
-  echo "usage: $0 <outdir>" >&2
-  exit 2
-fi
-
-missing=()
-for tool in wsdl2h soapcpp2 pkg-config gcc mktemp; do
-  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
-done
-if [[ ${#missing[@]} -gt 0 ]]; then
-  echo "build.sh: missing tools: ${missing[*]} (apt-get install -y gsoap libgsoap-dev pkg-config gcc)" >&2
-  exit 3
-fi
-if ! pkg-config --exists gsoap; then
-  echo "build.sh: pkg-config cannot find gsoap (apt-get install -y libgsoap-dev)" >&2
-  exit 3
-fi
-
 src_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-mkdir -p "$1"
-out_dir="$(cd "$1" && pwd)"
-
-gsoap_share=""
-for d in /usr/share/gsoap /usr/local/share/gsoap; do
-  if [[ -f "$d/WS/typemap.dat" && -d "$d/import" ]]; then
-    gsoap_share="$d"
-    break
-  fi
-done
-if [[ -z "$gsoap_share" ]]; then
-  echo "build.sh: gSOAP data files not found (/usr/share/gsoap/WS/typemap.dat; apt-get install -y gsoap)" >&2
-  exit 3
-fi
-
-work="$(mktemp -d "$out_dir/.build.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-gen="$work/gen"
-mkdir -p "$gen"
+# shellcheck source=../common/lib.sh
+source "$src_dir/../common/lib.sh"
+peer_begin "$@"
 
 # Stock typemap + the prefixes "p" (our namespace) and "wsi" (swaRef's).
-{
-  cat "$gsoap_share/WS/typemap.dat"
-  echo
-  echo 'p = "urn:soapgen:swa"'
-  echo 'wsi = "http://ws-i.org/profiles/basic/1.1/xsd"'
-} > "$gen/typemap.dat"
+peer_typemap \
+  'p = "urn:soapgen:swa"' \
+  'wsi = "http://ws-i.org/profiles/basic/1.1/xsd"'
 
 cp "$src_dir/swa.wsdl" "$gen/swa.wsdl"
-(
-  cd "$gen"
+generate() {
   wsdl2h -c -t typemap.dat -o swa.h swa.wsdl
   # The MIME binding must have been read (as documentation of EchoPhoto).
   grep -q 'method-input-mime-type:.*EchoPhoto' swa.h || { echo "wsdl2h ignored the mime:multipartRelated binding" >&2; exit 1; }
   # -c: C  -S: server side only  -L: no soapServerLib  -x: no sample XML
   # -w: no WSDL/XSD output
   soapcpp2 -c -S -L -x -w -d . -I"$gsoap_share/import" swa.h
-) > "$work/generate.log" 2>&1 || {
-  cat "$work/generate.log" >&2
-  echo "build.sh: code generation failed" >&2
-  exit 1
 }
+peer_generate generate
 
-# shellcheck disable=SC2046  # word splitting of pkg-config output is intended
-gcc -std=gnu99 -O2 -g -Wall \
-  -I"$gen" \
-  $(pkg-config --cflags gsoap) \
-  -o "$work/swa-server" \
-  "$src_dir/server.c" "$gen/soapServer.c" "$gen/soapC.c" \
-  $(pkg-config --libs gsoap) -lpthread
-
-rm -rf "$out_dir/gen"
-mv "$gen" "$out_dir/gen"
-mv -f "$work/swa-server" "$out_dir/swa-server"
-echo "built $out_dir/swa-server"
+peer_gcc swa-server -O2 -g -- \
+  "$src_dir/server.c" "$gen/soapServer.c" "$gen/soapC.c" "$PEER_MAIN_C"
+peer_publish swa-server
