@@ -37,6 +37,9 @@ INPUTS=( # label path-relative-to-the-workspace-root
   "build.sh" "tests/peers/globalweather/build.sh"
   "server.c" "tests/peers/globalweather/server.c"
   "globalweather.wsdl" "examples/wsdl/globalweather.wsdl"
+  "common/lib.sh" "tests/peers/gsoap/common/lib.sh"
+  "common/peer_main.h" "tests/peers/gsoap/common/peer_main.h"
+  "common/peer_main.c" "tests/peers/gsoap/common/peer_main.c"
 )
 BUILD_LOCK_TIMEOUT=300 # seconds, as in peers.rs
 STALE_LOCK_AGE=180

@@ -3,10 +3,10 @@
 # webservicex GlobalWeather WSDL) into <outdir>:
 #   wsdl2h -c  examples/wsdl/globalweather.wsdl -> <outdir>/gen/globalweather.h
 #   soapcpp2 -c -S globalweather.h             -> <outdir>/gen/soap{H,Stub,C,Server}.* + .nsmap
-#   gcc server.c + generated                   -> <outdir>/globalweather-server
+#   gcc server.c + generated + ../gsoap/common/peer_main.c -> <outdir>/globalweather-server
 # Nothing is written into the source tree.  Idempotent: every run regenerates
 # into a fresh temporary directory and atomically replaces <outdir>/gen and
-# <outdir>/globalweather-server.
+# <outdir>/globalweather-server (see ../gsoap/common/lib.sh).
 #
 # The WSDL is used unchanged (it is the copy of the corpus file, see
 # examples/wsdl/SOURCES.tsv); only the namespace prefix is chosen here:
@@ -18,61 +18,22 @@
 #   (apt-get install -y gsoap libgsoap-dev pkg-config gcc)
 set -euo pipefail
 
-if [[ $# -ne 1 ]]; then
-  echo "usage: $0 <outdir>" >&2
-  exit 2
-fi
-
-missing=()
-for tool in wsdl2h soapcpp2 pkg-config gcc mktemp od sed; do
-  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
-done
-if [[ ${#missing[@]} -gt 0 ]]; then
-  echo "build.sh: missing tools: ${missing[*]} (apt-get install -y gsoap libgsoap-dev pkg-config gcc)" >&2
-  exit 3
-fi
-if ! pkg-config --exists gsoap; then
-  echo "build.sh: pkg-config cannot find gsoap (apt-get install -y libgsoap-dev)" >&2
-  exit 3
-fi
-
 src_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../gsoap/common/lib.sh
+source "$src_dir/../gsoap/common/lib.sh"
+peer_need_tools od sed
 wsdl="$(cd "$src_dir/../../.." && pwd)/examples/wsdl/globalweather.wsdl"
 if [[ ! -f "$wsdl" ]]; then
   echo "build.sh: WSDL not found: $wsdl" >&2
   exit 1
 fi
-mkdir -p "$1"
-out_dir="$(cd "$1" && pwd)"
-
-# wsdl2h's stock typemap lives next to its import directory.
-gsoap_share=""
-for d in /usr/share/gsoap /usr/local/share/gsoap; do
-  if [[ -f "$d/WS/typemap.dat" && -d "$d/import" ]]; then
-    gsoap_share="$d"
-    break
-  fi
-done
-if [[ -z "$gsoap_share" ]]; then
-  echo "build.sh: gSOAP data files not found (/usr/share/gsoap/{WS/typemap.dat,import}; apt-get install -y gsoap)" >&2
-  exit 3
-fi
-
-work="$(mktemp -d "$out_dir/.build.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-gen="$work/gen"
-mkdir -p "$gen"
+peer_begin "$@"
 
 # Stock typemap + bind the prefix "gw" to the service namespace.
-{
-  cat "$gsoap_share/WS/typemap.dat"
-  echo
-  echo 'gw = "http://www.webserviceX.NET"'
-} > "$gen/typemap.dat"
+peer_typemap 'gw = "http://www.webserviceX.NET"'
 
 cp "$wsdl" "$gen/globalweather.wsdl"
-(
-  cd "$gen"
+generate() {
   wsdl2h -c -t typemap.dat -o globalweather.h globalweather.wsdl
   # -c: C  -S: server side only  -L: no soapServerLib  -x: no sample XML
   # -w: no WSDL/XSD output  -I: soap12.h etc.
@@ -85,22 +46,9 @@ cp "$wsdl" "$gen/globalweather.wsdl"
     echo '0x00 };'
     echo "const unsigned long globalweather_wsdl_len = $(wc -c < globalweather.wsdl);"
   } > wsdl_blob.c
-) > "$work/generate.log" 2>&1 || {
-  cat "$work/generate.log" >&2
-  echo "build.sh: code generation failed" >&2
-  exit 1
 }
+peer_generate generate
 
-# shellcheck disable=SC2046  # word splitting of pkg-config output is intended
-gcc -std=gnu99 -O1 -g -Wall \
-  -I"$gen" \
-  $(pkg-config --cflags gsoap) \
-  -o "$work/globalweather-server" \
-  "$src_dir/server.c" "$gen/soapServer.c" "$gen/soapC.c" "$gen/wsdl_blob.c" \
-  $(pkg-config --libs gsoap) -lpthread
-
-# Publish: replace previous outputs.
-rm -rf "$out_dir/gen"
-mv "$gen" "$out_dir/gen"
-mv -f "$work/globalweather-server" "$out_dir/globalweather-server"
-echo "built $out_dir/globalweather-server"
+peer_gcc globalweather-server -O1 -g -- \
+  "$src_dir/server.c" "$gen/soapServer.c" "$gen/soapC.c" "$gen/wsdl_blob.c" "$PEER_MAIN_C"
+peer_publish globalweather-server
