@@ -12,19 +12,18 @@ spyne set-up).  Prints one line "LISTENING <port>" once bound, then serves forev
 Needs Debian's python3-spyne (2.14): run it with /usr/bin/python3.
 """
 
-import argparse
 import logging
 import os
-import socketserver
 import sys
-import threading
-import time
-from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from spyne import (Application, Boolean, ComplexModel, DateTime, Decimal, Double, Integer32,
                    Long, ServiceBase, Unicode, rpc)
 from spyne.protocol.soap import Soap11, Soap12
 from spyne.server.wsgi import WsgiApplication
+
+# The shared start-up of the Python peers (--port, --exit-with-parent, "LISTENING <port>").
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../tests/peers"))
+import peer_util  # noqa: E402
 
 TNS = "urn:soapgen:bench"
 
@@ -91,38 +90,14 @@ class Dispatcher(object):
         return app(environ, start_response)
 
 
-class QuietHandler(WSGIRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - stdlib signature
-        pass
-
-
-class ThreadingWSGIServer(socketserver.ThreadingMixIn, WSGIServer):
-    daemon_threads = True
-    allow_reuse_address = True
+class Server(peer_util.ThreadingWSGIServer):  # a larger listen() backlog
     request_queue_size = 128
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--port", type=int, default=0)
-    ap.add_argument("--exit-with-parent", action="store_true")
-    args = ap.parse_args()
-    if args.exit_with_parent:
-        parent = os.getppid()
-
-        def watch():
-            while True:
-                time.sleep(0.5)
-                if os.getppid() != parent:
-                    os._exit(0)
-
-        threading.Thread(target=watch, daemon=True).start()
+    args = peer_util.parse_args(peer_util.arg_parser(__doc__.split("\n")[0], host=False))
     logging.basicConfig(level=logging.ERROR, stream=sys.stderr)
-    server = make_server("127.0.0.1", args.port, Dispatcher(), server_class=ThreadingWSGIServer,
-                         handler_class=QuietHandler)
-    sys.stdout.write("LISTENING %d\n" % server.server_port)
-    sys.stdout.flush()
-    server.serve_forever()
+    peer_util.serve(peer_util.wsgi_server("127.0.0.1", args.port, Dispatcher(), Server))
 
 
 if __name__ == "__main__":

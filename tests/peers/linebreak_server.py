@@ -53,16 +53,14 @@ Prints exactly one line ``LISTENING <port>`` on stdout once the socket is
 bound, then serves forever.  Nothing else is written to stdout.
 """
 
-import argparse
 import base64
 import os
 import re
-import sys
-import threading
-import time
 import xml.etree.ElementTree as ET
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+import peer_util  # tests/peers/peer_util.py, next to this script
 
 TNS = "urn:soapgen:mtom"
 SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/"
@@ -329,34 +327,8 @@ class Server(ThreadingHTTPServer):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument(
-        "--exit-with-parent",
-        action="store_true",
-        help="exit when the parent process dies (used by the Rust test harness)",
-    )
-    args = parser.parse_args()
-
-    if args.exit_with_parent:
-        parent = os.getppid()
-
-        def watch_parent():
-            while True:
-                time.sleep(0.5)
-                if os.getppid() != parent:
-                    os._exit(0)
-
-        threading.Thread(target=watch_parent, daemon=True).start()
-
-    server = Server((args.host, args.port), Handler)
-    sys.stdout.write("LISTENING %d\n" % server.server_port)
-    sys.stdout.flush()
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+    args = peer_util.parse_args(peer_util.arg_parser(__doc__.split("\n")[0]))
+    peer_util.serve(Server((args.host, args.port), Handler))
 
 
 if __name__ == "__main__":

@@ -16,15 +16,9 @@ logging is suppressed (errors still go to stderr).
 Needs Debian's python3-spyne (2.14) -- run it with /usr/bin/python3.
 """
 
-import argparse
 import io
 import logging
-import os
-import socketserver
 import sys
-import threading
-import time
-from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from spyne import (
     Application,
@@ -42,6 +36,8 @@ from spyne import (
 )
 from spyne.protocol.soap import Soap11, Soap12
 from spyne.server.wsgi import WsgiApplication
+
+import peer_util  # tests/peers/peer_util.py, next to this script
 
 TNS = "urn:soapgen:test"
 
@@ -276,38 +272,10 @@ def _read_chunked(rfile):
         rfile.readline(3)  # CRLF after the chunk data
 
 
-class QuietHandler(WSGIRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - stdlib signature
-        pass
-
-
-class ThreadingWSGIServer(socketserver.ThreadingMixIn, WSGIServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--host", default="127.0.0.1")
+    parser = peer_util.arg_parser(__doc__.split("\n")[0])
     parser.add_argument("--debug", action="store_true", help="spyne debug logging on stderr")
-    parser.add_argument(
-        "--exit-with-parent",
-        action="store_true",
-        help="exit when the parent process dies (used by the Rust test harness)",
-    )
-    args = parser.parse_args()
-
-    if args.exit_with_parent:
-        parent = os.getppid()
-
-        def watch_parent():
-            while True:
-                time.sleep(0.5)
-                if os.getppid() != parent:
-                    os._exit(0)
-
-        threading.Thread(target=watch_parent, daemon=True).start()
+    args = peer_util.parse_args(parser)
 
     logging.basicConfig(
         level=logging.DEBUG if args.debug else logging.ERROR, stream=sys.stderr
@@ -317,19 +285,7 @@ def main():
         # logged by spyne with a full traceback at ERROR level; silence them.
         logging.getLogger("spyne.application.client").setLevel(logging.CRITICAL)
 
-    server = make_server(
-        args.host,
-        args.port,
-        Dispatcher(),
-        server_class=ThreadingWSGIServer,
-        handler_class=QuietHandler,
-    )
-    sys.stdout.write("LISTENING %d\n" % server.server_port)
-    sys.stdout.flush()
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+    peer_util.serve(peer_util.wsgi_server(args.host, args.port, Dispatcher()))
 
 
 if __name__ == "__main__":
