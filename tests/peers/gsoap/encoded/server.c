@@ -9,9 +9,9 @@
  * <id="_1"> as an independent element of the Body).
  *
  * Usage: encoded-server [--port N] [--host ADDR] [--exit-with-parent]
- *   Binds ADDR (default 127.0.0.1) port N (default 0 = any free port),
- *   prints exactly one line "LISTENING <port>" on stdout, then serves forever,
- *   one thread per connection, HTTP keep-alive.
+ *   (../common/peer_main.c) Binds ADDR (default 127.0.0.1) port N (default
+ *   0 = any free port), prints exactly one line "LISTENING <port>" on
+ *   stdout, then serves forever, one thread per connection, HTTP keep-alive.
  *
  * Operations (namespace urn:soapgen:encoded, prefix e):
  *   echoItem(item)       -> the same Item
@@ -23,15 +23,9 @@
 #include "soapH.h"
 #include "EncodedBinding.nsmap"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <pthread.h>
-#include <signal.h>
+#include "peer_main.h"
+
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #define IDLE_TIMEOUT_SECS 30
 
@@ -85,120 +79,24 @@ int e__getPair(struct soap *soap, char *name, int count, struct e__getPairRespon
   return SOAP_OK;
 }
 
-static void *serve_connection(void *arg)
+static void serve_requests(struct soap *soap)
 {
-  struct soap *soap = (struct soap *)arg;
   soap_serve(soap);
-  soap_destroy(soap);
-  soap_end(soap);
-  soap_free(soap);
-  return NULL;
-}
-
-static void usage(const char *argv0)
-{
-  fprintf(stderr, "usage: %s [--port N] [--host ADDR] [--exit-with-parent]\n", argv0);
-  exit(2);
-}
-
-static void *watch_parent(void *arg)
-{
-  pid_t parent = *(pid_t *)arg;
-  for (;;)
-  {
-    usleep(500 * 1000);
-    if (getppid() != parent)
-      _exit(0);
-  }
-  return NULL;
 }
 
 int main(int argc, char **argv)
 {
-  const char *host = "127.0.0.1";
-  int port = 0;
-  int exit_with_parent = 0;
-  static pid_t parent;
-  struct soap *soap;
-  struct sockaddr_storage addr;
-  socklen_t addrlen = sizeof(addr);
-  int i;
-
-  for (i = 1; i < argc; i++)
-  {
-    if (!strcmp(argv[i], "--port") && i + 1 < argc)
-      port = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--host") && i + 1 < argc)
-      host = argv[++i];
-    else if (!strcmp(argv[i], "--exit-with-parent"))
-      exit_with_parent = 1;
-    else
-      usage(argv[0]);
-  }
-  if (exit_with_parent)
-  {
-    pthread_t tid;
-    parent = getppid();
-    if (pthread_create(&tid, NULL, watch_parent, &parent) != 0)
-    {
-      perror("pthread_create");
-      return 1;
-    }
-    pthread_detach(tid);
-  }
-  signal(SIGPIPE, SIG_IGN);
-
   /* UTF-8 strings, keep-alive; multi-reference serialisation is gSOAP's
    * default in SOAP 1.1 encoding (no SOAP_XML_TREE). */
-  soap = soap_new2(SOAP_C_UTFSTRING | SOAP_IO_KEEPALIVE, SOAP_C_UTFSTRING | SOAP_IO_KEEPALIVE);
+  struct soap *soap =
+      soap_new2(SOAP_C_UTFSTRING | SOAP_IO_KEEPALIVE, SOAP_C_UTFSTRING | SOAP_IO_KEEPALIVE);
   if (!soap)
   {
     fprintf(stderr, "soap_new2 failed\n");
     return 1;
   }
-  soap->bind_flags = SO_REUSEADDR;
   soap->send_timeout = IDLE_TIMEOUT_SECS;
   soap->recv_timeout = IDLE_TIMEOUT_SECS;
-  soap->accept_timeout = 0;
-  if (!soap_valid_socket(soap_bind(soap, host, port, 64)))
-  {
-    soap_print_fault(soap, stderr);
-    return 1;
-  }
-  if (getsockname(soap->master, (struct sockaddr *)&addr, &addrlen) != 0)
-  {
-    perror("getsockname");
-    return 1;
-  }
-  if (addr.ss_family == AF_INET6)
-    port = ntohs(((struct sockaddr_in6 *)&addr)->sin6_port);
-  else
-    port = ntohs(((struct sockaddr_in *)&addr)->sin_port);
-  printf("LISTENING %d\n", port);
-  fflush(stdout);
-
-  for (;;)
-  {
-    struct soap *tsoap;
-    pthread_t tid;
-    if (!soap_valid_socket(soap_accept(soap)))
-    {
-      if (soap->errnum)
-        soap_print_fault(soap, stderr);
-      continue;
-    }
-    tsoap = soap_copy(soap);
-    if (!tsoap)
-    {
-      soap_force_closesock(soap);
-      continue;
-    }
-    if (pthread_create(&tid, NULL, serve_connection, tsoap) != 0)
-    {
-      serve_connection(tsoap);
-      continue;
-    }
-    pthread_detach(tid);
-  }
-  return 0;
+  /* Command line, bind, "LISTENING <port>", a thread per connection. */
+  return peer_run(argc, argv, soap, serve_requests);
 }
