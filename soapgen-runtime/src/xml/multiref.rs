@@ -101,7 +101,9 @@ pub fn resolve(input: &str, limits: Limits) -> Result<Option<String>, DecodeErro
     let Some((body_start, body_end_tag)) = body else {
         return Ok(None);
     };
-    if targets.is_empty() && roots.is_empty() {
+    if targets.is_empty() {
+        // No independent elements: not a multi-reference document (an `href="#…"` in literal
+        // content, such as an XHTML anchor inside `xs:any`, is left alone).
         return Ok(None);
     }
     // Pass 2: copy the document, expanding references in the Body's roots.
@@ -499,6 +501,11 @@ mod tests {
         assert!(resolve(&doc("<a>1</a>"), Limits::default())
             .unwrap()
             .is_none());
+        // Literal content with an anchor, and no id elements in Body: left alone.
+        let d = doc(
+            r##"<r><html:a xmlns:html="http://www.w3.org/1999/xhtml" href="#top">t</html:a></r>"##,
+        );
+        assert!(resolve(&d, Limits::default()).unwrap().is_none());
     }
 
     #[test]
@@ -533,7 +540,11 @@ mod tests {
 
     #[test]
     fn missing_ids_cycles_and_bombs_are_errors() {
-        let e = resolve(&doc(r##"<r><v href="#nope"/></r>"##), Limits::default()).unwrap_err();
+        let e = resolve(
+            &doc(r##"<r><v href="#nope"/></r><m id="other">1</m>"##),
+            Limits::default(),
+        )
+        .unwrap_err();
         assert!(kind_msg(&e).contains("names no element"), "{e}");
         assert_eq!(e.location.path, "Body/r/v");
 
