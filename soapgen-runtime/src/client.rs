@@ -135,7 +135,7 @@ impl ClientBuilder {
     }
 
     /// WS-Security for every call (feature `wss`): each request gets a `wsse:Security` header
-    /// made from `cfg` (UsernameToken, Timestamp; WSS 1.1 §5), and each response with a 2xx
+    /// made from `cfg` (UsernameToken, Timestamp, signature; WSS 1.1 §5), and each response with a 2xx
     /// status must meet its inbound policy, else [`Error::Security`]. See [`crate::wss`].
     #[cfg(feature = "wss")]
     pub fn wss(mut self, cfg: crate::wss::WssConfig) -> Self {

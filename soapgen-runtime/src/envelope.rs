@@ -101,10 +101,10 @@ pub struct EnvelopeWriter {
     version: SoapVersion,
     in_header: bool,
     body_written: bool,
-    /// WS-Security: the configuration and the byte offset, just inside `Header`, where the
-    /// `wsse:Security` block goes once the envelope is complete.
+    /// WS-Security: the configuration, where the `wsse:Security` block goes once the envelope is
+    /// complete, the Body's `wsu:Id` if it is signed.
     #[cfg(feature = "wss")]
-    wss: Option<(crate::wss::WssConfig, usize)>,
+    wss: Option<crate::wss::Outgoing>,
 }
 
 impl EnvelopeWriter {
@@ -163,7 +163,7 @@ impl EnvelopeWriter {
             .start_element(Name::new(self.version.envelope_namespace(), "Header"))?;
         self.w.raw("")?; // closes the Header start tag
         self.in_header = true;
-        self.wss = Some((cfg, self.w.as_str().len()));
+        self.wss = Some(crate::wss::Outgoing::new(cfg, self.w.as_str().len())?);
         Ok(())
     }
 
@@ -203,8 +203,18 @@ impl EnvelopeWriter {
             self.w.end_element()?;
             self.in_header = false;
         }
+        #[cfg(feature = "wss")]
+        if let Some(wss) = &mut self.wss {
+            wss.set_body_at(self.w.as_str().len());
+        }
         self.w
             .start_element(Name::new(self.version.envelope_namespace(), "Body"))?;
+        #[cfg(feature = "wss")]
+        if let Some(id) = self.wss.as_ref().and_then(|w| w.body_id()) {
+            // WSS 1.1 §4: the signature references the Body by its wsu:Id.
+            self.w.declare_namespace("wsu", crate::wss::WSU_NS)?;
+            self.w.attribute(Name::new(crate::wss::WSU_NS, "Id"), &id)?;
+        }
         f(&mut self.w)?;
         self.w.end_element()?;
         self.body_written = true;
@@ -247,9 +257,8 @@ impl EnvelopeWriter {
         #[allow(unused_mut)]
         let mut envelope = self.w.into_string()?;
         #[cfg(feature = "wss")]
-        if let Some((cfg, at)) = &self.wss {
-            let security = crate::wss::write_security_header(cfg, self.version, &env_prefix)?;
-            envelope.insert_str(*at, &security);
+        if let Some(wss) = &self.wss {
+            wss.finish(self.version, &env_prefix, &mut envelope)?;
         }
         Ok(RequestMessage {
             envelope,

@@ -12,8 +12,8 @@
 //! - [`Client`]: endpoint, transport and settings, shared by every generated client;
 //! - [`Error`]: one error type with predicates;
 //! - [`wire`]: redaction and bounds for the logged request and response envelopes;
-//! - `wss` (feature `wss`): WS-Security — UsernameToken, Timestamp — configured per client with
-//!   `ClientBuilder::wss`.
+//! - `wss` (feature `wss`): WS-Security — UsernameToken, Timestamp, X.509 signatures — configured
+//!   per client with `ClientBuilder::wss`.
 //!
 //! # Example: a client from a trait
 //!

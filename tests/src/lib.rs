@@ -1,7 +1,8 @@
-//! Interop and end-to-end tests of soapgen against real peers (spyne, gSOAP) and a canned loopback
-//! server for broken responses.
+//! Interop and end-to-end tests of soapgen against real peers (spyne, gSOAP, WSS4J, xmlsec1) and a
+//! canned loopback server for broken responses; test certificates made by openssl ([`pki`]).
 
 pub mod canned;
 pub mod corpus;
 pub mod large_objects;
 pub mod peers;
+pub mod pki;

@@ -68,6 +68,31 @@ pub enum WssError {
     /// The response is not XML that the Security header can be read from.
     #[error("WS-Security: cannot read the response's Security header: {0}")]
     Read(String),
+    /// A document that cannot be canonicalized (Exclusive XML Canonicalization 1.0): not
+    /// well-formed, a DOCTYPE, an undefined entity or prefix, no element at the given offset.
+    #[error("WS-Security: cannot canonicalize: {0}")]
+    Canonicalization(String),
+    /// A certificate that cannot be used (RFC 5280): not PEM or DER, not an X.509 certificate, a
+    /// malformed extension, not an RSA key.
+    #[error("WS-Security: certificate {name}: {reason}")]
+    Certificate {
+        /// Where it came from (file name, PEM block number or subject), for the message.
+        name: String,
+        /// What is wrong with it (the extension named, if one is).
+        reason: String,
+    },
+    /// A private key that cannot be used: not PEM or DER PKCS#8 / PKCS#1, not RSA, too short
+    /// (below 2048 bits), or not the key of the certificate it comes with.
+    #[error("WS-Security: private key {name}: {reason}")]
+    Key {
+        /// Where it came from, for the message.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Signing failed in the cryptographic library.
+    #[error("WS-Security: signing failed")]
+    Sign,
 }
 
 impl From<WssError> for crate::EncodeError {

@@ -7,7 +7,10 @@
 //!
 //! - a [`UsernameToken`] (WSS UsernameToken Profile 1.1 §3): `PasswordText`, or `PasswordDigest`
 //!   with a fresh `Nonce` and `Created` (digest = Base64(SHA-1(nonce + created + password)));
-//! - a `wsu:Timestamp` with `Created` and `Expires` (WSS 1.1 §10), see [`WssConfig::timestamp`].
+//! - a `wsu:Timestamp` with `Created` and `Expires` (WSS 1.1 §10), see [`WssConfig::timestamp`];
+//! - an XML Signature (WSS 1.1 §8) of the Body and the Timestamp with an [`X509Credential`]: the
+//!   certificate as a `wsse:BinarySecurityToken` referenced by a DirectReference, exclusive C14N
+//!   ([`exclusive_c14n`]), RSA-SHA256, SHA-256 or SHA-1 digests; see [`WssConfig::sign`].
 //!
 //! Responses are checked against an inbound policy, which by default requires what the client
 //! itself sends: a client that sends a Timestamp requires a fresh Timestamp in every successful
@@ -35,23 +38,29 @@
 //! # Ok::<(), soapgen_runtime::Error>(())
 //! ```
 
+mod c14n;
 mod error;
 mod header;
 mod inbound;
+mod sign;
 mod time;
 mod timestamp;
 mod username;
+mod x509;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use c14n::exclusive_c14n;
 pub use error::WssError;
 pub use inbound::InboundReport;
+pub use sign::{DigestAlgorithm, SignatureAlgorithm, X509Signer, DS_NS, EXC_C14N, X509V3};
 pub use time::UtcTime;
 pub use timestamp::Timestamp;
 pub use username::{PasswordType, UsernameToken};
+pub use x509::{Certificate, X509Credential};
 
-pub(crate) use header::write_security_header;
+pub(crate) use header::Outgoing;
 pub(crate) use inbound::check_response;
 
 /// The `wsse` namespace of WSS 1.0 (WSS 1.1 §4, "oasis-200401-wss-wssecurity-secext-1.0.xsd").
@@ -80,7 +89,8 @@ pub const DEFAULT_CLOCK_SKEW: Duration = Duration::from_secs(300);
 /// responses must meet. Cheap to clone (shared). Consuming setters, as [`ClientBuilder`](crate::ClientBuilder).
 ///
 /// Outgoing (each request, in this order inside `wsse:Security`): [`timestamp`](Self::timestamp),
-/// [`username_token`](Self::username_token).
+/// the BinarySecurityToken of [`sign`](Self::sign), [`username_token`](Self::username_token),
+/// the `ds:Signature`.
 ///
 /// Inbound policy (each response with a 2xx HTTP status; a SOAP fault is reported as
 /// [`Error::Fault`](crate::Error::Fault) unchecked): by default a response must carry a Timestamp
@@ -95,6 +105,7 @@ pub struct WssConfig {
 #[derive(Clone, Debug, Default)]
 struct ConfigInner {
     username: Option<UsernameToken>,
+    signer: Option<X509Signer>,
     timestamp_ttl: Option<Duration>,
     require_timestamp: Option<bool>,
     clock_skew: Option<Duration>,
@@ -131,6 +142,12 @@ impl WssConfig {
         self.edit(|c| c.timestamp_ttl = Some(ttl))
     }
 
+    /// Signs every request (WSS 1.1 §8): the Body (given a `wsu:Id`) and, if one is sent, the
+    /// Timestamp, as [`X509Signer`] describes.
+    pub fn sign(self, signer: X509Signer) -> Self {
+        self.edit(|c| c.signer = Some(signer))
+    }
+
     /// Whether a successful response must carry a valid `wsu:Timestamp` in its `wsse:Security`
     /// header (WSS 1.1 §10). Default: `true` iff the client sends one ([`timestamp`](Self::timestamp)).
     /// A Timestamp that is present is always checked, required or not.
@@ -148,6 +165,11 @@ impl WssConfig {
     /// The UsernameToken sent, if any.
     pub fn username(&self) -> Option<&UsernameToken> {
         self.inner.username.as_ref()
+    }
+
+    /// How requests are signed, if they are.
+    pub fn signer(&self) -> Option<&X509Signer> {
+        self.inner.signer.as_ref()
     }
 
     /// The time to live of the Timestamp sent, if one is.

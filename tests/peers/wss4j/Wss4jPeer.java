@@ -14,7 +14,7 @@
 // there was no Security header; otherwise, for the first child <X> of the request Body,
 // <XResponse><XResult> with
 //   <text>     the request's <text> element, echoed
-//   <actions>  what WSS4J verified, in order: "UT", "TS", "SIGN" (comma separated)
+//   <actions>  what WSS4J processed, in order: "TS", "BST", "UT", "SIGN" (comma separated)
 //   <user>     the UsernameToken's user, <passwordType> its Type ("PasswordDigest" / "PasswordText")
 //   <signed>   for a signature: the local names of the signed elements (comma separated)
 //   <signer>   for a signature: the certificate's subject DN
@@ -213,6 +213,8 @@ public final class Wss4jPeer {
                 pwType = t == null ? "" : t.substring(t.indexOf('#') + 1);
             } else if (action == WSConstants.TS) {
                 actions.add("TS");
+            } else if (action == WSConstants.BST) {
+                actions.add("BST");
             } else if (action == WSConstants.SIGN) {
                 actions.add("SIGN");
                 X509Certificate cert =

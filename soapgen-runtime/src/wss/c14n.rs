@@ -1,0 +1,445 @@
+//! Exclusive XML Canonicalization 1.0, without comments (W3C Recommendation 18 July 2002,
+//! `http://www.w3.org/2001/10/xml-exc-c14n#`), of one element and its descendants.
+//!
+//! The element (the apex) is found by its byte offset in a document that has no DOCTYPE (soapgen
+//! refuses those). The output follows Canonical XML 1.0 §2.3 for what it writes — UTF-8, line
+//! ends as `#xA`, attribute values normalised, character and entity references replaced, empty
+//! elements as start-end pairs, namespace declarations then attributes in order, comments
+//! removed, CDATA sections as text — and Exclusive C14N §3 for which namespace declarations it
+//! writes: those visibly utilized by an element (its own prefix and its attributes' prefixes) or
+//! named in the InclusiveNamespaces `PrefixList`, when the nearest output ancestor did not already
+//! write the same one. `xml:` attributes of ancestors are not inherited (Exclusive C14N §3).
+
+use std::borrow::Cow;
+
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::Reader;
+
+use super::WssError;
+
+const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
+
+/// Writes the exclusive canonical form (without comments) of the element whose start tag begins
+/// at byte `apex` of `document` into `out`. `inclusive_prefixes` is the InclusiveNamespaces
+/// `PrefixList` (Exclusive C14N §3): prefixes whose in-scope declaration is written on the apex
+/// (and on descendants where it changes) even if not visibly utilized; `"#default"` names the
+/// default namespace.
+///
+/// The namespace context of the apex comes from its ancestors in `document`, which is read from
+/// its start to the end of the apex element (nothing after it).
+///
+/// # Errors
+///
+/// [`WssError::Canonicalization`] if `document` is not well-formed up to the end of the apex, has
+/// a DOCTYPE or an undefined entity, uses an undeclared prefix, or has no start tag at `apex`.
+///
+/// # Examples
+///
+/// ```
+/// use soapgen_runtime::wss::exclusive_c14n;
+/// let doc = r#"<a xmlns:x="urn:x" xmlns:y="urn:y"><x:b z="2" x:a="1"  y='&lt;'/></a>"#;
+/// let apex = doc.find("<x:b").unwrap();
+/// let mut out = Vec::new();
+/// exclusive_c14n(doc, apex, &[], &mut out)?;
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     r#"<x:b xmlns:x="urn:x" y="&lt;" z="2" x:a="1"></x:b>"#
+/// );
+/// # Ok::<(), soapgen_runtime::wss::WssError>(())
+/// ```
+pub fn exclusive_c14n(
+    document: &str,
+    apex: usize,
+    inclusive_prefixes: &[&str],
+    out: &mut Vec<u8>,
+) -> Result<(), WssError> {
+    let err = |what: String| WssError::Canonicalization(what);
+    let mut reader = Reader::from_str(document);
+    reader.config_mut().check_end_names = true;
+    reader.config_mut().expand_empty_elements = true;
+
+    // In-scope declarations of every open element: (prefix, uri), "" = default namespace.
+    let mut scopes: Vec<Vec<(String, String)>> = Vec::new();
+    // For each open element inside the output: the declarations the canonical form rendered on it.
+    let mut rendered: Vec<Vec<(String, String)>> = Vec::new();
+    let mut inside = false;
+    let mut depth_in_apex = 0usize;
+
+    loop {
+        let pos = reader.buffer_position() as usize;
+        let event = reader
+            .read_event()
+            .map_err(|e| err(format!("at byte {pos}: {e}")))?;
+        match event {
+            Event::Start(start) => {
+                let decls = declarations(&start)?;
+                scopes.push(decls);
+                if !inside && pos == apex {
+                    inside = true;
+                }
+                if inside {
+                    depth_in_apex += 1;
+                    write_start(&start, &scopes, &mut rendered, inclusive_prefixes, out)?;
+                }
+            }
+            Event::End(end) => {
+                scopes.pop();
+                if inside {
+                    out.extend_from_slice(b"</");
+                    out.extend_from_slice(end.name().as_ref());
+                    out.push(b'>');
+                    rendered.pop();
+                    depth_in_apex -= 1;
+                    if depth_in_apex == 0 {
+                        return Ok(());
+                    }
+                }
+            }
+            Event::Text(t) if inside => {
+                let raw = std::str::from_utf8(t.as_ref()).map_err(|e| err(e.to_string()))?;
+                escape_text(&normalize_line_ends(raw), out);
+            }
+            Event::CData(c) if inside => {
+                let raw = std::str::from_utf8(c.as_ref()).map_err(|e| err(e.to_string()))?;
+                escape_text(&normalize_line_ends(raw), out);
+            }
+            Event::GeneralRef(r) if inside => {
+                let name = std::str::from_utf8(r.as_ref()).map_err(|e| err(e.to_string()))?;
+                let c = resolve_reference(name)
+                    .ok_or_else(|| err(format!("undefined entity &{name};")))?;
+                let mut buf = [0u8; 4];
+                escape_text(c.encode_utf8(&mut buf), out);
+            }
+            Event::PI(pi) if inside => {
+                out.extend_from_slice(b"<?");
+                let raw = std::str::from_utf8(pi.as_ref()).map_err(|e| err(e.to_string()))?;
+                let raw = normalize_line_ends(raw);
+                // Target, then one space and the data if there is any (C14N §2.3).
+                match raw.find(|c: char| c.is_ascii_whitespace()) {
+                    Some(i) => {
+                        out.extend_from_slice(raw[..i].as_bytes());
+                        let data = raw[i..].trim_start();
+                        if !data.is_empty() {
+                            out.push(b' ');
+                            out.extend_from_slice(data.as_bytes());
+                        }
+                    }
+                    None => out.extend_from_slice(raw.as_bytes()),
+                }
+                out.extend_from_slice(b"?>");
+            }
+            Event::DocType(_) => return Err(err("a DOCTYPE is not accepted".to_owned())),
+            Event::Eof => {
+                return Err(err(if inside {
+                    "the document ends inside the element".to_owned()
+                } else {
+                    format!("no element starts at byte {apex}")
+                }))
+            }
+            Event::Empty(_) => unreachable_empty()?,
+            _ => {}
+        }
+    }
+}
+
+fn unreachable_empty() -> Result<(), WssError> {
+    // `expand_empty_elements` turns every empty-element tag into Start + End.
+    Err(WssError::Canonicalization(
+        "internal: unexpanded empty element".to_owned(),
+    ))
+}
+
+/// The namespace declarations on a start tag.
+fn declarations(start: &BytesStart<'_>) -> Result<Vec<(String, String)>, WssError> {
+    let mut decls = Vec::new();
+    for a in start.attributes().with_checks(true) {
+        let a = a.map_err(|e| WssError::Canonicalization(e.to_string()))?;
+        let key = std::str::from_utf8(a.key.as_ref())
+            .map_err(|e| WssError::Canonicalization(e.to_string()))?;
+        let prefix = if key == "xmlns" {
+            ""
+        } else if let Some(p) = key.strip_prefix("xmlns:") {
+            p
+        } else {
+            continue;
+        };
+        let raw =
+            std::str::from_utf8(&a.value).map_err(|e| WssError::Canonicalization(e.to_string()))?;
+        decls.push((prefix.to_owned(), attribute_value(raw)?.into_owned()));
+    }
+    Ok(decls)
+}
+
+fn lookup<'s>(scopes: &'s [Vec<(String, String)>], prefix: &str) -> Option<&'s str> {
+    if prefix == "xml" {
+        return Some(XML_NS);
+    }
+    for scope in scopes.iter().rev() {
+        if let Some((_, uri)) = scope.iter().rev().find(|(p, _)| p == prefix) {
+            return Some(uri);
+        }
+    }
+    None
+}
+
+/// What the nearest output ancestor that rendered `prefix` rendered it as.
+fn rendered_value<'r>(rendered: &'r [Vec<(String, String)>], prefix: &str) -> Option<&'r str> {
+    for r in rendered.iter().rev() {
+        if let Some((_, uri)) = r.iter().find(|(p, _)| p == prefix) {
+            return Some(uri);
+        }
+    }
+    None
+}
+
+fn write_start(
+    start: &BytesStart<'_>,
+    scopes: &[Vec<(String, String)>],
+    rendered: &mut Vec<Vec<(String, String)>>,
+    inclusive_prefixes: &[&str],
+    out: &mut Vec<u8>,
+) -> Result<(), WssError> {
+    let err = |what: String| WssError::Canonicalization(what);
+    let qname = std::str::from_utf8(start.name().into_inner()).map_err(|e| err(e.to_string()))?;
+    let elem_prefix = qname.split_once(':').map(|(p, _)| p).unwrap_or("");
+
+    // Attributes (not namespace declarations): (namespace URI, local name, qname, value).
+    let mut attrs: Vec<(String, String, String, String)> = Vec::new();
+    let mut utilized: Vec<&str> = vec![elem_prefix];
+    let mut attr_prefixes: Vec<String> = Vec::new();
+    for a in start.attributes().with_checks(true) {
+        let a = a.map_err(|e| err(e.to_string()))?;
+        let key = std::str::from_utf8(a.key.as_ref()).map_err(|e| err(e.to_string()))?;
+        if key == "xmlns" || key.starts_with("xmlns:") {
+            continue;
+        }
+        let raw = std::str::from_utf8(&a.value).map_err(|e| err(e.to_string()))?;
+        let value = attribute_value(raw)?.into_owned();
+        let (ns, local) = match key.split_once(':') {
+            Some((p, l)) => {
+                let uri = lookup(scopes, p)
+                    .ok_or_else(|| err(format!("undeclared prefix {p} on attribute {key}")))?;
+                if p != "xml" {
+                    attr_prefixes.push(p.to_owned());
+                }
+                (uri.to_owned(), l.to_owned())
+            }
+            None => (String::new(), key.to_owned()),
+        };
+        attrs.push((ns, local, key.to_owned(), value));
+    }
+    utilized.extend(attr_prefixes.iter().map(String::as_str));
+    for p in inclusive_prefixes {
+        utilized.push(if *p == "#default" { "" } else { p });
+    }
+
+    // Namespace nodes to render (Exclusive C14N §3, rules for the "xmlns" of each prefix).
+    let mut ns_out: Vec<(String, String)> = Vec::new();
+    for p in utilized {
+        if ns_out.iter().any(|(q, _)| q == p) || p == "xml" {
+            continue;
+        }
+        let uri = match lookup(scopes, p) {
+            Some(u) => u,
+            None if p.is_empty() => "",
+            None => {
+                if inclusive_prefixes.contains(&p) {
+                    continue; // a listed prefix not in scope: nothing to write
+                }
+                return Err(err(format!("undeclared prefix {p} on element {qname}")));
+            }
+        };
+        let previous = rendered_value(rendered, p);
+        let render = if p.is_empty() && uri.is_empty() {
+            // xmlns="" only to undo a default namespace an output ancestor rendered.
+            previous.is_some_and(|v| !v.is_empty())
+        } else {
+            previous != Some(uri)
+        };
+        if render {
+            ns_out.push((p.to_owned(), uri.to_owned()));
+        }
+    }
+    ns_out.sort_by(|a, b| a.0.cmp(&b.0));
+    attrs.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+
+    out.push(b'<');
+    out.extend_from_slice(qname.as_bytes());
+    for (p, uri) in &ns_out {
+        if p.is_empty() {
+            out.extend_from_slice(b" xmlns=\"");
+        } else {
+            out.extend_from_slice(b" xmlns:");
+            out.extend_from_slice(p.as_bytes());
+            out.extend_from_slice(b"=\"");
+        }
+        escape_attr(uri, out);
+        out.push(b'"');
+    }
+    for (_, _, q, v) in &attrs {
+        out.push(b' ');
+        out.extend_from_slice(q.as_bytes());
+        out.extend_from_slice(b"=\"");
+        escape_attr(v, out);
+        out.push(b'"');
+    }
+    out.push(b'>');
+    rendered.push(ns_out);
+    Ok(())
+}
+
+/// XML 1.0 §2.11 line-end normalisation: CRLF and lone CR become LF.
+fn normalize_line_ends(s: &str) -> Cow<'_, str> {
+    if s.contains('\r') {
+        Cow::Owned(s.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+/// An attribute value as the XML processor reports it (XML 1.0 §3.3.3 for CDATA attributes):
+/// line ends normalised, each literal whitespace character a space, references replaced.
+fn attribute_value(raw: &str) -> Result<Cow<'_, str>, WssError> {
+    if !raw.contains(['&', '\t', '\n', '\r']) {
+        return Ok(Cow::Borrowed(raw));
+    }
+    let raw = normalize_line_ends(raw);
+    let mut out = String::with_capacity(raw.len());
+    let mut rest: &str = &raw;
+    while let Some(i) = rest.find(['&', '\t', '\n']) {
+        out.push_str(&rest[..i]);
+        if rest.as_bytes()[i] == b'&' {
+            let end = rest[i..].find(';').ok_or_else(|| {
+                WssError::Canonicalization("unterminated reference in an attribute".to_owned())
+            })?;
+            let name = &rest[i + 1..i + end];
+            let c = resolve_reference(name)
+                .ok_or_else(|| WssError::Canonicalization(format!("undefined entity &{name};")))?;
+            out.push(c);
+            rest = &rest[i + end + 1..];
+        } else {
+            out.push(' ');
+            rest = &rest[i + 1..];
+        }
+    }
+    out.push_str(rest);
+    Ok(Cow::Owned(out))
+}
+
+/// The character of a predefined entity (XML 1.0 §4.6) or a character reference (§4.1).
+fn resolve_reference(name: &str) -> Option<char> {
+    match name {
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "amp" => Some('&'),
+        "apos" => Some('\''),
+        "quot" => Some('"'),
+        _ => {
+            let n = name.strip_prefix('#')?;
+            let code = match n.strip_prefix('x') {
+                Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                None => n.parse().ok()?,
+            };
+            char::from_u32(code)
+        }
+    }
+}
+
+/// Text nodes (C14N §2.3): `&` `<` `>` and CR as references.
+fn escape_text(s: &str, out: &mut Vec<u8>) {
+    let mut last = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let rep: &[u8] = match b {
+            b'&' => b"&amp;",
+            b'<' => b"&lt;",
+            b'>' => b"&gt;",
+            b'\r' => b"&#xD;",
+            _ => continue,
+        };
+        out.extend_from_slice(&s.as_bytes()[last..i]);
+        out.extend_from_slice(rep);
+        last = i + 1;
+    }
+    out.extend_from_slice(&s.as_bytes()[last..]);
+}
+
+/// Attribute values (C14N §2.3): `&` `<` `"` and TAB, LF, CR as references.
+fn escape_attr(s: &str, out: &mut Vec<u8>) {
+    let mut last = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let rep: &[u8] = match b {
+            b'&' => b"&amp;",
+            b'<' => b"&lt;",
+            b'"' => b"&quot;",
+            b'\t' => b"&#x9;",
+            b'\n' => b"&#xA;",
+            b'\r' => b"&#xD;",
+            _ => continue,
+        };
+        out.extend_from_slice(&s.as_bytes()[last..i]);
+        out.extend_from_slice(rep);
+        last = i + 1;
+    }
+    out.extend_from_slice(&s.as_bytes()[last..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c14n(doc: &str, apex: &str, prefixes: &[&str]) -> String {
+        let mut out = Vec::new();
+        exclusive_c14n(doc, doc.find(apex).unwrap(), prefixes, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn namespaces_from_ancestors_only_when_used() {
+        let doc = r#"<e:Envelope xmlns:e="urn:e" xmlns:t="urn:t" xmlns:u="urn:u"><e:Body u:Id="b"><t:op><t:x>1</t:x><y xmlns="urn:d"><z/></y></t:op></e:Body></e:Envelope>"#;
+        assert_eq!(
+            c14n(doc, "<e:Body", &[]),
+            r#"<e:Body xmlns:e="urn:e" xmlns:u="urn:u" u:Id="b"><t:op xmlns:t="urn:t"><t:x>1</t:x><y xmlns="urn:d"><z></z></y></t:op></e:Body>"#
+        );
+        // PrefixList: t is written on the apex although not used there, and not again below.
+        assert_eq!(
+            c14n(doc, "<e:Body", &["t"]),
+            r#"<e:Body xmlns:e="urn:e" xmlns:t="urn:t" xmlns:u="urn:u" u:Id="b"><t:op><t:x>1</t:x><y xmlns="urn:d"><z></z></y></t:op></e:Body>"#
+        );
+    }
+
+    #[test]
+    fn default_namespace_undeclaration() {
+        let doc = r#"<a xmlns="urn:a"><b><c xmlns=""><d/></c></b></a>"#;
+        assert_eq!(
+            c14n(doc, "<b>", &[]),
+            r#"<b xmlns="urn:a"><c xmlns=""><d></d></c></b>"#
+        );
+        // No default namespace rendered above: xmlns="" is superfluous.
+        assert_eq!(c14n(doc, "<c ", &[]), r#"<c><d></d></c>"#);
+    }
+
+    #[test]
+    fn text_and_attribute_escapes() {
+        let doc = "<a b=\"x&#9;y\r\nz &amp; &lt; &gt; &quot;\" c='\"'>1 &lt; 2 &amp;&amp; 3 > 2\r\n&#13;<![CDATA[<&>]]><!-- gone --><?pi  data ?></a>";
+        assert_eq!(
+            c14n(doc, "<a", &[]),
+            "<a b=\"x&#x9;y z &amp; &lt; > &quot;\" c=\"&quot;\">1 &lt; 2 &amp;&amp; 3 &gt; 2\n&#xD;&lt;&amp;&gt;<?pi data ?></a>"
+        );
+    }
+
+    #[test]
+    fn errors_are_typed() {
+        let mut out = Vec::new();
+        for (doc, apex) in [
+            ("<a><b></a>", 0),
+            ("<a>", 0),
+            ("<a/>", 1),
+            ("<!DOCTYPE a><a/>", 13),
+            ("<p:a/>", 0),
+            ("<a>&nbsp;</a>", 0),
+        ] {
+            let e = exclusive_c14n(doc, apex, &[], &mut out).unwrap_err();
+            assert!(matches!(e, WssError::Canonicalization(_)), "{doc}: {e}");
+        }
+    }
+}

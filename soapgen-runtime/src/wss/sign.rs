@@ -1,0 +1,140 @@
+//! XML Signature (XML-DSig, W3C 2008 Second Edition) of the outgoing Body and Timestamp, as WSS
+//! 1.1 §8 uses it, with the signer's certificate in a BinarySecurityToken (X.509 Token Profile
+//! 1.1 §3.1) referenced by a SecurityTokenReference DirectReference (WSS 1.1 §7.2).
+
+use super::{exclusive_c14n, WssError, X509Credential};
+
+/// `http://www.w3.org/2001/10/xml-exc-c14n#`: Exclusive XML Canonicalization 1.0, without
+/// comments — the CanonicalizationMethod and the Reference transform (WSS 1.1 §8.1).
+pub const EXC_C14N: &str = "http://www.w3.org/2001/10/xml-exc-c14n#";
+/// The XML-DSig namespace (XML-DSig §4).
+pub const DS_NS: &str = "http://www.w3.org/2000/09/xmldsig#";
+/// `ValueType` of an X.509 v3 BinarySecurityToken (X.509 Token Profile 1.1 §3.1).
+pub const X509V3: &str =
+    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3";
+
+/// The DigestMethod of each Reference (XML-DSig §6.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DigestAlgorithm {
+    /// SHA-1, `http://www.w3.org/2000/09/xmldsig#sha1` (XML-DSig §6.2.1), for old peers.
+    Sha1,
+    /// SHA-256, `http://www.w3.org/2001/04/xmlenc#sha256` (XML-Enc §5.7.2). The default.
+    #[default]
+    Sha256,
+}
+
+impl DigestAlgorithm {
+    /// The algorithm URI.
+    pub const fn uri(self) -> &'static str {
+        match self {
+            DigestAlgorithm::Sha1 => "http://www.w3.org/2000/09/xmldsig#sha1",
+            DigestAlgorithm::Sha256 => "http://www.w3.org/2001/04/xmlenc#sha256",
+        }
+    }
+
+    /// The digest of `data` (20 or 32 bytes).
+    pub fn digest(self, data: &[u8]) -> Vec<u8> {
+        let alg = match self {
+            DigestAlgorithm::Sha1 => &aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY,
+            DigestAlgorithm::Sha256 => &aws_lc_rs::digest::SHA256,
+        };
+        aws_lc_rs::digest::digest(alg, data).as_ref().to_vec()
+    }
+}
+
+/// The SignatureMethod (XML-DSig §6.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum SignatureAlgorithm {
+    /// RSASSA-PKCS1-v1_5 with SHA-256, `http://www.w3.org/2001/04/xmldsig-more#rsa-sha256`
+    /// (RFC 6931 §2.3.2). The default.
+    #[default]
+    RsaSha256,
+}
+
+impl SignatureAlgorithm {
+    /// The algorithm URI.
+    pub const fn uri(self) -> &'static str {
+        match self {
+            SignatureAlgorithm::RsaSha256 => "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
+        }
+    }
+}
+
+/// How a client signs its requests (WSS 1.1 §8): with an [`X509Credential`], the Body and — when
+/// the client sends one — the Timestamp, each a `ds:Reference` by `wsu:Id` with the exclusive
+/// C14N transform; SignedInfo canonicalized with exclusive C14N; the certificate sent as a
+/// `wsse:BinarySecurityToken` and referenced from `ds:KeyInfo` by a `wsse:SecurityTokenReference`
+/// with a `wsse:Reference` (DirectReference, WSS 1.1 §7.2).
+///
+/// # Examples
+///
+/// ```no_run
+/// use soapgen_runtime::wss::{DigestAlgorithm, WssConfig, X509Credential, X509Signer};
+/// let cred = X509Credential::from_pem(
+///     &std::fs::read("client.pem")?,
+///     &std::fs::read("client.key")?,
+/// )?;
+/// let wss = WssConfig::new()
+///     .timestamp(std::time::Duration::from_secs(300))
+///     .sign(X509Signer::new(cred).digest(DigestAlgorithm::Sha256));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct X509Signer {
+    pub(crate) credential: X509Credential,
+    pub(crate) signature: SignatureAlgorithm,
+    pub(crate) digest: DigestAlgorithm,
+}
+
+impl X509Signer {
+    /// Signs with `credential`, RSA-SHA256 and SHA-256 digests.
+    pub fn new(credential: X509Credential) -> Self {
+        X509Signer {
+            credential,
+            signature: SignatureAlgorithm::default(),
+            digest: DigestAlgorithm::default(),
+        }
+    }
+
+    /// The SignatureMethod (default RSA-SHA256).
+    pub fn signature_algorithm(mut self, alg: SignatureAlgorithm) -> Self {
+        self.signature = alg;
+        self
+    }
+
+    /// The DigestMethod of the References (default SHA-256).
+    pub fn digest(mut self, alg: DigestAlgorithm) -> Self {
+        self.digest = alg;
+        self
+    }
+
+    /// The credential signed with.
+    pub fn credential(&self) -> &X509Credential {
+        &self.credential
+    }
+
+    /// The `ds:DigestValue` of a Reference to the element at byte `apex` of `document`:
+    /// base64 of the digest of its exclusive canonical form.
+    pub(crate) fn reference_digest(
+        &self,
+        document: &str,
+        apex: usize,
+        scratch: &mut Vec<u8>,
+    ) -> Result<String, WssError> {
+        scratch.clear();
+        exclusive_c14n(document, apex, &[], scratch)?;
+        Ok(super::base64(&self.digest.digest(scratch)))
+    }
+
+    /// The `ds:SignatureValue` over the canonical SignedInfo.
+    pub(crate) fn sign(&self, canonical_signed_info: &[u8]) -> Result<String, WssError> {
+        let sig = match self.signature {
+            SignatureAlgorithm::RsaSha256 => {
+                self.credential.sign_rsa_sha256(canonical_signed_info)?
+            }
+        };
+        Ok(super::base64(&sig))
+    }
+}

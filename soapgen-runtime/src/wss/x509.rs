@@ -1,0 +1,321 @@
+//! X.509 certificates and RSA private keys for signing (WSS X.509 Certificate Token Profile 1.1),
+//! read from PEM or DER.
+
+use std::fmt;
+use std::sync::Arc;
+
+use aws_lc_rs::signature::{KeyPair, RsaKeyPair};
+use x509_parser::extensions::ParsedExtension;
+use x509_parser::oid_registry::{OID_PKCS1_RSAENCRYPTION, OID_X509_EXT_SUBJECT_KEY_IDENTIFIER};
+use x509_parser::pem::Pem;
+use x509_parser::prelude::FromDer;
+
+use super::WssError;
+
+/// An X.509 v3 certificate (RFC 5280), kept in DER, parsed and checked once when loaded: its
+/// subject, issuer, serial, validity and Subject Key Identifier are read, and a malformed
+/// extension among those soapgen uses is an error naming it.
+///
+/// Travels as the content of a `wsse:BinarySecurityToken` with `ValueType="…#X509v3"` (X.509
+/// Token Profile 1.1 §3.1).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Certificate {
+    der: Arc<[u8]>,
+    subject: String,
+    issuer: String,
+    serial: String,
+    not_before: i64,
+    not_after: i64,
+    ski: Option<Vec<u8>>,
+    rsa_public_key: Option<Vec<u8>>,
+}
+
+impl Certificate {
+    /// Reads a DER certificate. `name` says where it came from, for error messages.
+    ///
+    /// # Errors
+    ///
+    /// [`WssError::Certificate`]: not DER, not an X.509 certificate, trailing bytes, a
+    /// SubjectKeyIdentifier extension (2.5.29.14) that is malformed or empty.
+    pub fn from_der(der: &[u8], name: &str) -> Result<Certificate, WssError> {
+        let bad = |reason: String| WssError::Certificate {
+            name: name.to_owned(),
+            reason,
+        };
+        let (rest, cert) = x509_parser::certificate::X509Certificate::from_der(der)
+            .map_err(|e| bad(format!("not an X.509 certificate in DER ({e})")))?;
+        if !rest.is_empty() {
+            return Err(bad(format!("{} bytes after the certificate", rest.len())));
+        }
+        let subject = cert.subject().to_string();
+        let label = if subject.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{name} ({subject})")
+        };
+        let bad = |reason: String| WssError::Certificate {
+            name: label.clone(),
+            reason,
+        };
+        let mut ski = None;
+        for ext in cert.extensions() {
+            if ext.oid != OID_X509_EXT_SUBJECT_KEY_IDENTIFIER {
+                continue;
+            }
+            match ext.parsed_extension() {
+                ParsedExtension::SubjectKeyIdentifier(k) if !k.0.is_empty() => {
+                    ski = Some(k.0.to_vec())
+                }
+                ParsedExtension::SubjectKeyIdentifier(_) => {
+                    return Err(bad(
+                        "the SubjectKeyIdentifier extension (2.5.29.14) is empty".to_owned(),
+                    ))
+                }
+                other => {
+                    return Err(bad(format!(
+                        "the SubjectKeyIdentifier extension (2.5.29.14) is malformed: {}",
+                        other
+                            .error()
+                            .map(|e| e.to_string())
+                            .unwrap_or_else(|| "not an OCTET STRING".to_owned())
+                    )))
+                }
+            }
+        }
+        let spki = cert.public_key();
+        let rsa_public_key = (spki.algorithm.algorithm == OID_PKCS1_RSAENCRYPTION)
+            .then(|| spki.subject_public_key.data.to_vec());
+        let validity = cert.validity();
+        Ok(Certificate {
+            der: Arc::from(der),
+            subject,
+            issuer: cert.issuer().to_string(),
+            serial: cert.raw_serial_as_string(),
+            not_before: validity.not_before.timestamp(),
+            not_after: validity.not_after.timestamp(),
+            ski,
+            rsa_public_key,
+        })
+    }
+
+    /// Reads the first `CERTIFICATE` block of PEM text (RFC 7468 §5).
+    ///
+    /// # Errors
+    ///
+    /// [`WssError::Certificate`]: no `CERTIFICATE` block, bad base64, and as
+    /// [`from_der`](Self::from_der).
+    pub fn from_pem(pem: &[u8], name: &str) -> Result<Certificate, WssError> {
+        Self::all_from_pem(pem, name)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| WssError::Certificate {
+                name: name.to_owned(),
+                reason: "no -----BEGIN CERTIFICATE----- block".to_owned(),
+            })
+    }
+
+    /// Reads every `CERTIFICATE` block of PEM text, in order (a chain: leaf first). Other blocks
+    /// are skipped.
+    ///
+    /// # Errors
+    ///
+    /// As [`from_pem`](Self::from_pem), for each block; an empty list is not an error.
+    pub fn all_from_pem(pem: &[u8], name: &str) -> Result<Vec<Certificate>, WssError> {
+        let mut out = Vec::new();
+        for (i, block) in Pem::iter_from_buffer(pem).enumerate() {
+            let block = block.map_err(|e| WssError::Certificate {
+                name: format!("{name} block {}", i + 1),
+                reason: format!("bad PEM ({e})"),
+            })?;
+            if block.label == "CERTIFICATE" {
+                out.push(Self::from_der(
+                    &block.contents,
+                    &format!("{name} block {}", i + 1),
+                )?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The DER encoding.
+    pub fn der(&self) -> &[u8] {
+        &self.der
+    }
+
+    /// The subject distinguished name, RFC 4514 form (`CN=…, O=…`).
+    pub fn subject(&self) -> &str {
+        &self.subject
+    }
+
+    /// The issuer distinguished name, RFC 4514 form.
+    pub fn issuer(&self) -> &str {
+        &self.issuer
+    }
+
+    /// The serial number, as colon-separated hex bytes.
+    pub fn serial(&self) -> &str {
+        &self.serial
+    }
+
+    /// Validity, `(notBefore, notAfter)` in seconds since 1970-01-01T00:00:00Z (RFC 5280 §4.1.2.5).
+    pub fn validity(&self) -> (i64, i64) {
+        (self.not_before, self.not_after)
+    }
+
+    /// The SubjectKeyIdentifier extension's key identifier (RFC 5280 §4.2.1.2), if present.
+    pub fn subject_key_identifier(&self) -> Option<&[u8]> {
+        self.ski.as_deref()
+    }
+
+    /// The SHA-1 thumbprint of the DER encoding (X.509 Token Profile 1.1 §3.2.1,
+    /// `ThumbprintSHA1`), 20 bytes.
+    pub fn sha1_thumbprint(&self) -> [u8; 20] {
+        let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY, &self.der);
+        let mut out = [0u8; 20];
+        out.copy_from_slice(d.as_ref());
+        out
+    }
+}
+
+impl fmt::Debug for Certificate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Certificate")
+            .field("subject", &self.subject)
+            .field("issuer", &self.issuer)
+            .field("serial", &self.serial)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A certificate and the RSA private key that belongs to it: what a client signs with. Cheap to
+/// clone (shared). The `Debug` form shows the certificate, never the key.
+#[derive(Clone)]
+pub struct X509Credential {
+    cert: Certificate,
+    key: Arc<RsaKeyPair>,
+}
+
+impl X509Credential {
+    /// A certificate and its private key, both as PEM text: the certificate's first
+    /// `CERTIFICATE` block; the key's first `PRIVATE KEY` (PKCS#8, RFC 5208) or `RSA PRIVATE KEY`
+    /// (PKCS#1, RFC 8017) block. Both may be in one file (pass it twice).
+    ///
+    /// # Errors
+    ///
+    /// [`WssError::Certificate`] as [`Certificate::from_pem`], or a certificate whose key is not
+    /// RSA; [`WssError::Key`]: no key block, an encrypted key, not RSA, rejected by aws-lc-rs
+    /// (malformed, shorter than 2048 bits), or not the certificate's key.
+    pub fn from_pem(cert_pem: &[u8], key_pem: &[u8]) -> Result<X509Credential, WssError> {
+        let cert = Certificate::from_pem(cert_pem, "certificate")?;
+        let mut key = None;
+        for (i, block) in Pem::iter_from_buffer(key_pem).enumerate() {
+            let block = block.map_err(|e| WssError::Key {
+                name: format!("PEM block {}", i + 1),
+                reason: format!("bad PEM ({e})"),
+            })?;
+            let name = format!("PEM block {} ({})", i + 1, block.label);
+            key =
+                match block.label.as_str() {
+                    "PRIVATE KEY" => {
+                        Some(RsaKeyPair::from_pkcs8(&block.contents).map_err(|e| {
+                            WssError::Key {
+                                name,
+                                reason: format!("not a usable RSA PKCS#8 key: {e}"),
+                            }
+                        })?)
+                    }
+                    "RSA PRIVATE KEY" => Some(RsaKeyPair::from_der(&block.contents).map_err(
+                        |e| WssError::Key {
+                            name,
+                            reason: format!("not a usable RSA PKCS#1 key: {e}"),
+                        },
+                    )?),
+                    "ENCRYPTED PRIVATE KEY" => {
+                        return Err(WssError::Key {
+                            name,
+                            reason: "encrypted keys are not read; decrypt it first (openssl pkcs8)"
+                                .to_owned(),
+                        })
+                    }
+                    "EC PRIVATE KEY" => {
+                        return Err(WssError::Key {
+                            name,
+                            reason: "an EC key: only RSA keys sign (RSA-SHA256)".to_owned(),
+                        })
+                    }
+                    _ => continue,
+                };
+            break;
+        }
+        let key = key.ok_or_else(|| WssError::Key {
+            name: "key".to_owned(),
+            reason: "no -----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY----- block"
+                .to_owned(),
+        })?;
+        Self::new(cert, key)
+    }
+
+    /// A certificate and its private key in DER: PKCS#8 (RFC 5208), or PKCS#1 `RSAPrivateKey`.
+    ///
+    /// # Errors
+    ///
+    /// As [`from_pem`](Self::from_pem).
+    pub fn from_der(cert_der: &[u8], key_der: &[u8]) -> Result<X509Credential, WssError> {
+        let cert = Certificate::from_der(cert_der, "certificate")?;
+        let key = RsaKeyPair::from_pkcs8(key_der)
+            .or_else(|_| RsaKeyPair::from_der(key_der))
+            .map_err(|e| WssError::Key {
+                name: "key".to_owned(),
+                reason: format!("not a usable RSA key in PKCS#8 or PKCS#1 DER: {e}"),
+            })?;
+        Self::new(cert, key)
+    }
+
+    fn new(cert: Certificate, key: RsaKeyPair) -> Result<X509Credential, WssError> {
+        let Some(public) = &cert.rsa_public_key else {
+            return Err(WssError::Certificate {
+                name: cert.subject.clone(),
+                reason: "its public key is not RSA (rsaEncryption, 1.2.840.113549.1.1.1)"
+                    .to_owned(),
+            });
+        };
+        if key.public_key().as_ref() != public.as_slice() {
+            return Err(WssError::Key {
+                name: "key".to_owned(),
+                reason: format!("it is not the key of the certificate {}", cert.subject),
+            });
+        }
+        Ok(X509Credential {
+            cert,
+            key: Arc::new(key),
+        })
+    }
+
+    /// The certificate.
+    pub fn certificate(&self) -> &Certificate {
+        &self.cert
+    }
+
+    /// RSA PKCS#1 v1.5 signature of `msg` with SHA-256 (RFC 8017 §8.2), as many bytes as the modulus.
+    pub(crate) fn sign_rsa_sha256(&self, msg: &[u8]) -> Result<Vec<u8>, WssError> {
+        let mut sig = vec![0u8; self.key.public_modulus_len()];
+        self.key
+            .sign(
+                &aws_lc_rs::signature::RSA_PKCS1_SHA256,
+                &aws_lc_rs::rand::SystemRandom::new(),
+                msg,
+                &mut sig,
+            )
+            .map_err(|_| WssError::Sign)?;
+        Ok(sig)
+    }
+}
+
+impl fmt::Debug for X509Credential {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("X509Credential")
+            .field("certificate", &self.cert)
+            .field("key", &"RSA private key")
+            .finish()
+    }
+}

@@ -1,0 +1,178 @@
+//! Test certificates for the WS-Security tests, made by the `openssl` command line at test time
+//! (nothing private is checked in): a small CA (gSOAP, xmlsec1 and WSS4J want a trust anchor,
+//! not a self-signed leaf), a client certificate it issued with a SubjectKeyIdentifier, and an
+//! unrelated self-signed "stranger" certificate that no test trusts.
+//!
+//! ```no_run
+//! let pki = soapgen_tests::pki::test_pki();
+//! let ca_pem = pki.path("ca.pem");
+//! let (cert, key) = (pki.read("client.pem"), pki.read("client.key"));
+//! ```
+//!
+//! RSA 2048 keys, PKCS#8 PEM (`client.key`, `stranger.key`) and PKCS#1 PEM (`client-rsa.key`),
+//! valid for two days from their making. Made once per test process into a fresh directory
+//! under the system temp directory, named after the process id (throw-away test keys).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+const OPENSSL_HINT: &str = "apt-get install -y openssl (see .ci/install-peers.sh)";
+
+/// A directory of test keys and certificates.
+#[derive(Debug)]
+pub struct Pki {
+    dir: PathBuf,
+}
+
+impl Pki {
+    /// The path of `name` (`ca.pem`, `ca.key`, `client.pem`, `client.key`, `client-rsa.key`,
+    /// `stranger.pem`, `stranger.key`).
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    /// The bytes of `name`.
+    pub fn read(&self, name: &str) -> Vec<u8> {
+        let p = self.path(name);
+        fs::read(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()))
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+/// The test PKI of this process, made on first use.
+pub fn test_pki() -> &'static Pki {
+    static PKI: OnceLock<Pki> = OnceLock::new();
+    PKI.get_or_init(make)
+}
+
+fn make() -> Pki {
+    let dir = std::env::temp_dir().join(format!("soapgen-test-pki-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    fs::write(
+        dir.join("ca.ext"),
+        "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n\
+         subjectKeyIdentifier=hash\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("leaf.ext"),
+        "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\n\
+         subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new("openssl")
+            .args(args)
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run openssl ({e}): {OPENSSL_HINT}"));
+        assert!(
+            out.status.success(),
+            "openssl {args:?} failed: {}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    // The CA.
+    run(&[
+        "genpkey",
+        "-algorithm",
+        "RSA",
+        "-pkeyopt",
+        "rsa_keygen_bits:2048",
+        "-out",
+        "ca.key",
+    ]);
+    run(&[
+        "req",
+        "-new",
+        "-key",
+        "ca.key",
+        "-subj",
+        "/O=soapgen tests/CN=soapgen test CA",
+        "-out",
+        "ca.csr",
+    ]);
+    run(&[
+        "x509", "-req", "-in", "ca.csr", "-signkey", "ca.key", "-days", "2", "-extfile", "ca.ext",
+        "-out", "ca.pem",
+    ]);
+    // The client, issued by the CA.
+    run(&[
+        "genpkey",
+        "-algorithm",
+        "RSA",
+        "-pkeyopt",
+        "rsa_keygen_bits:2048",
+        "-out",
+        "client.key",
+    ]);
+    run(&[
+        "rsa",
+        "-in",
+        "client.key",
+        "-traditional",
+        "-out",
+        "client-rsa.key",
+    ]);
+    run(&[
+        "req",
+        "-new",
+        "-key",
+        "client.key",
+        "-subj",
+        "/O=soapgen tests/CN=soapgen test client",
+        "-out",
+        "client.csr",
+    ]);
+    run(&[
+        "x509",
+        "-req",
+        "-in",
+        "client.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-set_serial",
+        "4242",
+        "-days",
+        "2",
+        "-extfile",
+        "leaf.ext",
+        "-out",
+        "client.pem",
+    ]);
+    // A self-signed stranger nobody trusts.
+    run(&[
+        "genpkey",
+        "-algorithm",
+        "RSA",
+        "-pkeyopt",
+        "rsa_keygen_bits:2048",
+        "-out",
+        "stranger.key",
+    ]);
+    run(&[
+        "req",
+        "-new",
+        "-x509",
+        "-key",
+        "stranger.key",
+        "-subj",
+        "/CN=soapgen stranger",
+        "-days",
+        "2",
+        "-out",
+        "stranger.pem",
+    ]);
+    Pki { dir }
+}

@@ -1,0 +1,507 @@
+//! X.509 signatures of soapgen requests (WSS 1.1 §8, X.509 Token Profile 1.1) checked by real
+//! verifiers: xmlsec1 1.2.37 (`xmlsec1 --verify`, with the Body and Timestamp located by their
+//! `wsu:Id`) and Apache WSS4J 1.6.19 (`WSSecurityEngine.processSecurityHeader` with the test CA as
+//! trust anchor). Also soapgen's exclusive C14N against `xmllint --exc-c14n`, and the typed errors
+//! of bad certificates and keys. Certificates come from `soapgen_tests::pki` (openssl, at test time).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use soapgen_runtime::wss::{
+    exclusive_c14n, Certificate, DigestAlgorithm, UsernameToken, WssConfig, WssError,
+    X509Credential, X509Signer,
+};
+use soapgen_runtime::xml::Name;
+use soapgen_runtime::{soap_client, Client, Error, FromXml, Operation, SoapVersion, ToXml};
+use soapgen_tests::peers;
+use soapgen_tests::pki::test_pki;
+
+const WSU: &str =
+    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
+
+/// What the WSS4J peer verified (see `soapgen_tests::peers::wss4j`).
+#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
+#[xml(namespace = "urn:soapgen:wss")]
+pub struct Verified {
+    pub text: String,
+    pub actions: String,
+    pub user: String,
+    #[xml(rename = "passwordType")]
+    pub password_type: String,
+    pub signed: String,
+    pub signer: String,
+}
+
+macro_rules! service {
+    ($name:ident, $version:literal) => {
+        #[soap_client(namespace = "urn:soapgen:wss", soap = $version)]
+        pub trait $name {
+            #[soap(action = "urn:soapgen:wss#Echo", name = "Echo")]
+            async fn echo(&self, text: String) -> Result<Verified, Error>;
+        }
+    };
+}
+
+service!(Echo11, "1.1");
+service!(Echo12, "1.2");
+
+fn credential() -> X509Credential {
+    let pki = test_pki();
+    X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap()
+}
+
+fn signing(digest: DigestAlgorithm) -> WssConfig {
+    WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .sign(X509Signer::new(credential()).digest(digest))
+}
+
+/// A request envelope as the client sends it, without sending it.
+fn request(wss: WssConfig, version: SoapVersion, text: &str) -> String {
+    let client = Client::builder("http://127.0.0.1:9/")
+        .wss(wss)
+        .build()
+        .unwrap();
+    let op = Operation {
+        name: "Echo",
+        action: "urn:soapgen:wss#Echo",
+        version,
+        one_way: false,
+    };
+    let mut env = client.envelope(&op, &[("tns", "urn:soapgen:wss")]).unwrap();
+    env.body(|w| {
+        w.start_element(Name::new("urn:soapgen:wss", "Echo"))?;
+        w.simple_element(Name::new("urn:soapgen:wss", "text"), text)?;
+        w.end_element()
+    })
+    .unwrap();
+    env.finish().unwrap()
+}
+
+fn envelope_ns(version: SoapVersion) -> &'static str {
+    version.envelope_namespace()
+}
+
+/// Runs xmlsec1 --verify on `xml` with `key_args`; `Ok(stdout+stderr)` when it verified.
+fn xmlsec1_verify(xml: &str, version: SoapVersion, key_args: &[&str]) -> Result<String, String> {
+    let dir = test_pki().dir();
+    let file = dir.join(format!(
+        "msg-{}-{}.xml",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::write(&file, xml).unwrap();
+    let out = Command::new("xmlsec1")
+        .arg("--verify")
+        .args(key_args)
+        .args(["--id-attr:Id", &format!("{WSU}:Timestamp")])
+        .args(["--id-attr:Id", &format!("{}:Body", envelope_ns(version))])
+        .arg(&file)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run xmlsec1 ({e}): apt-get install -y xmlsec1"));
+    let _ = std::fs::remove_file(&file);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if out.status.success() && text.contains("OK") {
+        Ok(text)
+    } else {
+        Err(text)
+    }
+}
+
+/// xmlsec1 does not resolve WS-Security SecurityTokenReferences: give it the BinarySecurityToken's
+/// certificate as `ds:X509Data` in `ds:KeyInfo` (which no signature covers), so that
+/// `--enabled-key-data x509 --trusted-pem ca.pem` checks the key *and* its chain.
+fn str_as_x509data(xml: &str) -> String {
+    let bst_start = xml.find("<wsse:BinarySecurityToken").unwrap();
+    let content_start = bst_start + xml[bst_start..].find('>').unwrap() + 1;
+    let content_end = content_start + xml[content_start..].find('<').unwrap();
+    let cert_b64 = &xml[content_start..content_end];
+    let ki_start = xml.find("<ds:KeyInfo").unwrap();
+    let ki_content = ki_start + xml[ki_start..].find('>').unwrap() + 1;
+    let ki_end = xml.find("</ds:KeyInfo>").unwrap();
+    format!(
+        "{}<ds:X509Data><ds:X509Certificate>{cert_b64}</ds:X509Certificate></ds:X509Data>{}",
+        &xml[..ki_content],
+        &xml[ki_end..]
+    )
+}
+
+#[test]
+fn xmlsec1_verifies_soapgen_signatures() {
+    let pki = test_pki();
+    let ca = pki.path("ca.pem");
+    let ca = ca.to_str().unwrap();
+    let cert = pki.path("client.pem");
+    let cert = cert.to_str().unwrap();
+    for version in [SoapVersion::Soap11, SoapVersion::Soap12] {
+        for digest in [DigestAlgorithm::Sha256, DigestAlgorithm::Sha1] {
+            for text in ["hello", "ünïcödé & <markup> \"quoted\"\r\n\ttabs", ""] {
+                let xml = request(signing(digest), version, text);
+                assert!(xml.contains(digest.uri()), "{xml}");
+                // The message as sent, with the signer's key given to xmlsec1.
+                xmlsec1_verify(&xml, version, &["--pubkey-cert-pem", cert])
+                    .unwrap_or_else(|e| panic!("xmlsec1 refused:\n{e}\n{xml}"));
+                // The key taken from the message, trusted through the CA only.
+                let x509 = str_as_x509data(&xml);
+                xmlsec1_verify(
+                    &x509,
+                    version,
+                    &["--enabled-key-data", "x509", "--trusted-pem", ca],
+                )
+                .unwrap_or_else(|e| panic!("xmlsec1 refused:\n{e}\n{x509}"));
+            }
+        }
+    }
+    // Negative controls: a changed Body, a changed Timestamp, an untrusted CA.
+    let xml = request(
+        signing(DigestAlgorithm::Sha256),
+        SoapVersion::Soap11,
+        "pay 10",
+    );
+    let tampered = xml.replace(">pay 10<", ">pay 99<");
+    assert!(xmlsec1_verify(&tampered, SoapVersion::Soap11, &["--pubkey-cert-pem", cert]).is_err());
+    let created = xml.find("<wsu:Created>").unwrap() + "<wsu:Created>".len();
+    let mut tampered = xml.clone();
+    tampered.replace_range(created..created + 4, "2099");
+    assert!(xmlsec1_verify(&tampered, SoapVersion::Soap11, &["--pubkey-cert-pem", cert]).is_err());
+    let stranger = pki.path("stranger.pem");
+    assert!(xmlsec1_verify(
+        &str_as_x509data(&xml),
+        SoapVersion::Soap11,
+        &[
+            "--enabled-key-data",
+            "x509",
+            "--trusted-pem",
+            stranger.to_str().unwrap()
+        ]
+    )
+    .is_err());
+}
+
+#[test]
+fn signed_message_shape() {
+    let xml = request(
+        signing(DigestAlgorithm::Sha256).username_token(UsernameToken::digest("alice", "pw")),
+        SoapVersion::Soap11,
+        "x",
+    );
+    let order: Vec<usize> = [
+        "<wsu:Timestamp",
+        "<wsse:BinarySecurityToken",
+        "<wsse:UsernameToken",
+        "<ds:Signature",
+        "</wsse:Security>",
+        "<soapenv:Body ",
+    ]
+    .iter()
+    .map(|t| {
+        xml.find(t)
+            .unwrap_or_else(|| panic!("{t} missing in {xml}"))
+    })
+    .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{xml}");
+    for needle in [
+        "<ds:CanonicalizationMethod Algorithm=\"http://www.w3.org/2001/10/xml-exc-c14n#\"/>",
+        "<ds:SignatureMethod Algorithm=\"http://www.w3.org/2001/04/xmldsig-more#rsa-sha256\"/>",
+        "ValueType=\"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3\"",
+        "<wsse:SecurityTokenReference",
+    ] {
+        assert!(xml.contains(needle), "{needle} missing in {xml}");
+    }
+    // The wire log shows the shape, not the token, nonce, password digest or signature value.
+    let logged = soapgen_runtime::wire::envelope(xml.as_bytes()).to_string();
+    for secret in [
+        "<wsse:Password Type=",
+        "<wsse:Nonce ",
+        "<wsse:BinarySecurityToken ",
+        "<ds:SignatureValue>",
+    ] {
+        let at = logged
+            .find(secret)
+            .unwrap_or_else(|| panic!("{secret} in {logged}"));
+        let content = &logged[at..];
+        let content = &content[content.find('>').unwrap() + 1..];
+        assert!(content.starts_with("***redacted***<"), "{secret}: {logged}");
+    }
+    // Two references: the Timestamp's and the Body's Ids.
+    let body_id = &xml[xml.find("<soapenv:Body ").unwrap()..];
+    let body_id = &body_id[body_id.find("wsu:Id=\"").unwrap() + 8..];
+    let body_id = &body_id[..body_id.find('"').unwrap()];
+    assert!(xml.contains(&format!("URI=\"#{body_id}\"")), "{xml}");
+    assert_eq!(xml.matches("<ds:Reference ").count(), 2);
+    // Without a Timestamp, only the Body is signed.
+    let xml = request(
+        WssConfig::new().sign(X509Signer::new(credential())),
+        SoapVersion::Soap11,
+        "x",
+    );
+    assert_eq!(xml.matches("<ds:Reference ").count(), 1);
+    assert!(!xml.contains("<wsu:Timestamp"));
+}
+
+#[tokio::test]
+async fn wss4j_verifies_soapgen_signatures() {
+    let pki = test_pki();
+    let ca = pki.path("ca.pem");
+    let p = peers::wss4j(&["--user", "alice:pw", "--ca", ca.to_str().unwrap()]);
+    for digest in [DigestAlgorithm::Sha256, DigestAlgorithm::Sha1] {
+        let wss = signing(digest).username_token(UsernameToken::digest("alice", "pw"));
+        let client = Client::builder(p.url("/echo")).wss(wss).build().unwrap();
+        let v = Echo11Client::from_client(client.clone())
+            .echo("signed ünïcödé & <x>".into())
+            .await
+            .unwrap_or_else(|e| panic!("{e}\n--- peer ---\n{}", p.stderr_output()));
+        assert_eq!(v.text, "signed ünïcödé & <x>");
+        assert_eq!(v.actions, "TS,BST,UT,SIGN", "{v:?}");
+        assert_eq!(v.signed, "Timestamp,Body", "{v:?}");
+        assert!(v.signer.contains("CN=soapgen test client"), "{v:?}");
+        let v = Echo12Client::from_client(client)
+            .echo("douze".into())
+            .await
+            .unwrap();
+        assert_eq!(
+            (v.actions.as_str(), v.signed.as_str()),
+            ("TS,BST,UT,SIGN", "Timestamp,Body")
+        );
+    }
+}
+
+#[tokio::test]
+async fn wss4j_refuses_an_untrusted_signer() {
+    let pki = test_pki();
+    let ca = pki.path("ca.pem");
+    let p = peers::wss4j(&["--ca", ca.to_str().unwrap()]);
+    let stranger =
+        X509Credential::from_pem(&pki.read("stranger.pem"), &pki.read("stranger.key")).unwrap();
+    let wss = WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .sign(X509Signer::new(stranger));
+    let client = Client::builder(p.url("/echo")).wss(wss).build().unwrap();
+    let e = Echo11Client::from_client(client)
+        .echo("x".into())
+        .await
+        .unwrap_err();
+    let f = e
+        .fault()
+        .unwrap_or_else(|| panic!("expected a fault, got {e}"));
+    // WSS4J's word for a certificate that does not chain to its trust store.
+    assert!(f.reason.contains("FailedAuthentication"), "{f}");
+}
+
+#[test]
+fn keys_in_pkcs1_and_der_load_too() {
+    let pki = test_pki();
+    let a = X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client-rsa.key")).unwrap();
+    assert_eq!(
+        a.certificate().subject(),
+        "O=soapgen tests, CN=soapgen test client"
+    );
+    assert_eq!(
+        a.certificate().issuer(),
+        "O=soapgen tests, CN=soapgen test CA"
+    );
+    assert_eq!(a.certificate().serial(), "10:92");
+    assert_eq!(
+        a.certificate().subject_key_identifier().map(<[u8]>::len),
+        Some(20)
+    );
+    // One PEM file holding both.
+    let mut both = pki.read("client.key");
+    both.extend_from_slice(&pki.read("client.pem"));
+    X509Credential::from_pem(&both, &both).unwrap();
+}
+
+#[test]
+fn bad_certificates_and_keys_are_typed_errors() {
+    let pki = test_pki();
+    let cert = pki.read("client.pem");
+    let key = pki.read("client.key");
+    let cert_err = |r: Result<X509Credential, WssError>| match r {
+        Err(WssError::Certificate { reason, .. }) => reason,
+        other => panic!("expected a certificate error, got {other:?}"),
+    };
+    let key_err = |r: Result<X509Credential, WssError>| match r {
+        Err(WssError::Key { reason, .. }) => reason,
+        other => panic!("expected a key error, got {other:?}"),
+    };
+    assert!(
+        cert_err(X509Credential::from_pem(b"not pem", &key)).contains("no -----BEGIN CERTIFICATE")
+    );
+    assert!(cert_err(X509Credential::from_pem(
+        b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+        &key
+    ))
+    .contains("not an X.509 certificate"));
+    assert!(key_err(X509Credential::from_pem(&cert, b"")).contains("no -----BEGIN PRIVATE KEY"));
+    // The stranger's key with the client's certificate.
+    assert!(
+        key_err(X509Credential::from_pem(&cert, &pki.read("stranger.key")))
+            .contains("not the key of the certificate")
+    );
+    assert!(key_err(X509Credential::from_pem(
+        &cert,
+        b"-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n"
+    ))
+    .contains("encrypted"));
+    assert!(key_err(X509Credential::from_pem(
+        &cert,
+        b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"
+    ))
+    .contains("not a usable RSA PKCS#8 key"));
+    // An EC certificate cannot sign RSA-SHA256.
+    let dir = pki.dir();
+    openssl(
+        dir,
+        &[
+            "ecparam",
+            "-name",
+            "prime256v1",
+            "-genkey",
+            "-noout",
+            "-out",
+            "ec.key",
+        ],
+    );
+    openssl(
+        dir,
+        &[
+            "req", "-new", "-x509", "-key", "ec.key", "-subj", "/CN=ec", "-days", "1", "-out",
+            "ec.pem",
+        ],
+    );
+    assert!(key_err(X509Credential::from_pem(
+        &pki.read("ec.pem"),
+        &pki.read("ec.key")
+    ))
+    .contains("EC key"));
+    assert!(cert_err(X509Credential::from_pem(&pki.read("ec.pem"), &key)).contains("not RSA"));
+    // A SubjectKeyIdentifier extension that is malformed (a BOOLEAN, not an OCTET STRING) or
+    // present but empty names the certificate and the extension.
+    let ski_cert = |name: &str, ext: &str| {
+        std::fs::write(dir.join(format!("{name}.ext")), ext).unwrap();
+        openssl(
+            dir,
+            &[
+                "x509",
+                "-req",
+                "-in",
+                "client.csr",
+                "-CA",
+                "ca.pem",
+                "-CAkey",
+                "ca.key",
+                "-set_serial",
+                "7",
+                "-days",
+                "1",
+                "-extfile",
+                &format!("{name}.ext"),
+                "-outform",
+                "DER",
+                "-out",
+                &format!("{name}.der"),
+            ],
+        );
+        pki.read(&format!("{name}.der"))
+    };
+    let e = Certificate::from_der(
+        &ski_cert("bad-ski", "2.5.29.14=DER:01:01:FF\n"),
+        "bad-ski.der",
+    )
+    .unwrap_err();
+    let msg = e.to_string();
+    assert!(matches!(e, WssError::Certificate { .. }), "{msg}");
+    assert!(
+        msg.contains("bad-ski.der")
+            && msg.contains("SubjectKeyIdentifier")
+            && msg.contains("malformed"),
+        "{msg}"
+    );
+    // openssl will not write an empty one: write a one-byte key identifier and empty it in
+    // place (04 01 00 -> 04 00 + one stray byte; the issuer's signature does not matter here).
+    let mut der = ski_cert("empty-ski", "2.5.29.14=DER:04:01:00\n");
+    let ext = [0x06, 0x03, 0x55, 0x1d, 0x0e, 0x04, 0x03, 0x04, 0x01, 0x00];
+    let at = der
+        .windows(ext.len())
+        .position(|w| w == ext)
+        .expect("the SKI extension");
+    der[at + 8] = 0x00;
+    let e = Certificate::from_der(&der, "empty-ski.der").unwrap_err();
+    let msg = e.to_string();
+    assert!(
+        msg.contains("empty-ski.der")
+            && msg.contains("SubjectKeyIdentifier")
+            && (msg.contains("empty") || msg.contains("malformed")),
+        "{msg}"
+    );
+}
+
+fn openssl(dir: &Path, args: &[&str]) {
+    let out = Command::new("openssl")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("openssl");
+    assert!(
+        out.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+// ------------------------------------------------------------------------------------------------
+// Exclusive C14N against libxml2's (`xmllint --exc-c14n`, whole documents).
+
+fn xmllint_exc_c14n(doc: &str) -> String {
+    let dir = test_pki().dir();
+    let file = dir.join(format!("c14n-{}.xml", std::process::id()));
+    std::fs::write(&file, doc).unwrap();
+    let out = Command::new("xmllint")
+        .arg("--exc-c14n")
+        .arg(&file)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run xmllint ({e}): apt-get install -y libxml2-utils"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn exclusive_c14n_matches_xmllint() {
+    let docs = [
+        r#"<a xmlns:x="urn:x" xmlns:y="urn:y"><x:b z="2" x:a="1"  y='&lt;'/></a>"#,
+        // (xmllint's canonical forms keep comments: none here.)
+        "<a b=\"x&#9;y\r\nz &amp; &lt; &gt; &quot;\" c='\"'>1 &lt; 2 &amp;&amp; 3 > 2\r\n&#13;<![CDATA[<&>]]><?pi  data ?></a>",
+        r#"<a xmlns="urn:a"><b><c xmlns=""><d/></c></b><e xmlns="urn:a"/></a>"#,
+        r#"<p:a xmlns:p="urn:p" xmlns:q="urn:q" xml:lang="en"><p:b q:c="1" xmlns:p="urn:p2"><q:d xml:space="preserve"> </q:d></p:b></p:a>"#,
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<r>\n  <s a=\"&#x20AC;&#233;\">ünïcödé ✓</s>\n</r>\n",
+        r#"<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:tns="urn:t"><s:Body xmlns:wsu="urn:wsu" wsu:Id="id-1"><tns:op><tns:v xsi:nil="true"/><w>&#0013;</w></tns:op></s:Body></s:Envelope>"#,
+    ];
+    for doc in docs {
+        // The document element: the first `<` that starts a name.
+        let root = doc
+            .match_indices('<')
+            .map(|(i, _)| i)
+            .find(|&i| doc[i + 1..].starts_with(|c: char| c.is_alphabetic()))
+            .unwrap();
+        let mut ours = Vec::new();
+        exclusive_c14n(doc, root, &[], &mut ours).unwrap();
+        assert_eq!(
+            String::from_utf8(ours).unwrap(),
+            xmllint_exc_c14n(doc),
+            "{doc}"
+        );
+    }
+}
