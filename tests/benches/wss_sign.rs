@@ -1,0 +1,98 @@
+//! Cost of signing a request (WSS 1.1 §8: Timestamp + Body, exclusive C14N, SHA-256 digests,
+//! RSA-SHA256, BinarySecurityToken) against its floor, the bare cryptography through aws-lc-rs:
+//! one RSA-2048 PKCS#1 v1.5 SHA-256 signature of a SignedInfo-sized input plus SHA-256 of the
+//! body. Also the same request unsigned, for the XML writing that any request pays.
+//!
+//! ```text
+//! cargo bench -p soapgen-tests --bench wss_sign
+//! ```
+//!
+//! Issue 6's goal: the full path at most 1.3x the floor at 1 KB.
+
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use soapgen_runtime::wss::{WssConfig, X509Credential, X509Signer};
+use soapgen_runtime::xml::Name;
+use soapgen_runtime::{Client, Operation, SoapVersion};
+
+const OP: Operation = Operation {
+    name: "Echo",
+    action: "urn:soapgen:wss#Echo",
+    version: SoapVersion::Soap11,
+    one_way: false,
+};
+
+fn request(client: &Client, text: &str) -> String {
+    let mut env = client.envelope(&OP, &[("tns", "urn:soapgen:wss")]).unwrap();
+    env.body(|w| {
+        w.start_element(Name::new("urn:soapgen:wss", "Echo"))?;
+        w.simple_element(Name::new("urn:soapgen:wss", "text"), text)?;
+        w.end_element()
+    })
+    .unwrap();
+    env.finish().unwrap()
+}
+
+fn bench(c: &mut Criterion) {
+    let pki = soapgen_tests::pki::test_pki();
+    let cert = pki.read("client.pem");
+    let key_pem = pki.read("client.key");
+    let cred = X509Credential::from_pem(&cert, &key_pem).unwrap();
+    let signed = Client::builder("http://127.0.0.1:9/")
+        .wss(
+            WssConfig::new()
+                .timestamp(Duration::from_secs(300))
+                .sign(X509Signer::new(cred)),
+        )
+        .build()
+        .unwrap();
+    let plain = Client::builder("http://127.0.0.1:9/").build().unwrap();
+
+    // The floor's key: the same RSA key, straight into aws-lc-rs.
+    let der = {
+        let text = String::from_utf8(key_pem).unwrap();
+        let b64: String = text.lines().filter(|l| !l.starts_with("-----")).collect();
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD
+            .decode(b64)
+            .unwrap()
+    };
+    let key = aws_lc_rs::signature::RsaKeyPair::from_pkcs8(&der).unwrap();
+    let rng = aws_lc_rs::rand::SystemRandom::new();
+    let signed_info = vec![b'x'; 900]; // the canonical SignedInfo of two references is ~900 bytes
+
+    let mut g = c.benchmark_group("wss_sign");
+    for size in [1024usize, 100 * 1024] {
+        let text = "a".repeat(size);
+        g.throughput(Throughput::Bytes(size as u64));
+        g.bench_with_input(BenchmarkId::new("signed_request", size), &text, |b, t| {
+            b.iter(|| request(&signed, t))
+        });
+        g.bench_with_input(BenchmarkId::new("unsigned_request", size), &text, |b, t| {
+            b.iter(|| request(&plain, t))
+        });
+        g.bench_with_input(BenchmarkId::new("floor_rsa_sha256", size), &text, |b, t| {
+            let mut sig = vec![0u8; key.public_modulus_len()];
+            b.iter(|| {
+                let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, t.as_bytes());
+                std::hint::black_box(d);
+                key.sign(
+                    &aws_lc_rs::signature::RSA_PKCS1_SHA256,
+                    &rng,
+                    &signed_info,
+                    &mut sig,
+                )
+                .unwrap();
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(4));
+    targets = bench
+}
+criterion_main!(benches);
