@@ -144,6 +144,9 @@ impl WssConfig {
 
     /// Signs every request (WSS 1.1 §8): the Body (given a `wsu:Id`) and, if one is sent, the
     /// Timestamp, as [`X509Signer`] describes.
+    ///
+    /// Incoming signatures are not verified yet, so a signing client does not yet require signed
+    /// responses (only the Timestamp part of the inbound policy is in force).
     pub fn sign(self, signer: X509Signer) -> Self {
         self.edit(|c| c.signer = Some(signer))
     }
