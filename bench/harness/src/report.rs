@@ -277,6 +277,28 @@ pub struct Serial {
     pub instr: Option<f64>,
 }
 
+/// Instructions per call of one process (callgrind).
+#[derive(Debug)]
+pub struct Instr {
+    /// Client (or server) label.
+    pub who: String,
+    /// `Echo` or `Ping`.
+    pub op: String,
+    /// Instructions per call.
+    pub per_call: f64,
+}
+
+impl Instr {
+    /// A row.
+    pub fn new(who: &str, op: &str, per_call: f64) -> Instr {
+        Instr {
+            who: who.to_owned(),
+            op: op.to_owned(),
+            per_call,
+        }
+    }
+}
+
 /// Everything one run measured.
 #[derive(Debug, Default)]
 pub struct Results {
@@ -294,6 +316,8 @@ pub struct Results {
     pub throughput: Vec<Throughput>,
     /// Serialization.
     pub serial: Vec<Serial>,
+    /// Instructions per call (callgrind).
+    pub instr: Vec<Instr>,
     /// Anything left out and why.
     pub notes: Vec<String>,
 }
@@ -338,6 +362,14 @@ fn ratio(v: f64) -> String {
         format!("{out}×")
     } else {
         format!("{v:.2}×")
+    }
+}
+
+fn instr_fmt(v: f64) -> String {
+    if v >= 1e6 {
+        format!("{:.2} M", v / 1e6)
+    } else {
+        format!("{:.0} k", v / 1e3)
     }
 }
 
@@ -633,6 +665,25 @@ impl Results {
                 }
             }
         }
+        if !self.instr.is_empty() {
+            let _ = writeln!(s, "\n{heading} 6. Instructions per call (callgrind)\n\nWhat each process executes per call against the gSOAP server (SOAP 1.1), from two callgrind runs of 5 and 25 calls (zeep: 2 and 6) whose difference cancels start-up; user space only (the kernel's loopback work is not counted). Unlike wall times these do not move with the machine's load. The server's row is the gSOAP server serving the gSOAP client: the share every client's latency carries.\n");
+            s.push_str("| process | call | instructions per call | / soapgen (reqwest) |\n|---|---|---:|---:|\n");
+            for i in &self.instr {
+                let base = self
+                    .instr
+                    .iter()
+                    .find(|b| b.who == SG_BLOCKING && b.op == i.op)
+                    .map_or(f64::NAN, |b| b.per_call);
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} |",
+                    i.who,
+                    i.op,
+                    instr_fmt(i.per_call),
+                    ratio(i.per_call / base)
+                );
+            }
+        }
         if !self.notes.is_empty() {
             let _ = writeln!(s, "\nNotes:\n");
             for n in &self.notes {
@@ -782,6 +833,23 @@ impl Results {
                     "KiB",
                 );
             }
+        }
+        for i in &self.instr {
+            let server = if i.who == GSOAP_SERVER {
+                ""
+            } else {
+                GSOAP_SERVER
+            };
+            row(
+                "instructions",
+                server,
+                "1.1",
+                &i.who,
+                &i.op,
+                "per_call",
+                i.per_call,
+                "Ir",
+            );
         }
         for x in &self.serial {
             row(

@@ -10,7 +10,7 @@ use std::time::Instant;
 use soapgen_tests::peers::{self, Peer};
 
 use crate::report::{
-    CodegenRow, Construct, FirstCall, Latency, Machine, Results, Serial, Throughput,
+    CodegenRow, Construct, FirstCall, Instr, Latency, Machine, Results, Serial, Throughput,
 };
 
 /// How much of everything to do.
@@ -317,6 +317,46 @@ impl Env {
     }
 }
 
+impl Env {
+    /// Callgrind's instruction total of one run of `cmd`.
+    fn ir(&self, what: &str, cmd: Command) -> Result<f64, String> {
+        let file = self.raw.join("callgrind.out");
+        let mut c = Command::new("valgrind");
+        c.arg("--tool=callgrind")
+            .arg(format!("--callgrind-out-file={}", file.display()))
+            .arg(cmd.get_program())
+            .args(cmd.get_args());
+        self.run(&format!("callgrind {what}"), c, false)?;
+        read_ir(&file, what)
+    }
+
+    /// Instructions per call: the difference of a run with `b` and one with `a` calls, divided
+    /// by `b - a` (start-up and set-up cancel out).
+    fn ir_per_call(
+        &self,
+        what: &str,
+        a: usize,
+        b: usize,
+        cmd: impl Fn(usize) -> Command,
+    ) -> Result<f64, String> {
+        let ia = self.ir(what, cmd(a))?;
+        let ib = self.ir(what, cmd(b))?;
+        Ok((ib - ia) / (b - a) as f64)
+    }
+}
+
+fn read_ir(file: &Path, what: &str) -> Result<f64, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("callgrind {what}: {e}"))?;
+    let _ = std::fs::remove_file(file);
+    text.lines()
+        .find_map(|l| {
+            l.strip_prefix("summary:")
+                .or_else(|| l.strip_prefix("totals:"))
+        })
+        .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+        .ok_or_else(|| format!("callgrind {what}: no summary line"))
+}
+
 fn arg_value<'a>(args: &[&'a str], name: &str) -> Option<&'a str> {
     args.iter()
         .position(|a| *a == name)
@@ -391,6 +431,7 @@ pub fn main(args: &[&str]) -> Result<(), String> {
     latency(&env, &gsoap, &spyne, &mut res)?;
     throughput(&env, &gsoap, &mut res)?;
     serialization(&env, &mut res)?;
+    instructions(&env, &gsoap, &mut res)?;
     drop(spyne);
     drop(gsoap);
 
@@ -708,4 +749,97 @@ fn serialization(env: &Env, res: &mut Results) -> Result<(), String> {
         });
     }
     Ok(())
+}
+
+/// Instructions per call (callgrind) of each client, and of the gSOAP server, for Echo against
+/// the gSOAP server (SOAP 1.1), plus Ping through both transports: the figures that do not move
+/// with the machine's load.
+fn instructions(env: &Env, gsoap: &Peer, res: &mut Results) -> Result<(), String> {
+    if !env.valgrind {
+        return Ok(());
+    }
+    say("instructions per call (callgrind)");
+    let url = gsoap.url("/bench");
+    let wsdl = env.wsdl.to_string_lossy().into_owned();
+    let x = env.raw.join("callgrind-samples.txt");
+    let soapgen = |transport: &'static str, op: &'static str| {
+        let (url, x) = (url.clone(), x.clone());
+        move |n: usize| {
+            let mut c = env.soapgen();
+            c.args(["latency", &url, "11", "blocking", transport, op, "0"])
+                .arg(n.to_string())
+                .arg(&x);
+            c
+        }
+    };
+    for (client, op, transport, lop) in [
+        (SG_BLOCKING, "Echo", "reqwest", "echo"),
+        (SG_BLOCKING_HYPER, "Echo", "hyper", "echo"),
+        (SG_BLOCKING, "Ping", "reqwest", "ping"),
+        (SG_BLOCKING_HYPER, "Ping", "hyper", "ping"),
+    ] {
+        let ir = env.ir_per_call(client, 5, 25, soapgen(transport, lop))?;
+        res.instr.push(Instr::new(client, op, ir));
+    }
+    let ir = env.ir_per_call(GSOAP, 5, 25, |n| {
+        let mut c = env.gsoap();
+        c.args(["latency", &url, "11", "0"])
+            .arg(n.to_string())
+            .arg(&x);
+        c
+    })?;
+    res.instr.push(Instr::new(GSOAP, "Echo", ir));
+    let ir = env.ir_per_call(ZEEP, 2, 6, |n| {
+        let mut c = env.zeep();
+        c.args(["latency", &url, "11", &wsdl, "0"])
+            .arg(n.to_string())
+            .arg(&x);
+        c
+    })?;
+    res.instr.push(Instr::new(ZEEP, "Echo", ir));
+
+    // The server's share: a gSOAP server under callgrind serving 5, then 25 Echo calls (from the
+    // gSOAP client), stopped with SIGTERM so that callgrind writes its totals.
+    let mut server_ir = Vec::new();
+    for n in [5usize, 25] {
+        let file = env.raw.join(format!("callgrind.server.{n}"));
+        let mut cmd = Command::new("valgrind");
+        cmd.arg("--tool=callgrind")
+            .arg(format!("--callgrind-out-file={}", file.display()))
+            .arg(&env.gsoap_server)
+            .args(["--port", "0", "--exit-with-parent"]);
+        let server = peers::start_command("bench-gsoap-callgrind", cmd, "valgrind");
+        let mut c = env.gsoap();
+        c.args(["latency", &server.url("/bench"), "11", "0"])
+            .arg(n.to_string())
+            .arg(&x);
+        env.run("gSOAP client for the server's count", c, false)?;
+        let pid = server.pid().to_string();
+        let _ = Command::new("kill").args(["-TERM", &pid]).status();
+        for _ in 0..200 {
+            if !Path::new(&format!("/proc/{pid}")).exists() || is_zombie(&pid) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        drop(server);
+        server_ir.push(read_ir(&file, "gSOAP server")?);
+    }
+    res.instr.push(Instr::new(
+        GSOAP_SERVER,
+        "Echo",
+        (server_ir[1] - server_ir[0]) / 20.0,
+    ));
+    Ok(())
+}
+
+/// Whether /proc says the process has exited (and waits to be reaped).
+fn is_zombie(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| {
+            s.rsplit(')')
+                .next()
+                .is_some_and(|r| r.trim_start().starts_with('Z'))
+        })
+        .unwrap_or(true)
 }
