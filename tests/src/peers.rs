@@ -483,7 +483,9 @@ const WSS4J_PEER: BuiltPeer = BuiltPeer {
 /// `--port 0 --exit-with-parent`:
 ///
 /// * `--user NAME:PASSWORD` (repeatable): the accounts its password callback knows;
-/// * `--ca ca.pem`: a trust anchor; signatures are then verified (Merlin crypto).
+/// * `--ca ca.pem`: a trust anchor; signatures are then verified (Merlin crypto);
+/// * `--cert known.pem` (repeatable, with `--ca`): a certificate the crypto holds, for signatures
+///   that identify it by a KeyIdentifier (SKI, thumbprint) instead of sending it.
 ///
 /// Every POST (SOAP 1.1 or 1.2) goes through `WSSecurityEngine.processSecurityHeader`; a failure
 /// or a request without `wsse:Security` is a fault (HTTP 500, `faultstring` = WSS4J's message).

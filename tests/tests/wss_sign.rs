@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use soapgen_runtime::wss::{
-    exclusive_c14n, Certificate, DigestAlgorithm, UsernameToken, WssConfig, WssError,
+    exclusive_c14n, Certificate, DigestAlgorithm, KeyReference, UsernameToken, WssConfig, WssError,
     X509Credential, X509Signer,
 };
 use soapgen_runtime::xml::Name;
@@ -273,6 +273,94 @@ async fn wss4j_verifies_soapgen_signatures() {
             ("TS,BST,UT,SIGN", "Timestamp,Body")
         );
     }
+}
+
+#[tokio::test]
+async fn wss4j_finds_the_certificate_by_key_identifier() {
+    let pki = test_pki();
+    let ca = pki.path("ca.pem");
+    let known = pki.path("client.pem");
+    let knows = peers::wss4j(&[
+        "--ca",
+        ca.to_str().unwrap(),
+        "--cert",
+        known.to_str().unwrap(),
+    ]);
+    let stranger_to_it = peers::wss4j(&["--ca", ca.to_str().unwrap()]);
+    for reference in [
+        KeyReference::SubjectKeyIdentifier,
+        KeyReference::ThumbprintSha1,
+    ] {
+        let signer = X509Signer::new(credential())
+            .key_reference(reference)
+            .unwrap();
+        let wss = WssConfig::new()
+            .timestamp(Duration::from_secs(300))
+            .sign(signer);
+        let xml = request(wss.clone(), SoapVersion::Soap11, "x");
+        assert!(!xml.contains("<wsse:BinarySecurityToken"), "{xml}");
+        assert!(xml.contains("<wsse:KeyIdentifier "), "{xml}");
+        let v = Echo11Client::from_client(
+            Client::builder(knows.url("/echo"))
+                .wss(wss.clone())
+                .build()
+                .unwrap(),
+        )
+        .echo("by key identifier".into())
+        .await
+        .unwrap_or_else(|e| panic!("{reference:?}: {e}\n{}", knows.stderr_output()));
+        assert_eq!(
+            (v.actions.as_str(), v.signed.as_str()),
+            ("TS,SIGN", "Timestamp,Body"),
+            "{reference:?}"
+        );
+        assert!(v.signer.contains("CN=soapgen test client"), "{v:?}");
+        // A WSS4J that does not hold the certificate cannot verify.
+        let e = Echo11Client::from_client(
+            Client::builder(stranger_to_it.url("/echo"))
+                .wss(wss)
+                .build()
+                .unwrap(),
+        )
+        .echo("x".into())
+        .await
+        .unwrap_err();
+        assert!(e.is_fault(), "{reference:?}: {e}");
+    }
+    // A certificate without a SubjectKeyIdentifier cannot be referred to by one.
+    openssl(
+        pki.dir(),
+        &[
+            "req",
+            "-new",
+            "-x509",
+            "-key",
+            "stranger.key",
+            "-subj",
+            "/CN=no ski",
+            "-days",
+            "1",
+            "-addext",
+            "subjectKeyIdentifier=none",
+            "-addext",
+            "authorityKeyIdentifier=none",
+            "-out",
+            "noski.pem",
+        ],
+    );
+    let no_ski =
+        X509Credential::from_pem(&pki.read("noski.pem"), &pki.read("stranger.key")).unwrap();
+    assert_eq!(no_ski.certificate().subject_key_identifier(), None);
+    let e = X509Signer::new(no_ski.clone())
+        .key_reference(KeyReference::SubjectKeyIdentifier)
+        .unwrap_err();
+    assert!(matches!(e, WssError::Certificate { .. }), "{e}");
+    assert!(e.to_string().contains("no SubjectKeyIdentifier"), "{e}");
+    // The thumbprint needs nothing of the certificate.
+    let thumbprint = X509Signer::new(no_ski)
+        .key_reference(KeyReference::ThumbprintSha1)
+        .unwrap();
+    assert_eq!(thumbprint.credential().certificate().subject(), "CN=no ski");
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! The outgoing `wsse:Security` header block (WSS 1.1 §5), assembled from a [`WssConfig`] once
 //! the rest of the envelope is written.
 
-use super::sign::{DS_NS, EXC_C14N, X509V3};
+use super::sign::{KeyReference, DS_NS, EXC_C14N, THUMBPRINT_SHA1, X509V3, X509_SKI};
 use super::{
     random_bytes, Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE_NS, WSU_NS,
 };
@@ -87,7 +87,10 @@ impl Outgoing {
             Timestamp::new(now, ttl).write(&mut w, &ts_id)?;
         }
         let bst_id = format!("X509-{suffix}");
-        if let Some(signer) = cfg.signer() {
+        if let Some(signer) = cfg
+            .signer()
+            .filter(|s| s.key_reference == KeyReference::DirectReference)
+        {
             w.start_element(Name::new(WSSE_NS, "BinarySecurityToken"))?;
             w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
             w.attribute(Name::unqualified("ValueType"), X509V3)?;
@@ -146,10 +149,31 @@ impl Outgoing {
             w.attribute(Name::unqualified("Id"), &format!("KI-{suffix}"))?;
             w.start_element(Name::new(WSSE_NS, "SecurityTokenReference"))?;
             w.attribute(Name::new(WSU_NS, "Id"), &format!("STR-{suffix}"))?;
-            w.start_element(Name::new(WSSE_NS, "Reference"))?;
-            w.attribute(Name::unqualified("URI"), &format!("#{bst_id}"))?;
-            w.attribute(Name::unqualified("ValueType"), X509V3)?;
-            w.end_element()?;
+            let cert = signer.credential().certificate();
+            let key_identifier = |w: &mut XmlWriter, value_type: &str, bytes: &[u8]| {
+                w.start_element(Name::new(WSSE_NS, "KeyIdentifier"))?;
+                w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
+                w.attribute(Name::unqualified("ValueType"), value_type)?;
+                w.text(&super::base64(bytes))?;
+                w.end_element()
+            };
+            match signer.key_reference {
+                KeyReference::DirectReference => {
+                    w.start_element(Name::new(WSSE_NS, "Reference"))?;
+                    w.attribute(Name::unqualified("URI"), &format!("#{bst_id}"))?;
+                    w.attribute(Name::unqualified("ValueType"), X509V3)?;
+                    w.end_element()?;
+                }
+                KeyReference::SubjectKeyIdentifier => {
+                    let ski = cert.subject_key_identifier().ok_or_else(|| {
+                        WssError::Encode("the certificate has no SubjectKeyIdentifier".to_owned())
+                    })?;
+                    key_identifier(&mut w, X509_SKI, ski)?;
+                }
+                KeyReference::ThumbprintSha1 => {
+                    key_identifier(&mut w, THUMBPRINT_SHA1, &cert.sha1_thumbprint())?;
+                }
+            }
             w.end_element()?;
             w.end_element()?; // KeyInfo
             w.end_element()?; // Signature

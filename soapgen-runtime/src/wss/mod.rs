@@ -54,7 +54,10 @@ use std::time::Duration;
 pub use c14n::exclusive_c14n;
 pub use error::WssError;
 pub use inbound::InboundReport;
-pub use sign::{DigestAlgorithm, SignatureAlgorithm, X509Signer, DS_NS, EXC_C14N, X509V3};
+pub use sign::{
+    DigestAlgorithm, KeyReference, SignatureAlgorithm, X509Signer, DS_NS, EXC_C14N,
+    THUMBPRINT_SHA1, X509V3, X509_SKI,
+};
 pub use time::UtcTime;
 pub use timestamp::Timestamp;
 pub use username::{PasswordType, UsernameToken};

@@ -42,6 +42,30 @@ impl DigestAlgorithm {
     }
 }
 
+/// `ValueType` of a KeyIdentifier holding a certificate's SubjectKeyIdentifier (X.509 Token
+/// Profile 1.1 §3.2.1).
+pub const X509_SKI: &str = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509SubjectKeyIdentifier";
+/// `ValueType` of a KeyIdentifier holding the SHA-1 of a certificate's DER (WSS 1.1 §7.3, X.509
+/// Token Profile 1.1 §3.2.1 `ThumbprintSHA1`).
+pub const THUMBPRINT_SHA1: &str =
+    "http://docs.oasis-open.org/wss/oasis-wss-soap-message-security-1.1#ThumbprintSHA1";
+
+/// How `ds:KeyInfo` points at the signer's certificate (WSS 1.1 §7, X.509 Token Profile 1.1 §3.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum KeyReference {
+    /// The certificate travels in a `wsse:BinarySecurityToken` that a `wsse:Reference URI="#…"`
+    /// points at (WSS 1.1 §7.2). The default: the recipient needs only the issuing CA.
+    #[default]
+    DirectReference,
+    /// `wsse:KeyIdentifier` with the certificate's SubjectKeyIdentifier (X.509 Token Profile 1.1
+    /// §3.2.1); the certificate is not sent, the recipient must already hold it.
+    SubjectKeyIdentifier,
+    /// `wsse:KeyIdentifier` with the SHA-1 thumbprint of the certificate (WSS 1.1 §7.3); the
+    /// certificate is not sent.
+    ThumbprintSha1,
+}
+
 /// The SignatureMethod (XML-DSig §6.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
@@ -63,9 +87,10 @@ impl SignatureAlgorithm {
 
 /// How a client signs its requests (WSS 1.1 §8): with an [`X509Credential`], the Body and — when
 /// the client sends one — the Timestamp, each a `ds:Reference` by `wsu:Id` with the exclusive
-/// C14N transform; SignedInfo canonicalized with exclusive C14N; the certificate sent as a
-/// `wsse:BinarySecurityToken` and referenced from `ds:KeyInfo` by a `wsse:SecurityTokenReference`
-/// with a `wsse:Reference` (DirectReference, WSS 1.1 §7.2).
+/// C14N transform; SignedInfo canonicalized with exclusive C14N; by default the certificate sent as
+/// a `wsse:BinarySecurityToken` and referenced from `ds:KeyInfo` by a
+/// `wsse:SecurityTokenReference` with a `wsse:Reference` (DirectReference, WSS 1.1 §7.2), or
+/// identified by a KeyIdentifier ([`key_reference`](Self::key_reference)).
 ///
 /// # Examples
 ///
@@ -86,6 +111,7 @@ pub struct X509Signer {
     pub(crate) credential: X509Credential,
     pub(crate) signature: SignatureAlgorithm,
     pub(crate) digest: DigestAlgorithm,
+    pub(crate) key_reference: KeyReference,
 }
 
 impl X509Signer {
@@ -95,7 +121,32 @@ impl X509Signer {
             credential,
             signature: SignatureAlgorithm::default(),
             digest: DigestAlgorithm::default(),
+            key_reference: KeyReference::default(),
         }
+    }
+
+    /// How KeyInfo refers to the certificate (default [`KeyReference::DirectReference`]).
+    ///
+    /// # Errors
+    ///
+    /// [`WssError::Certificate`] for [`KeyReference::SubjectKeyIdentifier`] when the certificate
+    /// has no SubjectKeyIdentifier extension (RFC 5280 §4.2.1.2).
+    pub fn key_reference(mut self, reference: KeyReference) -> Result<Self, WssError> {
+        if reference == KeyReference::SubjectKeyIdentifier
+            && self
+                .credential
+                .certificate()
+                .subject_key_identifier()
+                .is_none()
+        {
+            return Err(WssError::Certificate {
+                name: self.credential.certificate().subject().to_owned(),
+                reason: "no SubjectKeyIdentifier extension (2.5.29.14) to refer to it by"
+                    .to_owned(),
+            });
+        }
+        self.key_reference = reference;
+        Ok(self)
     }
 
     /// The SignatureMethod (default RSA-SHA256).

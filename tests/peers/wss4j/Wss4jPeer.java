@@ -2,12 +2,13 @@
 // Santuario 2.1.7) behind the JDK's own HTTP server.
 //
 //   java -cp <classes>:<jars> Wss4jPeer --port 0 [--exit-with-parent] [--user NAME:PASSWORD]...
-//                                       [--ca ca.pem]
+//                                       [--ca ca.pem] [--cert known.pem]...
 //
 // Prints "LISTENING <port>" once bound. Every POST is a SOAP 1.1 or 1.2 request whose wsse:Security
 // header is processed by WSSecurityEngine.processSecurityHeader with a password callback that knows
 // the --user pairs and, with --ca, a Merlin crypto whose trust store holds that CA (signatures are
-// then verified and their certificate checked against it). Nothing is lenient on top of WSS4J's own
+// then verified and their certificate checked against it) and whose key store also holds each
+// --cert (for signatures that identify their certificate by a KeyIdentifier instead of sending it). Nothing is lenient on top of WSS4J's own
 // defaults: a Timestamp is checked (strict, future TTL 60 s), a UsernameToken is authenticated.
 //
 // Reply: a fault (HTTP 500, faultcode = WSS4J's, faultstring = its message) if processing failed or
@@ -86,6 +87,7 @@ public final class Wss4jPeer {
         int port = 0;
         boolean exitWithParent = false;
         String ca = null;
+        List<String> known = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--port": port = Integer.parseInt(args[++i]); break;
@@ -97,6 +99,7 @@ public final class Wss4jPeer {
                     break;
                 }
                 case "--ca": ca = args[++i]; break;
+                case "--cert": known.add(args[++i]); break;
                 default:
                     System.err.println("unknown argument " + args[i]);
                     System.exit(2);
@@ -110,6 +113,13 @@ public final class Wss4jPeer {
                 X509Certificate cert = (X509Certificate)
                     CertificateFactory.getInstance("X.509").generateCertificate(in);
                 trust.setCertificateEntry("ca", cert);
+            }
+            for (int k = 0; k < known.size(); k++) {
+                try (InputStream in = new FileInputStream(known.get(k))) {
+                    X509Certificate cert = (X509Certificate)
+                        CertificateFactory.getInstance("X.509").generateCertificate(in);
+                    trust.setCertificateEntry("known" + k, cert);
+                }
             }
             Merlin merlin = new Merlin();
             merlin.setTrustStore(trust);
