@@ -3,8 +3,8 @@
 //!
 //! For plain-HTTP endpoints (a service on loopback or inside a trusted network, behind a
 //! TLS-terminating proxy) at the lowest per-call cost: `bash bench/run.sh` measured reqwest adding
-//! a third (~15 µs; +60% instructions) to a call without payload on loopback, and nothing beyond
-//! noise (+1.7% instructions) to the 100-object Echo call (see the README's benchmark section).
+//! 26–34% (10–15 µs; +59% instructions) to a call without payload on loopback, and little to the
+//! 100-object Echo call (+1.5% instructions; see the README's benchmark section).
 
 use std::time::Duration;
 
