@@ -912,7 +912,7 @@ impl<'i> XmlReader<'i> {
                     if enc != "utf-8" && enc != "utf8" {
                         return Err(self.error_at(
                             DecodeErrorKind::Other(format!(
-                                "unsupported document encoding {enc:?}: only UTF-8 is read"
+                                "document encoding {enc:?}: XmlReader reads UTF-8; transcode first with xml::to_utf8 (read_response does)"
                             )),
                             self.last_event_start,
                         ));
