@@ -55,3 +55,23 @@ fn an_invalid_runtime_path_is_an_error_not_a_silent_default() {
         .to_string();
     assert!(e.contains("\"not a path!\" is not a Rust path"), "{e}");
 }
+
+#[test]
+fn an_output_message_with_no_parts_is_an_empty_response() {
+    let wsdl = WSDL.replace(
+        r#"<message name="Out"><part name="p" element="tns:Pong"/></message>"#,
+        r#"<message name="Out"/>"#,
+    );
+    let g = Builder::new()
+        .document("/nonexistent/mem/service.wsdl", wsdl)
+        .document("/nonexistent/mem/types/mem.xsd", XSD)
+        .generate_one(std::path::Path::new("/nonexistent/mem/service.wsdl"))
+        .unwrap();
+    let code = g.code.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(code.contains("one_way"), "{}", g.code);
+    assert!(
+        code.contains("-> Result<(), Error>") || code.contains("Result<(), "),
+        "{}",
+        g.code
+    );
+}

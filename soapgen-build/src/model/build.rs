@@ -1180,6 +1180,18 @@ impl<'d> Builder<'d> {
         };
         let in_parts = body_parts(input, &in_bind);
         let out_parts = output.map(|m| body_parts(m, &out_bind));
+        // A document-style output message with no parts at all (WSDL 1.1 §2.3.1 allows it): the
+        // response Body is empty, read as a one-way operation's acknowledgement (a fault is still
+        // reported).
+        let out_parts = match (style, output) {
+            (Style::Document, Some(m))
+                if m.parts.is_empty()
+                    && out_bind.as_ref().is_none_or(|b| b.attachments.is_empty()) =>
+            {
+                None
+            }
+            _ => out_parts,
+        };
         let method = methods.unique(&names::field_name(&op.name));
         let method = names::escape_keyword(&method);
         let mut decl = OperationDecl {
