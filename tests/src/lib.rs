@@ -6,3 +6,5 @@ pub mod corpus;
 pub mod large_objects;
 pub mod peers;
 pub mod pki;
+pub mod recording;
+pub mod wss4j_service;

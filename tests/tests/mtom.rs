@@ -7,12 +7,12 @@
 //! - The same payloads inline as base64 from a server that breaks lines every 76 and every 73
 //!   characters (CRLF and LF, 64 columns, irregular lines, `&#13;` references), compared exactly.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use soapgen_runtime::transport::{HttpRequest, ReqwestTransport, Transport, TransportFuture};
 use soapgen_runtime::types::Base64Binary;
 use soapgen_runtime::Client;
 use soapgen_tests::peers;
+use soapgen_tests::recording::Recording;
 
 mod mtom {
     soapgen_runtime::include_client!("mtom");
@@ -20,35 +20,8 @@ mod mtom {
 
 const SIZES: [usize; 5] = [0, 1, 1024, 1 << 20, 64 << 20];
 
-/// Records the Content-Type of every request and response.
-#[derive(Debug)]
-struct Recording {
-    inner: ReqwestTransport,
-    seen: Mutex<Vec<(String, String)>>,
-}
-
-impl Transport for Recording {
-    fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
-        Box::pin(async move {
-            let req_ct = request
-                .headers
-                .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case("content-type"))
-                .map(|(_, v)| v.clone())
-                .unwrap_or_default();
-            let resp = self.inner.send(request).await?;
-            let resp_ct = resp.content_type().unwrap_or_default().to_owned();
-            self.seen.lock().unwrap().push((req_ct, resp_ct));
-            Ok(resp)
-        })
-    }
-}
-
 fn client(url: String, mtom: bool) -> (Client, Arc<Recording>) {
-    let recording = Arc::new(Recording {
-        inner: ReqwestTransport::builder().build().unwrap(),
-        seen: Mutex::new(Vec::new()),
-    });
+    let recording = Arc::new(Recording::new());
     let mut b = Client::builder(url)
         .transport(recording.clone())
         .max_response_bytes(256 << 20);
@@ -56,10 +29,6 @@ fn client(url: String, mtom: bool) -> (Client, Arc<Recording>) {
         b = b.mtom(0);
     }
     (b.build().unwrap(), recording)
-}
-
-fn last_types(r: &Recording) -> (String, String) {
-    r.seen.lock().unwrap().last().cloned().unwrap_or_default()
 }
 
 #[tokio::test]
@@ -72,9 +41,9 @@ async fn gsoap_sends_attachments_of_every_size_over_both_versions() {
         let got = c11.get_data(size as i64, None).await.unwrap();
         assert!(got[..] == expected[..], "1.1, {size} bytes differ");
         assert!(
-            last_types(&rec).1.starts_with("multipart/related"),
+            rec.last().1.starts_with("multipart/related"),
             "{:?}",
-            last_types(&rec)
+            rec.last()
         );
         let c12 = mtom::MtomSoap12BindingClient::from_client(c);
         let got = c12
@@ -102,7 +71,7 @@ async fn gsoap_receives_mtom_attachments_and_echoes_them() {
             (format!("n{size}").as_str(), size as i64)
         );
         assert!(r.data == data, "1.1 echo of {size} bytes differs");
-        let (req_ct, resp_ct) = last_types(&rec);
+        let (req_ct, resp_ct) = rec.last();
         assert!(
             req_ct.starts_with("multipart/related") && req_ct.contains("application/xop+xml"),
             "{req_ct}"
@@ -112,7 +81,7 @@ async fn gsoap_receives_mtom_attachments_and_echoes_them() {
         let r = c12.echo_data("v12".into(), data.clone()).await.unwrap();
         assert_eq!(r.size, size as i64);
         assert!(r.data == data, "1.2 echo of {size} bytes differs");
-        let (req_ct, _) = last_types(&rec);
+        let (req_ct, _) = rec.last();
         assert!(
             req_ct.contains("start-info=\"application/soap+xml"),
             "{req_ct}"
@@ -123,10 +92,7 @@ async fn gsoap_receives_mtom_attachments_and_echoes_them() {
 #[tokio::test]
 async fn small_values_stay_inline_below_the_threshold() {
     let peer = peers::gsoap_mtom();
-    let recording = Arc::new(Recording {
-        inner: ReqwestTransport::builder().build().unwrap(),
-        seen: Mutex::new(Vec::new()),
-    });
+    let recording = Arc::new(Recording::new());
     let c = Client::builder(peer.url("/auto"))
         .transport(recording.clone())
         .mtom(4096)
@@ -136,13 +102,13 @@ async fn small_values_stay_inline_below_the_threshold() {
     let small = Base64Binary::from(peers::pattern_bytes(4095));
     let r = c11.echo_data("small".into(), small.clone()).await.unwrap();
     assert!(r.data == small);
-    let (req_ct, resp_ct) = last_types(&recording);
+    let (req_ct, resp_ct) = recording.last();
     assert!(req_ct.starts_with("text/xml"), "{req_ct}");
     assert!(resp_ct.starts_with("text/xml"), "{resp_ct}");
     let big = Base64Binary::from(peers::pattern_bytes(4096));
     let r = c11.echo_data("big".into(), big.clone()).await.unwrap();
     assert!(r.data == big);
-    assert!(last_types(&recording).0.starts_with("multipart/related"));
+    assert!(recording.last().0.starts_with("multipart/related"));
 }
 
 #[tokio::test]
@@ -154,7 +120,7 @@ async fn gsoap_inline_base64_is_read_too() {
         let data = Base64Binary::from(peers::pattern_bytes(size));
         let r = c11.echo_data("i".into(), data.clone()).await.unwrap();
         assert!(r.data == data, "{size}");
-        assert!(last_types(&rec).1.starts_with("text/xml"));
+        assert!(rec.last().1.starts_with("text/xml"));
     }
 }
 

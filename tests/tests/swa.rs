@@ -18,13 +18,13 @@
 //! wire; the matching of attachments to WSDL parts on the server is `server.c`'s (by the R2933
 //! Content-ID prefix).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use soapgen_runtime::mime::Attachment;
-use soapgen_runtime::transport::{HttpRequest, ReqwestTransport, Transport, TransportFuture};
 use soapgen_runtime::types::SwaRef;
 use soapgen_runtime::Client;
 use soapgen_tests::peers;
+use soapgen_tests::recording::Recording;
 
 mod swa {
     soapgen_runtime::include_client!("swa");
@@ -32,44 +32,13 @@ mod swa {
 
 const SIZES: [usize; 3] = [0, 1, 1 << 20];
 
-/// Records the Content-Type of every request and response.
-#[derive(Debug)]
-struct Recording {
-    inner: ReqwestTransport,
-    seen: Mutex<Vec<(String, String)>>,
-}
-
-impl Transport for Recording {
-    fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
-        Box::pin(async move {
-            let req_ct = request
-                .headers
-                .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case("content-type"))
-                .map(|(_, v)| v.clone())
-                .unwrap_or_default();
-            let resp = self.inner.send(request).await?;
-            let resp_ct = resp.content_type().unwrap_or_default().to_owned();
-            self.seen.lock().unwrap().push((req_ct, resp_ct));
-            Ok(resp)
-        })
-    }
-}
-
 fn client(url: String) -> (swa::SwaSoapBindingClient, Arc<Recording>) {
-    let recording = Arc::new(Recording {
-        inner: ReqwestTransport::builder().build().unwrap(),
-        seen: Mutex::new(Vec::new()),
-    });
+    let recording = Arc::new(Recording::new());
     let c = Client::builder(url)
         .transport(recording.clone())
         .build()
         .unwrap();
     (swa::SwaSoapBindingClient::from_client(c), recording)
-}
-
-fn last_types(r: &Recording) -> (String, String) {
-    r.seen.lock().unwrap().last().cloned().unwrap_or_default()
 }
 
 /// Another pattern than the photo's, so that swapped parts show.
@@ -142,7 +111,7 @@ async fn gsoap_receives_mime_parts_and_echoes_them_by_name_and_by_order() {
                     t.contains(" image/x-thumb ") && t.ends_with(&format!(" {thumb_size}")),
                     "{what}: {t}"
                 );
-                let (req_ct, resp_ct) = last_types(&rec);
+                let (req_ct, resp_ct) = rec.last();
                 assert!(
                     req_ct.contains("start=\"<root.message@soapgen>\""),
                     "{req_ct}"
@@ -167,7 +136,7 @@ async fn swa_refs_go_to_gsoap_and_come_back() {
         assert_eq!(r.size, size as i64);
         assert!(r.photo.data[..] == data[..], "swaRef of {size} B differs");
         assert_eq!(r.photo.content_type.as_deref(), Some("image/gif"));
-        let (req_ct, resp_ct) = last_types(&rec);
+        let (req_ct, resp_ct) = rec.last();
         assert!(
             req_ct.starts_with("multipart/related; type=\"text/xml\""),
             "{req_ct}"

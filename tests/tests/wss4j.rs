@@ -10,34 +10,9 @@ use std::time::Duration;
 
 use soapgen_runtime::transport::{HttpRequest, ReqwestTransport, Transport, TransportFuture};
 use soapgen_runtime::wss::{UsernameToken, WssConfig, WssError};
-use soapgen_runtime::{soap_client, Client, Error, FromXml, ToXml};
+use soapgen_runtime::{Client, Error};
 use soapgen_tests::peers;
-
-/// What the WSS4J peer verified (see `soapgen_tests::peers::wss4j`).
-#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
-#[xml(namespace = "urn:soapgen:wss")]
-pub struct Verified {
-    pub text: String,
-    pub actions: String,
-    pub user: String,
-    #[xml(rename = "passwordType")]
-    pub password_type: String,
-    pub signed: String,
-    pub signer: String,
-}
-
-macro_rules! service {
-    ($name:ident, $version:literal) => {
-        #[soap_client(namespace = "urn:soapgen:wss", soap = $version)]
-        pub trait $name {
-            #[soap(action = "urn:soapgen:wss#Echo", name = "Echo")]
-            async fn echo(&self, text: String) -> Result<Verified, Error>;
-        }
-    };
-}
-
-service!(Echo11, "1.1");
-service!(Echo12, "1.2");
+use soapgen_tests::wss4j_service::{Echo11Client, Echo12Client};
 
 const USER: &str = "alice";
 /// A password with characters that need escaping in XML and are multi-byte in UTF-8.

@@ -13,38 +13,13 @@ use soapgen_runtime::wss::{
     X509Credential, X509Signer,
 };
 use soapgen_runtime::xml::Name;
-use soapgen_runtime::{soap_client, Client, Error, FromXml, Operation, SoapVersion, ToXml};
+use soapgen_runtime::{Client, Operation, SoapVersion};
 use soapgen_tests::peers;
 use soapgen_tests::pki::test_pki;
+use soapgen_tests::wss4j_service::{Echo11Client, Echo12Client};
 
 const WSU: &str =
     "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
-
-/// What the WSS4J peer verified (see `soapgen_tests::peers::wss4j`).
-#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
-#[xml(namespace = "urn:soapgen:wss")]
-pub struct Verified {
-    pub text: String,
-    pub actions: String,
-    pub user: String,
-    #[xml(rename = "passwordType")]
-    pub password_type: String,
-    pub signed: String,
-    pub signer: String,
-}
-
-macro_rules! service {
-    ($name:ident, $version:literal) => {
-        #[soap_client(namespace = "urn:soapgen:wss", soap = $version)]
-        pub trait $name {
-            #[soap(action = "urn:soapgen:wss#Echo", name = "Echo")]
-            async fn echo(&self, text: String) -> Result<Verified, Error>;
-        }
-    };
-}
-
-service!(Echo11, "1.1");
-service!(Echo12, "1.2");
 
 fn credential() -> X509Credential {
     let pki = test_pki();
