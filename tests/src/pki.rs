@@ -1,6 +1,7 @@
 //! Test certificates for the WS-Security tests, made by the `openssl` command line at test time
 //! (nothing private is checked in): a small CA (gSOAP, xmlsec1 and WSS4J want a trust anchor,
-//! not a self-signed leaf), a client certificate it issued with a SubjectKeyIdentifier, and an
+//! not a self-signed leaf), client and server certificates it issued with SubjectKeyIdentifiers
+//! (serials 4242 and 4343), each also in a PKCS#12 store with its key and the CA, and an
 //! unrelated self-signed "stranger" certificate that no test trusts.
 //!
 //! ```no_run
@@ -28,7 +29,8 @@ pub struct Pki {
 
 impl Pki {
     /// The path of `name` (`ca.pem`, `ca.key`, `client.pem`, `client.key`, `client-rsa.key`,
-    /// `stranger.pem`, `stranger.key`).
+    /// `client.p12`, `server.pem`, `server.key`, `server.p12`, `stranger.pem`, `stranger.key`;
+    /// the `.p12` stores' password is `changeit`).
     pub fn path(&self, name: &str) -> PathBuf {
         self.dir.join(name)
     }
@@ -151,6 +153,65 @@ fn make() -> Pki {
         "-out",
         "client.pem",
     ]);
+    // The server (the WS-Security peers' own key: they sign responses with it and clients
+    // encrypt requests for it), issued by the CA.
+    run(&[
+        "genpkey",
+        "-algorithm",
+        "RSA",
+        "-pkeyopt",
+        "rsa_keygen_bits:2048",
+        "-out",
+        "server.key",
+    ]);
+    run(&[
+        "req",
+        "-new",
+        "-key",
+        "server.key",
+        "-subj",
+        "/O=soapgen tests/CN=soapgen test server",
+        "-out",
+        "server.csr",
+    ]);
+    run(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-set_serial",
+        "4343",
+        "-days",
+        "2",
+        "-extfile",
+        "leaf.ext",
+        "-out",
+        "server.pem",
+    ]);
+    // PKCS#12 stores of the two leaves with their keys and the CA (password "changeit"; alias =
+    // "client" / "server"), OpenSSL 3's default PBES2/AES-256-CBC protection, which Java reads.
+    for who in ["client", "server"] {
+        run(&[
+            "pkcs12",
+            "-export",
+            "-in",
+            &format!("{who}.pem"),
+            "-inkey",
+            &format!("{who}.key"),
+            "-certfile",
+            "ca.pem",
+            "-name",
+            who,
+            "-passout",
+            "pass:changeit",
+            "-out",
+            &format!("{who}.p12"),
+        ]);
+    }
     // A self-signed stranger nobody trusts.
     run(&[
         "genpkey",
