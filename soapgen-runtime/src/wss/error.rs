@@ -93,6 +93,15 @@ pub enum WssError {
     /// Signing failed in the cryptographic library.
     #[error("WS-Security: signing failed")]
     Sign,
+    /// Encrypting failed (XML-Enc §4): a key of the wrong length for its algorithm, a key too
+    /// long for the recipient's RSA modulus, or a failure in the cryptographic library.
+    #[error("WS-Security: encryption failed")]
+    Encryption,
+    /// Decrypting failed (XML-Enc §4.2), for whatever reason: the message deliberately does not
+    /// say which (wrong key, bad padding, authentication tag mismatch, truncated data), so that it
+    /// cannot serve as a padding or Bleichenbacher oracle.
+    #[error("WS-Security: decryption failed")]
+    DecryptionFailed,
 }
 
 impl From<WssError> for crate::EncodeError {

@@ -47,6 +47,7 @@ mod time;
 mod timestamp;
 mod username;
 mod x509;
+mod xmlenc;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -62,6 +63,10 @@ pub use time::UtcTime;
 pub use timestamp::Timestamp;
 pub use username::{PasswordType, UsernameToken};
 pub use x509::{Certificate, X509Credential};
+pub use xmlenc::{
+    BlockEncryption, KeyTransport, MGF1_SHA1, RSA_OAEP_XENC11, XENC11_NS, XENC_CONTENT,
+    XENC_ELEMENT, XENC_NS,
+};
 
 pub(crate) use header::Outgoing;
 pub(crate) use inbound::check_response;

@@ -4,6 +4,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use aws_lc_rs::encoding::AsDer;
+use aws_lc_rs::rsa::{PrivateDecryptingKey, PublicEncryptingKey};
 use aws_lc_rs::signature::{KeyPair, RsaKeyPair};
 use x509_parser::extensions::ParsedExtension;
 use x509_parser::oid_registry::{OID_PKCS1_RSAENCRYPTION, OID_X509_EXT_SUBJECT_KEY_IDENTIFIER};
@@ -175,6 +177,28 @@ impl Certificate {
         out.copy_from_slice(d.as_ref());
         out
     }
+
+    /// The RSA public key as an aws-lc-rs encrypting key (XML-Enc §5.4 key transport), read from
+    /// the certificate's SubjectPublicKeyInfo (RFC 5280 §4.1.2.7).
+    ///
+    /// # Errors
+    ///
+    /// [`WssError::Certificate`]: the key is not RSA, or aws-lc-rs refuses it (below 2048 bits).
+    pub(crate) fn rsa_encrypting_key(&self) -> Result<PublicEncryptingKey, WssError> {
+        let bad = |reason: String| WssError::Certificate {
+            name: self.subject.clone(),
+            reason,
+        };
+        if self.rsa_public_key.is_none() {
+            return Err(bad(
+                "its public key is not RSA (rsaEncryption, 1.2.840.113549.1.1.1): it cannot receive an encrypted key".to_owned(),
+            ));
+        }
+        let (_, cert) = x509_parser::certificate::X509Certificate::from_der(&self.der)
+            .map_err(|e| bad(format!("not an X.509 certificate in DER ({e})")))?;
+        PublicEncryptingKey::from_der(cert.public_key().raw)
+            .map_err(|e| bad(format!("its RSA key cannot encrypt: {e}")))
+    }
 }
 
 impl fmt::Debug for Certificate {
@@ -193,6 +217,8 @@ impl fmt::Debug for Certificate {
 pub struct X509Credential {
     cert: Certificate,
     key: Arc<RsaKeyPair>,
+    /// The same private key, for RSA decryption (XML-Enc §5.4 key transport).
+    decrypting: PrivateDecryptingKey,
 }
 
 impl X509Credential {
@@ -285,15 +311,30 @@ impl X509Credential {
                 reason: format!("it is not the key of the certificate {}", cert.subject),
             });
         }
+        let decrypting = key
+            .as_der()
+            .ok()
+            .and_then(|der| PrivateDecryptingKey::from_pkcs8(der.as_ref()).ok())
+            .ok_or_else(|| WssError::Key {
+                name: "key".to_owned(),
+                reason: "aws-lc-rs cannot use it for RSA decryption".to_owned(),
+            })?;
         Ok(X509Credential {
             cert,
             key: Arc::new(key),
+            decrypting,
         })
     }
 
     /// The certificate.
     pub fn certificate(&self) -> &Certificate {
         &self.cert
+    }
+
+    /// The private key for RSA decryption (XML-Enc §5.4 key transport). Cloning it is cheap
+    /// (reference-counted).
+    pub(crate) fn decrypting_key(&self) -> &PrivateDecryptingKey {
+        &self.decrypting
     }
 
     /// RSA PKCS#1 v1.5 signature of `msg` with SHA-256 (RFC 8017 §8.2), as many bytes as the modulus.
