@@ -338,6 +338,225 @@ async fn wss4j_finds_the_certificate_by_key_identifier() {
     assert_eq!(thumbprint.credential().certificate().subject(), "CN=no ski");
 }
 
+/// xmlsec1 does not read SecurityTokenReferences: move the `ds:X509Data` soapgen wrote inside
+/// the STR up into `ds:KeyInfo` itself, unchanged, so that xmlsec1 must find the certificate by
+/// the X509IssuerName and X509SerialNumber soapgen wrote among those it is given.
+fn issuer_serial_as_keyinfo(xml: &str) -> String {
+    let data_start = xml.find("<ds:X509Data>").unwrap();
+    let data_end = xml.find("</ds:X509Data>").unwrap() + "</ds:X509Data>".len();
+    let data = &xml[data_start..data_end];
+    let ki_start = xml.find("<ds:KeyInfo").unwrap();
+    let ki_content = ki_start + xml[ki_start..].find('>').unwrap() + 1;
+    let ki_end = xml.find("</ds:KeyInfo>").unwrap();
+    format!("{}{data}{}", &xml[..ki_content], &xml[ki_end..])
+}
+
+#[tokio::test]
+async fn xmlsec1_and_wss4j_find_the_certificate_by_issuer_serial() {
+    let pki = test_pki();
+    let ca = pki.path("ca.pem");
+    let ca = ca.to_str().unwrap();
+    let client_pem = pki.path("client.pem");
+    let client_pem = client_pem.to_str().unwrap();
+    let signer = X509Signer::new(credential())
+        .key_reference(KeyReference::X509IssuerSerial)
+        .unwrap();
+    let wss = WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .sign(signer);
+    let xml = request(wss.clone(), SoapVersion::Soap11, "by issuer and serial");
+    assert!(!xml.contains("<wsse:BinarySecurityToken"), "{xml}");
+    // The issuer as openssl writes it in RFC 2253 form, the serial as pki.rs set it.
+    let issuer = openssl_out(&[
+        "x509", "-in", client_pem, "-noout", "-issuer", "-nameopt", "RFC2253",
+    ]);
+    let issuer = issuer.trim().strip_prefix("issuer=").unwrap();
+    assert!(
+        xml.contains(&format!(
+            "<wsse:SecurityTokenReference wsu:Id=\"STR-{}\"><ds:X509Data><ds:X509IssuerSerial>\
+             <ds:X509IssuerName>{issuer}</ds:X509IssuerName>\
+             <ds:X509SerialNumber>4242</ds:X509SerialNumber></ds:X509IssuerSerial></ds:X509Data>\
+             </wsse:SecurityTokenReference>",
+            &xml[xml.find("STR-").unwrap() + 4..][..16]
+        )),
+        "{xml}"
+    );
+    // xmlsec1 finds the client's certificate among those given by issuer and serial, and checks
+    // its chain to the CA.
+    let lifted = issuer_serial_as_keyinfo(&xml);
+    let stranger = pki.path("stranger.pem");
+    let server = pki.path("server.pem");
+    let with_certs = |untrusted: &[&str]| {
+        let mut args = vec!["--enabled-key-data", "x509", "--trusted-pem", ca];
+        for u in untrusted {
+            args.extend(["--untrusted-pem", u]);
+        }
+        xmlsec1_verify(&lifted, SoapVersion::Soap11, &args)
+    };
+    with_certs(&[
+        stranger.to_str().unwrap(),
+        client_pem,
+        server.to_str().unwrap(),
+    ])
+    .unwrap_or_else(|e| panic!("xmlsec1 refused:\n{e}\n{lifted}"));
+    // Negative controls: without the certificate, or with the serial of another one.
+    assert!(with_certs(&[server.to_str().unwrap()]).is_err());
+    let other_serial = lifted.replace(">4242<", ">4343<");
+    assert!(xmlsec1_verify(
+        &other_serial,
+        SoapVersion::Soap11,
+        &[
+            "--enabled-key-data",
+            "x509",
+            "--trusted-pem",
+            ca,
+            "--untrusted-pem",
+            client_pem,
+            "--untrusted-pem",
+            server.to_str().unwrap()
+        ]
+    )
+    .is_err());
+    // WSS4J (Java's X500Principal reads the name) finds it in its crypto; one without it cannot.
+    let knows = peers::wss4j(&["--ca", ca, "--cert", client_pem]);
+    let v = Echo11Client::from_client(
+        Client::builder(knows.url("/echo"))
+            .wss(wss.clone())
+            .build()
+            .unwrap(),
+    )
+    .echo("by issuer and serial".into())
+    .await
+    .unwrap_or_else(|e| panic!("{e}\n{}", knows.stderr_output()));
+    assert_eq!(
+        (v.actions.as_str(), v.signed.as_str()),
+        ("TS,SIGN", "Timestamp,Body")
+    );
+    assert!(v.signer.contains("CN=soapgen test client"), "{v:?}");
+    let stranger_to_it = peers::wss4j(&["--ca", ca]);
+    let e = Echo11Client::from_client(
+        Client::builder(stranger_to_it.url("/echo"))
+            .wss(wss)
+            .build()
+            .unwrap(),
+    )
+    .echo("x".into())
+    .await
+    .unwrap_err();
+    assert!(e.is_fault(), "{e}");
+}
+
+/// `ds:X509IssuerSerial` matching against names as openssl writes them, for a CA whose name has
+/// a multi-valued RDN, characters RFC 4514 escapes, non-ASCII, an emailAddress, and a serial
+/// wider than 64 bits.
+#[test]
+fn issuer_serial_matches_the_names_openssl_writes() {
+    let pki = test_pki();
+    let dir = pki.dir();
+    openssl(
+        dir,
+        &[
+            "req",
+            "-new",
+            "-x509",
+            "-key",
+            "ca.key",
+            "-multivalue-rdn",
+            "-utf8",
+            "-subj",
+            "/C=FR/ST=Île-de-France/O=a\\, b; c <d>/OU=x+OU=y/CN=Tricky  CA/emailAddress=ca@example.org",
+            "-days",
+            "1",
+            "-out",
+            "tricky-ca.pem",
+        ],
+    );
+    // A serial of 2^100 + 7.
+    let serial = "1267650600228229401496703205383";
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "client.csr",
+            "-CA",
+            "tricky-ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-set_serial",
+            serial,
+            "-days",
+            "1",
+            "-out",
+            "tricky-leaf.pem",
+        ],
+    );
+    let leaf = Certificate::from_pem(&pki.read("tricky-leaf.pem"), "tricky-leaf.pem").unwrap();
+    assert_eq!(leaf.serial_decimal(), serial);
+    let leaf_path = dir.join("tricky-leaf.pem");
+    let leaf_path = leaf_path.to_str().unwrap();
+    let hex_serial = openssl_out(&["x509", "-in", leaf_path, "-noout", "-serial"]);
+    assert_eq!(
+        hex_serial.trim(),
+        format!("serial={}", leaf.serial().replace(':', "").to_uppercase())
+    );
+    for nameopt in [
+        "RFC2253",
+        "oneline",
+        "esc_2253,utf8,sep_comma_plus_space,dn_rev,sname",
+    ] {
+        let name = openssl_out(&[
+            "x509", "-in", leaf_path, "-noout", "-issuer", "-nameopt", nameopt,
+        ]);
+        let name = name.trim().strip_prefix("issuer=").unwrap().trim();
+        assert!(
+            leaf.matches_issuer_serial(name, serial),
+            "{nameopt}: {name:?} vs {}",
+            leaf.issuer_rfc4514()
+        );
+        assert!(leaf.matches_issuer_serial(name, &format!(" 000{serial}\n")));
+        assert!(!leaf.matches_issuer_serial(name, "1267650600228229401496703205384"));
+        assert!(!leaf.matches_issuer_serial(name, "0x10"));
+        assert!(!leaf.matches_issuer_serial(&name.replacen("CA", "CB", 1), serial));
+    }
+    // Its own string reads back, in both orders, and as .NET writes such a name.
+    let ours = leaf.issuer_rfc4514();
+    assert!(leaf.matches_issuer_serial(&ours, serial), "{ours}");
+    assert!(ours.starts_with("1.2.840.113549.1.9.1=#16"), "{ours}");
+    assert!(leaf.matches_issuer_serial(
+        "E=ca@example.org, CN=Tricky CA, OU=y + OU=x, O=\"a, b; c <d>\", S=Île-de-France, C=FR",
+        serial
+    ));
+    assert!(leaf.matches_issuer_serial(
+        "C=FR,ST=île-de-france,O=a\\, b\\; c \\<d\\>,OU=x+OU=y,CN=tricky ca,EMAILADDRESS=CA@example.org",
+        serial
+    ));
+    assert!(!leaf.matches_issuer_serial("CN=Tricky CA,C=FR", serial));
+    // The test CA's name, as the signing tests send it.
+    let client = Certificate::from_pem(&pki.read("client.pem"), "client.pem").unwrap();
+    assert_eq!(
+        client.issuer_rfc4514(),
+        "CN=soapgen test CA,O=soapgen tests"
+    );
+    assert_eq!(client.serial_decimal(), "4242");
+    assert!(client.matches_issuer_serial("O=soapgen tests, CN=soapgen test CA", "4242"));
+    assert!(!client.matches_issuer_serial("CN=soapgen test CA,O=soapgen tests", "4343"));
+}
+
+fn openssl_out(args: &[&str]) -> String {
+    let out = Command::new("openssl")
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run openssl ({e}): apt-get install -y openssl"));
+    assert!(
+        out.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 #[tokio::test]
 async fn wss4j_refuses_an_untrusted_signer() {
     let pki = test_pki();

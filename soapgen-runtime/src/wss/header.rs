@@ -173,6 +173,16 @@ impl Outgoing {
                 KeyReference::ThumbprintSha1 => {
                     key_identifier(&mut w, THUMBPRINT_SHA1, &cert.sha1_thumbprint())?;
                 }
+                KeyReference::X509IssuerSerial => {
+                    w.start_element(Name::new(DS_NS, "X509Data"))?;
+                    w.start_element(Name::new(DS_NS, "X509IssuerSerial"))?;
+                    let issuer = cert.issuer_rfc4514();
+                    w.simple_element(Name::new(DS_NS, "X509IssuerName"), issuer.as_str())?;
+                    let serial = cert.serial_decimal();
+                    w.simple_element(Name::new(DS_NS, "X509SerialNumber"), serial.as_str())?;
+                    w.end_element()?;
+                    w.end_element()?;
+                }
             }
             w.end_element()?;
             w.end_element()?; // KeyInfo

@@ -39,6 +39,7 @@
 //! ```
 
 mod c14n;
+mod dn;
 mod error;
 mod header;
 mod inbound;

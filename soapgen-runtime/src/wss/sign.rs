@@ -64,6 +64,11 @@ pub enum KeyReference {
     /// `wsse:KeyIdentifier` with the SHA-1 thumbprint of the certificate (WSS 1.1 §7.3); the
     /// certificate is not sent.
     ThumbprintSha1,
+    /// `ds:X509Data/ds:X509IssuerSerial` in the SecurityTokenReference (X.509 Token Profile 1.1
+    /// §3.2.2, XML-DSig §4.4.4): the issuer's distinguished name as an RFC 4514 string
+    /// ([`Certificate::issuer_rfc4514`](super::Certificate::issuer_rfc4514)) and the serial
+    /// number in decimal; the certificate is not sent.
+    X509IssuerSerial,
 }
 
 /// The SignatureMethod (XML-DSig §6.4).

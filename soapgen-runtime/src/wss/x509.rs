@@ -7,11 +7,13 @@ use std::sync::Arc;
 use aws_lc_rs::encoding::AsDer;
 use aws_lc_rs::rsa::{PrivateDecryptingKey, PublicEncryptingKey};
 use aws_lc_rs::signature::{KeyPair, RsaKeyPair};
+use num_bigint::BigInt;
 use x509_parser::extensions::ParsedExtension;
 use x509_parser::oid_registry::{OID_PKCS1_RSAENCRYPTION, OID_X509_EXT_SUBJECT_KEY_IDENTIFIER};
 use x509_parser::pem::Pem;
 use x509_parser::prelude::FromDer;
 
+use super::dn::DistinguishedName;
 use super::WssError;
 
 /// An X.509 v3 certificate (RFC 5280), kept in DER, parsed and checked once when loaded: its
@@ -30,6 +32,8 @@ pub struct Certificate {
     not_after: i64,
     ski: Option<Vec<u8>>,
     rsa_public_key: Option<Vec<u8>>,
+    issuer_dn: DistinguishedName,
+    serial_number: BigInt,
 }
 
 impl Certificate {
@@ -97,6 +101,8 @@ impl Certificate {
             not_after: validity.not_after.timestamp(),
             ski,
             rsa_public_key,
+            issuer_dn: DistinguishedName::from_x509(cert.issuer()),
+            serial_number: BigInt::from_signed_bytes_be(cert.raw_serial()),
         })
     }
 
@@ -167,6 +173,45 @@ impl Certificate {
     /// The SubjectKeyIdentifier extension's key identifier (RFC 5280 §4.2.1.2), if present.
     pub fn subject_key_identifier(&self) -> Option<&[u8]> {
         self.ski.as_deref()
+    }
+
+    /// The issuer distinguished name as RFC 4514 §2 writes it — RDNs from last to first, no
+    /// spaces, `CN`/`O`/`OU`/`C`/`L`/`ST`/`STREET`/`DC`/`UID` by name and other attribute types
+    /// as dotted decimal with a `#`-hex DER value (`CN=soapgen test CA,O=soapgen tests`,
+    /// `…,1.2.840.113549.1.9.1=#16…`) — the form Java's `X500Principal.getName()` gives and
+    /// `ds:X509IssuerName` carries (XML-DSig §4.4.4, X.509 Token Profile 1.1 §3.2.2).
+    ///
+    /// (Unlike [`issuer`](Self::issuer), which lists the RDNs in certificate order.)
+    pub fn issuer_rfc4514(&self) -> String {
+        self.issuer_dn.to_rfc4514()
+    }
+
+    /// The serial number in decimal (`4242`), as `ds:X509SerialNumber` carries it (XML-DSig
+    /// §4.4.4, an `xsd:integer`). A (non-conforming) negative serial has a leading `-`.
+    pub fn serial_decimal(&self) -> String {
+        self.serial_number.to_string()
+    }
+
+    /// Whether this certificate is the one a `ds:X509IssuerSerial` names (XML-DSig §4.4.4, X.509
+    /// Token Profile 1.1 §3.2.2): `serial` (decimal, surrounding whitespace ignored) equals the
+    /// serial number as an integer, and `issuer_name` — a distinguished name string, RFC 4514
+    /// (escapes, spaces around separators), also with `;` between RDNs or quoted values as RFC
+    /// 1779 and .NET write them — has the issuer's RDNs, in RFC 4514 order or in the
+    /// certificate's (WSS4J and .NET disagree). Attribute types are compared by OID: names
+    /// case-insensitively, with `E`/`EMAILADDRESS` for PKCS#9 emailAddress
+    /// (1.2.840.113549.1.9.1) and `S` for stateOrProvinceName besides RFC 4514's own; string
+    /// values case-insensitively after whitespace folding; `#`-hex values by their string
+    /// content, or DER bytes when not a string. Malformed input matches nothing (no error).
+    pub fn matches_issuer_serial(&self, issuer_name: &str, serial: &str) -> bool {
+        let serial = serial.trim();
+        let digits = serial.strip_prefix(['-', '+']).unwrap_or(serial);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return false;
+        }
+        let Ok(serial) = serial.parse::<BigInt>() else {
+            return false;
+        };
+        serial == self.serial_number && self.issuer_dn.matches_str(issuer_name)
     }
 
     /// The SHA-1 thumbprint of the DER encoding (X.509 Token Profile 1.1 §3.2.1,
