@@ -478,7 +478,46 @@ impl Client {
         if !looks_like_xml(xml_type, xml) {
             return Err(http_error(resp, &excerpt(xml)));
         }
-        let charset = xml_type.and_then(crate::xml::charset_of);
+        #[allow(unused_mut)]
+        let mut charset = xml_type.and_then(crate::xml::charset_of);
+        // WS-Security inbound policy on successful responses, before anything is read from them:
+        // signatures verified, the Body decrypted (the decrypted envelope is what is read). A fault
+        // is reported as the fault it is, unchecked (as with an error status).
+        #[cfg(feature = "wss")]
+        let decrypted;
+        #[cfg(feature = "wss")]
+        let xml: &[u8] = match (&self.inner.wss, ok) {
+            (Some(cfg), true) => {
+                let doc = crate::xml::to_utf8(xml, charset.as_deref())?;
+                match crate::wss::check_response(cfg, &doc, self.inner.limits) {
+                    Ok(processed) => {
+                        decrypted = processed.decrypted;
+                        match &decrypted {
+                            Some(d) => {
+                                charset = None; // now UTF-8
+                                d.as_bytes()
+                            }
+                            None => xml,
+                        }
+                    }
+                    Err(e) => {
+                        let fault = read_response_with_attachments(
+                            xml,
+                            attachments,
+                            charset.as_deref(),
+                            self.inner.limits,
+                            Some(status),
+                            |r: &mut XmlReader<'_>, _| r.skip_element(),
+                        );
+                        if let Err(Error::Fault(f)) = fault {
+                            return Err(Error::Fault(f));
+                        }
+                        return Err(Error::Security(Box::new(e)));
+                    }
+                }
+            }
+            _ => xml,
+        };
         match read_response_with_attachments(
             xml,
             attachments,
@@ -487,18 +526,7 @@ impl Client {
             Some(status),
             decode,
         ) {
-            Ok(v) if ok => {
-                // WS-Security inbound policy, on successful non-fault responses (a fault is
-                // reported as the fault it is, unchecked).
-                #[cfg(feature = "wss")]
-                if let Some(cfg) = &self.inner.wss {
-                    let doc = crate::xml::to_utf8(xml, charset.as_deref())?;
-                    if let Err(e) = crate::wss::check_response(cfg, &doc, self.inner.limits) {
-                        return Err(Error::Security(Box::new(e)));
-                    }
-                }
-                Ok((v, multipart.map(|m| m.attachments).unwrap_or_default()))
-            }
+            Ok(v) if ok => Ok((v, multipart.map(|m| m.attachments).unwrap_or_default())),
             // A non-fault envelope with an error status: report the HTTP error.
             Ok(_) => Err(http_error(resp, &excerpt(&resp.body))),
             Err(Error::Fault(f)) => Err(Error::Fault(f)),

@@ -102,6 +102,72 @@ pub enum WssError {
     /// cannot serve as a padding or Bleichenbacher oracle.
     #[error("WS-Security: decryption failed")]
     DecryptionFailed,
+    /// A response's security elements break the structure WSS 1.1, XML-DSig or XML-Enc require
+    /// (a `ds:Signature` without `SignedInfo`, a Reference that is not a same-document `#Id`, …).
+    #[error("WS-Security: malformed {path}: {reason}")]
+    Malformed {
+        /// The element path in the response, e.g. `/Envelope/Header/Security/Signature`.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Two elements of a response carry the same Id (`wsu:Id`, `Id` or `xml:id`): a Reference
+    /// could be made to point at either, the signature-wrapping set-up (WSS 1.1 §4).
+    #[error("WS-Security: the Id {0:?} is carried by more than one element (refused: signature wrapping)")]
+    DuplicateId(String),
+    /// An algorithm the inbound policy does not allow ([`AlgorithmPolicy`](super::AlgorithmPolicy)),
+    /// or a parameter that weakens one (an `HMACOutputLength`, XML-DSig Errata E03).
+    #[error("WS-Security: {role} {uri} is not allowed by the policy")]
+    AlgorithmNotAllowed {
+        /// Which algorithm: `"SignatureMethod"`, `"DigestMethod"`, `"Transform"`, ….
+        role: &'static str,
+        /// Its URI (or what was refused about it).
+        uri: String,
+    },
+    /// A signature that does not verify: a Reference whose digest differs, a Reference to no
+    /// element, a SignatureValue that the signer's key does not verify (XML-DSig §3.2).
+    #[error("WS-Security: invalid signature: {0}")]
+    InvalidSignature(String),
+    /// The signer's certificate is not trusted by the [`TrustStore`](super::TrustStore).
+    #[error("WS-Security: certificate {subject} is not trusted: {reason}")]
+    UntrustedCertificate {
+        /// The certificate's subject.
+        subject: String,
+        /// Why: expired, not yet valid, no path to an anchor, a bad signature on the path.
+        reason: String,
+    },
+    /// A signature whose key cannot be trusted at all, whatever the trust store holds: a key given
+    /// as a bare `ds:KeyValue`, a KeyIdentifier naming no known certificate, a reference soapgen
+    /// cannot resolve.
+    #[error("WS-Security: the signing key cannot be trusted: {0}")]
+    UntrustedKey(String),
+    /// A part the policy requires signed (by a trusted signer) is not.
+    #[error("WS-Security: the response's {part} is not signed by a trusted signature, but the policy requires it{detail}")]
+    NotSigned {
+        /// `"Body"`, `"Timestamp"`, or a header block's `{namespace}name`.
+        part: String,
+        /// More on why, starting with `" ("`, or empty.
+        detail: String,
+    },
+    /// A part the policy requires encrypted is not.
+    #[error("WS-Security: the response's {0} is not encrypted, but the policy requires it")]
+    NotEncrypted(String),
+    /// A signature with more References than the policy's limit (denial of service by digest
+    /// work).
+    #[error("WS-Security: a signature has {count} References, more than the limit of {limit}")]
+    TooManyReferences {
+        /// How many the signature had (counted up to the limit plus one).
+        count: usize,
+        /// The limit ([`WssConfig::max_signature_references`](super::WssConfig::max_signature_references)).
+        limit: usize,
+    },
+    /// A response seen before within its validity window: a repeated signature value or UsernameToken
+    /// Nonce (WSS UsernameToken Profile 1.1 §3.1 "replay").
+    #[error("WS-Security: replayed response: the same {0} was accepted before")]
+    Replay(&'static str),
+    /// A response's UsernameToken does not match what the policy expects.
+    #[error("WS-Security: UsernameToken refused: {0}")]
+    UsernameToken(String),
 }
 
 impl From<WssError> for crate::EncodeError {

@@ -1,42 +1,44 @@
-//! Checks of a response's `wsse:Security` header against the client's inbound policy.
+//! Checks of a response's `wsse:Security` header against the client's inbound policy: the public
+//! entry point over [`verify`](super::verify), which does the work.
 
-use std::borrow::Cow;
-
-use super::{Timestamp, UtcTime, WssConfig, WssError, WSSE_NS, WSU_NS};
-use crate::envelope::SoapVersion;
-use crate::xml::{Limits, Name, StartTag, XmlReader};
-
-/// What the inbound check found in a response's `wsse:Security` header.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct InboundReport {
-    /// Whether the response had a `wsse:Security` header for this recipient.
-    pub security_header: bool,
-    /// Its `wsu:Timestamp`, if any (already checked for freshness).
-    pub timestamp: Option<Timestamp>,
-}
+use super::verify::{process, Processed};
+use super::{InboundReport, UtcTime, WssConfig, WssError};
+use crate::xml::Limits;
 
 impl WssConfig {
-    /// Checks a response envelope (UTF-8) against this configuration's inbound policy at time `now`:
-    /// reads the `wsse:Security` header block meant for this recipient (no SOAP 1.1 `actor`, or
-    /// SOAP 1.2 `role` absent or `…/ultimateReceiver`; blocks for other actors are ignored, WSS 1.1
-    /// §5), its `wsu:Timestamp` (WSS 1.1 §10: at most one, `Created` required, `Expires` not
-    /// before `Created`) and checks it is fresh within [`skew`](Self::skew)
-    /// ([`Timestamp::check`]). A required Timestamp that is missing is an error
-    /// ([`requires_timestamp`](Self::requires_timestamp)). Reading stops at the `Body`.
+    /// Checks a response envelope (UTF-8) against this configuration's inbound policy at time `now`
+    /// and returns what was found; the client runs this on every response with a 2xx status, and
+    /// it is public to check captured messages.
     ///
-    /// The client runs this on every response with a 2xx status; it is public to check captured
-    /// messages.
+    /// The `wsse:Security` header block meant for this recipient (no SOAP 1.1 `actor`, or SOAP 1.2
+    /// `role` absent or `…/ultimateReceiver`; blocks for other actors are ignored, WSS 1.1 §5) is
+    /// processed in document order:
+    /// - its `wsu:Timestamp` (WSS 1.1 §10: at most one, `Created` required, `Expires` not before
+    ///   `Created`) must be fresh within [`skew`](Self::skew) ([`Timestamp::check`](super::Timestamp::check));
+    /// - each `ds:Signature` is verified (XML-DSig §3.2, Exclusive C14N only, the algorithms of
+    ///   [`algorithms`](Self::algorithms), at most [`max_signature_references`](Self::max_signature_references)
+    ///   References) with the key its KeyInfo names, which the [`TrustStore`](super::TrustStore)
+    ///   must trust;
+    /// - each `xenc:EncryptedKey` for this client is unwrapped with the
+    ///   [`decrypt_with`](Self::decrypt_with) key and the EncryptedData it lists are decrypted
+    ///   (the decrypted envelope is what the client then reads).
+    ///
+    /// Then the policy: the Body (and the Timestamp, and each
+    /// [`require_signed_header`](Self::require_signed_header)) covered by a trusted signature when
+    /// [`requires_signature`](Self::requires_signature), found by position (the envelope's Body,
+    /// this header's Timestamp), not by Id alone; every Id in the envelope unique; the Body
+    /// decrypted when [`requires_encryption`](Self::requires_encryption); a UsernameToken when
+    /// [`expect_username_token`](Self::expect_username_token); no signature value or nonce seen
+    /// before within its validity (replay).
     ///
     /// # Errors
     ///
-    /// [`WssError::Read`] for XML that is not a readable envelope, and the policy errors:
-    /// [`WssError::MissingSecurityHeader`], [`WssError::DuplicateSecurityHeader`],
-    /// [`WssError::MissingTimestamp`], [`WssError::DuplicateTimestamp`],
-    /// [`WssError::MalformedTimestamp`], [`WssError::MalformedTime`],
-    /// [`WssError::TimestampExpired`], [`WssError::TimestampInFuture`].
+    /// [`WssError::Read`] for XML that is not a readable envelope (a DOCTYPE is refused), and one
+    /// [`WssError`] variant per policy failure.
     pub fn check_response(&self, envelope: &[u8], now: UtcTime) -> Result<InboundReport, WssError> {
-        self.check_response_with_limits(envelope, now, Limits::default())
+        Ok(self
+            .check_response_with_limits(envelope, now, Limits::default())?
+            .report)
     }
 
     pub(crate) fn check_response_with_limits(
@@ -44,128 +46,24 @@ impl WssConfig {
         envelope: &[u8],
         now: UtcTime,
         limits: Limits,
-    ) -> Result<InboundReport, WssError> {
-        let read = |e: crate::error::DecodeError| WssError::Read(e.to_string());
-        let mut r = XmlReader::from_bytes(envelope, limits).map_err(read)?;
-        let root = r.root().map_err(read)?;
-        let version = SoapVersion::from_envelope_namespace(r.namespace_of(&root))
-            .filter(|_| root.local_name() == "Envelope")
-            .ok_or_else(|| WssError::Read("the response is not a SOAP envelope".to_owned()))?;
-        let env_ns = version.envelope_namespace();
-        let mut report = InboundReport::default();
-        if let Some(first) = r.next_child().map_err(read)? {
-            if r.matches(&first, Name::new(env_ns, "Header")) {
-                while let Some(entry) = r.next_child().map_err(read)? {
-                    if r.matches(&entry, Name::new(WSSE_NS, "Security"))
-                        && for_us(&r, &entry, version).map_err(read)?
-                    {
-                        if report.security_header {
-                            return Err(WssError::DuplicateSecurityHeader);
-                        }
-                        report.security_header = true;
-                        read_security(&mut r, &mut report)?;
-                    } else {
-                        r.skip_element().map_err(read)?;
-                    }
-                }
-            }
-        }
-        match report.timestamp {
-            Some(ts) => ts.check(now, self.skew())?,
-            None if self.requires_timestamp() => {
-                return Err(if report.security_header {
-                    WssError::MissingTimestamp
-                } else {
-                    WssError::MissingSecurityHeader {
-                        required: "a Timestamp",
-                    }
-                })
-            }
-            None => {}
-        }
-        Ok(report)
+    ) -> Result<Processed, WssError> {
+        let text = std::str::from_utf8(envelope).map_err(|e| {
+            WssError::Read(format!(
+                "invalid UTF-8 at byte {} (transcode with xml::to_utf8 first)",
+                e.valid_up_to()
+            ))
+        })?;
+        process(self, text, now, limits)
     }
 }
 
-/// Whether a Security block is addressed to the ultimate receiver (WSS 1.1 §5, SOAP 1.1 §4.2.2
-/// `actor`, SOAP 1.2 Part 1 §5.2.2 `role`).
-fn for_us(
-    r: &XmlReader<'_>,
-    tag: &StartTag<'_>,
-    version: SoapVersion,
-) -> Result<bool, crate::error::DecodeError> {
-    Ok(match version {
-        SoapVersion::Soap11 => {
-            let actor = r.attribute(tag, Name::new(version.envelope_namespace(), "actor"))?;
-            actor.is_none_or(|a| a.trim().is_empty())
-        }
-        SoapVersion::Soap12 => {
-            let role = r.attribute(tag, Name::new(version.envelope_namespace(), "role"))?;
-            role.is_none_or(|a| {
-                let a = a.trim();
-                a.is_empty() || a == "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"
-            })
-        }
-    })
-}
-
-fn read_security(r: &mut XmlReader<'_>, report: &mut InboundReport) -> Result<(), WssError> {
-    let read = |e: crate::error::DecodeError| WssError::Read(e.to_string());
-    while let Some(child) = r.next_child().map_err(read)? {
-        if r.matches(&child, Name::new(WSU_NS, "Timestamp")) {
-            if report.timestamp.is_some() {
-                return Err(WssError::DuplicateTimestamp);
-            }
-            report.timestamp = Some(read_timestamp(r)?);
-        } else {
-            r.skip_element().map_err(read)?;
-        }
-    }
-    Ok(())
-}
-
-fn read_timestamp(r: &mut XmlReader<'_>) -> Result<Timestamp, WssError> {
-    let read = |e: crate::error::DecodeError| WssError::Read(e.to_string());
-    let bad = |s: &str| WssError::MalformedTimestamp(s.to_owned());
-    let mut created = None;
-    let mut expires = None;
-    while let Some(child) = r.next_child().map_err(read)? {
-        if r.matches(&child, Name::new(WSU_NS, "Created")) {
-            if created.is_some() || expires.is_some() {
-                return Err(bad("Created must come once, first"));
-            }
-            let text: Cow<'_, str> = r.read_text().map_err(read)?;
-            created = Some(text.parse::<UtcTime>()?);
-        } else if r.matches(&child, Name::new(WSU_NS, "Expires")) {
-            if expires.is_some() {
-                return Err(bad("more than one Expires"));
-            }
-            let text: Cow<'_, str> = r.read_text().map_err(read)?;
-            expires = Some(text.parse::<UtcTime>()?);
-        } else if r.namespace_of(&child) == WSU_NS.as_bytes() {
-            return Err(bad(&format!("unknown element wsu:{}", child.local_name())));
-        } else {
-            // Extensibility elements of other namespaces (the schema's xsd:any ##other).
-            r.skip_element().map_err(read)?;
-        }
-    }
-    let Some(created) = created else {
-        return Err(bad("no Created"));
-    };
-    if let Some(e) = expires {
-        if e < created {
-            return Err(bad("Expires is before Created"));
-        }
-    }
-    Ok(Timestamp { created, expires })
-}
-
-/// Called by the client on a successful response (UTF-8 root part).
+/// Called by the client on a successful response (UTF-8 root part): the report, and the
+/// decrypted envelope if anything was decrypted.
 pub(crate) fn check_response(
     cfg: &WssConfig,
     envelope: &[u8],
     limits: Limits,
-) -> Result<InboundReport, WssError> {
+) -> Result<Processed, WssError> {
     cfg.check_response_with_limits(envelope, UtcTime::now(), limits)
 }
 
@@ -174,6 +72,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::wss::{WSSE_NS, WSU_NS};
 
     const NOW: UtcTime = UtcTime::from_unix_millis(1_795_000_000_000); // 2026-11-18T11:06:40Z
 

@@ -39,14 +39,18 @@
 //! ```
 
 mod c14n;
+mod decrypt;
 mod dn;
 mod error;
 mod header;
 mod inbound;
+mod policy;
 mod sign;
 mod time;
 mod timestamp;
+mod trust;
 mod username;
+mod verify;
 mod x509;
 mod xmlenc;
 
@@ -55,14 +59,16 @@ use std::time::Duration;
 
 pub use c14n::exclusive_c14n;
 pub use error::WssError;
-pub use inbound::InboundReport;
+pub use policy::AlgorithmPolicy;
 pub use sign::{
     DigestAlgorithm, KeyReference, SignatureAlgorithm, X509Signer, DS_NS, EXC_C14N,
     THUMBPRINT_SHA1, X509V3, X509_SKI,
 };
 pub use time::UtcTime;
 pub use timestamp::Timestamp;
+pub use trust::TrustStore;
 pub use username::{PasswordType, UsernameToken};
+pub use verify::{InboundReport, MessagePart, STR_TRANSFORM};
 pub use x509::{Certificate, X509Credential};
 pub use xmlenc::{
     BlockEncryption, KeyTransport, MGF1_SHA1, RSA_OAEP_XENC11, XENC11_NS, XENC_CONTENT,
@@ -102,9 +108,20 @@ pub const DEFAULT_CLOCK_SKEW: Duration = Duration::from_secs(300);
 /// the `ds:Signature`.
 ///
 /// Inbound policy (each response with a 2xx HTTP status; a SOAP fault is reported as
-/// [`Error::Fault`](crate::Error::Fault) unchecked): by default a response must carry a Timestamp
-/// iff the client sends one ([`require_timestamp`](Self::require_timestamp) overrides), checked
-/// against the local clock with [`clock_skew`](Self::clock_skew) of tolerance.
+/// [`Error::Fault`](crate::Error::Fault) unchecked), by default what the client itself sends:
+/// - a Timestamp iff the client sends one ([`require_timestamp`](Self::require_timestamp)
+///   overrides), checked against the local clock with [`clock_skew`](Self::clock_skew) of
+///   tolerance;
+/// - a Body and Timestamp signed by a certificate the [`trust`](Self::trust) store trusts iff the
+///   client signs ([`require_signature`](Self::require_signature) overrides);
+/// - an encrypted Body iff the client encrypts ([`require_encryption`](Self::require_encryption)
+///   overrides), decrypted with [`decrypt_with`](Self::decrypt_with)'s key (by default the signing
+///   credential);
+/// - only the algorithms of [`algorithms`](Self::algorithms); at most
+///   [`max_signature_references`](Self::max_signature_references) References per signature; no
+///   replayed signature value or nonce.
+///
+/// See [`check_response`](Self::check_response) for the processing.
 #[derive(Clone, Debug, Default)]
 #[must_use]
 pub struct WssConfig {
@@ -118,7 +135,20 @@ struct ConfigInner {
     timestamp_ttl: Option<Duration>,
     require_timestamp: Option<bool>,
     clock_skew: Option<Duration>,
+    trust: TrustStore,
+    decryption: Option<X509Credential>,
+    require_signature: Option<bool>,
+    require_encryption: Option<bool>,
+    signed_headers: Vec<(String, String)>,
+    algorithms: AlgorithmPolicy,
+    max_references: Option<usize>,
+    expected_username: Option<UsernameToken>,
+    replay: Arc<policy::ReplayCache>,
 }
+
+/// Default of [`WssConfig::max_signature_references`]: 32 (a WSS message signs a handful of
+/// parts; WSS4J's own default limit is 32 too).
+pub const DEFAULT_MAX_SIGNATURE_REFERENCES: usize = 32;
 
 impl WssConfig {
     /// An empty configuration: an empty `wsse:Security` header and no inbound requirement until
@@ -172,6 +202,116 @@ impl WssConfig {
     /// `Expires` is honoured until this long after it passed.
     pub fn clock_skew(self, skew: Duration) -> Self {
         self.edit(|c| c.clock_skew = Some(skew))
+    }
+
+    /// The certificates trusted to sign responses, and those a response may name without carrying
+    /// (see [`TrustStore`]). Needed whenever responses must be signed.
+    pub fn trust(self, store: TrustStore) -> Self {
+        self.edit(|c| c.trust = store)
+    }
+
+    /// The key responses are encrypted for (XML-Enc §4.2): its certificate must be the one an
+    /// `EncryptedKey` names. Default: the credential of [`sign`](Self::sign), if any.
+    pub fn decrypt_with(self, credential: X509Credential) -> Self {
+        self.edit(|c| c.decryption = Some(credential))
+    }
+
+    /// Whether responses must have their Body (and Timestamp, if they carry one) signed by a
+    /// trusted certificate. Default: `true` iff the client signs its requests.
+    pub fn require_signature(self, required: bool) -> Self {
+        self.edit(|c| c.require_signature = Some(required))
+    }
+
+    /// Requires responses to carry the header block `{namespace}name`, signed (implies
+    /// [`require_signature`](Self::require_signature)).
+    pub fn require_signed_header(self, namespace: &str, name: &str) -> Self {
+        self.edit(|c| {
+            c.signed_headers
+                .push((namespace.to_owned(), name.to_owned()));
+            c.require_signature = Some(true);
+        })
+    }
+
+    /// Whether responses must have their Body encrypted for this client. Default: `true` iff the
+    /// client encrypts its requests.
+    pub fn require_encryption(self, required: bool) -> Self {
+        self.edit(|c| c.require_encryption = Some(required))
+    }
+
+    /// The algorithms responses may use (default [`AlgorithmPolicy::default`]).
+    pub fn algorithms(self, policy: AlgorithmPolicy) -> Self {
+        self.edit(|c| c.algorithms = policy)
+    }
+
+    /// The most References one response signature may have (default
+    /// [`DEFAULT_MAX_SIGNATURE_REFERENCES`]); also bounds the decryption passes of a response.
+    pub fn max_signature_references(self, limit: usize) -> Self {
+        self.edit(|c| c.max_references = Some(limit))
+    }
+
+    /// Requires every response to carry a UsernameToken for `user` with `password` (text or
+    /// digest, UsernameToken Profile 1.1 §3.1), its `Created` fresh and its Nonce not seen before.
+    pub fn expect_username_token(
+        self,
+        user: impl Into<String>,
+        password: impl Into<String>,
+    ) -> Self {
+        let token = UsernameToken::text(user, password);
+        self.edit(|c| c.expected_username = Some(token))
+    }
+
+    /// The trust store.
+    pub fn trust_store(&self) -> &TrustStore {
+        &self.inner.trust
+    }
+
+    /// The key responses are decrypted with, if any.
+    pub fn decryption_credential(&self) -> Option<&X509Credential> {
+        self.inner
+            .decryption
+            .as_ref()
+            .or_else(|| self.inner.signer.as_ref().map(X509Signer::credential))
+    }
+
+    /// Whether responses must be signed (see [`require_signature`](Self::require_signature)).
+    pub fn requires_signature(&self) -> bool {
+        self.inner
+            .require_signature
+            .unwrap_or(self.inner.signer.is_some())
+    }
+
+    /// Whether responses must be encrypted (see [`require_encryption`](Self::require_encryption)).
+    pub fn requires_encryption(&self) -> bool {
+        self.inner.require_encryption.unwrap_or(false)
+    }
+
+    /// The header blocks responses must carry signed.
+    pub fn signed_headers(&self) -> &[(String, String)] {
+        &self.inner.signed_headers
+    }
+
+    /// The algorithm policy for responses.
+    pub fn algorithm_policy(&self) -> &AlgorithmPolicy {
+        &self.inner.algorithms
+    }
+
+    /// The References limit per response signature.
+    pub fn signature_reference_limit(&self) -> usize {
+        self.inner
+            .max_references
+            .unwrap_or(DEFAULT_MAX_SIGNATURE_REFERENCES)
+    }
+
+    /// The expected response UsernameToken's user and password.
+    pub(crate) fn expected_username(&self) -> Option<(&str, &str)> {
+        self.inner
+            .expected_username
+            .as_ref()
+            .map(|t| (t.username(), t.password()))
+    }
+
+    pub(crate) fn replay_cache(&self) -> &policy::ReplayCache {
+        &self.inner.replay
     }
 
     /// The UsernameToken sent, if any.

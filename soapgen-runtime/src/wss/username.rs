@@ -75,6 +75,11 @@ impl UsernameToken {
         &self.username
     }
 
+    /// The password (for checking a response's token).
+    pub(crate) fn password(&self) -> &str {
+        &self.password
+    }
+
     /// How the password is sent.
     pub fn password_type(&self) -> PasswordType {
         self.kind

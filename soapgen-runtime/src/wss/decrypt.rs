@@ -1,0 +1,377 @@
+//! Decryption of a response (XML-Enc §4.2 "Decryption", WSS 1.1 §9.4): the content-encryption
+//! key of an `xenc:EncryptedKey` addressed to this client is unwrapped with its private key, and
+//! each `xenc:EncryptedData` it lists (or that carries it inline in its `ds:KeyInfo`) is replaced by
+//! its plaintext, which must be a well-formed XML fragment in the EncryptedData's context.
+//!
+//! Every failure after the recipient is identified — key transport, block decryption, padding, GCM
+//! tag, plaintext that is not UTF-8 or not well-formed — is the one
+//! [`WssError::DecryptionFailed`], so the error cannot serve as an oracle.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use roxmltree::{Document, Node, ParsingOptions};
+
+use super::verify::{base64, child, elements, malformed, tokens, Shape};
+use super::verify::{MessagePart, XENC_NS};
+use super::xmlenc::{BlockEncryption, KeyTransport};
+use super::{
+    Certificate, WssConfig, WssError, DS_NS, THUMBPRINT_SHA1, WSSE11_NS, WSSE_NS, X509V3, X509_SKI,
+};
+
+use super::xmlenc::{XENC11_NS, XENC_CONTENT as CONTENT, XENC_ELEMENT as ELEMENT};
+
+/// One EncryptedData (or the EncryptedHeader around it) to replace by its plaintext.
+#[derive(Debug)]
+pub(crate) struct Edit {
+    range: Range<usize>,
+    plaintext: String,
+    part: MessagePart,
+}
+
+/// Processes an `xenc:EncryptedKey` of the Security header: the EncryptedData of its ReferenceList
+/// (or those whose KeyInfo references it), decrypted.
+pub(crate) fn encrypted_key(
+    cfg: &WssConfig,
+    shape: &Shape<'_, '_>,
+    ids: &HashMap<&str, Node<'_, '_>>,
+    ek: Node<'_, '_>,
+) -> Result<Vec<Edit>, WssError> {
+    let mut targets = Vec::new();
+    if let Some(list) = child(ek, XENC_NS, "ReferenceList") {
+        for r in elements(list) {
+            if !r.has_tag_name((XENC_NS, "DataReference")) {
+                return Err(malformed(
+                    r,
+                    "a ReferenceList may hold only DataReferences here",
+                ));
+            }
+            let uri = r.attribute("URI").unwrap_or("");
+            let id = uri
+                .strip_prefix('#')
+                .ok_or_else(|| malformed(r, "DataReference URI is not a same-document #Id"))?;
+            let ed = ids
+                .get(id)
+                .copied()
+                .filter(|n| n.has_tag_name((XENC_NS, "EncryptedData")))
+                .ok_or_else(|| malformed(r, &format!("#{id} is not an EncryptedData")))?;
+            targets.push(ed);
+        }
+    } else if let Some(id) = ek.attribute("Id") {
+        // EncryptedData that reference this key from their KeyInfo (WSS 1.1 §9.4, an STR to it).
+        let uri = format!("#{id}");
+        for ed in ek
+            .document()
+            .descendants()
+            .filter(|n| n.has_tag_name((XENC_NS, "EncryptedData")))
+        {
+            let refers = child(ed, DS_NS, "KeyInfo")
+                .and_then(|k| child(k, WSSE_NS, "SecurityTokenReference"))
+                .and_then(|s| child(s, WSSE_NS, "Reference"))
+                .and_then(|r| r.attribute("URI"))
+                == Some(uri.as_str());
+            if refers {
+                targets.push(ed);
+            }
+        }
+    }
+    if targets.is_empty() {
+        return Ok(Vec::new());
+    }
+    let key = Unwrapper::new(cfg, shape, ek)?;
+    targets
+        .into_iter()
+        .map(|ed| decrypt_data(cfg, shape, &key, ed))
+        .collect()
+}
+
+/// EncryptedData anywhere in the Body or Header that carry their EncryptedKey inline in
+/// `ds:KeyInfo` (plain XML-Enc, as xmlsec1 writes it).
+pub(crate) fn inline_encrypted_data(
+    cfg: &WssConfig,
+    shape: &Shape<'_, '_>,
+    _ids: &HashMap<&str, Node<'_, '_>>,
+) -> Result<Vec<Edit>, WssError> {
+    let mut edits = Vec::new();
+    let mut roots = vec![shape.body];
+    roots.extend(shape.header);
+    for root in roots {
+        for ed in root
+            .descendants()
+            .filter(|n| n.has_tag_name((XENC_NS, "EncryptedData")))
+        {
+            // Only the outermost: nested ones are decrypted in a later pass.
+            if ed
+                .ancestors()
+                .skip(1)
+                .any(|a| a.has_tag_name((XENC_NS, "EncryptedData")))
+            {
+                continue;
+            }
+            let Some(ek) =
+                child(ed, DS_NS, "KeyInfo").and_then(|k| child(k, XENC_NS, "EncryptedKey"))
+            else {
+                continue;
+            };
+            let key = Unwrapper::new(cfg, shape, ek)?;
+            edits.push(decrypt_data(cfg, shape, &key, ed)?);
+        }
+    }
+    Ok(edits)
+}
+
+/// Replaces each edited range by its plaintext; the parts decrypted.
+pub(crate) fn apply(
+    doc: &str,
+    _shape: &Shape<'_, '_>,
+    mut edits: Vec<Edit>,
+) -> Result<(String, Vec<MessagePart>), WssError> {
+    edits.sort_by_key(|e| e.range.start);
+    let mut out = String::with_capacity(doc.len());
+    let mut at = 0;
+    let mut parts = Vec::with_capacity(edits.len());
+    for e in edits {
+        if e.range.start < at {
+            return Err(WssError::Malformed {
+                path: "EncryptedData".to_owned(),
+                reason: "one EncryptedData is listed twice or nested in another".to_owned(),
+            });
+        }
+        out.push_str(doc.get(at..e.range.start).unwrap_or_default());
+        out.push_str(&e.plaintext);
+        at = e.range.end;
+        parts.push(e.part);
+    }
+    out.push_str(doc.get(at..).unwrap_or_default());
+    Ok((out, parts))
+}
+
+/// An EncryptedKey checked to be for this client, its key not yet unwrapped (the key length comes
+/// from the EncryptedData's algorithm, needed by RSA-1_5's implicit rejection).
+struct Unwrapper {
+    transport: KeyTransport,
+    cipher: Vec<u8>,
+    credential: super::X509Credential,
+}
+
+impl Unwrapper {
+    fn new(cfg: &WssConfig, shape: &Shape<'_, '_>, ek: Node<'_, '_>) -> Result<Self, WssError> {
+        let credential = cfg.decryption_credential().cloned().ok_or_else(|| {
+            malformed(
+                ek,
+                "the response is encrypted, but no decryption key is configured (WssConfig::decrypt_with)",
+            )
+        })?;
+        let method = child(ek, XENC_NS, "EncryptionMethod")
+            .ok_or_else(|| malformed(ek, "EncryptedKey without EncryptionMethod"))?;
+        let uri = method.attribute("Algorithm").unwrap_or("");
+        // RSA-OAEP parameters (XML-Enc §5.4.2, 1.1 §5.5.2): SHA-1 digest and MGF1-SHA1 only.
+        let digest = child(method, DS_NS, "DigestMethod").and_then(|d| d.attribute("Algorithm"));
+        let mgf = child(method, XENC11_NS, "MGF").and_then(|m| m.attribute("Algorithm"));
+        let transport = KeyTransport::from_method(uri, digest, mgf)
+            .filter(|_| cfg.algorithm_policy().allows(uri))
+            .ok_or_else(|| WssError::AlgorithmNotAllowed {
+                role: "key transport",
+                uri: match (digest, mgf) {
+                    (None, None) => uri.to_owned(),
+                    _ => format!("{uri} (DigestMethod {digest:?}, MGF {mgf:?})"),
+                },
+            })?;
+        if let Some(k) = child(ek, DS_NS, "KeyInfo") {
+            let tokens = match shape.security {
+                Some(s) => tokens(s)?,
+                None => HashMap::new(),
+            };
+            let first = elements(k)
+                .next()
+                .ok_or_else(|| malformed(k, "an empty KeyInfo"))?;
+            if !names(first, credential.certificate(), &tokens) {
+                return Err(malformed(
+                    ek,
+                    &format!(
+                        "the EncryptedKey is not for this client's certificate {}",
+                        credential.certificate().subject()
+                    ),
+                ));
+            }
+        }
+        let cipher_value = child(ek, XENC_NS, "CipherData")
+            .and_then(|c| child(c, XENC_NS, "CipherValue"))
+            .ok_or_else(|| malformed(ek, "EncryptedKey without CipherData/CipherValue"))?;
+        let cipher = base64(cipher_value).map_err(|r| malformed(cipher_value, &r))?;
+        Ok(Unwrapper {
+            transport,
+            cipher,
+            credential,
+        })
+    }
+
+    fn key(&self, len: usize) -> Result<Vec<u8>, WssError> {
+        self.transport.unwrap(&self.credential, &self.cipher, len)
+    }
+}
+
+/// Whether a KeyInfo child names `cert` (WSS 1.1 §7, X.509 Token Profile 1.1 §3.2, XML-DSig
+/// §4.4.4).
+fn names(n: Node<'_, '_>, cert: &Certificate, tokens: &HashMap<String, Certificate>) -> bool {
+    let by_x509_data = |d: Node<'_, '_>| -> bool {
+        elements(d).any(|i| match i.tag_name().name() {
+            "X509Certificate" => base64(i).is_ok_and(|der| der == cert.der()),
+            "X509SKI" => {
+                base64(i).is_ok_and(|s| Some(s.as_slice()) == cert.subject_key_identifier())
+            }
+            "X509IssuerSerial" => {
+                let t = |name: &str| {
+                    child(i, DS_NS, name)
+                        .map(|x| super::verify::text(x).trim().to_owned())
+                        .unwrap_or_default()
+                };
+                cert.matches_issuer_serial(&t("X509IssuerName"), &t("X509SerialNumber"))
+            }
+            _ => false,
+        })
+    };
+    if n.has_tag_name((DS_NS, "X509Data")) {
+        return by_x509_data(n);
+    }
+    if !n.has_tag_name((WSSE_NS, "SecurityTokenReference")) {
+        return false;
+    }
+    elements(n).any(
+        |i| match (i.tag_name().namespace().unwrap_or(""), i.tag_name().name()) {
+            (WSSE_NS, "KeyIdentifier") => {
+                let Ok(v) = base64(i) else { return false };
+                match i.attribute("ValueType").unwrap_or("") {
+                    X509_SKI => Some(v.as_slice()) == cert.subject_key_identifier(),
+                    THUMBPRINT_SHA1 => v[..] == cert.sha1_thumbprint()[..],
+                    X509V3 => v == cert.der(),
+                    _ => false,
+                }
+            }
+            (WSSE_NS, "Reference") => i
+                .attribute("URI")
+                .and_then(|u| u.strip_prefix('#'))
+                .and_then(|id| tokens.get(id))
+                .is_some_and(|t| t.der() == cert.der()),
+            (DS_NS, "X509Data") => by_x509_data(i),
+            _ => false,
+        },
+    )
+}
+
+/// Decrypts one EncryptedData with the key of `key`.
+fn decrypt_data(
+    cfg: &WssConfig,
+    shape: &Shape<'_, '_>,
+    key: &Unwrapper,
+    ed: Node<'_, '_>,
+) -> Result<Edit, WssError> {
+    let method = child(ed, XENC_NS, "EncryptionMethod")
+        .ok_or_else(|| malformed(ed, "EncryptedData without EncryptionMethod"))?;
+    let uri = method.attribute("Algorithm").unwrap_or("");
+    let block = BlockEncryption::from_uri(uri)
+        .filter(|_| cfg.algorithm_policy().allows(uri))
+        .ok_or_else(|| WssError::AlgorithmNotAllowed {
+            role: "block encryption",
+            uri: uri.to_owned(),
+        })?;
+    let kind = ed.attribute("Type").unwrap_or(ELEMENT);
+    if kind != CONTENT && kind != ELEMENT {
+        return Err(malformed(
+            ed,
+            &format!("EncryptedData Type {kind:?} is not supported"),
+        ));
+    }
+    let cipher_value = child(ed, XENC_NS, "CipherData")
+        .and_then(|c| child(c, XENC_NS, "CipherValue"))
+        .ok_or_else(|| {
+            malformed(
+                ed,
+                "EncryptedData without CipherData/CipherValue (CipherReference is not supported)",
+            )
+        })?;
+    let data = base64(cipher_value).map_err(|r| malformed(cipher_value, &r))?;
+    let cek = key.key(block.key_len())?;
+    let plain = block.decrypt(&cek, &data)?;
+    let plaintext = String::from_utf8(plain).map_err(|_| WssError::DecryptionFailed)?;
+    check_fragment(ed, &plaintext, kind == ELEMENT)?;
+    // A WSS 1.1 §9.3 EncryptedHeader is replaced as a whole by the header it hides.
+    let parent = ed.parent().filter(|p| p.is_element());
+    let outer = parent
+        .filter(|p| p.has_tag_name((WSSE11_NS, "EncryptedHeader")))
+        .unwrap_or(ed);
+    let replaced_parent = outer.parent().filter(|p| p.is_element());
+    let part = if replaced_parent == Some(shape.body) {
+        MessagePart::Body
+    } else if replaced_parent.is_some() && replaced_parent == shape.header {
+        MessagePart::Header {
+            namespace: String::new(),
+            name: first_element_name(&plaintext),
+        }
+    } else if replaced_parent.is_some() && replaced_parent == shape.security {
+        MessagePart::SecurityToken(first_element_name(&plaintext))
+    } else {
+        MessagePart::Other(super::verify::path(outer))
+    };
+    Ok(Edit {
+        range: outer.range(),
+        plaintext,
+        part,
+    })
+}
+
+fn first_element_name(fragment: &str) -> String {
+    fragment
+        .split('<')
+        .find(|s| s.starts_with(|c: char| c.is_alphabetic() || c == '_'))
+        .map(|s| {
+            let name: String = s
+                .chars()
+                .take_while(|c| !c.is_whitespace() && *c != '>' && *c != '/')
+                .collect();
+            name.rsplit(':').next().unwrap_or_default().to_owned()
+        })
+        .unwrap_or_default()
+}
+
+/// The plaintext must be well-formed content (or exactly one element, for `Type=…#Element`) in
+/// the namespace context of the EncryptedData: parsed inside a wrapper that declares the in-scope
+/// namespaces. No DOCTYPE, no XML declaration, no unbalanced tags that could restructure the
+/// envelope. Any failure is [`WssError::DecryptionFailed`].
+fn check_fragment(ed: Node<'_, '_>, plaintext: &str, element: bool) -> Result<(), WssError> {
+    let mut wrapper = String::with_capacity(plaintext.len() + 256);
+    wrapper.push_str("<w");
+    for ns in ed.namespaces() {
+        match ns.name() {
+            Some("xml") => continue,
+            Some(p) => {
+                wrapper.push_str(" xmlns:");
+                wrapper.push_str(p);
+            }
+            None => wrapper.push_str(" xmlns"),
+        }
+        wrapper.push_str("=\"");
+        wrapper.push_str(&ns.uri().replace('&', "&amp;").replace('"', "&quot;"));
+        wrapper.push('"');
+    }
+    wrapper.push('>');
+    wrapper.push_str(plaintext);
+    wrapper.push_str("</w>");
+    let opts = ParsingOptions {
+        allow_dtd: false,
+        nodes_limit: u32::try_from(wrapper.len()).unwrap_or(u32::MAX),
+    };
+    let d = Document::parse_with_options(&wrapper, opts).map_err(|_| WssError::DecryptionFailed)?;
+    if element {
+        let root = d.root_element();
+        let els = root.children().filter(Node::is_element).count();
+        let text_only_space = root
+            .children()
+            .filter(Node::is_text)
+            .all(|t| t.text().unwrap_or("").trim().is_empty());
+        if els != 1 || !text_only_space {
+            return Err(WssError::DecryptionFailed);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,177 @@
+//! Which algorithms a response may use (XML-DSig §6, XML-Enc §5), and the replay cache.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use super::{DigestAlgorithm, SignatureAlgorithm, UtcTime};
+
+pub(crate) const RSA_SHA1: &str = "http://www.w3.org/2000/09/xmldsig#rsa-sha1";
+pub(crate) const RSA_SHA256: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
+pub(crate) const RSA_SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha384";
+pub(crate) const RSA_SHA512: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha512";
+pub(crate) const SHA1: &str = "http://www.w3.org/2000/09/xmldsig#sha1";
+pub(crate) const SHA256: &str = "http://www.w3.org/2001/04/xmlenc#sha256";
+pub(crate) const SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#sha384";
+pub(crate) const SHA512: &str = "http://www.w3.org/2001/04/xmlenc#sha512";
+
+pub(crate) const AES128_CBC: &str = "http://www.w3.org/2001/04/xmlenc#aes128-cbc";
+pub(crate) const AES192_CBC: &str = "http://www.w3.org/2001/04/xmlenc#aes192-cbc";
+pub(crate) const AES256_CBC: &str = "http://www.w3.org/2001/04/xmlenc#aes256-cbc";
+pub(crate) const AES128_GCM: &str = "http://www.w3.org/2009/xmlenc11#aes128-gcm";
+pub(crate) const AES192_GCM: &str = "http://www.w3.org/2009/xmlenc11#aes192-gcm";
+pub(crate) const AES256_GCM: &str = "http://www.w3.org/2009/xmlenc11#aes256-gcm";
+pub(crate) const TRIPLEDES_CBC: &str = "http://www.w3.org/2001/04/xmlenc#tripledes-cbc";
+pub(crate) const RSA_OAEP_MGF1P: &str = "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p";
+pub(crate) const RSA_OAEP_11: &str = "http://www.w3.org/2009/xmlenc11#rsa-oaep";
+pub(crate) const RSA_1_5: &str = "http://www.w3.org/2001/04/xmlenc#rsa-1_5";
+
+/// The algorithms a response may use, by URI; anything else is refused with
+/// [`WssError::AlgorithmNotAllowed`](super::WssError::AlgorithmNotAllowed).
+///
+/// The default allows
+/// - SignatureMethod RSA-SHA256, RSA-SHA384, RSA-SHA512 and RSA-SHA1 (XML-DSig §6.4.2, RFC 6931
+///   §2.3), DigestMethod SHA-256, SHA-384, SHA-512 and SHA-1: SHA-1 remains because WSS4J 1.6,
+///   zeep and most deployed services still sign with it; [`without_sha1`](Self::without_sha1)
+///   drops it;
+/// - block encryption AES-128/192/256 in CBC (XML-Enc §5.2.2) and GCM (XML-Enc 1.1 §5.2.4);
+/// - key transport RSA-OAEP (XML-Enc §5.4.2, MGF1 with SHA-1).
+///
+/// Not by default, for old peers only: 3DES-CBC and RSA-1_5 key transport (attackable: DESIGN
+/// "Security defaults"); allow them with [`allow`](Self::allow). HMAC signature methods are never
+/// accepted (no shared-key signatures), nor is any transform but Exclusive C14N and the WSS
+/// STR-Transform.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[must_use]
+pub struct AlgorithmPolicy {
+    allowed: Vec<&'static str>,
+}
+
+impl Default for AlgorithmPolicy {
+    fn default() -> Self {
+        AlgorithmPolicy {
+            allowed: vec![
+                RSA_SHA256,
+                RSA_SHA384,
+                RSA_SHA512,
+                RSA_SHA1,
+                SHA256,
+                SHA384,
+                SHA512,
+                SHA1,
+                AES128_CBC,
+                AES192_CBC,
+                AES256_CBC,
+                AES128_GCM,
+                AES192_GCM,
+                AES256_GCM,
+                RSA_OAEP_MGF1P,
+                RSA_OAEP_11,
+            ],
+        }
+    }
+}
+
+/// The algorithm URIs soapgen implements; [`AlgorithmPolicy::allow`] takes these.
+const KNOWN: &[&str] = &[
+    RSA_SHA1,
+    RSA_SHA256,
+    RSA_SHA384,
+    RSA_SHA512,
+    SHA1,
+    SHA256,
+    SHA384,
+    SHA512,
+    AES128_CBC,
+    AES192_CBC,
+    AES256_CBC,
+    AES128_GCM,
+    AES192_GCM,
+    AES256_GCM,
+    TRIPLEDES_CBC,
+    RSA_OAEP_MGF1P,
+    RSA_OAEP_11,
+    RSA_1_5,
+];
+
+impl AlgorithmPolicy {
+    /// Also allows the algorithm with this URI (for example
+    /// `"http://www.w3.org/2001/04/xmlenc#tripledes-cbc"` or `"…#rsa-1_5"` for an old peer). URIs
+    /// soapgen does not implement are ignored: they could not be processed anyway.
+    pub fn allow(mut self, uri: &str) -> Self {
+        if let Some(known) = KNOWN.iter().find(|k| **k == uri) {
+            if !self.allowed.contains(known) {
+                self.allowed.push(known);
+            }
+        }
+        self
+    }
+
+    /// Refuses the algorithm with this URI.
+    pub fn deny(mut self, uri: &str) -> Self {
+        self.allowed.retain(|a| *a != uri);
+        self
+    }
+
+    /// Refuses RSA-SHA1 signatures and SHA-1 digests.
+    pub fn without_sha1(self) -> Self {
+        self.deny(RSA_SHA1).deny(SHA1)
+    }
+
+    /// Allows a signature algorithm soapgen signs with.
+    pub fn allow_signature(self, alg: SignatureAlgorithm) -> Self {
+        self.allow(alg.uri())
+    }
+
+    /// Allows a digest algorithm soapgen signs with.
+    pub fn allow_digest(self, alg: DigestAlgorithm) -> Self {
+        self.allow(alg.uri())
+    }
+
+    /// Whether the algorithm with this URI is allowed.
+    pub fn allows(&self, uri: &str) -> bool {
+        self.allowed.contains(&uri)
+    }
+}
+
+/// Signature values and nonces accepted recently, each until the end of the window in which the
+/// same message would still be accepted (its Timestamp's `Expires` plus the clock skew).
+#[derive(Default)]
+pub(crate) struct ReplayCache {
+    seen: Mutex<HashMap<Vec<u8>, UtcTime>>,
+}
+
+impl std::fmt::Debug for ReplayCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.seen.lock().map(|s| s.len()).unwrap_or(0);
+        write!(f, "ReplayCache({n} entries)")
+    }
+}
+
+/// At most this many entries are kept; when full, expired ones are dropped first, then the
+/// oldest half.
+const REPLAY_CAPACITY: usize = 100_000;
+
+impl ReplayCache {
+    /// Records `key` until `until`; `false` if it was already there and not yet expired.
+    pub(crate) fn check_and_insert(&self, key: &[u8], now: UtcTime, until: UtcTime) -> bool {
+        let Ok(mut seen) = self.seen.lock() else {
+            return true;
+        };
+        if let Some(end) = seen.get(key) {
+            if *end >= now {
+                return false;
+            }
+        }
+        if seen.len() >= REPLAY_CAPACITY {
+            seen.retain(|_, end| *end >= now);
+            if seen.len() >= REPLAY_CAPACITY {
+                let mut ends: Vec<UtcTime> = seen.values().copied().collect();
+                ends.sort_unstable();
+                let cut = ends[ends.len() / 2];
+                seen.retain(|_, end| *end > cut);
+            }
+        }
+        seen.insert(key.to_vec(), until);
+        true
+    }
+}

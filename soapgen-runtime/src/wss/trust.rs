@@ -1,0 +1,259 @@
+//! Which certificates a client trusts to sign its responses: trust anchors (CAs), intermediate
+//! certificates, and pinned peer certificates, with path validation (RFC 5280 §6, simplified as
+//! below) and the RSA/ECDSA signature checks it needs, through aws-lc-rs.
+
+use aws_lc_rs::signature::{self, UnparsedPublicKey, VerificationAlgorithm};
+use x509_parser::oid_registry::{self as oids, Oid};
+use x509_parser::prelude::FromDer;
+
+use super::{Certificate, UtcTime, WssError};
+
+/// The longest chain accepted from a signer certificate to a trust anchor (intermediates between).
+const MAX_CHAIN: usize = 6;
+
+/// The certificates a client trusts for the signatures of its responses (WSS 1.1 §8.4: "the
+/// receiver MUST determine whether the key is trusted"), and where it looks up certificates a
+/// response names without carrying them (a `wsse:KeyIdentifier` or `ds:X509IssuerSerial`, X.509
+/// Token Profile 1.1 §3.2).
+///
+/// A signer certificate is trusted when, at the time of the check, it is valid (`notBefore` ≤ now ≤
+/// `notAfter`) and either
+/// - it is one of the [`certificate`](Self::certificate)s (pinned: byte-for-byte the same DER), or
+/// - it was issued, directly or through [`intermediate`](Self::intermediate)s (at most 5), by one
+///   of the [`anchor`](Self::anchor)s: each certificate's signature verifies with its issuer's key,
+///   its issuer name equals the issuer's subject, and each issuer is valid and (for intermediates)
+///   a CA (basicConstraints `cA`, RFC 5280 §4.2.1.9).
+///
+/// Revocation (CRL, OCSP) is not checked. An empty store trusts nothing.
+///
+/// # Examples
+///
+/// ```no_run
+/// use soapgen_runtime::wss::{Certificate, TrustStore};
+/// let ca = Certificate::from_pem(&std::fs::read("ca.pem")?, "ca.pem")?;
+/// let server = Certificate::from_pem(&std::fs::read("server.pem")?, "server.pem")?;
+/// let trust = TrustStore::new().anchor(ca).certificate(server);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct TrustStore {
+    anchors: Vec<Certificate>,
+    intermediates: Vec<Certificate>,
+    certificates: Vec<Certificate>,
+}
+
+impl TrustStore {
+    /// An empty store: nothing is trusted.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a trust anchor: certificates it issued (directly or through intermediates) are trusted.
+    pub fn anchor(mut self, ca: Certificate) -> Self {
+        self.anchors.push(ca);
+        self
+    }
+
+    /// Adds an intermediate CA certificate, used to build paths to an anchor; not trusted itself.
+    pub fn intermediate(mut self, ca: Certificate) -> Self {
+        self.intermediates.push(ca);
+        self
+    }
+
+    /// Adds a peer certificate that is trusted as it is (pinned), and can be named by a
+    /// KeyIdentifier or X509IssuerSerial in a response that does not carry it.
+    pub fn certificate(mut self, cert: Certificate) -> Self {
+        self.certificates.push(cert);
+        self
+    }
+
+    /// Whether nothing at all is trusted.
+    pub fn is_empty(&self) -> bool {
+        self.anchors.is_empty() && self.certificates.is_empty()
+    }
+
+    /// The certificates a response may name without carrying: the pinned ones, then the anchors
+    /// and intermediates.
+    pub(crate) fn known(&self) -> impl Iterator<Item = &Certificate> {
+        self.certificates
+            .iter()
+            .chain(&self.intermediates)
+            .chain(&self.anchors)
+    }
+
+    /// Checks that `cert` is trusted at `now` (see the type's documentation).
+    ///
+    /// # Errors
+    ///
+    /// [`WssError::UntrustedCertificate`] naming the certificate and why: outside its validity,
+    /// no path to an anchor, a bad signature on the path.
+    pub fn check(&self, cert: &Certificate, now: UtcTime) -> Result<(), WssError> {
+        let untrusted = |reason: String| WssError::UntrustedCertificate {
+            subject: cert.subject().to_owned(),
+            reason,
+        };
+        check_validity(cert, now).map_err(untrusted)?;
+        if self.certificates.iter().any(|c| c.der() == cert.der()) {
+            return Ok(());
+        }
+        if self.is_empty() {
+            return Err(untrusted(
+                "no trust anchor or certificate is configured (WssConfig::trust)".to_owned(),
+            ));
+        }
+        let mut current = cert.clone();
+        let mut last_problem = None;
+        for _ in 0..MAX_CHAIN {
+            if let Some(anchor) = self
+                .anchors
+                .iter()
+                .find(|a| a.der() != current.der() && issued_by(&current, a).is_ok())
+            {
+                return check_validity(anchor, now)
+                    .map_err(|r| untrusted(format!("its trust anchor {}: {r}", anchor.subject())));
+            }
+            // An anchor with the right name whose signature does not verify is the news.
+            if let Some(a) = self
+                .anchors
+                .iter()
+                .find(|a| a.subject() == current.issuer())
+            {
+                last_problem = issued_by(&current, a).err();
+            }
+            let next = self
+                .intermediates
+                .iter()
+                .find(|i| i.der() != current.der() && is_ca(i) && issued_by(&current, i).is_ok());
+            match next {
+                Some(i) => {
+                    check_validity(i, now).map_err(|r| {
+                        untrusted(format!("its intermediate CA {}: {r}", i.subject()))
+                    })?;
+                    current = i.clone();
+                }
+                None => break,
+            }
+        }
+        Err(untrusted(last_problem.unwrap_or_else(|| {
+            format!(
+                "not issued by a trusted anchor (issuer {}) and not a pinned certificate",
+                current.issuer()
+            )
+        })))
+    }
+}
+
+fn check_validity(cert: &Certificate, now: UtcTime) -> Result<(), String> {
+    let (not_before, not_after) = cert.validity();
+    let secs = now.unix_millis().div_euclid(1000);
+    if secs < not_before {
+        return Err(format!(
+            "not valid yet (notBefore {})",
+            UtcTime::from_unix_millis(not_before.saturating_mul(1000))
+        ));
+    }
+    if secs > not_after {
+        return Err(format!(
+            "expired (notAfter {})",
+            UtcTime::from_unix_millis(not_after.saturating_mul(1000))
+        ));
+    }
+    Ok(())
+}
+
+fn parse(cert: &Certificate) -> Option<x509_parser::certificate::X509Certificate<'_>> {
+    x509_parser::certificate::X509Certificate::from_der(cert.der())
+        .ok()
+        .map(|(_, c)| c)
+}
+
+fn is_ca(cert: &Certificate) -> bool {
+    parse(cert)
+        .and_then(|c| c.basic_constraints().ok().flatten().map(|b| b.value.ca))
+        .unwrap_or(false)
+}
+
+/// Whether `issuer` issued `cert`: names match and `cert`'s signature verifies with `issuer`'s key.
+fn issued_by(cert: &Certificate, issuer: &Certificate) -> Result<(), String> {
+    let c = parse(cert).ok_or("unreadable certificate")?;
+    let i = parse(issuer).ok_or("unreadable issuer certificate")?;
+    if c.issuer().as_raw() != i.subject().as_raw() {
+        return Err(format!(
+            "its issuer is {}, not {}",
+            cert.issuer(),
+            issuer.subject()
+        ));
+    }
+    let alg =
+        certificate_signature_algorithm(&c.signature_algorithm.algorithm, &i).ok_or_else(|| {
+            format!(
+                "its signature algorithm {} is not supported",
+                c.signature_algorithm.algorithm
+            )
+        })?;
+    let spki = i.public_key();
+    UnparsedPublicKey::new(alg, spki.subject_public_key.data.as_ref())
+        .verify(c.tbs_certificate.as_ref(), c.signature_value.data.as_ref())
+        .map_err(|_| {
+            format!(
+                "its signature does not verify with {}'s key",
+                issuer.subject()
+            )
+        })
+}
+
+/// The aws-lc-rs algorithm for a certificate signature OID (RFC 4055, RFC 5758) with the issuer's
+/// key type.
+fn certificate_signature_algorithm(
+    oid: &Oid<'_>,
+    issuer: &x509_parser::certificate::X509Certificate<'_>,
+) -> Option<&'static dyn VerificationAlgorithm> {
+    let spki = issuer.public_key();
+    let curve = spki
+        .algorithm
+        .parameters
+        .as_ref()
+        .and_then(|p| p.as_oid().ok());
+    let p256 = curve.as_ref() == Some(&oids::OID_EC_P256);
+    let p384 = curve.as_ref() == Some(&oids::OID_NIST_EC_P384);
+    Some(if *oid == oids::OID_PKCS1_SHA256WITHRSA {
+        &signature::RSA_PKCS1_2048_8192_SHA256
+    } else if *oid == oids::OID_PKCS1_SHA384WITHRSA {
+        &signature::RSA_PKCS1_2048_8192_SHA384
+    } else if *oid == oids::OID_PKCS1_SHA512WITHRSA {
+        &signature::RSA_PKCS1_2048_8192_SHA512
+    } else if *oid == oids::OID_PKCS1_SHA1WITHRSA {
+        &signature::RSA_PKCS1_2048_8192_SHA1_FOR_LEGACY_USE_ONLY
+    } else if *oid == oids::OID_SIG_ECDSA_WITH_SHA256 && p256 {
+        &signature::ECDSA_P256_SHA256_ASN1
+    } else if *oid == oids::OID_SIG_ECDSA_WITH_SHA384 && p384 {
+        &signature::ECDSA_P384_SHA384_ASN1
+    } else {
+        return None;
+    })
+}
+
+/// Verifies an RSA PKCS#1 v1.5 signature `sig` over `msg` with `cert`'s public key.
+///
+/// # Errors
+///
+/// `Err(reason)` if the key is not RSA or the signature does not verify.
+pub(crate) fn verify_with_certificate(
+    cert: &Certificate,
+    alg: &'static dyn VerificationAlgorithm,
+    msg: &[u8],
+    sig: &[u8],
+) -> Result<(), String> {
+    let c = parse(cert).ok_or("unreadable certificate")?;
+    let spki = c.public_key();
+    if spki.algorithm.algorithm != oids::OID_PKCS1_RSAENCRYPTION {
+        return Err(format!(
+            "the certificate {} has no RSA key (rsaEncryption)",
+            cert.subject()
+        ));
+    }
+    UnparsedPublicKey::new(alg, spki.subject_public_key.data.as_ref())
+        .verify(msg, sig)
+        .map_err(|_| "the SignatureValue does not verify with the signer's key".to_owned())
+}

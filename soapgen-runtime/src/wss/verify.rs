@@ -1,0 +1,1063 @@
+//! Inbound WS-Security processing of a response: the `wsse:Security` header addressed to this
+//! client is processed element by element in document order (WSS 1.1 §5: each element was
+//! prepended, so document order undoes them): Timestamps read, BinarySecurityTokens collected,
+//! signatures verified (XML-DSig §3.2 core validation, restricted to what WSS needs), EncryptedKeys
+//! unwrapped and the EncryptedData they list decrypted in place (XML-Enc §4.2). Then the policy
+//! is checked against what was found, by position in the envelope: the signed Body is the
+//! envelope's one Body, the signed Timestamp the one in this Security header (signature wrapping
+//! defence), with every Id in the document unique.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use aws_lc_rs::signature::{self, VerificationAlgorithm};
+use roxmltree::{Document, Node, NodeId, ParsingOptions};
+
+use super::policy::{self as alg};
+use super::trust::verify_with_certificate;
+use super::{
+    exclusive_c14n, Certificate, Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, DS_NS,
+    EXC_C14N, PASSWORD_DIGEST, PASSWORD_TEXT, THUMBPRINT_SHA1, WSSE_NS, WSU_NS, X509V3, X509_SKI,
+};
+use crate::envelope::SoapVersion;
+use crate::xml::Limits;
+
+/// `http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#STR-Transform`
+/// (WSS 1.1 §8.3): the Reference digests the security token an STR points at.
+pub const STR_TRANSFORM: &str =
+    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#STR-Transform";
+const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
+pub(crate) use super::xmlenc::XENC_NS;
+
+/// A part of a response that a verified signature covered or that was decrypted, identified by
+/// its position in the envelope.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MessagePart {
+    /// The envelope's `Body` (the one child of `Envelope` of that name).
+    Body,
+    /// The `wsu:Timestamp` of the Security header addressed to this client.
+    Timestamp,
+    /// A header block (a child of `Header`), by namespace and local name.
+    Header {
+        /// Namespace URI (empty if none).
+        namespace: String,
+        /// Local name.
+        name: String,
+    },
+    /// A token or other element of the Security header (BinarySecurityToken, UsernameToken,
+    /// EncryptedKey…), by local name.
+    SecurityToken(String),
+    /// Any other element, by its path: not a part any policy can ask for (a signed `Body`
+    /// that is not the envelope's Body shows up here).
+    Other(String),
+}
+
+impl std::fmt::Display for MessagePart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MessagePart::Body => f.write_str("Body"),
+            MessagePart::Timestamp => f.write_str("Timestamp"),
+            MessagePart::Header { namespace, name } => write!(f, "header {{{namespace}}}{name}"),
+            MessagePart::SecurityToken(n) => write!(f, "security token {n}"),
+            MessagePart::Other(p) => write!(f, "element {p}"),
+        }
+    }
+}
+
+/// What the inbound check found in a response's `wsse:Security` header, all of it already checked
+/// against the policy.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct InboundReport {
+    /// Whether the response had a `wsse:Security` header for this recipient.
+    pub security_header: bool,
+    /// Its `wsu:Timestamp`, if any (already checked for freshness).
+    pub timestamp: Option<Timestamp>,
+    /// The certificate of the trusted signature that covers the Body, if the Body is signed.
+    pub signer: Option<Certificate>,
+    /// The parts covered by verified, trusted signatures.
+    pub signed: Vec<MessagePart>,
+    /// The parts that were decrypted.
+    pub decrypted: Vec<MessagePart>,
+    /// The user of a UsernameToken the response carried and the policy checked.
+    pub username: Option<String>,
+    /// Signatures not verified because the policy neither requires a signature nor has a trust
+    /// store to verify against (they are counted, not dropped silently).
+    pub unverified_signatures: usize,
+}
+
+/// The outcome of processing: the report, and the decrypted envelope when something was decrypted.
+#[derive(Debug)]
+pub(crate) struct Processed {
+    pub(crate) report: InboundReport,
+    pub(crate) decrypted: Option<String>,
+}
+
+/// The structural positions of an envelope.
+pub(crate) struct Shape<'a, 'i> {
+    pub(crate) header: Option<Node<'a, 'i>>,
+    pub(crate) body: Node<'a, 'i>,
+    pub(crate) security: Option<Node<'a, 'i>>,
+}
+
+/// Per-response state kept across the re-parses that decryption causes.
+#[derive(Default)]
+struct State {
+    /// Index of the next Security child to process.
+    cursor: usize,
+    timestamp: Option<Timestamp>,
+    /// (part, signer) of every verified signature reference.
+    signed: Vec<(MessagePart, Certificate)>,
+    decrypted: Vec<MessagePart>,
+    /// A `Body` element somewhere else was referenced by a signature (a wrapping attempt).
+    wrapped_body: bool,
+    signature_values: Vec<Vec<u8>>,
+    username: Option<String>,
+    nonce: Option<Vec<u8>>,
+    unverified: usize,
+    passes: usize,
+}
+
+/// Runs the whole inbound processing of `envelope` (UTF-8) at `now`.
+pub(crate) fn process(
+    cfg: &WssConfig,
+    envelope: &str,
+    now: UtcTime,
+    limits: Limits,
+) -> Result<Processed, WssError> {
+    let mut doc: Cow<'_, str> = Cow::Borrowed(envelope);
+    let mut st = State::default();
+    let mut report = InboundReport::default();
+    loop {
+        st.passes += 1;
+        let d = parse(&doc, limits)?;
+        let shape = shape(&d)?;
+        let ids = ids(&d)?;
+        report.security_header = shape.security.is_some();
+        let mut replaced = None;
+        if let Some(sec) = shape.security {
+            let tokens = tokens(sec)?;
+            let children: Vec<Node<'_, '_>> = sec.children().filter(Node::is_element).collect();
+            while let Some(child) = children.get(st.cursor).copied() {
+                st.cursor += 1;
+                let ns = child.tag_name().namespace().unwrap_or("");
+                match (ns, child.tag_name().name()) {
+                    (WSU_NS, "Timestamp") => {
+                        if st.timestamp.is_some() {
+                            return Err(WssError::DuplicateTimestamp);
+                        }
+                        st.timestamp = Some(read_timestamp(child)?);
+                    }
+                    (DS_NS, "Signature") => {
+                        if !cfg.requires_signature() && cfg.trust_store().is_empty() {
+                            st.unverified += 1;
+                            continue;
+                        }
+                        let v = verify_signature(cfg, &doc, &shape, &ids, &tokens, child, now)?;
+                        st.wrapped_body |= v.wrapped_body;
+                        st.signature_values.push(v.value);
+                        for p in v.parts {
+                            st.signed.push((p, v.signer.clone()));
+                        }
+                    }
+                    (WSSE_NS, "UsernameToken") => read_username(cfg, child, &mut st, now)?,
+                    (XENC_NS, "EncryptedKey") => {
+                        let edits = super::decrypt::encrypted_key(cfg, &shape, &ids, child)?;
+                        if !edits.is_empty() {
+                            replaced = Some(edits);
+                            break;
+                        }
+                    }
+                    (XENC_NS, "ReferenceList") => {
+                        return Err(malformed(
+                            child,
+                            "a ReferenceList outside an EncryptedKey (a key agreed out of band) is not supported",
+                        ))
+                    }
+                    // BinarySecurityTokens were collected above; other elements
+                    // (SignatureConfirmation, SecurityTokenReference, …) carry nothing to check.
+                    _ => {}
+                }
+            }
+        }
+        if replaced.is_none() {
+            let edits = super::decrypt::inline_encrypted_data(cfg, &shape, &ids)?;
+            if !edits.is_empty() {
+                replaced = Some(edits);
+            }
+        }
+        if let Some(edits) = replaced {
+            if st.passes > cfg.signature_reference_limit() {
+                return Err(WssError::TooManyReferences {
+                    count: st.passes,
+                    limit: cfg.signature_reference_limit(),
+                });
+            }
+            let (new, parts) = super::decrypt::apply(&doc, &shape, edits)?;
+            st.decrypted.extend(parts);
+            doc = Cow::Owned(new);
+            continue;
+        }
+        // Nothing left encrypted that was meant for us to read.
+        if let Some(left) = d
+            .descendants()
+            .find(|n| n.has_tag_name((XENC_NS, "EncryptedData")))
+        {
+            if left.ancestors().any(|a| a == shape.body) {
+                return Err(malformed(
+                    left,
+                    "EncryptedData that no EncryptedKey for this recipient decrypts",
+                ));
+            }
+        }
+        check_policy(cfg, &shape, &mut st, &mut report, now)?;
+        break;
+    }
+    Ok(Processed {
+        report,
+        decrypted: match doc {
+            Cow::Owned(s) => Some(s),
+            Cow::Borrowed(_) => None,
+        },
+    })
+}
+
+fn check_policy(
+    cfg: &WssConfig,
+    shape: &Shape<'_, '_>,
+    st: &mut State,
+    report: &mut InboundReport,
+    now: UtcTime,
+) -> Result<(), WssError> {
+    // Timestamp presence and freshness (WSS 1.1 §10).
+    match st.timestamp {
+        Some(ts) => ts.check(now, cfg.skew())?,
+        None if cfg.requires_timestamp() => {
+            return Err(if shape.security.is_some() {
+                WssError::MissingTimestamp
+            } else {
+                WssError::MissingSecurityHeader {
+                    required: "a Timestamp",
+                }
+            })
+        }
+        None => {}
+    }
+    let signed = |part: &MessagePart| st.signed.iter().find(|(p, _)| p == part);
+    if cfg.requires_signature() {
+        if shape.security.is_none() {
+            return Err(WssError::MissingSecurityHeader {
+                required: "a signature",
+            });
+        }
+        let Some((_, signer)) = signed(&MessagePart::Body) else {
+            return Err(WssError::NotSigned {
+                part: "Body".to_owned(),
+                detail: if st.wrapped_body {
+                    " (a signature covers a Body element that is not the envelope's Body: signature wrapping)".to_owned()
+                } else if st.signed.is_empty() {
+                    " (no verified signature)".to_owned()
+                } else {
+                    String::new()
+                },
+            });
+        };
+        report.signer = Some(signer.clone());
+        if st.timestamp.is_some() && signed(&MessagePart::Timestamp).is_none() {
+            return Err(WssError::NotSigned {
+                part: "Timestamp".to_owned(),
+                detail: String::new(),
+            });
+        }
+        for (ns, name) in cfg.signed_headers() {
+            let part = MessagePart::Header {
+                namespace: ns.clone(),
+                name: name.clone(),
+            };
+            if signed(&part).is_none() {
+                return Err(WssError::NotSigned {
+                    part: part.to_string(),
+                    detail: String::new(),
+                });
+            }
+        }
+    }
+    if cfg.requires_encryption() && !st.decrypted.contains(&MessagePart::Body) {
+        return Err(WssError::NotEncrypted("Body".to_owned()));
+    }
+    if cfg.expected_username().is_some() && st.username.is_none() {
+        return Err(WssError::UsernameToken(
+            "the response has no UsernameToken, but the policy expects one".to_owned(),
+        ));
+    }
+    // Replay: a signature value or nonce seen before, within the window the message is valid in.
+    let until = st
+        .timestamp
+        .and_then(|t| t.expires)
+        .unwrap_or(now.plus(super::DEFAULT_TIMESTAMP_TTL))
+        .plus(cfg.skew());
+    for v in &st.signature_values {
+        if !cfg.replay_cache().check_and_insert(v, now, until) {
+            return Err(WssError::Replay("signature value"));
+        }
+    }
+    if let Some(n) = &st.nonce {
+        let mut key = b"nonce:".to_vec();
+        key.extend_from_slice(n);
+        if !cfg.replay_cache().check_and_insert(&key, now, until) {
+            return Err(WssError::Replay("UsernameToken Nonce"));
+        }
+    }
+    report.timestamp = st.timestamp;
+    report.signed = st.signed.iter().map(|(p, _)| p.clone()).collect();
+    report.decrypted = std::mem::take(&mut st.decrypted);
+    report.username = st.username.clone();
+    report.unverified_signatures = st.unverified;
+    Ok(())
+}
+
+/// Parses with DTDs refused and the node count bounded, and checks the depth and attribute limits.
+fn parse(doc: &str, limits: Limits) -> Result<Document<'_>, WssError> {
+    let opts = ParsingOptions {
+        allow_dtd: false,
+        nodes_limit: u32::try_from(doc.len().saturating_add(16)).unwrap_or(u32::MAX),
+    };
+    let d = Document::parse_with_options(doc, opts)
+        .map_err(|e| WssError::Read(format!("{e} (a DOCTYPE is refused)")))?;
+    // Depth and attribute count, the reader's limits (iterative: no recursion on input).
+    let mut depth: HashMap<NodeId, usize> = HashMap::new();
+    for n in d.descendants().filter(Node::is_element) {
+        let level = n
+            .parent()
+            .and_then(|p| depth.get(&p.id()).copied())
+            .unwrap_or(0)
+            + 1;
+        if level > limits.max_depth {
+            return Err(WssError::Read(format!(
+                "element nesting deeper than {} at {}",
+                limits.max_depth,
+                position(n)
+            )));
+        }
+        if n.attributes().len() > limits.max_attributes {
+            return Err(WssError::Read(format!(
+                "more than {} attributes at {}",
+                limits.max_attributes,
+                position(n)
+            )));
+        }
+        if n.has_children() {
+            depth.insert(n.id(), level);
+        }
+    }
+    Ok(d)
+}
+
+fn position(n: Node<'_, '_>) -> String {
+    let p = n.document().text_pos_at(n.range().start);
+    format!("{} (line {}, column {})", path(n), p.row, p.col)
+}
+
+/// `/Envelope/Header/Security/Signature`-style path of an element.
+pub(crate) fn path(n: Node<'_, '_>) -> String {
+    let mut names: Vec<&str> = n
+        .ancestors()
+        .filter(Node::is_element)
+        .map(|a| a.tag_name().name())
+        .collect();
+    names.reverse();
+    let mut s = String::new();
+    for name in names {
+        s.push('/');
+        s.push_str(name);
+    }
+    s
+}
+
+pub(crate) fn malformed(n: Node<'_, '_>, reason: &str) -> WssError {
+    let p = n.document().text_pos_at(n.range().start);
+    WssError::Malformed {
+        path: format!("{} (line {}, column {})", path(n), p.row, p.col),
+        reason: reason.to_owned(),
+    }
+}
+
+fn shape<'a, 'i>(d: &'a Document<'i>) -> Result<Shape<'a, 'i>, WssError> {
+    let root = d.root_element();
+    let version =
+        SoapVersion::from_envelope_namespace(root.tag_name().namespace().unwrap_or("").as_bytes())
+            .filter(|_| root.tag_name().name() == "Envelope")
+            .ok_or_else(|| WssError::Read("the response is not a SOAP envelope".to_owned()))?;
+    let env_ns = version.envelope_namespace();
+    let mut header = None;
+    let mut body = None;
+    for (i, c) in root.children().filter(Node::is_element).enumerate() {
+        if c.has_tag_name((env_ns, "Header")) {
+            if i != 0 {
+                return Err(malformed(c, "Header is not the first child of Envelope"));
+            }
+            header = Some(c);
+        } else if c.has_tag_name((env_ns, "Body")) {
+            if body.is_some() {
+                return Err(malformed(c, "a second Body (refused: signature wrapping)"));
+            }
+            body = Some(c);
+        }
+    }
+    let body = body.ok_or_else(|| WssError::Read("the envelope has no Body".to_owned()))?;
+    let mut security = None;
+    if let Some(h) = header {
+        for c in h.children().filter(Node::is_element) {
+            if c.has_tag_name((WSSE_NS, "Security")) && for_us(c, version) {
+                if security.is_some() {
+                    return Err(WssError::DuplicateSecurityHeader);
+                }
+                security = Some(c);
+            }
+        }
+    }
+    Ok(Shape {
+        header,
+        body,
+        security,
+    })
+}
+
+/// Whether a Security block is addressed to the ultimate receiver (WSS 1.1 §5, SOAP 1.1 §4.2.2
+/// `actor`, SOAP 1.2 Part 1 §5.2.2 `role`).
+fn for_us(n: Node<'_, '_>, version: SoapVersion) -> bool {
+    let ns = version.envelope_namespace();
+    match version {
+        SoapVersion::Soap11 => n
+            .attribute((ns, "actor"))
+            .is_none_or(|a| a.trim().is_empty()),
+        SoapVersion::Soap12 => n.attribute((ns, "role")).is_none_or(|a| {
+            let a = a.trim();
+            a.is_empty() || a == "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"
+        }),
+    }
+}
+
+/// Every Id of the document (`wsu:Id`, unqualified `Id`, `xml:id`), each on one element only.
+fn ids<'a, 'i>(d: &'a Document<'i>) -> Result<HashMap<&'a str, Node<'a, 'i>>, WssError> {
+    let mut out: HashMap<&'a str, Node<'a, 'i>> = HashMap::new();
+    for n in d.descendants().filter(Node::is_element) {
+        for a in n.attributes() {
+            let is_id = matches!(
+                (a.namespace(), a.name()),
+                (Some(WSU_NS), "Id") | (None, "Id") | (Some(XML_NS), "id")
+            );
+            if !is_id {
+                continue;
+            }
+            if let Some(other) = out.insert(a.value(), n) {
+                if other != n {
+                    return Err(WssError::DuplicateId(a.value().to_owned()));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The certificates of the Security header's X.509 BinarySecurityTokens, by `wsu:Id`.
+pub(crate) fn tokens(sec: Node<'_, '_>) -> Result<HashMap<String, Certificate>, WssError> {
+    let mut out = HashMap::new();
+    for t in sec
+        .children()
+        .filter(|c| c.has_tag_name((WSSE_NS, "BinarySecurityToken")))
+    {
+        let value_type = t.attribute("ValueType").unwrap_or("");
+        if value_type != X509V3 {
+            continue; // PKIPath, Kerberos…: not used for signatures here
+        }
+        if let Some(enc) = t.attribute("EncodingType") {
+            if enc != BASE64_BINARY {
+                return Err(malformed(t, "EncodingType is not Base64Binary"));
+            }
+        }
+        let Some(id) = t.attribute((WSU_NS, "Id")).or_else(|| t.attribute("Id")) else {
+            continue; // nothing can reference it
+        };
+        let der = base64(t).map_err(|r| malformed(t, &r))?;
+        let cert = Certificate::from_der(&der, &format!("BinarySecurityToken {id}"))?;
+        out.insert(id.to_owned(), cert);
+    }
+    Ok(out)
+}
+
+/// The base64 text content of an element (whitespace anywhere ignored).
+pub(crate) fn base64(n: Node<'_, '_>) -> Result<Vec<u8>, String> {
+    let text: String = n
+        .children()
+        .filter(Node::is_text)
+        .filter_map(|t| t.text())
+        .collect();
+    let compact: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    crate::base64::decode(&compact).map_err(|e| format!("not base64: {e}"))
+}
+
+/// The text content of an element (text and CDATA children, comments skipped).
+pub(crate) fn text<'a>(n: Node<'a, '_>) -> Cow<'a, str> {
+    let mut parts = n.children().filter(Node::is_text).filter_map(|t| t.text());
+    match (parts.next(), parts.next()) {
+        (None, _) => Cow::Borrowed(""),
+        (Some(one), None) => Cow::Borrowed(one),
+        (Some(a), Some(b)) => {
+            let mut s = String::from(a);
+            s.push_str(b);
+            for p in parts {
+                s.push_str(p);
+            }
+            Cow::Owned(s)
+        }
+    }
+}
+
+pub(crate) fn child<'a, 'i>(n: Node<'a, 'i>, ns: &str, name: &str) -> Option<Node<'a, 'i>> {
+    n.children().find(|c| c.has_tag_name((ns, name)))
+}
+
+pub(crate) fn elements<'a, 'i>(n: Node<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> {
+    n.children().filter(Node::is_element)
+}
+
+fn read_timestamp(n: Node<'_, '_>) -> Result<Timestamp, WssError> {
+    let bad = |s: &str| WssError::MalformedTimestamp(s.to_owned());
+    let mut created = None;
+    let mut expires = None;
+    for c in elements(n) {
+        if c.has_tag_name((WSU_NS, "Created")) {
+            if created.is_some() || expires.is_some() {
+                return Err(bad("Created must come once, first"));
+            }
+            created = Some(text(c).trim().parse::<UtcTime>()?);
+        } else if c.has_tag_name((WSU_NS, "Expires")) {
+            if expires.is_some() {
+                return Err(bad("more than one Expires"));
+            }
+            expires = Some(text(c).trim().parse::<UtcTime>()?);
+        } else if c.tag_name().namespace() == Some(WSU_NS) {
+            return Err(bad(&format!("unknown element wsu:{}", c.tag_name().name())));
+        }
+        // Extensibility elements of other namespaces (the schema's xsd:any ##other) are allowed.
+    }
+    let Some(created) = created else {
+        return Err(bad("no Created"));
+    };
+    if let Some(e) = expires {
+        if e < created {
+            return Err(bad("Expires is before Created"));
+        }
+    }
+    Ok(Timestamp { created, expires })
+}
+
+/// A response UsernameToken, checked against the expected user and password when the policy has
+/// one (UsernameToken Profile 1.1 §3.1: digest = Base64(SHA-1(nonce + created + password)),
+/// `Created` fresh).
+fn read_username(
+    cfg: &WssConfig,
+    n: Node<'_, '_>,
+    st: &mut State,
+    now: UtcTime,
+) -> Result<(), WssError> {
+    let Some((user, password)) = cfg.expected_username() else {
+        return Ok(()); // not asked for: nothing to check it against
+    };
+    let refuse = |s: String| WssError::UsernameToken(s);
+    if st.username.is_some() {
+        return Err(refuse("more than one UsernameToken".to_owned()));
+    }
+    let name = child(n, WSSE_NS, "Username")
+        .map(|u| text(u).trim().to_owned())
+        .ok_or_else(|| refuse("no Username".to_owned()))?;
+    if name != user {
+        return Err(refuse(format!("unexpected user {name:?}")));
+    }
+    let pw = child(n, WSSE_NS, "Password").ok_or_else(|| refuse("no Password".to_owned()))?;
+    let kind = pw.attribute("Type").unwrap_or(PASSWORD_TEXT);
+    let nonce = match child(n, WSSE_NS, "Nonce") {
+        Some(nn) => Some(base64(nn).map_err(|r| refuse(format!("Nonce {r}")))?),
+        None => None,
+    };
+    let created_text = child(n, WSU_NS, "Created").map(|c| text(c).trim().to_owned());
+    let given = text(pw);
+    let ok = match kind {
+        PASSWORD_DIGEST => {
+            let (Some(nonce), Some(created)) = (&nonce, &created_text) else {
+                return Err(refuse(
+                    "a PasswordDigest needs a Nonce and Created".to_owned(),
+                ));
+            };
+            let want = super::UsernameToken::password_digest(nonce, created, password);
+            aws_lc_rs::constant_time::verify_slices_are_equal(
+                want.as_bytes(),
+                given.trim().as_bytes(),
+            )
+            .is_ok()
+        }
+        PASSWORD_TEXT => {
+            aws_lc_rs::constant_time::verify_slices_are_equal(password.as_bytes(), given.as_bytes())
+                .is_ok()
+        }
+        other => return Err(refuse(format!("unknown password Type {other}"))),
+    };
+    if !ok {
+        return Err(refuse("wrong password".to_owned()));
+    }
+    if let Some(c) = &created_text {
+        let created: UtcTime = c.parse()?;
+        if created > now.plus(cfg.skew()) {
+            return Err(refuse(format!("Created {created} is in the future")));
+        }
+        if created.plus(super::DEFAULT_TIMESTAMP_TTL).plus(cfg.skew()) < now {
+            return Err(refuse(format!("Created {created} is too old")));
+        }
+    }
+    st.username = Some(name);
+    st.nonce = nonce;
+    Ok(())
+}
+
+/// What a verified signature covered.
+struct Verified {
+    parts: Vec<MessagePart>,
+    signer: Certificate,
+    value: Vec<u8>,
+    wrapped_body: bool,
+}
+
+/// XML-DSig §3.2 core validation of one `ds:Signature`, restricted to what WSS 1.1 §8 uses, with
+/// the key resolved from its KeyInfo and trusted by the client's TrustStore.
+fn verify_signature(
+    cfg: &WssConfig,
+    doc: &str,
+    shape: &Shape<'_, '_>,
+    ids: &HashMap<&str, Node<'_, '_>>,
+    tokens: &HashMap<String, Certificate>,
+    sig: Node<'_, '_>,
+    now: UtcTime,
+) -> Result<Verified, WssError> {
+    let policy = cfg.algorithm_policy();
+    let mut kids = elements(sig);
+    let signed_info = kids
+        .next()
+        .filter(|n| n.has_tag_name((DS_NS, "SignedInfo")))
+        .ok_or_else(|| malformed(sig, "the first child is not SignedInfo"))?;
+    let value_node = kids
+        .next()
+        .filter(|n| n.has_tag_name((DS_NS, "SignatureValue")))
+        .ok_or_else(|| malformed(sig, "no SignatureValue after SignedInfo"))?;
+    let key_info = kids.next();
+    if let Some(k) = key_info {
+        if !k.has_tag_name((DS_NS, "KeyInfo")) {
+            return Err(malformed(
+                k,
+                "only a KeyInfo may follow SignatureValue (no ds:Object)",
+            ));
+        }
+    }
+    if let Some(extra) = kids.next() {
+        return Err(malformed(
+            extra,
+            "ds:Object and other content after KeyInfo is refused",
+        ));
+    }
+
+    // SignedInfo: CanonicalizationMethod, SignatureMethod, Reference+.
+    let mut si = elements(signed_info);
+    let c14n = si
+        .next()
+        .filter(|n| n.has_tag_name((DS_NS, "CanonicalizationMethod")))
+        .ok_or_else(|| malformed(signed_info, "no CanonicalizationMethod"))?;
+    let si_prefixes = c14n_prefixes(c14n, "CanonicalizationMethod")?;
+    let method = si
+        .next()
+        .filter(|n| n.has_tag_name((DS_NS, "SignatureMethod")))
+        .ok_or_else(|| malformed(signed_info, "no SignatureMethod"))?;
+    let method_uri = method.attribute("Algorithm").unwrap_or("");
+    if child(method, DS_NS, "HMACOutputLength").is_some() || method_uri.contains("hmac") {
+        return Err(WssError::AlgorithmNotAllowed {
+            role: "SignatureMethod",
+            uri: format!(
+                "{method_uri} (HMAC signatures, and HMACOutputLength truncation, are refused)"
+            ),
+        });
+    }
+    let verification = signature_algorithm(method_uri)
+        .filter(|_| policy.allows(method_uri))
+        .ok_or_else(|| WssError::AlgorithmNotAllowed {
+            role: "SignatureMethod",
+            uri: method_uri.to_owned(),
+        })?;
+    let references: Vec<Node<'_, '_>> = si.collect();
+    if references.is_empty() {
+        return Err(malformed(signed_info, "no Reference"));
+    }
+    let limit = cfg.signature_reference_limit();
+    if references.len() > limit {
+        return Err(WssError::TooManyReferences {
+            count: references.len(),
+            limit,
+        });
+    }
+
+    // The key, and whether it is trusted: before any digest work.
+    let signer = signer_certificate(cfg, key_info, tokens, sig)?;
+    cfg.trust_store().check(&signer, now)?;
+
+    // SignatureValue over the canonical SignedInfo.
+    let value = base64(value_node).map_err(|r| malformed(value_node, &r))?;
+    let mut buf = Vec::with_capacity(1024);
+    exclusive_c14n(
+        doc,
+        signed_info.range().start,
+        &refs(&si_prefixes),
+        &mut buf,
+    )?;
+    verify_with_certificate(&signer, verification, &buf, &value)
+        .map_err(WssError::InvalidSignature)?;
+
+    // Each Reference.
+    let mut parts = Vec::with_capacity(references.len());
+    let mut wrapped_body = false;
+    for r in references {
+        if !r.has_tag_name((DS_NS, "Reference")) {
+            return Err(malformed(
+                r,
+                "SignedInfo may hold only References after SignatureMethod",
+            ));
+        }
+        let uri = r.attribute("URI").unwrap_or("");
+        let id = uri
+            .strip_prefix('#')
+            .filter(|i| !i.is_empty() && !i.starts_with("xpointer("))
+            .ok_or_else(|| {
+                malformed(
+                    r,
+                    &format!("Reference URI {uri:?} is not a same-document #Id (XPointer, external and whole-document references are refused)"),
+                )
+            })?;
+        let target = *ids.get(id).ok_or_else(|| {
+            WssError::InvalidSignature(format!("Reference #{id} points at no element"))
+        })?;
+        let mut transforms = None;
+        let mut digest_method = None;
+        let mut digest_value = None;
+        for c in elements(r) {
+            match (c.tag_name().namespace().unwrap_or(""), c.tag_name().name()) {
+                (DS_NS, "Transforms") if transforms.is_none() => transforms = Some(c),
+                (DS_NS, "DigestMethod") if digest_method.is_none() => digest_method = Some(c),
+                (DS_NS, "DigestValue") if digest_value.is_none() => digest_value = Some(c),
+                _ => return Err(malformed(c, "unexpected element in Reference")),
+            }
+        }
+        let digest_method =
+            digest_method.ok_or_else(|| malformed(r, "Reference without DigestMethod"))?;
+        let digest_value =
+            digest_value.ok_or_else(|| malformed(r, "Reference without DigestValue"))?;
+        let digest_uri = digest_method.attribute("Algorithm").unwrap_or("");
+        let digest_alg = digest_algorithm(digest_uri)
+            .filter(|_| policy.allows(digest_uri))
+            .ok_or_else(|| WssError::AlgorithmNotAllowed {
+                role: "DigestMethod",
+                uri: digest_uri.to_owned(),
+            })?;
+        let transforms = transforms.ok_or_else(|| {
+            malformed(
+                r,
+                "Reference without Transforms (only Exclusive C14N is accepted)",
+            )
+        })?;
+        let list: Vec<Node<'_, '_>> = elements(transforms).collect();
+        let [t] = list.as_slice() else {
+            return Err(malformed(
+                transforms,
+                "exactly one Transform (Exclusive C14N or STR-Transform) is accepted",
+            ));
+        };
+        let t_uri = t.attribute("Algorithm").unwrap_or("");
+        buf.clear();
+        match t_uri {
+            EXC_C14N => {
+                let prefixes = c14n_prefixes(*t, "Transform")?;
+                exclusive_c14n(doc, target.range().start, &refs(&prefixes), &mut buf)?;
+            }
+            STR_TRANSFORM => {
+                let params = child(*t, WSSE_NS, "TransformationParameters")
+                    .and_then(|p| child(p, DS_NS, "CanonicalizationMethod"))
+                    .ok_or_else(|| {
+                        malformed(
+                            *t,
+                            "STR-Transform without TransformationParameters/CanonicalizationMethod",
+                        )
+                    })?;
+                let prefixes = c14n_prefixes(params, "CanonicalizationMethod")?;
+                let token = dereference_str(target, ids)?;
+                exclusive_c14n(doc, token.range().start, &refs(&prefixes), &mut buf)?;
+            }
+            other => {
+                return Err(WssError::AlgorithmNotAllowed {
+                    role: "Transform",
+                    uri: other.to_owned(),
+                })
+            }
+        }
+        let want = base64(digest_value).map_err(|e| malformed(digest_value, &e))?;
+        let got = aws_lc_rs::digest::digest(digest_alg, &buf);
+        if aws_lc_rs::constant_time::verify_slices_are_equal(got.as_ref(), &want).is_err() {
+            return Err(WssError::InvalidSignature(format!(
+                "the digest of Reference #{id} ({}) does not match",
+                path(target)
+            )));
+        }
+        let part = classify(target, shape);
+        if matches!(&part, MessagePart::Other(_)) && target.tag_name().name() == "Body" {
+            wrapped_body = true;
+        }
+        parts.push(part);
+    }
+    Ok(Verified {
+        parts,
+        signer,
+        value,
+        wrapped_body,
+    })
+}
+
+fn refs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// The Algorithm of a CanonicalizationMethod / Transform must be Exclusive C14N (without
+/// comments); returns its InclusiveNamespaces PrefixList.
+fn c14n_prefixes(n: Node<'_, '_>, role: &'static str) -> Result<Vec<String>, WssError> {
+    let uri = n.attribute("Algorithm").unwrap_or("");
+    if uri != EXC_C14N {
+        return Err(WssError::AlgorithmNotAllowed {
+            role,
+            uri: uri.to_owned(),
+        });
+    }
+    Ok(child(n, EXC_C14N, "InclusiveNamespaces")
+        .and_then(|i| i.attribute("PrefixList"))
+        .map(|l| l.split_ascii_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default())
+}
+
+fn signature_algorithm(uri: &str) -> Option<&'static dyn VerificationAlgorithm> {
+    Some(match uri {
+        alg::RSA_SHA1 => &signature::RSA_PKCS1_2048_8192_SHA1_FOR_LEGACY_USE_ONLY,
+        alg::RSA_SHA256 => &signature::RSA_PKCS1_2048_8192_SHA256,
+        alg::RSA_SHA384 => &signature::RSA_PKCS1_2048_8192_SHA384,
+        alg::RSA_SHA512 => &signature::RSA_PKCS1_2048_8192_SHA512,
+        _ => return None,
+    })
+}
+
+fn digest_algorithm(uri: &str) -> Option<&'static aws_lc_rs::digest::Algorithm> {
+    Some(match uri {
+        alg::SHA1 => &aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY,
+        alg::SHA256 => &aws_lc_rs::digest::SHA256,
+        alg::SHA384 => &aws_lc_rs::digest::SHA384,
+        alg::SHA512 => &aws_lc_rs::digest::SHA512,
+        _ => return None,
+    })
+}
+
+/// Where a referenced element sits in the envelope.
+fn classify(target: Node<'_, '_>, shape: &Shape<'_, '_>) -> MessagePart {
+    if target == shape.body {
+        return MessagePart::Body;
+    }
+    let parent = target.parent();
+    if let Some(sec) = shape.security {
+        if parent == Some(sec) {
+            return if target.has_tag_name((WSU_NS, "Timestamp")) {
+                MessagePart::Timestamp
+            } else {
+                MessagePart::SecurityToken(target.tag_name().name().to_owned())
+            };
+        }
+    }
+    if parent.is_some() && parent == shape.header {
+        return MessagePart::Header {
+            namespace: target.tag_name().namespace().unwrap_or("").to_owned(),
+            name: target.tag_name().name().to_owned(),
+        };
+    }
+    MessagePart::Other(path(target))
+}
+
+/// The token a SecurityTokenReference points at by a `wsse:Reference URI="#…"` (STR-Transform,
+/// WSS 1.1 §8.3).
+fn dereference_str<'a, 'i>(
+    str_node: Node<'a, 'i>,
+    ids: &HashMap<&str, Node<'a, 'i>>,
+) -> Result<Node<'a, 'i>, WssError> {
+    if !str_node.has_tag_name((WSSE_NS, "SecurityTokenReference")) {
+        return Err(malformed(
+            str_node,
+            "an STR-Transform must reference a SecurityTokenReference",
+        ));
+    }
+    let reference = child(str_node, WSSE_NS, "Reference")
+        .and_then(|r| r.attribute("URI"))
+        .and_then(|u| u.strip_prefix('#'))
+        .ok_or_else(|| {
+            malformed(
+                str_node,
+                "STR-Transform is supported for a wsse:Reference to a token in the message only",
+            )
+        })?;
+    ids.get(reference)
+        .copied()
+        .ok_or_else(|| WssError::InvalidSignature(format!("STR points at no element #{reference}")))
+}
+
+/// The signer's certificate from `ds:KeyInfo` (WSS 1.1 §7, X.509 Token Profile 1.1 §3.2, XML-DSig
+/// §4.4.4): a SecurityTokenReference (Reference to a BinarySecurityToken; KeyIdentifier by SKI,
+/// SHA-1 thumbprint or the certificate itself; X509IssuerSerial) or `ds:X509Data`
+/// (`X509Certificate`, `X509SKI`, `X509IssuerSerial`). A bare `ds:KeyValue` is refused.
+fn signer_certificate(
+    cfg: &WssConfig,
+    key_info: Option<Node<'_, '_>>,
+    tokens: &HashMap<String, Certificate>,
+    sig: Node<'_, '_>,
+) -> Result<Certificate, WssError> {
+    let key_info =
+        key_info.ok_or_else(|| WssError::UntrustedKey(format!("{} has no KeyInfo", path(sig))))?;
+    let mut it = elements(key_info);
+    let first = it
+        .next()
+        .ok_or_else(|| WssError::UntrustedKey("an empty KeyInfo".to_owned()))?;
+    if it.next().is_some() {
+        return Err(WssError::UntrustedKey(
+            "KeyInfo holds more than one key reference (ambiguous)".to_owned(),
+        ));
+    }
+    resolve_key(cfg, first, tokens)
+}
+
+/// A certificate named by a SecurityTokenReference or `ds:X509Data` (also used for the recipient of
+/// an EncryptedKey).
+pub(crate) fn resolve_key(
+    cfg: &WssConfig,
+    n: Node<'_, '_>,
+    tokens: &HashMap<String, Certificate>,
+) -> Result<Certificate, WssError> {
+    let untrusted = |s: String| WssError::UntrustedKey(s);
+    let known = || cfg.trust_store().known().chain(tokens.values());
+    match (n.tag_name().namespace().unwrap_or(""), n.tag_name().name()) {
+        (WSSE_NS, "SecurityTokenReference") => {
+            let inner = elements(n)
+                .next()
+                .ok_or_else(|| untrusted("an empty SecurityTokenReference".to_owned()))?;
+            match (
+                inner.tag_name().namespace().unwrap_or(""),
+                inner.tag_name().name(),
+            ) {
+                (WSSE_NS, "Reference") => {
+                    let uri = inner.attribute("URI").unwrap_or("");
+                    let id = uri.strip_prefix('#').ok_or_else(|| {
+                        untrusted(format!("the token reference {uri:?} is not in the message"))
+                    })?;
+                    tokens.get(id).cloned().ok_or_else(|| {
+                        untrusted(format!(
+                            "#{id} is not an X.509 BinarySecurityToken of the Security header"
+                        ))
+                    })
+                }
+                (WSSE_NS, "KeyIdentifier") => {
+                    let value = base64(inner).map_err(|r| malformed(inner, &r))?;
+                    let kind = inner.attribute("ValueType").unwrap_or("");
+                    let found = match kind {
+                        X509_SKI => known().find(|c| c.subject_key_identifier() == Some(&value)),
+                        THUMBPRINT_SHA1 => known().find(|c| c.sha1_thumbprint()[..] == value[..]),
+                        X509V3 => {
+                            return Certificate::from_der(&value, "KeyIdentifier X509v3");
+                        }
+                        other => {
+                            return Err(untrusted(format!(
+                                "KeyIdentifier ValueType {other:?} is not supported"
+                            )))
+                        }
+                    };
+                    found.cloned().ok_or_else(|| {
+                        untrusted(format!(
+                            "no configured certificate has the KeyIdentifier {} (add it to the TrustStore with .certificate())",
+                            hex(&value)
+                        ))
+                    })
+                }
+                (DS_NS, "X509Data") => x509_data(inner, known()),
+                (ns, name) => Err(untrusted(format!(
+                    "SecurityTokenReference by {{{ns}}}{name} is not supported"
+                ))),
+            }
+        }
+        (DS_NS, "X509Data") => x509_data(n, known()),
+        (DS_NS, "KeyValue") => Err(untrusted(
+            "a bare ds:KeyValue names no certificate and is never trusted".to_owned(),
+        )),
+        (ns, name) => Err(untrusted(format!(
+            "KeyInfo by {{{ns}}}{name} is not supported"
+        ))),
+    }
+}
+
+fn x509_data<'c>(
+    n: Node<'_, '_>,
+    mut known: impl Iterator<Item = &'c Certificate>,
+) -> Result<Certificate, WssError> {
+    let untrusted = |s: String| WssError::UntrustedKey(s);
+    let inner = elements(n)
+        .next()
+        .ok_or_else(|| untrusted("an empty X509Data".to_owned()))?;
+    match inner.tag_name().name() {
+        "X509Certificate" => {
+            let der = base64(inner).map_err(|r| malformed(inner, &r))?;
+            Certificate::from_der(&der, "ds:X509Certificate")
+        }
+        "X509SKI" => {
+            let ski = base64(inner).map_err(|r| malformed(inner, &r))?;
+            known
+                .find(|c| c.subject_key_identifier() == Some(&ski))
+                .cloned()
+                .ok_or_else(|| {
+                    untrusted(format!(
+                        "no configured certificate has the X509SKI {}",
+                        hex(&ski)
+                    ))
+                })
+        }
+        "X509IssuerSerial" => {
+            let issuer = child(inner, DS_NS, "X509IssuerName")
+                .map(|i| text(i).trim().to_owned())
+                .unwrap_or_default();
+            let serial = child(inner, DS_NS, "X509SerialNumber")
+                .map(|i| text(i).trim().to_owned())
+                .unwrap_or_default();
+            known
+                .find(|c| c.matches_issuer_serial(&issuer, &serial))
+                .cloned()
+                .ok_or_else(|| {
+                    untrusted(format!(
+                        "no configured certificate has issuer {issuer:?} and serial {serial}"
+                    ))
+                })
+        }
+        other => Err(untrusted(format!("X509Data by {other} is not supported"))),
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
