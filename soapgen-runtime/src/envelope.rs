@@ -215,7 +215,19 @@ impl EnvelopeWriter {
             self.w.declare_namespace("wsu", crate::wss::WSU_NS)?;
             self.w.attribute(Name::new(crate::wss::WSU_NS, "Id"), &id)?;
         }
+        #[cfg(feature = "wss")]
+        let content_start = match &self.wss {
+            Some(wss) if wss.encrypts_body() => {
+                self.w.raw("")?; // closes the Body start tag: the content starts here
+                Some(self.w.as_str().len())
+            }
+            _ => None,
+        };
         f(&mut self.w)?;
+        #[cfg(feature = "wss")]
+        if let (Some(start), Some(wss)) = (content_start, &mut self.wss) {
+            wss.set_body_content(start, self.w.as_str().len());
+        }
         self.w.end_element()?;
         self.body_written = true;
         Ok(())
@@ -258,6 +270,12 @@ impl EnvelopeWriter {
         let mut envelope = self.w.into_string()?;
         #[cfg(feature = "wss")]
         if let Some(wss) = &self.wss {
+            if wss.encrypts_body() && !attachments.is_empty() {
+                return Err(EncodeError::misuse(
+                    "WS-Security encryption does not cover attachments (MTOM, SwA): \
+                     send the data inline, or do not encrypt",
+                ));
+            }
             wss.finish(self.version, &env_prefix, &mut envelope)?;
         }
         Ok(RequestMessage {

@@ -3,14 +3,31 @@
 //! Primitives ([`BlockEncryption`], [`KeyTransport`]): decrypting known answers made by the
 //! `openssl` command line at test time (`openssl enc` for the CBC modes, `openssl pkeyutl` for
 //! RSA-OAEP and RSA PKCS#1 v1.5 key transport), `openssl pkeyutl -decrypt` reading soapgen's
-//! wrapped keys, and every tamper giving the one `DecryptionFailed`. Keys and certificates come
-//! from `soapgen_tests::pki`: `server.pem`/`server.key` are the recipient.
+//! wrapped keys, and every tamper giving the one `DecryptionFailed`.
+//!
+//! Encrypted requests ([`X509Encryptor`]): xmlsec1 1.2.37 decrypts soapgen's requests for every
+//! block algorithm × key transport, SOAP 1.1 and 1.2, encrypt-only, sign-then-encrypt (the
+//! signature then verifies, with xmlsec1, over the decrypted Body) and encrypt-then-sign (verifies
+//! before decryption); the decrypted Body content equals what was written (compared in exclusive
+//! C14N). xmlsec1 does not know the WS-Security layout: `soapgen_tests::xmlsec` moves the
+//! header's EncryptedKey into the EncryptedData first and says how. The other way, bodies that
+//! xmlsec1 encrypted decrypt with soapgen's primitives (the AES-GCM known answers).
+//!
+//! Keys and certificates come from `soapgen_tests::pki`: `server.pem`/`server.key` are the
+//! recipient, `client.pem`/`client.key` sign.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
-use soapgen_runtime::wss::{BlockEncryption, Certificate, KeyTransport, WssError, X509Credential};
+use soapgen_runtime::wss::{
+    exclusive_c14n, BlockEncryption, Certificate, EncryptionOrder, KeyReference, KeyTransport,
+    WssConfig, WssError, X509Credential, X509Encryptor, X509Signer,
+};
+use soapgen_runtime::xml::Name;
+use soapgen_runtime::{Client, Operation, SoapVersion};
 use soapgen_tests::pki::test_pki;
+use soapgen_tests::xmlsec::{xmlsec1_decrypt, xmlsec1_encrypt_body, xmlsec1_verify};
 
 const OPENSSL_HINT: &str = "apt-get install -y openssl";
 
@@ -305,4 +322,411 @@ fn make_ec_cert(dir: &Path, out: &Path) {
         .status()
         .unwrap_or_else(|e| panic!("cannot run openssl ({e}): {OPENSSL_HINT}"));
     assert!(status.success());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encrypted requests.
+
+const SECRET: &str = "top secret: h\u{e9}llo & <goodbye>";
+
+/// A request envelope as the client sends it, without sending it: `Echo` with a `text` child
+/// holding `text`, and an attribute and a nested element so the content is more than text.
+fn request(wss: WssConfig, version: SoapVersion, text: &str) -> String {
+    let client = Client::builder("http://127.0.0.1:9/")
+        .wss(wss)
+        .build()
+        .unwrap();
+    let op = Operation {
+        name: "Echo",
+        action: "urn:soapgen:wss#Echo",
+        version,
+        one_way: false,
+    };
+    let mut env = client.envelope(&op, &[("tns", "urn:soapgen:wss")]).unwrap();
+    env.body(|w| {
+        w.start_element(Name::new("urn:soapgen:wss", "Echo"))?;
+        w.attribute(Name::unqualified("lang"), "en")?;
+        w.simple_element(Name::new("urn:soapgen:wss", "text"), text)?;
+        w.start_element(Name::new("urn:other", "extra"))?;
+        w.simple_element(Name::new("urn:other", "n"), "42")?;
+        w.end_element()?;
+        w.end_element()
+    })
+    .unwrap();
+    env.finish().unwrap()
+}
+
+/// The exclusive canonical form of the first element inside the SOAP Body of `doc`.
+fn payload_c14n(doc: &str) -> String {
+    let body = doc
+        .find(":Body")
+        .unwrap_or_else(|| panic!("no Body in {doc}"));
+    let content = body + doc[body..].find('>').unwrap() + 1;
+    let child = content + doc[content..].find('<').unwrap();
+    let mut out = Vec::new();
+    exclusive_c14n(doc, child, &[], &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn encryptor() -> X509Encryptor {
+    X509Encryptor::new(server_cert())
+}
+
+fn signer() -> X509Signer {
+    let pki = test_pki();
+    X509Signer::new(
+        X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap(),
+    )
+}
+
+/// What the plaintext request's Body payload looks like (the same request, not encrypted).
+fn expected_payload(version: SoapVersion) -> String {
+    payload_c14n(&request(WssConfig::new(), version, SECRET))
+}
+
+fn decrypt_with_xmlsec1(msg: &str) -> String {
+    xmlsec1_decrypt(msg, &test_pki().path("server.key"))
+        .unwrap_or_else(|e| panic!("xmlsec1 could not decrypt: {e}\n--- message ---\n{msg}"))
+}
+
+fn assert_encrypted(msg: &str, enc: &X509Encryptor) {
+    assert!(!msg.contains("top secret"), "plaintext visible: {msg}");
+    assert!(!msg.contains("urn:other"), "plaintext visible: {msg}");
+    assert!(msg.contains(enc.block_algorithm().uri()), "{msg}");
+    assert!(msg.contains(enc.key_transport_algorithm().uri()), "{msg}");
+    assert_eq!(msg.matches("EncryptedData ").count(), 1, "{msg}");
+    assert_eq!(msg.matches(":EncryptedKey ").count(), 1, "{msg}");
+}
+
+#[test]
+fn xmlsec1_decrypts_every_algorithm_both_versions_encrypt_only() {
+    for version in [SoapVersion::Soap11, SoapVersion::Soap12] {
+        let expected = expected_payload(version);
+        for block in BlockEncryption::ALL {
+            for kt in KeyTransport::ALL {
+                let enc = encryptor().block_encryption(block).key_transport(kt);
+                let msg = request(WssConfig::new().encrypt(enc.clone()), version, SECRET);
+                assert_encrypted(&msg, &enc);
+                let plain = decrypt_with_xmlsec1(&msg);
+                assert_eq!(payload_c14n(&plain), expected, "{version} {block:?} {kt:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn xmlsec1_decrypts_then_verifies_sign_then_encrypt() {
+    let client_pem = test_pki().path("client.pem");
+    for version in [SoapVersion::Soap11, SoapVersion::Soap12] {
+        let expected = expected_payload(version);
+        for block in BlockEncryption::ALL {
+            for kt in KeyTransport::ALL {
+                let enc = encryptor().block_encryption(block).key_transport(kt);
+                let msg = request(
+                    WssConfig::new()
+                        .timestamp(Duration::from_secs(300))
+                        .sign(signer())
+                        .encrypt(enc.clone()),
+                    version,
+                    SECRET,
+                );
+                assert_encrypted(&msg, &enc);
+                // Processing order = document order (WSS 1.1 §5): the key before the signature.
+                assert!(msg.find(":EncryptedKey ").unwrap() < msg.find(":Signature ").unwrap());
+                // The signature is over the plaintext: it does not verify before decryption...
+                let before =
+                    xmlsec1_verify(&msg, &["--pubkey-cert-pem", client_pem.to_str().unwrap()]);
+                assert!(
+                    before.is_err(),
+                    "{version} {block:?} {kt:?}: verified before decryption"
+                );
+                // ...and does after.
+                let plain = decrypt_with_xmlsec1(&msg);
+                assert_eq!(payload_c14n(&plain), expected, "{version} {block:?} {kt:?}");
+                xmlsec1_verify(&plain, &["--pubkey-cert-pem", client_pem.to_str().unwrap()])
+                    .unwrap_or_else(|e| panic!("{version} {block:?} {kt:?}: {e}\n{plain}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn xmlsec1_verifies_then_decrypts_encrypt_then_sign() {
+    let pki = test_pki();
+    let client_pem = pki.path("client.pem");
+    for version in [SoapVersion::Soap11, SoapVersion::Soap12] {
+        let expected = expected_payload(version);
+        for block in [BlockEncryption::Aes256Gcm, BlockEncryption::Aes128Cbc] {
+            let enc = encryptor()
+                .block_encryption(block)
+                .order(EncryptionOrder::EncryptThenSign);
+            let msg = request(
+                WssConfig::new()
+                    .timestamp(Duration::from_secs(300))
+                    .sign(signer())
+                    .encrypt(enc.clone()),
+                version,
+                SECRET,
+            );
+            assert_encrypted(&msg, &enc);
+            assert!(msg.find(":Signature ").unwrap() < msg.find(":EncryptedKey ").unwrap());
+            xmlsec1_verify(&msg, &["--pubkey-cert-pem", client_pem.to_str().unwrap()])
+                .unwrap_or_else(|e| panic!("{version} {block:?}: {e}\n{msg}"));
+            // A flipped ciphertext character breaks the signature.
+            // (the Body's CipherValue: the last start tag of one)
+            let cv = msg.rfind("<xenc:CipherValue>").unwrap() + "<xenc:CipherValue>".len();
+            let mut tampered = msg.clone();
+            let c = if &msg[cv + 4..cv + 5] == "A" {
+                "B"
+            } else {
+                "A"
+            };
+            tampered.replace_range(cv + 4..cv + 5, c);
+            assert!(xmlsec1_verify(
+                &tampered,
+                &["--pubkey-cert-pem", client_pem.to_str().unwrap()]
+            )
+            .is_err());
+            if block == BlockEncryption::Aes256Gcm {
+                // Still well-formed, and GCM refuses it in xmlsec1 too.
+                assert!(xmlsec1_decrypt(&tampered, &pki.path("server.key")).is_err());
+            }
+            let plain = decrypt_with_xmlsec1(&msg);
+            assert_eq!(payload_c14n(&plain), expected, "{version} {block:?}");
+        }
+    }
+}
+
+#[test]
+fn key_references_name_the_recipient() {
+    let cert = server_cert();
+    use base64::Engine;
+    let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+    let msg = request(
+        WssConfig::new().encrypt(encryptor()),
+        SoapVersion::Soap11,
+        SECRET,
+    );
+    assert!(msg.contains("#X509SubjectKeyIdentifier"), "{msg}");
+    assert!(
+        msg.contains(&b64(cert.subject_key_identifier().unwrap())),
+        "{msg}"
+    );
+    let enc = encryptor()
+        .key_reference(KeyReference::ThumbprintSha1)
+        .unwrap();
+    let msg = request(WssConfig::new().encrypt(enc), SoapVersion::Soap11, SECRET);
+    assert!(msg.contains("#ThumbprintSHA1"), "{msg}");
+    assert!(msg.contains(&b64(&cert.sha1_thumbprint())), "{msg}");
+    decrypt_with_xmlsec1(&msg);
+    let e = encryptor()
+        .key_reference(KeyReference::DirectReference)
+        .unwrap_err();
+    assert!(matches!(e, WssError::Encode(_)), "{e}");
+}
+
+#[test]
+fn each_request_has_a_fresh_key_and_iv() {
+    let wss = WssConfig::new().encrypt(encryptor());
+    let a = request(wss.clone(), SoapVersion::Soap11, SECRET);
+    let b = request(wss, SoapVersion::Soap11, SECRET);
+    let values = |m: &str| -> Vec<String> {
+        m.split("CipherValue>")
+            .skip(1)
+            .step_by(2)
+            .map(|v| v.split('<').next().unwrap().to_owned())
+            .collect()
+    };
+    let (va, vb) = (values(&a), values(&b));
+    assert_eq!(va.len(), 2);
+    assert_ne!(va[0], vb[0], "wrapped keys repeat");
+    assert_ne!(va[1], vb[1], "ciphertexts repeat");
+}
+
+#[test]
+fn the_wire_log_hides_cipher_values() {
+    let msg = request(
+        WssConfig::new().encrypt(encryptor()),
+        SoapVersion::Soap12,
+        SECRET,
+    );
+    let logged = soapgen_runtime::wire::envelope(msg.as_bytes()).to_string();
+    assert_eq!(logged.matches("***redacted***").count(), 2, "{logged}");
+    let values = msg
+        .split("CipherValue>")
+        .nth(1)
+        .unwrap()
+        .split('<')
+        .next()
+        .unwrap();
+    assert!(!logged.contains(values), "{logged}");
+}
+
+#[test]
+fn a_non_rsa_recipient_is_a_typed_error_when_sending() {
+    let dir = test_pki().dir();
+    let ec = dir.join("ec-wss-encrypt-recipient.pem");
+    make_ec_cert(dir, &ec);
+    let cert = Certificate::from_pem(&std::fs::read(&ec).unwrap(), "ec").unwrap();
+    let client = Client::builder("http://127.0.0.1:9/")
+        .wss(WssConfig::new().encrypt(X509Encryptor::new(cert)))
+        .build()
+        .unwrap();
+    let op = Operation {
+        name: "Echo",
+        action: "",
+        version: SoapVersion::Soap11,
+        one_way: false,
+    };
+    let mut env = client.envelope(&op, &[]).unwrap();
+    env.body(|w| w.simple_element(Name::new("urn:x", "x"), "1"))
+        .unwrap();
+    let e = env.finish().unwrap_err();
+    assert!(e.to_string().contains("not RSA"), "{e}");
+}
+
+/// The CipherValues of a document xmlsec1 encrypted, in document order (the inline EncryptedKey's
+/// first, then the EncryptedData's), base64-decoded.
+fn cipher_values(doc: &str) -> Vec<Vec<u8>> {
+    use base64::Engine;
+    doc.split("CipherValue>")
+        .skip(1)
+        .step_by(2)
+        .map(|v| {
+            let text: String = v
+                .split('<')
+                .next()
+                .unwrap()
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            base64::engine::general_purpose::STANDARD
+                .decode(text)
+                .unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn xmlsec1_encrypted_bodies_decrypt_with_soapgen_primitives() {
+    let pki = test_pki();
+    let cred = server_credential();
+    let plain_request = request(WssConfig::new(), SoapVersion::Soap11, SECRET);
+    let body_start = plain_request.find("<soapenv:Body>").unwrap() + "<soapenv:Body>".len();
+    let body_end = plain_request.find("</soapenv:Body>").unwrap();
+    let content = &plain_request[body_start..body_end];
+    for block in BlockEncryption::ALL {
+        for kt in KeyTransport::ALL {
+            let doc = xmlsec1_encrypt_body(
+                &plain_request,
+                &pki.path("server.pem"),
+                block.uri(),
+                kt.uri(),
+            );
+            assert!(!doc.contains("top secret"));
+            let values = cipher_values(&doc);
+            assert_eq!(values.len(), 2, "{doc}");
+            let key = kt.unwrap(&cred, &values[0], block.key_len()).unwrap();
+            let got = block.decrypt(&key, &values[1]).unwrap();
+            assert_eq!(String::from_utf8(got).unwrap(), content, "{block:?} {kt:?}");
+            // And xmlsec1 itself reads it back.
+            let back = xmlsec1_decrypt(&doc, &pki.path("server.key")).unwrap();
+            assert_eq!(payload_c14n(&back), payload_c14n(&plain_request));
+            // One flipped bit in the data: the one error.
+            let mut bad = values[1].clone();
+            let last = bad.len() - 1;
+            bad[last - 20] ^= 0x80;
+            match block.decrypt(&key, &bad) {
+                Err(WssError::DecryptionFailed) => {}
+                Ok(p) => assert!(
+                    !matches!(
+                        block,
+                        BlockEncryption::Aes128Gcm | BlockEncryption::Aes256Gcm
+                    ) && p != content.as_bytes(),
+                    "{block:?}: tampering undetected"
+                ),
+                Err(e) => panic!("{block:?}: {e}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn xmlsec1_signed_envelopes_verify() {
+    use soapgen_tests::xmlsec::xmlsec1_sign;
+    let pki = test_pki();
+    let env = request(
+        WssConfig::new().timestamp(Duration::from_secs(60)),
+        SoapVersion::Soap12,
+        SECRET,
+    );
+    // Give the Body an Id to sign.
+    let env = env.replacen(
+        "<soap:Body>",
+        &format!(
+            "<soap:Body xmlns:wsu=\"{}\" wsu:Id=\"body-1\">",
+            "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"
+        ),
+        1,
+    );
+    let ts_id = env
+        .split("wsu:Id=\"TS-")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    let ts_id = format!("TS-{ts_id}");
+    for (sig, digest) in [
+        (
+            "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
+            "http://www.w3.org/2001/04/xmlenc#sha256",
+        ),
+        (
+            "http://www.w3.org/2000/09/xmldsig#rsa-sha1",
+            "http://www.w3.org/2000/09/xmldsig#sha1",
+        ),
+    ] {
+        let signed = xmlsec1_sign(
+            &env,
+            &pki.path("server.key"),
+            &pki.path("server.pem"),
+            sig,
+            digest,
+            &["body-1", &ts_id],
+        );
+        assert!(signed.contains(sig) && signed.contains(digest));
+        assert_eq!(signed.matches("<ds:Reference ").count(), 2);
+        let ca = pki.path("ca.pem");
+        xmlsec1_verify(&signed, &["--trusted-pem", ca.to_str().unwrap()])
+            .unwrap_or_else(|e| panic!("{e}\n{signed}"));
+        let tampered = signed.replacen("top secret", "top public", 1);
+        assert!(xmlsec1_verify(&tampered, &["--trusted-pem", ca.to_str().unwrap()]).is_err());
+    }
+    // Without a Header, one is made.
+    let bare = request(WssConfig::new(), SoapVersion::Soap11, SECRET).replacen(
+        "<soapenv:Body>",
+        "<soapenv:Body xmlns:wsu=\"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd\" wsu:Id=\"b\">",
+        1,
+    );
+    let signed = xmlsec1_sign(
+        &bare,
+        &pki.path("client.key"),
+        &pki.path("client.pem"),
+        "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
+        "http://www.w3.org/2001/04/xmlenc#sha256",
+        &["b"],
+    );
+    assert!(
+        signed.contains("<soapenv:Header><wsse:Security"),
+        "{signed}"
+    );
+    xmlsec1_verify(
+        &signed,
+        &[
+            "--pubkey-cert-pem",
+            pki.path("client.pem").to_str().unwrap(),
+        ],
+    )
+    .unwrap_or_else(|e| panic!("{e}\n{signed}"));
 }

@@ -1,6 +1,7 @@
 //! The outgoing `wsse:Security` header block (WSS 1.1 §5), assembled from a [`WssConfig`] once
 //! the rest of the envelope is written.
 
+use super::encrypt::{EncryptionOrder, X509Encryptor};
 use super::sign::{KeyReference, DS_NS, EXC_C14N, THUMBPRINT_SHA1, X509V3, X509_SKI};
 use super::{
     random_bytes, Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE_NS, WSU_NS,
@@ -19,6 +20,8 @@ pub(crate) struct Outgoing {
     suffix: String,
     /// Byte offset of the Body start tag, once written.
     body_at: Option<usize>,
+    /// Byte range of the Body's content, once written, when it is to be encrypted.
+    body_content: Option<(usize, usize)>,
 }
 
 impl Outgoing {
@@ -28,6 +31,7 @@ impl Outgoing {
             header_at,
             suffix: hex(&random_bytes::<8>()?),
             body_at: None,
+            body_content: None,
         })
     }
 
@@ -41,33 +45,94 @@ impl Outgoing {
         self.body_at = Some(at);
     }
 
-    /// Inserts the Security block into the finished `envelope`, whose envelope namespace prefix
-    /// is `env_prefix`.
+    /// Whether the Body's content is encrypted: then the Body's start tag must be closed before
+    /// its content, and [`set_body_content`](Self::set_body_content) called.
+    pub(crate) fn encrypts_body(&self) -> bool {
+        self.cfg.encryptor().is_some()
+    }
+
+    /// Records the byte range of the Body's content, `start..end`.
+    pub(crate) fn set_body_content(&mut self, start: usize, end: usize) {
+        self.body_content = Some((start, end));
+    }
+
+    /// Secures the finished `envelope`, whose envelope namespace prefix is `env_prefix`: encrypts
+    /// the Body's content if asked (signing the Body before or after, as the
+    /// [`EncryptionOrder`] says), then inserts the Security block.
     pub(crate) fn finish(
         &self,
         version: SoapVersion,
         env_prefix: &str,
         envelope: &mut String,
     ) -> Result<(), WssError> {
-        let security = self.security_header(version, env_prefix, envelope)?;
+        let cfg = &self.cfg;
+        let mut scratch = Vec::new();
+        let body_digest = |envelope: &str, scratch: &mut Vec<u8>| -> Result<_, WssError> {
+            match (cfg.signer(), self.body_at) {
+                (Some(signer), Some(at)) => {
+                    scratch.reserve(envelope.len().saturating_sub(at));
+                    Ok(Some(signer.reference_digest(envelope, at, scratch)?))
+                }
+                (Some(_), None) => Err(WssError::Encode(
+                    "the Body to sign was not written".to_owned(),
+                )),
+                (None, _) => Ok(None),
+            }
+        };
+        let mut digest = None;
+        let mut encrypted = None;
+        match cfg.encryptor() {
+            None => digest = body_digest(envelope, &mut scratch)?,
+            Some(enc) => {
+                let sign_first = enc.order == EncryptionOrder::SignThenEncrypt;
+                if sign_first {
+                    digest = body_digest(envelope, &mut scratch)?;
+                }
+                let (start, end) = self.body_content.ok_or_else(|| {
+                    WssError::Encode("the Body to encrypt was not written".to_owned())
+                })?;
+                let plaintext = envelope.get(start..end).ok_or_else(|| {
+                    WssError::Encode("the Body to encrypt is out of range".to_owned())
+                })?;
+                let data_id = format!("ED-{}", self.suffix);
+                let key_id = format!("EK-{}", self.suffix);
+                let (data, wrapped) =
+                    enc.encrypt_content(plaintext.as_bytes(), &data_id, &key_id)?;
+                envelope.replace_range(start..end, &data);
+                if !sign_first {
+                    digest = body_digest(envelope, &mut scratch)?;
+                }
+                encrypted = Some((enc, key_id, data_id, wrapped));
+            }
+        }
+        let security = self.security_header(version, env_prefix, digest, encrypted, scratch)?;
         envelope.insert_str(self.header_at, &security);
         Ok(())
     }
 
     /// The `wsse:Security` element, a self-contained fragment (it declares `wsse`, `wsu` and the
     /// envelope prefix itself), in this order: Timestamp, BinarySecurityToken, UsernameToken,
-    /// Signature. `mustUnderstand` is `"1"` in SOAP 1.1 (§4.2.3), `"true"` in SOAP 1.2 (Part 1
-    /// §5.2.3).
+    /// then EncryptedKey and Signature in processing order (WSS 1.1 §5: EncryptedKey first when
+    /// the plaintext was signed, Signature first when the ciphertext was). `mustUnderstand` is
+    /// `"1"` in SOAP 1.1 (§4.2.3), `"true"` in SOAP 1.2 (Part 1 §5.2.3). `body_digest` is the
+    /// Body Reference's DigestValue when signing; `encrypted` the encryptor, the EncryptedKey's
+    /// and EncryptedData's Ids and the wrapped key when encrypting.
     fn security_header(
         &self,
         version: SoapVersion,
         env_prefix: &str,
-        envelope: &str,
+        body_digest: Option<String>,
+        encrypted: Option<(&X509Encryptor, String, String, Vec<u8>)>,
+        mut scratch: Vec<u8>,
     ) -> Result<String, WssError> {
         let cfg = &self.cfg;
         let suffix = &self.suffix;
         let now = UtcTime::now();
-        let mut w = XmlWriter::with_capacity(if cfg.signer().is_some() { 4096 } else { 1024 });
+        let mut w = XmlWriter::with_capacity(if cfg.signer().is_some() || encrypted.is_some() {
+            4096
+        } else {
+            1024
+        });
         w.start_element_prefixed(Name::new(WSSE_NS, "Security"), Some("wsse"))?;
         w.declare_namespace("wsu", WSU_NS)?;
         w.declare_namespace(env_prefix, version.envelope_namespace())?;
@@ -101,18 +166,27 @@ impl Outgoing {
         if let Some(ut) = cfg.username() {
             ut.write(&mut w, &format!("UT-{suffix}"), now)?;
         }
+        let write_encrypted_key = |w: &mut XmlWriter| match &encrypted {
+            Some((enc, key_id, data_id, wrapped)) => {
+                enc.write_encrypted_key(w, key_id, data_id, wrapped)
+            }
+            None => Ok(()),
+        };
+        let signature_first = encrypted
+            .as_ref()
+            .is_some_and(|(enc, ..)| enc.order == EncryptionOrder::EncryptThenSign);
+        if !signature_first {
+            write_encrypted_key(&mut w)?;
+        }
         if let Some(signer) = cfg.signer() {
-            let body_at = self
-                .body_at
+            let body_digest = body_digest
                 .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
-            let mut scratch = Vec::with_capacity(envelope.len() - body_at);
             // Digests first: they do not depend on the Signature element.
             let mut references = Vec::with_capacity(2);
             if let Some(at) = ts_at {
                 let digest = signer.reference_digest(w.as_str(), at, &mut scratch)?;
                 references.push((ts_id.clone(), digest));
             }
-            let body_digest = signer.reference_digest(envelope, body_at, &mut scratch)?;
             references.push((format!("id-{suffix}"), body_digest));
 
             w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;
@@ -187,6 +261,9 @@ impl Outgoing {
             w.end_element()?;
             w.end_element()?; // KeyInfo
             w.end_element()?; // Signature
+        }
+        if signature_first {
+            write_encrypted_key(&mut w)?;
         }
         w.end_element()?;
         Ok(w.into_string()?)

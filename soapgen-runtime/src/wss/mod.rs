@@ -10,14 +10,18 @@
 //! - a `wsu:Timestamp` with `Created` and `Expires` (WSS 1.1 §10), see [`WssConfig::timestamp`];
 //! - an XML Signature (WSS 1.1 §8) of the Body and the Timestamp with an [`X509Credential`]: the
 //!   certificate as a `wsse:BinarySecurityToken` referenced by a DirectReference, exclusive C14N
-//!   ([`exclusive_c14n`]), RSA-SHA256, SHA-256 or SHA-1 digests; see [`WssConfig::sign`].
+//!   ([`exclusive_c14n`]), RSA-SHA256, SHA-256 or SHA-1 digests; see [`WssConfig::sign`];
+//! - XML Encryption (WSS 1.1 §9) of the Body's content for a recipient's certificate: an
+//!   `xenc:EncryptedData` in the Body, the per-request key wrapped in an `xenc:EncryptedKey` in
+//!   the header; AES-GCM or AES-CBC ([`BlockEncryption`]), RSA-OAEP ([`KeyTransport`]); signed
+//!   before or after encryption ([`EncryptionOrder`]); see [`WssConfig::encrypt`].
 //!
 //! Responses are checked against an inbound policy, which by default requires what the client
 //! itself sends: a client that sends a Timestamp requires a fresh Timestamp in every successful
 //! response, within a clock skew (WSS 1.1 §10, [`WssConfig::clock_skew`]).
 //!
-//! Cryptography (random nonces, SHA-1, SHA-256) is aws-lc-rs. Secrets are never logged: the wire
-//! log redacts `Password`, `Nonce`, `BinarySecurityToken` and `SignatureValue`
+//! Cryptography (random nonces, SHA-1, SHA-256, RSA, AES, 3DES) is aws-lc-rs. Secrets are never logged: the wire
+//! log redacts `Password`, `Nonce`, `BinarySecurityToken`, `SignatureValue` and `CipherValue`
 //! ([`crate::wire`]), and the `Debug` form of a configuration hides the password.
 //!
 //! # Examples
@@ -41,6 +45,7 @@
 mod c14n;
 mod decrypt;
 mod dn;
+mod encrypt;
 mod error;
 mod header;
 mod inbound;
@@ -58,6 +63,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use c14n::exclusive_c14n;
+pub use encrypt::{EncryptionOrder, X509Encryptor, ENCRYPTED_KEY_TOKEN};
 pub use error::WssError;
 pub use policy::AlgorithmPolicy;
 pub use sign::{
@@ -105,7 +111,8 @@ pub const DEFAULT_CLOCK_SKEW: Duration = Duration::from_secs(300);
 ///
 /// Outgoing (each request, in this order inside `wsse:Security`): [`timestamp`](Self::timestamp),
 /// the BinarySecurityToken of [`sign`](Self::sign), [`username_token`](Self::username_token),
-/// the `ds:Signature`.
+/// then the `xenc:EncryptedKey` of [`encrypt`](Self::encrypt) and the `ds:Signature` in the
+/// order the recipient processes them ([`EncryptionOrder`]).
 ///
 /// Inbound policy (each response with a 2xx HTTP status; a SOAP fault is reported as
 /// [`Error::Fault`](crate::Error::Fault) unchecked), by default what the client itself sends:
@@ -132,6 +139,7 @@ pub struct WssConfig {
 struct ConfigInner {
     username: Option<UsernameToken>,
     signer: Option<X509Signer>,
+    encryptor: Option<X509Encryptor>,
     timestamp_ttl: Option<Duration>,
     require_timestamp: Option<bool>,
     clock_skew: Option<Duration>,
@@ -188,6 +196,17 @@ impl WssConfig {
     /// responses (only the Timestamp part of the inbound policy is in force).
     pub fn sign(self, signer: X509Signer) -> Self {
         self.edit(|c| c.signer = Some(signer))
+    }
+
+    /// Encrypts the content of every request's Body for a recipient (WSS 1.1 §9, XML-Enc §3–4),
+    /// as [`X509Encryptor`] describes: a fresh key per request, the Body content replaced by an
+    /// `xenc:EncryptedData`, the key in an `xenc:EncryptedKey` in the Security header. With
+    /// [`sign`](Self::sign) too, the [`EncryptionOrder`] decides what the signature covers.
+    ///
+    /// A request with attachments (MTOM, SwA) is then refused with an
+    /// [`EncodeError`](crate::EncodeError): attachments are not encrypted.
+    pub fn encrypt(self, encryptor: X509Encryptor) -> Self {
+        self.edit(|c| c.encryptor = Some(encryptor))
     }
 
     /// Whether a successful response must carry a valid `wsu:Timestamp` in its `wsse:Security`
@@ -282,7 +301,9 @@ impl WssConfig {
 
     /// Whether responses must be encrypted (see [`require_encryption`](Self::require_encryption)).
     pub fn requires_encryption(&self) -> bool {
-        self.inner.require_encryption.unwrap_or(false)
+        self.inner
+            .require_encryption
+            .unwrap_or(self.inner.encryptor.is_some())
     }
 
     /// The header blocks responses must carry signed.
@@ -322,6 +343,11 @@ impl WssConfig {
     /// How requests are signed, if they are.
     pub fn signer(&self) -> Option<&X509Signer> {
         self.inner.signer.as_ref()
+    }
+
+    /// How requests are encrypted, if they are.
+    pub fn encryptor(&self) -> Option<&X509Encryptor> {
+        self.inner.encryptor.as_ref()
     }
 
     /// The time to live of the Timestamp sent, if one is.
