@@ -8,3 +8,4 @@ pub mod peers;
 pub mod pki;
 pub mod recording;
 pub mod wss4j_service;
+pub mod xmlsec1;
