@@ -9,8 +9,11 @@
 //!   with a fresh `Nonce` and `Created` (digest = Base64(SHA-1(nonce + created + password)));
 //! - a `wsu:Timestamp` with `Created` and `Expires` (WSS 1.1 §10), see [`WssConfig::timestamp`];
 //! - an XML Signature (WSS 1.1 §8) of the Body and the Timestamp with an [`X509Credential`]: the
-//!   certificate as a `wsse:BinarySecurityToken` referenced by a DirectReference, exclusive C14N
-//!   ([`exclusive_c14n`]), RSA-SHA256, SHA-256 or SHA-1 digests; see [`WssConfig::sign`].
+//!   certificate as a `wsse:BinarySecurityToken` referenced by a DirectReference (or a
+//!   KeyIdentifier, or `ds:X509IssuerSerial`: [`KeyReference`]), exclusive C14N
+//!   ([`exclusive_c14n`]), RSA-SHA256, RSA-SHA512 or RSA-SHA1, SHA-256 or SHA-1 digests; see
+//!   [`WssConfig::sign`]. Keys and certificates come from PEM, DER or PKCS#12
+//!   ([`X509Credential`]).
 //!
 //! Responses are checked against an inbound policy, which by default requires what the client
 //! itself sends: a client that sends a Timestamp requires a fresh Timestamp in every successful
@@ -43,6 +46,7 @@ mod dn;
 mod error;
 mod header;
 mod inbound;
+mod rsa_sha1;
 mod sign;
 mod time;
 mod timestamp;

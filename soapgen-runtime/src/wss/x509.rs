@@ -485,6 +485,26 @@ impl X509Credential {
             .map_err(|_| WssError::Sign)?;
         Ok(sig)
     }
+
+    /// RSA PKCS#1 v1.5 signature of `msg` with SHA-512 (RFC 8017 §8.2), as many bytes as the modulus.
+    pub(crate) fn sign_rsa_sha512(&self, msg: &[u8]) -> Result<Vec<u8>, WssError> {
+        let mut sig = vec![0u8; self.key.public_modulus_len()];
+        self.key
+            .sign(
+                &aws_lc_rs::signature::RSA_PKCS1_SHA512,
+                &aws_lc_rs::rand::SystemRandom::new(),
+                msg,
+                &mut sig,
+            )
+            .map_err(|_| WssError::Sign)?;
+        Ok(sig)
+    }
+
+    /// RSA PKCS#1 v1.5 signature of `msg` with SHA-1 (RFC 8017 §8.2), as many bytes as the
+    /// modulus; through AWS-LC directly (see `rsa_sha1.rs`).
+    pub(crate) fn sign_rsa_sha1(&self, msg: &[u8]) -> Result<Vec<u8>, WssError> {
+        super::rsa_sha1::sign(&self.key, msg)
+    }
 }
 
 impl fmt::Debug for X509Credential {
