@@ -10,3 +10,4 @@ pub mod pki;
 pub mod recording;
 pub mod wss4j_service;
 pub mod xmlsec;
+pub mod xmlsec1;

@@ -9,8 +9,8 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use soapgen_runtime::wss::{
-    exclusive_c14n, Certificate, DigestAlgorithm, KeyReference, UsernameToken, WssConfig, WssError,
-    X509Credential, X509Signer,
+    exclusive_c14n, Certificate, DigestAlgorithm, KeyReference, SignatureAlgorithm, UsernameToken,
+    WssConfig, WssError, X509Credential, X509Signer,
 };
 use soapgen_runtime::xml::Name;
 use soapgen_runtime::{Client, Operation, SoapVersion};
@@ -561,6 +561,59 @@ fn openssl_out(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
+}
+
+#[tokio::test]
+async fn xmlsec1_and_wss4j_verify_rsa_sha1_and_rsa_sha512() {
+    let pki = test_pki();
+    let ca = pki.path("ca.pem");
+    let cert = pki.path("client.pem");
+    let cert = cert.to_str().unwrap();
+    let stranger = pki.path("stranger.pem");
+    let p = peers::wss4j(&["--ca", ca.to_str().unwrap()]);
+    for alg in [SignatureAlgorithm::RsaSha1, SignatureAlgorithm::RsaSha512] {
+        for digest in [DigestAlgorithm::Sha1, DigestAlgorithm::Sha256] {
+            let wss = WssConfig::new().timestamp(Duration::from_secs(300)).sign(
+                X509Signer::new(credential())
+                    .signature_algorithm(alg)
+                    .digest(digest),
+            );
+            for version in [SoapVersion::Soap11, SoapVersion::Soap12] {
+                let xml = request(wss.clone(), version, "ünïcödé & <x>");
+                assert!(
+                    xml.contains(&format!(
+                        "<ds:SignatureMethod Algorithm=\"{}\"/>",
+                        alg.uri()
+                    )),
+                    "{xml}"
+                );
+                xmlsec1_verify(&xml, version, &["--pubkey-cert-pem", cert])
+                    .unwrap_or_else(|e| panic!("{alg:?}: xmlsec1 refused:\n{e}\n{xml}"));
+                // Negative controls: another key; a changed Body.
+                assert!(xmlsec1_verify(
+                    &xml,
+                    version,
+                    &["--pubkey-cert-pem", stranger.to_str().unwrap()]
+                )
+                .is_err());
+                let tampered = xml.replace("&amp; &lt;x&gt;", "&amp; &lt;y&gt;");
+                assert_ne!(tampered, xml);
+                assert!(xmlsec1_verify(&tampered, version, &["--pubkey-cert-pem", cert]).is_err());
+            }
+            let client = Client::builder(p.url("/echo")).wss(wss).build().unwrap();
+            let v = Echo11Client::from_client(client)
+                .echo(format!("{alg:?}"))
+                .await
+                .unwrap_or_else(|e| panic!("{alg:?}: {e}\n{}", p.stderr_output()));
+            assert_eq!(v.text, format!("{alg:?}"));
+            assert_eq!(
+                (v.actions.as_str(), v.signed.as_str()),
+                ("TS,BST,SIGN", "Timestamp,Body"),
+                "{alg:?}"
+            );
+            assert!(v.signer.contains("CN=soapgen test client"), "{v:?}");
+        }
+    }
 }
 
 #[tokio::test]

@@ -82,7 +82,8 @@ pub enum WssError {
         reason: String,
     },
     /// A private key that cannot be used: not PEM or DER PKCS#8 / PKCS#1, not RSA, too short
-    /// (below 2048 bits), or not the key of the certificate it comes with.
+    /// (below 2048 bits), or not the key of the certificate it comes with; or a PKCS#12 store
+    /// (RFC 7292) that is not one, does not open with the password, or holds no usable key.
     #[error("WS-Security: private key {name}: {reason}")]
     Key {
         /// Where it came from, for the message.

@@ -9,8 +9,11 @@
 //!   with a fresh `Nonce` and `Created` (digest = Base64(SHA-1(nonce + created + password)));
 //! - a `wsu:Timestamp` with `Created` and `Expires` (WSS 1.1 §10), see [`WssConfig::timestamp`];
 //! - an XML Signature (WSS 1.1 §8) of the Body and the Timestamp with an [`X509Credential`]: the
-//!   certificate as a `wsse:BinarySecurityToken` referenced by a DirectReference, exclusive C14N
-//!   ([`exclusive_c14n`]), RSA-SHA256, SHA-256 or SHA-1 digests; see [`WssConfig::sign`];
+//!   certificate as a `wsse:BinarySecurityToken` referenced by a DirectReference (or a
+//!   KeyIdentifier, or `ds:X509IssuerSerial`: [`KeyReference`]), exclusive C14N
+//!   ([`exclusive_c14n`]), RSA-SHA256, RSA-SHA512 or RSA-SHA1, SHA-256 or SHA-1 digests; see
+//!   [`WssConfig::sign`]. Keys and certificates come from PEM, DER or PKCS#12
+//!   ([`X509Credential`]);
 //! - XML Encryption (WSS 1.1 §9) of the Body's content for a recipient's certificate: an
 //!   `xenc:EncryptedData` in the Body, the per-request key wrapped in an `xenc:EncryptedKey` in
 //!   the header; AES-GCM or AES-CBC ([`BlockEncryption`]), RSA-OAEP ([`KeyTransport`]); signed
@@ -50,6 +53,7 @@ mod error;
 mod header;
 mod inbound;
 mod policy;
+mod rsa_sha1;
 mod sign;
 mod time;
 mod timestamp;

@@ -79,6 +79,13 @@ pub enum SignatureAlgorithm {
     /// (RFC 6931 §2.3.2). The default.
     #[default]
     RsaSha256,
+    /// RSASSA-PKCS1-v1_5 with SHA-1, `http://www.w3.org/2000/09/xmldsig#rsa-sha1` (XML-DSig
+    /// §6.4.2), for old peers only: SHA-1 is broken for collisions (chosen-prefix collisions
+    /// are practical), so a signer that lets others choose signed content is at risk.
+    RsaSha1,
+    /// RSASSA-PKCS1-v1_5 with SHA-512, `http://www.w3.org/2001/04/xmldsig-more#rsa-sha512`
+    /// (RFC 6931 §2.3.2).
+    RsaSha512,
 }
 
 impl SignatureAlgorithm {
@@ -86,6 +93,8 @@ impl SignatureAlgorithm {
     pub const fn uri(self) -> &'static str {
         match self {
             SignatureAlgorithm::RsaSha256 => "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
+            SignatureAlgorithm::RsaSha1 => "http://www.w3.org/2000/09/xmldsig#rsa-sha1",
+            SignatureAlgorithm::RsaSha512 => "http://www.w3.org/2001/04/xmldsig-more#rsa-sha512",
         }
     }
 }
@@ -189,6 +198,10 @@ impl X509Signer {
         let sig = match self.signature {
             SignatureAlgorithm::RsaSha256 => {
                 self.credential.sign_rsa_sha256(canonical_signed_info)?
+            }
+            SignatureAlgorithm::RsaSha1 => self.credential.sign_rsa_sha1(canonical_signed_info)?,
+            SignatureAlgorithm::RsaSha512 => {
+                self.credential.sign_rsa_sha512(canonical_signed_info)?
             }
         };
         Ok(super::base64(&sig))

@@ -145,6 +145,33 @@ impl Certificate {
         Ok(out)
     }
 
+    /// Every certificate of a PKCS#12 store (RFC 7292), in the order of its bags — for a trust
+    /// store; keys and secrets in it are ignored. Reads OpenSSL 3's default protection
+    /// (PBES2/PBKDF2/AES-256-CBC, HMAC-SHA-256 MAC), Java keytool's, and the legacy
+    /// `openssl pkcs12 -legacy` one (PBE-SHA1-3DES, PBE-SHA1-RC2-40, HMAC-SHA-1 MAC).
+    ///
+    /// # Errors
+    ///
+    /// [`WssError::Certificate`] naming `PKCS#12 store`: not PKCS#12 (DER `PFX`, version 3), a
+    /// wrong password (the MAC does not verify, or the bags do not decrypt), an unsupported
+    /// protection; and as [`from_der`](Self::from_der) for each certificate. An empty list is
+    /// not an error.
+    pub fn all_from_pkcs12(der: &[u8], password: &str) -> Result<Vec<Certificate>, WssError> {
+        let name = "PKCS#12 store";
+        let archive = read_pkcs12(der, password).map_err(|reason| WssError::Certificate {
+            name: name.to_owned(),
+            reason,
+        })?;
+        archive
+            .certs
+            .iter()
+            .enumerate()
+            .map(|(i, bag)| {
+                Certificate::from_der(bag.cert.as_der(), &format!("{name} certificate {}", i + 1))
+            })
+            .collect()
+    }
+
     /// The DER encoding.
     pub fn der(&self) -> &[u8] {
         &self.der
@@ -342,6 +369,110 @@ impl X509Credential {
         Self::new(cert, key)
     }
 
+    /// The private key of a PKCS#12 store (RFC 7292) and the certificate that belongs to it
+    /// (the one whose public key is the key's; other certificates, such as the issuing CA, are
+    /// ignored). Reads OpenSSL 3's default protection (PBES2/PBKDF2/AES-256-CBC, HMAC-SHA-256
+    /// MAC), Java keytool's, and the legacy `openssl pkcs12 -legacy` one (PBE-SHA1-3DES,
+    /// PBE-SHA1-RC2-40, HMAC-SHA-1 MAC). With several keys, the first that has its certificate
+    /// in the store is taken.
+    ///
+    /// # Errors
+    ///
+    /// [`WssError::Key`] naming `PKCS#12 store`: not PKCS#12 (DER `PFX`, version 3); a wrong
+    /// password (the MAC does not verify, or the bags do not decrypt); no key bag; a key that is
+    /// not RSA (rsaEncryption, 1.2.840.113549.1.1.1) or that aws-lc-rs refuses (below 2048 bits);
+    /// no certificate of the key. [`WssError::Certificate`] for a certificate in it that
+    /// [`Certificate::from_der`] refuses. [`from_pkcs12_file`](Self::from_pkcs12_file) names the
+    /// file instead.
+    pub fn from_pkcs12(der: &[u8], password: &str) -> Result<X509Credential, WssError> {
+        Self::from_pkcs12_named(der, password, "PKCS#12 store")
+    }
+
+    /// [`from_pkcs12`](Self::from_pkcs12) of the file at `path`, whose name the errors carry.
+    ///
+    /// # Errors
+    ///
+    /// As [`from_pkcs12`](Self::from_pkcs12); [`WssError::Key`] when the file cannot be read.
+    pub fn from_pkcs12_file(
+        path: impl AsRef<std::path::Path>,
+        password: &str,
+    ) -> Result<X509Credential, WssError> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let der = std::fs::read(path).map_err(|e| WssError::Key {
+            name: name.clone(),
+            reason: format!("cannot read it: {e}"),
+        })?;
+        Self::from_pkcs12_named(&der, password, &name)
+    }
+
+    fn from_pkcs12_named(
+        der: &[u8],
+        password: &str,
+        name: &str,
+    ) -> Result<X509Credential, WssError> {
+        let bad = |reason: String| WssError::Key {
+            name: name.to_owned(),
+            reason,
+        };
+        let archive = read_pkcs12(der, password).map_err(bad)?;
+        if archive.keys.is_empty() {
+            return Err(bad(
+                "it holds no private key (no PKCS#8 ShroudedKeyBag or KeyBag)".to_owned(),
+            ));
+        }
+        let certs = archive
+            .certs
+            .iter()
+            .enumerate()
+            .map(|(i, bag)| {
+                Certificate::from_der(bag.cert.as_der(), &format!("{name} certificate {}", i + 1))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut first_error = None;
+        for (i, bag) in archive.keys.iter().enumerate() {
+            let oid = bag.key.oid().to_string();
+            if oid != OID_PKCS1_RSAENCRYPTION.to_id_string() {
+                first_error.get_or_insert_with(|| {
+                    bad(format!(
+                        "key {} is not RSA (algorithm {oid}{}): only RSA keys sign",
+                        i + 1,
+                        if oid == "1.2.840.10045.2.1" {
+                            ", an EC key"
+                        } else {
+                            ""
+                        }
+                    ))
+                });
+                continue;
+            }
+            let key = match RsaKeyPair::from_pkcs8(bag.key.as_der()) {
+                Ok(key) => key,
+                Err(e) => {
+                    first_error.get_or_insert_with(|| {
+                        bad(format!("key {} is not a usable RSA key: {e}", i + 1))
+                    });
+                    continue;
+                }
+            };
+            let public = key.public_key().as_ref();
+            if let Some(cert) = certs
+                .iter()
+                .find(|c| c.rsa_public_key.as_deref() == Some(public))
+            {
+                return Self::new(cert.clone(), key);
+            }
+            first_error.get_or_insert_with(|| {
+                bad(format!(
+                    "no certificate in it belongs to key {} ({} certificates, none with its public key)",
+                    i + 1,
+                    certs.len()
+                ))
+            });
+        }
+        Err(first_error.unwrap_or_else(|| bad("no usable key".to_owned())))
+    }
+
     fn new(cert: Certificate, key: RsaKeyPair) -> Result<X509Credential, WssError> {
         let Some(public) = &cert.rsa_public_key else {
             return Err(WssError::Certificate {
@@ -395,6 +526,26 @@ impl X509Credential {
             .map_err(|_| WssError::Sign)?;
         Ok(sig)
     }
+
+    /// RSA PKCS#1 v1.5 signature of `msg` with SHA-512 (RFC 8017 §8.2), as many bytes as the modulus.
+    pub(crate) fn sign_rsa_sha512(&self, msg: &[u8]) -> Result<Vec<u8>, WssError> {
+        let mut sig = vec![0u8; self.key.public_modulus_len()];
+        self.key
+            .sign(
+                &aws_lc_rs::signature::RSA_PKCS1_SHA512,
+                &aws_lc_rs::rand::SystemRandom::new(),
+                msg,
+                &mut sig,
+            )
+            .map_err(|_| WssError::Sign)?;
+        Ok(sig)
+    }
+
+    /// RSA PKCS#1 v1.5 signature of `msg` with SHA-1 (RFC 8017 §8.2), as many bytes as the
+    /// modulus; through AWS-LC directly (see `rsa_sha1.rs`).
+    pub(crate) fn sign_rsa_sha1(&self, msg: &[u8]) -> Result<Vec<u8>, WssError> {
+        super::rsa_sha1::sign(&self.key, msg)
+    }
 }
 
 impl fmt::Debug for X509Credential {
@@ -404,4 +555,25 @@ impl fmt::Debug for X509Credential {
             .field("key", &"RSA private key")
             .finish()
     }
+}
+
+/// Opens a PKCS#12 `PFX` (RFC 7292 §4): checks the MAC with `password` and decrypts the bags; the
+/// error says why not, in words.
+fn read_pkcs12(der: &[u8], password: &str) -> Result<p12_keystore::Pkcs12Archive, String> {
+    use p12_keystore::error::Error as P12;
+    p12_keystore::Pkcs12Archive::from_pkcs12(der, password).map_err(|e| match e {
+        P12::MacError(_) => {
+            "wrong password (or a damaged store): its MAC (RFC 7292 §5) does not verify".to_owned()
+        }
+        P12::UnpadError | P12::Pkcs5Error(_) => {
+            format!("wrong password, or damaged: its bags do not decrypt with it ({e})")
+        }
+        P12::DerError(_) | P12::InvalidVersion | P12::UnsupportedContentType => {
+            format!("not a PKCS#12 store (RFC 7292 PFX in DER): {e}")
+        }
+        P12::UnsupportedEncryptionScheme | P12::UnsupportedMacAlgorithm => {
+            format!("unsupported protection: {e}")
+        }
+        other => format!("unreadable PKCS#12 store: {other}"),
+    })
 }
