@@ -842,3 +842,76 @@ fn sign_then_encrypt_and_encrypt_then_sign_responses() {
         Err(WssError::InvalidSignature(_))
     ));
 }
+
+#[test]
+fn xmlsec1_signed_and_encrypted_responses_are_verified_and_decrypted() {
+    use soapgen_tests::xmlsec::{xmlsec1_encrypt_body, xmlsec1_sign};
+    let pki = test_pki();
+    // Signatures: RSA-SHA1 and RSA-SHA256, SHA-1 and SHA-256 digests, the certificate in
+    // ds:X509Data (trusted through the CA).
+    for (sig, digest) in [
+        (RSA_SHA256, SHA256),
+        (RSA_SHA1, "http://www.w3.org/2000/09/xmldsig#sha1"),
+        (
+            "http://www.w3.org/2001/04/xmldsig-more#rsa-sha512",
+            "http://www.w3.org/2001/04/xmlenc#sha512",
+        ),
+    ] {
+        let signed = xmlsec1_sign(
+            &response("server"),
+            &pki.path("server.key"),
+            &pki.path("server.pem"),
+            sig,
+            digest,
+            &["TS-1", "Body-1"],
+        );
+        let report = check(&client(), &signed).unwrap_or_else(|e| panic!("{sig}: {e}\n{signed}"));
+        assert_eq!(report.signed, [MessagePart::Timestamp, MessagePart::Body]);
+        // And xmlsec1's signature of the Body alone leaves the Timestamp unsigned: refused.
+        let body_only = xmlsec1_sign(
+            &response("server"),
+            &pki.path("server.key"),
+            &pki.path("server.pem"),
+            sig,
+            digest,
+            &["Body-1"],
+        );
+        assert!(
+            matches!(check(&client(), &body_only), Err(WssError::NotSigned { part, .. }) if part == "Timestamp")
+        );
+    }
+    // Encryption: every block cipher xmlsec1 has, OAEP and RSA-1_5 key transport, for the client's
+    // certificate; the decrypted Body is the original.
+    let content = r#"<r:EchoResponse xmlns:r="urn:r"><r:text>xmlsec1 &amp; soapgen ü</r:text></r:EchoResponse>"#;
+    let plain = response_with("server", 0, content);
+    for block in [
+        "http://www.w3.org/2001/04/xmlenc#aes128-cbc",
+        "http://www.w3.org/2001/04/xmlenc#aes192-cbc",
+        "http://www.w3.org/2001/04/xmlenc#aes256-cbc",
+        "http://www.w3.org/2009/xmlenc11#aes128-gcm",
+        "http://www.w3.org/2009/xmlenc11#aes256-gcm",
+        "http://www.w3.org/2001/04/xmlenc#tripledes-cbc",
+    ] {
+        for transport in [
+            "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p",
+            "http://www.w3.org/2001/04/xmlenc#rsa-1_5",
+        ] {
+            let enc = xmlsec1_encrypt_body(&plain, &pki.path("client.pem"), block, transport);
+            assert!(!enc.contains("xmlsec1 &amp;"), "not encrypted: {enc}");
+            let cfg =
+                decrypting().algorithms(AlgorithmPolicy::default().allow(block).allow(transport));
+            let (report, doc) = cfg
+                .process_response(enc.as_bytes(), now())
+                .unwrap_or_else(|e| panic!("{block} {transport}: {e}\n{enc}"));
+            assert_eq!(report.decrypted, [MessagePart::Body]);
+            assert!(doc.contains(content), "{block} {transport}: {doc}");
+            // Without the opt-in, 3DES and RSA-1_5 are refused.
+            if block.ends_with("tripledes-cbc") || transport.ends_with("rsa-1_5") {
+                assert!(matches!(
+                    decrypting().process_response(enc.as_bytes(), now()),
+                    Err(WssError::AlgorithmNotAllowed { .. })
+                ));
+            }
+        }
+    }
+}

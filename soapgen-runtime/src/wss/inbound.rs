@@ -41,6 +41,26 @@ impl WssConfig {
             .report)
     }
 
+    /// As [`check_response`](Self::check_response), and also returns the envelope as the client
+    /// then reads it: with every EncryptedData decrypted in place (the input unchanged when
+    /// nothing was encrypted).
+    ///
+    /// # Errors
+    ///
+    /// As [`check_response`](Self::check_response).
+    pub fn process_response(
+        &self,
+        envelope: &[u8],
+        now: UtcTime,
+    ) -> Result<(InboundReport, String), WssError> {
+        let p = self.check_response_with_limits(envelope, now, Limits::default())?;
+        let doc = match p.decrypted {
+            Some(d) => d,
+            None => String::from_utf8_lossy(envelope).into_owned(),
+        };
+        Ok((p.report, doc))
+    }
+
     pub(crate) fn check_response_with_limits(
         &self,
         envelope: &[u8],
