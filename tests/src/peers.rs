@@ -17,6 +17,8 @@
 //! let mime = lines.url("/crlf76"); // or "/lf76", "/crlf73", "/mixed", ...
 //! let wss4j = soapgen_tests::peers::wss4j(&["--user", "alice:s3cret"]);
 //! let secured = wss4j.url("/echo"); // or "/no-timestamp", "/expired", "/future"
+//! let zeep = soapgen_tests::peers::zeep_wss_request(&["--key", "k.pem", "--cert", "c.pem",
+//!     "--user", "bob", "--password", "pw"]);
 //! ```
 //!
 //! * spyne: `tests/peers/spyne_server.py`, run with `/usr/bin/python3`
@@ -48,6 +50,9 @@
 //!   into `<target-dir>/peers/wss4j/`; verifies each request's
 //!   `wsse:Security` header with `WSSecurityEngine.processSecurityHeader`.
 //!   See [`wss4j`].
+//! * zeep's WS-Security: `tests/peers/zeep_wss.py` prints a request secured
+//!   by zeep 4.2's own `UsernameToken` + `BinarySignature` plugins.  See
+//!   [`zeep_wss_request`].
 //! * line-broken base64: `tests/peers/linebreak_server.py` (stdlib only),
 //!   run with the same python as spyne; the same `GetData` / `EchoData`,
 //!   base64 inline with the line structure named by the path.  See
@@ -507,6 +512,43 @@ pub fn wss4j(args: &[&str]) -> Peer {
 pub fn wss4j_binary() -> PathBuf {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| build_peer(&WSS4J_PEER)).clone()
+}
+
+const ZEEP_WSS_INSTALL_HINT: &str =
+    "apt-get install -y python3-zeep python3-xmlsec (see .ci/install-peers.sh)";
+
+/// Runs `tests/peers/zeep_wss.py` with `args` (`--key PEM --cert PEM --user NAME --password PW
+/// [--text T] [--soap12] [--no-sign] [--no-token]`) under Debian's python3 and returns the bytes
+/// zeep 4.2 would POST for `Echo(text)` with `wsse=[UsernameToken(user, password,
+/// use_digest=True), BinarySignature(key, cert)]`.
+///
+/// # Panics
+///
+/// If python3, zeep or python3-xmlsec is missing (with the packages to install) or the script
+/// fails.
+pub fn zeep_wss_request(args: &[&str]) -> Vec<u8> {
+    let python = python();
+    let script = peers_dir().join("zeep_wss.py");
+    let out = Command::new(&python)
+        .arg(&script)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run {} ({e}): {PYTHON_INSTALL_HINT}; {ZEEP_WSS_INSTALL_HINT}",
+                python.display()
+            )
+        });
+    assert!(
+        out.status.success(),
+        "{} {} {args:?} failed ({}):\n{}\ninstall: {ZEEP_WSS_INSTALL_HINT}",
+        python.display(),
+        script.display(),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
 }
 
 fn start_built(spec: &BuiltPeer, bin: PathBuf) -> Peer {
