@@ -48,7 +48,8 @@
 //!   [`gsoap_swa`].
 //! * WSS4J: `tests/peers/wss4j/Wss4jPeer.java` (Apache WSS4J 1.6.19 and
 //!   Santuario 2.1.7 from Debian, OpenJDK), compiled by javac the same way
-//!   into `<target-dir>/peers/wss4j/`; verifies each request's
+//!   into `<target-dir>/peers/wss4j-<inputs hash>/` (one directory per
+//!   version of the peer: worktrees share the target directory); verifies each request's
 //!   `wsse:Security` header with `WSSecurityEngine.processSecurityHeader`
 //!   and secures its replies (Timestamp, UsernameToken, WSS "Scenario 3"
 //!   sign + encrypt).  See [`wss4j`]; the same program builds secured
@@ -287,6 +288,10 @@ struct BuiltPeer {
     inputs: &'static [(&'static str, &'static str)],
     /// Bump to force a rebuild when the build procedure changes outside the inputs.
     stamp_version: u64,
+    /// Build into `<name>-<inputs hash>/` instead of `<name>/`, so that worktrees sharing one
+    /// target directory with different versions of the peer each keep their own build instead of
+    /// replacing each other's while tests run.
+    dir_per_inputs: bool,
     install_hint: &'static str,
 }
 
@@ -304,6 +309,7 @@ const GSOAP_PEER: BuiltPeer = BuiltPeer {
         ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
     ],
     stamp_version: 1,
+    dir_per_inputs: false,
     install_hint: GSOAP_INSTALL_HINT,
 };
 
@@ -321,6 +327,7 @@ const GLOBALWEATHER_PEER: BuiltPeer = BuiltPeer {
         ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
     ],
     stamp_version: 1,
+    dir_per_inputs: false,
     install_hint: GSOAP_INSTALL_HINT,
 };
 
@@ -338,6 +345,7 @@ const GSOAP_MTOM_PEER: BuiltPeer = BuiltPeer {
         ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
     ],
     stamp_version: 1,
+    dir_per_inputs: false,
     install_hint: GSOAP_INSTALL_HINT,
 };
 
@@ -355,6 +363,7 @@ const GSOAP_SWA_PEER: BuiltPeer = BuiltPeer {
         ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
     ],
     stamp_version: 1,
+    dir_per_inputs: false,
     install_hint: GSOAP_INSTALL_HINT,
 };
 
@@ -458,6 +467,7 @@ const GSOAP_ENCODED_PEER: BuiltPeer = BuiltPeer {
         ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
     ],
     stamp_version: 1,
+    dir_per_inputs: false,
     install_hint: GSOAP_INSTALL_HINT,
 };
 
@@ -484,6 +494,7 @@ const WSS4J_PEER: BuiltPeer = BuiltPeer {
         ("Wss4jPeer.java", "tests/peers/wss4j/Wss4jPeer.java"),
     ],
     stamp_version: 1,
+    dir_per_inputs: true,
     install_hint: WSS4J_INSTALL_HINT,
 };
 
@@ -659,13 +670,20 @@ fn start_built(spec: &BuiltPeer, bin: PathBuf) -> Peer {
 
 fn build_peer(spec: &BuiltPeer) -> PathBuf {
     let root = workspace_root();
-    let out = target_dir().join("peers").join(spec.name);
+    let want = inputs_hash(spec, &root);
+    let out = if spec.dir_per_inputs {
+        let hex = want.trim_end().trim_start_matches("fnv1a64:");
+        target_dir()
+            .join("peers")
+            .join(format!("{}-{hex}", spec.name))
+    } else {
+        target_dir().join("peers").join(spec.name)
+    };
     let bin = out.join(spec.binary);
     let stamp = out.join("inputs.stamp");
     let lock = out.join("build.lock");
 
     fs::create_dir_all(&out).unwrap_or_else(|e| panic!("cannot create {}: {e}", out.display()));
-    let want = inputs_hash(spec, &root);
     let up_to_date =
         |bin: &Path| bin.is_file() && read_stamp(&stamp).as_deref() == Some(want.as_str());
 
