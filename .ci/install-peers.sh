@@ -9,7 +9,8 @@
 #   WSS4J peer  : OpenJDK 17 (javac, java) + libwss4j-java (WSS4J 1.6.19) +
 #                 libxml-security-java (Santuario 2.1.7) + commons-logging + slf4j
 #                 (tests/peers/wss4j/, WS-Security interop)
-#   tooling     : python3-zeep (reference client), xmlsec1 + libxml2-utils
+#   tooling     : python3-zeep (reference client) + python3-xmlsec (zeep's
+#                 BinarySignature, tests/peers/zeep_wss.py), xmlsec1 + libxml2-utils
 #                 (xmllint --exc-c14n) + openssl (test certificates), curl
 #                 (tests/peers/capture.sh uses curl)
 set -euo pipefail
@@ -26,6 +27,7 @@ packages=(
   python3-spyne
   python3-lxml
   python3-zeep
+  python3-xmlsec
   gsoap
   libgsoap-dev
   pkg-config
@@ -46,7 +48,7 @@ apt-get update
 apt-get install -y --no-install-recommends "${packages[@]}"
 
 # Verify what the test harness (tests/src/peers.rs) relies on.
-/usr/bin/python3 -c 'import spyne, lxml, zeep; print("spyne", spyne.__version__, "zeep", zeep.__version__)'
+/usr/bin/python3 -c 'import spyne, lxml, zeep, xmlsec; print("spyne", spyne.__version__, "zeep", zeep.__version__, "xmlsec", xmlsec.__version__)'
 command -v wsdl2h soapcpp2 gcc pkg-config curl xmlsec1 xmllint openssl javac java >/dev/null
 for jar in wss4j xmlsec commons-logging slf4j-api slf4j-nop; do
   test -f "/usr/share/java/$jar.jar"

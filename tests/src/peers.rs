@@ -16,7 +16,10 @@
 //! let lines = soapgen_tests::peers::linebreak_server();
 //! let mime = lines.url("/crlf76"); // or "/lf76", "/crlf73", "/mixed", ...
 //! let wss4j = soapgen_tests::peers::wss4j(&["--user", "alice:s3cret"]);
-//! let secured = wss4j.url("/echo"); // or "/no-timestamp", "/expired", "/future"
+//! let secured = wss4j.url("/echo"); // or "/no-timestamp", "/expired", "/future", ...
+//! let request = soapgen_tests::peers::wss4j_make_request("ut-digest", &["--user", "bob:pw"]);
+//! let zeep = soapgen_tests::peers::zeep_wss_request(&["--key", "k.pem", "--cert", "c.pem",
+//!     "--user", "bob", "--password", "pw"]);
 //! ```
 //!
 //! * spyne: `tests/peers/spyne_server.py`, run with `/usr/bin/python3`
@@ -45,9 +48,16 @@
 //!   [`gsoap_swa`].
 //! * WSS4J: `tests/peers/wss4j/Wss4jPeer.java` (Apache WSS4J 1.6.19 and
 //!   Santuario 2.1.7 from Debian, OpenJDK), compiled by javac the same way
-//!   into `<target-dir>/peers/wss4j/`; verifies each request's
-//!   `wsse:Security` header with `WSSecurityEngine.processSecurityHeader`.
-//!   See [`wss4j`].
+//!   into `<target-dir>/peers/wss4j-<inputs hash>/` (one directory per
+//!   version of the peer: worktrees share the target directory); verifies each request's
+//!   `wsse:Security` header with `WSSecurityEngine.processSecurityHeader`
+//!   and secures its replies (Timestamp, UsernameToken, WSS "Scenario 3"
+//!   sign + encrypt).  See [`wss4j`]; the same program builds secured
+//!   requests ([`wss4j_make_request`]) and processes messages from stdin
+//!   ([`wss4j_process`]).
+//! * zeep's WS-Security: `tests/peers/zeep_wss.py` prints a request secured
+//!   by zeep 4.2's own `UsernameToken` + `BinarySignature` plugins.  See
+//!   [`zeep_wss_request`].
 //! * line-broken base64: `tests/peers/linebreak_server.py` (stdlib only),
 //!   run with the same python as spyne; the same `GetData` / `EchoData`,
 //!   base64 inline with the line structure named by the path.  See
@@ -278,6 +288,10 @@ struct BuiltPeer {
     inputs: &'static [(&'static str, &'static str)],
     /// Bump to force a rebuild when the build procedure changes outside the inputs.
     stamp_version: u64,
+    /// Build into `<name>-<inputs hash>/` instead of `<name>/`, so that worktrees sharing one
+    /// target directory with different versions of the peer each keep their own build instead of
+    /// replacing each other's while tests run.
+    dir_per_inputs: bool,
     install_hint: &'static str,
 }
 
@@ -295,6 +309,7 @@ const GSOAP_PEER: BuiltPeer = BuiltPeer {
         ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
     ],
     stamp_version: 1,
+    dir_per_inputs: false,
     install_hint: GSOAP_INSTALL_HINT,
 };
 
@@ -312,6 +327,7 @@ const GLOBALWEATHER_PEER: BuiltPeer = BuiltPeer {
         ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
     ],
     stamp_version: 1,
+    dir_per_inputs: false,
     install_hint: GSOAP_INSTALL_HINT,
 };
 
@@ -329,6 +345,7 @@ const GSOAP_MTOM_PEER: BuiltPeer = BuiltPeer {
         ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
     ],
     stamp_version: 1,
+    dir_per_inputs: false,
     install_hint: GSOAP_INSTALL_HINT,
 };
 
@@ -346,6 +363,7 @@ const GSOAP_SWA_PEER: BuiltPeer = BuiltPeer {
         ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
     ],
     stamp_version: 1,
+    dir_per_inputs: false,
     install_hint: GSOAP_INSTALL_HINT,
 };
 
@@ -449,6 +467,7 @@ const GSOAP_ENCODED_PEER: BuiltPeer = BuiltPeer {
         ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
     ],
     stamp_version: 1,
+    dir_per_inputs: false,
     install_hint: GSOAP_INSTALL_HINT,
 };
 
@@ -475,6 +494,7 @@ const WSS4J_PEER: BuiltPeer = BuiltPeer {
         ("Wss4jPeer.java", "tests/peers/wss4j/Wss4jPeer.java"),
     ],
     stamp_version: 1,
+    dir_per_inputs: true,
     install_hint: WSS4J_INSTALL_HINT,
 };
 
@@ -485,17 +505,33 @@ const WSS4J_PEER: BuiltPeer = BuiltPeer {
 /// * `--user NAME:PASSWORD` (repeatable): the accounts its password callback knows;
 /// * `--ca ca.pem`: a trust anchor; signatures are then verified (Merlin crypto);
 /// * `--cert known.pem` (repeatable, with `--ca`): a certificate the crypto holds, for signatures
-///   that identify it by a KeyIdentifier (SKI, thumbprint) instead of sending it.
+///   that identify it by a KeyIdentifier (SKI, thumbprint) instead of sending it;
+/// * `--keystore server.p12 --storepass changeit --alias server`: the peer's own key (PKCS#12): it
+///   decrypts requests (EncryptedKey found by its SKI, issuer/serial or thumbprint) and signs
+///   `/scenario3/*` replies;
+/// * `--encrypt-for client.pem`: the certificate `/scenario3/*` replies are encrypted for;
+/// * `--reply-user NAME:PASSWORD`: the UsernameToken of `/ut-digest-reply` replies.
 ///
 /// Every POST (SOAP 1.1 or 1.2) goes through `WSSecurityEngine.processSecurityHeader`; a failure
 /// or a request without `wsse:Security` is a fault (HTTP 500, `faultstring` = WSS4J's message).
 /// Otherwise, for a body element `<X>`, the reply is `<XResponse><XResult>` with `text` (the
-/// request's `text`, echoed), `actions` (what WSS4J processed, in order: `TS`, `BST`, `UT`, `SIGN`),
-/// `user`, `passwordType` (`PasswordDigest` / `PasswordText`), `signed` (local names of the
-/// signed elements) and `signer` (the certificate's subject DN), qualified in the request's
-/// namespace. The first path segment chooses the reply's own Security header: `/echo` a WSS4J
-/// Timestamp (300 s), `/no-timestamp` none, `/expired` one that expired 300 s ago, `/future` one
-/// created an hour ahead.
+/// request's `text`, echoed), `actions` (what WSS4J processed, in order: `TS`, `BST`, `UT`, `SIGN`,
+/// `ENC`), `user`, `passwordType` (`PasswordDigest` / `PasswordText`), `signed` (local names of the
+/// signed elements), `signer` (the certificate's subject DN) and `encrypted` (local names of the
+/// decrypted elements: `Body` for Body content), qualified in the request's namespace.
+///
+/// The path chooses the reply's own Security header: `/echo` a WSS4J Timestamp (300 s),
+/// `/no-timestamp` none, `/expired` one that expired 300 s ago, `/future` one created an hour
+/// ahead, `/ut-digest-reply` a Timestamp and a UsernameToken PasswordDigest (Nonce, Created) of
+/// `--reply-user`, and `/scenario3/<alg>[?sig=rsa-sha1|rsa-sha256&kt=oaep|rsa15&order=sign-encrypt|
+/// encrypt-sign]` (`alg` = `aes128-cbc`, `aes256-cbc`, `3des`, `aes128-gcm`, `aes256-gcm`) the WSS
+/// Scenario 3 shape: a Timestamp; a signature of Body + Timestamp by the `--alias` key, certificate
+/// in a BinarySecurityToken (DirectReference), RSA-SHA1/SHA-1 (WSS4J 1.6's default) or
+/// RSA-SHA256/SHA-256 with `sig=rsa-sha256`; the Body content encrypted with `alg` under a key
+/// transported by RSA-OAEP (default) or RSA-1_5 (`kt=rsa15`) to `--encrypt-for`, identified by its
+/// SubjectKeyIdentifier; signed then encrypted (default) or `order=encrypt-sign`. A request to
+/// `/scenario3/*` must itself have its Body signed and encrypted, or the reply is a fault (the
+/// peer checks WSS4J's results by element; WSS4J alone would not insist).
 pub fn wss4j(args: &[&str]) -> Peer {
     let mut cmd = Command::new(wss4j_binary());
     cmd.args(["--port", "0", "--exit-with-parent"]).args(args);
@@ -509,6 +545,123 @@ pub fn wss4j_binary() -> PathBuf {
     BIN.get_or_init(|| build_peer(&WSS4J_PEER)).clone()
 }
 
+/// Runs the WSS4J peer's `--make-request <profile>` mode with `args` and returns the request it
+/// prints: a SOAP 1.1 envelope (`--soap12`: 1.2) whose Body is
+/// `<w:Echo xmlns:w="urn:soapgen:wss"><w:text>T</w:text></w:Echo>` (`--text T`, default `hello`;
+/// `--ns URI` changes the namespace), secured by WSS4J the way the server secures a reply to the
+/// path `/<profile>` (see [`wss4j`]): `scenario3/<alg>[?...]` needs `--keystore`, `--storepass`,
+/// `--alias` (the signer), `--encrypt-for` (the recipient) and `--ca`; `ut-digest` a Timestamp and
+/// a UsernameToken PasswordDigest of `--reply-user` (or of the first `--user`); `echo` a Timestamp.
+///
+/// # Panics
+///
+/// If the peer cannot be built or run (with the packages to install), or exits unsuccessfully.
+pub fn wss4j_make_request(profile: &str, args: &[&str]) -> Vec<u8> {
+    let out = Command::new(wss4j_binary())
+        .args(["--make-request", profile])
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the WSS4J peer ({e}): {WSS4J_INSTALL_HINT}"));
+    assert!(
+        out.status.success(),
+        "wss4j-peer --make-request {profile} {args:?} failed ({}):\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// Runs the WSS4J peer's `--process [path]` mode on `message` with `args` (the server's key and
+/// trust options, see [`wss4j`]): WSS4J processes the message's Security header as the server
+/// does (with `path` = `/scenario3/...`, plus the server's check that Body was signed and
+/// encrypted). `Ok` holds what it reported: `actions`, `user`, `passwordType`, `signed`, `signer`,
+/// `encrypted` and `text` (the first `text` element in the processed Body); `Err` WSS4J's (or the
+/// check's) message when it refused the message.
+///
+/// # Panics
+///
+/// If the peer cannot be built or run, or fails for another reason than refusing the message.
+pub fn wss4j_process(
+    path: Option<&str>,
+    args: &[&str],
+    message: &[u8],
+) -> Result<std::collections::BTreeMap<String, String>, String> {
+    let mut cmd = Command::new(wss4j_binary());
+    cmd.arg("--process");
+    if let Some(p) = path {
+        cmd.arg(p);
+    }
+    let mut child = cmd
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run the WSS4J peer ({e}): {WSS4J_INSTALL_HINT}"));
+    {
+        let mut stdin = child.stdin.take().expect("stdin is piped");
+        stdin
+            .write_all(message)
+            .unwrap_or_else(|e| panic!("cannot write to wss4j-peer --process: {e}"));
+    }
+    let out = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("wss4j-peer --process: {e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        return match stderr.lines().find_map(|l| l.strip_prefix("FAULT ")) {
+            Some(msg) if out.status.code() == Some(1) => Err(msg.to_string()),
+            _ => panic!(
+                "wss4j-peer --process {args:?} failed ({}):\n{stderr}",
+                out.status
+            ),
+        };
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect())
+}
+
+const ZEEP_WSS_INSTALL_HINT: &str =
+    "apt-get install -y python3-zeep python3-xmlsec (see .ci/install-peers.sh)";
+
+/// Runs `tests/peers/zeep_wss.py` with `args` (`--key PEM --cert PEM --user NAME --password PW
+/// [--text T] [--soap12] [--no-sign] [--no-token]`) under Debian's python3 and returns the bytes
+/// zeep 4.2 would POST for `Echo(text)` with `wsse=[UsernameToken(user, password,
+/// use_digest=True), BinarySignature(key, cert)]`.
+///
+/// # Panics
+///
+/// If python3, zeep or python3-xmlsec is missing (with the packages to install) or the script
+/// fails.
+pub fn zeep_wss_request(args: &[&str]) -> Vec<u8> {
+    let python = python();
+    let script = peers_dir().join("zeep_wss.py");
+    let out = Command::new(&python)
+        .arg(&script)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run {} ({e}): {PYTHON_INSTALL_HINT}; {ZEEP_WSS_INSTALL_HINT}",
+                python.display()
+            )
+        });
+    assert!(
+        out.status.success(),
+        "{} {} {args:?} failed ({}):\n{}\ninstall: {ZEEP_WSS_INSTALL_HINT}",
+        python.display(),
+        script.display(),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 fn start_built(spec: &BuiltPeer, bin: PathBuf) -> Peer {
     let mut cmd = Command::new(bin);
     cmd.args(["--port", "0", "--exit-with-parent"]);
@@ -517,13 +670,20 @@ fn start_built(spec: &BuiltPeer, bin: PathBuf) -> Peer {
 
 fn build_peer(spec: &BuiltPeer) -> PathBuf {
     let root = workspace_root();
-    let out = target_dir().join("peers").join(spec.name);
+    let want = inputs_hash(spec, &root);
+    let out = if spec.dir_per_inputs {
+        let hex = want.trim_end().trim_start_matches("fnv1a64:");
+        target_dir()
+            .join("peers")
+            .join(format!("{}-{hex}", spec.name))
+    } else {
+        target_dir().join("peers").join(spec.name)
+    };
     let bin = out.join(spec.binary);
     let stamp = out.join("inputs.stamp");
     let lock = out.join("build.lock");
 
     fs::create_dir_all(&out).unwrap_or_else(|e| panic!("cannot create {}: {e}", out.display()));
-    let want = inputs_hash(spec, &root);
     let up_to_date =
         |bin: &Path| bin.is_file() && read_stamp(&stamp).as_deref() == Some(want.as_str());
 

@@ -4,7 +4,7 @@
 use soapgen_runtime::{soap_client, Error, FromXml, ToXml};
 
 /// What the WSS4J peer verified: the echoed text, the WSS actions it processed, the UsernameToken's
-/// user and password type, and whether (and by whom) the message was signed.
+/// user and password type, whether (and by whom) the message was signed, and what it decrypted.
 #[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
 #[xml(namespace = "urn:soapgen:wss")]
 pub struct Verified {
@@ -21,6 +21,9 @@ pub struct Verified {
     pub signed: String,
     /// The signer's certificate subject, if signed.
     pub signer: String,
+    /// The local names of the elements WSS4J decrypted (`Body` for Body content), comma
+    /// separated; empty if nothing was encrypted.
+    pub encrypted: String,
 }
 
 macro_rules! service {

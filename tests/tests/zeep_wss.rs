@@ -1,0 +1,163 @@
+//! zeep 4.2's WS-Security (`tests/peers/zeep_wss.py`: `UsernameToken(use_digest=True)` and
+//! `BinarySignature`, applied as zeep applies them when it sends) as a fixture for soapgen's inbound
+//! side, proved by two other implementations: xmlsec1 1.2.37 verifies zeep's signature of the Body
+//! (XML-DSig §3.2) with the signer's certificate and no other, and Apache WSS4J 1.6.19 processes
+//! the whole header (UsernameToken PasswordDigest, WSS UsernameToken Profile 1.1 §3.1; the
+//! BinarySecurityToken signature, X.509 Token Profile 1.1 §3.3.2) with the test CA as trust anchor.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+
+use soapgen_tests::peers::{self, Peer};
+use soapgen_tests::pki::{test_pki, Pki};
+
+const USER: &str = "zeep-user";
+const PASSWORD: &str = "pä55 & <word>";
+
+fn zeep_request(pki: &Pki, extra: &[&str]) -> String {
+    let (key, cert) = (pki.path("client.key"), pki.path("client.pem"));
+    let mut args = vec![
+        "--key",
+        key.to_str().unwrap(),
+        "--cert",
+        cert.to_str().unwrap(),
+        "--user",
+        USER,
+        "--password",
+        PASSWORD,
+    ];
+    args.extend_from_slice(extra);
+    String::from_utf8(peers::zeep_wss_request(&args)).unwrap()
+}
+
+/// `xmlsec1 --verify --pubkey-cert-pem <cert>` with the Body located by its wsu:Id.
+fn xmlsec1_verify(pki: &Pki, xml: &str, cert: &str, soap_ns: &str) -> Result<(), String> {
+    let file = pki.dir().join(format!(
+        "zeep-{}-{:?}.xml",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::write(&file, xml).unwrap();
+    let out = Command::new("xmlsec1")
+        .arg("--verify")
+        .arg("--pubkey-cert-pem")
+        .arg(pki.path(cert))
+        .args(["--id-attr:Id", &format!("{soap_ns}:Body")])
+        .arg(&file)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run xmlsec1 ({e}): apt-get install -y xmlsec1"));
+    let _ = std::fs::remove_file(&file);
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    if out.status.success() && text.contains("OK") {
+        Ok(())
+    } else {
+        Err(text)
+    }
+}
+
+fn post(peer: &Peer, body: &str, soap12: bool) -> (u16, String) {
+    let ct = if soap12 {
+        "application/soap+xml; charset=utf-8"
+    } else {
+        "text/xml; charset=utf-8\r\nSOAPAction: \"urn:soapgen:wss#Echo\""
+    };
+    let mut conn = TcpStream::connect(peer.addr()).unwrap();
+    write!(
+        conn,
+        "POST /echo HTTP/1.1\r\nHost: {}\r\nContent-Type: {ct}\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        peer.addr(),
+        body.len()
+    )
+    .unwrap();
+    let mut raw = String::new();
+    conn.read_to_string(&mut raw).unwrap();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap();
+    (
+        head.split(' ').nth(1).unwrap().parse().unwrap(),
+        body.into(),
+    )
+}
+
+#[test]
+fn xmlsec1_verifies_zeeps_signature() {
+    let pki = test_pki();
+    for (soap12, ns) in [
+        (false, "http://schemas.xmlsoap.org/soap/envelope/"),
+        (true, "http://www.w3.org/2003/05/soap-envelope"),
+    ] {
+        let extra: &[&str] = if soap12 { &["--soap12"] } else { &[] };
+        let xml = zeep_request(pki, extra);
+        assert!(xml.contains("<wsse:BinarySecurityToken"), "{xml}");
+        assert!(xml.contains("#PasswordDigest\""), "{xml}");
+        assert!(!xml.contains("pä55"), "{xml}");
+        xmlsec1_verify(pki, &xml, "client.pem", ns)
+            .unwrap_or_else(|e| panic!("xmlsec1 refused zeep's signature: {e}\n{xml}"));
+        // Not with another key, and not once the Body changed.
+        assert!(xmlsec1_verify(pki, &xml, "stranger.pem", ns).is_err());
+        assert!(xmlsec1_verify(pki, &xml, "server.pem", ns).is_err());
+        let tampered = xml.replacen(">hello<", ">hellO<", 1);
+        assert_ne!(tampered, xml);
+        assert!(xmlsec1_verify(pki, &tampered, "client.pem", ns).is_err());
+    }
+}
+
+#[test]
+fn wss4j_processes_zeeps_username_token_and_signature() {
+    let pki = test_pki();
+    let ca = pki.path("ca.pem");
+    let peer = peers::wss4j(&[
+        "--user",
+        &format!("{USER}:{PASSWORD}"),
+        "--ca",
+        ca.to_str().unwrap(),
+    ]);
+    for soap12 in [false, true] {
+        let extra: &[&str] = if soap12 {
+            &["--soap12", "--text", "zeep & wss4j"]
+        } else {
+            &["--text", "zeep & wss4j"]
+        };
+        let xml = zeep_request(pki, extra);
+        let (status, reply) = post(&peer, &xml, soap12);
+        assert_eq!(status, 200, "{reply}\n--- request ---\n{xml}");
+        let field = |name: &str| {
+            let open = format!("<r:{name}>");
+            let start = reply.find(&open).map(|i| i + open.len());
+            start.map(|s| &reply[s..s + reply[s..].find('<').unwrap()])
+        };
+        assert_eq!(field("text"), Some("zeep &amp; wss4j"), "{reply}");
+        assert_eq!(field("user"), Some(USER), "{reply}");
+        assert_eq!(field("passwordType"), Some("PasswordDigest"), "{reply}");
+        assert_eq!(field("signed"), Some("Body"), "{reply}");
+        assert!(
+            field("signer").unwrap().contains("CN=soapgen test client"),
+            "{reply}"
+        );
+        let mut actions: Vec<&str> = field("actions").unwrap().split(',').collect();
+        actions.sort_unstable();
+        assert_eq!(actions, ["BST", "SIGN", "UT"], "{reply}");
+    }
+
+    // The wrong password, or a signer outside the CA, is refused.
+    let wrong = peers::wss4j(&[
+        "--user",
+        &format!("{USER}:not-it"),
+        "--ca",
+        ca.to_str().unwrap(),
+    ]);
+    let (status, reply) = post(&wrong, &zeep_request(pki, &[]), false);
+    assert_eq!(status, 500, "{reply}");
+    assert!(reply.contains("FailedAuthentication"), "{reply}");
+    let stranger = pki.path("stranger.pem");
+    let untrusting = peers::wss4j(&[
+        "--user",
+        &format!("{USER}:{PASSWORD}"),
+        "--ca",
+        stranger.to_str().unwrap(),
+    ]);
+    let (status, reply) = post(&untrusting, &zeep_request(pki, &[]), false);
+    assert_eq!(status, 500, "{reply}");
+}
