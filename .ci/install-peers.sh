@@ -5,6 +5,9 @@
 #   spyne peer  : /usr/bin/python3 + python3-spyne (2.14) + python3-lxml
 #   gSOAP peers : gsoap (wsdl2h, soapcpp2, import/xop.h + xmime5.h for the
 #                 MTOM peer) + libgsoap-dev + pkg-config + gcc
+#   gSOAP WS-Security peer (tests/peers/gsoap/wsse/): the same + libssl-dev
+#                 + zlib1g-dev (gSOAP's wsse plugin is compiled from source
+#                 against OpenSSL; pkg-config gsoapssl defines WITH_GZIP)
 #   line-break base64 peer: /usr/bin/python3 (stdlib only)
 #   WSS4J peer  : OpenJDK 17 (javac, java) + libwss4j-java (WSS4J 1.6.19) +
 #                 libxml-security-java (Santuario 2.1.7) + commons-logging + slf4j
@@ -30,6 +33,8 @@ packages=(
   python3-xmlsec
   gsoap
   libgsoap-dev
+  libssl-dev
+  zlib1g-dev
   pkg-config
   gcc
   libc6-dev
@@ -53,7 +58,8 @@ command -v wsdl2h soapcpp2 gcc pkg-config curl xmlsec1 xmllint openssl javac jav
 for jar in wss4j xmlsec commons-logging slf4j-api slf4j-nop; do
   test -f "/usr/share/java/$jar.jar"
 done
-pkg-config --exists gsoap
+pkg-config --exists gsoap gsoapssl
+test -f /usr/share/gsoap/plugin/wsseapi.c -a -f /usr/include/openssl/evp.h -a -f /usr/include/zlib.h
 test -f /usr/share/gsoap/import/xop.h -a -f /usr/share/gsoap/import/xmime5.h
 echo "gsoap $(pkg-config --modversion gsoap): $(pkg-config --cflags --libs gsoap)"
 echo "install-peers.sh: all peer dependencies installed"

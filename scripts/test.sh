@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! /usr/bin/python3 -c 'import spyne, zeep' 2>/dev/null || ! command -v soapcpp2 >/dev/null \
-    || ! pkg-config --exists gsoap 2>/dev/null || ! command -v javac xmllint >/dev/null \
+    || ! pkg-config --exists gsoap gsoapssl 2>/dev/null || [[ ! -f /usr/include/openssl/evp.h ]] \
+    || ! command -v javac xmllint >/dev/null \
     || [[ ! -f /usr/share/java/wss4j.jar ]]; then
   if [[ "$(id -u)" -eq 0 ]]; then
     bash .ci/install-peers.sh

@@ -1,6 +1,7 @@
-//! Real SOAP peers for the interop tests: a spyne (Python) server, four
-//! gSOAP (C) servers and a stdlib-Python server of line-broken base64,
-//! started as child processes on 127.0.0.1 with a free port.
+//! Real SOAP peers for the interop tests: a spyne (Python) server, six
+//! gSOAP (C) servers, a WSS4J (Java) server and a stdlib-Python server of
+//! line-broken base64, started as child processes on 127.0.0.1 with a free
+//! port.
 //!
 //! ```no_run
 //! let spyne = soapgen_tests::peers::spyne();
@@ -20,6 +21,8 @@
 //! let request = soapgen_tests::peers::wss4j_make_request("ut-digest", &["--user", "bob:pw"]);
 //! let zeep = soapgen_tests::peers::zeep_wss_request(&["--key", "k.pem", "--cert", "c.pem",
 //!     "--user", "bob", "--password", "pw"]);
+//! let wsse = soapgen_tests::peers::gsoap_wsse();
+//! let signed = wsse.url("/sign"); // or "/sign-encrypt/aes128-cbc", "/plain", ...
 //! ```
 //!
 //! * spyne: `tests/peers/spyne_server.py`, run with `/usr/bin/python3`
@@ -46,6 +49,13 @@
 //!   `EchoPhoto` (two MIME attachments each way) / `EchoRef` (a swaRef), SOAP
 //!   1.1; `/wsi` or `/plain` choose how the reply names its parts.  See
 //!   [`gsoap_swa`].
+//! * gSOAP WS-Security: `tests/peers/gsoap/wsse/` (`wsse.wsdl`, `server.c`,
+//!   `client.c`, `peer_wsse.{c,h}`, `build.sh`), built the same way into
+//!   `<target-dir>/peers/gsoap-wsse/` with gSOAP's wsse plugin (OpenSSL).
+//!   `EchoText` (namespace `urn:soapgen:wsse`); the first path segment is the
+//!   request policy: `/sign`, `/sign-encrypt[/<alg>]`, `/plain`; every
+//!   response is signed.  Keys from [`crate::pki::test_pki`].  See
+//!   [`gsoap_wsse`] and [`gsoap_wsse_client`].
 //! * WSS4J: `tests/peers/wss4j/Wss4jPeer.java` (Apache WSS4J 1.6.19 and
 //!   Santuario 2.1.7 from Debian, OpenJDK), compiled by javac the same way
 //!   into `<target-dir>/peers/wss4j-<inputs hash>/` (one directory per
@@ -91,6 +101,9 @@ const SPYNE_INSTALL_HINT: &str =
 const GSOAP_INSTALL_HINT: &str =
     "apt-get install -y gsoap libgsoap-dev pkg-config gcc (see .ci/install-peers.sh)";
 const PYTHON_INSTALL_HINT: &str = "apt-get install -y python3 (see .ci/install-peers.sh)";
+const GSOAP_WSSE_INSTALL_HINT: &str =
+    "apt-get install -y gsoap libgsoap-dev libssl-dev zlib1g-dev \
+     pkg-config gcc openssl (see .ci/install-peers.sh)";
 const WSS4J_INSTALL_HINT: &str = "apt-get install -y openjdk-17-jdk-headless libwss4j-java \
      libxml-security-java libcommons-logging-java libslf4j-java (see .ci/install-peers.sh)";
 
@@ -127,8 +140,8 @@ impl Peer {
         self.child.id()
     }
 
-    /// `"spyne"`, `"gsoap"`, `"globalweather"`, `"gsoap-mtom"`, `"gsoap-swa"`, `"wss4j"` or
-    /// `"linebreak"`.
+    /// `"spyne"`, `"gsoap"`, `"globalweather"`, `"gsoap-mtom"`, `"gsoap-swa"`,
+    /// `"gsoap-encoded"`, `"gsoap-wsse"`, `"wss4j"` or `"linebreak"`.
     pub fn name(&self) -> &'static str {
         self.name
     }
@@ -482,6 +495,88 @@ pub fn gsoap_encoded() -> Peer {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     let bin = BIN.get_or_init(|| build_peer(&GSOAP_ENCODED_PEER)).clone();
     start_built(&GSOAP_ENCODED_PEER, bin)
+}
+
+const GSOAP_WSSE_PEER: BuiltPeer = BuiltPeer {
+    name: "gsoap-wsse",
+    title: "gSOAP WS-Security",
+    build_sh: "tests/peers/gsoap/wsse/build.sh",
+    binary: "wsse-server",
+    inputs: &[
+        ("build.sh", "tests/peers/gsoap/wsse/build.sh"),
+        ("wsse.wsdl", "tests/peers/gsoap/wsse/wsse.wsdl"),
+        ("server.c", "tests/peers/gsoap/wsse/server.c"),
+        ("client.c", "tests/peers/gsoap/wsse/client.c"),
+        ("peer_wsse.h", "tests/peers/gsoap/wsse/peer_wsse.h"),
+        ("peer_wsse.c", "tests/peers/gsoap/wsse/peer_wsse.c"),
+        ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
+        ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
+        ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
+    ],
+    stamp_version: 1,
+    install_hint: GSOAP_WSSE_INSTALL_HINT,
+};
+
+/// Builds (if needed) and starts the gSOAP WS-Security server generated from
+/// `tests/peers/gsoap/wsse/wsse.wsdl` and secured by gSOAP 2.8's own wsse plugin
+/// (`wsseapi.c` on OpenSSL), with the keys of [`crate::pki::test_pki`]: `--cert server.pem
+/// --key server.key --ca ca.pem --peer-cert client.pem`.  `tests/peers/gsoap/wsse/server.c`
+/// documents the contract; in short:
+///
+/// * `EchoText(text)` (namespace `urn:soapgen:wsse`, document/literal, SOAP 1.1 and 1.2) ->
+///   `EchoTextResponse(text, checked, signer)`: the text back, what the server verified
+///   (`timestamp,signature,body-signed,timestamp-signed[,decrypted]`, or `none` on `/plain`)
+///   and the signing certificate's subject in RFC 2253 form (`CN=soapgen test
+///   client,O=soapgen tests`).
+/// * Request policy by the first path segment: `/sign` needs a wsu:Timestamp whose Expires
+///   has not passed (to the microsecond) and an XML signature covering Body and Timestamp,
+///   made with a certificate sent as a BinarySecurityToken (DirectReference) that chains to
+///   `ca.pem`; `/sign-encrypt[/<alg>]` also needs the Body encrypted for `server.pem`
+///   (RSA-OAEP or RSA-1_5); `/plain` needs nothing.  A failure is an unsigned SOAP fault
+///   with the plugin's message (`wsse:FailedCheck`, `wsu:MessageExpired`, ...).
+/// * Every response carries a Timestamp (300 s), `server.pem` as a BinarySecurityToken and a
+///   signature over exactly Body and Timestamp, RSA-SHA256 with SHA-256 digests (`?sig=rsa-sha1`:
+///   RSA-SHA1 with SHA-1).  On `/sign-encrypt/<alg>`, `<alg>` one of `aes128-cbc`,
+///   `aes192-cbc`, `aes256-cbc`, `3des`, `aes128-gcm`, `aes192-gcm`, `aes256-gcm`, the
+///   signed response Body is then encrypted for `client.pem` (found by its
+///   SubjectKeyIdentifier) with RSA-OAEP (`?kt=rsa-1_5`: RSA-1_5) key transport.
+pub fn gsoap_wsse() -> Peer {
+    let pki = crate::pki::test_pki();
+    let path = |name: &str| pki.path(name).into_os_string();
+    let mut cmd = Command::new(gsoap_wsse_binary());
+    cmd.args(["--port", "0", "--exit-with-parent"])
+        .arg("--cert")
+        .arg(path("server.pem"))
+        .arg("--key")
+        .arg(path("server.key"))
+        .arg("--ca")
+        .arg(path("ca.pem"))
+        .arg("--peer-cert")
+        .arg(path("client.pem"));
+    start(GSOAP_WSSE_PEER.name, cmd, GSOAP_WSSE_PEER.install_hint)
+}
+
+/// Path of the built gSOAP WS-Security server, building it (and its client) if missing or
+/// stale.  Safe to call from several threads and several test binaries at once.
+pub fn gsoap_wsse_binary() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| build_peer(&GSOAP_WSSE_PEER)).clone()
+}
+
+/// Path of the gSOAP WS-Security *client* built next to [`gsoap_wsse`]'s server
+/// (`tests/peers/gsoap/wsse/client.c`, which documents its command line): it sends one signed
+/// (and with `--encrypt <alg>`, encrypted) `EchoText` with the wsse plugin and verifies the
+/// signed (and encrypted) response, printing `key=value` lines.
+pub fn gsoap_wsse_client() -> PathBuf {
+    let server = gsoap_wsse_binary();
+    let client = server.with_file_name("wsse-client");
+    assert!(
+        client.is_file(),
+        "the gSOAP WS-Security build left no {}: {}",
+        client.display(),
+        GSOAP_WSSE_INSTALL_HINT
+    );
+    client
 }
 
 const WSS4J_PEER: BuiltPeer = BuiltPeer {

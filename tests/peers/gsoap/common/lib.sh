@@ -5,6 +5,7 @@
 #
 #   peer_need_tools od sed                  # optional: tools beyond the usual
 #   peer_need_share import/xop.h ...        # optional: gSOAP data files needed
+#   peer_use_pkg gsoapssl                   # optional: link another gSOAP library (default gsoap)
 #   peer_begin "$@"                         # checks; sets out_dir, gsoap_share, work, gen
 #   peer_typemap 'g = "urn:soapgen:gsoap"'  # $gen/typemap.dat: stock + these lines
 #   cp ... "$gen/"
@@ -27,6 +28,9 @@ PEER_INSTALL_HINT="apt-get install -y gsoap libgsoap-dev pkg-config gcc"
 
 peer_tools=(wsdl2h soapcpp2 pkg-config gcc mktemp)
 peer_share_files=(WS/typemap.dat import/)
+# The pkg-config package whose flags peer_gcc uses: gsoap, or gsoapssl (with
+# OpenSSL, DOM and zlib: the WS-Security plugin needs it).
+peer_pkg=gsoap
 
 # peer_need_tools TOOL...: also require these commands.
 peer_need_tools() {
@@ -37,6 +41,12 @@ peer_need_tools() {
 # (paths relative to it).
 peer_need_share() {
   peer_share_files+=("$@")
+}
+
+# peer_use_pkg PKG: compile and link against pkg-config's PKG (gsoapssl)
+# instead of gsoap.
+peer_use_pkg() {
+  peer_pkg="$1"
 }
 
 # peer_begin "$@": exactly one argument, the output directory.  Checks the
@@ -59,8 +69,8 @@ peer_begin() {
     echo "build.sh: missing tools: ${missing[*]} ($PEER_INSTALL_HINT)" >&2
     exit 3
   fi
-  if ! pkg-config --exists gsoap; then
-    echo "build.sh: pkg-config cannot find gsoap (apt-get install -y libgsoap-dev)" >&2
+  if ! pkg-config --exists "$peer_pkg"; then
+    echo "build.sh: pkg-config cannot find $peer_pkg (apt-get install -y libgsoap-dev)" >&2
     exit 3
   fi
 
@@ -120,7 +130,8 @@ peer_generate() {
 }
 
 # peer_gcc BINARY CFLAG... -- INPUT...: gcc -std=gnu99 -Wall with the CFLAGs,
-# $gen and common/ on the include path and gSOAP's pkg-config flags, into
+# $gen and common/ on the include path and gSOAP's pkg-config flags
+# ($peer_pkg), into
 # $work/BINARY; INPUTs (sources, extra -l) before gSOAP's libs and -lpthread.
 peer_gcc() {
   local bin="$1" cflags=()
@@ -133,10 +144,10 @@ peer_gcc() {
   # shellcheck disable=SC2046  # word splitting of pkg-config output is intended
   gcc -std=gnu99 "${cflags[@]}" -Wall \
     -I"$gen" -I"$PEER_COMMON_DIR" \
-    $(pkg-config --cflags gsoap) \
+    $(pkg-config --cflags "$peer_pkg") \
     -o "$work/$bin" \
     "$@" \
-    $(pkg-config --libs gsoap) -lpthread
+    $(pkg-config --libs "$peer_pkg") -lpthread
 }
 
 # peer_publish BINARY...: replace <outdir>/gen and <outdir>/BINARY... with
