@@ -515,6 +515,7 @@ const GSOAP_WSSE_PEER: BuiltPeer = BuiltPeer {
     ],
     stamp_version: 1,
     install_hint: GSOAP_WSSE_INSTALL_HINT,
+    dir_per_inputs: false,
 };
 
 /// Builds (if needed) and starts the gSOAP WS-Security server generated from

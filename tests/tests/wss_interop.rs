@@ -1,0 +1,314 @@
+//! soapgen as the client of real WS-Security stacks, both directions in one exchange:
+//!
+//! * Apache WSS4J 1.6.19, "Scenario 3": soapgen sends a request with a Timestamp, the Body and
+//!   Timestamp signed with a BinarySecurityToken (DirectReference) and the Body encrypted for the
+//!   server's certificate; WSS4J processes it (`processSecurityHeader`, and the peer insists the
+//!   Body was signed and encrypted) and answers Scenario 3 itself — Timestamp, signature with its
+//!   own BST, Body encrypted for soapgen's certificate named by SKI — which soapgen's default policy
+//!   (what the client sends, it requires) verifies and decrypts. Every symmetric algorithm, both
+//!   signature algorithms, both key transports, both orders.
+//! * WSS4J's UsernameToken PasswordDigest in a response, checked by soapgen.
+//! * zeep 4.2's BinarySignature + UsernameToken digest, verified by soapgen.
+//!
+//! Keys: `soapgen_tests::pki` (openssl, at test time).
+
+use std::time::Duration;
+
+use soapgen_runtime::wss::{
+    AlgorithmPolicy, BlockEncryption, Certificate, EncryptionOrder, KeyTransport, MessagePart,
+    TrustStore, UtcTime, WssConfig, WssError, X509Credential, X509Encryptor, X509Signer,
+};
+use soapgen_runtime::{Client, Error};
+use soapgen_tests::peers::{self, Peer};
+use soapgen_tests::pki::test_pki;
+use soapgen_tests::wss4j_service::{Echo11Client, Echo12Client};
+
+fn cert(name: &str) -> Certificate {
+    Certificate::from_pem(&test_pki().read(name), name).unwrap()
+}
+
+fn s(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The WSS4J server of Scenario 3: its key in server.p12, replies encrypted for client.pem, the
+/// test CA trusted.
+fn wss4j(extra: &[&str]) -> Peer {
+    let pki = test_pki();
+    let (ks, client, ca) = (
+        pki.path("server.p12"),
+        pki.path("client.pem"),
+        pki.path("ca.pem"),
+    );
+    let mut args = vec![
+        "--keystore",
+        s(&ks),
+        "--storepass",
+        "changeit",
+        "--alias",
+        "server",
+        "--encrypt-for",
+        s(&client),
+        "--ca",
+        s(&ca),
+    ];
+    args.extend_from_slice(extra);
+    peers::wss4j(&args)
+}
+
+/// soapgen's Scenario-3 client configuration.
+fn scenario3(block: BlockEncryption, transport: KeyTransport, order: EncryptionOrder) -> WssConfig {
+    let pki = test_pki();
+    let me = X509Credential::from_pkcs12(&pki.read("client.p12"), "changeit").unwrap();
+    WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .sign(X509Signer::new(me))
+        .encrypt(
+            X509Encryptor::new(cert("server.pem"))
+                .block_encryption(block)
+                .key_transport(transport)
+                .order(order),
+        )
+        .trust(TrustStore::new().anchor(cert("ca.pem")))
+        .algorithms(
+            AlgorithmPolicy::default()
+                .allow(BlockEncryption::TripleDesCbc.uri())
+                .allow(KeyTransport::Rsa15.uri()),
+        )
+}
+
+#[tokio::test]
+async fn scenario3_both_ways_with_wss4j() {
+    let peer = wss4j(&[]);
+    let variants: &[(&str, BlockEncryption, KeyTransport, EncryptionOrder)] = &[
+        (
+            "aes128-cbc",
+            BlockEncryption::Aes128Cbc,
+            KeyTransport::RsaOaepMgf1Sha1,
+            EncryptionOrder::SignThenEncrypt,
+        ),
+        (
+            "aes256-cbc",
+            BlockEncryption::Aes256Cbc,
+            KeyTransport::RsaOaepMgf1Sha1,
+            EncryptionOrder::SignThenEncrypt,
+        ),
+        (
+            "3des",
+            BlockEncryption::TripleDesCbc,
+            KeyTransport::RsaOaepMgf1Sha1,
+            EncryptionOrder::SignThenEncrypt,
+        ),
+        (
+            "aes128-gcm",
+            BlockEncryption::Aes128Gcm,
+            KeyTransport::RsaOaepMgf1Sha1,
+            EncryptionOrder::SignThenEncrypt,
+        ),
+        (
+            "aes256-gcm",
+            BlockEncryption::Aes256Gcm,
+            KeyTransport::RsaOaepMgf1Sha1,
+            EncryptionOrder::SignThenEncrypt,
+        ),
+        (
+            "aes128-cbc?sig=rsa-sha256",
+            BlockEncryption::Aes128Cbc,
+            KeyTransport::RsaOaepMgf1Sha1,
+            EncryptionOrder::SignThenEncrypt,
+        ),
+        (
+            "3des?kt=rsa15",
+            BlockEncryption::TripleDesCbc,
+            KeyTransport::Rsa15,
+            EncryptionOrder::SignThenEncrypt,
+        ),
+        (
+            "aes256-cbc?order=encrypt-sign",
+            BlockEncryption::Aes256Cbc,
+            KeyTransport::RsaOaepMgf1Sha1,
+            EncryptionOrder::EncryptThenSign,
+        ),
+    ];
+    for (path, block, transport, order) in variants {
+        let wss = scenario3(*block, *transport, *order);
+        let client = Client::builder(peer.url(&format!("/scenario3/{path}")))
+            .wss(wss.clone())
+            .build()
+            .unwrap();
+        let v = Echo11Client::from_client(client)
+            .echo(format!("scenario 3 {path} ünï & <x>"))
+            .await
+            .unwrap_or_else(|e| panic!("{path}: {e}\n--- peer ---\n{}", peer.stderr_output()));
+        // WSS4J verified and decrypted soapgen's request...
+        assert_eq!(v.text, format!("scenario 3 {path} ünï & <x>"));
+        assert!(
+            v.actions.contains("SIGN") && v.actions.contains("ENC"),
+            "{path}: {v:?}"
+        );
+        assert!(
+            v.signed.contains("Body") && v.signed.contains("Timestamp"),
+            "{path}: {v:?}"
+        );
+        assert_eq!(v.encrypted, "Body", "{path}: {v:?}");
+        assert!(v.signer.contains("soapgen test client"), "{path}: {v:?}");
+        // ... and soapgen verified and decrypted WSS4J's reply (or the call above had failed).
+    }
+    // SOAP 1.2 too.
+    let wss = scenario3(
+        BlockEncryption::Aes128Cbc,
+        KeyTransport::RsaOaepMgf1Sha1,
+        EncryptionOrder::SignThenEncrypt,
+    );
+    let client = Client::builder(peer.url("/scenario3/aes128-cbc"))
+        .wss(wss)
+        .build()
+        .unwrap();
+    let v = Echo12Client::from_client(client)
+        .echo("1.2".into())
+        .await
+        .unwrap();
+    assert_eq!(v.encrypted, "Body");
+}
+
+#[tokio::test]
+async fn wss4j_replies_that_break_the_policy_are_refused() {
+    let peer = wss4j(&[]);
+    let wss = scenario3(
+        BlockEncryption::Aes128Cbc,
+        KeyTransport::RsaOaepMgf1Sha1,
+        EncryptionOrder::SignThenEncrypt,
+    );
+    // The reply uses 3DES, which this client's policy does not allow.
+    let strict = wss.clone().algorithms(AlgorithmPolicy::default());
+    let client = Client::builder(peer.url("/scenario3/3des"))
+        .wss(strict)
+        .build()
+        .unwrap();
+    let e = Echo11Client::from_client(client)
+        .echo("x".into())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::Security(w) if matches!(**w, WssError::AlgorithmNotAllowed { role: "block encryption", .. })),
+        "{e}"
+    );
+    // A client that trusts another CA (only the stranger) refuses WSS4J's signature.
+    let other = wss
+        .clone()
+        .trust(TrustStore::new().anchor(cert("stranger.pem")));
+    let client = Client::builder(peer.url("/scenario3/aes128-cbc"))
+        .wss(other)
+        .build()
+        .unwrap();
+    let e = Echo11Client::from_client(client)
+        .echo("x".into())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::Security(w) if matches!(**w, WssError::UntrustedCertificate { .. })),
+        "{e}"
+    );
+    // The plain /echo profile answers with a Timestamp only: not signed, not encrypted.
+    let client = Client::builder(peer.url("/echo")).wss(wss).build().unwrap();
+    let e = Echo11Client::from_client(client)
+        .echo("x".into())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::Security(w) if matches!(&**w, WssError::NotSigned { part, .. } if part == "Body")),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn username_token_digest_both_ways_with_wss4j() {
+    let peer = peers::wss4j(&["--user", "alice:s3cret", "--reply-user", "server:srv-pw"]);
+    let wss = WssConfig::new()
+        .username_token(soapgen_runtime::wss::UsernameToken::digest(
+            "alice", "s3cret",
+        ))
+        .expect_username_token("server", "srv-pw");
+    let client = Client::builder(peer.url("/ut-digest-reply"))
+        .wss(wss)
+        .build()
+        .unwrap();
+    let v = Echo11Client::from_client(client)
+        .echo("ut".into())
+        .await
+        .unwrap();
+    assert_eq!(
+        (v.user.as_str(), v.password_type.as_str()),
+        ("alice", "PasswordDigest")
+    );
+    // The reply's password is not the one expected.
+    let wrong = WssConfig::new()
+        .username_token(soapgen_runtime::wss::UsernameToken::digest(
+            "alice", "s3cret",
+        ))
+        .expect_username_token("server", "other");
+    let client = Client::builder(peer.url("/ut-digest-reply"))
+        .wss(wrong)
+        .build()
+        .unwrap();
+    let e = Echo11Client::from_client(client)
+        .echo("ut".into())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::Security(w) if matches!(&**w, WssError::UsernameToken(m) if m == "wrong password")),
+        "{e}"
+    );
+}
+
+#[test]
+fn zeep_binary_signature_and_username_token_are_verified() {
+    let pki = test_pki();
+    let (key, pem) = (pki.path("client.key"), pki.path("client.pem"));
+    for soap12 in [false, true] {
+        let mut args = vec![
+            "--key",
+            s(&key),
+            "--cert",
+            s(&pem),
+            "--user",
+            "zeepuser",
+            "--password",
+            "zeep-pw",
+            "--text",
+            "from zeep",
+        ];
+        if soap12 {
+            args.push("--soap12");
+        }
+        let message = peers::zeep_wss_request(&args);
+        // The server's view of zeep's request: a signature by a certificate the CA issued, and the
+        // UsernameToken digest.
+        let cfg = WssConfig::new()
+            .require_signature(true)
+            .trust(TrustStore::new().anchor(cert("ca.pem")))
+            .expect_username_token("zeepuser", "zeep-pw");
+        let report = cfg
+            .check_response(&message, UtcTime::now())
+            .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&message)));
+        assert!(report.signed.contains(&MessagePart::Body), "{report:?}");
+        assert_eq!(report.username.as_deref(), Some("zeepuser"));
+        assert!(report
+            .signer
+            .unwrap()
+            .subject()
+            .contains("soapgen test client"));
+        // Tampered: refused.
+        let text = String::from_utf8(message.clone()).unwrap();
+        let tampered = text.replace("from zeep", "from evil");
+        assert!(matches!(
+            cfg.check_response(tampered.as_bytes(), UtcTime::now()),
+            Err(WssError::InvalidSignature(_))
+        ));
+        // Replayed: refused.
+        assert!(matches!(
+            cfg.check_response(&message, UtcTime::now()),
+            Err(WssError::Replay(_))
+        ));
+    }
+}
