@@ -6,10 +6,13 @@
 //!   transports) before soapgen is judged by it; and that its checks can fail.
 //! * soapgen's signed requests (WSS 1.1 §8, X.509 Token Profile 1.1 BinarySecurityToken with a
 //!   DirectReference; RSA-SHA256 with SHA-256 and with SHA-1 digests) are accepted at `/sign`;
-//!   unsigned, tampered, untrusted and expired requests are refused with a fault.
-//!
-//! soapgen does not verify response signatures yet: the responses' `ds:Signature` is only looked
-//! at in the raw text here.
+//!   unsigned, tampered, untrusted and expired requests are refused with a fault; gSOAP's signed
+//!   responses are verified by soapgen's default policy (a signing client requires a signed Body
+//!   and Timestamp from a certificate its TrustStore trusts).
+//! * `gsoap_and_soapgen_sign_and_encrypt_both_ways`: soapgen's signed and encrypted requests are
+//!   verified and decrypted by gSOAP at `/sign-encrypt/<alg>`, and gSOAP's signed and encrypted
+//!   responses (every block cipher gSOAP has, RSA-OAEP and RSA-1_5) are verified and decrypted
+//!   by soapgen.
 
 use std::process::{Command, Output, Stdio};
 use std::sync::Mutex;
@@ -17,7 +20,10 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use soapgen_runtime::transport::{HttpRequest, ReqwestTransport, Transport, TransportFuture};
-use soapgen_runtime::wss::{DigestAlgorithm, WssConfig, X509Credential, X509Signer};
+use soapgen_runtime::wss::{
+    AlgorithmPolicy, BlockEncryption, Certificate, DigestAlgorithm, EncryptionOrder, KeyTransport,
+    TrustStore, WssConfig, WssError, X509Credential, X509Encryptor, X509Signer,
+};
 use soapgen_runtime::xml::Name;
 use soapgen_runtime::{Client, Error, FromXml, Operation, SoapVersion};
 use soapgen_tests::peers;
@@ -320,10 +326,16 @@ fn credential(who: &str) -> X509Credential {
     .unwrap()
 }
 
+fn cert(name: &str) -> Certificate {
+    Certificate::from_pem(&test_pki().read(name), name).unwrap()
+}
+
+/// Signs as `who`; trusts the test CA for the responses' signatures.
 fn signing(who: &str, digest: DigestAlgorithm, ttl: Duration) -> WssConfig {
     WssConfig::new()
         .timestamp(ttl)
         .sign(X509Signer::new(credential(who)).digest(digest))
+        .trust(TrustStore::new().anchor(cert("ca.pem")))
 }
 
 fn op(version: SoapVersion) -> Operation {
@@ -387,7 +399,7 @@ async fn gsoap_accepts_soapgen_signed_requests() {
             assert_eq!(v.text, text, "{digest:?} {version}");
             assert_eq!(v.checked, CHECKED_SIGNED, "{digest:?} {version}");
             assert_eq!(v.signer, "CN=soapgen test client,O=soapgen tests");
-            // gSOAP's response is signed (soapgen does not verify it yet).
+            // gSOAP's response is signed, and soapgen verified it (or `send` had failed).
             let resp = wire.last_response();
             assert!(resp.contains("<ds:Signature"), "{resp}");
             assert!(resp.contains(RSA_SHA256), "{resp}");
@@ -529,4 +541,170 @@ async fn gsoap_refuses_an_expired_timestamp() {
     tokio::time::sleep(Duration::from_millis(50)).await;
     let v = send(&c, SoapVersion::Soap11, xml).await.unwrap();
     assert_eq!(v.checked, CHECKED_SIGNED);
+}
+
+#[tokio::test]
+async fn gsoap_and_soapgen_sign_and_encrypt_both_ways() {
+    let p = peers::gsoap_wsse();
+    let wire = Wire::new();
+    let policy = AlgorithmPolicy::default()
+        .allow(BlockEncryption::TripleDesCbc.uri())
+        .allow(KeyTransport::Rsa15.uri());
+    // (path, what soapgen encrypts the request with) — the response uses the path's cipher.
+    // Key transport RSA-1_5: gSOAP 2.8.124's mecevp writes and reads `rsa-oaep-mgf1p` but performs
+    // RSA PKCS#1 v1.5 (its "OAEP" EncryptedKey decrypts with `openssl pkeyutl -pkeyopt
+    // rsa_padding_mode:pkcs1`, not with oaep), so only real RSA-1_5 interoperates; see
+    // `gsoap_mislabelled_oaep_is_refused` below. Sign-then-encrypt only: gSOAP decrypts the Body
+    // as it parses it and then verifies the signature over the plaintext, so it refuses an
+    // encrypt-then-sign request ("The signature or decryption was invalid").
+    let rsa15 = KeyTransport::Rsa15;
+    let cases: &[(&str, BlockEncryption, KeyTransport, EncryptionOrder)] = &[
+        (
+            "aes128-cbc?kt=rsa-1_5",
+            BlockEncryption::Aes128Cbc,
+            rsa15,
+            EncryptionOrder::SignThenEncrypt,
+        ),
+        (
+            "aes192-cbc?kt=rsa-1_5",
+            BlockEncryption::Aes192Cbc,
+            rsa15,
+            EncryptionOrder::SignThenEncrypt,
+        ),
+        (
+            "aes256-cbc?kt=rsa-1_5",
+            BlockEncryption::Aes256Cbc,
+            rsa15,
+            EncryptionOrder::SignThenEncrypt,
+        ),
+        (
+            "3des?kt=rsa-1_5",
+            BlockEncryption::TripleDesCbc,
+            rsa15,
+            EncryptionOrder::SignThenEncrypt,
+        ),
+        (
+            "aes128-gcm?kt=rsa-1_5",
+            BlockEncryption::Aes128Gcm,
+            rsa15,
+            EncryptionOrder::SignThenEncrypt,
+        ),
+        (
+            "aes256-gcm?kt=rsa-1_5",
+            BlockEncryption::Aes256Gcm,
+            rsa15,
+            EncryptionOrder::SignThenEncrypt,
+        ),
+        (
+            "aes128-cbc?kt=rsa-1_5&sig=rsa-sha1",
+            BlockEncryption::Aes128Cbc,
+            rsa15,
+            EncryptionOrder::SignThenEncrypt,
+        ),
+    ];
+    // SOAP 1.1 only: gSOAP's plugin refuses a signed and encrypted SOAP 1.2 Body ("The signature
+    // or decryption was invalid") — as its verify_body refuses every signed SOAP 1.2 message —
+    // while WSS4J accepts soapgen's SOAP 1.2 ones (tests/tests/wss_interop.rs).
+    {
+        let version = SoapVersion::Soap11;
+        for (path, block, transport, order) in cases {
+            let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))
+                .encrypt(
+                    X509Encryptor::new(cert("server.pem"))
+                        .block_encryption(*block)
+                        .key_transport(*transport)
+                        .order(*order),
+                )
+                .algorithms(policy.clone());
+            let c = client_for(p.url(&format!("/sign-encrypt/{path}")), Some(wss), &wire);
+            let text = format!("secret {path} ünï & <x>");
+            let xml = envelope(&c, version, &text);
+            assert!(
+                !xml.contains("secret "),
+                "the request is not encrypted: {xml}"
+            );
+            let v = send(&c, version, xml.clone()).await.unwrap_or_else(|e| {
+                panic!(
+                    "{path} {version}: {e}\n--- request ---\n{xml}\n--- response ---\n{}\n--- peer ---\n{}",
+                    wire.last_response(),
+                    p.stderr_output()
+                )
+            });
+            // gSOAP verified and decrypted soapgen's request ...
+            assert_eq!(v.text, text);
+            assert!(
+                v.checked.contains("decrypted") && v.checked.contains("body-signed"),
+                "{path}: {v:?}"
+            );
+            // ... and soapgen decrypted and verified gSOAP's (it was encrypted on the wire).
+            let resp = wire.last_response();
+            assert!(
+                resp.contains("EncryptedData") && !resp.contains("secret "),
+                "{path}: {resp}"
+            );
+        }
+    }
+    // A response encrypted with 3DES and RSA-1_5 is refused by a client whose policy does not
+    // allow them.
+    let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))
+        .encrypt(X509Encryptor::new(cert("server.pem")).key_transport(KeyTransport::Rsa15));
+    let c = client_for(p.url("/sign-encrypt/3des?kt=rsa-1_5"), Some(wss), &wire);
+    let e = send(
+        &c,
+        SoapVersion::Soap11,
+        envelope(&c, SoapVersion::Soap11, "x"),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(&e, Error::Security(w) if matches!(**w, WssError::AlgorithmNotAllowed { .. })),
+        "{e}"
+    );
+    // A signing client that trusts only the stranger refuses gSOAP's signature.
+    let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))
+        .trust(TrustStore::new().anchor(cert("stranger.pem")));
+    let c = client_for(p.url("/sign"), Some(wss), &wire);
+    let e = send(
+        &c,
+        SoapVersion::Soap11,
+        envelope(&c, SoapVersion::Soap11, "x"),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(&e, Error::Security(w) if matches!(**w, WssError::UntrustedCertificate { .. })),
+        "{e}"
+    );
+}
+
+/// gSOAP 2.8.124 (mecevp on OpenSSL 3) labels its key transport `rsa-oaep-mgf1p` but performs RSA
+/// PKCS#1 v1.5, both ways: it cannot decrypt a real RSA-OAEP EncryptedKey, and soapgen cannot
+/// decrypt its "OAEP" one — which must fail as the one DecryptionFailed, not be accepted as OAEP.
+#[tokio::test]
+async fn gsoap_mislabelled_oaep_is_refused() {
+    let p = peers::gsoap_wsse();
+    let wire = Wire::new();
+    // soapgen's real OAEP request: gSOAP fails to decrypt it.
+    let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))
+        .encrypt(X509Encryptor::new(cert("server.pem")));
+    let c = client_for(p.url("/sign-encrypt/aes128-cbc"), Some(wss), &wire);
+    let f = refused(&c, envelope(&c, SoapVersion::Soap11, "x"), "real OAEP").await;
+    assert!(f.contains("padding check failed"), "{f}");
+    // gSOAP's "OAEP" response (to an RSA-1_5 request it can read): DecryptionFailed.
+    let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))
+        .encrypt(X509Encryptor::new(cert("server.pem")).key_transport(KeyTransport::Rsa15))
+        .algorithms(AlgorithmPolicy::default().allow(KeyTransport::Rsa15.uri()));
+    let c = client_for(p.url("/sign-encrypt/aes128-cbc"), Some(wss), &wire);
+    let e = send(
+        &c,
+        SoapVersion::Soap11,
+        envelope(&c, SoapVersion::Soap11, "x"),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(&e, Error::Security(w) if **w == WssError::DecryptionFailed),
+        "{e}"
+    );
+    assert!(wire.last_response().contains("rsa-oaep-mgf1p"));
 }

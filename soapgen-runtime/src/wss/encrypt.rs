@@ -3,7 +3,7 @@
 
 use super::sign::{KeyReference, DS_NS, THUMBPRINT_SHA1, X509_SKI};
 use super::xmlenc::{BlockEncryption, KeyTransport, XENC_CONTENT, XENC_NS};
-use super::{Certificate, WssError, BASE64_BINARY, WSSE11_NS, WSSE_NS};
+use super::{Certificate, WssError, BASE64_BINARY, WSSE_NS};
 use crate::xml::{Name, XmlWriter};
 
 /// `TokenType` of a SecurityTokenReference to an `xenc:EncryptedKey` (WSS 1.1 §7.5, §9.4).
@@ -158,13 +158,15 @@ impl X509Encryptor {
 
     /// Encrypts `plaintext` (the Body's content as written) with a fresh key: the
     /// `xenc:EncryptedData` element that replaces it, a self-contained fragment with `Id` =
-    /// `data_id` and a KeyInfo pointing at the EncryptedKey `key_id` (WSS 1.1 §9.4), and the
-    /// wrapped key.
+    /// `data_id`, and the wrapped key.
+    ///
+    /// The EncryptedData has no `ds:KeyInfo` pointing back at the EncryptedKey: the EncryptedKey's
+    /// ReferenceList already names it (WSS 1.1 §9.4 allows either), and gSOAP 2.8's wsse plugin
+    /// fails to decrypt ("padding check failed") when both are present.
     pub(crate) fn encrypt_content(
         &self,
         plaintext: &[u8],
         data_id: &str,
-        key_id: &str,
     ) -> Result<(String, Vec<u8>), WssError> {
         let key = self.block.generate_key()?;
         let cipher = self.block.encrypt(&key, plaintext)?;
@@ -176,15 +178,6 @@ impl X509Encryptor {
         w.start_element(Name::new(XENC_NS, "EncryptionMethod"))?;
         w.attribute(Name::unqualified("Algorithm"), self.block.uri())?;
         w.end_element()?;
-        w.start_element_prefixed(Name::new(DS_NS, "KeyInfo"), Some("ds"))?;
-        w.start_element_prefixed(Name::new(WSSE_NS, "SecurityTokenReference"), Some("wsse"))?;
-        w.declare_namespace("wsse11", WSSE11_NS)?;
-        w.attribute(Name::new(WSSE11_NS, "TokenType"), ENCRYPTED_KEY_TOKEN)?;
-        w.start_element(Name::new(WSSE_NS, "Reference"))?;
-        w.attribute(Name::unqualified("URI"), &format!("#{key_id}"))?;
-        w.end_element()?;
-        w.end_element()?; // SecurityTokenReference
-        w.end_element()?; // KeyInfo
         write_cipher_data(&mut w, &cipher)?;
         w.end_element()?; // EncryptedData
         Ok((w.into_string()?, wrapped))

@@ -96,8 +96,7 @@ impl Outgoing {
                 })?;
                 let data_id = format!("ED-{}", self.suffix);
                 let key_id = format!("EK-{}", self.suffix);
-                let (data, wrapped) =
-                    enc.encrypt_content(plaintext.as_bytes(), &data_id, &key_id)?;
+                let (data, wrapped) = enc.encrypt_content(plaintext.as_bytes(), &data_id)?;
                 envelope.replace_range(start..end, &data);
                 if !sign_first {
                     digest = body_digest(envelope, &mut scratch)?;
