@@ -14,6 +14,7 @@ use std::time::Duration;
 use soapgen_runtime::wss::{
     exclusive_c14n, AlgorithmPolicy, BlockEncryption, Certificate, KeyTransport, MessagePart,
     TrustStore, UsernameToken, UtcTime, WssConfig, WssError, X509Credential, X509Signer,
+    STR_TRANSFORM,
 };
 use soapgen_runtime::xml::{Limits, XmlReader};
 use soapgen_tests::pki::test_pki;
@@ -140,14 +141,27 @@ fn sign(doc: &str, sig: &Sig<'_>) -> String {
     };
     let mut references = String::new();
     for (id, transform) in &sig.refs {
-        let needle = format!("Id=\"{id}\"");
+        // An STR-Transform (WSS 1.1 §8.3) digests the token the STR points at, not the STR.
+        let digested = if *transform == STR_TRANSFORM {
+            "X509-1"
+        } else {
+            id
+        };
+        let needle = format!("Id=\"{digested}\"");
         let at = doc.find(&needle).unwrap_or_else(|| panic!("no {needle}"));
         let apex = doc[..at].rfind('<').unwrap();
         let mut c14n = Vec::new();
         exclusive_c14n(doc, apex, &[], &mut c14n).unwrap();
         let digest = openssl(&["dgst", dgst, "-binary"], &c14n);
+        let params = if *transform == STR_TRANSFORM {
+            format!(
+                r#"<wsse:TransformationParameters xmlns:wsse="{WSSE}"><ds:CanonicalizationMethod Algorithm="{EXC}"/></wsse:TransformationParameters>"#
+            )
+        } else {
+            String::new()
+        };
         references.push_str(&format!(
-            r##"<ds:Reference URI="#{id}"><ds:Transforms><ds:Transform Algorithm="{transform}"/></ds:Transforms><ds:DigestMethod Algorithm="{}"/><ds:DigestValue>{}</ds:DigestValue></ds:Reference>"##,
+            r##"<ds:Reference URI="#{id}"><ds:Transforms><ds:Transform Algorithm="{transform}">{params}</ds:Transform></ds:Transforms><ds:DigestMethod Algorithm="{}"/><ds:DigestValue>{}</ds:DigestValue></ds:Reference>"##,
             sig.digest,
             b64(&digest)
         ));
@@ -914,4 +928,26 @@ fn xmlsec1_signed_and_encrypted_responses_are_verified_and_decrypted() {
             }
         }
     }
+}
+
+#[test]
+fn an_str_transform_reference_covers_the_token() {
+    // The SecurityTokenReference of KeyInfo carries an Id, and a Reference with the STR-Transform
+    // signs the BinarySecurityToken it points at (as WSS4J does for "Token" parts).
+    let mut s = Sig::new(&["TS-1", "Body-1", "STR-1"]);
+    s.refs[2].1 = STR_TRANSFORM;
+    s.key_info = format!(
+        r##"<wsse:SecurityTokenReference xmlns:wsse="{WSSE}" wsu:Id="STR-1"><wsse:Reference URI="#X509-1" ValueType="{X509V3}"/></wsse:SecurityTokenReference>"##
+    );
+    let signed = sign(&response("server"), &s);
+    let report = check(&client(), &signed).unwrap();
+    assert!(report.signed.contains(&MessagePart::Body));
+    // The token swapped for another certificate the CA issued: refused as an invalid signature.
+    let other = b64(cert("client.pem").der());
+    let server = b64(cert("server.pem").der());
+    let swapped = signed.replace(&server, &other);
+    assert!(matches!(
+        check(&client(), &swapped),
+        Err(WssError::InvalidSignature(_))
+    ));
 }
