@@ -490,7 +490,7 @@ const WSS4J_PEER: BuiltPeer = BuiltPeer {
 /// Every POST (SOAP 1.1 or 1.2) goes through `WSSecurityEngine.processSecurityHeader`; a failure
 /// or a request without `wsse:Security` is a fault (HTTP 500, `faultstring` = WSS4J's message).
 /// Otherwise, for a body element `<X>`, the reply is `<XResponse><XResult>` with `text` (the
-/// request's `text`, echoed), `actions` (what WSS4J processed, in order: `TS`, `BST`, `UT`, `SIGN`),
+/// request's `text`, echoed), `actions` (what WSS4J processed, in order: `TS`, `BST`, `UT`, `SIGN`, `ENCR`),
 /// `user`, `passwordType` (`PasswordDigest` / `PasswordText`), `signed` (local names of the
 /// signed elements) and `signer` (the certificate's subject DN), qualified in the request's
 /// namespace. The first path segment chooses the reply's own Security header: `/echo` a WSS4J

@@ -3,6 +3,7 @@
 //
 //   java -cp <classes>:<jars> Wss4jPeer --port 0 [--exit-with-parent] [--user NAME:PASSWORD]...
 //                                       [--ca ca.pem] [--cert known.pem]...
+//                                       [--decrypt store.p12:password]
 //
 // Prints "LISTENING <port>" once bound. Every POST is a SOAP 1.1 or 1.2 request whose wsse:Security
 // header is processed by WSSecurityEngine.processSecurityHeader with a password callback that knows
@@ -10,12 +11,14 @@
 // then verified and their certificate checked against it) and whose key store also holds each
 // --cert (for signatures that identify their certificate by a KeyIdentifier instead of sending it). Nothing is lenient on top of WSS4J's own
 // defaults: a Timestamp is checked (strict, future TTL 60 s), a UsernameToken is authenticated.
+// With --decrypt, EncryptedKeys are unwrapped with the private key of that PKCS#12 store (a second
+// Merlin crypto, WSS4J's decryption crypto) and the EncryptedData they list are decrypted.
 //
 // Reply: a fault (HTTP 500, faultcode = WSS4J's, faultstring = its message) if processing failed or
 // there was no Security header; otherwise, for the first child <X> of the request Body,
 // <XResponse><XResult> with
 //   <text>     the request's <text> element, echoed
-//   <actions>  what WSS4J processed, in order: "TS", "BST", "UT", "SIGN" (comma separated)
+//   <actions>  what WSS4J processed, in order: "TS", "BST", "UT", "SIGN", "ENCR" (comma separated)
 //   <user>     the UsernameToken's user, <passwordType> its Type ("PasswordDigest" / "PasswordText")
 //   <signed>   for a signature: the local names of the signed elements (comma separated)
 //   <signer>   for a signature: the certificate's subject DN
@@ -82,6 +85,8 @@ public final class Wss4jPeer {
 
     private static final Map<String, String> USERS = new HashMap<>();
     private static Crypto crypto;
+    private static Crypto decryptCrypto;
+    private static String decryptPassword;
 
     public static void main(String[] args) throws Exception {
         int port = 0;
@@ -100,6 +105,21 @@ public final class Wss4jPeer {
                 }
                 case "--ca": ca = args[++i]; break;
                 case "--cert": known.add(args[++i]); break;
+                case "--decrypt": {
+                    // store.p12:password -- the PKCS#12 store with the private key that
+                    // EncryptedKeys are wrapped for.
+                    String d = args[++i];
+                    int c = d.lastIndexOf(':');
+                    decryptPassword = d.substring(c + 1);
+                    KeyStore ks = KeyStore.getInstance("PKCS12");
+                    try (InputStream in = new FileInputStream(d.substring(0, c))) {
+                        ks.load(in, decryptPassword.toCharArray());
+                    }
+                    Merlin m = new Merlin();
+                    m.setKeyStore(ks);
+                    decryptCrypto = m;
+                    break;
+                }
                 default:
                     System.err.println("unknown argument " + args[i]);
                     System.exit(2);
@@ -194,7 +214,10 @@ public final class Wss4jPeer {
         engine.setWssConfig(config);
         CallbackHandler cb = (Callback[] callbacks) -> {
             for (Callback c : callbacks) {
-                if (c instanceof WSPasswordCallback) {
+                if (c instanceof WSPasswordCallback
+                        && ((WSPasswordCallback) c).getUsage() == WSPasswordCallback.DECRYPT) {
+                    ((WSPasswordCallback) c).setPassword(decryptPassword);
+                } else if (c instanceof WSPasswordCallback) {
                     WSPasswordCallback pc = (WSPasswordCallback) c;
                     String pw = USERS.get(pc.getIdentifier());
                     if (pw != null) {
@@ -203,7 +226,7 @@ public final class Wss4jPeer {
                 }
             }
         };
-        List<WSSecurityEngineResult> results = engine.processSecurityHeader(doc, null, cb, crypto);
+        List<WSSecurityEngineResult> results = engine.processSecurityHeader(doc, null, cb, crypto, decryptCrypto);
         if (results == null || results.isEmpty()) {
             throw new WSSecurityException("the request has no wsse:Security header");
         }
@@ -225,6 +248,8 @@ public final class Wss4jPeer {
                 actions.add("TS");
             } else if (action == WSConstants.BST) {
                 actions.add("BST");
+            } else if (action == WSConstants.ENCR) {
+                actions.add("ENCR");
             } else if (action == WSConstants.SIGN) {
                 actions.add("SIGN");
                 X509Certificate cert =
