@@ -858,3 +858,40 @@ async fn wss4j_cannot_decrypt_for_another_recipient() {
         "{e}"
     );
 }
+
+#[test]
+fn requests_with_attachments_are_not_sent_half_encrypted() {
+    let client = Client::builder("http://127.0.0.1:9/")
+        .wss(WssConfig::new().encrypt(encryptor()))
+        .build()
+        .unwrap();
+    let op = Operation {
+        name: "Put",
+        action: "",
+        version: SoapVersion::Soap11,
+        one_way: false,
+    };
+    let mut env = client.envelope(&op, &[]).unwrap();
+    env.body(|w| {
+        let cid = w.swa_attachment(
+            "application/octet-stream",
+            &bytes::Bytes::from_static(b"data"),
+        );
+        w.simple_element(Name::new("urn:x", "ref"), cid.as_str())
+    })
+    .unwrap();
+    let e = env.finish_message().unwrap_err();
+    assert!(e.to_string().contains("does not cover attachments"), "{e}");
+    // Without encryption the same request is fine.
+    let client = Client::builder("http://127.0.0.1:9/").build().unwrap();
+    let mut env = client.envelope(&op, &[]).unwrap();
+    env.body(|w| {
+        let cid = w.swa_attachment(
+            "application/octet-stream",
+            &bytes::Bytes::from_static(b"data"),
+        );
+        w.simple_element(Name::new("urn:x", "ref"), cid.as_str())
+    })
+    .unwrap();
+    assert_eq!(env.finish_message().unwrap().attachments.len(), 1);
+}
