@@ -11,7 +11,9 @@
 //! before decryption); the decrypted Body content equals what was written (compared in exclusive
 //! C14N). xmlsec1 does not know the WS-Security layout: `soapgen_tests::xmlsec` moves the
 //! header's EncryptedKey into the EncryptedData first and says how. The other way, bodies that
-//! xmlsec1 encrypted decrypt with soapgen's primitives (the AES-GCM known answers).
+//! xmlsec1 encrypted decrypt with soapgen's primitives (the AES-GCM known answers). WSS4J 1.6.19
+//! (Santuario 2.1.7) decrypts soapgen's requests — the default algorithms among them — in both
+//! orders, signed and not, SOAP 1.1 and 1.2, and refuses them without the recipient's key.
 //!
 //! Keys and certificates come from `soapgen_tests::pki`: `server.pem`/`server.key` are the
 //! recipient, `client.pem`/`client.key` sign.
@@ -26,7 +28,9 @@ use soapgen_runtime::wss::{
 };
 use soapgen_runtime::xml::Name;
 use soapgen_runtime::{Client, Operation, SoapVersion};
+use soapgen_tests::peers;
 use soapgen_tests::pki::test_pki;
+use soapgen_tests::wss4j_service::{Echo11Client, Echo12Client};
 use soapgen_tests::xmlsec::{xmlsec1_decrypt, xmlsec1_encrypt_body, xmlsec1_verify};
 
 const OPENSSL_HINT: &str = "apt-get install -y openssl";
@@ -729,4 +733,181 @@ fn xmlsec1_signed_envelopes_verify() {
         ],
     )
     .unwrap_or_else(|e| panic!("{e}\n{signed}"));
+}
+
+/// The WSS4J peer with the server's PKCS#12 store as its decryption crypto and the test CA as
+/// its signature trust anchor.
+fn wss4j_decrypting() -> peers::Peer {
+    let pki = test_pki();
+    peers::wss4j(&[
+        "--ca",
+        pki.path("ca.pem").to_str().unwrap(),
+        "--keystore",
+        pki.path("server.p12").to_str().unwrap(),
+        "--storepass",
+        "changeit",
+        "--alias",
+        "server",
+    ])
+}
+
+#[tokio::test]
+async fn wss4j_decrypts_soapgen_requests() {
+    let p = wss4j_decrypting();
+    let text = "chiffr\u{e9} & <sign\u{e9}>";
+    let mut cases: Vec<(X509Encryptor, bool, &str)> = Vec::new();
+    // The defaults, encrypt only and signed both ways.
+    cases.push((encryptor(), false, "ENC"));
+    cases.push((encryptor(), true, "TS,BST,ENC,SIGN"));
+    cases.push((
+        encryptor().order(EncryptionOrder::EncryptThenSign),
+        true,
+        "TS,BST,SIGN,ENC",
+    ));
+    // Every block algorithm (but AES-192-CBC: below) and key transport, and the thumbprint
+    // reference.
+    for block in BlockEncryption::ALL {
+        if block == BlockEncryption::Aes192Cbc {
+            continue;
+        }
+        for kt in KeyTransport::ALL {
+            cases.push((
+                encryptor().block_encryption(block).key_transport(kt),
+                false,
+                "ENC",
+            ));
+        }
+    }
+    cases.push((
+        encryptor()
+            .key_reference(KeyReference::ThumbprintSha1)
+            .unwrap(),
+        false,
+        "ENC",
+    ));
+    for (enc, sign, actions) in cases {
+        let label = format!(
+            "{:?} {:?} {:?} sign={sign}",
+            enc.block_algorithm(),
+            enc.key_transport_algorithm(),
+            enc.encryption_order()
+        );
+        // These peer paths answer unsigned and unencrypted: the client's default inbound
+        // requirements (what it sends) are lifted; responses are tested in wss_interop.rs.
+        let mut wss = WssConfig::new()
+            .require_signature(false)
+            .require_encryption(false)
+            .encrypt(enc);
+        if sign {
+            wss = wss.timestamp(Duration::from_secs(300)).sign(signer());
+        }
+        let path = if sign { "/echo" } else { "/no-timestamp" };
+        let client = Client::builder(p.url(path)).wss(wss).build().unwrap();
+        let v = Echo11Client::from_client(client.clone())
+            .echo(text.into())
+            .await
+            .unwrap_or_else(|e| panic!("{label}: {e}\n--- peer ---\n{}", p.stderr_output()));
+        assert_eq!(v.text, text, "{label}");
+        assert_eq!(v.actions, actions, "{label}");
+        if sign {
+            assert_eq!(v.signed, "Timestamp,Body", "{label}");
+        }
+        let v = Echo12Client::from_client(client)
+            .echo("douze".into())
+            .await
+            .unwrap_or_else(|e| panic!("{label} (1.2): {e}\n--- peer ---\n{}", p.stderr_output()));
+        assert_eq!(
+            (v.text.as_str(), v.actions.as_str()),
+            ("douze", actions),
+            "{label}"
+        );
+    }
+}
+
+/// WSS4J 1.6.19 knows no AES-192 (its key-length table has none): it names the algorithm as not
+/// supported rather than failing to decrypt, so the message itself is fine (xmlsec1 decrypts it
+/// above).
+#[tokio::test]
+async fn wss4j_names_aes192_unsupported() {
+    let p = wss4j_decrypting();
+    let client = Client::builder(p.url("/no-timestamp"))
+        .wss(
+            WssConfig::new()
+                .require_encryption(false)
+                .encrypt(encryptor().block_encryption(BlockEncryption::Aes192Cbc)),
+        )
+        .build()
+        .unwrap();
+    let e = Echo11Client::from_client(client)
+        .echo("x".into())
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("is not supported: http://www.w3.org/2001/04/xmlenc#aes192-cbc"),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn wss4j_cannot_decrypt_for_another_recipient() {
+    let p = wss4j_decrypting();
+    let pki = test_pki();
+    // Encrypted for the client's certificate: the peer holds only the server's key.
+    let other = Certificate::from_pem(&pki.read("client.pem"), "client.pem").unwrap();
+    let client = Client::builder(p.url("/no-timestamp"))
+        .wss(
+            WssConfig::new()
+                .require_encryption(false)
+                .encrypt(X509Encryptor::new(other)),
+        )
+        .build()
+        .unwrap();
+    let e = Echo11Client::from_client(client)
+        .echo("x".into())
+        .await
+        .unwrap_err();
+    assert!(matches!(e, soapgen_runtime::Error::Fault(_)), "{e}");
+    assert!(
+        e.to_string()
+            .contains("No certificates were found for decryption"),
+        "{e}"
+    );
+}
+
+#[test]
+fn requests_with_attachments_are_not_sent_half_encrypted() {
+    let client = Client::builder("http://127.0.0.1:9/")
+        .wss(WssConfig::new().encrypt(encryptor()))
+        .build()
+        .unwrap();
+    let op = Operation {
+        name: "Put",
+        action: "",
+        version: SoapVersion::Soap11,
+        one_way: false,
+    };
+    let mut env = client.envelope(&op, &[]).unwrap();
+    env.body(|w| {
+        let cid = w.swa_attachment(
+            "application/octet-stream",
+            &bytes::Bytes::from_static(b"data"),
+        );
+        w.simple_element(Name::new("urn:x", "ref"), cid.as_str())
+    })
+    .unwrap();
+    let e = env.finish_message().unwrap_err();
+    assert!(e.to_string().contains("does not cover attachments"), "{e}");
+    // Without encryption the same request is fine.
+    let client = Client::builder("http://127.0.0.1:9/").build().unwrap();
+    let mut env = client.envelope(&op, &[]).unwrap();
+    env.body(|w| {
+        let cid = w.swa_attachment(
+            "application/octet-stream",
+            &bytes::Bytes::from_static(b"data"),
+        );
+        w.simple_element(Name::new("urn:x", "ref"), cid.as_str())
+    })
+    .unwrap();
+    assert_eq!(env.finish_message().unwrap().attachments.len(), 1);
 }

@@ -97,7 +97,12 @@ impl Outgoing {
                 let data_id = format!("ED-{}", self.suffix);
                 let key_id = format!("EK-{}", self.suffix);
                 let (data, wrapped) = enc.encrypt_content(plaintext.as_bytes(), &data_id)?;
-                envelope.replace_range(start..end, &data);
+                // (not `replace_range`: its splice is byte by byte when the text grows)
+                let tail = envelope.get(end..).unwrap_or_default().to_owned();
+                envelope.truncate(start);
+                envelope.reserve(data.len() + tail.len());
+                envelope.push_str(&data);
+                envelope.push_str(&tail);
                 if !sign_first {
                     digest = body_digest(envelope, &mut scratch)?;
                 }

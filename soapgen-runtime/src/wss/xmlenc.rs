@@ -384,7 +384,9 @@ impl KeyTransport {
     /// [`Rsa15`](Self::Rsa15) uses implicit rejection (RFC 8017 §7.2.2 note, as Santuario and
     /// xmlsec do): when decryption fails or yields a key of another length, `key_len` random bytes
     /// are returned instead of an error, so the failure surfaces later as the same
-    /// [`WssError::DecryptionFailed`] as a wrong key would.
+    /// [`WssError::DecryptionFailed`] as a wrong key would. (The substitute is drawn before
+    /// decrypting; the RSA decryption itself is aws-lc-rs's, and the choice between its result and
+    /// the substitute is an ordinary branch, not constant-time code.)
     ///
     /// # Errors
     ///
