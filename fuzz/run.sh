@@ -14,7 +14,7 @@ SECONDS_PER_TARGET="${1:-30}"
 shift || true
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
-  TARGETS=(base64_decode envelope_fault response_reader multipart wsdl_reader)
+  TARGETS=(base64_decode envelope_fault response_reader multipart wsdl_reader wss_verify)
 fi
 ROOT="$(cd .. && pwd)"
 SHARED="${SOAPGEN_SHARED:-$ROOT/../shared}"
@@ -57,6 +57,26 @@ if [ -d "$SHARED/corpus" ]; then
     cp "$f" "corpus/wsdl_reader/seed-$(sha1sum "$f" | cut -c1-16)"
   done
 fi
+# WS-Security: a throw-away key and self-signed certificate (made here, never checked in) that
+# the wss_verify target trusts and decrypts with, and seeds signed and encrypted with them by
+# xmlsec1 (needs openssl and xmlsec1).
+export SOAPGEN_FUZZ_PKI="$PWD/target/fuzz-pki"
+mkdir -p "$SOAPGEN_FUZZ_PKI" corpus/wss_verify
+if [ ! -f "$SOAPGEN_FUZZ_PKI/cert.pem" ]; then
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$SOAPGEN_FUZZ_PKI/key.pem" \
+    -out "$SOAPGEN_FUZZ_PKI/cert.pem" -days 36500 -subj "/CN=soapgen fuzz" 2>/dev/null
+fi
+WSU_NS=http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd
+xmlsec1 --sign --privkey-pem "$SOAPGEN_FUZZ_PKI/key.pem,$SOAPGEN_FUZZ_PKI/cert.pem" \
+  --id-attr:Id "$WSU_NS:Timestamp" --id-attr:Id http://schemas.xmlsoap.org/soap/envelope/:Body \
+  --output "$SOAPGEN_FUZZ_PKI/signed.xml" seeds/wss/signed.tmpl.xml
+xmlsec1 --encrypt --pubkey-cert-pem "$SOAPGEN_FUZZ_PKI/cert.pem" --session-key aes-128 \
+  --xml-data seeds/wss/plain.xml --node-name http://schemas.xmlsoap.org/soap/envelope/:Body \
+  --output "$SOAPGEN_FUZZ_PKI/encrypted.xml" seeds/wss/encrypted.tmpl.xml
+for b in 00 01 02 03 07 09 11 20; do
+  prefixed wss_verify "$b" "$SOAPGEN_FUZZ_PKI/signed.xml" "$SOAPGEN_FUZZ_PKI/encrypted.xml" \
+    seeds/wss/plain.xml
+done
 # A dictionary of chromedata's names for the typed reader.
 grep -o 'name="[A-Za-z0-9_]*"' wsdl/chromedata.wsdl | sed 's/name=//' | sort -u > chromedata.dict
 
