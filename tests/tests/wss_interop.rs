@@ -312,3 +312,120 @@ fn zeep_binary_signature_and_username_token_are_verified() {
         ));
     }
 }
+
+#[tokio::test]
+async fn configured_header_blocks_are_signed_and_required() {
+    use soapgen_runtime::wss::{DigestAlgorithm, InboundReport};
+    use soapgen_runtime::xml::Name;
+    use soapgen_runtime::{Operation, SoapVersion};
+    const WSA: &str = "http://www.w3.org/2005/08/addressing";
+    let pki = test_pki();
+    let p = peers::wss4j(&["--ca", s(&pki.path("ca.pem"))]);
+    let me = X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap();
+    let signer = X509Signer::new(me)
+        .digest(DigestAlgorithm::Sha256)
+        .sign_header(WSA, "MessageID")
+        .sign_header(WSA, "To");
+    let wss = WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .sign(signer)
+        .require_signature(false); // the peer's /echo answers unsigned
+    let client = Client::builder(p.url("/echo"))
+        .wss(wss.clone())
+        .build()
+        .unwrap();
+    let op = Operation {
+        name: "Echo",
+        action: "urn:soapgen:wss#Echo",
+        version: SoapVersion::Soap11,
+        one_way: false,
+    };
+    let envelope = |client: &Client, to_id: Option<&str>| {
+        let mut env = client.envelope(&op, &[("tns", "urn:soapgen:wss")]).unwrap();
+        env.header_entry(|w| w.simple_element(Name::new(WSA, "MessageID"), "urn:uuid:42"))
+            .unwrap();
+        env.header_entry(|w| {
+            w.start_element(Name::new(WSA, "To"))?;
+            if let Some(id) = to_id {
+                w.attribute(
+                    Name::new(
+                        "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd",
+                        "Id",
+                    ),
+                    id,
+                )?;
+            }
+            w.text("http://example.org/to")?;
+            w.end_element()
+        })
+        .unwrap();
+        env.body(|w| {
+            w.start_element(Name::new("urn:soapgen:wss", "Echo"))?;
+            w.simple_element(Name::new("urn:soapgen:wss", "text"), "with headers")?;
+            w.end_element()
+        })
+        .unwrap();
+        env.finish().unwrap()
+    };
+    // WSS4J verifies the signature and names every signed part; an Id the block already had is
+    // kept.
+    for to_id in [None, Some("to-1")] {
+        let xml = envelope(&client, to_id);
+        let reply = client
+            .call(&op, xml.clone(), |r, _tag| {
+                r.read_inner_xml().map(str::to_owned)
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{e}\n{xml}\n{}", p.stderr_output()));
+
+        assert!(reply.contains(">Timestamp,MessageID,To,Body<"), "{reply}");
+        if let Some(id) = to_id {
+            assert!(xml.contains(&format!("URI=\"#{id}\"")), "{xml}");
+        }
+        // soapgen's own inbound check, asked to require the signed headers, accepts it ...
+        let server_view = WssConfig::new()
+            .trust(TrustStore::new().anchor(cert("ca.pem")))
+            .require_signed_header(WSA, "MessageID")
+            .require_signed_header(WSA, "To");
+        let report: InboundReport = server_view
+            .check_response(xml.as_bytes(), UtcTime::now())
+            .unwrap();
+        assert!(report.signed.contains(&MessagePart::Header {
+            namespace: WSA.to_owned(),
+            name: "To".to_owned()
+        }));
+    }
+    // ... and refuses a message where one is not signed.
+    let plain = WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .sign(X509Signer::new(
+            X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap(),
+        ));
+    let c2 = Client::builder(p.url("/echo")).wss(plain).build().unwrap();
+    let xml = envelope(&c2, None);
+    let e = WssConfig::new()
+        .trust(TrustStore::new().anchor(cert("ca.pem")))
+        .require_signed_header(WSA, "To")
+        .check_response(xml.as_bytes(), UtcTime::now())
+        .unwrap_err();
+    assert!(
+        matches!(&e, WssError::NotSigned { part, .. } if part.contains("To")),
+        "{e}"
+    );
+    // A header to sign that the request lacks is an error, not a request signed less.
+    let lacking = WssConfig::new().timestamp(Duration::from_secs(300)).sign(
+        X509Signer::new(
+            X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap(),
+        )
+        .sign_header(WSA, "ReplyTo"),
+    );
+    let c3 = Client::builder(p.url("/echo"))
+        .wss(lacking)
+        .build()
+        .unwrap();
+    let mut env = c3.envelope(&op, &[]).unwrap();
+    env.body(|w| w.simple_element(Name::new("urn:x", "x"), "y"))
+        .unwrap();
+    let e = env.finish().unwrap_err();
+    assert!(e.to_string().contains("ReplyTo"), "{e}");
+}

@@ -67,8 +67,23 @@ impl Outgoing {
     ) -> Result<(), WssError> {
         let cfg = &self.cfg;
         let mut scratch = Vec::new();
+        // Header blocks to sign get a wsu:Id if they have none: later offsets move by `shift`.
+        let (header_refs, shift) = match cfg.signer() {
+            Some(signer) if !signer.headers.is_empty() => {
+                self.identify_headers(&signer.headers, envelope)?
+            }
+            _ => (Vec::new(), 0),
+        };
+        let body_at = self.body_at.map(|a| a + shift);
+        let body_content = self.body_content.map(|(s, e)| (s + shift, e + shift));
+        let mut header_digests = Vec::with_capacity(header_refs.len());
+        if let Some(signer) = cfg.signer() {
+            for (id, at) in header_refs {
+                header_digests.push((id, signer.reference_digest(envelope, at, &mut scratch)?));
+            }
+        }
         let body_digest = |envelope: &str, scratch: &mut Vec<u8>| -> Result<_, WssError> {
-            match (cfg.signer(), self.body_at) {
+            match (cfg.signer(), body_at) {
                 (Some(signer), Some(at)) => {
                     scratch.reserve(envelope.len().saturating_sub(at));
                     Ok(Some(signer.reference_digest(envelope, at, scratch)?))
@@ -88,7 +103,7 @@ impl Outgoing {
                 if sign_first {
                     digest = body_digest(envelope, &mut scratch)?;
                 }
-                let (start, end) = self.body_content.ok_or_else(|| {
+                let (start, end) = body_content.ok_or_else(|| {
                     WssError::Encode("the Body to encrypt was not written".to_owned())
                 })?;
                 let plaintext = envelope.get(start..end).ok_or_else(|| {
@@ -109,9 +124,87 @@ impl Outgoing {
                 encrypted = Some((enc, key_id, data_id, wrapped));
             }
         }
-        let security = self.security_header(version, env_prefix, digest, encrypted, scratch)?;
+        let security = self.security_header(
+            version,
+            env_prefix,
+            header_digests,
+            digest,
+            encrypted,
+            scratch,
+        )?;
         envelope.insert_str(self.header_at, &security);
         Ok(())
+    }
+
+    /// Finds each header block to sign among the children of the envelope's `Header` (in
+    /// `envelope`, before the Security block is inserted) and gives it a `wsu:Id` if it has none:
+    /// its (Id, start offset) pairs in document order, and how many bytes were inserted (all
+    /// before the Body).
+    fn identify_headers(
+        &self,
+        wanted: &[(String, String)],
+        envelope: &mut String,
+    ) -> Result<(Vec<(String, usize)>, usize), WssError> {
+        let bad = |s: String| WssError::Encode(s);
+        // (start offset, existing Id, insertion offset, prefix to declare) per signed block.
+        let mut found: Vec<(usize, Option<String>, usize, Option<&str>)> = Vec::new();
+        {
+            let doc = roxmltree::Document::parse(envelope)
+                .map_err(|e| bad(format!("cannot find the header blocks to sign: {e}")))?;
+            let header = doc
+                .root_element()
+                .children()
+                .find(|c| c.is_element() && c.tag_name().name() == "Header");
+            for (ns, name) in wanted {
+                let mut any = false;
+                for block in header
+                    .iter()
+                    .flat_map(|h| h.children())
+                    .filter(|c| c.has_tag_name((ns.as_str(), name.as_str())))
+                {
+                    any = true;
+                    let start = block.range().start;
+                    let existing = block.attribute((WSU_NS, "Id")).map(str::to_owned);
+                    // Right after the element's qualified name in its start tag.
+                    let tag = envelope.get(start + 1..).unwrap_or_default();
+                    let name_len = tag
+                        .find(|c: char| c.is_ascii_whitespace() || c == '>' || c == '/')
+                        .unwrap_or(tag.len());
+                    let prefix = match block.lookup_namespace_uri(Some("wsu")) {
+                        Some(WSU_NS) => None,
+                        Some(_) => Some("sgwsu"),
+                        None => Some("wsu"),
+                    };
+                    found.push((start, existing, start + 1 + name_len, prefix));
+                }
+                if !any {
+                    return Err(bad(format!(
+                        "the header block {{{ns}}}{name} to sign is not in the request"
+                    )));
+                }
+            }
+        }
+        found.sort_by_key(|f| f.0);
+        found.dedup_by_key(|f| f.0); // a block asked for twice is signed once
+        let mut out = Vec::with_capacity(found.len());
+        let mut shift = 0usize;
+        for (i, (start, existing, insert_at, prefix)) in found.into_iter().enumerate() {
+            let start = start + shift;
+            match existing {
+                Some(id) => out.push((id, start)),
+                None => {
+                    let id = format!("H{}-{}", i + 1, self.suffix);
+                    let attr = match prefix {
+                        Some(p) => format!(" xmlns:{p}=\"{WSU_NS}\" {p}:Id=\"{id}\""),
+                        None => format!(" wsu:Id=\"{id}\""),
+                    };
+                    envelope.insert_str(insert_at + shift, &attr);
+                    shift += attr.len();
+                    out.push((id, start));
+                }
+            }
+        }
+        Ok((out, shift))
     }
 
     /// The `wsse:Security` element, a self-contained fragment (it declares `wsse`, `wsu` and the
@@ -121,10 +214,12 @@ impl Outgoing {
     /// `"1"` in SOAP 1.1 (§4.2.3), `"true"` in SOAP 1.2 (Part 1 §5.2.3). `body_digest` is the
     /// Body Reference's DigestValue when signing; `encrypted` the encryptor, the EncryptedKey's
     /// and EncryptedData's Ids and the wrapped key when encrypting.
+    #[allow(clippy::too_many_arguments)]
     fn security_header(
         &self,
         version: SoapVersion,
         env_prefix: &str,
+        header_digests: Vec<(String, String)>,
         body_digest: Option<String>,
         encrypted: Option<(&X509Encryptor, String, String, Vec<u8>)>,
         mut scratch: Vec<u8>,
@@ -186,11 +281,12 @@ impl Outgoing {
             let body_digest = body_digest
                 .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
             // Digests first: they do not depend on the Signature element.
-            let mut references = Vec::with_capacity(2);
+            let mut references = Vec::with_capacity(2 + header_digests.len());
             if let Some(at) = ts_at {
                 let digest = signer.reference_digest(w.as_str(), at, &mut scratch)?;
                 references.push((ts_id.clone(), digest));
             }
+            references.extend(header_digests);
             references.push((format!("id-{suffix}"), body_digest));
 
             w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;

@@ -126,6 +126,8 @@ pub struct X509Signer {
     pub(crate) signature: SignatureAlgorithm,
     pub(crate) digest: DigestAlgorithm,
     pub(crate) key_reference: KeyReference,
+    /// Header blocks signed besides the Body and Timestamp: (namespace, local name).
+    pub(crate) headers: Vec<(String, String)>,
 }
 
 impl X509Signer {
@@ -136,7 +138,19 @@ impl X509Signer {
             signature: SignatureAlgorithm::default(),
             digest: DigestAlgorithm::default(),
             key_reference: KeyReference::default(),
+            headers: Vec::new(),
         }
+    }
+
+    /// Also signs every header block `{namespace}local_name` of the request (WS-Addressing's
+    /// `To`, `Action`, `MessageID`, a custom header…), each referenced by its `wsu:Id` (one is
+    /// added to a block that has none, WSS 1.1 §4) with the exclusive C14N transform, after the
+    /// Timestamp and before the Body in SignedInfo. A request without such a header block is an
+    /// error ([`WssError::Encode`]), not a request signed less than asked.
+    pub fn sign_header(mut self, namespace: &str, local_name: &str) -> Self {
+        self.headers
+            .push((namespace.to_owned(), local_name.to_owned()));
+        self
     }
 
     /// How KeyInfo refers to the certificate (default [`KeyReference::DirectReference`]).
