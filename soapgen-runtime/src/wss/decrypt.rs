@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use roxmltree::{Document, Node, ParsingOptions};
 
-use super::verify::{base64, child, elements, malformed, tokens, Shape};
+use super::verify::{base64, child, elements, malformed, Shape};
 use super::verify::{MessagePart, XENC_NS};
 use super::xmlenc::{BlockEncryption, KeyTransport};
 use super::{
@@ -35,6 +35,7 @@ pub(crate) fn encrypted_key(
     cfg: &WssConfig,
     shape: &Shape<'_, '_>,
     ids: &HashMap<&str, Node<'_, '_>>,
+    tokens: &HashMap<String, Certificate>,
     ek: Node<'_, '_>,
 ) -> Result<Vec<Edit>, WssError> {
     let mut targets = Vec::new();
@@ -78,7 +79,7 @@ pub(crate) fn encrypted_key(
     if targets.is_empty() {
         return Ok(Vec::new());
     }
-    let key = Unwrapper::new(cfg, shape, ek)?;
+    let key = Unwrapper::new(cfg, tokens, ek)?;
     targets
         .into_iter()
         .map(|ed| decrypt_data(cfg, shape, &key, ed))
@@ -90,9 +91,9 @@ pub(crate) fn encrypted_key(
 pub(crate) fn inline_encrypted_data(
     cfg: &WssConfig,
     shape: &Shape<'_, '_>,
-    _ids: &HashMap<&str, Node<'_, '_>>,
 ) -> Result<Vec<Edit>, WssError> {
     let mut edits = Vec::new();
+    let mut tokens = None;
     let mut roots = vec![shape.body];
     roots.extend(shape.header);
     for root in roots {
@@ -113,7 +114,13 @@ pub(crate) fn inline_encrypted_data(
             else {
                 continue;
             };
-            let key = Unwrapper::new(cfg, shape, ek)?;
+            if tokens.is_none() {
+                tokens = Some(match shape.security {
+                    Some(s) => super::verify::tokens(s)?,
+                    None => HashMap::new(),
+                });
+            }
+            let key = Unwrapper::new(cfg, tokens.as_ref().unwrap_or(&HashMap::new()), ek)?;
             edits.push(decrypt_data(cfg, shape, &key, ed)?);
         }
     }
@@ -155,7 +162,11 @@ struct Unwrapper {
 }
 
 impl Unwrapper {
-    fn new(cfg: &WssConfig, shape: &Shape<'_, '_>, ek: Node<'_, '_>) -> Result<Self, WssError> {
+    fn new(
+        cfg: &WssConfig,
+        tokens: &HashMap<String, Certificate>,
+        ek: Node<'_, '_>,
+    ) -> Result<Self, WssError> {
         let credential = cfg.decryption_credential().cloned().ok_or_else(|| {
             malformed(
                 ek,
@@ -178,14 +189,10 @@ impl Unwrapper {
                 },
             })?;
         if let Some(k) = child(ek, DS_NS, "KeyInfo") {
-            let tokens = match shape.security {
-                Some(s) => tokens(s)?,
-                None => HashMap::new(),
-            };
             let first = elements(k)
                 .next()
                 .ok_or_else(|| malformed(k, "an empty KeyInfo"))?;
-            if !names(first, credential.certificate(), &tokens) {
+            if !names(first, credential.certificate(), tokens) {
                 return Err(malformed(
                     ek,
                     &format!(

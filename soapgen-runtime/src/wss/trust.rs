@@ -2,6 +2,9 @@
 //! certificates, and pinned peer certificates, with path validation (RFC 5280 §6, simplified as
 //! below) and the RSA/ECDSA signature checks it needs, through aws-lc-rs.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use aws_lc_rs::signature::{self, UnparsedPublicKey, VerificationAlgorithm};
 use x509_parser::oid_registry::{self as oids, Oid};
 use x509_parser::prelude::FromDer;
@@ -41,6 +44,24 @@ pub struct TrustStore {
     anchors: Vec<Certificate>,
     intermediates: Vec<Certificate>,
     certificates: Vec<Certificate>,
+    /// Certificates whose path to an anchor was verified, with the end of the validity of the
+    /// shortest-lived certificate on that path: later messages signed by them skip the path's
+    /// signature checks (validity is still checked). Shared by the clones of a configuration,
+    /// emptied whenever the store changes.
+    verified: PathCache,
+}
+
+/// Verified paths by the signer certificate's DER; at most [`PATH_CACHE_CAPACITY`] entries.
+#[derive(Clone, Default)]
+struct PathCache(Arc<Mutex<HashMap<Vec<u8>, i64>>>);
+
+const PATH_CACHE_CAPACITY: usize = 1024;
+
+impl std::fmt::Debug for PathCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.0.lock().map(|m| m.len()).unwrap_or(0);
+        write!(f, "PathCache({n} verified)")
+    }
 }
 
 impl TrustStore {
@@ -52,12 +73,14 @@ impl TrustStore {
     /// Adds a trust anchor: certificates it issued (directly or through intermediates) are trusted.
     pub fn anchor(mut self, ca: Certificate) -> Self {
         self.anchors.push(ca);
+        self.verified = PathCache::default();
         self
     }
 
     /// Adds an intermediate CA certificate, used to build paths to an anchor; not trusted itself.
     pub fn intermediate(mut self, ca: Certificate) -> Self {
         self.intermediates.push(ca);
+        self.verified = PathCache::default();
         self
     }
 
@@ -65,6 +88,7 @@ impl TrustStore {
     /// KeyIdentifier or X509IssuerSerial in a response that does not carry it.
     pub fn certificate(mut self, cert: Certificate) -> Self {
         self.certificates.push(cert);
+        self.verified = PathCache::default();
         self
     }
 
@@ -102,6 +126,13 @@ impl TrustStore {
                 "no trust anchor or certificate is configured (WssConfig::trust)".to_owned(),
             ));
         }
+        let secs = now.unix_millis().div_euclid(1000);
+        if let Ok(cache) = self.verified.0.lock() {
+            if cache.get(cert.der()).is_some_and(|until| secs <= *until) {
+                return Ok(());
+            }
+        }
+        let mut path_end = cert.validity().1;
         let mut current = cert.clone();
         let mut last_problem = None;
         for _ in 0..MAX_CHAIN {
@@ -110,8 +141,17 @@ impl TrustStore {
                 .iter()
                 .find(|a| a.der() != current.der() && issued_by(&current, a).is_ok())
             {
-                return check_validity(anchor, now)
-                    .map_err(|r| untrusted(format!("its trust anchor {}: {r}", anchor.subject())));
+                check_validity(anchor, now).map_err(|r| {
+                    untrusted(format!("its trust anchor {}: {r}", anchor.subject()))
+                })?;
+                path_end = path_end.min(anchor.validity().1);
+                if let Ok(mut cache) = self.verified.0.lock() {
+                    if cache.len() >= PATH_CACHE_CAPACITY {
+                        cache.clear();
+                    }
+                    cache.insert(cert.der().to_vec(), path_end);
+                }
+                return Ok(());
             }
             // An anchor with the right name whose signature does not verify is the news.
             if let Some(a) = self
@@ -130,6 +170,7 @@ impl TrustStore {
                     check_validity(i, now).map_err(|r| {
                         untrusted(format!("its intermediate CA {}: {r}", i.subject()))
                     })?;
+                    path_end = path_end.min(i.validity().1);
                     current = i.clone();
                 }
                 None => break,
@@ -245,15 +286,13 @@ pub(crate) fn verify_with_certificate(
     msg: &[u8],
     sig: &[u8],
 ) -> Result<(), String> {
-    let c = parse(cert).ok_or("unreadable certificate")?;
-    let spki = c.public_key();
-    if spki.algorithm.algorithm != oids::OID_PKCS1_RSAENCRYPTION {
-        return Err(format!(
+    let key = cert.rsa_public_key().ok_or_else(|| {
+        format!(
             "the certificate {} has no RSA key (rsaEncryption)",
             cert.subject()
-        ));
-    }
-    UnparsedPublicKey::new(alg, spki.subject_public_key.data.as_ref())
+        )
+    })?;
+    UnparsedPublicKey::new(alg, key)
         .verify(msg, sig)
         .map_err(|_| "the SignatureValue does not verify with the signer's key".to_owned())
 }

@@ -117,6 +117,9 @@ struct State {
     nonce: Option<Vec<u8>>,
     unverified: usize,
     passes: usize,
+    /// Certificates of the BinarySecurityTokens read so far, by their base64 text: a decryption
+    /// pass re-reads the header, not the certificates.
+    token_cache: HashMap<String, Certificate>,
 }
 
 /// Runs the whole inbound processing of `envelope` (UTF-8) at `now`.
@@ -137,7 +140,7 @@ pub(crate) fn process(
         report.security_header = shape.security.is_some();
         let mut replaced = None;
         if let Some(sec) = shape.security {
-            let tokens = tokens(sec)?;
+            let tokens = cached_tokens(sec, &mut st.token_cache)?;
             let children: Vec<Node<'_, '_>> = sec.children().filter(Node::is_element).collect();
             while let Some(child) = children.get(st.cursor).copied() {
                 st.cursor += 1;
@@ -163,7 +166,8 @@ pub(crate) fn process(
                     }
                     (WSSE_NS, "UsernameToken") => read_username(cfg, child, &mut st, now)?,
                     (XENC_NS, "EncryptedKey") => {
-                        let edits = super::decrypt::encrypted_key(cfg, &shape, &ids, child)?;
+                        let edits =
+                            super::decrypt::encrypted_key(cfg, &shape, &ids, &tokens, child)?;
                         if !edits.is_empty() {
                             replaced = Some(edits);
                             break;
@@ -182,7 +186,7 @@ pub(crate) fn process(
             }
         }
         if replaced.is_none() {
-            let edits = super::decrypt::inline_encrypted_data(cfg, &shape, &ids)?;
+            let edits = super::decrypt::inline_encrypted_data(cfg, &shape)?;
             if !edits.is_empty() {
                 replaced = Some(edits);
             }
@@ -461,8 +465,34 @@ fn ids<'a, 'i>(d: &'a Document<'i>) -> Result<HashMap<&'a str, Node<'a, 'i>>, Ws
     Ok(out)
 }
 
+/// [`tokens`], with certificates already read (same base64 text) taken from `cache`.
+fn cached_tokens(
+    sec: Node<'_, '_>,
+    cache: &mut HashMap<String, Certificate>,
+) -> Result<HashMap<String, Certificate>, WssError> {
+    tokens_with(sec, &mut |text, id| {
+        if let Some(c) = cache.get(text) {
+            return Ok(c.clone());
+        }
+        let der = crate::base64::decode(text.as_bytes()).map_err(|e| format!("not base64: {e}"))?;
+        let c = Certificate::from_der(&der, &format!("BinarySecurityToken {id}"))
+            .map_err(|e| e.to_string())?;
+        cache.insert(text.to_owned(), c.clone());
+        Ok(c)
+    })
+}
+
 /// The certificates of the Security header's X.509 BinarySecurityTokens, by `wsu:Id`.
 pub(crate) fn tokens(sec: Node<'_, '_>) -> Result<HashMap<String, Certificate>, WssError> {
+    let mut none = HashMap::new();
+    cached_tokens(sec, &mut none)
+}
+
+/// Reads the X.509 BinarySecurityTokens of `sec` with `read(base64 text without whitespace, id)`.
+fn tokens_with(
+    sec: Node<'_, '_>,
+    read: &mut dyn FnMut(&str, &str) -> Result<Certificate, String>,
+) -> Result<HashMap<String, Certificate>, WssError> {
     let mut out = HashMap::new();
     for t in sec
         .children()
@@ -480,8 +510,11 @@ pub(crate) fn tokens(sec: Node<'_, '_>) -> Result<HashMap<String, Certificate>, 
         let Some(id) = t.attribute((WSU_NS, "Id")).or_else(|| t.attribute("Id")) else {
             continue; // nothing can reference it
         };
-        let der = base64(t).map_err(|r| malformed(t, &r))?;
-        let cert = Certificate::from_der(&der, &format!("BinarySecurityToken {id}"))?;
+        let compact: String = text(t)
+            .chars()
+            .filter(|c| !c.is_ascii_whitespace())
+            .collect();
+        let cert = read(&compact, id).map_err(|r| malformed(t, &r))?;
         out.insert(id.to_owned(), cert);
     }
     Ok(out)

@@ -250,6 +250,11 @@ impl Certificate {
         out
     }
 
+    /// The RSA public key (PKCS#1 `RSAPublicKey` DER, RFC 8017 §A.1.1), if the key is RSA.
+    pub(crate) fn rsa_public_key(&self) -> Option<&[u8]> {
+        self.rsa_public_key.as_deref()
+    }
+
     /// The RSA public key as an aws-lc-rs encrypting key (XML-Enc §5.4 key transport), read from
     /// the certificate's SubjectPublicKeyInfo (RFC 5280 §4.1.2.7).
     ///
