@@ -2,7 +2,7 @@
 //! read from PEM or DER.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use aws_lc_rs::signature::{KeyPair, RsaKeyPair};
 use num_bigint::BigInt;
@@ -12,6 +12,7 @@ use x509_parser::pem::Pem;
 use x509_parser::prelude::FromDer;
 
 use super::dn::DistinguishedName;
+use super::rsa_sha1::Sha1Key;
 use super::WssError;
 
 /// An X.509 v3 certificate (RFC 5280), kept in DER, parsed and checked once when loaded: its
@@ -265,6 +266,8 @@ impl fmt::Debug for Certificate {
 pub struct X509Credential {
     cert: Certificate,
     key: Arc<RsaKeyPair>,
+    /// The key in AWS-LC's own form, made on the first RSA-SHA1 signature.
+    sha1_key: Arc<OnceLock<Sha1Key>>,
 }
 
 impl X509Credential {
@@ -464,6 +467,7 @@ impl X509Credential {
         Ok(X509Credential {
             cert,
             key: Arc::new(key),
+            sha1_key: Arc::default(),
         })
     }
 
@@ -501,9 +505,13 @@ impl X509Credential {
     }
 
     /// RSA PKCS#1 v1.5 signature of `msg` with SHA-1 (RFC 8017 §8.2), as many bytes as the
-    /// modulus; through AWS-LC directly (see `rsa_sha1.rs`).
+    /// modulus; through AWS-LC directly (see `rsa_sha1.rs`), the key converted on first use.
     pub(crate) fn sign_rsa_sha1(&self, msg: &[u8]) -> Result<Vec<u8>, WssError> {
-        super::rsa_sha1::sign(&self.key, msg)
+        if let Some(key) = self.sha1_key.get() {
+            return key.sign(msg);
+        }
+        let made = Sha1Key::new(&self.key)?;
+        self.sha1_key.get_or_init(|| made).sign(msg)
     }
 }
 
