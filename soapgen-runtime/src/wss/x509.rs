@@ -33,6 +33,9 @@ pub struct Certificate {
     rsa_public_key: Option<Vec<u8>>,
     issuer_dn: DistinguishedName,
     serial_number: BigInt,
+    subject_dn: DistinguishedName,
+    key_algorithm: String,
+    key_bits: Option<usize>,
 }
 
 impl Certificate {
@@ -90,6 +93,7 @@ impl Certificate {
         let spki = cert.public_key();
         let rsa_public_key = (spki.algorithm.algorithm == OID_PKCS1_RSAENCRYPTION)
             .then(|| spki.subject_public_key.data.to_vec());
+        let (key_algorithm, key_bits) = key_algorithm_and_bits(spki);
         let validity = cert.validity();
         Ok(Certificate {
             der: Arc::from(der),
@@ -102,6 +106,9 @@ impl Certificate {
             rsa_public_key,
             issuer_dn: DistinguishedName::from_x509(cert.issuer()),
             serial_number: BigInt::from_signed_bytes_be(cert.raw_serial()),
+            subject_dn: DistinguishedName::from_x509(cert.subject()),
+            key_algorithm,
+            key_bits,
         })
     }
 
@@ -210,6 +217,23 @@ impl Certificate {
     /// (Unlike [`issuer`](Self::issuer), which lists the RDNs in certificate order.)
     pub fn issuer_rfc4514(&self) -> String {
         self.issuer_dn.to_rfc4514()
+    }
+
+    /// The subject distinguished name as RFC 4514 §2 writes it, as
+    /// [`issuer_rfc4514`](Self::issuer_rfc4514) does the issuer's.
+    pub fn subject_rfc4514(&self) -> String {
+        self.subject_dn.to_rfc4514()
+    }
+
+    /// The subject public key's algorithm (RFC 5280 §4.1.2.7): `RSA`, `EC P-256`, `EC P-384`,
+    /// `EC P-521`, `EC <curve OID>`, `Ed25519`, `Ed448`, `DSA`, or the algorithm's OID.
+    pub fn public_key_algorithm(&self) -> &str {
+        &self.key_algorithm
+    }
+
+    /// The subject public key's size in bits (RSA: the modulus; EC: the field), when known.
+    pub fn public_key_bits(&self) -> Option<usize> {
+        self.key_bits
     }
 
     /// The serial number in decimal (`4242`), as `ds:X509SerialNumber` carries it (XML-DSig
@@ -522,6 +546,38 @@ impl fmt::Debug for X509Credential {
             .field("key", &"RSA private key")
             .finish()
     }
+}
+
+/// The name of a SubjectPublicKeyInfo's algorithm and its key size, as
+/// [`Certificate::public_key_algorithm`] gives them.
+fn key_algorithm_and_bits(
+    spki: &x509_parser::x509::SubjectPublicKeyInfo<'_>,
+) -> (String, Option<usize>) {
+    let oid = spki.algorithm.algorithm.to_id_string();
+    let bits = spki.parsed().ok().map(|k| k.key_size()).filter(|&b| b > 0);
+    let name = match oid.as_str() {
+        "1.2.840.113549.1.1.1" => "RSA".to_owned(),
+        "1.2.840.10045.2.1" => {
+            let curve = spki
+                .algorithm
+                .parameters
+                .as_ref()
+                .and_then(|p| p.as_oid().ok())
+                .map(|o| o.to_id_string());
+            match curve.as_deref() {
+                Some("1.2.840.10045.3.1.7") => "EC P-256".to_owned(),
+                Some("1.3.132.0.34") => "EC P-384".to_owned(),
+                Some("1.3.132.0.35") => "EC P-521".to_owned(),
+                Some(other) => format!("EC {other}"),
+                None => "EC".to_owned(),
+            }
+        }
+        "1.3.101.112" => return ("Ed25519".to_owned(), Some(256)),
+        "1.3.101.113" => return ("Ed448".to_owned(), Some(456)),
+        "1.2.840.10040.4.1" => "DSA".to_owned(),
+        _ => oid,
+    };
+    (name, bits)
 }
 
 /// Opens a PKCS#12 `PFX` (RFC 7292 §4): checks the MAC with `password` and decrypts the bags; the
