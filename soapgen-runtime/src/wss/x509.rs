@@ -253,15 +253,27 @@ impl Certificate {
     /// values case-insensitively after whitespace folding; `#`-hex values by their string
     /// content, or DER bytes when not a string. Malformed input matches nothing (no error).
     pub fn matches_issuer_serial(&self, issuer_name: &str, serial: &str) -> bool {
+        // Compared as decimal text with leading zeros and a `+` dropped: linear in the input, so
+        // a megabyte of digits costs no big-number parse.
         let serial = serial.trim();
-        let digits = serial.strip_prefix(['-', '+']).unwrap_or(serial);
+        let (negative, digits) = match serial.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, serial.strip_prefix('+').unwrap_or(serial)),
+        };
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return false;
         }
-        let Ok(serial) = serial.parse::<BigInt>() else {
-            return false;
+        let digits = match digits.trim_start_matches('0') {
+            "" => "0",
+            d => d,
         };
-        serial == self.serial_number && self.issuer_dn.matches_str(issuer_name)
+        let ours = self.serial_number.to_string();
+        let (our_negative, our_digits) = match ours.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, ours.as_str()),
+        };
+        (digits == our_digits && (negative == our_negative || digits == "0"))
+            && self.issuer_dn.matches_str(issuer_name)
     }
 
     /// The SHA-1 thumbprint of the DER encoding (X.509 Token Profile 1.1 §3.2.1,
