@@ -403,6 +403,16 @@ impl X509Credential {
 
     /// [`from_pkcs12`](Self::from_pkcs12) of the file at `path`, whose name the errors carry.
     ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use soapgen_runtime::wss::{KeyReference, WssConfig, X509Credential, X509Signer};
+    /// let cred = X509Credential::from_pkcs12_file("client.p12", "changeit")?;
+    /// let signer = X509Signer::new(cred).key_reference(KeyReference::X509IssuerSerial)?;
+    /// let wss = WssConfig::new().sign(signer);
+    /// # Ok::<(), soapgen_runtime::wss::WssError>(())
+    /// ```
+    ///
     /// # Errors
     ///
     /// As [`from_pkcs12`](Self::from_pkcs12); [`WssError::Key`] when the file cannot be read.
