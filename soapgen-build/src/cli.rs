@@ -6,6 +6,8 @@
 //!   in; running it twice gives no diff.
 //! - `soapgen inspect <wsdl>`: prints services, ports, operations with their Rust signatures, and the
 //!   types, for finding one's way in a big WSDL; `--operation <name>` prints a sample request.
+//! - `soapgen cert extract <message.xml> [--out DIR]`: writes the X.509 certificates a captured
+//!   message carries as `.cer` files and describes them ([`crate::cert`]).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -24,6 +26,7 @@ Examples:
   soapgen inspect wsdl/Weather.svc.wsdl
   soapgen inspect wsdl/Weather.svc.wsdl --operation GetWeather
   soapgen generate wsdl/Weather.svc.wsdl -o weather-client --runtime 0.1
+  soapgen cert extract captured-response.xml --out certs
 
 Generated clients log every request and response envelope, with passwords, nonces and key
 material redacted, at the tracing target soapgen::wire: RUST_LOG=soapgen::wire=trace";
@@ -58,6 +61,36 @@ pub enum Command {
     /// Print the services, ports, operations (as Rust signatures) and types of a WSDL, or a sample
     /// request for one operation.
     Inspect(InspectArgs),
+    /// Work with the X.509 certificates of WS-Security messages.
+    #[command(subcommand)]
+    Cert(CertCommand),
+}
+
+/// `soapgen cert` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum CertCommand {
+    /// Write the X.509 certificates a captured SOAP message carries as DER files, and describe
+    /// them.
+    ///
+    /// Reads every wsse:BinarySecurityToken with an X509v3 ValueType and every ds:X509Certificate
+    /// (any namespace prefix) and writes each as <wsu:Id or index>.cer. Prints subject, issuer,
+    /// serial (decimal and hex), SubjectKeyIdentifier (hex), SHA-1 thumbprint (base64, as a
+    /// ThumbprintSHA1 KeyIdentifier carries it), validity (RFC 3339) and key type and size. A
+    /// malformed certificate is reported with the reason and the exit status is 1; the other
+    /// tokens are still written and printed.
+    Extract(CertExtractArgs),
+}
+
+/// `soapgen cert extract`.
+#[derive(Debug, Args)]
+pub struct CertExtractArgs {
+    /// The captured message: a SOAP envelope as it went over the wire (from a proxy or a packet
+    /// capture; soapgen's own wire log redacts the tokens).
+    pub message: PathBuf,
+    /// The directory to write the .cer files to (created if missing; files of the same names
+    /// are overwritten).
+    #[arg(short, long, value_name = "DIR", default_value = ".")]
+    pub out: PathBuf,
 }
 
 /// Options shared by the subcommands that read a WSDL.
@@ -203,7 +236,28 @@ pub fn run(cli: Cli) -> Result<String, Errors> {
                 None => Ok(inspect(&g.module, args.types)),
             }
         }
+        Command::Cert(CertCommand::Extract(args)) => {
+            let x = cert_extract(&args)?;
+            if x.failed > 0 {
+                return Err(Error::new(
+                    ErrorKind::Invalid(format!(
+                        "{x_report}{n} of the certificates in {} could not be read",
+                        args.message.display(),
+                        x_report = x.report,
+                        n = x.failed
+                    )),
+                    None,
+                )
+                .into());
+            }
+            Ok(x.report)
+        }
     }
+}
+
+fn cert_extract(args: &CertExtractArgs) -> Result<crate::cert::Extracted, Errors> {
+    crate::cert::extract(&args.message, &args.out)
+        .map_err(|e| Error::new(ErrorKind::Invalid(e), None).into())
 }
 
 fn fetch_options(args: &FetchArgs) -> FetchOptions {
@@ -506,6 +560,28 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    // `cert extract` prints what it could read even when some tokens fail, then exits with 1.
+    if let Command::Cert(CertCommand::Extract(args)) = &cli.command {
+        return match cert_extract(args) {
+            Ok(x) => {
+                print!("{}", x.report);
+                if x.failed > 0 {
+                    eprintln!(
+                        "error: {} of the certificates in {} could not be read",
+                        x.failed,
+                        args.message.display()
+                    );
+                    1
+                } else {
+                    0
+                }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                1
+            }
+        };
+    }
     match run(cli) {
         Ok(s) => {
             print!("{s}");

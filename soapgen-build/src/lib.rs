@@ -28,6 +28,8 @@
 #![deny(missing_docs)]
 
 #[cfg(feature = "cli")]
+pub mod cert;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod emit;
 pub mod error;

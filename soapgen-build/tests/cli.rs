@@ -96,6 +96,7 @@ fn help_texts() {
     insta::assert_snapshot!("help_fetch", help(&["fetch", "--help"]));
     insta::assert_snapshot!("help_generate", help(&["generate", "--help"]));
     insta::assert_snapshot!("help_inspect", help(&["inspect", "--help"]));
+    insta::assert_snapshot!("help_cert_extract", help(&["cert", "extract", "--help"]));
     // `help <command>` and `-h` are the same texts, the latter without the long paragraphs.
     assert_eq!(help(&["help", "fetch"]), help(&["fetch", "--help"]));
     assert!(help(&["fetch", "-h"]).contains("--include-bundled"));

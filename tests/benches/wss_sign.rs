@@ -1,7 +1,8 @@
 //! Cost of signing a request (WSS 1.1 §8: Timestamp + Body, exclusive C14N, SHA-256 digests,
 //! RSA-SHA256, BinarySecurityToken) against its floor, the bare cryptography through aws-lc-rs:
 //! one RSA-2048 PKCS#1 v1.5 SHA-256 signature of a SignedInfo-sized input plus SHA-256 of the
-//! body. Also the same request unsigned, for the XML writing that any request pays.
+//! body. Also the same request unsigned, for the XML writing that any request pays, and signed
+//! with RSA-SHA1 (through aws-lc-sys, the key re-parsed per signature) and RSA-SHA512.
 //!
 //! ```text
 //! cargo bench -p soapgen-tests --bench wss_sign
@@ -12,7 +13,7 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use soapgen_runtime::wss::{WssConfig, X509Credential, X509Signer};
+use soapgen_runtime::wss::{SignatureAlgorithm, WssConfig, X509Credential, X509Signer};
 use soapgen_runtime::xml::Name;
 use soapgen_runtime::{Client, Operation, SoapVersion};
 
@@ -43,11 +44,23 @@ fn bench(c: &mut Criterion) {
         .wss(
             WssConfig::new()
                 .timestamp(Duration::from_secs(300))
-                .sign(X509Signer::new(cred)),
+                .sign(X509Signer::new(cred.clone())),
         )
         .build()
         .unwrap();
     let plain = Client::builder("http://127.0.0.1:9/").build().unwrap();
+    let signed_with = |alg: SignatureAlgorithm| {
+        Client::builder("http://127.0.0.1:9/")
+            .wss(
+                WssConfig::new()
+                    .timestamp(Duration::from_secs(300))
+                    .sign(X509Signer::new(cred.clone()).signature_algorithm(alg)),
+            )
+            .build()
+            .unwrap()
+    };
+    let signed_sha1 = signed_with(SignatureAlgorithm::RsaSha1);
+    let signed_sha512 = signed_with(SignatureAlgorithm::RsaSha512);
 
     // The floor's key: the same RSA key, straight into aws-lc-rs.
     let der = {
@@ -69,6 +82,16 @@ fn bench(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("signed_request", size), &text, |b, t| {
             b.iter(|| request(&signed, t))
         });
+        g.bench_with_input(
+            BenchmarkId::new("signed_request_rsa_sha1", size),
+            &text,
+            |b, t| b.iter(|| request(&signed_sha1, t)),
+        );
+        g.bench_with_input(
+            BenchmarkId::new("signed_request_rsa_sha512", size),
+            &text,
+            |b, t| b.iter(|| request(&signed_sha512, t)),
+        );
         g.bench_with_input(BenchmarkId::new("unsigned_request", size), &text, |b, t| {
             b.iter(|| request(&plain, t))
         });

@@ -352,3 +352,42 @@ fn refusals_are_typed_errors() {
     let (_, reason) = key_error(X509Credential::from_pkcs12(&damaged, "changeit"));
     assert!(reason.contains("damaged"), "{reason}");
 }
+
+/// Damaged stores (bytes flipped, truncations) are errors, never panics. With the right password
+/// the MAC catches most damage; a store without a MAC (`-nomac`, one PBKDF2 iteration so that
+/// many bytes can be tried quickly) lets damage reach the decryption and DER parsing of the bags.
+#[test]
+fn damaged_stores_are_errors_not_panics() {
+    let pki = test_pki();
+    openssl(
+        pki.dir(),
+        &[
+            "pkcs12",
+            "-export",
+            "-nomac",
+            "-in",
+            "client.pem",
+            "-inkey",
+            "client.key",
+            "-passout",
+            "pass:changeit",
+            "-out",
+            "nomac.p12",
+        ],
+    );
+    // Every 97th byte of the MAC-protected store (each try runs its 2048-iteration MAC), every
+    // 5th of the other (RustCrypto's ciphers are slow in debug builds).
+    for (name, step) in [("client.p12", 97), ("nomac.p12", 5)] {
+        let good = pki.read(name);
+        X509Credential::from_pkcs12(&good, "changeit").unwrap();
+        for i in (0..good.len()).step_by(step) {
+            let mut bad = good.clone();
+            bad[i] ^= 0xa5;
+            let _ = X509Credential::from_pkcs12(&bad, "changeit");
+            let _ = Certificate::all_from_pkcs12(&bad, "changeit");
+        }
+        for len in (0..good.len()).step_by(step * 7) {
+            assert!(X509Credential::from_pkcs12(&good[..len], "changeit").is_err());
+        }
+    }
+}

@@ -548,6 +548,18 @@ fn issuer_serial_matches_the_names_openssl_writes() {
     assert_eq!(client.serial_decimal(), "4242");
     assert!(client.matches_issuer_serial("O=soapgen tests, CN=soapgen test CA", "4242"));
     assert!(!client.matches_issuer_serial("CN=soapgen test CA,O=soapgen tests", "4343"));
+    assert!(client.matches_issuer_serial("CN=soapgen test CA,O=soapgen tests", "+04242"));
+    for bad in ["-4242", "42 42", "4_242", "", "0x1092", "4242.0"] {
+        assert!(
+            !client.matches_issuer_serial("CN=soapgen test CA,O=soapgen tests", bad),
+            "{bad:?}"
+        );
+    }
+    // A megabyte of digits is refused quickly (compared as text, not parsed as a number).
+    let huge = "9".repeat(1 << 20);
+    let started = std::time::Instant::now();
+    assert!(!client.matches_issuer_serial("CN=soapgen test CA,O=soapgen tests", &huge));
+    assert!(started.elapsed() < Duration::from_secs(1));
 }
 
 fn openssl_out(args: &[&str]) -> String {

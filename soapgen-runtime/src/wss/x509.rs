@@ -2,7 +2,7 @@
 //! read from PEM or DER.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use aws_lc_rs::encoding::AsDer;
 use aws_lc_rs::rsa::{PrivateDecryptingKey, PublicEncryptingKey};
@@ -14,6 +14,7 @@ use x509_parser::pem::Pem;
 use x509_parser::prelude::FromDer;
 
 use super::dn::DistinguishedName;
+use super::rsa_sha1::Sha1Key;
 use super::WssError;
 
 /// An X.509 v3 certificate (RFC 5280), kept in DER, parsed and checked once when loaded: its
@@ -34,6 +35,9 @@ pub struct Certificate {
     rsa_public_key: Option<Vec<u8>>,
     issuer_dn: DistinguishedName,
     serial_number: BigInt,
+    subject_dn: DistinguishedName,
+    key_algorithm: String,
+    key_bits: Option<usize>,
 }
 
 impl Certificate {
@@ -91,6 +95,7 @@ impl Certificate {
         let spki = cert.public_key();
         let rsa_public_key = (spki.algorithm.algorithm == OID_PKCS1_RSAENCRYPTION)
             .then(|| spki.subject_public_key.data.to_vec());
+        let (key_algorithm, key_bits) = key_algorithm_and_bits(spki);
         let validity = cert.validity();
         Ok(Certificate {
             der: Arc::from(der),
@@ -103,6 +108,9 @@ impl Certificate {
             rsa_public_key,
             issuer_dn: DistinguishedName::from_x509(cert.issuer()),
             serial_number: BigInt::from_signed_bytes_be(cert.raw_serial()),
+            subject_dn: DistinguishedName::from_x509(cert.subject()),
+            key_algorithm,
+            key_bits,
         })
     }
 
@@ -213,6 +221,23 @@ impl Certificate {
         self.issuer_dn.to_rfc4514()
     }
 
+    /// The subject distinguished name as RFC 4514 §2 writes it, as
+    /// [`issuer_rfc4514`](Self::issuer_rfc4514) does the issuer's.
+    pub fn subject_rfc4514(&self) -> String {
+        self.subject_dn.to_rfc4514()
+    }
+
+    /// The subject public key's algorithm (RFC 5280 §4.1.2.7): `RSA`, `EC P-256`, `EC P-384`,
+    /// `EC P-521`, `EC <curve OID>`, `Ed25519`, `Ed448`, `DSA`, or the algorithm's OID.
+    pub fn public_key_algorithm(&self) -> &str {
+        &self.key_algorithm
+    }
+
+    /// The subject public key's size in bits (RSA: the modulus; EC: the field), when known.
+    pub fn public_key_bits(&self) -> Option<usize> {
+        self.key_bits
+    }
+
     /// The serial number in decimal (`4242`), as `ds:X509SerialNumber` carries it (XML-DSig
     /// §4.4.4, an `xsd:integer`). A (non-conforming) negative serial has a leading `-`.
     pub fn serial_decimal(&self) -> String {
@@ -230,15 +255,27 @@ impl Certificate {
     /// values case-insensitively after whitespace folding; `#`-hex values by their string
     /// content, or DER bytes when not a string. Malformed input matches nothing (no error).
     pub fn matches_issuer_serial(&self, issuer_name: &str, serial: &str) -> bool {
+        // Compared as decimal text with leading zeros and a `+` dropped: linear in the input, so
+        // a megabyte of digits costs no big-number parse.
         let serial = serial.trim();
-        let digits = serial.strip_prefix(['-', '+']).unwrap_or(serial);
+        let (negative, digits) = match serial.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, serial.strip_prefix('+').unwrap_or(serial)),
+        };
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return false;
         }
-        let Ok(serial) = serial.parse::<BigInt>() else {
-            return false;
+        let digits = match digits.trim_start_matches('0') {
+            "" => "0",
+            d => d,
         };
-        serial == self.serial_number && self.issuer_dn.matches_str(issuer_name)
+        let ours = self.serial_number.to_string();
+        let (our_negative, our_digits) = match ours.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, ours.as_str()),
+        };
+        (digits == our_digits && (negative == our_negative || digits == "0"))
+            && self.issuer_dn.matches_str(issuer_name)
     }
 
     /// The SHA-1 thumbprint of the DER encoding (X.509 Token Profile 1.1 §3.2.1,
@@ -296,6 +333,8 @@ pub struct X509Credential {
     key: Arc<RsaKeyPair>,
     /// The same private key, for RSA decryption (XML-Enc §5.4 key transport).
     decrypting: PrivateDecryptingKey,
+    /// The key in AWS-LC's own form, made on the first RSA-SHA1 signature.
+    sha1_key: Arc<OnceLock<Sha1Key>>,
 }
 
 impl X509Credential {
@@ -394,6 +433,16 @@ impl X509Credential {
     }
 
     /// [`from_pkcs12`](Self::from_pkcs12) of the file at `path`, whose name the errors carry.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use soapgen_runtime::wss::{KeyReference, WssConfig, X509Credential, X509Signer};
+    /// let cred = X509Credential::from_pkcs12_file("client.p12", "changeit")?;
+    /// let signer = X509Signer::new(cred).key_reference(KeyReference::X509IssuerSerial)?;
+    /// let wss = WssConfig::new().sign(signer);
+    /// # Ok::<(), soapgen_runtime::wss::WssError>(())
+    /// ```
     ///
     /// # Errors
     ///
@@ -504,6 +553,7 @@ impl X509Credential {
             cert,
             key: Arc::new(key),
             decrypting,
+            sha1_key: Arc::default(),
         })
     }
 
@@ -547,9 +597,13 @@ impl X509Credential {
     }
 
     /// RSA PKCS#1 v1.5 signature of `msg` with SHA-1 (RFC 8017 §8.2), as many bytes as the
-    /// modulus; through AWS-LC directly (see `rsa_sha1.rs`).
+    /// modulus; through AWS-LC directly (see `rsa_sha1.rs`), the key converted on first use.
     pub(crate) fn sign_rsa_sha1(&self, msg: &[u8]) -> Result<Vec<u8>, WssError> {
-        super::rsa_sha1::sign(&self.key, msg)
+        if let Some(key) = self.sha1_key.get() {
+            return key.sign(msg);
+        }
+        let made = Sha1Key::new(&self.key)?;
+        self.sha1_key.get_or_init(|| made).sign(msg)
     }
 }
 
@@ -560,6 +614,38 @@ impl fmt::Debug for X509Credential {
             .field("key", &"RSA private key")
             .finish()
     }
+}
+
+/// The name of a SubjectPublicKeyInfo's algorithm and its key size, as
+/// [`Certificate::public_key_algorithm`] gives them.
+fn key_algorithm_and_bits(
+    spki: &x509_parser::x509::SubjectPublicKeyInfo<'_>,
+) -> (String, Option<usize>) {
+    let oid = spki.algorithm.algorithm.to_id_string();
+    let bits = spki.parsed().ok().map(|k| k.key_size()).filter(|&b| b > 0);
+    let name = match oid.as_str() {
+        "1.2.840.113549.1.1.1" => "RSA".to_owned(),
+        "1.2.840.10045.2.1" => {
+            let curve = spki
+                .algorithm
+                .parameters
+                .as_ref()
+                .and_then(|p| p.as_oid().ok())
+                .map(|o| o.to_id_string());
+            match curve.as_deref() {
+                Some("1.2.840.10045.3.1.7") => "EC P-256".to_owned(),
+                Some("1.3.132.0.34") => "EC P-384".to_owned(),
+                Some("1.3.132.0.35") => "EC P-521".to_owned(),
+                Some(other) => format!("EC {other}"),
+                None => "EC".to_owned(),
+            }
+        }
+        "1.3.101.112" => return ("Ed25519".to_owned(), Some(256)),
+        "1.3.101.113" => return ("Ed448".to_owned(), Some(456)),
+        "1.2.840.10040.4.1" => "DSA".to_owned(),
+        _ => oid,
+    };
+    (name, bits)
 }
 
 /// Opens a PKCS#12 `PFX` (RFC 7292 §4): checks the MAC with `password` and decrypts the bags; the
