@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use roxmltree::{Document, Node, ParsingOptions};
+use roxmltree::Node;
 
 use super::verify::{base64, child, elements, malformed, Shape};
 use super::verify::{MessagePart, XENC_NS};
@@ -341,44 +341,49 @@ fn first_element_name(fragment: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The plaintext must be well-formed content (or exactly one element, for `Type=…#Element`) in
-/// the namespace context of the EncryptedData: parsed inside a wrapper that declares the in-scope
-/// namespaces. No DOCTYPE, no XML declaration, no unbalanced tags that could restructure the
-/// envelope. Any failure is [`WssError::DecryptionFailed`].
-fn check_fragment(ed: Node<'_, '_>, plaintext: &str, element: bool) -> Result<(), WssError> {
-    let mut wrapper = String::with_capacity(plaintext.len() + 256);
-    wrapper.push_str("<w");
-    for ns in ed.namespaces() {
-        match ns.name() {
-            Some("xml") => continue,
-            Some(p) => {
-                wrapper.push_str(" xmlns:");
-                wrapper.push_str(p);
+/// The plaintext must be balanced content (or exactly one element, for `Type=…#Element`): start
+/// and end tags that match and never close an element opened outside the plaintext, no DOCTYPE, no
+/// XML declaration — nothing that could restructure the envelope around it. Checked with a
+/// streaming reader (no tree); the full well-formedness and namespace check is the re-parse of the
+/// decrypted envelope, whose failure is reported as [`WssError::DecryptionFailed`] too. Any
+/// failure here is [`WssError::DecryptionFailed`].
+fn check_fragment(_ed: Node<'_, '_>, plaintext: &str, element: bool) -> Result<(), WssError> {
+    use quick_xml::events::Event;
+    let mut r = quick_xml::Reader::from_str(plaintext);
+    r.config_mut().check_end_names = true;
+    let mut depth = 0usize;
+    let mut top_elements = 0usize;
+    loop {
+        match r.read_event().map_err(|_| WssError::DecryptionFailed)? {
+            Event::Start(_) => {
+                if depth == 0 {
+                    top_elements += 1;
+                }
+                depth += 1;
             }
-            None => wrapper.push_str(" xmlns"),
+            Event::Empty(_) => {
+                if depth == 0 {
+                    top_elements += 1;
+                }
+            }
+            Event::End(_) => {
+                depth = depth.checked_sub(1).ok_or(WssError::DecryptionFailed)?;
+            }
+            Event::Text(t) if depth == 0 && element => {
+                if !t.iter().all(u8::is_ascii_whitespace) {
+                    return Err(WssError::DecryptionFailed);
+                }
+            }
+            Event::CData(_) | Event::GeneralRef(_) if depth == 0 && element => {
+                return Err(WssError::DecryptionFailed);
+            }
+            Event::Decl(_) | Event::DocType(_) => return Err(WssError::DecryptionFailed),
+            Event::Eof => break,
+            _ => {}
         }
-        wrapper.push_str("=\"");
-        wrapper.push_str(&ns.uri().replace('&', "&amp;").replace('"', "&quot;"));
-        wrapper.push('"');
     }
-    wrapper.push('>');
-    wrapper.push_str(plaintext);
-    wrapper.push_str("</w>");
-    let opts = ParsingOptions {
-        allow_dtd: false,
-        nodes_limit: u32::try_from(wrapper.len()).unwrap_or(u32::MAX),
-    };
-    let d = Document::parse_with_options(&wrapper, opts).map_err(|_| WssError::DecryptionFailed)?;
-    if element {
-        let root = d.root_element();
-        let els = root.children().filter(Node::is_element).count();
-        let text_only_space = root
-            .children()
-            .filter(Node::is_text)
-            .all(|t| t.text().unwrap_or("").trim().is_empty());
-        if els != 1 || !text_only_space {
-            return Err(WssError::DecryptionFailed);
-        }
+    if depth != 0 || (element && top_elements != 1) {
+        return Err(WssError::DecryptionFailed);
     }
     Ok(())
 }

@@ -156,6 +156,7 @@ struct ConfigInner {
     max_references: Option<usize>,
     expected_username: Option<UsernameToken>,
     replay: Arc<policy::ReplayCache>,
+    certificates: Arc<policy::CertificateCache>,
 }
 
 /// Default of [`WssConfig::max_signature_references`]: 32 (a WSS message signs a handful of
@@ -337,6 +338,10 @@ impl WssConfig {
 
     pub(crate) fn replay_cache(&self) -> &policy::ReplayCache {
         &self.inner.replay
+    }
+
+    pub(crate) fn certificate_cache(&self) -> &policy::CertificateCache {
+        &self.inner.certificates
     }
 
     /// The UsernameToken sent, if any.

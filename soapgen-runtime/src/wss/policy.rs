@@ -175,3 +175,43 @@ impl ReplayCache {
         true
     }
 }
+
+/// Certificates read from BinarySecurityTokens, by their base64 text, so that a peer's certificate
+/// sent in every response is parsed once (the bytes are compared whole: a changed token is a miss).
+#[derive(Default)]
+pub(crate) struct CertificateCache {
+    seen: Mutex<HashMap<String, super::Certificate>>,
+}
+
+/// At most this many certificates are kept; when full, the cache is emptied.
+const CERTIFICATE_CACHE_CAPACITY: usize = 256;
+
+impl std::fmt::Debug for CertificateCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.seen.lock().map(|s| s.len()).unwrap_or(0);
+        write!(f, "CertificateCache({n} entries)")
+    }
+}
+
+impl CertificateCache {
+    /// The certificate of `base64` (whitespace removed), read with `read` on a miss.
+    pub(crate) fn get_or_read(
+        &self,
+        base64: &str,
+        read: impl FnOnce() -> Result<super::Certificate, super::WssError>,
+    ) -> Result<super::Certificate, super::WssError> {
+        if let Ok(seen) = self.seen.lock() {
+            if let Some(c) = seen.get(base64) {
+                return Ok(c.clone());
+            }
+        }
+        let c = read()?;
+        if let Ok(mut seen) = self.seen.lock() {
+            if seen.len() >= CERTIFICATE_CACHE_CAPACITY {
+                seen.clear();
+            }
+            seen.insert(base64.to_owned(), c.clone());
+        }
+        Ok(c)
+    }
+}

@@ -117,9 +117,6 @@ struct State {
     nonce: Option<Vec<u8>>,
     unverified: usize,
     passes: usize,
-    /// Certificates of the BinarySecurityTokens read so far, by their base64 text: a decryption
-    /// pass re-reads the header, not the certificates.
-    token_cache: HashMap<String, Certificate>,
 }
 
 /// Runs the whole inbound processing of `envelope` (UTF-8) at `now`.
@@ -134,13 +131,19 @@ pub(crate) fn process(
     let mut report = InboundReport::default();
     loop {
         st.passes += 1;
-        let d = parse(&doc, limits)?;
+        // After a decryption, a document that no longer parses failed because of the plaintext:
+        // that is the one DecryptionFailed (XML-Enc 1.1 §6.1), not a parse error to learn from.
+        let d = match parse(&doc, limits) {
+            Ok(d) => d,
+            Err(_) if !st.decrypted.is_empty() => return Err(WssError::DecryptionFailed),
+            Err(e) => return Err(e),
+        };
         let shape = shape(&d)?;
         let ids = ids(&d)?;
         report.security_header = shape.security.is_some();
         let mut replaced = None;
         if let Some(sec) = shape.security {
-            let tokens = cached_tokens(sec, &mut st.token_cache)?;
+            let tokens = cached_tokens(sec, cfg.certificate_cache())?;
             let children: Vec<Node<'_, '_>> = sec.children().filter(Node::is_element).collect();
             while let Some(child) = children.get(st.cursor).copied() {
                 st.cursor += 1;
@@ -465,33 +468,34 @@ fn ids<'a, 'i>(d: &'a Document<'i>) -> Result<HashMap<&'a str, Node<'a, 'i>>, Ws
     Ok(out)
 }
 
-/// [`tokens`], with certificates already read (same base64 text) taken from `cache`.
+/// [`tokens`], with certificates already read (same base64 text, in this response or an earlier
+/// one) taken from the configuration's cache.
 fn cached_tokens(
     sec: Node<'_, '_>,
-    cache: &mut HashMap<String, Certificate>,
+    cache: &super::policy::CertificateCache,
 ) -> Result<HashMap<String, Certificate>, WssError> {
     tokens_with(sec, &mut |text, id| {
-        if let Some(c) = cache.get(text) {
-            return Ok(c.clone());
-        }
-        let der = crate::base64::decode(text.as_bytes()).map_err(|e| format!("not base64: {e}"))?;
-        let c = Certificate::from_der(&der, &format!("BinarySecurityToken {id}"))
-            .map_err(|e| e.to_string())?;
-        cache.insert(text.to_owned(), c.clone());
-        Ok(c)
+        cache.get_or_read(text, || read_token(text, id))
     })
+}
+
+fn read_token(text: &str, id: &str) -> Result<Certificate, WssError> {
+    let der = crate::base64::decode(text.as_bytes()).map_err(|e| WssError::Certificate {
+        name: format!("BinarySecurityToken {id}"),
+        reason: format!("not base64: {e}"),
+    })?;
+    Certificate::from_der(&der, &format!("BinarySecurityToken {id}"))
 }
 
 /// The certificates of the Security header's X.509 BinarySecurityTokens, by `wsu:Id`.
 pub(crate) fn tokens(sec: Node<'_, '_>) -> Result<HashMap<String, Certificate>, WssError> {
-    let mut none = HashMap::new();
-    cached_tokens(sec, &mut none)
+    tokens_with(sec, &mut read_token)
 }
 
 /// Reads the X.509 BinarySecurityTokens of `sec` with `read(base64 text without whitespace, id)`.
 fn tokens_with(
     sec: Node<'_, '_>,
-    read: &mut dyn FnMut(&str, &str) -> Result<Certificate, String>,
+    read: &mut dyn FnMut(&str, &str) -> Result<Certificate, WssError>,
 ) -> Result<HashMap<String, Certificate>, WssError> {
     let mut out = HashMap::new();
     for t in sec
@@ -514,7 +518,7 @@ fn tokens_with(
             .chars()
             .filter(|c| !c.is_ascii_whitespace())
             .collect();
-        let cert = read(&compact, id).map_err(|r| malformed(t, &r))?;
+        let cert = read(&compact, id)?;
         out.insert(id.to_owned(), cert);
     }
     Ok(out)
