@@ -356,16 +356,10 @@ fn check_fragment(_ed: Node<'_, '_>, plaintext: &str, element: bool) -> Result<(
     loop {
         match r.read_event().map_err(|_| WssError::DecryptionFailed)? {
             Event::Start(_) => {
-                if depth == 0 {
-                    top_elements += 1;
-                }
+                top_elements += usize::from(depth == 0);
                 depth += 1;
             }
-            Event::Empty(_) => {
-                if depth == 0 {
-                    top_elements += 1;
-                }
-            }
+            Event::Empty(_) => top_elements += usize::from(depth == 0),
             Event::End(_) => {
                 depth = depth.checked_sub(1).ok_or(WssError::DecryptionFailed)?;
             }
