@@ -363,10 +363,8 @@ fn check_fragment(_ed: Node<'_, '_>, plaintext: &str, element: bool) -> Result<(
             Event::End(_) => {
                 depth = depth.checked_sub(1).ok_or(WssError::DecryptionFailed)?;
             }
-            Event::Text(t) if depth == 0 && element => {
-                if !t.iter().all(u8::is_ascii_whitespace) {
-                    return Err(WssError::DecryptionFailed);
-                }
+            Event::Text(t) if depth == 0 && element && !t.iter().all(u8::is_ascii_whitespace) => {
+                return Err(WssError::DecryptionFailed);
             }
             Event::CData(_) | Event::GeneralRef(_) if depth == 0 && element => {
                 return Err(WssError::DecryptionFailed);
