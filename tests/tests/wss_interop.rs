@@ -429,3 +429,132 @@ async fn configured_header_blocks_are_signed_and_required() {
     let e = env.finish().unwrap_err();
     assert!(e.to_string().contains("ReplyTo"), "{e}");
 }
+
+#[tokio::test]
+async fn encrypted_headers_and_an_issuer_serial_recipient() {
+    use soapgen_runtime::wss::KeyReference;
+    use soapgen_runtime::xml::Name;
+    use soapgen_runtime::{Operation, SoapVersion};
+    const WSA: &str = "http://www.w3.org/2005/08/addressing";
+    let p = wss4j(&[]);
+    let op = Operation {
+        name: "Echo",
+        action: "urn:soapgen:wss#Echo",
+        version: SoapVersion::Soap11,
+        one_way: false,
+    };
+    let request = |client: &Client| {
+        let mut env = client.envelope(&op, &[("tns", "urn:soapgen:wss")]).unwrap();
+        env.header_entry(|w| {
+            w.start_element(Name::new(WSA, "MessageID"))?;
+            w.attribute(
+                Name::new(
+                    "http://schemas.xmlsoap.org/soap/envelope/",
+                    "mustUnderstand",
+                ),
+                "1",
+            )?;
+            w.text("urn:uuid:secret-id")?;
+            w.end_element()
+        })
+        .unwrap();
+        env.body(|w| {
+            w.start_element(Name::new("urn:soapgen:wss", "Echo"))?;
+            w.simple_element(Name::new("urn:soapgen:wss", "text"), "hidden header")?;
+            w.end_element()
+        })
+        .unwrap();
+        env.finish().unwrap()
+    };
+    for reference in [
+        KeyReference::X509IssuerSerial,
+        KeyReference::SubjectKeyIdentifier,
+    ] {
+        let wss = scenario3(
+            BlockEncryption::Aes256Gcm,
+            KeyTransport::RsaOaepMgf1Sha1,
+            EncryptionOrder::SignThenEncrypt,
+        )
+        .encrypt(
+            X509Encryptor::new(cert("server.pem"))
+                .key_reference(reference)
+                .unwrap()
+                .encrypt_header(WSA, "MessageID"),
+        );
+        let client = Client::builder(p.url("/scenario3/aes128-cbc"))
+            .wss(wss)
+            .build()
+            .unwrap();
+        let xml = request(&client);
+        assert!(
+            !xml.contains("secret-id") && xml.contains("wsse11:EncryptedHeader"),
+            "{xml}"
+        );
+        assert!(xml.contains("sgenv:mustUnderstand=\"1\""), "{xml}");
+        if reference == KeyReference::X509IssuerSerial {
+            assert!(
+                xml.contains("<ds:X509SerialNumber>4343</ds:X509SerialNumber>"),
+                "{xml}"
+            );
+        }
+        // WSS4J decrypts the header and the Body (and soapgen, WSS4J's signed+encrypted reply).
+        let reply = client
+            .call(&op, xml.clone(), |r, _tag| {
+                r.read_inner_xml().map(str::to_owned)
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{reference:?}: {e}\n{xml}\n{}", p.stderr_output()));
+        assert!(reply.contains(">Body,MessageID<"), "{reply}");
+        assert!(reply.contains(">hidden header<"), "{reply}");
+    }
+    // soapgen reads an encrypted header and can require one.
+    let server = WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .sign(X509Signer::new(
+            X509Credential::from_pkcs12(&test_pki().read("server.p12"), "changeit").unwrap(),
+        ))
+        .encrypt(X509Encryptor::new(cert("client.pem")).encrypt_header(WSA, "MessageID"));
+    let as_server = Client::builder("http://127.0.0.1:9/")
+        .wss(server)
+        .build()
+        .unwrap();
+    let response = request(&as_server);
+    let me = scenario3(
+        BlockEncryption::Aes256Gcm,
+        KeyTransport::RsaOaepMgf1Sha1,
+        EncryptionOrder::SignThenEncrypt,
+    )
+    .require_encrypted_header(WSA, "MessageID");
+    let (report, doc) = me
+        .process_response(response.as_bytes(), UtcTime::now())
+        .unwrap();
+    assert!(
+        report.decrypted.contains(&MessagePart::Header {
+            namespace: WSA.to_owned(),
+            name: "MessageID".to_owned()
+        }),
+        "{report:?}"
+    );
+    assert!(
+        doc.contains("urn:uuid:secret-id") && !doc.contains("EncryptedHeader"),
+        "{doc}"
+    );
+    // Required but sent in the clear: refused.
+    let clear = WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .sign(X509Signer::new(
+            X509Credential::from_pkcs12(&test_pki().read("server.p12"), "changeit").unwrap(),
+        ))
+        .encrypt(X509Encryptor::new(cert("client.pem")));
+    let as_server = Client::builder("http://127.0.0.1:9/")
+        .wss(clear)
+        .build()
+        .unwrap();
+    let e = me
+        .process_response(request(&as_server).as_bytes(), UtcTime::now())
+        .unwrap_err();
+    assert!(
+        matches!(&e, WssError::NotEncrypted(part) if part.contains("MessageID")),
+        "{e}"
+    );
+}

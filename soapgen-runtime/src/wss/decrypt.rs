@@ -311,12 +311,10 @@ fn decrypt_data(
     let part = if replaced_parent == Some(shape.body) {
         MessagePart::Body
     } else if replaced_parent.is_some() && replaced_parent == shape.header {
-        MessagePart::Header {
-            namespace: String::new(),
-            name: first_element_name(&plaintext),
-        }
+        let (namespace, name) = first_element_name(ed, &plaintext);
+        MessagePart::Header { namespace, name }
     } else if replaced_parent.is_some() && replaced_parent == shape.security {
-        MessagePart::SecurityToken(first_element_name(&plaintext))
+        MessagePart::SecurityToken(first_element_name(ed, &plaintext).1)
     } else {
         MessagePart::Other(super::verify::path(outer))
     };
@@ -327,18 +325,39 @@ fn decrypt_data(
     })
 }
 
-fn first_element_name(fragment: &str) -> String {
-    fragment
-        .split('<')
-        .find(|s| s.starts_with(|c: char| c.is_alphabetic() || c == '_'))
-        .map(|s| {
-            let name: String = s
-                .chars()
-                .take_while(|c| !c.is_whitespace() && *c != '>' && *c != '/')
-                .collect();
-            name.rsplit(':').next().unwrap_or_default().to_owned()
-        })
-        .unwrap_or_default()
+/// The namespace and local name of the first element of a plaintext fragment: its prefix
+/// resolved by the element's own declarations, else in the EncryptedData's context.
+fn first_element_name(ed: Node<'_, '_>, fragment: &str) -> (String, String) {
+    use quick_xml::events::Event;
+    let mut r = quick_xml::Reader::from_str(fragment);
+    loop {
+        match r.read_event() {
+            Ok(Event::Start(t) | Event::Empty(t)) => {
+                let qname = String::from_utf8_lossy(t.name().as_ref()).into_owned();
+                let (prefix, local) = match qname.split_once(':') {
+                    Some((p, l)) => (Some(p.to_owned()), l.to_owned()),
+                    None => (None, qname.clone()),
+                };
+                let wanted = match &prefix {
+                    Some(p) => format!("xmlns:{p}"),
+                    None => "xmlns".to_owned(),
+                };
+                let own = t.attributes().flatten().find_map(|a| {
+                    (a.key.as_ref() == wanted.as_bytes())
+                        .then(|| String::from_utf8_lossy(&a.value).into_owned())
+                });
+                let ns = own
+                    .or_else(|| {
+                        ed.lookup_namespace_uri(prefix.as_deref())
+                            .map(str::to_owned)
+                    })
+                    .unwrap_or_default();
+                return (ns, local);
+            }
+            Ok(Event::Eof) | Err(_) => return (String::new(), String::new()),
+            Ok(_) => {}
+        }
+    }
 }
 
 /// The plaintext must be balanced content (or exactly one element, for `Type=…#Element`): start

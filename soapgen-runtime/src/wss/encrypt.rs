@@ -2,7 +2,7 @@
 //! algorithms, and the `xenc:EncryptedKey` / `xenc:EncryptedData` elements written for them.
 
 use super::sign::{KeyReference, DS_NS, THUMBPRINT_SHA1, X509_SKI};
-use super::xmlenc::{BlockEncryption, KeyTransport, XENC_CONTENT, XENC_NS};
+use super::xmlenc::{BlockEncryption, KeyTransport, XENC_CONTENT, XENC_ELEMENT, XENC_NS};
 use super::{Certificate, WssError, BASE64_BINARY, WSSE_NS};
 use crate::xml::{Name, XmlWriter};
 
@@ -63,6 +63,8 @@ pub struct X509Encryptor {
     pub(crate) key_transport: KeyTransport,
     pub(crate) key_reference: KeyReference,
     pub(crate) order: EncryptionOrder,
+    /// Header blocks encrypted besides the Body content: (namespace, local name).
+    pub(crate) headers: Vec<(String, String)>,
 }
 
 impl X509Encryptor {
@@ -81,6 +83,7 @@ impl X509Encryptor {
             key_transport: KeyTransport::RsaOaepMgf1Sha1,
             key_reference,
             order: EncryptionOrder::default(),
+            headers: Vec::new(),
         }
     }
 
@@ -117,11 +120,13 @@ impl X509Encryptor {
                         .to_owned(),
                 })
             }
-            KeyReference::SubjectKeyIdentifier | KeyReference::ThumbprintSha1 => {}
+            KeyReference::SubjectKeyIdentifier
+            | KeyReference::ThumbprintSha1
+            | KeyReference::X509IssuerSerial => {}
             _ => {
                 return Err(WssError::Encode(format!(
-                    "an EncryptedKey names its recipient by SubjectKeyIdentifier or \
-                     ThumbprintSha1, not {reference:?}"
+                    "an EncryptedKey names its recipient by SubjectKeyIdentifier, \
+                     ThumbprintSha1 or X509IssuerSerial, not {reference:?}"
                 )))
             }
         }
@@ -133,6 +138,19 @@ impl X509Encryptor {
     /// [`EncryptionOrder::SignThenEncrypt`]). No effect without [`WssConfig::sign`](super::WssConfig::sign).
     pub fn order(mut self, order: EncryptionOrder) -> Self {
         self.order = order;
+        self
+    }
+
+    /// Also encrypts every header block `{namespace}local_name` of the request (WSS 1.1 §9.3): the
+    /// block is replaced by a `wsse11:EncryptedHeader` (carrying a `wsu:Id` and the block's
+    /// `mustUnderstand`, `actor`/`role` and `relay` attributes) holding an `xenc:EncryptedData` of
+    /// `Type` Element, under the same content key as the Body, listed in the same EncryptedKey.
+    /// A request without such a header block is an error ([`WssError::Encode`]). A block both
+    /// signed ([`X509Signer::sign_header`](super::X509Signer::sign_header)) and encrypted needs
+    /// [`EncryptionOrder::SignThenEncrypt`].
+    pub fn encrypt_header(mut self, namespace: &str, local_name: &str) -> Self {
+        self.headers
+            .push((namespace.to_owned(), local_name.to_owned()));
         self
     }
 
@@ -156,42 +174,55 @@ impl X509Encryptor {
         self.order
     }
 
-    /// Encrypts `plaintext` (the Body's content as written) with a fresh key: the
-    /// `xenc:EncryptedData` element that replaces it, a self-contained fragment with `Id` =
-    /// `data_id`, and the wrapped key.
+    /// A fresh content-encryption key for one request.
+    pub(crate) fn new_key(&self) -> Result<Vec<u8>, WssError> {
+        self.block.generate_key()
+    }
+
+    /// The content key wrapped for the recipient (the EncryptedKey's CipherValue, before base64).
+    pub(crate) fn wrap(&self, key: &[u8]) -> Result<Vec<u8>, WssError> {
+        self.key_transport.wrap(&self.recipient, key)
+    }
+
+    /// Encrypts `plaintext` (the Body's content, or a whole header block when `element`) with
+    /// `key`: the `xenc:EncryptedData` element that replaces it, a self-contained fragment with
+    /// `Id` = `data_id` and `Type` Content or Element (XML-Enc §3.5).
     ///
     /// The EncryptedData has no `ds:KeyInfo` pointing back at the EncryptedKey: the EncryptedKey's
     /// ReferenceList already names it (WSS 1.1 §9.4 allows either), and gSOAP 2.8's wsse plugin
-    /// fails to decrypt ("padding check failed") when both are present.
-    pub(crate) fn encrypt_content(
+    /// fails to decrypt when both are present.
+    pub(crate) fn encrypted_data(
         &self,
+        key: &[u8],
         plaintext: &[u8],
         data_id: &str,
-    ) -> Result<(String, Vec<u8>), WssError> {
-        let key = self.block.generate_key()?;
-        let cipher = self.block.encrypt(&key, plaintext)?;
-        let wrapped = self.key_transport.wrap(&self.recipient, &key)?;
+        element: bool,
+    ) -> Result<String, WssError> {
+        let cipher = self.block.encrypt(key, plaintext)?;
         let mut w = XmlWriter::with_capacity(cipher.len() / 3 * 4 + 1024);
         w.start_element_prefixed(Name::new(XENC_NS, "EncryptedData"), Some("xenc"))?;
         w.attribute(Name::unqualified("Id"), data_id)?;
-        w.attribute(Name::unqualified("Type"), XENC_CONTENT)?;
+        w.attribute(
+            Name::unqualified("Type"),
+            if element { XENC_ELEMENT } else { XENC_CONTENT },
+        )?;
         w.start_element(Name::new(XENC_NS, "EncryptionMethod"))?;
         w.attribute(Name::unqualified("Algorithm"), self.block.uri())?;
         w.end_element()?;
         write_cipher_data(&mut w, &cipher)?;
         w.end_element()?; // EncryptedData
-        Ok((w.into_string()?, wrapped))
+        Ok(w.into_string()?)
     }
 
     /// Writes the `xenc:EncryptedKey` (XML-Enc §3.5.1, WSS 1.1 §9.4.1) into a Security header
     /// being written by `w` (where `wsse` is in scope): `Id` = `key_id`, the key transport method
     /// (with a SHA-1 `ds:DigestMethod` for OAEP, XML-Enc §5.4.2), KeyInfo naming the recipient,
-    /// `wrapped` as CipherValue, and a ReferenceList with one DataReference to `data_id`.
+    /// `wrapped` as CipherValue, and a ReferenceList with a DataReference to each of `data_ids`.
     pub(crate) fn write_encrypted_key(
         &self,
         w: &mut XmlWriter,
         key_id: &str,
-        data_id: &str,
+        data_ids: &[String],
         wrapped: &[u8],
     ) -> Result<(), WssError> {
         w.start_element_prefixed(Name::new(XENC_NS, "EncryptedKey"), Some("xenc"))?;
@@ -209,39 +240,53 @@ impl X509Encryptor {
         w.end_element()?; // EncryptionMethod
         w.start_element_prefixed(Name::new(DS_NS, "KeyInfo"), Some("ds"))?;
         w.start_element(Name::new(WSSE_NS, "SecurityTokenReference"))?;
-        let (value_type, id) = match self.key_reference {
-            KeyReference::SubjectKeyIdentifier => (
-                X509_SKI,
-                self.recipient
-                    .subject_key_identifier()
-                    .ok_or_else(|| WssError::Certificate {
+        let key_identifier = |w: &mut XmlWriter, value_type: &str, id: &[u8]| {
+            w.start_element(Name::new(WSSE_NS, "KeyIdentifier"))?;
+            w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
+            w.attribute(Name::unqualified("ValueType"), value_type)?;
+            w.text(&super::base64(id))?;
+            w.end_element()
+        };
+        match self.key_reference {
+            KeyReference::SubjectKeyIdentifier => {
+                let ski = self.recipient.subject_key_identifier().ok_or_else(|| {
+                    WssError::Certificate {
                         name: self.recipient.subject().to_owned(),
                         reason: "no SubjectKeyIdentifier extension (2.5.29.14) to refer to it by"
                             .to_owned(),
-                    })?
-                    .to_vec(),
-            ),
+                    }
+                })?;
+                key_identifier(w, X509_SKI, ski)?;
+            }
             KeyReference::ThumbprintSha1 => {
-                (THUMBPRINT_SHA1, self.recipient.sha1_thumbprint().to_vec())
+                key_identifier(w, THUMBPRINT_SHA1, &self.recipient.sha1_thumbprint())?;
+            }
+            KeyReference::X509IssuerSerial => {
+                // X.509 Token Profile 1.1 §3.2.2, XML-DSig §4.4.4.
+                w.start_element_prefixed(Name::new(DS_NS, "X509Data"), Some("ds"))?;
+                w.start_element(Name::new(DS_NS, "X509IssuerSerial"))?;
+                let issuer = self.recipient.issuer_rfc4514();
+                w.simple_element(Name::new(DS_NS, "X509IssuerName"), issuer.as_str())?;
+                let serial = self.recipient.serial_decimal();
+                w.simple_element(Name::new(DS_NS, "X509SerialNumber"), serial.as_str())?;
+                w.end_element()?;
+                w.end_element()?;
             }
             other => {
                 return Err(WssError::Encode(format!(
                     "an EncryptedKey cannot name its recipient by {other:?}"
                 )))
             }
-        };
-        w.start_element(Name::new(WSSE_NS, "KeyIdentifier"))?;
-        w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
-        w.attribute(Name::unqualified("ValueType"), value_type)?;
-        w.text(&super::base64(&id))?;
-        w.end_element()?;
+        }
         w.end_element()?; // SecurityTokenReference
         w.end_element()?; // KeyInfo
         write_cipher_data(w, wrapped)?;
         w.start_element(Name::new(XENC_NS, "ReferenceList"))?;
-        w.start_element(Name::new(XENC_NS, "DataReference"))?;
-        w.attribute(Name::unqualified("URI"), &format!("#{data_id}"))?;
-        w.end_element()?;
+        for data_id in data_ids {
+            w.start_element(Name::new(XENC_NS, "DataReference"))?;
+            w.attribute(Name::unqualified("URI"), &format!("#{data_id}"))?;
+            w.end_element()?;
+        }
         w.end_element()?; // ReferenceList
         w.end_element()?; // EncryptedKey
         Ok(())

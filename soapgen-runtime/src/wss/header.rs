@@ -4,7 +4,8 @@
 use super::encrypt::{EncryptionOrder, X509Encryptor};
 use super::sign::{KeyReference, DS_NS, EXC_C14N, THUMBPRINT_SHA1, X509V3, X509_SKI};
 use super::{
-    random_bytes, Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE_NS, WSU_NS,
+    random_bytes, Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE11_NS, WSSE_NS,
+    WSU_NS,
 };
 use crate::envelope::SoapVersion;
 use crate::xml::{Name, XmlWriter};
@@ -111,7 +112,8 @@ impl Outgoing {
                 })?;
                 let data_id = format!("ED-{}", self.suffix);
                 let key_id = format!("EK-{}", self.suffix);
-                let (data, wrapped) = enc.encrypt_content(plaintext.as_bytes(), &data_id)?;
+                let key = enc.new_key()?;
+                let data = enc.encrypted_data(&key, plaintext.as_bytes(), &data_id, false)?;
                 // (not `replace_range`: its splice is byte by byte when the text grows)
                 let tail = envelope.get(end..).unwrap_or_default().to_owned();
                 envelope.truncate(start);
@@ -121,7 +123,22 @@ impl Outgoing {
                 if !sign_first {
                     digest = body_digest(envelope, &mut scratch)?;
                 }
-                encrypted = Some((enc, key_id, data_id, wrapped));
+                let mut data_ids = vec![data_id];
+                if !enc.headers.is_empty() {
+                    if !sign_first
+                        && cfg
+                            .signer()
+                            .is_some_and(|s| s.headers.iter().any(|h| enc.headers.contains(h)))
+                    {
+                        return Err(WssError::Encode(
+                            "a header block both signed and encrypted needs EncryptionOrder::SignThenEncrypt"
+                                .to_owned(),
+                        ));
+                    }
+                    data_ids.extend(self.encrypt_headers(enc, &key, envelope)?);
+                }
+                let wrapped = enc.wrap(&key)?;
+                encrypted = Some((enc, key_id, data_ids, wrapped));
             }
         }
         let security = self.security_header(
@@ -134,6 +151,81 @@ impl Outgoing {
         )?;
         envelope.insert_str(self.header_at, &security);
         Ok(())
+    }
+
+    /// Replaces each header block `enc` encrypts by a `wsse11:EncryptedHeader` (WSS 1.1 §9.3) with
+    /// its `xenc:EncryptedData` (Type Element) under `key`: the EncryptedData Ids, in document
+    /// order. Everything it changes is before the Body, whose digest is already taken.
+    fn encrypt_headers(
+        &self,
+        enc: &X509Encryptor,
+        key: &[u8],
+        envelope: &mut String,
+    ) -> Result<Vec<String>, WssError> {
+        let bad = |s: String| WssError::Encode(s);
+        // (range of the block, attributes to copy as `name="value"` text).
+        let mut found: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+        {
+            let doc = roxmltree::Document::parse(envelope)
+                .map_err(|e| bad(format!("cannot find the header blocks to encrypt: {e}")))?;
+            let root = doc.root_element();
+            let env_ns = root.tag_name().namespace().unwrap_or("");
+            let header = root
+                .children()
+                .find(|c| c.is_element() && c.tag_name().name() == "Header");
+            for (ns, name) in &enc.headers {
+                let mut any = false;
+                for block in header
+                    .iter()
+                    .flat_map(|h| h.children())
+                    .filter(|c| c.has_tag_name((ns.as_str(), name.as_str())))
+                {
+                    any = true;
+                    let mut copied = String::new();
+                    for a in block.attributes() {
+                        if a.namespace() == Some(env_ns)
+                            && matches!(a.name(), "mustUnderstand" | "actor" | "role" | "relay")
+                        {
+                            let esc = a
+                                .value()
+                                .replace('&', "&amp;")
+                                .replace('<', "&lt;")
+                                .replace('"', "&quot;");
+                            copied.push_str(&format!(" sgenv:{}=\"{esc}\"", a.name()));
+                        }
+                    }
+                    if !copied.is_empty() {
+                        copied.insert_str(0, &format!(" xmlns:sgenv=\"{env_ns}\""));
+                    }
+                    found.push((block.range(), copied));
+                }
+                if !any {
+                    return Err(bad(format!(
+                        "the header block {{{ns}}}{name} to encrypt is not in the request"
+                    )));
+                }
+            }
+        }
+        found.sort_by_key(|f| f.0.start);
+        found.dedup_by_key(|f| f.0.start);
+        let mut ids = Vec::with_capacity(found.len());
+        // Back to front, so that earlier ranges stay valid.
+        for (i, (range, copied)) in found.into_iter().enumerate().rev() {
+            let plaintext = envelope
+                .get(range.clone())
+                .ok_or_else(|| bad("a header block to encrypt is out of range".to_owned()))?;
+            let data_id = format!("EDH{}-{}", i + 1, self.suffix);
+            let data = enc.encrypted_data(key, plaintext.as_bytes(), &data_id, true)?;
+            let wrapper = format!(
+                "<wsse11:EncryptedHeader xmlns:wsse11=\"{WSSE11_NS}\" xmlns:wsu=\"{WSU_NS}\" wsu:Id=\"EH{}-{}\"{copied}>{data}</wsse11:EncryptedHeader>",
+                i + 1,
+                self.suffix
+            );
+            envelope.replace_range(range, &wrapper);
+            ids.push(data_id);
+        }
+        ids.reverse();
+        Ok(ids)
     }
 
     /// Finds each header block to sign among the children of the envelope's `Header` (in
@@ -221,7 +313,7 @@ impl Outgoing {
         env_prefix: &str,
         header_digests: Vec<(String, String)>,
         body_digest: Option<String>,
-        encrypted: Option<(&X509Encryptor, String, String, Vec<u8>)>,
+        encrypted: Option<(&X509Encryptor, String, Vec<String>, Vec<u8>)>,
         mut scratch: Vec<u8>,
     ) -> Result<String, WssError> {
         let cfg = &self.cfg;
@@ -266,8 +358,8 @@ impl Outgoing {
             ut.write(&mut w, &format!("UT-{suffix}"), now)?;
         }
         let write_encrypted_key = |w: &mut XmlWriter| match &encrypted {
-            Some((enc, key_id, data_id, wrapped)) => {
-                enc.write_encrypted_key(w, key_id, data_id, wrapped)
+            Some((enc, key_id, data_ids, wrapped)) => {
+                enc.write_encrypted_key(w, key_id, data_ids, wrapped)
             }
             None => Ok(()),
         };

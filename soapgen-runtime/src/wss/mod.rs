@@ -152,6 +152,7 @@ struct ConfigInner {
     require_signature: Option<bool>,
     require_encryption: Option<bool>,
     signed_headers: Vec<(String, String)>,
+    encrypted_headers: Vec<(String, String)>,
     algorithms: AlgorithmPolicy,
     max_references: Option<usize>,
     expected_username: Option<UsernameToken>,
@@ -254,6 +255,21 @@ impl WssConfig {
                 .push((namespace.to_owned(), name.to_owned()));
             c.require_signature = Some(true);
         })
+    }
+
+    /// Requires responses to carry the header block `{namespace}name` encrypted for this client
+    /// (a `wsse11:EncryptedHeader`, WSS 1.1 §9.3, decrypted with [`decrypt_with`](Self::decrypt_with)'s
+    /// key).
+    pub fn require_encrypted_header(self, namespace: &str, name: &str) -> Self {
+        self.edit(|c| {
+            c.encrypted_headers
+                .push((namespace.to_owned(), name.to_owned()))
+        })
+    }
+
+    /// The header blocks responses must carry encrypted.
+    pub fn encrypted_headers(&self) -> &[(String, String)] {
+        &self.inner.encrypted_headers
     }
 
     /// Whether responses must have their Body encrypted for this client. Default: `true` iff the

@@ -293,6 +293,15 @@ fn check_policy(
     if cfg.requires_encryption() && !st.decrypted.contains(&MessagePart::Body) {
         return Err(WssError::NotEncrypted("Body".to_owned()));
     }
+    for (ns, name) in cfg.encrypted_headers() {
+        let part = MessagePart::Header {
+            namespace: ns.clone(),
+            name: name.clone(),
+        };
+        if !st.decrypted.contains(&part) {
+            return Err(WssError::NotEncrypted(part.to_string()));
+        }
+    }
     if cfg.expected_username().is_some() && st.username.is_none() {
         return Err(WssError::UsernameToken(
             "the response has no UsernameToken, but the policy expects one".to_owned(),
