@@ -820,19 +820,23 @@ fn message(name: QName, content: &ContentModel, what: &str, loc: &Loc) -> Result
             loc: loc.clone(),
         }],
         ContentModel::None => Vec::new(),
-        ContentModel::Any => return Err(Error::at(
-            ErrorKind::Unsupported(format!(
+        ContentModel::Any => {
+            return Err(Error::at(
+                ErrorKind::Unsupported(format!(
                 "{what} element=\"#any\" (any element, WSDL 2.0 Part 1 §2.5.1): name the element"
             )),
-            loc,
-        )),
-        ContentModel::Other => return Err(Error::at(
-            ErrorKind::Unsupported(format!(
+                loc,
+            ))
+        }
+        ContentModel::Other => {
+            return Err(Error::at(
+                ErrorKind::Unsupported(format!(
                 "{what} with no `element` (content model #other, WSDL 2.0 Part 1 §2.5.1: a type \
                      system other than XML Schema)"
             )),
-            loc,
-        )),
+                loc,
+            ))
+        }
     };
     Ok(Message {
         name,
