@@ -283,7 +283,11 @@ fn a_fault_in_an_in_only_operation_is_a_located_error() {
     );
     let e = error(&wsdl);
     assert!(matches!(e.kind, ErrorKind::Invalid(_)), "{e}");
-    assert!(e.to_string().contains("no-faults"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("`infault` in an operation of pattern in-only, which has no-faults"),
+        "{e}"
+    );
     // The first infault is the one added to Notify.
     assert_at(&e, &wsdl, "<infault");
 }

@@ -84,6 +84,17 @@ pub enum Pattern {
     RobustInOnly,
 }
 
+impl Pattern {
+    /// The last segment of the pattern's URI (`in-out`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Pattern::InOut => "in-out",
+            Pattern::InOnly => "in-only",
+            Pattern::RobustInOnly => "robust-in-only",
+        }
+    }
+}
+
 /// An interface message reference: `input` or `output` (Part 1 §2.5).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MessageRef {
@@ -438,7 +449,8 @@ fn read_operation(doc: &DocCtx, node: Node, tns: &str) -> Result<InterfaceOperat
                 };
                 return Err(Error::at(
                     ErrorKind::Invalid(format!(
-                        "`{what}` in a {pattern:?} operation, whose pattern has {rule} (WSDL 2.0 Part 2 §2.1–§2.2)"
+                        "`{what}` in an operation of pattern {}, which has {rule} (WSDL 2.0 Part 2 §2.1–§2.2)",
+                        pattern.name()
                     )),
                     &doc.loc(c),
                 ));
