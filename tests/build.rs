@@ -2,7 +2,8 @@
 //! (SOAP 1.1 and 1.2, as captured in tests/peers/captures/spyne, and checked against the live server
 //! by tests/tests/generated_clients.rs) and the real-world GlobalWeather WSDL that the gSOAP peer is
 //! built from; the MTOM WSDL the gSOAP MTOM peer and the line-break peer implement; the SOAP with
-//! Attachments WSDL of the gSOAP SwA peer; the rpc/encoded WSDL of the gSOAP encoded peer.
+//! Attachments WSDL of the gSOAP SwA peer; the rpc/encoded WSDL of the gSOAP encoded peer; a WSDL 2.0
+//! description of the gSOAP echo peer's service.
 
 fn main() {
     let b = soapgen_build::Builder::new()
@@ -12,6 +13,7 @@ fn main() {
         .out_name("peers/captures/spyne/soap12.wsdl", "spyne12")
         .wsdl("../examples/wsdl/globalweather.wsdl")
         .wsdl("peers/gsoap/echo.wsdl")
+        .wsdl("peers/gsoap/echo20.wsdl")
         .wsdl("peers/gsoap/mtom/mtom.wsdl")
         .wsdl("peers/gsoap/swa/swa.wsdl")
         .wsdl("peers/gsoap/encoded/encoded.wsdl");

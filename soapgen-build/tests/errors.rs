@@ -310,17 +310,23 @@ fn document_encoded_operation_is_skipped_and_listed_when_asked() {
 }
 
 #[test]
-fn wsdl_2_0_is_unsupported() {
+fn wsdl_2_0_out_only_operation_is_unsupported() {
     let e = error("wsdl20/service.wsdl");
     let ErrorKind::Unsupported(m) = &e.kind else {
         panic!("expected Unsupported, got {e}")
     };
-    assert_contains(m, &["WSDL 2.0"]);
-    assert_at(&e, "wsdl20/service.wsdl", 3, 1);
+    assert_contains(
+        m,
+        &[
+            "http://www.w3.org/ns/wsdl/out-only",
+            "a client cannot call it",
+        ],
+    );
+    assert_at(&e, "wsdl20/service.wsdl", 6, 5);
 }
 
 #[test]
-fn wsdl_2_0_is_an_error_even_when_skipping_unsupported_operations() {
+fn wsdl_2_0_out_only_is_an_error_even_when_skipping_unsupported_operations() {
     let e = error_with(
         Builder::new().skip_unsupported_operations(true),
         "wsdl20/service.wsdl",

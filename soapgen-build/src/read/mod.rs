@@ -6,6 +6,7 @@
 pub mod catalog;
 pub mod loader;
 pub mod wsdl;
+pub mod wsdl20;
 pub mod xsd;
 
 use std::collections::BTreeSet;
@@ -101,7 +102,9 @@ impl<'d> DocCtx<'d> {
         let mut texts = Vec::new();
         for c in node.children().filter(Node::is_element) {
             let n = c.tag_name();
-            if n.name() == "documentation" && n.namespace() == Some(wsdl::WSDL) {
+            if n.name() == "documentation"
+                && matches!(n.namespace(), Some(wsdl::WSDL | wsdl::WSDL20))
+            {
                 texts.push(collect_text(c));
             } else if n.name() == "annotation" && n.namespace() == Some(XS) {
                 for d in c
@@ -287,14 +290,17 @@ struct Driver<'l> {
     schema_namespaces: BTreeSet<String>,
     /// The document each (namespace, file name) was first imported from.
     imported: std::collections::BTreeMap<(String, String), Source>,
+    /// WSDL 2.0 components of every `description` read, resolved at the end.
+    wsdl20: wsdl20::Description,
 }
 
-/// Reads an entry WSDL 1.1 document and everything it imports.
+/// Reads an entry WSDL 1.1 or WSDL 2.0 document and everything it imports; WSDL 2.0 components are
+/// mapped to WSDL 1.1's by [`wsdl20::resolve`].
 ///
 /// # Errors
 ///
 /// The first document error: unreadable or malformed XML, a missing import, a duplicate definition,
-/// an unsupported construct in the documents' structure.
+/// an undefined WSDL 2.0 reference, an unsupported construct in the documents' structure.
 pub fn read_wsdl(loader: &mut Loader, entry: &Source) -> Result<Definitions> {
     let mut d = Driver {
         loader,
@@ -303,6 +309,7 @@ pub fn read_wsdl(loader: &mut Loader, entry: &Source) -> Result<Definitions> {
         namespace_only: Vec::new(),
         schema_namespaces: BTreeSet::new(),
         imported: std::collections::BTreeMap::new(),
+        wsdl20: wsdl20::Description::default(),
     };
     d.seen.insert((entry.clone(), None));
     d.document(entry, None, true)?;
@@ -316,6 +323,9 @@ pub fn read_wsdl(loader: &mut Loader, entry: &Source) -> Result<Definitions> {
                 d.document(&src, Some((&ns, &loc)), false)?;
             }
         }
+    }
+    if d.wsdl20.read {
+        wsdl20::resolve(std::mem::take(&mut d.wsdl20), &mut d.defs)?;
     }
     Ok(d.defs)
 }
@@ -333,7 +343,12 @@ impl Driver<'_> {
         let ctx = DocCtx::new(name.clone(), &doc);
         let root = doc.root_element();
         let root_ns = root.tag_name().namespace();
-        if root_ns == Some(wsdl::WSDL) && root.tag_name().name() == "definitions" {
+        let wsdl_ns = match (root_ns, root.tag_name().name()) {
+            (Some(wsdl::WSDL), "definitions") => Some(wsdl::WSDL),
+            (Some(wsdl::WSDL20), "description") => Some(wsdl::WSDL20),
+            _ => None,
+        };
+        if let Some(wsdl_ns) = wsdl_ns {
             if entry {
                 self.defs.target_namespace = root
                     .attribute("targetNamespace")
@@ -341,42 +356,17 @@ impl Driver<'_> {
                     .to_owned();
                 self.defs.doc = ctx.documentation(root);
             }
-            let imports = wsdl::read_definitions(&ctx, root, &mut self.defs)?;
+            let imports = if wsdl_ns == wsdl::WSDL {
+                wsdl::read_definitions(&ctx, root, &mut self.defs)?
+            } else {
+                wsdl20::read_description(&ctx, root, &mut self.wsdl20)?
+            };
             for types in root.children().filter(|c| {
                 c.is_element()
-                    && c.tag_name().namespace() == Some(wsdl::WSDL)
+                    && c.tag_name().namespace() == Some(wsdl_ns)
                     && c.tag_name().name() == "types"
             }) {
-                for schema in types.children().filter(xsd::is_schema) {
-                    self.schema(&ctx, src, schema, None)?;
-                }
-                // Some services put xs:import straight into wsdl:types (no enclosing schema).
-                for imp in types.children().filter(|c| {
-                    c.is_element()
-                        && c.tag_name().namespace() == Some(XS)
-                        && c.tag_name().name() == "import"
-                }) {
-                    let loc = ctx.loc(imp);
-                    match imp.attribute("schemaLocation") {
-                        Some(location) => {
-                            let target = self.loader.resolve(src, location, &loc)?;
-                            if self.seen.insert((target.clone(), None)) {
-                                self.schema_document(
-                                    &target,
-                                    location,
-                                    &loc,
-                                    None,
-                                    imp.attribute("namespace"),
-                                )?;
-                            }
-                        }
-                        None => {
-                            if let Some(ns) = imp.attribute("namespace") {
-                                self.namespace_only.push((ns.to_owned(), loc));
-                            }
-                        }
-                    }
-                }
+                self.types(&ctx, src, types)?;
             }
             for imp in imports {
                 let target = self.loader.resolve(src, &imp.location, &imp.loc)?;
@@ -387,13 +377,6 @@ impl Driver<'_> {
             Ok(())
         } else if xsd::is_schema(&root) {
             self.schema(&ctx, src, root, None)
-        } else if root_ns == Some(wsdl::WSDL20) {
-            Err(Error::at(
-                ErrorKind::Unsupported(
-                    "WSDL 2.0 documents (only WSDL 1.1 is generated so far)".into(),
-                ),
-                &ctx.loc(root),
-            ))
         } else {
             Err(Error::at(
                 ErrorKind::Invalid(format!(
@@ -404,6 +387,42 @@ impl Driver<'_> {
                 &ctx.loc(root),
             ))
         }
+    }
+
+    /// Reads the `xs:schema` and `xs:import` children of a `wsdl:types` (WSDL 1.1 §2.2, WSDL 2.0
+    /// Part 1 §3.1).
+    fn types(&mut self, ctx: &DocCtx, src: &Source, types: Node) -> Result<()> {
+        for schema in types.children().filter(xsd::is_schema) {
+            self.schema(ctx, src, schema, None)?;
+        }
+        // Some services put xs:import straight into wsdl:types (no enclosing schema).
+        for imp in types.children().filter(|c| {
+            c.is_element()
+                && c.tag_name().namespace() == Some(XS)
+                && c.tag_name().name() == "import"
+        }) {
+            let loc = ctx.loc(imp);
+            match imp.attribute("schemaLocation") {
+                Some(location) => {
+                    let target = self.loader.resolve(src, location, &loc)?;
+                    if self.seen.insert((target.clone(), None)) {
+                        self.schema_document(
+                            &target,
+                            location,
+                            &loc,
+                            None,
+                            imp.attribute("namespace"),
+                        )?;
+                    }
+                }
+                None => {
+                    if let Some(ns) = imp.attribute("namespace") {
+                        self.namespace_only.push((ns.to_owned(), loc));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Reads one `xs:schema` element and what it imports and includes.
