@@ -11,12 +11,9 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use soapgen_runtime::wss::{
-    BlockEncryption, Certificate, KeyTransport, WssConfig, X509Credential, X509Encryptor,
-    X509Signer,
-};
-use soapgen_runtime::xml::Name;
+use soapgen_runtime::wss::{BlockEncryption, KeyTransport, WssConfig, X509Encryptor, X509Signer};
 use soapgen_runtime::{Client, Operation, SoapVersion};
+use soapgen_tests::wss::{cert, credential, offline_client, text_envelope, ECHO_NS};
 
 const OP: Operation = Operation {
     name: "Echo",
@@ -26,26 +23,14 @@ const OP: Operation = Operation {
 };
 
 fn request(client: &Client, text: &str) -> String {
-    let mut env = client.envelope(&OP, &[("tns", "urn:soapgen:wss")]).unwrap();
-    env.body(|w| {
-        w.start_element(Name::new("urn:soapgen:wss", "Echo"))?;
-        w.simple_element(Name::new("urn:soapgen:wss", "text"), text)?;
-        w.end_element()
-    })
-    .unwrap();
-    env.finish().unwrap()
+    text_envelope(client, &OP, "tns", ECHO_NS, text)
 }
 
 fn bench(c: &mut Criterion) {
     let pki = soapgen_tests::pki::test_pki();
-    let server = Certificate::from_pem(&pki.read("server.pem"), "server.pem").unwrap();
-    let cred = X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap();
-    let client = |wss: WssConfig| {
-        Client::builder("http://127.0.0.1:9/")
-            .wss(wss)
-            .build()
-            .unwrap()
-    };
+    let server = cert("server.pem");
+    let cred = credential("client");
+    let client = offline_client;
     let encrypted = client(WssConfig::new().encrypt(X509Encryptor::new(server.clone())));
     let signed_encrypted = client(
         WssConfig::new()

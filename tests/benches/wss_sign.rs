@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use soapgen_runtime::wss::{SignatureAlgorithm, WssConfig, X509Credential, X509Signer};
-use soapgen_runtime::xml::Name;
 use soapgen_runtime::{Client, Operation, SoapVersion};
+use soapgen_tests::wss::{offline_client, text_envelope, ECHO_NS};
 
 const OP: Operation = Operation {
     name: "Echo",
@@ -25,14 +25,7 @@ const OP: Operation = Operation {
 };
 
 fn request(client: &Client, text: &str) -> String {
-    let mut env = client.envelope(&OP, &[("tns", "urn:soapgen:wss")]).unwrap();
-    env.body(|w| {
-        w.start_element(Name::new("urn:soapgen:wss", "Echo"))?;
-        w.simple_element(Name::new("urn:soapgen:wss", "text"), text)?;
-        w.end_element()
-    })
-    .unwrap();
-    env.finish().unwrap()
+    text_envelope(client, &OP, "tns", ECHO_NS, text)
 }
 
 fn bench(c: &mut Criterion) {
@@ -40,24 +33,18 @@ fn bench(c: &mut Criterion) {
     let cert = pki.read("client.pem");
     let key_pem = pki.read("client.key");
     let cred = X509Credential::from_pem(&cert, &key_pem).unwrap();
-    let signed = Client::builder("http://127.0.0.1:9/")
-        .wss(
-            WssConfig::new()
-                .timestamp(Duration::from_secs(300))
-                .sign(X509Signer::new(cred.clone())),
-        )
-        .build()
-        .unwrap();
+    let signed = offline_client(
+        WssConfig::new()
+            .timestamp(Duration::from_secs(300))
+            .sign(X509Signer::new(cred.clone())),
+    );
     let plain = Client::builder("http://127.0.0.1:9/").build().unwrap();
     let signed_with = |alg: SignatureAlgorithm| {
-        Client::builder("http://127.0.0.1:9/")
-            .wss(
-                WssConfig::new()
-                    .timestamp(Duration::from_secs(300))
-                    .sign(X509Signer::new(cred.clone()).signature_algorithm(alg)),
-            )
-            .build()
-            .unwrap()
+        offline_client(
+            WssConfig::new()
+                .timestamp(Duration::from_secs(300))
+                .sign(X509Signer::new(cred.clone()).signature_algorithm(alg)),
+        )
     };
     let signed_sha1 = signed_with(SignatureAlgorithm::RsaSha1);
     let signed_sha512 = signed_with(SignatureAlgorithm::RsaSha512);

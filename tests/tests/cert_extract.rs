@@ -9,24 +9,10 @@ use std::time::Duration;
 use base64::Engine as _;
 use soapgen_build::cert::extract;
 use soapgen_build::cli::main_with_args;
-use soapgen_runtime::wss::{WssConfig, X509Credential, X509Signer};
+use soapgen_runtime::wss::{WssConfig, X509Signer};
 use soapgen_runtime::SoapVersion;
-use soapgen_tests::pki::test_pki;
-use soapgen_tests::xmlsec1;
-
-fn openssl(dir: &Path, args: &[&str]) -> Vec<u8> {
-    let out = Command::new("openssl")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run openssl ({e}): apt-get install -y openssl"));
-    assert!(
-        out.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
+use soapgen_tests::pki::{openssl, test_pki};
+use soapgen_tests::wss::{credential, request};
 
 fn openssl_text(dir: &Path, args: &[&str]) -> String {
     String::from_utf8(openssl(dir, args))
@@ -115,12 +101,11 @@ fn check_report(report: &str, expected: &[String]) {
 #[test]
 fn a_message_signed_by_soapgen() {
     let pki = test_pki();
-    let cred = X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap();
     let wss = WssConfig::new()
         .timestamp(Duration::from_secs(300))
-        .sign(X509Signer::new(cred));
+        .sign(X509Signer::new(credential("client")));
     // The token under another prefix than soapgen's own, as other stacks write it.
-    let xml = xmlsec1::request(wss, SoapVersion::Soap12, "x")
+    let xml = request(wss, SoapVersion::Soap12, "x")
         .replace("wsse:", "o:")
         .replace("xmlns:wsse=", "xmlns:o=");
     let id_at = xml.find("wsu:Id=\"X509-").unwrap() + "wsu:Id=\"".len();

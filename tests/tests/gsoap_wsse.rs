@@ -21,13 +21,13 @@ use std::time::Duration;
 use base64::Engine as _;
 use soapgen_runtime::transport::{HttpRequest, ReqwestTransport, Transport, TransportFuture};
 use soapgen_runtime::wss::{
-    AlgorithmPolicy, BlockEncryption, Certificate, DigestAlgorithm, EncryptionOrder, KeyTransport,
-    TrustStore, WssConfig, WssError, X509Credential, X509Encryptor, X509Signer,
+    AlgorithmPolicy, BlockEncryption, DigestAlgorithm, EncryptionOrder, KeyTransport, TrustStore,
+    WssConfig, WssError, X509Encryptor, X509Signer,
 };
-use soapgen_runtime::xml::Name;
 use soapgen_runtime::{Client, Error, FromXml, Operation, SoapVersion};
 use soapgen_tests::peers;
 use soapgen_tests::pki::test_pki;
+use soapgen_tests::wss::{cert, credential, text_envelope};
 
 const NS: &str = "urn:soapgen:wsse";
 const CHECKED_SIGNED: &str = "timestamp,signature,body-signed,timestamp-signed";
@@ -119,8 +119,7 @@ fn gsoap_client_dump(
 }
 
 fn client_ski_b64() -> String {
-    let pki = test_pki();
-    let cred = X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap();
+    let cred = credential("client");
     let ski = cred
         .certificate()
         .subject_key_identifier()
@@ -317,19 +316,6 @@ impl Transport for Wire {
     }
 }
 
-fn credential(who: &str) -> X509Credential {
-    let pki = test_pki();
-    X509Credential::from_pem(
-        &pki.read(&format!("{who}.pem")),
-        &pki.read(&format!("{who}.key")),
-    )
-    .unwrap()
-}
-
-fn cert(name: &str) -> Certificate {
-    Certificate::from_pem(&test_pki().read(name), name).unwrap()
-}
-
 /// Signs as `who`; trusts the test CA for the responses' signatures.
 fn signing(who: &str, digest: DigestAlgorithm, ttl: Duration) -> WssConfig {
     WssConfig::new()
@@ -349,14 +335,7 @@ fn op(version: SoapVersion) -> Operation {
 
 /// The finished request envelope of `client` for `EchoText(text)`.
 fn envelope(client: &Client, version: SoapVersion, text: &str) -> String {
-    let mut env = client.envelope(&op(version), &[("w", NS)]).unwrap();
-    env.body(|w| {
-        w.start_element(Name::new(NS, "EchoText"))?;
-        w.simple_element(Name::new(NS, "text"), text)?;
-        w.end_element()
-    })
-    .unwrap();
-    env.finish().unwrap()
+    text_envelope(client, &op(version), "w", NS, text)
 }
 
 async fn send(

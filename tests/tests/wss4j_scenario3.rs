@@ -15,18 +15,13 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use base64::Engine as _;
 use soapgen_tests::peers::{self, Peer};
 use soapgen_tests::pki::{test_pki, Pki};
-
-const WSU: &str =
-    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
-const WSSE: &str =
-    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
-const SOAP11: &str = "http://schemas.xmlsoap.org/soap/envelope/";
+use soapgen_tests::wss::{path_str, wss4j_scenario3_server};
+use soapgen_tests::xmlsec::{xmlsec1_decrypt, xmlsec1_verify_with_cert};
 
 /// The Scenario-3 variants: (path below /scenario3/, symmetric algorithm URI, key transport URI,
 /// signature method URI, sign first?).
@@ -89,33 +84,6 @@ const VARIANTS: &[(&str, &str, &str, &str, bool)] = &[
     ),
 ];
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// The server: its own key in server.p12, replies encrypted for the client, the test CA trusted.
-fn server(pki: &Pki, extra: &[&str]) -> Peer {
-    let (ks, ef, ca) = (
-        pki.path("server.p12"),
-        pki.path("client.pem"),
-        pki.path("ca.pem"),
-    );
-    let mut args = vec![
-        "--keystore",
-        s(&ks),
-        "--storepass",
-        "changeit",
-        "--alias",
-        "server",
-        "--encrypt-for",
-        s(&ef),
-        "--ca",
-        s(&ca),
-    ];
-    args.extend_from_slice(extra);
-    peers::wss4j(&args)
-}
-
 /// A Scenario-3 request built by WSS4J as the client: signed with client.p12, encrypted for the
 /// server.
 fn wss4j_request(pki: &Pki, profile: &str, text: &str) -> Vec<u8> {
@@ -128,15 +96,15 @@ fn wss4j_request(pki: &Pki, profile: &str, text: &str) -> Vec<u8> {
         profile,
         &[
             "--keystore",
-            s(&ks),
+            path_str(&ks),
             "--storepass",
             "changeit",
             "--alias",
             "client",
             "--encrypt-for",
-            s(&ef),
+            path_str(&ef),
             "--ca",
-            s(&ca),
+            path_str(&ca),
             "--text",
             text,
         ],
@@ -174,85 +142,6 @@ fn element<'a>(xml: &'a str, tag: &str) -> Option<&'a str> {
     Some(&xml[content..end])
 }
 
-fn temp_file(pki: &Pki, name: &str, data: &[u8]) -> std::path::PathBuf {
-    let p = pki.dir().join(format!(
-        "{name}-{}-{:?}.xml",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    std::fs::write(&p, data).unwrap();
-    p
-}
-
-/// xmlsec1 resolves neither WS-Security's SecurityTokenReference nor a ReferenceList in the
-/// header: the test moves WSS4J's `xenc:EncryptedKey` (without its ReferenceList) from the
-/// Security header into the `ds:KeyInfo` of the `xenc:EncryptedData` it serves (XML-Enc §3.5.1
-/// allows an EncryptedKey there). The EncryptedKey's own KeyInfo (the SKI) stays, declared but not
-/// understood by xmlsec1, which then uses the key given on its command line.
-fn encrypted_key_into_keyinfo(xml: &str) -> String {
-    let ek_start = xml.find("<xenc:EncryptedKey").expect("an EncryptedKey");
-    let ek_end = xml.find("</xenc:EncryptedKey>").unwrap() + "</xenc:EncryptedKey>".len();
-    let mut ek = xml[ek_start..ek_end].to_string();
-    if let (Some(a), Some(b)) = (
-        ek.find("<xenc:ReferenceList>"),
-        ek.find("</xenc:ReferenceList>"),
-    ) {
-        ek.replace_range(a..b + "</xenc:ReferenceList>".len(), "");
-    }
-    let ek = ek.replacen(
-        "<xenc:EncryptedKey ",
-        &format!("<xenc:EncryptedKey xmlns:wsse=\"{WSSE}\" "),
-        1,
-    );
-    let rest = format!("{}{}", &xml[..ek_start], &xml[ek_end..]);
-    let ed = rest.find("<xenc:EncryptedData").expect("an EncryptedData");
-    let ki = ed + rest[ed..].find("<ds:KeyInfo").unwrap();
-    let ki_end = ki + rest[ki..].find("</ds:KeyInfo>").unwrap() + "</ds:KeyInfo>".len();
-    format!(
-        "{}<ds:KeyInfo xmlns:ds=\"http://www.w3.org/2000/09/xmldsig#\">{ek}</ds:KeyInfo>{}",
-        &rest[..ki],
-        &rest[ki_end..]
-    )
-}
-
-/// `xmlsec1 --decrypt --privkey-pem <key>` on a WSS4J reply; the decrypted document, or xmlsec1's
-/// complaint.
-fn xmlsec1_decrypt(pki: &Pki, xml: &str, key: &str) -> Result<String, String> {
-    let file = temp_file(pki, "dec", encrypted_key_into_keyinfo(xml).as_bytes());
-    let out = Command::new("xmlsec1")
-        .args(["--decrypt", "--privkey-pem", s(&pki.path(key))])
-        .arg(&file)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run xmlsec1 ({e}): apt-get install -y xmlsec1"));
-    let _ = std::fs::remove_file(&file);
-    if out.status.success() {
-        Ok(String::from_utf8(out.stdout).unwrap())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
-}
-
-/// `xmlsec1 --verify --pubkey-cert-pem <cert>` with Body and Timestamp located by their wsu:Id.
-fn xmlsec1_verify(pki: &Pki, xml: &str, cert: &str) -> Result<(), String> {
-    let file = temp_file(pki, "ver", xml.as_bytes());
-    let out = Command::new("xmlsec1")
-        .args(["--verify", "--pubkey-cert-pem", s(&pki.path(cert))])
-        .args(["--id-attr:Id", &format!("{WSU}:Timestamp")])
-        .args(["--id-attr:Id", &format!("{SOAP11}:Body")])
-        .arg(&file)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run xmlsec1 ({e}): apt-get install -y xmlsec1"));
-    let _ = std::fs::remove_file(&file);
-    let text = String::from_utf8_lossy(&out.stderr).into_owned();
-    if out.status.success() && text.contains("OK") {
-        Ok(())
-    } else {
-        Err(text)
-    }
-}
-
 /// The SubjectKeyIdentifier of a PEM certificate, base64, as openssl reads it.
 fn ski_base64(pki: &Pki, cert: &str) -> String {
     let out = Command::new("openssl")
@@ -287,7 +176,7 @@ fn round_trip(pki: &Pki, peer: &Peer, variant: &str, text: &str) -> String {
 #[test]
 fn wss4j_accepts_its_own_scenario3_requests_and_xmlsec1_decrypts_the_replies() {
     let pki = test_pki();
-    let peer = server(pki, &[]);
+    let peer = wss4j_scenario3_server(&[]);
     let client_ski = ski_base64(pki, "client.pem");
     for &(variant, sym, kt, sig, sign_first) in VARIANTS {
         let text = format!("scenario 3 <{variant}> & é");
@@ -330,16 +219,16 @@ fn wss4j_accepts_its_own_scenario3_requests_and_xmlsec1_decrypts_the_replies() {
 
         // Encrypted then signed: the signature covers the encrypted Body, as sent.
         if !sign_first {
-            xmlsec1_verify(pki, &reply, "server.pem")
+            xmlsec1_verify_with_cert(&reply, &pki.path("server.pem"))
                 .unwrap_or_else(|e| panic!("{variant}: xmlsec1 refused the signature: {e}"));
-            assert!(xmlsec1_verify(pki, &reply, "client.pem").is_err());
+            assert!(xmlsec1_verify_with_cert(&reply, &pki.path("client.pem")).is_err());
         }
 
         // xmlsec1 decrypts the Body with the client's key, and only with it.
-        let plain = xmlsec1_decrypt(pki, &reply, "client.key")
+        let plain = xmlsec1_decrypt(&reply, &pki.path("client.key"))
             .unwrap_or_else(|e| panic!("{variant}: xmlsec1 cannot decrypt: {e}\n{reply}"));
         assert!(
-            xmlsec1_decrypt(pki, &reply, "server.key").is_err(),
+            xmlsec1_decrypt(&reply, &pki.path("server.key")).is_err(),
             "{variant}: decrypted with the wrong key"
         );
         let result = element(&plain, "r:EchoResult")
@@ -373,11 +262,11 @@ fn wss4j_accepts_its_own_scenario3_requests_and_xmlsec1_decrypts_the_replies() {
 
         // Signed then encrypted: the signature verifies once the Body is decrypted.
         if sign_first {
-            xmlsec1_verify(pki, &plain, "server.pem")
+            xmlsec1_verify_with_cert(&plain, &pki.path("server.pem"))
                 .unwrap_or_else(|e| panic!("{variant}: xmlsec1 refused the signature: {e}"));
-            assert!(xmlsec1_verify(pki, &plain, "client.pem").is_err());
+            assert!(xmlsec1_verify_with_cert(&plain, &pki.path("client.pem")).is_err());
             let tampered = plain.replacen("<r:text>", "<r:text>x", 1);
-            assert!(xmlsec1_verify(pki, &tampered, "server.pem").is_err());
+            assert!(xmlsec1_verify_with_cert(&tampered, &pki.path("server.pem")).is_err());
         }
     }
 }
@@ -385,17 +274,17 @@ fn wss4j_accepts_its_own_scenario3_requests_and_xmlsec1_decrypts_the_replies() {
 #[test]
 fn wss4j_as_client_processes_the_scenario3_replies() {
     let pki = test_pki();
-    let peer = server(pki, &[]);
+    let peer = wss4j_scenario3_server(&[]);
     let (ks, ca) = (pki.path("client.p12"), pki.path("ca.pem"));
     let client_keys = [
         "--keystore",
-        s(&ks),
+        path_str(&ks),
         "--storepass",
         "changeit",
         "--alias",
         "client",
         "--ca",
-        s(&ca),
+        path_str(&ca),
     ];
     // A sample (each --process is a JVM start): both orders, both key transports, CBC and GCM.
     let sample = VARIANTS.iter().filter(|v| {
@@ -427,13 +316,13 @@ fn wss4j_as_client_processes_the_scenario3_replies() {
             None,
             &[
                 "--keystore",
-                s(&ks),
+                path_str(&ks),
                 "--storepass",
                 "changeit",
                 "--alias",
                 "client",
                 "--ca",
-                s(&stranger),
+                path_str(&stranger),
             ],
             reply.as_bytes(),
         )
@@ -444,13 +333,13 @@ fn wss4j_as_client_processes_the_scenario3_replies() {
             None,
             &[
                 "--keystore",
-                s(&sks),
+                path_str(&sks),
                 "--storepass",
                 "changeit",
                 "--alias",
                 "server",
                 "--ca",
-                s(&ca),
+                path_str(&ca),
             ],
             reply.as_bytes(),
         )
@@ -462,7 +351,7 @@ fn wss4j_as_client_processes_the_scenario3_replies() {
 #[test]
 fn scenario3_requires_a_signed_and_encrypted_body() {
     let pki = test_pki();
-    let peer = server(pki, &["--user", "bob:pw"]);
+    let peer = wss4j_scenario3_server(&["--user", "bob:pw"]);
     // A UsernameToken + Timestamp request: accepted on /echo, refused on /scenario3.
     let ut = peers::wss4j_make_request("ut-digest", &["--user", "bob:pw", "--text", "plain"]);
     let (status, reply) = post(&peer, "/echo", &ut);
@@ -476,9 +365,9 @@ fn scenario3_requires_a_signed_and_encrypted_body() {
     let (key, cert) = (pki.path("client.key"), pki.path("client.pem"));
     let signed = peers::zeep_wss_request(&[
         "--key",
-        s(&key),
+        path_str(&key),
         "--cert",
-        s(&cert),
+        path_str(&cert),
         "--user",
         "bob",
         "--password",
@@ -496,7 +385,7 @@ fn scenario3_requires_a_signed_and_encrypted_body() {
     let ks = pki.path("server.p12");
     let keys = [
         "--keystore",
-        s(&ks),
+        path_str(&ks),
         "--storepass",
         "changeit",
         "--user",
@@ -513,7 +402,7 @@ fn ut_digest_reply_is_accepted_by_wss4j_with_the_right_password_only() {
     let pki = test_pki();
     let password = "s3cret & <ünï>";
     let user = format!("server-user:{password}");
-    let peer = server(pki, &["--reply-user", &user]);
+    let peer = wss4j_scenario3_server(&["--reply-user", &user]);
     let request = wss4j_request(pki, "scenario3/aes128-cbc", "ut");
     let (status, reply) = post(&peer, "/ut-digest-reply", &request);
     assert_eq!(status, 200, "{reply}\n{}", peer.stderr_output());
