@@ -118,29 +118,41 @@ pub fn path_str(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
 
-/// The WSS4J peer as the Scenario 3 server: its own key in `server.p12` (password `changeit`,
-/// alias `server`) to sign replies and decrypt requests, replies encrypted for `client.pem`, the
-/// test CA (`ca.pem`) its signature trust anchor; `extra` arguments appended. See
-/// [`peers::wss4j`].
-pub fn wss4j_scenario3_server(extra: &[&str]) -> Peer {
+/// The password of the test PKI's PKCS#12 stores (see [`crate::pki`]).
+pub const STOREPASS: &str = "changeit";
+
+/// The WSS4J peer's crypto arguments (for [`peers::wss4j`], [`peers::wss4j_make_request`],
+/// [`peers::wss4j_process`]): the test PKI's PKCS#12 store `{alias}.p12` holding the key of
+/// `alias`, and the trust anchor file `ca` of the test PKI (e.g. `"ca.pem"`):
+/// `--keystore <dir>/{alias}.p12 --storepass changeit --alias {alias} --ca <dir>/{ca}`.
+/// Borrow them with [`strs`].
+pub fn wss4j_keys(alias: &str, ca: &str) -> Vec<String> {
     let pki = test_pki();
-    let (ks, client, ca) = (
-        pki.path("server.p12"),
-        pki.path("client.pem"),
-        pki.path("ca.pem"),
-    );
-    let mut args = vec![
-        "--keystore",
-        path_str(&ks),
-        "--storepass",
-        "changeit",
-        "--alias",
-        "server",
-        "--encrypt-for",
-        path_str(&client),
-        "--ca",
-        path_str(&ca),
-    ];
+    vec![
+        "--keystore".into(),
+        path_str(&pki.path(&format!("{alias}.p12"))).into(),
+        "--storepass".into(),
+        STOREPASS.into(),
+        "--alias".into(),
+        alias.into(),
+        "--ca".into(),
+        path_str(&pki.path(ca)).into(),
+    ]
+}
+
+/// `args` as `&str`s, for the peers' `&[&str]` arguments.
+pub fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
+/// The WSS4J peer as the Scenario 3 server: its own key in `server.p12` (see [`wss4j_keys`]) to
+/// sign replies and decrypt requests, replies encrypted for `client.pem`, the test CA (`ca.pem`)
+/// its signature trust anchor; `extra` arguments appended. See [`peers::wss4j`].
+pub fn wss4j_scenario3_server(extra: &[&str]) -> Peer {
+    let mut args = wss4j_keys("server", "ca.pem");
+    args.push("--encrypt-for".into());
+    args.push(path_str(&test_pki().path("client.pem")).into());
+    let mut args = strs(&args);
     args.extend_from_slice(extra);
     peers::wss4j(&args)
 }

@@ -356,6 +356,12 @@ fn client_for(url: String, wss: Option<WssConfig>, wire: &std::sync::Arc<Wire>) 
     b.build().unwrap()
 }
 
+/// A client for `url` signing as `who` with SHA-256 digests and a Timestamp of `ttl` (see
+/// [`signing`]), over `wire`.
+fn signed_client(url: String, who: &str, ttl: Duration, wire: &std::sync::Arc<Wire>) -> Client {
+    client_for(url, Some(signing(who, DigestAlgorithm::Sha256, ttl)), wire)
+}
+
 #[tokio::test]
 async fn gsoap_accepts_soapgen_signed_requests() {
     let p = peers::gsoap_wsse();
@@ -433,15 +439,7 @@ async fn gsoap_refuses_unsigned_tampered_and_untrusted_requests() {
     let f = refused(&c, envelope(&c, SoapVersion::Soap11, "x"), "unsigned").await;
     assert!(f.contains("no ds:Signature"), "{f}");
     // The Body as signed, then changed: the digest no longer matches.
-    let c = client_for(
-        url.clone(),
-        Some(signing(
-            "client",
-            DigestAlgorithm::Sha256,
-            Duration::from_secs(300),
-        )),
-        &wire,
-    );
+    let c = signed_client(url.clone(), "client", Duration::from_secs(300), &wire);
     let xml = envelope(&c, SoapVersion::Soap11, "pay 10");
     // The same message untouched is accepted: only the change makes the difference.
     let ok = send(&c, SoapVersion::Soap11, xml.clone()).await.unwrap();
@@ -457,15 +455,7 @@ async fn gsoap_refuses_unsigned_tampered_and_untrusted_requests() {
     let f = refused(&c, tampered, "tampered timestamp").await;
     assert!(f.contains("FailedCheck"), "{f}");
     // A valid signature by a certificate that does not chain to the CA.
-    let c = client_for(
-        url.clone(),
-        Some(signing(
-            "stranger",
-            DigestAlgorithm::Sha256,
-            Duration::from_secs(300),
-        )),
-        &wire,
-    );
+    let c = signed_client(url.clone(), "stranger", Duration::from_secs(300), &wire);
     let f = refused(&c, envelope(&c, SoapVersion::Soap11, "x"), "stranger").await;
     // The plugin's words: the token referenced by the signature did not verify against the CA.
     assert!(
@@ -473,13 +463,10 @@ async fn gsoap_refuses_unsigned_tampered_and_untrusted_requests() {
         "{f}"
     );
     // Signed but not encrypted, where the policy wants the Body encrypted.
-    let c = client_for(
+    let c = signed_client(
         p.url("/sign-encrypt"),
-        Some(signing(
-            "client",
-            DigestAlgorithm::Sha256,
-            Duration::from_secs(300),
-        )),
+        "client",
+        Duration::from_secs(300),
         &wire,
     );
     let f = refused(&c, envelope(&c, SoapVersion::Soap11, "x"), "not encrypted").await;
@@ -493,29 +480,13 @@ async fn gsoap_refuses_an_expired_timestamp() {
     let p = peers::gsoap_wsse();
     let wire = Wire::new();
     // A 1 ms time to live, held back 50 ms after signing: expired on arrival.
-    let c = client_for(
-        p.url("/sign"),
-        Some(signing(
-            "client",
-            DigestAlgorithm::Sha256,
-            Duration::from_millis(1),
-        )),
-        &wire,
-    );
+    let c = signed_client(p.url("/sign"), "client", Duration::from_millis(1), &wire);
     let xml = envelope(&c, SoapVersion::Soap11, "late");
     tokio::time::sleep(Duration::from_millis(50)).await;
     let f = refused(&c, xml, "expired").await;
     assert!(f.contains("MessageExpired") || f.contains("expired"), "{f}");
     // The same signer with a time to live that covers the trip is accepted.
-    let c = client_for(
-        p.url("/sign"),
-        Some(signing(
-            "client",
-            DigestAlgorithm::Sha256,
-            Duration::from_secs(60),
-        )),
-        &wire,
-    );
+    let c = signed_client(p.url("/sign"), "client", Duration::from_secs(60), &wire);
     let xml = envelope(&c, SoapVersion::Soap11, "on time");
     tokio::time::sleep(Duration::from_millis(50)).await;
     let v = send(&c, SoapVersion::Soap11, xml).await.unwrap();

@@ -20,7 +20,7 @@ use std::process::Command;
 use base64::Engine as _;
 use soapgen_tests::peers::{self, Peer};
 use soapgen_tests::pki::{test_pki, Pki};
-use soapgen_tests::wss::{path_str, wss4j_scenario3_server};
+use soapgen_tests::wss::{path_str, strs, wss4j_keys, wss4j_scenario3_server};
 use soapgen_tests::xmlsec::{xmlsec1_decrypt, xmlsec1_verify_with_cert};
 
 /// The Scenario-3 variants: (path below /scenario3/, symmetric algorithm URI, key transport URI,
@@ -87,28 +87,14 @@ const VARIANTS: &[(&str, &str, &str, &str, bool)] = &[
 /// A Scenario-3 request built by WSS4J as the client: signed with client.p12, encrypted for the
 /// server.
 fn wss4j_request(pki: &Pki, profile: &str, text: &str) -> Vec<u8> {
-    let (ks, ef, ca) = (
-        pki.path("client.p12"),
-        pki.path("server.pem"),
-        pki.path("ca.pem"),
-    );
-    peers::wss4j_make_request(
-        profile,
-        &[
-            "--keystore",
-            path_str(&ks),
-            "--storepass",
-            "changeit",
-            "--alias",
-            "client",
-            "--encrypt-for",
-            path_str(&ef),
-            "--ca",
-            path_str(&ca),
-            "--text",
-            text,
-        ],
-    )
+    let mut args = wss4j_keys("client", "ca.pem");
+    args.extend([
+        "--encrypt-for".into(),
+        path_str(&pki.path("server.pem")).into(),
+        "--text".into(),
+        text.into(),
+    ]);
+    peers::wss4j_make_request(profile, &strs(&args))
 }
 
 /// POSTs `body` (SOAP 1.1) to the peer; returns the HTTP status and the response body.
@@ -275,17 +261,7 @@ fn wss4j_accepts_its_own_scenario3_requests_and_xmlsec1_decrypts_the_replies() {
 fn wss4j_as_client_processes_the_scenario3_replies() {
     let pki = test_pki();
     let peer = wss4j_scenario3_server(&[]);
-    let (ks, ca) = (pki.path("client.p12"), pki.path("ca.pem"));
-    let client_keys = [
-        "--keystore",
-        path_str(&ks),
-        "--storepass",
-        "changeit",
-        "--alias",
-        "client",
-        "--ca",
-        path_str(&ca),
-    ];
+    let client_keys = wss4j_keys("client", "ca.pem");
     // A sample (each --process is a JVM start): both orders, both key transports, CBC and GCM.
     let sample = VARIANTS.iter().filter(|v| {
         matches!(
@@ -297,8 +273,12 @@ fn wss4j_as_client_processes_the_scenario3_replies() {
     });
     for &(variant, _, _, _, sign_first) in sample {
         let reply = round_trip(pki, &peer, variant, "back");
-        let v = peers::wss4j_process(Some("/scenario3/any"), &client_keys, reply.as_bytes())
-            .unwrap_or_else(|e| panic!("{variant}: WSS4J refused the reply: {e}\n{reply}"));
+        let v = peers::wss4j_process(
+            Some("/scenario3/any"),
+            &strs(&client_keys),
+            reply.as_bytes(),
+        )
+        .unwrap_or_else(|e| panic!("{variant}: WSS4J refused the reply: {e}\n{reply}"));
         assert_eq!(v["text"], "back", "{variant}");
         assert_eq!(v["encrypted"], "Body", "{variant}");
         assert_eq!(v["signed"], "Body,Timestamp", "{variant}");
@@ -311,19 +291,9 @@ fn wss4j_as_client_processes_the_scenario3_replies() {
         assert_eq!(enc < sig, sign_first, "{variant}: {order:?}");
 
         // A client trusting another CA refuses the signature.
-        let (sks, stranger) = (pki.path("server.p12"), pki.path("stranger.pem"));
         let e = peers::wss4j_process(
             None,
-            &[
-                "--keystore",
-                path_str(&ks),
-                "--storepass",
-                "changeit",
-                "--alias",
-                "client",
-                "--ca",
-                path_str(&stranger),
-            ],
+            &strs(&wss4j_keys("client", "stranger.pem")),
             reply.as_bytes(),
         )
         .unwrap_err();
@@ -331,16 +301,7 @@ fn wss4j_as_client_processes_the_scenario3_replies() {
         // A party without the client's key cannot decrypt it.
         let e = peers::wss4j_process(
             None,
-            &[
-                "--keystore",
-                path_str(&sks),
-                "--storepass",
-                "changeit",
-                "--alias",
-                "server",
-                "--ca",
-                path_str(&ca),
-            ],
+            &strs(&wss4j_keys("server", "ca.pem")),
             reply.as_bytes(),
         )
         .unwrap_err();

@@ -30,7 +30,7 @@ use soapgen_runtime::xml::Name;
 use soapgen_runtime::{Client, Operation, SoapVersion};
 use soapgen_tests::peers;
 use soapgen_tests::pki::test_pki;
-use soapgen_tests::wss::{cert, credential, path_str, request_with, ECHO_NS};
+use soapgen_tests::wss::{cert, credential, request_with, strs, wss4j_keys, ECHO_NS};
 use soapgen_tests::wss4j_service::{echo11, Echo11Client, Echo12Client};
 use soapgen_tests::xmlsec::{xmlsec1_decrypt, xmlsec1_encrypt_body, xmlsec1_verify};
 
@@ -126,21 +126,27 @@ fn soapgen_ciphertexts_decrypt_with_openssl_enc() {
     }
 }
 
+/// The `openssl pkeyutl` options of a key transport's padding (XML-Enc §5.4): OAEP with SHA-1
+/// and MGF1-SHA-1, or PKCS#1 v1.5.
+fn openssl_padding(kt: KeyTransport) -> &'static [&'static str] {
+    match kt {
+        KeyTransport::RsaOaepMgf1Sha1 => &[
+            "-pkeyopt",
+            "rsa_padding_mode:oaep",
+            "-pkeyopt",
+            "rsa_oaep_md:sha1",
+            "-pkeyopt",
+            "rsa_mgf1_md:sha1",
+        ],
+        _ => &["-pkeyopt", "rsa_padding_mode:pkcs1"],
+    }
+}
+
 #[test]
 fn openssl_pkeyutl_wrapped_keys_unwrap() {
     let cred = credential("server");
     for kt in KeyTransport::ALL {
-        let padding: &[&str] = match kt {
-            KeyTransport::RsaOaepMgf1Sha1 => &[
-                "-pkeyopt",
-                "rsa_padding_mode:oaep",
-                "-pkeyopt",
-                "rsa_oaep_md:sha1",
-                "-pkeyopt",
-                "rsa_mgf1_md:sha1",
-            ],
-            _ => &["-pkeyopt", "rsa_padding_mode:pkcs1"],
-        };
+        let padding = openssl_padding(kt);
         for alg in BlockEncryption::ALL {
             let key = alg.generate_key().unwrap();
             let mut args = vec!["pkeyutl", "-encrypt", "-certin", "-inkey", "server.pem"];
@@ -161,17 +167,7 @@ fn soapgen_wrapped_keys_unwrap_with_openssl_pkeyutl() {
     let cert = cert("server.pem");
     let cred = credential("server");
     for kt in KeyTransport::ALL {
-        let padding: &[&str] = match kt {
-            KeyTransport::RsaOaepMgf1Sha1 => &[
-                "-pkeyopt",
-                "rsa_padding_mode:oaep",
-                "-pkeyopt",
-                "rsa_oaep_md:sha1",
-                "-pkeyopt",
-                "rsa_mgf1_md:sha1",
-            ],
-            _ => &["-pkeyopt", "rsa_padding_mode:pkcs1"],
-        };
+        let padding = openssl_padding(kt);
         for alg in BlockEncryption::ALL {
             let key = alg.generate_key().unwrap();
             let wrapped = kt.wrap(&cert, &key).unwrap();
@@ -710,17 +706,7 @@ fn xmlsec1_signed_envelopes_verify() {
 /// The WSS4J peer with the server's PKCS#12 store as its decryption crypto and the test CA as
 /// its signature trust anchor.
 fn wss4j_decrypting() -> peers::Peer {
-    let pki = test_pki();
-    peers::wss4j(&[
-        "--ca",
-        path_str(&pki.path("ca.pem")),
-        "--keystore",
-        path_str(&pki.path("server.p12")),
-        "--storepass",
-        "changeit",
-        "--alias",
-        "server",
-    ])
+    peers::wss4j(&strs(&wss4j_keys("server", "ca.pem")))
 }
 
 #[tokio::test]
