@@ -11,6 +11,8 @@
 //! let xml = request(wss, SoapVersion::Soap11, "hello");
 //! ```
 
+use std::io::{Read, Write};
+use std::net::TcpStream;
 use std::path::Path;
 
 use soapgen_runtime::wss::{Certificate, WssConfig, X509Credential};
@@ -155,4 +157,36 @@ pub fn wss4j_scenario3_server(extra: &[&str]) -> Peer {
     let mut args = strs(&args);
     args.extend_from_slice(extra);
     peers::wss4j(&args)
+}
+
+/// POSTs `body` to `path` on `peer` over one HTTP/1.1 connection (`Connection: close`) as a SOAP
+/// 1.1 request (`text/xml`, SOAPAction `urn:soapgen:wss#Echo`; SOAP 1.1 §6.1.1) or a SOAP 1.2 one
+/// (`application/soap+xml`; SOAP 1.2 Part 2 §7), bypassing soapgen's client: the HTTP status
+/// and the response body. Panics if the exchange fails or the answer is not HTTP.
+pub fn post_raw(peer: &Peer, path: &str, version: SoapVersion, body: &[u8]) -> (u16, String) {
+    let content_type = match version {
+        SoapVersion::Soap11 => "text/xml; charset=utf-8\r\nSOAPAction: \"urn:soapgen:wss#Echo\"",
+        SoapVersion::Soap12 => "application/soap+xml; charset=utf-8",
+    };
+    let mut conn = TcpStream::connect(peer.addr()).expect("connect to the peer");
+    write!(
+        conn,
+        "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: {content_type}\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
+        peer.addr(),
+        body.len()
+    )
+    .expect("write the request head");
+    conn.write_all(body).expect("write the request body");
+    let mut raw = String::new();
+    conn.read_to_string(&mut raw).expect("read the response");
+    let (head, body) = raw
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("not an HTTP response: {raw}"));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no HTTP status in {head}"));
+    (status, body.to_owned())
 }

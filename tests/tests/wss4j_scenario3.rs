@@ -13,14 +13,13 @@
 //!
 //! Keys and certificates come from `soapgen_tests::pki` (openssl, at test time).
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::process::Command;
 
 use base64::Engine as _;
+use soapgen_runtime::SoapVersion;
 use soapgen_tests::peers::{self, Peer};
 use soapgen_tests::pki::{test_pki, Pki};
-use soapgen_tests::wss::{path_str, strs, wss4j_keys, wss4j_scenario3_server};
+use soapgen_tests::wss::{path_str, post_raw, strs, wss4j_keys, wss4j_scenario3_server};
 use soapgen_tests::xmlsec::{xmlsec1_decrypt, xmlsec1_verify_with_cert};
 
 /// The Scenario-3 variants: (path below /scenario3/, symmetric algorithm URI, key transport URI,
@@ -99,22 +98,7 @@ fn wss4j_request(pki: &Pki, profile: &str, text: &str) -> Vec<u8> {
 
 /// POSTs `body` (SOAP 1.1) to the peer; returns the HTTP status and the response body.
 fn post(peer: &Peer, path: &str, body: &[u8]) -> (u16, String) {
-    let mut conn = TcpStream::connect(peer.addr()).unwrap();
-    write!(
-        conn,
-        "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: text/xml; charset=utf-8\r\n\
-         SOAPAction: \"urn:soapgen:wss#Echo\"\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        peer.addr(),
-        body.len()
-    )
-    .unwrap();
-    conn.write_all(body).unwrap();
-    let mut raw = Vec::new();
-    conn.read_to_end(&mut raw).unwrap();
-    let text = String::from_utf8(raw).unwrap();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, body.to_string())
+    post_raw(peer, path, SoapVersion::Soap11, body)
 }
 
 /// The text between `<tag` ... `>` and `</tag>` (first occurrence).

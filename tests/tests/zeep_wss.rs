@@ -5,11 +5,10 @@
 //! the whole header (UsernameToken PasswordDigest, WSS UsernameToken Profile 1.1 §3.1; the
 //! BinarySecurityToken signature, X.509 Token Profile 1.1 §3.3.2) with the test CA as trust anchor.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-
+use soapgen_runtime::SoapVersion;
 use soapgen_tests::peers::{self, Peer};
 use soapgen_tests::pki::{test_pki, Pki};
+use soapgen_tests::wss::post_raw;
 use soapgen_tests::xmlsec::xmlsec1_verify_with_cert;
 
 const USER: &str = "zeep-user";
@@ -32,27 +31,12 @@ fn zeep_request(pki: &Pki, extra: &[&str]) -> String {
 }
 
 fn post(peer: &Peer, body: &str, soap12: bool) -> (u16, String) {
-    let ct = if soap12 {
-        "application/soap+xml; charset=utf-8"
+    let version = if soap12 {
+        SoapVersion::Soap12
     } else {
-        "text/xml; charset=utf-8\r\nSOAPAction: \"urn:soapgen:wss#Echo\""
+        SoapVersion::Soap11
     };
-    let mut conn = TcpStream::connect(peer.addr()).unwrap();
-    write!(
-        conn,
-        "POST /echo HTTP/1.1\r\nHost: {}\r\nContent-Type: {ct}\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        peer.addr(),
-        body.len()
-    )
-    .unwrap();
-    let mut raw = String::new();
-    conn.read_to_string(&mut raw).unwrap();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap();
-    (
-        head.split(' ').nth(1).unwrap().parse().unwrap(),
-        body.into(),
-    )
+    post_raw(peer, "/echo", version, body.as_bytes())
 }
 
 #[test]
