@@ -13,14 +13,11 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use soapgen_runtime::wss::{BlockEncryption, KeyTransport, WssConfig, X509Encryptor, X509Signer};
 use soapgen_runtime::{Client, Operation, SoapVersion};
-use soapgen_tests::wss::{cert, credential, offline_client, text_envelope, ECHO_NS};
-
-const OP: Operation = Operation {
-    name: "Echo",
-    action: "urn:soapgen:wss#Echo",
-    version: SoapVersion::Soap11,
-    one_way: false,
+use soapgen_tests::wss::{
+    cert, credential, echo_operation, offline_client, text_envelope, ECHO_NS,
 };
+
+const OP: Operation = echo_operation(SoapVersion::Soap11);
 
 fn request(client: &Client, text: &str) -> String {
     text_envelope(client, &OP, "tns", ECHO_NS, text)
@@ -58,19 +55,15 @@ fn bench(c: &mut Criterion) {
     for size in [1024usize, 100 * 1024] {
         let text = "a".repeat(size);
         g.throughput(Throughput::Bytes(size as u64));
-        g.bench_with_input(
-            BenchmarkId::new("encrypted_request", size),
-            &text,
-            |b, t| b.iter(|| request(&encrypted, t)),
-        );
-        g.bench_with_input(
-            BenchmarkId::new("signed_encrypted_request", size),
-            &text,
-            |b, t| b.iter(|| request(&signed_encrypted, t)),
-        );
-        g.bench_with_input(BenchmarkId::new("plain_request", size), &text, |b, t| {
-            b.iter(|| request(&plain, t))
-        });
+        for (name, client) in [
+            ("encrypted_request", &encrypted),
+            ("signed_encrypted_request", &signed_encrypted),
+            ("plain_request", &plain),
+        ] {
+            g.bench_with_input(BenchmarkId::new(name, size), &text, |b, t| {
+                b.iter(|| request(client, t))
+            });
+        }
         // soapgen's primitives alone (a fresh key, AES-256-GCM, RSA-OAEP with the key read from
         // the certificate).
         g.bench_with_input(BenchmarkId::new("primitives", size), &text, |b, t| {

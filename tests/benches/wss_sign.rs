@@ -15,14 +15,9 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use soapgen_runtime::wss::{SignatureAlgorithm, WssConfig, X509Credential, X509Signer};
 use soapgen_runtime::{Client, Operation, SoapVersion};
-use soapgen_tests::wss::{offline_client, text_envelope, ECHO_NS};
+use soapgen_tests::wss::{echo_operation, offline_client, text_envelope, ECHO_NS};
 
-const OP: Operation = Operation {
-    name: "Echo",
-    action: "urn:soapgen:wss#Echo",
-    version: SoapVersion::Soap11,
-    one_way: false,
-};
+const OP: Operation = echo_operation(SoapVersion::Soap11);
 
 fn request(client: &Client, text: &str) -> String {
     text_envelope(client, &OP, "tns", ECHO_NS, text)
@@ -66,22 +61,16 @@ fn bench(c: &mut Criterion) {
     for size in [1024usize, 100 * 1024] {
         let text = "a".repeat(size);
         g.throughput(Throughput::Bytes(size as u64));
-        g.bench_with_input(BenchmarkId::new("signed_request", size), &text, |b, t| {
-            b.iter(|| request(&signed, t))
-        });
-        g.bench_with_input(
-            BenchmarkId::new("signed_request_rsa_sha1", size),
-            &text,
-            |b, t| b.iter(|| request(&signed_sha1, t)),
-        );
-        g.bench_with_input(
-            BenchmarkId::new("signed_request_rsa_sha512", size),
-            &text,
-            |b, t| b.iter(|| request(&signed_sha512, t)),
-        );
-        g.bench_with_input(BenchmarkId::new("unsigned_request", size), &text, |b, t| {
-            b.iter(|| request(&plain, t))
-        });
+        for (name, client) in [
+            ("signed_request", &signed),
+            ("signed_request_rsa_sha1", &signed_sha1),
+            ("signed_request_rsa_sha512", &signed_sha512),
+            ("unsigned_request", &plain),
+        ] {
+            g.bench_with_input(BenchmarkId::new(name, size), &text, |b, t| {
+                b.iter(|| request(client, t))
+            });
+        }
         g.bench_with_input(BenchmarkId::new("floor_rsa_sha256", size), &text, |b, t| {
             let mut sig = vec![0u8; key.public_modulus_len()];
             b.iter(|| {

@@ -44,7 +44,7 @@ pub fn credential(who: &str) -> X509Credential {
 }
 
 /// The `Echo` operation (action `urn:soapgen:wss#Echo`) in `version`.
-pub fn echo_operation(version: SoapVersion) -> Operation {
+pub const fn echo_operation(version: SoapVersion) -> Operation {
     Operation {
         name: "Echo",
         action: "urn:soapgen:wss#Echo",

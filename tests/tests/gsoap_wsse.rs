@@ -348,6 +348,17 @@ async fn send(
         .await
 }
 
+/// `EchoText(text)` over SOAP 1.1 through `client`.
+async fn echo11(client: &Client, text: &str) -> Result<EchoTextResponse, Error> {
+    let xml = envelope(client, SoapVersion::Soap11, text);
+    send(client, SoapVersion::Soap11, xml).await
+}
+
+/// The SOAP 1.1 request envelope of `client` for `EchoText("x")`.
+fn x11(client: &Client) -> String {
+    envelope(client, SoapVersion::Soap11, "x")
+}
+
 fn client_for(url: String, wss: Option<WssConfig>, wire: &std::sync::Arc<Wire>) -> Client {
     let mut b = Client::builder(url).transport(wire.clone());
     if let Some(wss) = wss {
@@ -392,13 +403,7 @@ async fn gsoap_accepts_soapgen_signed_requests() {
     }
     // /plain takes an unsigned request and still signs its response (RSA-SHA1 on request).
     let c = client_for(p.url("/plain?sig=rsa-sha1"), None, &wire);
-    let v = send(
-        &c,
-        SoapVersion::Soap11,
-        envelope(&c, SoapVersion::Soap11, "plain"),
-    )
-    .await
-    .unwrap();
+    let v = echo11(&c, "plain").await.unwrap();
     assert_eq!((v.text.as_str(), v.checked.as_str()), ("plain", "none"));
     let resp = wire.last_response();
     assert!(
@@ -429,14 +434,14 @@ async fn gsoap_refuses_unsigned_tampered_and_untrusted_requests() {
 
     // No Security header at all; a Timestamp but no signature.
     let c = client_for(url.clone(), None, &wire);
-    let f = refused(&c, envelope(&c, SoapVersion::Soap11, "x"), "no security").await;
+    let f = refused(&c, x11(&c), "no security").await;
     assert!(f.contains("no wsu:Timestamp"), "{f}");
     let c = client_for(
         url.clone(),
         Some(WssConfig::new().timestamp(Duration::from_secs(300))),
         &wire,
     );
-    let f = refused(&c, envelope(&c, SoapVersion::Soap11, "x"), "unsigned").await;
+    let f = refused(&c, x11(&c), "unsigned").await;
     assert!(f.contains("no ds:Signature"), "{f}");
     // The Body as signed, then changed: the digest no longer matches.
     let c = signed_client(url.clone(), "client", Duration::from_secs(300), &wire);
@@ -456,7 +461,7 @@ async fn gsoap_refuses_unsigned_tampered_and_untrusted_requests() {
     assert!(f.contains("FailedCheck"), "{f}");
     // A valid signature by a certificate that does not chain to the CA.
     let c = signed_client(url.clone(), "stranger", Duration::from_secs(300), &wire);
-    let f = refused(&c, envelope(&c, SoapVersion::Soap11, "x"), "stranger").await;
+    let f = refused(&c, x11(&c), "stranger").await;
     // The plugin's words: the token referenced by the signature did not verify against the CA.
     assert!(
         f.contains("SecurityTokenUnavailable") && f.contains("Invalid certificate"),
@@ -469,7 +474,7 @@ async fn gsoap_refuses_unsigned_tampered_and_untrusted_requests() {
         Duration::from_secs(300),
         &wire,
     );
-    let f = refused(&c, envelope(&c, SoapVersion::Soap11, "x"), "not encrypted").await;
+    let f = refused(&c, x11(&c), "not encrypted").await;
     assert!(f.contains("the SOAP Body was not encrypted"), "{f}");
     // No answer to a refused request is signed.
     assert!(!wire.last_response().contains("<ds:Signature"));
@@ -599,13 +604,7 @@ async fn gsoap_and_soapgen_sign_and_encrypt_both_ways() {
     let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))
         .encrypt(X509Encryptor::new(cert("server.pem")).key_transport(KeyTransport::Rsa15));
     let c = client_for(p.url("/sign-encrypt/3des?kt=rsa-1_5"), Some(wss), &wire);
-    let e = send(
-        &c,
-        SoapVersion::Soap11,
-        envelope(&c, SoapVersion::Soap11, "x"),
-    )
-    .await
-    .unwrap_err();
+    let e = echo11(&c, "x").await.unwrap_err();
     assert!(
         matches!(&e, Error::Security(w) if matches!(**w, WssError::AlgorithmNotAllowed { .. })),
         "{e}"
@@ -614,13 +613,7 @@ async fn gsoap_and_soapgen_sign_and_encrypt_both_ways() {
     let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))
         .trust(TrustStore::new().anchor(cert("stranger.pem")));
     let c = client_for(p.url("/sign"), Some(wss), &wire);
-    let e = send(
-        &c,
-        SoapVersion::Soap11,
-        envelope(&c, SoapVersion::Soap11, "x"),
-    )
-    .await
-    .unwrap_err();
+    let e = echo11(&c, "x").await.unwrap_err();
     assert!(
         matches!(&e, Error::Security(w) if matches!(**w, WssError::UntrustedCertificate { .. })),
         "{e}"
@@ -638,20 +631,14 @@ async fn gsoap_mislabelled_oaep_is_refused() {
     let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))
         .encrypt(X509Encryptor::new(cert("server.pem")));
     let c = client_for(p.url("/sign-encrypt/aes128-cbc"), Some(wss), &wire);
-    let f = refused(&c, envelope(&c, SoapVersion::Soap11, "x"), "real OAEP").await;
+    let f = refused(&c, x11(&c), "real OAEP").await;
     assert!(f.contains("padding check failed"), "{f}");
     // gSOAP's "OAEP" response (to an RSA-1_5 request it can read): DecryptionFailed.
     let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))
         .encrypt(X509Encryptor::new(cert("server.pem")).key_transport(KeyTransport::Rsa15))
         .algorithms(AlgorithmPolicy::default().allow(KeyTransport::Rsa15.uri()));
     let c = client_for(p.url("/sign-encrypt/aes128-cbc"), Some(wss), &wire);
-    let e = send(
-        &c,
-        SoapVersion::Soap11,
-        envelope(&c, SoapVersion::Soap11, "x"),
-    )
-    .await
-    .unwrap_err();
+    let e = echo11(&c, "x").await.unwrap_err();
     assert!(
         matches!(&e, Error::Security(w) if **w == WssError::DecryptionFailed),
         "{e}"
