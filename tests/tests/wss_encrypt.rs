@@ -32,7 +32,9 @@ use soapgen_tests::peers;
 use soapgen_tests::pki::test_pki;
 use soapgen_tests::wss::{cert, credential, request_with, strs, wss4j_keys, ECHO_NS};
 use soapgen_tests::wss4j_service::{echo11, Echo11Client, Echo12Client};
-use soapgen_tests::xmlsec::{xmlsec1_decrypt, xmlsec1_encrypt_body, xmlsec1_verify};
+use soapgen_tests::xmlsec::{
+    xmlsec1_decrypt, xmlsec1_encrypt_body, xmlsec1_verify, xmlsec1_verify_with_cert,
+};
 
 const OPENSSL_HINT: &str = "apt-get install -y openssl";
 
@@ -406,8 +408,7 @@ fn xmlsec1_decrypts_then_verifies_sign_then_encrypt() {
                 // Processing order = document order (WSS 1.1 §5): the key before the signature.
                 assert!(msg.find(":EncryptedKey ").unwrap() < msg.find(":Signature ").unwrap());
                 // The signature is over the plaintext: it does not verify before decryption...
-                let before =
-                    xmlsec1_verify(&msg, &["--pubkey-cert-pem", client_pem.to_str().unwrap()]);
+                let before = xmlsec1_verify_with_cert(&msg, &client_pem);
                 assert!(
                     before.is_err(),
                     "{version} {block:?} {kt:?}: verified before decryption"
@@ -415,7 +416,7 @@ fn xmlsec1_decrypts_then_verifies_sign_then_encrypt() {
                 // ...and does after.
                 let plain = decrypt_with_xmlsec1(&msg);
                 assert_eq!(payload_c14n(&plain), expected, "{version} {block:?} {kt:?}");
-                xmlsec1_verify(&plain, &["--pubkey-cert-pem", client_pem.to_str().unwrap()])
+                xmlsec1_verify_with_cert(&plain, &client_pem)
                     .unwrap_or_else(|e| panic!("{version} {block:?} {kt:?}: {e}\n{plain}"));
             }
         }
@@ -442,7 +443,7 @@ fn xmlsec1_verifies_then_decrypts_encrypt_then_sign() {
             );
             assert_encrypted(&msg, &enc);
             assert!(msg.find(":Signature ").unwrap() < msg.find(":EncryptedKey ").unwrap());
-            xmlsec1_verify(&msg, &["--pubkey-cert-pem", client_pem.to_str().unwrap()])
+            xmlsec1_verify_with_cert(&msg, &client_pem)
                 .unwrap_or_else(|e| panic!("{version} {block:?}: {e}\n{msg}"));
             // A flipped ciphertext character breaks the signature.
             // (the Body's CipherValue: the last start tag of one)
@@ -454,11 +455,7 @@ fn xmlsec1_verifies_then_decrypts_encrypt_then_sign() {
                 "A"
             };
             tampered.replace_range(cv + 4..cv + 5, c);
-            assert!(xmlsec1_verify(
-                &tampered,
-                &["--pubkey-cert-pem", client_pem.to_str().unwrap()]
-            )
-            .is_err());
+            assert!(xmlsec1_verify_with_cert(&tampered, &client_pem).is_err());
             if block == BlockEncryption::Aes256Gcm {
                 // Still well-formed, and GCM refuses it in xmlsec1 too.
                 assert!(xmlsec1_decrypt(&tampered, &pki.path("server.key")).is_err());

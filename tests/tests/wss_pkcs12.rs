@@ -12,7 +12,7 @@ use soapgen_runtime::wss::{Certificate, WssConfig, WssError, X509Credential, X50
 use soapgen_runtime::SoapVersion;
 use soapgen_tests::pki::{openssl, test_pki};
 use soapgen_tests::wss::{cert, request};
-use soapgen_tests::xmlsec::xmlsec1_verify;
+use soapgen_tests::xmlsec::xmlsec1_verify_with_cert;
 
 fn keytool(dir: &Path, args: &[&str]) {
     let out = Command::new("keytool")
@@ -36,11 +36,11 @@ fn xmlsec1_verifies_a_request_signed_with(cred: X509Credential, cert_pem: &Path)
         .timestamp(Duration::from_secs(300))
         .sign(X509Signer::new(cred));
     let xml = request(wss, SoapVersion::Soap11, "signed with a PKCS#12 key");
-    xmlsec1_verify(&xml, &["--pubkey-cert-pem", cert_pem.to_str().unwrap()])
+    xmlsec1_verify_with_cert(&xml, cert_pem)
         .unwrap_or_else(|e| panic!("xmlsec1 refused:\n{e}\n{xml}"));
     // Negative control: another certificate's key does not verify it.
     let stranger = test_pki().path("stranger.pem");
-    assert!(xmlsec1_verify(&xml, &["--pubkey-cert-pem", stranger.to_str().unwrap()]).is_err());
+    assert!(xmlsec1_verify_with_cert(&xml, &stranger).is_err());
 }
 
 #[test]
