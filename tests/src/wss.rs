@@ -1,6 +1,9 @@
 //! Shared pieces of the WS-Security tests and benchmarks: the test PKI's certificates and
-//! credentials as soapgen types, the `Echo` request envelope a soapgen client writes (without
-//! sending it), and the WSS4J peer started as the Scenario 3 server.
+//! credentials as soapgen types ([`cert`], [`credential`]), the `Echo` request envelope a soapgen
+//! client writes without sending it ([`request`], [`request_with`], [`text_envelope`]), the WSS4J
+//! peer's key arguments ([`wss4j_keys`]) and the peer started as the Scenario 3 server
+//! ([`wss4j_scenario3_server`]), and a raw SOAP POST that bypasses soapgen's client
+//! ([`post_raw`]).
 //!
 //! ```no_run
 //! use soapgen_runtime::wss::{WssConfig, X509Signer};
