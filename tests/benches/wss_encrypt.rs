@@ -11,41 +11,23 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use soapgen_runtime::wss::{
-    BlockEncryption, Certificate, KeyTransport, WssConfig, X509Credential, X509Encryptor,
-    X509Signer,
-};
-use soapgen_runtime::xml::Name;
+use soapgen_runtime::wss::{BlockEncryption, KeyTransport, WssConfig, X509Encryptor, X509Signer};
 use soapgen_runtime::{Client, Operation, SoapVersion};
-
-const OP: Operation = Operation {
-    name: "Echo",
-    action: "urn:soapgen:wss#Echo",
-    version: SoapVersion::Soap11,
-    one_way: false,
+use soapgen_tests::wss::{
+    cert, credential, echo_operation, offline_client, text_envelope, ECHO_NS,
 };
+
+const OP: Operation = echo_operation(SoapVersion::Soap11);
 
 fn request(client: &Client, text: &str) -> String {
-    let mut env = client.envelope(&OP, &[("tns", "urn:soapgen:wss")]).unwrap();
-    env.body(|w| {
-        w.start_element(Name::new("urn:soapgen:wss", "Echo"))?;
-        w.simple_element(Name::new("urn:soapgen:wss", "text"), text)?;
-        w.end_element()
-    })
-    .unwrap();
-    env.finish().unwrap()
+    text_envelope(client, &OP, "tns", ECHO_NS, text)
 }
 
 fn bench(c: &mut Criterion) {
     let pki = soapgen_tests::pki::test_pki();
-    let server = Certificate::from_pem(&pki.read("server.pem"), "server.pem").unwrap();
-    let cred = X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap();
-    let client = |wss: WssConfig| {
-        Client::builder("http://127.0.0.1:9/")
-            .wss(wss)
-            .build()
-            .unwrap()
-    };
+    let server = cert("server.pem");
+    let cred = credential("client");
+    let client = offline_client;
     let encrypted = client(WssConfig::new().encrypt(X509Encryptor::new(server.clone())));
     let signed_encrypted = client(
         WssConfig::new()
@@ -73,19 +55,15 @@ fn bench(c: &mut Criterion) {
     for size in [1024usize, 100 * 1024] {
         let text = "a".repeat(size);
         g.throughput(Throughput::Bytes(size as u64));
-        g.bench_with_input(
-            BenchmarkId::new("encrypted_request", size),
-            &text,
-            |b, t| b.iter(|| request(&encrypted, t)),
-        );
-        g.bench_with_input(
-            BenchmarkId::new("signed_encrypted_request", size),
-            &text,
-            |b, t| b.iter(|| request(&signed_encrypted, t)),
-        );
-        g.bench_with_input(BenchmarkId::new("plain_request", size), &text, |b, t| {
-            b.iter(|| request(&plain, t))
-        });
+        for (name, client) in [
+            ("encrypted_request", &encrypted),
+            ("signed_encrypted_request", &signed_encrypted),
+            ("plain_request", &plain),
+        ] {
+            g.bench_with_input(BenchmarkId::new(name, size), &text, |b, t| {
+                b.iter(|| request(client, t))
+            });
+        }
         // soapgen's primitives alone (a fresh key, AES-256-GCM, RSA-OAEP with the key read from
         // the certificate).
         g.bench_with_input(BenchmarkId::new("primitives", size), &text, |b, t| {

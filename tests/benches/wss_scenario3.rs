@@ -23,11 +23,9 @@ use std::process::Command;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
-use soapgen_runtime::wss::{
-    Certificate, TrustStore, UtcTime, WssConfig, X509Credential, X509Encryptor, X509Signer,
-};
-use soapgen_runtime::xml::Name;
+use soapgen_runtime::wss::{TrustStore, UtcTime, WssConfig, X509Encryptor, X509Signer};
 use soapgen_runtime::{Client, Operation, SoapVersion};
+use soapgen_tests::wss::{cert, credential, offline_client, text_envelope};
 
 const NS: &str = "urn:bench";
 const OP: Operation = Operation {
@@ -38,14 +36,7 @@ const OP: Operation = Operation {
 };
 
 fn message(client: &Client, text: &str) -> String {
-    let mut env = client.envelope(&OP, &[("w", NS)]).unwrap();
-    env.body(|w| {
-        w.start_element(Name::new(NS, "Echo"))?;
-        w.simple_element(Name::new(NS, "text"), text)?;
-        w.end_element()
-    })
-    .unwrap();
-    env.finish().unwrap()
+    text_envelope(client, &OP, "w", NS, text)
 }
 
 /// DER of a PEM file's content by the openssl command line (`args` after `-in <file>`).
@@ -67,24 +58,11 @@ fn openssl_der(path: &std::path::Path, cmd: &[&str]) -> Vec<u8> {
 
 fn bench(c: &mut Criterion) {
     let pki = soapgen_tests::pki::test_pki();
-    let cert = |n: &str| Certificate::from_pem(&pki.read(n), n).unwrap();
-    let cred = |n: &str| {
-        X509Credential::from_pem(
-            &pki.read(&format!("{n}.pem")),
-            &pki.read(&format!("{n}.key")),
-        )
-        .unwrap()
-    };
-    let with = |wss: WssConfig| {
-        Client::builder("http://127.0.0.1:9/")
-            .wss(wss)
-            .build()
-            .unwrap()
-    };
+    let with = offline_client;
     let scenario3 = |me: &str, peer: &str| {
         WssConfig::new()
             .timestamp(Duration::from_secs(300))
-            .sign(X509Signer::new(cred(me)))
+            .sign(X509Signer::new(credential(me)))
             .encrypt(X509Encryptor::new(cert(&format!("{peer}.pem"))))
             .trust(TrustStore::new().anchor(cert("ca.pem")))
     };

@@ -14,25 +14,13 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use soapgen_runtime::wss::{SignatureAlgorithm, WssConfig, X509Credential, X509Signer};
-use soapgen_runtime::xml::Name;
 use soapgen_runtime::{Client, Operation, SoapVersion};
+use soapgen_tests::wss::{echo_operation, offline_client, text_envelope, ECHO_NS};
 
-const OP: Operation = Operation {
-    name: "Echo",
-    action: "urn:soapgen:wss#Echo",
-    version: SoapVersion::Soap11,
-    one_way: false,
-};
+const OP: Operation = echo_operation(SoapVersion::Soap11);
 
 fn request(client: &Client, text: &str) -> String {
-    let mut env = client.envelope(&OP, &[("tns", "urn:soapgen:wss")]).unwrap();
-    env.body(|w| {
-        w.start_element(Name::new("urn:soapgen:wss", "Echo"))?;
-        w.simple_element(Name::new("urn:soapgen:wss", "text"), text)?;
-        w.end_element()
-    })
-    .unwrap();
-    env.finish().unwrap()
+    text_envelope(client, &OP, "tns", ECHO_NS, text)
 }
 
 fn bench(c: &mut Criterion) {
@@ -40,24 +28,18 @@ fn bench(c: &mut Criterion) {
     let cert = pki.read("client.pem");
     let key_pem = pki.read("client.key");
     let cred = X509Credential::from_pem(&cert, &key_pem).unwrap();
-    let signed = Client::builder("http://127.0.0.1:9/")
-        .wss(
-            WssConfig::new()
-                .timestamp(Duration::from_secs(300))
-                .sign(X509Signer::new(cred.clone())),
-        )
-        .build()
-        .unwrap();
+    let signed = offline_client(
+        WssConfig::new()
+            .timestamp(Duration::from_secs(300))
+            .sign(X509Signer::new(cred.clone())),
+    );
     let plain = Client::builder("http://127.0.0.1:9/").build().unwrap();
     let signed_with = |alg: SignatureAlgorithm| {
-        Client::builder("http://127.0.0.1:9/")
-            .wss(
-                WssConfig::new()
-                    .timestamp(Duration::from_secs(300))
-                    .sign(X509Signer::new(cred.clone()).signature_algorithm(alg)),
-            )
-            .build()
-            .unwrap()
+        offline_client(
+            WssConfig::new()
+                .timestamp(Duration::from_secs(300))
+                .sign(X509Signer::new(cred.clone()).signature_algorithm(alg)),
+        )
     };
     let signed_sha1 = signed_with(SignatureAlgorithm::RsaSha1);
     let signed_sha512 = signed_with(SignatureAlgorithm::RsaSha512);
@@ -79,22 +61,16 @@ fn bench(c: &mut Criterion) {
     for size in [1024usize, 100 * 1024] {
         let text = "a".repeat(size);
         g.throughput(Throughput::Bytes(size as u64));
-        g.bench_with_input(BenchmarkId::new("signed_request", size), &text, |b, t| {
-            b.iter(|| request(&signed, t))
-        });
-        g.bench_with_input(
-            BenchmarkId::new("signed_request_rsa_sha1", size),
-            &text,
-            |b, t| b.iter(|| request(&signed_sha1, t)),
-        );
-        g.bench_with_input(
-            BenchmarkId::new("signed_request_rsa_sha512", size),
-            &text,
-            |b, t| b.iter(|| request(&signed_sha512, t)),
-        );
-        g.bench_with_input(BenchmarkId::new("unsigned_request", size), &text, |b, t| {
-            b.iter(|| request(&plain, t))
-        });
+        for (name, client) in [
+            ("signed_request", &signed),
+            ("signed_request_rsa_sha1", &signed_sha1),
+            ("signed_request_rsa_sha512", &signed_sha512),
+            ("unsigned_request", &plain),
+        ] {
+            g.bench_with_input(BenchmarkId::new(name, size), &text, |b, t| {
+                b.iter(|| request(client, t))
+            });
+        }
         g.bench_with_input(BenchmarkId::new("floor_rsa_sha256", size), &text, |b, t| {
             let mut sig = vec![0u8; key.public_modulus_len()];
             b.iter(|| {

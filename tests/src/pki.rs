@@ -53,6 +53,24 @@ pub fn test_pki() -> &'static Pki {
     PKI.get_or_init(make)
 }
 
+/// Runs the `openssl` command line with `args` in `dir` (no stdin); its stdout. Panics with the
+/// package to install when openssl is missing, and with its stderr when it fails.
+pub fn openssl(dir: &Path, args: &[&str]) -> Vec<u8> {
+    let out = Command::new("openssl")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run openssl ({e}): {OPENSSL_HINT}"));
+    assert!(
+        out.status.success(),
+        "openssl {args:?} failed: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 fn make() -> Pki {
     let dir = std::env::temp_dir().join(format!("soapgen-test-pki-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
@@ -70,18 +88,7 @@ fn make() -> Pki {
     )
     .unwrap();
     let run = |args: &[&str]| {
-        let out = Command::new("openssl")
-            .args(args)
-            .current_dir(&dir)
-            .stdin(Stdio::null())
-            .output()
-            .unwrap_or_else(|e| panic!("cannot run openssl ({e}): {OPENSSL_HINT}"));
-        assert!(
-            out.status.success(),
-            "openssl {args:?} failed: {}\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        openssl(&dir, args);
     };
     // The CA.
     run(&[

@@ -1,7 +1,8 @@
 //! The service the WSS4J peer implements ([`crate::peers::wss4j`]): `Echo` over SOAP 1.1 and 1.2,
 //! answering with what WSS4J's `processSecurityHeader` verified.
 
-use soapgen_runtime::{soap_client, Error, FromXml, ToXml};
+use soapgen_runtime::wss::WssConfig;
+use soapgen_runtime::{soap_client, Client, Error, FromXml, ToXml};
 
 /// What the WSS4J peer verified: the echoed text, the WSS actions it processed, the UsernameToken's
 /// user and password type, whether (and by whom) the message was signed, and what it decrypted.
@@ -40,3 +41,48 @@ macro_rules! service {
 
 service!(Echo11, "1.1");
 service!(Echo12, "1.2");
+
+/// Calls the WSS4J peer's `Echo` at `url` over SOAP 1.1 with `text`, through a client configured
+/// with `wss` (WSS 1.1 outgoing header, inbound policy on the reply).
+///
+/// # Errors
+///
+/// The client's [`Error`]: transport, fault, or [`Error::Security`] when the reply breaks `wss`'s
+/// inbound policy.
+///
+/// # Panics
+///
+/// If `url` is not a URL.
+pub async fn echo11(
+    url: impl Into<String>,
+    wss: WssConfig,
+    text: String,
+) -> Result<Verified, Error> {
+    Echo11Client::from_client(wss_client(url, wss))
+        .echo(text)
+        .await
+}
+
+/// [`echo11`] over SOAP 1.2.
+///
+/// # Errors
+///
+/// As [`echo11`].
+///
+/// # Panics
+///
+/// As [`echo11`].
+pub async fn echo12(
+    url: impl Into<String>,
+    wss: WssConfig,
+    text: String,
+) -> Result<Verified, Error> {
+    Echo12Client::from_client(wss_client(url, wss))
+        .echo(text)
+        .await
+}
+
+/// A client for `url` with `wss`; panics if `url` is not one.
+fn wss_client(url: impl Into<String>, wss: WssConfig) -> Client {
+    Client::builder(url).wss(wss).build().expect("client")
+}

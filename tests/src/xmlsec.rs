@@ -13,11 +13,15 @@
 //!   the private key it was given) and ReferenceList. Nothing else changes, so a signature over
 //!   the plaintext Body still verifies after decryption.
 //!
+//! [`xmlsec1_verify`] checks a signature with the Ids WS-Security messages use declared.
+//!
 //! Every function panics if xmlsec1 is missing ("apt-get install -y xmlsec1") or fails (with its
 //! output).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+use crate::wss::path_str;
 
 /// The install hint of the xmlsec1 peer.
 pub const XMLSEC1_HINT: &str = "apt-get install -y xmlsec1";
@@ -59,21 +63,29 @@ fn scratch_path(what: &str) -> PathBuf {
     ))
 }
 
-/// Runs `xmlsec1 args…`; `Ok(stdout)` on success, `Err(stderr)` otherwise.
+/// Runs `xmlsec1 args…`; `Ok(stdout)` on success, `Err(status, stdout and stderr)` otherwise.
 pub fn run_xmlsec1(args: &[&str]) -> Result<String, String> {
+    run_xmlsec1_both(args).map(|(stdout, _)| stdout)
+}
+
+/// Runs `xmlsec1 args…`; `Ok((stdout, stderr))` on success, `Err(status, stdout and stderr)`
+/// otherwise.
+fn run_xmlsec1_both(args: &[&str]) -> Result<(String, String), String> {
     let out = Command::new("xmlsec1")
         .args(args)
         .stdin(Stdio::null())
         .output()
         .unwrap_or_else(|e| panic!("cannot run xmlsec1 ({e}): {XMLSEC1_HINT}"));
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
     if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+        Ok((stdout, stderr))
     } else {
         Err(format!(
-            "xmlsec1 {args:?}: {}\n{}{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
+            "xmlsec1 {args:?}: {}\n{stdout}{stderr}",
+            out.status
         ))
     }
 }
@@ -188,8 +200,9 @@ pub fn xmlsec1_sign(
 }
 
 /// Runs `xmlsec1 --verify` on `document` with `key_args` (e.g. `["--trusted-pem", ca]` or
-/// `["--pubkey-cert-pem", cert]`), the Ids of [`id_elements`] declared; `Ok(output)` when the
-/// (first) signature verifies.
+/// `["--pubkey-cert-pem", cert]`), the Ids of [`id_elements`] declared (so the SOAP 1.1 and 1.2
+/// Body and the Timestamp are found by their `wsu:Id`); `Ok(stdout and stderr)` when the (first)
+/// signature verifies (exit status 0 and xmlsec1's `OK`), `Err(xmlsec1's output)` otherwise.
 pub fn xmlsec1_verify(document: &str, key_args: &[&str]) -> Result<String, String> {
     let file = scratch_path("verify.xml");
     std::fs::write(&file, document).unwrap();
@@ -200,9 +213,19 @@ pub fn xmlsec1_verify(document: &str, key_args: &[&str]) -> Result<String, Strin
         args.extend(["--id-attr:Id", e.as_str()]);
     }
     args.push(path_str(&file));
-    let out = run_xmlsec1(&args);
+    let out = run_xmlsec1_both(&args);
     let _ = std::fs::remove_file(&file);
-    out
+    match out {
+        Ok((stdout, stderr)) if stderr.contains("OK") => Ok(format!("{stdout}{stderr}")),
+        Ok((stdout, stderr)) => Err(format!("xmlsec1 {args:?}: no OK\n{stdout}{stderr}")),
+        Err(e) => Err(e),
+    }
+}
+
+/// [`xmlsec1_verify`] with the certificate file `cert_pem` as the only key
+/// (`--pubkey-cert-pem`).
+pub fn xmlsec1_verify_with_cert(document: &str, cert_pem: &Path) -> Result<String, String> {
+    xmlsec1_verify(document, &["--pubkey-cert-pem", path_str(cert_pem)])
 }
 
 /// Decrypts the (first) `xenc:EncryptedData` of `document` with `xmlsec1 --decrypt
@@ -404,8 +427,4 @@ fn insert_into_security(envelope: &str, fragment: &str) -> String {
     let header = format!("<{p}:Header>{security}</{p}:Header>", p = root.prefix);
     out.insert_str(after, &header);
     out
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 path")
 }

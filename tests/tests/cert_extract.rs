@@ -3,30 +3,16 @@
 //! of the same certificates, and a malformed certificate among good ones.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use base64::Engine as _;
 use soapgen_build::cert::extract;
 use soapgen_build::cli::main_with_args;
-use soapgen_runtime::wss::{WssConfig, X509Credential, X509Signer};
+use soapgen_runtime::wss::{WssConfig, X509Signer};
 use soapgen_runtime::SoapVersion;
-use soapgen_tests::pki::test_pki;
-use soapgen_tests::xmlsec1;
-
-fn openssl(dir: &Path, args: &[&str]) -> Vec<u8> {
-    let out = Command::new("openssl")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run openssl ({e}): apt-get install -y openssl"));
-    assert!(
-        out.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
+use soapgen_tests::pki::{openssl, test_pki};
+use soapgen_tests::wss::{credential, path_str, request};
+use soapgen_tests::xmlsec::run_xmlsec1;
 
 fn openssl_text(dir: &Path, args: &[&str]) -> String {
     String::from_utf8(openssl(dir, args))
@@ -115,12 +101,11 @@ fn check_report(report: &str, expected: &[String]) {
 #[test]
 fn a_message_signed_by_soapgen() {
     let pki = test_pki();
-    let cred = X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap();
     let wss = WssConfig::new()
         .timestamp(Duration::from_secs(300))
-        .sign(X509Signer::new(cred));
+        .sign(X509Signer::new(credential("client")));
     // The token under another prefix than soapgen's own, as other stacks write it.
-    let xml = xmlsec1::request(wss, SoapVersion::Soap12, "x")
+    let xml = request(wss, SoapVersion::Soap12, "x")
         .replace("wsse:", "o:")
         .replace("xmlns:wsse=", "xmlns:o=");
     let id_at = xml.find("wsu:Id=\"X509-").unwrap() + "wsu:Id=\"".len();
@@ -167,17 +152,20 @@ fn a_message_signed_by_xmlsec1() {
 <s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Header><sec:Security xmlns:sec="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"><Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo><CanonicalizationMethod Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/><SignatureMethod Algorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"/><Reference URI=""><Transforms><Transform Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"/></Transforms><DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"/><DigestValue/></Reference></SignedInfo><SignatureValue/><KeyInfo><X509Data><X509Certificate/></X509Data></KeyInfo></Signature></sec:Security></s:Header><s:Body><x>1</x></s:Body></s:Envelope>
 "#;
     std::fs::write(dir.join("xmlsec1-template.xml"), template).unwrap();
-    let out = Command::new("xmlsec1")
-        .args(["--sign", "--privkey-pem", "server.key,server.pem"])
-        .args(["--output", "xmlsec1-signed.xml", "xmlsec1-template.xml"])
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run xmlsec1 ({e}): apt-get install -y xmlsec1"));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let key = format!(
+        "{},{}",
+        path_str(&pki.path("server.key")),
+        path_str(&pki.path("server.pem"))
     );
+    run_xmlsec1(&[
+        "--sign",
+        "--privkey-pem",
+        &key,
+        "--output",
+        path_str(&dir.join("xmlsec1-signed.xml")),
+        path_str(&dir.join("xmlsec1-template.xml")),
+    ])
+    .unwrap_or_else(|e| panic!("xmlsec1 could not sign: {e}"));
     let signed = std::fs::read_to_string(dir.join("xmlsec1-signed.xml")).unwrap();
     assert!(!signed.contains("<X509Certificate/>"), "{signed}");
     let target = out_dir("extract-xmlsec1");

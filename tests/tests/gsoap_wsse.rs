@@ -21,13 +21,13 @@ use std::time::Duration;
 use base64::Engine as _;
 use soapgen_runtime::transport::{HttpRequest, ReqwestTransport, Transport, TransportFuture};
 use soapgen_runtime::wss::{
-    AlgorithmPolicy, BlockEncryption, Certificate, DigestAlgorithm, EncryptionOrder, KeyTransport,
-    TrustStore, WssConfig, WssError, X509Credential, X509Encryptor, X509Signer,
+    AlgorithmPolicy, BlockEncryption, DigestAlgorithm, EncryptionOrder, KeyTransport, TrustStore,
+    WssConfig, WssError, X509Encryptor, X509Signer,
 };
-use soapgen_runtime::xml::Name;
 use soapgen_runtime::{Client, Error, FromXml, Operation, SoapVersion};
 use soapgen_tests::peers;
 use soapgen_tests::pki::test_pki;
+use soapgen_tests::wss::{cert, credential, text_envelope};
 
 const NS: &str = "urn:soapgen:wsse";
 const CHECKED_SIGNED: &str = "timestamp,signature,body-signed,timestamp-signed";
@@ -119,8 +119,7 @@ fn gsoap_client_dump(
 }
 
 fn client_ski_b64() -> String {
-    let pki = test_pki();
-    let cred = X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap();
+    let cred = credential("client");
     let ski = cred
         .certificate()
         .subject_key_identifier()
@@ -317,19 +316,6 @@ impl Transport for Wire {
     }
 }
 
-fn credential(who: &str) -> X509Credential {
-    let pki = test_pki();
-    X509Credential::from_pem(
-        &pki.read(&format!("{who}.pem")),
-        &pki.read(&format!("{who}.key")),
-    )
-    .unwrap()
-}
-
-fn cert(name: &str) -> Certificate {
-    Certificate::from_pem(&test_pki().read(name), name).unwrap()
-}
-
 /// Signs as `who`; trusts the test CA for the responses' signatures.
 fn signing(who: &str, digest: DigestAlgorithm, ttl: Duration) -> WssConfig {
     WssConfig::new()
@@ -349,14 +335,7 @@ fn op(version: SoapVersion) -> Operation {
 
 /// The finished request envelope of `client` for `EchoText(text)`.
 fn envelope(client: &Client, version: SoapVersion, text: &str) -> String {
-    let mut env = client.envelope(&op(version), &[("w", NS)]).unwrap();
-    env.body(|w| {
-        w.start_element(Name::new(NS, "EchoText"))?;
-        w.simple_element(Name::new(NS, "text"), text)?;
-        w.end_element()
-    })
-    .unwrap();
-    env.finish().unwrap()
+    text_envelope(client, &op(version), "w", NS, text)
 }
 
 async fn send(
@@ -369,12 +348,29 @@ async fn send(
         .await
 }
 
+/// `EchoText(text)` over SOAP 1.1 through `client`.
+async fn echo11(client: &Client, text: &str) -> Result<EchoTextResponse, Error> {
+    let xml = envelope(client, SoapVersion::Soap11, text);
+    send(client, SoapVersion::Soap11, xml).await
+}
+
+/// The SOAP 1.1 request envelope of `client` for `EchoText("x")`.
+fn x11(client: &Client) -> String {
+    envelope(client, SoapVersion::Soap11, "x")
+}
+
 fn client_for(url: String, wss: Option<WssConfig>, wire: &std::sync::Arc<Wire>) -> Client {
     let mut b = Client::builder(url).transport(wire.clone());
     if let Some(wss) = wss {
         b = b.wss(wss);
     }
     b.build().unwrap()
+}
+
+/// A client for `url` signing as `who` with SHA-256 digests and a Timestamp of `ttl` (see
+/// [`signing`]), over `wire`.
+fn signed_client(url: String, who: &str, ttl: Duration, wire: &std::sync::Arc<Wire>) -> Client {
+    client_for(url, Some(signing(who, DigestAlgorithm::Sha256, ttl)), wire)
 }
 
 #[tokio::test]
@@ -407,13 +403,7 @@ async fn gsoap_accepts_soapgen_signed_requests() {
     }
     // /plain takes an unsigned request and still signs its response (RSA-SHA1 on request).
     let c = client_for(p.url("/plain?sig=rsa-sha1"), None, &wire);
-    let v = send(
-        &c,
-        SoapVersion::Soap11,
-        envelope(&c, SoapVersion::Soap11, "plain"),
-    )
-    .await
-    .unwrap();
+    let v = echo11(&c, "plain").await.unwrap();
     assert_eq!((v.text.as_str(), v.checked.as_str()), ("plain", "none"));
     let resp = wire.last_response();
     assert!(
@@ -444,25 +434,17 @@ async fn gsoap_refuses_unsigned_tampered_and_untrusted_requests() {
 
     // No Security header at all; a Timestamp but no signature.
     let c = client_for(url.clone(), None, &wire);
-    let f = refused(&c, envelope(&c, SoapVersion::Soap11, "x"), "no security").await;
+    let f = refused(&c, x11(&c), "no security").await;
     assert!(f.contains("no wsu:Timestamp"), "{f}");
     let c = client_for(
         url.clone(),
         Some(WssConfig::new().timestamp(Duration::from_secs(300))),
         &wire,
     );
-    let f = refused(&c, envelope(&c, SoapVersion::Soap11, "x"), "unsigned").await;
+    let f = refused(&c, x11(&c), "unsigned").await;
     assert!(f.contains("no ds:Signature"), "{f}");
     // The Body as signed, then changed: the digest no longer matches.
-    let c = client_for(
-        url.clone(),
-        Some(signing(
-            "client",
-            DigestAlgorithm::Sha256,
-            Duration::from_secs(300),
-        )),
-        &wire,
-    );
+    let c = signed_client(url.clone(), "client", Duration::from_secs(300), &wire);
     let xml = envelope(&c, SoapVersion::Soap11, "pay 10");
     // The same message untouched is accepted: only the change makes the difference.
     let ok = send(&c, SoapVersion::Soap11, xml.clone()).await.unwrap();
@@ -478,32 +460,21 @@ async fn gsoap_refuses_unsigned_tampered_and_untrusted_requests() {
     let f = refused(&c, tampered, "tampered timestamp").await;
     assert!(f.contains("FailedCheck"), "{f}");
     // A valid signature by a certificate that does not chain to the CA.
-    let c = client_for(
-        url.clone(),
-        Some(signing(
-            "stranger",
-            DigestAlgorithm::Sha256,
-            Duration::from_secs(300),
-        )),
-        &wire,
-    );
-    let f = refused(&c, envelope(&c, SoapVersion::Soap11, "x"), "stranger").await;
+    let c = signed_client(url.clone(), "stranger", Duration::from_secs(300), &wire);
+    let f = refused(&c, x11(&c), "stranger").await;
     // The plugin's words: the token referenced by the signature did not verify against the CA.
     assert!(
         f.contains("SecurityTokenUnavailable") && f.contains("Invalid certificate"),
         "{f}"
     );
     // Signed but not encrypted, where the policy wants the Body encrypted.
-    let c = client_for(
+    let c = signed_client(
         p.url("/sign-encrypt"),
-        Some(signing(
-            "client",
-            DigestAlgorithm::Sha256,
-            Duration::from_secs(300),
-        )),
+        "client",
+        Duration::from_secs(300),
         &wire,
     );
-    let f = refused(&c, envelope(&c, SoapVersion::Soap11, "x"), "not encrypted").await;
+    let f = refused(&c, x11(&c), "not encrypted").await;
     assert!(f.contains("the SOAP Body was not encrypted"), "{f}");
     // No answer to a refused request is signed.
     assert!(!wire.last_response().contains("<ds:Signature"));
@@ -514,29 +485,13 @@ async fn gsoap_refuses_an_expired_timestamp() {
     let p = peers::gsoap_wsse();
     let wire = Wire::new();
     // A 1 ms time to live, held back 50 ms after signing: expired on arrival.
-    let c = client_for(
-        p.url("/sign"),
-        Some(signing(
-            "client",
-            DigestAlgorithm::Sha256,
-            Duration::from_millis(1),
-        )),
-        &wire,
-    );
+    let c = signed_client(p.url("/sign"), "client", Duration::from_millis(1), &wire);
     let xml = envelope(&c, SoapVersion::Soap11, "late");
     tokio::time::sleep(Duration::from_millis(50)).await;
     let f = refused(&c, xml, "expired").await;
     assert!(f.contains("MessageExpired") || f.contains("expired"), "{f}");
     // The same signer with a time to live that covers the trip is accepted.
-    let c = client_for(
-        p.url("/sign"),
-        Some(signing(
-            "client",
-            DigestAlgorithm::Sha256,
-            Duration::from_secs(60),
-        )),
-        &wire,
-    );
+    let c = signed_client(p.url("/sign"), "client", Duration::from_secs(60), &wire);
     let xml = envelope(&c, SoapVersion::Soap11, "on time");
     tokio::time::sleep(Duration::from_millis(50)).await;
     let v = send(&c, SoapVersion::Soap11, xml).await.unwrap();
@@ -649,13 +604,7 @@ async fn gsoap_and_soapgen_sign_and_encrypt_both_ways() {
     let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))
         .encrypt(X509Encryptor::new(cert("server.pem")).key_transport(KeyTransport::Rsa15));
     let c = client_for(p.url("/sign-encrypt/3des?kt=rsa-1_5"), Some(wss), &wire);
-    let e = send(
-        &c,
-        SoapVersion::Soap11,
-        envelope(&c, SoapVersion::Soap11, "x"),
-    )
-    .await
-    .unwrap_err();
+    let e = echo11(&c, "x").await.unwrap_err();
     assert!(
         matches!(&e, Error::Security(w) if matches!(**w, WssError::AlgorithmNotAllowed { .. })),
         "{e}"
@@ -664,13 +613,7 @@ async fn gsoap_and_soapgen_sign_and_encrypt_both_ways() {
     let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))
         .trust(TrustStore::new().anchor(cert("stranger.pem")));
     let c = client_for(p.url("/sign"), Some(wss), &wire);
-    let e = send(
-        &c,
-        SoapVersion::Soap11,
-        envelope(&c, SoapVersion::Soap11, "x"),
-    )
-    .await
-    .unwrap_err();
+    let e = echo11(&c, "x").await.unwrap_err();
     assert!(
         matches!(&e, Error::Security(w) if matches!(**w, WssError::UntrustedCertificate { .. })),
         "{e}"
@@ -688,20 +631,14 @@ async fn gsoap_mislabelled_oaep_is_refused() {
     let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))
         .encrypt(X509Encryptor::new(cert("server.pem")));
     let c = client_for(p.url("/sign-encrypt/aes128-cbc"), Some(wss), &wire);
-    let f = refused(&c, envelope(&c, SoapVersion::Soap11, "x"), "real OAEP").await;
+    let f = refused(&c, x11(&c), "real OAEP").await;
     assert!(f.contains("padding check failed"), "{f}");
     // gSOAP's "OAEP" response (to an RSA-1_5 request it can read): DecryptionFailed.
     let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))
         .encrypt(X509Encryptor::new(cert("server.pem")).key_transport(KeyTransport::Rsa15))
         .algorithms(AlgorithmPolicy::default().allow(KeyTransport::Rsa15.uri()));
     let c = client_for(p.url("/sign-encrypt/aes128-cbc"), Some(wss), &wire);
-    let e = send(
-        &c,
-        SoapVersion::Soap11,
-        envelope(&c, SoapVersion::Soap11, "x"),
-    )
-    .await
-    .unwrap_err();
+    let e = echo11(&c, "x").await.unwrap_err();
     assert!(
         matches!(&e, Error::Security(w) if **w == WssError::DecryptionFailed),
         "{e}"

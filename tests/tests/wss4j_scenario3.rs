@@ -13,20 +13,14 @@
 //!
 //! Keys and certificates come from `soapgen_tests::pki` (openssl, at test time).
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use base64::Engine as _;
+use soapgen_runtime::SoapVersion;
 use soapgen_tests::peers::{self, Peer};
 use soapgen_tests::pki::{test_pki, Pki};
-
-const WSU: &str =
-    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
-const WSSE: &str =
-    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
-const SOAP11: &str = "http://schemas.xmlsoap.org/soap/envelope/";
+use soapgen_tests::wss::{path_str, post_raw, strs, wss4j_keys, wss4j_scenario3_server};
+use soapgen_tests::xmlsec::{xmlsec1_decrypt, xmlsec1_verify_with_cert};
 
 /// The Scenario-3 variants: (path below /scenario3/, symmetric algorithm URI, key transport URI,
 /// signature method URI, sign first?).
@@ -89,78 +83,22 @@ const VARIANTS: &[(&str, &str, &str, &str, bool)] = &[
     ),
 ];
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// The server: its own key in server.p12, replies encrypted for the client, the test CA trusted.
-fn server(pki: &Pki, extra: &[&str]) -> Peer {
-    let (ks, ef, ca) = (
-        pki.path("server.p12"),
-        pki.path("client.pem"),
-        pki.path("ca.pem"),
-    );
-    let mut args = vec![
-        "--keystore",
-        s(&ks),
-        "--storepass",
-        "changeit",
-        "--alias",
-        "server",
-        "--encrypt-for",
-        s(&ef),
-        "--ca",
-        s(&ca),
-    ];
-    args.extend_from_slice(extra);
-    peers::wss4j(&args)
-}
-
 /// A Scenario-3 request built by WSS4J as the client: signed with client.p12, encrypted for the
 /// server.
 fn wss4j_request(pki: &Pki, profile: &str, text: &str) -> Vec<u8> {
-    let (ks, ef, ca) = (
-        pki.path("client.p12"),
-        pki.path("server.pem"),
-        pki.path("ca.pem"),
-    );
-    peers::wss4j_make_request(
-        profile,
-        &[
-            "--keystore",
-            s(&ks),
-            "--storepass",
-            "changeit",
-            "--alias",
-            "client",
-            "--encrypt-for",
-            s(&ef),
-            "--ca",
-            s(&ca),
-            "--text",
-            text,
-        ],
-    )
+    let mut args = wss4j_keys("client", "ca.pem");
+    args.extend([
+        "--encrypt-for".into(),
+        path_str(&pki.path("server.pem")).into(),
+        "--text".into(),
+        text.into(),
+    ]);
+    peers::wss4j_make_request(profile, &strs(&args))
 }
 
 /// POSTs `body` (SOAP 1.1) to the peer; returns the HTTP status and the response body.
 fn post(peer: &Peer, path: &str, body: &[u8]) -> (u16, String) {
-    let mut conn = TcpStream::connect(peer.addr()).unwrap();
-    write!(
-        conn,
-        "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: text/xml; charset=utf-8\r\n\
-         SOAPAction: \"urn:soapgen:wss#Echo\"\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        peer.addr(),
-        body.len()
-    )
-    .unwrap();
-    conn.write_all(body).unwrap();
-    let mut raw = Vec::new();
-    conn.read_to_end(&mut raw).unwrap();
-    let text = String::from_utf8(raw).unwrap();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, body.to_string())
+    post_raw(peer, path, SoapVersion::Soap11, body)
 }
 
 /// The text between `<tag` ... `>` and `</tag>` (first occurrence).
@@ -172,85 +110,6 @@ fn element<'a>(xml: &'a str, tag: &str) -> Option<&'a str> {
     }
     let end = content + xml[content..].find(&format!("</{tag}>"))?;
     Some(&xml[content..end])
-}
-
-fn temp_file(pki: &Pki, name: &str, data: &[u8]) -> std::path::PathBuf {
-    let p = pki.dir().join(format!(
-        "{name}-{}-{:?}.xml",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    std::fs::write(&p, data).unwrap();
-    p
-}
-
-/// xmlsec1 resolves neither WS-Security's SecurityTokenReference nor a ReferenceList in the
-/// header: the test moves WSS4J's `xenc:EncryptedKey` (without its ReferenceList) from the
-/// Security header into the `ds:KeyInfo` of the `xenc:EncryptedData` it serves (XML-Enc §3.5.1
-/// allows an EncryptedKey there). The EncryptedKey's own KeyInfo (the SKI) stays, declared but not
-/// understood by xmlsec1, which then uses the key given on its command line.
-fn encrypted_key_into_keyinfo(xml: &str) -> String {
-    let ek_start = xml.find("<xenc:EncryptedKey").expect("an EncryptedKey");
-    let ek_end = xml.find("</xenc:EncryptedKey>").unwrap() + "</xenc:EncryptedKey>".len();
-    let mut ek = xml[ek_start..ek_end].to_string();
-    if let (Some(a), Some(b)) = (
-        ek.find("<xenc:ReferenceList>"),
-        ek.find("</xenc:ReferenceList>"),
-    ) {
-        ek.replace_range(a..b + "</xenc:ReferenceList>".len(), "");
-    }
-    let ek = ek.replacen(
-        "<xenc:EncryptedKey ",
-        &format!("<xenc:EncryptedKey xmlns:wsse=\"{WSSE}\" "),
-        1,
-    );
-    let rest = format!("{}{}", &xml[..ek_start], &xml[ek_end..]);
-    let ed = rest.find("<xenc:EncryptedData").expect("an EncryptedData");
-    let ki = ed + rest[ed..].find("<ds:KeyInfo").unwrap();
-    let ki_end = ki + rest[ki..].find("</ds:KeyInfo>").unwrap() + "</ds:KeyInfo>".len();
-    format!(
-        "{}<ds:KeyInfo xmlns:ds=\"http://www.w3.org/2000/09/xmldsig#\">{ek}</ds:KeyInfo>{}",
-        &rest[..ki],
-        &rest[ki_end..]
-    )
-}
-
-/// `xmlsec1 --decrypt --privkey-pem <key>` on a WSS4J reply; the decrypted document, or xmlsec1's
-/// complaint.
-fn xmlsec1_decrypt(pki: &Pki, xml: &str, key: &str) -> Result<String, String> {
-    let file = temp_file(pki, "dec", encrypted_key_into_keyinfo(xml).as_bytes());
-    let out = Command::new("xmlsec1")
-        .args(["--decrypt", "--privkey-pem", s(&pki.path(key))])
-        .arg(&file)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run xmlsec1 ({e}): apt-get install -y xmlsec1"));
-    let _ = std::fs::remove_file(&file);
-    if out.status.success() {
-        Ok(String::from_utf8(out.stdout).unwrap())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
-}
-
-/// `xmlsec1 --verify --pubkey-cert-pem <cert>` with Body and Timestamp located by their wsu:Id.
-fn xmlsec1_verify(pki: &Pki, xml: &str, cert: &str) -> Result<(), String> {
-    let file = temp_file(pki, "ver", xml.as_bytes());
-    let out = Command::new("xmlsec1")
-        .args(["--verify", "--pubkey-cert-pem", s(&pki.path(cert))])
-        .args(["--id-attr:Id", &format!("{WSU}:Timestamp")])
-        .args(["--id-attr:Id", &format!("{SOAP11}:Body")])
-        .arg(&file)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run xmlsec1 ({e}): apt-get install -y xmlsec1"));
-    let _ = std::fs::remove_file(&file);
-    let text = String::from_utf8_lossy(&out.stderr).into_owned();
-    if out.status.success() && text.contains("OK") {
-        Ok(())
-    } else {
-        Err(text)
-    }
 }
 
 /// The SubjectKeyIdentifier of a PEM certificate, base64, as openssl reads it.
@@ -287,7 +146,7 @@ fn round_trip(pki: &Pki, peer: &Peer, variant: &str, text: &str) -> String {
 #[test]
 fn wss4j_accepts_its_own_scenario3_requests_and_xmlsec1_decrypts_the_replies() {
     let pki = test_pki();
-    let peer = server(pki, &[]);
+    let peer = wss4j_scenario3_server(&[]);
     let client_ski = ski_base64(pki, "client.pem");
     for &(variant, sym, kt, sig, sign_first) in VARIANTS {
         let text = format!("scenario 3 <{variant}> & é");
@@ -330,16 +189,16 @@ fn wss4j_accepts_its_own_scenario3_requests_and_xmlsec1_decrypts_the_replies() {
 
         // Encrypted then signed: the signature covers the encrypted Body, as sent.
         if !sign_first {
-            xmlsec1_verify(pki, &reply, "server.pem")
+            xmlsec1_verify_with_cert(&reply, &pki.path("server.pem"))
                 .unwrap_or_else(|e| panic!("{variant}: xmlsec1 refused the signature: {e}"));
-            assert!(xmlsec1_verify(pki, &reply, "client.pem").is_err());
+            assert!(xmlsec1_verify_with_cert(&reply, &pki.path("client.pem")).is_err());
         }
 
         // xmlsec1 decrypts the Body with the client's key, and only with it.
-        let plain = xmlsec1_decrypt(pki, &reply, "client.key")
+        let plain = xmlsec1_decrypt(&reply, &pki.path("client.key"))
             .unwrap_or_else(|e| panic!("{variant}: xmlsec1 cannot decrypt: {e}\n{reply}"));
         assert!(
-            xmlsec1_decrypt(pki, &reply, "server.key").is_err(),
+            xmlsec1_decrypt(&reply, &pki.path("server.key")).is_err(),
             "{variant}: decrypted with the wrong key"
         );
         let result = element(&plain, "r:EchoResult")
@@ -373,11 +232,11 @@ fn wss4j_accepts_its_own_scenario3_requests_and_xmlsec1_decrypts_the_replies() {
 
         // Signed then encrypted: the signature verifies once the Body is decrypted.
         if sign_first {
-            xmlsec1_verify(pki, &plain, "server.pem")
+            xmlsec1_verify_with_cert(&plain, &pki.path("server.pem"))
                 .unwrap_or_else(|e| panic!("{variant}: xmlsec1 refused the signature: {e}"));
-            assert!(xmlsec1_verify(pki, &plain, "client.pem").is_err());
+            assert!(xmlsec1_verify_with_cert(&plain, &pki.path("client.pem")).is_err());
             let tampered = plain.replacen("<r:text>", "<r:text>x", 1);
-            assert!(xmlsec1_verify(pki, &tampered, "server.pem").is_err());
+            assert!(xmlsec1_verify_with_cert(&tampered, &pki.path("server.pem")).is_err());
         }
     }
 }
@@ -385,18 +244,8 @@ fn wss4j_accepts_its_own_scenario3_requests_and_xmlsec1_decrypts_the_replies() {
 #[test]
 fn wss4j_as_client_processes_the_scenario3_replies() {
     let pki = test_pki();
-    let peer = server(pki, &[]);
-    let (ks, ca) = (pki.path("client.p12"), pki.path("ca.pem"));
-    let client_keys = [
-        "--keystore",
-        s(&ks),
-        "--storepass",
-        "changeit",
-        "--alias",
-        "client",
-        "--ca",
-        s(&ca),
-    ];
+    let peer = wss4j_scenario3_server(&[]);
+    let client_keys = wss4j_keys("client", "ca.pem");
     // A sample (each --process is a JVM start): both orders, both key transports, CBC and GCM.
     let sample = VARIANTS.iter().filter(|v| {
         matches!(
@@ -408,8 +257,12 @@ fn wss4j_as_client_processes_the_scenario3_replies() {
     });
     for &(variant, _, _, _, sign_first) in sample {
         let reply = round_trip(pki, &peer, variant, "back");
-        let v = peers::wss4j_process(Some("/scenario3/any"), &client_keys, reply.as_bytes())
-            .unwrap_or_else(|e| panic!("{variant}: WSS4J refused the reply: {e}\n{reply}"));
+        let v = peers::wss4j_process(
+            Some("/scenario3/any"),
+            &strs(&client_keys),
+            reply.as_bytes(),
+        )
+        .unwrap_or_else(|e| panic!("{variant}: WSS4J refused the reply: {e}\n{reply}"));
         assert_eq!(v["text"], "back", "{variant}");
         assert_eq!(v["encrypted"], "Body", "{variant}");
         assert_eq!(v["signed"], "Body,Timestamp", "{variant}");
@@ -422,19 +275,9 @@ fn wss4j_as_client_processes_the_scenario3_replies() {
         assert_eq!(enc < sig, sign_first, "{variant}: {order:?}");
 
         // A client trusting another CA refuses the signature.
-        let (sks, stranger) = (pki.path("server.p12"), pki.path("stranger.pem"));
         let e = peers::wss4j_process(
             None,
-            &[
-                "--keystore",
-                s(&ks),
-                "--storepass",
-                "changeit",
-                "--alias",
-                "client",
-                "--ca",
-                s(&stranger),
-            ],
+            &strs(&wss4j_keys("client", "stranger.pem")),
             reply.as_bytes(),
         )
         .unwrap_err();
@@ -442,16 +285,7 @@ fn wss4j_as_client_processes_the_scenario3_replies() {
         // A party without the client's key cannot decrypt it.
         let e = peers::wss4j_process(
             None,
-            &[
-                "--keystore",
-                s(&sks),
-                "--storepass",
-                "changeit",
-                "--alias",
-                "server",
-                "--ca",
-                s(&ca),
-            ],
+            &strs(&wss4j_keys("server", "ca.pem")),
             reply.as_bytes(),
         )
         .unwrap_err();
@@ -462,7 +296,7 @@ fn wss4j_as_client_processes_the_scenario3_replies() {
 #[test]
 fn scenario3_requires_a_signed_and_encrypted_body() {
     let pki = test_pki();
-    let peer = server(pki, &["--user", "bob:pw"]);
+    let peer = wss4j_scenario3_server(&["--user", "bob:pw"]);
     // A UsernameToken + Timestamp request: accepted on /echo, refused on /scenario3.
     let ut = peers::wss4j_make_request("ut-digest", &["--user", "bob:pw", "--text", "plain"]);
     let (status, reply) = post(&peer, "/echo", &ut);
@@ -476,9 +310,9 @@ fn scenario3_requires_a_signed_and_encrypted_body() {
     let (key, cert) = (pki.path("client.key"), pki.path("client.pem"));
     let signed = peers::zeep_wss_request(&[
         "--key",
-        s(&key),
+        path_str(&key),
         "--cert",
-        s(&cert),
+        path_str(&cert),
         "--user",
         "bob",
         "--password",
@@ -496,7 +330,7 @@ fn scenario3_requires_a_signed_and_encrypted_body() {
     let ks = pki.path("server.p12");
     let keys = [
         "--keystore",
-        s(&ks),
+        path_str(&ks),
         "--storepass",
         "changeit",
         "--user",
@@ -513,7 +347,7 @@ fn ut_digest_reply_is_accepted_by_wss4j_with_the_right_password_only() {
     let pki = test_pki();
     let password = "s3cret & <ünï>";
     let user = format!("server-user:{password}");
-    let peer = server(pki, &["--reply-user", &user]);
+    let peer = wss4j_scenario3_server(&["--reply-user", &user]);
     let request = wss4j_request(pki, "scenario3/aes128-cbc", "ut");
     let (status, reply) = post(&peer, "/ut-digest-reply", &request);
     assert_eq!(status, 200, "{reply}\n{}", peer.stderr_output());

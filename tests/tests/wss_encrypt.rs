@@ -24,25 +24,19 @@ use std::time::Duration;
 
 use soapgen_runtime::wss::{
     exclusive_c14n, BlockEncryption, Certificate, EncryptionOrder, KeyReference, KeyTransport,
-    WssConfig, WssError, X509Credential, X509Encryptor, X509Signer,
+    WssConfig, WssError, X509Encryptor, X509Signer,
 };
 use soapgen_runtime::xml::Name;
 use soapgen_runtime::{Client, Operation, SoapVersion};
 use soapgen_tests::peers;
 use soapgen_tests::pki::test_pki;
-use soapgen_tests::wss4j_service::{Echo11Client, Echo12Client};
-use soapgen_tests::xmlsec::{xmlsec1_decrypt, xmlsec1_encrypt_body, xmlsec1_verify};
+use soapgen_tests::wss::{cert, credential, request_with, strs, wss4j_keys, ECHO_NS};
+use soapgen_tests::wss4j_service::{echo11, Echo11Client, Echo12Client};
+use soapgen_tests::xmlsec::{
+    xmlsec1_decrypt, xmlsec1_encrypt_body, xmlsec1_verify, xmlsec1_verify_with_cert,
+};
 
 const OPENSSL_HINT: &str = "apt-get install -y openssl";
-
-fn server_cert() -> Certificate {
-    Certificate::from_pem(&test_pki().read("server.pem"), "server.pem").unwrap()
-}
-
-fn server_credential() -> X509Credential {
-    let pki = test_pki();
-    X509Credential::from_pem(&pki.read("server.pem"), &pki.read("server.key")).unwrap()
-}
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -134,21 +128,27 @@ fn soapgen_ciphertexts_decrypt_with_openssl_enc() {
     }
 }
 
+/// The `openssl pkeyutl` options of a key transport's padding (XML-Enc §5.4): OAEP with SHA-1
+/// and MGF1-SHA-1, or PKCS#1 v1.5.
+fn openssl_padding(kt: KeyTransport) -> &'static [&'static str] {
+    match kt {
+        KeyTransport::RsaOaepMgf1Sha1 => &[
+            "-pkeyopt",
+            "rsa_padding_mode:oaep",
+            "-pkeyopt",
+            "rsa_oaep_md:sha1",
+            "-pkeyopt",
+            "rsa_mgf1_md:sha1",
+        ],
+        _ => &["-pkeyopt", "rsa_padding_mode:pkcs1"],
+    }
+}
+
 #[test]
 fn openssl_pkeyutl_wrapped_keys_unwrap() {
-    let cred = server_credential();
+    let cred = credential("server");
     for kt in KeyTransport::ALL {
-        let padding: &[&str] = match kt {
-            KeyTransport::RsaOaepMgf1Sha1 => &[
-                "-pkeyopt",
-                "rsa_padding_mode:oaep",
-                "-pkeyopt",
-                "rsa_oaep_md:sha1",
-                "-pkeyopt",
-                "rsa_mgf1_md:sha1",
-            ],
-            _ => &["-pkeyopt", "rsa_padding_mode:pkcs1"],
-        };
+        let padding = openssl_padding(kt);
         for alg in BlockEncryption::ALL {
             let key = alg.generate_key().unwrap();
             let mut args = vec!["pkeyutl", "-encrypt", "-certin", "-inkey", "server.pem"];
@@ -166,20 +166,10 @@ fn openssl_pkeyutl_wrapped_keys_unwrap() {
 
 #[test]
 fn soapgen_wrapped_keys_unwrap_with_openssl_pkeyutl() {
-    let cert = server_cert();
-    let cred = server_credential();
+    let cert = cert("server.pem");
+    let cred = credential("server");
     for kt in KeyTransport::ALL {
-        let padding: &[&str] = match kt {
-            KeyTransport::RsaOaepMgf1Sha1 => &[
-                "-pkeyopt",
-                "rsa_padding_mode:oaep",
-                "-pkeyopt",
-                "rsa_oaep_md:sha1",
-                "-pkeyopt",
-                "rsa_mgf1_md:sha1",
-            ],
-            _ => &["-pkeyopt", "rsa_padding_mode:pkcs1"],
-        };
+        let padding = openssl_padding(kt);
         for alg in BlockEncryption::ALL {
             let key = alg.generate_key().unwrap();
             let wrapped = kt.wrap(&cert, &key).unwrap();
@@ -211,8 +201,8 @@ fn soapgen_wrapped_keys_unwrap_with_openssl_pkeyutl() {
 
 #[test]
 fn oaep_failures_are_decryption_failed() {
-    let cert = server_cert();
-    let cred = server_credential();
+    let cert = cert("server.pem");
+    let cred = credential("server");
     let key = [0x5au8; 32];
     let wrapped = KeyTransport::RsaOaepMgf1Sha1.wrap(&cert, &key).unwrap();
     let oaep = KeyTransport::RsaOaepMgf1Sha1;
@@ -236,9 +226,7 @@ fn oaep_failures_are_decryption_failed() {
         Err(WssError::DecryptionFailed)
     );
     // Another recipient's key.
-    let pki = test_pki();
-    let client =
-        X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap();
+    let client = credential("client");
     assert_eq!(
         oaep.unwrap(&client, &wrapped, 32),
         Err(WssError::DecryptionFailed)
@@ -247,8 +235,8 @@ fn oaep_failures_are_decryption_failed() {
 
 #[test]
 fn rsa15_failures_are_random_keys_that_then_fail() {
-    let cert = server_cert();
-    let cred = server_credential();
+    let cert = cert("server.pem");
+    let cred = credential("server");
     let rsa15 = KeyTransport::Rsa15;
     let alg = BlockEncryption::Aes256Gcm;
     let key = alg.generate_key().unwrap();
@@ -261,9 +249,7 @@ fn rsa15_failures_are_random_keys_that_then_fail() {
     );
     let mut tampered = wrapped.clone();
     tampered[5] ^= 0x10;
-    let pki = test_pki();
-    let client =
-        X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap();
+    let client = credential("client");
     let cases: Vec<(&str, Result<Vec<u8>, WssError>)> = vec![
         ("tampered", rsa15.unwrap(&cred, &tampered, 32)),
         ("truncated", rsa15.unwrap(&cred, &wrapped[..200], 32)),
@@ -336,28 +322,15 @@ const SECRET: &str = "top secret: h\u{e9}llo & <goodbye>";
 /// A request envelope as the client sends it, without sending it: `Echo` with a `text` child
 /// holding `text`, and an attribute and a nested element so the content is more than text.
 fn request(wss: WssConfig, version: SoapVersion, text: &str) -> String {
-    let client = Client::builder("http://127.0.0.1:9/")
-        .wss(wss)
-        .build()
-        .unwrap();
-    let op = Operation {
-        name: "Echo",
-        action: "urn:soapgen:wss#Echo",
-        version,
-        one_way: false,
-    };
-    let mut env = client.envelope(&op, &[("tns", "urn:soapgen:wss")]).unwrap();
-    env.body(|w| {
-        w.start_element(Name::new("urn:soapgen:wss", "Echo"))?;
+    request_with(wss, version, |w| {
+        w.start_element(Name::new(ECHO_NS, "Echo"))?;
         w.attribute(Name::unqualified("lang"), "en")?;
-        w.simple_element(Name::new("urn:soapgen:wss", "text"), text)?;
+        w.simple_element(Name::new(ECHO_NS, "text"), text)?;
         w.start_element(Name::new("urn:other", "extra"))?;
         w.simple_element(Name::new("urn:other", "n"), "42")?;
         w.end_element()?;
         w.end_element()
     })
-    .unwrap();
-    env.finish().unwrap()
 }
 
 /// The exclusive canonical form of the first element inside the SOAP Body of `doc`.
@@ -373,14 +346,11 @@ fn payload_c14n(doc: &str) -> String {
 }
 
 fn encryptor() -> X509Encryptor {
-    X509Encryptor::new(server_cert())
+    X509Encryptor::new(cert("server.pem"))
 }
 
 fn signer() -> X509Signer {
-    let pki = test_pki();
-    X509Signer::new(
-        X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap(),
-    )
+    X509Signer::new(credential("client"))
 }
 
 /// What the plaintext request's Body payload looks like (the same request, not encrypted).
@@ -438,8 +408,7 @@ fn xmlsec1_decrypts_then_verifies_sign_then_encrypt() {
                 // Processing order = document order (WSS 1.1 §5): the key before the signature.
                 assert!(msg.find(":EncryptedKey ").unwrap() < msg.find(":Signature ").unwrap());
                 // The signature is over the plaintext: it does not verify before decryption...
-                let before =
-                    xmlsec1_verify(&msg, &["--pubkey-cert-pem", client_pem.to_str().unwrap()]);
+                let before = xmlsec1_verify_with_cert(&msg, &client_pem);
                 assert!(
                     before.is_err(),
                     "{version} {block:?} {kt:?}: verified before decryption"
@@ -447,7 +416,7 @@ fn xmlsec1_decrypts_then_verifies_sign_then_encrypt() {
                 // ...and does after.
                 let plain = decrypt_with_xmlsec1(&msg);
                 assert_eq!(payload_c14n(&plain), expected, "{version} {block:?} {kt:?}");
-                xmlsec1_verify(&plain, &["--pubkey-cert-pem", client_pem.to_str().unwrap()])
+                xmlsec1_verify_with_cert(&plain, &client_pem)
                     .unwrap_or_else(|e| panic!("{version} {block:?} {kt:?}: {e}\n{plain}"));
             }
         }
@@ -474,7 +443,7 @@ fn xmlsec1_verifies_then_decrypts_encrypt_then_sign() {
             );
             assert_encrypted(&msg, &enc);
             assert!(msg.find(":Signature ").unwrap() < msg.find(":EncryptedKey ").unwrap());
-            xmlsec1_verify(&msg, &["--pubkey-cert-pem", client_pem.to_str().unwrap()])
+            xmlsec1_verify_with_cert(&msg, &client_pem)
                 .unwrap_or_else(|e| panic!("{version} {block:?}: {e}\n{msg}"));
             // A flipped ciphertext character breaks the signature.
             // (the Body's CipherValue: the last start tag of one)
@@ -486,11 +455,7 @@ fn xmlsec1_verifies_then_decrypts_encrypt_then_sign() {
                 "A"
             };
             tampered.replace_range(cv + 4..cv + 5, c);
-            assert!(xmlsec1_verify(
-                &tampered,
-                &["--pubkey-cert-pem", client_pem.to_str().unwrap()]
-            )
-            .is_err());
+            assert!(xmlsec1_verify_with_cert(&tampered, &client_pem).is_err());
             if block == BlockEncryption::Aes256Gcm {
                 // Still well-formed, and GCM refuses it in xmlsec1 too.
                 assert!(xmlsec1_decrypt(&tampered, &pki.path("server.key")).is_err());
@@ -503,7 +468,7 @@ fn xmlsec1_verifies_then_decrypts_encrypt_then_sign() {
 
 #[test]
 fn key_references_name_the_recipient() {
-    let cert = server_cert();
+    let cert = cert("server.pem");
     use base64::Engine;
     let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
     let msg = request(
@@ -614,7 +579,7 @@ fn cipher_values(doc: &str) -> Vec<Vec<u8>> {
 #[test]
 fn xmlsec1_encrypted_bodies_decrypt_with_soapgen_primitives() {
     let pki = test_pki();
-    let cred = server_credential();
+    let cred = credential("server");
     let plain_request = request(WssConfig::new(), SoapVersion::Soap11, SECRET);
     let body_start = plain_request.find("<soapenv:Body>").unwrap() + "<soapenv:Body>".len();
     let body_end = plain_request.find("</soapenv:Body>").unwrap();
@@ -738,17 +703,7 @@ fn xmlsec1_signed_envelopes_verify() {
 /// The WSS4J peer with the server's PKCS#12 store as its decryption crypto and the test CA as
 /// its signature trust anchor.
 fn wss4j_decrypting() -> peers::Peer {
-    let pki = test_pki();
-    peers::wss4j(&[
-        "--ca",
-        pki.path("ca.pem").to_str().unwrap(),
-        "--keystore",
-        pki.path("server.p12").to_str().unwrap(),
-        "--storepass",
-        "changeit",
-        "--alias",
-        "server",
-    ])
+    peers::wss4j(&strs(&wss4j_keys("server", "ca.pem")))
 }
 
 #[tokio::test]
@@ -830,18 +785,15 @@ async fn wss4j_decrypts_soapgen_requests() {
 #[tokio::test]
 async fn wss4j_names_aes192_unsupported() {
     let p = wss4j_decrypting();
-    let client = Client::builder(p.url("/no-timestamp"))
-        .wss(
-            WssConfig::new()
-                .require_encryption(false)
-                .encrypt(encryptor().block_encryption(BlockEncryption::Aes192Cbc)),
-        )
-        .build()
-        .unwrap();
-    let e = Echo11Client::from_client(client)
-        .echo("x".into())
-        .await
-        .unwrap_err();
+    let e = echo11(
+        p.url("/no-timestamp"),
+        WssConfig::new()
+            .require_encryption(false)
+            .encrypt(encryptor().block_encryption(BlockEncryption::Aes192Cbc)),
+        "x".into(),
+    )
+    .await
+    .unwrap_err();
     assert!(
         e.to_string()
             .contains("is not supported: http://www.w3.org/2001/04/xmlenc#aes192-cbc"),
@@ -852,21 +804,17 @@ async fn wss4j_names_aes192_unsupported() {
 #[tokio::test]
 async fn wss4j_cannot_decrypt_for_another_recipient() {
     let p = wss4j_decrypting();
-    let pki = test_pki();
     // Encrypted for the client's certificate: the peer holds only the server's key.
-    let other = Certificate::from_pem(&pki.read("client.pem"), "client.pem").unwrap();
-    let client = Client::builder(p.url("/no-timestamp"))
-        .wss(
-            WssConfig::new()
-                .require_encryption(false)
-                .encrypt(X509Encryptor::new(other)),
-        )
-        .build()
-        .unwrap();
-    let e = Echo11Client::from_client(client)
-        .echo("x".into())
-        .await
-        .unwrap_err();
+    let other = cert("client.pem");
+    let e = echo11(
+        p.url("/no-timestamp"),
+        WssConfig::new()
+            .require_encryption(false)
+            .encrypt(X509Encryptor::new(other)),
+        "x".into(),
+    )
+    .await
+    .unwrap_err();
     assert!(matches!(e, soapgen_runtime::Error::Fault(_)), "{e}");
     assert!(
         e.to_string()

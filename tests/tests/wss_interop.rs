@@ -15,46 +15,14 @@
 use std::time::Duration;
 
 use soapgen_runtime::wss::{
-    AlgorithmPolicy, BlockEncryption, Certificate, EncryptionOrder, KeyTransport, MessagePart,
-    TrustStore, UtcTime, WssConfig, WssError, X509Credential, X509Encryptor, X509Signer,
+    AlgorithmPolicy, BlockEncryption, EncryptionOrder, KeyTransport, MessagePart, TrustStore,
+    UtcTime, WssConfig, WssError, X509Credential, X509Encryptor, X509Signer,
 };
 use soapgen_runtime::{Client, Error};
-use soapgen_tests::peers::{self, Peer};
+use soapgen_tests::peers::{self};
 use soapgen_tests::pki::test_pki;
-use soapgen_tests::wss4j_service::{Echo11Client, Echo12Client};
-
-fn cert(name: &str) -> Certificate {
-    Certificate::from_pem(&test_pki().read(name), name).unwrap()
-}
-
-fn s(p: &std::path::Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// The WSS4J server of Scenario 3: its key in server.p12, replies encrypted for client.pem, the
-/// test CA trusted.
-fn wss4j(extra: &[&str]) -> Peer {
-    let pki = test_pki();
-    let (ks, client, ca) = (
-        pki.path("server.p12"),
-        pki.path("client.pem"),
-        pki.path("ca.pem"),
-    );
-    let mut args = vec![
-        "--keystore",
-        s(&ks),
-        "--storepass",
-        "changeit",
-        "--alias",
-        "server",
-        "--encrypt-for",
-        s(&client),
-        "--ca",
-        s(&ca),
-    ];
-    args.extend_from_slice(extra);
-    peers::wss4j(&args)
-}
+use soapgen_tests::wss::{cert, credential, path_str, wss4j_scenario3_server};
+use soapgen_tests::wss4j_service::{echo11, echo12};
 
 /// soapgen's Scenario-3 client configuration.
 fn scenario3(block: BlockEncryption, transport: KeyTransport, order: EncryptionOrder) -> WssConfig {
@@ -79,7 +47,7 @@ fn scenario3(block: BlockEncryption, transport: KeyTransport, order: EncryptionO
 
 #[tokio::test]
 async fn scenario3_both_ways_with_wss4j() {
-    let peer = wss4j(&[]);
+    let peer = wss4j_scenario3_server(&[]);
     let variants: &[(&str, BlockEncryption, KeyTransport, EncryptionOrder)] = &[
         (
             "aes128-cbc",
@@ -132,14 +100,13 @@ async fn scenario3_both_ways_with_wss4j() {
     ];
     for (path, block, transport, order) in variants {
         let wss = scenario3(*block, *transport, *order);
-        let client = Client::builder(peer.url(&format!("/scenario3/{path}")))
-            .wss(wss.clone())
-            .build()
-            .unwrap();
-        let v = Echo11Client::from_client(client)
-            .echo(format!("scenario 3 {path} ünï & <x>"))
-            .await
-            .unwrap_or_else(|e| panic!("{path}: {e}\n--- peer ---\n{}", peer.stderr_output()));
+        let v = echo11(
+            peer.url(&format!("/scenario3/{path}")),
+            wss.clone(),
+            format!("scenario 3 {path} ünï & <x>"),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{path}: {e}\n--- peer ---\n{}", peer.stderr_output()));
         // WSS4J verified and decrypted soapgen's request...
         assert_eq!(v.text, format!("scenario 3 {path} ünï & <x>"));
         assert!(
@@ -160,12 +127,7 @@ async fn scenario3_both_ways_with_wss4j() {
         KeyTransport::RsaOaepMgf1Sha1,
         EncryptionOrder::SignThenEncrypt,
     );
-    let client = Client::builder(peer.url("/scenario3/aes128-cbc"))
-        .wss(wss)
-        .build()
-        .unwrap();
-    let v = Echo12Client::from_client(client)
-        .echo("1.2".into())
+    let v = echo12(peer.url("/scenario3/aes128-cbc"), wss, "1.2".into())
         .await
         .unwrap();
     assert_eq!(v.encrypted, "Body");
@@ -173,7 +135,7 @@ async fn scenario3_both_ways_with_wss4j() {
 
 #[tokio::test]
 async fn wss4j_replies_that_break_the_policy_are_refused() {
-    let peer = wss4j(&[]);
+    let peer = wss4j_scenario3_server(&[]);
     let wss = scenario3(
         BlockEncryption::Aes128Cbc,
         KeyTransport::RsaOaepMgf1Sha1,
@@ -181,12 +143,7 @@ async fn wss4j_replies_that_break_the_policy_are_refused() {
     );
     // The reply uses 3DES, which this client's policy does not allow.
     let strict = wss.clone().algorithms(AlgorithmPolicy::default());
-    let client = Client::builder(peer.url("/scenario3/3des"))
-        .wss(strict)
-        .build()
-        .unwrap();
-    let e = Echo11Client::from_client(client)
-        .echo("x".into())
+    let e = echo11(peer.url("/scenario3/3des"), strict, "x".into())
         .await
         .unwrap_err();
     assert!(
@@ -197,12 +154,7 @@ async fn wss4j_replies_that_break_the_policy_are_refused() {
     let other = wss
         .clone()
         .trust(TrustStore::new().anchor(cert("stranger.pem")));
-    let client = Client::builder(peer.url("/scenario3/aes128-cbc"))
-        .wss(other)
-        .build()
-        .unwrap();
-    let e = Echo11Client::from_client(client)
-        .echo("x".into())
+    let e = echo11(peer.url("/scenario3/aes128-cbc"), other, "x".into())
         .await
         .unwrap_err();
     assert!(
@@ -210,9 +162,7 @@ async fn wss4j_replies_that_break_the_policy_are_refused() {
         "{e}"
     );
     // The plain /echo profile answers with a Timestamp only: not signed, not encrypted.
-    let client = Client::builder(peer.url("/echo")).wss(wss).build().unwrap();
-    let e = Echo11Client::from_client(client)
-        .echo("x".into())
+    let e = echo11(peer.url("/echo"), wss, "x".into())
         .await
         .unwrap_err();
     assert!(
@@ -229,12 +179,7 @@ async fn username_token_digest_both_ways_with_wss4j() {
             "alice", "s3cret",
         ))
         .expect_username_token("server", "srv-pw");
-    let client = Client::builder(peer.url("/ut-digest-reply"))
-        .wss(wss)
-        .build()
-        .unwrap();
-    let v = Echo11Client::from_client(client)
-        .echo("ut".into())
+    let v = echo11(peer.url("/ut-digest-reply"), wss, "ut".into())
         .await
         .unwrap();
     assert_eq!(
@@ -247,12 +192,7 @@ async fn username_token_digest_both_ways_with_wss4j() {
             "alice", "s3cret",
         ))
         .expect_username_token("server", "other");
-    let client = Client::builder(peer.url("/ut-digest-reply"))
-        .wss(wrong)
-        .build()
-        .unwrap();
-    let e = Echo11Client::from_client(client)
-        .echo("ut".into())
+    let e = echo11(peer.url("/ut-digest-reply"), wrong, "ut".into())
         .await
         .unwrap_err();
     assert!(
@@ -268,9 +208,9 @@ fn zeep_binary_signature_and_username_token_are_verified() {
     for soap12 in [false, true] {
         let mut args = vec![
             "--key",
-            s(&key),
+            path_str(&key),
             "--cert",
-            s(&pem),
+            path_str(&pem),
             "--user",
             "zeepuser",
             "--password",
@@ -320,8 +260,8 @@ async fn configured_header_blocks_are_signed_and_required() {
     use soapgen_runtime::{Operation, SoapVersion};
     const WSA: &str = "http://www.w3.org/2005/08/addressing";
     let pki = test_pki();
-    let p = peers::wss4j(&["--ca", s(&pki.path("ca.pem"))]);
-    let me = X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap();
+    let p = peers::wss4j(&["--ca", path_str(&pki.path("ca.pem"))]);
+    let me = credential("client");
     let signer = X509Signer::new(me)
         .digest(DigestAlgorithm::Sha256)
         .sign_header(WSA, "MessageID")
@@ -398,9 +338,7 @@ async fn configured_header_blocks_are_signed_and_required() {
     // ... and refuses a message where one is not signed.
     let plain = WssConfig::new()
         .timestamp(Duration::from_secs(300))
-        .sign(X509Signer::new(
-            X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap(),
-        ));
+        .sign(X509Signer::new(credential("client")));
     let c2 = Client::builder(p.url("/echo")).wss(plain).build().unwrap();
     let xml = envelope(&c2, None);
     let e = WssConfig::new()
@@ -413,12 +351,9 @@ async fn configured_header_blocks_are_signed_and_required() {
         "{e}"
     );
     // A header to sign that the request lacks is an error, not a request signed less.
-    let lacking = WssConfig::new().timestamp(Duration::from_secs(300)).sign(
-        X509Signer::new(
-            X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap(),
-        )
-        .sign_header(WSA, "ReplyTo"),
-    );
+    let lacking = WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .sign(X509Signer::new(credential("client")).sign_header(WSA, "ReplyTo"));
     let c3 = Client::builder(p.url("/echo"))
         .wss(lacking)
         .build()
@@ -436,7 +371,7 @@ async fn encrypted_headers_and_an_issuer_serial_recipient() {
     use soapgen_runtime::xml::Name;
     use soapgen_runtime::{Operation, SoapVersion};
     const WSA: &str = "http://www.w3.org/2005/08/addressing";
-    let p = wss4j(&[]);
+    let p = wss4j_scenario3_server(&[]);
     let op = Operation {
         name: "Echo",
         action: "urn:soapgen:wss#Echo",

@@ -10,21 +10,9 @@ use std::time::Duration;
 
 use soapgen_runtime::wss::{Certificate, WssConfig, WssError, X509Credential, X509Signer};
 use soapgen_runtime::SoapVersion;
-use soapgen_tests::pki::test_pki;
-use soapgen_tests::xmlsec1;
-
-fn openssl(dir: &Path, args: &[&str]) {
-    let out = Command::new("openssl")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run openssl ({e}): apt-get install -y openssl"));
-    assert!(
-        out.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+use soapgen_tests::pki::{openssl, test_pki};
+use soapgen_tests::wss::{cert, request};
+use soapgen_tests::xmlsec::xmlsec1_verify_with_cert;
 
 fn keytool(dir: &Path, args: &[&str]) {
     let out = Command::new("keytool")
@@ -47,28 +35,19 @@ fn xmlsec1_verifies_a_request_signed_with(cred: X509Credential, cert_pem: &Path)
     let wss = WssConfig::new()
         .timestamp(Duration::from_secs(300))
         .sign(X509Signer::new(cred));
-    let xml = xmlsec1::request(wss, SoapVersion::Soap11, "signed with a PKCS#12 key");
-    xmlsec1::verify(
-        &xml,
-        SoapVersion::Soap11,
-        &["--pubkey-cert-pem", cert_pem.to_str().unwrap()],
-    )
-    .unwrap_or_else(|e| panic!("xmlsec1 refused:\n{e}\n{xml}"));
+    let xml = request(wss, SoapVersion::Soap11, "signed with a PKCS#12 key");
+    xmlsec1_verify_with_cert(&xml, cert_pem)
+        .unwrap_or_else(|e| panic!("xmlsec1 refused:\n{e}\n{xml}"));
     // Negative control: another certificate's key does not verify it.
     let stranger = test_pki().path("stranger.pem");
-    assert!(xmlsec1::verify(
-        &xml,
-        SoapVersion::Soap11,
-        &["--pubkey-cert-pem", stranger.to_str().unwrap()]
-    )
-    .is_err());
+    assert!(xmlsec1_verify_with_cert(&xml, &stranger).is_err());
 }
 
 #[test]
 fn openssl_default_store() {
     let pki = test_pki();
     let cred = X509Credential::from_pkcs12(&pki.read("client.p12"), "changeit").unwrap();
-    let pem = Certificate::from_pem(&pki.read("client.pem"), "client.pem").unwrap();
+    let pem = cert("client.pem");
     // The leaf, not the CA that is also in the store.
     assert_eq!(cred.certificate(), &pem);
     let server = X509Credential::from_pkcs12_file(pki.path("server.p12"), "changeit").unwrap();
@@ -76,7 +55,7 @@ fn openssl_default_store() {
     xmlsec1_verifies_a_request_signed_with(cred, &pki.path("client.pem"));
     // As a trust store: both certificates, in the store's order.
     let all = Certificate::all_from_pkcs12(&pki.read("client.p12"), "changeit").unwrap();
-    let ca = Certificate::from_pem(&pki.read("ca.pem"), "ca.pem").unwrap();
+    let ca = cert("ca.pem");
     assert_eq!(all.len(), 2, "{all:?}");
     assert!(all.contains(&pem) && all.contains(&ca), "{all:?}");
 }
@@ -170,10 +149,7 @@ fn java_keytool_store() {
         ],
     );
     let cred = X509Credential::from_pkcs12(&pki.read("keytool.p12"), "changeit").unwrap();
-    assert_eq!(
-        cred.certificate(),
-        &Certificate::from_pem(&pki.read("keytool.pem"), "keytool.pem").unwrap()
-    );
+    assert_eq!(cred.certificate(), &cert("keytool.pem"));
     assert_eq!(
         cred.certificate().issuer_rfc4514(),
         "CN=keytool signer,O=soapgen tests"
@@ -199,10 +175,7 @@ fn java_keytool_store() {
         ],
     );
     let trusted = Certificate::all_from_pkcs12(&pki.read("truststore.p12"), "changeit").unwrap();
-    assert_eq!(
-        trusted,
-        vec![Certificate::from_pem(&pki.read("ca.pem"), "ca.pem").unwrap()]
-    );
+    assert_eq!(trusted, vec![cert("ca.pem")]);
 }
 
 fn key_error(r: Result<X509Credential, WssError>) -> (String, String) {

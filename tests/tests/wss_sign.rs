@@ -4,27 +4,19 @@
 //! trust anchor). Also soapgen's exclusive C14N against `xmllint --exc-c14n`, and the typed errors
 //! of bad certificates and keys. Certificates come from `soapgen_tests::pki` (openssl, at test time).
 
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use soapgen_runtime::wss::{
     exclusive_c14n, Certificate, DigestAlgorithm, KeyReference, SignatureAlgorithm, UsernameToken,
     WssConfig, WssError, X509Credential, X509Signer,
 };
-use soapgen_runtime::xml::Name;
-use soapgen_runtime::{Client, Operation, SoapVersion};
+use soapgen_runtime::{Client, SoapVersion};
 use soapgen_tests::peers;
-use soapgen_tests::pki::test_pki;
-use soapgen_tests::wss4j_service::{Echo11Client, Echo12Client};
-
-const WSU: &str =
-    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
-
-fn credential() -> X509Credential {
-    let pki = test_pki();
-    X509Credential::from_pem(&pki.read("client.pem"), &pki.read("client.key")).unwrap()
-}
+use soapgen_tests::pki::{openssl, test_pki};
+use soapgen_tests::wss::{cert, credential, request};
+use soapgen_tests::wss4j_service::{echo11, Echo11Client, Echo12Client};
+use soapgen_tests::xmlsec::{xmlsec1_verify, xmlsec1_verify_with_cert};
 
 /// Signs requests. The WSS4J peer's `/echo` profile does not sign its responses, so the default
 /// inbound requirement of a signing client (a signed response) is turned off here; response
@@ -33,67 +25,7 @@ fn signing(digest: DigestAlgorithm) -> WssConfig {
     WssConfig::new()
         .require_signature(false)
         .timestamp(Duration::from_secs(300))
-        .sign(X509Signer::new(credential()).digest(digest))
-}
-
-/// A request envelope as the client sends it, without sending it.
-fn request(wss: WssConfig, version: SoapVersion, text: &str) -> String {
-    let client = Client::builder("http://127.0.0.1:9/")
-        .wss(wss)
-        .build()
-        .unwrap();
-    let op = Operation {
-        name: "Echo",
-        action: "urn:soapgen:wss#Echo",
-        version,
-        one_way: false,
-    };
-    let mut env = client.envelope(&op, &[("tns", "urn:soapgen:wss")]).unwrap();
-    env.body(|w| {
-        w.start_element(Name::new("urn:soapgen:wss", "Echo"))?;
-        w.simple_element(Name::new("urn:soapgen:wss", "text"), text)?;
-        w.end_element()
-    })
-    .unwrap();
-    env.finish().unwrap()
-}
-
-fn envelope_ns(version: SoapVersion) -> &'static str {
-    version.envelope_namespace()
-}
-
-/// Runs xmlsec1 --verify on `xml` with `key_args`; `Ok(stdout+stderr)` when it verified.
-fn xmlsec1_verify(xml: &str, version: SoapVersion, key_args: &[&str]) -> Result<String, String> {
-    let dir = test_pki().dir();
-    let file = dir.join(format!(
-        "msg-{}-{}.xml",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
-    std::fs::write(&file, xml).unwrap();
-    let out = Command::new("xmlsec1")
-        .arg("--verify")
-        .args(key_args)
-        .args(["--id-attr:Id", &format!("{WSU}:Timestamp")])
-        .args(["--id-attr:Id", &format!("{}:Body", envelope_ns(version))])
-        .arg(&file)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run xmlsec1 ({e}): apt-get install -y xmlsec1"));
-    let _ = std::fs::remove_file(&file);
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    if out.status.success() && text.contains("OK") {
-        Ok(text)
-    } else {
-        Err(text)
-    }
+        .sign(X509Signer::new(credential("client")).digest(digest))
 }
 
 /// xmlsec1 does not resolve WS-Security SecurityTokenReferences: give it the BinarySecurityToken's
@@ -127,16 +59,12 @@ fn xmlsec1_verifies_soapgen_signatures() {
                 let xml = request(signing(digest), version, text);
                 assert!(xml.contains(digest.uri()), "{xml}");
                 // The message as sent, with the signer's key given to xmlsec1.
-                xmlsec1_verify(&xml, version, &["--pubkey-cert-pem", cert])
+                xmlsec1_verify(&xml, &["--pubkey-cert-pem", cert])
                     .unwrap_or_else(|e| panic!("xmlsec1 refused:\n{e}\n{xml}"));
                 // The key taken from the message, trusted through the CA only.
                 let x509 = str_as_x509data(&xml);
-                xmlsec1_verify(
-                    &x509,
-                    version,
-                    &["--enabled-key-data", "x509", "--trusted-pem", ca],
-                )
-                .unwrap_or_else(|e| panic!("xmlsec1 refused:\n{e}\n{x509}"));
+                xmlsec1_verify(&x509, &["--enabled-key-data", "x509", "--trusted-pem", ca])
+                    .unwrap_or_else(|e| panic!("xmlsec1 refused:\n{e}\n{x509}"));
             }
         }
     }
@@ -147,15 +75,14 @@ fn xmlsec1_verifies_soapgen_signatures() {
         "pay 10",
     );
     let tampered = xml.replace(">pay 10<", ">pay 99<");
-    assert!(xmlsec1_verify(&tampered, SoapVersion::Soap11, &["--pubkey-cert-pem", cert]).is_err());
+    assert!(xmlsec1_verify(&tampered, &["--pubkey-cert-pem", cert]).is_err());
     let created = xml.find("<wsu:Created>").unwrap() + "<wsu:Created>".len();
     let mut tampered = xml.clone();
     tampered.replace_range(created..created + 4, "2099");
-    assert!(xmlsec1_verify(&tampered, SoapVersion::Soap11, &["--pubkey-cert-pem", cert]).is_err());
+    assert!(xmlsec1_verify(&tampered, &["--pubkey-cert-pem", cert]).is_err());
     let stranger = pki.path("stranger.pem");
     assert!(xmlsec1_verify(
         &str_as_x509data(&xml),
-        SoapVersion::Soap11,
         &[
             "--enabled-key-data",
             "x509",
@@ -219,7 +146,7 @@ fn signed_message_shape() {
     assert_eq!(xml.matches("<ds:Reference ").count(), 2);
     // Without a Timestamp, only the Body is signed.
     let xml = request(
-        WssConfig::new().sign(X509Signer::new(credential())),
+        WssConfig::new().sign(X509Signer::new(credential("client"))),
         SoapVersion::Soap11,
         "x",
     );
@@ -270,7 +197,7 @@ async fn wss4j_finds_the_certificate_by_key_identifier() {
         KeyReference::SubjectKeyIdentifier,
         KeyReference::ThumbprintSha1,
     ] {
-        let signer = X509Signer::new(credential())
+        let signer = X509Signer::new(credential("client"))
             .key_reference(reference)
             .unwrap();
         let wss = WssConfig::new()
@@ -280,15 +207,9 @@ async fn wss4j_finds_the_certificate_by_key_identifier() {
         let xml = request(wss.clone(), SoapVersion::Soap11, "x");
         assert!(!xml.contains("<wsse:BinarySecurityToken"), "{xml}");
         assert!(xml.contains("<wsse:KeyIdentifier "), "{xml}");
-        let v = Echo11Client::from_client(
-            Client::builder(knows.url("/echo"))
-                .wss(wss.clone())
-                .build()
-                .unwrap(),
-        )
-        .echo("by key identifier".into())
-        .await
-        .unwrap_or_else(|e| panic!("{reference:?}: {e}\n{}", knows.stderr_output()));
+        let v = echo11(knows.url("/echo"), wss.clone(), "by key identifier".into())
+            .await
+            .unwrap_or_else(|e| panic!("{reference:?}: {e}\n{}", knows.stderr_output()));
         assert_eq!(
             (v.actions.as_str(), v.signed.as_str()),
             ("TS,SIGN", "Timestamp,Body"),
@@ -296,15 +217,9 @@ async fn wss4j_finds_the_certificate_by_key_identifier() {
         );
         assert!(v.signer.contains("CN=soapgen test client"), "{v:?}");
         // A WSS4J that does not hold the certificate cannot verify.
-        let e = Echo11Client::from_client(
-            Client::builder(stranger_to_it.url("/echo"))
-                .wss(wss)
-                .build()
-                .unwrap(),
-        )
-        .echo("x".into())
-        .await
-        .unwrap_err();
+        let e = echo11(stranger_to_it.url("/echo"), wss, "x".into())
+            .await
+            .unwrap_err();
         assert!(e.is_fault(), "{reference:?}: {e}");
     }
     // A certificate without a SubjectKeyIdentifier cannot be referred to by one.
@@ -363,7 +278,7 @@ async fn xmlsec1_and_wss4j_find_the_certificate_by_issuer_serial() {
     let ca = ca.to_str().unwrap();
     let client_pem = pki.path("client.pem");
     let client_pem = client_pem.to_str().unwrap();
-    let signer = X509Signer::new(credential())
+    let signer = X509Signer::new(credential("client"))
         .key_reference(KeyReference::X509IssuerSerial)
         .unwrap();
     let wss = WssConfig::new()
@@ -397,7 +312,7 @@ async fn xmlsec1_and_wss4j_find_the_certificate_by_issuer_serial() {
         for u in untrusted {
             args.extend(["--untrusted-pem", u]);
         }
-        xmlsec1_verify(&lifted, SoapVersion::Soap11, &args)
+        xmlsec1_verify(&lifted, &args)
     };
     with_certs(&[
         stranger.to_str().unwrap(),
@@ -410,7 +325,6 @@ async fn xmlsec1_and_wss4j_find_the_certificate_by_issuer_serial() {
     let other_serial = lifted.replace(">4242<", ">4343<");
     assert!(xmlsec1_verify(
         &other_serial,
-        SoapVersion::Soap11,
         &[
             "--enabled-key-data",
             "x509",
@@ -425,13 +339,11 @@ async fn xmlsec1_and_wss4j_find_the_certificate_by_issuer_serial() {
     .is_err());
     // WSS4J (Java's X500Principal reads the name) finds it in its crypto; one without it cannot.
     let knows = peers::wss4j(&["--ca", ca, "--cert", client_pem]);
-    let v = Echo11Client::from_client(
-        Client::builder(knows.url("/echo"))
-            .wss(wss.clone())
-            .build()
-            .unwrap(),
+    let v = echo11(
+        knows.url("/echo"),
+        wss.clone(),
+        "by issuer and serial".into(),
     )
-    .echo("by issuer and serial".into())
     .await
     .unwrap_or_else(|e| panic!("{e}\n{}", knows.stderr_output()));
     assert_eq!(
@@ -440,15 +352,9 @@ async fn xmlsec1_and_wss4j_find_the_certificate_by_issuer_serial() {
     );
     assert!(v.signer.contains("CN=soapgen test client"), "{v:?}");
     let stranger_to_it = peers::wss4j(&["--ca", ca]);
-    let e = Echo11Client::from_client(
-        Client::builder(stranger_to_it.url("/echo"))
-            .wss(wss)
-            .build()
-            .unwrap(),
-    )
-    .echo("x".into())
-    .await
-    .unwrap_err();
+    let e = echo11(stranger_to_it.url("/echo"), wss, "x".into())
+        .await
+        .unwrap_err();
     assert!(e.is_fault(), "{e}");
 }
 
@@ -540,7 +446,7 @@ fn issuer_serial_matches_the_names_openssl_writes() {
     ));
     assert!(!leaf.matches_issuer_serial("CN=Tricky CA,C=FR", serial));
     // The test CA's name, as the signing tests send it.
-    let client = Certificate::from_pem(&pki.read("client.pem"), "client.pem").unwrap();
+    let client = cert("client.pem");
     assert_eq!(
         client.issuer_rfc4514(),
         "CN=soapgen test CA,O=soapgen tests"
@@ -563,16 +469,7 @@ fn issuer_serial_matches_the_names_openssl_writes() {
 }
 
 fn openssl_out(args: &[&str]) -> String {
-    let out = Command::new("openssl")
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run openssl ({e}): apt-get install -y openssl"));
-    assert!(
-        out.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    String::from_utf8(openssl(test_pki().dir(), args)).unwrap()
 }
 
 #[tokio::test]
@@ -590,7 +487,7 @@ async fn xmlsec1_and_wss4j_verify_rsa_sha1_and_rsa_sha512() {
                 .require_signature(false)
                 .timestamp(Duration::from_secs(300))
                 .sign(
-                    X509Signer::new(credential())
+                    X509Signer::new(credential("client"))
                         .signature_algorithm(alg)
                         .digest(digest),
                 );
@@ -603,22 +500,15 @@ async fn xmlsec1_and_wss4j_verify_rsa_sha1_and_rsa_sha512() {
                     )),
                     "{xml}"
                 );
-                xmlsec1_verify(&xml, version, &["--pubkey-cert-pem", cert])
+                xmlsec1_verify(&xml, &["--pubkey-cert-pem", cert])
                     .unwrap_or_else(|e| panic!("{alg:?}: xmlsec1 refused:\n{e}\n{xml}"));
                 // Negative controls: another key; a changed Body.
-                assert!(xmlsec1_verify(
-                    &xml,
-                    version,
-                    &["--pubkey-cert-pem", stranger.to_str().unwrap()]
-                )
-                .is_err());
+                assert!(xmlsec1_verify_with_cert(&xml, &stranger).is_err());
                 let tampered = xml.replace("&amp; &lt;x&gt;", "&amp; &lt;y&gt;");
                 assert_ne!(tampered, xml);
-                assert!(xmlsec1_verify(&tampered, version, &["--pubkey-cert-pem", cert]).is_err());
+                assert!(xmlsec1_verify(&tampered, &["--pubkey-cert-pem", cert]).is_err());
             }
-            let client = Client::builder(p.url("/echo")).wss(wss).build().unwrap();
-            let v = Echo11Client::from_client(client)
-                .echo(format!("{alg:?}"))
+            let v = echo11(p.url("/echo"), wss, format!("{alg:?}"))
                 .await
                 .unwrap_or_else(|e| panic!("{alg:?}: {e}\n{}", p.stderr_output()));
             assert_eq!(v.text, format!("{alg:?}"));
@@ -637,16 +527,11 @@ async fn wss4j_refuses_an_untrusted_signer() {
     let pki = test_pki();
     let ca = pki.path("ca.pem");
     let p = peers::wss4j(&["--ca", ca.to_str().unwrap()]);
-    let stranger =
-        X509Credential::from_pem(&pki.read("stranger.pem"), &pki.read("stranger.key")).unwrap();
+    let stranger = credential("stranger");
     let wss = WssConfig::new()
         .timestamp(Duration::from_secs(300))
         .sign(X509Signer::new(stranger));
-    let client = Client::builder(p.url("/echo")).wss(wss).build().unwrap();
-    let e = Echo11Client::from_client(client)
-        .echo("x".into())
-        .await
-        .unwrap_err();
+    let e = echo11(p.url("/echo"), wss, "x".into()).await.unwrap_err();
     let f = e
         .fault()
         .unwrap_or_else(|| panic!("expected a fault, got {e}"));
@@ -799,19 +684,6 @@ fn bad_certificates_and_keys_are_typed_errors() {
             && msg.contains("SubjectKeyIdentifier")
             && (msg.contains("empty") || msg.contains("malformed")),
         "{msg}"
-    );
-}
-
-fn openssl(dir: &Path, args: &[&str]) {
-    let out = Command::new("openssl")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("openssl");
-    assert!(
-        out.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
     );
 }
 

@@ -13,11 +13,11 @@ use std::time::Duration;
 
 use soapgen_runtime::wss::{
     exclusive_c14n, AlgorithmPolicy, BlockEncryption, Certificate, KeyTransport, MessagePart,
-    TrustStore, UsernameToken, UtcTime, WssConfig, WssError, X509Credential, X509Signer,
-    STR_TRANSFORM,
+    TrustStore, UsernameToken, UtcTime, WssConfig, WssError, X509Signer, STR_TRANSFORM,
 };
 use soapgen_runtime::xml::{Limits, XmlReader};
 use soapgen_tests::pki::test_pki;
+use soapgen_tests::wss::{cert, credential};
 
 const SOAP11: &str = "http://schemas.xmlsoap.org/soap/envelope/";
 const WSSE: &str =
@@ -36,19 +36,6 @@ const B64: &str = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-
 fn b64(bytes: &[u8]) -> String {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.encode(bytes)
-}
-
-fn cert(name: &str) -> Certificate {
-    Certificate::from_pem(&test_pki().read(name), name).unwrap()
-}
-
-fn credential(name: &str) -> X509Credential {
-    let pki = test_pki();
-    X509Credential::from_pem(
-        &pki.read(&format!("{name}.pem")),
-        &pki.read(&format!("{name}.key")),
-    )
-    .unwrap()
 }
 
 /// The client: signs with client.pem, sends a Timestamp, trusts the test CA; so by default it

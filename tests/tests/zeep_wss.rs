@@ -5,12 +5,11 @@
 //! the whole header (UsernameToken PasswordDigest, WSS UsernameToken Profile 1.1 §3.1; the
 //! BinarySecurityToken signature, X.509 Token Profile 1.1 §3.3.2) with the test CA as trust anchor.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-use std::process::{Command, Stdio};
-
+use soapgen_runtime::SoapVersion;
 use soapgen_tests::peers::{self, Peer};
 use soapgen_tests::pki::{test_pki, Pki};
+use soapgen_tests::wss::post_raw;
+use soapgen_tests::xmlsec::xmlsec1_verify_with_cert;
 
 const USER: &str = "zeep-user";
 const PASSWORD: &str = "pä55 & <word>";
@@ -31,54 +30,13 @@ fn zeep_request(pki: &Pki, extra: &[&str]) -> String {
     String::from_utf8(peers::zeep_wss_request(&args)).unwrap()
 }
 
-/// `xmlsec1 --verify --pubkey-cert-pem <cert>` with the Body located by its wsu:Id.
-fn xmlsec1_verify(pki: &Pki, xml: &str, cert: &str, soap_ns: &str) -> Result<(), String> {
-    let file = pki.dir().join(format!(
-        "zeep-{}-{:?}.xml",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    std::fs::write(&file, xml).unwrap();
-    let out = Command::new("xmlsec1")
-        .arg("--verify")
-        .arg("--pubkey-cert-pem")
-        .arg(pki.path(cert))
-        .args(["--id-attr:Id", &format!("{soap_ns}:Body")])
-        .arg(&file)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run xmlsec1 ({e}): apt-get install -y xmlsec1"));
-    let _ = std::fs::remove_file(&file);
-    let text = String::from_utf8_lossy(&out.stderr).into_owned();
-    if out.status.success() && text.contains("OK") {
-        Ok(())
-    } else {
-        Err(text)
-    }
-}
-
 fn post(peer: &Peer, body: &str, soap12: bool) -> (u16, String) {
-    let ct = if soap12 {
-        "application/soap+xml; charset=utf-8"
+    let version = if soap12 {
+        SoapVersion::Soap12
     } else {
-        "text/xml; charset=utf-8\r\nSOAPAction: \"urn:soapgen:wss#Echo\""
+        SoapVersion::Soap11
     };
-    let mut conn = TcpStream::connect(peer.addr()).unwrap();
-    write!(
-        conn,
-        "POST /echo HTTP/1.1\r\nHost: {}\r\nContent-Type: {ct}\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        peer.addr(),
-        body.len()
-    )
-    .unwrap();
-    let mut raw = String::new();
-    conn.read_to_string(&mut raw).unwrap();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap();
-    (
-        head.split(' ').nth(1).unwrap().parse().unwrap(),
-        body.into(),
-    )
+    post_raw(peer, "/echo", version, body.as_bytes())
 }
 
 #[test]
@@ -90,17 +48,18 @@ fn xmlsec1_verifies_zeeps_signature() {
     ] {
         let extra: &[&str] = if soap12 { &["--soap12"] } else { &[] };
         let xml = zeep_request(pki, extra);
+        assert!(xml.contains(ns), "{xml}");
         assert!(xml.contains("<wsse:BinarySecurityToken"), "{xml}");
         assert!(xml.contains("#PasswordDigest\""), "{xml}");
         assert!(!xml.contains("pä55"), "{xml}");
-        xmlsec1_verify(pki, &xml, "client.pem", ns)
+        xmlsec1_verify_with_cert(&xml, &pki.path("client.pem"))
             .unwrap_or_else(|e| panic!("xmlsec1 refused zeep's signature: {e}\n{xml}"));
         // Not with another key, and not once the Body changed.
-        assert!(xmlsec1_verify(pki, &xml, "stranger.pem", ns).is_err());
-        assert!(xmlsec1_verify(pki, &xml, "server.pem", ns).is_err());
+        assert!(xmlsec1_verify_with_cert(&xml, &pki.path("stranger.pem")).is_err());
+        assert!(xmlsec1_verify_with_cert(&xml, &pki.path("server.pem")).is_err());
         let tampered = xml.replacen(">hello<", ">hellO<", 1);
         assert_ne!(tampered, xml);
-        assert!(xmlsec1_verify(pki, &tampered, "client.pem", ns).is_err());
+        assert!(xmlsec1_verify_with_cert(&tampered, &pki.path("client.pem")).is_err());
     }
 }
 

@@ -168,42 +168,25 @@ impl Outgoing {
         {
             let doc = roxmltree::Document::parse(envelope)
                 .map_err(|e| bad(format!("cannot find the header blocks to encrypt: {e}")))?;
-            let root = doc.root_element();
-            let env_ns = root.tag_name().namespace().unwrap_or("");
-            let header = root
-                .children()
-                .find(|c| c.is_element() && c.tag_name().name() == "Header");
-            for (ns, name) in &enc.headers {
-                let mut any = false;
-                for block in header
-                    .iter()
-                    .flat_map(|h| h.children())
-                    .filter(|c| c.has_tag_name((ns.as_str(), name.as_str())))
-                {
-                    any = true;
-                    let mut copied = String::new();
-                    for a in block.attributes() {
-                        if a.namespace() == Some(env_ns)
-                            && matches!(a.name(), "mustUnderstand" | "actor" | "role" | "relay")
-                        {
-                            let esc = a
-                                .value()
-                                .replace('&', "&amp;")
-                                .replace('<', "&lt;")
-                                .replace('"', "&quot;");
-                            copied.push_str(&format!(" sgenv:{}=\"{esc}\"", a.name()));
-                        }
+            let env_ns = doc.root_element().tag_name().namespace().unwrap_or("");
+            for block in wanted_header_blocks(&doc, &enc.headers, "encrypt")? {
+                let mut copied = String::new();
+                for a in block.attributes() {
+                    if a.namespace() == Some(env_ns)
+                        && matches!(a.name(), "mustUnderstand" | "actor" | "role" | "relay")
+                    {
+                        let esc = a
+                            .value()
+                            .replace('&', "&amp;")
+                            .replace('<', "&lt;")
+                            .replace('"', "&quot;");
+                        copied.push_str(&format!(" sgenv:{}=\"{esc}\"", a.name()));
                     }
-                    if !copied.is_empty() {
-                        copied.insert_str(0, &format!(" xmlns:sgenv=\"{env_ns}\""));
-                    }
-                    found.push((block.range(), copied));
                 }
-                if !any {
-                    return Err(bad(format!(
-                        "the header block {{{ns}}}{name} to encrypt is not in the request"
-                    )));
+                if !copied.is_empty() {
+                    copied.insert_str(0, &format!(" xmlns:sgenv=\"{env_ns}\""));
                 }
+                found.push((block.range(), copied));
             }
         }
         found.sort_by_key(|f| f.0.start);
@@ -243,37 +226,20 @@ impl Outgoing {
         {
             let doc = roxmltree::Document::parse(envelope)
                 .map_err(|e| bad(format!("cannot find the header blocks to sign: {e}")))?;
-            let header = doc
-                .root_element()
-                .children()
-                .find(|c| c.is_element() && c.tag_name().name() == "Header");
-            for (ns, name) in wanted {
-                let mut any = false;
-                for block in header
-                    .iter()
-                    .flat_map(|h| h.children())
-                    .filter(|c| c.has_tag_name((ns.as_str(), name.as_str())))
-                {
-                    any = true;
-                    let start = block.range().start;
-                    let existing = block.attribute((WSU_NS, "Id")).map(str::to_owned);
-                    // Right after the element's qualified name in its start tag.
-                    let tag = envelope.get(start + 1..).unwrap_or_default();
-                    let name_len = tag
-                        .find(|c: char| c.is_ascii_whitespace() || c == '>' || c == '/')
-                        .unwrap_or(tag.len());
-                    let prefix = match block.lookup_namespace_uri(Some("wsu")) {
-                        Some(WSU_NS) => None,
-                        Some(_) => Some("sgwsu"),
-                        None => Some("wsu"),
-                    };
-                    found.push((start, existing, start + 1 + name_len, prefix));
-                }
-                if !any {
-                    return Err(bad(format!(
-                        "the header block {{{ns}}}{name} to sign is not in the request"
-                    )));
-                }
+            for block in wanted_header_blocks(&doc, wanted, "sign")? {
+                let start = block.range().start;
+                let existing = block.attribute((WSU_NS, "Id")).map(str::to_owned);
+                // Right after the element's qualified name in its start tag.
+                let tag = envelope.get(start + 1..).unwrap_or_default();
+                let name_len = tag
+                    .find(|c: char| c.is_ascii_whitespace() || c == '>' || c == '/')
+                    .unwrap_or(tag.len());
+                let prefix = match block.lookup_namespace_uri(Some("wsu")) {
+                    Some(WSU_NS) => None,
+                    Some(_) => Some("sgwsu"),
+                    None => Some("wsu"),
+                };
+                found.push((start, existing, start + 1 + name_len, prefix));
             }
         }
         found.sort_by_key(|f| f.0);
@@ -469,4 +435,40 @@ fn hex(bytes: &[u8]) -> String {
         let _ = write!(s, "{b:02x}");
     }
     s
+}
+
+/// The children of the SOAP `Header` of `doc` named by `wanted` ((namespace, local name) pairs),
+/// for each pair in `wanted`'s order and then in document order: the header blocks a caller asked
+/// to sign (WSS 1.1 §8) or encrypt (WSS 1.1 §9.3, `wsse11:EncryptedHeader`). A block named twice
+/// comes twice. `purpose` (`"sign"`, `"encrypt"`) names the operation in the error.
+///
+/// # Errors
+///
+/// [`WssError::Encode`] for the first pair of `wanted` that names no block in the Header (or when
+/// there is no Header).
+fn wanted_header_blocks<'a, 'input>(
+    doc: &'a roxmltree::Document<'input>,
+    wanted: &[(String, String)],
+    purpose: &str,
+) -> Result<Vec<roxmltree::Node<'a, 'input>>, WssError> {
+    let header = doc
+        .root_element()
+        .children()
+        .find(|c| c.is_element() && c.tag_name().name() == "Header");
+    let mut blocks = Vec::new();
+    for (ns, name) in wanted {
+        let before = blocks.len();
+        blocks.extend(
+            header
+                .iter()
+                .flat_map(|h| h.children())
+                .filter(|c| c.has_tag_name((ns.as_str(), name.as_str()))),
+        );
+        if blocks.len() == before {
+            return Err(WssError::Encode(format!(
+                "the header block {{{ns}}}{name} to {purpose} is not in the request"
+            )));
+        }
+    }
+    Ok(blocks)
 }

@@ -49,56 +49,45 @@ pub struct AlgorithmPolicy {
 impl Default for AlgorithmPolicy {
     fn default() -> Self {
         AlgorithmPolicy {
-            allowed: vec![
-                RSA_SHA256,
-                RSA_SHA384,
-                RSA_SHA512,
-                RSA_SHA1,
-                SHA256,
-                SHA384,
-                SHA512,
-                SHA1,
-                AES128_CBC,
-                AES192_CBC,
-                AES256_CBC,
-                AES128_GCM,
-                AES192_GCM,
-                AES256_GCM,
-                RSA_OAEP_MGF1P,
-                RSA_OAEP_11,
-            ],
+            allowed: ALLOWED_BY_DEFAULT.to_vec(),
         }
     }
 }
 
-/// The algorithm URIs soapgen implements; [`AlgorithmPolicy::allow`] takes these.
-const KNOWN: &[&str] = &[
-    RSA_SHA1,
+/// The algorithm URIs [`AlgorithmPolicy::default`] allows.
+const ALLOWED_BY_DEFAULT: &[&str] = &[
     RSA_SHA256,
     RSA_SHA384,
     RSA_SHA512,
-    SHA1,
+    RSA_SHA1,
     SHA256,
     SHA384,
     SHA512,
+    SHA1,
     AES128_CBC,
     AES192_CBC,
     AES256_CBC,
     AES128_GCM,
     AES192_GCM,
     AES256_GCM,
-    TRIPLEDES_CBC,
     RSA_OAEP_MGF1P,
     RSA_OAEP_11,
-    RSA_1_5,
 ];
+
+/// The algorithm URIs soapgen implements but allows only when asked (3DES, RSA-1_5: DESIGN.md
+/// "Security defaults"); with [`ALLOWED_BY_DEFAULT`], the ones [`AlgorithmPolicy::allow`] takes.
+const ALLOWED_ON_REQUEST: &[&str] = &[TRIPLEDES_CBC, RSA_1_5];
 
 impl AlgorithmPolicy {
     /// Also allows the algorithm with this URI (for example
     /// `"http://www.w3.org/2001/04/xmlenc#tripledes-cbc"` or `"…#rsa-1_5"` for an old peer). URIs
     /// soapgen does not implement are ignored: they could not be processed anyway.
     pub fn allow(mut self, uri: &str) -> Self {
-        if let Some(known) = KNOWN.iter().find(|k| **k == uri) {
+        if let Some(known) = ALLOWED_BY_DEFAULT
+            .iter()
+            .chain(ALLOWED_ON_REQUEST)
+            .find(|k| **k == uri)
+        {
             if !self.allowed.contains(known) {
                 self.allowed.push(known);
             }

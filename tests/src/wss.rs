@@ -1,0 +1,195 @@
+//! Shared pieces of the WS-Security tests and benchmarks: the test PKI's certificates and
+//! credentials as soapgen types ([`cert`], [`credential`]), the `Echo` request envelope a soapgen
+//! client writes without sending it ([`request`], [`request_with`], [`text_envelope`]), the WSS4J
+//! peer's key arguments ([`wss4j_keys`]) and the peer started as the Scenario 3 server
+//! ([`wss4j_scenario3_server`]), and a raw SOAP POST that bypasses soapgen's client
+//! ([`post_raw`]).
+//!
+//! ```no_run
+//! use soapgen_runtime::wss::{WssConfig, X509Signer};
+//! use soapgen_runtime::SoapVersion;
+//! use soapgen_tests::wss::{credential, request};
+//!
+//! let wss = WssConfig::new().sign(X509Signer::new(credential("client")));
+//! let xml = request(wss, SoapVersion::Soap11, "hello");
+//! ```
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+
+use soapgen_runtime::wss::{Certificate, WssConfig, X509Credential};
+use soapgen_runtime::xml::{Name, XmlWriter};
+use soapgen_runtime::{Client, EncodeError, Operation, SoapVersion};
+
+use crate::peers::{self, Peer};
+use crate::pki::test_pki;
+
+/// The namespace of the `Echo` operation of [`request`] (and of the WSS4J peer's service).
+pub const ECHO_NS: &str = "urn:soapgen:wss";
+
+/// The certificate of the test PKI's PEM file `name` (e.g. `"ca.pem"`, `"server.pem"`;
+/// X.509 Token Profile 1.1 §3.1), named `name` in errors. Panics if it does not load.
+pub fn cert(name: &str) -> Certificate {
+    Certificate::from_pem(&test_pki().read(name), name)
+        .unwrap_or_else(|e| panic!("test certificate {name}: {e}"))
+}
+
+/// The credential (certificate and private key) `who` of the test PKI: `{who}.pem` and
+/// `{who}.key` (e.g. `"client"`, `"server"`, `"stranger"`). Panics if it does not load.
+pub fn credential(who: &str) -> X509Credential {
+    let pki = test_pki();
+    X509Credential::from_pem(
+        &pki.read(&format!("{who}.pem")),
+        &pki.read(&format!("{who}.key")),
+    )
+    .unwrap_or_else(|e| panic!("test credential {who}: {e}"))
+}
+
+/// The `Echo` operation (action `urn:soapgen:wss#Echo`) in `version`.
+pub const fn echo_operation(version: SoapVersion) -> Operation {
+    Operation {
+        name: "Echo",
+        action: "urn:soapgen:wss#Echo",
+        version,
+        one_way: false,
+    }
+}
+
+/// Writes `<{ns}name><{ns}text>text</{ns}text></{ns}name>` (`ns` declared by the caller).
+///
+/// # Errors
+///
+/// The writer's [`EncodeError`].
+pub fn text_element(
+    w: &mut XmlWriter,
+    ns: &str,
+    name: &str,
+    text: &str,
+) -> Result<(), EncodeError> {
+    w.start_element(Name::new(ns, name))?;
+    w.simple_element(Name::new(ns, "text"), text)?;
+    w.end_element()
+}
+
+/// The finished envelope `client` writes for `op` with the Body
+/// `<prefix:{op.name}><prefix:text>text</prefix:text></prefix:{op.name}>`, `prefix` bound to
+/// `ns`, without sending it. Panics if the client cannot write it.
+pub fn text_envelope(
+    client: &Client,
+    op: &Operation,
+    prefix: &str,
+    ns: &str,
+    text: &str,
+) -> String {
+    let mut env = client.envelope(op, &[(prefix, ns)]).expect("envelope");
+    env.body(|w| text_element(w, ns, op.name, text))
+        .expect("body");
+    env.finish().expect("finish")
+}
+
+/// A client for an unused address (`http://127.0.0.1:9/`) configured with `wss`, for writing
+/// requests without sending them.
+pub fn offline_client(wss: WssConfig) -> Client {
+    Client::builder("http://127.0.0.1:9/")
+        .wss(wss)
+        .build()
+        .expect("client")
+}
+
+/// The request envelope a client configured with `wss` writes for an `Echo` of `text` (namespace
+/// [`ECHO_NS`], prefix `tns`), without sending it.
+pub fn request(wss: WssConfig, version: SoapVersion, text: &str) -> String {
+    request_with(wss, version, |w| text_element(w, ECHO_NS, "Echo", text))
+}
+
+/// The request envelope a client configured with `wss` writes for the `Echo` operation with the
+/// Body content `body` writes ([`ECHO_NS`] declared as `tns`), without sending it.
+pub fn request_with(
+    wss: WssConfig,
+    version: SoapVersion,
+    body: impl FnOnce(&mut XmlWriter) -> Result<(), EncodeError>,
+) -> String {
+    let client = offline_client(wss);
+    let mut env = client
+        .envelope(&echo_operation(version), &[("tns", ECHO_NS)])
+        .expect("envelope");
+    env.body(body).expect("body");
+    env.finish().expect("finish")
+}
+
+/// A path as `&str` (the test PKI's paths are UTF-8).
+pub fn path_str(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
+/// The password of the test PKI's PKCS#12 stores (see [`crate::pki`]).
+pub const STOREPASS: &str = "changeit";
+
+/// The WSS4J peer's crypto arguments (for [`peers::wss4j`], [`peers::wss4j_make_request`],
+/// [`peers::wss4j_process`]): the test PKI's PKCS#12 store `{alias}.p12` holding the key of
+/// `alias`, and the trust anchor file `ca` of the test PKI (e.g. `"ca.pem"`):
+/// `--keystore <dir>/{alias}.p12 --storepass changeit --alias {alias} --ca <dir>/{ca}`.
+/// Borrow them with [`strs`].
+pub fn wss4j_keys(alias: &str, ca: &str) -> Vec<String> {
+    let pki = test_pki();
+    vec![
+        "--keystore".into(),
+        path_str(&pki.path(&format!("{alias}.p12"))).into(),
+        "--storepass".into(),
+        STOREPASS.into(),
+        "--alias".into(),
+        alias.into(),
+        "--ca".into(),
+        path_str(&pki.path(ca)).into(),
+    ]
+}
+
+/// `args` as `&str`s, for the peers' `&[&str]` arguments.
+pub fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
+/// The WSS4J peer as the Scenario 3 server: its own key in `server.p12` (see [`wss4j_keys`]) to
+/// sign replies and decrypt requests, replies encrypted for `client.pem`, the test CA (`ca.pem`)
+/// its signature trust anchor; `extra` arguments appended. See [`peers::wss4j`].
+pub fn wss4j_scenario3_server(extra: &[&str]) -> Peer {
+    let mut args = wss4j_keys("server", "ca.pem");
+    args.push("--encrypt-for".into());
+    args.push(path_str(&test_pki().path("client.pem")).into());
+    let mut args = strs(&args);
+    args.extend_from_slice(extra);
+    peers::wss4j(&args)
+}
+
+/// POSTs `body` to `path` on `peer` over one HTTP/1.1 connection (`Connection: close`) as a SOAP
+/// 1.1 request (`text/xml`, SOAPAction `urn:soapgen:wss#Echo`; SOAP 1.1 §6.1.1) or a SOAP 1.2 one
+/// (`application/soap+xml`; SOAP 1.2 Part 2 §7), bypassing soapgen's client: the HTTP status
+/// and the response body. Panics if the exchange fails or the answer is not HTTP.
+pub fn post_raw(peer: &Peer, path: &str, version: SoapVersion, body: &[u8]) -> (u16, String) {
+    let content_type = match version {
+        SoapVersion::Soap11 => "text/xml; charset=utf-8\r\nSOAPAction: \"urn:soapgen:wss#Echo\"",
+        SoapVersion::Soap12 => "application/soap+xml; charset=utf-8",
+    };
+    let mut conn = TcpStream::connect(peer.addr()).expect("connect to the peer");
+    write!(
+        conn,
+        "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: {content_type}\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
+        peer.addr(),
+        body.len()
+    )
+    .expect("write the request head");
+    conn.write_all(body).expect("write the request body");
+    let mut raw = String::new();
+    conn.read_to_string(&mut raw).expect("read the response");
+    let (head, body) = raw
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("not an HTTP response: {raw}"));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no HTTP status in {head}"));
+    (status, body.to_owned())
+}
