@@ -289,10 +289,10 @@ fn expand_struct(
         ));
     }
     if c.sequence {
-        if text.is_some() || elements.iter().any(|f| f.any) {
+        if text.is_some() {
             errs.push(syn::Error::new(
                 ident.span(),
-                "a `sequence` struct holds element and group fields only (no `text`, `content` or `any`)",
+                "a `sequence` struct holds element, `any` and `group` fields only (no `text` or `content`)",
             ));
         }
         if !input.generics.params.is_empty() {
@@ -477,14 +477,14 @@ fn expand_choice(
             continue;
         };
         let fa = parse_field_attrs(&v.attrs, errs);
-        if fa.attribute || fa.text || fa.any || fa.content {
+        if fa.attribute || fa.text || fa.content || (fa.any && fa.group) {
             errs.push(syn::Error::new(
                 v.ident.span(),
-                "a choice variant takes `rename`, `namespace`, `unqualified` or `group`",
+                "a choice variant takes `rename`, `namespace`, `unqualified`, `group` or `any`",
             ));
         }
         let shape = fields::analyze(&field.ty);
-        let allowed = if fa.group {
+        let allowed = if fa.group || fa.any {
             shape.card == fields::Card::One
         } else {
             !matches!(
@@ -495,7 +495,7 @@ fn expand_choice(
         if !allowed {
             errs.push(syn::Error::new(
                 field.ty.span(),
-                "a choice variant holds `T`, `Nillable<T>`, `Vec<T>` or (a group) `G`; an optional \
+                "a choice variant holds `T`, `Nillable<T>`, `Vec<T>`, or `G` (a group or `any`); an optional \
                  choice is an `Option` field of the parent",
             ));
             continue;
@@ -523,7 +523,7 @@ fn expand_choice(
                 local,
                 shape,
                 span: field.ty.span(),
-                any: false,
+                any: fa.any,
                 group: fa.group,
             },
         });

@@ -12,10 +12,11 @@ use crate::fields::{name_expr, stored_ty, Card, ElementField};
 struct Piece {
     /// Partial-struct fields.
     decl: TokenStream,
-    /// Whether the current field (the last one filled) takes `__child` again.
-    repeat: Option<TokenStream>,
-    /// Whether this field takes `__child` as its first item.
-    start: TokenStream,
+    /// Whether the current field (the last one filled) takes `__child` again: by its name, and as a
+    /// wildcard (`xs:any`, tried only when no field takes the child by name).
+    repeat: (Option<TokenStream>, Option<TokenStream>),
+    /// Whether this field takes `__child` as its first item: by name, as a wildcard.
+    start: (Option<TokenStream>, Option<TokenStream>),
     /// A required field: later fields cannot be reached before it.
     required: bool,
     /// Reads `__child` into the field.
@@ -54,10 +55,19 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
                 ::core::option::Option::None => false,
             })
         };
+        let continues_named = quote! {
+            (match &self.#open {
+                ::core::option::Option::Some(__p) => #g::continues_named(__p, __r, __child),
+                ::core::option::Option::None => false,
+            })
+        };
         let repeat = if many {
-            quote!((#continues || #g::starts(__r, __child)))
+            (
+                quote!((#continues_named || #g::starts_named(__r, __child))),
+                quote!((#continues || #g::starts(__r, __child))),
+            )
         } else {
-            continues.clone()
+            (continues_named, continues.clone())
         };
         let store = |parent: TokenStream| {
             let v = wrap(quote!(#g::finish(__p, __r, #parent)?));
@@ -104,8 +114,11 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
         };
         return Piece {
             decl: quote!(#slot: #slot_ty, #open: #partial_ty,),
-            repeat: Some(repeat),
-            start: quote!(#g::starts(__r, __child)),
+            repeat: (Some(repeat.0), Some(repeat.1)),
+            start: (
+                Some(quote!(#g::starts_named(__r, __child))),
+                Some(quote!(#g::starts(__r, __child))),
+            ),
             required: f.shape.card == Card::One,
             accept,
             take: quote! {
@@ -114,6 +127,29 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
                 }
                 #fin
             },
+        };
+    }
+    if f.any {
+        let read = quote!(<#inner as #krate::FromXml>::read_xml(__r, __child)?);
+        let many = f.shape.card == Card::Many;
+        let (slot_ty, accept) = if many {
+            (vec(quote!(#inner)), quote!(self.#slot.push(#read);))
+        } else {
+            (
+                opt(quote!(#inner)),
+                quote! {
+                    if self.#slot.is_some() { return ::core::result::Result::Err(__r.unexpected(&__child)); }
+                    self.#slot = ::core::option::Option::Some(#read);
+                },
+            )
+        };
+        return Piece {
+            decl: quote!(#slot: #slot_ty,),
+            repeat: (None, many.then(|| quote!(true))),
+            start: (None, Some(quote!(true))),
+            required: false,
+            accept,
+            take: quote!(let #local = self.#slot;),
         };
     }
     let matches = quote!(__r.matches(__child, #name));
@@ -172,8 +208,8 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
     };
     Piece {
         decl: quote!(#slot: #slot_ty,),
-        repeat,
-        start: matches,
+        repeat: (repeat, None),
+        start: (Some(matches), None),
         required: matches!(f.shape.card, Card::One | Card::Nillable),
         accept,
         take: fin,
@@ -200,15 +236,23 @@ pub fn positional_partial(
         decls.extend(p.decl);
         let il = Literal::usize_unsuffixed(i);
         let next = Literal::usize_unsuffixed(i.saturating_add(1));
-        if let Some(rep) = p.repeat {
+        let either = |(named, wild): (Option<TokenStream>, Option<TokenStream>)| match (named, wild)
+        {
+            (Some(n), Some(w)) => Some(quote!((if __named { #n } else { #w }))),
+            (Some(n), None) => Some(quote!((__named && #n))),
+            (None, Some(w)) => Some(quote!((!__named && #w))),
+            (None, None) => None,
+        };
+        if let Some(rep) = either(p.repeat) {
             which.extend(quote! {
                 if __pos == #next && #rep { return ::core::option::Option::Some(#il); }
             });
         }
-        let start = p.start;
-        which.extend(quote! {
-            if __reach && __pos <= #il && #start { return ::core::option::Option::Some(#il); }
-        });
+        if let Some(start) = either(p.start) {
+            which.extend(quote! {
+                if __reach && __pos <= #il && #start { return ::core::option::Option::Some(#il); }
+            });
+        }
         if p.required {
             which.extend(quote! {
                 if __pos <= #il { __reach = false; }
@@ -229,10 +273,21 @@ pub fn positional_partial(
 
         #[allow(unused_variables, unused_mut, unused_assignments, clippy::all)]
         impl #partial {
+            /// The field `__child` goes to: by name first, then as a wildcard.
             fn __which<'i>(
                 &self,
                 __r: &#krate::xml::XmlReader<'i>,
                 __child: &#krate::xml::StartTag<'i>,
+            ) -> ::core::option::Option<usize> {
+                self.__which_pass(__r, __child, true)
+                    .or_else(|| self.__which_pass(__r, __child, false))
+            }
+
+            fn __which_pass<'i>(
+                &self,
+                __r: &#krate::xml::XmlReader<'i>,
+                __child: &#krate::xml::StartTag<'i>,
+                __named: bool,
             ) -> ::core::option::Option<usize> {
                 let __pos = self.__pos;
                 let mut __reach = true;
@@ -300,6 +355,16 @@ pub fn sequence_from_group(
                 __child: &#krate::xml::StartTag<'i>,
             ) -> bool {
                 __p.__which(__r, __child).is_some()
+            }
+            fn starts_named<'i>(__r: &#krate::xml::XmlReader<'i>, __child: &#krate::xml::StartTag<'i>) -> bool {
+                <#partial as ::core::default::Default>::default().__which_pass(__r, __child, true).is_some()
+            }
+            fn continues_named<'i>(
+                __p: &#partial,
+                __r: &#krate::xml::XmlReader<'i>,
+                __child: &#krate::xml::StartTag<'i>,
+            ) -> bool {
+                __p.__which_pass(__r, __child, true).is_some()
             }
             fn begin<'i>(
                 __r: &mut #krate::xml::XmlReader<'i>,
@@ -379,8 +444,11 @@ pub fn choice_from_group(
 ) -> TokenStream {
     let mut pvariants = TokenStream::new();
     let mut starts = Vec::new();
+    let mut starts_wild = Vec::new();
     let mut continues = TokenStream::new();
+    let mut continues_named = TokenStream::new();
     let mut begins = TokenStream::new();
+    let mut begins_wild = TokenStream::new();
     let mut extends = TokenStream::new();
     let mut finishes = TokenStream::new();
     for v in variants {
@@ -396,12 +464,28 @@ pub fn choice_from_group(
                 x
             }
         };
+        if f.any {
+            starts_wild.push(quote!(true));
+            let read = wrap(quote!(<#inner as #krate::FromXml>::read_xml(__r, __child)?));
+            begins_wild.extend(quote! {
+                return ::core::result::Result::Ok(#partial::__Done(#ident::#vi(#read)));
+            });
+            continue;
+        }
         if f.group {
             let g = quote!(<#inner as #krate::xml::FromXmlGroup>);
             pvariants.extend(quote!(#vi(#g::Partial),));
-            starts.push(quote!(#g::starts(__r, __child)));
+            starts.push(quote!(#g::starts_named(__r, __child)));
+            starts_wild.push(quote!(#g::starts(__r, __child)));
             continues.extend(quote!(#partial::#vi(__g) => #g::continues(__g, __r, __child),));
+            continues_named
+                .extend(quote!(#partial::#vi(__g) => #g::continues_named(__g, __r, __child),));
             begins.extend(quote! {
+                if #g::starts_named(__r, &__child) {
+                    return ::core::result::Result::Ok(#partial::#vi(#g::begin(__r, __child)?));
+                }
+            });
+            begins_wild.extend(quote! {
                 if #g::starts(__r, &__child) {
                     return ::core::result::Result::Ok(#partial::#vi(#g::begin(__r, __child)?));
                 }
@@ -429,6 +513,7 @@ pub fn choice_from_group(
             Some((item, read)) => {
                 pvariants.extend(quote!(#vi(::std::vec::Vec<#item>),));
                 continues.extend(quote!(#partial::#vi(_) => #cond,));
+                continues_named.extend(quote!(#partial::#vi(_) => #cond,));
                 begins.extend(quote! {
                     if #begin_cond {
                         return ::core::result::Result::Ok(#partial::#vi(::std::vec![#read]));
@@ -461,6 +546,11 @@ pub fn choice_from_group(
     } else {
         quote!(#(#starts)||*)
     };
+    let starts_wild = if starts_wild.is_empty() {
+        quote!(false)
+    } else {
+        quote!(#(#starts_wild)||*)
+    };
     quote! {
         #[doc(hidden)]
         #[allow(non_snake_case, non_camel_case_types, dead_code, clippy::all)]
@@ -470,10 +560,13 @@ pub fn choice_from_group(
         }
 
         #[automatically_derived]
-        #[allow(unused_variables, unreachable_patterns, clippy::all)]
+        #[allow(unused_variables, unreachable_patterns, unreachable_code, clippy::all)]
         impl #krate::xml::FromXmlGroup for #ident {
             type Partial = #partial;
             fn starts<'i>(__r: &#krate::xml::XmlReader<'i>, __child: &#krate::xml::StartTag<'i>) -> bool {
+                (#starts) || (#starts_wild)
+            }
+            fn starts_named<'i>(__r: &#krate::xml::XmlReader<'i>, __child: &#krate::xml::StartTag<'i>) -> bool {
                 #starts
             }
             fn continues<'i>(
@@ -486,11 +579,22 @@ pub fn choice_from_group(
                     _ => false,
                 }
             }
+            fn continues_named<'i>(
+                __p: &#partial,
+                __r: &#krate::xml::XmlReader<'i>,
+                __child: &#krate::xml::StartTag<'i>,
+            ) -> bool {
+                match __p {
+                    #continues_named
+                    _ => false,
+                }
+            }
             fn begin<'i>(
                 __r: &mut #krate::xml::XmlReader<'i>,
                 __child: #krate::xml::StartTag<'i>,
             ) -> ::core::result::Result<#partial, #krate::DecodeError> {
                 #begins
+                #begins_wild
                 ::core::result::Result::Err(__r.unexpected(&__child))
             }
             fn extend<'i>(

@@ -45,9 +45,11 @@ impl Errors {
 /// Model groups (XML Schema Part 1 §3.8), implementing `xml::ToXmlGroup`/`xml::FromXmlGroup`:
 /// - an enum whose variants each hold one value is an `xs:choice`: a variant is an element (named
 ///   like the variant, or `rename`/`namespace`/`unqualified`; `T`, `Nillable<T>` or `Vec<T>`) or
-///   a nested group (`#[xml(group)]`, a sequence struct or another choice enum);
+///   a nested group (`#[xml(group)]`, a sequence struct or another choice enum) or a wildcard
+///   (`#[xml(any)]`, `AnyElement`: an element no other alternative takes by name);
 /// - `#[xml(sequence)]` on a struct reads its element fields by position, so one element name may
-///   appear in several fields (`<a/><b/><a/>`); without attributes it is also a group;
+///   appear in several fields (`<a/><b/><a/>`); `any` fields take, at their position, what no
+///   field takes by name; without attributes the struct is also a group;
 /// - a field `#[xml(group)]` typed `G`, `Option<G>` or `Vec<G>` holds a group among the parent's
 ///   children, once, optionally or repeated (read in document order).
 #[proc_macro_derive(ToXml, attributes(xml))]

@@ -178,3 +178,51 @@ proptest! {
         let _ = read::<Twice>(&xml.replace("Holder", "Twice"));
     }
 }
+
+/// `<xs:choice maxOccurs="unbounded"><xs:element name="k"/><xs:any/></xs:choice>` (as in
+/// xmldsig's X509Data): named alternatives first, the wildcard takes the rest.
+#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
+#[xml(namespace = "urn:g")]
+enum KeyOrAny {
+    #[xml(rename = "k")]
+    K(String),
+    #[xml(any)]
+    Any(soapgen_runtime::types::AnyElement),
+}
+
+/// A repeated wildcard choice, then a named element the wildcard must not swallow, then a wildcard
+/// field by position.
+#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
+#[xml(namespace = "urn:g", sequence)]
+struct Wild {
+    #[xml(group)]
+    items: Vec<KeyOrAny>,
+    end: String,
+    #[xml(any)]
+    rest: Vec<soapgen_runtime::types::AnyElement>,
+}
+
+#[test]
+fn wildcards_take_what_no_named_element_takes() {
+    let xml = r#"<g:Wild xmlns:g="urn:g" xmlns:o="urn:o"><g:k>1</g:k><o:x>2</o:x><g:k>3</g:k><g:end>e</g:end><o:y/><o:z/></g:Wild>"#;
+    let w: Wild = read(xml).unwrap();
+    assert_eq!(w.items.len(), 3, "{w:?}");
+    assert_eq!(w.items[0], KeyOrAny::K("1".into()));
+    assert!(
+        matches!(&w.items[1], KeyOrAny::Any(a) if a.xml.contains("o:x")),
+        "{w:?}"
+    );
+    assert_eq!(w.items[2], KeyOrAny::K("3".into()));
+    assert_eq!(w.end, "e");
+    assert_eq!(w.rest.len(), 2, "{w:?}");
+    // Written back in the same order (an AnyElement carries the bindings in scope where it was
+    // read, so its text gains the writer's prefix declaration: compare the shape).
+    let back: Wild = read(&write(&w, "Wild")).unwrap();
+    assert_eq!(back.items.len(), 3, "{back:?}");
+    assert_eq!(back.items[2], KeyOrAny::K("3".into()));
+    assert!(
+        matches!(&back.items[1], KeyOrAny::Any(a) if a.xml.contains(">2</o:x>")),
+        "{back:?}"
+    );
+    assert_eq!((back.end.as_str(), back.rest.len()), ("e", 2));
+}

@@ -43,6 +43,18 @@ pub trait FromXmlGroup: Sized {
     /// item of a repeated element).
     fn continues<'i>(p: &Self::Partial, r: &XmlReader<'i>, child: &StartTag<'i>) -> bool;
 
+    /// [`starts`](Self::starts) without `xs:any` wildcards: whether `child` starts an occurrence by
+    /// its name. A reader tries named matches before wildcards, so a wildcard only takes what no
+    /// named element (of this group or the ones beside it) takes.
+    fn starts_named<'i>(r: &XmlReader<'i>, child: &StartTag<'i>) -> bool {
+        Self::starts(r, child)
+    }
+
+    /// [`continues`](Self::continues) without `xs:any` wildcards.
+    fn continues_named<'i>(p: &Self::Partial, r: &XmlReader<'i>, child: &StartTag<'i>) -> bool {
+        Self::continues(p, r, child)
+    }
+
     /// Opens an occurrence with `child`, which [`starts`](Self::starts) accepted, reading it.
     ///
     /// # Errors
