@@ -551,6 +551,8 @@ impl<'d> Builder<'d> {
         let card = match (occ.max, occ.min) {
             (Some(0), _) => return Ok(()),
             (Some(1), 0) => Card::Optional,
+            // A choice one of whose alternatives may be empty may be absent.
+            (Some(1), _) if emptiable(p, self.schemas(), 0) => Card::Optional,
             (Some(1), _) => Card::One,
             _ => Card::Many,
         };
@@ -563,7 +565,11 @@ impl<'d> Builder<'d> {
             Term::Choice(ps) => {
                 let name = self.scope.unique(&format!("{owner}Choice"));
                 self.choice_decl(&name, owner, ps, &p.loc)?;
-                let doc = "The occurrences of a repeated choice, in document order.";
+                let doc = if card == Card::Many {
+                    "The occurrences of a repeated choice, in document order."
+                } else {
+                    "The alternative present (xs:choice)."
+                };
                 ("choice", name, doc)
             }
             _ => {
@@ -616,7 +622,7 @@ impl<'d> Builder<'d> {
             self.alternative(name, q, Occurs::ONCE, &mut scope, &mut variants, 0)?;
         }
         if variants.is_empty() {
-            return Err(unsupported("a repeated choice with no alternative", loc));
+            return Err(unsupported("a choice with no alternative", loc));
         }
         let namespace = majority_namespace(
             variants
@@ -996,7 +1002,8 @@ impl<'d> Builder<'d> {
                 Ok(())
             }
             Term::Choice(ps) => {
-                if occ.max != Some(1) && count_elements(ps, self.schemas()) > 1 {
+                // A choice between several elements is an enum (`Vec` of it when it repeats).
+                if count_elements(ps, self.schemas()) > 1 {
                     return self.group_field(owner, p, occ, c);
                 }
                 let before = c.fields.len();
@@ -1603,6 +1610,11 @@ impl<'d> Builder<'d> {
                 _ => return None,
             }
         }
+        // An element named twice is read by position: the wrapper stays a struct.
+        let mut names = BTreeSet::new();
+        if !out.iter().all(|c| names.insert(c.0.clone())) {
+            return None;
+        }
         Some(out)
     }
 
@@ -1904,6 +1916,22 @@ fn majority_namespace<'a>(fields: impl Iterator<Item = (FieldKind, &'a QName)>) 
         .max_by_key(|(ns, n)| (**n, std::cmp::Reverse(**ns)))
         .map(|(ns, _)| (*ns).to_owned())
         .unwrap_or_default()
+}
+
+/// Whether a particle can match no element at all (XML Schema Part 1 §3.8.6 emptiable).
+fn emptiable(p: &Particle, s: &SchemaSet, depth: usize) -> bool {
+    if p.occurs.min == 0 || depth > 64 {
+        return true;
+    }
+    match &p.term {
+        Term::Element(_) | Term::ElementRef(_) | Term::Any { .. } => false,
+        Term::Sequence(ps) | Term::All(ps) => ps.iter().all(|q| emptiable(q, s, depth + 1)),
+        Term::Choice(ps) => ps.iter().any(|q| emptiable(q, s, depth + 1)),
+        Term::GroupRef(g) => s
+            .groups
+            .get(g)
+            .is_some_and(|g| emptiable(&g.particle, s, depth + 1)),
+    }
 }
 
 /// The first element a particle can start with, to name a choice alternative after.
