@@ -3,7 +3,8 @@
 //! by tests/tests/generated_clients.rs) and the real-world GlobalWeather WSDL that the gSOAP peer is
 //! built from; the MTOM WSDL the gSOAP MTOM peer and the line-break peer implement; the SOAP with
 //! Attachments WSDL of the gSOAP SwA peer; the rpc/encoded WSDL of the gSOAP encoded peer; a WSDL 2.0
-//! description of the gSOAP echo peer's service.
+//! description of the gSOAP echo peer's service; the model-group cases of issue 4 (wsdl/groups.wsdl:
+//! repeated choices and sequences).
 
 fn main() {
     let b = soapgen_build::Builder::new()
@@ -16,7 +17,8 @@ fn main() {
         .wsdl("peers/gsoap/echo20.wsdl")
         .wsdl("peers/gsoap/mtom/mtom.wsdl")
         .wsdl("peers/gsoap/swa/swa.wsdl")
-        .wsdl("peers/gsoap/encoded/encoded.wsdl");
+        .wsdl("peers/gsoap/encoded/encoded.wsdl")
+        .wsdl("wsdl/groups.wsdl");
     if let Err(e) = b.build() {
         panic!("soapgen: {e}");
     }

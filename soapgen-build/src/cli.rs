@@ -540,6 +540,12 @@ pub fn inspect(m: &Module, types: bool) -> String {
                         f.variants.iter().map(|v| v.0.as_str()).collect::<Vec<_>>()
                     );
                 }
+                TypeDecl::Choice(c) => {
+                    let _ = writeln!(out, "  choice {} ({})", c.name, c.origin);
+                    for v in &c.variants {
+                        let _ = writeln!(out, "    {}({})", v.name, type_text(&v.ty));
+                    }
+                }
             }
         }
     } else {

@@ -547,6 +547,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                     shape: fields::analyze(ty),
                     span: ty.span(),
                     any: false,
+                    group: false,
                 })
                 .collect();
             let writes = fields::write_elements(&krate, &efs);
@@ -601,6 +602,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 shape: fields::analyze(&body_ty),
                 span: body_ty.span(),
                 any: false,
+                group: false,
             };
             let reads = fields::read_elements(&krate, std::slice::from_ref(&ef));
             quote! {

@@ -23,6 +23,8 @@ struct Container {
     rename_all: Option<(String, Span)>,
     krate: TokenStream,
     type_name: Option<String>,
+    /// `#[xml(sequence)]`: element fields read by position (XML Schema Part 1 §3.8 sequence).
+    sequence: bool,
 }
 
 fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Container {
@@ -31,6 +33,7 @@ fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Container {
         rename_all: None,
         krate: quote!(::soapgen_runtime),
         type_name: None,
+        sequence: false,
     };
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("xml")) {
         let r = attr.parse_nested_meta(|meta| {
@@ -52,9 +55,12 @@ fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Container {
                 c.krate = s.parse::<syn::Path>()?.into_token_stream_path();
             } else if meta.path.is_ident("rename") {
                 c.type_name = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("sequence") {
+                c.sequence = true;
             } else {
                 return Err(meta.error(
-                    "unknown xml attribute on a type; expected `namespace`, `rename`, `rename_all` or `crate`",
+                    "unknown xml attribute on a type; expected `namespace`, `rename`, `rename_all`, \
+                     `sequence` or `crate`",
                 ));
             }
             Ok(())
@@ -84,6 +90,7 @@ struct FieldAttrs {
     text: bool,
     any: bool,
     content: bool,
+    group: bool,
 }
 
 fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs {
@@ -104,10 +111,12 @@ fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs 
                 f.any = true;
             } else if meta.path.is_ident("content") {
                 f.content = true;
+            } else if meta.path.is_ident("group") {
+                f.group = true;
             } else {
                 return Err(meta.error(
                     "unknown xml attribute on a field; expected `rename`, `namespace`, \
-                     `unqualified`, `attribute`, `text`, `any` or `content`",
+                     `unqualified`, `attribute`, `text`, `any`, `content` or `group`",
                 ));
             }
             Ok(())
@@ -169,6 +178,8 @@ fn expand_struct(
     let mut text: Option<(syn::Ident, syn::Ident, syn::Type)> = None;
     let mut raw_content = false;
     let mut ctor = TokenStream::new();
+    let mut element_types: Vec<(syn::Ident, syn::Type)> = Vec::new();
+    let mut attr_ctor = TokenStream::new();
     for (i, field) in named.named.iter().enumerate() {
         let Some(fident) = field.ident.clone() else {
             continue;
@@ -203,6 +214,7 @@ fn expand_struct(
                     continue;
                 }
             };
+            attr_ctor.extend(quote!(#fident: #slot,));
             attributes.push(AttributeField {
                 slot,
                 access: quote!(&self.#fident),
@@ -233,6 +245,19 @@ fn expand_struct(
                     .unwrap_or_default()
             };
             let shape = fields::analyze(&field.ty);
+            if fa.group
+                && (fa.any
+                    || !matches!(
+                        shape.card,
+                        fields::Card::One | fields::Card::Optional | fields::Card::Many
+                    ))
+            {
+                errs.push(syn::Error::new(
+                    field.ty.span(),
+                    "a `group` field (a choice enum or sequence struct) is `G`, `Option<G>` or `Vec<G>`",
+                ));
+                continue;
+            }
             if fa.any && !matches!(shape.card, fields::Card::Many | fields::Card::Optional) {
                 errs.push(syn::Error::new(
                     field.ty.span(),
@@ -248,7 +273,9 @@ fn expand_struct(
                 shape,
                 span,
                 any: fa.any,
+                group: fa.group,
             });
+            element_types.push((fident.clone(), field.ty.clone()));
         }
     }
     if let (Some((t, _, _)), Some(first)) = (&text, elements.first()) {
@@ -260,6 +287,29 @@ fn expand_struct(
             first.span,
             "this field would be a child element",
         ));
+    }
+    if c.sequence {
+        if text.is_some() {
+            errs.push(syn::Error::new(
+                ident.span(),
+                "a `sequence` struct holds element, `any` and `group` fields only (no `text` or `content`)",
+            ));
+        }
+        if !input.generics.params.is_empty() {
+            errs.push(syn::Error::new(
+                input.generics.span(),
+                "a `sequence` struct cannot be generic",
+            ));
+        }
+        return expand_sequence(
+            ident,
+            c,
+            &elements,
+            &attributes,
+            &element_types,
+            &attr_ctor,
+            which,
+        );
     }
     match which {
         Which::ToXml => {
@@ -313,6 +363,178 @@ fn expand_struct(
     }
 }
 
+/// A `#[xml(sequence)]` struct: `ToXml`/`FromXml` with its elements read by position, and, without
+/// attributes, `ToXmlGroup`/`FromXmlGroup` so that it can occur inside another element's content.
+fn expand_sequence(
+    ident: &syn::Ident,
+    c: &Container,
+    elements: &[ElementField],
+    attributes: &[AttributeField],
+    element_types: &[(syn::Ident, syn::Type)],
+    attr_ctor: &TokenStream,
+    which: Which,
+) -> TokenStream {
+    let krate = &c.krate;
+    let locals: Vec<syn::Ident> = element_types.iter().map(|(i, _)| i.clone()).collect();
+    let types: Vec<syn::Type> = element_types.iter().map(|(_, t)| t.clone()).collect();
+    let partial = quote::format_ident!("__{}Partial", ident);
+    match which {
+        Which::ToXml => {
+            let attrs = fields::write_attributes(krate, attributes);
+            let content = fields::write_elements(krate, elements);
+            let group = if attributes.is_empty() {
+                quote! {
+                    #[automatically_derived]
+                    impl #krate::xml::ToXmlGroup for #ident {
+                        fn write_group(
+                            &self,
+                            __w: &mut #krate::xml::XmlWriter,
+                        ) -> ::core::result::Result<(), #krate::EncodeError> {
+                            #content
+                            ::core::result::Result::Ok(())
+                        }
+                    }
+                }
+            } else {
+                TokenStream::new()
+            };
+            quote! {
+                #[automatically_derived]
+                impl #krate::ToXml for #ident {
+                    fn write_xml(
+                        &self,
+                        __w: &mut #krate::xml::XmlWriter,
+                        __name: #krate::xml::Name<'_>,
+                    ) -> ::core::result::Result<(), #krate::EncodeError> {
+                        __w.start_element(__name)?;
+                        #attrs
+                        #content
+                        __w.end_element()
+                    }
+                }
+                #group
+            }
+        }
+        Which::FromXml => {
+            let attrs = fields::read_attributes(krate, attributes);
+            let part = crate::group::positional_partial(krate, &partial, elements, &locals, &types);
+            let read = crate::group::positional_read(&partial, &locals);
+            let group = if attributes.is_empty() {
+                crate::group::sequence_from_group(krate, ident, &partial, &locals)
+            } else {
+                TokenStream::new()
+            };
+            quote! {
+                #part
+                #[automatically_derived]
+                impl #krate::FromXml for #ident {
+                    fn read_xml<'__i>(
+                        __r: &mut #krate::xml::XmlReader<'__i>,
+                        __start: #krate::xml::StartTag<'__i>,
+                    ) -> ::core::result::Result<Self, #krate::DecodeError> {
+                        #attrs
+                        #read
+                        ::core::result::Result::Ok(#ident { #attr_ctor #(#locals,)* })
+                    }
+                }
+                #group
+            }
+        }
+    }
+}
+
+/// An enum of one-value variants: an `xs:choice` (XML Schema Part 1 §3.8), each variant an element
+/// (its name from the variant, `rename`, `namespace`, `unqualified`) or a nested group (`group`).
+fn expand_choice(
+    input: &DeriveInput,
+    c: &Container,
+    e: &syn::DataEnum,
+    which: Which,
+    errs: &mut Errors,
+) -> TokenStream {
+    let krate = &c.krate;
+    let ident = &input.ident;
+    if !input.generics.params.is_empty() {
+        errs.push(syn::Error::new(
+            input.generics.span(),
+            "a choice enum cannot be generic",
+        ));
+    }
+    let mut variants = Vec::new();
+    for (i, v) in e.variants.iter().enumerate() {
+        let Fields::Unnamed(un) = &v.fields else {
+            errs.push(syn::Error::new(
+                v.fields.span(),
+                "a choice variant holds one value: `Name(T)`",
+            ));
+            continue;
+        };
+        let Some(field) = un.unnamed.first().filter(|_| un.unnamed.len() == 1) else {
+            errs.push(syn::Error::new(
+                v.fields.span(),
+                "a choice variant holds one value: `Name(T)`",
+            ));
+            continue;
+        };
+        let fa = parse_field_attrs(&v.attrs, errs);
+        if fa.attribute || fa.text || fa.content || (fa.any && fa.group) {
+            errs.push(syn::Error::new(
+                v.ident.span(),
+                "a choice variant takes `rename`, `namespace`, `unqualified`, `group` or `any`",
+            ));
+        }
+        let shape = fields::analyze(&field.ty);
+        let allowed = if fa.group || fa.any {
+            shape.card == fields::Card::One
+        } else {
+            !matches!(
+                shape.card,
+                fields::Card::Optional | fields::Card::OptionalNillable
+            )
+        };
+        if !allowed {
+            errs.push(syn::Error::new(
+                field.ty.span(),
+                "a choice variant holds `T`, `Nillable<T>`, `Vec<T>`, or `G` (a group or `any`); an optional \
+                 choice is an `Option` field of the parent",
+            ));
+            continue;
+        }
+        let vname = v.ident.to_string();
+        let local = match (&fa.rename, &c.rename_all) {
+            (Some(r), _) => r.clone(),
+            (None, Some((rule, _))) => fields::rename_all(rule, &vname).unwrap_or_default(),
+            (None, None) => vname.trim_start_matches("r#").to_owned(),
+        };
+        let namespace = if fa.unqualified {
+            String::new()
+        } else {
+            fa.namespace
+                .clone()
+                .or_else(|| c.namespace.clone())
+                .unwrap_or_default()
+        };
+        variants.push(crate::group::Variant {
+            ident: v.ident.clone(),
+            field: ElementField {
+                slot: fields::slot_ident(i, &vname),
+                access: quote!(__v),
+                namespace,
+                local,
+                shape,
+                span: field.ty.span(),
+                any: fa.any,
+                group: fa.group,
+            },
+        });
+    }
+    let partial = quote::format_ident!("__{}Partial", ident);
+    match which {
+        Which::ToXml => crate::group::choice_to_group(krate, ident, &variants),
+        Which::FromXml => crate::group::choice_from_group(krate, ident, &partial, &variants),
+    }
+}
+
 fn expand_enum(
     input: &DeriveInput,
     c: &Container,
@@ -328,13 +550,16 @@ fn expand_enum(
             "an enumeration type cannot be generic",
         ));
     }
+    if !e.variants.is_empty() && e.variants.iter().all(|v| !matches!(v.fields, Fields::Unit)) {
+        return expand_choice(input, c, e, which, errs);
+    }
     let mut values = Vec::new();
     for v in &e.variants {
         if !matches!(v.fields, Fields::Unit) {
             errs.push(syn::Error::new(
                 v.fields.span(),
-                "ToXml/FromXml on an enum need unit variants (an XSD enumeration); \
-                 a choice of elements is not supported by the derive yet",
+                "ToXml/FromXml on an enum need unit variants (an XSD enumeration) or one-value \
+                 variants only (an xs:choice)",
             ));
             continue;
         }

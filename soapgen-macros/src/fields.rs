@@ -94,6 +94,8 @@ pub struct ElementField {
     pub span: Span,
     /// An `xs:any` wildcard: collects the child elements no other field takes.
     pub any: bool,
+    /// A model group (`#[xml(group)]`: a choice enum or a sequence struct), no element of its own.
+    pub group: bool,
 }
 
 /// An attribute-valued field.
@@ -124,9 +126,14 @@ pub fn write_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStre
                 v
             }
         };
+        let group = f.group;
         let write_one = |v: TokenStream| {
             let v = deref(v);
-            quote!(#krate::ToXml::write_xml(#v, __w, #name)?;)
+            if group {
+                quote!(#krate::xml::ToXmlGroup::write_group(#v, __w)?;)
+            } else {
+                quote!(#krate::ToXml::write_xml(#v, __w, #name)?;)
+            }
         };
         let write_nillable = |v: TokenStream| {
             let inner = write_one(quote!(__x));
@@ -230,6 +237,17 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
         }
         let i = arm_count;
         arm_count += 1;
+        if f.group {
+            let (decl, cond, arm, fin) = group_arm(krate, f);
+            decls.extend(quote::quote_spanned!(f.span=> #decl));
+            if i == 0 {
+                arms.extend(quote!(if #cond { #arm }));
+            } else {
+                arms.extend(quote!(else if #cond { #arm }));
+            }
+            finals.extend(fin);
+            continue;
+        }
         let boxed_ty = if f.shape.boxed {
             quote!(::std::boxed::Box<#inner>)
         } else {
@@ -317,6 +335,105 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
         }
         #finals
     }
+}
+
+/// The value type of a field as stored (`Box<T>` when boxed).
+pub fn stored_ty(f: &ElementField) -> TokenStream {
+    let inner = &f.shape.inner;
+    if f.shape.boxed {
+        quote!(::std::boxed::Box<#inner>)
+    } else {
+        quote!(#inner)
+    }
+}
+
+/// The name a missing group is reported by: its field's name.
+fn group_name(krate: &TokenStream, f: &ElementField) -> TokenStream {
+    name_expr(krate, "", &f.local)
+}
+
+/// `#[xml(group)]` field in a name-matched content loop: (declarations, condition, arm, final).
+/// The open occurrence lives in `{slot}_open`; an occurrence is closed when a child starts another
+/// one, and at the end of the parent's content.
+fn group_arm(
+    krate: &TokenStream,
+    f: &ElementField,
+) -> (TokenStream, TokenStream, TokenStream, TokenStream) {
+    let slot = &f.slot;
+    let open = format_ident!("{}_open", slot);
+    let inner = &f.shape.inner;
+    let g = quote!(<#inner as #krate::xml::FromXmlGroup>);
+    let stored = stored_ty(f);
+    let many = f.shape.card == Card::Many;
+    let wrap = |v: TokenStream| {
+        if f.shape.boxed {
+            quote!(::std::boxed::Box::new(#v))
+        } else {
+            v
+        }
+    };
+    let finished = wrap(quote!(#g::finish(__p, __r, &__start)?));
+    let store = if many {
+        quote!(#slot.push(#finished);)
+    } else {
+        quote!(#slot = ::core::option::Option::Some(#finished);)
+    };
+    let decl = if many {
+        quote! {
+            let mut #slot: ::std::vec::Vec<#stored> = ::std::vec::Vec::new();
+            let mut #open: ::core::option::Option<#g::Partial> = ::core::option::Option::None;
+        }
+    } else {
+        quote! {
+            let mut #slot: ::core::option::Option<#stored> = ::core::option::Option::None;
+            let mut #open: ::core::option::Option<#g::Partial> = ::core::option::Option::None;
+        }
+    };
+    let cond = quote! {
+        (match &#open {
+            ::core::option::Option::Some(__p) => #g::continues(__p, __r, &__child),
+            ::core::option::Option::None => false,
+        } || #g::starts(__r, &__child))
+    };
+    let dup = if many {
+        quote!()
+    } else {
+        quote! {
+            if #slot.is_some() || #open.is_some() {
+                return ::core::result::Result::Err(__r.duplicate(&__child));
+            }
+        }
+    };
+    let arm = quote! {
+        let __cont = match &#open {
+            ::core::option::Option::Some(__p) => #g::continues(__p, __r, &__child),
+            ::core::option::Option::None => false,
+        };
+        if __cont {
+            if let ::core::option::Option::Some(__p) = #open.as_mut() {
+                #g::extend(__p, __r, __child)?;
+            }
+        } else {
+            if let ::core::option::Option::Some(__p) = #open.take() {
+                #store
+            }
+            #dup
+            #open = ::core::option::Option::Some(#g::begin(__r, __child)?);
+        }
+    };
+    let name = group_name(krate, f);
+    let required = if f.shape.card == Card::One {
+        quote!(let #slot = #krate::__private::required(__r, &__start, #slot, #name)?;)
+    } else {
+        quote!()
+    };
+    let fin = quote! {
+        if let ::core::option::Option::Some(__p) = #open.take() {
+            #store
+        }
+        #required
+    };
+    (decl, cond, arm, fin)
 }
 
 /// A slot identifier for field number `i` named `name`.

@@ -10,6 +10,7 @@
 mod client;
 mod derive;
 mod fields;
+mod group;
 
 use proc_macro::TokenStream;
 
@@ -40,6 +41,17 @@ impl Errors {
 /// Field attributes: `rename = "name"`, `namespace = "uri"`, `unqualified`, `attribute`, `text`.
 /// Field types decide occurrence: `T` (once), `Option<T>` (minOccurs=0), `Vec<T>` (maxOccurs>1),
 /// `Nillable<T>` (nillable), `Option<Nillable<T>>`, `Box<T>` (recursive types).
+///
+/// Model groups (XML Schema Part 1 §3.8), implementing `xml::ToXmlGroup`/`xml::FromXmlGroup`:
+/// - an enum whose variants each hold one value is an `xs:choice`: a variant is an element (named
+///   like the variant, or `rename`/`namespace`/`unqualified`; `T`, `Nillable<T>` or `Vec<T>`) or
+///   a nested group (`#[xml(group)]`, a sequence struct or another choice enum) or a wildcard
+///   (`#[xml(any)]`, `AnyElement`: an element no other alternative takes by name);
+/// - `#[xml(sequence)]` on a struct reads its element fields by position, so one element name may
+///   appear in several fields (`<a/><b/><a/>`); `any` fields take, at their position, what no
+///   field takes by name; without attributes the struct is also a group;
+/// - a field `#[xml(group)]` typed `G`, `Option<G>` or `Vec<G>` holds a group among the parent's
+///   children, once, optionally or repeated (read in document order).
 #[proc_macro_derive(ToXml, attributes(xml))]
 pub fn derive_to_xml(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

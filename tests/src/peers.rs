@@ -466,6 +466,39 @@ pub fn gsoap_swa_binary() -> PathBuf {
     BIN.get_or_init(|| build_peer(&GSOAP_SWA_PEER)).clone()
 }
 
+const GSOAP_GROUPS_PEER: BuiltPeer = BuiltPeer {
+    name: "gsoap-groups",
+    title: "gSOAP model groups",
+    build_sh: "tests/peers/gsoap/groups/build.sh",
+    binary: "groups-server",
+    inputs: &[
+        ("build.sh", "tests/peers/gsoap/groups/build.sh"),
+        ("groups.wsdl", "tests/wsdl/groups.wsdl"),
+        ("server.c", "tests/peers/gsoap/groups/server.c"),
+        ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
+        ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
+        ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
+    ],
+    stamp_version: 1,
+    dir_per_inputs: true,
+    install_hint: GSOAP_INSTALL_HINT,
+};
+
+/// Builds (if needed) and starts the gSOAP model-group echo server generated from
+/// `tests/wsdl/groups.wsdl` (namespace `urn:soapgen:groups`, SOAP 1.1, document/literal bare):
+/// each `EchoX(X)` returns the `X` it read, after gSOAP's own decoding of the choices, repeated
+/// choices and sequences into its C types (unions with selectors, arrays of structs).
+pub fn gsoap_groups() -> Peer {
+    start_built(&GSOAP_GROUPS_PEER, gsoap_groups_binary())
+}
+
+/// Path of the built gSOAP model-group server, building it if it is missing or stale.  Safe to
+/// call from several threads and several test binaries at once.
+pub fn gsoap_groups_binary() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| build_peer(&GSOAP_GROUPS_PEER)).clone()
+}
+
 const GSOAP_ENCODED_PEER: BuiltPeer = BuiltPeer {
     name: "gsoap-encoded",
     title: "gSOAP rpc/encoded",

@@ -177,14 +177,17 @@ impl Emitter<'_> {
         let origin = origin_attrs(&s.origin, !doc.is_empty());
         let ns = &s.namespace;
         let krate = self.crate_arg();
-        let container = if ns.is_empty() {
-            if self.rt_attr.is_some() {
-                quote!(#[xml(#krate)])
-            } else {
-                TokenStream::new()
-            }
+        let mut cargs: Vec<TokenStream> = Vec::new();
+        if !ns.is_empty() {
+            cargs.push(quote!(namespace = #ns));
+        }
+        if s.sequence {
+            cargs.push(quote!(sequence));
+        }
+        let container = if cargs.is_empty() && self.rt_attr.is_none() {
+            TokenStream::new()
         } else {
-            quote!(#[xml(#krate namespace = #ns)])
+            quote!(#[xml(#krate #(#cargs),*)])
         };
         let fields = s.fields.iter().map(|f| {
             let fname = ident(&f.name);
@@ -207,6 +210,7 @@ impl Emitter<'_> {
                 FieldKind::Text => args.push(quote!(text)),
                 FieldKind::Any => args.push(quote!(any)),
                 FieldKind::Content => args.push(quote!(content)),
+                FieldKind::Group => args.push(quote!(group)),
                 FieldKind::Element => {
                     if needs_rename {
                         args.push(quote!(rename = #local));
@@ -239,6 +243,71 @@ impl Emitter<'_> {
             #container
             pub struct #name {
                 #(#fields)*
+            }
+        }
+    }
+
+    /// An `xs:choice` as an enum of one-value variants (XML Schema Part 1 §3.8).
+    fn choice_decl(&self, c: &ChoiceDecl) -> TokenStream {
+        let rt = &self.rt;
+        let name = ident(&c.name);
+        let doc = doc_attrs(c.doc.as_deref(), self.opts.docs);
+        let origin = origin_line(
+            &format!("One occurrence of the {} (one alternative).", c.origin),
+            !doc.is_empty(),
+        );
+        let krate = self.crate_arg();
+        let ns = &c.namespace;
+        let container = if ns.is_empty() {
+            if self.rt_attr.is_some() {
+                quote!(#[xml(#krate)])
+            } else {
+                TokenStream::new()
+            }
+        } else {
+            quote!(#[xml(#krate namespace = #ns)])
+        };
+        let variants = c.variants.iter().map(|v| {
+            let vi = ident(&v.name);
+            let ty = self.type_expr(&v.ty, true);
+            let vdoc = doc_attrs(v.doc.as_deref(), self.opts.docs);
+            let mut args: Vec<TokenStream> = Vec::new();
+            match &v.xml {
+                None if v.any => args.push(quote!(any)),
+                None => args.push(quote!(group)),
+                Some(q) => {
+                    if v.name.trim_start_matches("r#") != q.local {
+                        let local = &q.local;
+                        args.push(quote!(rename = #local));
+                    }
+                    if q.ns != c.namespace {
+                        if q.ns.is_empty() {
+                            args.push(quote!(unqualified));
+                        } else {
+                            let n = &q.ns;
+                            args.push(quote!(namespace = #n));
+                        }
+                    }
+                }
+            }
+            let attr = if args.is_empty() {
+                TokenStream::new()
+            } else {
+                quote!(#[xml(#(#args),*)])
+            };
+            quote! {
+                #vdoc
+                #attr
+                #vi(#ty),
+            }
+        });
+        quote! {
+            #doc
+            #origin
+            #[derive(Debug, Clone, PartialEq, #rt::ToXml, #rt::FromXml)]
+            #container
+            pub enum #name {
+                #(#variants)*
             }
         }
     }
@@ -474,6 +543,7 @@ pub fn emit(module: &Module, opts: &EmitOptions) -> String {
             TypeDecl::Enum(en) => e.enum_decl(en),
             TypeDecl::Alias(a) => e.alias_decl(a),
             TypeDecl::Faults(f) => e.faults_decl(f),
+            TypeDecl::Choice(c) => e.choice_decl(c),
         };
         if module.encoded {
             let encoded = e.encoded_type(t);

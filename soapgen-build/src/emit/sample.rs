@@ -176,6 +176,53 @@ impl<'m> Writer<'m> {
         self.value(&tag, &ty.base, level);
     }
 
+    /// The elements of one occurrence of a model group (a choice enum: its first alternative; a
+    /// sequence struct: its element fields), with an occurrence comment.
+    fn group(&mut self, ty: &TypeExpr, level: usize) {
+        let Base::Named(n) = &ty.base else { return };
+        let Some(decl) = self.types.get(n.as_str()).copied() else {
+            return;
+        };
+        if self.stack.contains(&n.as_str()) || level > MAX_DEPTH {
+            self.comment(level, &format!("recursive: {n}, as above"));
+            return;
+        }
+        let occurs = match ty.card {
+            Card::Many => "0 or more times",
+            Card::Optional => "optional",
+            _ => "once",
+        };
+        self.stack.push(decl.name());
+        match decl {
+            TypeDecl::Choice(c) => {
+                let names: Vec<&str> = c.variants.iter().map(|v| v.name.as_str()).collect();
+                self.comment(
+                    level,
+                    &format!("a choice, {occurs}: one of {}", names.join(", ")),
+                );
+                if let Some(v) = c.variants.first() {
+                    match &v.xml {
+                        Some(q) => self.element(q, &v.ty, level),
+                        None if v.any => self.comment(level, "any element"),
+                        None => self.group(&v.ty, level),
+                    }
+                }
+            }
+            TypeDecl::Struct(s) => {
+                self.comment(level, &format!("a sequence, {occurs}"));
+                for f in &s.fields {
+                    match f.kind {
+                        FieldKind::Group => self.group(&f.ty, level),
+                        FieldKind::Element => self.element(&f.xml, &f.ty, level),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.stack.pop();
+    }
+
     /// `<tag>…</tag>` holding a sample of `base`.
     fn value(&mut self, tag: &str, base: &Base, level: usize) {
         match base {
@@ -216,7 +263,7 @@ impl<'m> Writer<'m> {
                 let target = a.target.clone();
                 self.value(tag, &target, level);
             }
-            TypeDecl::Faults(_) => {
+            TypeDecl::Faults(_) | TypeDecl::Choice(_) => {
                 self.indent(level);
                 let _ = writeln!(self.out, "<{tag}>?</{tag}>");
             }
@@ -270,6 +317,7 @@ impl<'m> Writer<'m> {
                             FieldKind::Content => {
                                 self.comment(level + 1, "mixed content: text and elements")
                             }
+                            FieldKind::Group => self.group(&f.ty, level + 1),
                             _ => self.element(&f.xml, &f.ty, level + 1),
                         }
                     }

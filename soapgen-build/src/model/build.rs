@@ -228,6 +228,8 @@ struct Collector {
     fields: Vec<FieldDecl>,
     scope: Scope,
     elements: BTreeSet<QName>,
+    /// Some element name occurs twice: the fields are read by position.
+    dup: bool,
 }
 
 impl Collector {
@@ -236,7 +238,14 @@ impl Collector {
             fields: Vec::new(),
             scope: Scope::new(),
             elements: BTreeSet::new(),
+            dup: false,
         }
+    }
+
+    /// Whether the element fields must be read by position (`#[xml(sequence)]`): an element name
+    /// occurs twice, or a group field sits among them.
+    fn positional(&self) -> bool {
+        self.dup || self.fields.iter().any(|f| f.kind == FieldKind::Group)
     }
 
     fn push(&mut self, xml_name: &str, mut f: FieldDecl) {
@@ -523,24 +532,211 @@ impl<'d> Builder<'d> {
     fn struct_decl(&mut self, name: &str, ct: &ComplexType, origin: String) -> R<StructDecl> {
         let mut c = Collector::new();
         self.content(name, ct, &mut c, 0)?;
-        // The namespace most element fields are in becomes the derive's default.
-        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-        for f in c.fields.iter().filter(|f| f.kind == FieldKind::Element) {
-            *counts.entry(f.xml.ns.as_str()).or_default() += 1;
-        }
-        let namespace = counts
-            .iter()
-            .max_by_key(|(ns, n)| (**n, std::cmp::Reverse(**ns)))
-            .map(|(ns, _)| (*ns).to_owned())
-            .unwrap_or_default();
+        let sequence = c.positional();
         Ok(StructDecl {
             name: name.to_owned(),
             doc: ct.doc.clone(),
             origin,
             xsd_type: None,
-            namespace,
+            namespace: majority_namespace(c.fields.iter().map(|f| (f.kind, &f.xml))),
             fields: c.fields,
+            sequence,
         })
+    }
+
+    /// A model group held by a parent's field (XML Schema Part 1 §3.8): a repeated sequence of
+    /// several elements becomes a `#[xml(sequence)]` struct, a repeated choice an enum; the field is
+    /// `Vec` of it (or `Option`/one for a group that does not repeat). Returns after pushing the field.
+    fn group_field(&mut self, owner: &str, p: &Particle, occ: Occurs, c: &mut Collector) -> R<()> {
+        let card = match (occ.max, occ.min) {
+            (Some(0), _) => return Ok(()),
+            (Some(1), 0) => Card::Optional,
+            // A choice one of whose alternatives may be empty may be absent.
+            (Some(1), _) if emptiable(p, self.schemas(), 0) => Card::Optional,
+            (Some(1), _) => Card::One,
+            _ => Card::Many,
+        };
+        let once = Particle {
+            occurs: Occurs::ONCE,
+            term: p.term.clone(),
+            loc: p.loc.clone(),
+        };
+        let (field, name, doc) = match &p.term {
+            Term::Choice(ps) => {
+                let name = self.scope.unique(&format!("{owner}Choice"));
+                self.choice_decl(&name, owner, ps, &p.loc)?;
+                let doc = if card == Card::Many {
+                    "The occurrences of a repeated choice, in document order."
+                } else {
+                    "The alternative present (xs:choice)."
+                };
+                ("choice", name, doc)
+            }
+            _ => {
+                let name = self.scope.unique(&format!("{owner}Sequence"));
+                self.sequence_decl(&name, &once, format!("a repeated sequence in {owner}"))?;
+                let doc = "The occurrences of a repeated sequence, in document order.";
+                ("sequence", name, doc)
+            }
+        };
+        c.push(
+            field,
+            FieldDecl {
+                name: String::new(),
+                xml: QName::new("", ""),
+                kind: FieldKind::Group,
+                ty: TypeExpr {
+                    base: Base::Named(name),
+                    card,
+                    boxed: false,
+                },
+                doc: Some(doc.into()),
+            },
+        );
+        Ok(())
+    }
+
+    /// A `#[xml(sequence)]` struct named `name` for the particle `p` (read by position; no
+    /// attributes, so it can be a group inside another type's content).
+    fn sequence_decl(&mut self, name: &str, p: &Particle, origin: String) -> R<()> {
+        let mut c = Collector::new();
+        self.particle(name, p, Occurs::ONCE, false, &mut c)?;
+        let decl = StructDecl {
+            name: name.to_owned(),
+            doc: None,
+            origin,
+            xsd_type: None,
+            namespace: majority_namespace(c.fields.iter().map(|f| (f.kind, &f.xml))),
+            fields: c.fields,
+            sequence: true,
+        };
+        self.decls.insert(name.to_owned(), TypeDecl::Struct(decl));
+        Ok(())
+    }
+
+    /// The enum for the choice of `ps` (XML Schema Part 1 §3.8), named `name`.
+    fn choice_decl(&mut self, name: &str, owner: &str, ps: &[Particle], loc: &Loc) -> R<()> {
+        let mut scope = Scope::new();
+        let mut variants = Vec::new();
+        for q in ps {
+            self.alternative(name, q, Occurs::ONCE, &mut scope, &mut variants, 0)?;
+        }
+        if variants.is_empty() {
+            return Err(unsupported("a choice with no alternative", loc));
+        }
+        let namespace = majority_namespace(
+            variants
+                .iter()
+                .filter_map(|v| v.xml.as_ref().map(|q| (FieldKind::Element, q))),
+        );
+        let decl = ChoiceDecl {
+            name: name.to_owned(),
+            doc: None,
+            origin: format!("xs:choice in {owner}"),
+            namespace,
+            variants,
+        };
+        self.decls.insert(name.to_owned(), TypeDecl::Choice(decl));
+        Ok(())
+    }
+
+    /// The variants of one alternative `q` of the choice `owner`: an element, the alternatives of a
+    /// nested single choice (flattened), or any other particle as a generated sequence struct.
+    fn alternative(
+        &mut self,
+        owner: &str,
+        q: &Particle,
+        outer: Occurs,
+        scope: &mut Scope,
+        variants: &mut Vec<VariantDecl>,
+        depth: usize,
+    ) -> R<()> {
+        if depth > 64 {
+            return Err(unsupported("choices nested deeper than 64 levels", &q.loc));
+        }
+        let occ = q.occurs.times(outer);
+        if occ.max == Some(0) {
+            return Ok(());
+        }
+        let mut element = |name: &QName, base: Base, nillable: bool, doc| {
+            let card = match (occ.max == Some(1), nillable) {
+                (true, false) => Card::One,
+                (true, true) => Card::Nillable,
+                (false, false) => Card::Many,
+                (false, true) => Card::ManyNillable,
+            };
+            variants.push(VariantDecl {
+                name: scope.unique(&names::type_name(&name.local)),
+                xml: Some(name.clone()),
+                any: false,
+                ty: TypeExpr {
+                    base,
+                    card,
+                    boxed: false,
+                },
+                doc,
+            });
+        };
+        match &q.term {
+            Term::Element(le) => {
+                let hint = format!("{owner}{}", names::type_name(&le.name.local));
+                let base = self.type_ref(le.ty.as_ref(), &hint)?;
+                element(&le.name, base, le.nillable, le.doc.clone());
+                return Ok(());
+            }
+            Term::ElementRef(r) => {
+                let (base, nillable) = self.element_base(r, &q.loc)?;
+                let doc = self.schemas().elements.get(r).and_then(|e| e.doc.clone());
+                element(r, base, nillable, doc);
+                return Ok(());
+            }
+            Term::Choice(inner) if occ.max == Some(1) => {
+                for i in inner {
+                    self.alternative(owner, i, occ, scope, variants, depth + 1)?;
+                }
+                return Ok(());
+            }
+            Term::GroupRef(g) if occ.max == Some(1) => {
+                let Some(gd) = self.schemas().groups.get(g).cloned() else {
+                    return Err(undefined(format!("group {g}"), &q.loc));
+                };
+                if matches!(gd.particle.term, Term::Choice(_)) {
+                    return self.alternative(owner, &gd.particle, occ, scope, variants, depth + 1);
+                }
+            }
+            Term::Any { namespace } => {
+                variants.push(VariantDecl {
+                    name: scope.unique("Any"),
+                    xml: None,
+                    any: true,
+                    ty: TypeExpr::one(Base::Runtime("types::AnyElement")),
+                    doc: Some(format!(
+                        "An element matched by the wildcard `xs:any namespace=\"{namespace}\"`, kept as XML."
+                    )),
+                });
+                return Ok(());
+            }
+            _ => {}
+        }
+        let first = first_element(q, self.schemas(), 0)
+            .map(|n| names::type_name(&n.local))
+            .unwrap_or_else(|| "Sequence".to_owned());
+        let vname = scope.unique(&first);
+        let sname = self.scope.unique(&format!("{owner}{vname}"));
+        let p = Particle {
+            occurs: occ,
+            term: q.term.clone(),
+            loc: q.loc.clone(),
+        };
+        self.sequence_decl(&sname, &p, format!("an alternative of {owner}"))?;
+        variants.push(VariantDecl {
+            name: vname,
+            xml: None,
+            any: false,
+            ty: TypeExpr::one(Base::Named(sname)),
+            doc: Some("A sequence of elements (one alternative of the choice).".into()),
+        });
+        Ok(())
     }
 
     /// Collects the fields of `ct`'s content and attributes, base types first.
@@ -792,10 +988,13 @@ impl<'d> Builder<'d> {
             }
             Term::Sequence(ps) | Term::All(ps) => {
                 if occ.max != Some(1) && count_elements(ps, self.schemas()) > 1 {
-                    return Err(unsupported(
-                        "a repeated sequence of several elements (maxOccurs > 1 on xs:sequence)",
-                        &p.loc,
-                    ));
+                    if matches!(p.term, Term::All(_)) {
+                        return Err(unsupported(
+                            "a repeated xs:all of several elements (maxOccurs > 1 on xs:all)",
+                            &p.loc,
+                        ));
+                    }
+                    return self.group_field(owner, p, occ, c);
                 }
                 for q in ps {
                     self.particle(owner, q, occ, in_choice, c)?;
@@ -803,11 +1002,9 @@ impl<'d> Builder<'d> {
                 Ok(())
             }
             Term::Choice(ps) => {
-                if occ.max != Some(1) && count_elements(ps, self.schemas()) > 1 {
-                    return Err(unsupported(
-                        "a repeated choice (maxOccurs > 1 on xs:choice) of several elements",
-                        &p.loc,
-                    ));
+                // A choice between several elements is an enum (`Vec` of it when it repeats).
+                if count_elements(ps, self.schemas()) > 1 {
+                    return self.group_field(owner, p, occ, c);
                 }
                 let before = c.fields.len();
                 for q in ps {
@@ -877,11 +1074,10 @@ impl<'d> Builder<'d> {
             return Ok(()); // maxOccurs="0": the element cannot occur
         };
         if !c.elements.insert(name.clone()) {
-            return Err(unsupported(
-                format!("element {name} appears twice in one content model"),
-                loc,
-            ));
+            // The same element twice (`<a/><b/><a/>`): distinct fields, read by position.
+            c.dup = true;
         }
+        let _ = loc;
         c.push(
             &name.local,
             FieldDecl {
@@ -924,6 +1120,11 @@ impl<'d> Builder<'d> {
                     }
                     TypeDecl::Alias(a) => named(&a.target).into_iter().collect(),
                     TypeDecl::Faults(f) => f.variants.iter().filter_map(|v| named(&v.1)).collect(),
+                    TypeDecl::Choice(c) => c
+                        .variants
+                        .iter()
+                        .filter_map(|v| named(&v.ty.base))
+                        .collect(),
                     TypeDecl::Enum(_) => Vec::new(),
                 };
                 if let Some(cause) = refs.iter().find_map(|r| broken.get(*r)) {
@@ -972,13 +1173,19 @@ impl<'d> Builder<'d> {
             .map(|(i, n)| (n.as_str(), i))
             .collect();
         let mut edges: Vec<Vec<usize>> = vec![Vec::new(); names.len()];
+        fn members(d: &mut TypeDecl) -> Vec<&mut TypeExpr> {
+            match d {
+                TypeDecl::Struct(s) => s.fields.iter_mut().map(|f| &mut f.ty).collect(),
+                TypeDecl::Choice(c) => c.variants.iter_mut().map(|v| &mut v.ty).collect(),
+                _ => Vec::new(),
+            }
+        }
         for (i, n) in names.iter().enumerate() {
-            if let Some(TypeDecl::Struct(s)) = self.decls.get(n) {
-                for f in &s.fields {
-                    if let (Base::Named(t), false) = (
-                        &f.ty.base,
-                        matches!(f.ty.card, Card::Many | Card::ManyNillable),
-                    ) {
+            if let Some(d) = self.decls.get_mut(n) {
+                for ty in members(d) {
+                    if let (Base::Named(t), false) =
+                        (&ty.base, matches!(ty.card, Card::Many | Card::ManyNillable))
+                    {
                         if let Some(&j) = index.get(t.as_str()) {
                             edges[i].push(j);
                         }
@@ -988,15 +1195,15 @@ impl<'d> Builder<'d> {
         }
         let comp = tarjan(&edges);
         for (i, n) in names.iter().enumerate() {
-            if let Some(TypeDecl::Struct(s)) = self.decls.get_mut(n) {
-                for f in &mut s.fields {
-                    if let Base::Named(t) = &f.ty.base {
-                        if matches!(f.ty.card, Card::Many | Card::ManyNillable) {
+            if let Some(d) = self.decls.get_mut(n) {
+                for ty in members(d) {
+                    if let Base::Named(t) = &ty.base {
+                        if matches!(ty.card, Card::Many | Card::ManyNillable) {
                             continue;
                         }
                         if let Some(&j) = index.get(t.as_str()) {
                             if comp[i] == comp[j] {
-                                f.ty.boxed = true;
+                                ty.boxed = true;
                             }
                         }
                     }
@@ -1403,6 +1610,11 @@ impl<'d> Builder<'d> {
                 _ => return None,
             }
         }
+        // An element named twice is read by position: the wrapper stays a struct.
+        let mut names = BTreeSet::new();
+        if !out.iter().all(|c| names.insert(c.0.clone())) {
+            return None;
+        }
         Some(out)
     }
 
@@ -1612,6 +1824,7 @@ impl<'d> Builder<'d> {
                         origin,
                         xsd_type: None,
                         namespace: String::new(),
+                        sequence: c.positional(),
                         fields: c.fields,
                     };
                     self.decls.insert(name.clone(), TypeDecl::Struct(decl_s));
@@ -1689,6 +1902,51 @@ fn enum_decl(name: &str, st: &SimpleType, values: &[String], origin: String) -> 
         origin,
         xsd_type: None,
         values,
+    }
+}
+
+/// The namespace most element fields are in (the derive's default); ties go to the smaller URI.
+fn majority_namespace<'a>(fields: impl Iterator<Item = (FieldKind, &'a QName)>) -> String {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for (_, q) in fields.filter(|(k, _)| *k == FieldKind::Element) {
+        *counts.entry(q.ns.as_str()).or_default() += 1;
+    }
+    counts
+        .iter()
+        .max_by_key(|(ns, n)| (**n, std::cmp::Reverse(**ns)))
+        .map(|(ns, _)| (*ns).to_owned())
+        .unwrap_or_default()
+}
+
+/// Whether a particle can match no element at all (XML Schema Part 1 §3.8.6 emptiable).
+fn emptiable(p: &Particle, s: &SchemaSet, depth: usize) -> bool {
+    if p.occurs.min == 0 || depth > 64 {
+        return true;
+    }
+    match &p.term {
+        Term::Element(_) | Term::ElementRef(_) | Term::Any { .. } => false,
+        Term::Sequence(ps) | Term::All(ps) => ps.iter().all(|q| emptiable(q, s, depth + 1)),
+        Term::Choice(ps) => ps.iter().any(|q| emptiable(q, s, depth + 1)),
+        Term::GroupRef(g) => s
+            .groups
+            .get(g)
+            .is_some_and(|g| emptiable(&g.particle, s, depth + 1)),
+    }
+}
+
+/// The first element a particle can start with, to name a choice alternative after.
+fn first_element(p: &Particle, s: &SchemaSet, depth: usize) -> Option<QName> {
+    if depth > 64 {
+        return None;
+    }
+    match &p.term {
+        Term::Element(le) => Some(le.name.clone()),
+        Term::ElementRef(r) => Some(r.clone()),
+        Term::GroupRef(g) => first_element(&s.groups.get(g)?.particle, s, depth + 1),
+        Term::Sequence(ps) | Term::Choice(ps) | Term::All(ps) => {
+            ps.iter().find_map(|q| first_element(q, s, depth + 1))
+        }
+        Term::Any { .. } => None,
     }
 }
 

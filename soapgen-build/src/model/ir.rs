@@ -32,6 +32,9 @@ pub enum TypeDecl {
     Alias(AliasDecl),
     /// The fault details an operation declares.
     Faults(FaultsDecl),
+    /// An `xs:choice` that occurs more than once (XML Schema Part 1 §3.8): an enum, one variant per
+    /// alternative, held in a `Vec` by its parent.
+    Choice(ChoiceDecl),
 }
 
 impl TypeDecl {
@@ -42,6 +45,7 @@ impl TypeDecl {
             TypeDecl::Enum(e) => &e.name,
             TypeDecl::Alias(a) => &a.name,
             TypeDecl::Faults(f) => &f.name,
+            TypeDecl::Choice(c) => &c.name,
         }
     }
 }
@@ -62,6 +66,40 @@ pub struct StructDecl {
     pub namespace: String,
     /// Fields in content-model order.
     pub fields: Vec<FieldDecl>,
+    /// Element fields are read by position (`#[xml(sequence)]`): the type is a sequence group held
+    /// by another type, or its content model has a group field or names one element twice.
+    pub sequence: bool,
+}
+
+/// An `xs:choice` enum (XML Schema Part 1 §3.8): the alternatives of one occurrence.
+#[derive(Debug, Clone)]
+pub struct ChoiceDecl {
+    /// Rust name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: Option<String>,
+    /// What it was generated from.
+    pub origin: String,
+    /// The namespace most element variants are in (the derive's default).
+    pub namespace: String,
+    /// The alternatives, in schema order.
+    pub variants: Vec<VariantDecl>,
+}
+
+/// One alternative of a choice.
+#[derive(Debug, Clone)]
+pub struct VariantDecl {
+    /// Rust variant name.
+    pub name: String,
+    /// The element, or `None` for a group (a generated sequence struct) or wildcard alternative.
+    pub xml: Option<QName>,
+    /// An `xs:any` alternative (`types::AnyElement`, XML Schema Part 1 §3.10): takes an element no
+    /// other alternative takes by name.
+    pub any: bool,
+    /// The value: `One`, `Nillable`, `Many` or `ManyNillable` for elements, `One` for groups.
+    pub ty: TypeExpr,
+    /// Doc comment.
+    pub doc: Option<String>,
 }
 
 /// How a field is carried in XML.
@@ -77,6 +115,9 @@ pub enum FieldKind {
     Any,
     /// The whole content kept as XML (mixed content).
     Content,
+    /// A model group among the children (`#[xml(group)]`): a choice enum or a sequence struct,
+    /// once, optional or repeated (XML Schema Part 1 §3.8).
+    Group,
 }
 
 /// A field of a struct.

@@ -5,10 +5,13 @@
 //!   buffer, line-broken base64 is never copied to be normalised).
 //! - [`multiref`]: SOAP 1.1 §5.4.1 `href`/`id` multi-reference values resolved before decoding
 //!   (rpc/encoded responses).
+//! - [`ToXmlGroup`] / [`FromXmlGroup`]: a choice (enum) or sequence (struct) among an element's
+//!   children, once or repeated (XML Schema Part 1 §3.8).
 //! - [`ToXml`] / [`FromXml`]: an element's content and attributes, implemented by the derives and by
 //!   every simple type.
 
 mod encoding;
+mod group;
 pub mod multiref;
 mod read;
 mod write;
@@ -16,6 +19,7 @@ mod write;
 pub(crate) use encoding::charset_of;
 pub use encoding::to_utf8;
 
+pub use group::{FromXmlGroup, ToXmlGroup};
 pub use read::{Limits, StartTag, XmlReader};
 pub use write::{Name, TextOut, XmlWriter, XML_NS, XSI_NS};
 

@@ -1,0 +1,622 @@
+//! Model groups (XML Schema Part 1 §3.8) for the derives: a struct with `#[xml(sequence)]` read by
+//! position (its elements in declaration order; one element name may appear in several fields), and
+//! an enum of one-value variants as an `xs:choice`. Both implement the runtime's `ToXmlGroup` and
+//! `FromXmlGroup`, so a parent holds them in `#[xml(group)]` fields, once or repeated.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::fields::{name_expr, stored_ty, Card, ElementField};
+
+/// The per-field pieces of a positional reader.
+struct Piece {
+    /// Partial-struct fields.
+    decl: TokenStream,
+    /// Whether the current field (the last one filled) takes `__child` again: by its name, and as a
+    /// wildcard (`xs:any`, tried only when no field takes the child by name).
+    repeat: (Option<TokenStream>, Option<TokenStream>),
+    /// Whether this field takes `__child` as its first item: by name, as a wildcard.
+    start: (Option<TokenStream>, Option<TokenStream>),
+    /// A required field: later fields cannot be reached before it.
+    required: bool,
+    /// Reads `__child` into the field.
+    accept: TokenStream,
+    /// Moves the field's final value out of `self` into a local named after the field.
+    take: TokenStream,
+}
+
+fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
+    let slot = &f.slot;
+    let open = format_ident!("{}_open", slot);
+    let inner = &f.shape.inner;
+    let stored = stored_ty(f);
+    let name = name_expr(krate, &f.namespace, &f.local);
+    let wrap = |v: TokenStream| {
+        if f.shape.boxed {
+            quote!(::std::boxed::Box::new(#v))
+        } else {
+            v
+        }
+    };
+    let opt = |t: TokenStream| quote!(::core::option::Option<#t>);
+    let vec = |t: TokenStream| quote!(::std::vec::Vec<#t>);
+    if f.group {
+        let g = quote!(<#inner as #krate::xml::FromXmlGroup>);
+        let many = f.shape.card == Card::Many;
+        let slot_ty = if many {
+            vec(stored.clone())
+        } else {
+            opt(stored.clone())
+        };
+        let partial_ty = opt(quote!(#g::Partial));
+        let continues = quote! {
+            (match &self.#open {
+                ::core::option::Option::Some(__p) => #g::continues(__p, __r, __child),
+                ::core::option::Option::None => false,
+            })
+        };
+        let continues_named = quote! {
+            (match &self.#open {
+                ::core::option::Option::Some(__p) => #g::continues_named(__p, __r, __child),
+                ::core::option::Option::None => false,
+            })
+        };
+        let repeat = if many {
+            (
+                quote!((#continues_named || #g::starts_named(__r, __child))),
+                quote!((#continues || #g::starts(__r, __child))),
+            )
+        } else {
+            (continues_named, continues.clone())
+        };
+        let store = |parent: TokenStream| {
+            let v = wrap(quote!(#g::finish(__p, __r, #parent)?));
+            if many {
+                quote!(self.#slot.push(#v);)
+            } else {
+                quote!(self.#slot = ::core::option::Option::Some(#v);)
+            }
+        };
+        let store_child = store(quote!(&__child));
+        let dup = if many {
+            quote!()
+        } else {
+            quote! {
+                if self.#slot.is_some() || self.#open.is_some() {
+                    return ::core::result::Result::Err(__r.duplicate(&__child));
+                }
+            }
+        };
+        let accept = quote! {
+            let __cont = match &self.#open {
+                ::core::option::Option::Some(__p) => #g::continues(__p, __r, &__child),
+                ::core::option::Option::None => false,
+            };
+            if __cont {
+                if let ::core::option::Option::Some(__p) = self.#open.as_mut() {
+                    #g::extend(__p, __r, __child)?;
+                }
+            } else {
+                if let ::core::option::Option::Some(__p) = self.#open.take() {
+                    #store_child
+                }
+                #dup
+                self.#open = ::core::option::Option::Some(#g::begin(__r, __child)?);
+            }
+        };
+        let store_parent = store(quote!(__parent));
+        let gname = name_expr(krate, "", &f.local);
+        let fin = match f.shape.card {
+            Card::One => {
+                quote!(let #local = #krate::__private::required(__r, __parent, self.#slot, #gname)?;)
+            }
+            _ => quote!(let #local = self.#slot;),
+        };
+        return Piece {
+            decl: quote!(#slot: #slot_ty, #open: #partial_ty,),
+            repeat: (Some(repeat.0), Some(repeat.1)),
+            start: (
+                Some(quote!(#g::starts_named(__r, __child))),
+                Some(quote!(#g::starts(__r, __child))),
+            ),
+            required: f.shape.card == Card::One,
+            accept,
+            take: quote! {
+                if let ::core::option::Option::Some(__p) = self.#open.take() {
+                    #store_parent
+                }
+                #fin
+            },
+        };
+    }
+    if f.any {
+        let read = quote!(<#inner as #krate::FromXml>::read_xml(__r, __child)?);
+        let many = f.shape.card == Card::Many;
+        let (slot_ty, accept) = if many {
+            (vec(quote!(#inner)), quote!(self.#slot.push(#read);))
+        } else {
+            (
+                opt(quote!(#inner)),
+                quote! {
+                    if self.#slot.is_some() { return ::core::result::Result::Err(__r.unexpected(&__child)); }
+                    self.#slot = ::core::option::Option::Some(#read);
+                },
+            )
+        };
+        return Piece {
+            decl: quote!(#slot: #slot_ty,),
+            repeat: (None, many.then(|| quote!(true))),
+            start: (None, Some(quote!(true))),
+            required: false,
+            accept,
+            take: quote!(let #local = self.#slot;),
+        };
+    }
+    let matches = quote!(__r.matches(__child, #name));
+    let nillable = quote!(#krate::Nillable<#stored>);
+    let read_req = wrap(quote!(#krate::__private::read_required::<#inner>(__r, __child)?));
+    let read_nil = if f.shape.boxed {
+        quote!(#krate::__private::read_nillable::<#inner>(__r, __child)?.map(::std::boxed::Box::new))
+    } else {
+        quote!(#krate::__private::read_nillable::<#inner>(__r, __child)?)
+    };
+    let read_opt = if f.shape.boxed {
+        quote!(#krate::__private::read_optional::<#inner>(__r, __child)?.map(::std::boxed::Box::new))
+    } else {
+        quote!(#krate::__private::read_optional::<#inner>(__r, __child)?)
+    };
+    let dup = quote! {
+        if self.#slot.is_some() { return ::core::result::Result::Err(__r.duplicate(&__child)); }
+    };
+    let (slot_ty, repeat, accept, fin) = match f.shape.card {
+        Card::One => (
+            opt(stored),
+            None,
+            quote!(#dup self.#slot = ::core::option::Option::Some(#read_req);),
+            quote!(let #local = #krate::__private::required(__r, __parent, self.#slot, #name)?;),
+        ),
+        Card::Optional => (
+            opt(stored),
+            None,
+            quote!(#dup self.#slot = #read_opt;),
+            quote!(let #local = self.#slot;),
+        ),
+        Card::Nillable => (
+            opt(nillable),
+            None,
+            quote!(#dup self.#slot = ::core::option::Option::Some(#read_nil);),
+            quote!(let #local = #krate::__private::required(__r, __parent, self.#slot, #name)?;),
+        ),
+        Card::OptionalNillable => (
+            opt(nillable),
+            None,
+            quote!(#dup self.#slot = ::core::option::Option::Some(#read_nil);),
+            quote!(let #local = self.#slot;),
+        ),
+        Card::Many => (
+            vec(stored),
+            Some(matches.clone()),
+            quote!(self.#slot.push(#read_req);),
+            quote!(let #local = self.#slot;),
+        ),
+        Card::ManyNillable => (
+            vec(nillable),
+            Some(matches.clone()),
+            quote!(self.#slot.push(#read_nil);),
+            quote!(let #local = self.#slot;),
+        ),
+    };
+    Piece {
+        decl: quote!(#slot: #slot_ty,),
+        repeat: (repeat, None),
+        start: (Some(matches), None),
+        required: matches!(f.shape.card, Card::One | Card::Nillable),
+        accept,
+        take: fin,
+    }
+}
+
+/// A positional reader's partial type (`partial`) for the element fields `fields` (whose values come
+/// out as locals named by `locals`): the struct, and its methods `__which` (the field a child goes
+/// to, if any: the current field again when it repeats, else the next fields up to and including
+/// the first required one), `__accept` and `__take`.
+pub fn positional_partial(
+    krate: &TokenStream,
+    partial: &syn::Ident,
+    fields: &[ElementField],
+    locals: &[syn::Ident],
+    types: &[syn::Type],
+) -> TokenStream {
+    let mut decls = TokenStream::new();
+    let mut which = TokenStream::new();
+    let mut accepts = TokenStream::new();
+    let mut takes = TokenStream::new();
+    for (i, (f, local)) in fields.iter().zip(locals).enumerate() {
+        let p = piece(krate, f, local);
+        decls.extend(p.decl);
+        let il = Literal::usize_unsuffixed(i);
+        let next = Literal::usize_unsuffixed(i.saturating_add(1));
+        let either = |(named, wild): (Option<TokenStream>, Option<TokenStream>)| match (named, wild)
+        {
+            (Some(n), Some(w)) => Some(quote!((if __named { #n } else { #w }))),
+            (Some(n), None) => Some(quote!((__named && #n))),
+            (None, Some(w)) => Some(quote!((!__named && #w))),
+            (None, None) => None,
+        };
+        if let Some(rep) = either(p.repeat) {
+            which.extend(quote! {
+                if __pos == #next && #rep { return ::core::option::Option::Some(#il); }
+            });
+        }
+        if let Some(start) = either(p.start) {
+            which.extend(quote! {
+                if __reach && __pos <= #il && #start { return ::core::option::Option::Some(#il); }
+            });
+        }
+        if p.required {
+            which.extend(quote! {
+                if __pos <= #il { __reach = false; }
+            });
+        }
+        let accept = p.accept;
+        accepts.extend(quote!(#il => { #accept self.__pos = #next; }));
+        takes.extend(p.take);
+    }
+    quote! {
+        #[doc(hidden)]
+        #[derive(Default)]
+        #[allow(non_snake_case, non_camel_case_types, dead_code)]
+        pub struct #partial {
+            __pos: usize,
+            #decls
+        }
+
+        #[allow(unused_variables, unused_mut, unused_assignments, clippy::all)]
+        impl #partial {
+            /// The field `__child` goes to: by name first, then as a wildcard.
+            fn __which<'i>(
+                &self,
+                __r: &#krate::xml::XmlReader<'i>,
+                __child: &#krate::xml::StartTag<'i>,
+            ) -> ::core::option::Option<usize> {
+                self.__which_pass(__r, __child, true)
+                    .or_else(|| self.__which_pass(__r, __child, false))
+            }
+
+            fn __which_pass<'i>(
+                &self,
+                __r: &#krate::xml::XmlReader<'i>,
+                __child: &#krate::xml::StartTag<'i>,
+                __named: bool,
+            ) -> ::core::option::Option<usize> {
+                let __pos = self.__pos;
+                let mut __reach = true;
+                #which
+                ::core::option::Option::None
+            }
+
+            fn __accept<'i>(
+                &mut self,
+                __i: usize,
+                __r: &mut #krate::xml::XmlReader<'i>,
+                __child: #krate::xml::StartTag<'i>,
+            ) -> ::core::result::Result<(), #krate::DecodeError> {
+                match __i {
+                    #accepts
+                    _ => return ::core::result::Result::Err(__r.unexpected(&__child)),
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            fn __take<'i>(
+                mut self,
+                __r: &#krate::xml::XmlReader<'i>,
+                __parent: &#krate::xml::StartTag<'i>,
+            ) -> ::core::result::Result<(#(#types,)*), #krate::DecodeError> {
+                #takes
+                ::core::result::Result::Ok((#(#locals,)*))
+            }
+        }
+    }
+}
+
+/// The content loop of a positional (`#[xml(sequence)]`) struct: the element fields end up in locals
+/// named after them.
+pub fn positional_read(partial: &syn::Ident, locals: &[syn::Ident]) -> TokenStream {
+    quote! {
+        let mut __p = <#partial as ::core::default::Default>::default();
+        while let ::core::option::Option::Some(__child) = __r.next_child()? {
+            match __p.__which(__r, &__child) {
+                ::core::option::Option::Some(__i) => __p.__accept(__i, __r, __child)?,
+                ::core::option::Option::None => __r.unknown_element(&__child)?,
+            }
+        }
+        let (#(#locals,)*) = __p.__take(__r, &__start)?;
+    }
+}
+
+/// `impl FromXmlGroup` for a positional struct without attributes.
+pub fn sequence_from_group(
+    krate: &TokenStream,
+    ident: &syn::Ident,
+    partial: &syn::Ident,
+    locals: &[syn::Ident],
+) -> TokenStream {
+    quote! {
+        #[automatically_derived]
+        impl #krate::xml::FromXmlGroup for #ident {
+            type Partial = #partial;
+            fn starts<'i>(__r: &#krate::xml::XmlReader<'i>, __child: &#krate::xml::StartTag<'i>) -> bool {
+                <#partial as ::core::default::Default>::default().__which(__r, __child).is_some()
+            }
+            fn continues<'i>(
+                __p: &#partial,
+                __r: &#krate::xml::XmlReader<'i>,
+                __child: &#krate::xml::StartTag<'i>,
+            ) -> bool {
+                __p.__which(__r, __child).is_some()
+            }
+            fn starts_named<'i>(__r: &#krate::xml::XmlReader<'i>, __child: &#krate::xml::StartTag<'i>) -> bool {
+                <#partial as ::core::default::Default>::default().__which_pass(__r, __child, true).is_some()
+            }
+            fn continues_named<'i>(
+                __p: &#partial,
+                __r: &#krate::xml::XmlReader<'i>,
+                __child: &#krate::xml::StartTag<'i>,
+            ) -> bool {
+                __p.__which_pass(__r, __child, true).is_some()
+            }
+            fn begin<'i>(
+                __r: &mut #krate::xml::XmlReader<'i>,
+                __child: #krate::xml::StartTag<'i>,
+            ) -> ::core::result::Result<#partial, #krate::DecodeError> {
+                let mut __p = <#partial as ::core::default::Default>::default();
+                <Self as #krate::xml::FromXmlGroup>::extend(&mut __p, __r, __child)?;
+                ::core::result::Result::Ok(__p)
+            }
+            fn extend<'i>(
+                __p: &mut #partial,
+                __r: &mut #krate::xml::XmlReader<'i>,
+                __child: #krate::xml::StartTag<'i>,
+            ) -> ::core::result::Result<(), #krate::DecodeError> {
+                match __p.__which(__r, &__child) {
+                    ::core::option::Option::Some(__i) => __p.__accept(__i, __r, __child),
+                    ::core::option::Option::None => ::core::result::Result::Err(__r.unexpected(&__child)),
+                }
+            }
+            fn finish<'i>(
+                __p: #partial,
+                __r: &#krate::xml::XmlReader<'i>,
+                __parent: &#krate::xml::StartTag<'i>,
+            ) -> ::core::result::Result<Self, #krate::DecodeError> {
+                let (#(#locals,)*) = __p.__take(__r, __parent)?;
+                ::core::result::Result::Ok(#ident { #(#locals,)* })
+            }
+        }
+    }
+}
+
+/// One variant of a choice enum: its identifier and its content as a one-field element list.
+pub struct Variant {
+    pub ident: syn::Ident,
+    pub field: ElementField,
+}
+
+/// `impl ToXmlGroup` for a choice enum: the chosen alternative's elements.
+pub fn choice_to_group(
+    krate: &TokenStream,
+    ident: &syn::Ident,
+    variants: &[Variant],
+) -> TokenStream {
+    let arms = variants.iter().map(|v| {
+        let vi = &v.ident;
+        let write = crate::fields::write_elements(krate, std::slice::from_ref(&v.field));
+        quote!(#ident::#vi(__v) => { #write })
+    });
+    let body = if variants.is_empty() {
+        quote!(match *self {})
+    } else {
+        quote! {
+            match self { #(#arms)* }
+            ::core::result::Result::Ok(())
+        }
+    };
+    quote! {
+        #[automatically_derived]
+        impl #krate::xml::ToXmlGroup for #ident {
+            fn write_group(
+                &self,
+                __w: &mut #krate::xml::XmlWriter,
+            ) -> ::core::result::Result<(), #krate::EncodeError> {
+                #body
+            }
+        }
+    }
+}
+
+/// `impl FromXmlGroup` for a choice enum. The partial value is the chosen alternative: finished for
+/// a single element, still open for a group or a repeated element.
+pub fn choice_from_group(
+    krate: &TokenStream,
+    ident: &syn::Ident,
+    partial: &syn::Ident,
+    variants: &[Variant],
+) -> TokenStream {
+    let mut pvariants = TokenStream::new();
+    let mut starts = Vec::new();
+    let mut starts_wild = Vec::new();
+    let mut continues = TokenStream::new();
+    let mut continues_named = TokenStream::new();
+    let mut begins = TokenStream::new();
+    let mut begins_wild = TokenStream::new();
+    let mut extends = TokenStream::new();
+    let mut finishes = TokenStream::new();
+    for v in variants {
+        let vi = &v.ident;
+        let f = &v.field;
+        let inner = &f.shape.inner;
+        let stored = stored_ty(f);
+        let name = name_expr(krate, &f.namespace, &f.local);
+        let wrap = |x: TokenStream| {
+            if f.shape.boxed {
+                quote!(::std::boxed::Box::new(#x))
+            } else {
+                x
+            }
+        };
+        if f.any {
+            starts_wild.push(quote!(true));
+            let read = wrap(quote!(<#inner as #krate::FromXml>::read_xml(__r, __child)?));
+            begins_wild.extend(quote! {
+                return ::core::result::Result::Ok(#partial::__Done(#ident::#vi(#read)));
+            });
+            continue;
+        }
+        if f.group {
+            let g = quote!(<#inner as #krate::xml::FromXmlGroup>);
+            pvariants.extend(quote!(#vi(#g::Partial),));
+            starts.push(quote!(#g::starts_named(__r, __child)));
+            starts_wild.push(quote!(#g::starts(__r, __child)));
+            continues.extend(quote!(#partial::#vi(__g) => #g::continues(__g, __r, __child),));
+            continues_named
+                .extend(quote!(#partial::#vi(__g) => #g::continues_named(__g, __r, __child),));
+            begins.extend(quote! {
+                if #g::starts_named(__r, &__child) {
+                    return ::core::result::Result::Ok(#partial::#vi(#g::begin(__r, __child)?));
+                }
+            });
+            begins_wild.extend(quote! {
+                if #g::starts(__r, &__child) {
+                    return ::core::result::Result::Ok(#partial::#vi(#g::begin(__r, __child)?));
+                }
+            });
+            extends.extend(quote!(#partial::#vi(__g) => #g::extend(__g, __r, __child),));
+            let fin = wrap(quote!(#g::finish(__g, __r, __parent)?));
+            finishes.extend(quote!(#partial::#vi(__g) => #ident::#vi(#fin),));
+            continue;
+        }
+        let cond = quote!(__r.matches(__child, #name));
+        starts.push(cond.clone());
+        let begin_cond = quote!(__r.matches(&__child, #name));
+        let read_req = wrap(quote!(#krate::__private::read_required::<#inner>(__r, __child)?));
+        let read_nil = if f.shape.boxed {
+            quote!(#krate::__private::read_nillable::<#inner>(__r, __child)?.map(::std::boxed::Box::new))
+        } else {
+            quote!(#krate::__private::read_nillable::<#inner>(__r, __child)?)
+        };
+        let many_item = match f.shape.card {
+            Card::Many => Some((stored.clone(), read_req.clone())),
+            Card::ManyNillable => Some((quote!(#krate::Nillable<#stored>), read_nil.clone())),
+            _ => None,
+        };
+        match many_item {
+            Some((item, read)) => {
+                pvariants.extend(quote!(#vi(::std::vec::Vec<#item>),));
+                continues.extend(quote!(#partial::#vi(_) => #cond,));
+                continues_named.extend(quote!(#partial::#vi(_) => #cond,));
+                begins.extend(quote! {
+                    if #begin_cond {
+                        return ::core::result::Result::Ok(#partial::#vi(::std::vec![#read]));
+                    }
+                });
+                extends.extend(quote! {
+                    #partial::#vi(__v) => {
+                        __v.push(#read);
+                        ::core::result::Result::Ok(())
+                    }
+                });
+                finishes.extend(quote!(#partial::#vi(__v) => #ident::#vi(__v),));
+            }
+            None => {
+                let read = if f.shape.card == Card::Nillable {
+                    read_nil
+                } else {
+                    read_req
+                };
+                begins.extend(quote! {
+                    if #begin_cond {
+                        return ::core::result::Result::Ok(#partial::__Done(#ident::#vi(#read)));
+                    }
+                });
+            }
+        }
+    }
+    let starts = if starts.is_empty() {
+        quote!(false)
+    } else {
+        quote!(#(#starts)||*)
+    };
+    let starts_wild = if starts_wild.is_empty() {
+        quote!(false)
+    } else {
+        quote!(#(#starts_wild)||*)
+    };
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_snake_case, non_camel_case_types, dead_code, clippy::all)]
+        pub enum #partial {
+            __Done(#ident),
+            #pvariants
+        }
+
+        #[automatically_derived]
+        #[allow(unused_variables, unreachable_patterns, unreachable_code, clippy::all)]
+        impl #krate::xml::FromXmlGroup for #ident {
+            type Partial = #partial;
+            fn starts<'i>(__r: &#krate::xml::XmlReader<'i>, __child: &#krate::xml::StartTag<'i>) -> bool {
+                (#starts) || (#starts_wild)
+            }
+            fn starts_named<'i>(__r: &#krate::xml::XmlReader<'i>, __child: &#krate::xml::StartTag<'i>) -> bool {
+                #starts
+            }
+            fn continues<'i>(
+                __p: &#partial,
+                __r: &#krate::xml::XmlReader<'i>,
+                __child: &#krate::xml::StartTag<'i>,
+            ) -> bool {
+                match __p {
+                    #continues
+                    _ => false,
+                }
+            }
+            fn continues_named<'i>(
+                __p: &#partial,
+                __r: &#krate::xml::XmlReader<'i>,
+                __child: &#krate::xml::StartTag<'i>,
+            ) -> bool {
+                match __p {
+                    #continues_named
+                    _ => false,
+                }
+            }
+            fn begin<'i>(
+                __r: &mut #krate::xml::XmlReader<'i>,
+                __child: #krate::xml::StartTag<'i>,
+            ) -> ::core::result::Result<#partial, #krate::DecodeError> {
+                #begins
+                #begins_wild
+                ::core::result::Result::Err(__r.unexpected(&__child))
+            }
+            fn extend<'i>(
+                __p: &mut #partial,
+                __r: &mut #krate::xml::XmlReader<'i>,
+                __child: #krate::xml::StartTag<'i>,
+            ) -> ::core::result::Result<(), #krate::DecodeError> {
+                match __p {
+                    #extends
+                    _ => ::core::result::Result::Err(__r.unexpected(&__child)),
+                }
+            }
+            fn finish<'i>(
+                __p: #partial,
+                __r: &#krate::xml::XmlReader<'i>,
+                __parent: &#krate::xml::StartTag<'i>,
+            ) -> ::core::result::Result<Self, #krate::DecodeError> {
+                ::core::result::Result::Ok(match __p {
+                    #partial::__Done(__v) => __v,
+                    #finishes
+                })
+            }
+        }
+    }
+}
