@@ -75,3 +75,46 @@ fn an_output_message_with_no_parts_is_an_empty_response() {
         g.code
     );
 }
+
+#[test]
+fn an_input_message_with_no_parts_is_an_empty_request_body() {
+    // WSDL 1.1 §2.3.1: a message may have no parts; as input, the Body is sent empty.
+    let wsdl = WSDL.replace(
+        r#"<message name="In"><part name="p" element="tns:Ping"/></message>"#,
+        r#"<message name="In"/>"#,
+    );
+    let g = Builder::new()
+        .document("/nonexistent/mem/service.wsdl", &wsdl)
+        .document("/nonexistent/mem/types/mem.xsd", XSD)
+        .generate_one(std::path::Path::new("/nonexistent/mem/service.wsdl"))
+        .unwrap();
+    let code = g.code.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(code.contains("empty_request"), "{}", g.code);
+    // No parameters but `&self`.
+    let bare: String = g.code.split_whitespace().collect();
+    assert!(bare.contains("asyncfnping(&self,)->"), "{}", g.code);
+    // The response element is still read, its one child the result.
+    assert!(code.contains(r#"response = "Pong""#), "{}", g.code);
+    assert!(
+        code.contains("Result<::std::string::String, "),
+        "{}",
+        g.code
+    );
+
+    // Both messages empty: an empty request and a response read as an acknowledgement.
+    let both = wsdl.replace(
+        r#"<message name="Out"><part name="p" element="tns:Pong"/></message>"#,
+        r#"<message name="Out"/>"#,
+    );
+    let g = Builder::new()
+        .document("/nonexistent/mem/service.wsdl", both)
+        .document("/nonexistent/mem/types/mem.xsd", XSD)
+        .generate_one(std::path::Path::new("/nonexistent/mem/service.wsdl"))
+        .unwrap();
+    let code = g.code.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        code.contains("empty_request") && code.contains("one_way"),
+        "{}",
+        g.code
+    );
+}

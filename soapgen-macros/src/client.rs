@@ -5,6 +5,8 @@
 //! - document/literal wrapped (default): the request is an element named after the operation holding
 //!   one child per parameter; the response element `{operation}Response` holds the result element.
 //! - document/literal bare (`parameters = "bare"`): the single parameter is the body element.
+//! - an empty request (`#[soap(empty_request)]` on a method; WSDL 1.1 §2.3.1, an input message with
+//!   no parts): the method takes no body parameters and sends an empty Body (`<soap:Body/>`).
 //! - rpc/literal (`style = "rpc"`): as wrapped, with unqualified part accessors (WSDL 1.1 §3.5).
 //! - rpc/encoded (`#[soap(encoded)]` on a method, SOAP 1.1 §5 and §7): the operation element carries
 //!   `soapenv:encodingStyle`, each part accessor `xsi:type` from its type's
@@ -147,6 +149,8 @@ struct MethodAttrs {
     response: Option<String>,
     result: Option<String>,
     one_way: bool,
+    /// `empty_request`: the input message has no parts (WSDL 1.1 §2.3.1), the Body is sent empty.
+    empty_request: bool,
     /// `response_attachment = "part"`, in order: the response's MIME parts (WSDL 1.1 §5).
     response_attachments: Vec<(String, Span)>,
     /// `encoded`: SOAP 1.1 §5 encoding (`soap:body use="encoded"`), rpc style.
@@ -184,6 +188,8 @@ fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> MethodAttr
                 m.result = Some(s()?);
             } else if meta.path.is_ident("one_way") {
                 m.one_way = true;
+            } else if meta.path.is_ident("empty_request") {
+                m.empty_request = true;
             } else if meta.path.is_ident("namespace") {
                 m.namespace = Some(s()?);
             } else if meta.path.is_ident("result_namespace") {
@@ -203,7 +209,8 @@ fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> MethodAttr
                 return Err(meta.error(
                     "unknown soap attribute on a method; expected `name`, `action`, `response`, \
                      `result`, `namespace`, `result_namespace`, `response_namespace`, `bare`, \
-                     `bare_response`, `one_way`, `response_attachment` or `encoded`",
+                     `bare_response`, `one_way`, `empty_request`, `response_attachment` or \
+                     `encoded`",
                 ));
             }
             Ok(())
@@ -450,6 +457,24 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 }
             }
         };
+        let empty_request = ma.empty_request;
+        if empty_request && ma.encoded {
+            errs.push(syn::Error::new(
+                sig.ident.span(),
+                "`empty_request` sends no body element, so it is not `encoded` (rpc operations \
+                 always send their operation element)",
+            ));
+        }
+        if empty_request {
+            if let Some((id, _, _)) = body_params.first() {
+                errs.push(syn::Error::new(
+                    id.span(),
+                    "an `empty_request` operation sends an empty Body: it takes no body parameters \
+                     (only `#[soap(header)]` and `#[soap(attachment)]` ones)",
+                ));
+            }
+        }
+        // With `bare`, the response is the whole body element (an empty request has no element).
         let bare = a.bare || ma.bare;
         let ns = ma.namespace.clone().unwrap_or_else(|| ns.clone());
         let child_ns = if qualified { ns.clone() } else { String::new() };
@@ -457,7 +482,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             .result_namespace
             .clone()
             .unwrap_or_else(|| child_ns.clone());
-        if bare && body_params.len() != 1 {
+        if bare && !empty_request && body_params.len() != 1 {
             errs.push(syn::Error::new(
                 sig.ident.span(),
                 "with parameters = \"bare\" an operation takes exactly one body parameter (the body element)",
@@ -506,7 +531,10 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 "`encoded` operations are rpc style (SOAP 1.1 §7): not `bare`",
             ));
         }
-        let body_write = if encoded {
+        let body_write = if empty_request {
+            // WSDL 1.1 §2.3.1: no parts, an empty Body.
+            quote!(::core::result::Result::Ok(()))
+        } else if encoded {
             let writes = body_params.iter().map(|(id, ty, pa)| {
                 let pns = pa.namespace.clone().unwrap_or_else(|| child_ns.clone());
                 let local = pa

@@ -78,6 +78,9 @@ pub fn derive_from_xml(input: TokenStream) -> TokenStream {
 ///
 /// Methods: `async fn op(&self, params…) -> Result<T, soapgen_runtime::Error>`, with optional
 /// `#[soap(name = "Op", action = "urn:Op", response = "OpResponse", result = "OpResult", one_way)]`.
+/// `#[soap(empty_request)]` on a method: its input message has no parts (WSDL 1.1 §2.3.1), so it
+/// takes no body parameters and sends an empty Body (`<soap:Body/>`); headers and attachments still
+/// apply, and the response is read as usual (with `one_way`, not at all).
 /// Parameters: `#[soap(header)]` sends the parameter as a SOAP header block; `#[soap(rename = "x")]`,
 /// `#[soap(namespace = "uri")]` set its element name.
 ///

@@ -499,6 +499,34 @@ pub fn gsoap_groups_binary() -> PathBuf {
     BIN.get_or_init(|| build_peer(&GSOAP_GROUPS_PEER)).clone()
 }
 
+const GSOAP_NOPARTS_PEER: BuiltPeer = BuiltPeer {
+    name: "gsoap-noparts",
+    title: "gSOAP empty requests",
+    build_sh: "tests/peers/gsoap/noparts/build.sh",
+    binary: "noparts-server",
+    inputs: &[
+        ("build.sh", "tests/peers/gsoap/noparts/build.sh"),
+        ("noparts.wsdl", "tests/wsdl/noparts.wsdl"),
+        ("server.c", "tests/peers/gsoap/noparts/server.c"),
+        ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
+        ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
+        ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
+    ],
+    stamp_version: 1,
+    dir_per_inputs: true,
+    install_hint: GSOAP_INSTALL_HINT,
+};
+
+/// Builds (if needed) and starts the gSOAP server generated from `tests/wsdl/noparts.wsdl`
+/// (namespace `urn:soapgen:noparts`, SOAP 1.1, document/literal; every input message has no parts):
+/// it picks the operation by SOAPAction and, in strict mode, answers a Body that is not empty with a
+/// Client fault. `Touch` counts a call (empty response Body), `GetCount` returns the count.
+pub fn gsoap_noparts() -> Peer {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    let bin = BIN.get_or_init(|| build_peer(&GSOAP_NOPARTS_PEER)).clone();
+    start_built(&GSOAP_NOPARTS_PEER, bin)
+}
+
 const GSOAP_ENCODED_PEER: BuiltPeer = BuiltPeer {
     name: "gsoap-encoded",
     title: "gSOAP rpc/encoded",

@@ -449,6 +449,9 @@ impl Emitter<'_> {
             if op.encoded {
                 args.push(quote!(encoded));
             }
+            if op.empty_request {
+                args.push(quote!(empty_request));
+            }
             if op.bare {
                 args.push(quote!(bare));
             } else if op.bare_response {

@@ -71,7 +71,9 @@ pub fn request_envelope(module: &Module, client: &ClientDecl, op: &OperationDecl
         }
         header = std::mem::take(&mut w.out);
     }
-    if op.bare {
+    if op.empty_request {
+        // WSDL 1.1 §2.3.1: an input message with no parts, an empty Body.
+    } else if op.bare {
         for p in &op.params {
             w.element(&p.xml, &p.ty, 2);
         }
@@ -111,9 +113,13 @@ pub fn request_envelope(module: &Module, client: &ClientDecl, op: &OperationDecl
         out.push_str(&header);
         let _ = writeln!(out, "  </{env_prefix}:Header>");
     }
-    let _ = writeln!(out, "  <{env_prefix}:Body>");
-    out.push_str(&body);
-    let _ = writeln!(out, "  </{env_prefix}:Body>");
+    if body.is_empty() {
+        let _ = writeln!(out, "  <{env_prefix}:Body/>");
+    } else {
+        let _ = writeln!(out, "  <{env_prefix}:Body>");
+        out.push_str(&body);
+        let _ = writeln!(out, "  </{env_prefix}:Body>");
+    }
     let _ = writeln!(out, "</{env_prefix}:Envelope>");
     out
 }

@@ -1407,6 +1407,7 @@ impl<'d> Builder<'d> {
             doc: op.doc.clone(),
             action: bop.soap_action.clone().unwrap_or_default(),
             request: QName::new("", ""),
+            empty_request: false,
             response: None,
             bare: false,
             encoded,
@@ -1625,21 +1626,32 @@ impl<'d> Builder<'d> {
         out_parts: Option<&[&Part]>,
         decl: &mut OperationDecl,
     ) -> R<()> {
-        let (req, req_loc) = self.doc_part(in_parts, op, "input")?;
         let resp_part = out_parts
             .map(|p| self.doc_part(p, op, "output"))
             .transpose()?;
         let resp_loc = resp_part.as_ref().map(|(_, l)| l.clone());
         let resp = resp_part.map(|(q, _)| q);
-        if !self.schemas().elements.contains_key(&req) {
-            return Err(undefined(format!("element {req}"), &req_loc));
-        }
+        // An input message with no body parts (WSDL 1.1 §2.3.1): an empty request Body, no
+        // parameters; the name only labels the operation.
+        let empty_request = in_parts.is_empty();
+        let req = if empty_request {
+            let ns = resp.as_ref().map(|r| r.ns.clone()).unwrap_or_default();
+            QName::new(ns, op.name.clone())
+        } else {
+            let (req, req_loc) = self.doc_part(in_parts, op, "input")?;
+            if !self.schemas().elements.contains_key(&req) {
+                return Err(undefined(format!("element {req}"), &req_loc));
+            }
+            req
+        };
         if let (Some(r), Some(l)) = (&resp, &resp_loc) {
             if !self.schemas().elements.contains_key(r) {
                 return Err(undefined(format!("element {r}"), l));
             }
         }
-        let in_children = if req.local == op.name {
+        let in_children = if empty_request {
+            Some(Vec::new())
+        } else if req.local == op.name {
             self.wrapper_children(&req)
         } else {
             None
@@ -1649,6 +1661,7 @@ impl<'d> Builder<'d> {
             None => Some(Vec::new()),
         };
         decl.request = req.clone();
+        decl.empty_request = empty_request;
         decl.response = resp.clone();
         match (in_children, out_children) {
             (Some(ins), outs) => {

@@ -262,8 +262,13 @@ pub struct OperationDecl {
     pub doc: Option<String>,
     /// soapAction.
     pub action: String,
-    /// Body element (wrapper or bare element).
+    /// Body element (wrapper or bare element). With [`empty_request`](Self::empty_request) no
+    /// element is sent: this is then `{response namespace}operation name`, naming the operation only.
     pub request: QName,
+    /// The input message has no body parts (WSDL 1.1 §2.3.1 allows a message with no parts; WSDL 2.0
+    /// `element="#none"`): the request's SOAP Body is empty (`<soap:Body/>`) and the method takes no
+    /// body parameters (headers and attachments still apply).
+    pub empty_request: bool,
     /// Response element (wrapper or bare element); `None` for one-way.
     pub response: Option<QName>,
     /// Parameters are the request element's content (wrapped/rpc) or the element itself (bare).

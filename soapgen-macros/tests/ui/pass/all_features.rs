@@ -95,6 +95,20 @@ pub trait Service {
     /// Wrapped, result in no namespace.
     #[soap(namespace = "urn:other", result_namespace = "")]
     async fn unqualified_result(&self, a: String) -> Result<String, Error>;
+    /// An input message with no parts: an empty Body, a header still sent.
+    #[soap(empty_request, action = "urn:x/count", response = "CountResponse", result = "count")]
+    async fn count(&self, #[soap(header)] auth: Option<Auth>) -> Result<u32, Error>;
+    /// An empty request, one-way.
+    #[soap(empty_request, one_way)]
+    async fn ping(&self) -> Result<(), Error>;
+}
+
+/// A bare service with an empty request: the response is the whole body element.
+#[soap_client(namespace = "urn:z", parameters = "bare", client = "BareEmptyClient")]
+pub trait BareEmpty {
+    /// No parts in, `Money` out.
+    #[soap(empty_request, response = "Money")]
+    async fn latest(&self) -> Result<Money, Error>;
 }
 
 /// An rpc/literal, bare-free service with a custom client name.
@@ -144,6 +158,7 @@ fn main() {
     let _ = c.client();
     let _ = RpcClient::NAMESPACE;
     let _ = BareClient::NAMESPACE;
+    let _ = BareEmptyClient::NAMESPACE;
 }
 
 /// A transport that refuses everything, so the example needs no HTTP stack.
