@@ -4,7 +4,8 @@
 //! built from; the MTOM WSDL the gSOAP MTOM peer and the line-break peer implement; the SOAP with
 //! Attachments WSDL of the gSOAP SwA peer; the rpc/encoded WSDL of the gSOAP encoded peer; a WSDL 2.0
 //! description of the gSOAP echo peer's service; the model-group cases of issue 4 (wsdl/groups.wsdl:
-//! repeated choices and sequences); input messages with no parts (wsdl/noparts.wsdl).
+//! repeated choices and sequences); input messages with no parts (wsdl/noparts.wsdl); substitution
+//! groups and abstract elements (wsdl/substitution.wsdl).
 
 fn main() {
     let b = soapgen_build::Builder::new()
@@ -19,7 +20,8 @@ fn main() {
         .wsdl("peers/gsoap/swa/swa.wsdl")
         .wsdl("peers/gsoap/encoded/encoded.wsdl")
         .wsdl("wsdl/groups.wsdl")
-        .wsdl("wsdl/noparts.wsdl");
+        .wsdl("wsdl/noparts.wsdl")
+        .wsdl("wsdl/substitution.wsdl");
     if let Err(e) = b.build() {
         panic!("soapgen: {e}");
     }

@@ -45,6 +45,9 @@ struct Builder<'d> {
     fault_types: BTreeMap<(QName, String), String>,
     /// SOAP-ENC array item types being resolved (an array of itself is refused, not recursed).
     arrays: Vec<QName>,
+    /// The direct members of each substitution group head (XML Schema Part 1 §3.3.2
+    /// {substitution group affiliation}), over every schema read, in name order.
+    members: BTreeMap<QName, Vec<QName>>,
 }
 
 type R<T> = Result<T, Error>;
@@ -67,7 +70,13 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         notes: defs.notes.clone(),
         fault_types: BTreeMap::new(),
         arrays: Vec::new(),
+        members: BTreeMap::new(),
     };
+    for (q, e) in &defs.schemas.elements {
+        if let Some(head) = &e.substitution_group {
+            b.members.entry(head.clone()).or_default().push(q.clone());
+        }
+    }
     // Names for every named type first, then elements with anonymous types, each in sorted order:
     // the names do not depend on which operations reach them.
     for q in defs.schemas.types.keys() {
@@ -230,6 +239,9 @@ struct Collector {
     elements: BTreeSet<QName>,
     /// Some element name occurs twice: the fields are read by position.
     dup: bool,
+    /// A model group field (xs:choice, repeated xs:sequence) sits among the fields: they are read
+    /// by position. A substitution group's field does not count: its elements are in `elements`.
+    groups: bool,
 }
 
 impl Collector {
@@ -239,13 +251,14 @@ impl Collector {
             scope: Scope::new(),
             elements: BTreeSet::new(),
             dup: false,
+            groups: false,
         }
     }
 
     /// Whether the element fields must be read by position (`#[xml(sequence)]`): an element name
-    /// occurs twice, or a group field sits among them.
+    /// occurs twice, or a model group field sits among them.
     fn positional(&self) -> bool {
-        self.dup || self.fields.iter().any(|f| f.kind == FieldKind::Group)
+        self.dup || self.groups
     }
 
     fn push(&mut self, xml_name: &str, mut f: FieldDecl) {
@@ -512,7 +525,28 @@ impl<'d> Builder<'d> {
         };
         if e.is_abstract {
             return Err(unsupported(
-                format!("abstract element {q} (substitution groups come with full XSD support)"),
+                format!(
+                    "abstract element {q} used where one element is expected (a message part or an \
+                     operation wrapper); inside a complex type it is a choice among its substitution \
+                     group"
+                ),
+                loc,
+            ));
+        }
+        self.element_content(q, loc, 0)
+    }
+
+    /// The Rust type of a global element's content, abstract or not: its own type, or its head's
+    /// when it has none (XML Schema Part 1 §3.3.2 {type definition}).
+    fn element_content(&mut self, q: &QName, loc: &Loc, depth: usize) -> R<(Base, bool)> {
+        let Some(e) = self.schemas().elements.get(q) else {
+            return Err(undefined(format!("element {q}"), loc));
+        };
+        if depth > 64 {
+            return Err(Error::at(
+                ErrorKind::Invalid(format!(
+                    "substitution group affiliation of {q} deeper than 64 levels (a cycle?)"
+                )),
                 loc,
             ));
         }
@@ -521,12 +555,49 @@ impl<'d> Builder<'d> {
             Some(TypeRef::Anonymous(_)) => Base::Named(self.enqueue(TypeKey::Element(q.clone()))),
             Some(TypeRef::Named(t, l)) => self.named_type(t, l)?,
             None => match &e.substitution_group {
-                // A member without its own type has its head's type (XML Schema Part 1 §3.3.2).
-                Some(head) => self.element_base(head, loc)?.0,
+                Some(head) => self.element_content(head, loc, depth + 1)?.0,
                 None => Base::Runtime("types::AnyXml"),
             },
         };
         Ok((base, nillable))
+    }
+
+    /// Whether a reference to `q` stands for more than one element: `q` is abstract or the head
+    /// of a substitution group (XML Schema Part 1 §3.3.6, §2.2.2.3).
+    fn substitutable(&self, q: &QName) -> bool {
+        self.members.contains_key(q)
+            || self
+                .schemas()
+                .elements
+                .get(q)
+                .is_some_and(|e| e.is_abstract)
+    }
+
+    /// The elements that may appear where `head` is referenced (XML Schema Part 1 §3.3.6
+    /// substitution group): `head` unless abstract, then every member, transitively, across all
+    /// schemas read, abstract members left out (their own members kept); in document-independent
+    /// order (head first, then breadth first, members by name). Each name once, cycles cut.
+    fn substitution_set(&self, head: &QName) -> Vec<QName> {
+        let mut seen = BTreeSet::new();
+        let mut queue = VecDeque::from([head.clone()]);
+        let mut out = Vec::new();
+        while let Some(q) = queue.pop_front() {
+            if !seen.insert(q.clone()) {
+                continue;
+            }
+            if self
+                .schemas()
+                .elements
+                .get(&q)
+                .is_some_and(|e| !e.is_abstract)
+            {
+                out.push(q.clone());
+            }
+            if let Some(ms) = self.members.get(&q) {
+                queue.extend(ms.iter().cloned());
+            }
+        }
+        out
     }
 
     fn struct_decl(&mut self, name: &str, ct: &ComplexType, origin: String) -> R<StructDecl> {
@@ -563,24 +634,44 @@ impl<'d> Builder<'d> {
         };
         let (field, name, doc) = match &p.term {
             Term::Choice(ps) => {
-                let name = self.scope.unique(&format!("{owner}Choice"));
-                self.choice_decl(&name, owner, ps, &p.loc)?;
-                let doc = if card == Card::Many {
-                    "The occurrences of a repeated choice, in document order."
-                } else {
-                    "The alternative present (xs:choice)."
+                // A substitution group head referenced alone: named after the head.
+                let head = match ps.as_slice() {
+                    [Particle {
+                        term: Term::ElementRef(h),
+                        ..
+                    }] => Some(h.local.clone()),
+                    _ => None,
                 };
-                ("choice", name, doc)
+                let hint = head.as_deref().map_or_else(
+                    || format!("{owner}Choice"),
+                    |h| format!("{owner}{}", names::type_name(h)),
+                );
+                let name = self.scope.unique(&hint);
+                let origin = match &head {
+                    Some(h) => format!("substitution group of {h} in {owner}"),
+                    None => format!("xs:choice in {owner}"),
+                };
+                self.choice_decl(&name, origin, ps, &p.loc)?;
+                let doc = match (&head, card == Card::Many) {
+                    (Some(_), true) => "The elements of a substitution group, in document order.",
+                    (Some(_), false) => "The element of a substitution group present.",
+                    (None, true) => "The occurrences of a repeated choice, in document order.",
+                    (None, false) => "The alternative present (xs:choice).",
+                };
+                c.groups |= head.is_none();
+                let field: &str = head.as_deref().unwrap_or("choice");
+                (field.to_owned(), name, doc)
             }
             _ => {
                 let name = self.scope.unique(&format!("{owner}Sequence"));
                 self.sequence_decl(&name, &once, format!("a repeated sequence in {owner}"))?;
+                c.groups = true;
                 let doc = "The occurrences of a repeated sequence, in document order.";
-                ("sequence", name, doc)
+                ("sequence".to_owned(), name, doc)
             }
         };
         c.push(
-            field,
+            &field,
             FieldDecl {
                 name: String::new(),
                 xml: QName::new("", ""),
@@ -614,8 +705,9 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
-    /// The enum for the choice of `ps` (XML Schema Part 1 §3.8), named `name`.
-    fn choice_decl(&mut self, name: &str, owner: &str, ps: &[Particle], loc: &Loc) -> R<()> {
+    /// The enum for the choice of `ps` (XML Schema Part 1 §3.8), named `name`; `origin` says what
+    /// it was generated from.
+    fn choice_decl(&mut self, name: &str, origin: String, ps: &[Particle], loc: &Loc) -> R<()> {
         let mut scope = Scope::new();
         let mut variants = Vec::new();
         for q in ps {
@@ -632,7 +724,7 @@ impl<'d> Builder<'d> {
         let decl = ChoiceDecl {
             name: name.to_owned(),
             doc: None,
-            origin: format!("xs:choice in {owner}"),
+            origin,
             namespace,
             variants,
         };
@@ -685,9 +777,23 @@ impl<'d> Builder<'d> {
                 return Ok(());
             }
             Term::ElementRef(r) => {
-                let (base, nillable) = self.element_base(r, &q.loc)?;
-                let doc = self.schemas().elements.get(r).and_then(|e| e.doc.clone());
-                element(r, base, nillable, doc);
+                // A head stands for each element of its substitution group (§3.3.6).
+                let set = if self.substitutable(r) {
+                    self.substitution_set(r)
+                } else {
+                    vec![r.clone()]
+                };
+                if set.is_empty() {
+                    return Err(unsupported(
+                        format!("abstract element {r} with no concrete substitution group member"),
+                        &q.loc,
+                    ));
+                }
+                for m in &set {
+                    let (base, nillable) = self.element_content(m, &q.loc, 0)?;
+                    let doc = self.schemas().elements.get(m).and_then(|e| e.doc.clone());
+                    element(m, base, nillable, doc);
+                }
                 return Ok(());
             }
             Term::Choice(inner) if occ.max == Some(1) => {
@@ -974,6 +1080,26 @@ impl<'d> Builder<'d> {
                 let hint = format!("{owner}{}", names::type_name(&le.name.local));
                 let base = self.type_ref(le.ty.as_ref(), &hint)?;
                 self.element_field(&le.name, base, occ, le.nillable, le.doc.clone(), &le.loc, c)
+            }
+            Term::ElementRef(q) if self.substitutable(q) => {
+                // A reference to a substitution group head: a choice among the group's elements
+                // (XML Schema Part 1 §3.3.6), with the reference's occurrence bounds.
+                let choice = Particle {
+                    occurs: occ,
+                    term: Term::Choice(vec![Particle {
+                        occurs: Occurs::ONCE,
+                        term: p.term.clone(),
+                        loc: p.loc.clone(),
+                    }]),
+                    loc: p.loc.clone(),
+                };
+                // Read by name like any element field, unless a name is also another field's.
+                for m in self.substitution_set(q) {
+                    if !c.elements.insert(m) {
+                        c.dup = true;
+                    }
+                }
+                self.group_field(owner, &choice, occ, c)
             }
             Term::ElementRef(q) => {
                 let (base, nillable) = self.element_base(q, &p.loc)?;
@@ -1595,10 +1721,10 @@ impl<'d> Builder<'d> {
                     le.doc.clone(),
                 )),
                 Term::ElementRef(r) => {
-                    let g = self.schemas().elements.get(r)?;
-                    if g.is_abstract {
+                    if self.substitutable(r) {
                         return None;
                     }
+                    let g = self.schemas().elements.get(r)?;
                     out.push((
                         r.clone(),
                         g.ty.clone(),
