@@ -114,13 +114,14 @@ pub(crate) fn inline_encrypted_data(
             else {
                 continue;
             };
-            if tokens.is_none() {
-                tokens = Some(match shape.security {
+            let tokens = match &mut tokens {
+                Some(t) => t,
+                None => tokens.insert(match shape.security {
                     Some(s) => super::verify::tokens(s)?,
                     None => HashMap::new(),
-                });
-            }
-            let key = Unwrapper::new(cfg, tokens.as_ref().unwrap_or(&HashMap::new()), ek)?;
+                }),
+            };
+            let key = Unwrapper::new(cfg, tokens, ek)?;
             edits.push(decrypt_data(cfg, shape, &key, ed)?);
         }
     }
@@ -130,7 +131,6 @@ pub(crate) fn inline_encrypted_data(
 /// Replaces each edited range by its plaintext; the parts decrypted.
 pub(crate) fn apply(
     doc: &str,
-    _shape: &Shape<'_, '_>,
     mut edits: Vec<Edit>,
 ) -> Result<(String, Vec<MessagePart>), WssError> {
     edits.sort_by_key(|e| e.range.start);
@@ -301,7 +301,7 @@ fn decrypt_data(
     let cek = key.key(block.key_len())?;
     let plain = block.decrypt(&cek, &data)?;
     let plaintext = String::from_utf8(plain).map_err(|_| WssError::DecryptionFailed)?;
-    check_fragment(ed, &plaintext, kind == ELEMENT)?;
+    check_fragment(&plaintext, kind == ELEMENT)?;
     // A WSS 1.1 §9.3 EncryptedHeader is replaced as a whole by the header it hides.
     let parent = ed.parent().filter(|p| p.is_element());
     let outer = parent
@@ -366,7 +366,7 @@ fn first_element_name(ed: Node<'_, '_>, fragment: &str) -> (String, String) {
 /// streaming reader (no tree); the full well-formedness and namespace check is the re-parse of the
 /// decrypted envelope, whose failure is reported as [`WssError::DecryptionFailed`] too. Any
 /// failure here is [`WssError::DecryptionFailed`].
-fn check_fragment(_ed: Node<'_, '_>, plaintext: &str, element: bool) -> Result<(), WssError> {
+fn check_fragment(plaintext: &str, element: bool) -> Result<(), WssError> {
     use quick_xml::events::Event;
     let mut r = quick_xml::Reader::from_str(plaintext);
     r.config_mut().check_end_names = true;

@@ -30,7 +30,7 @@ impl Outgoing {
         Ok(Outgoing {
             cfg,
             header_at,
-            suffix: hex(&random_bytes::<8>()?),
+            suffix: super::hex(&random_bytes::<8>()?),
             body_at: None,
             body_content: None,
         })
@@ -426,15 +426,6 @@ impl Outgoing {
         w.end_element()?;
         Ok(w.into_string()?)
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
 }
 
 /// The children of the SOAP `Header` of `doc` named by `wanted` ((namespace, local name) pairs),

@@ -201,7 +201,7 @@ pub(crate) fn process(
                     limit: cfg.signature_reference_limit(),
                 });
             }
-            let (new, parts) = super::decrypt::apply(&doc, &shape, edits)?;
+            let (new, parts) = super::decrypt::apply(&doc, edits)?;
             st.decrypted.extend(parts);
             doc = Cow::Owned(new);
             continue;
@@ -1034,7 +1034,7 @@ pub(crate) fn resolve_key(
                     found.cloned().ok_or_else(|| {
                         untrusted(format!(
                             "no configured certificate has the KeyIdentifier {} (add it to the TrustStore with .certificate())",
-                            hex(&value)
+                            super::hex(&value)
                         ))
                     })
                 }
@@ -1075,7 +1075,7 @@ fn x509_data<'c>(
                 .ok_or_else(|| {
                     untrusted(format!(
                         "no configured certificate has the X509SKI {}",
-                        hex(&ski)
+                        super::hex(&ski)
                     ))
                 })
         }
@@ -1097,13 +1097,4 @@ fn x509_data<'c>(
         }
         other => Err(untrusted(format!("X509Data by {other} is not supported"))),
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
 }
