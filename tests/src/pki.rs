@@ -90,16 +90,50 @@ fn make() -> Pki {
     let run = |args: &[&str]| {
         openssl(&dir, args);
     };
+    // An RSA-2048 key (PKCS#8 PEM) into `file`.
+    let key = |file: &str| {
+        run(&[
+            "genpkey",
+            "-algorithm",
+            "RSA",
+            "-pkeyopt",
+            "rsa_keygen_bits:2048",
+            "-out",
+            file,
+        ])
+    };
+    // A leaf `<who>.pem` for `<who>.key`, subject `/O=soapgen tests/CN=soapgen test <who>`,
+    // issued by the CA with `serial`.
+    let leaf = |who: &str, serial: &str| {
+        key(&format!("{who}.key"));
+        let (k, csr, pem) = (
+            format!("{who}.key"),
+            format!("{who}.csr"),
+            format!("{who}.pem"),
+        );
+        let subj = format!("/O=soapgen tests/CN=soapgen test {who}");
+        run(&["req", "-new", "-key", &k, "-subj", &subj, "-out", &csr]);
+        run(&[
+            "x509",
+            "-req",
+            "-in",
+            &csr,
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-set_serial",
+            serial,
+            "-days",
+            "2",
+            "-extfile",
+            "leaf.ext",
+            "-out",
+            &pem,
+        ]);
+    };
     // The CA.
-    run(&[
-        "genpkey",
-        "-algorithm",
-        "RSA",
-        "-pkeyopt",
-        "rsa_keygen_bits:2048",
-        "-out",
-        "ca.key",
-    ]);
+    key("ca.key");
     run(&[
         "req",
         "-new",
@@ -114,16 +148,8 @@ fn make() -> Pki {
         "x509", "-req", "-in", "ca.csr", "-signkey", "ca.key", "-days", "2", "-extfile", "ca.ext",
         "-out", "ca.pem",
     ]);
-    // The client, issued by the CA.
-    run(&[
-        "genpkey",
-        "-algorithm",
-        "RSA",
-        "-pkeyopt",
-        "rsa_keygen_bits:2048",
-        "-out",
-        "client.key",
-    ]);
+    // The client, issued by the CA, and its key also in PKCS#1.
+    leaf("client", "4242");
     run(&[
         "rsa",
         "-in",
@@ -132,73 +158,9 @@ fn make() -> Pki {
         "-out",
         "client-rsa.key",
     ]);
-    run(&[
-        "req",
-        "-new",
-        "-key",
-        "client.key",
-        "-subj",
-        "/O=soapgen tests/CN=soapgen test client",
-        "-out",
-        "client.csr",
-    ]);
-    run(&[
-        "x509",
-        "-req",
-        "-in",
-        "client.csr",
-        "-CA",
-        "ca.pem",
-        "-CAkey",
-        "ca.key",
-        "-set_serial",
-        "4242",
-        "-days",
-        "2",
-        "-extfile",
-        "leaf.ext",
-        "-out",
-        "client.pem",
-    ]);
     // The server (the WS-Security peers' own key: they sign responses with it and clients
     // encrypt requests for it), issued by the CA.
-    run(&[
-        "genpkey",
-        "-algorithm",
-        "RSA",
-        "-pkeyopt",
-        "rsa_keygen_bits:2048",
-        "-out",
-        "server.key",
-    ]);
-    run(&[
-        "req",
-        "-new",
-        "-key",
-        "server.key",
-        "-subj",
-        "/O=soapgen tests/CN=soapgen test server",
-        "-out",
-        "server.csr",
-    ]);
-    run(&[
-        "x509",
-        "-req",
-        "-in",
-        "server.csr",
-        "-CA",
-        "ca.pem",
-        "-CAkey",
-        "ca.key",
-        "-set_serial",
-        "4343",
-        "-days",
-        "2",
-        "-extfile",
-        "leaf.ext",
-        "-out",
-        "server.pem",
-    ]);
+    leaf("server", "4343");
     // PKCS#12 stores of the two leaves with their keys and the CA (password "changeit"; alias =
     // "client" / "server"), OpenSSL 3's default PBES2/AES-256-CBC protection, which Java reads.
     for who in ["client", "server"] {
@@ -220,15 +182,7 @@ fn make() -> Pki {
         ]);
     }
     // A self-signed stranger nobody trusts.
-    run(&[
-        "genpkey",
-        "-algorithm",
-        "RSA",
-        "-pkeyopt",
-        "rsa_keygen_bits:2048",
-        "-out",
-        "stranger.key",
-    ]);
+    key("stranger.key");
     run(&[
         "req",
         "-new",
