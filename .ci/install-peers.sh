@@ -37,6 +37,7 @@ packages=(
   zlib1g-dev
   pkg-config
   gcc
+  g++
   libc6-dev
   xmlsec1
   libxml2-utils
@@ -54,11 +55,11 @@ apt-get install -y --no-install-recommends "${packages[@]}"
 
 # Verify what the test harness (tests/src/peers.rs) relies on.
 /usr/bin/python3 -c 'import spyne, lxml, zeep, xmlsec; print("spyne", spyne.__version__, "zeep", zeep.__version__, "xmlsec", xmlsec.__version__)'
-command -v wsdl2h soapcpp2 gcc pkg-config curl xmlsec1 xmllint openssl javac java >/dev/null
+command -v wsdl2h soapcpp2 gcc g++ pkg-config curl xmlsec1 xmllint openssl javac java >/dev/null
 for jar in wss4j xmlsec commons-logging slf4j-api slf4j-nop; do
   test -f "/usr/share/java/$jar.jar"
 done
-pkg-config --exists gsoap gsoapssl
+pkg-config --exists gsoap gsoap++ gsoapssl
 test -f /usr/share/gsoap/plugin/wsseapi.c -a -f /usr/include/openssl/evp.h -a -f /usr/include/zlib.h
 test -f /usr/share/gsoap/import/xop.h -a -f /usr/share/gsoap/import/xmime5.h
 echo "gsoap $(pkg-config --modversion gsoap): $(pkg-config --cflags --libs gsoap)"

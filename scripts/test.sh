@@ -4,8 +4,8 @@
 # with sudo once). In CI a missing peer is a failure, never a skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! /usr/bin/python3 -c 'import spyne, zeep' 2>/dev/null || ! command -v soapcpp2 >/dev/null \
-    || ! pkg-config --exists gsoap gsoapssl 2>/dev/null || [[ ! -f /usr/include/openssl/evp.h ]] \
+if ! /usr/bin/python3 -c 'import spyne, zeep' 2>/dev/null || ! command -v soapcpp2 g++ >/dev/null \
+    || ! pkg-config --exists gsoap gsoap++ gsoapssl 2>/dev/null || [[ ! -f /usr/include/openssl/evp.h ]] \
     || ! command -v javac xmllint >/dev/null \
     || [[ ! -f /usr/share/java/wss4j.jar ]]; then
   if [[ "$(id -u)" -eq 0 ]]; then

@@ -540,6 +540,12 @@ pub fn inspect(m: &Module, types: bool) -> String {
                         f.variants.iter().map(|v| v.0.as_str()).collect::<Vec<_>>()
                     );
                 }
+                TypeDecl::Derivations(d) => {
+                    let _ = writeln!(out, "  xsi:type {} ({})", d.name, d.base);
+                    for v in &d.variants {
+                        let _ = writeln!(out, "    {}({})", v.name, v.xsd_type);
+                    }
+                }
                 TypeDecl::Choice(c) => {
                     let _ = writeln!(out, "  choice {} ({})", c.name, c.origin);
                     for v in &c.variants {

@@ -25,6 +25,9 @@ struct Container {
     type_name: Option<String>,
     /// `#[xml(sequence)]`: element fields read by position (XML Schema Part 1 §3.8 sequence).
     sequence: bool,
+    /// `#[xml(xsi_type)]` on an enum: a declared type and the types derived from it, one variant
+    /// each, told apart by `xsi:type` (XML Schema Part 1 §2.6.1).
+    xsi_type: bool,
 }
 
 fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Container {
@@ -34,6 +37,7 @@ fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Container {
         krate: quote!(::soapgen_runtime),
         type_name: None,
         sequence: false,
+        xsi_type: false,
     };
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("xml")) {
         let r = attr.parse_nested_meta(|meta| {
@@ -57,10 +61,12 @@ fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Container {
                 c.type_name = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("sequence") {
                 c.sequence = true;
+            } else if meta.path.is_ident("xsi_type") {
+                c.xsi_type = true;
             } else {
                 return Err(meta.error(
                     "unknown xml attribute on a type; expected `namespace`, `rename`, `rename_all`, \
-                     `sequence` or `crate`",
+                     `sequence`, `xsi_type` or `crate`",
                 ));
             }
             Ok(())
@@ -132,6 +138,14 @@ pub fn expand(input: DeriveInput, which: Which) -> TokenStream {
     let mut errs = Errors::default();
     let c = parse_container(&input, &mut errs);
     let body = match &input.data {
+        Data::Struct(_) if c.xsi_type => {
+            errs.push(syn::Error::new(
+                input.ident.span(),
+                "`xsi_type` goes on an enum with one variant per type (the declared type and the \
+                 types derived from it)",
+            ));
+            TokenStream::new()
+        }
         Data::Struct(s) => match &s.fields {
             Fields::Named(named) => expand_struct(&input, &c, named, which, &mut errs),
             other => {
@@ -142,6 +156,7 @@ pub fn expand(input: DeriveInput, which: Which) -> TokenStream {
                 TokenStream::new()
             }
         },
+        Data::Enum(e) if c.xsi_type => expand_derivations(&input, &c, e, which, &mut errs),
         Data::Enum(e) => expand_enum(&input, &c, e, which, &mut errs),
         Data::Union(u) => {
             errs.push(syn::Error::new(
@@ -532,6 +547,186 @@ fn expand_choice(
     match which {
         Which::ToXml => crate::group::choice_to_group(krate, ident, &variants),
         Which::FromXml => crate::group::choice_from_group(krate, ident, &partial, &variants),
+    }
+}
+
+/// An enum of a declared type and the types derived from it (XML Schema Part 1 §2.6.1 `xsi:type`,
+/// §3.4.6 Type Derivation OK): `#[xml(xsi_type, namespace = "…", rename = "Declared")]`, one
+/// variant per type holding its struct (`T` or `Box<T>`), named like the variant or by `rename` /
+/// `namespace` / `unqualified`. The variant of the declared type itself is written without
+/// `xsi:type` and read when there is none; with no such variant the declared type is abstract and
+/// `xsi:type` is required. Any other variant is written with, and read by, its `xsi:type`.
+fn expand_derivations(
+    input: &DeriveInput,
+    c: &Container,
+    e: &syn::DataEnum,
+    which: Which,
+    errs: &mut Errors,
+) -> TokenStream {
+    let krate = &c.krate;
+    let ident = &input.ident;
+    if !input.generics.params.is_empty() {
+        errs.push(syn::Error::new(
+            input.generics.span(),
+            "an `xsi_type` enum cannot be generic",
+        ));
+    }
+    let declared_ns = c.namespace.clone().unwrap_or_default();
+    let declared_local = c.type_name.clone().unwrap_or_else(|| ident.to_string());
+    // (variant, namespace, local, inner type, boxed)
+    let mut variants: Vec<(syn::Ident, String, String, syn::Type, bool)> = Vec::new();
+    for v in &e.variants {
+        let field = match &v.fields {
+            Fields::Unnamed(un) if un.unnamed.len() == 1 => un.unnamed.first(),
+            _ => None,
+        };
+        let Some(field) = field else {
+            errs.push(syn::Error::new(
+                v.fields.span(),
+                "an `xsi_type` variant holds one value: `Type(T)` or `Type(Box<T>)`",
+            ));
+            continue;
+        };
+        let fa = parse_field_attrs(&v.attrs, errs);
+        if fa.attribute || fa.text || fa.content || fa.any || fa.group {
+            errs.push(syn::Error::new(
+                v.ident.span(),
+                "an `xsi_type` variant takes `rename`, `namespace` or `unqualified` (its type's name)",
+            ));
+        }
+        let shape = fields::analyze(&field.ty);
+        if shape.card != fields::Card::One {
+            errs.push(syn::Error::new(
+                field.ty.span(),
+                "an `xsi_type` variant holds `T` or `Box<T>`; occurrence goes on the field that holds \
+                 the enum",
+            ));
+            continue;
+        }
+        let local = fa
+            .rename
+            .clone()
+            .unwrap_or_else(|| v.ident.to_string().trim_start_matches("r#").to_owned());
+        let namespace = if fa.unqualified {
+            String::new()
+        } else {
+            fa.namespace.clone().unwrap_or_else(|| declared_ns.clone())
+        };
+        if variants
+            .iter()
+            .any(|(_, n, l, _, _)| *n == namespace && *l == local)
+        {
+            errs.push(syn::Error::new(
+                v.ident.span(),
+                format!("two variants name the type {{{namespace}}}{local}"),
+            ));
+        }
+        variants.push((v.ident.clone(), namespace, local, shape.inner, shape.boxed));
+    }
+    let is_declared = |ns: &str, local: &str| ns == declared_ns && local == declared_local;
+    let declared = variants
+        .iter()
+        .find(|(_, ns, l, _, _)| is_declared(ns, l))
+        .cloned();
+    let known = variants
+        .iter()
+        .map(|(_, ns, l, _, _)| {
+            if ns.is_empty() {
+                l.clone()
+            } else {
+                format!("{{{ns}}}{l}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    match which {
+        Which::ToXml => {
+            let arms = variants.iter().map(|(v, ns, l, ty, boxed)| {
+                let value = if *boxed { quote!(&**__v) } else { quote!(__v) };
+                let set_type = if is_declared(ns, l) {
+                    // The declared type needs no xsi:type; an rpc/encoded writer may have set one.
+                    TokenStream::new()
+                } else {
+                    quote!(__w.type_next_element(#krate::xml::Name::new(#ns, #l));)
+                };
+                quote! {
+                    #ident::#v(__v) => {
+                        #set_type
+                        <#ty as #krate::ToXml>::write_xml(#value, __w, __name)
+                    }
+                }
+            });
+            let body = if variants.is_empty() {
+                quote!(match *self {})
+            } else {
+                quote!(match self { #(#arms)* })
+            };
+            quote! {
+                #[automatically_derived]
+                impl #krate::ToXml for #ident {
+                    fn write_xml(
+                        &self,
+                        __w: &mut #krate::xml::XmlWriter,
+                        __name: #krate::xml::Name<'_>,
+                    ) -> ::core::result::Result<(), #krate::EncodeError> {
+                        #body
+                    }
+                }
+            }
+        }
+        Which::FromXml => {
+            let read = |v: &syn::Ident, ty: &syn::Type, boxed: bool| {
+                let value = quote!(<#ty as #krate::FromXml>::read_xml(__r, __start)?);
+                let value = if boxed {
+                    quote!(::std::boxed::Box::new(#value))
+                } else {
+                    value
+                };
+                quote!(::core::result::Result::Ok(#ident::#v(#value)))
+            };
+            let arms = variants.iter().map(|(v, ns, l, ty, boxed)| {
+                let r = read(v, ty, *boxed);
+                quote!((#ns, #l) => #r,)
+            });
+            let declared_name = quote!(#krate::xml::Name::new(#declared_ns, #declared_local));
+            let (untyped, unknown) = match &declared {
+                Some((v, _, _, ty, boxed)) => {
+                    let r = read(v, ty, *boxed);
+                    (
+                        r.clone(),
+                        quote! {{
+                            __r.lenient_type(&__start, &__t, #declared_name, #known)?;
+                            #r
+                        }},
+                    )
+                }
+                None => (
+                    quote!(::core::result::Result::Err(
+                        __r.unexpected_type(&__start, ::core::option::Option::None, #declared_name, #known)
+                    )),
+                    quote!(::core::result::Result::Err(
+                        __r.unexpected_type(&__start, ::core::option::Option::Some(&__t), #declared_name, #known)
+                    )),
+                ),
+            };
+            quote! {
+                #[automatically_derived]
+                impl #krate::FromXml for #ident {
+                    fn read_xml<'__i>(
+                        __r: &mut #krate::xml::XmlReader<'__i>,
+                        __start: #krate::xml::StartTag<'__i>,
+                    ) -> ::core::result::Result<Self, #krate::DecodeError> {
+                        let ::core::option::Option::Some(__t) = __r.xsi_type(&__start)? else {
+                            return #untyped;
+                        };
+                        match (__t.namespace_uri(), __t.local_name.as_str()) {
+                            #(#arms)*
+                            _ => #unknown,
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -52,6 +52,15 @@ impl Errors {
 ///   field takes by name; without attributes the struct is also a group;
 /// - a field `#[xml(group)]` typed `G`, `Option<G>` or `Vec<G>` holds a group among the parent's
 ///   children, once, optionally or repeated (read in document order).
+///
+/// Type substitution (XML Schema Part 1 §2.6.1 `xsi:type`, §3.4.6): an enum with
+/// `#[xml(xsi_type, namespace = "uri", rename = "Declared")]` holds a value of the declared type or of
+/// a type derived from it, one variant per type (`T` or `Box<T>`, the type's name from the variant or
+/// `rename`/`namespace`/`unqualified`). The declared type's variant is written without `xsi:type`
+/// and read when the element has none (no such variant: the type is abstract and `xsi:type` is
+/// required); the others are written with `xsi:type` and read by it, its prefix resolved wherever it
+/// is declared. An unknown `xsi:type` is an error naming the known types, or, with lenient decoding,
+/// read as the declared type with a warning.
 #[proc_macro_derive(ToXml, attributes(xml))]
 pub fn derive_to_xml(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

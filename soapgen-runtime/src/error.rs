@@ -231,6 +231,10 @@ pub enum DecodeErrorKind {
     /// A SOAP 1.1 §5.4.1 multi-reference problem: an `href="#id"` to no `id`, a cycle, or more
     /// references than [`Limits::max_references`](crate::xml::Limits::max_references).
     Reference(String),
+    /// An `xsi:type` (XML Schema Part 1 §2.6.1) that names neither the element's declared type nor
+    /// a type derived from it that the client knows, or no `xsi:type` where the declared type is
+    /// abstract (§3.4.1 {abstract}); the message names the types.
+    UnexpectedType(String),
     /// Any other problem.
     Other(String),
 }
@@ -290,6 +294,7 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::NotAnEnvelope(m) => write!(f, "not a SOAP envelope: {m}"),
             DecodeErrorKind::Attachment(m) => write!(f, "unresolved attachment reference: {m}"),
             DecodeErrorKind::Reference(m) => write!(f, "multi-reference value (href/id): {m}"),
+            DecodeErrorKind::UnexpectedType(m) => f.write_str(m),
             DecodeErrorKind::Other(m) => f.write_str(m),
         }
     }

@@ -99,7 +99,7 @@ const STDERR_KEEP: usize = 64 * 1024;
 const SPYNE_INSTALL_HINT: &str =
     "apt-get install -y python3-spyne python3-lxml (see .ci/install-peers.sh)";
 const GSOAP_INSTALL_HINT: &str =
-    "apt-get install -y gsoap libgsoap-dev pkg-config gcc (see .ci/install-peers.sh)";
+    "apt-get install -y gsoap libgsoap-dev pkg-config gcc g++ (see .ci/install-peers.sh)";
 const PYTHON_INSTALL_HINT: &str = "apt-get install -y python3 (see .ci/install-peers.sh)";
 const GSOAP_WSSE_INSTALL_HINT: &str =
     "apt-get install -y gsoap libgsoap-dev libssl-dev zlib1g-dev \
@@ -497,6 +497,40 @@ pub fn gsoap_groups() -> Peer {
 pub fn gsoap_groups_binary() -> PathBuf {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| build_peer(&GSOAP_GROUPS_PEER)).clone()
+}
+
+const GSOAP_POLYMORPHISM_PEER: BuiltPeer = BuiltPeer {
+    name: "gsoap-polymorphism",
+    title: "gSOAP type substitution (C++)",
+    build_sh: "tests/peers/gsoap/polymorphism/build.sh",
+    binary: "polymorphism-server",
+    inputs: &[
+        ("build.sh", "tests/peers/gsoap/polymorphism/build.sh"),
+        ("polymorphism.wsdl", "tests/wsdl/polymorphism.wsdl"),
+        ("server.cpp", "tests/peers/gsoap/polymorphism/server.cpp"),
+        ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
+        ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
+        ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
+    ],
+    stamp_version: 1,
+    dir_per_inputs: true,
+    install_hint: GSOAP_INSTALL_HINT,
+};
+
+/// Builds (if needed) and starts the gSOAP type-substitution echo server generated, in C++, from
+/// `tests/wsdl/polymorphism.wsdl` (namespace `urn:soapgen:poly`, SOAP 1.1, document/literal bare):
+/// `EchoZoo(Zoo)` returns the `Zoo` it read, each `xsi:type` read into an instance of the class of
+/// that type (derivation by extension is inheritance) and written back from it.
+pub fn gsoap_polymorphism() -> Peer {
+    start_built(&GSOAP_POLYMORPHISM_PEER, gsoap_polymorphism_binary())
+}
+
+/// Path of the built gSOAP type-substitution server, building it if it is missing or stale.  Safe
+/// to call from several threads and several test binaries at once.
+pub fn gsoap_polymorphism_binary() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| build_peer(&GSOAP_POLYMORPHISM_PEER))
+        .clone()
 }
 
 const GSOAP_NOPARTS_PEER: BuiltPeer = BuiltPeer {

@@ -312,6 +312,57 @@ impl Emitter<'_> {
         }
     }
 
+    /// A complexType and its derived types as an `xsi_type` enum (XML Schema Part 1 §2.6.1).
+    fn derivations_decl(&self, d: &DerivationsDecl) -> TokenStream {
+        let rt = &self.rt;
+        let name = ident(&d.name);
+        let doc = doc_attrs(d.doc.as_deref(), self.opts.docs);
+        let krate = self.crate_arg();
+        let ns = &d.base.ns;
+        let local = &d.base.local;
+        let container = if ns.is_empty() {
+            quote!(#[xml(#krate xsi_type, rename = #local)])
+        } else {
+            quote!(#[xml(#krate xsi_type, namespace = #ns, rename = #local)])
+        };
+        let variants = d.variants.iter().map(|v| {
+            let vi = ident(&v.name);
+            let ty = self.type_expr(&v.ty, true);
+            let mut args: Vec<TokenStream> = Vec::new();
+            if v.name.trim_start_matches("r#") != v.xsd_type.local {
+                let l = &v.xsd_type.local;
+                args.push(quote!(rename = #l));
+            }
+            if v.xsd_type.ns != d.base.ns {
+                if v.xsd_type.ns.is_empty() {
+                    args.push(quote!(unqualified));
+                } else {
+                    let n = &v.xsd_type.ns;
+                    args.push(quote!(namespace = #n));
+                }
+            }
+            let attr = if args.is_empty() {
+                TokenStream::new()
+            } else {
+                quote!(#[xml(#(#args),*)])
+            };
+            let vdoc = format!(" `xsi:type` {}.", v.xsd_type);
+            quote! {
+                #[doc = #vdoc]
+                #attr
+                #vi(#ty),
+            }
+        });
+        quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq, #rt::ToXml, #rt::FromXml)]
+            #container
+            pub enum #name {
+                #(#variants)*
+            }
+        }
+    }
+
     fn enum_decl(&self, e: &EnumDecl) -> TokenStream {
         let rt = &self.rt;
         let name = ident(&e.name);
@@ -350,6 +401,8 @@ impl Emitter<'_> {
         let (name, xsd) = match t {
             TypeDecl::Struct(s) => (&s.name, &s.xsd_type),
             TypeDecl::Enum(e) => (&e.name, &e.xsd_type),
+            // The declared type; a derived value's own xsi:type replaces it when written.
+            TypeDecl::Derivations(d) => (&d.name, &Some(d.base.clone())),
             _ => return TokenStream::new(),
         };
         let name = ident(name);
@@ -547,6 +600,7 @@ pub fn emit(module: &Module, opts: &EmitOptions) -> String {
             TypeDecl::Alias(a) => e.alias_decl(a),
             TypeDecl::Faults(f) => e.faults_decl(f),
             TypeDecl::Choice(c) => e.choice_decl(c),
+            TypeDecl::Derivations(d) => e.derivations_decl(d),
         };
         if module.encoded {
             let encoded = e.encoded_type(t);

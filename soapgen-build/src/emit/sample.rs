@@ -273,6 +273,16 @@ impl<'m> Writer<'m> {
                 self.indent(level);
                 let _ = writeln!(self.out, "<{tag}>?</{tag}>");
             }
+            TypeDecl::Derivations(d) => {
+                // The first type: the declared one, or the first derived from an abstract one.
+                let names: Vec<String> =
+                    d.variants.iter().map(|v| v.xsd_type.to_string()).collect();
+                self.comment(level, &format!("xsi:type one of: {}", names.join(", ")));
+                if let Some(v) = d.variants.first() {
+                    let base = v.ty.base.clone();
+                    self.value(tag, &base, level);
+                }
+            }
             TypeDecl::Struct(s) => {
                 if self.stack.contains(&s.name.as_str()) || level > MAX_DEPTH {
                     self.indent(level);

@@ -29,6 +29,9 @@ pub struct Options {
 enum TypeKey {
     Named(QName),
     Element(QName),
+    /// A named complexType with derived types, as an element's declared type: the enum of it and
+    /// them (XML Schema Part 1 §2.6.1 `xsi:type`).
+    Derivations(QName),
 }
 
 struct Builder<'d> {
@@ -48,6 +51,10 @@ struct Builder<'d> {
     /// The direct members of each substitution group head (XML Schema Part 1 §3.3.2
     /// {substitution group affiliation}), over every schema read, in name order.
     members: BTreeMap<QName, Vec<QName>>,
+    /// The complexTypes derived directly from each named complexType (XML Schema Part 1 §3.4.2
+    /// {base type definition}, by extension or restriction, complex or simple content), over every
+    /// schema read, in name order.
+    derived: BTreeMap<QName, Vec<QName>>,
 }
 
 type R<T> = Result<T, Error>;
@@ -71,6 +78,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         fault_types: BTreeMap::new(),
         arrays: Vec::new(),
         members: BTreeMap::new(),
+        derived: BTreeMap::new(),
     };
     for (q, e) in &defs.schemas.elements {
         if let Some(head) = &e.substitution_group {
@@ -88,6 +96,23 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
             let n = b.scope.unique(&names::type_name(&q.local));
             b.names.insert(TypeKey::Element(q.clone()), n);
         }
+    }
+    for (q, t) in &defs.schemas.types {
+        let TypeDef::Complex(ct) = t else { continue };
+        let (Content::Complex { base, .. } | Content::Simple { base, .. }) = &ct.content else {
+            continue;
+        };
+        let complex_base = matches!(defs.schemas.types.get(base), Some(TypeDef::Complex(_)));
+        if complex_base && base != q && !is_soap_enc_ns(&base.ns) && !is_soap_array(ct) {
+            b.derived.entry(base.clone()).or_default().push(q.clone());
+        }
+    }
+    // Last, so that the names above do not depend on them.
+    for q in b.derived.keys() {
+        let n = b
+            .scope
+            .unique(&format!("{}Kind", b.names[&TypeKey::Named(q.clone())]));
+        b.names.insert(TypeKey::Derivations(q.clone()), n);
     }
     let mut errors = Vec::new();
     let mut clients = Vec::new();
@@ -331,8 +356,82 @@ impl<'d> Builder<'d> {
                 }
                 _ => Ok(Base::Named(self.enqueue(TypeKey::Named(q.clone())))),
             },
+            TypeDef::Complex(_) if self.derived.contains_key(q) => {
+                // Types derive from it: the element may hold any of them (xsi:type, §2.6.1).
+                Ok(Base::Named(self.enqueue(TypeKey::Derivations(q.clone()))))
+            }
             TypeDef::Complex(_) => Ok(Base::Named(self.enqueue(TypeKey::Named(q.clone())))),
         }
+    }
+
+    /// The types an element declared with the complexType `q` may hold (XML Schema Part 1 §3.4.6
+    /// Type Derivation OK, §2.6.1): `q` unless abstract, then every type derived from it,
+    /// transitively, abstract ones left out; breadth first, each level in name order; cycles cut.
+    fn derivation_set(&self, q: &QName) -> Vec<QName> {
+        let mut seen = BTreeSet::new();
+        let mut queue = VecDeque::from([q.clone()]);
+        let mut out = Vec::new();
+        while let Some(t) = queue.pop_front() {
+            if !seen.insert(t.clone()) {
+                continue;
+            }
+            if matches!(self.schemas().types.get(&t), Some(TypeDef::Complex(ct)) if !ct.is_abstract)
+            {
+                out.push(t.clone());
+            }
+            if let Some(ds) = self.derived.get(&t) {
+                queue.extend(ds.iter().cloned());
+            }
+        }
+        out
+    }
+
+    /// The enum of the complexType `q` and its derived types (see [`TypeKey::Derivations`]).
+    fn derivations_decl(&mut self, name: String, q: &QName) -> R<()> {
+        let Some(TypeDef::Complex(ct)) = self.schemas().types.get(q) else {
+            return Ok(());
+        };
+        let is_abstract = ct.is_abstract;
+        let set = self.derivation_set(q);
+        if set.is_empty() {
+            return Err(unsupported(
+                format!("abstract complexType {q} with no concrete type derived from it"),
+                &ct.loc,
+            ));
+        }
+        let variants = set
+            .into_iter()
+            .map(|t| {
+                let n = self.enqueue(TypeKey::Named(t.clone()));
+                DerivedVariant {
+                    name: n.clone(),
+                    xsd_type: t,
+                    ty: TypeExpr::one(Base::Named(n)),
+                }
+            })
+            .collect();
+        let doc = if is_abstract {
+            format!(
+                "A value of a type derived from the abstract complexType `{q}`, as its `xsi:type` says \
+                 (XML Schema Part 1 §2.6.1)."
+            )
+        } else {
+            format!(
+                "A value of the complexType `{q}` (no `xsi:type`) or of a type derived from it, as its \
+                 `xsi:type` says (XML Schema Part 1 §2.6.1)."
+            )
+        };
+        self.decls.insert(
+            name.clone(),
+            TypeDecl::Derivations(DerivationsDecl {
+                name,
+                doc: Some(doc),
+                base: q.clone(),
+                is_abstract,
+                variants,
+            }),
+        );
+        Ok(())
     }
 
     /// The Rust type of an element's or attribute's type; anonymous types are generated in place,
@@ -474,6 +573,7 @@ impl<'d> Builder<'d> {
                     }
                 }
             }
+            TypeKey::Derivations(q) => self.derivations_decl(name, q)?,
             TypeKey::Element(q) => {
                 let e = self.schemas().elements[q].clone();
                 let Some(TypeRef::Anonymous(td)) = &e.ty else {
@@ -1251,6 +1351,11 @@ impl<'d> Builder<'d> {
                         .iter()
                         .filter_map(|v| named(&v.ty.base))
                         .collect(),
+                    TypeDecl::Derivations(d) => d
+                        .variants
+                        .iter()
+                        .filter_map(|v| named(&v.ty.base))
+                        .collect(),
                     TypeDecl::Enum(_) => Vec::new(),
                 };
                 if let Some(cause) = refs.iter().find_map(|r| broken.get(*r)) {
@@ -1303,6 +1408,7 @@ impl<'d> Builder<'d> {
             match d {
                 TypeDecl::Struct(s) => s.fields.iter_mut().map(|f| &mut f.ty).collect(),
                 TypeDecl::Choice(c) => c.variants.iter_mut().map(|v| &mut v.ty).collect(),
+                TypeDecl::Derivations(d) => d.variants.iter_mut().map(|v| &mut v.ty).collect(),
                 _ => Vec::new(),
             }
         }
@@ -1322,6 +1428,11 @@ impl<'d> Builder<'d> {
         let comp = tarjan(&edges);
         for (i, n) in names.iter().enumerate() {
             if let Some(d) = self.decls.get_mut(n) {
+                if matches!(d, TypeDecl::Derivations(_)) {
+                    // Its variants are structs: every cycle through it continues through a
+                    // struct field, boxed below, so the variants stay unboxed.
+                    continue;
+                }
                 for ty in members(d) {
                     if let Base::Named(t) = &ty.base {
                         if matches!(ty.card, Card::Many | Card::ManyNillable) {

@@ -35,6 +35,9 @@ pub enum TypeDecl {
     /// An `xs:choice` that occurs more than once (XML Schema Part 1 §3.8): an enum, one variant per
     /// alternative, held in a `Vec` by its parent.
     Choice(ChoiceDecl),
+    /// A named complexType that other types derive from: an enum of it (unless abstract) and each
+    /// type derived from it, told apart by `xsi:type` (XML Schema Part 1 §2.6.1, §3.4.6).
+    Derivations(DerivationsDecl),
 }
 
 impl TypeDecl {
@@ -46,6 +49,7 @@ impl TypeDecl {
             TypeDecl::Alias(a) => &a.name,
             TypeDecl::Faults(f) => &f.name,
             TypeDecl::Choice(c) => &c.name,
+            TypeDecl::Derivations(d) => &d.name,
         }
     }
 }
@@ -84,6 +88,36 @@ pub struct ChoiceDecl {
     pub namespace: String,
     /// The alternatives, in schema order.
     pub variants: Vec<VariantDecl>,
+}
+
+/// A declared complexType and the types derived from it (XML Schema Part 1 §3.4.6 Type
+/// Derivation OK), as held by an element declared with that type: the value's type is told by
+/// `xsi:type` (§2.6.1), a derived type keeping all its fields.
+#[derive(Debug, Clone)]
+pub struct DerivationsDecl {
+    /// Rust name (the declared type's struct name + `Kind`).
+    pub name: String,
+    /// Doc comment.
+    pub doc: Option<String>,
+    /// The declared type.
+    pub base: QName,
+    /// The declared type is abstract (§3.4.1 {abstract}): no variant of its own, `xsi:type`
+    /// required.
+    pub is_abstract: bool,
+    /// The types, the declared one first (unless abstract), then the derived ones (abstract ones
+    /// left out), breadth first, each level in name order.
+    pub variants: Vec<DerivedVariant>,
+}
+
+/// One type of a [`DerivationsDecl`].
+#[derive(Debug, Clone)]
+pub struct DerivedVariant {
+    /// Rust variant name (the type's struct name).
+    pub name: String,
+    /// The XSD type, written as `xsi:type` (except for the declared type).
+    pub xsd_type: QName,
+    /// Its struct (`One`, boxed when the types are recursive).
+    pub ty: TypeExpr,
 }
 
 /// One alternative of a choice.

@@ -777,6 +777,72 @@ impl<'i> XmlReader<'i> {
             .is_some_and(|f| f.0))
     }
 
+    /// The `xsi:type` of `tag` (XML Schema Part 1 §2.6.1): the type the element's content claims,
+    /// its prefix resolved against the bindings in scope at `tag` (declared on it or on any
+    /// ancestor; an unprefixed value takes the default namespace). `None` when absent.
+    ///
+    /// # Errors
+    ///
+    /// A malformed attribute list, or a value that is not a QName or whose prefix is not bound
+    /// ([`DecodeErrorKind::InvalidValue`], at `…/@type`).
+    pub fn xsi_type(&self, tag: &StartTag<'i>) -> Result<Option<crate::types::QName>, DecodeError> {
+        self.attribute_value(tag, Name::new(XSI_NS, "type"))
+    }
+
+    /// The error for an element of the declared type `declared` whose `xsi:type` is `found` (a
+    /// type the client does not know as `declared` or derived from it), or, with `found` `None`,
+    /// which has no `xsi:type` although `declared` is abstract (XML Schema Part 1 §3.3.4
+    /// Element Locally Valid (Element) 4.3, §3.4.1 {abstract}). `known` lists the types accepted.
+    pub fn unexpected_type(
+        &self,
+        tag: &StartTag<'i>,
+        found: Option<&crate::types::QName>,
+        declared: Name<'_>,
+        known: &str,
+    ) -> DecodeError {
+        let declared = crate::types::QName::new(declared.namespace, declared.local);
+        let message = match found {
+            Some(t) => format!(
+                "xsi:type {t} is not {declared} or a type derived from it that this client knows                  (known: {known})"
+            ),
+            None => format!(
+                "no xsi:type on an element of the abstract type {declared}: one of {known} is                  needed"
+            ),
+        };
+        self.error_at(DecodeErrorKind::UnexpectedType(message), tag.offset)
+    }
+
+    /// With [`Limits::lenient_unknown_elements`]: an element whose `xsi:type` is unknown (see
+    /// [`unexpected_type`](Self::unexpected_type)) is read as its declared, non-abstract type
+    /// instead, the elements of the unknown extension skipped, and a warning logged (target
+    /// `soapgen::lenient`) with the path and both type names.
+    ///
+    /// # Errors
+    ///
+    /// Not lenient: the [`unexpected_type`](Self::unexpected_type) error.
+    pub fn lenient_type(
+        &self,
+        tag: &StartTag<'i>,
+        found: &crate::types::QName,
+        declared: Name<'_>,
+        known: &str,
+    ) -> Result<(), DecodeError> {
+        let err = self.unexpected_type(tag, Some(found), declared, known);
+        if !self.limits.lenient_unknown_elements {
+            return Err(err);
+        }
+        tracing::warn!(
+            target: "soapgen::lenient",
+            path = %err.location.path,
+            line = err.location.line,
+            column = err.location.column,
+            xsi_type = %found,
+            declared = %crate::types::QName::new(declared.namespace, declared.local),
+            "unknown xsi:type read as the declared type (lenient decoding)"
+        );
+        Ok(())
+    }
+
     /// After the document element was read: checks that only comments, PIs and whitespace follow.
     ///
     /// # Errors

@@ -150,6 +150,30 @@ peer_gcc() {
     $(pkg-config --libs "$peer_pkg") -lpthread
 }
 
+# peer_gxx BINARY CXXFLAG... -- INPUT...: a C++ server (gSOAP's C++ mode): the
+# shared main loop (common/peer_main.c) compiled as C with gcc, then g++ -Wall
+# with the CXXFLAGs, $gen and common/ on the include path and gSOAP's
+# pkg-config flags ($peer_pkg, e.g. gsoap++), into $work/BINARY; INPUTs before
+# gSOAP's libs and -lpthread.
+peer_gxx() {
+  local bin="$1" cflags=()
+  shift
+  while [[ $# -gt 0 && "$1" != "--" ]]; do
+    cflags+=("$1")
+    shift
+  done
+  [[ $# -gt 0 ]] && shift
+  gcc -std=gnu99 "${cflags[@]}" -Wall -I"$PEER_COMMON_DIR" \
+    -c -o "$work/peer_main.o" "$PEER_MAIN_C"
+  # shellcheck disable=SC2046  # word splitting of pkg-config output is intended
+  g++ "${cflags[@]}" -Wall \
+    -I"$gen" -I"$PEER_COMMON_DIR" \
+    $(pkg-config --cflags "$peer_pkg") \
+    -o "$work/$bin" \
+    "$@" "$work/peer_main.o" \
+    $(pkg-config --libs "$peer_pkg") -lpthread
+}
+
 # peer_publish BINARY...: replace <outdir>/gen and <outdir>/BINARY... with
 # the new ones.
 peer_publish() {
