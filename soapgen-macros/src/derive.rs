@@ -97,6 +97,8 @@ struct FieldAttrs {
     any: bool,
     content: bool,
     group: bool,
+    /// `default = "…"` / `fixed = "…"` on an attribute (XML Schema Part 1 §3.2.1).
+    constraint: Option<(String, bool, Span)>,
 }
 
 fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs {
@@ -119,10 +121,18 @@ fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs 
                 f.content = true;
             } else if meta.path.is_ident("group") {
                 f.group = true;
+            } else if meta.path.is_ident("default") || meta.path.is_ident("fixed") {
+                let fixed = meta.path.is_ident("fixed");
+                let v: LitStr = meta.value()?.parse()?;
+                if f.constraint.is_some() {
+                    return Err(meta.error("an attribute has one `default` or `fixed` value"));
+                }
+                f.constraint = Some((v.value(), fixed, v.span()));
             } else {
                 return Err(meta.error(
                     "unknown xml attribute on a field; expected `rename`, `namespace`, \
-                     `unqualified`, `attribute`, `text`, `any`, `content` or `group`",
+                     `unqualified`, `attribute`, `text`, `any`, `content`, `group`, `default` or \
+                     `fixed`",
                 ));
             }
             Ok(())
@@ -216,8 +226,23 @@ fn expand_struct(
             ));
             continue;
         }
+        if let (Some((_, _, span)), false) = (&fa.constraint, fa.attribute) {
+            errs.push(syn::Error::new(
+                *span,
+                "`default`/`fixed` go on an `attribute` field (the value taken when it is absent)",
+            ));
+            continue;
+        }
         if fa.attribute {
             let shape = fields::analyze(&field.ty);
+            if fa.constraint.is_some() && (shape.card != fields::Card::One || shape.boxed) {
+                errs.push(syn::Error::new(
+                    field.ty.span(),
+                    "an attribute with a `default` or `fixed` value is a `T` field (absent reads as \
+                     that value), not `Option<T>`",
+                ));
+                continue;
+            }
             let (optional, ty) = match shape.card {
                 fields::Card::One if !shape.boxed => (false, field.ty.clone()),
                 fields::Card::Optional if !shape.boxed => (true, shape.inner.clone()),
@@ -237,6 +262,7 @@ fn expand_struct(
                 namespace: fa.namespace.clone().unwrap_or_default(),
                 local,
                 optional,
+                constraint: fa.constraint.as_ref().map(|(v, f, _)| (v.clone(), *f)),
                 ty,
                 span,
             });

@@ -105,6 +105,8 @@ pub struct AttributeField {
     pub namespace: String,
     pub local: String,
     pub optional: bool,
+    /// The schema's `default` or `fixed` value (`true`: fixed) read when the attribute is absent.
+    pub constraint: Option<(String, bool)>,
     pub ty: Type,
     pub span: Span,
 }
@@ -192,7 +194,12 @@ pub fn read_attributes(krate: &TokenStream, fields: &[AttributeField]) -> TokenS
         let name = name_expr(krate, &f.namespace, &f.local);
         let slot = &f.slot;
         let ty = &f.ty;
-        let code = if f.optional {
+        let code = if let Some((literal, fixed)) = &f.constraint {
+            quote! {
+                let #slot: #ty = #krate::__private::constrained_attribute(
+                    __r, &__start, __r.attribute_value::<#ty>(&__start, #name)?, #name, #literal, #fixed)?;
+            }
+        } else if f.optional {
             quote!(let #slot: ::core::option::Option<#ty> = __r.attribute_value::<#ty>(&__start, #name)?;)
         } else {
             quote! {

@@ -74,6 +74,50 @@ pub fn required_attribute<T>(
     })
 }
 
+/// An attribute with a value constraint (XML Schema Part 1 §3.2.1 {value constraint}, §3.2.4
+/// Attribute Locally Valid 3 and Schema-Validity Assessment): the value read (`slot`) or, when
+/// absent, `literal` (the schema's `default` or `fixed`) read as `T`. With `fixed`, a value that is
+/// present must equal it (compared in the value space).
+///
+/// # Errors
+///
+/// [`DecodeErrorKind::InvalidValue`] at `…/@name` when the literal is not a `T`, or a present value
+/// differs from the fixed one.
+pub fn constrained_attribute<T: FromXmlText + PartialEq>(
+    r: &XmlReader<'_>,
+    start: &StartTag<'_>,
+    slot: Option<T>,
+    name: Name<'_>,
+    literal: &str,
+    fixed: bool,
+) -> Result<T, DecodeError> {
+    let located = |e: crate::error::ValueError| {
+        let mut err = r.error_at(DecodeErrorKind::InvalidValue(e), start.offset());
+        err.location.path.push_str("/@");
+        err.location.path.push_str(name.local);
+        err
+    };
+    let constraint = || {
+        T::from_xml_text(literal, r).map_err(|e| {
+            located(e.because("the schema's default or fixed value is not of the attribute's type"))
+        })
+    };
+    match slot {
+        None => constraint(),
+        Some(v) if !fixed || v == constraint()? => Ok(v),
+        Some(_) => {
+            let text = r
+                .attribute(start, name)?
+                .map(|c| c.into_owned())
+                .unwrap_or_default();
+            Err(located(
+                crate::error::ValueError::new(name.local.to_owned(), &text)
+                    .because(format!("the schema fixes this attribute to {literal:?}")),
+            ))
+        }
+    }
+}
+
 /// Writes an empty element with `xsi:nil="true"` (XML Schema Part 1 §2.6.2).
 #[inline]
 pub fn write_nil(w: &mut XmlWriter, name: Name<'_>) -> Result<(), EncodeError> {

@@ -385,3 +385,56 @@ fn unknown_elements_are_errors_or_with_lenient_decoding_skipped_with_a_warning()
         "{log}"
     );
 }
+
+/// Attributes with a value constraint (XML Schema Part 1 §3.2.1): absent reads as the `default` or
+/// `fixed` value; a present value is kept, unless it differs from the fixed one.
+#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
+#[xml(namespace = "urn:test")]
+struct Constrained {
+    #[xml(attribute, default = "2")]
+    precision: i32,
+    #[xml(attribute, default = "-")]
+    sign: Sign,
+    #[xml(attribute, fixed = "1.0")]
+    version: Decimal,
+    value: String,
+}
+
+#[test]
+fn attribute_defaults_and_fixed_values_apply_when_absent() {
+    let v: Constrained = read(r#"<c xmlns="urn:test"><value>x</value></c>"#).unwrap();
+    assert_eq!(
+        v,
+        Constrained {
+            precision: 2,
+            sign: Sign::Minus,
+            version: "1.0".parse().unwrap(),
+            value: "x".into(),
+        }
+    );
+    let v: Constrained =
+        read(r#"<c xmlns="urn:test" precision="5" sign="+" version="1.00"><value>y</value></c>"#)
+            .unwrap();
+    assert_eq!((v.precision, v.sign), (5, Sign::Plus));
+    // Written always, read back equal.
+    assert_eq!(read::<Constrained>(&write(&v, "c")).unwrap(), v);
+    // Another value than the fixed one is an error at the attribute.
+    let e = read::<Constrained>(r#"<c xmlns="urn:test" version="2"><value>y</value></c>"#)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("c/@version") && e.contains("fixes"), "{e}");
+}
+
+/// A default the schema gives that is not of the attribute's type is an error when it is needed.
+#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
+struct BadDefault {
+    #[xml(attribute, default = "two")]
+    n: i32,
+}
+
+#[test]
+fn a_default_that_is_not_of_the_type_is_a_located_error() {
+    assert_eq!(read::<BadDefault>(r#"<b n="3"/>"#).unwrap().n, 3);
+    let e = read::<BadDefault>("<b/>").unwrap_err().to_string();
+    assert!(e.contains("b/@n") && e.contains("two"), "{e}");
+}

@@ -206,6 +206,11 @@ impl Emitter<'_> {
                         let n = &f.xml.ns;
                         args.push(quote!(namespace = #n));
                     }
+                    match &f.constraint {
+                        Some((v, true)) => args.push(quote!(fixed = #v)),
+                        Some((v, false)) => args.push(quote!(default = #v)),
+                        None => {}
+                    }
                 }
                 FieldKind::Text => args.push(quote!(text)),
                 FieldKind::Any => args.push(quote!(any)),

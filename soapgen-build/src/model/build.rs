@@ -773,6 +773,7 @@ impl<'d> Builder<'d> {
         c.push(
             &field,
             FieldDecl {
+                constraint: None,
                 name: String::new(),
                 xml: QName::new("", ""),
                 kind: FieldKind::Group,
@@ -961,6 +962,7 @@ impl<'d> Builder<'d> {
                     c.push(
                         "value",
                         FieldDecl {
+                            constraint: None,
                             name: String::new(),
                             xml: QName::new("", ""),
                             kind: FieldKind::Text,
@@ -1068,6 +1070,7 @@ impl<'d> Builder<'d> {
                 c.push(
                     "value",
                     FieldDecl {
+                        constraint: None,
                         name: String::new(),
                         xml: QName::new("", ""),
                         kind: FieldKind::Text,
@@ -1132,18 +1135,27 @@ impl<'d> Builder<'d> {
                         Card::Optional
                     };
                     let mut doc = doc;
-                    if let Some(d) = a.default.as_ref().or(a.fixed.as_ref()) {
-                        let what = if a.default.is_some() {
-                            "Default"
-                        } else {
-                            "Fixed value"
-                        };
+                    // A value constraint (XML Schema Part 1 §3.2.1): an absent attribute reads as
+                    // it, so the field holds a value (prohibited attributes are never generated).
+                    let constraint = match (&a.fixed, &a.default) {
+                        (Some(f), _) => Some((f.clone(), true)),
+                        (None, Some(d)) => Some((d.clone(), false)),
+                        (None, None) => None,
+                    };
+                    let card = if constraint.is_some() {
+                        Card::One
+                    } else {
+                        card
+                    };
+                    if let Some((d, fixed)) = &constraint {
+                        let what = if *fixed { "Fixed value" } else { "Default" };
                         let line = format!("{what} when absent: `{d}`.");
                         append_doc(&mut doc, line);
                     }
                     c.push(
                         &a.name.local.clone(),
                         FieldDecl {
+                            constraint,
                             name: String::new(),
                             xml: a.name.clone(),
                             kind: FieldKind::Attribute,
@@ -1179,7 +1191,20 @@ impl<'d> Builder<'d> {
             Term::Element(le) => {
                 let hint = format!("{owner}{}", names::type_name(&le.name.local));
                 let base = self.type_ref(le.ty.as_ref(), &hint)?;
-                self.element_field(&le.name, base, occ, le.nillable, le.doc.clone(), &le.loc, c)
+                let mut doc = le.doc.clone();
+                if let Some(d) = le.fixed.as_ref().or(le.default.as_ref()) {
+                    // XML Schema Part 1 §3.3.1: applies to an empty element, not an absent one.
+                    let what = if le.fixed.is_some() {
+                        "Fixed"
+                    } else {
+                        "Default"
+                    };
+                    append_doc(
+                        &mut doc,
+                        format!("{what} value of the element when it is empty: `{d}` (not applied by the reader)."),
+                    );
+                }
+                self.element_field(&le.name, base, occ, le.nillable, doc, &le.loc, c)
             }
             Term::ElementRef(q) if self.substitutable(q) => {
                 // A reference to a substitution group head: a choice among the group's elements
@@ -1267,6 +1292,7 @@ impl<'d> Builder<'d> {
                 c.push(
                     "any",
                     FieldDecl {
+                        constraint: None,
                         name: String::new(),
                         xml: QName::new("", ""),
                         kind: FieldKind::Any,
@@ -1307,6 +1333,7 @@ impl<'d> Builder<'d> {
         c.push(
             &name.local,
             FieldDecl {
+                constraint: None,
                 name: String::new(),
                 xml: name.clone(),
                 kind: FieldKind::Element,
@@ -2055,6 +2082,7 @@ impl<'d> Builder<'d> {
                         c.push(
                             &p.name,
                             FieldDecl {
+                                constraint: None,
                                 name: String::new(),
                                 xml,
                                 kind: FieldKind::Element,
@@ -2129,6 +2157,7 @@ fn push_mixed(c: &mut Collector) {
     c.push(
         "content",
         FieldDecl {
+            constraint: None,
             name: String::new(),
             xml: QName::new("", ""),
             kind: FieldKind::Content,

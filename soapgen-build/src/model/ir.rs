@@ -167,6 +167,9 @@ pub struct FieldDecl {
     pub ty: TypeExpr,
     /// Doc comment.
     pub doc: Option<String>,
+    /// An attribute's value constraint (XML Schema Part 1 §3.2.1): the `default` or `fixed`
+    /// literal (`true`: fixed) an absent attribute reads as; the field is then `One`.
+    pub constraint: Option<(String, bool)>,
 }
 
 /// Occurrence of a field or parameter, as the runtime's derives read it from the type.
