@@ -484,6 +484,28 @@ fn expand_sequence(
     }
 }
 
+/// An error at the generics unless `input` has none (`what` cannot be generic).
+fn refuse_generics(input: &DeriveInput, what: &str, errs: &mut Errors) {
+    if !input.generics.params.is_empty() {
+        errs.push(syn::Error::new(
+            input.generics.span(),
+            format!("{what} cannot be generic"),
+        ));
+    }
+}
+
+/// The one value of a `Name(T)` variant, or an error saying `shape` (what it must look like).
+fn single_value<'v>(v: &'v syn::Variant, shape: &str, errs: &mut Errors) -> Option<&'v syn::Field> {
+    let field = match &v.fields {
+        Fields::Unnamed(un) if un.unnamed.len() == 1 => un.unnamed.first(),
+        _ => None,
+    };
+    if field.is_none() {
+        errs.push(syn::Error::new(v.fields.span(), shape));
+    }
+    field
+}
+
 /// An enum of one-value variants: an `xs:choice` (XML Schema Part 1 §3.8), each variant an element
 /// (its name from the variant, `rename`, `namespace`, `unqualified`) or a nested group (`group`).
 fn expand_choice(
@@ -495,26 +517,11 @@ fn expand_choice(
 ) -> TokenStream {
     let krate = &c.krate;
     let ident = &input.ident;
-    if !input.generics.params.is_empty() {
-        errs.push(syn::Error::new(
-            input.generics.span(),
-            "a choice enum cannot be generic",
-        ));
-    }
+    refuse_generics(input, "a choice enum", errs);
     let mut variants = Vec::new();
     for (i, v) in e.variants.iter().enumerate() {
-        let Fields::Unnamed(un) = &v.fields else {
-            errs.push(syn::Error::new(
-                v.fields.span(),
-                "a choice variant holds one value: `Name(T)`",
-            ));
-            continue;
-        };
-        let Some(field) = un.unnamed.first().filter(|_| un.unnamed.len() == 1) else {
-            errs.push(syn::Error::new(
-                v.fields.span(),
-                "a choice variant holds one value: `Name(T)`",
-            ));
+        let Some(field) = single_value(v, "a choice variant holds one value: `Name(T)`", errs)
+        else {
             continue;
         };
         let fa = parse_field_attrs(&v.attrs, errs);
@@ -591,26 +598,14 @@ fn expand_derivations(
 ) -> TokenStream {
     let krate = &c.krate;
     let ident = &input.ident;
-    if !input.generics.params.is_empty() {
-        errs.push(syn::Error::new(
-            input.generics.span(),
-            "an `xsi_type` enum cannot be generic",
-        ));
-    }
+    refuse_generics(input, "an `xsi_type` enum", errs);
     let declared_ns = c.namespace.clone().unwrap_or_default();
     let declared_local = c.type_name.clone().unwrap_or_else(|| ident.to_string());
     // (variant, namespace, local, inner type, boxed)
     let mut variants: Vec<(syn::Ident, String, String, syn::Type, bool)> = Vec::new();
     for v in &e.variants {
-        let field = match &v.fields {
-            Fields::Unnamed(un) if un.unnamed.len() == 1 => un.unnamed.first(),
-            _ => None,
-        };
-        let Some(field) = field else {
-            errs.push(syn::Error::new(
-                v.fields.span(),
-                "an `xsi_type` variant holds one value: `Type(T)` or `Type(Box<T>)`",
-            ));
+        let shape = "an `xsi_type` variant holds one value: `Type(T)` or `Type(Box<T>)`";
+        let Some(field) = single_value(v, shape, errs) else {
             continue;
         };
         let fa = parse_field_attrs(&v.attrs, errs);
@@ -765,12 +760,7 @@ fn expand_enum(
 ) -> TokenStream {
     let krate = &c.krate;
     let ident = &input.ident;
-    if !input.generics.params.is_empty() {
-        errs.push(syn::Error::new(
-            input.generics.span(),
-            "an enumeration type cannot be generic",
-        ));
-    }
+    refuse_generics(input, "an enumeration type", errs);
     if !e.variants.is_empty() && e.variants.iter().all(|v| !matches!(v.fields, Fields::Unit)) {
         return expand_choice(input, c, e, which, errs);
     }

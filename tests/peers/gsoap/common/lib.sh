@@ -129,6 +129,17 @@ peer_generate() {
   fi
 }
 
+# peer_split_flags FLAG... -- INPUT...: the FLAGs into the caller's local
+# array cflags, the INPUTs into the global array peer_inputs.
+peer_split_flags() {
+  while [[ $# -gt 0 && "$1" != "--" ]]; do
+    cflags+=("$1")
+    shift
+  done
+  [[ $# -gt 0 ]] && shift
+  peer_inputs=("$@")
+}
+
 # peer_gcc BINARY CFLAG... -- INPUT...: gcc -std=gnu99 -Wall with the CFLAGs,
 # $gen and common/ on the include path and gSOAP's pkg-config flags
 # ($peer_pkg), into
@@ -136,11 +147,8 @@ peer_generate() {
 peer_gcc() {
   local bin="$1" cflags=()
   shift
-  while [[ $# -gt 0 && "$1" != "--" ]]; do
-    cflags+=("$1")
-    shift
-  done
-  [[ $# -gt 0 ]] && shift
+  peer_split_flags "$@"
+  set -- "${peer_inputs[@]}"
   # shellcheck disable=SC2046  # word splitting of pkg-config output is intended
   gcc -std=gnu99 "${cflags[@]}" -Wall \
     -I"$gen" -I"$PEER_COMMON_DIR" \
@@ -158,11 +166,8 @@ peer_gcc() {
 peer_gxx() {
   local bin="$1" cflags=()
   shift
-  while [[ $# -gt 0 && "$1" != "--" ]]; do
-    cflags+=("$1")
-    shift
-  done
-  [[ $# -gt 0 ]] && shift
+  peer_split_flags "$@"
+  set -- "${peer_inputs[@]}"
   gcc -std=gnu99 "${cflags[@]}" -Wall -I"$PEER_COMMON_DIR" \
     -c -o "$work/peer_main.o" "$PEER_MAIN_C"
   # shellcheck disable=SC2046  # word splitting of pkg-config output is intended
