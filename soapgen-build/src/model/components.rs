@@ -359,6 +359,16 @@ pub struct SchemaSet {
     pub attribute_groups: BTreeMap<QName, AttributeGroupDef>,
     /// Top-level attribute declarations.
     pub attributes: BTreeMap<QName, AttributeDecl>,
+    /// The components an `xs:redefine` replaced (XML Schema Part 1 §4.2.2), by symbol space
+    /// (`"type"`, `"group"`, `"attribute group"`) and name: the redefinition holds the name, the
+    /// original is kept under [`redefined_name`] as the redefinition's base or self-reference.
+    pub redefinitions: std::collections::BTreeSet<(&'static str, QName)>,
+}
+
+/// The name the original of a component replaced by `xs:redefine` is kept under (XML Schema Part
+/// 1 §4.2.2: the redefinition's base type, or its reference to its own group, is the original).
+pub fn redefined_name(q: &QName) -> QName {
+    QName::new(q.ns.clone(), format!("{}-redefined", q.local))
 }
 
 /// A WSDL message part (WSDL 1.1 §2.3.1).

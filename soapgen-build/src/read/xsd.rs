@@ -158,21 +158,120 @@ pub fn read_schema(
                     namespace: Some(ctx.tns.clone()),
                     loc: loc.clone(),
                 });
-                if kind == RefKind::Redefine
-                    && xs_children(child).any(|r| r.tag_name().name() != "annotation")
-                {
-                    return Err(Error::at(
-                        ErrorKind::Unsupported(
-                            "xs:redefine with redefined components (an xs:redefine without any is read as an include)".into(),
-                        ),
-                        &loc,
-                    ));
+                if kind == RefKind::Redefine {
+                    for comp in xs_children(child).filter(|r| r.tag_name().name() != "annotation") {
+                        redefine(&ctx, comp, out)?;
+                    }
                 }
             }
             _ => read_top_level(&ctx, child, out)?,
         }
     }
     Ok(refs)
+}
+
+/// One component of an `xs:redefine` (XML Schema Part 1 §4.2.2): it takes the name; its base
+/// type (simpleType, complexType) or its reference to its own name (group, attributeGroup) now
+/// names the original, kept under [`redefined_name`], whether the original was read before or
+/// is read after.
+fn redefine(ctx: &SchemaCtx, node: Node, out: &mut SchemaSet) -> Result<()> {
+    let loc = ctx.doc.loc(node);
+    let what = match node.tag_name().name() {
+        "complexType" | "simpleType" => "type",
+        "group" => "group",
+        "attributeGroup" => "attribute group",
+        other => {
+            return Err(Error::at(
+                ErrorKind::Invalid(format!(
+                    "xs:{other} inside xs:redefine (XML Schema Part 1 §4.2.2 allows simpleType, \
+                     complexType, group and attributeGroup)"
+                )),
+                &loc,
+            ))
+        }
+    };
+    let name = ctx.global_name(node)?;
+    let original = redefined_name(&name);
+    let mut read = SchemaSet::default();
+    read_top_level(ctx, node, &mut read)?;
+    let self_ref = |q: &mut QName| {
+        if *q == name {
+            *q = original.clone();
+        }
+    };
+    fn move_original<T>(map: &mut std::collections::BTreeMap<QName, T>, from: &QName, to: QName) {
+        if let Some(o) = map.remove(from) {
+            map.insert(to, o);
+        }
+    }
+    match what {
+        "type" => {
+            let Some(mut def) = read.types.remove(&name) else {
+                return Ok(());
+            };
+            match &mut def {
+                TypeDef::Complex(ct) => {
+                    if let Content::Complex { base, .. } | Content::Simple { base, .. } =
+                        &mut ct.content
+                    {
+                        self_ref(base);
+                    }
+                }
+                TypeDef::Simple(st) => {
+                    if let SimpleVariety::Restriction {
+                        base: TypeRef::Named(base, _),
+                        ..
+                    } = &mut st.variety
+                    {
+                        self_ref(base);
+                    }
+                }
+            }
+            move_original(&mut out.types, &name, original.clone());
+            out.types.insert(name.clone(), def);
+        }
+        "group" => {
+            let Some(mut def) = read.groups.remove(&name) else {
+                return Ok(());
+            };
+            fn walk(p: &mut Particle, f: &dyn Fn(&mut QName)) {
+                match &mut p.term {
+                    Term::GroupRef(q) => f(q),
+                    Term::Sequence(ps) | Term::Choice(ps) | Term::All(ps) => {
+                        ps.iter_mut().for_each(|p| walk(p, f))
+                    }
+                    _ => {}
+                }
+            }
+            walk(&mut def.particle, &self_ref);
+            move_original(&mut out.groups, &name, original.clone());
+            out.groups.insert(name.clone(), def);
+        }
+        _ => {
+            let Some(mut def) = read.attribute_groups.remove(&name) else {
+                return Ok(());
+            };
+            for item in &mut def.attributes {
+                if let AttributeItem::GroupRef(q, _) = item {
+                    self_ref(q);
+                }
+            }
+            move_original(&mut out.attribute_groups, &name, original.clone());
+            out.attribute_groups.insert(name.clone(), def);
+        }
+    }
+    out.redefinitions.insert((what, name));
+    Ok(())
+}
+
+/// The name a top-level component of symbol space `what` is stored under: its own, or, when an
+/// `xs:redefine` already replaced it, [`redefined_name`] (the original of the redefinition).
+fn stored_name(out: &SchemaSet, what: &'static str, name: QName) -> QName {
+    if out.redefinitions.contains(&(what, name.clone())) {
+        redefined_name(&name)
+    } else {
+        name
+    }
 }
 
 fn insert<T>(
@@ -218,7 +317,7 @@ fn read_top_level(ctx: &SchemaCtx, node: Node, out: &mut SchemaSet) -> Result<()
             })
         }
         "complexType" => {
-            let name = ctx.global_name(node)?;
+            let name = stored_name(out, "type", ctx.global_name(node)?);
             let ct = complex_type(ctx, node, Some(name.clone()))?;
             insert(
                 &mut out.types,
@@ -230,7 +329,7 @@ fn read_top_level(ctx: &SchemaCtx, node: Node, out: &mut SchemaSet) -> Result<()
             )
         }
         "simpleType" => {
-            let name = ctx.global_name(node)?;
+            let name = stored_name(out, "type", ctx.global_name(node)?);
             let st = simple_type(ctx, node, Some(name.clone()))?;
             insert(
                 &mut out.types,
@@ -242,7 +341,7 @@ fn read_top_level(ctx: &SchemaCtx, node: Node, out: &mut SchemaSet) -> Result<()
             )
         }
         "group" => {
-            let name = ctx.global_name(node)?;
+            let name = stored_name(out, "group", ctx.global_name(node)?);
             let particle = xs_children(node)
                 .find(|c| matches!(c.tag_name().name(), "sequence" | "choice" | "all"))
                 .map(|c| particle(ctx, c))
@@ -259,7 +358,7 @@ fn read_top_level(ctx: &SchemaCtx, node: Node, out: &mut SchemaSet) -> Result<()
             })
         }
         "attributeGroup" => {
-            let name = ctx.global_name(node)?;
+            let name = stored_name(out, "attribute group", ctx.global_name(node)?);
             let (attributes, any_attribute) = attribute_items(ctx, node)?;
             let def = AttributeGroupDef {
                 name: name.clone(),
