@@ -58,7 +58,7 @@ const BASE: &str = r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xml
 
 fn generate(schemas: &str) -> String {
     Builder::new()
-        .document("/mem/redef/service.wsdl", &WSDL.replace("SCHEMAS", schemas))
+        .document("/mem/redef/service.wsdl", WSDL.replace("SCHEMAS", schemas))
         .document("/mem/redef/xsd/base.xsd", BASE)
         .document("/mem/redef/redef.xsd", REDEFINE)
         .generate_one(std::path::Path::new("/mem/redef/service.wsdl"))
