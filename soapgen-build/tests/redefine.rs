@@ -127,13 +127,13 @@ fn only_components_may_be_redefined() {
     let e = Builder::new()
         .document(
             "/mem/redef/service.wsdl",
-            &WSDL.replace(
+            WSDL.replace(
                 "SCHEMAS",
                 r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:import namespace="urn:redef" schemaLocation="redef.xsd"/></xs:schema>"#,
             ),
         )
         .document("/mem/redef/xsd/base.xsd", BASE)
-        .document("/mem/redef/redef.xsd", &bad)
+        .document("/mem/redef/redef.xsd", bad)
         .generate_one(std::path::Path::new("/mem/redef/service.wsdl"))
         .unwrap_err()
         .to_string();
