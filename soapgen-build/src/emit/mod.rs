@@ -478,6 +478,24 @@ impl Emitter<'_> {
         let name = ident(&c.name);
         let doc = doc_attrs(c.doc.as_deref(), self.opts.docs);
         let summary = origin_line(&c.summary, !doc.is_empty());
+        // Every port that uses the binding (WSDL 1.1 §2.6): the client's default endpoint is the
+        // first; the others are `Client::builder(address)` away.
+        let ports = if c.ports.len() > 1 {
+            let lines = c.ports.iter().map(|(service, port, address)| {
+                let line = match address {
+                    Some(a) => format!(" - service `{service}`, port `{port}`: <{a}>"),
+                    None => format!(" - service `{service}`, port `{port}` (no address)"),
+                };
+                quote!(#[doc = #line])
+            });
+            quote! {
+                #[doc = ""]
+                #[doc = " Ports using this binding (the first is the default endpoint):"]
+                #(#lines)*
+            }
+        } else {
+            TokenStream::new()
+        };
         let ns = &c.namespace;
         let version = if c.soap12 { "1.2" } else { "1.1" };
         let endpoint = c.endpoint.as_ref().map(|e| quote!(endpoint = #e,));
@@ -580,6 +598,7 @@ impl Emitter<'_> {
         quote! {
             #doc
             #summary
+            #ports
             #[rustfmt::skip]
             #[#rt::soap_client(#krate namespace = #ns, soap = #version, #endpoint #blocking)]
             pub trait #name {

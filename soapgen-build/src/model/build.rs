@@ -1566,7 +1566,7 @@ impl<'d> Builder<'d> {
         bop: &BindingOperation,
         methods: &mut Scope,
     ) -> R<OperationDecl> {
-        let Some(op) = pt.operations.iter().find(|o| o.name == bop.name) else {
+        let Some(op) = port_type_operation(binding, pt, bop) else {
             return Err(undefined(
                 format!("operation {} in portType {}", bop.name, pt.name),
                 &bop.loc,
@@ -1663,7 +1663,13 @@ impl<'d> Builder<'d> {
             }
             _ => out_parts,
         };
-        let method = methods.unique(&names::field_name(&op.name));
+        // An overloaded operation name (WSDL 1.1 §2.4.5) is told apart by its input's name.
+        let overloaded = pt.operations.iter().filter(|o| o.name == op.name).count() > 1;
+        let method_base = match (&op.input_name, overloaded) {
+            (Some(n), true) => n,
+            _ => &op.name,
+        };
+        let method = methods.unique(&names::field_name(method_base));
         let method = names::escape_keyword(&method);
         let mut decl = OperationDecl {
             method,
@@ -2130,6 +2136,35 @@ impl<'d> Builder<'d> {
 
 /// Whether `ns` is the SOAP 1.1 encoding namespace (SOAP 1.1 §5) or SOAP 1.2's (SOAP 1.2 Part 2
 /// §4, whose arrays are read the same way: items in order, whatever their names).
+/// The portType operation a binding operation binds (WSDL 1.1 §2.5): the one of that name; of
+/// an overloaded name (§2.4.5), the one whose input has the binding input's `name`, else the one
+/// at the same position among the operations of that name.
+fn port_type_operation<'p>(
+    binding: &Binding,
+    pt: &'p PortType,
+    bop: &BindingOperation,
+) -> Option<&'p PortTypeOperation> {
+    let same: Vec<&PortTypeOperation> = pt
+        .operations
+        .iter()
+        .filter(|o| o.name == bop.name)
+        .collect();
+    if same.len() <= 1 {
+        return same.first().copied();
+    }
+    if let Some(n) = &bop.input_name {
+        if let Some(op) = same.iter().find(|o| o.input_name.as_ref() == Some(n)) {
+            return Some(op);
+        }
+    }
+    let position = binding
+        .operations
+        .iter()
+        .filter(|o| o.name == bop.name)
+        .position(|o| std::ptr::eq(o, bop))?;
+    same.get(position).copied()
+}
+
 fn is_soap_enc_ns(ns: &str) -> bool {
     ns == "http://schemas.xmlsoap.org/soap/encoding/"
         || ns == "http://www.w3.org/2003/05/soap-encoding"

@@ -409,6 +409,8 @@ pub struct PortTypeOperation {
     pub name: String,
     /// Input message.
     pub input: Option<QName>,
+    /// The input's `name` attribute, which tells overloaded operations apart (WSDL 1.1 §2.4.5).
+    pub input_name: Option<String>,
     /// Output message (absent for one-way).
     pub output: Option<QName>,
     /// Fault messages (name, message).
@@ -499,6 +501,9 @@ pub struct MimeAttachment {
 pub struct BindingOperation {
     /// Name (matches a portType operation).
     pub name: String,
+    /// The input's `name` attribute, matched against the portType operation's when the name
+    /// is overloaded (WSDL 1.1 §2.4.5, §2.5).
+    pub input_name: Option<String>,
     /// `soapAction`.
     pub soap_action: Option<String>,
     /// `style` of the operation, if given.

@@ -157,6 +157,7 @@ pub fn read_definitions(
                     let mut op = PortTypeOperation {
                         name: required(doc, o, "name")?.to_owned(),
                         input: None,
+                        input_name: None,
                         output: None,
                         faults: Vec::new(),
                         doc: doc.documentation(o),
@@ -164,7 +165,10 @@ pub fn read_definitions(
                     };
                     for m in msgs {
                         match m.tag_name().name() {
-                            "input" => op.input = Some(required_qname(doc, m, "message")?),
+                            "input" => {
+                                op.input = Some(required_qname(doc, m, "message")?);
+                                op.input_name = m.attribute("name").map(str::to_owned);
+                            }
                             "output" => op.output = Some(required_qname(doc, m, "message")?),
                             "fault" => op.faults.push((
                                 required(doc, m, "name")?.to_owned(),
@@ -260,6 +264,10 @@ fn read_binding(doc: &DocCtx, node: Node, name: QName) -> Result<Binding> {
         let soap_op = ext_child(o, "operation");
         let mut bo = BindingOperation {
             name: required(doc, o, "name")?.to_owned(),
+            input_name: wsdl_children(o, "input")
+                .next()
+                .and_then(|i| i.attribute("name"))
+                .map(str::to_owned),
             soap_action: soap_op
                 .and_then(|s| s.attribute("soapAction"))
                 .map(str::to_owned),

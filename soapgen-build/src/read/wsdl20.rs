@@ -936,6 +936,7 @@ pub fn resolve(d: Description, defs: &mut Definitions) -> Result<()> {
                 faults.push((f.local.clone(), name));
             }
             operations.push(PortTypeOperation {
+                input_name: None,
                 name: o.name.local.clone(),
                 input,
                 output,
@@ -1098,6 +1099,7 @@ pub fn resolve(d: Description, defs: &mut Definitions) -> Result<()> {
                 .is_some()
                 .then(|| bm(headers("Out", bo.map(|o| &o.output_headers), defs)));
             operations.push(BindingOperation {
+                input_name: None,
                 name: io.name.local.clone(),
                 soap_action: bo.and_then(|o| o.action.clone()),
                 style: Some(Style::Document),
