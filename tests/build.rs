@@ -5,7 +5,8 @@
 //! Attachments WSDL of the gSOAP SwA peer; the rpc/encoded WSDL of the gSOAP encoded peer; a WSDL 2.0
 //! description of the gSOAP echo peer's service; the model-group cases of issue 4 (wsdl/groups.wsdl:
 //! repeated choices and sequences); input messages with no parts (wsdl/noparts.wsdl); substitution
-//! groups and abstract elements (wsdl/substitution.wsdl).
+//! groups and abstract elements (wsdl/substitution.wsdl); one echo operation per XSD kind of issue 4
+//! (wsdl/kinds.wsdl), which the gSOAP kinds peer implements.
 
 fn main() {
     let b = soapgen_build::Builder::new()
@@ -21,7 +22,8 @@ fn main() {
         .wsdl("peers/gsoap/encoded/encoded.wsdl")
         .wsdl("wsdl/groups.wsdl")
         .wsdl("wsdl/noparts.wsdl")
-        .wsdl("wsdl/substitution.wsdl");
+        .wsdl("wsdl/substitution.wsdl")
+        .wsdl("wsdl/kinds.wsdl");
     if let Err(e) = b.build() {
         panic!("soapgen: {e}");
     }
