@@ -89,6 +89,7 @@ struct FieldAttrs {
     attribute: bool,
     text: bool,
     any: bool,
+    any_attribute: bool,
     content: bool,
     group: bool,
 }
@@ -109,6 +110,8 @@ fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs 
                 f.text = true;
             } else if meta.path.is_ident("any") {
                 f.any = true;
+            } else if meta.path.is_ident("any_attribute") {
+                f.any_attribute = true;
             } else if meta.path.is_ident("content") {
                 f.content = true;
             } else if meta.path.is_ident("group") {
@@ -116,7 +119,7 @@ fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs 
             } else {
                 return Err(meta.error(
                     "unknown xml attribute on a field; expected `rename`, `namespace`, \
-                     `unqualified`, `attribute`, `text`, `any`, `content` or `group`",
+                     `unqualified`, `attribute`, `text`, `any`, `any_attribute`, `content` or `group`",
                 ));
             }
             Ok(())
@@ -201,7 +204,35 @@ fn expand_struct(
             ));
             continue;
         }
-        if fa.attribute {
+        if fa.any_attribute {
+            let shape = fields::analyze(&field.ty);
+            if fa.attribute
+                || fa.text
+                || fa.any
+                || fa.content
+                || fa.group
+                || shape.card != fields::Card::Many
+                || shape.boxed
+            {
+                errs.push(syn::Error::new(
+                    field.ty.span(),
+                    "an `any_attribute` field (xs:anyAttribute) is `Vec<AnyAttribute>` and takes no \
+                     other xml attribute",
+                ));
+                continue;
+            }
+            attr_ctor.extend(quote!(#fident: #slot,));
+            attributes.push(AttributeField {
+                slot,
+                access: quote!(&self.#fident),
+                namespace: String::new(),
+                local: String::new(),
+                optional: false,
+                any: true,
+                ty: shape.inner.clone(),
+                span,
+            });
+        } else if fa.attribute {
             let shape = fields::analyze(&field.ty);
             let (optional, ty) = match shape.card {
                 fields::Card::One if !shape.boxed => (false, field.ty.clone()),
@@ -222,6 +253,7 @@ fn expand_struct(
                 namespace: fa.namespace.clone().unwrap_or_default(),
                 local,
                 optional,
+                any: false,
                 ty,
                 span,
             });
@@ -477,7 +509,7 @@ fn expand_choice(
             continue;
         };
         let fa = parse_field_attrs(&v.attrs, errs);
-        if fa.attribute || fa.text || fa.content || (fa.any && fa.group) {
+        if fa.attribute || fa.any_attribute || fa.text || fa.content || (fa.any && fa.group) {
             errs.push(syn::Error::new(
                 v.ident.span(),
                 "a choice variant takes `rename`, `namespace`, `unqualified`, `group` or `any`",
@@ -565,6 +597,7 @@ fn expand_enum(
         }
         let fa = parse_field_attrs(&v.attrs, errs);
         if fa.attribute
+            || fa.any_attribute
             || fa.text
             || fa.any
             || fa.content

@@ -105,6 +105,8 @@ pub struct AttributeField {
     pub namespace: String,
     pub local: String,
     pub optional: bool,
+    /// An `xs:anyAttribute` wildcard (`Vec<AnyAttribute>`): the attributes no other field takes.
+    pub any: bool,
     pub ty: Type,
     pub span: Span,
 }
@@ -175,7 +177,9 @@ pub fn write_attributes(krate: &TokenStream, fields: &[AttributeField]) -> Token
     for f in fields {
         let name = name_expr(krate, &f.namespace, &f.local);
         let access = &f.access;
-        let code = if f.optional {
+        let code = if f.any {
+            quote!(for __a in (#access).iter() { __w.attribute(__a.name(), &__a.value)?; })
+        } else if f.optional {
             quote!(if let ::core::option::Option::Some(__v) = #access { __w.attribute_value(#name, __v)?; })
         } else {
             quote!(__w.attribute_value(#name, #access)?;)
@@ -192,7 +196,15 @@ pub fn read_attributes(krate: &TokenStream, fields: &[AttributeField]) -> TokenS
         let name = name_expr(krate, &f.namespace, &f.local);
         let slot = &f.slot;
         let ty = &f.ty;
-        let code = if f.optional {
+        let code = if f.any {
+            let known = fields
+                .iter()
+                .filter(|k| !k.any)
+                .map(|k| name_expr(krate, &k.namespace, &k.local));
+            quote! {
+                let #slot: ::std::vec::Vec<#ty> = __r.other_attributes(&__start, &[#(#known),*])?;
+            }
+        } else if f.optional {
             quote!(let #slot: ::core::option::Option<#ty> = __r.attribute_value::<#ty>(&__start, #name)?;)
         } else {
             quote! {

@@ -12,7 +12,7 @@
 //! content, `xs:anyType` and an element with no type, one name in two namespaces, `Foo` and `foo`,
 //! an attributeGroup reference.
 
-use soapgen_runtime::types::{AnyElement, AnyXml, Decimal, List, Nillable};
+use soapgen_runtime::types::{AnyAttribute, AnyElement, AnyXml, Decimal, List, Nillable};
 use soapgen_tests::peers::{gsoap_kinds, Peer};
 
 mod kinds {
@@ -489,9 +489,11 @@ async fn gsoap_echoes_elements_matched_by_xs_any_as_xml() {
     let v = Open {
         id: "1".into(),
         any: sent.clone(),
+        any_attribute: vec![],
     };
     let back = echoed(c.echo_open(v).await, &peer);
     assert_eq!(back.id, "1");
+    assert_eq!(back.any_attribute, []);
     assert_eq!(back.any.len(), sent.len(), "{back:?}");
     for (b, s) in back.any.iter().zip(&sent) {
         assert_eq!(element(b), element(s), "{} sent as {}", b.xml, s.xml);
@@ -499,8 +501,35 @@ async fn gsoap_echoes_elements_matched_by_xs_any_as_xml() {
     let none = Open {
         id: "2".into(),
         any: vec![],
+        any_attribute: vec![],
     };
     assert_eq!(echoed(c.echo_open(none.clone()).await, &peer), none);
+}
+
+/// `xs:anyAttribute namespace="##other"`: gSOAP (wsdl2h -d) keeps the attributes as DOM attribute
+/// nodes and writes them back, under its own prefixes; soapgen keeps them by expanded name.
+#[tokio::test]
+async fn gsoap_echoes_attributes_matched_by_xs_any_attribute() {
+    let peer = gsoap_kinds();
+    let c = client(&peer);
+    let mut sent = vec![
+        AnyAttribute::new("urn:x", "at", "v & <w> \"q\""),
+        AnyAttribute::new("urn:y", "b", ""),
+        AnyAttribute::new("urn:x", "c", "3"),
+    ];
+    let v = Open {
+        id: "1".into(),
+        any: vec![AnyElement {
+            xml: r#"<x:e xmlns:x="urn:x"/>"#.into(),
+        }],
+        any_attribute: sent.clone(),
+    };
+    let mut back = echoed(c.echo_open(v.clone()).await, &peer);
+    back.any_attribute.sort();
+    sent.sort();
+    assert_eq!(back.any_attribute, sent);
+    assert_eq!(back.any.len(), 1);
+    assert_eq!(element(&back.any[0]), element(&v.any[0]));
 }
 
 #[tokio::test]

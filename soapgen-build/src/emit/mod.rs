@@ -209,6 +209,7 @@ impl Emitter<'_> {
                 }
                 FieldKind::Text => args.push(quote!(text)),
                 FieldKind::Any => args.push(quote!(any)),
+                FieldKind::AnyAttribute => args.push(quote!(any_attribute)),
                 FieldKind::Content => args.push(quote!(content)),
                 FieldKind::Group => args.push(quote!(group)),
                 FieldKind::Element => {

@@ -896,6 +896,9 @@ impl<'d> Builder<'d> {
                     // Mixed content: attributes stay typed, the content is kept as XML.
                     push_mixed(c);
                     self.attributes(&ct.attributes, c, &mut BTreeSet::new())?;
+                    if ct.any_attribute {
+                        push_any_attribute(c);
+                    }
                     return Ok(());
                 }
                 if *derivation == Derivation::Extension
@@ -938,6 +941,9 @@ impl<'d> Builder<'d> {
             }
         }
         self.attributes(&ct.attributes, c, &mut BTreeSet::new())?;
+        if ct.any_attribute {
+            push_any_attribute(c);
+        }
         Ok(())
     }
 
@@ -996,6 +1002,9 @@ impl<'d> Builder<'d> {
                         return Err(undefined(format!("attribute group {q}"), loc));
                     };
                     self.attributes(&g.attributes, c, seen_groups)?;
+                    if g.any_attribute {
+                        push_any_attribute(c);
+                    }
                 }
                 AttributeItem::Attribute(a) => {
                     if a.use_ == AttributeUse::Prohibited {
@@ -2013,8 +2022,34 @@ fn append_doc(doc: &mut Option<String>, paragraph: String) {
 
 /// Mixed content (text between elements, XML Schema Part 1 §3.4.2 {content type} mixed): kept whole
 /// as XML, so nothing is lost.
+/// The field of an `xs:anyAttribute` wildcard (XML Schema Part 1 §3.10), once per type however many
+/// wildcards its base, its attribute groups and itself declare (§3.4.2 takes their union).
+fn push_any_attribute(c: &mut Collector) {
+    if c.fields.iter().any(|f| f.kind == FieldKind::AnyAttribute) {
+        return;
+    }
+    c.push(
+        "any_attribute",
+        FieldDecl {
+            name: String::new(),
+            xml: QName::new("", ""),
+            kind: FieldKind::AnyAttribute,
+            ty: TypeExpr {
+                base: Base::Runtime("types::AnyAttribute"),
+                card: Card::Many,
+                boxed: false,
+            },
+            doc: Some(
+                "Attributes matched by the wildcard `xs:anyAttribute`, kept by name and value."
+                    .into(),
+            ),
+        },
+    );
+}
+
 fn push_mixed(c: &mut Collector) {
-    c.fields.retain(|f| f.kind == FieldKind::Attribute);
+    c.fields
+        .retain(|f| matches!(f.kind, FieldKind::Attribute | FieldKind::AnyAttribute));
     c.push(
         "content",
         FieldDecl {

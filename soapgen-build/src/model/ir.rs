@@ -113,6 +113,9 @@ pub enum FieldKind {
     Text,
     /// Elements matched by an `xs:any` wildcard.
     Any,
+    /// Attributes matched by an `xs:anyAttribute` wildcard (`Vec<types::AnyAttribute>`, XML Schema
+    /// Part 1 §3.10).
+    AnyAttribute,
     /// The whole content kept as XML (mixed content).
     Content,
     /// A model group among the children (`#[xml(group)]`): a choice enum or a sequence struct,
