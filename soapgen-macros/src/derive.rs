@@ -92,6 +92,7 @@ struct FieldAttrs {
     any_attribute: bool,
     content: bool,
     group: bool,
+    default: Option<String>,
 }
 
 fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs {
@@ -112,6 +113,8 @@ fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs 
                 f.any = true;
             } else if meta.path.is_ident("any_attribute") {
                 f.any_attribute = true;
+            } else if meta.path.is_ident("default") {
+                f.default = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("content") {
                 f.content = true;
             } else if meta.path.is_ident("group") {
@@ -119,7 +122,7 @@ fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs 
             } else {
                 return Err(meta.error(
                     "unknown xml attribute on a field; expected `rename`, `namespace`, \
-                     `unqualified`, `attribute`, `text`, `any`, `any_attribute`, `content` or `group`",
+                     `unqualified`, `attribute`, `text`, `any`, `any_attribute`, `content`, `group` or `default`",
                 ));
             }
             Ok(())
@@ -201,6 +204,15 @@ fn expand_struct(
             errs.push(syn::Error::new(
                 fident.span(),
                 "a field cannot be both `attribute` and `text`",
+            ));
+            continue;
+        }
+        if fa.default.is_some()
+            && (fa.attribute || fa.any_attribute || fa.text || fa.content || fa.any || fa.group)
+        {
+            errs.push(syn::Error::new(
+                fident.span(),
+                "`default` (the value of an empty element) goes on an element field only",
             ));
             continue;
         }
@@ -306,6 +318,7 @@ fn expand_struct(
                 span,
                 any: fa.any,
                 group: fa.group,
+                default: fa.default.clone(),
             });
             element_types.push((fident.clone(), field.ty.clone()));
         }
@@ -509,7 +522,13 @@ fn expand_choice(
             continue;
         };
         let fa = parse_field_attrs(&v.attrs, errs);
-        if fa.attribute || fa.any_attribute || fa.text || fa.content || (fa.any && fa.group) {
+        if fa.attribute
+            || fa.any_attribute
+            || fa.default.is_some()
+            || fa.text
+            || fa.content
+            || (fa.any && fa.group)
+        {
             errs.push(syn::Error::new(
                 v.ident.span(),
                 "a choice variant takes `rename`, `namespace`, `unqualified`, `group` or `any`",
@@ -557,6 +576,7 @@ fn expand_choice(
                 span: field.ty.span(),
                 any: fa.any,
                 group: fa.group,
+                default: None,
             },
         });
     }
@@ -598,6 +618,7 @@ fn expand_enum(
         let fa = parse_field_attrs(&v.attrs, errs);
         if fa.attribute
             || fa.any_attribute
+            || fa.default.is_some()
             || fa.text
             || fa.any
             || fa.content

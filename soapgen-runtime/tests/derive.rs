@@ -371,6 +371,45 @@ fn any_attributes_keep_what_no_field_names_by_expanded_name() {
     assert!(e.contains("z:a"), "{e}");
 }
 
+#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
+#[xml(namespace = "urn:test")]
+struct WithDefaults {
+    #[xml(default = "+")]
+    sign: Sign,
+    #[xml(default = "5")]
+    many: Vec<i32>,
+    #[xml(default = "n")]
+    nil: Option<Nillable<String>>,
+}
+
+#[test]
+fn empty_elements_with_a_default_read_as_the_default() {
+    let v: WithDefaults = read(
+        r#"<t:d xmlns:t="urn:test" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><t:sign/><t:many/><t:many>2</t:many><t:many></t:many><t:nil xsi:nil="true"/></t:d>"#,
+    )
+    .unwrap();
+    assert_eq!(
+        v,
+        WithDefaults {
+            sign: Sign::Plus,
+            many: vec![5, 2, 5],
+            nil: Some(Nillable::Nil),
+        }
+    );
+    let v: WithDefaults = read(r#"<d xmlns="urn:test"><sign>-</sign><nil/></d>"#).unwrap();
+    assert_eq!((v.sign, v.many.len()), (Sign::Minus, 0));
+    assert_eq!(v.nil, Some(Nillable::Value("n".into())));
+    // Written as held, so an empty value goes out empty, and an empty element with a default is
+    // that default (§3.3.4 item 5.1): the empty enumeration value reads back as `+`.
+    let w = WithDefaults {
+        sign: Sign::Empty,
+        many: vec![],
+        nil: None,
+    };
+    let back: WithDefaults = read(&write(&w, "d")).unwrap();
+    assert_eq!(back.sign, Sign::Plus);
+}
+
 /// A `tracing` writer into a shared buffer.
 #[derive(Clone, Default)]
 struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);

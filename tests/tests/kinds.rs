@@ -415,8 +415,9 @@ async fn gsoap_gives_nil_back_as_absent_for_optional_nillable_elements() {
 // ------------------------------------------------------------------------------------------------
 // Default and fixed values (XML Schema Part 1 §3.3.1, §3.2.1). soapgen generates an optional
 // element with a default as `Option<T>`: absent is `None` (an element default applies only to an
-// element present and empty, §3.3.4 item 5.1); an attribute default or fixed value is noted in the
-// field's documentation and absent is `None`. Neither side checks a fixed value.
+// element present and empty, §3.3.4 item 5.1), present and empty is the default (or fixed) value;
+// an attribute default or fixed value is noted in the field's documentation and absent is `None`.
+// Neither side checks a fixed value.
 // ------------------------------------------------------------------------------------------------
 
 #[tokio::test]
@@ -435,8 +436,9 @@ async fn gsoap_echoes_given_values_of_elements_and_attributes_with_defaults() {
 
 /// What gSOAP does with absent values: an absent element with a default stays absent, an absent
 /// attribute with a default stays absent, but an absent attribute with a fixed value comes back
-/// with that value; a present, empty element gets its default (§3.3.4 5.1, which soapgen does not
-/// apply: it reads the empty string). A value that breaks `fixed` comes back unchanged.
+/// with that value; a present, empty element gets its default (§3.3.4 5.1, as soapgen reads it,
+/// see `empty_elements_with_a_default_or_fixed_value_read_as_that_value`). A value that breaks
+/// `fixed` comes back unchanged.
 #[tokio::test]
 async fn gsoap_fills_in_fixed_attributes_and_defaults_of_empty_elements() {
     let peer = gsoap_kinds();
@@ -470,7 +472,39 @@ async fn gsoap_fills_in_fixed_attributes_and_defaults_of_empty_elements() {
     assert_eq!(echoed(c.echo_defaults(wrong.clone()).await, &peer), wrong);
 }
 
+/// soapgen's reader applies the declaration's default or fixed value to an element that is present
+/// and empty (§3.3.4 item 5.1), and leaves an absent one absent.
+#[test]
+fn empty_elements_with_a_default_or_fixed_value_read_as_that_value() {
+    use soapgen_runtime::xml::XmlReader;
+    use soapgen_runtime::FromXml;
+    let read = |xml: &str| -> Defaults {
+        let mut r = XmlReader::new(xml);
+        let root = r.root().unwrap();
+        let v = Defaults::read_xml(&mut r, root).unwrap_or_else(|e| panic!("{e}: {xml}"));
+        r.finish().unwrap();
+        v
+    };
+    let empty = read(r#"<v xmlns="urn:soapgen:kinds"><color/><count></count><unit/></v>"#);
+    assert_eq!(
+        (empty.color.as_deref(), empty.count, empty.unit.as_str()),
+        (Some("red"), Some(7), "cm")
+    );
+    let absent = read(r#"<v xmlns="urn:soapgen:kinds"><unit>m</unit></v>"#);
+    assert_eq!(
+        (absent.color, absent.count, absent.unit.as_str()),
+        (None, None, "m")
+    );
+    // Whitespace is content for a string, and collapsed to nothing for an int: an error there.
+    let spaced = read(r#"<v xmlns="urn:soapgen:kinds"><color> </color><unit>cm</unit></v>"#);
+    assert_eq!(spaced.color.as_deref(), Some(" "));
+    let mut r = XmlReader::new(r#"<v xmlns="urn:soapgen:kinds"><count> </count><unit/></v>"#);
+    let root = r.root().unwrap();
+    assert!(Defaults::read_xml(&mut r, root).is_err());
+}
+
 // ------------------------------------------------------------------------------------------------
+// Wildcards// ------------------------------------------------------------------------------------------------
 // Wildcards (XML Schema Part 1 §3.10), mixed content (§3.4.2), anyType (§3.4.7).
 // ------------------------------------------------------------------------------------------------
 

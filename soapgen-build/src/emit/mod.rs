@@ -216,6 +216,9 @@ impl Emitter<'_> {
                     if needs_rename {
                         args.push(quote!(rename = #local));
                     }
+                    if let Some(d) = &f.default {
+                        args.push(quote!(default = #d));
+                    }
                     if f.xml.ns != s.namespace {
                         if f.xml.ns.is_empty() {
                             args.push(quote!(unqualified));

@@ -676,6 +676,7 @@ impl<'d> Builder<'d> {
                 name: String::new(),
                 xml: QName::new("", ""),
                 kind: FieldKind::Group,
+                default: None,
                 ty: TypeExpr {
                     base: Base::Named(name),
                     card,
@@ -864,6 +865,7 @@ impl<'d> Builder<'d> {
                             name: String::new(),
                             xml: QName::new("", ""),
                             kind: FieldKind::Text,
+                            default: None,
                             ty: TypeExpr::one(Base::Std("String")),
                             doc: Some("The text content (mixed content without elements).".into()),
                         },
@@ -977,6 +979,7 @@ impl<'d> Builder<'d> {
                         name: String::new(),
                         xml: QName::new("", ""),
                         kind: FieldKind::Text,
+                        default: None,
                         ty: TypeExpr::one(ty),
                         doc: Some("The simple content.".into()),
                     },
@@ -1056,6 +1059,7 @@ impl<'d> Builder<'d> {
                             name: String::new(),
                             xml: a.name.clone(),
                             kind: FieldKind::Attribute,
+                            default: None,
                             ty: TypeExpr {
                                 base,
                                 card,
@@ -1088,7 +1092,22 @@ impl<'d> Builder<'d> {
             Term::Element(le) => {
                 let hint = format!("{owner}{}", names::type_name(&le.name.local));
                 let base = self.type_ref(le.ty.as_ref(), &hint)?;
-                self.element_field(&le.name, base, occ, le.nillable, le.doc.clone(), &le.loc, c)
+                let n = c.fields.len();
+                self.element_field(&le.name, base, occ, le.nillable, le.doc.clone(), &le.loc, c)?;
+                let value = le.default.as_ref().map(|d| ("Default", d));
+                let value = value.or(le.fixed.as_ref().map(|f| ("Fixed value", f)));
+                if let (Some((what, v)), Some(f)) = (value, c.fields.get_mut(n)) {
+                    // Applied by the reader to simple types only (a complex type's simple content
+                    // with a default is only documented).
+                    if self.is_simple_type(le.ty.as_ref()) {
+                        f.default = Some(v.clone());
+                    }
+                    let line = format!(
+                        "{what} when present and empty: `{v}` (an absent element stays absent)."
+                    );
+                    append_doc(&mut f.doc, line);
+                }
+                Ok(())
             }
             Term::ElementRef(q) if self.substitutable(q) => {
                 // A reference to a substitution group head: a choice among the group's elements
@@ -1179,6 +1198,7 @@ impl<'d> Builder<'d> {
                         name: String::new(),
                         xml: QName::new("", ""),
                         kind: FieldKind::Any,
+                        default: None,
                         ty: TypeExpr {
                             base: Base::Runtime("types::AnyElement"),
                             card,
@@ -1190,6 +1210,19 @@ impl<'d> Builder<'d> {
                     },
                 );
                 Ok(())
+            }
+        }
+    }
+
+    /// Whether a declared element type is a simple type (XML Schema Part 2), whose values the
+    /// runtime reads from text; `None` (no type: `xs:anyType`) is not.
+    fn is_simple_type(&self, ty: Option<&TypeRef>) -> bool {
+        match ty {
+            None => false,
+            Some(TypeRef::Anonymous(td)) => matches!(&**td, TypeDef::Simple(_)),
+            Some(TypeRef::Named(q, _)) if q.is_xs() => q.local != "anyType",
+            Some(TypeRef::Named(q, _)) => {
+                matches!(self.schemas().types.get(q), Some(TypeDef::Simple(_)))
             }
         }
     }
@@ -1219,6 +1252,7 @@ impl<'d> Builder<'d> {
                 name: String::new(),
                 xml: name.clone(),
                 kind: FieldKind::Element,
+                default: None,
                 ty: TypeExpr {
                     base,
                     card,
@@ -1956,6 +1990,7 @@ impl<'d> Builder<'d> {
                                 name: String::new(),
                                 xml,
                                 kind: FieldKind::Element,
+                                default: None,
                                 ty: TypeExpr::one(base),
                                 doc: None,
                             },
@@ -2034,6 +2069,7 @@ fn push_any_attribute(c: &mut Collector) {
             name: String::new(),
             xml: QName::new("", ""),
             kind: FieldKind::AnyAttribute,
+            default: None,
             ty: TypeExpr {
                 base: Base::Runtime("types::AnyAttribute"),
                 card: Card::Many,
@@ -2056,6 +2092,7 @@ fn push_mixed(c: &mut Collector) {
             name: String::new(),
             xml: QName::new("", ""),
             kind: FieldKind::Content,
+            default: None,
             ty: TypeExpr::one(Base::Runtime("types::AnyXml")),
             doc: Some("Mixed content (text and elements), kept as XML.".into()),
         },

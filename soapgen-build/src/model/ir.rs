@@ -136,6 +136,9 @@ pub struct FieldDecl {
     pub ty: TypeExpr,
     /// Doc comment.
     pub doc: Option<String>,
+    /// For an element of a simple type: its declaration's default or fixed value, the value of the
+    /// element when it is present and empty (XML Schema Part 1 §3.3.4 item 5.1).
+    pub default: Option<String>,
 }
 
 /// Occurrence of a field or parameter, as the runtime's derives read it from the type.

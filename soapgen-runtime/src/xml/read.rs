@@ -408,6 +408,27 @@ impl<'i> XmlReader<'i> {
         })
     }
 
+    /// As [`read_simple`](Self::read_simple), but empty content (no characters at all) is read as
+    /// `default`: the value of an element whose declaration gives a default or fixed value (XML
+    /// Schema Part 1 §3.3.1 {value constraint}, §3.3.4 item 5.1).
+    ///
+    /// # Errors
+    ///
+    /// As [`read_simple`](Self::read_simple); an invalid `default` is an invalid value at the element.
+    pub fn read_simple_or<T: FromXmlText>(
+        &mut self,
+        start: &StartTag<'i>,
+        default: &str,
+    ) -> Result<T, DecodeError> {
+        let text = self.read_text()?;
+        let text: &str = if text.is_empty() { default } else { &text };
+        T::from_xml_text(text, self).map_err(|e| {
+            let mut err = self.error_at(DecodeErrorKind::InvalidValue(e), start.offset);
+            self.push_path(&mut err.location.path, start);
+            err
+        })
+    }
+
     /// Reads the current element's base64Binary content (XML Schema Part 2 §3.2.16) up to and
     /// including its end tag, decoding while the text streams: character data, CDATA sections and
     /// character references (`&#13;`) go straight into the decoder, whatever the line breaks (see
