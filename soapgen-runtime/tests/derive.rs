@@ -346,7 +346,7 @@ struct OpenAttributes {
 #[test]
 fn any_attributes_keep_what_no_field_names_by_expanded_name() {
     use soapgen_runtime::types::AnyAttribute;
-    let xml = r#"<t:o xmlns:t="urn:test" xmlns:e="urn:ext" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" e:a="1 &amp; &lt;2&gt;" id="i" e:known="5" b="x&#9;y" xsi:type="t:O" t:known="t">v</t:o>"#;
+    let xml = r#"<t:o xmlns:t="urn:test" xmlns:e="urn:ext" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" e:a="1 &amp; &lt;2&gt;" id="i" e:known="5" b="x&#9;y" xsi:type="t:O" t:known="t" xml:lang="en">v</t:o>"#;
     let o: OpenAttributes = read(xml).unwrap();
     assert_eq!(
         (o.id.as_str(), o.known, o.value.as_str()),
@@ -360,6 +360,7 @@ fn any_attributes_keep_what_no_field_names_by_expanded_name() {
             AnyAttribute::new("urn:ext", "a", "1 & <2>"),
             AnyAttribute::new("", "b", "x\ty"),
             AnyAttribute::new(NS, "known", "t"),
+            AnyAttribute::new("http://www.w3.org/XML/1998/namespace", "lang", "en"),
         ]
     );
     let back = write(&o, "o");
