@@ -428,6 +428,7 @@ async fn gsoap_echoes_given_values_of_elements_and_attributes_with_defaults() {
         color: Some("blue".into()),
         count: Some(3),
         unit: "cm".into(),
+        level: Some(-3),
         mode: Some("manual".into()),
         version: Some("1.0".into()),
     };
@@ -447,6 +448,7 @@ async fn gsoap_fills_in_fixed_attributes_and_defaults_of_empty_elements() {
         color: None,
         count: None,
         unit: "cm".into(),
+        level: None,
         mode: None,
         version: None,
     };
@@ -485,15 +487,25 @@ fn empty_elements_with_a_default_or_fixed_value_read_as_that_value() {
         r.finish().unwrap();
         v
     };
-    let empty = read(r#"<v xmlns="urn:soapgen:kinds"><color/><count></count><unit/></v>"#);
+    let empty = read(r#"<v xmlns="urn:soapgen:kinds"><color/><count></count><unit/><level/></v>"#);
     assert_eq!(
-        (empty.color.as_deref(), empty.count, empty.unit.as_str()),
-        (Some("red"), Some(7), "cm")
+        (
+            empty.color.as_deref(),
+            empty.count,
+            empty.unit.as_str(),
+            empty.level
+        ),
+        (Some("red"), Some(7), "cm", Some(3))
     );
     let absent = read(r#"<v xmlns="urn:soapgen:kinds"><unit>m</unit></v>"#);
     assert_eq!(
-        (absent.color, absent.count, absent.unit.as_str()),
-        (None, None, "m")
+        (
+            absent.color,
+            absent.count,
+            absent.unit.as_str(),
+            absent.level
+        ),
+        (None, None, "m", None)
     );
     // Whitespace is content for a string, and collapsed to nothing for an int: an error there.
     let spaced = read(r#"<v xmlns="urn:soapgen:kinds"><color> </color><unit>cm</unit></v>"#);

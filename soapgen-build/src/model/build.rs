@@ -1094,19 +1094,12 @@ impl<'d> Builder<'d> {
                 let base = self.type_ref(le.ty.as_ref(), &hint)?;
                 let n = c.fields.len();
                 self.element_field(&le.name, base, occ, le.nillable, le.doc.clone(), &le.loc, c)?;
-                let value = le.default.as_ref().map(|d| ("Default", d));
-                let value = value.or(le.fixed.as_ref().map(|f| ("Fixed value", f)));
-                if let (Some((what, v)), Some(f)) = (value, c.fields.get_mut(n)) {
-                    // Applied by the reader to simple types only (a complex type's simple content
-                    // with a default is only documented).
-                    if self.is_simple_type(le.ty.as_ref()) {
-                        f.default = Some(v.clone());
-                    }
-                    let line = format!(
-                        "{what} when present and empty: `{v}` (an absent element stays absent)."
-                    );
-                    append_doc(&mut f.doc, line);
-                }
+                let (simple, default, fixed) = (
+                    self.is_simple_type(le.ty.as_ref()),
+                    le.default.as_ref(),
+                    le.fixed.as_ref(),
+                );
+                value_constraint(c.fields.get_mut(n), simple, default, fixed);
                 Ok(())
             }
             Term::ElementRef(q) if self.substitutable(q) => {
@@ -1131,8 +1124,20 @@ impl<'d> Builder<'d> {
             }
             Term::ElementRef(q) => {
                 let (base, nillable) = self.element_base(q, &p.loc)?;
-                let doc = self.schemas().elements.get(q).and_then(|e| e.doc.clone());
-                self.element_field(q, base, occ, nillable, doc, &p.loc, c)
+                let decl = self.schemas().elements.get(q);
+                let doc = decl.and_then(|e| e.doc.clone());
+                let n = c.fields.len();
+                self.element_field(q, base, occ, nillable, doc, &p.loc, c)?;
+                if let Some(e) = decl {
+                    let simple = self.is_simple_type(e.ty.as_ref());
+                    value_constraint(
+                        c.fields.get_mut(n),
+                        simple,
+                        e.default.as_ref(),
+                        e.fixed.as_ref(),
+                    );
+                }
+                Ok(())
             }
             Term::GroupRef(q) => {
                 let Some(g) = self.schemas().groups.get(q).cloned() else {
@@ -2057,6 +2062,28 @@ fn append_doc(doc: &mut Option<String>, paragraph: String) {
 
 /// Mixed content (text between elements, XML Schema Part 1 §3.4.2 {content type} mixed): kept whole
 /// as XML, so nothing is lost.
+/// An element field's default or fixed value (XML Schema Part 1 §3.3.1 {value constraint}): noted in
+/// its documentation and, for a simple type (`simple`), read for a present, empty element (§3.3.4
+/// item 5.1; a complex type's simple content with a default is only documented).
+fn value_constraint(
+    field: Option<&mut FieldDecl>,
+    simple: bool,
+    default: Option<&String>,
+    fixed: Option<&String>,
+) {
+    let value = default
+        .map(|d| ("Default", d))
+        .or(fixed.map(|f| ("Fixed value", f)));
+    let (Some((what, v)), Some(f)) = (value, field) else {
+        return;
+    };
+    if simple {
+        f.default = Some(v.clone());
+    }
+    let line = format!("{what} when present and empty: `{v}` (an absent element stays absent).");
+    append_doc(&mut f.doc, line);
+}
+
 /// The field of an `xs:anyAttribute` wildcard (XML Schema Part 1 §3.10), once per type however many
 /// wildcards its base, its attribute groups and itself declare (§3.4.2 takes their union).
 fn push_any_attribute(c: &mut Collector) {
