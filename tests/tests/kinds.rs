@@ -553,7 +553,8 @@ async fn gsoap_echoes_elements_matched_by_xs_any_as_xml() {
 }
 
 /// `xs:anyAttribute namespace="##other"`: gSOAP (wsdl2h -d) keeps the attributes as DOM attribute
-/// nodes and writes them back, under its own prefixes; soapgen keeps them by expanded name.
+/// nodes and writes them back, under its own prefixes; soapgen keeps them by expanded name. (Without
+/// -d, wsdl2h makes the wildcard "a placeholder that has no effect" and gSOAP drops them.)
 #[tokio::test]
 async fn gsoap_echoes_attributes_matched_by_xs_any_attribute() {
     let peer = gsoap_kinds();
