@@ -6,7 +6,8 @@
 //! description of the gSOAP echo peer's service; the model-group cases of issue 4 (wsdl/groups.wsdl:
 //! repeated choices and sequences); input messages with no parts (wsdl/noparts.wsdl); substitution
 //! groups and abstract elements (wsdl/substitution.wsdl); type substitution with `xsi:type`
-//! (wsdl/polymorphism.wsdl).
+//! (wsdl/polymorphism.wsdl); one echo operation per XSD kind of issue 4 (wsdl/kinds.wsdl), which
+//! the gSOAP kinds peer implements.
 
 fn main() {
     let b = soapgen_build::Builder::new()
@@ -23,7 +24,8 @@ fn main() {
         .wsdl("wsdl/groups.wsdl")
         .wsdl("wsdl/noparts.wsdl")
         .wsdl("wsdl/substitution.wsdl")
-        .wsdl("wsdl/polymorphism.wsdl");
+        .wsdl("wsdl/polymorphism.wsdl")
+        .wsdl("wsdl/kinds.wsdl");
     if let Err(e) = b.build() {
         panic!("soapgen: {e}");
     }

@@ -95,9 +95,11 @@ struct FieldAttrs {
     attribute: bool,
     text: bool,
     any: bool,
+    any_attribute: bool,
     content: bool,
     group: bool,
-    /// `default = "…"` / `fixed = "…"` on an attribute (XML Schema Part 1 §3.2.1).
+    /// `default = "…"` / `fixed = "…"` (XML Schema Part 1 §3.2.1, §3.3.1): an attribute's value
+    /// when absent, an element's when present and empty.
     constraint: Option<(String, bool, Span)>,
 }
 
@@ -117,6 +119,8 @@ fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs 
                 f.text = true;
             } else if meta.path.is_ident("any") {
                 f.any = true;
+            } else if meta.path.is_ident("any_attribute") {
+                f.any_attribute = true;
             } else if meta.path.is_ident("content") {
                 f.content = true;
             } else if meta.path.is_ident("group") {
@@ -125,14 +129,14 @@ fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs 
                 let fixed = meta.path.is_ident("fixed");
                 let v: LitStr = meta.value()?.parse()?;
                 if f.constraint.is_some() {
-                    return Err(meta.error("an attribute has one `default` or `fixed` value"));
+                    return Err(meta.error("a field has one `default` or `fixed` value"));
                 }
                 f.constraint = Some((v.value(), fixed, v.span()));
             } else {
                 return Err(meta.error(
                     "unknown xml attribute on a field; expected `rename`, `namespace`, \
-                     `unqualified`, `attribute`, `text`, `any`, `content`, `group`, `default` or \
-                     `fixed`",
+                     `unqualified`, `attribute`, `text`, `any`, `any_attribute`, `content`, \
+                     `group`, `default` or `fixed`",
                 ));
             }
             Ok(())
@@ -226,14 +230,47 @@ fn expand_struct(
             ));
             continue;
         }
-        if let (Some((_, _, span)), false) = (&fa.constraint, fa.attribute) {
+        if let (Some((_, _, span)), true) = (
+            &fa.constraint,
+            fa.any_attribute || fa.text || fa.content || fa.any || fa.group,
+        ) {
             errs.push(syn::Error::new(
                 *span,
-                "`default`/`fixed` go on an `attribute` field (the value taken when it is absent)",
+                "`default`/`fixed` go on an attribute (its value when absent) or an element field \
+                 (its value when present and empty)",
             ));
             continue;
         }
-        if fa.attribute {
+        if fa.any_attribute {
+            let shape = fields::analyze(&field.ty);
+            if fa.attribute
+                || fa.text
+                || fa.any
+                || fa.content
+                || fa.group
+                || shape.card != fields::Card::Many
+                || shape.boxed
+            {
+                errs.push(syn::Error::new(
+                    field.ty.span(),
+                    "an `any_attribute` field (xs:anyAttribute) is `Vec<AnyAttribute>` and takes no \
+                     other xml attribute",
+                ));
+                continue;
+            }
+            attr_ctor.extend(quote!(#fident: #slot,));
+            attributes.push(AttributeField {
+                slot,
+                access: quote!(&self.#fident),
+                namespace: String::new(),
+                local: String::new(),
+                optional: false,
+                constraint: None,
+                any: true,
+                ty: shape.inner.clone(),
+                span,
+            });
+        } else if fa.attribute {
             let shape = fields::analyze(&field.ty);
             if fa.constraint.is_some() && (shape.card != fields::Card::One || shape.boxed) {
                 errs.push(syn::Error::new(
@@ -263,6 +300,7 @@ fn expand_struct(
                 local,
                 optional,
                 constraint: fa.constraint.as_ref().map(|(v, f, _)| (v.clone(), *f)),
+                any: false,
                 ty,
                 span,
             });
@@ -315,6 +353,7 @@ fn expand_struct(
                 span,
                 any: fa.any,
                 group: fa.group,
+                default: fa.constraint.as_ref().map(|(v, _, _)| v.clone()),
             });
             element_types.push((fident.clone(), field.ty.clone()));
         }
@@ -525,7 +564,13 @@ fn expand_choice(
             continue;
         };
         let fa = parse_field_attrs(&v.attrs, errs);
-        if fa.attribute || fa.text || fa.content || (fa.any && fa.group) {
+        if fa.attribute
+            || fa.any_attribute
+            || fa.constraint.is_some()
+            || fa.text
+            || fa.content
+            || (fa.any && fa.group)
+        {
             errs.push(syn::Error::new(
                 v.ident.span(),
                 "a choice variant takes `rename`, `namespace`, `unqualified`, `group` or `any`",
@@ -573,6 +618,7 @@ fn expand_choice(
                 span: field.ty.span(),
                 any: fa.any,
                 group: fa.group,
+                default: None,
             },
         });
     }
@@ -776,6 +822,8 @@ fn expand_enum(
         }
         let fa = parse_field_attrs(&v.attrs, errs);
         if fa.attribute
+            || fa.any_attribute
+            || fa.constraint.is_some()
             || fa.text
             || fa.any
             || fa.content

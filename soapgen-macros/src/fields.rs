@@ -96,6 +96,25 @@ pub struct ElementField {
     pub any: bool,
     /// A model group (`#[xml(group)]`: a choice enum or a sequence struct), no element of its own.
     pub group: bool,
+    /// `#[xml(default = "…")]`: the value of the element when it is present and empty (its
+    /// declaration's default or fixed value, XML Schema Part 1 §3.3.4 item 5.1); simple types only.
+    pub default: Option<String>,
+}
+
+/// The call reading one occurrence of element field `f` (`which`: `required`, `optional` or
+/// `nillable`, the `__private` reader of that name), or its `_or` form when `f` has a default.
+pub fn read_call(krate: &TokenStream, f: &ElementField, which: &str) -> TokenStream {
+    let inner = &f.shape.inner;
+    match &f.default {
+        None => {
+            let id = quote::format_ident!("read_{}", which);
+            quote!(#krate::__private::#id::<#inner>(__r, __child)?)
+        }
+        Some(d) => {
+            let id = quote::format_ident!("read_{}_or", which);
+            quote!(#krate::__private::#id::<#inner>(__r, __child, #d)?)
+        }
+    }
 }
 
 /// An attribute-valued field.
@@ -107,6 +126,8 @@ pub struct AttributeField {
     pub optional: bool,
     /// The schema's `default` or `fixed` value (`true`: fixed) read when the attribute is absent.
     pub constraint: Option<(String, bool)>,
+    /// An `xs:anyAttribute` wildcard (`Vec<AnyAttribute>`): the attributes no other field takes.
+    pub any: bool,
     pub ty: Type,
     pub span: Span,
 }
@@ -177,7 +198,9 @@ pub fn write_attributes(krate: &TokenStream, fields: &[AttributeField]) -> Token
     for f in fields {
         let name = name_expr(krate, &f.namespace, &f.local);
         let access = &f.access;
-        let code = if f.optional {
+        let code = if f.any {
+            quote!(for __a in (#access).iter() { __w.attribute(__a.name(), &__a.value)?; })
+        } else if f.optional {
             quote!(if let ::core::option::Option::Some(__v) = #access { __w.attribute_value(#name, __v)?; })
         } else {
             quote!(__w.attribute_value(#name, #access)?;)
@@ -194,7 +217,15 @@ pub fn read_attributes(krate: &TokenStream, fields: &[AttributeField]) -> TokenS
         let name = name_expr(krate, &f.namespace, &f.local);
         let slot = &f.slot;
         let ty = &f.ty;
-        let code = if let Some((literal, fixed)) = &f.constraint {
+        let code = if f.any {
+            let known = fields
+                .iter()
+                .filter(|k| !k.any)
+                .map(|k| name_expr(krate, &k.namespace, &k.local));
+            quote! {
+                let #slot: ::std::vec::Vec<#ty> = __r.other_attributes(&__start, &[#(#known),*])?;
+            }
+        } else if let Some((literal, fixed)) = &f.constraint {
             quote! {
                 let #slot: #ty = #krate::__private::constrained_attribute(
                     __r, &__start, __r.attribute_value::<#ty>(&__start, #name)?, #name, #literal, #fixed)?;
@@ -268,11 +299,12 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
             }
         };
         let nillable_ty = quote!(#krate::Nillable<#boxed_ty>);
-        let read_req = wrap(quote!(#krate::__private::read_required::<#inner>(__r, __child)?));
+        let read_req = wrap(read_call(krate, f, "required"));
         let read_nil = if f.shape.boxed {
-            quote!(#krate::__private::read_nillable::<#inner>(__r, __child)?.map(::std::boxed::Box::new))
+            let read = read_call(krate, f, "nillable");
+            quote!(#read.map(::std::boxed::Box::new))
         } else {
-            quote!(#krate::__private::read_nillable::<#inner>(__r, __child)?)
+            read_call(krate, f, "nillable")
         };
         let dup = quote! {
             if #slot.is_some() { return ::core::result::Result::Err(__r.duplicate(&__child)); }
@@ -285,9 +317,10 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
             ),
             Card::Optional => {
                 let read_opt = if f.shape.boxed {
-                    quote!(#krate::__private::read_optional::<#inner>(__r, __child)?.map(::std::boxed::Box::new))
+                    let read = read_call(krate, f, "optional");
+                    quote!(#read.map(::std::boxed::Box::new))
                 } else {
-                    quote!(#krate::__private::read_optional::<#inner>(__r, __child)?)
+                    read_call(krate, f, "optional")
                 };
                 (
                     quote!(let mut #slot: ::core::option::Option<#boxed_ty> = ::core::option::Option::None;),

@@ -154,16 +154,18 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
     }
     let matches = quote!(__r.matches(__child, #name));
     let nillable = quote!(#krate::Nillable<#stored>);
-    let read_req = wrap(quote!(#krate::__private::read_required::<#inner>(__r, __child)?));
+    let read_req = wrap(crate::fields::read_call(krate, f, "required"));
     let read_nil = if f.shape.boxed {
-        quote!(#krate::__private::read_nillable::<#inner>(__r, __child)?.map(::std::boxed::Box::new))
+        let read = crate::fields::read_call(krate, f, "nillable");
+        quote!(#read.map(::std::boxed::Box::new))
     } else {
-        quote!(#krate::__private::read_nillable::<#inner>(__r, __child)?)
+        crate::fields::read_call(krate, f, "nillable")
     };
     let read_opt = if f.shape.boxed {
-        quote!(#krate::__private::read_optional::<#inner>(__r, __child)?.map(::std::boxed::Box::new))
+        let read = crate::fields::read_call(krate, f, "optional");
+        quote!(#read.map(::std::boxed::Box::new))
     } else {
-        quote!(#krate::__private::read_optional::<#inner>(__r, __child)?)
+        crate::fields::read_call(krate, f, "optional")
     };
     let dup = quote! {
         if self.#slot.is_some() { return ::core::result::Result::Err(__r.duplicate(&__child)); }

@@ -38,7 +38,13 @@ impl Errors {
 /// Type attributes: `#[xml(namespace = "uri")]` (namespace of the child elements: the schema's
 /// `elementFormDefault="qualified"`), `rename_all = "camelCase"` (or `PascalCase`, `snake_case`, …),
 /// `rename = "TypeName"`, `crate = "path::to::soapgen_runtime"`.
-/// Field attributes: `rename = "name"`, `namespace = "uri"`, `unqualified`, `attribute`, `text`.
+/// Field attributes: `rename = "name"`, `namespace = "uri"`, `unqualified`, `attribute`, `text`,
+/// `any` (an `xs:any` wildcard: `Vec<AnyElement>` or `Option<AnyElement>`, the child elements no
+/// other field takes), `any_attribute` (an `xs:anyAttribute` wildcard, XML Schema Part 1 §3.10:
+/// `Vec<AnyAttribute>`, the attributes no other field names, except namespace declarations and
+/// `xsi:*`), `content` (mixed content kept as `AnyXml`), `default = "value"` (on an element field
+/// of a simple type: the value read when the element is present and empty, its declaration's
+/// default or fixed value, XML Schema Part 1 §3.3.4 item 5.1; writing is unchanged).
 /// Field types decide occurrence: `T` (once), `Option<T>` (minOccurs=0), `Vec<T>` (maxOccurs>1),
 /// `Nillable<T>` (nillable), `Option<Nillable<T>>`, `Box<T>` (recursive types).
 ///

@@ -46,6 +46,48 @@ pub fn read_nillable<'i, T: FromXml>(
     T::read_xml(r, child).map(Nillable::Value)
 }
 
+/// [`read_required`] for an element of a simple type whose declaration gives a default or fixed
+/// value: empty content reads as `default` (XML Schema Part 1 §3.3.4 item 5.1).
+#[inline]
+pub fn read_required_or<'i, T: FromXmlText>(
+    r: &mut XmlReader<'i>,
+    child: StartTag<'i>,
+    default: &str,
+) -> Result<T, DecodeError> {
+    if r.is_nil(&child)? {
+        return Err(r.error_at(DecodeErrorKind::UnexpectedNil, child.offset()));
+    }
+    r.read_simple_or(&child, default)
+}
+
+/// [`read_optional`] with a default or fixed value for empty content.
+#[inline]
+pub fn read_optional_or<'i, T: FromXmlText>(
+    r: &mut XmlReader<'i>,
+    child: StartTag<'i>,
+    default: &str,
+) -> Result<Option<T>, DecodeError> {
+    if r.is_nil(&child)? {
+        r.skip_element()?;
+        return Ok(None);
+    }
+    r.read_simple_or(&child, default).map(Some)
+}
+
+/// [`read_nillable`] with a default or fixed value for empty content (a nil element stays nil).
+#[inline]
+pub fn read_nillable_or<'i, T: FromXmlText>(
+    r: &mut XmlReader<'i>,
+    child: StartTag<'i>,
+    default: &str,
+) -> Result<Nillable<T>, DecodeError> {
+    if r.is_nil(&child)? {
+        r.skip_element()?;
+        return Ok(Nillable::Nil);
+    }
+    r.read_simple_or(&child, default).map(Nillable::Value)
+}
+
 /// The value of a required element after the content loop of `parent`, or "missing required element"
 /// located at `parent`.
 #[inline]

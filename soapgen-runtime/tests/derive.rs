@@ -330,6 +330,87 @@ fn any_elements_are_kept_self_contained() {
     assert_eq!(twice, once);
 }
 
+#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
+#[xml(namespace = "urn:test")]
+struct OpenAttributes {
+    #[xml(attribute)]
+    id: String,
+    #[xml(attribute, namespace = "urn:ext")]
+    known: Option<i32>,
+    #[xml(any_attribute)]
+    rest: Vec<soapgen_runtime::types::AnyAttribute>,
+    #[xml(text)]
+    value: String,
+}
+
+#[test]
+fn any_attributes_keep_what_no_field_names_by_expanded_name() {
+    use soapgen_runtime::types::AnyAttribute;
+    let xml = r#"<t:o xmlns:t="urn:test" xmlns:e="urn:ext" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" e:a="1 &amp; &lt;2&gt;" id="i" e:known="5" b="x&#9;y" xsi:type="t:O" t:known="t" xml:lang="en">v</t:o>"#;
+    let o: OpenAttributes = read(xml).unwrap();
+    assert_eq!(
+        (o.id.as_str(), o.known, o.value.as_str()),
+        ("i", Some(5), "v")
+    );
+    // Declarations, xsi:* and the declared attributes are not taken; an attribute with a declared
+    // local name in another namespace is; values unescaped, in document order.
+    assert_eq!(
+        o.rest,
+        [
+            AnyAttribute::new("urn:ext", "a", "1 & <2>"),
+            AnyAttribute::new("", "b", "x\ty"),
+            AnyAttribute::new(NS, "known", "t"),
+            AnyAttribute::new("http://www.w3.org/XML/1998/namespace", "lang", "en"),
+        ]
+    );
+    let back = write(&o, "o");
+    assert_eq!(read::<OpenAttributes>(&back).unwrap(), o, "{back}");
+    // A prefix bound to nothing is an error naming the attribute.
+    let e = read::<OpenAttributes>(r#"<o xmlns="urn:test" id="i" z:a="1"/>"#)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("z:a"), "{e}");
+}
+
+#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
+#[xml(namespace = "urn:test")]
+struct WithDefaults {
+    #[xml(default = "+")]
+    sign: Sign,
+    #[xml(default = "5")]
+    many: Vec<i32>,
+    #[xml(default = "n")]
+    nil: Option<Nillable<String>>,
+}
+
+#[test]
+fn empty_elements_with_a_default_read_as_the_default() {
+    let v: WithDefaults = read(
+        r#"<t:d xmlns:t="urn:test" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><t:sign/><t:many/><t:many>2</t:many><t:many></t:many><t:nil xsi:nil="true"/></t:d>"#,
+    )
+    .unwrap();
+    assert_eq!(
+        v,
+        WithDefaults {
+            sign: Sign::Plus,
+            many: vec![5, 2, 5],
+            nil: Some(Nillable::Nil),
+        }
+    );
+    let v: WithDefaults = read(r#"<d xmlns="urn:test"><sign>-</sign><nil/></d>"#).unwrap();
+    assert_eq!((v.sign, v.many.len()), (Sign::Minus, 0));
+    assert_eq!(v.nil, Some(Nillable::Value("n".into())));
+    // Written as held, so an empty value goes out empty, and an empty element with a default is
+    // that default (§3.3.4 item 5.1): the empty enumeration value reads back as `+`.
+    let w = WithDefaults {
+        sign: Sign::Empty,
+        many: vec![],
+        nil: None,
+    };
+    let back: WithDefaults = read(&write(&w, "d")).unwrap();
+    assert_eq!(back.sign, Sign::Plus);
+}
+
 /// A `tracing` writer into a shared buffer.
 #[derive(Clone, Default)]
 struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);

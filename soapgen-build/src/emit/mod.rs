@@ -214,11 +214,17 @@ impl Emitter<'_> {
                 }
                 FieldKind::Text => args.push(quote!(text)),
                 FieldKind::Any => args.push(quote!(any)),
+                FieldKind::AnyAttribute => args.push(quote!(any_attribute)),
                 FieldKind::Content => args.push(quote!(content)),
                 FieldKind::Group => args.push(quote!(group)),
                 FieldKind::Element => {
                     if needs_rename {
                         args.push(quote!(rename = #local));
+                    }
+                    match &f.constraint {
+                        Some((v, true)) => args.push(quote!(fixed = #v)),
+                        Some((v, false)) => args.push(quote!(default = #v)),
+                        None => {}
                     }
                     if f.xml.ns != s.namespace {
                         if f.xml.ns.is_empty() {

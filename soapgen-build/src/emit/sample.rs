@@ -305,6 +305,8 @@ impl<'m> Writer<'m> {
                             let _ = write!(start, " {name}=\"{}\"", escape(&v, true));
                         }
                         FieldKind::Text => text = Some(self.text_sample(&f.ty.base)),
+                        // Any attribute may be added; the sample shows the declared ones.
+                        FieldKind::AnyAttribute => {}
                         _ => children.push(f),
                     }
                 }

@@ -998,6 +998,9 @@ impl<'d> Builder<'d> {
                     // Mixed content: attributes stay typed, the content is kept as XML.
                     push_mixed(c);
                     self.attributes(&ct.attributes, c, &mut BTreeSet::new())?;
+                    if ct.any_attribute {
+                        push_any_attribute(c);
+                    }
                     return Ok(());
                 }
                 if *derivation == Derivation::Extension
@@ -1040,6 +1043,9 @@ impl<'d> Builder<'d> {
             }
         }
         self.attributes(&ct.attributes, c, &mut BTreeSet::new())?;
+        if ct.any_attribute {
+            push_any_attribute(c);
+        }
         Ok(())
     }
 
@@ -1099,6 +1105,9 @@ impl<'d> Builder<'d> {
                         return Err(undefined(format!("attribute group {q}"), loc));
                     };
                     self.attributes(&g.attributes, c, seen_groups)?;
+                    if g.any_attribute {
+                        push_any_attribute(c);
+                    }
                 }
                 AttributeItem::Attribute(a) => {
                     if a.use_ == AttributeUse::Prohibited {
@@ -1191,20 +1200,15 @@ impl<'d> Builder<'d> {
             Term::Element(le) => {
                 let hint = format!("{owner}{}", names::type_name(&le.name.local));
                 let base = self.type_ref(le.ty.as_ref(), &hint)?;
-                let mut doc = le.doc.clone();
-                if let Some(d) = le.fixed.as_ref().or(le.default.as_ref()) {
-                    // XML Schema Part 1 §3.3.1: applies to an empty element, not an absent one.
-                    let what = if le.fixed.is_some() {
-                        "Fixed"
-                    } else {
-                        "Default"
-                    };
-                    append_doc(
-                        &mut doc,
-                        format!("{what} value of the element when it is empty: `{d}` (not applied by the reader)."),
-                    );
-                }
-                self.element_field(&le.name, base, occ, le.nillable, doc, &le.loc, c)
+                let n = c.fields.len();
+                self.element_field(&le.name, base, occ, le.nillable, le.doc.clone(), &le.loc, c)?;
+                let (simple, default, fixed) = (
+                    self.is_simple_type(le.ty.as_ref()),
+                    le.default.as_ref(),
+                    le.fixed.as_ref(),
+                );
+                value_constraint(c.fields.get_mut(n), simple, default, fixed);
+                Ok(())
             }
             Term::ElementRef(q) if self.substitutable(q) => {
                 // A reference to a substitution group head: a choice among the group's elements
@@ -1228,8 +1232,20 @@ impl<'d> Builder<'d> {
             }
             Term::ElementRef(q) => {
                 let (base, nillable) = self.element_base(q, &p.loc)?;
-                let doc = self.schemas().elements.get(q).and_then(|e| e.doc.clone());
-                self.element_field(q, base, occ, nillable, doc, &p.loc, c)
+                let decl = self.schemas().elements.get(q);
+                let doc = decl.and_then(|e| e.doc.clone());
+                let n = c.fields.len();
+                self.element_field(q, base, occ, nillable, doc, &p.loc, c)?;
+                if let Some(e) = decl {
+                    let simple = self.is_simple_type(e.ty.as_ref());
+                    value_constraint(
+                        c.fields.get_mut(n),
+                        simple,
+                        e.default.as_ref(),
+                        e.fixed.as_ref(),
+                    );
+                }
+                Ok(())
             }
             Term::GroupRef(q) => {
                 let Some(g) = self.schemas().groups.get(q).cloned() else {
@@ -1307,6 +1323,19 @@ impl<'d> Builder<'d> {
                     },
                 );
                 Ok(())
+            }
+        }
+    }
+
+    /// Whether a declared element type is a simple type (XML Schema Part 2), whose values the
+    /// runtime reads from text; `None` (no type: `xs:anyType`) is not.
+    fn is_simple_type(&self, ty: Option<&TypeRef>) -> bool {
+        match ty {
+            None => false,
+            Some(TypeRef::Anonymous(td)) => matches!(&**td, TypeDef::Simple(_)),
+            Some(TypeRef::Named(q, _)) if q.is_xs() => q.local != "anyType",
+            Some(TypeRef::Named(q, _)) => {
+                matches!(self.schemas().types.get(q), Some(TypeDef::Simple(_)))
             }
         }
     }
@@ -2185,10 +2214,59 @@ fn append_doc(doc: &mut Option<String>, paragraph: String) {
     });
 }
 
+/// An element field's default or fixed value (XML Schema Part 1 §3.3.1 {value constraint}): noted in
+/// its documentation and, for a simple type (`simple`), read for a present, empty element (§3.3.4
+/// item 5.1; a complex type's simple content with a default is only documented).
+fn value_constraint(
+    field: Option<&mut FieldDecl>,
+    simple: bool,
+    default: Option<&String>,
+    fixed: Option<&String>,
+) {
+    let value = default
+        .map(|d| ("Default", d))
+        .or(fixed.map(|f| ("Fixed value", f)));
+    let (Some((what, v)), Some(f)) = (value, field) else {
+        return;
+    };
+    if simple {
+        f.constraint = Some((v.clone(), fixed.is_some() && default.is_none()));
+    }
+    let line = format!("{what} when present and empty: `{v}` (an absent element stays absent).");
+    append_doc(&mut f.doc, line);
+}
+
+/// The field of an `xs:anyAttribute` wildcard (XML Schema Part 1 §3.10), once per type however many
+/// wildcards its base, its attribute groups and itself declare (§3.4.2 takes their union).
+fn push_any_attribute(c: &mut Collector) {
+    if c.fields.iter().any(|f| f.kind == FieldKind::AnyAttribute) {
+        return;
+    }
+    c.push(
+        "any_attribute",
+        FieldDecl {
+            name: String::new(),
+            xml: QName::new("", ""),
+            kind: FieldKind::AnyAttribute,
+            constraint: None,
+            ty: TypeExpr {
+                base: Base::Runtime("types::AnyAttribute"),
+                card: Card::Many,
+                boxed: false,
+            },
+            doc: Some(
+                "Attributes matched by the wildcard `xs:anyAttribute`, kept by name and value."
+                    .into(),
+            ),
+        },
+    );
+}
+
 /// Mixed content (text between elements, XML Schema Part 1 §3.4.2 {content type} mixed): kept whole
 /// as XML, so nothing is lost.
 fn push_mixed(c: &mut Collector) {
-    c.fields.retain(|f| f.kind == FieldKind::Attribute);
+    c.fields
+        .retain(|f| matches!(f.kind, FieldKind::Attribute | FieldKind::AnyAttribute));
     c.push(
         "content",
         FieldDecl {

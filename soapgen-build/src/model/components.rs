@@ -272,6 +272,10 @@ pub struct ElementDecl {
     pub is_abstract: bool,
     /// `substitutionGroup="…"`.
     pub substitution_group: Option<QName>,
+    /// `default="…"`.
+    pub default: Option<String>,
+    /// `fixed="…"`.
+    pub fixed: Option<String>,
     /// Documentation.
     pub doc: Option<String>,
     /// Where.

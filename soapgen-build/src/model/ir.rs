@@ -147,6 +147,9 @@ pub enum FieldKind {
     Text,
     /// Elements matched by an `xs:any` wildcard.
     Any,
+    /// Attributes matched by an `xs:anyAttribute` wildcard (`Vec<types::AnyAttribute>`, XML Schema
+    /// Part 1 §3.10).
+    AnyAttribute,
     /// The whole content kept as XML (mixed content).
     Content,
     /// A model group among the children (`#[xml(group)]`): a choice enum or a sequence struct,
@@ -167,8 +170,9 @@ pub struct FieldDecl {
     pub ty: TypeExpr,
     /// Doc comment.
     pub doc: Option<String>,
-    /// An attribute's value constraint (XML Schema Part 1 §3.2.1): the `default` or `fixed`
-    /// literal (`true`: fixed) an absent attribute reads as; the field is then `One`.
+    /// The value constraint (XML Schema Part 1 §3.2.1, §3.3.1): the `default` or `fixed` literal
+    /// (`true`: fixed). An attribute's is what it reads as when absent (the field is then `One`);
+    /// a simple-typed element's is what it reads as when present and empty (§3.3.4 item 5.1).
     pub constraint: Option<(String, bool)>,
 }
 

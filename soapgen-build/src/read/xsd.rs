@@ -309,6 +309,8 @@ fn read_top_level(ctx: &SchemaCtx, node: Node, out: &mut SchemaSet) -> Result<()
                 nillable: node.attribute("nillable") == Some("true"),
                 is_abstract: node.attribute("abstract") == Some("true"),
                 substitution_group: ctx.qname(node, "substitutionGroup")?,
+                default: node.attribute("default").map(str::to_owned),
+                fixed: node.attribute("fixed").map(str::to_owned),
                 doc: ctx.doc.documentation(node),
                 loc: loc.clone(),
             };

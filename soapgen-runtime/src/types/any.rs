@@ -1,6 +1,6 @@
-//! Content kept as XML: elements matched by an `xs:any` wildcard (XML Schema Part 1 §3.10) and the
-//! content of elements of type `xs:anyType` (§3.4.7), so nothing a server sends is dropped and it can
-//! be sent back unchanged.
+//! Content kept as XML: elements matched by an `xs:any` wildcard (XML Schema Part 1 §3.10), attributes
+//! matched by `xs:anyAttribute`, and the content of elements of type `xs:anyType` (§3.4.7), so nothing
+//! a server sends is dropped and it can be sent back unchanged.
 
 use crate::error::{DecodeError, EncodeError};
 use crate::xml::{FromXml, Name, StartTag, ToXml, XmlReader, XmlWriter};
@@ -74,6 +74,38 @@ impl ToXml for AnyElement {
     /// Writes the kept element as it is; `name` is ignored (the element carries its own).
     fn write_xml(&self, w: &mut XmlWriter, _name: Name<'_>) -> Result<(), EncodeError> {
         w.raw(&self.xml)
+    }
+}
+
+/// One attribute matched by an `xs:anyAttribute` wildcard (XML Schema Part 1 §3.10, §3.4.4), kept by
+/// its expanded name so it can be written back under any prefix.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct AnyAttribute {
+    /// Namespace URI; `""` for an unqualified attribute.
+    pub namespace: String,
+    /// Local name.
+    pub local: String,
+    /// The value, normalised and unescaped as XML 1.0 §3.3.3 reads it (written escaped again).
+    pub value: String,
+}
+
+impl AnyAttribute {
+    /// An attribute `{namespace}local="value"`; `namespace` `""` for an unqualified one.
+    pub fn new(
+        namespace: impl Into<String>,
+        local: impl Into<String>,
+        value: impl Into<String>,
+    ) -> Self {
+        AnyAttribute {
+            namespace: namespace.into(),
+            local: local.into(),
+            value: value.into(),
+        }
+    }
+
+    /// Its expanded name.
+    pub fn name(&self) -> Name<'_> {
+        Name::new(&self.namespace, &self.local)
     }
 }
 

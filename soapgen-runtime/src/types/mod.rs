@@ -27,7 +27,7 @@ mod qname;
 mod soapenc;
 mod swaref;
 
-pub use any::{AnyElement, AnyXml};
+pub use any::{AnyAttribute, AnyElement, AnyXml};
 pub use list::List;
 
 pub use binary::{Base64Binary, HexBinary};

@@ -18,7 +18,7 @@ use bytes::Bytes;
 
 use crate::error::{DecodeError, DecodeErrorKind, Location};
 use crate::mime::{Attachments, XOP_NS};
-use crate::types::{FromXmlText, PrefixResolver};
+use crate::types::{AnyAttribute, FromXmlText, PrefixResolver};
 use crate::xml::{Name, XSI_NS};
 
 /// Bounds on what a response may make the reader do (see also the client's response size limit).
@@ -408,6 +408,27 @@ impl<'i> XmlReader<'i> {
         })
     }
 
+    /// As [`read_simple`](Self::read_simple), but empty content (no characters at all) is read as
+    /// `default`: the value of an element whose declaration gives a default or fixed value (XML
+    /// Schema Part 1 §3.3.1 {value constraint}, §3.3.4 item 5.1).
+    ///
+    /// # Errors
+    ///
+    /// As [`read_simple`](Self::read_simple); an invalid `default` is an invalid value at the element.
+    pub fn read_simple_or<T: FromXmlText>(
+        &mut self,
+        start: &StartTag<'i>,
+        default: &str,
+    ) -> Result<T, DecodeError> {
+        let text = self.read_text()?;
+        let text: &str = if text.is_empty() { default } else { &text };
+        T::from_xml_text(text, self).map_err(|e| {
+            let mut err = self.error_at(DecodeErrorKind::InvalidValue(e), start.offset);
+            self.push_path(&mut err.location.path, start);
+            err
+        })
+    }
+
     /// Reads the current element's base64Binary content (XML Schema Part 2 §3.2.16) up to and
     /// including its end tag, decoding while the text streams: character data, CDATA sections and
     /// character references (`&#13;`) go straight into the decoder, whatever the line breaks (see
@@ -764,6 +785,74 @@ impl<'i> XmlReader<'i> {
                 err
             }),
         }
+    }
+
+    /// The attributes of `tag` that an `xs:anyAttribute` wildcard takes (XML Schema Part 1 §3.10,
+    /// §3.4.4): every attribute except namespace declarations, those in the XML Schema instance
+    /// namespace (`xsi:type`, `xsi:nil`, …, which are never matched by a wildcard) and those named in
+    /// `known` (the declared attributes); in document order, values normalised and unescaped.
+    ///
+    /// # Errors
+    ///
+    /// A malformed attribute list, a prefix bound to no namespace (Namespaces in XML 1.0 §5), or an
+    /// undefined entity in a value; the error's path ends in the attribute.
+    pub fn other_attributes(
+        &self,
+        tag: &StartTag<'i>,
+        known: &[Name<'_>],
+    ) -> Result<Vec<AnyAttribute>, DecodeError> {
+        let mut out = Vec::new();
+        if tag.content.len() == tag.name_len {
+            return Ok(out);
+        }
+        for a in tag.attributes() {
+            let a =
+                a.map_err(|e| self.error_at(DecodeErrorKind::Syntax(e.to_string()), tag.offset))?;
+            let key = a.key;
+            if key.as_namespace_binding().is_some() {
+                continue;
+            }
+            let local = String::from_utf8_lossy(key.local_name().into_inner()).into_owned();
+            let namespace = if key.prefix().is_none() {
+                String::new()
+            } else {
+                match self.inner.resolve_attribute(key).0 {
+                    ResolveResult::Bound(ns) => {
+                        String::from_utf8_lossy(ns.into_inner()).into_owned()
+                    }
+                    _ => {
+                        let qname = String::from_utf8_lossy(key.into_inner());
+                        let mut err = self.error_at(
+                            DecodeErrorKind::Syntax(format!(
+                                "the prefix of attribute {qname} is not bound to a namespace"
+                            )),
+                            tag.offset,
+                        );
+                        err.location.path.push_str("/@");
+                        err.location.path.push_str(&qname);
+                        return Err(err);
+                    }
+                }
+            };
+            if namespace == XSI_NS
+                || known
+                    .iter()
+                    .any(|n| n.namespace == namespace && n.local == local)
+            {
+                continue;
+            }
+            let raw: &'i str = match a.value {
+                Cow::Borrowed(b) => self.reborrow(b).unwrap_or_default(),
+                Cow::Owned(_) => "",
+            };
+            let value = self.attribute_text(raw, tag.offset)?.into_owned();
+            out.push(AnyAttribute {
+                namespace,
+                local,
+                value,
+            });
+        }
+        Ok(out)
     }
 
     /// Whether `tag` carries `xsi:nil="true"` (or `"1"`), XML Schema Part 1 §2.6.2.

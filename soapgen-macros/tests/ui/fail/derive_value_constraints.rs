@@ -2,9 +2,9 @@ use soapgen_runtime::ToXml;
 
 #[derive(ToXml)]
 pub struct S {
-    // A default goes on an attribute.
-    #[xml(default = "1")]
-    a: i32,
+    // A default goes on an attribute or an element, not on a wildcard.
+    #[xml(any, default = "1")]
+    a: Vec<soapgen_runtime::types::AnyElement>,
     // An attribute with a default always has a value.
     #[xml(attribute, default = "1")]
     b: Option<i32>,
