@@ -576,6 +576,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                     span: ty.span(),
                     any: false,
                     group: false,
+                    min: 0,
                 })
                 .collect();
             let writes = fields::write_elements(&krate, &efs);
@@ -631,6 +632,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 span: body_ty.span(),
                 any: false,
                 group: false,
+                min: 0,
             };
             let reads = fields::read_elements(&krate, std::slice::from_ref(&ef));
             quote! {

@@ -91,6 +91,8 @@ struct FieldAttrs {
     any: bool,
     content: bool,
     group: bool,
+    /// `min = N`: minOccurs of a `Vec` field, with the literal's span.
+    min: Option<(u64, proc_macro2::Span)>,
 }
 
 fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs {
@@ -113,10 +115,13 @@ fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs 
                 f.content = true;
             } else if meta.path.is_ident("group") {
                 f.group = true;
+            } else if meta.path.is_ident("min") {
+                let lit = meta.value()?.parse::<syn::LitInt>()?;
+                f.min = Some((lit.base10_parse::<u64>()?, lit.span()));
             } else {
                 return Err(meta.error(
                     "unknown xml attribute on a field; expected `rename`, `namespace`, \
-                     `unqualified`, `attribute`, `text`, `any`, `content` or `group`",
+                     `unqualified`, `attribute`, `text`, `any`, `content`, `group` or `min`",
                 ));
             }
             Ok(())
@@ -265,6 +270,21 @@ fn expand_struct(
                 ));
                 continue;
             }
+            let min = match fa.min {
+                Some((n, at)) => {
+                    if fa.any
+                        || !matches!(shape.card, fields::Card::Many | fields::Card::ManyNillable)
+                    {
+                        errs.push(syn::Error::new(
+                            at,
+                            "`min` (minOccurs) is for a repeated element or group field: `Vec<T>`",
+                        ));
+                        continue;
+                    }
+                    n
+                }
+                None => 0,
+            };
             elements.push(ElementField {
                 slot,
                 access: quote!(&self.#fident),
@@ -274,6 +294,7 @@ fn expand_struct(
                 span,
                 any: fa.any,
                 group: fa.group,
+                min,
             });
             element_types.push((fident.clone(), field.ty.clone()));
         }
@@ -477,7 +498,7 @@ fn expand_choice(
             continue;
         };
         let fa = parse_field_attrs(&v.attrs, errs);
-        if fa.attribute || fa.text || fa.content || (fa.any && fa.group) {
+        if fa.attribute || fa.text || fa.content || fa.min.is_some() || (fa.any && fa.group) {
             errs.push(syn::Error::new(
                 v.ident.span(),
                 "a choice variant takes `rename`, `namespace`, `unqualified`, `group` or `any`",
@@ -525,6 +546,7 @@ fn expand_choice(
                 span: field.ty.span(),
                 any: fa.any,
                 group: fa.group,
+                min: 0,
             },
         });
     }
@@ -570,6 +592,7 @@ fn expand_enum(
             || fa.content
             || fa.namespace.is_some()
             || fa.unqualified
+            || fa.min.is_some()
         {
             errs.push(syn::Error::new(
                 v.ident.span(),

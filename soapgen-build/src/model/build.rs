@@ -681,6 +681,7 @@ impl<'d> Builder<'d> {
                     card,
                     boxed: false,
                 },
+                min_occurs: if card == Card::Many { occ.min } else { 0 },
                 doc: Some(doc.into()),
             },
         );
@@ -865,6 +866,7 @@ impl<'d> Builder<'d> {
                             xml: QName::new("", ""),
                             kind: FieldKind::Text,
                             ty: TypeExpr::one(Base::Std("String")),
+                            min_occurs: 0,
                             doc: Some("The text content (mixed content without elements).".into()),
                         },
                     );
@@ -972,6 +974,7 @@ impl<'d> Builder<'d> {
                         xml: QName::new("", ""),
                         kind: FieldKind::Text,
                         ty: TypeExpr::one(ty),
+                        min_occurs: 0,
                         doc: Some("The simple content.".into()),
                     },
                 );
@@ -1052,6 +1055,7 @@ impl<'d> Builder<'d> {
                                 card,
                                 boxed: false,
                             },
+                            min_occurs: 0,
                             doc,
                         },
                     );
@@ -1175,6 +1179,7 @@ impl<'d> Builder<'d> {
                             card,
                             boxed: false,
                         },
+                        min_occurs: 0,
                         doc: Some(format!(
                             "Elements matched by the wildcard `xs:any namespace=\"{namespace}\"`, kept as XML."
                         )),
@@ -1214,6 +1219,11 @@ impl<'d> Builder<'d> {
                     base,
                     card,
                     boxed: false,
+                },
+                min_occurs: if matches!(card, Card::Many | Card::ManyNillable) {
+                    occ.min
+                } else {
+                    0
                 },
                 doc,
             },
@@ -1948,6 +1958,7 @@ impl<'d> Builder<'d> {
                                 xml,
                                 kind: FieldKind::Element,
                                 ty: TypeExpr::one(base),
+                                min_occurs: 0,
                                 doc: None,
                             },
                         );
@@ -2022,6 +2033,7 @@ fn push_mixed(c: &mut Collector) {
             xml: QName::new("", ""),
             kind: FieldKind::Content,
             ty: TypeExpr::one(Base::Runtime("types::AnyXml")),
+            min_occurs: 0,
             doc: Some("Mixed content (text and elements), kept as XML.".into()),
         },
     );

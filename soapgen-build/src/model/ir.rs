@@ -131,6 +131,10 @@ pub struct FieldDecl {
     pub kind: FieldKind,
     /// Its type.
     pub ty: TypeExpr,
+    /// The minOccurs of a repeated (`Vec`) element or group field (XML Schema Part 1 §3.9.1), at
+    /// least 1 when the schema says so; 0 otherwise and for every other field. Emitted as
+    /// `#[xml(min = N)]` only when above 0, and reading refuses fewer occurrences.
+    pub min_occurs: u64,
     /// Doc comment.
     pub doc: Option<String>,
 }
