@@ -5,7 +5,10 @@
 //! Attachments WSDL of the gSOAP SwA peer; the rpc/encoded WSDL of the gSOAP encoded peer; a WSDL 2.0
 //! description of the gSOAP echo peer's service; the model-group cases of issue 4 (wsdl/groups.wsdl:
 //! repeated choices and sequences); input messages with no parts (wsdl/noparts.wsdl); substitution
-//! groups and abstract elements (wsdl/substitution.wsdl).
+//! groups and abstract elements (wsdl/substitution.wsdl); the remaining cases of issue 4
+//! (wsdl/cases/: a nested relative include, a cycle of includes, unqualified local elements, a
+//! schema without targetNamespace, xmime attributes without the xmime schema, elements without a
+//! type, a SOAP 1.2 fault with a Subcode chain, repeated fields with minOccurs above 0).
 
 fn main() {
     let b = soapgen_build::Builder::new()
@@ -21,7 +24,15 @@ fn main() {
         .wsdl("peers/gsoap/encoded/encoded.wsdl")
         .wsdl("wsdl/groups.wsdl")
         .wsdl("wsdl/noparts.wsdl")
-        .wsdl("wsdl/substitution.wsdl");
+        .wsdl("wsdl/substitution.wsdl")
+        .wsdl("wsdl/cases/nested_include/nested_include.wsdl")
+        .wsdl("wsdl/cases/include_cycle/include_cycle.wsdl")
+        .wsdl("wsdl/cases/unqualified.wsdl")
+        .wsdl("wsdl/cases/no_namespace.wsdl")
+        .wsdl("wsdl/cases/xmime.wsdl")
+        .wsdl("wsdl/cases/any_type.wsdl")
+        .wsdl("wsdl/cases/subcode.wsdl")
+        .wsdl("wsdl/cases/min_occurs.wsdl");
     if let Err(e) = b.build() {
         panic!("soapgen: {e}");
     }

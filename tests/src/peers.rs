@@ -527,6 +527,35 @@ pub fn gsoap_noparts() -> Peer {
     start_built(&GSOAP_NOPARTS_PEER, bin)
 }
 
+const GSOAP_SUBCODE_PEER: BuiltPeer = BuiltPeer {
+    name: "gsoap-subcode",
+    title: "gSOAP SOAP 1.2 Subcodes",
+    build_sh: "tests/peers/gsoap/cases/build.sh",
+    binary: "subcode-server",
+    inputs: &[
+        ("build.sh", "tests/peers/gsoap/cases/build.sh"),
+        ("subcode.wsdl", "tests/wsdl/cases/subcode.wsdl"),
+        ("server.c", "tests/peers/gsoap/cases/server.c"),
+        ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
+        ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
+        ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
+    ],
+    stamp_version: 1,
+    dir_per_inputs: true,
+    install_hint: GSOAP_INSTALL_HINT,
+};
+
+/// Builds (if needed) and starts the gSOAP server generated from `tests/wsdl/cases/subcode.wsdl`
+/// (namespace `urn:soapgen:cases:subcode`, SOAP 1.2, document/literal): `Check(value)` echoes the
+/// value, and answers `"bad"` with a Sender fault whose Subcode is `sc:Invalid` (prefix declared on
+/// the Envelope), `"bad deep"` with the Subcode chain `sc:Invalid`,
+/// `{urn:soapgen:cases:extra}TooDeep` (prefix declared on its enclosing Subcode), `sc:Last`.
+pub fn gsoap_subcode() -> Peer {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    let bin = BIN.get_or_init(|| build_peer(&GSOAP_SUBCODE_PEER)).clone();
+    start_built(&GSOAP_SUBCODE_PEER, bin)
+}
+
 const GSOAP_ENCODED_PEER: BuiltPeer = BuiltPeer {
     name: "gsoap-encoded",
     title: "gSOAP rpc/encoded",

@@ -1,0 +1,80 @@
+/*
+ * gSOAP peer for soapgen's SOAP 1.2 faults with QName Subcodes (see tests/wsdl/cases/subcode.wsdl).
+ *
+ * Built by build.sh: wsdl2h -c subcode.wsdl -> soapcpp2 -c -S -> gcc ... -lgsoap.
+ *
+ * Usage: subcode-server [--port N] [--host ADDR] [--exit-with-parent]
+ *   (../common/peer_main.c) prints "LISTENING <port>", serves forever.
+ *
+ * Check(value) (namespace urn:soapgen:cases:subcode, SOAP 1.2, document/literal) echoes value,
+ * except (SOAP 1.2 Part 1 §5.4.1, Code/Value env:Sender, HTTP 400):
+ *   "bad"      one Subcode, sc:Invalid: gSOAP writes the prefix sc, which is declared on the
+ *              Envelope (an ancestor of the Value);
+ *   "bad deep" the Subcode chain sc:Invalid / {urn:soapgen:cases:extra}TooDeep / sc:Last: for
+ *              gSOAP's "URI":local form it declares a fresh prefix (_0) for
+ *              urn:soapgen:cases:extra on the Subcode element around that Value, so that
+ *              binding is in scope for the second Value only.
+ */
+#include "soapH.h"
+#include "SubcodeBinding.nsmap"
+
+#include "peer_main.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define IDLE_TIMEOUT_SECS 30
+
+/* A Subcode holding value, for the chain under an existing Code. */
+static struct SOAP_ENV__Code *subcode(struct soap *soap, const char *value)
+{
+  struct SOAP_ENV__Code *c = (struct SOAP_ENV__Code *)soap_malloc(soap, sizeof(*c));
+  if (!c)
+    return NULL;
+  soap_default_SOAP_ENV__Code(soap, c);
+  c->SOAP_ENV__Value = soap_strdup(soap, value);
+  return c;
+}
+
+int __sc__Check(struct soap *soap, struct _sc__Check *in, struct _sc__CheckResponse *out)
+{
+  const char *v = in && in->value ? in->value : "";
+  if (!strcmp(v, "bad"))
+    return soap_sender_fault_subcode(soap, "sc:Invalid", "invalid value: bad", NULL);
+  if (!strcmp(v, "bad deep"))
+  {
+    struct SOAP_ENV__Code *first, *second;
+    soap_sender_fault_subcode(soap, "sc:Invalid", "invalid value: bad deep", NULL);
+    /* soap_sender_fault_subcode made Code/Value env:Sender and Code/Subcode/Value sc:Invalid. */
+    if (!soap->fault || !soap->fault->SOAP_ENV__Code || !soap->fault->SOAP_ENV__Code->SOAP_ENV__Subcode)
+      return soap_receiver_fault(soap, "no fault to extend", NULL);
+    first = soap->fault->SOAP_ENV__Code->SOAP_ENV__Subcode;
+    second = subcode(soap, "\"urn:soapgen:cases:extra\":TooDeep");
+    if (!second)
+      return SOAP_EOM;
+    second->SOAP_ENV__Subcode = subcode(soap, "sc:Last");
+    first->SOAP_ENV__Subcode = second;
+    return SOAP_FAULT;
+  }
+  out->value = soap_strdup(soap, v);
+  return SOAP_OK;
+}
+
+static void serve_requests(struct soap *soap)
+{
+  soap_serve(soap);
+}
+
+int main(int argc, char **argv)
+{
+  struct soap *soap = soap_new2(SOAP_C_UTFSTRING | SOAP_IO_KEEPALIVE | SOAP_XML_STRICT,
+                                SOAP_C_UTFSTRING | SOAP_IO_KEEPALIVE);
+  if (!soap)
+  {
+    fprintf(stderr, "soap_new2 failed\n");
+    return 1;
+  }
+  soap->send_timeout = IDLE_TIMEOUT_SECS;
+  soap->recv_timeout = IDLE_TIMEOUT_SECS;
+  return peer_run(argc, argv, soap, serve_requests);
+}
