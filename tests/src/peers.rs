@@ -549,7 +549,8 @@ const GSOAP_SUBCODE_PEER: BuiltPeer = BuiltPeer {
 /// (namespace `urn:soapgen:cases:subcode`, SOAP 1.2, document/literal): `Check(value)` echoes the
 /// value, and answers `"bad"` with a Sender fault whose Subcode is `sc:Invalid` (prefix declared on
 /// the Envelope), `"bad deep"` with the Subcode chain `sc:Invalid`,
-/// `{urn:soapgen:cases:extra}TooDeep` (prefix declared on its enclosing Subcode), `sc:Last`.
+/// `{urn:soapgen:cases:extra}TooDeep` (prefix declared on its enclosing Subcode), `sc:Last`;
+/// `Repeat(value, times)` returns `times` items (none for 0, which the WSDL does not allow).
 pub fn gsoap_subcode() -> Peer {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     let bin = BIN.get_or_init(|| build_peer(&GSOAP_SUBCODE_PEER)).clone();

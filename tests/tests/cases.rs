@@ -480,3 +480,19 @@ async fn soap_client_responses_with_too_few_occurrences_are_refused() {
     };
     assert_too_few(d, "emails", 2, 1, "echo_personResult");
 }
+
+/// A generated wrapped operation whose result element is repeated with minOccurs 1 (`Repeat`):
+/// against gSOAP, which sends no item for `times` 0, the client refuses the response, naming the
+/// element, the counts and its path.
+#[tokio::test]
+async fn generated_client_refuses_a_result_with_too_few_occurrences() {
+    let peer = soapgen_tests::peers::gsoap_subcode();
+    let c = subcode::SubcodeBindingClient::new(peer.url("/")).unwrap();
+    assert_eq!(c.repeat("r".into(), 2).await.unwrap(), ["r", "r"]);
+    assert_eq!(c.repeat("once".into(), 1).await.unwrap(), ["once"]);
+    let e = c.repeat("none".into(), 0).await.unwrap_err();
+    let Error::Decode(d) = &e else {
+        panic!("expected a decode error, got {e:?}")
+    };
+    assert_too_few(d, "item", 1, 0, "RepeatResponse");
+}

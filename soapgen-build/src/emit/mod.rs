@@ -470,6 +470,10 @@ impl Emitter<'_> {
                 let n = &r.ns;
                 args.push(quote!(result = #l));
                 args.push(quote!(result_namespace = #n));
+                if op.result_min > 0 {
+                    let m = proc_macro2::Literal::u64_unsuffixed(op.result_min);
+                    args.push(quote!(result_min = #m));
+                }
             }
             for a in &op.response_attachments {
                 let part = &a.part;

@@ -1549,6 +1549,7 @@ impl<'d> Builder<'d> {
             encoded,
             bare_response: false,
             result: None,
+            result_min: 0,
             params: Vec::new(),
             headers: Vec::new(),
             ret: None,
@@ -1847,6 +1848,9 @@ impl<'d> Builder<'d> {
                             );
                             let base = self.element_type(&name, ty.as_ref(), &hint, &loc)?;
                             if let Some(card) = card(occ, nillable) {
+                                if matches!(card, Card::Many | Card::ManyNillable) {
+                                    decl.result_min = occ.min;
+                                }
                                 decl.ret = Some(TypeExpr {
                                     base,
                                     card,

@@ -285,6 +285,9 @@ pub struct OperationDecl {
     pub bare_response: bool,
     /// The result element inside the response wrapper (wrapped/rpc with one result).
     pub result: Option<QName>,
+    /// The minOccurs of a repeated (`Vec`) result element (XML Schema Part 1 §3.9.1), 0 otherwise;
+    /// emitted as `result_min = N` only when above 0.
+    pub result_min: u64,
     /// Body parameters.
     pub params: Vec<ParamDecl>,
     /// Header parameters.

@@ -14,6 +14,8 @@
  *              gSOAP's "URI":local form it declares a fresh prefix (_0) for
  *              urn:soapgen:cases:extra on the Subcode element around that Value, so that
  *              binding is in scope for the second Value only.
+ * Repeat(value, times) returns value `times` times (none for 0 or less, although the WSDL says at
+ * least one: gSOAP does not check what it sends).
  */
 #include "soapH.h"
 #include "SubcodeBinding.nsmap"
@@ -57,6 +59,20 @@ int __sc__Check(struct soap *soap, struct _sc__Check *in, struct _sc__CheckRespo
     return SOAP_FAULT;
   }
   out->value = soap_strdup(soap, v);
+  return SOAP_OK;
+}
+
+int __sc__Repeat(struct soap *soap, struct _sc__Repeat *in, struct _sc__RepeatResponse *out)
+{
+  int i, n = in && in->times > 0 ? in->times : 0;
+  if (n > 1000)
+    return soap_sender_fault(soap, "times over 1000", NULL);
+  out->__sizeitem = n;
+  out->item = n ? (char **)soap_malloc(soap, (size_t)n * sizeof(char *)) : NULL;
+  if (n && !out->item)
+    return SOAP_EOM;
+  for (i = 0; i < n; i++)
+    out->item[i] = soap_strdup(soap, in->value ? in->value : "");
   return SOAP_OK;
 }
 
