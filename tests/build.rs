@@ -7,7 +7,10 @@
 //! repeated choices and sequences); input messages with no parts (wsdl/noparts.wsdl); substitution
 //! groups and abstract elements (wsdl/substitution.wsdl); type substitution with `xsi:type`
 //! (wsdl/polymorphism.wsdl); one echo operation per XSD kind of issue 4 (wsdl/kinds.wsdl), which
-//! the gSOAP kinds peer implements.
+//! the gSOAP kinds peer implements; the remaining cases of issue 4 (wsdl/cases/: a nested relative
+//! include, a cycle of includes, unqualified local elements, a schema without targetNamespace,
+//! xmime attributes without the xmime schema, elements without a type, a SOAP 1.2 fault with a
+//! Subcode chain, repeated fields with minOccurs above 0).
 
 fn main() {
     let b = soapgen_build::Builder::new()
@@ -25,7 +28,15 @@ fn main() {
         .wsdl("wsdl/noparts.wsdl")
         .wsdl("wsdl/substitution.wsdl")
         .wsdl("wsdl/polymorphism.wsdl")
-        .wsdl("wsdl/kinds.wsdl");
+        .wsdl("wsdl/kinds.wsdl")
+        .wsdl("wsdl/cases/nested_include/nested_include.wsdl")
+        .wsdl("wsdl/cases/include_cycle/include_cycle.wsdl")
+        .wsdl("wsdl/cases/unqualified.wsdl")
+        .wsdl("wsdl/cases/no_namespace.wsdl")
+        .wsdl("wsdl/cases/xmime.wsdl")
+        .wsdl("wsdl/cases/any_type.wsdl")
+        .wsdl("wsdl/cases/subcode.wsdl")
+        .wsdl("wsdl/cases/min_occurs.wsdl");
     if let Err(e) = b.build() {
         panic!("soapgen: {e}");
     }

@@ -155,6 +155,8 @@ struct MethodAttrs {
     response_attachments: Vec<(String, Span)>,
     /// `encoded`: SOAP 1.1 §5 encoding (`soap:body use="encoded"`), rpc style.
     encoded: bool,
+    /// `result_min = N`: minOccurs of a repeated (`Vec`) result element, with the literal's span.
+    result_min: Option<(u64, Span)>,
 }
 
 #[derive(Default)]
@@ -205,12 +207,15 @@ fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> MethodAttr
                 m.response_attachments.push((s()?, span));
             } else if meta.path.is_ident("encoded") {
                 m.encoded = true;
+            } else if meta.path.is_ident("result_min") {
+                let lit = meta.value()?.parse::<syn::LitInt>()?;
+                m.result_min = Some((lit.base10_parse::<u64>()?, lit.span()));
             } else {
                 return Err(meta.error(
                     "unknown soap attribute on a method; expected `name`, `action`, `response`, \
-                     `result`, `namespace`, `result_namespace`, `response_namespace`, `bare`, \
-                     `bare_response`, `one_way`, `empty_request`, `response_attachment` or \
-                     `encoded`",
+                     `result`, `namespace`, `result_namespace`, `result_min`, \
+                     `response_namespace`, `bare`, `bare_response`, `one_way`, `empty_request`, \
+                     `response_attachment` or `encoded`",
                 ));
             }
             Ok(())
@@ -531,6 +536,15 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 "`encoded` operations are rpc style (SOAP 1.1 §7): not `bare`",
             ));
         }
+        if let Some((_, at)) = ma.result_min {
+            if bare || ma.bare_response || encoded || is_unit(&body_ty) {
+                errs.push(syn::Error::new(
+                    at,
+                    "`result_min` is for the result element inside a response wrapper (not `bare`, \
+                     `bare_response`, `encoded` or `()`)",
+                ));
+            }
+        }
         let body_write = if empty_request {
             // WSDL 1.1 §2.3.1: no parts, an empty Body.
             quote!(::core::result::Result::Ok(()))
@@ -577,6 +591,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                     any: false,
                     group: false,
                     default: None,
+                    min: 0,
                 })
                 .collect();
             let writes = fields::write_elements(&krate, &efs);
@@ -623,16 +638,29 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 ::core::result::Result::Ok(())
             }
         } else {
+            let shape = fields::analyze(&body_ty);
+            let min = match ma.result_min {
+                Some((n, at)) if !matches!(shape.card, Card::Many | Card::ManyNillable) => {
+                    errs.push(syn::Error::new(
+                        at,
+                        "`result_min` (minOccurs of the result element) needs a `Vec<T>` result",
+                    ));
+                    n
+                }
+                Some((n, _)) => n,
+                None => 0,
+            };
             let ef = ElementField {
                 slot: format_ident!("__result"),
                 access: TokenStream::new(),
                 namespace: result_ns.clone(),
                 local: result_name.clone(),
-                shape: fields::analyze(&body_ty),
+                shape,
                 span: body_ty.span(),
                 any: false,
                 group: false,
                 default: None,
+                min,
             };
             let reads = fields::read_elements(&krate, std::slice::from_ref(&ef));
             quote! {

@@ -101,6 +101,8 @@ struct FieldAttrs {
     /// `default = "…"` / `fixed = "…"` (XML Schema Part 1 §3.2.1, §3.3.1): an attribute's value
     /// when absent, an element's when present and empty.
     constraint: Option<(String, bool, Span)>,
+    /// `min = N`: minOccurs of a `Vec` field, with the literal's span.
+    min: Option<(u64, proc_macro2::Span)>,
 }
 
 fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs {
@@ -132,11 +134,14 @@ fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs 
                     return Err(meta.error("a field has one `default` or `fixed` value"));
                 }
                 f.constraint = Some((v.value(), fixed, v.span()));
+            } else if meta.path.is_ident("min") {
+                let lit = meta.value()?.parse::<syn::LitInt>()?;
+                f.min = Some((lit.base10_parse::<u64>()?, lit.span()));
             } else {
                 return Err(meta.error(
                     "unknown xml attribute on a field; expected `rename`, `namespace`, \
                      `unqualified`, `attribute`, `text`, `any`, `any_attribute`, `content`, \
-                     `group`, `default` or `fixed`",
+                     `group`, `default`, `fixed` or `min`",
                 ));
             }
             Ok(())
@@ -344,6 +349,21 @@ fn expand_struct(
                 ));
                 continue;
             }
+            let min = match fa.min {
+                Some((n, at)) => {
+                    if fa.any
+                        || !matches!(shape.card, fields::Card::Many | fields::Card::ManyNillable)
+                    {
+                        errs.push(syn::Error::new(
+                            at,
+                            "`min` (minOccurs) is for a repeated element or group field: `Vec<T>`",
+                        ));
+                        continue;
+                    }
+                    n
+                }
+                None => 0,
+            };
             elements.push(ElementField {
                 slot,
                 access: quote!(&self.#fident),
@@ -354,6 +374,7 @@ fn expand_struct(
                 any: fa.any,
                 group: fa.group,
                 default: fa.constraint.as_ref().map(|(v, _, _)| v.clone()),
+                min,
             });
             element_types.push((fident.clone(), field.ty.clone()));
         }
@@ -567,6 +588,7 @@ fn expand_choice(
         if fa.attribute
             || fa.any_attribute
             || fa.constraint.is_some()
+            || fa.min.is_some()
             || fa.text
             || fa.content
             || (fa.any && fa.group)
@@ -619,6 +641,7 @@ fn expand_choice(
                 any: fa.any,
                 group: fa.group,
                 default: None,
+                min: 0,
             },
         });
     }
@@ -829,6 +852,7 @@ fn expand_enum(
             || fa.content
             || fa.namespace.is_some()
             || fa.unqualified
+            || fa.min.is_some()
         {
             errs.push(syn::Error::new(
                 v.ident.span(),

@@ -99,6 +99,9 @@ pub struct ElementField {
     /// `#[xml(default = "…")]`: the value of the element when it is present and empty (its
     /// declaration's default or fixed value, XML Schema Part 1 §3.3.4 item 5.1); simple types only.
     pub default: Option<String>,
+    /// `#[xml(min = N)]` on a `Vec` field: its minOccurs (XML Schema Part 1 §3.9.1); fewer
+    /// occurrences are an error when reading. 0 when not given.
+    pub min: u64,
 }
 
 /// The call reading one occurrence of element field `f` (`which`: `required`, `optional` or
@@ -331,7 +334,7 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
             Card::Many => (
                 quote!(let mut #slot: ::std::vec::Vec<#boxed_ty> = ::std::vec::Vec::new();),
                 quote!(#slot.push(#read_req);),
-                quote!(),
+                min_check(krate, f),
             ),
             Card::Nillable => (
                 quote!(let mut #slot: ::core::option::Option<#nillable_ty> = ::core::option::Option::None;),
@@ -346,7 +349,7 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
             Card::ManyNillable => (
                 quote!(let mut #slot: ::std::vec::Vec<#nillable_ty> = ::std::vec::Vec::new();),
                 quote!(#slot.push(#read_nil);),
-                quote!(),
+                min_check(krate, f),
             ),
         };
         decls.extend(quote::quote_spanned!(f.span=> #decl));
@@ -375,6 +378,34 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
         }
         #finals
     }
+}
+
+/// For a repeated field with `min > 0`: code after the content loop refusing fewer occurrences
+/// (its slot, a `Vec`, rebound to itself); nothing otherwise.
+pub fn min_check(krate: &TokenStream, f: &ElementField) -> TokenStream {
+    let slot = &f.slot;
+    min_take(krate, f, quote!(#slot), quote!(#slot), quote!(&__start)).unwrap_or_default()
+}
+
+/// `let #local = #value;` for a repeated field, refusing fewer than `min` occurrences inside
+/// `parent` (an expression of type `&StartTag`); `None` when `min` is 0.
+pub fn min_take(
+    krate: &TokenStream,
+    f: &ElementField,
+    local: TokenStream,
+    value: TokenStream,
+    parent: TokenStream,
+) -> Option<TokenStream> {
+    if f.min == 0 {
+        return None;
+    }
+    let min = f.min;
+    let name = if f.group {
+        group_name(krate, f)
+    } else {
+        name_expr(krate, &f.namespace, &f.local)
+    };
+    Some(quote!(let #local = #krate::__private::min_occurs(__r, #parent, #value, #min, #name)?;))
 }
 
 /// The value type of a field as stored (`Box<T>` when boxed).
@@ -465,7 +496,7 @@ fn group_arm(
     let required = if f.shape.card == Card::One {
         quote!(let #slot = #krate::__private::required(__r, &__start, #slot, #name)?;)
     } else {
-        quote!()
+        min_check(krate, f)
     };
     let fin = quote! {
         if let ::core::option::Option::Some(__p) = #open.take() {

@@ -6,7 +6,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::fields::{name_expr, stored_ty, Card, ElementField};
+use crate::fields::{min_take, name_expr, stored_ty, Card, ElementField};
 
 /// The per-field pieces of a positional reader.
 struct Piece {
@@ -110,7 +110,14 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
             Card::One => {
                 quote!(let #local = #krate::__private::required(__r, __parent, self.#slot, #gname)?;)
             }
-            _ => quote!(let #local = self.#slot;),
+            _ => min_take(
+                krate,
+                f,
+                quote!(#local),
+                quote!(self.#slot),
+                quote!(__parent),
+            )
+            .unwrap_or_else(|| quote!(let #local = self.#slot;)),
         };
         return Piece {
             decl: quote!(#slot: #slot_ty, #open: #partial_ty,),
@@ -170,6 +177,16 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
     let dup = quote! {
         if self.#slot.is_some() { return ::core::result::Result::Err(__r.duplicate(&__child)); }
     };
+    let many_take = || {
+        min_take(
+            krate,
+            f,
+            quote!(#local),
+            quote!(self.#slot),
+            quote!(__parent),
+        )
+        .unwrap_or_else(|| quote!(let #local = self.#slot;))
+    };
     let (slot_ty, repeat, accept, fin) = match f.shape.card {
         Card::One => (
             opt(stored),
@@ -199,19 +216,21 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
             vec(stored),
             Some(matches.clone()),
             quote!(self.#slot.push(#read_req);),
-            quote!(let #local = self.#slot;),
+            many_take(),
         ),
         Card::ManyNillable => (
             vec(nillable),
             Some(matches.clone()),
             quote!(self.#slot.push(#read_nil);),
-            quote!(let #local = self.#slot;),
+            many_take(),
         ),
     };
     Piece {
         decl: quote!(#slot: #slot_ty,),
         repeat: (repeat, None),
         start: (Some(matches), None),
+        // A `min` on a repeated field is checked when the content ends (so that the error gives
+        // the counts), not by blocking later fields.
         required: matches!(f.shape.card, Card::One | Card::Nillable),
         accept,
         take: fin,

@@ -217,6 +217,16 @@ pub enum DecodeErrorKind {
     MissingAttribute(String),
     /// An element allowed once appeared again.
     DuplicateElement(String),
+    /// A repeated element occurred fewer times than its `minOccurs` (XML Schema Part 1 §3.9.4,
+    /// Element Sequence Locally Valid (Particle)).
+    TooFewElements {
+        /// The element's local name.
+        element: String,
+        /// Its `minOccurs`.
+        min: u64,
+        /// How many times it occurred.
+        found: usize,
+    },
     /// Character data where only elements may appear.
     UnexpectedText(String),
     /// `xsi:nil="true"` on an element that is not nillable.
@@ -284,6 +294,14 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::MissingElement(n) => write!(f, "missing required element {n}"),
             DecodeErrorKind::MissingAttribute(n) => write!(f, "missing required attribute {n}"),
             DecodeErrorKind::DuplicateElement(n) => write!(f, "element {n} appears more than once"),
+            DecodeErrorKind::TooFewElements {
+                element,
+                min,
+                found,
+            } => write!(
+                f,
+                "element {element} occurs {found} times, fewer than its minOccurs of {min}"
+            ),
             DecodeErrorKind::UnexpectedText(t) => {
                 write!(f, "unexpected text {t:?} in element-only content")
             }

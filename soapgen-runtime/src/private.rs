@@ -100,6 +100,28 @@ pub fn required<T>(
     slot.ok_or_else(|| r.missing_in(parent, name))
 }
 
+/// The occurrences of a repeated element after the content loop of `parent`, or "too few" located
+/// at `parent` (with it on the path) when there are fewer than `min` (XML Schema Part 1 §3.9.4).
+#[inline]
+pub fn min_occurs<T>(
+    r: &XmlReader<'_>,
+    parent: &StartTag<'_>,
+    slot: Vec<T>,
+    min: u64,
+    name: Name<'_>,
+) -> Result<Vec<T>, DecodeError> {
+    if (slot.len() as u64) < min {
+        let mut e = r.missing_in(parent, name);
+        e.kind = DecodeErrorKind::TooFewElements {
+            element: name.local.to_owned(),
+            min,
+            found: slot.len(),
+        };
+        return Err(e);
+    }
+    Ok(slot)
+}
+
 /// The value of a required attribute, or "missing required attribute".
 #[inline]
 pub fn required_attribute<T>(

@@ -596,6 +596,45 @@ pub fn gsoap_kinds() -> Peer {
     start_built(&GSOAP_KINDS_PEER, bin)
 }
 
+const GSOAP_CASES_PEER: BuiltPeer = BuiltPeer {
+    name: "gsoap-cases",
+    title: "gSOAP issue-4 cases",
+    build_sh: "tests/peers/gsoap/cases/build.sh",
+    binary: "cases-server",
+    inputs: &[
+        ("build.sh", "tests/peers/gsoap/cases/build.sh"),
+        ("subcode.wsdl", "tests/wsdl/cases/subcode.wsdl"),
+        ("unqualified.wsdl", "tests/wsdl/cases/unqualified.wsdl"),
+        ("no_namespace.wsdl", "tests/wsdl/cases/no_namespace.wsdl"),
+        ("any_type.wsdl", "tests/wsdl/cases/any_type.wsdl"),
+        ("xmime.wsdl", "tests/wsdl/cases/xmime.wsdl"),
+        ("server.c", "tests/peers/gsoap/cases/server.c"),
+        ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
+        ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
+        ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
+    ],
+    stamp_version: 1,
+    dir_per_inputs: true,
+    install_hint: GSOAP_INSTALL_HINT,
+};
+
+/// Builds (if needed) and starts the gSOAP server generated from five WSDLs of
+/// `tests/wsdl/cases` at once (any path; it dispatches on the request element):
+/// - `subcode.wsdl` (`urn:soapgen:cases:subcode`, SOAP 1.2): `Check(value)` echoes the value, and
+///   answers `"bad"` with a Sender fault whose Subcode is `sc:Invalid` (prefix declared on the
+///   Envelope), `"bad deep"` with the Subcode chain `sc:Invalid`,
+///   `{urn:soapgen:cases:extra}TooDeep` (prefix declared on its enclosing Subcode), `sc:Last`;
+///   `Repeat(value, times)` returns `times` items (none for 0, which the WSDL does not allow);
+/// - `unqualified.wsdl`: `Echo(order)` returns the order gSOAP decoded;
+/// - `no_namespace.wsdl`: `Ping(point...)` returns the sum of `x + y` over the points;
+/// - `any_type.wsdl`: `Echo(holder)` returns the contents of `blob` and `Note` as `blob`s;
+/// - `xmime.wsdl`: `Echo(photo)` returns `data` once per character of `name`.
+pub fn gsoap_cases() -> Peer {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    let bin = BIN.get_or_init(|| build_peer(&GSOAP_CASES_PEER)).clone();
+    start_built(&GSOAP_CASES_PEER, bin)
+}
+
 const GSOAP_ENCODED_PEER: BuiltPeer = BuiltPeer {
     name: "gsoap-encoded",
     title: "gSOAP rpc/encoded",

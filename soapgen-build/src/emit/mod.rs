@@ -236,6 +236,14 @@ impl Emitter<'_> {
                     }
                 }
             }
+            // minOccurs of a repeated element or group (XML Schema Part 1 §3.9.1), only when above 0.
+            if f.min_occurs > 0
+                && matches!(f.kind, FieldKind::Element | FieldKind::Group)
+                && matches!(f.ty.card, Card::Many | Card::ManyNillable)
+            {
+                let n = proc_macro2::Literal::u64_unsuffixed(f.min_occurs);
+                args.push(quote!(min = #n));
+            }
             let attr = if args.is_empty() {
                 TokenStream::new()
             } else {
@@ -544,6 +552,10 @@ impl Emitter<'_> {
                 let n = &r.ns;
                 args.push(quote!(result = #l));
                 args.push(quote!(result_namespace = #n));
+                if op.result_min > 0 {
+                    let m = proc_macro2::Literal::u64_unsuffixed(op.result_min);
+                    args.push(quote!(result_min = #m));
+                }
             }
             for a in &op.response_attachments {
                 let part = &a.part;

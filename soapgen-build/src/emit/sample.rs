@@ -67,7 +67,7 @@ pub fn request_envelope(module: &Module, client: &ClientDecl, op: &OperationDecl
     let mut header = String::new();
     if !op.headers.is_empty() {
         for h in &op.headers {
-            w.element(&h.xml, &h.ty, 2);
+            w.element(&h.xml, &h.ty, 0, 2);
         }
         header = std::mem::take(&mut w.out);
     }
@@ -75,7 +75,7 @@ pub fn request_envelope(module: &Module, client: &ClientDecl, op: &OperationDecl
         // WSDL 1.1 §2.3.1: an input message with no parts, an empty Body.
     } else if op.bare {
         for p in &op.params {
-            w.element(&p.xml, &p.ty, 2);
+            w.element(&p.xml, &p.ty, 0, 2);
         }
     } else {
         let name = w.name(&op.request);
@@ -84,7 +84,7 @@ pub fn request_envelope(module: &Module, client: &ClientDecl, op: &OperationDecl
         } else {
             let _ = writeln!(w.out, "    <{name}>");
             for p in &op.params {
-                w.element(&p.xml, &p.ty, 3);
+                w.element(&p.xml, &p.ty, 0, 3);
             }
             let _ = writeln!(w.out, "    </{name}>");
         }
@@ -161,19 +161,20 @@ impl<'m> Writer<'m> {
         let _ = writeln!(self.out, "<!-- {} -->", text.replace("--", "- -"));
     }
 
-    /// An element `name` of type `ty` at `level`, with its occurrence comment.
-    fn element(&mut self, name: &QName, ty: &TypeExpr, level: usize) {
+    /// An element `name` of type `ty` at `level`, with its occurrence comment (`min`: the
+    /// minOccurs of a repeated element).
+    fn element(&mut self, name: &QName, ty: &TypeExpr, min: u64, level: usize) {
         let occurs = match ty.card {
             Card::One => None,
-            Card::Optional => Some("optional"),
-            Card::Many => Some("0 or more"),
-            Card::Nillable => Some("nillable"),
-            Card::OptionalNillable => Some("optional, nillable"),
-            Card::ManyNillable => Some("0 or more, nillable"),
+            Card::Optional => Some("optional".to_owned()),
+            Card::Many => Some(format!("{min} or more")),
+            Card::Nillable => Some("nillable".to_owned()),
+            Card::OptionalNillable => Some("optional, nillable".to_owned()),
+            Card::ManyNillable => Some(format!("{min} or more, nillable")),
         };
         let note = match (occurs, self.enum_note(&ty.base)) {
             (Some(o), Some(e)) => Some(format!("{o}; {e}")),
-            (o, e) => o.map(str::to_owned).or(e),
+            (o, e) => o.or(e),
         };
         if let Some(c) = note {
             self.comment(level, &c);
@@ -208,7 +209,7 @@ impl<'m> Writer<'m> {
                 );
                 if let Some(v) = c.variants.first() {
                     match &v.xml {
-                        Some(q) => self.element(q, &v.ty, level),
+                        Some(q) => self.element(q, &v.ty, 0, level),
                         None if v.any => self.comment(level, "any element"),
                         None => self.group(&v.ty, level),
                     }
@@ -219,7 +220,7 @@ impl<'m> Writer<'m> {
                 for f in &s.fields {
                     match f.kind {
                         FieldKind::Group => self.group(&f.ty, level),
-                        FieldKind::Element => self.element(&f.xml, &f.ty, level),
+                        FieldKind::Element => self.element(&f.xml, &f.ty, f.min_occurs, level),
                         _ => {}
                     }
                 }
@@ -336,7 +337,7 @@ impl<'m> Writer<'m> {
                                 self.comment(level + 1, "mixed content: text and elements")
                             }
                             FieldKind::Group => self.group(&f.ty, level + 1),
-                            _ => self.element(&f.xml, &f.ty, level + 1),
+                            _ => self.element(&f.xml, &f.ty, f.min_occurs, level + 1),
                         }
                     }
                     self.indent(level);

@@ -782,6 +782,7 @@ impl<'d> Builder<'d> {
                     card,
                     boxed: false,
                 },
+                min_occurs: if card == Card::Many { occ.min } else { 0 },
                 doc: Some(doc.into()),
             },
         );
@@ -967,6 +968,7 @@ impl<'d> Builder<'d> {
                             xml: QName::new("", ""),
                             kind: FieldKind::Text,
                             ty: TypeExpr::one(Base::Std("String")),
+                            min_occurs: 0,
                             doc: Some("The text content (mixed content without elements).".into()),
                         },
                     );
@@ -1081,6 +1083,7 @@ impl<'d> Builder<'d> {
                         xml: QName::new("", ""),
                         kind: FieldKind::Text,
                         ty: TypeExpr::one(ty),
+                        min_occurs: 0,
                         doc: Some("The simple content.".into()),
                     },
                 );
@@ -1173,6 +1176,7 @@ impl<'d> Builder<'d> {
                                 card,
                                 boxed: false,
                             },
+                            min_occurs: 0,
                             doc,
                         },
                     );
@@ -1317,6 +1321,7 @@ impl<'d> Builder<'d> {
                             card,
                             boxed: false,
                         },
+                        min_occurs: 0,
                         doc: Some(format!(
                             "Elements matched by the wildcard `xs:any namespace=\"{namespace}\"`, kept as XML."
                         )),
@@ -1370,6 +1375,11 @@ impl<'d> Builder<'d> {
                     base,
                     card,
                     boxed: false,
+                },
+                min_occurs: if matches!(card, Card::Many | Card::ManyNillable) {
+                    occ.min
+                } else {
+                    0
                 },
                 doc,
             },
@@ -1712,6 +1722,7 @@ impl<'d> Builder<'d> {
             encoded,
             bare_response: false,
             result: None,
+            result_min: 0,
             params: Vec::new(),
             headers: Vec::new(),
             ret: None,
@@ -2010,6 +2021,9 @@ impl<'d> Builder<'d> {
                             );
                             let base = self.element_type(&name, ty.as_ref(), &hint, &loc)?;
                             if let Some(card) = card(occ, nillable) {
+                                if matches!(card, Card::Many | Card::ManyNillable) {
+                                    decl.result_min = occ.min;
+                                }
                                 decl.ret = Some(TypeExpr {
                                     base,
                                     card,
@@ -2122,6 +2136,7 @@ impl<'d> Builder<'d> {
                                 xml,
                                 kind: FieldKind::Element,
                                 ty: TypeExpr::one(base),
+                                min_occurs: 0,
                                 doc: None,
                             },
                         );
@@ -2249,6 +2264,7 @@ fn push_any_attribute(c: &mut Collector) {
             xml: QName::new("", ""),
             kind: FieldKind::AnyAttribute,
             constraint: None,
+            min_occurs: 0,
             ty: TypeExpr {
                 base: Base::Runtime("types::AnyAttribute"),
                 card: Card::Many,
@@ -2275,6 +2291,7 @@ fn push_mixed(c: &mut Collector) {
             xml: QName::new("", ""),
             kind: FieldKind::Content,
             ty: TypeExpr::one(Base::Runtime("types::AnyXml")),
+            min_occurs: 0,
             doc: Some("Mixed content (text and elements), kept as XML.".into()),
         },
     );

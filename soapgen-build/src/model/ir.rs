@@ -168,6 +168,10 @@ pub struct FieldDecl {
     pub kind: FieldKind,
     /// Its type.
     pub ty: TypeExpr,
+    /// The minOccurs of a repeated (`Vec`) element or group field (XML Schema Part 1 §3.9.1), at
+    /// least 1 when the schema says so; 0 otherwise and for every other field. Emitted as
+    /// `#[xml(min = N)]` only when above 0, and reading refuses fewer occurrences.
+    pub min_occurs: u64,
     /// Doc comment.
     pub doc: Option<String>,
     /// The value constraint (XML Schema Part 1 §3.2.1, §3.3.1): the `default` or `fixed` literal
@@ -322,6 +326,9 @@ pub struct OperationDecl {
     pub bare_response: bool,
     /// The result element inside the response wrapper (wrapped/rpc with one result).
     pub result: Option<QName>,
+    /// The minOccurs of a repeated (`Vec`) result element (XML Schema Part 1 §3.9.1), 0 otherwise;
+    /// emitted as `result_min = N` only when above 0.
+    pub result_min: u64,
     /// Body parameters.
     pub params: Vec<ParamDecl>,
     /// Header parameters.
