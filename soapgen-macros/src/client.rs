@@ -801,7 +801,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             #[doc = ""]
             #[doc = #doc]
             pub fn #fn_ident(&self, #(#sig_params),*) #user_output {
-                self.runtime.block_on(self.inner.#fn_ident(#(#arg_names),*))
+                self.runtime.block_on(#client_ident::#fn_ident(&self.inner, #(#arg_names),*))
             }
         });
     }

@@ -202,7 +202,11 @@ pub fn write_attributes(krate: &TokenStream, fields: &[AttributeField]) -> Token
         let name = name_expr(krate, &f.namespace, &f.local);
         let access = &f.access;
         let code = if f.any {
-            quote!(for __a in (#access).iter() { __w.attribute(__a.name(), &__a.value)?; })
+            let declared = fields
+                .iter()
+                .filter(|k| !k.any)
+                .map(|k| name_expr(krate, &k.namespace, &k.local));
+            quote!(for __a in (#access).iter() { __w.other_attribute(__a, &[#(#declared),*])?; })
         } else if f.optional {
             quote!(if let ::core::option::Option::Some(__v) = #access { __w.attribute_value(#name, __v)?; })
         } else {

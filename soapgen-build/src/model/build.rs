@@ -982,6 +982,14 @@ impl<'d> Builder<'d> {
                 }
             }
             Content::Simple { base, loc, .. } => {
+                if ct.name.as_ref() == Some(base) {
+                    return Err(Error::at(
+                        ErrorKind::Invalid(format!(
+                            "complexType {base} derives from itself (XML Schema Part 1 §3.4.6)"
+                        )),
+                        loc,
+                    ));
+                }
                 self.simple_content(owner, base, loc, c, depth)?;
             }
             Content::Complex {
@@ -990,6 +998,15 @@ impl<'d> Builder<'d> {
                 particle,
                 loc,
             } => {
+                if ct.name.as_ref() == Some(base) {
+                    return Err(Error::at(
+                        ErrorKind::Invalid(format!(
+                            "complexType {base} derives from itself (XML Schema Part 1 §3.4.6: a \
+                             type's base is another type; only xs:redefine may name its own)"
+                        )),
+                        loc,
+                    ));
+                }
                 if base.ns == "http://schemas.xmlsoap.org/soap/encoding/" && base.local == "Array" {
                     return Err(unsupported(
                         "SOAP-encoded arrays (soapenc:Array, rpc/encoded)",
@@ -1531,9 +1548,9 @@ impl<'d> Builder<'d> {
             .and_then(|p| p.address.clone());
         let mut errors = Vec::new();
         let mut ops = Vec::new();
-        let mut methods = Scope::with_reserved(&["new", "from_client", "client", "as_async"]);
-        for bop in &binding.operations {
-            match self.operation(binding, pt, bop, &mut methods) {
+        let methods = method_names(binding, pt);
+        for (bop, method) in binding.operations.iter().zip(methods) {
+            match self.operation(binding, pt, bop, method) {
                 Ok(op) => ops.push(op),
                 Err(e)
                     if self.opts.skip_unsupported
@@ -1603,7 +1620,7 @@ impl<'d> Builder<'d> {
         binding: &Binding,
         pt: &PortType,
         bop: &BindingOperation,
-        methods: &mut Scope,
+        method: String,
     ) -> R<OperationDecl> {
         let Some(op) = port_type_operation(binding, pt, bop) else {
             return Err(undefined(
@@ -1703,13 +1720,6 @@ impl<'d> Builder<'d> {
             _ => out_parts,
         };
         // An overloaded operation name (WSDL 1.1 §2.4.5) is told apart by its input's name.
-        let overloaded = pt.operations.iter().filter(|o| o.name == op.name).count() > 1;
-        let method_base = match (&op.input_name, overloaded) {
-            (Some(n), true) => n,
-            _ => &op.name,
-        };
-        let method = methods.unique(&names::field_name(method_base));
-        let method = names::escape_keyword(&method);
         let mut decl = OperationDecl {
             method,
             wsdl_name: op.name.clone(),
@@ -1876,6 +1886,9 @@ impl<'d> Builder<'d> {
                 TypeDef::Complex(ct) => ct.clone(),
                 TypeDef::Simple(_) => return None,
             },
+            // A type with derived types may come as any of them (xsi:type): the element stays
+            // whole, its value the type's enum (XML Schema Part 1 §2.6.1).
+            Some(TypeRef::Named(t, _)) if self.derived.contains_key(t) => return None,
             Some(TypeRef::Named(t, _)) => match self.schemas().types.get(t)? {
                 TypeDef::Complex(ct) => ct.clone(),
                 TypeDef::Simple(_) => return None,
@@ -2180,6 +2193,44 @@ impl<'d> Builder<'d> {
 
 /// Whether `ns` is the SOAP 1.1 encoding namespace (SOAP 1.1 §5) or SOAP 1.2's (SOAP 1.2 Part 2
 /// §4, whose arrays are read the same way: items in order, whatever their names).
+/// The method name of each operation of `binding`, in order: the operation's name in snake_case;
+/// for a name the portType overloads (WSDL 1.1 §2.4.5), its input's name, else a numbered
+/// fallback. Names that stand for themselves are given out first, so that no fallback
+/// (`get2` for a second `Get`) takes the name of another operation (`Get2`).
+fn method_names(binding: &Binding, pt: &PortType) -> Vec<String> {
+    let preferred: Vec<String> = binding
+        .operations
+        .iter()
+        .map(|bop| {
+            let overloaded = pt.operations.iter().filter(|o| o.name == bop.name).count() > 1;
+            let op = port_type_operation(binding, pt, bop);
+            let base = match (op.and_then(|o| o.input_name.as_ref()), overloaded) {
+                (Some(n), true) => n.as_str(),
+                _ => bop.name.as_str(),
+            };
+            names::field_name(base)
+        })
+        .collect();
+    let key = |s: &str| s.to_lowercase().replace('_', "");
+    let taken_once = |i: usize| {
+        preferred
+            .iter()
+            .filter(|p| key(p) == key(&preferred[i]))
+            .count()
+            == 1
+    };
+    let mut scope = Scope::with_reserved(&["new", "from_client", "client", "as_async"]);
+    let mut out = vec![String::new(); preferred.len()];
+    for pass in [true, false] {
+        for (i, p) in preferred.iter().enumerate() {
+            if taken_once(i) == pass {
+                out[i] = names::escape_keyword(&scope.unique(p));
+            }
+        }
+    }
+    out
+}
+
 /// The portType operation a binding operation binds (WSDL 1.1 §2.5): the one of that name; of
 /// an overloaded name (§2.4.5), the one whose input has the binding input's `name`, else the one
 /// at the same position among the operations of that name.

@@ -23,7 +23,7 @@ mod binary;
 mod datetime;
 mod list;
 mod numeric;
-mod qname;
+pub(crate) mod qname;
 mod soapenc;
 mod swaref;
 

@@ -60,7 +60,7 @@ impl fmt::Display for QName {
 /// Whether `s` looks like an NCName (Namespaces in XML 1.0 §3, production NCName), checked loosely:
 /// non-empty, not starting with a digit, `-` or `.`, and made of letters, digits, `_`, `-`, `.` and
 /// non-ASCII characters (no whitespace, no colon, no other ASCII punctuation).
-fn is_ncname(s: &str) -> bool {
+pub(crate) fn is_ncname(s: &str) -> bool {
     let mut chars = s.chars();
     let Some(first) = chars.next() else {
         return false;

@@ -892,10 +892,12 @@ impl<'i> XmlReader<'i> {
         let declared = crate::types::QName::new(declared.namespace, declared.local);
         let message = match found {
             Some(t) => format!(
-                "xsi:type {t} is not {declared} or a type derived from it that this client knows                  (known: {known})"
+                "xsi:type {t} is not {declared} or a type derived from it that this client knows \
+                 (known: {known})"
             ),
             None => format!(
-                "no xsi:type on an element of the abstract type {declared}: one of {known} is                  needed"
+                "no xsi:type on an element of the abstract type {declared}: one of {known} is \
+                 needed"
             ),
         };
         self.error_at(DecodeErrorKind::UnexpectedType(message), tag.offset)

@@ -369,6 +369,42 @@ impl XmlWriter {
         r
     }
 
+    /// Adds an attribute matched by an `xs:anyAttribute` wildcard (XML Schema Part 1 §3.10), whose
+    /// name is data, checked before it is written: the local name must be an NCName (Namespaces in
+    /// XML 1.0 §3), not a namespace declaration (`xmlns`, or in the xmlns namespace, §3), and not
+    /// one of `declared` (the type's own attributes: XML 1.0 §3.1 Unique Att Spec).
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] naming the attribute for a name that breaks one of those rules, and as
+    /// [`attribute`](Self::attribute).
+    pub fn other_attribute(
+        &mut self,
+        a: &crate::types::AnyAttribute,
+        declared: &[Name<'_>],
+    ) -> Result<(), EncodeError> {
+        const XMLNS_NS: &str = "http://www.w3.org/2000/xmlns/";
+        let why = if !crate::types::qname::is_ncname(&a.local) {
+            Some("its local name is not an NCName")
+        } else if a.namespace == XMLNS_NS || (a.namespace.is_empty() && a.local == "xmlns") {
+            Some("it would be a namespace declaration")
+        } else if declared
+            .iter()
+            .any(|d| d.namespace == a.namespace && d.local == a.local)
+        {
+            Some("the type declares an attribute of that name")
+        } else {
+            None
+        };
+        match why {
+            Some(why) => Err(EncodeError::invalid_value(
+                "xs:anyAttribute",
+                &format!("attribute {{{}}}{:?}: {why}", a.namespace, a.local),
+            )),
+            None => self.attribute(a.name(), &a.value),
+        }
+    }
+
     /// Adds an attribute whose value is produced by a simple type (XML Schema Part 2), which may need
     /// namespace declarations (a `QName` value) on this same start tag.
     ///

@@ -1,0 +1,109 @@
+//! Regressions found by probing the newest XSD features through the generator (documents held in
+//! memory): derivation from itself, method names of overloaded operations, and wrapper elements
+//! whose type has derived types (XML Schema Part 1 §2.6.1, §3.4.6; WSDL 1.1 §2.4.5).
+
+use soapgen_build::Builder;
+
+const WSDL: &str = r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+  xmlns:t="urn:t" xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t">
+ <types><xs:schema targetNamespace="urn:t" elementFormDefault="qualified">
+   <xs:simpleType name="Colour"><xs:restriction base="xs:string"><xs:enumeration value="red"/></xs:restriction></xs:simpleType>
+   TYPES
+   <xs:element name="Get"><xs:complexType><xs:sequence><xs:element name="a" type="t:A"/></xs:sequence></xs:complexType></xs:element>
+   <xs:element name="GetById"><xs:complexType><xs:sequence><xs:element name="id" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
+   <xs:element name="GetResponse"><xs:complexType><xs:sequence><xs:element name="r" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
+ </xs:schema></types>
+ <message name="In"><part name="p" element="t:Get"/></message>
+ <message name="In2"><part name="p" element="t:GetById"/></message>
+ <message name="Out"><part name="p" element="t:GetResponse"/></message>
+ <portType name="PT">OPERATIONS</portType>
+ <binding name="B" type="t:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>BOUND</binding>
+ <service name="S"><port name="P" binding="t:B"><soap:address location="http://localhost/x"/></port></service>
+</definitions>"#;
+
+const ONE_OP: &str =
+    r#"<operation name="Get"><input message="t:In"/><output message="t:Out"/></operation>"#;
+
+fn bound(name: &str, action: &str) -> String {
+    format!(
+        r#"<operation name="{name}"><soap:operation soapAction="{action}"/><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>"#
+    )
+}
+
+fn wsdl(types: &str, ops: &str, bound: &str) -> String {
+    WSDL.replace("TYPES", types)
+        .replace("OPERATIONS", ops)
+        .replace("BOUND", bound)
+}
+
+fn generate(doc: &str) -> Result<String, String> {
+    Builder::new()
+        .document("/mem/probe/p.wsdl", doc)
+        .generate_one(std::path::Path::new("/mem/probe/p.wsdl"))
+        .map(|g| g.code)
+        .map_err(|e| e.to_string())
+}
+
+/// A complexType derived from itself is a cycle (§3.4.6 Derivation Valid, no circular
+/// derivation), as a two-type cycle already is ("type derivation deeper than 64 levels (a cycle of
+/// bases?)").
+#[test]
+fn a_type_restricting_itself_is_an_error() {
+    let types = r#"<xs:complexType name="A"><xs:complexContent><xs:restriction base="t:A"><xs:sequence><xs:element name="a" type="xs:int"/></xs:sequence></xs:restriction></xs:complexContent></xs:complexType>"#;
+    let r = generate(&wsdl(types, ONE_OP, &bound("Get", "g")));
+    assert!(r.is_err(), "generated:\n{}", r.unwrap());
+}
+
+/// Overloaded operations without input names, beside an operation really named `Get2`: the
+/// declared operation keeps the name `get2`; the overload's fallback name must not take it (else
+/// `client.get2(…)` would call another operation than its name says).
+#[test]
+fn an_overload_fallback_name_does_not_take_a_declared_operation_name() {
+    let types = r#"<xs:complexType name="A"><xs:sequence/></xs:complexType>"#;
+    let ops = r#"<operation name="Get"><input message="t:In"/><output message="t:Out"/></operation>
+      <operation name="Get"><input message="t:In2"/><output message="t:Out"/></operation>
+      <operation name="Get2"><input message="t:In"/><output message="t:Out"/></operation>"#;
+    let b = format!(
+        "{}{}{}",
+        bound("Get", "a1"),
+        bound("Get", "a2"),
+        bound("Get2", "a3")
+    );
+    let code = generate(&wsdl(types, ops, &b)).unwrap();
+    let at = code.find("fn get2(").expect("a method get2");
+    let attr = &code[code[..at].rfind("#[soap(").unwrap()..at];
+    assert!(
+        attr.contains(r#"action = "a3""#),
+        "get2 is not operation Get2:\n{attr}"
+    );
+}
+
+/// Request and response elements named as for document/literal wrapped (`Get`, `GetResponse`)
+/// but typed by a named complexType that has derived types: unwrapping them into their children
+/// drops the `xsi:type`, so the client can neither send a `Bottom` nor read one (a response
+/// `<GetResponse xsi:type="Bottom"><id>1</id><bot>b</bot></GetResponse>` is an
+/// `UnexpectedElement` error at `Body/GetResponse/bot`, and one with an unknown `xsi:type` is read
+/// as if it had none). Such elements must stay whole: a `TopKind` parameter and result.
+#[test]
+fn wrapper_elements_of_a_type_with_derived_types_are_not_unwrapped() {
+    let doc = r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+  xmlns:t="urn:t" xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t">
+ <types><xs:schema targetNamespace="urn:t" elementFormDefault="qualified">
+   <xs:complexType name="Top"><xs:sequence><xs:element name="id" type="xs:int"/></xs:sequence></xs:complexType>
+   <xs:complexType name="Bottom"><xs:complexContent><xs:extension base="t:Top"><xs:sequence><xs:element name="bot" type="xs:string"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType>
+   <xs:element name="Get" type="t:Top"/>
+   <xs:element name="GetResponse" type="t:Top"/>
+ </xs:schema></types>
+ <message name="In"><part name="p" element="t:Get"/></message>
+ <message name="Out"><part name="p" element="t:GetResponse"/></message>
+ <portType name="PT"><operation name="Get"><input message="t:In"/><output message="t:Out"/></operation></portType>
+ <binding name="B" type="t:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+  <operation name="Get"><soap:operation soapAction="g"/><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation></binding>
+ <service name="S"><port name="P" binding="t:B"><soap:address location="http://localhost/x"/></port></service>
+</definitions>"#;
+    let code = generate(doc).unwrap();
+    let at = code.find("fn get(").expect("a method get");
+    let sig = &code[at..];
+    let sig = &sig[..sig.find(';').unwrap()];
+    assert_eq!(sig.matches("TopKind").count(), 2, "{sig}");
+}
