@@ -18,16 +18,16 @@ pub enum Which {
     FromXml,
 }
 
-struct Container {
+pub(crate) struct Container {
     namespace: Option<String>,
-    rename_all: Option<(String, Span)>,
-    krate: TokenStream,
+    pub(crate) rename_all: Option<(String, Span)>,
+    pub(crate) krate: TokenStream,
     type_name: Option<String>,
     /// `#[xml(sequence)]`: element fields read by position (XML Schema Part 1 §3.8 sequence).
     sequence: bool,
 }
 
-fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Container {
+pub(crate) fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Container {
     let mut c = Container {
         namespace: None,
         rename_all: None,
@@ -82,18 +82,18 @@ impl IntoTokens for syn::Path {
 }
 
 #[derive(Default)]
-struct FieldAttrs {
-    rename: Option<String>,
+pub(crate) struct FieldAttrs {
+    pub(crate) rename: Option<String>,
     namespace: Option<String>,
     unqualified: bool,
-    attribute: bool,
-    text: bool,
-    any: bool,
-    content: bool,
-    group: bool,
+    pub(crate) attribute: bool,
+    pub(crate) text: bool,
+    pub(crate) any: bool,
+    pub(crate) content: bool,
+    pub(crate) group: bool,
 }
 
-fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs {
+pub(crate) fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs {
     let mut f = FieldAttrs::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("xml")) {
         let r = attr.parse_nested_meta(|meta| {
