@@ -6,7 +6,8 @@
 //! - a struct: every field arbitrary, one nesting level deeper; its non-empty form (used where a
 //!   model group with nothing in it would read back as absent, XML Schema Part 1 §3.8) makes its
 //!   first element, `group` or `any` field non-empty, so that items of a repeated group start
-//!   with that field and never merge with the item before;
+//!   with that field and never merge with the item before (past the depth limit it is the plain
+//!   value, so that recursive groups end);
 //! - an enum of one-value variants (an `xs:choice`, or any enum of newtype variants such as the
 //!   xsi:type alternatives of a base type): one variant, its value non-empty;
 //! - a unit-only enum (an enumeration, XML Schema Part 2 §4.3.5): one value; as an `xs:list` item
@@ -89,6 +90,10 @@ fn struct_body(named: &syn::FieldsNamed, errs: &mut Errors) -> TokenStream {
     let nonempty_fn = (k > 0).then(|| {
         quote! {
             fn arbitrary_nonempty(__g: &mut __Gen<'_>) -> Self {
+                // Past the depth limit a recursive group could ask for content forever: stop.
+                if __g.depth() == 0 {
+                    return <Self as __A>::arbitrary_xml(__g);
+                }
                 __g.nested(|__g| Self { #(#nonempty)* })
             }
         }

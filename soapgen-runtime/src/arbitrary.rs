@@ -253,11 +253,9 @@ impl<'r> Gen<'r> {
     }
 
     fn day_in(&mut self, year: Option<i32>, month: u32) -> u32 {
-        let leap = year.is_none_or(|y| {
-            // Proleptic Gregorian with no year 0: year -1 is 1 BCE, a leap year (XSD 1.0 §3.2.7).
-            let y = if y < 0 { y + 1 } else { y };
-            y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
-        });
+        // XML Schema Part 2 Appendix E (maximumDayInMonthFor) applies the Gregorian rule to the
+        // year as written, negative years included; a gMonthDay has no year, so 29 February is valid.
+        let leap = year.is_none_or(|y| y % 4 == 0 && (y % 100 != 0 || y % 400 == 0));
         let days = match month {
             2 if leap => 29,
             2 => 28,

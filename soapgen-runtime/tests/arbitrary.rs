@@ -195,6 +195,7 @@ simple! {
     hex: HexBinary;
     string_list: List<String>;
     int_list: List<i32>;
+    qname_list: List<QName>;
     enumeration: Sign;
     enumeration_list: List<Sign>;
 }
