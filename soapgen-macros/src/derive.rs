@@ -18,10 +18,10 @@ pub enum Which {
     FromXml,
 }
 
-struct Container {
+pub(crate) struct Container {
     namespace: Option<String>,
-    rename_all: Option<(String, Span)>,
-    krate: TokenStream,
+    pub(crate) rename_all: Option<(String, Span)>,
+    pub(crate) krate: TokenStream,
     type_name: Option<String>,
     /// `#[xml(sequence)]`: element fields read by position (XML Schema Part 1 §3.8 sequence).
     sequence: bool,
@@ -30,7 +30,7 @@ struct Container {
     xsi_type: bool,
 }
 
-fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Container {
+pub(crate) fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Container {
     let mut c = Container {
         namespace: None,
         rename_all: None,
@@ -88,24 +88,24 @@ impl IntoTokens for syn::Path {
 }
 
 #[derive(Default)]
-struct FieldAttrs {
-    rename: Option<String>,
+pub(crate) struct FieldAttrs {
+    pub(crate) rename: Option<String>,
     namespace: Option<String>,
     unqualified: bool,
-    attribute: bool,
-    text: bool,
-    any: bool,
-    any_attribute: bool,
-    content: bool,
-    group: bool,
+    pub(crate) attribute: bool,
+    pub(crate) text: bool,
+    pub(crate) any: bool,
+    pub(crate) any_attribute: bool,
+    pub(crate) content: bool,
+    pub(crate) group: bool,
     /// `default = "…"` / `fixed = "…"` (XML Schema Part 1 §3.2.1, §3.3.1): an attribute's value
     /// when absent, an element's when present and empty.
-    constraint: Option<(String, bool, Span)>,
+    pub(crate) constraint: Option<(String, bool, Span)>,
     /// `min = N`: minOccurs of a `Vec` field, with the literal's span.
-    min: Option<(u64, proc_macro2::Span)>,
+    pub(crate) min: Option<(u64, proc_macro2::Span)>,
 }
 
-fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs {
+pub(crate) fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs {
     let mut f = FieldAttrs::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("xml")) {
         let r = attr.parse_nested_meta(|meta| {

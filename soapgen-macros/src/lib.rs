@@ -2,11 +2,14 @@
 //!
 //! - `#[derive(ToXml)]`, `#[derive(FromXml)]`: XML Schema complexTypes as structs, enumerations as
 //!   unit-only enums.
+//! - `#[derive(ArbitraryXml)]`: arbitrary values for property tests (with the runtime's `proptest`
+//!   feature).
 //! - `#[soap_client(...)]`: a typed async (and optionally blocking) SOAP client from a trait.
 //!
 //! Every misuse is a compile error at the offending span; all errors of one item are reported together.
 #![deny(missing_docs)]
 
+mod arbitrary;
 mod client;
 mod derive;
 mod fields;
@@ -80,6 +83,22 @@ pub fn derive_to_xml(input: TokenStream) -> TokenStream {
 pub fn derive_from_xml(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     derive::expand(input, derive::Which::FromXml).into()
+}
+
+/// Derives `soapgen_runtime::arbitrary::ArbitraryXml`: arbitrary values for property tests that
+/// round-trip through the runtime's writer and reader. The impl exists only when the runtime's
+/// `proptest` feature is on (otherwise the derive expands to nothing), so soapgen-build emits it on
+/// every generated type at no cost to users who do not test with it.
+///
+/// A struct with named fields gets every field arbitrary (one nesting level deeper, so recursive
+/// types end); an enum of one-value variants (an `xs:choice`, or any enum of newtype variants) one
+/// variant holding a value that writes at least one element; a unit-only enum (an XSD enumeration)
+/// one of its values. Takes the `#[xml(...)]` attributes of [`ToXml`](derive@ToXml) (`crate`, and
+/// `attribute`/`text`/`content` to know which fields cannot make a model group non-empty).
+#[proc_macro_derive(ArbitraryXml, attributes(xml))]
+pub fn derive_arbitrary_xml(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    arbitrary::expand(input).into()
 }
 
 /// Turns a trait into a typed SOAP client (`{Trait}Client`, plus `{Trait}BlockingClient` with

@@ -12,6 +12,8 @@
 //! - [`Client`]: endpoint, transport and settings, shared by every generated client;
 //! - [`Error`]: one error type with predicates;
 //! - [`wire`]: redaction and bounds for the logged request and response envelopes;
+//! - `arbitrary` (feature `proptest`): arbitrary values of XML-bound types for property tests
+//!   (`#[derive(ArbitraryXml)]`, emitted on every generated type);
 //! - `wss` (feature `wss`): WS-Security — UsernameToken, Timestamp, X.509 signatures — configured
 //!   per client with `ClientBuilder::wss`.
 //!
@@ -62,6 +64,9 @@
 
 extern crate self as soapgen_runtime;
 
+#[cfg(feature = "proptest")]
+#[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
+pub mod arbitrary;
 pub mod base64;
 #[cfg(feature = "blocking")]
 pub mod blocking;
@@ -86,7 +91,25 @@ pub use client::{Client, ClientBuilder, Operation, DEFAULT_MAX_RESPONSE_BYTES};
 pub use envelope::SoapVersion;
 pub use error::{DecodeError, EncodeError, Error, TransportError, ValueError};
 pub use fault::{Fault, FaultError};
-pub use soapgen_macros::{soap_client, FromXml, ToXml};
+pub use soapgen_macros::{soap_client, ArbitraryXml, FromXml, ToXml};
+
+/// Keeps its tokens with the `proptest` feature and drops them without it: the items
+/// `#[derive(ArbitraryXml)]` emits. Not a public API.
+#[cfg(feature = "proptest")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __if_arbitrary {
+    ($($t:tt)*) => { $($t)* };
+}
+
+/// Keeps its tokens with the `proptest` feature and drops them without it: the items
+/// `#[derive(ArbitraryXml)]` emits. Not a public API.
+#[cfg(not(feature = "proptest"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __if_arbitrary {
+    ($($t:tt)*) => {};
+}
 pub use types::Nillable;
 pub use xml::{FromXml, ToXml};
 

@@ -7,6 +7,8 @@ use crate::xml::{FromXml, Name, StartTag, XmlReader, XmlWriter};
 pub use crate::types::{collapse, FromXmlText, NoNamespaces, PrefixResolver, ToXmlText};
 pub use crate::xml::TextOut;
 
+pub use crate::__if_arbitrary as if_arbitrary;
+
 /// Reads a required, non-nillable element.
 #[inline]
 pub fn read_required<'i, T: FromXml>(

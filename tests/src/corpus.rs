@@ -13,6 +13,23 @@ pub struct Entry {
     pub notes: String,
 }
 
+/// An operation's response as its generated client reads it (for the round trip of
+/// `tests/tests/corpus.rs`).
+#[derive(Debug, Clone)]
+pub struct Response {
+    /// The client trait.
+    pub client: String,
+    /// The method (a Rust identifier, maybe raw: `r#type`).
+    pub method: String,
+    /// The Rust type the method returns (its body result), as the trait spells it (`types::Foo`).
+    pub ty: String,
+    /// The response element, (namespace, local name): the SOAP Body's child.
+    pub element: (String, String),
+    /// The result element inside the response wrapper (wrapped and rpc styles), or `None` when
+    /// the result is the response element itself (bare, or a wrapper with several children).
+    pub result: Option<(String, String)>,
+}
+
 /// The outcome of generating one entry.
 #[derive(Debug, Clone)]
 pub struct Outcome {
@@ -26,6 +43,8 @@ pub struct Outcome {
     pub types: usize,
     /// Time taken to generate.
     pub elapsed: Duration,
+    /// The responses of every operation that has a body result, in client and operation order.
+    pub responses: Vec<Response>,
 }
 
 /// The corpus folder.
@@ -64,6 +83,7 @@ pub fn generate(entry: &Entry) -> Outcome {
     let prefix = format!("{}/", dir().display());
     match g {
         Ok(g) => Outcome {
+            responses: responses(&g.module),
             entry: entry.clone(),
             operations: g.module.clients.iter().map(|c| c.operations.len()).sum(),
             types: g.module.types.len(),
@@ -76,8 +96,40 @@ pub fn generate(entry: &Entry) -> Outcome {
             operations: 0,
             types: 0,
             elapsed,
+            responses: Vec::new(),
         },
     }
+}
+
+/// The responses of `module`'s operations that return a body result, read as `#[soap_client]`
+/// reads them: the whole response element (bare, or `bare_response`), or the result element in
+/// the response wrapper.
+fn responses(module: &soapgen_build::model::ir::Module) -> Vec<Response> {
+    let opts = soapgen_build::emit::EmitOptions::default();
+    let mut out = Vec::new();
+    for c in &module.clients {
+        for op in &c.operations {
+            let (Some(ret), Some(resp)) = (&op.ret, &op.response) else {
+                continue;
+            };
+            let result = if op.bare || op.bare_response {
+                None
+            } else {
+                Some(match &op.result {
+                    Some(r) => (r.ns.clone(), r.local.clone()),
+                    None => (resp.ns.clone(), format!("{}Result", op.request.local)),
+                })
+            };
+            out.push(Response {
+                client: c.name.clone(),
+                method: op.method.clone(),
+                ty: soapgen_build::emit::type_source(ret, &opts),
+                element: (resp.ns.clone(), resp.local.clone()),
+                result,
+            });
+        }
+    }
+    out
 }
 
 /// The first line of an error without its leading `file:line:col: `.

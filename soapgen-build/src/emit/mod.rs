@@ -258,7 +258,7 @@ impl Emitter<'_> {
         quote! {
             #doc
             #origin
-            #[derive(Debug, Clone, PartialEq, #rt::ToXml, #rt::FromXml)]
+            #[derive(Debug, Clone, PartialEq, #rt::ToXml, #rt::FromXml, #rt::ArbitraryXml)]
             #container
             pub struct #name {
                 #(#fields)*
@@ -323,7 +323,7 @@ impl Emitter<'_> {
         quote! {
             #doc
             #origin
-            #[derive(Debug, Clone, PartialEq, #rt::ToXml, #rt::FromXml)]
+            #[derive(Debug, Clone, PartialEq, #rt::ToXml, #rt::FromXml, #rt::ArbitraryXml)]
             #container
             pub enum #name {
                 #(#variants)*
@@ -374,7 +374,7 @@ impl Emitter<'_> {
         });
         quote! {
             #doc
-            #[derive(Debug, Clone, PartialEq, #rt::ToXml, #rt::FromXml)]
+            #[derive(Debug, Clone, PartialEq, #rt::ToXml, #rt::FromXml, #rt::ArbitraryXml)]
             #container
             pub enum #name {
                 #(#variants)*
@@ -405,7 +405,7 @@ impl Emitter<'_> {
         quote! {
             #doc
             #origin
-            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, #rt::ToXml, #rt::FromXml)]
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, #rt::ToXml, #rt::FromXml, #rt::ArbitraryXml)]
             #container
             pub enum #name {
                 #(#variants)*
@@ -624,6 +624,19 @@ impl Emitter<'_> {
             }
         }
     }
+}
+
+/// The Rust type of `t` as the client traits spell it (`types::Foo`, `::std::vec::Vec<types::Foo>`,
+/// `::soapgen_runtime::types::Nillable<…>`): the paths resolve beside the `types` module that
+/// [`emit`] writes, with the runtime at `opts.runtime`. For code placed next to generated clients,
+/// such as tests of an operation's result type.
+pub fn type_source(t: &TypeExpr, opts: &EmitOptions) -> String {
+    let rt: TokenStream = syn::parse_str::<syn::Path>(&opts.runtime)
+        .map(|p| quote!(#p))
+        .unwrap_or_else(|_| quote!(::soapgen_runtime));
+    let rt_attr = (opts.runtime != "::soapgen_runtime").then(|| opts.runtime.clone());
+    let e = Emitter { opts, rt, rt_attr };
+    e.type_expr(t, false).to_string()
 }
 
 /// Emits `module` as formatted Rust source: a `types` module and the client traits, to be

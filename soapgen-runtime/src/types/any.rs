@@ -5,8 +5,24 @@
 use crate::error::{DecodeError, EncodeError};
 use crate::xml::{FromXml, Name, StartTag, ToXml, XmlReader, XmlWriter};
 
+/// The bindings of `bindings` that `xml` may use: the default namespace, and every prefix `p` that
+/// occurs as `p:` in it (in an element or attribute name, or in a QName-valued text such as an
+/// `xsi:type` value, Namespaces in XML 1.0 §6). The other bindings in scope are context, not
+/// content: keeping them would make the same content read in two places two different values.
+fn used_bindings(bindings: Vec<(String, String)>, xml: &str) -> Vec<(String, String)> {
+    bindings
+        .into_iter()
+        .filter(|(prefix, _)| prefix.is_empty() || xml.contains(&format!("{prefix}:")))
+        .collect()
+}
+
 /// One element matched by `xs:any`, kept as self-contained XML: the namespace bindings in scope where
-/// it was read are declared on its start tag, so it can be written anywhere or parsed on its own.
+/// it was read that it uses (see below) are declared on its start tag, so it can be written anywhere
+/// or parsed on its own.
+///
+/// A binding counts as used when its prefix occurs followed by `:` anywhere in the element (names,
+/// attribute values, text), so prefixes in QName-valued content stay bound; the default namespace
+/// is always kept.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct AnyElement {
     /// The element, start tag to end tag.
@@ -45,6 +61,7 @@ impl FromXml for AnyElement {
     fn read_xml<'i>(r: &mut XmlReader<'i>, start: StartTag<'i>) -> Result<Self, DecodeError> {
         let bindings = r.bindings_in_scope();
         let outer = r.read_outer_xml(&start)?;
+        let bindings = used_bindings(bindings, outer);
         // Declare, on the start tag, every binding in scope that the tag does not declare itself.
         let name_end = 1 + start.qname().len();
         let mut xml = String::with_capacity(outer.len() + 64);
@@ -115,7 +132,8 @@ impl AnyAttribute {
 pub struct AnyXml {
     /// The XML between the element's start and end tags.
     pub content: String,
-    /// Namespace bindings (prefix, URI) in scope at the element; `""` is the default namespace.
+    /// Namespace bindings (prefix, URI) in scope at the element that the content uses (the default
+    /// namespace, and each prefix occurring as `prefix:` in it); `""` is the default namespace.
     pub bindings: Vec<(String, String)>,
 }
 
@@ -141,6 +159,7 @@ impl AnyXml {
     pub fn read_content(r: &mut XmlReader<'_>) -> Result<Self, DecodeError> {
         let bindings = r.bindings_in_scope();
         let content = r.read_inner_xml()?.to_owned();
+        let bindings = used_bindings(bindings, &content);
         Ok(AnyXml { content, bindings })
     }
 

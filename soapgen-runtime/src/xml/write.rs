@@ -64,6 +64,9 @@ struct OpenElement {
     name_len: usize,
     /// Length of `bindings` before this element's declarations.
     bindings_len: usize,
+    /// Byte offset in `buf` of the `>` that closed the start tag, once it is closed: where a
+    /// declaration a later QName value needs is inserted.
+    tag_end: Option<usize>,
 }
 
 /// A streaming XML writer into an in-memory buffer.
@@ -306,6 +309,7 @@ impl XmlWriter {
             name_start,
             name_len,
             bindings_len,
+            tag_end: None,
         });
         self.tag_open = true;
         if let Some(p) = declare {
@@ -541,22 +545,37 @@ impl XmlWriter {
         self.end_element()
     }
 
-    /// The prefix bound to `namespace` in scope, declaring a fresh one on the open start tag if none is.
-    /// Used for `QName` values (XML Schema Part 2 §3.2.18), whose prefix must be in scope.
+    /// The prefix bound to `namespace` in scope, declaring a fresh one on the current element's start
+    /// tag if none is. Used for `QName` values (XML Schema Part 2 §3.2.18), whose prefix must be in
+    /// scope: when the start tag was already closed by earlier content (the first items of a list
+    /// of QNames in several namespaces), the declaration is inserted into it, where it is in scope
+    /// for the whole element (Namespaces in XML 1.0 §6.1).
     ///
     /// # Errors
     ///
-    /// [`EncodeError`] if the namespace is not in scope and no start tag is open to declare it on.
+    /// [`EncodeError`] if the namespace is not in scope and no element is open to declare it on.
     pub fn prefix_for(&mut self, namespace: &str) -> Result<String, EncodeError> {
         if let Some(p) = self.lookup_prefix(namespace) {
             return Ok(p.to_owned());
         }
-        if !self.tag_open {
-            return Err(EncodeError::misuse(
-                "QName value needs a namespace declaration after its start tag was closed",
-            ));
+        if self.tag_open {
+            return Ok(self.prefix_on_open_tag(namespace));
         }
-        Ok(self.prefix_on_open_tag(namespace))
+        let Some(at) = self.open.last().and_then(|e| e.tag_end) else {
+            return Err(EncodeError::misuse(
+                "QName value needs a namespace declaration outside any element",
+            ));
+        };
+        let prefix = self.fresh_prefix();
+        let mut decl = format!(" xmlns:{prefix}=\"");
+        escape_into(&mut decl, namespace, true)?;
+        decl.push('"');
+        self.buf.insert_str(at, &decl);
+        self.bindings.push(Binding {
+            prefix: prefix.clone(),
+            uri: namespace.to_owned(),
+        });
+        Ok(prefix)
     }
 
     /// Depth of open elements.
@@ -586,6 +605,9 @@ impl XmlWriter {
 
     fn close_start_tag(&mut self) {
         if self.tag_open {
+            if let Some(e) = self.open.last_mut() {
+                e.tag_end = Some(self.buf.len());
+            }
             self.buf.push('>');
             self.tag_open = false;
         }
@@ -691,7 +713,7 @@ impl TextOut<'_> {
     ///
     /// # Errors
     ///
-    /// [`EncodeError`] if the namespace is not in scope and text was already written.
+    /// [`EncodeError`] if the namespace is not in scope and no element is open.
     pub fn prefix_for(&mut self, namespace: &str) -> Result<String, EncodeError> {
         self.w.prefix_for(namespace)
     }
@@ -762,6 +784,29 @@ mod tests {
             w.into_string().unwrap(),
             "<ns1:r xmlns:ns1=\"urn:a\"><ns1:x/><ns2:y xmlns:ns2=\"urn:b\"/>\
              <ns3:z xmlns:ns3=\"urn:b\"><u>t</u></ns3:z></ns1:r>"
+        );
+    }
+
+    #[test]
+    fn qname_list_items_in_new_namespaces_declare_them_on_the_start_tag() {
+        use crate::types::{List, QName};
+        let l = List(vec![
+            QName::new("urn:a", "x"),
+            QName::new("urn:b", "y"),
+            QName::local("z"),
+            QName::new("urn:a", "w"),
+        ]);
+        let mut w = XmlWriter::new();
+        w.start_element(Name::new("urn:e", "types")).unwrap();
+        w.text_value(&l).unwrap();
+        w.end_element().unwrap();
+        w.simple_element(Name::unqualified("after"), &QName::new("urn:b", "v"))
+            .unwrap();
+        let xml = w.into_string().unwrap();
+        assert_eq!(
+            xml,
+            "<ns1:types xmlns:ns1=\"urn:e\" xmlns:ns2=\"urn:a\" xmlns:ns3=\"urn:b\">ns2:x ns3:y z ns2:w</ns1:types>\
+             <after xmlns:ns4=\"urn:b\">ns4:v</after>"
         );
     }
 

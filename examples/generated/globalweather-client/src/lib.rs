@@ -26,7 +26,8 @@ pub mod types {
         Clone,
         PartialEq,
         ::soapgen_runtime::ToXml,
-        ::soapgen_runtime::FromXml
+        ::soapgen_runtime::FromXml,
+        ::soapgen_runtime::ArbitraryXml
     )]
     #[xml(namespace = "http://www.webserviceX.NET")]
     pub struct GetWeatherResponse {
