@@ -114,6 +114,10 @@ pub fn escape_keyword(ident: &str) -> String {
 
 /// A variant name for an enumeration value (XML Schema Part 2 §4.3.5), which may be any string:
 /// `+` → `Plus`, `` → `Empty`, `1st` → `V1st`, `a b` → `AB`.
+///
+/// Each of the value's [`words`] starts with a capital: a word in capitals only is one word
+/// (`INVALID_LOGIN` → `InvalidLogin`, `USD` → `Usd`, as type names spell acronyms), a word with
+/// small letters keeps its inner capitals (`iPhone` → `IPhone`).
 pub fn variant_name(value: &str) -> String {
     let named = match value {
         "" => Some("Empty"),
@@ -142,8 +146,12 @@ pub fn variant_name(value: &str) -> String {
         .map(|w| {
             let mut cs = w.chars();
             match cs.next() {
-                // Keep inner capitals of values such as `iPhone` → `IPhone`.
-                Some(f) => f.to_uppercase().collect::<String>() + cs.as_str(),
+                // A word in capitals (`INVALID` of `INVALID_LOGIN`) is spelled as a type name
+                // spells it; inner capitals of values such as `iPhone` are kept.
+                Some(f) if w.chars().any(char::is_lowercase) => {
+                    f.to_uppercase().collect::<String>() + cs.as_str()
+                }
+                Some(_) => capitalize(w),
                 None => String::new(),
             }
         })
@@ -228,6 +236,16 @@ mod tests {
         assert_eq!(variant_name("iPhone"), "IPhone");
         assert_eq!(variant_name("a b"), "AB");
         assert_eq!(variant_name("§"), "UA7");
+        assert_eq!(words("INVALID_LOGIN"), ["INVALID", "LOGIN"]);
+        assert_eq!(variant_name("INVALID_LOGIN"), "InvalidLogin");
+        assert_eq!(
+            variant_name("INVALID_LOGIN_CREDENTIALS"),
+            "InvalidLoginCredentials"
+        );
+        assert_eq!(variant_name("USD"), "Usd");
+        assert_eq!(variant_name("A"), "A");
+        assert_eq!(variant_name("eBay"), "EBay");
+        assert_eq!(variant_name("HTTP2"), "Http2");
         let mut s = Scope::new();
         assert_eq!(s.unique("Foo"), "Foo");
         assert_eq!(s.unique("foo"), "foo2");
