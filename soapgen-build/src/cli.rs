@@ -17,7 +17,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::emit::sample;
 use crate::fetch::{self, FetchOptions};
-use crate::model::ir::{Base, Card, Module, TypeDecl, TypeExpr};
+use crate::model::ir::{Base, Card, Module, SoapVersion, TypeDecl, TypeExpr};
 use crate::{write_if_changed, Builder, Error, ErrorKind, Errors};
 
 const AFTER_HELP: &str = "\
@@ -275,8 +275,16 @@ fn fetch_options(args: &FetchArgs) -> FetchOptions {
     o
 }
 
+/// The constructor of a client for SOAP `version` besides `new` (the default version's).
+fn constructor(version: SoapVersion) -> &'static str {
+    match version {
+        SoapVersion::Soap11 => "soap11",
+        SoapVersion::Soap12 => "soap12",
+    }
+}
+
 /// The HTTP headers and a sample envelope for operation `name` (WSDL or Rust name) in every
-/// binding that has it.
+/// client that has it, for each SOAP version the client speaks.
 ///
 /// # Errors
 ///
@@ -289,25 +297,35 @@ pub fn sample_request(m: &Module, name: &str) -> Result<String, Error> {
             .iter()
             .filter(|o| o.wsdl_name == name || o.method.trim_start_matches("r#") == name)
         {
-            if !out.is_empty() {
+            for &v in &c.versions {
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                let how = if c.versions.len() == 1 {
+                    String::new()
+                } else if v == c.default_version() {
+                    "the default; ".to_owned()
+                } else {
+                    format!("{}Client::{}; ", c.name, constructor(v))
+                };
+                let _ = writeln!(
+                    out,
+                    "operation {} in {}, {v} ({how}{}Client::{})",
+                    op.wsdl_name, c.name, c.name, op.method
+                );
+                let endpoint = c
+                    .ports
+                    .iter()
+                    .filter(|p| p.version == v)
+                    .find_map(|p| p.usable_address())
+                    .unwrap_or("<endpoint>");
+                let _ = writeln!(out, "POST {endpoint}");
+                for (h, value) in sample::request_headers(v, op) {
+                    let _ = writeln!(out, "{h}: {value}");
+                }
                 out.push('\n');
+                out.push_str(&sample::request_envelope(m, v, op));
             }
-            let _ = writeln!(
-                out,
-                "operation {} in {} ({}; {}Client::{})",
-                op.wsdl_name,
-                c.name,
-                if c.soap12 { "SOAP 1.2" } else { "SOAP 1.1" },
-                c.name,
-                op.method
-            );
-            let endpoint = c.endpoint.as_deref().unwrap_or("<endpoint>");
-            let _ = writeln!(out, "POST {endpoint}");
-            for (h, v) in sample::request_headers(c, op) {
-                let _ = writeln!(out, "{h}: {v}");
-            }
-            out.push('\n');
-            out.push_str(&sample::request_envelope(m, c, op));
         }
     }
     if out.is_empty() {
@@ -415,7 +433,7 @@ fn generate(args: &GenerateArgs) -> Result<String, Errors> {
     let out = &args.out;
     write_if_changed(&out.join("Cargo.toml"), &cargo)?;
     write_if_changed(&out.join("src").join("lib.rs"), &lib)?;
-    Ok(format!(
+    let mut report = format!(
         "wrote crate {name} to {} ({} types, {} clients, {} operations)\n",
         out.display(),
         g.module.types.len(),
@@ -425,7 +443,11 @@ fn generate(args: &GenerateArgs) -> Result<String, Errors> {
             .iter()
             .map(|c| c.operations.len())
             .sum::<usize>()
-    ))
+    );
+    for w in &g.module.warnings {
+        let _ = writeln!(report, "warning: {w}");
+    }
+    Ok(report)
 }
 
 fn type_text(t: &TypeExpr) -> String {
@@ -452,28 +474,58 @@ fn type_text(t: &TypeExpr) -> String {
     }
 }
 
-/// A readable summary of a model: clients, endpoints, operations as Rust signatures; with `types`,
-/// every type and its fields.
+/// A readable summary of a model: clients with their SOAP versions, bindings and ports, operations
+/// as Rust signatures, notes and warnings; with `types`, every type and its fields.
 pub fn inspect(m: &Module, types: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", m.source);
     for c in &m.clients {
+        let versions = match c.versions.as_slice() {
+            [one] => one.to_string(),
+            vs => format!(
+                "SOAP {}, {} by default",
+                vs.iter()
+                    .map(|v| v.number())
+                    .collect::<Vec<_>>()
+                    .join(" and "),
+                c.default_version().number()
+            ),
+        };
         let _ = writeln!(
             out,
-            "\ntrait {} ({}; client {}Client)",
-            c.name,
-            if c.soap12 { "SOAP 1.2" } else { "SOAP 1.1" },
-            c.name
+            "\ntrait {} ({versions}; client {}Client)",
+            c.name, c.name
         );
-        for (service, port, address) in &c.ports {
+        let bindings: Vec<String> = c
+            .bindings
+            .iter()
+            .map(|(b, v)| format!("{} ({v})", b.local))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  {} {} of portType {}",
+            if bindings.len() == 1 {
+                "binding"
+            } else {
+                "bindings"
+            },
+            bindings.join(", "),
+            c.port_type.local
+        );
+        for p in &c.ports {
+            let address = match (&p.address, &p.address_problem) {
+                (Some(a), None) => a.clone(),
+                (Some(a), Some(problem)) => format!("{a} (not the default endpoint: it {problem})"),
+                (None, _) => "(no address)".to_owned(),
+            };
             let _ = writeln!(
                 out,
-                "  service {service}, port {port}: {}",
-                address.as_deref().unwrap_or("(no address)")
+                "  service {}, port {} ({}): {address}",
+                p.service, p.port, p.version
             );
         }
         if c.ports.is_empty() {
-            let _ = writeln!(out, "  (no service port uses this binding: give the endpoint when constructing the client)");
+            let _ = writeln!(out, "  (no service port uses its bindings: give the endpoint when constructing the client)");
         }
         for op in &c.operations {
             let params: Vec<String> = op
@@ -559,6 +611,9 @@ pub fn inspect(m: &Module, types: bool) -> String {
     }
     for n in &m.notes {
         let _ = writeln!(out, "note: {n}");
+    }
+    for w in &m.warnings {
+        let _ = writeln!(out, "warning: {w}");
     }
     out
 }

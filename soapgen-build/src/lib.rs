@@ -5,7 +5,8 @@
 //! 1. [`read`]: documents found relative to the document that references them or through a catalog
 //!    (offline: the standard W3C/OASIS schemas are bundled), parsed into components;
 //! 2. [`model`]: components resolved into a Rust model: structs, enums, aliases, one client trait per
-//!    SOAP binding, document/literal wrapped operations unwrapped into parameters;
+//!    portType (its SOAP bindings that differ only in SOAP version are one client, see
+//!    [`model::clients`]), document/literal wrapped operations unwrapped into parameters;
 //! 3. [`emit`]: the model as formatted Rust: `#[derive(ToXml, FromXml)]` types and
 //!    `#[soap_client]` traits, which the runtime's macros expand (and, for `inspect`, sample
 //!    request envelopes).
@@ -228,7 +229,8 @@ impl Builder {
     }
 
     /// Generates every WSDL into `$OUT_DIR/<name>.rs` and prints `cargo:rerun-if-changed` for every
-    /// file read. For `build.rs`.
+    /// file read, and `cargo:warning` for every [warning](model::ir::Module::warnings). For
+    /// `build.rs`.
     ///
     /// # Errors
     ///
@@ -243,7 +245,8 @@ impl Builder {
         self.write_to(Path::new(&out_dir), true)
     }
 
-    /// Generates every WSDL into `dir/<name>.rs`; with `rerun`, prints `cargo:rerun-if-changed` lines.
+    /// Generates every WSDL into `dir/<name>.rs`; with `rerun`, prints `cargo:rerun-if-changed` lines
+    /// and a `cargo:warning` line for every [warning](model::ir::Module::warnings).
     ///
     /// # Errors
     ///
@@ -284,6 +287,13 @@ impl Builder {
             if rerun {
                 for f in &g.files_read {
                     println!("cargo:rerun-if-changed={}", f.display());
+                }
+                for w in &g.module.warnings {
+                    // One line each: Cargo shows a `cargo:warning` line as one warning.
+                    println!(
+                        "cargo:warning=soapgen: {}",
+                        w.to_string().replace('\n', " ")
+                    );
                 }
             }
             let path = dir.join(format!("{}.rs", self.out_name_for(wsdl)));

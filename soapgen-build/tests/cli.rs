@@ -17,16 +17,50 @@ const WSDL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/wsdl/globalweathe
 fn inspect_shows_services_ports_operations_and_types() {
     let out = cli(&["inspect", WSDL, "--types"]).unwrap();
     for line in [
-        "trait GlobalWeatherSoap (SOAP 1.1; client GlobalWeatherSoapClient)",
-        "  service GlobalWeather, port GlobalWeatherSoap: http://www.webservicex.com/globalweather.asmx",
+        "trait GlobalWeather (SOAP 1.1 and 1.2, 1.1 by default; client GlobalWeatherClient)",
+        "  bindings GlobalWeatherSoap (SOAP 1.1), GlobalWeatherSoap12 (SOAP 1.2) of portType GlobalWeatherSoap",
+        "  service GlobalWeather, port GlobalWeatherSoap (SOAP 1.1): http://www.webservicex.com/globalweather.asmx",
+        "  service GlobalWeather, port GlobalWeatherSoap12 (SOAP 1.2): http://www.webservicex.com/globalweather.asmx",
         "  async fn get_weather(&self, city_name: Option<String>) -> Result<GetWeatherResponse, Error>;",
-        "trait GlobalWeatherSoap12 (SOAP 1.2; client GlobalWeatherSoap12Client)",
         "  struct GetWeatherResponse (element {http://www.webserviceX.NET}GetWeatherResponse)",
         "    status_code: String",
         "note: binding GlobalWeatherHttpGet is an HTTP GET/POST binding",
     ] {
         assert!(out.contains(line), "missing {line:?} in:\n{out}");
     }
+}
+
+/// `inspect` names the merged client after its service, with both versions (the first port's
+/// first), every port, the fault sets by what they are, and warns of a relative address.
+#[test]
+fn inspect_shows_versions_ports_fault_sets_and_warnings() {
+    let wsdl = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/wsdl/accounts.wsdl");
+    let out = cli(&["inspect", wsdl, "--types"]).unwrap();
+    for line in [
+        "trait Accounts (SOAP 1.2 and 1.1, 1.2 by default; client AccountsClient)",
+        "  bindings AccountsSoap12 (SOAP 1.2), AccountsSoap (SOAP 1.1) of portType AccountsSoap",
+        "  service Accounts, port AccountsSoap12 (SOAP 1.2): https://bank.example.com/accounts",
+        "  service Accounts, port AccountsSoap (SOAP 1.1): https://bank.example.com/accounts",
+        "  async fn transfer(&self, token: String, to: String, amount: Decimal) -> Result<ErrorCode, FaultError<InvalidLoginOrRateLimitFaults>>;",
+        "  async fn logout(&self, token: String) -> Result<(), FaultError<InvalidLoginFaults>>;",
+        "trait AuditService (SOAP 1.1; client AuditServiceClient)",
+        "  service AuditService, port AuditPort (SOAP 1.1): /audit (not the default endpoint: it is a relative URL (RFC 3986 §4.2))",
+        "  async fn clear_log(&self) -> Result<(), FaultError<AuditServiceFaults>>;",
+        "  faults InvalidLoginFaults = [\"InvalidLoginFault\"]",
+        "  enum ErrorCode = [\"INVALID_LOGIN\", ",
+        "warning: ",
+    ] {
+        assert!(out.contains(line), "missing {line:?} in:\n{out}");
+    }
+    let warning = out.lines().find(|l| l.starts_with("warning: ")).unwrap();
+    assert!(
+        warning.ends_with(
+            "accounts.wsdl:249:5: the address \"/audit\" of port AuditPort (service AuditService) \
+             is a relative URL (RFC 3986 §4.2): it is not used as the default endpoint of \
+             AuditServiceClient; give the URL to AuditServiceClient::new"
+        ),
+        "{warning}"
+    );
 }
 
 #[test]
@@ -127,7 +161,8 @@ fn every_command_and_option_is_explained() {
     check(&cmd, "soapgen");
 }
 
-/// `inspect --operation`: the HTTP headers and a sample envelope, per binding, from the model.
+/// `inspect --operation`: the HTTP headers and a sample envelope, per client and SOAP version, from
+/// the model.
 #[test]
 fn inspect_operation_prints_a_sample_request() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/wsdl/");
@@ -142,6 +177,7 @@ fn inspect_operation_prints_a_sample_request() {
         ("simple_content", "Get"),
         ("any", "Get"),
         ("two_namespaces", "Get"),
+        ("accounts", "Transfer"),
     ] {
         let out = cli(&["inspect", &format!("{dir}{wsdl}.wsdl"), "--operation", op])
             .unwrap_or_else(|e| panic!("{wsdl}: {e}"));

@@ -57,6 +57,8 @@ snapshot!(globalweather, "globalweather.wsdl");
 snapshot!(zeep_soap, "zeep_soap.wsdl");
 snapshot!(swa, "swa.wsdl");
 snapshot!(rpc_encoded, "rpc_encoded.wsdl");
+// The client surface: merged versions, names, fault sets, enumeration words, a relative address.
+snapshot!(accounts, "accounts.wsdl");
 // The type-substitution WSDL of the live gSOAP test (tests/tests/polymorphism.rs).
 snapshot!(polymorphism, "../../../tests/wsdl/polymorphism.wsdl");
 

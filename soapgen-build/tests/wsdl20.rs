@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use soapgen_build::model::ir::{ClientDecl, Module, OperationDecl, TypeDecl};
+use soapgen_build::model::ir::{ClientDecl, Module, OperationDecl, SoapVersion, TypeDecl};
 use soapgen_build::{Builder, Error, ErrorKind};
 
 const PATH: &str = "/nonexistent/w2/service.wsdl";
@@ -113,7 +113,7 @@ fn assert_at(e: &Error, text: &str, needle: &str) {
 fn client<'m>(m: &'m Module, binding: &str) -> &'m ClientDecl {
     m.clients
         .iter()
-        .find(|c| c.binding.local == binding)
+        .find(|c| c.bindings.iter().any(|(b, _)| b.local == binding))
         .unwrap_or_else(|| panic!("no client of binding {binding}: {:?}", m.clients))
 }
 
@@ -128,16 +128,18 @@ fn op<'c>(c: &'c ClientDecl, wsdl_name: &str) -> &'c OperationDecl {
 fn in_out_and_in_only_over_soap_1_2_by_default() {
     let m = generate(WSDL);
     let c = client(&m, "Soap12");
-    assert!(c.soap12, "wsoap:version defaults to 1.2");
-    assert_eq!(c.endpoint.as_deref(), Some("http://localhost/s12"));
     assert_eq!(
-        c.ports,
-        [(
-            "W2".to_owned(),
-            "E12".to_owned(),
-            Some("http://localhost/s12".to_owned())
-        )]
+        c.versions,
+        [SoapVersion::Soap12],
+        "wsoap:version defaults to 1.2"
     );
+    assert_eq!(c.endpoint.as_deref(), Some("http://localhost/s12"));
+    let ports: Vec<_> = c
+        .ports
+        .iter()
+        .map(|p| (p.service.as_str(), p.port.as_str(), p.address.as_deref()))
+        .collect();
+    assert_eq!(ports, [("W2", "E12", Some("http://localhost/s12"))]);
     // in-out, wrapped (the input element is named after the operation): a parameter per child.
     let ping = op(c, "Ping");
     assert_eq!(ping.action, "urn:w2#Ping");
@@ -175,7 +177,7 @@ fn in_out_and_in_only_over_soap_1_2_by_default() {
 fn wsoap_version_1_1_gives_a_soap_1_1_client() {
     let m = generate(WSDL);
     let c = client(&m, "Soap11");
-    assert!(!c.soap12);
+    assert_eq!(c.versions, [SoapVersion::Soap11]);
     assert_eq!(c.endpoint.as_deref(), Some("http://localhost/s11"));
     // A binding with one operation element binds every interface operation (Part 2 §5 defaults).
     let names: Vec<&str> = c.operations.iter().map(|o| o.wsdl_name.as_str()).collect();
@@ -196,8 +198,10 @@ fn the_code_names_both_versions() {
         .unwrap();
     let code = g.code.split_whitespace().collect::<Vec<_>>().join(" ");
     for s in [
-        "pub trait Soap12 {",
-        "pub trait Soap11 {",
+        // Bindings of one interface that differ in more than the version: one client each, named
+        // after the service and the version.
+        "pub trait W2Soap12 {",
+        "pub trait W2Soap11 {",
         "soap = \"1.2\"",
         "soap = \"1.1\"",
         "action = \"urn:w2#Ping\"",
@@ -207,6 +211,77 @@ fn the_code_names_both_versions() {
     ] {
         assert!(code.contains(s), "{s:?} not in:\n{}", g.code);
     }
+}
+
+#[test]
+fn bindings_that_differ_only_in_version_are_one_client() {
+    let soap11 = r#"<binding name="Soap11" interface="tns:Service" type="http://www.w3.org/ns/wsdl/soap"
+      wsoap:version="1.1" wsoap:protocol="http://www.w3.org/2006/01/soap11/bindings/HTTP/">
+    <operation ref="tns:Notify" wsoap:action="urn:w2#Notify"/>
+  </binding>"#;
+    assert!(WSDL.contains(soap11));
+    let wsdl = WSDL.replace(
+        soap11,
+        r#"<binding name="Soap11" interface="tns:Service" type="http://www.w3.org/ns/wsdl/soap"
+      wsoap:version="1.1" wsoap:protocol="http://www.w3.org/2006/01/soap11/bindings/HTTP/">
+    <operation ref="tns:Ping" wsoap:action="urn:w2#Ping">
+      <input><wsoap:header element="tns:Token"/></input>
+    </operation>
+  </binding>"#,
+    );
+    let g = Builder::new()
+        .document(PATH, wsdl.as_str())
+        .generate_one(Path::new(PATH))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let m = &g.module;
+    assert_eq!(m.clients.len(), 1, "{:?}", m.clients);
+    let c = &m.clients[0];
+    // Named after the service; the first port (E12) gives the default version and endpoint.
+    assert_eq!(c.name, "W2");
+    assert_eq!(c.versions, [SoapVersion::Soap12, SoapVersion::Soap11]);
+    assert_eq!(c.endpoint.as_deref(), Some("http://localhost/s12"));
+    let ports: Vec<(&str, SoapVersion)> = c
+        .ports
+        .iter()
+        .map(|p| (p.port.as_str(), p.version))
+        .collect();
+    assert_eq!(
+        ports,
+        [("E12", SoapVersion::Soap12), ("E11", SoapVersion::Soap11)]
+    );
+    let code = g.code.split_whitespace().collect::<Vec<_>>().join(" ");
+    for s in [
+        "pub trait W2 {",
+        "soap = \"1.2, 1.1\"",
+        "endpoint = \"http://localhost/s12\"",
+        "/// - service `W2`, port `E11`, SOAP 1.1: <http://localhost/s11>",
+    ] {
+        assert!(code.contains(s), "{s:?} not in:\n{}", g.code);
+    }
+}
+
+#[test]
+fn a_relative_endpoint_address_is_a_located_warning_not_an_endpoint() {
+    let wsdl = WSDL.replace(r#"address="http://localhost/s12""#, r#"address="s12""#);
+    let g = Builder::new()
+        .document(PATH, wsdl.as_str())
+        .generate_one(Path::new(PATH))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let c = client(&g.module, "Soap12");
+    assert_eq!(c.endpoint, None);
+    assert!(!g.code.contains("endpoint = \"s12\""), "{}", g.code);
+    let [w] = g.module.warnings.as_slice() else {
+        panic!("one warning expected: {:?}", g.module.warnings)
+    };
+    assert_eq!(&*w.loc.file, PATH);
+    assert_eq!(
+        (w.loc.line, w.loc.column),
+        pos(&wsdl, "<endpoint name=\"E12\"")
+    );
+    assert!(
+        w.message.contains("\"s12\"") && w.message.contains("relative URL"),
+        "{w}"
+    );
 }
 
 #[test]
@@ -310,7 +385,10 @@ fn an_http_binding_beside_soap_ones_is_a_note_not_an_error() {
         "{:?}",
         m.clients.iter().map(|c| &c.name).collect::<Vec<_>>()
     );
-    assert!(m.clients.iter().all(|c| c.binding.local != "Http"));
+    assert!(m
+        .clients
+        .iter()
+        .all(|c| c.bindings.iter().all(|(b, _)| b.local != "Http")));
     assert!(
         m.notes
             .iter()
@@ -426,9 +504,8 @@ fn an_interface_and_binding_in_an_imported_description() {
         .generate_one(Path::new("/nonexistent/w2/main.wsdl"))
         .unwrap_or_else(|e| panic!("{e}"));
     let c = client(&g.module, "Soap11");
-    assert!(c
-        .ports
-        .iter()
-        .any(|(s, p, a)| (s.as_str(), p.as_str(), a.as_deref())
-            == ("Only11", "E", Some("http://localhost/only"))));
+    assert!(c.ports.iter().any(
+        |p| (p.service.as_str(), p.port.as_str(), p.address.as_deref())
+            == ("Only11", "E", Some("http://localhost/only"))
+    ));
 }

@@ -1,6 +1,7 @@
 //! Emission: the model as Rust source, formatted with prettyplease. The output is what a person would
 //! write by hand for the trait route: structs and enums with `#[derive(ToXml, FromXml)]` in a `types`
-//! module, and one `#[soap_client]` trait per SOAP binding; the runtime's macros do the rest.
+//! module, and one `#[soap_client]` trait per client of the model (a portType's SOAP bindings that
+//! differ only in version, `soap = "1.1, 1.2"`); the runtime's macros do the rest.
 //! [`sample`] writes the model of one operation as a sample request envelope instead.
 
 pub mod sample;
@@ -492,26 +493,41 @@ impl Emitter<'_> {
         let name = ident(&c.name);
         let doc = doc_attrs(c.doc.as_deref(), self.opts.docs);
         let summary = origin_line(&c.summary, !doc.is_empty());
-        // Every port that uses the binding (WSDL 1.1 §2.6): the client's default endpoint is the
-        // first; the others are `Client::builder(address)` away.
-        let ports = if c.ports.len() > 1 {
-            let lines = c.ports.iter().map(|(service, port, address)| {
-                let line = match address {
-                    Some(a) => format!(" - service `{service}`, port `{port}`: <{a}>"),
-                    None => format!(" - service `{service}`, port `{port}` (no address)"),
+        // Every port of the client's bindings (WSDL 1.1 §2.7): the default endpoint is the first's
+        // address; the others are a constructor with the URL away.
+        let ports = {
+            let head = if c.ports.is_empty() {
+                " No port uses its bindings: give the URL when constructing the client.".to_owned()
+            } else if c.endpoint.is_some() {
+                " Ports (the first is the default endpoint):".to_owned()
+            } else {
+                " Ports (no default endpoint: the first port's address is not an absolute HTTP(S) \
+                 URL):"
+                    .to_owned()
+            };
+            let lines = c.ports.iter().map(|p| {
+                let at = format!(
+                    " - service `{}`, port `{}`, {}",
+                    p.service, p.port, p.version
+                );
+                let line = match (&p.address, &p.address_problem) {
+                    (Some(a), None) => format!("{at}: <{a}>"),
+                    (Some(a), Some(problem)) => {
+                        format!("{at}: `{}` (not used: it {problem})", a.replace('`', "'"))
+                    }
+                    (None, _) => format!("{at} (no address)"),
                 };
                 quote!(#[doc = #line])
             });
             quote! {
                 #[doc = ""]
-                #[doc = " Ports using this binding (the first is the default endpoint):"]
+                #[doc = #head]
                 #(#lines)*
             }
-        } else {
-            TokenStream::new()
         };
         let ns = &c.namespace;
-        let version = if c.soap12 { "1.2" } else { "1.1" };
+        let versions: Vec<&str> = c.versions.iter().map(|v| v.number()).collect();
+        let version = versions.join(", ");
         let endpoint = c.endpoint.as_ref().map(|e| quote!(endpoint = #e,));
         let krate = self.crate_arg();
         let blocking = self.opts.blocking.then(|| quote!(blocking));
@@ -690,6 +706,13 @@ pub fn emit(module: &Module, opts: &EmitOptions) -> String {
         out.push_str("//\n// Not generated:\n");
         for n in &module.notes {
             out.push_str(&format!("// - {n}\n"));
+        }
+    }
+    if !module.warnings.is_empty() {
+        // The message only: locations are absolute paths, which would differ between checkouts.
+        out.push_str("//\n// Warnings:\n");
+        for w in &module.warnings {
+            out.push_str(&format!("// - {}\n", w.message));
         }
     }
     out.push('\n');

@@ -2,8 +2,8 @@
 //! generated client sends for one operation, written from the model (not by re-reading the WSDL).
 //!
 //! The envelope is SOAP 1.1 (`soapenv:`, `http://schemas.xmlsoap.org/soap/envelope/`) or SOAP 1.2
-//! (`soap:`, `http://www.w3.org/2003/05/soap-envelope`) as the binding says, with the prefixes the
-//! runtime writes; the payload's namespaces get `ns1`, `ns2`… in order of appearance, declared on
+//! (`soap:`, `http://www.w3.org/2003/05/soap-envelope`), one for each version the client speaks,
+//! with the prefixes the runtime writes; the payload's namespaces get `ns1`, `ns2`… in order of appearance, declared on
 //! the envelope; unqualified elements and attributes have no prefix. Header parameters go in
 //! `Header`; the body holds the wrapper element with the parameters (document/literal wrapped,
 //! rpc/literal) or the bare element.
@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 
 use crate::model::components::QName;
 use crate::model::ir::{
-    Base, Card, ClientDecl, FieldKind, Module, OperationDecl, TypeDecl, TypeExpr,
+    Base, Card, FieldKind, Module, OperationDecl, SoapVersion, TypeDecl, TypeExpr,
 };
 
 /// SOAP 1.1 envelope namespace (SOAP 1.1 §4).
@@ -33,9 +33,9 @@ const MAX_ENUM_VALUES: usize = 8;
 
 /// The HTTP headers a client sends with `op` (SOAP 1.1 §6.1.1 `SOAPAction`; SOAP 1.2 Part 2 §7.1.4
 /// `action` parameter): `(name, value)` pairs, in order.
-pub fn request_headers(client: &ClientDecl, op: &OperationDecl) -> Vec<(&'static str, String)> {
+pub fn request_headers(version: SoapVersion, op: &OperationDecl) -> Vec<(&'static str, String)> {
     let action = op.action.replace('"', "%22");
-    if client.soap12 {
+    if version == SoapVersion::Soap12 {
         let ct = if action.is_empty() {
             "application/soap+xml; charset=utf-8".to_owned()
         } else {
@@ -50,16 +50,16 @@ pub fn request_headers(client: &ClientDecl, op: &OperationDecl) -> Vec<(&'static
     }
 }
 
-/// A sample request envelope for `op` of `client` (both from `module`), indented by two spaces a
-/// level, ending in a newline.
-pub fn request_envelope(module: &Module, client: &ClientDecl, op: &OperationDecl) -> String {
+/// A sample request envelope for `op` (of a client of `module`) in SOAP `version`, indented by two
+/// spaces a level, ending in a newline.
+pub fn request_envelope(module: &Module, version: SoapVersion, op: &OperationDecl) -> String {
     let mut w = Writer {
         types: module.types.iter().map(|t| (t.name(), t)).collect(),
         prefixes: Vec::new(),
         out: String::new(),
         stack: Vec::new(),
     };
-    let (env_prefix, env_ns) = if client.soap12 {
+    let (env_prefix, env_ns) = if version == SoapVersion::Soap12 {
         ("soap", SOAP12)
     } else {
         ("soapenv", SOAP11)

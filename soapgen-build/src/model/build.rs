@@ -1,6 +1,8 @@
 //! From components to the Rust model: the operations of every SOAP binding become methods (with
 //! document/literal wrapped parameters unwrapped, as svcutil and zeep present them), and the types
-//! they reach become structs, enums and aliases. Only reachable types are generated.
+//! they reach become structs, enums and aliases. Only reachable types are generated. Bindings of one
+//! portType that differ only in SOAP version become one client; [`clients`](crate::model::clients)
+//! says when, and how clients and fault sets are named.
 //!
 //! SOAP with Attachments (WSDL 1.1 §5, WS-I Attachments Profile 1.0): in a `mime:multipartRelated`
 //! binding the `mime:part` holding `soap:body` gives the envelope's parts, and each message part
@@ -12,6 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::error::{Error, ErrorKind, Errors, Loc};
+use crate::model::clients;
 use crate::model::components::*;
 use crate::model::ir::*;
 use crate::model::names::{self, Scope};
@@ -44,8 +47,12 @@ struct Builder<'d> {
     queue: VecDeque<TypeKey>,
     queued: BTreeSet<TypeKey>,
     notes: Vec<String>,
-    /// The fault type of each portType operation (shared by the bindings of that portType).
-    fault_types: BTreeMap<(QName, String), String>,
+    /// The fault set of each portType operation (shared by the bindings of that portType): its
+    /// index in `fault_sets`.
+    fault_types: BTreeMap<(QName, String), usize>,
+    /// The distinct fault sets, in order of first use; named once the clients are
+    /// ([`clients`](crate::model::clients)).
+    fault_sets: Vec<Vec<(String, Base, QName)>>,
     /// SOAP-ENC array item types being resolved (an array of itself is refused, not recursed).
     arrays: Vec<QName>,
     /// The direct members of each substitution group head (XML Schema Part 1 §3.3.2
@@ -76,6 +83,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         queued: BTreeSet::new(),
         notes: defs.notes.clone(),
         fault_types: BTreeMap::new(),
+        fault_sets: Vec::new(),
         arrays: Vec::new(),
         members: BTreeMap::new(),
         derived: BTreeMap::new(),
@@ -116,10 +124,9 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     }
     let mut errors = Vec::new();
     let mut clients = Vec::new();
-    let mut client_scope = Scope::new();
     for binding in defs.bindings.values() {
         match binding.kind {
-            BindingKind::Soap11 | BindingKind::Soap12 => match b.client(binding, &mut client_scope) {
+            BindingKind::Soap11 | BindingKind::Soap12 => match b.client(binding) {
                 Ok(c) => clients.push(c),
                 Err(mut es) => errors.append(&mut es),
             },
@@ -133,6 +140,12 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
             )),
         }
     }
+    // One client per portType and set of bindings that differ only in SOAP version, named; then
+    // the fault sets, named after them (before the types the queue below names).
+    let mut clients = clients::merge(clients, defs);
+    let port_type_names = clients::name(&mut clients, defs, &mut b.scope);
+    b.name_fault_sets(&mut clients, &port_type_names);
+    let warnings = clients::warnings(&clients);
     let mut failed: BTreeMap<String, Error> = BTreeMap::new();
     if defs.bindings.is_empty() && defs.port_types.is_empty() {
         // A schema given on its own (no WSDL): every type and element it defines.
@@ -182,7 +195,17 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
             .any(|c| c.operations.iter().any(|o| o.encoded)),
         clients,
         notes: b.notes,
+        warnings,
     })
+}
+
+/// What an operation's `faults` holds until the fault sets are named: this and the set's index
+/// (not an identifier, so never a type's name).
+const FAULT_PLACEHOLDER: &str = "#faults";
+
+/// The fault set index of a placeholder `faults` name.
+fn fault_placeholder(faults: &str) -> Option<usize> {
+    faults.strip_prefix(FAULT_PLACEHOLDER)?.parse().ok()
 }
 
 fn unsupported(what: impl Into<String>, loc: &Loc) -> Error {
@@ -1452,7 +1475,7 @@ impl<'d> Builder<'d> {
         }
         self.decls.retain(|n, _| !broken.contains_key(n));
         for c in clients.iter_mut() {
-            let binding = c.binding.local.clone();
+            let client = c.name.clone();
             c.operations.retain(|op| {
                 let types = op
                     .params
@@ -1466,7 +1489,7 @@ impl<'d> Builder<'d> {
                 match cause {
                     Some((t, c)) => {
                         self.notes.push(format!(
-                            "operation {} of binding {binding} not generated: it uses {t}, which needs {c}: {}",
+                            "operation {} of client {client} not generated: it uses {t}, which needs {c}: {}",
                             op.wsdl_name, failed[c]
                         ));
                         false
@@ -1532,7 +1555,9 @@ impl<'d> Builder<'d> {
         }
     }
 
-    fn client(&mut self, binding: &Binding, scope: &mut Scope) -> Result<ClientDecl, Vec<Error>> {
+    /// The client of one SOAP binding, without name, ports or summary yet: [`clients::merge`]
+    /// merges the clients of bindings that differ only in SOAP version and fills them in.
+    fn client(&mut self, binding: &Binding) -> Result<ClientDecl, Vec<Error>> {
         let defs = self.defs;
         let Some(pt) = defs.port_types.get(&binding.port_type) else {
             return Err(vec![undefined(
@@ -1540,12 +1565,12 @@ impl<'d> Builder<'d> {
                 &binding.loc,
             )]);
         };
-        let endpoint = defs
-            .services
-            .iter()
-            .flat_map(|s| s.ports.iter())
-            .find(|p| p.binding == binding.name)
-            .and_then(|p| p.address.clone());
+        let Some(version) = clients::version(&binding.kind) else {
+            return Err(vec![unsupported(
+                format!("binding {} is not a SOAP binding", binding.name),
+                &binding.loc,
+            )]);
+        };
         let mut errors = Vec::new();
         let mut ops = Vec::new();
         let methods = method_names(binding, pt);
@@ -1572,40 +1597,110 @@ impl<'d> Builder<'d> {
             .iter()
             .find(|s| s.ports.iter().any(|p| p.binding == binding.name))
             .and_then(|s| s.doc.clone());
-        let mut doc = match (service_doc, pt.doc.clone()) {
+        let doc = match (service_doc, pt.doc.clone()) {
             (Some(s), Some(p)) if s != p => Some(format!("{s}\n\n{p}")),
             (s, p) => s.or(p),
         };
-        let line = format!(
-            "Binding `{}` ({}) of portType `{}`.",
-            binding.name.local,
-            if binding.kind == BindingKind::Soap12 {
-                "SOAP 1.2"
-            } else {
-                "SOAP 1.1"
-            },
-            pt.name.local
-        );
         Ok(ClientDecl {
-            name: scope.unique(&names::type_name(&binding.name.local)),
-            doc: doc.take(),
-            summary: line,
-            binding: binding.name.clone(),
-            soap12: binding.kind == BindingKind::Soap12,
-            ports: defs
-                .services
-                .iter()
-                .flat_map(|s| {
-                    s.ports
-                        .iter()
-                        .filter(|p| p.binding == binding.name)
-                        .map(|p| (s.name.local.clone(), p.name.clone(), p.address.clone()))
-                })
-                .collect(),
+            name: String::new(),
+            doc,
+            summary: String::new(),
+            port_type: pt.name.clone(),
+            bindings: vec![(binding.name.clone(), version)],
+            versions: vec![version],
             namespace: defs.target_namespace.clone(),
-            endpoint,
+            endpoint: None,
+            ports: Vec::new(),
             operations: ops,
         })
+    }
+
+    /// Names the fault sets ([`clients`] documents how), adds their types and gives each operation
+    /// its set's name.
+    fn name_fault_sets(
+        &mut self,
+        clients: &mut [ClientDecl],
+        port_type_names: &BTreeMap<QName, String>,
+    ) {
+        if self.fault_sets.is_empty() {
+            return;
+        }
+        // The operations of each set, in client and operation order, each once.
+        let mut users: Vec<Vec<(QName, String)>> = vec![Vec::new(); self.fault_sets.len()];
+        let mut order: Vec<usize> = Vec::new();
+        for c in clients.iter() {
+            for op in &c.operations {
+                let Some(i) = op.faults.as_deref().and_then(fault_placeholder) else {
+                    continue;
+                };
+                let user = (c.port_type.clone(), op.wsdl_name.clone());
+                if !users[i].contains(&user) {
+                    users[i].push(user);
+                }
+                if !order.contains(&i) {
+                    order.push(i);
+                }
+            }
+        }
+        // A set every operation of a portType declares is named after that portType's client.
+        let whole = |i: usize| -> Option<(&QName, &String)> {
+            port_type_names.iter().find(|(pt, _)| {
+                let mut ops = clients
+                    .iter()
+                    .filter(|c| &c.port_type == *pt)
+                    .flat_map(|c| c.operations.iter())
+                    .peekable();
+                ops.peek().is_some()
+                    && ops.all(|o| o.faults.as_deref().and_then(fault_placeholder) == Some(i))
+            })
+        };
+        let mut names: BTreeMap<usize, String> = BTreeMap::new();
+        for &i in &order {
+            let variants: Vec<&str> = self.fault_sets[i].iter().map(|v| v.0.as_str()).collect();
+            let base =
+                clients::fault_set_name(&variants, &users[i], whole(i).map(|w| w.1.as_str()));
+            let name = self.scope.unique(&base);
+            let ops: Vec<String> = users[i].iter().map(|(_, op)| format!("`{op}`")).collect();
+            const LISTED: usize = 16;
+            let listed = if ops.len() > LISTED {
+                format!(
+                    "{} and {} more",
+                    ops[..LISTED].join(", "),
+                    ops.len() - LISTED
+                )
+            } else {
+                match ops.as_slice() {
+                    [init @ .., last] if !init.is_empty() => {
+                        format!("{} and {last}", init.join(", "))
+                    }
+                    _ => ops.join(""),
+                }
+            };
+            let doc = match whole(i) {
+                Some((pt, _)) => format!(
+                    "The faults every operation of portType `{}` declares: {listed}.",
+                    pt.local
+                ),
+                None if ops.len() == 1 => format!("The faults the operation {listed} declares."),
+                None => format!("The faults the operations {listed} declare."),
+            };
+            self.decls.insert(
+                name.clone(),
+                TypeDecl::Faults(FaultsDecl {
+                    name: name.clone(),
+                    doc: Some(doc),
+                    variants: self.fault_sets[i].clone(),
+                }),
+            );
+            names.insert(i, name);
+        }
+        for c in clients.iter_mut() {
+            for op in &mut c.operations {
+                if let Some(i) = op.faults.as_deref().and_then(fault_placeholder) {
+                    op.faults = names.get(&i).cloned();
+                }
+            }
+        }
     }
 
     fn message(&self, q: &QName, loc: &Loc) -> R<&'d Message> {
@@ -1797,8 +1892,8 @@ impl<'d> Builder<'d> {
             a.name = names::escape_keyword(&pscope.unique(&names::field_name(&a.part)));
         }
         // Faults: each declared fault's single element part is a variant of the operation's fault type.
-        if let Some(existing) = self.fault_types.get(&(pt.name.clone(), op.name.clone())) {
-            decl.faults = Some(existing.clone());
+        if let Some(&i) = self.fault_types.get(&(pt.name.clone(), op.name.clone())) {
+            decl.faults = Some(format!("{FAULT_PLACEHOLDER}{i}"));
         } else if !op.faults.is_empty() {
             let mut variants = Vec::new();
             let mut vscope = Scope::new();
@@ -1830,31 +1925,17 @@ impl<'d> Builder<'d> {
                 };
                 variants.push((vscope.unique(&names::type_name(fname)), base, detail));
             }
-            // Operations that declare the same faults share one type.
-            let same = self.decls.values().find_map(|d| match d {
-                TypeDecl::Faults(f) if f.variants == variants => Some(f.name.clone()),
-                _ => None,
-            });
-            if let Some(name) = same {
-                self.fault_types
-                    .insert((pt.name.clone(), op.name.clone()), name.clone());
-                decl.faults = Some(name);
-                return Ok(decl);
-            }
-            let name = self
-                .scope
-                .unique(&format!("{}Fault", names::type_name(&op.name)));
-            self.decls.insert(
-                name.clone(),
-                TypeDecl::Faults(FaultsDecl {
-                    name: name.clone(),
-                    doc: Some(format!("The faults the `{}` operation declares.", op.name)),
-                    variants,
-                }),
-            );
+            // Operations that declare the same faults share one set, named once the clients are.
+            let i = match self.fault_sets.iter().position(|f| *f == variants) {
+                Some(i) => i,
+                None => {
+                    self.fault_sets.push(variants);
+                    self.fault_sets.len() - 1
+                }
+            };
             self.fault_types
-                .insert((pt.name.clone(), op.name.clone()), name.clone());
-            decl.faults = Some(name);
+                .insert((pt.name.clone(), op.name.clone()), i);
+            decl.faults = Some(format!("{FAULT_PLACEHOLDER}{i}"));
         }
         Ok(decl)
     }

@@ -1,7 +1,11 @@
-//! The resolved model emitted as Rust: named types with their fields, and one client trait per SOAP
-//! binding with its operations. Everything is resolved: names are final Rust identifiers, types are
-//! concrete, element names are expanded names.
+//! The resolved model emitted as Rust: named types with their fields, and one client trait per
+//! portType with its operations (SOAP bindings of a portType that differ only in SOAP version are one
+//! client). Everything is resolved: names are final Rust identifiers, types are concrete, element
+//! names are expanded names.
 
+use std::fmt;
+
+use crate::error::Loc;
 use crate::model::components::QName;
 
 /// Everything generated from one WSDL.
@@ -13,12 +17,32 @@ pub struct Module {
     pub doc: Option<String>,
     /// Types, sorted by name.
     pub types: Vec<TypeDecl>,
-    /// One client per SOAP binding.
+    /// The clients: one per portType and set of SOAP bindings that differ only in SOAP version, in
+    /// the order of their first port in the WSDL (clients without a port last, by binding name).
     pub clients: Vec<ClientDecl>,
     /// What was not generated and why (HTTP bindings, skipped operations).
     pub notes: Vec<String>,
+    /// What was generated but may not work as the WSDL reads (a port address that is not an
+    /// absolute HTTP(S) URL), each located: printed as `cargo:warning` by
+    /// [`Builder::build`](crate::Builder::build), in the generated file's header and by `inspect`.
+    pub warnings: Vec<Warning>,
     /// Some operation is rpc/encoded (SOAP 1.1 §5): the types also get `EncodedType` impls.
     pub encoded: bool,
+}
+
+/// A problem in the WSDL that does not stop generation, with where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// What is wrong and what soapgen did about it (lowercase, no location).
+    pub message: String,
+    /// Where it is.
+    pub loc: Loc,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.loc, self.message)
+    }
 }
 
 /// A generated type.
@@ -273,31 +297,103 @@ pub struct FaultsDecl {
     pub variants: Vec<(String, Base, QName)>,
 }
 
-/// A client: a `#[soap_client]` trait for one SOAP binding.
+/// A SOAP version: SOAP 1.1 (W3C Note, 2000) or SOAP 1.2 (W3C Recommendation, Part 1 §5), as a
+/// binding says (WSDL 1.1 §3 `soap:binding`, WSDL 1.1 SOAP 1.2 binding `soap12:binding`, WSDL 2.0
+/// Part 2 §5.2 `wsoap:version`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SoapVersion {
+    /// SOAP 1.1.
+    Soap11,
+    /// SOAP 1.2.
+    Soap12,
+}
+
+impl SoapVersion {
+    /// `1.1` or `1.2`, as `#[soap_client(soap = …)]` takes it.
+    pub fn number(self) -> &'static str {
+        match self {
+            SoapVersion::Soap11 => "1.1",
+            SoapVersion::Soap12 => "1.2",
+        }
+    }
+}
+
+impl fmt::Display for SoapVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SOAP {}", self.number())
+    }
+}
+
+/// A `wsdl:port` (WSDL 1.1 §2.7) or WSDL 2.0 `endpoint` (Part 1 §2.16) of a client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PortDecl {
+    /// The service's name.
+    pub service: String,
+    /// The port's name.
+    pub port: String,
+    /// Its binding.
+    pub binding: QName,
+    /// Its binding's SOAP version.
+    pub version: SoapVersion,
+    /// `soap:address location` (WSDL 1.1 §3.8) or the endpoint's `address`, as written.
+    pub address: Option<String>,
+    /// Why the address cannot be a client's endpoint (relative, not HTTP or HTTPS), if so; then
+    /// [`Module::warnings`] says so too.
+    pub address_problem: Option<String>,
+    /// Where the port is.
+    pub loc: Loc,
+}
+
+impl PortDecl {
+    /// The address, if it is an absolute HTTP(S) URL a client can send to.
+    pub fn usable_address(&self) -> Option<&str> {
+        self.address
+            .as_deref()
+            .filter(|_| self.address_problem.is_none())
+    }
+}
+
+/// A client: a `#[soap_client]` trait for one portType's SOAP bindings that differ only in SOAP
+/// version (WSDL 1.1 §2.5, §3).
 #[derive(Debug, Clone)]
 pub struct ClientDecl {
-    /// Trait name.
+    /// Trait name (the clients are `{name}Client` and `{name}BlockingClient`), chosen as
+    /// [`build`](crate::model::build) documents.
     pub name: String,
     /// Doc comment from the WSDL (service and portType documentation).
     pub doc: Option<String>,
-    /// What soapgen says of it (binding, version), always emitted.
+    /// What soapgen says of it (bindings, versions, portType), always emitted.
     pub summary: String,
-    /// The binding it was generated from.
-    pub binding: QName,
-    /// SOAP 1.2 (else 1.1).
-    pub soap12: bool,
+    /// The portType (WSDL 2.0: interface) it implements.
+    pub port_type: QName,
+    /// The bindings it was generated from, with their versions: the binding of the first port
+    /// first (then bindings without ports, by name).
+    pub bindings: Vec<(QName, SoapVersion)>,
+    /// The SOAP versions it speaks, each once, the default first: that of the first port in the
+    /// WSDL using one of its bindings.
+    pub versions: Vec<SoapVersion>,
     /// Default namespace of the operations' elements.
     pub namespace: String,
-    /// The endpoint of the first port using the binding.
+    /// The default endpoint: the address of the first port, when it is an absolute HTTP(S) URL.
     pub endpoint: Option<String>,
-    /// The ports using the binding: (service, port, address).
-    pub ports: Vec<(String, String, Option<String>)>,
+    /// The ports using its bindings, in WSDL order.
+    pub ports: Vec<PortDecl>,
     /// Operations.
     pub operations: Vec<OperationDecl>,
 }
 
+impl ClientDecl {
+    /// The default SOAP version (the first of [`versions`](Self::versions)).
+    pub fn default_version(&self) -> SoapVersion {
+        self.versions
+            .first()
+            .copied()
+            .unwrap_or(SoapVersion::Soap11)
+    }
+}
+
 /// One operation.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct OperationDecl {
     /// Method name.
     pub method: String,
@@ -368,7 +464,7 @@ impl AttachmentDecl {
 }
 
 /// A parameter.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ParamDecl {
     /// Rust identifier.
     pub name: String,

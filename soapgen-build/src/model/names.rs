@@ -198,6 +198,12 @@ impl Scope {
         s
     }
 
+    /// Whether `name` is taken (compared as [`unique`](Self::unique) compares).
+    pub fn is_taken(&self, name: &str) -> bool {
+        self.used
+            .contains_key(&name.to_lowercase().replace('_', ""))
+    }
+
     /// `base`, or `base2`, `base3`… if taken. Comparison ignores case and `_`, so `Foo` and `foo`,
     /// or `a_b` and `ab`, never meet.
     pub fn unique(&mut self, base: &str) -> String {
