@@ -26,6 +26,20 @@ use syn::{FnArg, ItemTrait, LitStr, Pat, ReturnType, TraitItem, Type};
 use crate::fields::{self, Card, ElementField};
 use crate::Errors;
 
+/// The generated clients' own method names, which no operation method may take (soapgen-build
+/// keeps the same list when it names methods).
+const RESERVED: &[&str] = &[
+    "new",
+    "from_client",
+    "client",
+    "as_async",
+    "soap11",
+    "soap12",
+    "with_default_endpoint",
+    "with_soap_version",
+    "soap_version",
+];
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Style {
     Document,
@@ -34,7 +48,8 @@ enum Style {
 
 struct ClientArgs {
     namespace: Option<String>,
-    version: TokenStream,
+    /// The SOAP versions the client speaks (`soap = "1.1, 1.2"`), the default first.
+    versions: Vec<&'static str>,
     style: Style,
     bare: bool,
     endpoint: Option<String>,
@@ -47,7 +62,7 @@ struct ClientArgs {
 fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
     let mut a = ClientArgs {
         namespace: None,
-        version: TokenStream::new(),
+        versions: Vec::new(),
         style: Style::Document,
         bare: false,
         endpoint: None,
@@ -56,20 +71,27 @@ fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
         krate: quote!(::soapgen_runtime),
         qualified: None,
     };
-    let mut version: Option<String> = None;
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("namespace") {
             a.namespace = Some(meta.value()?.parse::<LitStr>()?.value());
         } else if meta.path.is_ident("soap") {
             let s: LitStr = meta.value()?.parse()?;
-            match s.value().as_str() {
-                "1.1" | "1.2" => version = Some(s.value()),
-                _ => {
-                    return Err(syn::Error::new(
-                        s.span(),
-                        "expected soap = \"1.1\" or \"1.2\"",
-                    ))
+            for v in s.value().split(',').map(str::trim) {
+                let v = match v {
+                    "1.1" => "1.1",
+                    "1.2" => "1.2",
+                    _ => {
+                        return Err(syn::Error::new(
+                            s.span(),
+                            "expected soap = \"1.1\", \"1.2\", or both as \"1.1, 1.2\" (the \
+                             first is the default)",
+                        ))
+                    }
+                };
+                if a.versions.contains(&v) {
+                    return Err(syn::Error::new(s.span(), "a SOAP version is listed twice"));
                 }
+                a.versions.push(v);
             }
         } else if meta.path.is_ident("style") {
             let s: LitStr = meta.value()?.parse()?;
@@ -129,12 +151,19 @@ fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
     if let Err(e) = syn::parse::Parser::parse2(parser, args) {
         errs.push(e);
     }
-    let krate = &a.krate;
-    a.version = match version.as_deref() {
-        Some("1.2") => quote!(#krate::SoapVersion::Soap12),
-        _ => quote!(#krate::SoapVersion::Soap11),
-    };
+    if a.versions.is_empty() {
+        a.versions.push("1.1");
+    }
     a
+}
+
+/// The runtime's `SoapVersion` for `"1.1"` or `"1.2"`.
+fn version_expr(krate: &TokenStream, v: &str) -> TokenStream {
+    if v == "1.2" {
+        quote!(#krate::SoapVersion::Soap12)
+    } else {
+        quote!(#krate::SoapVersion::Soap11)
+    }
 }
 
 #[derive(Default)]
@@ -296,6 +325,24 @@ fn result_ok_type(ret: &ReturnType) -> Option<&Type> {
     }
 }
 
+/// The `E` of `Result<T, E>`; for `Result<T>` (an alias with a default error), the alias's own
+/// error type, named through `__private::ResultError`.
+fn result_err_type(ret: &ReturnType, krate: &TokenStream) -> TokenStream {
+    let ReturnType::Type(_, ty) = ret else {
+        return quote!(#krate::Error);
+    };
+    if let Type::Path(tp) = &**ty {
+        if let Some(seg) = tp.path.segments.last() {
+            if let syn::PathArguments::AngleBracketed(args) = &seg.arguments {
+                if let Some(syn::GenericArgument::Type(e)) = args.args.iter().nth(1) {
+                    return quote!(#e);
+                }
+            }
+        }
+    }
+    quote!(<#ty as #krate::__private::ResultError>::Error)
+}
+
 fn is_unit(ty: &Type) -> bool {
     matches!(ty, Type::Tuple(t) if t.elems.is_empty())
 }
@@ -348,15 +395,18 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 "operations must be `async fn` returning `Result<T, soapgen_runtime::Error>`",
             ));
         }
-        if matches!(
-            sig.ident.to_string().as_str(),
-            "new" | "from_client" | "client" | "as_async"
-        ) {
+        if RESERVED.contains(&sig.ident.to_string().as_str()) {
             errs.push(syn::Error::new(
                 sig.ident.span(),
-                "this name is taken by the generated client's own methods (`new`, `from_client`, \
-                 `client`, `as_async`): rename the method and keep the operation with \
-                 `#[soap(name = \"…\")]`",
+                format!(
+                    "this name is taken by the generated client's own methods ({}): rename the \
+                     method and keep the operation with `#[soap(name = \"…\")]`",
+                    RESERVED
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             ));
         }
         if !sig.generics.params.is_empty() {
@@ -493,12 +543,11 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 "with parameters = \"bare\" an operation takes exactly one body parameter (the body element)",
             ));
         }
-        let version = &a.version;
-        let op_const = quote! {
-            const __OP: #krate::Operation = #krate::Operation {
+        let op_value = quote! {
+            let __op = #krate::Operation {
                 name: #op_name,
                 action: #action,
-                version: #version,
+                version: self.version,
                 one_way: #one_way,
             };
         };
@@ -512,11 +561,11 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             let code = match shape.card {
                 Card::Optional => quote_spanned! {ty.span()=>
                     if let ::core::option::Option::Some(__h) = &#id {
-                        __env.header_entry(|__w| #krate::ToXml::write_xml(__h, __w, #name))?;
+                        #krate::ToXml::write_xml(__h, __env.header_writer()?, #name)?;
                     }
                 },
                 Card::One => quote_spanned! {ty.span()=>
-                    __env.header_entry(|__w| #krate::ToXml::write_xml(&#id, __w, #name))?;
+                    #krate::ToXml::write_xml(&#id, __env.header_writer()?, #name)?;
                 },
                 _ => {
                     errs.push(syn::Error::new(
@@ -547,7 +596,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         }
         let body_write = if empty_request {
             // WSDL 1.1 §2.3.1: no parts, an empty Body.
-            quote!(::core::result::Result::Ok(()))
+            quote!(::core::result::Result::<(), #krate::EncodeError>::Ok(()))
         } else if encoded {
             let writes = body_params.iter().map(|(id, ty, pa)| {
                 let pns = pa.namespace.clone().unwrap_or_else(|| child_ns.clone());
@@ -563,7 +612,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             quote! {{
                 __w.start_element(#op_elem)?;
                 __w.attribute(
-                    #krate::xml::Name::new(__OP.version.envelope_namespace(), "encodingStyle"),
+                    #krate::xml::Name::new(__op.version.envelope_namespace(), "encodingStyle"),
                     #krate::types::SOAP_ENC_NS,
                 )?;
                 #(#writes)*
@@ -572,7 +621,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         } else if bare {
             match body_params.first() {
                 Some((id, _, _)) => quote!(#krate::ToXml::write_xml(&#id, __w, #op_elem)),
-                None => quote!(::core::result::Result::Ok(())),
+                None => quote!(::core::result::Result::<(), #krate::EncodeError>::Ok(())),
             }
         } else {
             let efs: Vec<ElementField> = body_params
@@ -602,41 +651,34 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             }}
         };
         let response_ns = ma.response_namespace.clone().unwrap_or_else(|| ns.clone());
-        let response_elem = fields::name_expr(&krate, &response_ns, &response_name);
-        let decode = if bare || ma.bare_response {
-            quote! {
-                if !__r.matches(&__start, #response_elem) {
-                    return ::core::result::Result::Err(__r.unexpected(&__start));
-                }
-                <#body_ty as #krate::FromXml>::read_xml(__r, __start)
-            }
+        let wrapper = fields::name_expr(&krate, &response_ns, &response_name);
+        let result_elem = fields::name_expr(&krate, &result_ns, &result_name);
+        let call = quote!(#krate::call);
+        // The response's layout as static data, and the reader of the result's occurrence: no
+        // decoding code of its own per operation.
+        let (shape, decoder) = if one_way {
+            (
+                quote!(#call::ResponseShape::OneWay),
+                quote!(#call::result::Unit::read),
+            )
+        } else if bare || ma.bare_response {
+            (
+                quote!(#call::ResponseShape::Element(#wrapper)),
+                quote!(#call::result::Whole::<#body_ty>::read),
+            )
         } else if encoded
             && !is_unit(&body_ty)
             && matches!(fields::analyze(&body_ty).card, Card::One)
         {
-            let missing = fields::name_expr(&krate, &result_ns, &result_name);
-            quote! {
-                if !__r.matches(&__start, #response_elem) {
-                    return ::core::result::Result::Err(__r.unexpected(&__start));
-                }
-                let ::core::option::Option::Some(__c) = __r.next_child()? else {
-                    return ::core::result::Result::Err(__r.missing(#missing));
-                };
-                let __v = <#body_ty as #krate::FromXml>::read_xml(__r, __c)?;
-                if let ::core::option::Option::Some(__x) = __r.next_child()? {
-                    return ::core::result::Result::Err(__r.unexpected(&__x));
-                }
-                ::core::result::Result::Ok(__v)
-            }
+            (
+                quote!(#call::ResponseShape::Encoded { wrapper: #wrapper, result: #result_elem }),
+                quote!(#call::result::Whole::<#body_ty>::read),
+            )
         } else if is_unit(&body_ty) {
-            let reads = fields::read_elements(&krate, &[]);
-            quote! {
-                if !__r.matches(&__start, #response_elem) {
-                    return ::core::result::Result::Err(__r.unexpected(&__start));
-                }
-                #reads
-                ::core::result::Result::Ok(())
-            }
+            (
+                quote!(#call::ResponseShape::Wrapped { wrapper: #wrapper, result: #result_elem, min: 0 }),
+                quote!(#call::result::Unit::read),
+            )
         } else {
             let shape = fields::analyze(&body_ty);
             let min = match ma.result_min {
@@ -650,57 +692,27 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 Some((n, _)) => n,
                 None => 0,
             };
-            let ef = ElementField {
-                slot: format_ident!("__result"),
-                access: TokenStream::new(),
-                namespace: result_ns.clone(),
-                local: result_name.clone(),
-                shape,
-                span: body_ty.span(),
-                any: false,
-                group: false,
-                default: None,
-                min,
-            };
-            let reads = fields::read_elements(&krate, std::slice::from_ref(&ef));
-            quote! {
-                if !__r.matches(&__start, #response_elem) {
-                    return ::core::result::Result::Err(__r.unexpected(&__start));
-                }
-                #reads
-                ::core::result::Result::Ok(__result)
+            if shape.boxed {
+                errs.push(syn::Error::new(
+                    body_ty.span(),
+                    "a result cannot be boxed: return the type itself",
+                ));
             }
-        };
-        let send = if one_way {
-            quote!(self.client.call_one_way(&__OP, __envelope).await)
-        } else if ma.response_attachments.is_empty() {
-            quote! {
-                self.client
-                    .call(&__OP, __envelope, |__r, __start| { #decode })
-                    .await
-            }
-        } else {
-            let names: Vec<&String> = ma.response_attachments.iter().map(|(n, _)| n).collect();
-            let elem_spans: Vec<Span> = match &ok_ty {
-                Type::Tuple(t) => t.elems.iter().skip(1).map(|e| e.span()).collect(),
-                _ => Vec::new(),
+            let inner = &shape.inner;
+            let marker = match shape.card {
+                Card::One => quote!(One),
+                Card::Optional => quote!(Optional),
+                Card::Many => quote!(Many),
+                Card::Nillable => quote!(Nillable),
+                Card::OptionalNillable => quote!(OptionalNillable),
+                Card::ManyNillable => quote!(ManyNillable),
             };
-            let takes = names.iter().enumerate().map(|(i, name)| {
-                let span = elem_spans.get(i).copied().unwrap_or_else(Span::call_site);
-                quote_spanned! {span=>
-                    ::core::convert::From::from(#krate::__private::response_attachment(
-                        &__atts, &__OP, #name, #i, &[#(#names),*],
-                    )?)
-                }
-            });
-            quote! {{
-                let (__body, __atts) = self
-                    .client
-                    .call_with_attachments(&__OP, __envelope, |__r, __start| { #decode })
-                    .await?;
-                ::core::result::Result::Ok((__body, #(#takes),*))
-            }}
+            (
+                quote!(#call::ResponseShape::Wrapped { wrapper: #wrapper, result: #result_elem, min: #min }),
+                quote_spanned!(body_ty.span()=> #call::result::#marker::<#inner>::read),
+            )
         };
+        let err_ty = result_err_type(&sig.output, &krate);
         // Attachment parameters: MIME parts after the envelope (WSDL 1.1 §5, SwA).
         let attach: Vec<TokenStream> = attachment_params
             .iter()
@@ -722,11 +734,6 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 }
             })
             .collect();
-        let envelope_binding = if attach.is_empty() {
-            quote!(let __envelope)
-        } else {
-            quote!(let mut __envelope)
-        };
         let params: Vec<TokenStream> = header_params
             .iter()
             .chain(body_params.iter())
@@ -766,30 +773,69 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         let user_output = &sig.output;
         let attrs = method.attrs.iter().filter(|a| a.path().is_ident("doc"));
         let attrs2 = method.attrs.iter().filter(|a| a.path().is_ident("doc"));
-        inherent.extend(quote! {
-            #(#attrs)*
-            #[doc = ""]
-            #[doc = #doc]
-            pub async fn #fn_ident(&self, #(#sig_params),*) #user_output {
-                #op_const
-                let __result: #krate::Result<#ok_ty> = async {
-                    #envelope_binding = {
-                        let mut __env = self.client.envelope(&__OP, #env_ns)?;
-                        #headers
-                        __env.body(|__w| #body_write)?;
-                        __env.finish_message()?
-                    };
-                    #(#attach)*
-                    #send
-                }
-                .await;
-                ::core::result::Result::Ok(__result?)
-            }
-        });
         let user_ret = match &sig.output {
             ReturnType::Type(_, t) => quote!(#t),
             ReturnType::Default => quote!(()),
         };
+        let encode = quote! {
+            #op_value
+            let __message = (|| -> ::core::result::Result<#krate::mime::RequestMessage, #krate::EncodeError> {
+                let mut __env = self.client.envelope(&__op, #env_ns)?;
+                #headers
+                {
+                    let __w = __env.body_writer()?;
+                    #body_write?;
+                }
+                __env.end_body()?;
+                #[allow(unused_mut)]
+                let mut __envelope = __env.finish_message()?;
+                #(#attach)*
+                ::core::result::Result::Ok(__envelope)
+            })();
+            static __SHAPE: #call::ResponseShape = #shape;
+        };
+        let body = if ma.response_attachments.is_empty() {
+            quote! {
+                #encode
+                self.client.send(__op, __message, &__SHAPE, #decoder)
+            }
+        } else {
+            // A result with MIME attachments (WSDL 1.1 §5): the body's result and the parts.
+            let names: Vec<&String> = ma.response_attachments.iter().map(|(n, _)| n).collect();
+            let elem_spans: Vec<Span> = match &ok_ty {
+                Type::Tuple(t) => t.elems.iter().skip(1).map(|e| e.span()).collect(),
+                _ => Vec::new(),
+            };
+            let takes = names.iter().enumerate().map(|(i, name)| {
+                let span = elem_spans.get(i).copied().unwrap_or_else(Span::call_site);
+                quote_spanned! {span=>
+                    ::core::convert::From::from(#krate::__private::response_attachment(
+                        &__atts, &__op, #name, #i, &[#(#names),*],
+                    )?)
+                }
+            });
+            quote! {
+                #encode
+                let __client = self.client.clone();
+                #call::Call::from_future(async move {
+                    let __message = __message.map_err(#krate::Error::from)?;
+                    let (__body, __atts) = __client
+                        .call_with_attachments(&__op, __message, |__r, __start| {
+                            (#decoder)(::core::option::Option::Some((__r, __start)), &__SHAPE)
+                        })
+                        .await?;
+                    ::core::result::Result::Ok((__body, #(#takes),*))
+                })
+            }
+        };
+        inherent.extend(quote! {
+            #(#attrs)*
+            #[doc = ""]
+            #[doc = #doc]
+            pub fn #fn_ident(&self, #(#sig_params),*) -> #call::Call<#ok_ty, #err_ty> {
+                #body
+            }
+        });
         trait_impl.extend(quote! {
             fn #fn_ident(&self, #(#sig_params),*)
                 -> impl ::core::future::Future<Output = #user_ret> + ::core::marker::Send {
@@ -801,7 +847,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             #[doc = ""]
             #[doc = #doc]
             pub fn #fn_ident(&self, #(#sig_params),*) #user_output {
-                self.runtime.block_on(#client_ident::#fn_ident(&self.inner, #(#arg_names),*))
+                #client_ident::#fn_ident(&self.inner, #(#arg_names),*).wait(&self.runtime)
             }
         });
     }
@@ -813,12 +859,82 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         Some(e) => quote!(::core::option::Option::Some(#e)),
         None => quote!(::core::option::Option::None),
     };
+    let default_version = version_expr(&krate, a.versions[0]);
+    let version_list = a.versions.join(", ");
+    let versions = a.versions.iter().map(|v| version_expr(&krate, v));
     let client_doc = format!(
-        "A SOAP client for [`{trait_ident}`], generated by `#[soap_client]`. Cheap to clone; share it across tasks."
+        "A SOAP client for [`{trait_ident}`] (SOAP {version_list}), generated by `#[soap_client]`. \
+         Cheap to clone; share it across tasks."
     );
+    // Constructors: one per SOAP version when there are several, and the WSDL's own address.
+    let mut async_ctors = TokenStream::new();
+    let mut blocking_ctors = TokenStream::new();
+    if a.versions.len() > 1 {
+        for v in &a.versions {
+            let fname = format_ident!("soap{}", v.replace('.', ""));
+            let ve = version_expr(&krate, v);
+            let d = format!(
+                "A client of `endpoint` speaking SOAP {v}, with default settings.\n\n# Errors\n\n\
+                 If the HTTP transport cannot be created."
+            );
+            async_ctors.extend(quote! {
+                #[doc = #d]
+                pub fn #fname(endpoint: impl ::core::convert::Into<::std::string::String>) -> #krate::Result<Self> {
+                    ::core::result::Result::Ok(Self::new(endpoint)?.with_soap_version(#ve))
+                }
+            });
+            blocking_ctors.extend(quote! {
+                #[doc = #d]
+                pub fn #fname(endpoint: impl ::core::convert::Into<::std::string::String>) -> #krate::Result<Self> {
+                    ::core::result::Result::Ok(Self::new(endpoint)?.with_soap_version(#ve))
+                }
+            });
+        }
+    }
+    if let Some(e) = &a.endpoint {
+        let d = format!(
+            "A client of the default endpoint, `{e}` (the address the service description gives), \
+             with default settings.\n\n# Errors\n\nIf the HTTP transport cannot be created."
+        );
+        async_ctors.extend(quote! {
+            #[doc = #d]
+            pub fn with_default_endpoint() -> #krate::Result<Self> {
+                Self::new(#e)
+            }
+        });
+        blocking_ctors.extend(quote! {
+            #[doc = #d]
+            pub fn with_default_endpoint() -> #krate::Result<Self> {
+                Self::new(#e)
+            }
+        });
+    }
+    let krate_s = krate.to_string().replace(' ', "");
+    let new_doc = format!(
+        "A client of `endpoint` with default settings (see \
+         [`Client::builder`]({krate_s}::Client::builder) for more), speaking the default SOAP \
+         version.\n\n# Errors\n\nIf the HTTP transport cannot be created."
+    );
+    let from_client_doc = format!(
+        "Wraps a configured [`Client`]({krate_s}::Client), speaking the default SOAP version. Does \
+         no work: O(1)."
+    );
+    let blocking_from_client_doc = format!(
+        "A blocking client over an existing [`Client`]({krate_s}::Client), speaking the default \
+         SOAP version.\n\n# Errors\n\nIf the runtime cannot be created."
+    );
+    let common_consts = quote! {
+        /// The trait's default namespace for the operations' elements (`namespace = …`; methods
+        /// may use another).
+        pub const NAMESPACE: &'static str = #ns;
+        /// The endpoint the service description gives (`endpoint = …`), if any.
+        pub const DEFAULT_ENDPOINT: ::core::option::Option<&'static str> = #default_endpoint;
+        /// The SOAP versions the client speaks, the default (what `new` uses) first.
+        pub const SOAP_VERSIONS: &'static [#krate::SoapVersion] = &[#(#versions),*];
+    };
     let blocking = if a.blocking {
         let bdoc = format!(
-            "The blocking form of [`{client_ident}`]: each method drives the async one on a private \
+            "The blocking form of [`{client_ident}`]: each method drives the call on a private \
              single-threaded runtime. Do not call it from async code."
         );
         quote! {
@@ -830,7 +946,10 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             }
 
             impl #blocking_ident {
-                /// A blocking client of `endpoint` with default settings.
+                #common_consts
+
+                /// A blocking client of `endpoint` with default settings, speaking the default
+                /// SOAP version.
                 ///
                 /// # Errors
                 ///
@@ -839,11 +958,9 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                     Self::from_client(#krate::Client::new(endpoint)?)
                 }
 
-                /// A blocking client over an existing [`Client`](#krate::Client).
-                ///
-                /// # Errors
-                ///
-                /// If the runtime cannot be created.
+                #blocking_ctors
+
+                #[doc = #blocking_from_client_doc]
                 pub fn from_client(client: #krate::Client) -> #krate::Result<Self> {
                     let runtime = #krate::blocking::BlockingRuntime::new().map_err(|e| {
                         #krate::Error::Transport(#krate::TransportError::new(
@@ -854,6 +971,19 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                         ))
                     })?;
                     ::core::result::Result::Ok(Self { inner: #client_ident::from_client(client), runtime })
+                }
+
+                /// The same client speaking SOAP `version` (one of
+                /// [`SOAP_VERSIONS`](Self::SOAP_VERSIONS) unless you know the server takes another).
+                #[must_use]
+                pub fn with_soap_version(mut self, version: #krate::SoapVersion) -> Self {
+                    self.inner = self.inner.with_soap_version(version);
+                    self
+                }
+
+                /// The SOAP version requests are sent in.
+                pub fn soap_version(&self) -> #krate::SoapVersion {
+                    self.inner.soap_version()
                 }
 
                 /// The async client this one drives.
@@ -867,42 +997,42 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     } else {
         TokenStream::new()
     };
-    strip_attrs(&mut item);
-    desugar_async(&mut item);
-    quote! {
-        // The trait may be used only through the generated client (dead code in a binary).
-        #[allow(dead_code)]
-        #item
-
+    let client_tokens = quote! {
         #[doc = #client_doc]
         #[derive(Debug, Clone)]
         #vis struct #client_ident {
             client: #krate::Client,
+            version: #krate::SoapVersion,
         }
 
-        // `Ok(x?)` converts soapgen's Error into the error type each method declares; attachments
-        // convert to and from `mime::Attachment`, which may be the type itself.
-        #[allow(clippy::needless_question_mark, clippy::useless_conversion)]
+        // Attachments convert to and from `mime::Attachment`, which may be the type itself.
+        #[allow(clippy::useless_conversion)]
         impl #client_ident {
-            /// The trait's default namespace for the operations' elements (`namespace = …`; methods
-            /// may use another).
-            pub const NAMESPACE: &'static str = #ns;
-            /// The endpoint given to `#[soap_client(endpoint = …)]`, if any.
-            pub const DEFAULT_ENDPOINT: ::core::option::Option<&'static str> = #default_endpoint;
+            #common_consts
 
-            /// A client of `endpoint` with default settings (see [`Client::builder`](#krate::Client::builder)
-            /// for more).
-            ///
-            /// # Errors
-            ///
-            /// If the HTTP transport cannot be created.
+            #[doc = #new_doc]
             pub fn new(endpoint: impl ::core::convert::Into<::std::string::String>) -> #krate::Result<Self> {
-                ::core::result::Result::Ok(Self { client: #krate::Client::new(endpoint)? })
+                ::core::result::Result::Ok(Self::from_client(#krate::Client::new(endpoint)?))
             }
 
-            /// Wraps a configured [`Client`](#krate::Client). Does no work: O(1).
+            #async_ctors
+
+            #[doc = #from_client_doc]
             pub const fn from_client(client: #krate::Client) -> Self {
-                Self { client }
+                Self { client, version: #default_version }
+            }
+
+            /// The same client speaking SOAP `version` (one of
+            /// [`SOAP_VERSIONS`](Self::SOAP_VERSIONS) unless you know the server takes another).
+            #[must_use]
+            pub const fn with_soap_version(mut self, version: #krate::SoapVersion) -> Self {
+                self.version = version;
+                self
+            }
+
+            /// The SOAP version requests are sent in.
+            pub const fn soap_version(&self) -> #krate::SoapVersion {
+                self.version
             }
 
             /// The underlying client.
@@ -916,11 +1046,19 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         impl #trait_ident for #client_ident {
             #trait_impl
         }
+    };
+    strip_attrs(&mut item);
+    desugar_async(&mut item);
+    quote! {
+        // The trait may be used only through the generated client (dead code in a binary).
+        #[allow(dead_code)]
+        #item
+
+        #client_tokens
 
         #blocking
     }
 }
-
 /// Declares each `async fn` of the trait as `fn … -> impl Future<Output = …> + Send`, so that
 /// implementations (the generated client, and mocks) can be used from spawned tasks.
 fn desugar_async(item: &mut ItemTrait) {
@@ -949,5 +1087,42 @@ fn strip_attrs(item: &mut ItemTrait) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The full expansion of one small client, so that growth in what every operation expands to
+    //! shows in review. Update with `INSTA_UPDATE=always cargo test -p soapgen-macros --lib`.
+
+    use super::*;
+
+    #[test]
+    fn expansion_of_a_small_client() {
+        let args = quote!(
+            namespace = "urn:calc",
+            soap = "1.1, 1.2",
+            endpoint = "http://127.0.0.1:8080/calc",
+            blocking
+        );
+        let item: ItemTrait = syn::parse_quote! {
+            pub trait Calculator {
+                /// Adds two numbers: wrapped, one required result.
+                #[soap(action = "urn:calc/Add")]
+                async fn add(&self, a: i32, b: i32) -> Result<i32, soapgen_runtime::Error>;
+                /// An optional result and a header.
+                #[soap(action = "urn:calc/Last", result = "value")]
+                async fn last(
+                    &self,
+                    #[soap(header, namespace = "urn:calc:h")] session: Option<String>,
+                ) -> Result<Option<String>, soapgen_runtime::Error>;
+                /// A one-way operation.
+                #[soap(one_way)]
+                async fn reset(&self) -> Result<(), soapgen_runtime::Error>;
+            }
+        };
+        let out = expand(args, item);
+        let file: syn::File = syn::parse2(out).expect("the expansion parses");
+        insta::assert_snapshot!(prettyplease::unparse(&file));
     }
 }

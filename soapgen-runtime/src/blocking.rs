@@ -30,4 +30,15 @@ impl BlockingRuntime {
     pub fn block_on<F: Future>(&self, fut: F) -> F::Output {
         self.rt.block_on(fut)
     }
+
+    /// [`block_on`](Self::block_on) for the one future type of every call's exchange: instantiated
+    /// once here, not once per operation.
+    pub(crate) fn run(
+        &self,
+        exchange: std::pin::Pin<
+            Box<dyn Future<Output = Result<crate::transport::HttpResponse, crate::Error>> + Send>,
+        >,
+    ) -> Result<crate::transport::HttpResponse, crate::Error> {
+        self.rt.block_on(exchange)
+    }
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 use bytes::Bytes;
 use tracing::Instrument;
 
-use crate::envelope::{read_response_with_attachments, BodyContent, EnvelopeWriter, SoapVersion};
+use crate::envelope::{read_envelope, BodyContent, BodyReader, EnvelopeWriter, SoapVersion};
 use crate::error::{DecodeError, EncodeError, Error};
 use crate::mime::{parse_multipart_related, Attachments, Packaging, RequestMessage};
 use crate::transport::{HttpRequest, HttpResponse, Transport};
@@ -372,7 +372,9 @@ impl Client {
         }
     }
 
-    async fn exchange(
+    /// Sends `message` for `op` and reads the whole HTTP response: the one non-generic exchange of
+    /// every call.
+    pub(crate) async fn exchange(
         &self,
         op: &Operation,
         message: impl Into<RequestMessage>,
@@ -443,6 +445,30 @@ impl Client {
         resp: &HttpResponse,
         decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
     ) -> Result<(BodyContent<T>, Attachments), Error> {
+        let mut decode = Some(decode);
+        let mut value = None;
+        let (content, attachments) =
+            self.decode_response(resp, &mut |r, start| match decode.take() {
+                Some(f) => {
+                    value = Some(f(r, start)?);
+                    Ok(())
+                }
+                None => Err(r.unexpected(&start)),
+            })?;
+        Ok(match (content, value) {
+            (BodyContent::Payload(()), Some(v)) => (BodyContent::Payload(v), attachments),
+            _ => (BodyContent::Empty, attachments),
+        })
+    }
+
+    /// Reads the response to a call: multipart/related unpacked (MTOM/XOP, SwA), the WS-Security
+    /// inbound policy applied to a 2xx response, the envelope walked, the Body's child handed to
+    /// `decode`. Not generic: compiled once, whatever the result types of the operations.
+    pub(crate) fn decode_response(
+        &self,
+        resp: &HttpResponse,
+        decode: &mut BodyReader<'_>,
+    ) -> Result<(BodyContent<()>, Attachments), Error> {
         let status = resp.status;
         let content_type = resp.content_type();
         let ok = (200..300).contains(&status);
@@ -501,13 +527,13 @@ impl Client {
                         }
                     }
                     Err(e) => {
-                        let fault = read_response_with_attachments(
+                        let fault = read_envelope(
                             xml,
                             attachments,
                             charset.as_deref(),
                             self.inner.limits,
                             Some(status),
-                            |r: &mut XmlReader<'_>, _| r.skip_element(),
+                            &mut |r: &mut XmlReader<'_>, _| r.skip_element(),
                         );
                         if let Err(Error::Fault(f)) = fault {
                             return Err(Error::Fault(f));
@@ -518,7 +544,7 @@ impl Client {
             }
             _ => xml,
         };
-        match read_response_with_attachments(
+        match read_envelope(
             xml,
             attachments,
             charset.as_deref(),

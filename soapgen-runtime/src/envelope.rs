@@ -100,7 +100,12 @@ pub struct EnvelopeWriter {
     w: XmlWriter,
     version: SoapVersion,
     in_header: bool,
+    /// Between [`body_writer`](Self::body_writer) and [`end_body`](Self::end_body).
+    in_body: bool,
     body_written: bool,
+    /// WS-Security: where the Body's content starts when it is encrypted.
+    #[cfg(feature = "wss")]
+    content_start: Option<usize>,
     /// WS-Security: the configuration, where the `wsse:Security` block goes once the envelope is
     /// complete, the Body's `wsu:Id` if it is signed.
     #[cfg(feature = "wss")]
@@ -140,7 +145,10 @@ impl EnvelopeWriter {
             w,
             version,
             in_header: false,
+            in_body: false,
             body_written: false,
+            #[cfg(feature = "wss")]
+            content_start: None,
             #[cfg(feature = "wss")]
             wss: None,
         })
@@ -154,7 +162,7 @@ impl EnvelopeWriter {
     /// [`EncodeError`] if a header entry or the body was already written.
     #[cfg(feature = "wss")]
     pub fn wss(&mut self, cfg: crate::wss::WssConfig) -> Result<(), EncodeError> {
-        if self.in_header || self.body_written || self.wss.is_some() {
+        if self.in_header || self.in_body || self.body_written || self.wss.is_some() {
             return Err(EncodeError::misuse(
                 "WS-Security configured after the header was started",
             ));
@@ -176,7 +184,19 @@ impl EnvelopeWriter {
         &mut self,
         f: impl FnOnce(&mut XmlWriter) -> Result<(), EncodeError>,
     ) -> Result<(), EncodeError> {
-        if self.body_written {
+        f(self.header_writer()?)
+    }
+
+    /// The writer, positioned in the `Header` (started if this is its first block), for one header
+    /// block (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2): write exactly one element with it. The form of
+    /// [`header_entry`](Self::header_entry) that generated code uses, so that no closure type is
+    /// instantiated per operation.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if the body was already written.
+    pub fn header_writer(&mut self) -> Result<&mut XmlWriter, EncodeError> {
+        if self.body_written || self.in_body {
             return Err(EncodeError::misuse("header entry after the body"));
         }
         if !self.in_header {
@@ -184,7 +204,7 @@ impl EnvelopeWriter {
                 .start_element(Name::new(self.version.envelope_namespace(), "Header"))?;
             self.in_header = true;
         }
-        f(&mut self.w)
+        Ok(&mut self.w)
     }
 
     /// Writes the `Body` with `f` writing its content.
@@ -196,7 +216,19 @@ impl EnvelopeWriter {
         &mut self,
         f: impl FnOnce(&mut XmlWriter) -> Result<(), EncodeError>,
     ) -> Result<(), EncodeError> {
-        if self.body_written {
+        f(self.body_writer()?)?;
+        self.end_body()
+    }
+
+    /// Starts the `Body` (closing the `Header` if one was started) and returns the writer for its
+    /// content; [`end_body`](Self::end_body) closes it. The form of [`body`](Self::body) that
+    /// generated code uses (no closure type per operation).
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if the body was already started.
+    pub fn body_writer(&mut self) -> Result<&mut XmlWriter, EncodeError> {
+        if self.body_written || self.in_body {
             return Err(EncodeError::misuse("body written twice"));
         }
         if self.in_header {
@@ -216,19 +248,34 @@ impl EnvelopeWriter {
             self.w.attribute(Name::new(crate::wss::WSU_NS, "Id"), &id)?;
         }
         #[cfg(feature = "wss")]
-        let content_start = match &self.wss {
-            Some(wss) if wss.encrypts_body() => {
-                self.w.raw("")?; // closes the Body start tag: the content starts here
-                Some(self.w.as_str().len())
-            }
-            _ => None,
-        };
-        f(&mut self.w)?;
+        {
+            self.content_start = match &self.wss {
+                Some(wss) if wss.encrypts_body() => {
+                    self.w.raw("")?; // closes the Body start tag: the content starts here
+                    Some(self.w.as_str().len())
+                }
+                _ => None,
+            };
+        }
+        self.in_body = true;
+        Ok(&mut self.w)
+    }
+
+    /// Closes the `Body` started by [`body_writer`](Self::body_writer).
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if no body was started, or if its content left an element open.
+    pub fn end_body(&mut self) -> Result<(), EncodeError> {
+        if !self.in_body {
+            return Err(EncodeError::misuse("end_body without body_writer"));
+        }
         #[cfg(feature = "wss")]
-        if let (Some(start), Some(wss)) = (content_start, &mut self.wss) {
+        if let (Some(start), Some(wss)) = (self.content_start.take(), &mut self.wss) {
             wss.set_body_content(start, self.w.as_str().len());
         }
         self.w.end_element()?;
+        self.in_body = false;
         self.body_written = true;
         Ok(())
     }
@@ -332,6 +379,49 @@ pub fn read_response_with_attachments<T>(
     http_status: Option<u16>,
     decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
 ) -> Result<BodyContent<T>, Error> {
+    let mut decode = Some(decode);
+    let mut value = None;
+    let content = read_envelope(
+        body,
+        attachments,
+        http_charset,
+        limits,
+        http_status,
+        &mut |r, start| match decode.take() {
+            Some(f) => {
+                value = Some(f(r, start)?);
+                Ok(())
+            }
+            None => Err(r.unexpected(&start)),
+        },
+    )?;
+    Ok(match (content, value) {
+        (BodyContent::Payload(()), Some(v)) => BodyContent::Payload(v),
+        _ => BodyContent::Empty,
+    })
+}
+
+/// The body child's reader for [`read_envelope`]: gets the reader just after the child's start
+/// tag and reads the child to its end.
+pub type BodyReader<'d> =
+    dyn for<'i> FnMut(&mut XmlReader<'i>, StartTag<'i>) -> Result<(), DecodeError> + 'd;
+
+/// [`read_response_with_attachments`] without a type parameter: the body child is handed to
+/// `decode`, which keeps what it read. Every generic reading function of the runtime is a thin
+/// shim over this one, so the envelope walk (encodings, multiRef resolution, Header, Body, Fault,
+/// trailing content) is compiled once, not once per result type.
+///
+/// # Errors
+///
+/// As [`read_response_with_attachments`].
+pub fn read_envelope(
+    body: &[u8],
+    attachments: Option<&Attachments>,
+    http_charset: Option<&str>,
+    limits: Limits,
+    http_status: Option<u16>,
+    decode: &mut BodyReader<'_>,
+) -> Result<BodyContent<()>, Error> {
     let document = crate::xml::to_utf8(body, http_charset)?;
     // rpc/encoded: multi-reference values (SOAP 1.1 §5.4.1) inlined first, when there are any.
     let resolved = match std::str::from_utf8(&document) {
@@ -402,13 +492,12 @@ pub fn read_response_with_attachments<T>(
     }
 }
 
-#[allow(clippy::type_complexity)]
-fn read_body<'i, T>(
-    r: &mut XmlReader<'i>,
+fn read_body(
+    r: &mut XmlReader<'_>,
     version: SoapVersion,
     http_status: Option<u16>,
-    decode: impl FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
-) -> Result<Result<BodyContent<T>, Fault>, DecodeError> {
+    decode: &mut BodyReader<'_>,
+) -> Result<Result<BodyContent<()>, Fault>, DecodeError> {
     let Some(first) = r.next_child()? else {
         return Ok(Ok(BodyContent::Empty));
     };
@@ -417,7 +506,8 @@ fn read_body<'i, T>(
         fault.http_status = http_status;
         Err(fault)
     } else {
-        Ok(BodyContent::Payload(decode(r, first)?))
+        decode(r, first)?;
+        Ok(BodyContent::Payload(()))
     };
     if let Some(extra) = r.next_child()? {
         return Err(r.unexpected(&extra));
@@ -425,7 +515,7 @@ fn read_body<'i, T>(
     Ok(out)
 }
 
-fn unreachable_body<T>() -> Result<BodyContent<T>, Error> {
+fn unreachable_body() -> Result<BodyContent<()>, Error> {
     // `seen_body` implies `result` is set; kept as an error rather than a panic.
     Err(Error::Decode(Box::new(DecodeError::new(
         DecodeErrorKind::MissingElement("Body".to_owned()),

@@ -10,6 +10,7 @@
 //! - [`fault`]: SOAP faults of both versions as typed values;
 //! - [`transport`]: the HTTP transport trait and its reqwest implementation;
 //! - [`Client`]: endpoint, transport and settings, shared by every generated client;
+//! - [`call`]: the call path of generated clients ([`Call`], response shapes, result readers);
 //! - [`Error`]: one error type with predicates;
 //! - [`wire`]: redaction and bounds for the logged request and response envelopes;
 //! - `arbitrary` (feature `proptest`): arbitrary values of XML-bound types for property tests
@@ -70,6 +71,7 @@ pub mod arbitrary;
 pub mod base64;
 #[cfg(feature = "blocking")]
 pub mod blocking;
+pub mod call;
 mod client;
 pub mod envelope;
 pub mod error;
@@ -87,6 +89,7 @@ pub mod xml;
 #[path = "private.rs"]
 pub mod __private;
 
+pub use call::Call;
 pub use client::{Client, ClientBuilder, Operation, DEFAULT_MAX_RESPONSE_BYTES};
 pub use envelope::SoapVersion;
 pub use error::{DecodeError, EncodeError, Error, TransportError, ValueError};

@@ -240,3 +240,14 @@ pub fn response_attachment(
         }
     }
 }
+
+/// The error type of a `Result` alias (`Result<T>` with a default error), for a generated method
+/// whose declared return type names no error type.
+pub trait ResultError {
+    /// The `E` of `Result<T, E>`.
+    type Error;
+}
+
+impl<T, E> ResultError for Result<T, E> {
+    type Error = E;
+}

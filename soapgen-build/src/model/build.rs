@@ -2300,7 +2300,18 @@ fn method_names(binding: &Binding, pt: &PortType) -> Vec<String> {
             .count()
             == 1
     };
-    let mut scope = Scope::with_reserved(&["new", "from_client", "client", "as_async"]);
+    let mut scope = Scope::with_reserved(&[
+        // The generated clients' own methods (soapgen-macros keeps the same list).
+        "new",
+        "from_client",
+        "client",
+        "as_async",
+        "soap11",
+        "soap12",
+        "with_default_endpoint",
+        "with_soap_version",
+        "soap_version",
+    ]);
     let mut out = vec![String::new(); preferred.len()];
     for pass in [true, false] {
         for (i, p) in preferred.iter().enumerate() {

@@ -1,0 +1,580 @@
+//! The call path generated clients use: an operation's request is encoded synchronously into a
+//! [`RequestMessage`], sent by one non-generic exchange, and its response read by a decoder that is
+//! generic over the result type only (WSDL 1.1 §2.4 request-response and one-way operations, SOAP 1.1
+//! §6 and SOAP 1.2 Part 2 §7 HTTP binding).
+//!
+//! What varies between operations is data, not code: the response's layout is a static
+//! [`ResponseShape`] (bare element, wrapper with a result element and its minOccurs, rpc/encoded
+//! accessor, one-way), and the way the result is read is one of the [`result`] markers, chosen by
+//! the result's occurrence (`T`, `Option<T>`, `Vec<T>`, `Nillable<T>`, …). So a client with
+//! thousands of operations instantiates the reading code once per distinct result type, and the
+//! envelope walk, MIME unpacking, WS-Security and multiRef resolution once in all.
+//!
+//! # Examples
+//!
+//! What `#[soap_client]` expands an operation to, written by hand:
+//!
+//! ```no_run
+//! use soapgen_runtime::call::{result, Call, ResponseShape};
+//! use soapgen_runtime::xml::Name;
+//! use soapgen_runtime::{Client, Error, Operation, SoapVersion};
+//!
+//! static SHAPE: ResponseShape = ResponseShape::Wrapped {
+//!     wrapper: Name::new("urn:calc", "AddResponse"),
+//!     result: Name::new("urn:calc", "AddResult"),
+//!     min: 0,
+//! };
+//!
+//! fn add(client: &Client, a: i32, b: i32) -> Call<i32> {
+//!     let op = Operation { name: "Add", action: "urn:calc/Add", version: SoapVersion::Soap11, one_way: false };
+//!     let message = (|| {
+//!         let mut env = client.envelope(&op, &[("tns", "urn:calc")])?;
+//!         let w = env.body_writer()?;
+//!         w.start_element(Name::new("urn:calc", "Add"))?;
+//!         w.simple_element(Name::new("urn:calc", "a"), &a.to_string())?;
+//!         w.simple_element(Name::new("urn:calc", "b"), &b.to_string())?;
+//!         w.end_element()?;
+//!         env.end_body()?;
+//!         env.finish_message()
+//!     })();
+//!     client.send(op, message, &SHAPE, result::One::<i32>::read)
+//! }
+//! # async fn run(client: Client) -> Result<(), Error> { let sum = add(&client, 1, 2).await?; Ok(()) }
+//! ```
+
+use std::future::Future;
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use crate::client::Client;
+use crate::envelope::BodyContent;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, Error, Location};
+use crate::mime::RequestMessage;
+use crate::transport::HttpResponse;
+use crate::xml::{Name, StartTag, XmlReader};
+use crate::Operation;
+
+/// The layout of an operation's response Body, as the binding describes it (WSDL 1.1 §3.5
+/// `soap:body`, §2.4.1 one-way). Static data in generated code, one per operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResponseShape {
+    /// The Body's child is the result, read whole: document/literal bare (WSDL 1.1 §3.5, the part's
+    /// element), or a response wrapper with several children read as one struct. The child must
+    /// be this element.
+    Element(Name<'static>),
+    /// A response wrapper holding the result element: document/literal wrapped and rpc/literal
+    /// (WSDL 1.1 §3.5, the part accessor inside the operation's response element). A repeated
+    /// result has at least `min` occurrences (XML Schema Part 1 §3.9.1). With a `()` result the
+    /// wrapper must hold nothing (unknown children are refused unless the reader is lenient).
+    Wrapped {
+        /// The response wrapper element.
+        wrapper: Name<'static>,
+        /// The result element inside it.
+        result: Name<'static>,
+        /// minOccurs of a repeated result element; 0 otherwise.
+        min: u64,
+    },
+    /// rpc/encoded (SOAP 1.1 §7.1): the response wrapper's single child, whatever its name (the
+    /// return accessor's name is not significant); `result` names it in errors.
+    Encoded {
+        /// The response wrapper element.
+        wrapper: Name<'static>,
+        /// The declared result accessor, for "missing element" errors.
+        result: Name<'static>,
+    },
+    /// A one-way operation (WSDL 1.1 §2.4.1): no response is expected; a 2xx with an empty body or
+    /// an empty `Body` is success, a fault is still reported.
+    OneWay,
+}
+
+/// Reads an operation's result from the Body's child (`Some`: the reader just after its start
+/// tag) or from an empty Body (`None`), as `shape` lays it out. One of [`result`]'s `read`
+/// functions: a plain function pointer, so [`Call`] is generic over the result type only.
+pub type Decoder<T> = for<'i> fn(
+    Option<(&mut XmlReader<'i>, StartTag<'i>)>,
+    &ResponseShape,
+) -> Result<T, DecodeError>;
+
+/// The exchange of a call in flight: the request sent and the response read in full.
+type Exchange = Pin<Box<dyn Future<Output = Result<HttpResponse, Error>> + Send>>;
+
+/// A SOAP call in flight, returned by the methods of generated clients: a [`Future`] of the
+/// operation's result `T` or the method's error `E` (soapgen's [`Error`], or a type converting from
+/// it such as [`FaultError`](crate::FaultError)). The request was encoded when the call was made; it
+/// is sent when the call is first polled (or [`wait`](Self::wait)ed on). Owns what it needs
+/// (`'static`): it can be spawned.
+#[must_use = "a Call does nothing until awaited"]
+pub struct Call<T, E = Error> {
+    state: State<T, E>,
+}
+
+enum State<T, E> {
+    /// Built, not yet polled: the request, or why it could not be encoded.
+    Ready {
+        client: Client,
+        op: Operation,
+        message: Result<RequestMessage, EncodeError>,
+        shape: &'static ResponseShape,
+        decode: Decoder<T>,
+    },
+    /// Sent, awaiting the response.
+    Sending {
+        client: Client,
+        op: Operation,
+        exchange: Exchange,
+        shape: &'static ResponseShape,
+        decode: Decoder<T>,
+    },
+    /// Any other future of the same output (operations returning attachments).
+    Boxed(Pin<Box<dyn Future<Output = Result<T, E>> + Send>>),
+    Done,
+}
+
+impl<T, E> std::fmt::Debug for Call<T, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = match &self.state {
+            State::Ready { op, .. } => op.name,
+            State::Sending { op, .. } => op.name,
+            State::Boxed(_) => "(boxed)",
+            State::Done => "(done)",
+        };
+        f.debug_struct("Call").field("operation", &state).finish()
+    }
+}
+
+impl<T, E> Call<T, E> {
+    /// A call whose result comes from `fut` (for results that are more than the Body's content, such
+    /// as a result with MIME attachments).
+    pub fn from_future(fut: impl Future<Output = Result<T, E>> + Send + 'static) -> Self {
+        Call {
+            state: State::Boxed(Box::pin(fut)),
+        }
+    }
+}
+
+impl<T, E: From<Error>> Call<T, E> {
+    /// Runs the call to completion on `runtime`, blocking the calling thread (feature
+    /// `blocking`): what generated `…BlockingClient`s do. The exchange is driven by one
+    /// non-generic function and the result decoded synchronously, so no runtime entry point is
+    /// instantiated per operation.
+    ///
+    /// # Errors
+    ///
+    /// As the call's `.await`.
+    ///
+    /// # Panics
+    ///
+    /// As tokio's `Runtime::block_on`, when called from inside an async runtime.
+    #[cfg(feature = "blocking")]
+    pub fn wait(self, runtime: &crate::blocking::BlockingRuntime) -> Result<T, E> {
+        match self.state {
+            State::Ready {
+                client,
+                op,
+                message,
+                shape,
+                decode,
+            } => {
+                let resp = runtime.run(exchange(client.clone(), op, message))?;
+                finish(&client, &op, &resp, shape, decode).map_err(E::from)
+            }
+            State::Sending {
+                client,
+                op,
+                exchange,
+                shape,
+                decode,
+            } => {
+                let resp = runtime.run(exchange)?;
+                finish(&client, &op, &resp, shape, decode).map_err(E::from)
+            }
+            State::Boxed(fut) => runtime.block_on(fut),
+            State::Done => Err(E::from(done_error())),
+        }
+    }
+}
+
+/// The exchange, boxed once: the future type is the same for every operation.
+fn exchange(
+    client: Client,
+    op: Operation,
+    message: Result<RequestMessage, EncodeError>,
+) -> Exchange {
+    Box::pin(async move {
+        let message = message?;
+        client.exchange(&op, message).await
+    })
+}
+
+fn done_error() -> Error {
+    Error::Encode(EncodeError::misuse("a Call was polled after it completed"))
+}
+
+impl<T, E: From<Error>> Future for Call<T, E> {
+    type Output = Result<T, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        // `State` is `Unpin` (every field is, and `T`/`E` are not stored), so `Call` is too.
+        let this = self.get_mut();
+        loop {
+            match std::mem::replace(&mut this.state, State::Done) {
+                State::Ready {
+                    client,
+                    op,
+                    message,
+                    shape,
+                    decode,
+                } => {
+                    this.state = State::Sending {
+                        exchange: exchange(client.clone(), op, message),
+                        client,
+                        op,
+                        shape,
+                        decode,
+                    };
+                }
+                State::Sending {
+                    client,
+                    op,
+                    mut exchange,
+                    shape,
+                    decode,
+                } => {
+                    return match exchange.as_mut().poll(cx) {
+                        Poll::Pending => {
+                            this.state = State::Sending {
+                                client,
+                                op,
+                                exchange,
+                                shape,
+                                decode,
+                            };
+                            Poll::Pending
+                        }
+                        Poll::Ready(Err(e)) => Poll::Ready(Err(E::from(e))),
+                        Poll::Ready(Ok(resp)) => {
+                            Poll::Ready(finish(&client, &op, &resp, shape, decode).map_err(E::from))
+                        }
+                    };
+                }
+                State::Boxed(mut fut) => {
+                    let out = fut.as_mut().poll(cx);
+                    if out.is_pending() {
+                        this.state = State::Boxed(fut);
+                    }
+                    return out;
+                }
+                State::Done => return Poll::Ready(Err(E::from(done_error()))),
+            }
+        }
+    }
+}
+
+/// The response read: the only code of the call path that depends on `T`, and it is a shim over
+/// the client's non-generic response reading.
+fn finish<T>(
+    client: &Client,
+    op: &Operation,
+    resp: &HttpResponse,
+    shape: &ResponseShape,
+    decode: Decoder<T>,
+) -> Result<T, Error> {
+    if op.one_way
+        && (200..300).contains(&resp.status)
+        && resp.body.iter().all(u8::is_ascii_whitespace)
+    {
+        return decode(None, shape).map_err(|e| Error::Decode(Box::new(e)));
+    }
+    let mut value = None;
+    let (content, _) = client.decode_response(resp, &mut |r, start| {
+        value = Some(decode(Some((r, start)), shape)?);
+        Ok(())
+    })?;
+    match (content, value) {
+        (BodyContent::Payload(()), Some(v)) => Ok(v),
+        _ if op.one_way => decode(None, shape).map_err(|e| Error::Decode(Box::new(e))),
+        _ => Err(Error::Decode(Box::new(DecodeError::new(
+            DecodeErrorKind::MissingElement(format!("response element of {}", op.name)),
+            Location {
+                path: "Body".to_owned(),
+                ..Default::default()
+            },
+        )))),
+    }
+}
+
+impl Client {
+    /// Starts the call of `op` with the encoded request `message` (or the error that stopped its
+    /// encoding, reported when the call is awaited): the response is read as `shape` lays it out,
+    /// by `decode` (one of the [`result`] markers' `read`). What generated client methods return.
+    pub fn send<T, E>(
+        &self,
+        op: Operation,
+        message: Result<RequestMessage, EncodeError>,
+        shape: &'static ResponseShape,
+        decode: Decoder<T>,
+    ) -> Call<T, E> {
+        Call {
+            state: State::Ready {
+                client: self.clone(),
+                op,
+                message,
+                shape,
+                decode,
+            },
+        }
+    }
+}
+
+/// How a result is read, one marker per occurrence of the result element (XML Schema Part 1
+/// §3.9.1 minOccurs/maxOccurs, §3.3.1 nillable). `#[soap_client]` picks the marker from the result
+/// type; each `read` is a [`Decoder`].
+pub mod result {
+    use super::*;
+    use crate::types::Nillable as Nil;
+    use crate::xml::FromXml;
+
+    /// The element names of a shape that has a wrapper: (wrapper, result, min).
+    fn wrapped<'i>(
+        r: &XmlReader<'i>,
+        start: &StartTag<'i>,
+        shape: &ResponseShape,
+    ) -> Result<(Name<'static>, u64), DecodeError> {
+        match *shape {
+            ResponseShape::Wrapped {
+                wrapper,
+                result,
+                min,
+            } if r.matches(start, wrapper) => Ok((result, min)),
+            ResponseShape::Encoded { wrapper, result } if r.matches(start, wrapper) => {
+                Ok((result, 0))
+            }
+            _ => Err(r.unexpected(start)),
+        }
+    }
+
+    /// The "no response element" error of an empty Body where one was expected.
+    fn empty(shape: &ResponseShape) -> DecodeError {
+        let what = match shape {
+            ResponseShape::Element(n) => n.local,
+            ResponseShape::Wrapped { wrapper, .. } | ResponseShape::Encoded { wrapper, .. } => {
+                wrapper.local
+            }
+            ResponseShape::OneWay => "",
+        };
+        DecodeError::new(
+            DecodeErrorKind::MissingElement(what.to_owned()),
+            Location {
+                path: "Body".to_owned(),
+                ..Default::default()
+            },
+        )
+    }
+
+    /// Reads the wrapper's children: the result element into `slot` by `accept`, anything else
+    /// refused (or skipped by a lenient reader).
+    fn children<'i, S>(
+        r: &mut XmlReader<'i>,
+        result: Name<'static>,
+        slot: &mut S,
+        accept: fn(&mut S, &mut XmlReader<'i>, StartTag<'i>) -> Result<(), DecodeError>,
+    ) -> Result<(), DecodeError> {
+        while let Some(child) = r.next_child()? {
+            if r.matches(&child, result) {
+                accept(slot, r, child)?;
+            } else {
+                r.unknown_element(&child)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `()`: a response wrapper with no result ([`ResponseShape::Wrapped`]), or no response at
+    /// all ([`ResponseShape::OneWay`]).
+    #[derive(Debug)]
+    pub struct Unit;
+
+    impl Unit {
+        /// The [`Decoder`].
+        ///
+        /// # Errors
+        ///
+        /// A wrong or missing wrapper, content in it (unless lenient), a payload for a one-way
+        /// operation.
+        pub fn read<'i>(
+            child: Option<(&mut XmlReader<'i>, StartTag<'i>)>,
+            shape: &ResponseShape,
+        ) -> Result<(), DecodeError> {
+            match (child, shape) {
+                (None, ResponseShape::OneWay) => Ok(()),
+                (None, _) => Err(empty(shape)),
+                (Some((r, start)), ResponseShape::OneWay) => Err(r.unexpected(&start)),
+                (Some((r, start)), _) => {
+                    let (result, _) = wrapped(r, &start, shape)?;
+                    children(r, result, &mut (), |_, r, c| r.unknown_element(&c))
+                }
+            }
+        }
+    }
+
+    /// `T` read whole: the Body's child ([`ResponseShape::Element`]), or the single accessor of an
+    /// rpc/encoded wrapper whatever its name ([`ResponseShape::Encoded`], SOAP 1.1 §7.1).
+    #[derive(Debug)]
+    pub struct Whole<T>(PhantomData<T>);
+
+    impl<T: FromXml> Whole<T> {
+        /// The [`Decoder`].
+        ///
+        /// # Errors
+        ///
+        /// A wrong element; what `T`'s reader refuses; for an encoded wrapper, no child or more
+        /// than one.
+        pub fn read<'i>(
+            child: Option<(&mut XmlReader<'i>, StartTag<'i>)>,
+            shape: &ResponseShape,
+        ) -> Result<T, DecodeError> {
+            let Some((r, start)) = child else {
+                return Err(empty(shape));
+            };
+            match *shape {
+                ResponseShape::Element(name) if r.matches(&start, name) => T::read_xml(r, start),
+                ResponseShape::Encoded { wrapper, result } if r.matches(&start, wrapper) => {
+                    let Some(c) = r.next_child()? else {
+                        return Err(r.missing(result));
+                    };
+                    let v = T::read_xml(r, c)?;
+                    if let Some(x) = r.next_child()? {
+                        return Err(r.unexpected(&x));
+                    }
+                    Ok(v)
+                }
+                _ => Err(r.unexpected(&start)),
+            }
+        }
+    }
+
+    macro_rules! single {
+        ($(#[$doc:meta])* $marker:ident, $value:ty, $read:path, |$r:ident, $start:ident, $slot:ident, $result:ident| $fin:expr) => {
+            $(#[$doc])*
+            #[derive(Debug)]
+            pub struct $marker<T>(PhantomData<T>);
+
+            impl<T: FromXml> $marker<T> {
+                /// The [`Decoder`] of a [`ResponseShape::Wrapped`] (or `Encoded`) response.
+                ///
+                /// # Errors
+                ///
+                /// A wrong or missing wrapper, a missing, duplicated or nil result where that
+                /// is not allowed, unknown children (unless lenient), what `T`'s reader refuses.
+                pub fn read<'i>(
+                    child: Option<(&mut XmlReader<'i>, StartTag<'i>)>,
+                    shape: &ResponseShape,
+                ) -> Result<$value, DecodeError> {
+                    let Some(($r, $start)) = child else {
+                        return Err(empty(shape));
+                    };
+                    let ($result, _) = wrapped($r, &$start, shape)?;
+                    let mut $slot: Option<$value> = None;
+                    children($r, $result, &mut $slot, |slot, r, c| {
+                        if slot.is_some() {
+                            return Err(r.duplicate(&c));
+                        }
+                        *slot = Some($read(r, c)?);
+                        Ok(())
+                    })?;
+                    $fin
+                }
+            }
+        };
+    }
+
+    single!(
+        /// `T`: exactly one result element, not nil.
+        One, T, crate::__private::read_required,
+        |r, start, slot, result| crate::__private::required(r, &start, slot, result)
+    );
+    single!(
+        /// `Option<T>`: at most one result element; nil reads as `None`.
+        Optional, Option<T>, crate::__private::read_optional,
+        |r, start, slot, result| Ok(slot.flatten())
+    );
+    single!(
+        /// `Nillable<T>`: exactly one result element, possibly nil (XML Schema Part 1 §2.6.2).
+        Nillable, Nil<T>, crate::__private::read_nillable,
+        |r, start, slot, result| crate::__private::required(r, &start, slot, result)
+    );
+
+    /// `Option<Nillable<T>>`: at most one result element, possibly nil.
+    #[derive(Debug)]
+    pub struct OptionalNillable<T>(PhantomData<T>);
+
+    impl<T: FromXml> OptionalNillable<T> {
+        /// The [`Decoder`] of a [`ResponseShape::Wrapped`] response.
+        ///
+        /// # Errors
+        ///
+        /// As [`One::read`].
+        pub fn read<'i>(
+            child: Option<(&mut XmlReader<'i>, StartTag<'i>)>,
+            shape: &ResponseShape,
+        ) -> Result<Option<Nil<T>>, DecodeError> {
+            let Some((r, start)) = child else {
+                return Err(empty(shape));
+            };
+            let (result, _) = wrapped(r, &start, shape)?;
+            let mut slot: Option<Nil<T>> = None;
+            children(r, result, &mut slot, |slot, r, c| {
+                if slot.is_some() {
+                    return Err(r.duplicate(&c));
+                }
+                *slot = Some(crate::__private::read_nillable(r, c)?);
+                Ok(())
+            })?;
+            Ok(slot)
+        }
+    }
+
+    macro_rules! many {
+        ($(#[$doc:meta])* $marker:ident, $item:ty, $read:path) => {
+            $(#[$doc])*
+            #[derive(Debug)]
+            pub struct $marker<T>(PhantomData<T>);
+
+            impl<T: FromXml> $marker<T> {
+                /// The [`Decoder`] of a [`ResponseShape::Wrapped`] response: every result element,
+                /// at least the shape's `min`.
+                ///
+                /// # Errors
+                ///
+                /// A wrong or missing wrapper, fewer than `min` results
+                /// ([`DecodeErrorKind::TooFewElements`]), unknown children (unless lenient), what
+                /// `T`'s reader refuses.
+                pub fn read<'i>(
+                    child: Option<(&mut XmlReader<'i>, StartTag<'i>)>,
+                    shape: &ResponseShape,
+                ) -> Result<Vec<$item>, DecodeError> {
+                    let Some((r, start)) = child else {
+                        return Err(empty(shape));
+                    };
+                    let (result, min) = wrapped(r, &start, shape)?;
+                    let mut slot: Vec<$item> = Vec::new();
+                    children(r, result, &mut slot, |slot, r, c| {
+                        slot.push($read(r, c)?);
+                        Ok(())
+                    })?;
+                    crate::__private::min_occurs(r, &start, slot, min, result)
+                }
+            }
+        };
+    }
+
+    many!(
+        /// `Vec<T>`: the repeated result element (none is an empty `Vec` unless `min` says otherwise).
+        Many, T, crate::__private::read_required
+    );
+    many!(
+        /// `Vec<Nillable<T>>`: the repeated result element, each possibly nil.
+        ManyNillable, Nil<T>, crate::__private::read_nillable
+    );
+}
