@@ -92,10 +92,10 @@ fn nested_include_resolves_against_the_including_schema() {
     let e = read::<NestedType>(&decoy).unwrap_err().to_string();
     assert!(e.contains("wrongFile"), "{e}");
     // The client's signature takes the included type.
-    fn takes<C: nested_include::Binding>(c: &C, v: NestedType) {
+    fn takes<C: nested_include::Service>(c: &C, v: NestedType) {
         drop(c.echo(v));
     }
-    let _ = takes::<nested_include::BindingClient>;
+    let _ = takes::<nested_include::ServiceClient>;
 }
 
 /// A → B → C → A: each file's components are there once (the types module would not compile with
@@ -126,10 +126,10 @@ fn a_cycle_of_includes_gives_every_component_once() {
     );
     assert_eq!(read::<FromA>(&xml).unwrap(), v);
     // The element tagC (c.xsd) in the request element Echo (a.xsd) is a parameter of the client.
-    fn takes<C: include_cycle::Binding>(c: &C, v: FromA) {
+    fn takes<C: include_cycle::Service>(c: &C, v: FromA) {
         drop(c.echo(Some("tag".into()), v));
     }
-    let _ = takes::<include_cycle::BindingClient>;
+    let _ = takes::<include_cycle::ServiceClient>;
 }
 
 /// Local elements unqualified by elementFormDefault (absent) or by form="unqualified" under
@@ -225,10 +225,10 @@ fn a_schema_without_target_namespace_names_nothing_in_a_namespace() {
         .to_string();
     assert!(e.contains('x'), "{e}");
     // The request element is {}Ping: the client is generated with namespace "".
-    fn takes<C: no_namespace::Binding>(c: &C, v: Vec<Point>) {
+    fn takes<C: no_namespace::Service>(c: &C, v: Vec<Point>) {
         drop(c.ping(v));
     }
-    let _ = takes::<no_namespace::BindingClient>;
+    let _ = takes::<no_namespace::ServiceClient>;
 }
 
 /// `xmime:expectedContentTypes` on element and attribute declarations of a schema that does not
@@ -318,7 +318,7 @@ fn an_element_without_type_is_any_type_kept_as_xml() {
 async fn soap12_fault_subcodes_are_resolved_qnames() {
     const NS: &str = "urn:soapgen:cases:subcode";
     let peer = soapgen_tests::peers::gsoap_cases();
-    let c = subcode::SubcodeBindingClient::new(peer.url("/")).unwrap();
+    let c = subcode::SubcodeServiceClient::new(peer.url("/")).unwrap();
     assert_eq!(c.check("fine".into()).await.unwrap(), "fine");
     let qn = |ns: &str, local: &str| QName {
         namespace: Some(ns.to_owned()),
@@ -489,7 +489,7 @@ async fn soap_client_responses_with_too_few_occurrences_are_refused() {
 #[tokio::test]
 async fn generated_client_refuses_a_result_with_too_few_occurrences() {
     let peer = soapgen_tests::peers::gsoap_cases();
-    let c = subcode::SubcodeBindingClient::new(peer.url("/")).unwrap();
+    let c = subcode::SubcodeServiceClient::new(peer.url("/")).unwrap();
     assert_eq!(c.repeat("r".into(), 2).await.unwrap(), ["r", "r"]);
     assert_eq!(c.repeat("once".into(), 1).await.unwrap(), ["once"]);
     let e = c.repeat("none".into(), 0).await.unwrap_err();
@@ -542,7 +542,7 @@ async fn the_cases_through_a_gsoap_server_built_from_the_same_wsdls() {
             },
         ],
     };
-    let c = unqualified::BindingClient::new(peer.url("/")).unwrap();
+    let c = unqualified::ServiceClient::new(peer.url("/")).unwrap();
     assert_eq!(c.echo(order.clone()).await.unwrap(), order);
     // The peer checks: the same order with `id` qualified is refused, by name.
     let wrong = QualifiedId {
@@ -558,7 +558,7 @@ async fn the_cases_through_a_gsoap_server_built_from_the_same_wsdls() {
     assert!(f.is_sender() && f.reason.contains(":id'"), "{f}");
 
     use no_namespace::types::Point;
-    let c = no_namespace::BindingClient::new(peer.url("/")).unwrap();
+    let c = no_namespace::ServiceClient::new(peer.url("/")).unwrap();
     let points = vec![
         Point {
             x: 1,
@@ -574,7 +574,7 @@ async fn the_cases_through_a_gsoap_server_built_from_the_same_wsdls() {
     assert_eq!(c.ping(points).await.unwrap(), 29);
 
     use any_type::types::Holder;
-    let c = any_type::BindingClient::new(peer.url("/")).unwrap();
+    let c = any_type::ServiceClient::new(peer.url("/")).unwrap();
     // gSOAP keeps the content as a string without the bindings in scope at the element, so the
     // content here declares what it uses.
     let blob = r#"text <x:thing xmlns:x="urn:other" a="1">in <x:b/>x</x:thing> &amp; tail"#;
@@ -591,7 +591,7 @@ async fn the_cases_through_a_gsoap_server_built_from_the_same_wsdls() {
     assert_eq!(contents, [blob, "a note"]);
 
     use xmime::types::Photo;
-    let c = xmime::BindingClient::new(peer.url("/")).unwrap();
+    let c = xmime::ServiceClient::new(peer.url("/")).unwrap();
     let bytes: Vec<u8> = (0..=255u8).rev().collect();
     let photo = Photo {
         name: "abc".into(),

@@ -16,7 +16,7 @@ mod encoded {
 }
 
 use encoded::types::{Item, Pair};
-use encoded::EncodedBindingClient;
+use encoded::EncodedServiceClient;
 
 fn item(name: &str, count: i32) -> Item {
     Item {
@@ -28,7 +28,7 @@ fn item(name: &str, count: i32) -> Item {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn encoded_struct_arrays_and_multiref_against_gsoap() {
     let peer = peers::gsoap_encoded();
-    let client = EncodedBindingClient::new(peer.url("/encoded")).unwrap();
+    let client = EncodedServiceClient::new(peer.url("/encoded")).unwrap();
 
     let one = item("caf\u{e9} <&>", -7);
     assert_eq!(client.echo_item(one.clone()).await.unwrap(), one);
@@ -77,7 +77,7 @@ async fn axis_style_multiref_response_and_encoded_request() {
         "text/xml; charset=utf-8",
         body.as_bytes(),
     )));
-    let client = EncodedBindingClient::new(server.url()).unwrap();
+    let client = EncodedServiceClient::new(server.url()).unwrap();
     let pair = client.get_pair("axis".to_owned(), 5).await.unwrap();
     assert_eq!(pair.first, item("axis", 5));
     assert_eq!(pair.second, pair.first);
@@ -98,7 +98,7 @@ async fn axis_style_multiref_response_and_encoded_request() {
     // A reference to no id is an error with the element path.
     let broken = body.replace(r##"<second href="#id1"/>"##, r##"<second href="#id9"/>"##);
     let server = serve(Behaviour::Raw(http(200, "text/xml", broken.as_bytes())));
-    let client = EncodedBindingClient::new(server.url()).unwrap();
+    let client = EncodedServiceClient::new(server.url()).unwrap();
     let e = client.get_pair("axis".to_owned(), 5).await.unwrap_err();
     let text = e.to_string();
     assert!(text.contains("#id9") && text.contains("second"), "{text}");

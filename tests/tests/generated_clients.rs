@@ -131,20 +131,20 @@ macro_rules! spyne_every_operation {
 
 #[tokio::test]
 async fn spyne_wsdl_client_soap11() {
-    spyne_every_operation!(spyne11, SoapgenTestServiceClient, "/soap11");
+    spyne_every_operation!(spyne11, TestServiceClient, "/soap11");
 }
 
 #[tokio::test]
 async fn spyne_wsdl_client_soap12() {
-    spyne_every_operation!(spyne12, SoapgenTestServiceClient, "/soap12");
+    spyne_every_operation!(spyne12, TestServiceClient, "/soap12");
 }
 
 #[tokio::test]
 async fn globalweather_wsdl_client_against_gsoap() {
     let peer = peers::globalweather();
     let url = peer.url("/globalweather.asmx");
-    let c11 = globalweather::GlobalWeatherSoapClient::new(url.clone()).unwrap();
-    let c12 = globalweather::GlobalWeatherSoap12Client::new(url).unwrap();
+    let c11 = globalweather::GlobalWeatherClient::new(url.clone()).unwrap();
+    let c12 = globalweather::GlobalWeatherClient::soap12(url).unwrap();
     let w = c11.get_weather(Some("Sydney".into())).await.unwrap();
     assert_eq!(w.status_code, "200");
     assert!(
@@ -168,7 +168,7 @@ async fn globalweather_wsdl_client_against_gsoap() {
     let blocking = std::thread::spawn({
         let url = peer.url("/globalweather.asmx");
         move || {
-            globalweather::GlobalWeatherSoapBlockingClient::new(url)
+            globalweather::GlobalWeatherBlockingClient::new(url)
                 .unwrap()
                 .get_cities_by_country(Some("Australia".into()))
                 .unwrap()
@@ -188,15 +188,15 @@ async fn declared_faults_arrive_as_typed_detail_from_gsoap() {
     // tests/peers/gsoap/echo.wsdl declares `fail`'s fault message with a FailDetail element; the
     // generated method's error carries it decoded.
     let peer = peers::gsoap();
-    let c11 = echo::EchoSoap11BindingClient::new(peer.url("/")).unwrap();
-    let c12 = echo::EchoSoap12BindingClient::new(peer.url("/")).unwrap();
+    let c11 = echo::EchoServiceClient::new(peer.url("/")).unwrap();
+    let c12 = echo::EchoServiceClient::soap12(peer.url("/")).unwrap();
     for (e, status) in [
         (c11.fail("bad input".into()).await.unwrap_err(), 500),
         (c12.fail("bad input".into()).await.unwrap_err(), 400),
     ] {
         assert_eq!(e.fault().and_then(|f| f.http_status), Some(status), "{e}");
         match e.detail {
-            Some(echo::types::FailFault::FailFault(d)) => {
+            Some(echo::types::FailFaults::FailFault(d)) => {
                 assert_eq!((d.reason.as_str(), d.code), ("bad input", 42));
             }
             other => panic!("expected the typed FailDetail, got {other:?} ({})", e.error),

@@ -265,7 +265,7 @@ fn echoed<T>(r: Result<T, soapgen_runtime::Error>, peer: &soapgen_tests::peers::
 #[tokio::test]
 async fn gsoap_echoes_every_group_case() {
     let peer = soapgen_tests::peers::gsoap_groups();
-    let c = groups::GroupsBindingClient::new(peer.url("/")).unwrap();
+    let c = groups::GroupsClient::new(peer.url("/")).unwrap();
 
     let two = TwoChoices {
         choice: vec![TwoChoicesChoice::B(-3), TwoChoicesChoice::A("x".into())],

@@ -19,12 +19,12 @@ mod kinds {
     soapgen_runtime::include_client!("kinds");
 }
 use kinds::types::*;
-use kinds::KindsBindingClient;
+use kinds::KindsClient;
 
 const NS: &str = "urn:soapgen:kinds";
 
-fn client(peer: &Peer) -> KindsBindingClient {
-    KindsBindingClient::new(peer.url("/")).unwrap()
+fn client(peer: &Peer) -> KindsClient {
+    KindsClient::new(peer.url("/")).unwrap()
 }
 
 /// The value of a call, or a panic with the error and the peer's stderr.

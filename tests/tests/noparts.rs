@@ -12,7 +12,7 @@ use soapgen_runtime::{soap_client, Client, Error};
 mod noparts {
     soapgen_runtime::include_client!("noparts");
 }
-use noparts::NoPartsBindingClient;
+use noparts::NoPartsServiceClient;
 
 /// Sends through reqwest and keeps every request body.
 #[derive(Debug)]
@@ -73,7 +73,7 @@ trait WithBody {
 async fn empty_requests_reach_the_gsoap_peer_with_an_empty_body() {
     let peer = soapgen_tests::peers::gsoap_noparts();
     let (c, rec) = client(peer.url("/"));
-    let c = NoPartsBindingClient::from_client(c);
+    let c = NoPartsServiceClient::from_client(c);
     // Request-response with an empty request: the result is read from the response element.
     assert_eq!(c.get_count().await.unwrap(), 0);
     // Empty request, empty response.

@@ -246,7 +246,7 @@ fn echoed<T>(r: Result<T, soapgen_runtime::Error>, peer: &soapgen_tests::peers::
 #[tokio::test]
 async fn gsoap_echoes_every_derived_type() {
     let peer = soapgen_tests::peers::gsoap_polymorphism();
-    let c = polymorphism::PolymorphismBindingClient::new(peer.url("/")).unwrap();
+    let c = polymorphism::PolymorphismClient::new(peer.url("/")).unwrap();
     let mut v = zoo();
     let sent = v.clone();
     let bike = v.vehicle.pop();

@@ -32,13 +32,13 @@ mod swa {
 
 const SIZES: [usize; 3] = [0, 1, 1 << 20];
 
-fn client(url: String) -> (swa::SwaSoapBindingClient, Arc<Recording>) {
+fn client(url: String) -> (swa::SwaServiceClient, Arc<Recording>) {
     let recording = Arc::new(Recording::new());
     let c = Client::builder(url)
         .transport(recording.clone())
         .build()
         .unwrap();
-    (swa::SwaSoapBindingClient::from_client(c), recording)
+    (swa::SwaServiceClient::from_client(c), recording)
 }
 
 /// Another pattern than the photo's, so that swapped parts show.

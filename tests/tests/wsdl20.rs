@@ -12,13 +12,13 @@ mod echo20 {
     soapgen_runtime::include_client!("echo20");
 }
 
-use echo20::types::{Auth, Fail, FailDetail, FailFault};
+use echo20::types::{Auth, Fail, FailDetail, FailFaults};
 
 /// Checks a call's error is the peer's `fail` fault: the SOAP version of the binding, the HTTP
 /// status gSOAP gives it, and the declared `g:FailDetail` decoded into the generated type.
 #[track_caller]
 fn assert_fail_fault(
-    e: &soapgen_runtime::FaultError<FailFault>,
+    e: &soapgen_runtime::FaultError<FailFaults>,
     version: SoapVersion,
     status: u16,
     reason: &str,
@@ -31,7 +31,7 @@ fn assert_fail_fault(
     assert!(f.is_sender(), "{f}");
     assert_eq!(f.reason, format!("failed: {reason}"));
     match &e.detail {
-        Some(FailFault::FailFault(FailDetail { reason: r, code })) => {
+        Some(FailFaults::FailFault(FailDetail { reason: r, code })) => {
             assert_eq!((r.as_str(), *code), (reason, 42));
         }
         other => panic!(
@@ -79,7 +79,7 @@ macro_rules! exercise {
 async fn soap11_binding_of_a_wsdl_2_0_description_calls_gsoap() {
     let peer = peers::gsoap();
     exercise!(
-        echo20::EchoSoap11BindingClient::new(peer.url("/soap11")).unwrap(),
+        echo20::EchoServiceClient::soap11(peer.url("/soap11")).unwrap(),
         SoapVersion::Soap11,
         500
     );
@@ -89,7 +89,7 @@ async fn soap11_binding_of_a_wsdl_2_0_description_calls_gsoap() {
 async fn soap12_binding_of_a_wsdl_2_0_description_calls_gsoap() {
     let peer = peers::gsoap();
     exercise!(
-        echo20::EchoSoap12BindingClient::new(peer.url("/soap12")).unwrap(),
+        echo20::EchoServiceClient::soap12(peer.url("/soap12")).unwrap(),
         SoapVersion::Soap12,
         400
     );

@@ -37,60 +37,19 @@ pub mod types {
         pub status_code: ::std::string::String,
     }
 }
-/// Binding `GlobalWeatherSoap` (SOAP 1.1) of portType `GlobalWeatherSoap`.
+/// Generated from bindings `GlobalWeatherSoap` (SOAP 1.1) and `GlobalWeatherSoap12` (SOAP 1.2) of portType `GlobalWeatherSoap`, which differ only in SOAP version; SOAP 1.1 is the default.
+///
+/// Ports (the first is the default endpoint):
+/// - service `GlobalWeather`, port `GlobalWeatherSoap`, SOAP 1.1: <http://www.webservicex.com/globalweather.asmx>
+/// - service `GlobalWeather`, port `GlobalWeatherSoap12`, SOAP 1.2: <http://www.webservicex.com/globalweather.asmx>
 #[rustfmt::skip]
 #[::soapgen_runtime::soap_client(
     namespace = "http://www.webserviceX.NET",
-    soap = "1.1",
+    soap = "1.1, 1.2",
     endpoint = "http://www.webservicex.com/globalweather.asmx",
     blocking
 )]
-pub trait GlobalWeatherSoap {
-    /// Get weather report for all major cities around the world.
-    ///
-    /// WSDL operation `GetWeather`.
-    #[soap(
-        name = "GetWeather",
-        action = "http://www.webserviceX.NET/GetWeather",
-        namespace = "http://www.webserviceX.NET",
-        response = "GetWeatherResponse",
-        bare_response
-    )]
-    async fn get_weather(
-        &self,
-        #[soap(rename = "CityName", namespace = "http://www.webserviceX.NET")]
-        city_name: ::core::option::Option<::std::string::String>,
-    ) -> ::core::result::Result<types::GetWeatherResponse, ::soapgen_runtime::Error>;
-    /// Get all major
-    /// cities by country name(full / part).
-    ///
-    /// WSDL operation `GetCitiesByCountry`.
-    #[soap(
-        name = "GetCitiesByCountry",
-        action = "http://www.webserviceX.NET/GetCitiesByCountry",
-        namespace = "http://www.webserviceX.NET",
-        response = "GetCitiesByCountryResponse",
-        result = "GetCitiesByCountryResult",
-        result_namespace = "http://www.webserviceX.NET"
-    )]
-    async fn get_cities_by_country(
-        &self,
-        #[soap(rename = "CountryName", namespace = "http://www.webserviceX.NET")]
-        country_name: ::core::option::Option<::std::string::String>,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::std::string::String>,
-        ::soapgen_runtime::Error,
-    >;
-}
-/// Binding `GlobalWeatherSoap12` (SOAP 1.2) of portType `GlobalWeatherSoap`.
-#[rustfmt::skip]
-#[::soapgen_runtime::soap_client(
-    namespace = "http://www.webserviceX.NET",
-    soap = "1.2",
-    endpoint = "http://www.webservicex.com/globalweather.asmx",
-    blocking
-)]
-pub trait GlobalWeatherSoap12 {
+pub trait GlobalWeather {
     /// Get weather report for all major cities around the world.
     ///
     /// WSDL operation `GetWeather`.
