@@ -10,7 +10,8 @@
 //! the gSOAP kinds peer implements; the remaining cases of issue 4 (wsdl/cases/: a nested relative
 //! include, a cycle of includes, unqualified local elements, a schema without targetNamespace,
 //! xmime attributes without the xmime schema, elements without a type, a SOAP 1.2 fault with a
-//! Subcode chain, repeated fields with minOccurs above 0).
+//! Subcode chain, repeated fields with minOccurs above 0); building values with `Default`, `new` and
+//! `.into()` (wsdl/cases/values.wsdl).
 
 fn main() {
     let b = soapgen_build::Builder::new()
@@ -36,7 +37,8 @@ fn main() {
         .wsdl("wsdl/cases/xmime.wsdl")
         .wsdl("wsdl/cases/any_type.wsdl")
         .wsdl("wsdl/cases/subcode.wsdl")
-        .wsdl("wsdl/cases/min_occurs.wsdl");
+        .wsdl("wsdl/cases/min_occurs.wsdl")
+        .wsdl("wsdl/cases/values.wsdl");
     if let Err(e) = b.build() {
         panic!("soapgen: {e}");
     }

@@ -447,7 +447,7 @@ fn type_text(t: &TypeExpr) -> String {
         Card::Optional => format!("Option<{inner}>"),
         Card::Many => format!("Vec<{inner}>"),
         Card::Nillable => format!("Nillable<{inner}>"),
-        Card::OptionalNillable => format!("Option<Nillable<{inner}>>"),
+        Card::OptionalNillable => format!("OptionalNillable<{inner}>"),
         Card::ManyNillable => format!("Vec<Nillable<{inner}>>"),
     }
 }
