@@ -57,6 +57,8 @@ snapshot!(globalweather, "globalweather.wsdl");
 snapshot!(zeep_soap, "zeep_soap.wsdl");
 snapshot!(swa, "swa.wsdl");
 snapshot!(rpc_encoded, "rpc_encoded.wsdl");
+// What WCF publishes: optional nillable members everywhere (OptionalNillable, Default, new).
+snapshot!(wcf, "wcf.wsdl");
 // The type-substitution WSDL of the live gSOAP test (tests/tests/polymorphism.rs).
 snapshot!(polymorphism, "../../../tests/wsdl/polymorphism.wsdl");
 

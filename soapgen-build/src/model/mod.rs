@@ -5,3 +5,4 @@ pub mod build;
 pub mod components;
 pub mod ir;
 pub mod names;
+pub mod select;
