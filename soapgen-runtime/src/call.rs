@@ -559,6 +559,26 @@ pub mod result {
         }
     }
 
+    /// `OptionalNillable<T>`: at most one result element, possibly nil, in one type (absent, nil
+    /// or a value).
+    #[derive(Debug)]
+    pub struct Tristate<T>(PhantomData<T>);
+
+    impl<T: FromXml> Tristate<T> {
+        /// The [`Decoder`] of a [`ResponseShape::Wrapped`] response.
+        ///
+        /// # Errors
+        ///
+        /// As [`One::read`].
+        pub fn read<'i>(
+            child: Option<(&mut XmlReader<'i>, StartTag<'i>)>,
+            shape: &ResponseShape,
+        ) -> Result<crate::types::OptionalNillable<T>, DecodeError> {
+            OptionalNillable::<T>::read(child, shape)
+                .map(crate::types::OptionalNillable::from_nillable)
+        }
+    }
+
     macro_rules! many {
         ($(#[$doc:meta])* $marker:ident, $item:ty, $read:path) => {
             $(#[$doc])*
