@@ -10,7 +10,9 @@
 //! the gSOAP kinds peer implements; the remaining cases of issue 4 (wsdl/cases/: a nested relative
 //! include, a cycle of includes, unqualified local elements, a schema without targetNamespace,
 //! xmime attributes without the xmime schema, elements without a type, a SOAP 1.2 fault with a
-//! Subcode chain, repeated fields with minOccurs above 0).
+//! Subcode chain, repeated fields with minOccurs above 0); building values with `Default`, `new` and
+//! `.into()` (wsdl/cases/values.wsdl); five operations of the e-conomic WSDL in the corpus, selected
+//! (`Builder::operations`).
 
 fn main() {
     let b = soapgen_build::Builder::new()
@@ -36,8 +38,25 @@ fn main() {
         .wsdl("wsdl/cases/xmime.wsdl")
         .wsdl("wsdl/cases/any_type.wsdl")
         .wsdl("wsdl/cases/subcode.wsdl")
-        .wsdl("wsdl/cases/min_occurs.wsdl");
+        .wsdl("wsdl/cases/min_occurs.wsdl")
+        .wsdl("wsdl/cases/values.wsdl");
     if let Err(e) = b.build() {
+        panic!("soapgen: {e}");
+    }
+    // Five operations of e-conomic (1,511 operations), only the types they reach: the selection
+    // compiles (tests/tests/selection.rs).
+    let economic = "corpus/wasabi/spec/fixtures/economic.wsdl";
+    let five = soapgen_build::Builder::new()
+        .wsdl(economic)
+        .out_name(economic, "economic5")
+        .operations([
+            "Connect",
+            "Debtor_GetAll",
+            "Debtor_GetData",
+            "Debtor_FindByName",
+            "Invoice_GetData",
+        ]);
+    if let Err(e) = five.build() {
         panic!("soapgen: {e}");
     }
 }

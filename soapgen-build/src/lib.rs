@@ -57,6 +57,7 @@ pub struct Builder {
     no_docs: bool,
     no_blocking: bool,
     documents: Vec<(PathBuf, std::sync::Arc<str>)>,
+    selection: model::select::Selection,
 }
 
 /// The output of generating one WSDL.
@@ -136,6 +137,57 @@ impl Builder {
         self
     }
 
+    /// Generates only these operations, by WSDL operation name (WSDL 1.1 §2.4: the `name` of the
+    /// portType and binding `wsdl:operation`), in every SOAP binding that has them, and only the
+    /// types they reach: through fields, choices, aliases and fault details, with the types derived
+    /// from a reached complexType (`xsi:type`, XML Schema Part 1 §2.6.1) and the members of a
+    /// reached substitution group head (§3.3.6), as gSOAP's `wsdl2h -Ow4` keeps them. Bindings left
+    /// without operations are not generated. Calls add up; [`exclude_operations`] removes names
+    /// again. Methods and the types named after schema components keep the names they have
+    /// without a selection; a type soapgen names itself (an inner anonymous type, a choice, the
+    /// fault enum of an operation) may get another numeric suffix when the type it shared a name
+    /// with is no longer generated.
+    ///
+    /// An unknown name is an error naming the operations there are (and the closest one).
+    ///
+    /// [`exclude_operations`]: Self::exclude_operations
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// soapgen_build::Builder::new()
+    ///     .wsdl("wsdl/economic.wsdl")
+    ///     .operations(["Connect", "Debtor_GetAll", "Debtor_GetData"])
+    ///     .build()
+    ///     .unwrap_or_else(|e| panic!("{e}"));
+    /// ```
+    pub fn operations<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.selection
+            .only
+            .get_or_insert_with(Default::default)
+            .extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// Leaves out these operations (WSDL operation names, as for [`operations`]) and the types only
+    /// they reach. An unknown name is an error.
+    ///
+    /// [`operations`]: Self::operations
+    pub fn exclude_operations<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.selection
+            .exclude
+            .extend(names.into_iter().map(Into::into));
+        self
+    }
+
     /// Whether to carry documentation from the WSDL and schemas into doc comments (default true).
     pub fn docs(mut self, on: bool) -> Self {
         self.no_docs = !on;
@@ -195,6 +247,7 @@ impl Builder {
             &source,
             &model::build::Options {
                 skip_unsupported: self.skip_unsupported,
+                selection: self.selection.clone(),
             },
         )?;
         let code = emit::emit(

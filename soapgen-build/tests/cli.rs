@@ -191,3 +191,45 @@ fn inspect_operation_prints_a_sample_request() {
         "undefined operation \"GetNothing\" in globalweather.wsdl\n  hint: its operations: GetCitiesByCountry, GetWeather"
     );
 }
+
+/// `generate --operation` / `--exclude-operation`: only those operations and the types they reach;
+/// the crate's manifest says how to regenerate it; `inspect --operation` says what one keeps.
+#[test]
+fn generate_a_selection_of_operations() {
+    let wcf = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/wsdl/wcf.wsdl");
+    let dir = std::env::temp_dir().join(format!("soapgen-cli-select-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let out = cli(&["generate", wcf, "-o", d, "--operation", "FindOrders"]).unwrap();
+    assert!(out.contains("(3 types, 1 clients, 1 operations)"), "{out}");
+    let cargo = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    assert!(
+        cargo.contains("-o <this directory> --operation FindOrders\n"),
+        "{cargo}"
+    );
+    let out = cli(&[
+        "generate",
+        wcf,
+        "-o",
+        d,
+        "--exclude-operation",
+        "FindOrders",
+    ])
+    .unwrap();
+    assert!(out.contains("1 clients, 2 operations"), "{out}");
+    let lib = std::fs::read_to_string(dir.join("src/lib.rs")).unwrap();
+    assert!(lib.contains("// - 1 of the 3 operations of the SOAP bindings (not selected)"));
+    assert!(!lib.contains("fn find_orders"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let e = cli(&["generate", wcf, "-o", d, "--operation", "FindOrder"])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("did you mean \"FindOrders\"?"), "{e}");
+
+    let out = cli(&["inspect", wcf, "--operation", "find_orders"]).unwrap();
+    assert!(
+        out.ends_with(
+            "\n`soapgen generate --operation FindOrders` keeps 3 of the 7 types (1 operation in 1 client)\n"
+        ),
+        "{out}"
+    );
+}

@@ -59,6 +59,8 @@ snapshot!(swa, "swa.wsdl");
 snapshot!(rpc_encoded, "rpc_encoded.wsdl");
 // The client surface: merged versions, names, fault sets, enumeration words, a relative address.
 snapshot!(accounts, "accounts.wsdl");
+// What WCF publishes: optional nillable members everywhere (OptionalNillable, Default, new).
+snapshot!(wcf, "wcf.wsdl");
 // The type-substitution WSDL of the live gSOAP test (tests/tests/polymorphism.rs).
 snapshot!(polymorphism, "../../../tests/wsdl/polymorphism.wsdl");
 

@@ -567,10 +567,22 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 Card::One => quote_spanned! {ty.span()=>
                     #krate::ToXml::write_xml(&#id, __env.header_writer()?, #name)?;
                 },
+                // Absent: no block; nil: an empty block with xsi:nil (XML Schema Part 1 §2.6.2).
+                Card::Tristate => quote_spanned! {ty.span()=>
+                    match &#id {
+                        #krate::OptionalNillable::Absent => {}
+                        #krate::OptionalNillable::Nil => {
+                            #krate::__private::write_nil(__env.header_writer()?, #name)?;
+                        }
+                        #krate::OptionalNillable::Value(__h) => {
+                            #krate::ToXml::write_xml(__h, __env.header_writer()?, #name)?;
+                        }
+                    }
+                },
                 _ => {
                     errs.push(syn::Error::new(
                         ty.span(),
-                        "a header parameter is `T` or `Option<T>`",
+                        "a header parameter is `T`, `Option<T>` or `OptionalNillable<T>`",
                     ));
                     TokenStream::new()
                 }
@@ -705,6 +717,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 Card::Many => quote!(Many),
                 Card::Nillable => quote!(Nillable),
                 Card::OptionalNillable => quote!(OptionalNillable),
+                Card::Tristate => quote!(Tristate),
                 Card::ManyNillable => quote!(ManyNillable),
             };
             (

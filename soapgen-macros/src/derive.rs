@@ -604,7 +604,7 @@ fn expand_choice(
         } else {
             !matches!(
                 shape.card,
-                fields::Card::Optional | fields::Card::OptionalNillable
+                fields::Card::Optional | fields::Card::OptionalNillable | fields::Card::Tristate
             )
         };
         if !allowed {

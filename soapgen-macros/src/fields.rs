@@ -19,6 +19,9 @@ pub enum Card {
     Nillable,
     /// `Option<Nillable<T>>`: absent, nil or a value.
     OptionalNillable,
+    /// `OptionalNillable<T>`: absent, nil or a value in one type; on the wire the same as
+    /// [`OptionalNillable`](Card::OptionalNillable).
+    Tristate,
     /// `Vec<Nillable<T>>`.
     ManyNillable,
 }
@@ -51,9 +54,11 @@ fn single_generic<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
     }
 }
 
-/// Recognises `Option`, `Vec`, `Nillable` and `Box` by their last path segment.
+/// Recognises `Option`, `Vec`, `Nillable`, `OptionalNillable` and `Box` by their last path segment.
 pub fn analyze(ty: &Type) -> Shape {
-    let (card, rest) = if let Some(t) = single_generic(ty, "Option") {
+    let (card, rest) = if let Some(t) = single_generic(ty, "OptionalNillable") {
+        (Card::Tristate, t)
+    } else if let Some(t) = single_generic(ty, "Option") {
         match single_generic(t, "Nillable") {
             Some(n) => (Card::OptionalNillable, n),
             None => (Card::Optional, t),
@@ -184,6 +189,16 @@ pub fn write_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStre
             Card::OptionalNillable => {
                 let w = write_nillable(quote!(__v));
                 quote!(if let ::core::option::Option::Some(__v) = #access { #w })
+            }
+            Card::Tristate => {
+                let inner = write_one(quote!(__x));
+                quote! {
+                    match #access {
+                        #krate::OptionalNillable::Absent => {}
+                        #krate::OptionalNillable::Nil => #krate::__private::write_nil(__w, #name)?,
+                        #krate::OptionalNillable::Value(__x) => { #inner }
+                    }
+                }
             }
             Card::ManyNillable => {
                 let w = write_nillable(quote!(__v));
@@ -348,6 +363,14 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
             Card::OptionalNillable => (
                 quote!(let mut #slot: ::core::option::Option<#nillable_ty> = ::core::option::Option::None;),
                 quote!(#dup #slot = ::core::option::Option::Some(#read_nil);),
+                quote!(),
+            ),
+            Card::Tristate => (
+                quote!(let mut #slot: #krate::OptionalNillable<#boxed_ty> = #krate::OptionalNillable::Absent;),
+                quote! {
+                    if !#slot.is_absent() { return ::core::result::Result::Err(__r.duplicate(&__child)); }
+                    #slot = ::core::convert::From::from(#read_nil);
+                },
                 quote!(),
             ),
             Card::ManyNillable => (

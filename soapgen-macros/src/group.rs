@@ -212,6 +212,15 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
             quote!(#dup self.#slot = ::core::option::Option::Some(#read_nil);),
             quote!(let #local = self.#slot;),
         ),
+        Card::Tristate => (
+            quote!(#krate::OptionalNillable<#stored>),
+            None,
+            quote! {
+                if !self.#slot.is_absent() { return ::core::result::Result::Err(__r.duplicate(&__child)); }
+                self.#slot = ::core::convert::From::from(#read_nil);
+            },
+            quote!(let #local = self.#slot;),
+        ),
         Card::Many => (
             vec(stored),
             Some(matches.clone()),

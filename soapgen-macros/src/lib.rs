@@ -49,7 +49,8 @@ impl Errors {
 /// of a simple type: the value read when the element is present and empty, its declaration's
 /// default or fixed value, XML Schema Part 1 §3.3.4 item 5.1; writing is unchanged).
 /// Field types decide occurrence: `T` (once), `Option<T>` (minOccurs=0), `Vec<T>` (maxOccurs>1),
-/// `Nillable<T>` (nillable), `Option<Nillable<T>>`, `Box<T>` (recursive types).
+/// `Nillable<T>` (nillable), `OptionalNillable<T>` (minOccurs=0 and nillable: absent, nil or a
+/// value; `Option<Nillable<T>>` is the same on the wire), `Box<T>` (recursive types).
 ///
 /// Model groups (XML Schema Part 1 §3.8), implementing `xml::ToXmlGroup`/`xml::FromXmlGroup`:
 /// - an enum whose variants each hold one value is an `xs:choice`: a variant is an element (named

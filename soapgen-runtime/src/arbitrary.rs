@@ -16,7 +16,8 @@
 //! - dates and times are in range (XML Schema Part 2 §3.2.7: no year 0, no `24:00:00`, offsets
 //!   within ±14:00), durations with a zero value are never negative (§3.2.6 has no `-PT0S`);
 //! - `Vec`s have at most [`Gen::max_len`] items, and a [`Gen::depth`] bounds nesting: past it an
-//!   `Option` is `None`, a `Vec` empty and a `Nillable` nil, so recursive types terminate;
+//!   `Option` is `None`, a `Vec` empty, a `Nillable` nil and an `OptionalNillable` absent, so
+//!   recursive types terminate;
 //! - where XML cannot tell two values apart (an optional model group with nothing in it reads as
 //!   absent, XML Schema Part 1 §3.8.4; an empty repeated choice writes nothing), the generator
 //!   asks for a value that writes at least one element ([`ArbitraryXml::arbitrary_nonempty`]).
@@ -52,8 +53,8 @@ use proptest::test_runner::{TestRng, TestRunner};
 
 use crate::types::{
     AnyElement, AnyXml, Base64Binary, Date, DateTime, Decimal, Duration, GDay, GMonth, GMonthDay,
-    GYear, GYearMonth, HexBinary, Integer, List, Nillable, QName, SoapArray, SwaRef, Time,
-    TimezoneOffset,
+    GYear, GYearMonth, HexBinary, Integer, List, Nillable, OptionalNillable, QName, SoapArray,
+    SwaRef, Time, TimezoneOffset,
 };
 
 pub use soapgen_macros::ArbitraryXml;
@@ -508,6 +509,18 @@ impl<T: ArbitraryXml> ArbitraryXml for Nillable<T> {
         } else {
             Nillable::Value(T::arbitrary_xml(g))
         }
+    }
+}
+
+/// Drawn as `Option<Nillable<T>>` is, the same on the wire (XML Schema Part 1 §2.6.2, §3.9.1):
+/// `Absent` past the depth limit or one time in three, else `Nil` one time in four.
+impl<T: ArbitraryXml> ArbitraryXml for OptionalNillable<T> {
+    fn arbitrary_xml(g: &mut Gen<'_>) -> Self {
+        OptionalNillable::from_nillable(Option::<Nillable<T>>::arbitrary_xml(g))
+    }
+
+    fn arbitrary_nonempty(g: &mut Gen<'_>) -> Self {
+        OptionalNillable::from_nillable(Option::<Nillable<T>>::arbitrary_nonempty(g))
     }
 }
 

@@ -41,4 +41,10 @@ impl BlockingRuntime {
     ) -> Result<crate::transport::HttpResponse, crate::Error> {
         self.rt.block_on(exchange)
     }
+
+    /// [`block_on`](Self::block_on) for a boxed `()` future, which writes its result where the
+    /// caller reads it: one instantiation for every other future a call may wait on.
+    pub(crate) fn run_local(&self, fut: std::pin::Pin<Box<dyn Future<Output = ()> + '_>>) {
+        self.rt.block_on(fut);
+    }
 }

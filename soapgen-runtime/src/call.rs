@@ -189,7 +189,15 @@ impl<T, E: From<Error>> Call<T, E> {
                 let resp = runtime.run(exchange)?;
                 finish(&client, &op, &resp, shape, decode).map_err(E::from)
             }
-            State::Boxed(fut) => runtime.block_on(fut),
+            State::Boxed(fut) => {
+                // Driven through the one `()` future type, so that the runtime's entry point is
+                // not instantiated per result type.
+                let mut out = None;
+                runtime.run_local(Box::pin(async {
+                    out = Some(fut.await);
+                }));
+                out.unwrap_or_else(|| Err(E::from(done_error())))
+            }
             State::Done => Err(E::from(done_error())),
         }
     }
@@ -271,8 +279,8 @@ impl<T, E: From<Error>> Future for Call<T, E> {
     }
 }
 
-/// The response read: the only code of the call path that depends on `T`, and it is a shim over
-/// the client's non-generic response reading.
+/// The response read: the only code of the call path that depends on `T`, a shim over
+/// [`read_result`].
 fn finish<T>(
     client: &Client,
     op: &Operation,
@@ -280,21 +288,37 @@ fn finish<T>(
     shape: &ResponseShape,
     decode: Decoder<T>,
 ) -> Result<T, Error> {
+    let mut value = None;
+    read_result(client, op, resp, &mut |child| {
+        value = Some(decode(child, shape)?);
+        Ok(())
+    })?;
+    value.ok_or_else(done_error)
+}
+
+/// What `read` gets: the Body's child, or `None` for an empty Body or a one-way acknowledgement.
+type ResultReader<'d> =
+    dyn for<'i> FnMut(Option<(&mut XmlReader<'i>, StartTag<'i>)>) -> Result<(), DecodeError> + 'd;
+
+/// Reads the response to `op` and hands its Body's child (or `None` for a one-way operation's
+/// empty acknowledgement, WSDL 1.1 §2.4.1) to `read`. Not generic.
+fn read_result(
+    client: &Client,
+    op: &Operation,
+    resp: &HttpResponse,
+    read: &mut ResultReader<'_>,
+) -> Result<(), Error> {
     if op.one_way
         && (200..300).contains(&resp.status)
         && resp.body.iter().all(u8::is_ascii_whitespace)
     {
-        return decode(None, shape).map_err(|e| Error::Decode(Box::new(e)));
+        return read(None).map_err(|e| Error::Decode(Box::new(e)));
     }
-    let mut value = None;
-    let (content, _) = client.decode_response(resp, &mut |r, start| {
-        value = Some(decode(Some((r, start)), shape)?);
-        Ok(())
-    })?;
-    match (content, value) {
-        (BodyContent::Payload(()), Some(v)) => Ok(v),
-        _ if op.one_way => decode(None, shape).map_err(|e| Error::Decode(Box::new(e))),
-        _ => Err(Error::Decode(Box::new(DecodeError::new(
+    let (content, _) = client.decode_response(resp, &mut |r, start| read(Some((r, start))))?;
+    match content {
+        BodyContent::Payload(()) => Ok(()),
+        BodyContent::Empty if op.one_way => read(None).map_err(|e| Error::Decode(Box::new(e))),
+        BodyContent::Empty => Err(Error::Decode(Box::new(DecodeError::new(
             DecodeErrorKind::MissingElement(format!("response element of {}", op.name)),
             Location {
                 path: "Body".to_owned(),
@@ -532,6 +556,26 @@ pub mod result {
                 Ok(())
             })?;
             Ok(slot)
+        }
+    }
+
+    /// `OptionalNillable<T>`: at most one result element, possibly nil, in one type (absent, nil
+    /// or a value).
+    #[derive(Debug)]
+    pub struct Tristate<T>(PhantomData<T>);
+
+    impl<T: FromXml> Tristate<T> {
+        /// The [`Decoder`] of a [`ResponseShape::Wrapped`] response.
+        ///
+        /// # Errors
+        ///
+        /// As [`One::read`].
+        pub fn read<'i>(
+            child: Option<(&mut XmlReader<'i>, StartTag<'i>)>,
+            shape: &ResponseShape,
+        ) -> Result<crate::types::OptionalNillable<T>, DecodeError> {
+            OptionalNillable::<T>::read(child, shape)
+                .map(crate::types::OptionalNillable::from_nillable)
         }
     }
 

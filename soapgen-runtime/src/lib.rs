@@ -113,7 +113,7 @@ macro_rules! __if_arbitrary {
 macro_rules! __if_arbitrary {
     ($($t:tt)*) => {};
 }
-pub use types::Nillable;
+pub use types::{Nillable, OptionalNillable};
 pub use xml::{FromXml, ToXml};
 
 /// `Result` with soapgen's [`Error`].

@@ -22,7 +22,7 @@ pub fn read_required<'i, T: FromXml>(
 }
 
 /// Reads an optional element: `xsi:nil="true"` reads as `None` (an `Option` field cannot tell nil from
-/// absent; use `Option<Nillable<T>>` where that matters).
+/// absent; use `OptionalNillable<T>` where that matters).
 #[inline]
 pub fn read_optional<'i, T: FromXml>(
     r: &mut XmlReader<'i>,

@@ -7,7 +7,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use soapgen_runtime::arbitrary::{strategy, ArbitraryXml, Gen};
 use soapgen_runtime::types::{
     AnyElement, AnyXml, Base64Binary, Date, DateTime, Decimal, Duration, GDay, GMonth, GMonthDay,
-    GYear, GYearMonth, HexBinary, Integer, List, Nillable, QName, Time,
+    GYear, GYearMonth, HexBinary, Integer, List, Nillable, OptionalNillable, QName, Time,
 };
 use soapgen_runtime::xml::{Name, XmlReader, XmlWriter};
 use soapgen_runtime::{FromXml, ToXml};
@@ -91,6 +91,7 @@ struct Leaf {
     text: String,
     maybe: Option<String>,
     nil: Option<Nillable<String>>,
+    absent_nil_or_value: OptionalNillable<Box<Priced>>,
     must_nil: Nillable<i32>,
     many: Vec<String>,
     sign: Sign,
@@ -163,6 +164,7 @@ macro_rules! simple {
                 opt: Option<$t>,
                 many: Vec<$t>,
                 nil: Option<Nillable<$t>>,
+                tristate: OptionalNillable<$t>,
             }
             check::<$t>();
             check::<Holder>();

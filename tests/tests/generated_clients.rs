@@ -9,7 +9,7 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 
-use soapgen_runtime::types::{Base64Binary, Integer, Nillable};
+use soapgen_runtime::types::{Base64Binary, Integer, Nillable, OptionalNillable};
 use soapgen_tests::peers;
 
 mod spyne11 {
@@ -84,42 +84,36 @@ macro_rules! spyne_every_operation {
         use $m::types::{Address, Person, StringArray};
         let peer = peers::spyne();
         let c = $m::$client::new(peer.url($path)).unwrap();
-        let v = |s: &str| Some(Nillable::Value(s.to_owned()));
+        let v = |s: &str| OptionalNillable::from(s);
         let hello = c
-            .say_hello(v("World"), Some(Nillable::Value(Integer::from(2))))
+            .say_hello(v("World"), Integer::from(2).into())
             .await
             .unwrap();
         assert_eq!(
             hello,
-            Some(Nillable::Value(StringArray {
+            OptionalNillable::Value(StringArray {
                 string: vec![Nillable::Value("Hello, World".into()); 2]
-            }))
+            })
         );
         let person = Person {
             name: "Ada & <Co> ✓".into(),
-            age: Some(Nillable::Value(Integer::from(36))),
-            nickname: Some(Nillable::Nil),
-            emails: vec![Nillable::Value("a@x".into()), Nillable::Value("b@x".into())],
-            address: Some(Nillable::Value(Address {
+            age: Integer::from(36).into(),
+            nickname: OptionalNillable::Nil,
+            emails: vec!["a@x".into(), "b@x".into()],
+            address: OptionalNillable::Value(Address {
                 street: v("1 St"),
                 city: v("London"),
-            })),
-            balance: Some(Nillable::Value("-12.50".parse().unwrap())),
-            tags: Some(Nillable::Value(StringArray {
-                string: vec![Nillable::Value("x".into())],
-            })),
+            }),
+            balance: OptionalNillable::Value("-12.50".parse().unwrap()),
+            tags: OptionalNillable::Value(StringArray {
+                string: vec!["x".into()],
+            }),
         };
-        let back = c
-            .echo_person(Some(Nillable::Value(person.clone())))
-            .await
-            .unwrap();
-        assert_eq!(back, Some(Nillable::Value(person)));
+        let back = c.echo_person(person.clone().into()).await.unwrap();
+        assert_eq!(back, OptionalNillable::Value(person));
         let data = Base64Binary::from((0u8..=255).collect::<Vec<u8>>());
-        let back = c
-            .echo_bytes(Some(Nillable::Value(data.clone())))
-            .await
-            .unwrap();
-        assert_eq!(back, Some(Nillable::Value(data)));
+        let back = c.echo_bytes(data.clone().into()).await.unwrap();
+        assert_eq!(back, OptionalNillable::Value(data));
         let e = c.raise_fault(v("E7")).await.unwrap_err();
         assert_eq!(
             e.fault().map(|f| f.reason.as_str()),

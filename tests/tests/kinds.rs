@@ -12,7 +12,9 @@
 //! content, `xs:anyType` and an element with no type, one name in two namespaces, `Foo` and `foo`,
 //! an attributeGroup reference.
 
-use soapgen_runtime::types::{AnyAttribute, AnyElement, AnyXml, Decimal, List, Nillable};
+use soapgen_runtime::types::{
+    AnyAttribute, AnyElement, AnyXml, Decimal, List, Nillable, OptionalNillable,
+};
 use soapgen_tests::peers::{gsoap_kinds, Peer};
 
 mod kinds {
@@ -366,17 +368,17 @@ async fn gsoap_echoes_present_and_nil_values_of_required_nillable_elements() {
     let peer = gsoap_kinds();
     let c = client(&peer);
     let present = Nils {
-        opt_num: Some(Nillable::Value(-5)),
+        opt_num: (-5).into(),
         req_text: Nillable::Value("t".into()),
-        opt_price: Some(Nillable::Value(price("1.50", Some("EUR")))),
+        opt_price: price("1.50", Some("EUR")).into(),
         req_price: Nillable::Value(price("2", None)),
     };
     assert_eq!(echoed(c.echo_nils(present.clone()).await, &peer), present);
     // xsi:nil on a string and on a simpleContent type (a decimal with an attribute).
     let nil = Nils {
-        opt_num: None,
+        opt_num: OptionalNillable::Absent,
         req_text: Nillable::Nil,
-        opt_price: None,
+        opt_price: OptionalNillable::Absent,
         req_price: Nillable::Nil,
     };
     assert_eq!(echoed(c.echo_nils(nil.clone()).await, &peer), nil);
@@ -390,23 +392,23 @@ async fn gsoap_echoes_present_and_nil_values_of_required_nillable_elements() {
 
 /// gSOAP limitation: an optional nillable element is one C pointer, NULL for both absent and nil,
 /// and a NULL optional element is left out: nil comes back absent. soapgen keeps the three states
-/// apart (`None`, `Some(Nil)`, `Some(Value)`) and sends nil as `xsi:nil="true"`.
+/// apart (`Absent`, `Nil`, `Value`) and sends nil as `xsi:nil="true"`.
 #[tokio::test]
 async fn gsoap_gives_nil_back_as_absent_for_optional_nillable_elements() {
     let peer = gsoap_kinds();
     let c = client(&peer);
     let v = Nils {
-        opt_num: Some(Nillable::Nil),
+        opt_num: OptionalNillable::Nil,
         req_text: Nillable::Value("x".into()),
-        opt_price: Some(Nillable::Nil),
+        opt_price: OptionalNillable::Nil,
         req_price: Nillable::Value(price("0", Some("USD"))),
     };
     let back = echoed(c.echo_nils(v.clone()).await, &peer);
     assert_eq!(
         back,
         Nils {
-            opt_num: None,
-            opt_price: None,
+            opt_num: OptionalNillable::Absent,
+            opt_price: OptionalNillable::Absent,
             ..v
         }
     );

@@ -3,6 +3,26 @@
 //! module, and one `#[soap_client]` trait per client of the model (a portType's SOAP bindings that
 //! differ only in version, `soap = "1.1, 1.2"`); the runtime's macros do the rest.
 //! [`sample`] writes the model of one operation as a sample request envelope instead.
+//!
+//! # Building values
+//!
+//! Generated structs are built with constructors, not builders. A struct whose every field has a
+//! natural default implements `Default`: optional elements (`Option`, `None`), repeated ones with
+//! minOccurs 0 (`Vec`, empty), optional nillable ones (`OptionalNillable`, absent), optional
+//! attributes, `xs:anyAttribute` and attributes with a `default` or `fixed` value (that value; XML
+//! Schema Part 1 §3.9.1, §3.3.1, §3.2.1). Any other struct has `new` taking its required fields in
+//! schema order (elements occurring at least once, nillable or not, the simple content, mixed
+//! content, attributes without a default), every other field taking its default. More fields are
+//! set with struct update syntax:
+//!
+//! ```text
+//! let req = types::GetOrders { from: "2024-01-01".parse()?, ..types::GetOrders::new(customer_id) };
+//! let all = types::ListCustomers { page: 2.into(), ..Default::default() };
+//! ```
+//!
+//! An `xsi:type` enum (`…Kind`, XML Schema Part 1 §2.6.1) converts from each of its structs
+//! (`From`, so `.into()`); choices and enumerations have no natural default and get neither.
+//! Constructors are `#[inline]`, so that unused ones cost nothing to compile.
 
 pub mod sample;
 
@@ -109,6 +129,102 @@ fn attachments_doc(op: &OperationDecl) -> TokenStream {
     out
 }
 
+/// How a struct field is filled when `new` does not take it.
+enum FieldInit {
+    /// `Default::default()`: absent (`None`, `OptionalNillable::Absent`) or empty (`Vec`).
+    Default,
+    /// An attribute's `default` or `fixed` value (XML Schema Part 1 §3.2.1), as a Rust expression.
+    Value(TokenStream),
+    /// A parameter of `new`.
+    Required,
+}
+
+/// The XML whitespace characters trimmed (XML Schema Part 2 §4.3.6 `collapse` of one token).
+fn collapse(text: &str) -> &str {
+    text.trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n'))
+}
+
+/// The value the runtime reads `literal` as for a `base` (XML Schema Part 2 §3.2 lexical spaces), as
+/// a Rust expression: strings, booleans, bounded integers, floats, enumeration values and aliases
+/// of these. `None` for other types, or a literal that is not of the type (the runtime then reports
+/// it when reading): the field is then a parameter of `new`.
+fn constant(base: &Base, literal: &str, types: &[TypeDecl], depth: usize) -> Option<TokenStream> {
+    use proc_macro2::Literal;
+    let t = collapse(literal);
+    let negated = |neg: bool, lit: TokenStream| if neg { quote!(-#lit) } else { lit };
+    match base {
+        Base::Std("String") => Some(quote!(::std::string::String::from(#literal))),
+        Base::Std("bool") => match t {
+            "true" | "1" => Some(quote!(true)),
+            "false" | "0" => Some(quote!(false)),
+            _ => None,
+        },
+        Base::Std(int @ ("i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64")) => {
+            let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let v: i128 = t.parse().ok()?;
+            let fits = match *int {
+                "i8" => i8::try_from(v).is_ok(),
+                "i16" => i16::try_from(v).is_ok(),
+                "i32" => i32::try_from(v).is_ok(),
+                "i64" => i64::try_from(v).is_ok(),
+                "u8" => u8::try_from(v).is_ok(),
+                "u16" => u16::try_from(v).is_ok(),
+                "u32" => u32::try_from(v).is_ok(),
+                _ => u64::try_from(v).is_ok(),
+            };
+            let lit = Literal::u128_unsuffixed(v.unsigned_abs());
+            fits.then(|| negated(v < 0, quote!(#lit)))
+        }
+        Base::Std(float @ ("f32" | "f64")) => {
+            let ty = ident(float);
+            let special = match t {
+                "INF" | "+INF" => Some(quote!(::core::primitive::#ty::INFINITY)),
+                "-INF" => Some(quote!(::core::primitive::#ty::NEG_INFINITY)),
+                "NaN" => Some(quote!(::core::primitive::#ty::NAN)),
+                _ => None,
+            };
+            if special.is_some() {
+                return special;
+            }
+            // The XSD form `[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([Ee][+-]?[0-9]+)?`, which Rust's
+            // parser reads the same way once the characters are these.
+            if !t.bytes().any(|b| b.is_ascii_digit())
+                || !t
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b))
+            {
+                return None;
+            }
+            let (neg, lit) = if *float == "f32" {
+                let v: f32 = t.parse().ok()?;
+                (v.is_sign_negative(), Literal::f32_unsuffixed(v.abs()))
+            } else {
+                let v: f64 = t.parse().ok()?;
+                (v.is_sign_negative(), Literal::f64_unsuffixed(v.abs()))
+            };
+            Some(negated(neg, quote!(#lit)))
+        }
+        Base::Named(n) => match types.iter().find(|d| d.name() == n)? {
+            TypeDecl::Enum(e) => {
+                // As the derive reads it: the exact text first, then the collapsed one.
+                let (variant, _) = e
+                    .values
+                    .iter()
+                    .find(|(_, v)| v == literal)
+                    .or_else(|| e.values.iter().find(|(_, v)| v == t))?;
+                let (ty, variant) = (ident(&e.name), ident(variant));
+                Some(quote!(#ty::#variant))
+            }
+            TypeDecl::Alias(a) if depth < 16 => constant(&a.target, literal, types, depth + 1),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 struct Emitter<'a> {
     opts: &'a EmitOptions,
     rt: TokenStream,
@@ -159,7 +275,7 @@ impl Emitter<'_> {
             Card::Optional => quote!(::core::option::Option<#inner>),
             Card::Many => quote!(::std::vec::Vec<#inner>),
             Card::Nillable => quote!(#rt::types::Nillable<#inner>),
-            Card::OptionalNillable => quote!(::core::option::Option<#rt::types::Nillable<#inner>>),
+            Card::OptionalNillable => quote!(#rt::types::OptionalNillable<#inner>),
             Card::ManyNillable => quote!(::std::vec::Vec<#rt::types::Nillable<#inner>>),
         }
     }
@@ -171,7 +287,98 @@ impl Emitter<'_> {
         }
     }
 
-    fn struct_decl(&self, s: &StructDecl) -> TokenStream {
+    /// How `new` and `Default` fill field `f` (XML Schema Part 1 §3.9.1 minOccurs, §3.3.1
+    /// {nillable}, §3.2.1 attribute {value constraint}).
+    fn field_init(&self, f: &FieldDecl, types: &[TypeDecl]) -> FieldInit {
+        match f.kind {
+            FieldKind::AnyAttribute => FieldInit::Default,
+            FieldKind::Attribute => match (&f.constraint, f.ty.card) {
+                (_, Card::Optional) => FieldInit::Default,
+                (Some((literal, _)), Card::One) if !f.ty.boxed => {
+                    match constant(&f.ty.base, literal, types, 0) {
+                        Some(v) => FieldInit::Value(v),
+                        None => FieldInit::Required,
+                    }
+                }
+                _ => FieldInit::Required,
+            },
+            _ => match f.ty.card {
+                Card::Optional | Card::OptionalNillable => FieldInit::Default,
+                Card::Many | Card::ManyNillable if f.min_occurs == 0 => FieldInit::Default,
+                Card::One | Card::Nillable | Card::Many | Card::ManyNillable => FieldInit::Required,
+            },
+        }
+    }
+
+    /// `impl Default` or `new` for a struct (see the module docs, "Building values"), and whether
+    /// `#[derive(Default)]` gives the right value instead.
+    fn struct_ctor(&self, s: &StructDecl, types: &[TypeDecl]) -> (bool, TokenStream) {
+        let name = ident(&s.name);
+        let inits: Vec<(&FieldDecl, FieldInit)> = s
+            .fields
+            .iter()
+            .map(|f| (f, self.field_init(f, types)))
+            .collect();
+        if inits.iter().all(|(_, i)| matches!(i, FieldInit::Default)) {
+            return (true, TokenStream::new());
+        }
+        let values = inits.iter().map(|(f, i)| {
+            let fname = ident(&f.name);
+            match i {
+                FieldInit::Default => quote!(#fname: ::core::default::Default::default()),
+                FieldInit::Value(v) => quote!(#fname: #v),
+                FieldInit::Required => quote!(#fname),
+            }
+        });
+        let required: Vec<TokenStream> = inits
+            .iter()
+            .filter(|(_, i)| matches!(i, FieldInit::Required))
+            .map(|(f, _)| {
+                let fname = ident(&f.name);
+                let ty = self.type_expr(&f.ty, true);
+                quote!(#fname: #ty)
+            })
+            .collect();
+        let constrained = inits.iter().any(|(_, i)| matches!(i, FieldInit::Value(_)));
+        let rest = if constrained {
+            " (XML Schema Part 1 §3.9.1), attributes at the schema's `default` or `fixed` value \
+             (§3.2.1)."
+        } else {
+            " (XML Schema Part 1 §3.9.1)."
+        };
+        if required.is_empty() {
+            let doc = " Every field absent or empty";
+            return (
+                false,
+                quote! {
+                    impl ::core::default::Default for #name {
+                        #[doc = #doc]
+                        #[doc = #rest]
+                        #[inline]
+                        fn default() -> Self {
+                            Self { #(#values),* }
+                        }
+                    }
+                },
+            );
+        }
+        let doc = " Builds the value from its required fields, in schema order; the other fields absent or empty";
+        (
+            false,
+            quote! {
+                impl #name {
+                    #[doc = #doc]
+                    #[doc = #rest]
+                    #[inline]
+                    pub fn new(#(#required),*) -> Self {
+                        Self { #(#values),* }
+                    }
+                }
+            },
+        )
+    }
+
+    fn struct_decl(&self, s: &StructDecl, types: &[TypeDecl]) -> TokenStream {
         let rt = &self.rt;
         let name = ident(&s.name);
         let doc = doc_attrs(s.doc.as_deref(), self.opts.docs);
@@ -256,14 +463,17 @@ impl Emitter<'_> {
                 pub #fname: #ty,
             }
         });
+        let (derive_default, ctor) = self.struct_ctor(s, types);
+        let default = derive_default.then(|| quote!(Default,));
         quote! {
             #doc
             #origin
-            #[derive(Debug, Clone, PartialEq, #rt::ToXml, #rt::FromXml, #rt::ArbitraryXml)]
+            #[derive(Debug, Clone, PartialEq, #default #rt::ToXml, #rt::FromXml, #rt::ArbitraryXml)]
             #container
             pub struct #name {
                 #(#fields)*
             }
+            #ctor
         }
     }
 
@@ -373,6 +583,29 @@ impl Emitter<'_> {
                 #vi(#ty),
             }
         });
+        // `.into()` from each type's struct (boxed when the types are recursive).
+        let mut seen: Vec<&Base> = Vec::new();
+        let froms = d.variants.iter().filter_map(|v| {
+            if seen.contains(&&v.ty.base) {
+                return None;
+            }
+            seen.push(&v.ty.base);
+            let vi = ident(&v.name);
+            let ty = self.base(&v.ty.base, true);
+            let value = if v.ty.boxed {
+                quote!(::std::boxed::Box::new(v))
+            } else {
+                quote!(v)
+            };
+            Some(quote! {
+                impl ::core::convert::From<#ty> for #name {
+                    #[inline]
+                    fn from(v: #ty) -> Self {
+                        #name::#vi(#value)
+                    }
+                }
+            })
+        });
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq, #rt::ToXml, #rt::FromXml, #rt::ArbitraryXml)]
@@ -380,6 +613,7 @@ impl Emitter<'_> {
             pub enum #name {
                 #(#variants)*
             }
+            #(#froms)*
         }
     }
 
@@ -666,7 +900,7 @@ pub fn emit(module: &Module, opts: &EmitOptions) -> String {
     let e = Emitter { opts, rt, rt_attr };
     let types = module.types.iter().map(|t| {
         let decl = match t {
-            TypeDecl::Struct(s) => e.struct_decl(s),
+            TypeDecl::Struct(s) => e.struct_decl(s, &module.types),
             TypeDecl::Enum(en) => e.enum_decl(en),
             TypeDecl::Alias(a) => e.alias_decl(a),
             TypeDecl::Faults(f) => e.faults_decl(f),
@@ -683,6 +917,12 @@ pub fn emit(module: &Module, opts: &EmitOptions) -> String {
     let clients = module.clients.iter().map(|c| e.client(c));
     let tokens = quote! {
         /// The types of the service's messages.
+        ///
+        /// Building values: a struct whose fields are all optional (absent, empty, or an attribute
+        /// with a schema default) implements `Default`; any other has `new(required fields in
+        /// schema order)`, the other fields taking their defaults. Set more fields with struct
+        /// update syntax, `Foo { bar: "x".into(), ..Foo::new(id) }`. An `xsi:type` enum (`…Kind`)
+        /// converts from each of its structs with `.into()`.
         #[allow(clippy::all, clippy::pedantic, non_camel_case_types, non_snake_case, dead_code, missing_docs)]
         #[rustfmt::skip]
         pub mod types {

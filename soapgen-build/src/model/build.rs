@@ -25,6 +25,8 @@ pub struct Options {
     /// Leave out operations that use unsupported constructs (each listed in the module docs), instead
     /// of failing.
     pub skip_unsupported: bool,
+    /// Which WSDL operations to generate (default all); only the types they reach are generated.
+    pub selection: crate::model::select::Selection,
 }
 
 /// What a named or element-anonymous type is generated as.
@@ -122,6 +124,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
             .unique(&format!("{}Kind", b.names[&TypeKey::Named(q.clone())]));
         b.names.insert(TypeKey::Derivations(q.clone()), n);
     }
+    opts.selection.check(defs, source)?;
     let mut errors = Vec::new();
     let mut clients = Vec::new();
     for binding in defs.bindings.values() {
@@ -139,6 +142,22 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
                 binding.name.local
             )),
         }
+    }
+    if !opts.selection.is_all() {
+        // Bindings left without operations are left out (before clients are merged and named).
+        clients.retain(|c| !c.operations.is_empty());
+        let ops = defs
+            .bindings
+            .values()
+            .filter(|b| matches!(b.kind, BindingKind::Soap11 | BindingKind::Soap12))
+            .flat_map(|b| b.operations.iter());
+        let (all, left_out) = ops.fold((0, 0), |(n, l), o| {
+            (n + 1, l + usize::from(!opts.selection.selects(&o.name)))
+        });
+        b.notes.push(format!(
+            "{left_out} of the {all} operations of the SOAP bindings (not selected), and the types \
+             only they reach"
+        ));
     }
     // One client per portType and set of bindings that differ only in SOAP version, named; then
     // the fault sets, named after them (before the types the queue below names).
@@ -1575,6 +1594,9 @@ impl<'d> Builder<'d> {
         let mut ops = Vec::new();
         let methods = method_names(binding, pt);
         for (bop, method) in binding.operations.iter().zip(methods) {
+            if !self.opts.selection.selects(&bop.name) {
+                continue;
+            }
             match self.operation(binding, pt, bop, method) {
                 Ok(op) => ops.push(op),
                 Err(e)

@@ -215,7 +215,8 @@ pub enum Card {
     Many,
     /// `Nillable<T>`.
     Nillable,
-    /// `Option<Nillable<T>>`.
+    /// `OptionalNillable<T>`: absent, nil or a value (the runtime type; `Option<Nillable<T>>` on
+    /// the wire).
     OptionalNillable,
     /// `Vec<Nillable<T>>`.
     ManyNillable,

@@ -7,3 +7,4 @@ pub mod clients;
 pub mod components;
 pub mod ir;
 pub mod names;
+pub mod select;

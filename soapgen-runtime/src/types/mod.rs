@@ -14,6 +14,11 @@
 //! | SOAP-ENC array (SOAP 1.1 §5.4.2, rpc/encoded) | [`SoapArray`] (a `Vec<T>`; see [`EncodedType`]) |
 //! | WS-I `swaRef` (`{http://ws-i.org/profiles/basic/1.1/xsd}swaRef`) | [`SwaRef`] (the attachment's bytes) |
 //!
+//! Occurrence and nil (XML Schema Part 1 §3.9.1 minOccurs/maxOccurs, §3.3.1 {nillable}, §2.6.2
+//! `xsi:nil`) are carried by a field's type: `T`, `Option<T>`, `Vec<T>`, [`Nillable<T>`] (present,
+//! nil or a value), [`OptionalNillable<T>`] (absent, nil or a value: `minOccurs="0"
+//! nillable="true"`) and `Vec<Nillable<T>>`.
+//!
 //! A simple value is read with [`FromXmlText`] and written with [`ToXmlText`]; every type implementing
 //! both is usable as element content (through the blanket [`ToXml`](crate::ToXml) /
 //! [`FromXml`](crate::FromXml) impls) and as an attribute value.
@@ -22,6 +27,7 @@ mod any;
 mod binary;
 mod datetime;
 mod list;
+mod nillable;
 mod numeric;
 pub(crate) mod qname;
 mod soapenc;
@@ -29,6 +35,7 @@ mod swaref;
 
 pub use any::{AnyAttribute, AnyElement, AnyXml};
 pub use list::List;
+pub use nillable::{Nillable, OptionalNillable};
 
 pub use binary::{Base64Binary, HexBinary};
 pub use datetime::{
@@ -121,54 +128,6 @@ pub struct NoNamespaces;
 impl PrefixResolver for NoNamespaces {
     fn resolve_prefix(&self, _prefix: &str) -> Option<String> {
         None
-    }
-}
-
-/// The three states of a nillable element (XML Schema Part 1 §2.6.2): `Option<Nillable<T>>` tells
-/// absent (`None`), nil (`Some(Nillable::Nil)`, written `xsi:nil="true"`) and present apart.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum Nillable<T> {
-    /// The element is present with `xsi:nil="true"` and no content.
-    #[default]
-    Nil,
-    /// The element is present with a value.
-    Value(T),
-}
-
-impl<T> Nillable<T> {
-    /// The value, if not nil.
-    pub fn value(&self) -> Option<&T> {
-        match self {
-            Nillable::Nil => None,
-            Nillable::Value(v) => Some(v),
-        }
-    }
-
-    /// Converts into an `Option`, `Nil` becoming `None`.
-    pub fn into_option(self) -> Option<T> {
-        match self {
-            Nillable::Nil => None,
-            Nillable::Value(v) => Some(v),
-        }
-    }
-
-    /// Maps the value, keeping `Nil`.
-    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Nillable<U> {
-        match self {
-            Nillable::Nil => Nillable::Nil,
-            Nillable::Value(v) => Nillable::Value(f(v)),
-        }
-    }
-
-    /// Whether this is `Nil`.
-    pub fn is_nil(&self) -> bool {
-        matches!(self, Nillable::Nil)
-    }
-}
-
-impl<T> From<T> for Nillable<T> {
-    fn from(v: T) -> Self {
-        Nillable::Value(v)
     }
 }
 

@@ -106,6 +106,12 @@ impl<T: EncodedType> EncodedType for super::Nillable<T> {
     }
 }
 
+impl<T: EncodedType> EncodedType for super::OptionalNillable<T> {
+    fn xsi_type() -> Option<Name<'static>> {
+        T::xsi_type()
+    }
+}
+
 impl<T> EncodedType for SoapArray<T> {
     fn xsi_type() -> Option<Name<'static>> {
         Some(Name::new(SOAP_ENC_NS, "Array"))

@@ -10,6 +10,12 @@
 // - binding GlobalWeatherHttpPost is an HTTP GET/POST binding (WSDL 1.1 §4): not generated; use a SOAP binding of the same portType
 
 /// The types of the service's messages.
+///
+/// Building values: a struct whose fields are all optional (absent, empty, or an attribute
+/// with a schema default) implements `Default`; any other has `new(required fields in
+/// schema order)`, the other fields taking their defaults. Set more fields with struct
+/// update syntax, `Foo { bar: "x".into(), ..Foo::new(id) }`. An `xsi:type` enum (`…Kind`)
+/// converts from each of its structs with `.into()`.
 #[allow(
     clippy::all,
     clippy::pedantic,
@@ -35,6 +41,20 @@ pub mod types {
         pub get_weather_result: ::std::string::String,
         #[xml(rename = "StatusCode")]
         pub status_code: ::std::string::String,
+    }
+    impl GetWeatherResponse {
+        /// Builds the value from its required fields, in schema order; the other fields absent or empty
+        /// (XML Schema Part 1 §3.9.1).
+        #[inline]
+        pub fn new(
+            get_weather_result: ::std::string::String,
+            status_code: ::std::string::String,
+        ) -> Self {
+            Self {
+                get_weather_result,
+                status_code,
+            }
+        }
     }
 }
 /// Generated from bindings `GlobalWeatherSoap` (SOAP 1.1) and `GlobalWeatherSoap12` (SOAP 1.2) of portType `GlobalWeatherSoap`, which differ only in SOAP version; SOAP 1.1 is the default.

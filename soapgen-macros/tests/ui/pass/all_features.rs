@@ -1,7 +1,7 @@
 //! Everything the macros accept, compiled with warnings as errors.
 #![deny(warnings, missing_docs)]
 
-use soapgen_runtime::types::{Decimal, Nillable};
+use soapgen_runtime::types::{Decimal, Nillable, OptionalNillable};
 use soapgen_runtime::{soap_client, Error, FromXml, ToXml};
 
 /// A header block.
@@ -26,6 +26,8 @@ pub struct Record {
     pub r#type: String,
     /// Optional nillable.
     pub note: Option<Nillable<String>>,
+    /// Optional nillable, in one type.
+    pub memo: OptionalNillable<Box<Record>>,
     /// Repeated nillable.
     pub values: Vec<Nillable<Decimal>>,
     /// Recursion.
@@ -126,6 +128,13 @@ pub trait Bare {
     async fn convert(&self, m: Money) -> Result<Money, Error>;
 }
 
+/// A WCF-style service: optional nillable parameters and result.
+#[soap_client(namespace = "urn:w")]
+pub trait Wcf {
+    /// Absent, nil or a value, both ways.
+    async fn find(&self, id: OptionalNillable<String>) -> Result<OptionalNillable<Record>, Error>;
+}
+
 /// A mock behind the trait: plain `async fn` in the impl.
 struct MockRpc;
 
@@ -159,6 +168,7 @@ fn main() {
     let _ = RpcClient::NAMESPACE;
     let _ = BareClient::NAMESPACE;
     let _ = BareEmptyClient::NAMESPACE;
+    let _ = WcfClient::NAMESPACE;
 }
 
 /// A transport that refuses everything, so the example needs no HTTP stack.
