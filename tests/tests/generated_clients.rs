@@ -203,3 +203,63 @@ async fn declared_faults_arrive_as_typed_detail_from_gsoap() {
     assert_eq!(c12.whoami(Some(auth)).await.unwrap(), "bob/t");
     assert_eq!(c11.echo("round trip".into()).await.unwrap(), "round trip");
 }
+
+/// tests/peers/gsoap/echo.wsdl binds one portType with a SOAP 1.1 and a SOAP 1.2 binding: the
+/// generator merges them into one client type, and that type calls the live gSOAP server in both
+/// versions (gSOAP answers in the version of the request, so the fault's version and HTTP status
+/// show which one was sent: SOAP 1.1 §6.2 uses 500, SOAP 1.2 Part 2 §7.5.2.2 uses 400 for Sender).
+#[test]
+fn one_client_type_calls_both_soap_versions_of_the_wsdl() {
+    use soapgen_runtime::SoapVersion;
+    assert_eq!(
+        echo::EchoServiceClient::SOAP_VERSIONS,
+        [SoapVersion::Soap11, SoapVersion::Soap12]
+    );
+    let peer = peers::gsoap();
+    let url = peer.url("/");
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let clients = [
+                echo::EchoServiceClient::new(url.clone()).unwrap(),
+                echo::EchoServiceClient::soap12(url.clone()).unwrap(),
+                echo::EchoServiceClient::new(url.clone())
+                    .unwrap()
+                    .with_soap_version(SoapVersion::Soap12),
+            ];
+            for (c, version, status) in [
+                (&clients[0], SoapVersion::Soap11, 500),
+                (&clients[1], SoapVersion::Soap12, 400),
+                (&clients[2], SoapVersion::Soap12, 400),
+            ] {
+                assert_eq!(c.soap_version(), version);
+                assert_eq!(c.echo("both ways".into()).await.unwrap(), "both ways");
+                let e = c.fail("why".into()).await.unwrap_err();
+                let f = e
+                    .fault()
+                    .unwrap_or_else(|| panic!("expected a fault, got {e}"));
+                assert_eq!((f.version, f.http_status), (version, Some(status)), "{f}");
+            }
+        });
+        // The blocking twin, both versions, through the same type.
+        for (c, version) in [
+            (
+                echo::EchoServiceBlockingClient::new(url.clone()).unwrap(),
+                SoapVersion::Soap11,
+            ),
+            (
+                echo::EchoServiceBlockingClient::soap12(url.clone()).unwrap(),
+                SoapVersion::Soap12,
+            ),
+        ] {
+            assert_eq!(c.echo("blocking".into()).unwrap(), "blocking");
+            let e = c.fail("why".into()).unwrap_err();
+            assert_eq!(e.fault().map(|f| f.version), Some(version), "{e}");
+        }
+    })
+    .join()
+    .unwrap();
+}
