@@ -42,6 +42,14 @@
 #    script prints zeep median / soapgen for from_client and for Client::new + from_client.
 #    Goals: from_client < 1 µs; zeep/soapgen >= 1000×.
 #
+# 4. gSOAP side by side: on ec2 (every mode but --quick) and economic (full mode), gSOAP 2.8's
+#    `wsdl2h` + `soapcpp2 -C -L -x` (C++ client stubs) + `g++ -O1 -c` of soapC.cpp and
+#    soapClient.cpp, wall time of the three and g++'s peak RSS, with the ratio of soapgen's dev and
+#    release build of the same WSDL to it.
+# 5. `cargo llvm-lines --lib` on the largest generated crate (economic unless --small/--quick):
+#    LLVM IR lines and functions (copies of generic functions counted), and both per operation.
+#    Installs cargo-llvm-lines with `cargo install` when missing; LLVM_LINES=0 skips it.
+#
 # WSDLs, smallest first: examples/wsdl/globalweather.wsdl, tests/wsdl/large_objects.wsdl and from
 # the corpus gowsdl/fixtures/ec2.wsdl (340 KB), gowsdl/fixtures/vboxweb.wsdl (2.3 MB),
 # wasabi/spec/fixtures/economic.wsdl (3 MB).  Corpus files are looked up in
@@ -417,6 +425,68 @@ for s in "${SLUGS[@]}"; do
 done
 
 # ---------------------------------------------------------------------------------------------
+# 4. gSOAP side by side: wsdl2h + soapcpp2 (C++ client stubs) + g++ -O1 of soapC.cpp and
+#    soapClient.cpp, on ec2 (and economic in full mode), same run.
+declare -A GS_S=() GS_RSS=() GS_CPP=() GS_NOTE=()
+GS_SLUGS=()
+for s in "${SLUGS[@]}"; do
+  case $s in
+    ec2) GS_SLUGS+=("$s") ;;
+    economic) [[ $NO_RELEASE -eq 0 ]] && GS_SLUGS+=("$s") ;;
+  esac
+done
+HAVE_GSOAP=0
+command -v wsdl2h >/dev/null && command -v soapcpp2 >/dev/null && command -v g++ >/dev/null \
+  && pkg-config --exists gsoap++ 2>/dev/null && HAVE_GSOAP=1
+for s in "${GS_SLUGS[@]}"; do
+  if [[ $HAVE_GSOAP -eq 0 ]]; then GS_NOTE[$s]="gSOAP not installed (sudo bash .ci/install-peers.sh)"; continue; fi
+  d="$B/gsoap/$s"
+  rm -rf "$d"; mkdir -p "$d"
+  say "gSOAP: wsdl2h + soapcpp2 + g++ -O1: $s"
+  t0=$(date +%s%N)
+  if ! (cd "$d" && wsdl2h -o svc.h "${WSDL[$s]}" && soapcpp2 -C -L -x -I/usr/share/gsoap/import svc.h) \
+      >"$B/logs/$s-gsoap-gen.log" 2>&1; then
+    GS_NOTE[$s]="wsdl2h/soapcpp2 failed (see logs/$s-gsoap-gen.log)"; continue
+  fi
+  GS_CPP[$s]=$(cat "$d"/soapC.cpp "$d"/soapClient.cpp | wc -c)
+  # shellcheck disable=SC2046
+  if ! (cd "$d" && /usr/bin/time -f "%e %M" -o "$B/logs/$s-gsoap.time" sh -c \
+        "g++ -O1 -c soapC.cpp -o soapC.o $(pkg-config --cflags gsoap++) && g++ -O1 -c soapClient.cpp -o soapClient.o $(pkg-config --cflags gsoap++)") \
+      >"$B/logs/$s-gsoap-gxx.log" 2>&1; then
+    GS_NOTE[$s]="g++ failed (see logs/$s-gsoap-gxx.log)"; continue
+  fi
+  t1=$(date +%s%N)
+  read -r _ rss < <(tail -1 "$B/logs/$s-gsoap.time")
+  GS_S[$s]=$(calc "($t1-$t0)/1e9")
+  GS_RSS[$s]=$(calc "$rss/1024")
+  say "  $s gSOAP: ${GS_S[$s]} s, ${GS_RSS[$s]} MiB"
+done
+
+# ---------------------------------------------------------------------------------------------
+# 5. LLVM IR of the largest generated crate (dev): `cargo llvm-lines --lib`, as functions (copies
+#    of generic ones counted) and lines, per operation. LLVM_LINES=0 skips it.
+LL_SLUG="" LL_LINES=n/a LL_COPIES=n/a LL_OPS=n/a LL_NOTE=""
+for s in "${SLUGS[@]}"; do [[ -n "${CRATE[$s]:-}" ]] && LL_SLUG=$s; done
+if [[ "${LLVM_LINES:-1}" != 0 && -n "$LL_SLUG" ]]; then
+  if ! cargo llvm-lines --version >/dev/null 2>&1; then
+    say "installing cargo-llvm-lines (cargo install)"
+    cargo install -q cargo-llvm-lines >"$B/logs/llvm-lines-install.log" 2>&1 || true
+  fi
+  if cargo llvm-lines --version >/dev/null 2>&1; then
+    say "cargo llvm-lines --lib: $LL_SLUG"
+    if (cd "${CRATE[$LL_SLUG]}" && cargo llvm-lines --lib) >"$B/logs/$LL_SLUG-llvm-lines.txt" 2>"$B/logs/$LL_SLUG-llvm-lines.err"; then
+      # The first data line is "  <lines> (100%) <copies> (100%) (TOTAL)".
+      read -r LL_LINES _ LL_COPIES _ < <(grep -m1 '(TOTAL)' "$B/logs/$LL_SLUG-llvm-lines.txt")
+      LL_OPS=$(sed -n 's/.*, \([0-9]*\) operations.*/\1/p' <<<"${GEN_SUM[$LL_SLUG]}")
+    else
+      LL_NOTE="cargo llvm-lines failed (see logs/$LL_SLUG-llvm-lines.err)"
+    fi
+  else
+    LL_NOTE="cargo-llvm-lines could not be installed"
+  fi
+fi
+
+# ---------------------------------------------------------------------------------------------
 # 3b. zeep, same WSDLs, same run.
 declare -A ZEEP=() ZEEP_STATUS=()
 ZEEP_HOW="python3-zeep not installed (sudo bash .ci/install-peers.sh)"
@@ -515,6 +585,31 @@ echo "wsdl,wsdl_bytes,types_clients_operations,lib_rs_bytes,generate_median_s,ge
       echo "- $s: zeep ${ZEEP_STATUS[$s]}"
     fi
   done
+  echo
+  echo "## 4. gSOAP side by side: \`wsdl2h\` + \`soapcpp2 -C\` + \`g++ -O1\` (same run)"
+  echo
+  if [[ ${#GS_SLUGS[@]} -eq 0 ]]; then
+    echo "Not run in this mode (ec2 is in every mode but --quick's; economic in full mode only)."
+  else
+    echo "| WSDL | gSOAP C++ (soapC.cpp + soapClient.cpp) | gSOAP total | g++ peak RSS | soapgen dev | dev / gSOAP | soapgen release | release / gSOAP |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+    for s in "${GS_SLUGS[@]}"; do
+      if [[ -n "${GS_NOTE[$s]:-}" ]]; then echo "| $s | ${GS_NOTE[$s]} | | | | | | |"; continue; fi
+      echo "| $s | $(human "${GS_CPP[$s]}") | $(fmt %.1f "${GS_S[$s]}") s | $(fmt %.0f "${GS_RSS[$s]}") MiB | $(fmt %.1f "${BUILD_S[$s/dev]:-}") s | $(fmt %.2f "$(ratio "${BUILD_S[$s/dev]:-}" "${GS_S[$s]}")")× | $(fmt %.1f "${BUILD_S[$s/release]:-}") s | $(fmt %.2f "$(ratio "${BUILD_S[$s/release]:-}" "${GS_S[$s]}")")× |"
+    done
+  fi
+  echo
+  echo "## 5. LLVM IR per operation (\`cargo llvm-lines --lib\`, dev)"
+  echo
+  if [[ -n "$LL_NOTE" ]]; then
+    echo "$LL_NOTE."
+  elif isnum "$LL_LINES"; then
+    echo "| WSDL | operations | LLVM IR lines | functions (generic copies counted) | lines / operation | functions / operation |"
+    echo "|---|---:|---:|---:|---:|---:|"
+    echo "| $LL_SLUG | $LL_OPS | $(group "$LL_LINES") | $(group "$LL_COPIES") | $(fmt %.0f "$(ratio "$LL_LINES" "$LL_OPS")") | $(fmt %.1f "$(ratio "$LL_COPIES" "$LL_OPS")") |"
+  else
+    echo "Skipped (LLVM_LINES=0)."
+  fi
   echo
   echo "CSV: ${RESULTS#"$ROOT"/}/codegen.csv; logs and \`--timings\` reports: ${B#"$ROOT"/}/logs/."
 } >"$MD"
