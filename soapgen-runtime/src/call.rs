@@ -479,7 +479,7 @@ pub mod result {
     }
 
     macro_rules! single {
-        ($(#[$doc:meta])* $marker:ident, $value:ty, $read:path, |$r:ident, $start:ident, $slot:ident, $result:ident| $fin:expr) => {
+        ($(#[$doc:meta])* $marker:ident, $item:ty => $value:ty, $read:path, |$r:ident, $start:ident, $slot:ident, $result:ident| $fin:expr) => {
             $(#[$doc])*
             #[derive(Debug)]
             pub struct $marker<T>(PhantomData<T>);
@@ -499,7 +499,7 @@ pub mod result {
                         return Err(empty(shape));
                     };
                     let ($result, _) = wrapped($r, &$start, shape)?;
-                    let mut $slot: Option<$value> = None;
+                    let mut $slot: Option<$item> = None;
                     children($r, $result, &mut $slot, |slot, r, c| {
                         if slot.is_some() {
                             return Err(r.duplicate(&c));
@@ -515,49 +515,24 @@ pub mod result {
 
     single!(
         /// `T`: exactly one result element, not nil.
-        One, T, crate::__private::read_required,
+        One, T => T, crate::__private::read_required,
         |r, start, slot, result| crate::__private::required(r, &start, slot, result)
     );
     single!(
         /// `Option<T>`: at most one result element; nil reads as `None`.
-        Optional, Option<T>, crate::__private::read_optional,
+        Optional, Option<T> => Option<T>, crate::__private::read_optional,
         |r, start, slot, result| Ok(slot.flatten())
     );
     single!(
         /// `Nillable<T>`: exactly one result element, possibly nil (XML Schema Part 1 §2.6.2).
-        Nillable, Nil<T>, crate::__private::read_nillable,
+        Nillable, Nil<T> => Nil<T>, crate::__private::read_nillable,
         |r, start, slot, result| crate::__private::required(r, &start, slot, result)
     );
-
-    /// `Option<Nillable<T>>`: at most one result element, possibly nil.
-    #[derive(Debug)]
-    pub struct OptionalNillable<T>(PhantomData<T>);
-
-    impl<T: FromXml> OptionalNillable<T> {
-        /// The [`Decoder`] of a [`ResponseShape::Wrapped`] response.
-        ///
-        /// # Errors
-        ///
-        /// As [`One::read`].
-        pub fn read<'i>(
-            child: Option<(&mut XmlReader<'i>, StartTag<'i>)>,
-            shape: &ResponseShape,
-        ) -> Result<Option<Nil<T>>, DecodeError> {
-            let Some((r, start)) = child else {
-                return Err(empty(shape));
-            };
-            let (result, _) = wrapped(r, &start, shape)?;
-            let mut slot: Option<Nil<T>> = None;
-            children(r, result, &mut slot, |slot, r, c| {
-                if slot.is_some() {
-                    return Err(r.duplicate(&c));
-                }
-                *slot = Some(crate::__private::read_nillable(r, c)?);
-                Ok(())
-            })?;
-            Ok(slot)
-        }
-    }
+    single!(
+        /// `Option<Nillable<T>>`: at most one result element, possibly nil.
+        OptionalNillable, Nil<T> => Option<Nil<T>>, crate::__private::read_nillable,
+        |r, start, slot, result| Ok(slot)
+    );
 
     /// `OptionalNillable<T>`: at most one result element, possibly nil, in one type (absent, nil
     /// or a value).
