@@ -944,3 +944,96 @@ fn an_str_transform_reference_covers_the_token() {
         Err(WssError::InvalidSignature(_))
     ));
 }
+
+#[test]
+fn a_signer_with_a_short_rsa_key_is_refused_by_its_size() {
+    use soapgen_tests::pki::openssl;
+    use soapgen_tests::xmlsec::{xmlsec1_sign, xmlsec1_verify};
+    // A 1024-bit key with a certificate from the test CA (so only the size is wrong).
+    let pki = test_pki();
+    let dir = pki.dir();
+    openssl(
+        dir,
+        &[
+            "genpkey",
+            "-algorithm",
+            "RSA",
+            "-pkeyopt",
+            "rsa_keygen_bits:1024",
+            "-out",
+            "weak1024.key",
+        ],
+    );
+    openssl(
+        dir,
+        &[
+            "req",
+            "-new",
+            "-key",
+            "weak1024.key",
+            "-subj",
+            "/O=soapgen tests/CN=soapgen test weak1024",
+            "-out",
+            "weak1024.csr",
+        ],
+    );
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "weak1024.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-set_serial",
+            "1024",
+            "-days",
+            "2",
+            "-extfile",
+            "leaf.ext",
+            "-out",
+            "weak1024.pem",
+        ],
+    );
+    for (sig, digest) in [
+        (RSA_SHA256, SHA256),
+        (RSA_SHA1, "http://www.w3.org/2000/09/xmldsig#sha1"),
+    ] {
+        let signed = xmlsec1_sign(
+            &response("server"),
+            &pki.path("weak1024.key"),
+            &pki.path("weak1024.pem"),
+            sig,
+            digest,
+            &["TS-1", "Body-1"],
+        );
+        // xmlsec1 itself accepts the signature (it sets no minimum key size)...
+        let ca = pki.path("ca.pem");
+        xmlsec1_verify(&signed, &["--trusted-pem", ca.to_str().unwrap()])
+            .unwrap_or_else(|e| panic!("xmlsec1: {e}"));
+        // ... soapgen refuses it for the key's size, not as an invalid signature.
+        let e = check(&client(), &signed).unwrap_err();
+        assert!(
+            matches!(&e, WssError::WeakKey { bits: 1024, minimum: 2048, subject } if subject.contains("weak1024")),
+            "{sig}: {e}"
+        );
+        assert!(e.to_string().contains("1024-bit"), "{e}");
+        // A policy that allows 1024-bit signers verifies it.
+        let lenient = client().min_rsa_key_bits(1024);
+        let report = check(&lenient, &signed).unwrap_or_else(|e| panic!("{sig}: {e}"));
+        assert_eq!(report.signed, [MessagePart::Timestamp, MessagePart::Body]);
+        // And a 2048-bit signer still passes a stricter minimum only if it meets it.
+        let strict = client().min_rsa_key_bits(3072);
+        assert!(matches!(
+            check(&strict, &signed_response()),
+            Err(WssError::WeakKey {
+                bits: 2048,
+                minimum: 3072,
+                ..
+            })
+        ));
+    }
+}

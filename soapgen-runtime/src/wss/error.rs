@@ -129,6 +129,19 @@ pub enum WssError {
     /// element, a SignatureValue that the signer's key does not verify (XML-DSig §3.2).
     #[error("WS-Security: invalid signature: {0}")]
     InvalidSignature(String),
+    /// A signer's RSA key shorter than the inbound policy's minimum
+    /// ([`WssConfig::min_rsa_key_bits`](super::WssConfig::min_rsa_key_bits), default 2048 bits as
+    /// NIST SP 800-131A; XML-DSig §6.4.2 RSA), or too short for its SignatureMethod (RSA-SHA384
+    /// needs 2048 bits).
+    #[error("WS-Security: the signer {subject} has a {bits}-bit RSA key, shorter than the minimum of {minimum} bits")]
+    WeakKey {
+        /// The signer certificate's subject.
+        subject: String,
+        /// The size of its RSA modulus.
+        bits: usize,
+        /// The minimum it fell short of.
+        minimum: usize,
+    },
     /// The signer's certificate is not trusted by the [`TrustStore`](super::TrustStore).
     #[error("WS-Security: certificate {subject} is not trusted: {reason}")]
     UntrustedCertificate {

@@ -155,6 +155,7 @@ struct ConfigInner {
     encrypted_headers: Vec<(String, String)>,
     algorithms: AlgorithmPolicy,
     max_references: Option<usize>,
+    min_rsa_bits: Option<usize>,
     expected_username: Option<UsernameToken>,
     replay: Arc<policy::ReplayCache>,
     certificates: Arc<policy::CertificateCache>,
@@ -163,6 +164,10 @@ struct ConfigInner {
 /// Default of [`WssConfig::max_signature_references`]: 32 (a WSS message signs a handful of
 /// parts; WSS4J's own default limit is 32 too).
 pub const DEFAULT_MAX_SIGNATURE_REFERENCES: usize = 32;
+
+/// Default of [`WssConfig::min_rsa_key_bits`]: 2048 bits (NIST SP 800-131A; WSS4J's default
+/// AlgorithmSuite allows 1024).
+pub const DEFAULT_MIN_RSA_KEY_BITS: usize = 2048;
 
 impl WssConfig {
     /// An empty configuration: an empty `wsse:Security` header and no inbound requirement until
@@ -287,6 +292,22 @@ impl WssConfig {
     /// [`DEFAULT_MAX_SIGNATURE_REFERENCES`]); also bounds the decryption passes of a response.
     pub fn max_signature_references(self, limit: usize) -> Self {
         self.edit(|c| c.max_references = Some(limit))
+    }
+
+    /// The shortest RSA key a response signer may have (XML-DSig §6.4.2; default
+    /// [`DEFAULT_MIN_RSA_KEY_BITS`], 2048 bits): a signer with a shorter key is refused with
+    /// [`WssError::WeakKey`] before its signature is checked. Values below 1024 act as 1024 (the
+    /// least the cryptographic library verifies); RSA-SHA384 always needs 2048.
+    pub fn min_rsa_key_bits(self, bits: usize) -> Self {
+        self.edit(|c| c.min_rsa_bits = Some(bits))
+    }
+
+    /// The minimum RSA key size of response signers (see [`min_rsa_key_bits`](Self::min_rsa_key_bits)).
+    pub fn rsa_key_minimum(&self) -> usize {
+        self.inner
+            .min_rsa_bits
+            .unwrap_or(DEFAULT_MIN_RSA_KEY_BITS)
+            .max(1024)
     }
 
     /// Requires every response to carry a UsernameToken for `user` with `password` (text or

@@ -732,12 +732,12 @@ fn verify_signature(
             ),
         });
     }
-    let verification = signature_algorithm(method_uri)
-        .filter(|_| policy.allows(method_uri))
-        .ok_or_else(|| WssError::AlgorithmNotAllowed {
+    if signature_algorithm(method_uri, 2048).is_none() || !policy.allows(method_uri) {
+        return Err(WssError::AlgorithmNotAllowed {
             role: "SignatureMethod",
             uri: method_uri.to_owned(),
-        })?;
+        });
+    }
     let references: Vec<Node<'_, '_>> = si.collect();
     if references.is_empty() {
         return Err(malformed(signed_info, "no Reference"));
@@ -752,6 +752,7 @@ fn verify_signature(
 
     // The key, and whether it is trusted: before any digest work.
     let signer = signer_certificate(cfg, key_info, tokens, sig)?;
+    let verification = check_key_size(cfg, &signer, method_uri)?;
     cfg.trust_store().check(&signer, now)?;
 
     // SignatureValue over the canonical SignedInfo.
@@ -893,13 +894,46 @@ fn c14n_prefixes(n: Node<'_, '_>, role: &'static str) -> Result<Vec<String>, Wss
         .unwrap_or_default())
 }
 
-fn signature_algorithm(uri: &str) -> Option<&'static dyn VerificationAlgorithm> {
+/// The verification algorithm of a SignatureMethod URI for an RSA key of `bits` (aws-lc-rs has
+/// RSA-SHA384 for 2048 bits and more only; below 1024 bits, none).
+fn signature_algorithm(uri: &str, bits: usize) -> Option<&'static dyn VerificationAlgorithm> {
+    let legacy = bits < 2048;
+    if bits < 1024 {
+        return None;
+    }
     Some(match uri {
+        alg::RSA_SHA1 if legacy => &signature::RSA_PKCS1_1024_8192_SHA1_FOR_LEGACY_USE_ONLY,
         alg::RSA_SHA1 => &signature::RSA_PKCS1_2048_8192_SHA1_FOR_LEGACY_USE_ONLY,
+        alg::RSA_SHA256 if legacy => &signature::RSA_PKCS1_1024_8192_SHA256_FOR_LEGACY_USE_ONLY,
         alg::RSA_SHA256 => &signature::RSA_PKCS1_2048_8192_SHA256,
-        alg::RSA_SHA384 => &signature::RSA_PKCS1_2048_8192_SHA384,
+        alg::RSA_SHA384 if !legacy => &signature::RSA_PKCS1_2048_8192_SHA384,
+        alg::RSA_SHA512 if legacy => &signature::RSA_PKCS1_1024_8192_SHA512_FOR_LEGACY_USE_ONLY,
         alg::RSA_SHA512 => &signature::RSA_PKCS1_2048_8192_SHA512,
         _ => return None,
+    })
+}
+
+/// Refuses a signer whose RSA key is shorter than the policy's minimum
+/// ([`WssConfig::min_rsa_key_bits`], NIST SP 800-131A: 2048 bits), and returns the verification
+/// algorithm of `method_uri` for its size.
+fn check_key_size(
+    cfg: &WssConfig,
+    signer: &Certificate,
+    method_uri: &str,
+) -> Result<&'static dyn VerificationAlgorithm, WssError> {
+    let minimum = cfg.rsa_key_minimum();
+    let bits = signer.public_key_bits().unwrap_or(0);
+    if signer.public_key_algorithm() == "RSA" && bits < minimum {
+        return Err(WssError::WeakKey {
+            subject: signer.subject().to_owned(),
+            bits,
+            minimum,
+        });
+    }
+    signature_algorithm(method_uri, bits).ok_or_else(|| WssError::WeakKey {
+        subject: signer.subject().to_owned(),
+        bits,
+        minimum: 2048,
     })
 }
 
