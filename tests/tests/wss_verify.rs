@@ -1037,3 +1037,133 @@ fn a_signer_with_a_short_rsa_key_is_refused_by_its_size() {
         ));
     }
 }
+
+/// The `ds:KeyInfo` of a signed document.
+fn key_info_of(doc: &str) -> &str {
+    let start = doc.find("<ds:KeyInfo>").unwrap();
+    let end = doc.find("</ds:KeyInfo>").unwrap() + 13;
+    &doc[start..end]
+}
+
+#[test]
+fn every_child_of_x509_data_is_considered() {
+    use soapgen_tests::xmlsec::xmlsec1_sign_with_key_info;
+    let pki = test_pki();
+    let server = cert("server.pem");
+    let issuer_serial = |c: &Certificate| {
+        format!(
+            "<ds:X509IssuerSerial><ds:X509IssuerName>{}</ds:X509IssuerName><ds:X509SerialNumber>{}</ds:X509SerialNumber></ds:X509IssuerSerial>",
+            c.issuer_rfc4514(),
+            c.serial_decimal()
+        )
+    };
+    let sign = |template: &str| {
+        xmlsec1_sign_with_key_info(
+            &response("server"),
+            &pki.path("server.key"),
+            &pki.path("server.pem"),
+            RSA_SHA256,
+            SHA256,
+            &["TS-1", "Body-1"],
+            template,
+        )
+    };
+    let accepted = |signed: &str, what: &str| {
+        let report = check(&client(), signed)
+            .unwrap_or_else(|e| panic!("{what}: {e}\n{}", key_info_of(signed)));
+        assert_eq!(report.signer.as_ref(), Some(&server), "{what}");
+        assert_eq!(report.signed, [MessagePart::Timestamp, MessagePart::Body]);
+    };
+    // xmlsec1 fills only the certificate of these templates and leaves the other children empty
+    // (zeep's Signature gives libxmlsec1 the first one); or they come filled, and name the
+    // certificate carried.
+    for template in [
+        "<ds:X509Data><ds:X509IssuerSerial/><ds:X509Certificate/></ds:X509Data>".to_owned(),
+        "<ds:X509Data><ds:X509SKI/><ds:X509Certificate/></ds:X509Data>".to_owned(),
+        "<ds:X509Data><ds:X509SubjectName/><ds:X509Certificate/></ds:X509Data>".to_owned(),
+        format!(
+            "<ds:X509Data>{}<ds:X509Certificate/></ds:X509Data>",
+            issuer_serial(&server)
+        ),
+        format!(
+            "<ds:X509Data><ds:X509SubjectName>{}</ds:X509SubjectName><ds:X509Certificate/></ds:X509Data>",
+            server.subject_rfc4514()
+        ),
+        format!(
+            "<ds:X509Data><ds:X509SKI>{}</ds:X509SKI>{}<ds:X509Certificate/></ds:X509Data>",
+            b64(server.subject_key_identifier().unwrap()),
+            issuer_serial(&server)
+        ),
+    ] {
+        let signed = sign(&template);
+        assert!(signed.contains("<ds:X509Certificate>MII"), "{signed}");
+        accepted(&signed, &template);
+        // zeep moves the X509Data into a SecurityTokenReference after signing (KeyInfo is not
+        // signed, so the signature still verifies).
+        let x509 = {
+            let k = key_info_of(&signed);
+            k["<ds:KeyInfo>".len()..k.len() - "</ds:KeyInfo>".len()].to_owned()
+        };
+        let in_str = signed.replacen(
+            &x509,
+            &format!(r#"<wsse:SecurityTokenReference xmlns:wsse="{WSSE}">{x509}</wsse:SecurityTokenReference>"#),
+            1,
+        );
+        accepted(&in_str, &format!("in an STR: {template}"));
+    }
+    // The certificate after the CA's (a chain, leaf last): the leaf signed.
+    let signed = sign("<ds:X509Data><ds:X509Certificate/></ds:X509Data>");
+    let chain = signed.replacen(
+        "<ds:X509Data>",
+        &format!(
+            "<ds:X509Data><ds:X509Certificate>{}</ds:X509Certificate>",
+            b64(cert("ca.pem").der())
+        ),
+        1,
+    );
+    accepted(&chain, "CA certificate, then the signer's");
+    // An IssuerSerial or SKI that names another certificate than the one carried: refused.
+    for other in [
+        issuer_serial(&cert("client.pem")),
+        format!(
+            "<ds:X509SKI>{}</ds:X509SKI>",
+            b64(cert("client.pem").subject_key_identifier().unwrap())
+        ),
+    ] {
+        let signed = sign(&format!(
+            "<ds:X509Data>{other}<ds:X509Certificate/></ds:X509Data>"
+        ));
+        let e = check(&client(), &signed).unwrap_err();
+        assert!(
+            matches!(&e, WssError::UntrustedKey(m) if m.contains("names none of the certificates")),
+            "{other}: {e}"
+        );
+    }
+    // The signer carried but untrusted (self-signed stranger) is still refused, as a BST is.
+    let stranger = xmlsec1_sign_with_key_info(
+        &response("server"),
+        &pki.path("stranger.key"),
+        &pki.path("stranger.pem"),
+        RSA_SHA256,
+        SHA256,
+        &["TS-1", "Body-1"],
+        "<ds:X509Data><ds:X509IssuerSerial/><ds:X509Certificate/></ds:X509Data>",
+    );
+    assert!(matches!(
+        check(&client(), &stranger),
+        Err(WssError::UntrustedCertificate { .. })
+    ));
+    // Only empty children: nothing names a key.
+    let mut s = Sig::new(&["TS-1", "Body-1"]);
+    s.key_info =
+        "<ds:X509Data><ds:X509IssuerSerial/><ds:X509Certificate/></ds:X509Data>".to_owned();
+    let e = check(&client(), &sign_with(&s)).unwrap_err();
+    assert!(
+        matches!(&e, WssError::UntrustedKey(m) if m.contains("empty X509Data")),
+        "{e}"
+    );
+}
+
+fn sign_with(s: &Sig<'_>) -> String {
+    sign(&response("server"), s)
+}

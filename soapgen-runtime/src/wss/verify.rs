@@ -1072,13 +1072,13 @@ pub(crate) fn resolve_key(
                         ))
                     })
                 }
-                (DS_NS, "X509Data") => x509_data(inner, known()),
+                (DS_NS, "X509Data") => x509_data(inner, &known().collect::<Vec<_>>()),
                 (ns, name) => Err(untrusted(format!(
                     "SecurityTokenReference by {{{ns}}}{name} is not supported"
                 ))),
             }
         }
-        (DS_NS, "X509Data") => x509_data(n, known()),
+        (DS_NS, "X509Data") => x509_data(n, &known().collect::<Vec<_>>()),
         (DS_NS, "KeyValue") => Err(untrusted(
             "a bare ds:KeyValue names no certificate and is never trusted".to_owned(),
         )),
@@ -1088,47 +1088,137 @@ pub(crate) fn resolve_key(
     }
 }
 
-fn x509_data<'c>(
-    n: Node<'_, '_>,
-    mut known: impl Iterator<Item = &'c Certificate>,
-) -> Result<Certificate, WssError> {
-    let untrusted = |s: String| WssError::UntrustedKey(s);
-    let inner = elements(n)
-        .next()
-        .ok_or_else(|| untrusted("an empty X509Data".to_owned()))?;
-    match inner.tag_name().name() {
-        "X509Certificate" => {
-            let der = base64(inner).map_err(|r| malformed(inner, &r))?;
-            Certificate::from_der(&der, "ds:X509Certificate")
+/// What one child of `ds:X509Data` says about the signer's certificate (XML-DSig §4.4.4).
+enum X509Identifier {
+    Ski(Vec<u8>),
+    IssuerSerial(String, String),
+    SubjectName(String),
+}
+
+impl X509Identifier {
+    fn matches(&self, c: &Certificate) -> bool {
+        match self {
+            X509Identifier::Ski(ski) => c.subject_key_identifier() == Some(ski.as_slice()),
+            X509Identifier::IssuerSerial(issuer, serial) => c.matches_issuer_serial(issuer, serial),
+            X509Identifier::SubjectName(name) => c.matches_subject_name(name),
         }
-        "X509SKI" => {
-            let ski = base64(inner).map_err(|r| malformed(inner, &r))?;
-            known
-                .find(|c| c.subject_key_identifier() == Some(&ski))
-                .cloned()
-                .ok_or_else(|| {
-                    untrusted(format!(
-                        "no configured certificate has the X509SKI {}",
-                        super::hex(&ski)
-                    ))
-                })
-        }
-        "X509IssuerSerial" => {
-            let issuer = child(inner, DS_NS, "X509IssuerName")
-                .map(|i| text(i).trim().to_owned())
-                .unwrap_or_default();
-            let serial = child(inner, DS_NS, "X509SerialNumber")
-                .map(|i| text(i).trim().to_owned())
-                .unwrap_or_default();
-            known
-                .find(|c| c.matches_issuer_serial(&issuer, &serial))
-                .cloned()
-                .ok_or_else(|| {
-                    untrusted(format!(
-                        "no configured certificate has issuer {issuer:?} and serial {serial}"
-                    ))
-                })
-        }
-        other => Err(untrusted(format!("X509Data by {other} is not supported"))),
     }
+}
+
+impl std::fmt::Display for X509Identifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            X509Identifier::Ski(ski) => write!(f, "X509SKI {}", super::hex(ski)),
+            X509Identifier::IssuerSerial(issuer, serial) => {
+                write!(f, "issuer {issuer:?} and serial {serial}")
+            }
+            X509Identifier::SubjectName(name) => write!(f, "X509SubjectName {name:?}"),
+        }
+    }
+}
+
+/// Whether an element has no text at all in it (`<ds:X509IssuerSerial/>`, as libxmlsec1 leaves
+/// a template it did not fill).
+fn is_blank(n: Node<'_, '_>) -> bool {
+    n.descendants()
+        .filter(Node::is_text)
+        .all(|t| t.text().is_none_or(|t| t.trim().is_empty()))
+}
+
+/// The signer's certificate from a `ds:X509Data` (XML-DSig §4.4.4, X.509 Token Profile 1.1 §3.3),
+/// every child considered, empty ones skipped: a certificate carried in the message is preferred
+/// (the one all the identifiers name, or the leaf of those carried; the trust store validates it
+/// then as it does a BinarySecurityToken); without one, the identifiers (`X509SKI`,
+/// `X509IssuerSerial`, `X509SubjectName`, all of which must name it) look it up among the
+/// configured certificates.
+fn x509_data(n: Node<'_, '_>, known: &[&Certificate]) -> Result<Certificate, WssError> {
+    let untrusted = |s: String| WssError::UntrustedKey(s);
+    let mut carried = Vec::new();
+    let mut identifiers = Vec::new();
+    let mut unsupported = Vec::new();
+    for c in elements(n) {
+        if is_blank(c) {
+            continue;
+        }
+        if c.tag_name().namespace() != Some(DS_NS) {
+            unsupported.push(c.tag_name().name());
+            continue;
+        }
+        match c.tag_name().name() {
+            "X509Certificate" => {
+                let der = base64(c).map_err(|r| malformed(c, &r))?;
+                carried.push(Certificate::from_der(&der, "ds:X509Certificate")?);
+            }
+            "X509SKI" => {
+                let ski = base64(c).map_err(|r| malformed(c, &r))?;
+                identifiers.push(X509Identifier::Ski(ski));
+            }
+            "X509IssuerSerial" => {
+                let issuer = child(c, DS_NS, "X509IssuerName")
+                    .map(|i| text(i).trim().to_owned())
+                    .unwrap_or_default();
+                let serial = child(c, DS_NS, "X509SerialNumber")
+                    .map(|i| text(i).trim().to_owned())
+                    .unwrap_or_default();
+                identifiers.push(X509Identifier::IssuerSerial(issuer, serial));
+            }
+            "X509SubjectName" => {
+                identifiers.push(X509Identifier::SubjectName(text(c).trim().to_owned()));
+            }
+            // Revocation lists say nothing about which certificate signed.
+            "X509CRL" => {}
+            other => unsupported.push(other),
+        }
+    }
+    let named = |c: &Certificate| identifiers.iter().all(|i| i.matches(c));
+    let names = || {
+        identifiers
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !carried.is_empty() {
+        if !identifiers.is_empty() {
+            return carried.into_iter().find(named).ok_or_else(|| {
+                untrusted(format!(
+                    "the X509Data's {} names none of the certificates it carries",
+                    names()
+                ))
+            });
+        }
+        // A chain: the signer is the certificate that issued none of the others.
+        let leaves: Vec<&Certificate> = carried
+            .iter()
+            .filter(|c| {
+                !carried
+                    .iter()
+                    .any(|o| o.der() != c.der() && o.issuer() == c.subject())
+            })
+            .collect();
+        return match leaves.as_slice() {
+            [one] => Ok((*one).clone()),
+            _ => Err(untrusted(format!(
+                "the X509Data carries {} certificates and does not say which one signed",
+                carried.len()
+            ))),
+        };
+    }
+    if identifiers.is_empty() {
+        return Err(untrusted(if unsupported.is_empty() {
+            "an empty X509Data".to_owned()
+        } else {
+            format!("X509Data by {} is not supported", unsupported.join(", "))
+        }));
+    }
+    known
+        .iter()
+        .find(|c| named(c))
+        .map(|c| (*c).clone())
+        .ok_or_else(|| {
+            untrusted(format!(
+                "no configured certificate has {} (add it to the TrustStore with .certificate())",
+                names()
+            ))
+        })
 }
