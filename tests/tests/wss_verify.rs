@@ -54,11 +54,24 @@ fn now() -> UtcTime {
 /// An unsigned response: Timestamp (created `age` ago, TTL 300 s), the signer's BST, and a Body
 /// with `content`.
 fn response_with(signer: &str, age_secs: u64, content: &str) -> String {
+    response_with_ttl(signer, age_secs, Some(300), content)
+}
+
+/// [`response_with`] with a Timestamp that expires `ttl_secs` after its creation (no `Expires`:
+/// `None`).
+fn response_with_ttl(signer: &str, age_secs: u64, ttl_secs: Option<u64>, content: &str) -> String {
     let created = now().minus(Duration::from_secs(age_secs));
-    let expires = created.plus(Duration::from_secs(300));
+    let expires = ttl_secs
+        .map(|t| {
+            format!(
+                "<wsu:Expires>{}</wsu:Expires>",
+                created.plus(Duration::from_secs(t))
+            )
+        })
+        .unwrap_or_default();
     let der = cert(&format!("{signer}.pem")).der().to_vec();
     format!(
-        r#"<soap:Envelope xmlns:soap="{SOAP11}" xmlns:wsu="{WSU}"><soap:Header><wsse:Security xmlns:wsse="{WSSE}" soap:mustUnderstand="1"><wsu:Timestamp wsu:Id="TS-1"><wsu:Created>{created}</wsu:Created><wsu:Expires>{expires}</wsu:Expires></wsu:Timestamp><wsse:BinarySecurityToken EncodingType="{B64}" ValueType="{X509V3}" wsu:Id="X509-1">{}</wsse:BinarySecurityToken></wsse:Security></soap:Header><soap:Body wsu:Id="Body-1">{content}</soap:Body></soap:Envelope>"#,
+        r#"<soap:Envelope xmlns:soap="{SOAP11}" xmlns:wsu="{WSU}"><soap:Header><wsse:Security xmlns:wsse="{WSSE}" soap:mustUnderstand="1"><wsu:Timestamp wsu:Id="TS-1"><wsu:Created>{created}</wsu:Created>{expires}</wsu:Timestamp><wsse:BinarySecurityToken EncodingType="{B64}" ValueType="{X509V3}" wsu:Id="X509-1">{}</wsse:BinarySecurityToken></wsse:Security></soap:Header><soap:Body wsu:Id="Body-1">{content}</soap:Body></soap:Envelope>"#,
         b64(&der)
     )
 }
@@ -478,10 +491,57 @@ fn doctype_and_entity_expansion_are_refused() {
 #[test]
 fn timestamps_are_checked() {
     let both = Sig::new(&["TS-1", "Body-1"]);
-    // Expired (created 20 min ago, TTL 5 min, skew 5 min).
-    let doc = response_with("server", 1200, "<r:x xmlns:r=\"urn:r\"/>");
-    let e = check(&client(), &sign(&doc, &both)).unwrap_err();
-    assert!(matches!(e, WssError::TimestampExpired { .. }), "{e}");
+    let x = "<r:x xmlns:r=\"urn:r\"/>";
+    // Created 20 min ago (TTL 5 min): older than the maximum age (5 min, WSS4J's timeStampTTL),
+    // and, when older ones are allowed, expired (skew 1 min).
+    let doc = sign(&response_with("server", 1200, x), &both);
+    let e = check(&client(), &doc).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            WssError::TimestampTooOld {
+                max_age_secs: 300,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let hour = client().max_timestamp_age(Duration::from_secs(3600));
+    let e = check(&hour, &doc).unwrap_err();
+    assert!(
+        matches!(e, WssError::TimestampExpired { skew_secs: 60, .. }),
+        "{e}"
+    );
+    // Created 6 min ago, expiring in a day, or never: too old all the same.
+    for ttl in [Some(86_400), None] {
+        let doc = sign(&response_with_ttl("server", 360, ttl, x), &both);
+        let e = check(&client(), &doc).unwrap_err();
+        assert!(
+            matches!(e, WssError::TimestampTooOld { .. }),
+            "{ttl:?}: {e}"
+        );
+        check(&hour, &doc).unwrap_or_else(|e| panic!("{ttl:?}: {e}"));
+    }
+    // Created 2 min in the future: beyond the default skew of 1 min (WSS4J's
+    // timeStampFutureTTL), within a skew of 5 min.
+    let ahead = {
+        let doc = response("server");
+        let c0 = doc.find("<wsu:Created>").unwrap() + 13;
+        let c1 = doc.find("</wsu:Created>").unwrap();
+        format!(
+            "{}{}{}",
+            &doc[..c0],
+            now().plus(Duration::from_secs(120)),
+            &doc[c1..]
+        )
+    };
+    let ahead = sign(&ahead, &both);
+    let e = check(&client(), &ahead).unwrap_err();
+    assert!(
+        matches!(e, WssError::TimestampInFuture { skew_secs: 60, .. }),
+        "{e}"
+    );
+    check(&client().clock_skew(Duration::from_secs(300)), &ahead).unwrap();
     // Created 20 min in the future.
     let future = {
         let created = now().plus(Duration::from_secs(1200));
@@ -521,6 +581,27 @@ fn replays_are_refused() {
         check(&cfg, &signed).unwrap_err(),
         WssError::Replay("signature value")
     );
+    // A signed Timestamp without Expires: its signature is remembered for as long as the message
+    // could be accepted (here an hour), not a fixed 6 minutes; after that it is too old.
+    let hour = client().max_timestamp_age(Duration::from_secs(3600));
+    let open = sign(
+        &response_with_ttl("server", 0, None, "<r:x xmlns:r=\"urn:r\"/>"),
+        &Sig::new(&["TS-1", "Body-1"]),
+    );
+    let later = |mins: u64| now().plus(Duration::from_secs(60 * mins));
+    hour.check_response(open.as_bytes(), now()).unwrap();
+    for mins in [11, 59] {
+        assert_eq!(
+            hour.check_response(open.as_bytes(), later(mins))
+                .unwrap_err(),
+            WssError::Replay("signature value"),
+            "{mins} min later"
+        );
+    }
+    assert!(matches!(
+        hour.check_response(open.as_bytes(), later(61)),
+        Err(WssError::TimestampTooOld { .. })
+    ));
     // A clone shares the cache (a client's configuration is cloned into each call).
     assert!(check(&cfg.clone(), &signed).is_err());
     // A UsernameToken Nonce replayed in another (unsigned) response.

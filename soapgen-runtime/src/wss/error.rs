@@ -55,6 +55,18 @@ pub enum WssError {
         /// The skew allowed, in seconds.
         skew_secs: u64,
     },
+    /// The response's Timestamp was `Created` longer ago than the maximum age
+    /// ([`WssConfig::max_timestamp_age`](super::WssConfig::max_timestamp_age), WSS4J's
+    /// `timeStampTTL`), whatever its `Expires` says.
+    #[error("WS-Security: the response's Timestamp was created at {created}, longer ago than the maximum age of {max_age_secs} s (now {now})")]
+    TimestampTooOld {
+        /// The `Created` value, as UTC.
+        created: String,
+        /// The local time of the check.
+        now: String,
+        /// The maximum age, in seconds.
+        max_age_secs: u64,
+    },
     /// The response's Timestamp was `Created` further in the future than the clock skew allows.
     #[error("WS-Security: the response's Timestamp is created in the future, at {created} (now {now}, clock skew {skew_secs} s)")]
     TimestampInFuture {

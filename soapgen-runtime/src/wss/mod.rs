@@ -21,7 +21,8 @@
 //!
 //! Responses are checked against an inbound policy, which by default requires what the client
 //! itself sends: a client that sends a Timestamp requires a fresh Timestamp in every successful
-//! response, within a clock skew (WSS 1.1 §10, [`WssConfig::clock_skew`]).
+//! response (WSS 1.1 §10: created at most [`WssConfig::max_timestamp_age`] ago, 300 s, and at
+//! most [`WssConfig::clock_skew`] ahead, 60 s, as WSS4J's defaults; not expired).
 //!
 //! Cryptography (random nonces, SHA-1, SHA-256, RSA, AES, 3DES) is aws-lc-rs. Secrets are never logged: the wire
 //! log redacts `Password`, `Nonce`, `BinarySecurityToken`, `SignatureValue` and `CipherValue`
@@ -106,9 +107,12 @@ pub const BASE64_BINARY: &str = "http://docs.oasis-open.org/wss/2004/01/oasis-20
 /// Default time to live of an outgoing Timestamp when [`WssConfig::timestamp`] is not given one:
 /// 300 s (as WSS4J's and WCF's defaults).
 pub const DEFAULT_TIMESTAMP_TTL: Duration = Duration::from_secs(300);
-/// Default clock skew allowed when checking an incoming Timestamp: 300 s (WCF's
-/// `MaxClockSkew`).
-pub const DEFAULT_CLOCK_SKEW: Duration = Duration::from_secs(300);
+/// Default clock skew allowed when checking an incoming Timestamp or UsernameToken `Created`:
+/// 60 s (WSS4J's `timeStampFutureTTL` and `utFutureTTL`; WCF's `MaxClockSkew` is 300 s).
+pub const DEFAULT_CLOCK_SKEW: Duration = Duration::from_secs(60);
+/// Default maximum age of an incoming Timestamp or UsernameToken `Created`: 300 s (WSS4J's
+/// `timeStampTTL` and `utTTL`).
+pub const DEFAULT_MAX_TIMESTAMP_AGE: Duration = Duration::from_secs(300);
 
 /// What a client does with WS-Security: the tokens it puts in every request and the policy its
 /// responses must meet. Cheap to clone (shared). Consuming setters, as [`ClientBuilder`](crate::ClientBuilder).
@@ -121,8 +125,9 @@ pub const DEFAULT_CLOCK_SKEW: Duration = Duration::from_secs(300);
 /// Inbound policy (each response with a 2xx HTTP status; a SOAP fault is reported as
 /// [`Error::Fault`](crate::Error::Fault) unchecked), by default what the client itself sends:
 /// - a Timestamp iff the client sends one ([`require_timestamp`](Self::require_timestamp)
-///   overrides), checked against the local clock with [`clock_skew`](Self::clock_skew) of
-///   tolerance;
+///   overrides), checked against the local clock: `Created` at most
+///   [`max_timestamp_age`](Self::max_timestamp_age) ago (300 s) and at most
+///   [`clock_skew`](Self::clock_skew) ahead (60 s), `Expires` not passed by more than the skew;
 /// - a Body and Timestamp signed by a certificate the [`trust`](Self::trust) store trusts iff the
 ///   client signs ([`require_signature`](Self::require_signature) overrides);
 /// - an encrypted Body iff the client encrypts ([`require_encryption`](Self::require_encryption)
@@ -147,6 +152,7 @@ struct ConfigInner {
     timestamp_ttl: Option<Duration>,
     require_timestamp: Option<bool>,
     clock_skew: Option<Duration>,
+    max_age: Option<Duration>,
     trust: TrustStore,
     decryption: Option<X509Credential>,
     require_signature: Option<bool>,
@@ -227,11 +233,23 @@ impl WssConfig {
         self.edit(|c| c.require_timestamp = Some(required))
     }
 
-    /// The clock difference tolerated when checking an incoming Timestamp (default
-    /// [`DEFAULT_CLOCK_SKEW`], 300 s): `Created` may be at most this far in the future, and
-    /// `Expires` is honoured until this long after it passed.
+    /// The clock difference tolerated when checking an incoming Timestamp (WSS 1.1 §10; default
+    /// [`DEFAULT_CLOCK_SKEW`], 60 s, WSS4J's `timeStampFutureTTL`): `Created` may be at most this
+    /// far in the future, and `Expires` is honoured until this long after it passed. The same
+    /// for a response UsernameToken's `Created` (UsernameToken Profile 1.1 §3.1, WSS4J's
+    /// `utFutureTTL`).
     pub fn clock_skew(self, skew: Duration) -> Self {
         self.edit(|c| c.clock_skew = Some(skew))
+    }
+
+    /// How long ago an incoming Timestamp may have been `Created` (WSS 1.1 §10; default
+    /// [`DEFAULT_MAX_TIMESTAMP_AGE`], 300 s, WSS4J's `timeStampTTL`), whatever its `Expires`
+    /// says: older ones are refused with [`WssError::TimestampTooOld`], and a Timestamp without
+    /// `Expires` is bounded by this. The same for a response UsernameToken's `Created`
+    /// (UsernameToken Profile 1.1 §3.1, WSS4J's `utTTL`). Signature values and nonces are
+    /// remembered (replay) until the message could no longer be accepted.
+    pub fn max_timestamp_age(self, age: Duration) -> Self {
+        self.edit(|c| c.max_age = Some(age))
     }
 
     /// The certificates trusted to sign responses, and those a response may name without carrying
@@ -408,9 +426,14 @@ impl WssConfig {
             .unwrap_or(self.inner.timestamp_ttl.is_some())
     }
 
-    /// The clock skew tolerated for incoming Timestamps.
+    /// The clock skew tolerated for incoming Timestamps (see [`clock_skew`](Self::clock_skew)).
     pub fn skew(&self) -> Duration {
         self.inner.clock_skew.unwrap_or(DEFAULT_CLOCK_SKEW)
+    }
+
+    /// The maximum age of incoming Timestamps (see [`max_timestamp_age`](Self::max_timestamp_age)).
+    pub fn timestamp_age_limit(&self) -> Duration {
+        self.inner.max_age.unwrap_or(DEFAULT_MAX_TIMESTAMP_AGE)
     }
 }
 

@@ -115,6 +115,8 @@ struct State {
     signature_values: Vec<Vec<u8>>,
     username: Option<String>,
     nonce: Option<Vec<u8>>,
+    /// The `Created` of the UsernameToken checked, if it had one.
+    username_created: Option<UtcTime>,
     unverified: usize,
     passes: usize,
 }
@@ -239,7 +241,7 @@ fn check_policy(
 ) -> Result<(), WssError> {
     // Timestamp presence and freshness (WSS 1.1 §10).
     match st.timestamp {
-        Some(ts) => ts.check(now, cfg.skew())?,
+        Some(ts) => ts.check(now, cfg.timestamp_age_limit(), cfg.skew())?,
         None if cfg.requires_timestamp() => {
             return Err(if shape.security.is_some() {
                 WssError::MissingTimestamp
@@ -307,12 +309,16 @@ fn check_policy(
             "the response has no UsernameToken, but the policy expects one".to_owned(),
         ));
     }
-    // Replay: a signature value or nonce seen before, within the window the message is valid in.
-    let until = st
-        .timestamp
-        .and_then(|t| t.expires)
-        .unwrap_or(now.plus(super::DEFAULT_TIMESTAMP_TTL))
-        .plus(cfg.skew());
+    // Replay: a signature value or nonce seen before, remembered until the message could no
+    // longer be accepted (its Timestamp and UsernameToken Created too old or expired); without
+    // either, for as long as the cache has room.
+    let mut until = UtcTime::from_unix_millis(i64::MAX);
+    if let Some(t) = st.timestamp {
+        until = until.min(t.accepted_until(cfg.timestamp_age_limit(), cfg.skew()));
+    }
+    if let Some(created) = st.username_created {
+        until = until.min(created.plus(cfg.timestamp_age_limit()));
+    }
     for v in &st.signature_values {
         if !cfg.replay_cache().check_and_insert(v, now, until) {
             return Err(WssError::Replay("signature value"));
@@ -653,14 +659,22 @@ fn read_username(
     if !ok {
         return Err(refuse("wrong password".to_owned()));
     }
+    // WSS4J's utFutureTTL and utTTL: the clock skew and the maximum age.
     if let Some(c) = &created_text {
         let created: UtcTime = c.parse()?;
         if created > now.plus(cfg.skew()) {
-            return Err(refuse(format!("Created {created} is in the future")));
+            return Err(refuse(format!(
+                "Created {created} is in the future (now {now}, clock skew {} s)",
+                cfg.skew().as_secs()
+            )));
         }
-        if created.plus(super::DEFAULT_TIMESTAMP_TTL).plus(cfg.skew()) < now {
-            return Err(refuse(format!("Created {created} is too old")));
+        if created < now.minus(cfg.timestamp_age_limit()) {
+            return Err(refuse(format!(
+                "Created {created} is older than the maximum age of {} s (now {now})",
+                cfg.timestamp_age_limit().as_secs()
+            )));
         }
+        st.username_created = Some(created);
     }
     st.username = Some(name);
     st.nonce = nonce;
