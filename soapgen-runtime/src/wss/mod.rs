@@ -87,7 +87,7 @@ pub use xmlenc::{
 };
 
 pub(crate) use header::Outgoing;
-pub(crate) use inbound::check_response;
+pub(crate) use inbound::{check_response, Checked};
 
 /// The `wsse` namespace of WSS 1.0 (WSS 1.1 §4, "oasis-200401-wss-wssecurity-secext-1.0.xsd").
 pub const WSSE_NS: &str =
@@ -122,8 +122,11 @@ pub const DEFAULT_MAX_TIMESTAMP_AGE: Duration = Duration::from_secs(300);
 /// then the `xenc:EncryptedKey` of [`encrypt`](Self::encrypt) and the `ds:Signature` in the
 /// order the recipient processes them ([`EncryptionOrder`]).
 ///
-/// Inbound policy (each response with a 2xx HTTP status; a SOAP fault is reported as
-/// [`Error::Fault`](crate::Error::Fault) unchecked), by default what the client itself sends:
+/// Inbound policy (each response envelope, whatever its HTTP status; a SOAP fault that fails it is
+/// still returned as [`Error::Fault`](crate::Error::Fault), marked
+/// [`FaultSecurity::NotVerified`](crate::fault::FaultSecurity::NotVerified), unless
+/// [`refuse_unverified_faults`](Self::refuse_unverified_faults)), by default what the client
+/// itself sends:
 /// - a Timestamp iff the client sends one ([`require_timestamp`](Self::require_timestamp)
 ///   overrides), checked against the local clock: `Created` at most
 ///   [`max_timestamp_age`](Self::max_timestamp_age) ago (300 s) and at most
@@ -157,6 +160,7 @@ struct ConfigInner {
     decryption: Option<X509Credential>,
     require_signature: Option<bool>,
     require_encryption: Option<bool>,
+    refuse_unverified_faults: bool,
     signed_headers: Vec<(String, String)>,
     encrypted_headers: Vec<(String, String)>,
     algorithms: AlgorithmPolicy,
@@ -209,8 +213,9 @@ impl WssConfig {
     /// Signs every request (WSS 1.1 §8): the Body (given a `wsu:Id`) and, if one is sent, the
     /// Timestamp, as [`X509Signer`] describes.
     ///
-    /// Incoming signatures are not verified yet, so a signing client does not yet require signed
-    /// responses (only the Timestamp part of the inbound policy is in force).
+    /// Also makes the inbound policy require responses signed by a certificate the
+    /// [`trust`](Self::trust) store trusts, unless [`require_signature`](Self::require_signature)
+    /// says otherwise.
     pub fn sign(self, signer: X509Signer) -> Self {
         self.edit(|c| c.signer = Some(signer))
     }
@@ -268,6 +273,22 @@ impl WssConfig {
     /// trusted certificate. Default: `true` iff the client signs its requests.
     pub fn require_signature(self, required: bool) -> Self {
         self.edit(|c| c.require_signature = Some(required))
+    }
+
+    /// Whether a SOAP fault that does not meet the inbound policy (an unsigned fault when
+    /// signatures are required, WSS 1.1 §8.4) is refused with the policy's [`WssError`] as
+    /// [`Error::Security`](crate::Error::Security) instead of returned. Default: `false`, the
+    /// fault is returned as [`Error::Fault`](crate::Error::Fault) marked
+    /// [`FaultSecurity::NotVerified`](crate::fault::FaultSecurity::NotVerified) (WSS4J and zeep
+    /// hand over unsigned faults unmarked).
+    pub fn refuse_unverified_faults(self, refuse: bool) -> Self {
+        self.edit(|c| c.refuse_unverified_faults = refuse)
+    }
+
+    /// Whether faults that fail the inbound policy are refused (see
+    /// [`refuse_unverified_faults`](Self::refuse_unverified_faults)).
+    pub fn refuses_unverified_faults(&self) -> bool {
+        self.inner.refuse_unverified_faults
     }
 
     /// Requires responses to carry the header block `{namespace}name`, signed (implies
