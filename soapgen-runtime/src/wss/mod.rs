@@ -279,8 +279,9 @@ impl WssConfig {
     /// signatures are required, WSS 1.1 §8.4) is refused with the policy's [`WssError`] as
     /// [`Error::Security`](crate::Error::Security) instead of returned. Default: `false`, the
     /// fault is returned as [`Error::Fault`](crate::Error::Fault) marked
-    /// [`FaultSecurity::NotVerified`](crate::fault::FaultSecurity::NotVerified) (WSS4J and zeep
-    /// hand over unsigned faults unmarked).
+    /// [`FaultSecurity::NotVerified`](crate::fault::FaultSecurity::NotVerified). (zeep 4.2 with a
+    /// `Signature` plugin verifies every reply before it looks for a fault, so it refuses an
+    /// unsigned one: `true` is zeep's behaviour.)
     pub fn refuse_unverified_faults(self, refuse: bool) -> Self {
         self.edit(|c| c.refuse_unverified_faults = refuse)
     }
