@@ -1248,3 +1248,63 @@ fn every_child_of_x509_data_is_considered() {
 fn sign_with(s: &Sig<'_>) -> String {
     sign(&response("server"), s)
 }
+
+#[test]
+fn a_signer_without_an_rsa_key_is_refused_by_its_key_type() {
+    use soapgen_tests::pki::openssl;
+    // An EC P-256 leaf from the test CA: RSA SignatureMethods cannot use it, whatever its size.
+    let dir = test_pki().dir();
+    openssl(
+        dir,
+        &[
+            "genpkey",
+            "-algorithm",
+            "EC",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-out",
+            "ec256.key",
+        ],
+    );
+    openssl(
+        dir,
+        &[
+            "req",
+            "-new",
+            "-key",
+            "ec256.key",
+            "-subj",
+            "/O=soapgen tests/CN=soapgen test ec256",
+            "-out",
+            "ec256.csr",
+        ],
+    );
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "ec256.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-set_serial",
+            "256",
+            "-days",
+            "2",
+            "-extfile",
+            "leaf.ext",
+            "-out",
+            "ec256.pem",
+        ],
+    );
+    let mut s = Sig::new(&["TS-1", "Body-1"]);
+    s.key = "ec256";
+    let e = check(&client(), &sign(&response("ec256"), &s)).unwrap_err();
+    assert!(
+        matches!(&e, WssError::InvalidSignature(m) if m.contains("no RSA key")),
+        "{e}"
+    );
+}

@@ -241,8 +241,8 @@ impl WssConfig {
     /// The clock difference tolerated when checking an incoming Timestamp (WSS 1.1 §10; default
     /// [`DEFAULT_CLOCK_SKEW`], 60 s, WSS4J's `timeStampFutureTTL`): `Created` may be at most this
     /// far in the future, and `Expires` is honoured until this long after it passed. The same
-    /// for a response UsernameToken's `Created` (UsernameToken Profile 1.1 §3.1, WSS4J's
-    /// `utFutureTTL`).
+    /// for the `Created` of the UsernameToken [`expect_username_token`](Self::expect_username_token)
+    /// checks (UsernameToken Profile 1.1 §3.1, WSS4J's `utFutureTTL`).
     pub fn clock_skew(self, skew: Duration) -> Self {
         self.edit(|c| c.clock_skew = Some(skew))
     }
@@ -250,8 +250,9 @@ impl WssConfig {
     /// How long ago an incoming Timestamp may have been `Created` (WSS 1.1 §10; default
     /// [`DEFAULT_MAX_TIMESTAMP_AGE`], 300 s, WSS4J's `timeStampTTL`), whatever its `Expires`
     /// says: older ones are refused with [`WssError::TimestampTooOld`], and a Timestamp without
-    /// `Expires` is bounded by this. The same for a response UsernameToken's `Created`
-    /// (UsernameToken Profile 1.1 §3.1, WSS4J's `utTTL`). Signature values and nonces are
+    /// `Expires` is bounded by this. The same for the `Created` of the UsernameToken
+    /// [`expect_username_token`](Self::expect_username_token) checks (UsernameToken Profile 1.1
+    /// §3.1, WSS4J's `utTTL`). Signature values and nonces are
     /// remembered (replay) until the message could no longer be accepted.
     pub fn max_timestamp_age(self, age: Duration) -> Self {
         self.edit(|c| c.max_age = Some(age))

@@ -936,8 +936,17 @@ fn check_key_size(
     method_uri: &str,
 ) -> Result<&'static dyn VerificationAlgorithm, WssError> {
     let minimum = cfg.rsa_key_minimum();
+    if signer.public_key_algorithm() != "RSA" {
+        // Refused by the signature check, which names the key type.
+        return signature_algorithm(method_uri, 2048).ok_or_else(|| {
+            WssError::AlgorithmNotAllowed {
+                role: "SignatureMethod",
+                uri: method_uri.to_owned(),
+            }
+        });
+    }
     let bits = signer.public_key_bits().unwrap_or(0);
-    if signer.public_key_algorithm() == "RSA" && bits < minimum {
+    if bits < minimum {
         return Err(WssError::WeakKey {
             subject: signer.subject().to_owned(),
             bits,
