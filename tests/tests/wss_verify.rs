@@ -1,7 +1,7 @@
 //! soapgen's inbound WS-Security checks (`WssConfig::check_response`) on responses signed and
 //! encrypted outside soapgen: the signatures here are made by the `openssl` command line (RSA
 //! PKCS#1 v1.5 over the canonical SignedInfo, digests by `openssl dgst`) and by xmlsec1, the
-//! encryption with the XML-Enc primitives and `openssl`'s keys, so that each attack of issue 6 is
+//! encryption with the XML-Enc primitives and `openssl`'s keys, so that each attack is
 //! a message with a *valid* signature that must still be refused for the reason named.
 //!
 //! Certificates: `soapgen_tests::pki` (a test CA; `server.pem` signs responses, `client.pem` is
