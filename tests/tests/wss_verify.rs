@@ -1234,6 +1234,24 @@ fn every_child_of_x509_data_is_considered() {
         check(&client(), &stranger),
         Err(WssError::UntrustedCertificate { .. })
     ));
+    // A long list of certificates is not searched.
+    let many = signed.replacen(
+        "<ds:X509Data>",
+        &format!(
+            "<ds:X509Data>{}",
+            format!(
+                "<ds:X509Certificate>{}</ds:X509Certificate>",
+                b64(cert("ca.pem").der())
+            )
+            .repeat(16)
+        ),
+        1,
+    );
+    let e = check(&client(), &many).unwrap_err();
+    assert!(
+        matches!(&e, WssError::UntrustedKey(m) if m.contains("more than 16")),
+        "{e}"
+    );
     // Only empty children: nothing names a key.
     let mut s = Sig::new(&["TS-1", "Body-1"]);
     s.key_info =

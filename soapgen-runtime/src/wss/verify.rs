@@ -1140,6 +1140,10 @@ impl std::fmt::Display for X509Identifier {
     }
 }
 
+/// The most non-empty children of one `ds:X509Data` read (a signer, its chain and a few
+/// identifiers), so that the leaf search stays small.
+const MAX_X509_DATA_CHILDREN: usize = 16;
+
 /// Whether an element has no text at all in it (`<ds:X509IssuerSerial/>`, as libxmlsec1 leaves
 /// a template it did not fill).
 fn is_blank(n: Node<'_, '_>) -> bool {
@@ -1159,9 +1163,11 @@ fn x509_data(n: Node<'_, '_>, known: &[&Certificate]) -> Result<Certificate, Wss
     let mut carried = Vec::new();
     let mut identifiers = Vec::new();
     let mut unsupported = Vec::new();
-    for c in elements(n) {
-        if is_blank(c) {
-            continue;
+    for (i, c) in elements(n).filter(|c| !is_blank(*c)).enumerate() {
+        if i == MAX_X509_DATA_CHILDREN {
+            return Err(untrusted(format!(
+                "an X509Data with more than {MAX_X509_DATA_CHILDREN} entries"
+            )));
         }
         if c.tag_name().namespace() != Some(DS_NS) {
             unsupported.push(c.tag_name().name());
