@@ -506,18 +506,43 @@ impl Client {
         }
         #[allow(unused_mut)]
         let mut charset = xml_type.and_then(crate::xml::charset_of);
-        // WS-Security inbound policy on successful responses, before anything is read from them:
-        // signatures verified, the Body decrypted (the decrypted envelope is what is read). A fault
-        // is reported as the fault it is, unchecked (as with an error status).
+        // WS-Security inbound policy, before anything is read from the response: signatures
+        // verified, the Body decrypted (the decrypted envelope is what is read). A fault that
+        // fails it is returned marked as not verified (or refused, as the policy says).
         #[cfg(feature = "wss")]
         let decrypted;
         #[cfg(feature = "wss")]
-        let xml: &[u8] = match (&self.inner.wss, ok) {
-            (Some(cfg), true) => {
-                let doc = crate::xml::to_utf8(xml, charset.as_deref())?;
-                match crate::wss::check_response(cfg, &doc, self.inner.limits) {
-                    Ok(processed) => {
-                        decrypted = processed.decrypted;
+        let mut fault_security = crate::fault::FaultSecurity::NotChecked;
+        #[cfg(feature = "wss")]
+        let xml: &[u8] = match &self.inner.wss {
+            Some(cfg) => {
+                let read_fault = || match read_envelope(
+                    xml,
+                    attachments,
+                    charset.as_deref(),
+                    self.inner.limits,
+                    Some(status),
+                    &mut |r: &mut XmlReader<'_>, _| r.skip_element(),
+                ) {
+                    Err(Error::Fault(f)) => Some(f),
+                    _ => None,
+                };
+                let limits = self.inner.limits;
+                match crate::wss::check_response(
+                    cfg,
+                    xml,
+                    charset.as_deref(),
+                    ok,
+                    limits,
+                    read_fault,
+                ) {
+                    crate::wss::Checked::Fail(e) => return Err(e),
+                    crate::wss::Checked::Read {
+                        decrypted: d,
+                        fault_security: s,
+                    } => {
+                        decrypted = d;
+                        fault_security = s;
                         match &decrypted {
                             Some(d) => {
                                 charset = None; // now UTF-8
@@ -526,23 +551,9 @@ impl Client {
                             None => xml,
                         }
                     }
-                    Err(e) => {
-                        let fault = read_envelope(
-                            xml,
-                            attachments,
-                            charset.as_deref(),
-                            self.inner.limits,
-                            Some(status),
-                            &mut |r: &mut XmlReader<'_>, _| r.skip_element(),
-                        );
-                        if let Err(Error::Fault(f)) = fault {
-                            return Err(Error::Fault(f));
-                        }
-                        return Err(Error::Security(Box::new(e)));
-                    }
                 }
             }
-            _ => xml,
+            None => xml,
         };
         match read_envelope(
             xml,
@@ -555,7 +566,15 @@ impl Client {
             Ok(v) if ok => Ok((v, multipart.map(|m| m.attachments).unwrap_or_default())),
             // A non-fault envelope with an error status: report the HTTP error.
             Ok(_) => Err(http_error(resp, &excerpt(&resp.body))),
-            Err(Error::Fault(f)) => Err(Error::Fault(f)),
+            Err(Error::Fault(f)) => {
+                #[cfg(feature = "wss")]
+                let f = {
+                    let mut f = f;
+                    f.security = fault_security;
+                    f
+                };
+                Err(Error::Fault(f))
+            }
             Err(e) if ok => Err(e),
             // An error status whose body is not a readable envelope: the HTTP error is the news.
             Err(_) => Err(http_error(resp, &excerpt(&resp.body))),

@@ -37,6 +37,39 @@ pub struct Fault {
     /// The HTTP status the fault arrived with (SOAP 1.1 servers send 500; SOAP 1.2 sends 400 for
     /// `Sender` faults and 500 otherwise).
     pub http_status: Option<u16>,
+    /// Whether the client's WS-Security inbound policy vouched for the envelope the fault came
+    /// in (WSS 1.1 §8.4; feature `wss`): an unsigned fault to a client that requires signed
+    /// responses is [`FaultSecurity::NotVerified`].
+    pub security: FaultSecurity,
+}
+
+/// What WS-Security says about the envelope a [`Fault`] came in (WSS 1.1 §8.4: the receiver
+/// decides whether to trust a message; §10 Timestamps), for a client with an inbound policy
+/// (feature `wss`, `ClientBuilder::wss`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum FaultSecurity {
+    /// Nothing vouches for the fault: the client has no WS-Security inbound policy that
+    /// requires signed responses (none at all, the feature off, or a policy without
+    /// `require_signature`, whose other checks the envelope met), or the fault was read outside
+    /// a client.
+    #[default]
+    NotChecked,
+    /// The envelope met the client's whole inbound policy, which requires signed responses, as a
+    /// successful response must: the fault's Body (and Timestamp) signed by a trusted certificate.
+    Verified,
+    /// The envelope did not meet the inbound policy (most often: an unsigned fault to a client
+    /// that requires signed responses). The fault is returned as received, not verified by
+    /// WS-Security; the text says why. `WssConfig::refuse_unverified_faults` refuses such faults
+    /// instead.
+    NotVerified(String),
+}
+
+impl FaultSecurity {
+    /// Whether the fault's envelope met the inbound policy.
+    pub fn is_verified(&self) -> bool {
+        matches!(self, FaultSecurity::Verified)
+    }
 }
 
 /// One SOAP 1.2 `Reason/Text` (or the SOAP 1.1 `faultstring`) with its language.
@@ -163,6 +196,7 @@ impl Fault {
             role: None,
             detail: None,
             http_status: None,
+            security: FaultSecurity::NotChecked,
         };
         let mut have_code = false;
         while let Some(child) = r.next_child()? {

@@ -1,7 +1,7 @@
 """Print a SOAP request secured by zeep's own WS-Security plugins, byte for byte as zeep sends it.
 
     /usr/bin/python3 zeep_wss.py --key client.key --cert client.pem --user NAME --password PW
-                                 [--text T] [--soap12] [--no-sign] [--no-token]
+                                 [--text T] [--soap12] [--no-sign] [--no-token] [--x509data]
 
 zeep 4.2 (python3-zeep, with python3-xmlsec for signatures) reads a small WSDL (written to a
 temporary file: operation Echo(text: string) -> EchoResponse, document/literal, namespace
@@ -13,7 +13,10 @@ envelope, then each wsse plugin's ``apply`` in list order, as ``SoapBinding.send
 UsernameToken carries a PasswordDigest with a Nonce and Created (WSS UsernameToken Profile 1.1
 section 3.1); BinarySignature signs the Body (zeep adds no Timestamp of its own) with RSA-SHA1 and
 SHA-1 digests, the certificate in a BinarySecurityToken referenced from the signature's KeyInfo.
---no-sign or --no-token leave one of the two plugins out. Nothing is sent anywhere; the bytes go to
+--no-sign or --no-token leave one of the two plugins out. --x509data signs with zeep's
+``Signature(key, cert)`` instead: the same signature, the certificate in a ``ds:X509Data`` inside
+the KeyInfo's SecurityTokenReference, written by libxmlsec1 from the template zeep gives it (an
+``X509IssuerSerial`` and an ``X509Certificate``). Nothing is sent anywhere; the bytes go to
 stdout.
 """
 
@@ -87,13 +90,14 @@ def main():
     parser.add_argument("--soap12", action="store_true")
     parser.add_argument("--no-sign", action="store_true")
     parser.add_argument("--no-token", action="store_true")
+    parser.add_argument("--x509data", action="store_true")
     args = parser.parse_args()
 
     try:
         import zeep
         from zeep.wsdl.utils import etree_to_string
         from zeep.wsse.username import UsernameToken
-        from zeep.wsse.signature import BinarySignature
+        from zeep.wsse.signature import BinarySignature, Signature
         import xmlsec  # noqa: F401  (BinarySignature needs it; say so clearly when missing)
     except ImportError as e:
         sys.stderr.write(
@@ -106,7 +110,8 @@ def main():
     if not args.no_token:
         wsse.append(UsernameToken(args.user, args.password, use_digest=True))
     if not args.no_sign:
-        wsse.append(BinarySignature(args.key, args.cert))
+        plugin = Signature if args.x509data else BinarySignature
+        wsse.append(plugin(args.key, args.cert))
 
     fd, path = tempfile.mkstemp(suffix=".wsdl")
     try:

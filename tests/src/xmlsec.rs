@@ -169,6 +169,30 @@ pub fn xmlsec1_sign(
     digest_uri: &str,
     ids: &[&str],
 ) -> String {
+    xmlsec1_sign_with_key_info(
+        envelope,
+        key_pem,
+        cert_pem,
+        sig_uri,
+        digest_uri,
+        ids,
+        "<ds:X509Data><ds:X509Certificate/></ds:X509Data>",
+    )
+}
+
+/// [`xmlsec1_sign`] with `key_info_template` as the content of the `ds:KeyInfo` template (the
+/// `ds` prefix is bound), which xmlsec1 fills as it does for its own templates: e.g.
+/// `<ds:X509Data><ds:X509IssuerSerial/><ds:X509Certificate/></ds:X509Data>`, the template zeep's
+/// `Signature` gives libxmlsec1.
+pub fn xmlsec1_sign_with_key_info(
+    envelope: &str,
+    key_pem: &Path,
+    cert_pem: &Path,
+    sig_uri: &str,
+    digest_uri: &str,
+    ids: &[&str],
+    key_info_template: &str,
+) -> String {
     let mut references = String::new();
     for id in ids {
         references.push_str(&format!(
@@ -181,8 +205,7 @@ pub fn xmlsec1_sign(
         "<ds:Signature xmlns:ds=\"{DS}\" Id=\"SIG-xmlsec1\"><ds:SignedInfo>\
          <ds:CanonicalizationMethod Algorithm=\"{EXC_C14N}\"/>\
          <ds:SignatureMethod Algorithm=\"{sig_uri}\"/>{references}</ds:SignedInfo>\
-         <ds:SignatureValue/><ds:KeyInfo><ds:X509Data><ds:X509Certificate/></ds:X509Data>\
-         </ds:KeyInfo></ds:Signature>"
+         <ds:SignatureValue/><ds:KeyInfo>{key_info_template}</ds:KeyInfo></ds:Signature>"
     );
     let template = insert_into_security(envelope, &signature);
     let file = scratch_path("sign.xml");

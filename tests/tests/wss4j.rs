@@ -238,20 +238,36 @@ async fn response_timestamps_from_wss4j_are_checked() {
         "in"
     );
 
-    // Expired 300 s ago: refused with the default skew (300 s)...
+    // Created 600 s ago, expired 300 s ago: refused with the defaults (a maximum age of 300 s,
+    // WSS4J's own timeStampTTL, checked before Expires)...
     let e = call("/expired", sending_ts.clone()).await.unwrap_err();
     assert!(
-        matches!(security_error(&e), WssError::TimestampExpired { .. }),
+        matches!(
+            security_error(&e),
+            WssError::TimestampTooOld {
+                max_age_secs: 300,
+                ..
+            }
+        ),
         "{e}"
     );
     // ...also when not required: a Timestamp that is there is always checked.
     let e = call("/expired", ut_only).await.unwrap_err();
     assert!(
+        matches!(security_error(&e), WssError::TimestampTooOld { .. }),
+        "{e}"
+    );
+    // ...still refused as expired when old Timestamps are allowed...
+    let old = sending_ts
+        .clone()
+        .max_timestamp_age(Duration::from_secs(900));
+    let e = call("/expired", old.clone()).await.unwrap_err();
+    assert!(
         matches!(security_error(&e), WssError::TimestampExpired { .. }),
         "{e}"
     );
-    // ...and accepted with a skew of 10 minutes.
-    let skewed = sending_ts.clone().clock_skew(Duration::from_secs(600));
+    // ...and accepted with a skew of 10 minutes too.
+    let skewed = old.clock_skew(Duration::from_secs(600));
     assert_eq!(call("/expired", skewed).await.unwrap().text, "in");
 
     // Created an hour ahead: refused.

@@ -493,3 +493,128 @@ async fn encrypted_headers_and_an_issuer_serial_recipient() {
         "{e}"
     );
 }
+
+/// A SOAP 1.1 fault envelope with a fresh Timestamp (`TS-1`) and the server's certificate as a
+/// BinarySecurityToken, the Body `Body-1`; unsigned.
+fn fault_envelope() -> String {
+    use base64::Engine as _;
+    let created = UtcTime::now();
+    let expires = created.plus(Duration::from_secs(300));
+    let bst = base64::engine::general_purpose::STANDARD.encode(cert("server.pem").der());
+    format!(
+        r#"<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:wsu="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"><soap:Header><wsse:Security xmlns:wsse="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"><wsu:Timestamp wsu:Id="TS-1"><wsu:Created>{created}</wsu:Created><wsu:Expires>{expires}</wsu:Expires></wsu:Timestamp><wsse:BinarySecurityToken EncodingType="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary" ValueType="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3" wsu:Id="X509-1">{bst}</wsse:BinarySecurityToken></wsse:Security></soap:Header><soap:Body wsu:Id="Body-1"><soap:Fault><faultcode>soap:Server</faultcode><faultstring>out of coffee</faultstring></soap:Fault></soap:Body></soap:Envelope>"#
+    )
+}
+
+#[tokio::test]
+async fn unsigned_faults_are_marked_or_refused() {
+    use soapgen_runtime::fault::FaultSecurity;
+    use soapgen_tests::canned::{http, serve, Behaviour};
+    use soapgen_tests::xmlsec::xmlsec1_sign;
+    let peer = wss4j_scenario3_server(&[]);
+    let wss = scenario3(
+        BlockEncryption::Aes128Cbc,
+        KeyTransport::RsaOaepMgf1Sha1,
+        EncryptionOrder::SignThenEncrypt,
+    );
+    // A request signed by the stranger: WSS4J answers with its (unsigned) fault, HTTP 500. The
+    // client, which requires signed responses, returns the fault marked as not verified...
+    let pki = test_pki();
+    let stranger =
+        X509Credential::from_pem(&pki.read("stranger.pem"), &pki.read("stranger.key")).unwrap();
+    let mut wrong = wss.clone().sign(X509Signer::new(stranger));
+    wrong = wrong
+        .decrypt_with(X509Credential::from_pkcs12(&pki.read("client.p12"), "changeit").unwrap());
+    let e = echo11(peer.url("/scenario3/aes128-cbc"), wrong.clone(), "x".into())
+        .await
+        .unwrap_err();
+    let fault = e.fault().unwrap_or_else(|| panic!("not a fault: {e}"));
+    assert_eq!(fault.http_status, Some(500), "{e}");
+    assert!(
+        matches!(&fault.security, FaultSecurity::NotVerified(why) if why.contains("no wsse:Security header")),
+        "{:?}",
+        fault.security
+    );
+    assert!(!fault.security.is_verified());
+    // ... or, when told to, refuses it for what the policy misses.
+    let e = echo11(
+        peer.url("/scenario3/aes128-cbc"),
+        wrong.refuse_unverified_faults(true),
+        "x".into(),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(&e, Error::Security(w) if matches!(&**w, WssError::MissingSecurityHeader { .. })),
+        "{e}"
+    );
+    // A fault signed by a trusted certificate (xmlsec1, Body and Timestamp) is verified.
+    let signed = xmlsec1_sign(
+        &fault_envelope(),
+        &pki.path("server.key"),
+        &pki.path("server.pem"),
+        "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
+        "http://www.w3.org/2001/04/xmlenc#sha256",
+        &["TS-1", "Body-1"],
+    );
+    let signing = || {
+        WssConfig::new()
+            .timestamp(Duration::from_secs(300))
+            .sign(X509Signer::new(credential("client")))
+            .trust(TrustStore::new().anchor(cert("ca.pem")))
+    };
+    let server = serve(Behaviour::Raw(http(
+        500,
+        "text/xml; charset=utf-8",
+        signed.as_bytes(),
+    )));
+    for refuse in [false, true] {
+        let cfg = signing().refuse_unverified_faults(refuse);
+        let e = echo11(server.url(), cfg.clone(), "x".into())
+            .await
+            .unwrap_err();
+        let fault = e.fault().unwrap_or_else(|| panic!("not a fault: {e}"));
+        assert_eq!(fault.reason, "out of coffee");
+        assert_eq!(fault.security, FaultSecurity::Verified, "{e}");
+        // The same signed fault again is a replay: not verified, or refused.
+        let e = echo11(server.url(), cfg, "x".into()).await.unwrap_err();
+        if refuse {
+            assert!(
+                matches!(&e, Error::Security(w) if matches!(**w, WssError::Replay(_))),
+                "{e}"
+            );
+        } else {
+            assert!(
+                matches!(e.fault().map(|f| &f.security), Some(FaultSecurity::NotVerified(why)) if why.contains("replayed")),
+                "{e:?}"
+            );
+        }
+    }
+    // The same fault unsigned (its Timestamp fresh): not verified.
+    let server = serve(Behaviour::Raw(http(
+        500,
+        "text/xml; charset=utf-8",
+        fault_envelope().as_bytes(),
+    )));
+    let e = echo11(server.url(), signing(), "x".into())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(e.fault().map(|f| &f.security), Some(FaultSecurity::NotVerified(why)) if why.contains("Body is not signed")),
+        "{e:?}"
+    );
+    // A client without WS-Security says nothing about it.
+    let plain = serve(Behaviour::Raw(http(
+        500,
+        "text/xml; charset=utf-8",
+        fault_envelope().as_bytes(),
+    )));
+    let e = soapgen_tests::wss4j_service::echo11(plain.url(), WssConfig::new(), "x".into())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        e.fault().map(|f| &f.security),
+        Some(&FaultSecurity::NotChecked),
+        "{e}"
+    );
+}

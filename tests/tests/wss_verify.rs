@@ -1,7 +1,7 @@
 //! soapgen's inbound WS-Security checks (`WssConfig::check_response`) on responses signed and
 //! encrypted outside soapgen: the signatures here are made by the `openssl` command line (RSA
 //! PKCS#1 v1.5 over the canonical SignedInfo, digests by `openssl dgst`) and by xmlsec1, the
-//! encryption with the XML-Enc primitives and `openssl`'s keys, so that each attack of issue 6 is
+//! encryption with the XML-Enc primitives and `openssl`'s keys, so that each attack is
 //! a message with a *valid* signature that must still be refused for the reason named.
 //!
 //! Certificates: `soapgen_tests::pki` (a test CA; `server.pem` signs responses, `client.pem` is
@@ -54,11 +54,24 @@ fn now() -> UtcTime {
 /// An unsigned response: Timestamp (created `age` ago, TTL 300 s), the signer's BST, and a Body
 /// with `content`.
 fn response_with(signer: &str, age_secs: u64, content: &str) -> String {
+    response_with_ttl(signer, age_secs, Some(300), content)
+}
+
+/// [`response_with`] with a Timestamp that expires `ttl_secs` after its creation (no `Expires`:
+/// `None`).
+fn response_with_ttl(signer: &str, age_secs: u64, ttl_secs: Option<u64>, content: &str) -> String {
     let created = now().minus(Duration::from_secs(age_secs));
-    let expires = created.plus(Duration::from_secs(300));
+    let expires = ttl_secs
+        .map(|t| {
+            format!(
+                "<wsu:Expires>{}</wsu:Expires>",
+                created.plus(Duration::from_secs(t))
+            )
+        })
+        .unwrap_or_default();
     let der = cert(&format!("{signer}.pem")).der().to_vec();
     format!(
-        r#"<soap:Envelope xmlns:soap="{SOAP11}" xmlns:wsu="{WSU}"><soap:Header><wsse:Security xmlns:wsse="{WSSE}" soap:mustUnderstand="1"><wsu:Timestamp wsu:Id="TS-1"><wsu:Created>{created}</wsu:Created><wsu:Expires>{expires}</wsu:Expires></wsu:Timestamp><wsse:BinarySecurityToken EncodingType="{B64}" ValueType="{X509V3}" wsu:Id="X509-1">{}</wsse:BinarySecurityToken></wsse:Security></soap:Header><soap:Body wsu:Id="Body-1">{content}</soap:Body></soap:Envelope>"#,
+        r#"<soap:Envelope xmlns:soap="{SOAP11}" xmlns:wsu="{WSU}"><soap:Header><wsse:Security xmlns:wsse="{WSSE}" soap:mustUnderstand="1"><wsu:Timestamp wsu:Id="TS-1"><wsu:Created>{created}</wsu:Created>{expires}</wsu:Timestamp><wsse:BinarySecurityToken EncodingType="{B64}" ValueType="{X509V3}" wsu:Id="X509-1">{}</wsse:BinarySecurityToken></wsse:Security></soap:Header><soap:Body wsu:Id="Body-1">{content}</soap:Body></soap:Envelope>"#,
         b64(&der)
     )
 }
@@ -478,10 +491,57 @@ fn doctype_and_entity_expansion_are_refused() {
 #[test]
 fn timestamps_are_checked() {
     let both = Sig::new(&["TS-1", "Body-1"]);
-    // Expired (created 20 min ago, TTL 5 min, skew 5 min).
-    let doc = response_with("server", 1200, "<r:x xmlns:r=\"urn:r\"/>");
-    let e = check(&client(), &sign(&doc, &both)).unwrap_err();
-    assert!(matches!(e, WssError::TimestampExpired { .. }), "{e}");
+    let x = "<r:x xmlns:r=\"urn:r\"/>";
+    // Created 20 min ago (TTL 5 min): older than the maximum age (5 min, WSS4J's timeStampTTL),
+    // and, when older ones are allowed, expired (skew 1 min).
+    let doc = sign(&response_with("server", 1200, x), &both);
+    let e = check(&client(), &doc).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            WssError::TimestampTooOld {
+                max_age_secs: 300,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let hour = client().max_timestamp_age(Duration::from_secs(3600));
+    let e = check(&hour, &doc).unwrap_err();
+    assert!(
+        matches!(e, WssError::TimestampExpired { skew_secs: 60, .. }),
+        "{e}"
+    );
+    // Created 6 min ago, expiring in a day, or never: too old all the same.
+    for ttl in [Some(86_400), None] {
+        let doc = sign(&response_with_ttl("server", 360, ttl, x), &both);
+        let e = check(&client(), &doc).unwrap_err();
+        assert!(
+            matches!(e, WssError::TimestampTooOld { .. }),
+            "{ttl:?}: {e}"
+        );
+        check(&hour, &doc).unwrap_or_else(|e| panic!("{ttl:?}: {e}"));
+    }
+    // Created 2 min in the future: beyond the default skew of 1 min (WSS4J's
+    // timeStampFutureTTL), within a skew of 5 min.
+    let ahead = {
+        let doc = response("server");
+        let c0 = doc.find("<wsu:Created>").unwrap() + 13;
+        let c1 = doc.find("</wsu:Created>").unwrap();
+        format!(
+            "{}{}{}",
+            &doc[..c0],
+            now().plus(Duration::from_secs(120)),
+            &doc[c1..]
+        )
+    };
+    let ahead = sign(&ahead, &both);
+    let e = check(&client(), &ahead).unwrap_err();
+    assert!(
+        matches!(e, WssError::TimestampInFuture { skew_secs: 60, .. }),
+        "{e}"
+    );
+    check(&client().clock_skew(Duration::from_secs(300)), &ahead).unwrap();
     // Created 20 min in the future.
     let future = {
         let created = now().plus(Duration::from_secs(1200));
@@ -521,6 +581,27 @@ fn replays_are_refused() {
         check(&cfg, &signed).unwrap_err(),
         WssError::Replay("signature value")
     );
+    // A signed Timestamp without Expires: its signature is remembered for as long as the message
+    // could be accepted (here an hour), not a fixed 6 minutes; after that it is too old.
+    let hour = client().max_timestamp_age(Duration::from_secs(3600));
+    let open = sign(
+        &response_with_ttl("server", 0, None, "<r:x xmlns:r=\"urn:r\"/>"),
+        &Sig::new(&["TS-1", "Body-1"]),
+    );
+    let later = |mins: u64| now().plus(Duration::from_secs(60 * mins));
+    hour.check_response(open.as_bytes(), now()).unwrap();
+    for mins in [11, 59] {
+        assert_eq!(
+            hour.check_response(open.as_bytes(), later(mins))
+                .unwrap_err(),
+            WssError::Replay("signature value"),
+            "{mins} min later"
+        );
+    }
+    assert!(matches!(
+        hour.check_response(open.as_bytes(), later(61)),
+        Err(WssError::TimestampTooOld { .. })
+    ));
     // A clone shares the cache (a client's configuration is cloned into each call).
     assert!(check(&cfg.clone(), &signed).is_err());
     // A UsernameToken Nonce replayed in another (unsigned) response.
@@ -943,4 +1024,305 @@ fn an_str_transform_reference_covers_the_token() {
         check(&client(), &swapped),
         Err(WssError::InvalidSignature(_))
     ));
+}
+
+#[test]
+fn a_signer_with_a_short_rsa_key_is_refused_by_its_size() {
+    use soapgen_tests::pki::openssl;
+    use soapgen_tests::xmlsec::{xmlsec1_sign, xmlsec1_verify};
+    // A 1024-bit key with a certificate from the test CA (so only the size is wrong).
+    let pki = test_pki();
+    let dir = pki.dir();
+    openssl(
+        dir,
+        &[
+            "genpkey",
+            "-algorithm",
+            "RSA",
+            "-pkeyopt",
+            "rsa_keygen_bits:1024",
+            "-out",
+            "weak1024.key",
+        ],
+    );
+    openssl(
+        dir,
+        &[
+            "req",
+            "-new",
+            "-key",
+            "weak1024.key",
+            "-subj",
+            "/O=soapgen tests/CN=soapgen test weak1024",
+            "-out",
+            "weak1024.csr",
+        ],
+    );
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "weak1024.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-set_serial",
+            "1024",
+            "-days",
+            "2",
+            "-extfile",
+            "leaf.ext",
+            "-out",
+            "weak1024.pem",
+        ],
+    );
+    for (sig, digest) in [
+        (RSA_SHA256, SHA256),
+        (RSA_SHA1, "http://www.w3.org/2000/09/xmldsig#sha1"),
+    ] {
+        let signed = xmlsec1_sign(
+            &response("server"),
+            &pki.path("weak1024.key"),
+            &pki.path("weak1024.pem"),
+            sig,
+            digest,
+            &["TS-1", "Body-1"],
+        );
+        // xmlsec1 itself accepts the signature (it sets no minimum key size)...
+        let ca = pki.path("ca.pem");
+        xmlsec1_verify(&signed, &["--trusted-pem", ca.to_str().unwrap()])
+            .unwrap_or_else(|e| panic!("xmlsec1: {e}"));
+        // ... soapgen refuses it for the key's size, not as an invalid signature.
+        let e = check(&client(), &signed).unwrap_err();
+        assert!(
+            matches!(&e, WssError::WeakKey { bits: 1024, minimum: 2048, subject } if subject.contains("weak1024")),
+            "{sig}: {e}"
+        );
+        assert!(e.to_string().contains("1024-bit"), "{e}");
+        // A policy that allows 1024-bit signers verifies it.
+        let lenient = client().min_rsa_key_bits(1024);
+        let report = check(&lenient, &signed).unwrap_or_else(|e| panic!("{sig}: {e}"));
+        assert_eq!(report.signed, [MessagePart::Timestamp, MessagePart::Body]);
+        // And a 2048-bit signer still passes a stricter minimum only if it meets it.
+        let strict = client().min_rsa_key_bits(3072);
+        assert!(matches!(
+            check(&strict, &signed_response()),
+            Err(WssError::WeakKey {
+                bits: 2048,
+                minimum: 3072,
+                ..
+            })
+        ));
+    }
+}
+
+/// The `ds:KeyInfo` of a signed document.
+fn key_info_of(doc: &str) -> &str {
+    let start = doc.find("<ds:KeyInfo>").unwrap();
+    let end = doc.find("</ds:KeyInfo>").unwrap() + 13;
+    &doc[start..end]
+}
+
+#[test]
+fn every_child_of_x509_data_is_considered() {
+    use soapgen_tests::xmlsec::xmlsec1_sign_with_key_info;
+    let pki = test_pki();
+    let server = cert("server.pem");
+    let issuer_serial = |c: &Certificate| {
+        format!(
+            "<ds:X509IssuerSerial><ds:X509IssuerName>{}</ds:X509IssuerName><ds:X509SerialNumber>{}</ds:X509SerialNumber></ds:X509IssuerSerial>",
+            c.issuer_rfc4514(),
+            c.serial_decimal()
+        )
+    };
+    let sign = |template: &str| {
+        xmlsec1_sign_with_key_info(
+            &response("server"),
+            &pki.path("server.key"),
+            &pki.path("server.pem"),
+            RSA_SHA256,
+            SHA256,
+            &["TS-1", "Body-1"],
+            template,
+        )
+    };
+    let accepted = |signed: &str, what: &str| {
+        let report = check(&client(), signed)
+            .unwrap_or_else(|e| panic!("{what}: {e}\n{}", key_info_of(signed)));
+        assert_eq!(report.signer.as_ref(), Some(&server), "{what}");
+        assert_eq!(report.signed, [MessagePart::Timestamp, MessagePart::Body]);
+    };
+    // xmlsec1 fills only the certificate of these templates and leaves the other children empty
+    // (zeep's Signature gives libxmlsec1 the first one); or they come filled, and name the
+    // certificate carried.
+    for template in [
+        "<ds:X509Data><ds:X509IssuerSerial/><ds:X509Certificate/></ds:X509Data>".to_owned(),
+        "<ds:X509Data><ds:X509SKI/><ds:X509Certificate/></ds:X509Data>".to_owned(),
+        "<ds:X509Data><ds:X509SubjectName/><ds:X509Certificate/></ds:X509Data>".to_owned(),
+        format!(
+            "<ds:X509Data>{}<ds:X509Certificate/></ds:X509Data>",
+            issuer_serial(&server)
+        ),
+        format!(
+            "<ds:X509Data><ds:X509SubjectName>{}</ds:X509SubjectName><ds:X509Certificate/></ds:X509Data>",
+            server.subject_rfc4514()
+        ),
+        format!(
+            "<ds:X509Data><ds:X509SKI>{}</ds:X509SKI>{}<ds:X509Certificate/></ds:X509Data>",
+            b64(server.subject_key_identifier().unwrap()),
+            issuer_serial(&server)
+        ),
+    ] {
+        let signed = sign(&template);
+        assert!(signed.contains("<ds:X509Certificate>MII"), "{signed}");
+        accepted(&signed, &template);
+        // zeep moves the X509Data into a SecurityTokenReference after signing (KeyInfo is not
+        // signed, so the signature still verifies).
+        let x509 = {
+            let k = key_info_of(&signed);
+            k["<ds:KeyInfo>".len()..k.len() - "</ds:KeyInfo>".len()].to_owned()
+        };
+        let in_str = signed.replacen(
+            &x509,
+            &format!(r#"<wsse:SecurityTokenReference xmlns:wsse="{WSSE}">{x509}</wsse:SecurityTokenReference>"#),
+            1,
+        );
+        accepted(&in_str, &format!("in an STR: {template}"));
+    }
+    // The certificate after the CA's (a chain, leaf last): the leaf signed.
+    let signed = sign("<ds:X509Data><ds:X509Certificate/></ds:X509Data>");
+    let chain = signed.replacen(
+        "<ds:X509Data>",
+        &format!(
+            "<ds:X509Data><ds:X509Certificate>{}</ds:X509Certificate>",
+            b64(cert("ca.pem").der())
+        ),
+        1,
+    );
+    accepted(&chain, "CA certificate, then the signer's");
+    // An IssuerSerial or SKI that names another certificate than the one carried: refused.
+    for other in [
+        issuer_serial(&cert("client.pem")),
+        format!(
+            "<ds:X509SKI>{}</ds:X509SKI>",
+            b64(cert("client.pem").subject_key_identifier().unwrap())
+        ),
+    ] {
+        let signed = sign(&format!(
+            "<ds:X509Data>{other}<ds:X509Certificate/></ds:X509Data>"
+        ));
+        let e = check(&client(), &signed).unwrap_err();
+        assert!(
+            matches!(&e, WssError::UntrustedKey(m) if m.contains("names none of the certificates")),
+            "{other}: {e}"
+        );
+    }
+    // The signer carried but untrusted (self-signed stranger) is still refused, as a BST is.
+    let stranger = xmlsec1_sign_with_key_info(
+        &response("server"),
+        &pki.path("stranger.key"),
+        &pki.path("stranger.pem"),
+        RSA_SHA256,
+        SHA256,
+        &["TS-1", "Body-1"],
+        "<ds:X509Data><ds:X509IssuerSerial/><ds:X509Certificate/></ds:X509Data>",
+    );
+    assert!(matches!(
+        check(&client(), &stranger),
+        Err(WssError::UntrustedCertificate { .. })
+    ));
+    // A long list of certificates is not searched.
+    let many = signed.replacen(
+        "<ds:X509Data>",
+        &format!(
+            "<ds:X509Data>{}",
+            format!(
+                "<ds:X509Certificate>{}</ds:X509Certificate>",
+                b64(cert("ca.pem").der())
+            )
+            .repeat(16)
+        ),
+        1,
+    );
+    let e = check(&client(), &many).unwrap_err();
+    assert!(
+        matches!(&e, WssError::UntrustedKey(m) if m.contains("more than 16")),
+        "{e}"
+    );
+    // Only empty children: nothing names a key.
+    let mut s = Sig::new(&["TS-1", "Body-1"]);
+    s.key_info =
+        "<ds:X509Data><ds:X509IssuerSerial/><ds:X509Certificate/></ds:X509Data>".to_owned();
+    let e = check(&client(), &sign_with(&s)).unwrap_err();
+    assert!(
+        matches!(&e, WssError::UntrustedKey(m) if m.contains("empty X509Data")),
+        "{e}"
+    );
+}
+
+fn sign_with(s: &Sig<'_>) -> String {
+    sign(&response("server"), s)
+}
+
+#[test]
+fn a_signer_without_an_rsa_key_is_refused_by_its_key_type() {
+    use soapgen_tests::pki::openssl;
+    // An EC P-256 leaf from the test CA: RSA SignatureMethods cannot use it, whatever its size.
+    let dir = test_pki().dir();
+    openssl(
+        dir,
+        &[
+            "genpkey",
+            "-algorithm",
+            "EC",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-out",
+            "ec256.key",
+        ],
+    );
+    openssl(
+        dir,
+        &[
+            "req",
+            "-new",
+            "-key",
+            "ec256.key",
+            "-subj",
+            "/O=soapgen tests/CN=soapgen test ec256",
+            "-out",
+            "ec256.csr",
+        ],
+    );
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "ec256.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-set_serial",
+            "256",
+            "-days",
+            "2",
+            "-extfile",
+            "leaf.ext",
+            "-out",
+            "ec256.pem",
+        ],
+    );
+    let mut s = Sig::new(&["TS-1", "Body-1"]);
+    s.key = "ec256";
+    let e = check(&client(), &sign(&response("ec256"), &s)).unwrap_err();
+    assert!(
+        matches!(&e, WssError::InvalidSignature(m) if m.contains("no RSA key")),
+        "{e}"
+    );
 }

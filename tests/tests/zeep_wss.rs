@@ -4,7 +4,10 @@
 //! (XML-DSig §3.2) with the signer's certificate and no other, and Apache WSS4J 1.6.19 processes
 //! the whole header (UsernameToken PasswordDigest, WSS UsernameToken Profile 1.1 §3.1; the
 //! BinarySecurityToken signature, X.509 Token Profile 1.1 §3.3.2) with the test CA as trust anchor.
+//! soapgen's own inbound check verifies zeep's `BinarySignature` and `Signature` (the certificate
+//! in a `ds:X509Data` after an empty `ds:X509IssuerSerial`, XML-DSig §4.4.4).
 
+use soapgen_runtime::wss::{Certificate, MessagePart, TrustStore, UtcTime, WssConfig, WssError};
 use soapgen_runtime::SoapVersion;
 use soapgen_tests::peers::{self, Peer};
 use soapgen_tests::pki::{test_pki, Pki};
@@ -119,4 +122,41 @@ fn wss4j_processes_zeeps_username_token_and_signature() {
     ]);
     let (status, reply) = post(&untrusting, &zeep_request(pki, &[]), false);
     assert_eq!(status, 500, "{reply}");
+}
+
+#[test]
+fn soapgen_verifies_both_of_zeeps_signatures() {
+    let pki = test_pki();
+    let ca = Certificate::from_pem(&pki.read("ca.pem"), "ca.pem").unwrap();
+    let client = Certificate::from_pem(&pki.read("client.pem"), "client.pem").unwrap();
+    // The envelope zeep signs (a request, checked here as a response would be): the Body signed
+    // by a certificate the CA issued; zeep sends no Timestamp.
+    let cfg = || {
+        WssConfig::new()
+            .require_signature(true)
+            .trust(TrustStore::new().anchor(ca.clone()))
+    };
+    for soap12 in [false, true] {
+        for form in [&["--no-token"][..], &["--no-token", "--x509data"]] {
+            let mut extra = form.to_vec();
+            if soap12 {
+                extra.push("--soap12");
+            }
+            let xml = zeep_request(pki, &extra);
+            if form.contains(&"--x509data") {
+                let empty = xml.find("<X509IssuerSerial/>").expect(&xml);
+                assert!(xml[empty..].contains("<X509Certificate>"), "{xml}");
+            }
+            let report = cfg()
+                .check_response(xml.as_bytes(), UtcTime::now())
+                .unwrap_or_else(|e| panic!("{extra:?}: {e}\n{xml}"));
+            assert_eq!(report.signed, [MessagePart::Body], "{extra:?}");
+            assert_eq!(report.signer.as_ref(), Some(&client), "{extra:?}");
+            let tampered = xml.replacen(">hello<", ">hellO<", 1);
+            assert!(matches!(
+                cfg().check_response(tampered.as_bytes(), UtcTime::now()),
+                Err(WssError::InvalidSignature(_))
+            ));
+        }
+    }
 }

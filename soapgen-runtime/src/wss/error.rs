@@ -55,6 +55,18 @@ pub enum WssError {
         /// The skew allowed, in seconds.
         skew_secs: u64,
     },
+    /// The response's Timestamp was `Created` longer ago than the maximum age
+    /// ([`WssConfig::max_timestamp_age`](super::WssConfig::max_timestamp_age), WSS4J's
+    /// `timeStampTTL`), whatever its `Expires` says.
+    #[error("WS-Security: the response's Timestamp was created at {created}, longer ago than the maximum age of {max_age_secs} s (now {now})")]
+    TimestampTooOld {
+        /// The `Created` value, as UTC.
+        created: String,
+        /// The local time of the check.
+        now: String,
+        /// The maximum age, in seconds.
+        max_age_secs: u64,
+    },
     /// The response's Timestamp was `Created` further in the future than the clock skew allows.
     #[error("WS-Security: the response's Timestamp is created in the future, at {created} (now {now}, clock skew {skew_secs} s)")]
     TimestampInFuture {
@@ -129,6 +141,19 @@ pub enum WssError {
     /// element, a SignatureValue that the signer's key does not verify (XML-DSig §3.2).
     #[error("WS-Security: invalid signature: {0}")]
     InvalidSignature(String),
+    /// A signer's RSA key shorter than the inbound policy's minimum
+    /// ([`WssConfig::min_rsa_key_bits`](super::WssConfig::min_rsa_key_bits), default 2048 bits as
+    /// NIST SP 800-131A; XML-DSig §6.4.2 RSA), or too short for its SignatureMethod (RSA-SHA384
+    /// needs 2048 bits).
+    #[error("WS-Security: the signer {subject} has a {bits}-bit RSA key, shorter than the minimum of {minimum} bits")]
+    WeakKey {
+        /// The signer certificate's subject.
+        subject: String,
+        /// The size of its RSA modulus.
+        bits: usize,
+        /// The minimum it fell short of.
+        minimum: usize,
+    },
     /// The signer's certificate is not trusted by the [`TrustStore`](super::TrustStore).
     #[error("WS-Security: certificate {subject} is not trusted: {reason}")]
     UntrustedCertificate {

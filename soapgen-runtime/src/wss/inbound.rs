@@ -3,6 +3,7 @@
 
 use super::verify::{process, Processed};
 use super::{InboundReport, UtcTime, WssConfig, WssError};
+use crate::fault::{Fault, FaultSecurity};
 use crate::xml::Limits;
 
 impl WssConfig {
@@ -14,7 +15,9 @@ impl WssConfig {
     /// `role` absent or `…/ultimateReceiver`; blocks for other actors are ignored, WSS 1.1 §5) is
     /// processed in document order:
     /// - its `wsu:Timestamp` (WSS 1.1 §10: at most one, `Created` required, `Expires` not before
-    ///   `Created`) must be fresh within [`skew`](Self::skew) ([`Timestamp::check`](super::Timestamp::check));
+    ///   `Created`) must be fresh: created at most [`max_timestamp_age`](Self::max_timestamp_age)
+    ///   ago and at most [`clock_skew`](Self::clock_skew) ahead, not expired
+    ///   ([`Timestamp::check`](super::Timestamp::check));
     /// - each `ds:Signature` is verified (XML-DSig §3.2, Exclusive C14N only, the algorithms of
     ///   [`algorithms`](Self::algorithms), at most [`max_signature_references`](Self::max_signature_references)
     ///   References) with the key its KeyInfo names, which the [`TrustStore`](super::TrustStore)
@@ -77,14 +80,62 @@ impl WssConfig {
     }
 }
 
-/// Called by the client on a successful response (UTF-8 root part): the report, and the
-/// decrypted envelope if anything was decrypted.
+/// What the client does with a response after the inbound check.
+pub(crate) enum Checked {
+    /// Read the response (from `decrypted` if something was decrypted); a fault in it is marked
+    /// with `fault_security`.
+    Read {
+        decrypted: Option<String>,
+        fault_security: FaultSecurity,
+    },
+    /// Report this error.
+    Fail(crate::Error),
+}
+
+/// Called by the client on every response envelope (the root part, in `charset`), before anything
+/// is read from it: signatures verified and the Body decrypted per the policy (WSS 1.1 §8.4).
+///
+/// A response that fails the policy is an [`Error::Security`](crate::Error::Security), unless it
+/// is a SOAP fault (found by `read_fault`): that is returned as the fault, marked
+/// [`FaultSecurity::NotVerified`], or refused if
+/// [`refuses_unverified_faults`](WssConfig::refuses_unverified_faults). A response with an error
+/// status that is neither (an HTML error page) is left for the client to report as the HTTP error.
 pub(crate) fn check_response(
     cfg: &WssConfig,
-    envelope: &[u8],
+    xml: &[u8],
+    charset: Option<&str>,
+    ok: bool,
     limits: Limits,
-) -> Result<Processed, WssError> {
-    cfg.check_response_with_limits(envelope, UtcTime::now(), limits)
+    read_fault: impl FnOnce() -> Option<Box<Fault>>,
+) -> Checked {
+    let unchecked = || Checked::Read {
+        decrypted: None,
+        fault_security: FaultSecurity::NotChecked,
+    };
+    let doc = match crate::xml::to_utf8(xml, charset) {
+        Ok(d) => d,
+        Err(e) if ok => return Checked::Fail(e.into()),
+        Err(_) => return unchecked(),
+    };
+    match cfg.check_response_with_limits(&doc, UtcTime::now(), limits) {
+        // Only a signature vouches for a fault (WSS 1.1 §8.4).
+        Ok(p) => Checked::Read {
+            decrypted: p.decrypted,
+            fault_security: if cfg.requires_signature() {
+                FaultSecurity::Verified
+            } else {
+                FaultSecurity::NotChecked
+            },
+        },
+        Err(e) => match read_fault() {
+            Some(mut f) if !cfg.refuses_unverified_faults() => {
+                f.security = FaultSecurity::NotVerified(e.to_string());
+                Checked::Fail(crate::Error::Fault(f))
+            }
+            None if !ok => unchecked(),
+            _ => Checked::Fail(crate::Error::Security(Box::new(e))),
+        },
+    }
 }
 
 #[cfg(test)]
@@ -132,18 +183,18 @@ mod tests {
 
     #[test]
     fn skew_is_configurable() {
-        // Expired 100 s ago.
-        let h = ts("2026-11-18T11:00:00Z", "2026-11-18T11:05:00Z");
-        let strict = requiring().clock_skew(Duration::from_secs(60));
+        // Expired 50 s ago.
+        let h = ts("2026-11-18T11:03:20Z", "2026-11-18T11:05:50Z");
+        let strict = requiring().clock_skew(Duration::from_secs(30));
         assert!(matches!(
             check(&strict, &h),
-            Err(WssError::TimestampExpired { skew_secs: 60, .. })
+            Err(WssError::TimestampExpired { skew_secs: 30, .. })
         ));
-        assert!(check(&requiring(), &h).is_ok(), "default skew is 300 s");
-        // Created 200 s ahead.
-        let h = ts("2026-11-18T11:10:00Z", "2026-11-18T11:15:00Z");
+        assert!(check(&requiring(), &h).is_ok(), "default skew is 60 s");
+        // Created 30 s ahead.
+        let h = ts("2026-11-18T11:07:10Z", "2026-11-18T11:12:10Z");
         assert!(matches!(
-            check(&strict, &h),
+            check(&requiring().clock_skew(Duration::from_secs(10)), &h),
             Err(WssError::TimestampInFuture { .. })
         ));
         assert!(check(&requiring(), &h).is_ok());
@@ -151,6 +202,117 @@ mod tests {
             check(&requiring().clock_skew(Duration::ZERO), &h),
             Err(WssError::TimestampInFuture { .. })
         ));
+        // Created 90 s ahead: beyond the default 60 s (WSS4J's timeStampFutureTTL).
+        let h = ts("2026-11-18T11:08:10Z", "2026-11-18T11:13:10Z");
+        assert!(matches!(
+            check(&requiring(), &h),
+            Err(WssError::TimestampInFuture { skew_secs: 60, .. })
+        ));
+    }
+
+    #[test]
+    fn age_is_bounded_whatever_expires_says() {
+        // Created 400 s ago, expiring in an hour: older than the default 300 s (WSS4J's
+        // timeStampTTL).
+        let h = ts("2026-11-18T11:00:00Z", "2026-11-18T12:00:00Z");
+        assert!(matches!(
+            check(&requiring(), &h),
+            Err(WssError::TimestampTooOld {
+                max_age_secs: 300,
+                ..
+            })
+        ));
+        let older = requiring().max_timestamp_age(Duration::from_secs(600));
+        assert!(check(&older, &h).is_ok());
+        // No Expires: the age alone bounds it.
+        let open = "<wsse:Security><wsu:Timestamp><wsu:Created>2026-11-18T11:01:00Z</wsu:Created></wsu:Timestamp></wsse:Security>";
+        assert!(matches!(
+            check(&requiring(), open),
+            Err(WssError::TimestampTooOld { .. })
+        ));
+        assert!(check(&older, open).is_ok());
+    }
+
+    /// A Security header with a Timestamp created at NOW (with `expires`, if any) and a
+    /// PasswordText UsernameToken with a Nonce and Created NOW.
+    fn with_nonce(expires: Option<&str>) -> String {
+        let expires = expires
+            .map(|e| format!("<wsu:Expires>{e}</wsu:Expires>"))
+            .unwrap_or_default();
+        format!(
+            "<wsse:Security><wsu:Timestamp><wsu:Created>{NOW}</wsu:Created>{expires}</wsu:Timestamp><wsse:UsernameToken><wsse:Username>u</wsse:Username><wsse:Password>pw</wsse:Password><wsse:Nonce>AAECAwQFBgcICQoLDA0ODw==</wsse:Nonce><wsu:Created>{NOW}</wsu:Created></wsse:UsernameToken></wsse:Security>"
+        )
+    }
+
+    /// Refused for its age: the UsernameToken's Created (checked first) or the Timestamp's.
+    fn too_old(r: Result<InboundReport, WssError>) -> bool {
+        match r {
+            Err(WssError::UsernameToken(m)) => m.contains("maximum age"),
+            Err(WssError::TimestampTooOld { .. }) => true,
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn replays_are_remembered_while_the_message_could_be_accepted() {
+        let min = |m: u64| NOW.plus(Duration::from_secs(60 * m));
+        let doc = |h: &str| envelope(h);
+        // No Expires, a maximum age of an hour: a replay 20 minutes later (past the old fixed
+        // 300 s + skew window) is still refused as a replay.
+        let cfg = requiring()
+            .expect_username_token("u", "pw")
+            .max_timestamp_age(Duration::from_secs(3600));
+        let h = with_nonce(None);
+        assert!(cfg.check_response(doc(&h).as_bytes(), NOW).is_ok());
+        assert_eq!(
+            cfg.check_response(doc(&h).as_bytes(), min(20)).unwrap_err(),
+            WssError::Replay("UsernameToken Nonce")
+        );
+        assert_eq!(
+            cfg.check_response(doc(&h).as_bytes(), min(59)).unwrap_err(),
+            WssError::Replay("UsernameToken Nonce")
+        );
+        // After the hour the message is refused for its age.
+        assert!(too_old(cfg.check_response(doc(&h).as_bytes(), min(61))));
+        // With the defaults, a replay 11 minutes later is too old, not accepted.
+        let cfg = requiring().expect_username_token("u", "pw");
+        assert!(cfg.check_response(doc(&h).as_bytes(), NOW).is_ok());
+        assert_eq!(
+            cfg.check_response(doc(&h).as_bytes(), min(4)).unwrap_err(),
+            WssError::Replay("UsernameToken Nonce")
+        );
+        assert!(too_old(cfg.check_response(doc(&h).as_bytes(), min(11))));
+        // An Expires far ahead does not extend the age limit.
+        let far = with_nonce(Some("2026-11-19T11:06:40Z"));
+        let cfg = requiring().expect_username_token("u", "pw");
+        assert!(cfg.check_response(doc(&far).as_bytes(), NOW).is_ok());
+        assert!(too_old(cfg.check_response(doc(&far).as_bytes(), min(6))));
+    }
+
+    #[test]
+    fn username_token_created_is_checked_as_wss4j_does() {
+        let cfg = WssConfig::new().expect_username_token("u", "pw");
+        let ut = |created: &str| {
+            format!("<wsse:Security><wsse:UsernameToken><wsse:Username>u</wsse:Username><wsse:Password>pw</wsse:Password><wsu:Created>{created}</wsu:Created></wsse:UsernameToken></wsse:Security>")
+        };
+        assert!(check(&cfg, &ut("2026-11-18T11:02:00Z")).is_ok());
+        // 400 s old (utTTL 300 s), 90 s ahead (utFutureTTL 60 s).
+        let e = check(&cfg, &ut("2026-11-18T11:00:00Z")).unwrap_err();
+        assert!(
+            matches!(&e, WssError::UsernameToken(m) if m.contains("maximum age of 300 s")),
+            "{e}"
+        );
+        let e = check(&cfg, &ut("2026-11-18T11:08:10Z")).unwrap_err();
+        assert!(
+            matches!(&e, WssError::UsernameToken(m) if m.contains("in the future")),
+            "{e}"
+        );
+        let lenient = cfg
+            .clone()
+            .max_timestamp_age(Duration::from_secs(600))
+            .clock_skew(Duration::from_secs(120));
+        assert!(check(&lenient, &ut("2026-11-18T11:00:00Z")).is_ok());
+        assert!(check(&lenient, &ut("2026-11-18T11:08:10Z")).is_ok());
     }
 
     #[test]

@@ -21,7 +21,8 @@
 //!
 //! Responses are checked against an inbound policy, which by default requires what the client
 //! itself sends: a client that sends a Timestamp requires a fresh Timestamp in every successful
-//! response, within a clock skew (WSS 1.1 §10, [`WssConfig::clock_skew`]).
+//! response (WSS 1.1 §10: created at most [`WssConfig::max_timestamp_age`] ago, 300 s, and at
+//! most [`WssConfig::clock_skew`] ahead, 60 s, as WSS4J's defaults; not expired).
 //!
 //! Cryptography (random nonces, SHA-1, SHA-256, RSA, AES, 3DES) is aws-lc-rs. Secrets are never logged: the wire
 //! log redacts `Password`, `Nonce`, `BinarySecurityToken`, `SignatureValue` and `CipherValue`
@@ -86,7 +87,7 @@ pub use xmlenc::{
 };
 
 pub(crate) use header::Outgoing;
-pub(crate) use inbound::check_response;
+pub(crate) use inbound::{check_response, Checked};
 
 /// The `wsse` namespace of WSS 1.0 (WSS 1.1 §4, "oasis-200401-wss-wssecurity-secext-1.0.xsd").
 pub const WSSE_NS: &str =
@@ -106,9 +107,12 @@ pub const BASE64_BINARY: &str = "http://docs.oasis-open.org/wss/2004/01/oasis-20
 /// Default time to live of an outgoing Timestamp when [`WssConfig::timestamp`] is not given one:
 /// 300 s (as WSS4J's and WCF's defaults).
 pub const DEFAULT_TIMESTAMP_TTL: Duration = Duration::from_secs(300);
-/// Default clock skew allowed when checking an incoming Timestamp: 300 s (WCF's
-/// `MaxClockSkew`).
-pub const DEFAULT_CLOCK_SKEW: Duration = Duration::from_secs(300);
+/// Default clock skew allowed when checking an incoming Timestamp or UsernameToken `Created`:
+/// 60 s (WSS4J's `timeStampFutureTTL` and `utFutureTTL`; WCF's `MaxClockSkew` is 300 s).
+pub const DEFAULT_CLOCK_SKEW: Duration = Duration::from_secs(60);
+/// Default maximum age of an incoming Timestamp or UsernameToken `Created`: 300 s (WSS4J's
+/// `timeStampTTL` and `utTTL`).
+pub const DEFAULT_MAX_TIMESTAMP_AGE: Duration = Duration::from_secs(300);
 
 /// What a client does with WS-Security: the tokens it puts in every request and the policy its
 /// responses must meet. Cheap to clone (shared). Consuming setters, as [`ClientBuilder`](crate::ClientBuilder).
@@ -118,11 +122,15 @@ pub const DEFAULT_CLOCK_SKEW: Duration = Duration::from_secs(300);
 /// then the `xenc:EncryptedKey` of [`encrypt`](Self::encrypt) and the `ds:Signature` in the
 /// order the recipient processes them ([`EncryptionOrder`]).
 ///
-/// Inbound policy (each response with a 2xx HTTP status; a SOAP fault is reported as
-/// [`Error::Fault`](crate::Error::Fault) unchecked), by default what the client itself sends:
+/// Inbound policy (each response envelope, whatever its HTTP status; a SOAP fault that fails it is
+/// still returned as [`Error::Fault`](crate::Error::Fault), marked
+/// [`FaultSecurity::NotVerified`](crate::fault::FaultSecurity::NotVerified), unless
+/// [`refuse_unverified_faults`](Self::refuse_unverified_faults)), by default what the client
+/// itself sends:
 /// - a Timestamp iff the client sends one ([`require_timestamp`](Self::require_timestamp)
-///   overrides), checked against the local clock with [`clock_skew`](Self::clock_skew) of
-///   tolerance;
+///   overrides), checked against the local clock: `Created` at most
+///   [`max_timestamp_age`](Self::max_timestamp_age) ago (300 s) and at most
+///   [`clock_skew`](Self::clock_skew) ahead (60 s), `Expires` not passed by more than the skew;
 /// - a Body and Timestamp signed by a certificate the [`trust`](Self::trust) store trusts iff the
 ///   client signs ([`require_signature`](Self::require_signature) overrides);
 /// - an encrypted Body iff the client encrypts ([`require_encryption`](Self::require_encryption)
@@ -147,14 +155,17 @@ struct ConfigInner {
     timestamp_ttl: Option<Duration>,
     require_timestamp: Option<bool>,
     clock_skew: Option<Duration>,
+    max_age: Option<Duration>,
     trust: TrustStore,
     decryption: Option<X509Credential>,
     require_signature: Option<bool>,
     require_encryption: Option<bool>,
+    refuse_unverified_faults: bool,
     signed_headers: Vec<(String, String)>,
     encrypted_headers: Vec<(String, String)>,
     algorithms: AlgorithmPolicy,
     max_references: Option<usize>,
+    min_rsa_bits: Option<usize>,
     expected_username: Option<UsernameToken>,
     replay: Arc<policy::ReplayCache>,
     certificates: Arc<policy::CertificateCache>,
@@ -163,6 +174,10 @@ struct ConfigInner {
 /// Default of [`WssConfig::max_signature_references`]: 32 (a WSS message signs a handful of
 /// parts; WSS4J's own default limit is 32 too).
 pub const DEFAULT_MAX_SIGNATURE_REFERENCES: usize = 32;
+
+/// Default of [`WssConfig::min_rsa_key_bits`]: 2048 bits (NIST SP 800-131A; WSS4J's default
+/// AlgorithmSuite allows 1024).
+pub const DEFAULT_MIN_RSA_KEY_BITS: usize = 2048;
 
 impl WssConfig {
     /// An empty configuration: an empty `wsse:Security` header and no inbound requirement until
@@ -198,8 +213,9 @@ impl WssConfig {
     /// Signs every request (WSS 1.1 §8): the Body (given a `wsu:Id`) and, if one is sent, the
     /// Timestamp, as [`X509Signer`] describes.
     ///
-    /// Incoming signatures are not verified yet, so a signing client does not yet require signed
-    /// responses (only the Timestamp part of the inbound policy is in force).
+    /// Also makes the inbound policy require responses signed by a certificate the
+    /// [`trust`](Self::trust) store trusts, unless [`require_signature`](Self::require_signature)
+    /// says otherwise.
     pub fn sign(self, signer: X509Signer) -> Self {
         self.edit(|c| c.signer = Some(signer))
     }
@@ -222,11 +238,24 @@ impl WssConfig {
         self.edit(|c| c.require_timestamp = Some(required))
     }
 
-    /// The clock difference tolerated when checking an incoming Timestamp (default
-    /// [`DEFAULT_CLOCK_SKEW`], 300 s): `Created` may be at most this far in the future, and
-    /// `Expires` is honoured until this long after it passed.
+    /// The clock difference tolerated when checking an incoming Timestamp (WSS 1.1 §10; default
+    /// [`DEFAULT_CLOCK_SKEW`], 60 s, WSS4J's `timeStampFutureTTL`): `Created` may be at most this
+    /// far in the future, and `Expires` is honoured until this long after it passed. The same
+    /// for the `Created` of the UsernameToken [`expect_username_token`](Self::expect_username_token)
+    /// checks (UsernameToken Profile 1.1 §3.1, WSS4J's `utFutureTTL`).
     pub fn clock_skew(self, skew: Duration) -> Self {
         self.edit(|c| c.clock_skew = Some(skew))
+    }
+
+    /// How long ago an incoming Timestamp may have been `Created` (WSS 1.1 §10; default
+    /// [`DEFAULT_MAX_TIMESTAMP_AGE`], 300 s, WSS4J's `timeStampTTL`), whatever its `Expires`
+    /// says: older ones are refused with [`WssError::TimestampTooOld`], and a Timestamp without
+    /// `Expires` is bounded by this. The same for the `Created` of the UsernameToken
+    /// [`expect_username_token`](Self::expect_username_token) checks (UsernameToken Profile 1.1
+    /// §3.1, WSS4J's `utTTL`). Signature values and nonces are
+    /// remembered (replay) until the message could no longer be accepted.
+    pub fn max_timestamp_age(self, age: Duration) -> Self {
+        self.edit(|c| c.max_age = Some(age))
     }
 
     /// The certificates trusted to sign responses, and those a response may name without carrying
@@ -245,6 +274,23 @@ impl WssConfig {
     /// trusted certificate. Default: `true` iff the client signs its requests.
     pub fn require_signature(self, required: bool) -> Self {
         self.edit(|c| c.require_signature = Some(required))
+    }
+
+    /// Whether a SOAP fault that does not meet the inbound policy (an unsigned fault when
+    /// signatures are required, WSS 1.1 §8.4) is refused with the policy's [`WssError`] as
+    /// [`Error::Security`](crate::Error::Security) instead of returned. Default: `false`, the
+    /// fault is returned as [`Error::Fault`](crate::Error::Fault) marked
+    /// [`FaultSecurity::NotVerified`](crate::fault::FaultSecurity::NotVerified). (zeep 4.2 with a
+    /// `Signature` plugin verifies every reply before it looks for a fault, so it refuses an
+    /// unsigned one: `true` is zeep's behaviour.)
+    pub fn refuse_unverified_faults(self, refuse: bool) -> Self {
+        self.edit(|c| c.refuse_unverified_faults = refuse)
+    }
+
+    /// Whether faults that fail the inbound policy are refused (see
+    /// [`refuse_unverified_faults`](Self::refuse_unverified_faults)).
+    pub fn refuses_unverified_faults(&self) -> bool {
+        self.inner.refuse_unverified_faults
     }
 
     /// Requires responses to carry the header block `{namespace}name`, signed (implies
@@ -287,6 +333,22 @@ impl WssConfig {
     /// [`DEFAULT_MAX_SIGNATURE_REFERENCES`]); also bounds the decryption passes of a response.
     pub fn max_signature_references(self, limit: usize) -> Self {
         self.edit(|c| c.max_references = Some(limit))
+    }
+
+    /// The shortest RSA key a response signer may have (XML-DSig §6.4.2; default
+    /// [`DEFAULT_MIN_RSA_KEY_BITS`], 2048 bits): a signer with a shorter key is refused with
+    /// [`WssError::WeakKey`] before its signature is checked. Values below 1024 act as 1024 (the
+    /// least the cryptographic library verifies); RSA-SHA384 always needs 2048.
+    pub fn min_rsa_key_bits(self, bits: usize) -> Self {
+        self.edit(|c| c.min_rsa_bits = Some(bits))
+    }
+
+    /// The minimum RSA key size of response signers (see [`min_rsa_key_bits`](Self::min_rsa_key_bits)).
+    pub fn rsa_key_minimum(&self) -> usize {
+        self.inner
+            .min_rsa_bits
+            .unwrap_or(DEFAULT_MIN_RSA_KEY_BITS)
+            .max(1024)
     }
 
     /// Requires every response to carry a UsernameToken for `user` with `password` (text or
@@ -387,9 +449,14 @@ impl WssConfig {
             .unwrap_or(self.inner.timestamp_ttl.is_some())
     }
 
-    /// The clock skew tolerated for incoming Timestamps.
+    /// The clock skew tolerated for incoming Timestamps (see [`clock_skew`](Self::clock_skew)).
     pub fn skew(&self) -> Duration {
         self.inner.clock_skew.unwrap_or(DEFAULT_CLOCK_SKEW)
+    }
+
+    /// The maximum age of incoming Timestamps (see [`max_timestamp_age`](Self::max_timestamp_age)).
+    pub fn timestamp_age_limit(&self) -> Duration {
+        self.inner.max_age.unwrap_or(DEFAULT_MAX_TIMESTAMP_AGE)
     }
 }
 

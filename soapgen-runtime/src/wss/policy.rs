@@ -123,7 +123,9 @@ impl AlgorithmPolicy {
 }
 
 /// Signature values and nonces accepted recently, each until the end of the window in which the
-/// same message would still be accepted (its Timestamp's `Expires` plus the clock skew).
+/// same message would still be accepted (WSS 1.1 §10: its Timestamp's `Created` plus the maximum
+/// age, or its `Expires` plus the clock skew if earlier; without a Timestamp, as long as there is
+/// room).
 #[derive(Default)]
 pub(crate) struct ReplayCache {
     seen: Mutex<HashMap<Vec<u8>, UtcTime>>,

@@ -115,6 +115,8 @@ struct State {
     signature_values: Vec<Vec<u8>>,
     username: Option<String>,
     nonce: Option<Vec<u8>>,
+    /// The `Created` of the UsernameToken checked, if it had one.
+    username_created: Option<UtcTime>,
     unverified: usize,
     passes: usize,
 }
@@ -239,7 +241,7 @@ fn check_policy(
 ) -> Result<(), WssError> {
     // Timestamp presence and freshness (WSS 1.1 §10).
     match st.timestamp {
-        Some(ts) => ts.check(now, cfg.skew())?,
+        Some(ts) => ts.check(now, cfg.timestamp_age_limit(), cfg.skew())?,
         None if cfg.requires_timestamp() => {
             return Err(if shape.security.is_some() {
                 WssError::MissingTimestamp
@@ -307,12 +309,16 @@ fn check_policy(
             "the response has no UsernameToken, but the policy expects one".to_owned(),
         ));
     }
-    // Replay: a signature value or nonce seen before, within the window the message is valid in.
-    let until = st
-        .timestamp
-        .and_then(|t| t.expires)
-        .unwrap_or(now.plus(super::DEFAULT_TIMESTAMP_TTL))
-        .plus(cfg.skew());
+    // Replay: a signature value or nonce seen before, remembered until the message could no
+    // longer be accepted (its Timestamp and UsernameToken Created too old or expired); without
+    // either, for as long as the cache has room.
+    let mut until = UtcTime::from_unix_millis(i64::MAX);
+    if let Some(t) = st.timestamp {
+        until = until.min(t.accepted_until(cfg.timestamp_age_limit(), cfg.skew()));
+    }
+    if let Some(created) = st.username_created {
+        until = until.min(created.plus(cfg.timestamp_age_limit()));
+    }
     for v in &st.signature_values {
         if !cfg.replay_cache().check_and_insert(v, now, until) {
             return Err(WssError::Replay("signature value"));
@@ -653,14 +659,22 @@ fn read_username(
     if !ok {
         return Err(refuse("wrong password".to_owned()));
     }
+    // WSS4J's utFutureTTL and utTTL: the clock skew and the maximum age.
     if let Some(c) = &created_text {
         let created: UtcTime = c.parse()?;
         if created > now.plus(cfg.skew()) {
-            return Err(refuse(format!("Created {created} is in the future")));
+            return Err(refuse(format!(
+                "Created {created} is in the future (now {now}, clock skew {} s)",
+                cfg.skew().as_secs()
+            )));
         }
-        if created.plus(super::DEFAULT_TIMESTAMP_TTL).plus(cfg.skew()) < now {
-            return Err(refuse(format!("Created {created} is too old")));
+        if created < now.minus(cfg.timestamp_age_limit()) {
+            return Err(refuse(format!(
+                "Created {created} is older than the maximum age of {} s (now {now})",
+                cfg.timestamp_age_limit().as_secs()
+            )));
         }
+        st.username_created = Some(created);
     }
     st.username = Some(name);
     st.nonce = nonce;
@@ -732,12 +746,12 @@ fn verify_signature(
             ),
         });
     }
-    let verification = signature_algorithm(method_uri)
-        .filter(|_| policy.allows(method_uri))
-        .ok_or_else(|| WssError::AlgorithmNotAllowed {
+    if signature_algorithm(method_uri, 2048).is_none() || !policy.allows(method_uri) {
+        return Err(WssError::AlgorithmNotAllowed {
             role: "SignatureMethod",
             uri: method_uri.to_owned(),
-        })?;
+        });
+    }
     let references: Vec<Node<'_, '_>> = si.collect();
     if references.is_empty() {
         return Err(malformed(signed_info, "no Reference"));
@@ -752,6 +766,7 @@ fn verify_signature(
 
     // The key, and whether it is trusted: before any digest work.
     let signer = signer_certificate(cfg, key_info, tokens, sig)?;
+    let verification = check_key_size(cfg, &signer, method_uri)?;
     cfg.trust_store().check(&signer, now)?;
 
     // SignatureValue over the canonical SignedInfo.
@@ -893,13 +908,55 @@ fn c14n_prefixes(n: Node<'_, '_>, role: &'static str) -> Result<Vec<String>, Wss
         .unwrap_or_default())
 }
 
-fn signature_algorithm(uri: &str) -> Option<&'static dyn VerificationAlgorithm> {
+/// The verification algorithm of a SignatureMethod URI for an RSA key of `bits` (aws-lc-rs has
+/// RSA-SHA384 for 2048 bits and more only; below 1024 bits, none).
+fn signature_algorithm(uri: &str, bits: usize) -> Option<&'static dyn VerificationAlgorithm> {
+    let legacy = bits < 2048;
+    if bits < 1024 {
+        return None;
+    }
     Some(match uri {
+        alg::RSA_SHA1 if legacy => &signature::RSA_PKCS1_1024_8192_SHA1_FOR_LEGACY_USE_ONLY,
         alg::RSA_SHA1 => &signature::RSA_PKCS1_2048_8192_SHA1_FOR_LEGACY_USE_ONLY,
+        alg::RSA_SHA256 if legacy => &signature::RSA_PKCS1_1024_8192_SHA256_FOR_LEGACY_USE_ONLY,
         alg::RSA_SHA256 => &signature::RSA_PKCS1_2048_8192_SHA256,
-        alg::RSA_SHA384 => &signature::RSA_PKCS1_2048_8192_SHA384,
+        alg::RSA_SHA384 if !legacy => &signature::RSA_PKCS1_2048_8192_SHA384,
+        alg::RSA_SHA512 if legacy => &signature::RSA_PKCS1_1024_8192_SHA512_FOR_LEGACY_USE_ONLY,
         alg::RSA_SHA512 => &signature::RSA_PKCS1_2048_8192_SHA512,
         _ => return None,
+    })
+}
+
+/// Refuses a signer whose RSA key is shorter than the policy's minimum
+/// ([`WssConfig::min_rsa_key_bits`], NIST SP 800-131A: 2048 bits), and returns the verification
+/// algorithm of `method_uri` for its size.
+fn check_key_size(
+    cfg: &WssConfig,
+    signer: &Certificate,
+    method_uri: &str,
+) -> Result<&'static dyn VerificationAlgorithm, WssError> {
+    let minimum = cfg.rsa_key_minimum();
+    if signer.public_key_algorithm() != "RSA" {
+        // Refused by the signature check, which names the key type.
+        return signature_algorithm(method_uri, 2048).ok_or_else(|| {
+            WssError::AlgorithmNotAllowed {
+                role: "SignatureMethod",
+                uri: method_uri.to_owned(),
+            }
+        });
+    }
+    let bits = signer.public_key_bits().unwrap_or(0);
+    if bits < minimum {
+        return Err(WssError::WeakKey {
+            subject: signer.subject().to_owned(),
+            bits,
+            minimum,
+        });
+    }
+    signature_algorithm(method_uri, bits).ok_or_else(|| WssError::WeakKey {
+        subject: signer.subject().to_owned(),
+        bits,
+        minimum: 2048,
     })
 }
 
@@ -1038,13 +1095,13 @@ pub(crate) fn resolve_key(
                         ))
                     })
                 }
-                (DS_NS, "X509Data") => x509_data(inner, known()),
+                (DS_NS, "X509Data") => x509_data(inner, &known().collect::<Vec<_>>()),
                 (ns, name) => Err(untrusted(format!(
                     "SecurityTokenReference by {{{ns}}}{name} is not supported"
                 ))),
             }
         }
-        (DS_NS, "X509Data") => x509_data(n, known()),
+        (DS_NS, "X509Data") => x509_data(n, &known().collect::<Vec<_>>()),
         (DS_NS, "KeyValue") => Err(untrusted(
             "a bare ds:KeyValue names no certificate and is never trusted".to_owned(),
         )),
@@ -1054,47 +1111,143 @@ pub(crate) fn resolve_key(
     }
 }
 
-fn x509_data<'c>(
-    n: Node<'_, '_>,
-    mut known: impl Iterator<Item = &'c Certificate>,
-) -> Result<Certificate, WssError> {
-    let untrusted = |s: String| WssError::UntrustedKey(s);
-    let inner = elements(n)
-        .next()
-        .ok_or_else(|| untrusted("an empty X509Data".to_owned()))?;
-    match inner.tag_name().name() {
-        "X509Certificate" => {
-            let der = base64(inner).map_err(|r| malformed(inner, &r))?;
-            Certificate::from_der(&der, "ds:X509Certificate")
+/// What one child of `ds:X509Data` says about the signer's certificate (XML-DSig §4.4.4).
+enum X509Identifier {
+    Ski(Vec<u8>),
+    IssuerSerial(String, String),
+    SubjectName(String),
+}
+
+impl X509Identifier {
+    fn matches(&self, c: &Certificate) -> bool {
+        match self {
+            X509Identifier::Ski(ski) => c.subject_key_identifier() == Some(ski.as_slice()),
+            X509Identifier::IssuerSerial(issuer, serial) => c.matches_issuer_serial(issuer, serial),
+            X509Identifier::SubjectName(name) => c.matches_subject_name(name),
         }
-        "X509SKI" => {
-            let ski = base64(inner).map_err(|r| malformed(inner, &r))?;
-            known
-                .find(|c| c.subject_key_identifier() == Some(&ski))
-                .cloned()
-                .ok_or_else(|| {
-                    untrusted(format!(
-                        "no configured certificate has the X509SKI {}",
-                        super::hex(&ski)
-                    ))
-                })
-        }
-        "X509IssuerSerial" => {
-            let issuer = child(inner, DS_NS, "X509IssuerName")
-                .map(|i| text(i).trim().to_owned())
-                .unwrap_or_default();
-            let serial = child(inner, DS_NS, "X509SerialNumber")
-                .map(|i| text(i).trim().to_owned())
-                .unwrap_or_default();
-            known
-                .find(|c| c.matches_issuer_serial(&issuer, &serial))
-                .cloned()
-                .ok_or_else(|| {
-                    untrusted(format!(
-                        "no configured certificate has issuer {issuer:?} and serial {serial}"
-                    ))
-                })
-        }
-        other => Err(untrusted(format!("X509Data by {other} is not supported"))),
     }
+}
+
+impl std::fmt::Display for X509Identifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            X509Identifier::Ski(ski) => write!(f, "X509SKI {}", super::hex(ski)),
+            X509Identifier::IssuerSerial(issuer, serial) => {
+                write!(f, "issuer {issuer:?} and serial {serial}")
+            }
+            X509Identifier::SubjectName(name) => write!(f, "X509SubjectName {name:?}"),
+        }
+    }
+}
+
+/// The most non-empty children of one `ds:X509Data` read (a signer, its chain and a few
+/// identifiers), so that the leaf search stays small.
+const MAX_X509_DATA_CHILDREN: usize = 16;
+
+/// Whether an element has no text at all in it (`<ds:X509IssuerSerial/>`, as libxmlsec1 leaves
+/// a template it did not fill).
+fn is_blank(n: Node<'_, '_>) -> bool {
+    n.descendants()
+        .filter(Node::is_text)
+        .all(|t| t.text().is_none_or(|t| t.trim().is_empty()))
+}
+
+/// The signer's certificate from a `ds:X509Data` (XML-DSig §4.4.4, X.509 Token Profile 1.1 §3.3),
+/// every child considered, empty ones skipped: a certificate carried in the message is preferred
+/// (the one all the identifiers name, or the leaf of those carried; the trust store validates it
+/// then as it does a BinarySecurityToken); without one, the identifiers (`X509SKI`,
+/// `X509IssuerSerial`, `X509SubjectName`, all of which must name it) look it up among the
+/// configured certificates.
+fn x509_data(n: Node<'_, '_>, known: &[&Certificate]) -> Result<Certificate, WssError> {
+    let untrusted = |s: String| WssError::UntrustedKey(s);
+    let mut carried = Vec::new();
+    let mut identifiers = Vec::new();
+    let mut unsupported = Vec::new();
+    for (i, c) in elements(n).filter(|c| !is_blank(*c)).enumerate() {
+        if i == MAX_X509_DATA_CHILDREN {
+            return Err(untrusted(format!(
+                "an X509Data with more than {MAX_X509_DATA_CHILDREN} entries"
+            )));
+        }
+        if c.tag_name().namespace() != Some(DS_NS) {
+            unsupported.push(c.tag_name().name());
+            continue;
+        }
+        match c.tag_name().name() {
+            "X509Certificate" => {
+                let der = base64(c).map_err(|r| malformed(c, &r))?;
+                carried.push(Certificate::from_der(&der, "ds:X509Certificate")?);
+            }
+            "X509SKI" => {
+                let ski = base64(c).map_err(|r| malformed(c, &r))?;
+                identifiers.push(X509Identifier::Ski(ski));
+            }
+            "X509IssuerSerial" => {
+                let issuer = child(c, DS_NS, "X509IssuerName")
+                    .map(|i| text(i).trim().to_owned())
+                    .unwrap_or_default();
+                let serial = child(c, DS_NS, "X509SerialNumber")
+                    .map(|i| text(i).trim().to_owned())
+                    .unwrap_or_default();
+                identifiers.push(X509Identifier::IssuerSerial(issuer, serial));
+            }
+            "X509SubjectName" => {
+                identifiers.push(X509Identifier::SubjectName(text(c).trim().to_owned()));
+            }
+            // Revocation lists say nothing about which certificate signed.
+            "X509CRL" => {}
+            other => unsupported.push(other),
+        }
+    }
+    let named = |c: &Certificate| identifiers.iter().all(|i| i.matches(c));
+    let names = || {
+        identifiers
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !carried.is_empty() {
+        if !identifiers.is_empty() {
+            return carried.into_iter().find(named).ok_or_else(|| {
+                untrusted(format!(
+                    "the X509Data's {} names none of the certificates it carries",
+                    names()
+                ))
+            });
+        }
+        // A chain: the signer is the certificate that issued none of the others.
+        let leaves: Vec<&Certificate> = carried
+            .iter()
+            .filter(|c| {
+                !carried
+                    .iter()
+                    .any(|o| o.der() != c.der() && o.issuer() == c.subject())
+            })
+            .collect();
+        return match leaves.as_slice() {
+            [one] => Ok((*one).clone()),
+            _ => Err(untrusted(format!(
+                "the X509Data carries {} certificates and does not say which one signed",
+                carried.len()
+            ))),
+        };
+    }
+    if identifiers.is_empty() {
+        return Err(untrusted(if unsupported.is_empty() {
+            "an empty X509Data".to_owned()
+        } else {
+            format!("X509Data by {} is not supported", unsupported.join(", "))
+        }));
+    }
+    known
+        .iter()
+        .find(|c| named(c))
+        .map(|c| (*c).clone())
+        .ok_or_else(|| {
+            untrusted(format!(
+                "no configured certificate has {} (add it to the TrustStore with .certificate())",
+                names()
+            ))
+        })
 }

@@ -278,6 +278,13 @@ impl Certificate {
             && self.issuer_dn.matches_str(issuer_name)
     }
 
+    /// Whether `name`, a distinguished name string as `ds:X509SubjectName` carries it (XML-DSig
+    /// §4.4.4), names this certificate's subject; compared as
+    /// [`matches_issuer_serial`](Self::matches_issuer_serial) compares the issuer.
+    pub fn matches_subject_name(&self, name: &str) -> bool {
+        self.subject_dn.matches_str(name)
+    }
+
     /// The SHA-1 thumbprint of the DER encoding (X.509 Token Profile 1.1 §3.2.1,
     /// `ThumbprintSHA1`), 20 bytes.
     pub fn sha1_thumbprint(&self) -> [u8; 20] {
