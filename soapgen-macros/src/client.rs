@@ -666,6 +666,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         let wrapper = fields::name_expr(&krate, &response_ns, &response_name);
         let result_elem = fields::name_expr(&krate, &result_ns, &result_name);
         let call = quote!(#krate::call);
+        let rpc = a.style == Style::Rpc || encoded;
         // The response's layout as static data, and the reader of the result's occurrence: no
         // decoding code of its own per operation.
         let (shape, decoder) = if one_way {
@@ -688,7 +689,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             )
         } else if is_unit(&body_ty) {
             (
-                quote!(#call::ResponseShape::Wrapped { wrapper: #wrapper, result: #result_elem, min: 0 }),
+                quote!(#call::ResponseShape::Wrapped { wrapper: #wrapper, result: #result_elem, min: 0, rpc: #rpc }),
                 quote!(#call::result::Unit::read),
             )
         } else {
@@ -721,7 +722,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 Card::ManyNillable => quote!(ManyNillable),
             };
             (
-                quote!(#call::ResponseShape::Wrapped { wrapper: #wrapper, result: #result_elem, min: #min }),
+                quote!(#call::ResponseShape::Wrapped { wrapper: #wrapper, result: #result_elem, min: #min, rpc: #rpc }),
                 quote_spanned!(body_ty.span()=> #call::result::#marker::<#inner>::read),
             )
         };

@@ -23,6 +23,7 @@
 //!     wrapper: Name::new("urn:calc", "AddResponse"),
 //!     result: Name::new("urn:calc", "AddResult"),
 //!     min: 0,
+//!     rpc: false,
 //! };
 //!
 //! fn add(client: &Client, a: i32, b: i32) -> Call<i32> {
@@ -74,11 +75,16 @@ pub enum ResponseShape {
         result: Name<'static>,
         /// minOccurs of a repeated result element; 0 otherwise.
         min: u64,
+        /// rpc style: the wrapper is taken whatever its name, which SOAP 1.1 §7.1 says is not
+        /// significant (`{operation}Response` is only the convention); document style: it must
+        /// be `wrapper`.
+        rpc: bool,
     },
     /// rpc/encoded (SOAP 1.1 §7.1): the response wrapper's single child, whatever its name (the
-    /// return accessor's name is not significant); `result` names it in errors.
+    /// return accessor's name is not significant); `result` names it in errors. The wrapper is
+    /// taken whatever its name too.
     Encoded {
-        /// The response wrapper element.
+        /// The response wrapper element (its conventional name).
         wrapper: Name<'static>,
         /// The declared result accessor, for "missing element" errors.
         result: Name<'static>,
@@ -370,10 +376,9 @@ pub mod result {
                 wrapper,
                 result,
                 min,
-            } if r.matches(start, wrapper) => Ok((result, min)),
-            ResponseShape::Encoded { wrapper, result } if r.matches(start, wrapper) => {
-                Ok((result, 0))
-            }
+                rpc,
+            } if rpc || r.matches(start, wrapper) => Ok((result, min)),
+            ResponseShape::Encoded { result, .. } => Ok((result, 0)),
             _ => Err(r.unexpected(start)),
         }
     }
@@ -463,7 +468,7 @@ pub mod result {
             };
             match *shape {
                 ResponseShape::Element(name) if r.matches(&start, name) => T::read_xml(r, start),
-                ResponseShape::Encoded { wrapper, result } if r.matches(&start, wrapper) => {
+                ResponseShape::Encoded { result, .. } => {
                     let Some(c) = r.next_child()? else {
                         return Err(r.missing(result));
                     };

@@ -1,0 +1,183 @@
+//! The call path of generated clients (`soapgen_runtime::call`) against canned responses: the
+//! response wrapper's name in rpc style (SOAP 1.1 §7.1: not significant) and in document style
+//! (must match), one-way acknowledgements (WSDL 1.1 §2.4.1), calls spawned as `'static` tasks, the
+//! blocking twin, and the SOAP version chosen per client.
+
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use soapgen_runtime::transport::{HttpRequest, HttpResponse, Transport, TransportFuture};
+use soapgen_runtime::{soap_client, Client, Error, SoapVersion};
+
+/// Answers every request with `status` and `body` (as `text/xml`), and keeps the requests.
+#[derive(Debug)]
+struct Canned {
+    status: u16,
+    body: String,
+    requests: Mutex<Vec<(Vec<(String, String)>, String)>>,
+}
+
+impl Canned {
+    fn new(status: u16, body: &str) -> Arc<Self> {
+        Arc::new(Canned {
+            status,
+            body: body.to_owned(),
+            requests: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn envelope(body: &str) -> String {
+        format!(
+            "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body>{body}</s:Body></s:Envelope>"
+        )
+    }
+}
+
+impl Transport for Canned {
+    fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
+        self.requests.lock().unwrap().push((
+            request.headers.clone(),
+            String::from_utf8(request.body.to_vec()).unwrap(),
+        ));
+        let resp = HttpResponse {
+            status: self.status,
+            headers: vec![("content-type".into(), "text/xml; charset=utf-8".into())],
+            body: Bytes::from(self.body.clone()),
+        };
+        Box::pin(async move { Ok(resp) })
+    }
+}
+
+fn client(t: &Arc<Canned>) -> Client {
+    Client::builder("http://127.0.0.1:9/soap")
+        .transport(t.clone())
+        .build()
+        .unwrap()
+}
+
+#[soap_client(namespace = "urn:calc", style = "rpc", soap = "1.1, 1.2", blocking)]
+pub trait RpcCalc {
+    #[soap(action = "urn:calc#add", result = "sum")]
+    async fn add(&self, a: i32, b: i32) -> Result<i32, Error>;
+}
+
+#[soap_client(namespace = "urn:calc", blocking)]
+pub trait DocCalc {
+    #[soap(action = "urn:calc#add", result = "sum")]
+    async fn add(&self, a: i32, b: i32) -> Result<i32, Error>;
+    #[soap(action = "urn:calc#reset", one_way)]
+    async fn reset(&self) -> Result<(), Error>;
+}
+
+#[tokio::test]
+async fn an_rpc_response_wrapper_is_read_whatever_its_name() {
+    // Not `addResponse`: SOAP 1.1 §7.1 makes the struct's name insignificant.
+    let t = Canned::new(
+        200,
+        &Canned::envelope("<m:Result_Of_Add xmlns:m=\"urn:other\"><sum>3</sum></m:Result_Of_Add>"),
+    );
+    let c = RpcCalcClient::from_client(client(&t));
+    assert_eq!(c.add(1, 2).await.unwrap(), 3);
+}
+
+#[tokio::test]
+async fn a_document_response_wrapper_must_be_the_declared_element() {
+    let t = Canned::new(
+        200,
+        &Canned::envelope(
+            "<m:somethingElse xmlns:m=\"urn:calc\"><m:sum>3</m:sum></m:somethingElse>",
+        ),
+    );
+    let c = DocCalcClient::from_client(client(&t));
+    let e = c.add(1, 2).await.unwrap_err();
+    assert!(
+        matches!(e, Error::Decode(_)) && e.to_string().contains("somethingElse"),
+        "{e}"
+    );
+    let t = Canned::new(
+        200,
+        &Canned::envelope("<m:addResponse xmlns:m=\"urn:calc\"><m:sum>3</m:sum></m:addResponse>"),
+    );
+    let c = DocCalcClient::from_client(client(&t));
+    assert_eq!(c.add(1, 2).await.unwrap(), 3);
+}
+
+#[tokio::test]
+async fn one_way_accepts_an_empty_202_and_reports_a_fault() {
+    let t = Canned::new(202, "");
+    DocCalcClient::from_client(client(&t))
+        .reset()
+        .await
+        .unwrap();
+    let t = Canned::new(
+        500,
+        &Canned::envelope(
+            "<s:Fault><faultcode>s:Server</faultcode><faultstring>busy</faultstring></s:Fault>",
+        ),
+    );
+    let e = DocCalcClient::from_client(client(&t))
+        .reset()
+        .await
+        .unwrap_err();
+    assert_eq!(e.fault().map(|f| f.reason.as_str()), Some("busy"), "{e}");
+}
+
+#[tokio::test]
+async fn a_call_is_a_static_send_future_sent_when_polled() {
+    let t = Canned::new(
+        200,
+        &Canned::envelope("<m:addResponse xmlns:m=\"urn:calc\"><m:sum>7</m:sum></m:addResponse>"),
+    );
+    let c = DocCalcClient::from_client(client(&t));
+    let call = c.add(3, 4);
+    drop(c); // the call owns what it needs
+    assert!(
+        t.requests.lock().unwrap().is_empty(),
+        "sent before it was polled"
+    );
+    assert_eq!(tokio::spawn(call).await.unwrap().unwrap(), 7);
+    assert_eq!(t.requests.lock().unwrap().len(), 1);
+    // A call never polled sends nothing.
+    drop(DocCalcClient::from_client(client(&t)).add(1, 1));
+    assert_eq!(t.requests.lock().unwrap().len(), 1);
+}
+
+#[test]
+fn the_blocking_client_and_the_soap_version_per_client() {
+    let t = Canned::new(
+        200,
+        &Canned::envelope("<m:addResponse xmlns:m=\"urn:calc\"><sum>5</sum></m:addResponse>"),
+    );
+    let c = RpcCalcBlockingClient::from_client(client(&t)).unwrap();
+    assert_eq!(c.soap_version(), SoapVersion::Soap11);
+    assert_eq!(c.add(2, 3).unwrap(), 5);
+    let c12 = c.clone().with_soap_version(SoapVersion::Soap12);
+    // A SOAP 1.1 reply is still read (the envelope says its version); the request was 1.2.
+    assert_eq!(c12.add(2, 3).unwrap(), 5);
+    let requests = t.requests.lock().unwrap();
+    let content_type = |i: usize| {
+        requests[i]
+            .0
+            .iter()
+            .find(|(k, _)| k == "Content-Type")
+            .map(|(_, v)| v.clone())
+            .unwrap()
+    };
+    assert!(
+        content_type(0).starts_with("text/xml"),
+        "{}",
+        content_type(0)
+    );
+    assert!(requests[0]
+        .1
+        .contains("http://schemas.xmlsoap.org/soap/envelope/"));
+    assert!(
+        content_type(1).starts_with("application/soap+xml")
+            && content_type(1).contains("urn:calc#add"),
+        "{}",
+        content_type(1)
+    );
+    assert!(requests[1]
+        .1
+        .contains("http://www.w3.org/2003/05/soap-envelope"));
+}
