@@ -1,13 +1,14 @@
 //! Real-world WSDLs that soapgen once refused as a whole for one construct: each is generated where
-//! it can be.
+//! it can be, and what cannot be is said per operation (a note) or per construct (a located
+//! warning).
 //!
 //! The documents (`tests/wsdl/`) are written here, modelled on what the named tools publish.
 #![cfg(feature = "cli")]
 
 use std::path::{Path, PathBuf};
 
-use soapgen_build::model::ir::SoapVersion;
-use soapgen_build::{Builder, Generated};
+use soapgen_build::model::ir::{SoapVersion, Warning};
+use soapgen_build::{Builder, Error, ErrorKind, Generated};
 
 fn wsdl(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -22,6 +23,123 @@ fn generate_with(b: Builder, name: &str) -> Generated {
 
 fn generate(name: &str) -> Generated {
     generate_with(Builder::new(), name)
+}
+
+fn error_with(b: Builder, name: &str) -> Error {
+    match b.generate_one(&wsdl(name)) {
+        Ok(g) => panic!("{name} should not generate, but gave:\n{}", g.code),
+        Err(mut es) => {
+            assert_eq!(es.0.len(), 1, "expected one error, got:\n{es}");
+            es.0.remove(0)
+        }
+    }
+}
+
+#[track_caller]
+fn assert_contains(text: &str, words: &[&str]) {
+    for w in words {
+        assert!(text.contains(w), "{w:?} not in:\n{text}");
+    }
+}
+
+#[track_caller]
+fn assert_warning_at(w: &Warning, name: &str, line: u32, column: u32) {
+    assert_eq!(
+        (&*w.loc.file, w.loc.line, w.loc.column),
+        (wsdl(name).display().to_string().as_str(), line, column),
+        "wrong location of: {w}"
+    );
+}
+
+#[test]
+fn wsdl20_soap_binding_without_protocol_is_soap_over_http_with_a_warning() {
+    // Apache Axis2 writes wsoap:version but no wsoap:protocol (WSDL 2.0 Part 2 §5.3).
+    let g = generate("axis2_no_protocol.wsdl");
+    let [c] = &g.module.clients[..] else {
+        panic!("expected one client, got {:?}", g.module.clients)
+    };
+    assert_eq!(c.versions, vec![SoapVersion::Soap11, SoapVersion::Soap12]);
+    assert_eq!(c.operations.len(), 1);
+    let [w11, w12] = &g.module.warnings[..] else {
+        panic!("expected two warnings, got {:?}", g.module.warnings)
+    };
+    assert_contains(
+        &w11.message,
+        &[
+            "EchoSoap11Binding",
+            "no wsoap:protocol",
+            "§5.3",
+            "SOAP 1.1 over HTTP",
+            "http://www.w3.org/2006/01/soap11/bindings/HTTP/",
+        ],
+    );
+    assert_warning_at(w11, "axis2_no_protocol.wsdl", 33, 3);
+    assert_contains(
+        &w12.message,
+        &[
+            "EchoSoap12Binding",
+            "SOAP 1.2 over HTTP",
+            "http://www.w3.org/2003/05/soap/bindings/HTTP/",
+        ],
+    );
+    assert_warning_at(w12, "axis2_no_protocol.wsdl", 37, 3);
+    // In the generated file's header too.
+    assert_contains(&g.code, &["// Warnings:", "no wsoap:protocol"]);
+}
+
+#[test]
+fn wsdl20_soap_response_mep_operation_is_skipped_with_a_located_note() {
+    // The WSDL 2.0 Primer's opCheckAvailability (a GET, SOAP 1.2 Part 2 §6.3); its
+    // opMakeReservation is generated.
+    let g = generate("primer_soap_response.wsdl");
+    let [c] = &g.module.clients[..] else {
+        panic!("expected one client, got {:?}", g.module.clients)
+    };
+    let ops: Vec<&str> = c.operations.iter().map(|o| o.wsdl_name.as_str()).collect();
+    assert_eq!(ops, ["opMakeReservation"]);
+    let notes = g.module.notes.join("\n");
+    assert_contains(
+        &notes,
+        &[
+            "operation opCheckAvailability of binding reservationSOAPBinding",
+            &format!("{}:47:5", wsdl("primer_soap_response.wsdl").display()),
+            "not generated",
+            "SOAP-response MEP",
+            "http://www.w3.org/2003/05/soap/mep/soap-response/",
+            "§6.3",
+        ],
+    );
+    assert_contains(&g.code, &["// Not generated:", "opCheckAvailability"]);
+}
+
+#[test]
+fn wsdl11_soap_namespace_in_a_wsdl20_binding_is_named_as_the_wrong_namespace() {
+    let e = error_with(Builder::new(), "wsdl11_soap_prefix_in_wsdl20.wsdl");
+    let ErrorKind::Invalid(m) = &e.kind else {
+        panic!("expected Invalid, got {e}")
+    };
+    assert_contains(
+        m,
+        &[
+            "soap:version",
+            "http://schemas.xmlsoap.org/wsdl/soap/",
+            "http://www.w3.org/ns/wsdl/soap",
+        ],
+    );
+    assert!(!m.contains("missing"), "{m}");
+    let loc = e.loc.as_ref().expect("a location");
+    assert_eq!(
+        (&*loc.file, loc.line, loc.column),
+        (
+            wsdl("wsdl11_soap_prefix_in_wsdl20.wsdl")
+                .display()
+                .to_string()
+                .as_str(),
+            19,
+            3
+        )
+    );
+    assert_contains(e.hint.as_deref().expect("a hint"), &["xmlns:wsoap="]);
 }
 
 #[test]

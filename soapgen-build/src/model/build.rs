@@ -49,6 +49,8 @@ struct Builder<'d> {
     queue: VecDeque<TypeKey>,
     queued: BTreeSet<TypeKey>,
     notes: Vec<String>,
+    /// What was generated otherwise than the WSDL reads, each located.
+    warnings: Vec<Warning>,
     /// The fault set of each portType operation (shared by the bindings of that portType): its
     /// index in `fault_sets`.
     fault_types: BTreeMap<(QName, String), usize>,
@@ -84,6 +86,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         queue: VecDeque::new(),
         queued: BTreeSet::new(),
         notes: defs.notes.clone(),
+        warnings: defs.warnings.clone(),
         fault_types: BTreeMap::new(),
         fault_sets: Vec::new(),
         arrays: Vec::new(),
@@ -164,7 +167,8 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     let mut clients = clients::merge(clients, defs);
     let port_type_names = clients::name(&mut clients, defs, &mut b.scope);
     b.name_fault_sets(&mut clients, &port_type_names);
-    let warnings = clients::warnings(&clients);
+    let mut warnings = std::mem::take(&mut b.warnings);
+    warnings.extend(clients::warnings(&clients));
     let mut failed: BTreeMap<String, Error> = BTreeMap::new();
     if defs.bindings.is_empty() && defs.port_types.is_empty() {
         // A schema given on its own (no WSDL): every type and element it defines.
