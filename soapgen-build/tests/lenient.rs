@@ -143,6 +143,46 @@ fn wsdl11_soap_namespace_in_a_wsdl20_binding_is_named_as_the_wrong_namespace() {
 }
 
 #[test]
+fn document_encoded_is_read_as_literal_with_a_located_warning() {
+    let g = generate("document_encoded.wsdl");
+    assert!(!g.module.encoded, "no operation is rpc/encoded");
+    assert_contains(&g.code, &["async fn check_eligibility("]);
+    let [w] = &g.module.warnings[..] else {
+        panic!("expected one warning, got {:?}", g.module.warnings)
+    };
+    assert_contains(
+        &w.message,
+        &[
+            "CheckEligibility",
+            "use=\"encoded\" with style=\"document\" read as use=\"literal\"",
+            "R2706",
+        ],
+    );
+    // The binding operation's wsdl:input, whose soap:body says use="encoded".
+    assert_warning_at(w, "document_encoded.wsdl", 41, 7);
+}
+
+#[test]
+fn document_encoded_is_refused_with_strict_use() {
+    let e = error_with(Builder::new().strict_use(true), "document_encoded.wsdl");
+    let ErrorKind::Unsupported(m) = &e.kind else {
+        panic!("expected Unsupported, got {e}")
+    };
+    assert_contains(m, &["encoded", "document"]);
+    assert_eq!(e.loc.as_ref().map(|l| (l.line, l.column)), Some((41, 7)));
+    let status = soapgen_build::cli::main_with_args(
+        [
+            "soapgen",
+            "inspect",
+            "--strict-use",
+            wsdl("document_encoded.wsdl").to_str().unwrap(),
+        ]
+        .map(Into::into),
+    );
+    assert_eq!(status, 1);
+}
+
+#[test]
 fn vendor_extension_elements_before_the_soap_ones_are_ignored() {
     // The MS SOAP Toolkit's stk:binding before soap:binding, and vendor elements before
     // soap:operation and soap:body (WSDL 1.1 §2.1.3).

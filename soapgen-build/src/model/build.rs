@@ -27,6 +27,9 @@ pub struct Options {
     pub skip_unsupported: bool,
     /// Which WSDL operations to generate (default all); only the types they reach are generated.
     pub selection: crate::model::select::Selection,
+    /// Refuse `use="encoded"` under `style="document"` (SOAP 1.1 §5 encoding is for rpc style,
+    /// WS-I Basic Profile 1.0 R2706) instead of reading it as literal with a warning.
+    pub strict_use: bool,
 }
 
 /// What a named or element-anonymous type is generated as.
@@ -1759,23 +1762,37 @@ impl<'d> Builder<'d> {
             .as_ref()
             .map(|q| self.message(q, &op.loc))
             .transpose()?;
-        let in_bind = bop.input.clone();
-        let out_bind = bop.output.clone();
-        // SOAP 1.1 §5 encoding: rpc style (§7); document/encoded is not used in practice.
-        let encoded = [&in_bind, &out_bind]
+        let mut in_bind = bop.input.clone();
+        let mut out_bind = bop.output.clone();
+        // SOAP 1.1 §5 encoding: rpc style (§7). document/encoded is an erratum of published WSDLs
+        // (WS-I Basic Profile 1.0 R2706 forbids encoded): read as literal, unless `strict_use`.
+        let encoded_at = [&in_bind, &out_bind]
             .into_iter()
             .flatten()
-            .any(|b| b.use_ == BodyUse::Encoded);
-        if encoded && style != Style::Rpc {
-            let b = [&in_bind, &out_bind]
-                .into_iter()
-                .flatten()
-                .find(|b| b.use_ == BodyUse::Encoded);
-            return Err(unsupported(
-                "use=\"encoded\" with style=\"document\" (document/encoded; rpc/encoded is supported)",
-                b.map_or(&bop.loc, |b| &b.loc),
-            ));
+            .find(|b| b.use_ == BodyUse::Encoded)
+            .map(|b| b.loc.clone());
+        if let (Some(at), false) = (&encoded_at, style == Style::Rpc) {
+            if self.opts.strict_use {
+                return Err(unsupported(
+                    "use=\"encoded\" with style=\"document\" (document/encoded; rpc/encoded is \
+                     supported, and without strict use document/encoded is read as literal)",
+                    at,
+                ));
+            }
+            self.warnings.push(Warning {
+                message: format!(
+                    "operation {} of binding {}: use=\"encoded\" with style=\"document\" read as \
+                     use=\"literal\" (SOAP encoding belongs to rpc style, SOAP 1.1 §5, §7; WS-I \
+                     Basic Profile 1.0 R2706 forbids encoded)",
+                    bop.name, binding.name.local
+                ),
+                loc: at.clone(),
+            });
+            for b in [&mut in_bind, &mut out_bind].into_iter().flatten() {
+                b.use_ = BodyUse::Literal;
+            }
         }
+        let encoded = style == Style::Rpc && encoded_at.is_some();
         let header_parts: BTreeSet<(QName, String)> = in_bind
             .iter()
             .chain(out_bind.iter())
