@@ -1,6 +1,6 @@
 //! Real-world WSDLs that soapgen once refused as a whole for one construct: each is generated where
 //! it can be, and what cannot be is said per operation (a note) or per construct (a located
-//! warning).
+//! warning). A WSDL that gives no client at all is an error naming every reason.
 //!
 //! The documents (`tests/wsdl/`) are written here, modelled on what the named tools publish.
 #![cfg(feature = "cli")]
@@ -208,4 +208,80 @@ fn vendor_extension_elements_before_the_soap_ones_are_ignored() {
         ]
     );
     assert!(g.module.notes.is_empty(), "{:?}", g.module.notes);
+}
+
+#[test]
+fn a_wsdl_without_a_client_is_an_error_naming_every_reason() {
+    let e = error_with(Builder::new(), "http_only.wsdl");
+    let ErrorKind::Unsupported(m) = &e.kind else {
+        panic!("expected Unsupported, got {e}")
+    };
+    assert_contains(
+        m,
+        &[
+            "no client to generate",
+            "binding StockQuoteHttpGet is an HTTP GET/POST binding",
+            "portType Unbound has no binding",
+        ],
+    );
+    assert!(e.loc.is_some(), "{e}");
+    let out = std::env::temp_dir().join(format!("soapgen-no-client-{}", std::process::id()));
+    let status = soapgen_build::cli::main_with_args(
+        [
+            "soapgen",
+            "generate",
+            wsdl("http_only.wsdl").to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]
+        .map(Into::into),
+    );
+    assert_eq!(status, 1);
+    assert!(!out.join("src/lib.rs").exists(), "no crate is written");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_wsdl20_binding_of_only_soap_response_operations_is_an_error_naming_them() {
+    let text = std::fs::read_to_string(wsdl("primer_soap_response.wsdl")).unwrap();
+    let text = text.replace(
+        "http://www.w3.org/2003/05/soap/mep/request-response/",
+        "http://www.w3.org/2003/05/soap/mep/soap-response/",
+    );
+    let path = "/nonexistent/primer/all_get.wsdl";
+    let e = match Builder::new()
+        .document(path, text)
+        .generate_one(Path::new(path))
+    {
+        Ok(g) => panic!("should not generate:\n{}", g.code),
+        Err(es) => es.to_string(),
+    };
+    assert_contains(
+        &e,
+        &[
+            "no client to generate",
+            "operation opCheckAvailability of binding reservationSOAPBinding",
+            "operation opMakeReservation of binding reservationSOAPBinding",
+            "SOAP-response MEP",
+        ],
+    );
+}
+
+#[test]
+fn a_schema_on_its_own_still_generates_its_types() {
+    let dir = std::env::temp_dir();
+    let path = dir.join("soapgen-lenient-schema-only.xsd");
+    let g = Builder::new()
+        .document(
+            &path,
+            r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:s">
+                 <xs:complexType name="Point"><xs:sequence>
+                   <xs:element name="x" type="xs:int"/>
+                 </xs:sequence></xs:complexType>
+               </xs:schema>"#,
+        )
+        .generate_one(&path)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.module.clients.is_empty());
+    assert_eq!(g.module.types.len(), 1);
 }

@@ -173,7 +173,9 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     let mut warnings = std::mem::take(&mut b.warnings);
     warnings.extend(clients::warnings(&clients));
     let mut failed: BTreeMap<String, Error> = BTreeMap::new();
-    if defs.bindings.is_empty() && defs.port_types.is_empty() {
+    let schema_only =
+        defs.bindings.is_empty() && defs.port_types.is_empty() && defs.services.is_empty();
+    if schema_only {
         // A schema given on its own (no WSDL): every type and element it defines.
         let keys: Vec<TypeKey> = b
             .names
@@ -211,6 +213,9 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         errors.dedup();
         return Err(Errors(errors));
     }
+    if !schema_only && clients.iter().all(|c| c.operations.is_empty()) {
+        return Err(no_client(defs, &clients, &b.notes).into());
+    }
     b.box_cycles();
     Ok(Module {
         source: source.to_owned(),
@@ -223,6 +228,51 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         notes: b.notes,
         warnings,
     })
+}
+
+/// The error of a WSDL (not a schema on its own) that gives no client with an operation: every
+/// reason an operation, binding or portType was not generated, in one line, located at the binding,
+/// portType or service that comes first.
+fn no_client(defs: &Definitions, clients: &[ClientDecl], notes: &[String]) -> Error {
+    let mut reasons: Vec<String> = notes.to_vec();
+    for c in clients {
+        let names: Vec<&str> = c.bindings.iter().map(|(b, _)| b.local.as_str()).collect();
+        reasons.push(format!(
+            "binding {} of portType {} has no operation to generate",
+            names.join(", "),
+            c.port_type.local
+        ));
+    }
+    for pt in defs.port_types.values() {
+        if !defs.bindings.values().any(|b| b.port_type == pt.name) {
+            reasons.push(format!(
+                "portType {} has no binding (an abstract WSDL: generate from the WSDL that binds \
+                 it)",
+                pt.name.local
+            ));
+        }
+    }
+    if reasons.is_empty() {
+        reasons.push("the WSDL has no portType and no binding".to_owned());
+    }
+    let at = defs
+        .bindings
+        .values()
+        .map(|b| &b.loc)
+        .chain(defs.port_types.values().map(|p| &p.loc))
+        .chain(defs.services.iter().map(|s| &s.loc))
+        .min();
+    Error::new(
+        ErrorKind::Unsupported(format!(
+            "no client to generate (WSDL 1.1 §2.5–§2.6, WSDL 2.0 Part 1 §2.9: a client calls the \
+             operations of a SOAP binding): {}",
+            reasons.join("; ")
+        )),
+        at.cloned(),
+    )
+    .with_hint(
+        "a document of schemas only (no portType, binding or service) generates its types alone",
+    )
 }
 
 /// What an operation's `faults` holds until the fault sets are named: this and the set's index
