@@ -767,7 +767,9 @@ fn read_service(doc: &DocCtx, node: Node, tns: &str) -> Result<Service20> {
 /// [`ErrorKind::Missing`] for a required attribute, [`ErrorKind::Duplicate`] for a component named
 /// twice, [`ErrorKind::Unsupported`] for a message exchange pattern a client cannot call, a required
 /// extension, a SOAP module or protocol not implemented, [`ErrorKind::Invalid`] for an element the
-/// operation's pattern does not allow; each located.
+/// operation's pattern does not allow or an attribute or element of WSDL 1.1's SOAP namespace in a
+/// SOAP binding; each located. A SOAP binding without `wsoap:protocol` is read as SOAP over HTTP
+/// with a warning in `into.warnings`.
 pub fn read_description(
     doc: &DocCtx,
     root: Node,
