@@ -111,6 +111,10 @@ pub struct InputArgs {
     /// failing.
     #[arg(long)]
     pub skip_unsupported: bool,
+    /// Refuse use="encoded" under style="document" (an unsupported construct) instead of reading
+    /// it as use="literal" with a warning (WS-I Basic Profile 1.0 R2706 forbids encoded).
+    #[arg(long)]
+    pub strict_use: bool,
 }
 
 /// `soapgen generate`.
@@ -207,7 +211,8 @@ pub struct FetchArgs {
 fn builder(input: &InputArgs) -> Result<Builder, Errors> {
     let mut b = Builder::new()
         .wsdl(&input.wsdl)
-        .skip_unsupported_operations(input.skip_unsupported);
+        .skip_unsupported_operations(input.skip_unsupported)
+        .strict_use(input.strict_use);
     for entry in &input.catalog {
         let Some((url, path)) = entry.rsplit_once('=') else {
             return Err(Error::new(

@@ -54,6 +54,7 @@ pub struct Builder {
     out_names: Vec<(PathBuf, String)>,
     runtime: Option<String>,
     skip_unsupported: bool,
+    strict_use: bool,
     no_docs: bool,
     no_blocking: bool,
     documents: Vec<(PathBuf, std::sync::Arc<str>)>,
@@ -118,6 +119,17 @@ impl Builder {
     /// generated file, instead of failing (default: fail).
     pub fn skip_unsupported_operations(mut self, skip: bool) -> Self {
         self.skip_unsupported = skip;
+        self
+    }
+
+    /// Refuse a binding operation that says `use="encoded"` under `style="document"` (default:
+    /// read it as `use="literal"`, with a located [warning](model::ir::Module::warnings)). SOAP 1.1
+    /// §5 encoding belongs to rpc style (§7) and WS-I Basic Profile 1.0 R2706 forbids encoded, so
+    /// document/encoded in a published WSDL is an erratum for document/literal; with strict use it
+    /// is an unsupported construct (left out with
+    /// [`skip_unsupported_operations`](Self::skip_unsupported_operations)).
+    pub fn strict_use(mut self, strict: bool) -> Self {
+        self.strict_use = strict;
         self
     }
 
@@ -247,6 +259,7 @@ impl Builder {
             &source,
             &model::build::Options {
                 skip_unsupported: self.skip_unsupported,
+                strict_use: self.strict_use,
                 selection: self.selection.clone(),
             },
         )?;

@@ -276,9 +276,9 @@ fn unbound_prefix_in_a_type_attribute() {
 // Unsupported constructs.
 
 #[test]
-fn document_encoded_is_unsupported() {
-    // rpc/encoded generates; use="encoded" with style="document" (unused in practice) does not.
-    let e = error("encoded/service.wsdl");
+fn document_encoded_is_unsupported_with_strict_use() {
+    // rpc/encoded generates; use="encoded" with style="document" does not when asked to be strict.
+    let e = error_with(Builder::new().strict_use(true), "encoded/service.wsdl");
     let ErrorKind::Unsupported(m) = &e.kind else {
         panic!("expected Unsupported, got {e}")
     };
@@ -290,7 +290,9 @@ fn document_encoded_is_unsupported() {
 #[test]
 fn document_encoded_operation_is_skipped_and_listed_when_asked() {
     let g = generate_with(
-        Builder::new().skip_unsupported_operations(true),
+        Builder::new()
+            .strict_use(true)
+            .skip_unsupported_operations(true),
         "encoded/service.wsdl",
     );
     assert_contains(

@@ -27,6 +27,9 @@ pub struct Options {
     pub skip_unsupported: bool,
     /// Which WSDL operations to generate (default all); only the types they reach are generated.
     pub selection: crate::model::select::Selection,
+    /// Refuse `use="encoded"` under `style="document"` (SOAP 1.1 §5 encoding is for rpc style,
+    /// WS-I Basic Profile 1.0 R2706) instead of reading it as literal with a warning.
+    pub strict_use: bool,
 }
 
 /// What a named or element-anonymous type is generated as.
@@ -49,6 +52,8 @@ struct Builder<'d> {
     queue: VecDeque<TypeKey>,
     queued: BTreeSet<TypeKey>,
     notes: Vec<String>,
+    /// What was generated otherwise than the WSDL reads, each located.
+    warnings: Vec<Warning>,
     /// The fault set of each portType operation (shared by the bindings of that portType): its
     /// index in `fault_sets`.
     fault_types: BTreeMap<(QName, String), usize>,
@@ -84,6 +89,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         queue: VecDeque::new(),
         queued: BTreeSet::new(),
         notes: defs.notes.clone(),
+        warnings: defs.warnings.clone(),
         fault_types: BTreeMap::new(),
         fault_sets: Vec::new(),
         arrays: Vec::new(),
@@ -164,9 +170,12 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     let mut clients = clients::merge(clients, defs);
     let port_type_names = clients::name(&mut clients, defs, &mut b.scope);
     b.name_fault_sets(&mut clients, &port_type_names);
-    let warnings = clients::warnings(&clients);
+    let mut warnings = std::mem::take(&mut b.warnings);
+    warnings.extend(clients::warnings(&clients));
     let mut failed: BTreeMap<String, Error> = BTreeMap::new();
-    if defs.bindings.is_empty() && defs.port_types.is_empty() {
+    let schema_only =
+        defs.bindings.is_empty() && defs.port_types.is_empty() && defs.services.is_empty();
+    if schema_only {
         // A schema given on its own (no WSDL): every type and element it defines.
         let keys: Vec<TypeKey> = b
             .names
@@ -204,6 +213,9 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         errors.dedup();
         return Err(Errors(errors));
     }
+    if !schema_only && clients.iter().all(|c| c.operations.is_empty()) {
+        return Err(no_client(defs, &clients, &b.notes).into());
+    }
     b.box_cycles();
     Ok(Module {
         source: source.to_owned(),
@@ -216,6 +228,51 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         notes: b.notes,
         warnings,
     })
+}
+
+/// The error of a WSDL (not a schema on its own) that gives no client with an operation: every
+/// reason an operation, binding or portType was not generated, in one line, located at the binding,
+/// portType or service that comes first.
+fn no_client(defs: &Definitions, clients: &[ClientDecl], notes: &[String]) -> Error {
+    let mut reasons: Vec<String> = notes.to_vec();
+    for c in clients {
+        let names: Vec<&str> = c.bindings.iter().map(|(b, _)| b.local.as_str()).collect();
+        reasons.push(format!(
+            "binding {} of portType {} has no operation to generate",
+            names.join(", "),
+            c.port_type.local
+        ));
+    }
+    for pt in defs.port_types.values() {
+        if !defs.bindings.values().any(|b| b.port_type == pt.name) {
+            reasons.push(format!(
+                "portType {} has no binding (an abstract WSDL: generate from the WSDL that binds \
+                 it)",
+                pt.name.local
+            ));
+        }
+    }
+    if reasons.is_empty() {
+        reasons.push("the WSDL has no portType and no binding".to_owned());
+    }
+    let at = defs
+        .bindings
+        .values()
+        .map(|b| &b.loc)
+        .chain(defs.port_types.values().map(|p| &p.loc))
+        .chain(defs.services.iter().map(|s| &s.loc))
+        .min();
+    Error::new(
+        ErrorKind::Unsupported(format!(
+            "no client to generate (WSDL 1.1 §2.5–§2.6, WSDL 2.0 Part 1 §2.9: a client calls the \
+             operations of a SOAP binding): {}",
+            reasons.join("; ")
+        )),
+        at.cloned(),
+    )
+    .with_hint(
+        "a document of schemas only (no portType, binding or service) generates its types alone",
+    )
 }
 
 /// What an operation's `faults` holds until the fault sets are named: this and the set's index
@@ -1755,23 +1812,37 @@ impl<'d> Builder<'d> {
             .as_ref()
             .map(|q| self.message(q, &op.loc))
             .transpose()?;
-        let in_bind = bop.input.clone();
-        let out_bind = bop.output.clone();
-        // SOAP 1.1 §5 encoding: rpc style (§7); document/encoded is not used in practice.
-        let encoded = [&in_bind, &out_bind]
+        let mut in_bind = bop.input.clone();
+        let mut out_bind = bop.output.clone();
+        // SOAP 1.1 §5 encoding: rpc style (§7). document/encoded is an erratum of published WSDLs
+        // (WS-I Basic Profile 1.0 R2706 forbids encoded): read as literal, unless `strict_use`.
+        let encoded_at = [&in_bind, &out_bind]
             .into_iter()
             .flatten()
-            .any(|b| b.use_ == BodyUse::Encoded);
-        if encoded && style != Style::Rpc {
-            let b = [&in_bind, &out_bind]
-                .into_iter()
-                .flatten()
-                .find(|b| b.use_ == BodyUse::Encoded);
-            return Err(unsupported(
-                "use=\"encoded\" with style=\"document\" (document/encoded; rpc/encoded is supported)",
-                b.map_or(&bop.loc, |b| &b.loc),
-            ));
+            .find(|b| b.use_ == BodyUse::Encoded)
+            .map(|b| b.loc.clone());
+        if let (Some(at), false) = (&encoded_at, style == Style::Rpc) {
+            if self.opts.strict_use {
+                return Err(unsupported(
+                    "use=\"encoded\" with style=\"document\" (document/encoded; rpc/encoded is \
+                     supported, and without strict use document/encoded is read as literal)",
+                    at,
+                ));
+            }
+            self.warnings.push(Warning {
+                message: format!(
+                    "operation {} of binding {}: use=\"encoded\" with style=\"document\" read as \
+                     use=\"literal\" (SOAP encoding belongs to rpc style, SOAP 1.1 §5, §7; WS-I \
+                     Basic Profile 1.0 R2706 forbids encoded)",
+                    bop.name, binding.name.local
+                ),
+                loc: at.clone(),
+            });
+            for b in [&mut in_bind, &mut out_bind].into_iter().flatten() {
+                b.use_ = BodyUse::Literal;
+            }
         }
+        let encoded = style == Style::Rpc && encoded_at.is_some();
         let header_parts: BTreeSet<(QName, String)> = in_bind
             .iter()
             .chain(out_bind.iter())

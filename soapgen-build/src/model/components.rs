@@ -582,4 +582,8 @@ pub struct Definitions {
     pub schemas: SchemaSet,
     /// Documents not read, and why (a namespace imported again from another location).
     pub notes: Vec<String>,
+    /// What the readers read otherwise than written, each located (a WSDL 2.0 SOAP binding
+    /// without `wsoap:protocol` read as SOAP over HTTP, WSDL 2.0 Part 2 §5.3): carried into
+    /// [`Module::warnings`](crate::model::ir::Module::warnings).
+    pub warnings: Vec<crate::model::ir::Warning>,
 }

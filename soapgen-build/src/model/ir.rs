@@ -23,7 +23,9 @@ pub struct Module {
     /// What was not generated and why (HTTP bindings, skipped operations).
     pub notes: Vec<String>,
     /// What was generated but may not work as the WSDL reads (a port address that is not an
-    /// absolute HTTP(S) URL), each located: printed as `cargo:warning` by
+    /// absolute HTTP(S) URL; `use="encoded"` under `style="document"` read as literal, WS-I BP 1.0
+    /// R2706; a WSDL 2.0 SOAP binding without `wsoap:protocol` read as SOAP over HTTP, WSDL 2.0
+    /// Part 2 §5.3), each located: printed as `cargo:warning` by
     /// [`Builder::build`](crate::Builder::build), in the generated file's header and by `inspect`.
     pub warnings: Vec<Warning>,
     /// Some operation is rpc/encoded (SOAP 1.1 §5): the types also get `EncodedType` impls.

@@ -243,9 +243,20 @@ pub fn read_definitions(
 fn read_binding(doc: &DocCtx, node: Node, name: QName) -> Result<Binding> {
     let loc = doc.loc(node);
     let port_type = required_qname(doc, node, "type")?;
-    let proto = node.children().find(|c| {
-        c.is_element() && c.tag_name().name() == "binding" && c.tag_name().namespace() != Some(WSDL)
-    });
+    // WSDL 1.1 §2.1.3: extensibility elements may come in any order, and one not understood (a
+    // vendor's `stk:binding`, as the MS SOAP Toolkit writes before `soap:binding`) is ignored
+    // unless it says `wsdl:required="true"`: the protocol is the first binding element soapgen
+    // knows, else the first other one.
+    let ext_bindings = || {
+        node.children().filter(|c| {
+            c.is_element()
+                && c.tag_name().name() == "binding"
+                && c.tag_name().namespace() != Some(WSDL)
+        })
+    };
+    let proto = ext_bindings()
+        .find(|c| matches!(c.tag_name().namespace(), Some(SOAP11 | SOAP12 | HTTP)))
+        .or_else(|| ext_bindings().next());
     let (kind, bstyle) = match proto {
         Some(p) => match p.tag_name().namespace() {
             Some(SOAP11) => (BindingKind::Soap11, style(p.attribute("style"))),

@@ -12,7 +12,11 @@
 //! - a SOAP `binding` (Part 2 §5, `type="http://www.w3.org/ns/wsdl/soap"`) becomes a
 //!   document/literal binding of SOAP 1.1 or 1.2 (`wsoap:version`, default 1.2, §5.3), every
 //!   interface operation bound (defaults, §5.1), `wsoap:action` as the action, `wsoap:header` as
-//!   header parts;
+//!   header parts; without `wsoap:protocol` (§5.3, as Apache Axis2 writes them) SOAP over HTTP,
+//!   with a located warning; an operation whose `wsoap:mep` (§5.4) is not the request-response
+//!   SOAP MEP (the SOAP-response MEP is a GET, SOAP 1.2 Part 2 §6.3) is left out with a located
+//!   note, the rest of the binding generated; an attribute or element of WSDL 1.1's SOAP binding
+//!   namespace in it is a located error naming both namespaces;
 //! - a `service` `endpoint` (§2.15–§2.16) becomes a port with its `address`.
 //!
 //! HTTP bindings (Part 2 §6) are listed in the notes as not generated. The SOAP binding's draft
@@ -26,6 +30,7 @@ use roxmltree::Node;
 
 use crate::error::{Error, ErrorKind, Loc, Result};
 use crate::model::components::*;
+use crate::model::ir::Warning;
 use crate::read::wsdl::{WsdlImport, WSDL20};
 use crate::read::DocCtx;
 
@@ -59,6 +64,8 @@ const SOAP12_HTTP: &str = "http://www.w3.org/2003/05/soap/bindings/HTTP";
 const SOAP11_HTTP: &str = "http://www.w3.org/2006/01/soap11/bindings/HTTP";
 /// SOAP 1.2 Part 2 §6.2: the request-response SOAP MEP (`wsoap:mep`, Part 2 §5.4).
 const SOAP_MEP_REQUEST_RESPONSE: &str = "http://www.w3.org/2003/05/soap/mep/request-response";
+/// SOAP 1.2 Part 2 §6.3: the SOAP response MEP (a GET: no request envelope).
+const SOAP_MEP_SOAP_RESPONSE: &str = "http://www.w3.org/2003/05/soap/mep/soap-response";
 
 /// The {message content model} of an interface message reference or fault (Part 1 §2.5.1).
 #[derive(Debug, Clone, PartialEq)]
@@ -172,6 +179,9 @@ pub struct BindingOperation20 {
     pub reference: QName,
     /// `wsoap:action` (Part 2 §5.10.2).
     pub action: Option<String>,
+    /// `wsoap:mep` (Part 2 §5.4; not read in the drafts' namespaces): an operation is generated
+    /// only with the request-response SOAP MEP.
+    pub mep: Option<String>,
     /// `wsoap:header` `element`s of `input` and `output` (Part 2 §5.8).
     pub input_headers: Vec<(QName, Loc)>,
     /// As `input_headers`, for `output`.
@@ -189,6 +199,9 @@ pub struct Binding20 {
     pub interface: Option<QName>,
     /// `type` and, for SOAP, `wsoap:version`.
     pub kind: BindingType,
+    /// `wsoap:mepDefault` (Part 2 §5.4; not read in the drafts' namespaces): the `wsoap:mep` of
+    /// the operations that give none.
+    pub mep_default: Option<String>,
     /// Binding operations given (the others take the defaults).
     pub operations: Vec<BindingOperation20>,
     /// Binding fault `ref`s (checked to exist).
@@ -236,6 +249,8 @@ pub struct Description {
     pub services: Vec<Service20>,
     /// Whether any `description` was read.
     pub read: bool,
+    /// What was read otherwise than written (a SOAP binding without `wsoap:protocol`), located.
+    pub warnings: Vec<Warning>,
 }
 
 fn missing(doc: &DocCtx, node: Node, what: &str) -> Error {
@@ -489,11 +504,17 @@ fn read_operation(doc: &DocCtx, node: Node, tns: &str) -> Result<InterfaceOperat
     Ok(op)
 }
 
-fn read_binding(doc: &DocCtx, node: Node, tns: &str) -> Result<Binding20> {
+fn read_binding(
+    doc: &DocCtx,
+    node: Node,
+    tns: &str,
+    warnings: &mut Vec<Warning>,
+) -> Result<Binding20> {
     let name = QName::new(tns, required(doc, node, "name")?);
     let loc = doc.loc(node);
     let ty = required(doc, node, "type")?.trim();
     let kind = if ty == WSOAP || WSOAP_DRAFTS.contains(&ty) {
+        check_wsdl11_soap(doc, node)?;
         let version = wsoap_attr(node, "version").map(|(v, _)| v.trim());
         let soap12 = match version {
             None | Some("1.2") => true, // Part 2 §5.3: SOAP 1.2 by default
@@ -507,9 +528,18 @@ fn read_binding(doc: &DocCtx, node: Node, tns: &str) -> Result<Binding20> {
             }
         };
         match wsoap_attr(node, "protocol") {
-            None => {
-                return Err(missing(doc, node, "wsoap:protocol").with_hint("SOAP over HTTP is wsoap:protocol=\"http://www.w3.org/2003/05/soap/bindings/HTTP/\" (SOAP 1.2) or \"http://www.w3.org/2006/01/soap11/bindings/HTTP/\" (SOAP 1.1)"))
-            }
+            // Part 2 §5.3 requires {soap underlying protocol}; Apache Axis2 writes SOAP bindings
+            // without it, meaning SOAP over HTTP, the only protocol generated anyway.
+            None => warnings.push(Warning {
+                message: format!(
+                    "SOAP binding {} has no wsoap:protocol (WSDL 2.0 Part 2 §5.3 requires one): \
+                     read as SOAP {} over HTTP, {}/",
+                    name.local,
+                    if soap12 { "1.2" } else { "1.1" },
+                    if soap12 { SOAP12_HTTP } else { SOAP11_HTTP }
+                ),
+                loc: loc.clone(),
+            }),
             Some((p, _)) => {
                 let p = p.trim().trim_end_matches('/');
                 let expected = if soap12 { SOAP12_HTTP } else { SOAP11_HTTP };
@@ -533,7 +563,6 @@ fn read_binding(doc: &DocCtx, node: Node, tns: &str) -> Result<Binding20> {
                 }
             }
         }
-        check_mep(doc, node, "mepDefault")?;
         BindingType::Soap { soap12 }
     } else if ty == WHTTP || WHTTP_DRAFTS.contains(&ty) {
         BindingType::Http
@@ -543,12 +572,16 @@ fn read_binding(doc: &DocCtx, node: Node, tns: &str) -> Result<Binding20> {
     let mut b = Binding20 {
         name,
         interface: doc.qname_attr(node, "interface")?,
+        mep_default: None,
         kind,
         operations: Vec::new(),
         faults: Vec::new(),
         loc,
     };
     let soap = matches!(b.kind, BindingType::Soap { .. });
+    if soap {
+        b.mep_default = soap_mep(node, "mepDefault");
+    }
     for c in node.children().filter(Node::is_element) {
         if soap {
             check_soap_extension(doc, c)?;
@@ -565,13 +598,11 @@ fn read_binding(doc: &DocCtx, node: Node, tns: &str) -> Result<Binding20> {
                 let mut op = BindingOperation20 {
                     reference: required_qname(doc, c, "ref")?,
                     action: wsoap_attr(c, "action").map(|(a, _)| a.to_owned()),
+                    mep: if soap { soap_mep(c, "mep") } else { None },
                     input_headers: Vec::new(),
                     output_headers: Vec::new(),
                     loc: doc.loc(c),
                 };
-                if soap {
-                    check_mep(doc, c, "mep")?;
-                }
                 for m in c.children().filter(Node::is_element) {
                     if soap {
                         check_soap_extension(doc, m)?;
@@ -606,27 +637,82 @@ fn read_binding(doc: &DocCtx, node: Node, tns: &str) -> Result<Binding20> {
     Ok(b)
 }
 
-/// `wsoap:mep`/`wsoap:mepDefault` (Part 2 §5.4): only the request-response SOAP MEP is a POST; the
-/// soap-response MEP is an HTTP GET. Draft namespaces used other values: not checked.
-fn check_mep(doc: &DocCtx, node: Node, attr: &str) -> Result<()> {
+/// `wsoap:mep`/`wsoap:mepDefault` (Part 2 §5.4) in the Recommendation's namespace (the drafts used
+/// other values: not read).
+fn soap_mep(node: Node, attr: &str) -> Option<String> {
     match wsoap_attr(node, attr) {
-        Some((v, false)) if v.trim().trim_end_matches('/') != SOAP_MEP_REQUEST_RESPONSE => {
-            Err(unsupported(
-                doc,
-                node,
-                format!(
-                    "wsoap:{attr} {:?} (only the request-response SOAP MEP, {SOAP_MEP_REQUEST_RESPONSE}/, is)",
-                    v.trim()
-                ),
-            ))
-        }
-        _ => Ok(()),
+        Some((v, false)) => Some(v.trim().to_owned()),
+        _ => None,
     }
+}
+
+/// Why an operation bound with the SOAP MEP `mep` is not generated.
+fn mep_reason(mep: &str) -> String {
+    if mep.trim_end_matches('/') == SOAP_MEP_SOAP_RESPONSE {
+        format!(
+            "its wsoap:mep is the SOAP-response MEP {mep} (WSDL 2.0 Part 2 §5.4, SOAP 1.2 Part 2 \
+             §6.3: an HTTP GET with no request envelope); only the request-response SOAP MEP, \
+             {SOAP_MEP_REQUEST_RESPONSE}/, is generated"
+        )
+    } else {
+        format!(
+            "its wsoap:mep {mep} is not the request-response SOAP MEP, \
+             {SOAP_MEP_REQUEST_RESPONSE}/ (WSDL 2.0 Part 2 §5.4), the only one generated"
+        )
+    }
+}
+
+/// The namespaces of WSDL 1.1's SOAP 1.1 and SOAP 1.2 bindings (WSDL 1.1 §3, and the SOAP 1.2
+/// binding note).
+const WSDL11_SOAP: &[&str] = &[
+    "http://schemas.xmlsoap.org/wsdl/soap/",
+    "http://schemas.xmlsoap.org/wsdl/soap12/",
+];
+
+/// In a WSDL 2.0 SOAP binding, an attribute or element in a WSDL 1.1 SOAP binding namespace
+/// (`soap:version` with `xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"`) is a prefix bound to
+/// the wrong namespace: said so, rather than reading the binding as if it were absent.
+fn check_wsdl11_soap(doc: &DocCtx, n: Node) -> Result<()> {
+    let wrong = |ns: &str, what: String| {
+        Error::at(
+            ErrorKind::Invalid(format!(
+                "{what} is in the namespace {ns}, WSDL 1.1's SOAP binding (WSDL 1.1 §3), inside \
+                 a WSDL 2.0 binding, whose SOAP attributes and elements are in {WSOAP} (WSDL 2.0 \
+                 Part 2 §5)"
+            )),
+            &doc.loc(n),
+        )
+        .with_hint(format!(
+            "bind the prefix to {WSOAP}: xmlns:wsoap=\"{WSOAP}\""
+        ))
+    };
+    if let Some(ns) = n
+        .tag_name()
+        .namespace()
+        .filter(|ns| WSDL11_SOAP.contains(ns))
+    {
+        return Err(wrong(ns, format!("the element {}", n.tag_name().name())));
+    }
+    for a in n.attributes() {
+        if let Some(ns) = a.namespace().filter(|ns| WSDL11_SOAP.contains(ns)) {
+            let prefix = n.lookup_prefix(ns).unwrap_or("soap");
+            return Err(wrong(
+                ns,
+                format!(
+                    "the attribute {prefix}:{} on {}",
+                    a.name(),
+                    n.tag_name().name()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// In a SOAP binding: `wsoap:module` required by the service (Part 2 §5.7) is refused by name, as is
 /// any other extension marked required.
 fn check_soap_extension(doc: &DocCtx, n: Node) -> Result<()> {
+    check_wsdl11_soap(doc, n)?;
     if is_wsoap_element(&n, "module") && truthy(n.attribute("required")) {
         return Err(unsupported(
             doc,
@@ -681,7 +767,9 @@ fn read_service(doc: &DocCtx, node: Node, tns: &str) -> Result<Service20> {
 /// [`ErrorKind::Missing`] for a required attribute, [`ErrorKind::Duplicate`] for a component named
 /// twice, [`ErrorKind::Unsupported`] for a message exchange pattern a client cannot call, a required
 /// extension, a SOAP module or protocol not implemented, [`ErrorKind::Invalid`] for an element the
-/// operation's pattern does not allow; each located.
+/// operation's pattern does not allow or an attribute or element of WSDL 1.1's SOAP namespace in a
+/// SOAP binding; each located. A SOAP binding without `wsoap:protocol` is read as SOAP over HTTP
+/// with a warning in `into.warnings`.
 pub fn read_description(
     doc: &DocCtx,
     root: Node,
@@ -722,7 +810,7 @@ pub fn read_description(
                 into.interfaces.insert(i.name.clone(), i);
             }
             "binding" => {
-                let b = read_binding(doc, c, &tns)?;
+                let b = read_binding(doc, c, &tns, &mut into.warnings)?;
                 if let Some(prev) = into.bindings.get(&b.name) {
                     return Err(duplicate("binding", &b.name, &prev.loc, &loc));
                 }
@@ -872,6 +960,7 @@ fn message(name: QName, content: &ContentModel, what: &str, loc: &Loc) -> Result
 /// [`ErrorKind::Invalid`] for an interface extending itself; [`ErrorKind::Unsupported`] for a
 /// message of `#any` or `#other` content, or two inherited operations of one local name.
 pub fn resolve(d: Description, defs: &mut Definitions) -> Result<()> {
+    defs.warnings.extend(d.warnings.iter().cloned());
     // Interfaces: a portType each.
     let mut flats = BTreeMap::new();
     for i in d.interfaces.values() {
@@ -1060,6 +1149,22 @@ pub fn resolve(d: Description, defs: &mut Definitions) -> Result<()> {
         let mut operations = Vec::new();
         for io in &flat.operations {
             let bo = given.get(&io.name);
+            // Only the request-response SOAP MEP (SOAP 1.2 Part 2 §6.2) is a call with a request
+            // envelope; any other leaves this operation out, the rest of the binding generated.
+            let (mep, mep_at) = match bo.and_then(|o| o.mep.as_ref().map(|m| (m, &o.loc))) {
+                Some(m) => (Some(m.0), m.1),
+                None => (b.mep_default.as_ref(), &b.loc),
+            };
+            if let Some(mep) = mep.filter(|m| m.trim_end_matches('/') != SOAP_MEP_REQUEST_RESPONSE)
+            {
+                defs.notes.push(format!(
+                    "operation {} of binding {} ({mep_at}) not generated: {}",
+                    io.name.local,
+                    b.name.local,
+                    mep_reason(mep)
+                ));
+                continue;
+            }
             let headers =
                 |label: &str, list: Option<&Vec<(QName, Loc)>>, defs: &mut Definitions| {
                     let mut out = Vec::new();
