@@ -38,6 +38,11 @@ const RESERVED: &[&str] = &[
     "with_default_endpoint",
     "with_soap_version",
     "soap_version",
+    // Inherent methods shadow trait methods in method-call syntax: `c.clone()` and `{:?}` must
+    // keep meaning `Clone::clone` and `Debug::fmt`.
+    "clone",
+    "clone_from",
+    "fmt",
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -76,7 +81,12 @@ fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
             a.namespace = Some(meta.value()?.parse::<LitStr>()?.value());
         } else if meta.path.is_ident("soap") {
             let s: LitStr = meta.value()?.parse()?;
-            for v in s.value().split(',').map(str::trim) {
+            for v in s
+                .value()
+                .split(',')
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+            {
                 let v = match v {
                     "1.1" => "1.1",
                     "1.2" => "1.2",
@@ -460,7 +470,8 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             errs.push(syn::Error::new(
                 sig.output.span(),
                 "an operation must return `Result<T, soapgen_runtime::Error>` (or a `Result` whose \
-                 error converts from it)",
+                 error converts from it); the macro sees types by name, so write `Result<T, E>` \
+                 out rather than another alias (`…::Result<T>` aliases are understood)",
             ));
             continue;
         };

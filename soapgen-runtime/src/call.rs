@@ -222,7 +222,12 @@ fn exchange(
 }
 
 fn done_error() -> Error {
-    Error::Encode(EncodeError::misuse("a Call was polled after it completed"))
+    Error::Transport(crate::error::TransportError::new(
+        crate::error::TransportErrorKind::Other,
+        "",
+        "this call already completed: a Call yields its result once (make a new call to send again)",
+        None,
+    ))
 }
 
 impl<T, E: From<Error>> Future for Call<T, E> {
@@ -438,7 +443,15 @@ pub mod result {
             match (child, shape) {
                 (None, ResponseShape::OneWay) => Ok(()),
                 (None, _) => Err(empty(shape)),
-                (Some((r, start)), ResponseShape::OneWay) => Err(r.unexpected(&start)),
+                // WSDL 1.1 §2.4.1 expects no response; some servers still send an (empty)
+                // response element with a 200: there is nothing to read in it.
+                (Some((r, start)), ResponseShape::OneWay) => {
+                    tracing::debug!(
+                        element = start.local_name(),
+                        "one-way operation answered with a body element: skipped"
+                    );
+                    r.skip_element()
+                }
                 (Some((r, start)), _) => {
                     let (result, _) = wrapped(r, &start, shape)?;
                     children(r, result, &mut (), |_, r, c| r.unknown_element(&c))

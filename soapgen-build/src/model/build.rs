@@ -2385,14 +2385,17 @@ fn method_names(binding: &Binding, pt: &PortType) -> Vec<String> {
             names::field_name(base)
         })
         .collect();
-    let key = |s: &str| s.to_lowercase().replace('_', "");
-    let taken_once = |i: usize| {
-        preferred
-            .iter()
-            .filter(|p| key(p) == key(&preferred[i]))
-            .count()
-            == 1
-    };
+    // How many operations want each name, compared as the scope compares them (case and `_`
+    // ignored): counted once, so that naming stays linear in the number of operations.
+    let keys: Vec<String> = preferred
+        .iter()
+        .map(|s| s.to_lowercase().replace('_', ""))
+        .collect();
+    let mut wanted: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for k in &keys {
+        *wanted.entry(k.as_str()).or_default() += 1;
+    }
+    let taken_once = |i: usize| wanted.get(keys[i].as_str()) == Some(&1);
     let mut scope = Scope::with_reserved(&[
         // The generated clients' own methods (soapgen-macros keeps the same list).
         "new",
@@ -2404,6 +2407,10 @@ fn method_names(binding: &Binding, pt: &PortType) -> Vec<String> {
         "with_default_endpoint",
         "with_soap_version",
         "soap_version",
+        // Shadowing `Clone::clone` and `Debug::fmt` in method-call syntax.
+        "clone",
+        "clone_from",
+        "fmt",
     ]);
     let mut out = vec![String::new(); preferred.len()];
     for pass in [true, false] {
