@@ -475,8 +475,8 @@ if [[ "${LLVM_LINES:-1}" != 0 && -n "$LL_SLUG" ]]; then
   if cargo llvm-lines --version >/dev/null 2>&1; then
     say "cargo llvm-lines --lib: $LL_SLUG"
     if (cd "${CRATE[$LL_SLUG]}" && cargo llvm-lines --lib) >"$B/logs/$LL_SLUG-llvm-lines.txt" 2>"$B/logs/$LL_SLUG-llvm-lines.err"; then
-      # The first data line is "  <lines> (100%) <copies> (100%) (TOTAL)".
-      read -r LL_LINES _ LL_COPIES _ < <(grep -m1 '(TOTAL)' "$B/logs/$LL_SLUG-llvm-lines.txt")
+      # The first data line is "  <lines>  <copies>  (TOTAL)".
+      read -r LL_LINES LL_COPIES _ < <(grep -m1 '(TOTAL)' "$B/logs/$LL_SLUG-llvm-lines.txt")
       LL_OPS=$(sed -n 's/.*, \([0-9]*\) operations.*/\1/p' <<<"${GEN_SUM[$LL_SLUG]}")
     else
       LL_NOTE="cargo llvm-lines failed (see logs/$LL_SLUG-llvm-lines.err)"
