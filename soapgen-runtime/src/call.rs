@@ -325,7 +325,9 @@ fn read_result(
     {
         return read(None).map_err(|e| Error::Decode(Box::new(e)));
     }
-    let (content, _) = client.decode_response(resp, &mut |r, start| read(Some((r, start))))?;
+    let (content, _) = client.decode_response(resp, Some(op.version), &mut |r, start| {
+        read(Some((r, start)))
+    })?;
     match content {
         BodyContent::Payload(()) => Ok(()),
         BodyContent::Empty if op.one_way => read(None).map_err(|e| Error::Decode(Box::new(e))),

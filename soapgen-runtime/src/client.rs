@@ -332,7 +332,7 @@ impl Client {
         decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
     ) -> Result<(T, Attachments), Error> {
         let resp = self.exchange(op, envelope).await?;
-        let (content, attachments) = self.decode_envelope(&resp, decode)?;
+        let (content, attachments) = self.decode_envelope(op, &resp, decode)?;
         match content {
             BodyContent::Payload(v) => Ok((v, attachments)),
             BodyContent::Empty => Err(Error::Decode(Box::new(DecodeError::new(
@@ -364,7 +364,7 @@ impl Client {
             return Ok(());
         }
         match self
-            .decode_envelope(&resp, |r, tag| Err(r.unexpected(&tag)))?
+            .decode_envelope(op, &resp, |r, tag| Err(r.unexpected(&tag)))?
             .0
         {
             BodyContent::Empty => Ok(()),
@@ -442,19 +442,23 @@ impl Client {
 
     fn decode_envelope<T>(
         &self,
+        op: &Operation,
         resp: &HttpResponse,
         decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
     ) -> Result<(BodyContent<T>, Attachments), Error> {
         let mut decode = Some(decode);
         let mut value = None;
-        let (content, attachments) =
-            self.decode_response(resp, &mut |r, start| match decode.take() {
+        let (content, attachments) = self.decode_response(
+            resp,
+            Some(op.version),
+            &mut |r, start| match decode.take() {
                 Some(f) => {
                     value = Some(f(r, start)?);
                     Ok(())
                 }
                 None => Err(r.unexpected(&start)),
-            })?;
+            },
+        )?;
         Ok(match (content, value) {
             (BodyContent::Payload(()), Some(v)) => (BodyContent::Payload(v), attachments),
             _ => (BodyContent::Empty, attachments),
@@ -467,6 +471,7 @@ impl Client {
     pub(crate) fn decode_response(
         &self,
         resp: &HttpResponse,
+        expected: Option<SoapVersion>,
         decode: &mut BodyReader<'_>,
     ) -> Result<(BodyContent<()>, Attachments), Error> {
         let status = resp.status;
@@ -522,6 +527,7 @@ impl Client {
                     charset.as_deref(),
                     self.inner.limits,
                     Some(status),
+                    None,
                     &mut |r: &mut XmlReader<'_>, _| r.skip_element(),
                 ) {
                     Err(Error::Fault(f)) => Some(f),
@@ -561,6 +567,7 @@ impl Client {
             charset.as_deref(),
             self.inner.limits,
             Some(status),
+            expected,
             decode,
         ) {
             Ok(v) if ok => Ok((v, multipart.map(|m| m.attachments).unwrap_or_default())),

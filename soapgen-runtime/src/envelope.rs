@@ -387,6 +387,7 @@ pub fn read_response_with_attachments<T>(
         http_charset,
         limits,
         http_status,
+        None,
         &mut |r, start| match decode.take() {
             Some(f) => {
                 value = Some(f(r, start)?);
@@ -411,15 +412,20 @@ pub type BodyReader<'d> =
 /// shim over this one, so the envelope walk (encodings, multiRef resolution, Header, Body, Fault,
 /// trailing content) is compiled once, not once per result type.
 ///
+/// With `expected` (the request's version), an envelope of the other version is refused with
+/// [`DecodeErrorKind::VersionMismatch`] unless its Body holds a fault, which is returned as
+/// [`Error::Fault`] (SOAP 1.2 Part 1 §5.4.7).
+///
 /// # Errors
 ///
-/// As [`read_response_with_attachments`].
+/// As [`read_response_with_attachments`]; [`DecodeErrorKind::VersionMismatch`].
 pub fn read_envelope(
     body: &[u8],
     attachments: Option<&Attachments>,
     http_charset: Option<&str>,
     limits: Limits,
     http_status: Option<u16>,
+    expected: Option<SoapVersion>,
     decode: &mut BodyReader<'_>,
 ) -> Result<BodyContent<()>, Error> {
     let document = crate::xml::to_utf8(body, http_charset)?;
@@ -466,7 +472,34 @@ pub fn read_envelope(
             r.skip_element()?;
         } else if r.matches(&child, Name::new(env_ns, "Body")) && !seen_body {
             seen_body = true;
-            result = Some(read_body(&mut r, version, http_status, decode)?);
+            result = Some(match expected {
+                Some(expected) if expected != version => {
+                    let mismatch = |r: &mut XmlReader<'_>, start: StartTag<'_>| {
+                        Err(r.error_at(
+                            DecodeErrorKind::VersionMismatch {
+                                expected,
+                                found: version,
+                            },
+                            start.offset(),
+                        ))
+                    };
+                    match read_body(&mut r, version, http_status, &mut |r, s| mismatch(r, s))? {
+                        Err(fault) => Err(fault),
+                        Ok(_) => {
+                            return Err(r
+                                .error_at(
+                                    DecodeErrorKind::VersionMismatch {
+                                        expected,
+                                        found: version,
+                                    },
+                                    root.offset(),
+                                )
+                                .into())
+                        }
+                    }
+                }
+                _ => read_body(&mut r, version, http_status, decode)?,
+            });
             break;
         } else {
             return Err(r.unexpected(&child).into());

@@ -235,6 +235,15 @@ pub enum DecodeErrorKind {
     InvalidValue(ValueError),
     /// The envelope is not a SOAP envelope of a known version.
     NotAnEnvelope(String),
+    /// The response is an envelope of another SOAP version than the request's and not a fault
+    /// (SOAP 1.2 Part 1 §5.4.7, SOAP 1.1 §4.4: a node answers in the version it was sent; a fault,
+    /// such as a VersionMismatch fault, is reported as the fault).
+    VersionMismatch {
+        /// The request's SOAP version.
+        expected: crate::SoapVersion,
+        /// The response envelope's.
+        found: crate::SoapVersion,
+    },
     /// An MTOM/XOP `xop:Include` or SwA `href="cid:…"` that names no attachment of the message
     /// (XOP 1.0 §3.2, SwA 1.0 §3).
     Attachment(String),
@@ -310,6 +319,12 @@ impl fmt::Display for DecodeErrorKind {
             }
             DecodeErrorKind::InvalidValue(v) => write!(f, "{v}"),
             DecodeErrorKind::NotAnEnvelope(m) => write!(f, "not a SOAP envelope: {m}"),
+            DecodeErrorKind::VersionMismatch { expected, found } => write!(
+                f,
+                "the response is a {found} envelope, the request was {expected}: the server does \
+                 not speak {expected} at this endpoint (choose the client's SOAP version with \
+                 with_soap_version, or the endpoint of a {expected} port)"
+            ),
             DecodeErrorKind::Attachment(m) => write!(f, "unresolved attachment reference: {m}"),
             DecodeErrorKind::Reference(m) => write!(f, "multi-reference value (href/id): {m}"),
             DecodeErrorKind::UnexpectedType(m) => f.write_str(m),

@@ -9,12 +9,15 @@ use bytes::Bytes;
 use soapgen_runtime::transport::{HttpRequest, HttpResponse, Transport, TransportFuture};
 use soapgen_runtime::{soap_client, Client, Error, SoapVersion};
 
+/// A request as sent: its HTTP headers and body.
+type Sent = (Vec<(String, String)>, String);
+
 /// Answers every request with `status` and `body` (as `text/xml`), and keeps the requests.
 #[derive(Debug)]
 struct Canned {
     status: u16,
     body: String,
-    requests: Mutex<Vec<(Vec<(String, String)>, String)>>,
+    requests: Mutex<Vec<Sent>>,
 }
 
 impl Canned {
@@ -153,6 +156,24 @@ async fn a_call_is_a_static_send_future_sent_when_polled() {
 
 #[test]
 fn the_blocking_client_and_the_soap_version_per_client() {
+    // A fault is a fault in either version (a VersionMismatch fault comes in the server's).
+    let t = Canned::new(
+        500,
+        &Canned::envelope(
+            "<s:Fault><faultcode>s:VersionMismatch</faultcode><faultstring>1.1 only</faultstring></s:Fault>",
+        ),
+    );
+    let runtime = soapgen_runtime::blocking::BlockingRuntime::new().unwrap();
+    let e = RpcCalcClient::from_client(client(&t))
+        .with_soap_version(SoapVersion::Soap12)
+        .add(1, 1)
+        .wait(&runtime)
+        .unwrap_err();
+    assert_eq!(
+        e.fault().map(|f| f.reason.as_str()),
+        Some("1.1 only"),
+        "{e}"
+    );
     let t = Canned::new(
         200,
         &Canned::envelope("<m:addResponse xmlns:m=\"urn:calc\"><sum>5</sum></m:addResponse>"),
@@ -161,8 +182,20 @@ fn the_blocking_client_and_the_soap_version_per_client() {
     assert_eq!(c.soap_version(), SoapVersion::Soap11);
     assert_eq!(c.add(2, 3).unwrap(), 5);
     let c12 = c.clone().with_soap_version(SoapVersion::Soap12);
-    // A SOAP 1.1 reply is still read (the envelope says its version); the request was 1.2.
-    assert_eq!(c12.add(2, 3).unwrap(), 5);
+    // A SOAP 1.1 reply to a SOAP 1.2 request: the versions differ, and the error says so.
+    let e = c12.add(2, 3).unwrap_err();
+    assert!(
+        matches!(&e, Error::Decode(d) if d.kind == soapgen_runtime::error::DecodeErrorKind::VersionMismatch {
+            expected: SoapVersion::Soap12,
+            found: SoapVersion::Soap11,
+        }),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .contains("SOAP 1.1 envelope, the request was SOAP 1.2"),
+        "{e}"
+    );
     let requests = t.requests.lock().unwrap();
     let content_type = |i: usize| {
         requests[i]
