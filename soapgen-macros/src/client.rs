@@ -1049,6 +1049,9 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
 
             /// The same client speaking SOAP `version` (one of
             /// [`SOAP_VERSIONS`](Self::SOAP_VERSIONS) unless you know the server takes another).
+            /// The endpoint stays: where the service's port of that version has another address
+            /// (WCF publishes its SOAP 1.2 `wsHttpBinding` port at its own URL), build the client
+            /// for that address instead (`soap12(url)`).
             #[must_use]
             pub const fn with_soap_version(mut self, version: #krate::SoapVersion) -> Self {
                 self.version = version;
