@@ -2,7 +2,7 @@
 # bench/run.sh: soapgen side by side with the stacks users would pick instead, in ONE run.
 #
 #   bash bench/run.sh            # the recorded run: every comparison, results into
-#                                # bench/results/<date>/, the README's benchmark section rewritten
+#                                # bench/results/<date>/, the section of docs/benchmarks.md rewritten
 #                                # (~8 min on 2 quiet cores, ~12 min when others build)
 #   bash bench/run.sh --with-codegen # + soapgen's construction of the larger corpus WSDLs' clients
 #                                # via bench/codegen/run.sh --no-release (compiles each generated
@@ -29,7 +29,7 @@
 #   2 latency of Echo(100 objects) p50/p90/p99; 3 throughput with 1/8/64 callers + peak memory;
 #   4 serialization in memory (+ callgrind instruction counts); 5 reqwest vs hyper transport.
 #
-# Output: bench/results/<UTC date>/{results.md,results.csv,*.svg,codegen/} and the README section
+# Output: bench/results/<UTC date>/{results.md,results.csv,*.svg,codegen/} and the section of docs/benchmarks.md
 # between the "bench/run.sh" markers (full mode only); per-call samples in target/bench/raw-<mode>.
 set -euo pipefail
 
@@ -110,7 +110,7 @@ if [[ $CODEGEN -eq 1 ]]; then
     say "bench/codegen/run.sh failed (see $OUT/codegen/run.log); going on without it"
   fi
 fi
-[[ $README -eq 1 ]] && args+=(--readme "$ROOT/README.md")
+[[ $README -eq 1 ]] && args+=(--readme "$ROOT/docs/benchmarks.md")
 
 say "measuring: $BIN ${args[*]}"
 "$BIN" "${args[@]}"

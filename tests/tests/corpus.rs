@@ -139,7 +139,7 @@ fn corpus_generates_as_expected_and_compiles() {
         // The derived `FromXml` of some large corpus structs needs a stack frame of more than
         // 8 MiB in a debug build (VehicleSelectionService's
         // GetHgvPlatformAggregateModelDataResponseVxs, 51 fields: overflows the 2 MiB test thread
-        // and an 8 MiB one, passes with 64 MiB); see the README's corpus section.
+        // and an 8 MiB one, passes with 64 MiB); see docs/testing.md, the corpus section.
         .env("RUST_MIN_STACK", "67108864")
         .output()
         .expect("run cargo test");

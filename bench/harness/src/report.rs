@@ -405,7 +405,7 @@ impl Results {
         self.serial.iter().find(|s| s.client == client)
     }
 
-    /// The goals of issue 7 with this run's ratios.
+    /// The benchmark goals with this run's ratios.
     fn goals(&self) -> String {
         let mut t = String::from("| goal | measured (this run) | ratio | |\n|---|---|---:|:-:|\n");
         let zeep = self.construct_ns("zeep", "zeep");
@@ -516,7 +516,7 @@ impl Results {
         );
         let _ = writeln!(
             s,
-            "{heading} Goals (issue 7), ratios from this run\n\n{}",
+            "{heading} Goals, ratios from this run\n\n{}",
             self.goals()
         );
 
@@ -1023,7 +1023,8 @@ pub fn write(res: &Results, dir: &Path, raw: &Path) -> Result<(), String> {
 const BEGIN: &str = "<!-- bench/run.sh: begin (generated, do not edit) -->";
 const END: &str = "<!-- bench/run.sh: end -->";
 
-/// Replaces the text between the markers in the README with this run's tables and plots.
+/// Replaces the text between the markers in the benchmark document (docs/benchmarks.md) with this
+/// run's tables and plots.
 pub fn update_readme(res: &Results, readme: &Path, dir: &Path, root: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(readme).map_err(|e| format!("{}: {e}", readme.display()))?;
     let (Some(b), Some(e)) = (text.find(BEGIN), text.find(END)) else {
@@ -1041,10 +1042,20 @@ pub fn update_readme(res: &Results, readme: &Path, dir: &Path, root: &Path) -> R
                 .map(|p| p.to_string_lossy().into_owned())
         })
         .unwrap_or_else(|| dir.to_string_lossy().into_owned());
+    // Image links are relative to the document, which may sit below the root (docs/).
+    let up: String = readme
+        .canonicalize()
+        .ok()
+        .and_then(|f| {
+            let parent = f.parent()?.to_path_buf();
+            let root = root.canonicalize().ok()?;
+            Some(parent.strip_prefix(&root).ok()?.components().count())
+        })
+        .map_or_else(String::new, |n| "../".repeat(n));
     let body = format!(
         "{BEGIN}\n\nLatest recorded run: {} (`{rel}/results.md`, CSV `{rel}/results.csv`).\n\n{}\n",
         res.machine.date,
-        res.markdown(&format!("{rel}/"), "####")
+        res.markdown(&format!("{up}{rel}/"), "###")
     );
     let new = format!("{}{}{}", &text[..b], body, &text[e..]);
     std::fs::write(readme, new).map_err(|e| format!("{}: {e}", readme.display()))

@@ -4,7 +4,7 @@
 //! For plain-HTTP endpoints (a service on loopback or inside a trusted network, behind a
 //! TLS-terminating proxy) at the lowest per-call cost: `bash bench/run.sh` measured reqwest adding
 //! 26–34% (10–15 µs; +59% instructions) to a call without payload on loopback, and little to the
-//! 100-object Echo call (+1.5% instructions; see the README's benchmark section).
+//! 100-object Echo call (+1.5% instructions; see docs/benchmarks.md).
 
 use std::time::Duration;
 

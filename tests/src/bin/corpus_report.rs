@@ -1,4 +1,4 @@
-//! Prints the README's corpus table: every entry document of `tests/corpus`, its style, operations,
+//! Prints the corpus table of docs/testing.md: every entry document of `tests/corpus`, its style, operations,
 //! types, generation time and result. Run it in release for representative times:
 //!
 //! ```text
