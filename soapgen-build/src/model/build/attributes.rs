@@ -1,0 +1,149 @@
+//! Attribute uses (XML Schema Part 1 §3.2, §3.5 attribute groups, §3.10 `anyAttribute`) as
+//! fields, with their `default`/`fixed` value constraints (§3.2.1).
+
+use super::*;
+
+impl<'d> Builder<'d> {
+    pub(super) fn attributes(
+        &mut self,
+        items: &[AttributeItem],
+        c: &mut Collector,
+        seen_groups: &mut BTreeSet<QName>,
+    ) -> R<()> {
+        for item in items {
+            match item {
+                AttributeItem::GroupRef(q, loc) => {
+                    if !seen_groups.insert(q.clone()) {
+                        continue;
+                    }
+                    let Some(g) = self.schemas().attribute_groups.get(q).cloned() else {
+                        return Err(undefined(format!("attribute group {q}"), loc));
+                    };
+                    self.attributes(&g.attributes, c, seen_groups)?;
+                    if g.any_attribute {
+                        push_any_attribute(c);
+                    }
+                }
+                AttributeItem::Attribute(a) => {
+                    if a.use_ == AttributeUse::Prohibited {
+                        continue;
+                    }
+                    if c.fields
+                        .iter()
+                        .any(|f| f.kind == FieldKind::Attribute && f.xml == a.name)
+                    {
+                        continue;
+                    }
+                    let (ty_ref, doc) = if a.is_ref {
+                        match self.schemas().attributes.get(&a.name).cloned() {
+                            Some(g) => (g.ty, a.doc.clone().or(g.doc)),
+                            // xml:lang and friends without xml.xsd loaded: plain strings.
+                            None if a.name.ns == "http://www.w3.org/XML/1998/namespace" => {
+                                (None, a.doc.clone())
+                            }
+                            None => return Err(undefined(format!("attribute {}", a.name), &a.loc)),
+                        }
+                    } else {
+                        (a.ty.clone(), a.doc.clone())
+                    };
+                    let base = match &ty_ref {
+                        None => Base::Std("String"),
+                        Some(t) => {
+                            let hint = format!("{}Attribute", names::type_name(&a.name.local));
+                            self.type_ref(Some(t), &hint)?
+                        }
+                    };
+                    let card = if a.use_ == AttributeUse::Required {
+                        Card::One
+                    } else {
+                        Card::Optional
+                    };
+                    let mut doc = doc;
+                    // A value constraint (XML Schema Part 1 §3.2.1): an absent attribute reads as
+                    // it, so the field holds a value (prohibited attributes are never generated).
+                    let constraint = match (&a.fixed, &a.default) {
+                        (Some(f), _) => Some((f.clone(), true)),
+                        (None, Some(d)) => Some((d.clone(), false)),
+                        (None, None) => None,
+                    };
+                    let card = if constraint.is_some() {
+                        Card::One
+                    } else {
+                        card
+                    };
+                    if let Some((d, fixed)) = &constraint {
+                        let what = if *fixed { "Fixed value" } else { "Default" };
+                        let line = format!("{what} when absent: `{d}`.");
+                        append_doc(&mut doc, line);
+                    }
+                    c.push(
+                        &a.name.local.clone(),
+                        FieldDecl {
+                            constraint,
+                            name: String::new(),
+                            xml: a.name.clone(),
+                            kind: FieldKind::Attribute,
+                            ty: TypeExpr {
+                                base,
+                                card,
+                                boxed: false,
+                            },
+                            min_occurs: 0,
+                            doc,
+                        },
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An element field's default or fixed value (XML Schema Part 1 §3.3.1 {value constraint}): noted in
+/// its documentation and, for a simple type (`simple`), read for a present, empty element (§3.3.4
+/// item 5.1; a complex type's simple content with a default is only documented).
+pub(super) fn value_constraint(
+    field: Option<&mut FieldDecl>,
+    simple: bool,
+    default: Option<&String>,
+    fixed: Option<&String>,
+) {
+    let value = default
+        .map(|d| ("Default", d))
+        .or(fixed.map(|f| ("Fixed value", f)));
+    let (Some((what, v)), Some(f)) = (value, field) else {
+        return;
+    };
+    if simple {
+        f.constraint = Some((v.clone(), fixed.is_some() && default.is_none()));
+    }
+    let line = format!("{what} when present and empty: `{v}` (an absent element stays absent).");
+    append_doc(&mut f.doc, line);
+}
+
+/// The field of an `xs:anyAttribute` wildcard (XML Schema Part 1 §3.10), once per type however many
+/// wildcards its base, its attribute groups and itself declare (§3.4.2 takes their union).
+pub(super) fn push_any_attribute(c: &mut Collector) {
+    if c.fields.iter().any(|f| f.kind == FieldKind::AnyAttribute) {
+        return;
+    }
+    c.push(
+        "any_attribute",
+        FieldDecl {
+            name: String::new(),
+            xml: QName::new("", ""),
+            kind: FieldKind::AnyAttribute,
+            constraint: None,
+            min_occurs: 0,
+            ty: TypeExpr {
+                base: Base::Runtime("types::AnyAttribute"),
+                card: Card::Many,
+                boxed: false,
+            },
+            doc: Some(
+                "Attributes matched by the wildcard `xs:anyAttribute`, kept by name and value."
+                    .into(),
+            ),
+        },
+    );
+}

@@ -1,0 +1,194 @@
+//! Content models of complexTypes (XML Schema Part 1 §3.4.2 {content type}): element-only,
+//! mixed, empty, simple content (an extension or restriction of a simple type with attributes),
+//! and complex content derived by extension or restriction.
+
+use super::*;
+
+impl<'d> Builder<'d> {
+    /// Collects the fields of `ct`'s content and attributes, base types first.
+    pub(super) fn content(
+        &mut self,
+        owner: &str,
+        ct: &ComplexType,
+        c: &mut Collector,
+        depth: usize,
+    ) -> R<()> {
+        if depth > 64 {
+            return Err(Error::at(
+                ErrorKind::Invalid(
+                    "type derivation deeper than 64 levels (a cycle of bases?)".into(),
+                ),
+                &ct.loc,
+            ));
+        }
+        match &ct.content {
+            Content::Empty => {
+                if ct.mixed {
+                    c.push(
+                        "value",
+                        FieldDecl {
+                            constraint: None,
+                            name: String::new(),
+                            xml: QName::new("", ""),
+                            kind: FieldKind::Text,
+                            ty: TypeExpr::one(Base::Std("String")),
+                            min_occurs: 0,
+                            doc: Some("The text content (mixed content without elements).".into()),
+                        },
+                    );
+                }
+            }
+            Content::Particle(p) => {
+                if ct.mixed {
+                    push_mixed(c);
+                } else {
+                    self.particle(owner, p, Occurs::ONCE, false, c)?;
+                }
+            }
+            Content::Simple { base, loc, .. } => {
+                if ct.name.as_ref() == Some(base) {
+                    return Err(Error::at(
+                        ErrorKind::Invalid(format!(
+                            "complexType {base} derives from itself (XML Schema Part 1 §3.4.6)"
+                        )),
+                        loc,
+                    ));
+                }
+                self.simple_content(owner, base, loc, c, depth)?;
+            }
+            Content::Complex {
+                derivation,
+                base,
+                particle,
+                loc,
+            } => {
+                if ct.name.as_ref() == Some(base) {
+                    return Err(Error::at(
+                        ErrorKind::Invalid(format!(
+                            "complexType {base} derives from itself (XML Schema Part 1 §3.4.6: a \
+                             type's base is another type; only xs:redefine may name its own)"
+                        )),
+                        loc,
+                    ));
+                }
+                if base.ns == "http://schemas.xmlsoap.org/soap/encoding/" && base.local == "Array" {
+                    return Err(unsupported(
+                        "SOAP-encoded arrays (soapenc:Array, rpc/encoded)",
+                        loc,
+                    ));
+                }
+                if ct.mixed {
+                    // Mixed content: attributes stay typed, the content is kept as XML.
+                    push_mixed(c);
+                    self.attributes(&ct.attributes, c, &mut BTreeSet::new())?;
+                    if ct.any_attribute {
+                        push_any_attribute(c);
+                    }
+                    return Ok(());
+                }
+                if *derivation == Derivation::Extension
+                    && !(base.is_xs() && base.local == "anyType")
+                {
+                    let Some(TypeDef::Complex(bct)) = self.schemas().types.get(base).cloned()
+                    else {
+                        return Err(match self.schemas().types.get(base) {
+                            Some(_) => unsupported(
+                                format!("complexContent extension of the simple type {base}"),
+                                loc,
+                            ),
+                            None => undefined(format!("base type {base}"), loc),
+                        });
+                    };
+                    self.content(owner, &bct, c, depth + 1)?;
+                } else if *derivation == Derivation::Restriction
+                    && !(base.is_xs() && base.local == "anyType")
+                {
+                    // A restriction restates the content it keeps; attributes come from the base.
+                    if let Some(TypeDef::Complex(bct)) = self.schemas().types.get(base).cloned() {
+                        let mut battrs = Collector::new();
+                        self.attributes(&bct.attributes, &mut battrs, &mut BTreeSet::new())?;
+                        for f in battrs.fields {
+                            let own = ct.attributes.iter().any(
+                                |a| matches!(a, AttributeItem::Attribute(d) if d.name == f.xml),
+                            );
+                            if !own {
+                                let xml_name = f.xml.local.clone();
+                                c.push(&xml_name, f);
+                            }
+                        }
+                    } else if !self.schemas().types.contains_key(base) {
+                        return Err(undefined(format!("base type {base}"), loc));
+                    }
+                }
+                if let Some(p) = particle {
+                    self.particle(owner, p, Occurs::ONCE, false, c)?;
+                }
+            }
+        }
+        self.attributes(&ct.attributes, c, &mut BTreeSet::new())?;
+        if ct.any_attribute {
+            push_any_attribute(c);
+        }
+        Ok(())
+    }
+
+    fn simple_content(
+        &mut self,
+        owner: &str,
+        base: &QName,
+        loc: &Loc,
+        c: &mut Collector,
+        depth: usize,
+    ) -> R<()> {
+        let complex_base = if base.is_xs() {
+            None
+        } else {
+            match self.schemas().types.get(base).cloned() {
+                Some(TypeDef::Complex(bct)) => Some(bct),
+                Some(TypeDef::Simple(_)) => None,
+                None => return Err(undefined(format!("base type {base}"), loc)),
+            }
+        };
+        match complex_base {
+            Some(bct) => {
+                // Simple content of a complex base: its text and attributes, then ours.
+                self.content(owner, &bct, c, depth + 1)
+            }
+            None => {
+                let ty = self.named_type(base, loc)?;
+                c.push(
+                    "value",
+                    FieldDecl {
+                        constraint: None,
+                        name: String::new(),
+                        xml: QName::new("", ""),
+                        kind: FieldKind::Text,
+                        ty: TypeExpr::one(ty),
+                        min_occurs: 0,
+                        doc: Some("The simple content.".into()),
+                    },
+                );
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Mixed content (text between elements, XML Schema Part 1 §3.4.2 {content type} mixed): kept whole
+/// as XML, so nothing is lost.
+fn push_mixed(c: &mut Collector) {
+    c.fields
+        .retain(|f| matches!(f.kind, FieldKind::Attribute | FieldKind::AnyAttribute));
+    c.push(
+        "content",
+        FieldDecl {
+            constraint: None,
+            name: String::new(),
+            xml: QName::new("", ""),
+            kind: FieldKind::Content,
+            ty: TypeExpr::one(Base::Runtime("types::AnyXml")),
+            min_occurs: 0,
+            doc: Some("Mixed content (text and elements), kept as XML.".into()),
+        },
+    );
+}

@@ -1,0 +1,224 @@
+//! Document style (WSDL 1.1 §3.5, WS-I Basic Profile R2204): the body is one element; a wrapped
+//! operation (the element named after the operation, a sequence of elements) is unwrapped into
+//! parameters, as svcutil and zeep present it.
+
+use super::*;
+
+impl<'d> Builder<'d> {
+    /// The children of a wrapper element: `Some` if its type is a plain sequence of elements with no
+    /// attributes (the document/literal wrapped convention).
+    fn wrapper_children(&self, q: &QName) -> Option<Vec<WrapperChild>> {
+        let e = self.schemas().elements.get(q)?;
+        let ct = match &e.ty {
+            Some(TypeRef::Anonymous(td)) => match &**td {
+                TypeDef::Complex(ct) => ct.clone(),
+                TypeDef::Simple(_) => return None,
+            },
+            // A type with derived types may come as any of them (xsi:type): the element stays
+            // whole, its value the type's enum (XML Schema Part 1 §2.6.1).
+            Some(TypeRef::Named(t, _)) if self.derived.contains_key(t) => return None,
+            Some(TypeRef::Named(t, _)) => match self.schemas().types.get(t)? {
+                TypeDef::Complex(ct) => ct.clone(),
+                TypeDef::Simple(_) => return None,
+            },
+            None => return None,
+        };
+        if !ct.attributes.is_empty() || ct.any_attribute || ct.mixed {
+            return None;
+        }
+        let items = match &ct.content {
+            Content::Empty => return Some(Vec::new()),
+            Content::Particle(p) => match &p.term {
+                Term::Sequence(items) if p.occurs == Occurs::ONCE => items.clone(),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let mut out = Vec::new();
+        for it in items {
+            match &it.term {
+                Term::Element(le) => out.push((
+                    le.name.clone(),
+                    le.ty.clone(),
+                    it.occurs,
+                    le.nillable,
+                    le.loc.clone(),
+                    le.doc.clone(),
+                )),
+                Term::ElementRef(r) => {
+                    if self.substitutable(r) {
+                        return None;
+                    }
+                    let g = self.schemas().elements.get(r)?;
+                    out.push((
+                        r.clone(),
+                        g.ty.clone(),
+                        it.occurs,
+                        g.nillable,
+                        it.loc.clone(),
+                        g.doc.clone(),
+                    ));
+                }
+                _ => return None,
+            }
+        }
+        // An element named twice is read by position: the wrapper stays a struct.
+        let mut names = BTreeSet::new();
+        if !out.iter().all(|c| names.insert(c.0.clone())) {
+            return None;
+        }
+        Some(out)
+    }
+
+    pub(super) fn document_op(
+        &mut self,
+        op: &PortTypeOperation,
+        in_parts: &[&Part],
+        out_parts: Option<&[&Part]>,
+        decl: &mut OperationDecl,
+    ) -> R<()> {
+        let resp_part = out_parts
+            .map(|p| self.doc_part(p, op, "output"))
+            .transpose()?;
+        let resp_loc = resp_part.as_ref().map(|(_, l)| l.clone());
+        let resp = resp_part.map(|(q, _)| q);
+        // An input message with no body parts (WSDL 1.1 §2.3.1): an empty request Body, no
+        // parameters; the name only labels the operation.
+        let empty_request = in_parts.is_empty();
+        let req = if empty_request {
+            let ns = resp.as_ref().map(|r| r.ns.clone()).unwrap_or_default();
+            QName::new(ns, op.name.clone())
+        } else {
+            let (req, req_loc) = self.doc_part(in_parts, op, "input")?;
+            if !self.schemas().elements.contains_key(&req) {
+                return Err(undefined(format!("element {req}"), &req_loc));
+            }
+            req
+        };
+        if let (Some(r), Some(l)) = (&resp, &resp_loc) {
+            if !self.schemas().elements.contains_key(r) {
+                return Err(undefined(format!("element {r}"), l));
+            }
+        }
+        let in_children = if empty_request {
+            Some(Vec::new())
+        } else if req.local == op.name {
+            self.wrapper_children(&req)
+        } else {
+            None
+        };
+        let out_children = match &resp {
+            Some(r) => self.wrapper_children(r).filter(|c| c.len() <= 1),
+            None => Some(Vec::new()),
+        };
+        decl.request = req.clone();
+        decl.empty_request = empty_request;
+        decl.response = resp.clone();
+        match (in_children, out_children) {
+            (Some(ins), outs) => {
+                // Wrapped: the wrapper's children are the parameters, its response's child the result.
+                let mut pscope = Scope::new();
+                let mut param_docs = Vec::new();
+                for (name, ty, occ, nillable, loc, doc) in ins {
+                    let hint = format!(
+                        "{}{}",
+                        names::type_name(&req.local),
+                        names::type_name(&name.local)
+                    );
+                    let base = self.element_type(&name, ty.as_ref(), &hint, &loc)?;
+                    let Some(card) = card(occ, nillable) else {
+                        continue;
+                    };
+                    let pname =
+                        names::escape_keyword(&pscope.unique(&names::field_name(&name.local)));
+                    if let Some(d) = doc {
+                        param_docs.push(format!(
+                            "- `{}`: {}",
+                            pname.trim_start_matches("r#"),
+                            d.replace('\n', " ")
+                        ));
+                    }
+                    decl.params.push(ParamDecl {
+                        name: pname,
+                        xml: name,
+                        ty: TypeExpr {
+                            base,
+                            card,
+                            boxed: false,
+                        },
+                    });
+                }
+                if !param_docs.is_empty() {
+                    let block = format!("Parameters:\n{}", param_docs.join("\n"));
+                    append_doc(&mut decl.doc, block);
+                }
+                match (&resp, outs) {
+                    (Some(resp), Some(outs)) => {
+                        if let Some((name, ty, occ, nillable, loc, _)) = outs.into_iter().next() {
+                            let hint = format!(
+                                "{}{}",
+                                names::type_name(&resp.local),
+                                names::type_name(&name.local)
+                            );
+                            let base = self.element_type(&name, ty.as_ref(), &hint, &loc)?;
+                            if let Some(card) = card(occ, nillable) {
+                                if matches!(card, Card::Many | Card::ManyNillable) {
+                                    decl.result_min = occ.min;
+                                }
+                                decl.ret = Some(TypeExpr {
+                                    base,
+                                    card,
+                                    boxed: false,
+                                });
+                                decl.result = Some(name);
+                            }
+                        }
+                    }
+                    (Some(resp), None) => {
+                        // Several results (or not a plain sequence): the whole response element.
+                        decl.bare_response = true;
+                        let (base, _) = self.element_base(resp, &op.loc)?;
+                        decl.ret = Some(TypeExpr::one(base));
+                    }
+                    (None, _) => {}
+                }
+            }
+            _ => {
+                // Bare: the body elements themselves.
+                decl.bare = true;
+                let (base, _) = self.element_base(&req, &op.loc)?;
+                let pname = names::field_name(in_parts.first().map_or("body", |p| p.name.as_str()));
+                decl.params.push(ParamDecl {
+                    name: names::escape_keyword(&pname),
+                    xml: req,
+                    ty: TypeExpr::one(base),
+                });
+                if let Some(r) = &resp {
+                    let (base, _) = self.element_base(r, &op.loc)?;
+                    decl.ret = Some(TypeExpr::one(base));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The Rust type of a wrapper child: an `element ref` is looked up, a local element typed.
+    fn element_type(
+        &mut self,
+        name: &QName,
+        ty: Option<&TypeRef>,
+        hint: &str,
+        loc: &Loc,
+    ) -> R<Base> {
+        match ty {
+            Some(TypeRef::Anonymous(_)) | Some(TypeRef::Named(..)) => self.type_ref(ty, hint),
+            None => {
+                if self.schemas().elements.contains_key(name) {
+                    Ok(self.element_base(name, loc)?.0)
+                } else {
+                    Ok(Base::Runtime("types::AnyXml"))
+                }
+            }
+        }
+    }
+}
