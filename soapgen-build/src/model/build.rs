@@ -25,6 +25,8 @@ mod content;
 mod derivation;
 mod document;
 mod elements;
+#[cfg(test)]
+mod fixture;
 mod operations;
 mod particles;
 mod recursion;

@@ -147,3 +147,40 @@ pub(super) fn push_any_attribute(c: &mut Collector) {
         },
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::*;
+    use super::*;
+
+    #[test]
+    fn attribute_uses_carry_occurrence_and_value_constraints() {
+        let m = lower(
+            r###"<xs:element name="Op"><xs:complexType>
+  <xs:attribute name="req" type="xs:string" use="required"/>
+  <xs:attribute name="opt" type="xs:int"/>
+  <xs:attribute name="dflt" type="xs:int" default="3"/>
+  <xs:attribute name="fix" type="xs:string" fixed="1.0"/>
+  <xs:anyAttribute namespace="##other"/>
+</xs:complexType></xs:element>
+<xs:element name="OpResponse"><xs:complexType/></xs:element>"###,
+        );
+        let s = strukt(&m, "Op");
+        let got: Vec<_> = s
+            .fields
+            .iter()
+            .map(|f| (f.name.as_str(), f.kind, f.ty.card, f.constraint.clone()))
+            .collect();
+        let a = FieldKind::Attribute;
+        assert_eq!(got[0], ("req", a, Card::One, None));
+        assert_eq!(got[1], ("opt", a, Card::Optional, None));
+        assert_eq!(got[2], ("dflt", a, Card::One, Some(("3".into(), false))));
+        assert_eq!(got[3].3, Some(("1.0".into(), true)));
+        assert_eq!(got[4].1, FieldKind::AnyAttribute);
+        assert_eq!(
+            field(s, "req").xml.ns,
+            "",
+            "unqualified by default (§3.2.2)"
+        );
+    }
+}

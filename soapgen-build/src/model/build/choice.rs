@@ -150,3 +150,68 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::*;
+    use super::*;
+
+    const SCHEMA: &str = r###"
+<xs:element name="Op"><xs:complexType><xs:sequence>
+  <xs:choice><xs:element name="a" type="xs:string"/><xs:element name="b" type="xs:int"/></xs:choice>
+  <xs:choice maxOccurs="unbounded">
+    <xs:element name="c" type="xs:string"/>
+    <xs:sequence><xs:element name="d" type="xs:int"/><xs:element name="e" type="xs:int"/></xs:sequence>
+    <xs:any namespace="##other" processContents="lax"/>
+  </xs:choice>
+</xs:sequence></xs:complexType></xs:element>
+<xs:element name="OpResponse"><xs:complexType/></xs:element>"###;
+
+    fn choice<'m>(m: &'m Module, name: &str) -> &'m ChoiceDecl {
+        match decl(m, name) {
+            TypeDecl::Choice(c) => c,
+            other => panic!("{name} is not a choice: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_choice_once_is_a_group_field_holding_an_enum_of_its_elements() {
+        let m = lower(SCHEMA);
+        let f = field(strukt(&m, "Op"), "choice");
+        assert_eq!(f.kind, FieldKind::Group);
+        assert_eq!(f.ty.card, Card::One);
+        assert_eq!(f.ty.base, Base::Named("OpChoice".into()));
+        let c = choice(&m, "OpChoice");
+        let v: Vec<_> = c
+            .variants
+            .iter()
+            .map(|v| (v.name.as_str(), v.xml.clone()))
+            .collect();
+        assert_eq!(v, [("A", Some(q("a"))), ("B", Some(q("b")))]);
+        assert_eq!(c.variants[1].ty.base, Base::Std("i32"));
+    }
+
+    #[test]
+    fn a_repeated_choice_is_a_vec_and_its_sequence_and_wildcard_are_variants() {
+        let m = lower(SCHEMA);
+        let f = field(strukt(&m, "Op"), "choice2");
+        assert_eq!(
+            (f.kind, f.ty.card, f.min_occurs),
+            (FieldKind::Group, Card::Many, 1)
+        );
+        let c = choice(&m, named(&f.ty.base));
+        let names: Vec<_> = c.variants.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["C", "D", "Any"]);
+        let seq = &c.variants[1];
+        assert_eq!(seq.xml, None);
+        let fields: Vec<_> = strukt(&m, named(&seq.ty.base))
+            .fields
+            .iter()
+            .map(|f| f.xml.clone())
+            .collect();
+        assert_eq!(fields, [q("d"), q("e")]);
+        let any = &c.variants[2];
+        assert!(any.any);
+        assert_eq!(any.ty.base, Base::Runtime("types::AnyElement"));
+    }
+}

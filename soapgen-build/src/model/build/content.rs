@@ -192,3 +192,58 @@ fn push_mixed(c: &mut Collector) {
         },
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::*;
+    use super::*;
+
+    #[test]
+    fn simple_content_is_a_text_field_beside_the_attributes() {
+        let m = lower(
+            r#"<xs:complexType name="Price"><xs:simpleContent><xs:extension base="xs:decimal">
+  <xs:attribute name="currency" type="xs:string"/></xs:extension></xs:simpleContent></xs:complexType>
+<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="p" type="tns:Price"/></xs:sequence></xs:complexType></xs:element>
+<xs:element name="OpResponse"><xs:complexType/></xs:element>"#,
+        );
+        let s = strukt(&m, "Price");
+        let got: Vec<_> = s.fields.iter().map(|f| (f.name.as_str(), f.kind)).collect();
+        assert_eq!(
+            got,
+            [
+                ("value", FieldKind::Text),
+                ("currency", FieldKind::Attribute)
+            ]
+        );
+        assert_eq!(s.fields[0].ty.base, Base::Runtime("types::Decimal"));
+    }
+
+    #[test]
+    fn complex_content_by_extension_keeps_the_base_fields_first() {
+        let m = lower(
+            r#"<xs:complexType name="Base"><xs:sequence><xs:element name="id" type="xs:string"/></xs:sequence>
+  <xs:attribute name="v" type="xs:int"/></xs:complexType>
+<xs:complexType name="Ext"><xs:complexContent><xs:extension base="tns:Base">
+  <xs:sequence><xs:element name="extra" type="xs:string"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType>
+<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="e" type="tns:Ext"/></xs:sequence></xs:complexType></xs:element>
+<xs:element name="OpResponse"><xs:complexType/></xs:element>"#,
+        );
+        let names: Vec<_> = strukt(&m, "Ext")
+            .fields
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect();
+        // XML Schema Part 1 §3.4.2: the base type's content and attribute uses come first.
+        assert_eq!(names, ["id", "v", "extra"]);
+    }
+
+    #[test]
+    fn mixed_content_is_kept_as_xml() {
+        let m = lower(
+            r#"<xs:element name="Op"><xs:complexType mixed="true"><xs:sequence><xs:element name="b" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
+<xs:element name="OpResponse"><xs:complexType/></xs:element>"#,
+        );
+        let kinds: Vec<_> = strukt(&m, "Op").fields.iter().map(|f| f.kind).collect();
+        assert!(kinds.contains(&FieldKind::Content), "{kinds:?}");
+    }
+}

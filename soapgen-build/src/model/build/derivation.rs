@@ -113,3 +113,50 @@ impl<'d> Builder<'d> {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::*;
+    use super::*;
+
+    const SHAPES: &str = r#"
+<xs:complexType name="Shape" abstract="true"><xs:sequence><xs:element name="id" type="xs:string"/></xs:sequence></xs:complexType>
+<xs:complexType name="Circle"><xs:complexContent><xs:extension base="tns:Shape"><xs:sequence><xs:element name="r" type="xs:double"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType>
+<xs:complexType name="Square"><xs:complexContent><xs:extension base="tns:Shape"><xs:sequence><xs:element name="side" type="xs:double"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType>
+<xs:complexType name="T"><xs:sequence><xs:element name="s" type="tns:Shape" maxOccurs="unbounded"/></xs:sequence></xs:complexType>"#;
+
+    #[test]
+    fn an_element_of_a_type_with_derivations_holds_the_kind_enum() {
+        let m = lower_type(SHAPES);
+        let f = field(strukt(&m, "T"), "s");
+        assert_eq!(f.ty.base, Base::Named("ShapeKind".into()));
+        let TypeDecl::Derivations(d) = decl(&m, "ShapeKind") else {
+            panic!("ShapeKind is not a Derivations")
+        };
+        assert!(d.is_abstract, "an abstract base has no variant of its own");
+        let v: Vec<_> = d
+            .variants
+            .iter()
+            .map(|v| (v.name.as_str(), v.xsd_type.clone()))
+            .collect();
+        assert_eq!(v, [("Circle", q("Circle")), ("Square", q("Square"))]);
+    }
+
+    #[test]
+    fn substitution_group_members_are_accepted_in_place_of_the_head() {
+        let m = lower(
+            r#"<xs:element name="item" type="xs:string"/>
+<xs:element name="book" type="xs:string" substitutionGroup="tns:item"/>
+<xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="tns:item"/></xs:sequence></xs:complexType></xs:element>
+<xs:element name="OpResponse"><xs:complexType/></xs:element>"#,
+        );
+        let s = strukt(&m, "Op");
+        assert_eq!(s.fields.len(), 1);
+        let f = &s.fields[0];
+        let alternatives = match decl(&m, named(&f.ty.base)) {
+            TypeDecl::Choice(c) => c.variants.iter().map(|v| v.xml.clone()).collect::<Vec<_>>(),
+            other => panic!("the head is not read as a choice: {other:?}"),
+        };
+        assert_eq!(alternatives, [Some(q("item")), Some(q("book"))]);
+    }
+}

@@ -222,3 +222,39 @@ impl<'d> Builder<'d> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::*;
+    use super::*;
+
+    #[test]
+    fn a_wrapped_operation_is_unwrapped_into_parameters_and_a_result() {
+        let m = lower(
+            r#"<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="city" type="xs:string"/><xs:element name="days" type="xs:int" minOccurs="0"/></xs:sequence></xs:complexType></xs:element>
+<xs:element name="OpResponse"><xs:complexType><xs:sequence><xs:element name="OpResult" type="xs:string"/></xs:sequence></xs:complexType></xs:element>"#,
+        );
+        let op = &m.clients[0].operations[0];
+        assert!(!op.bare);
+        let params: Vec<_> = op
+            .params
+            .iter()
+            .map(|p| (p.name.as_str(), p.ty.card))
+            .collect();
+        assert_eq!(params, [("city", Card::One), ("days", Card::Optional)]);
+        assert_eq!(op.result, Some(q("OpResult")));
+        assert_eq!(op.ret.as_ref().map(|t| &t.base), Some(&Base::Std("String")));
+    }
+
+    #[test]
+    fn a_wrapper_that_is_not_a_plain_sequence_stays_bare() {
+        let m = lower(
+            r#"<xs:element name="Op"><xs:complexType><xs:choice><xs:element name="a" type="xs:string"/><xs:element name="b" type="xs:string"/></xs:choice></xs:complexType></xs:element>
+<xs:element name="OpResponse"><xs:complexType><xs:sequence><xs:element name="x" type="xs:string"/><xs:element name="y" type="xs:string"/></xs:sequence></xs:complexType></xs:element>"#,
+        );
+        let op = &m.clients[0].operations[0];
+        assert!(op.bare);
+        assert_eq!(op.params[0].ty.base, Base::Named("Op".into()));
+        assert!(op.bare_response || op.result.is_none());
+    }
+}

@@ -602,3 +602,61 @@ fn port_type_operation<'p>(
         .position(|o| std::ptr::eq(o, bop))?;
     same.get(position).copied()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::*;
+    use super::*;
+
+    #[test]
+    fn overloaded_operations_get_distinct_method_names() {
+        let m = lower_wsdl(&format!(
+            r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="{NS}" targetNamespace="{NS}">
+  <types><xs:schema targetNamespace="{NS}"><xs:element name="A" type="xs:string"/><xs:element name="B" type="xs:int"/></xs:schema></types>
+  <message name="MA"><part name="p" element="tns:A"/></message>
+  <message name="MB"><part name="p" element="tns:B"/></message>
+  <portType name="Svc">
+    <operation name="Get"><input name="GetByName" message="tns:MA"/><output message="tns:MA"/></operation>
+    <operation name="Get"><input name="GetById" message="tns:MB"/><output message="tns:MB"/></operation>
+  </portType>
+  <binding name="Bnd" type="tns:Svc"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" style="document"/>
+    <operation name="Get"><soap:operation soapAction="urn:a"/><input name="GetByName"><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>
+    <operation name="Get"><soap:operation soapAction="urn:b"/><input name="GetById"><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>
+  </binding>
+  <service name="S"><port name="P" binding="tns:Bnd"><soap:address location="http://h/s"/></port></service>
+</definitions>"#
+        ));
+        let ops: Vec<_> = m.clients[0]
+            .operations
+            .iter()
+            .map(|o| (o.method.as_str(), o.action.as_str()))
+            .collect();
+        assert_eq!(ops, [("get_by_name", "urn:a"), ("get_by_id", "urn:b")]);
+    }
+
+    #[test]
+    fn declared_faults_give_the_operation_a_fault_set() {
+        let m = lower_wsdl(&format!(
+            r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="{NS}" targetNamespace="{NS}">
+  <types><xs:schema targetNamespace="{NS}"><xs:element name="A" type="xs:string"/>
+    <xs:element name="Oops"><xs:complexType><xs:sequence><xs:element name="code" type="xs:int"/></xs:sequence></xs:complexType></xs:element></xs:schema></types>
+  <message name="M"><part name="p" element="tns:A"/></message>
+  <message name="F"><part name="f" element="tns:Oops"/></message>
+  <portType name="Svc"><operation name="Do"><input message="tns:M"/><output message="tns:M"/><fault name="oops" message="tns:F"/></operation></portType>
+  <binding name="Bnd" type="tns:Svc"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" style="document"/>
+    <operation name="Do"><soap:operation soapAction=""/><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output>
+      <fault name="oops"><soap:fault name="oops" use="literal"/></fault></operation>
+  </binding>
+  <service name="S"><port name="P" binding="tns:Bnd"><soap:address location="http://h/s"/></port></service>
+</definitions>"#
+        ));
+        let op = &m.clients[0].operations[0];
+        let set = op.faults.as_deref().expect("a fault set");
+        let TypeDecl::Faults(f) = decl(&m, set) else {
+            panic!("{set} is not a fault set")
+        };
+        assert_eq!(f.variants.len(), 1, "{f:?}");
+    }
+}

@@ -359,3 +359,58 @@ fn count_elements(ps: &[Particle], s: &SchemaSet) -> usize {
         })
         .sum()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::*;
+    use super::*;
+
+    #[test]
+    fn a_sequence_gives_fields_in_order_with_their_occurrence() {
+        let m = lower_type(
+            r#"<xs:complexType name="T"><xs:sequence>
+  <xs:element name="one" type="xs:string"/>
+  <xs:element name="opt" type="xs:string" minOccurs="0"/>
+  <xs:element name="many" type="xs:int" minOccurs="2" maxOccurs="unbounded"/>
+  <xs:element name="nil" type="xs:int" nillable="true"/>
+  <xs:element name="optnil" type="xs:int" nillable="true" minOccurs="0"/>
+  <xs:element name="self" type="xs:boolean"/>
+</xs:sequence></xs:complexType>"#,
+        );
+        let s = strukt(&m, "T");
+        let got: Vec<_> = s
+            .fields
+            .iter()
+            .map(|f| (f.name.as_str(), f.ty.card, f.min_occurs))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("one", Card::One, 0),
+                ("opt", Card::Optional, 0),
+                ("many", Card::Many, 2),
+                ("nil", Card::Nillable, 0),
+                ("optnil", Card::OptionalNillable, 0),
+                ("self_", Card::One, 0),
+            ]
+        );
+        assert_eq!(field(s, "self_").xml, q("self"));
+    }
+
+    #[test]
+    fn a_repeated_sequence_group_is_a_vec_of_its_own_struct() {
+        let m = lower(
+            r#"<xs:element name="Op"><xs:complexType><xs:sequence>
+  <xs:sequence maxOccurs="unbounded"><xs:element name="k" type="xs:string"/><xs:element name="v" type="xs:string"/></xs:sequence>
+</xs:sequence></xs:complexType></xs:element>
+<xs:element name="OpResponse"><xs:complexType/></xs:element>"#,
+        );
+        let s = strukt(&m, "Op");
+        assert_eq!(s.fields.len(), 1);
+        let f = &s.fields[0];
+        assert_eq!((f.kind, f.ty.card), (FieldKind::Group, Card::Many));
+        let inner = strukt(&m, named(&f.ty.base));
+        let names: Vec<_> = inner.fields.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["k", "v"]);
+    }
+}

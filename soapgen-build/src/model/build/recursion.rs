@@ -111,3 +111,39 @@ fn tarjan(edges: &[Vec<usize>]) -> Vec<usize> {
     }
     comp
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::*;
+    use super::*;
+
+    #[test]
+    fn only_the_edges_of_a_cycle_are_boxed() {
+        let m = lower_type(
+            r#"<xs:complexType name="Node"><xs:sequence><xs:element name="next" type="tns:Node" minOccurs="0"/><xs:element name="v" type="xs:string"/></xs:sequence></xs:complexType>
+<xs:complexType name="A"><xs:sequence><xs:element name="b" type="tns:B"/></xs:sequence></xs:complexType>
+<xs:complexType name="B"><xs:sequence><xs:element name="a" type="tns:A" minOccurs="0"/></xs:sequence></xs:complexType>
+<xs:complexType name="T"><xs:sequence><xs:element name="n" type="tns:Node"/><xs:element name="a" type="tns:A"/></xs:sequence></xs:complexType>"#,
+        );
+        assert!(field(strukt(&m, "Node"), "next").ty.boxed);
+        assert!(!field(strukt(&m, "Node"), "v").ty.boxed);
+        assert!(
+            !field(strukt(&m, "T"), "n").ty.boxed,
+            "T is not in the cycle"
+        );
+        let a_b = field(strukt(&m, "A"), "b").ty.boxed;
+        let b_a = field(strukt(&m, "B"), "a").ty.boxed;
+        assert!(a_b || b_a, "a cycle through two types is broken somewhere");
+    }
+
+    #[test]
+    fn tarjan_finds_strongly_connected_components() {
+        // 0 -> 1 -> 2 -> 0, 3 -> 0, 4 alone.
+        let comp = tarjan(&[vec![1], vec![2], vec![0], vec![0], vec![]]);
+        assert_eq!(comp[0], comp[1]);
+        assert_eq!(comp[1], comp[2]);
+        assert_ne!(comp[3], comp[0]);
+        assert_ne!(comp[4], comp[0]);
+        assert_ne!(comp[4], comp[3]);
+    }
+}

@@ -100,3 +100,48 @@ impl<'d> Builder<'d> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::*;
+    use super::*;
+
+    fn rpc(use_: &str) -> Module {
+        lower_wsdl(&format!(
+            r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="{NS}" targetNamespace="{NS}">
+  <message name="In"><part name="a" type="xs:int"/><part name="b" type="xs:string"/></message>
+  <message name="Out"><part name="sum" type="xs:int"/></message>
+  <portType name="Svc"><operation name="Add"><input message="tns:In"/><output message="tns:Out"/></operation></portType>
+  <binding name="B" type="tns:Svc"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" style="rpc"/>
+    <operation name="Add"><soap:operation soapAction=""/>
+      <input><soap:body use="{use_}" namespace="urn:rpc" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></input>
+      <output><soap:body use="{use_}" namespace="urn:rpc" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></output>
+    </operation></binding>
+  <service name="S"><port name="P" binding="tns:B"><soap:address location="http://h/s"/></port></service>
+</definitions>"#
+        ))
+    }
+
+    #[test]
+    fn rpc_parts_become_parameters_of_a_wrapper_in_the_body_namespace() {
+        for (use_, encoded) in [("literal", false), ("encoded", true)] {
+            let m = rpc(use_);
+            let op = &m.clients[0].operations[0];
+            assert_eq!(op.encoded, encoded, "{use_}");
+            assert_eq!(op.request.ns, "urn:rpc");
+            assert_eq!(op.request.local, "Add");
+            let params: Vec<_> = op
+                .params
+                .iter()
+                .map(|p| (p.name.as_str(), p.xml.ns.as_str()))
+                .collect();
+            assert_eq!(
+                params,
+                [("a", ""), ("b", "")],
+                "parts are unqualified (WS-I BP R2735)"
+            );
+            assert_eq!(op.ret.as_ref().map(|t| &t.base), Some(&Base::Std("i32")));
+        }
+    }
+}

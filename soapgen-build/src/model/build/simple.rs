@@ -63,3 +63,54 @@ pub(super) fn enum_decl(
         values,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::*;
+    use super::*;
+
+    #[test]
+    fn an_enumeration_is_an_enum_and_other_facets_an_alias() {
+        let m = lower(
+            r#"<xs:simpleType name="Color"><xs:restriction base="xs:string"><xs:enumeration value="red"/><xs:enumeration value="dark-blue"/></xs:restriction></xs:simpleType>
+<xs:simpleType name="Code"><xs:restriction base="xs:string"><xs:maxLength value="3"/></xs:restriction></xs:simpleType>
+<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="c" type="tns:Color"/><xs:element name="k" type="tns:Code"/></xs:sequence></xs:complexType></xs:element>
+<xs:element name="OpResponse"><xs:complexType/></xs:element>"#,
+        );
+        let TypeDecl::Enum(e) = decl(&m, "Color") else {
+            panic!("Color is not an enum")
+        };
+        assert_eq!(
+            e.values,
+            [
+                ("Red".into(), "red".into()),
+                ("DarkBlue".into(), "dark-blue".into())
+            ]
+        );
+        let TypeDecl::Alias(a) = decl(&m, "Code") else {
+            panic!("Code is not an alias")
+        };
+        assert_eq!(a.target, Base::Std("String"));
+        assert!(
+            a.doc.as_deref().unwrap_or("").contains("maxLength"),
+            "facets are documented"
+        );
+    }
+
+    #[test]
+    fn a_list_type_is_a_runtime_list_of_its_item() {
+        let m = lower_type(
+            r#"<xs:simpleType name="Ints"><xs:list itemType="xs:int"/></xs:simpleType>
+<xs:complexType name="T"><xs:sequence><xs:element name="l" type="tns:Ints"/></xs:sequence></xs:complexType>"#,
+        );
+        let ty = &field(strukt(&m, "T"), "l").ty.base;
+        let list = match ty {
+            Base::Named(n) => match decl(&m, n) {
+                TypeDecl::Alias(a) => a.target.clone(),
+                other => panic!("{other:?}"),
+            },
+            other => other.clone(),
+        };
+        assert_eq!(list, Base::List(Box::new(Base::Std("i32"))));
+    }
+}
