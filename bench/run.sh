@@ -19,7 +19,7 @@
 # What runs (details: bench/README.md):
 #   servers   a gSOAP server (bench/gsoap/server.c, generated from large_objects.wsdl by wsdl2h +
 #             soapcpp2, gcc -O2) and a spyne server (bench/peers/spyne_large_objects.py) of
-#             ../shared/bench/large_objects.wsdl (Echo, Ping; SOAP 1.1 and 1.2), on 127.0.0.1
+#             tests/wsdl/large_objects.wsdl (Echo, Ping; SOAP 1.1 and 1.2), on 127.0.0.1
 #   clients   soapgen's client generated from the same WSDL (bench/harness, async and blocking,
 #             reqwest transport and a minimal hyper one), gSOAP's generated C client
 #             (bench/gsoap/client.c), zeep (bench/zeep_client.py)

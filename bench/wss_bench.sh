@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/wss_bench.sh: issue 6's WS-Security benchmark in one run — soapgen's whole path against the
+# bench/wss_bench.sh: the WS-Security benchmark in one run — soapgen's whole path against the
 # bare cryptography it needs (criterion, tests/benches/wss_scenario3.rs), and WSS4J 1.6.19 on the
 # same message shape (bench/wss4j_bench.sh), with ratios.
 #

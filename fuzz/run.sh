@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target (or those named) for SECONDS each, seeded from the project's test
-# messages and ../shared/corpus, and prints one line per target: runs, executions, corpus size,
+# messages and WSDL corpus (tests/corpus), and prints one line per target: runs, executions, corpus size,
 # crashes. Exits non-zero if a target found a crash (the input is in fuzz/artifacts/<target>/).
 #
 #   bash fuzz/run.sh 30                     # CI: ~30 s a target
@@ -17,7 +17,7 @@ if [ ${#TARGETS[@]} -eq 0 ]; then
   TARGETS=(base64_decode envelope_fault response_reader multipart wsdl_reader wss_verify)
 fi
 ROOT="$(cd .. && pwd)"
-SHARED="${SOAPGEN_SHARED:-$ROOT/../shared}"
+CORPUS="${SOAPGEN_CORPUS:-$ROOT/tests/corpus}"
 export RUSTC_BOOTSTRAP=1
 
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
@@ -51,9 +51,9 @@ for head in "$CAPTURES"/gsoap-mtom/*-mtom-response.http; do
   { printf '%s\n' "$ct"; cat "$mime"; } > "corpus/multipart/seed-$(basename "$mime")"
 done
 mkdir -p corpus/wsdl_reader
-if [ -d "$SHARED/corpus" ]; then
+if [ -d "$CORPUS" ]; then
   # The smaller real WSDLs (imports and includes are left unresolved: the target holds three docs).
-  find "$SHARED/corpus" -name '*.wsdl' -size -24k | sort | head -150 | while read -r f; do
+  find "$CORPUS" -name '*.wsdl' -size -24k | sort | head -150 | while read -r f; do
     cp "$f" "corpus/wsdl_reader/seed-$(sha1sum "$f" | cut -c1-16)"
   done
 fi

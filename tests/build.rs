@@ -3,11 +3,11 @@
 //! by tests/tests/generated_clients.rs) and the real-world GlobalWeather WSDL that the gSOAP peer is
 //! built from; the MTOM WSDL the gSOAP MTOM peer and the line-break peer implement; the SOAP with
 //! Attachments WSDL of the gSOAP SwA peer; the rpc/encoded WSDL of the gSOAP encoded peer; a WSDL 2.0
-//! description of the gSOAP echo peer's service; the model-group cases of issue 4 (wsdl/groups.wsdl:
+//! description of the gSOAP echo peer's service; the model-group cases (wsdl/groups.wsdl:
 //! repeated choices and sequences); input messages with no parts (wsdl/noparts.wsdl); substitution
 //! groups and abstract elements (wsdl/substitution.wsdl); type substitution with `xsi:type`
-//! (wsdl/polymorphism.wsdl); one echo operation per XSD kind of issue 4 (wsdl/kinds.wsdl), which
-//! the gSOAP kinds peer implements; the remaining cases of issue 4 (wsdl/cases/: a nested relative
+//! (wsdl/polymorphism.wsdl); one echo operation per XSD kind (wsdl/kinds.wsdl), which
+//! the gSOAP kinds peer implements; the remaining cases (wsdl/cases/: a nested relative
 //! include, a cycle of includes, unqualified local elements, a schema without targetNamespace,
 //! xmime attributes without the xmime schema, elements without a type, a SOAP 1.2 fault with a
 //! Subcode chain, repeated fields with minOccurs above 0); building values with `Default`, `new` and

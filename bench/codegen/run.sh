@@ -53,7 +53,7 @@
 # WSDLs, smallest first: examples/wsdl/globalweather.wsdl, tests/wsdl/large_objects.wsdl and from
 # the corpus gowsdl/fixtures/ec2.wsdl (340 KB), gowsdl/fixtures/vboxweb.wsdl (2.3 MB),
 # wasabi/spec/fixtures/economic.wsdl (3 MB).  Corpus files are looked up in
-# ${SOAPGEN_CORPUS:-../shared/corpus} (relative to the repo root), then in tests/corpus; a missing
+# $SOAPGEN_CORPUS when it is set (relative to the repo root), then in tests/corpus; a missing
 # one is skipped with a note.
 #
 # Output: a Markdown report on stdout and in bench/codegen/results/codegen.md, one CSV row per WSDL
@@ -77,7 +77,7 @@
 #   RUNS=5             soapgen generate runs per WSDL
 #   N=1000000          from_client constructions per batch
 #   ZEEP_REPEAT=5      zeep runs per WSDL
-#   SOAPGEN_CORPUS     corpus root (default ../shared/corpus)
+#   SOAPGEN_CORPUS     corpus root (default tests/corpus)
 #   SOAPGEN_BENCH_DIR  work dir for crates, target dir, logs (default target/bench-codegen)
 #   SOAPGEN_CODEGEN_RESULTS  where codegen.md/.csv go (default bench/codegen/results; bench/run.sh
 #                      points it into its own results folder)
@@ -151,9 +151,9 @@ group() { # 1234567.8 -> 1,234,568
   LC_ALL=C printf '%.0f' "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'
 }
 
-corpus_file() { # first existing of ${SOAPGEN_CORPUS:-../shared/corpus}/REL, tests/corpus/REL
+corpus_file() { # first existing of $SOAPGEN_CORPUS/REL, tests/corpus/REL
   local r
-  for r in "${SOAPGEN_CORPUS:-../shared/corpus}" tests/corpus; do
+  for r in "${SOAPGEN_CORPUS:-tests/corpus}" tests/corpus; do
     if [[ -f "$r/$1" ]]; then echo "$r/$1"; return 0; fi
   done
   return 1
@@ -200,7 +200,7 @@ for e in "${CORPUS[@]}"; do
   if p=$(corpus_file "$rel"); then
     add_wsdl "$slug" "$p"
   else
-    SKIPPED+=("$rel (not in ${SOAPGEN_CORPUS:-../shared/corpus} nor tests/corpus)")
+    SKIPPED+=("$rel (not in ${SOAPGEN_CORPUS:-tests/corpus} nor tests/corpus)")
     say "skipping $rel: not found"
   fi
 done

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Builds the gSOAP side of the benchmark from ../shared/bench/large_objects.wsdl (the copy in
-# tests/wsdl/large_objects.wsdl) into <outdir>:
+# Builds the gSOAP side of the benchmark from tests/wsdl/large_objects.wsdl into <outdir>:
 #   wsdl2h -c large_objects.wsdl      -> <outdir>/gen/lo.h
 #   soapcpp2 -c lo.h                  -> <outdir>/gen/soap{H,Stub,C,Client,Server}.* + nsmap
 #   gcc -O2 server.c + generated      -> <outdir>/lo-server  (Echo/Ping, SOAP 1.1 and 1.2; with

@@ -1,5 +1,5 @@
 /*
- * gSOAP server of ../shared/bench/large_objects.wsdl for soapgen's side-by-side benchmark
+ * gSOAP server of tests/wsdl/large_objects.wsdl for soapgen's side-by-side benchmark
  * (bench/run.sh).  Built by build.sh: wsdl2h -c -> soapcpp2 -c -> gcc -O2.
  *
  * Usage: lo-server [--port N] [--exit-with-parent]

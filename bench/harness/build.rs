@@ -1,5 +1,5 @@
 //! The client under test, generated at build time (the WSDL route) from the benchmark service's
-//! WSDL: `tests/wsdl/large_objects.wsdl`, a copy of `../shared/bench/large_objects.wsdl`.
+//! WSDL: `tests/wsdl/large_objects.wsdl`, a copy of `tests/wsdl/large_objects.wsdl`.
 
 fn main() {
     if let Err(e) = soapgen_build::Builder::new()

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""spyne server of ../shared/bench/large_objects.wsdl for soapgen's benchmark (bench/run.sh).
+"""spyne server of tests/wsdl/large_objects.wsdl for soapgen's benchmark (bench/run.sh).
 
 Usage:  /usr/bin/python3 bench/peers/spyne_large_objects.py [--port N] [--exit-with-parent]
 

@@ -26,7 +26,11 @@
 //! ```
 //!
 //! and in the crate: `soapgen_runtime::include_client!("globalweather");`.
+//!
+//! # Cargo features
+#![doc = document_features::document_features!()]
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "cli")]
 pub mod cert;

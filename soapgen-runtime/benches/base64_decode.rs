@@ -1,5 +1,5 @@
 //! Decode of 8 MiB of base64 in the line shapes SOAP stacks send: one run, CRLF every 76, LF every 76,
-//! CRLF every 73 (issue 5's table). soapgen's streaming decoder against base64-simd (forgiving mode,
+//! CRLF every 73 (the table). soapgen's streaming decoder against base64-simd (forgiving mode,
 //! which strips whitespace) and the base64 crate (whitespace stripped first), in one run.
 //!
 //! `cargo bench -p soapgen-runtime --bench base64_decode`; throughput is of decoded bytes.

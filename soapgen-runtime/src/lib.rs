@@ -60,6 +60,9 @@
 //! `***redacted***`, and at most 64 KiB of each envelope is logged, with a note of its full size
 //! ([`wire::redact`], [`wire::envelope`]). HTTP headers are not logged, so neither is an
 //! `Authorization` header.
+//!
+//! # Cargo features
+#![doc = document_features::document_features!()]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

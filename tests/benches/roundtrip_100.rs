@@ -1,5 +1,5 @@
 //! `roundtrip_100`: serialize then deserialize an Echo message of 100 LargeObject values (the types of
-//! `../shared/bench/large_objects.wsdl`, written by hand with the derives) as a whole SOAP 1.1
+//! `tests/wsdl/large_objects.wsdl`, written by hand with the derives) as a whole SOAP 1.1
 //! envelope, in memory. Also each direction alone.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

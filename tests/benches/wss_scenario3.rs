@@ -1,4 +1,4 @@
-//! Issue 6's benchmark: the whole WS-Security path of a "Scenario 3" exchange against its floor,
+//! The benchmark: the whole WS-Security path of a "Scenario 3" exchange against its floor,
 //! the bare cryptography it needs through aws-lc-rs, in the same run, for 1 KB and 100 KB bodies.
 //!
 //! * `sign_encrypt_request`: a request with a Timestamp, Body and Timestamp signed (exclusive

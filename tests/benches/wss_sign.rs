@@ -8,7 +8,7 @@
 //! cargo bench -p soapgen-tests --bench wss_sign
 //! ```
 //!
-//! Issue 6's goal: the full path at most 1.3x the floor at 1 KB.
+//! The goal: the full path at most 1.3x the floor at 1 KB.
 
 use std::time::Duration;
 

@@ -1,5 +1,5 @@
-//! The real-world WSDL corpus (`tests/corpus`, copied from ../shared/corpus with its SOURCES.tsv):
-//! generation of every entry document, the expected outcome of each, and the table in docs/testing.md.
+//! The real-world WSDL corpus (`tests/corpus`: files from public repositories, SOURCES.tsv naming
+//! each one's repository, commit and licence): generation of every entry document, the expected outcome of each, and the table in docs/testing.md.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -1,4 +1,4 @@
-//! The types of `../shared/bench/large_objects.wsdl` (copied to `tests/wsdl/large_objects.wsdl`),
+//! The types of `tests/wsdl/large_objects.wsdl`,
 //! written by hand with the derives, and a deterministic 100-object Echo message, for the
 //! `roundtrip_100` benchmark and the interop tests.
 

@@ -59,7 +59,7 @@
 //! * gSOAP XSD kinds: `tests/peers/gsoap/kinds/` (`server.c`, `build.sh`;
 //!   the WSDL is `tests/wsdl/kinds.wsdl`), built the same way into
 //!   `<target-dir>/peers/gsoap-kinds-<inputs hash>/`.  One echo operation
-//!   per XSD kind of issue 4 (namespace `urn:soapgen:kinds`).  See
+//!   per XSD kind (namespace `urn:soapgen:kinds`).  See
 //!   [`gsoap_kinds`].
 //! * WSS4J: `tests/peers/wss4j/Wss4jPeer.java` (Apache WSS4J 1.6.19 and
 //!   Santuario 2.1.7 from Debian, OpenJDK), compiled by javac the same way

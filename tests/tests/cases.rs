@@ -1,4 +1,4 @@
-//! The remaining "cases that must work" of issue 4, each from its own WSDL under wsdl/cases/ and
+//! The remaining "cases that must work", each from its own WSDL under wsdl/cases/ and
 //! generated at build time (tests/build.rs): values written by the generated types, read back and
 //! compared, and what is on the wire checked with a DOM nobody here wrote (roxmltree). A gSOAP
 //! server built from five of these WSDLs (tests/peers/gsoap/cases) echoes the unqualified, no

@@ -1,4 +1,4 @@
-//! Model groups through the WSDL route (XML Schema Part 1 §3.8; issue 4, "Cases that must work"):
+//! Model groups through the WSDL route (XML Schema Part 1 §3.8; "Cases that must work"):
 //! the client generated at build time from wsdl/groups.wsdl, its types written and read back by the
 //! runtime. Choices are generated enums (`Option` of one when optional), repeated choices `Vec`s of
 //! them, repeated sequences `Vec`s of generated structs, occurrences kept in document order; an

@@ -1,4 +1,4 @@
-//! Hostile and broken responses (issue 8): every truncation of real responses is an error, documents
+//! Hostile and broken responses: every truncation of real responses is an error, documents
 //! in other encodings are read, every limit holds at and past its value, entity bombs end fast, and
 //! slow servers end at the configured timeouts.
 

@@ -1,4 +1,4 @@
-//! Every XSD kind of issue 4 against a live peer: the client generated at build time from
+//! Every XSD kind against a live peer: the client generated at build time from
 //! wsdl/kinds.wsdl (document/literal wrapped, one `EchoX(v)` per kind) calls a gSOAP server built
 //! by `wsdl2h -c -d` + soapcpp2 from the same WSDL (tests/peers/gsoap/kinds), which decodes `v`
 //! into its own C types and encodes it back. Each test sends values and compares the echo with

@@ -1,5 +1,5 @@
 //! Broken MTOM/XOP and SwA responses over real HTTP on loopback: each is a clear, typed error or the
-//! correct value, never a panic (issue 5's bad-input list).
+//! correct value, never a panic (the bad-input list).
 
 use soapgen_runtime::error::DecodeErrorKind;
 use soapgen_runtime::types::Base64Binary;

@@ -1,4 +1,4 @@
-//! Input messages with no parts (WSDL 1.1 §2.3.1; issue 4, "a message with no parts"): the client
+//! Input messages with no parts (WSDL 1.1 §2.3.1; "a message with no parts"): the client
 //! generated at build time from wsdl/noparts.wsdl sends an empty SOAP Body to a gSOAP server built
 //! from the same WSDL (tests/peers/gsoap/noparts), which picks the operation by SOAPAction and, in
 //! strict mode, refuses a Body that is not empty. Every request sent is also read back here.

@@ -1,5 +1,5 @@
 //! Type substitution with `xsi:type` through the WSDL route (XML Schema Part 1 §2.6.1, §3.4.6;
-//! issue 4, "abstract types and xsi:type polymorphism on both read and write"): the client
+//! "abstract types and xsi:type polymorphism on both read and write"): the client
 //! generated at build time from wsdl/polymorphism.wsdl. An element declared with a complexType that
 //! other types derive from holds a generated `…Kind` enum, one variant per type (the declared one
 //! unless abstract, then every derived type, transitively, in any imported schema). A derived value

@@ -1,5 +1,5 @@
 //! Substitution groups and abstract elements through the WSDL route (XML Schema Part 1 §3.3.6,
-//! §2.2.2.3; issue 4, "an abstract head element with two substitution members, referenced inside
+//! §2.2.2.3; "an abstract head element with two substitution members, referenced inside
 //! xs:all"): the client generated at build time from wsdl/substitution.wsdl, its types written and
 //! read back by the runtime. A reference to a head is a generated enum with one variant per element
 //! of the group (the head unless abstract, every member transitively, members declared in another

@@ -98,7 +98,7 @@ impl Counts {
     }
 }
 
-/// The largest corpus WSDLs (as bench/codegen/run.sh names them), under `../shared/corpus`.
+/// The largest corpus WSDLs (as bench/codegen/run.sh names them), under `tests/corpus` (or `$SOAPGEN_CORPUS`).
 const LARGE_WSDLS: [(&str, &str); 3] = [
     ("ec2", "gowsdl/fixtures/ec2.wsdl"),
     ("vboxweb", "gowsdl/fixtures/vboxweb.wsdl"),
@@ -556,7 +556,7 @@ fn construction(env: &Env, res: &mut Results, codegen_csv: Option<&str>) -> Resu
     // soapgen's side needs each generated crate compiled (bench/codegen, `--with-codegen`).
     let corpus = std::env::var_os("SOAPGEN_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| env.root.join("../shared/corpus"));
+        .unwrap_or_else(|| env.root.join("tests/corpus"));
     let large: Vec<(&str, PathBuf)> = LARGE_WSDLS
         .iter()
         .map(|(slug, rel)| (*slug, corpus.join(rel)))
