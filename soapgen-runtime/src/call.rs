@@ -48,9 +48,11 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+use crate::addressing::Addressed;
 use crate::client::Client;
 use crate::envelope::BodyContent;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, Error, Location};
+use crate::header::{Response, ResponseHeader, ResponseHeaders};
 use crate::mime::RequestMessage;
 use crate::transport::HttpResponse;
 use crate::xml::{Name, StartTag, XmlReader};
@@ -128,6 +130,7 @@ enum State<T, E> {
     Sending {
         client: Client,
         op: Operation,
+        addressed: Option<Addressed>,
         exchange: Exchange,
         shape: &'static ResponseShape,
         decode: Decoder<T>,
@@ -175,26 +178,6 @@ impl<T, E: From<Error>> Call<T, E> {
     #[cfg(feature = "blocking")]
     pub fn wait(self, runtime: &crate::blocking::BlockingRuntime) -> Result<T, E> {
         match self.state {
-            State::Ready {
-                client,
-                op,
-                message,
-                shape,
-                decode,
-            } => {
-                let resp = runtime.run(exchange(client.clone(), op, message))?;
-                finish(&client, &op, &resp, shape, decode).map_err(E::from)
-            }
-            State::Sending {
-                client,
-                op,
-                exchange,
-                shape,
-                decode,
-            } => {
-                let resp = runtime.run(exchange)?;
-                finish(&client, &op, &resp, shape, decode).map_err(E::from)
-            }
             State::Boxed(fut) => {
                 // Driven through the one `()` future type, so that the runtime's entry point is
                 // not instantiated per result type.
@@ -204,9 +187,61 @@ impl<T, E: From<Error>> Call<T, E> {
                 }));
                 out.unwrap_or_else(|| Err(E::from(done_error())))
             }
-            State::Done => Err(E::from(done_error())),
+            state => wait_state(state, runtime, None)
+                .map(|(v, _)| v)
+                .map_err(E::from),
         }
     }
+}
+
+/// Runs a call that is not boxed to completion on `runtime`; with `kept`, the response's header
+/// blocks go there.
+#[cfg(feature = "blocking")]
+fn wait_state<T, E>(
+    state: State<T, E>,
+    runtime: &crate::blocking::BlockingRuntime,
+    kept: Option<&mut Vec<ResponseHeader>>,
+) -> Result<(T, HttpResponse), Error> {
+    match state {
+        State::Ready {
+            client,
+            op,
+            message,
+            shape,
+            decode,
+        } => {
+            let addressed = addressed_of(&message);
+            let resp = runtime.run(exchange(client.clone(), op, message))?;
+            let v = finish(&client, &op, &resp, addressed.as_ref(), kept, shape, decode)?;
+            Ok((v, resp))
+        }
+        State::Sending {
+            client,
+            op,
+            addressed,
+            exchange,
+            shape,
+            decode,
+        } => {
+            let resp = runtime.run(exchange)?;
+            let v = finish(&client, &op, &resp, addressed.as_ref(), kept, shape, decode)?;
+            Ok((v, resp))
+        }
+        State::Boxed(_) => Err(boxed_error()),
+        State::Done => Err(done_error()),
+    }
+}
+
+fn addressed_of(message: &Result<RequestMessage, EncodeError>) -> Option<Addressed> {
+    message.as_ref().ok().and_then(|m| m.addressed.clone())
+}
+
+fn boxed_error() -> Error {
+    Error::Encode(EncodeError {
+        message: "with_response is not available for an operation whose result has MIME \
+                  attachments (its call is sent by Client::call_with_attachments)"
+            .to_owned(),
+    })
 }
 
 /// The exchange, boxed once: the future type is the same for every operation.
@@ -236,57 +271,154 @@ impl<T, E: From<Error>> Future for Call<T, E> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         // `State` is `Unpin` (every field is, and `T`/`E` are not stored), so `Call` is too.
         let this = self.get_mut();
-        loop {
-            match std::mem::replace(&mut this.state, State::Done) {
-                State::Ready {
-                    client,
-                    op,
-                    message,
-                    shape,
-                    decode,
-                } => {
-                    this.state = State::Sending {
-                        exchange: exchange(client.clone(), op, message),
-                        client,
-                        op,
-                        shape,
-                        decode,
-                    };
-                }
-                State::Sending {
-                    client,
-                    op,
-                    mut exchange,
-                    shape,
-                    decode,
-                } => {
-                    return match exchange.as_mut().poll(cx) {
-                        Poll::Pending => {
-                            this.state = State::Sending {
-                                client,
-                                op,
-                                exchange,
-                                shape,
-                                decode,
-                            };
-                            Poll::Pending
-                        }
-                        Poll::Ready(Err(e)) => Poll::Ready(Err(E::from(e))),
-                        Poll::Ready(Ok(resp)) => {
-                            Poll::Ready(finish(&client, &op, &resp, shape, decode).map_err(E::from))
-                        }
-                    };
-                }
-                State::Boxed(mut fut) => {
-                    let out = fut.as_mut().poll(cx);
-                    if out.is_pending() {
-                        this.state = State::Boxed(fut);
-                    }
-                    return out;
-                }
-                State::Done => return Poll::Ready(Err(E::from(done_error()))),
+        if let State::Boxed(fut) = &mut this.state {
+            let out = fut.as_mut().poll(cx);
+            if out.is_ready() {
+                this.state = State::Done;
             }
+            return out;
         }
+        poll_state(&mut this.state, cx, None).map(|r| r.map(|(v, _)| v).map_err(E::from))
+    }
+}
+
+/// Drives a call that is not boxed; with `kept`, the response's header blocks go there.
+fn poll_state<T, E>(
+    state: &mut State<T, E>,
+    cx: &mut Context<'_>,
+    kept: Option<&mut Vec<ResponseHeader>>,
+) -> Poll<Result<(T, HttpResponse), Error>> {
+    loop {
+        match std::mem::replace(state, State::Done) {
+            State::Ready {
+                client,
+                op,
+                message,
+                shape,
+                decode,
+            } => {
+                *state = State::Sending {
+                    addressed: addressed_of(&message),
+                    exchange: exchange(client.clone(), op, message),
+                    client,
+                    op,
+                    shape,
+                    decode,
+                };
+            }
+            State::Sending {
+                client,
+                op,
+                addressed,
+                mut exchange,
+                shape,
+                decode,
+            } => {
+                return match exchange.as_mut().poll(cx) {
+                    Poll::Pending => {
+                        *state = State::Sending {
+                            client,
+                            op,
+                            addressed,
+                            exchange,
+                            shape,
+                            decode,
+                        };
+                        Poll::Pending
+                    }
+                    Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+                    Poll::Ready(Ok(resp)) => Poll::Ready(
+                        finish(&client, &op, &resp, addressed.as_ref(), kept, shape, decode)
+                            .map(|v| (v, resp)),
+                    ),
+                };
+            }
+            State::Boxed(fut) => {
+                *state = State::Boxed(fut);
+                return Poll::Ready(Err(boxed_error()));
+            }
+            State::Done => return Poll::Ready(Err(done_error())),
+        }
+    }
+}
+
+impl<T, E> Call<T, E> {
+    /// This call, yielding with its result the response's SOAP header blocks (every one: those
+    /// the WSDL declares read typed with [`ResponseHeaders::get`](crate::header::ResponseHeaders::get),
+    /// the others as XML), its HTTP status and its HTTP header fields. `mustUnderstand` is
+    /// enforced as for the plain call: name the blocks the caller processes with
+    /// [`ClientBuilder::understood_header`](crate::ClientBuilder::understood_header).
+    ///
+    /// # Errors
+    ///
+    /// As the call's `.await`; an operation whose result has MIME attachments
+    /// (`response_attachment`) is refused with [`Error::Encode`] before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(call: soapgen_runtime::Call<i32>) -> Result<(), soapgen_runtime::Error> {
+    /// use soapgen_runtime::xml::Name;
+    /// let resp = call.with_response().await?;
+    /// let session: Option<String> = resp.headers.get(Name::new("urn:example:ctx", "Session"))?;
+    /// println!("{} {:?} {:?}", resp.value, session, resp.http_header("server"));
+    /// # Ok(()) }
+    /// ```
+    pub fn with_response(self) -> WithResponse<T, E> {
+        WithResponse { state: self.state }
+    }
+}
+
+/// A [`Call`] that yields a [`Response`]: the typed result with the response's SOAP headers and
+/// HTTP status and header fields. Made by [`Call::with_response`].
+#[must_use = "a call does nothing until awaited"]
+pub struct WithResponse<T, E = Error> {
+    state: State<T, E>,
+}
+
+impl<T, E> std::fmt::Debug for WithResponse<T, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WithResponse").finish_non_exhaustive()
+    }
+}
+
+fn response<T>(value: T, headers: Vec<ResponseHeader>, resp: HttpResponse) -> Response<T> {
+    Response {
+        value,
+        headers: ResponseHeaders::from(headers),
+        status: resp.status,
+        http_headers: resp.headers,
+    }
+}
+
+impl<T, E: From<Error>> Future for WithResponse<T, E> {
+    type Output = Result<Response<T>, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        let mut kept = Vec::new();
+        poll_state(&mut this.state, cx, Some(&mut kept))
+            .map(|r| r.map(|(v, resp)| response(v, kept, resp)).map_err(E::from))
+    }
+}
+
+impl<T, E: From<Error>> WithResponse<T, E> {
+    /// Runs the call to completion on `runtime`, blocking the calling thread (feature
+    /// `blocking`), as [`Call::wait`].
+    ///
+    /// # Errors
+    ///
+    /// As the call's `.await`.
+    ///
+    /// # Panics
+    ///
+    /// As tokio's `Runtime::block_on`, when called from inside an async runtime.
+    #[cfg(feature = "blocking")]
+    pub fn wait(self, runtime: &crate::blocking::BlockingRuntime) -> Result<Response<T>, E> {
+        let mut kept = Vec::new();
+        wait_state(self.state, runtime, Some(&mut kept))
+            .map(|(v, resp)| response(v, kept, resp))
+            .map_err(E::from)
     }
 }
 
@@ -296,11 +428,13 @@ fn finish<T>(
     client: &Client,
     op: &Operation,
     resp: &HttpResponse,
+    addressed: Option<&Addressed>,
+    kept: Option<&mut Vec<ResponseHeader>>,
     shape: &ResponseShape,
     decode: Decoder<T>,
 ) -> Result<T, Error> {
     let mut value = None;
-    read_result(client, op, resp, &mut |child| {
+    read_result(client, op, resp, addressed, kept, &mut |child| {
         value = Some(decode(child, shape)?);
         Ok(())
     })?;
@@ -317,6 +451,8 @@ fn read_result(
     client: &Client,
     op: &Operation,
     resp: &HttpResponse,
+    addressed: Option<&Addressed>,
+    kept: Option<&mut Vec<ResponseHeader>>,
     read: &mut ResultReader<'_>,
 ) -> Result<(), Error> {
     if op.one_way
@@ -325,9 +461,10 @@ fn read_result(
     {
         return read(None).map_err(|e| Error::Decode(Box::new(e)));
     }
-    let (content, _) = client.decode_response(resp, Some(op.version), &mut |r, start| {
-        read(Some((r, start)))
-    })?;
+    let (content, _) =
+        client.decode_response(resp, Some(op.version), addressed, kept, &mut |r, start| {
+            read(Some((r, start)))
+        })?;
     match content {
         BodyContent::Payload(()) => Ok(()),
         BodyContent::Empty if op.one_way => read(None).map_err(|e| Error::Decode(Box::new(e))),
