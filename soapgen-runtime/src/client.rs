@@ -8,7 +8,7 @@ use bytes::Bytes;
 use tracing::Instrument;
 
 use crate::envelope::{
-    read_envelope, read_envelope_with_headers, BodyContent, BodyReader, EnvelopeWriter, SoapVersion,
+    read_envelope_with_headers, BodyContent, BodyReader, EnvelopeWriter, SoapVersion,
 };
 use crate::error::{DecodeError, EncodeError, Error};
 use crate::mime::{parse_multipart_related, Attachments, Packaging, RequestMessage};
@@ -353,11 +353,12 @@ impl Client {
         op: &Operation,
         namespaces: &[(&str, &str)],
     ) -> Result<EnvelopeWriter, EncodeError> {
-        self.envelope_for(op, namespaces, None)
+        self.envelope_for(op, namespaces, &[])
     }
 
-    /// [`envelope`](Self::envelope) for an operation whose description asks for WS-Addressing in
-    /// `addressing` (`None`: it does not): the `Header` gets the WS-Security block (if
+    /// [`envelope`](Self::envelope) for an operation whose description asks for WS-Addressing:
+    /// `addressing` lists the SOAP versions whose bindings are addressed and how (empty: none;
+    /// generated clients pass their `ADDRESSING`). The `Header` gets the WS-Security block (if
     /// configured), the WS-Addressing headers if the client's
     /// [`addressing`](ClientBuilder::addressing) mode resolves to a version (`wsa:Action` is the
     /// operation's action, `wsa:To` the endpoint), then the client's header blocks.
@@ -369,7 +370,7 @@ impl Client {
         &self,
         op: &Operation,
         namespaces: &[(&str, &str)],
-        addressing: Option<crate::addressing::AddressingVersion>,
+        addressing: &[(SoapVersion, crate::addressing::AddressingVersion)],
     ) -> Result<EnvelopeWriter, EncodeError> {
         let mut w = XmlWriter::with_capacity(1024);
         w.set_mime_base64(self.inner.mime_base64);
@@ -381,7 +382,11 @@ impl Client {
             env.wss(cfg.clone())?;
         }
         let h = &self.inner.soap_headers;
-        if let Some(v) = h.addressing.resolve(addressing) {
+        let described = addressing
+            .iter()
+            .find(|(s, _)| *s == op.version)
+            .map(|(_, a)| *a);
+        if let Some(v) = h.addressing.resolve(described) {
             env.addressing(v, op.action, &self.inner.endpoint)?;
         }
         if !h.blocks.is_empty() {
@@ -630,7 +635,7 @@ impl Client {
         #[cfg(feature = "wss")]
         let xml: &[u8] = match &self.inner.wss {
             Some(cfg) => {
-                let read_fault = || match read_envelope(
+                let read_fault = || match crate::envelope::read_envelope(
                     xml,
                     attachments,
                     charset.as_deref(),
