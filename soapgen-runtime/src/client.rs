@@ -375,18 +375,29 @@ impl Client {
         let mut w = XmlWriter::with_capacity(1024);
         w.set_mime_base64(self.inner.mime_base64);
         w.set_mtom(self.inner.mtom);
-        #[allow(unused_mut)]
-        let mut env = EnvelopeWriter::with_writer(w, op.version, namespaces)?;
-        #[cfg(feature = "wss")]
-        if let Some(cfg) = &self.inner.wss {
-            env.wss(cfg.clone())?;
-        }
         let h = &self.inner.soap_headers;
         let described = addressing
             .iter()
             .find(|(s, _)| *s == op.version)
             .map(|(_, a)| *a);
-        if let Some(v) = h.addressing.resolve(described) {
+        let wsa = h.addressing.resolve(described);
+        // Addressed: `wsa` declared once, on the Envelope, with the operation's namespaces.
+        let mut env = match wsa {
+            None => EnvelopeWriter::with_writer(w, op.version, namespaces)?,
+            Some(v) => {
+                let mut all = Vec::with_capacity(namespaces.len() + 1);
+                all.extend_from_slice(namespaces);
+                if !namespaces.iter().any(|(p, _)| *p == "wsa") {
+                    all.push(("wsa", v.namespace()));
+                }
+                EnvelopeWriter::with_writer(w, op.version, &all)?
+            }
+        };
+        #[cfg(feature = "wss")]
+        if let Some(cfg) = &self.inner.wss {
+            env.wss(cfg.clone())?;
+        }
+        if let Some(v) = wsa {
             env.addressing(v, op.action, &self.inner.endpoint)?;
         }
         if !h.blocks.is_empty() {

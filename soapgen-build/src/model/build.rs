@@ -170,6 +170,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     let mut clients = clients::merge(clients, defs);
     let port_type_names = clients::name(&mut clients, defs, &mut b.scope);
     b.name_fault_sets(&mut clients, &port_type_names);
+    crate::model::addressing::apply(defs, &mut clients, &mut b.warnings);
     let mut warnings = std::mem::take(&mut b.warnings);
     warnings.extend(clients::warnings(&clients));
     let mut failed: BTreeMap<String, Error> = BTreeMap::new();
@@ -1691,6 +1692,7 @@ impl<'d> Builder<'d> {
             endpoint: None,
             ports: Vec::new(),
             operations: ops,
+            addressing: Vec::new(),
         })
     }
 
@@ -2406,6 +2408,7 @@ fn method_names(binding: &Binding, pt: &PortType) -> Vec<String> {
         "soap12",
         "with_default_endpoint",
         "with_soap_version",
+        "with_soap_headers",
         "soap_version",
         // Shadowing `Clone::clone` and `Debug::fmt` in method-call syntax.
         "clone",
