@@ -284,3 +284,67 @@ async fn a_must_understand_request_block_the_server_does_not_know_is_refused_by_
         }
     }
 }
+
+/// WS-Security signs the addressing headers when its signer is asked to
+/// (`X509Signer::sign_addressing`); xmlsec1 verifies the signature, whose references then cover
+/// the four headers by their `wsu:Id` besides Timestamp and Body, and refuses a changed `wsa:To`.
+#[test]
+fn ws_security_signs_the_addressing_headers_when_asked() {
+    use soapgen_runtime::wss::{WssConfig, X509Signer};
+    use soapgen_tests::wss::{credential, echo_operation, text_envelope, ECHO_NS};
+    use soapgen_tests::xmlsec::xmlsec1_verify;
+    let pki = soapgen_tests::pki::test_pki();
+    let cert = pki.path("client.pem");
+    let cert = cert.to_str().unwrap();
+    for version in [AddressingVersion::W3C, AddressingVersion::Submission2004] {
+        for v in VERSIONS {
+            let wss = WssConfig::new()
+                .timestamp(std::time::Duration::from_secs(300))
+                .sign(X509Signer::new(credential("client")).sign_addressing(version));
+            let client = Client::builder("http://127.0.0.1:9/signed")
+                .addressing(AddressingMode::On(version))
+                .wss(wss)
+                .build()
+                .unwrap();
+            let xml = text_envelope(&client, &echo_operation(v), "tns", ECHO_NS, "signed");
+            xmlsec1_verify(&xml, &["--pubkey-cert-pem", cert])
+                .unwrap_or_else(|e| panic!("{version} {v}: xmlsec1 refused:\n{e}\n{xml}"));
+            let doc = roxmltree::Document::parse(&xml).unwrap();
+            let refs: Vec<&str> = doc
+                .descendants()
+                .filter(|n| n.has_tag_name(("http://www.w3.org/2000/09/xmldsig#", "Reference")))
+                .filter_map(|n| n.attribute("URI"))
+                .collect();
+            assert_eq!(refs.len(), 6, "{version} {v}: {refs:?}");
+            for local in AddressingVersion::REQUEST_HEADERS {
+                let h = doc
+                    .descendants()
+                    .find(|n| n.has_tag_name((version.namespace(), local)))
+                    .unwrap_or_else(|| panic!("no wsa:{local} in {xml}"));
+                let id = h
+                    .attribute((soapgen_runtime::wss::WSU_NS, "Id"))
+                    .unwrap_or_else(|| panic!("wsa:{local} has no wsu:Id: {xml}"));
+                assert!(
+                    refs.contains(&format!("#{id}").as_str()),
+                    "{local}: {refs:?}"
+                );
+            }
+            let tampered = xml.replace("http://127.0.0.1:9/signed<", "http://127.0.0.1:9/other<");
+            assert_ne!(tampered, xml);
+            assert!(xmlsec1_verify(&tampered, &["--pubkey-cert-pem", cert]).is_err());
+        }
+    }
+    // Asked to sign addressing headers that a request does not carry: an error, not less signed.
+    let wss = WssConfig::new()
+        .sign(X509Signer::new(credential("client")).sign_addressing(AddressingVersion::W3C));
+    let client = Client::builder("http://127.0.0.1:9/")
+        .wss(wss)
+        .build()
+        .unwrap();
+    let mut env = client
+        .envelope(&echo_operation(SoapVersion::Soap11), &[("tns", ECHO_NS)])
+        .unwrap();
+    env.body(|w| soapgen_tests::wss::text_element(w, ECHO_NS, "Echo", "x"))
+        .unwrap();
+    assert!(env.finish().is_err());
+}
