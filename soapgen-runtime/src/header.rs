@@ -474,6 +474,129 @@ mod tests {
         }
     }
 
+    /// Runs the header check over `header` (the Header's content) in `version`.
+    fn check(
+        version: SoapVersion,
+        header: &str,
+        addressing: Option<AddressingVersion>,
+    ) -> Result<HeaderCheck<'static>, crate::Error> {
+        let doc = format!(
+            "<e:Envelope xmlns:e=\"{}\" xmlns:x=\"urn:x\"><e:Header>{header}</e:Header><e:Body/></e:Envelope>",
+            version.envelope_namespace()
+        );
+        let mut c = HeaderCheck {
+            addressing,
+            keep: true,
+            ..Default::default()
+        };
+        crate::envelope::read_envelope_with_headers(
+            doc.as_bytes(),
+            None,
+            None,
+            Default::default(),
+            Some(200),
+            Some(version),
+            Some(&mut c),
+            &mut |r, _| r.skip_element(),
+        )?;
+        Ok(c)
+    }
+
+    fn flagged(c: &HeaderCheck<'_>) -> Option<String> {
+        match &c.not_understood {
+            Some(HeaderErrorKind::MustUnderstand { local_name, .. }) => Some(local_name.clone()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn must_understand_follows_the_actor_and_role_rules() {
+        use SoapVersion::*;
+        let cases = [
+            (Soap11, r#"<x:A e:mustUnderstand="1"/>"#, Some("A")),
+            (Soap11, r#"<x:A e:mustUnderstand="0"/>"#, None),
+            (
+                Soap11,
+                r#"<x:A e:mustUnderstand="1" e:actor="http://schemas.xmlsoap.org/soap/actor/next"/>"#,
+                Some("A"),
+            ),
+            (
+                Soap11,
+                r#"<x:A e:mustUnderstand="1" e:actor="urn:someone-else"/>"#,
+                None,
+            ),
+            (Soap12, r#"<x:A e:mustUnderstand="true"/>"#, Some("A")),
+            (
+                Soap12,
+                r#"<x:A e:mustUnderstand="false"/><x:B e:mustUnderstand="1"/>"#,
+                Some("B"),
+            ),
+            (
+                Soap12,
+                r#"<x:A e:mustUnderstand="true" e:role="http://www.w3.org/2003/05/soap-envelope/role/none"/>"#,
+                None,
+            ),
+            (
+                Soap12,
+                r#"<x:A e:mustUnderstand="true" e:role="http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"/>"#,
+                Some("A"),
+            ),
+            (
+                Soap12,
+                r#"<x:A e:mustUnderstand="true" e:role="http://www.w3.org/2003/05/soap-envelope/role/next"/>"#,
+                Some("A"),
+            ),
+            // A mustUnderstand attribute of no namespace is not SOAP's.
+            (Soap12, r#"<x:A mustUnderstand="true"/>"#, None),
+        ];
+        for (v, header, want) in cases {
+            let c = check(v, header, None).unwrap();
+            assert_eq!(flagged(&c).as_deref(), want, "{v} {header}");
+            assert!(!c.kept.is_empty(), "{header}");
+        }
+        let e = check(Soap11, r#"<x:A e:mustUnderstand="yes"/>"#, None).unwrap_err();
+        assert!(e.to_string().contains("yes"), "{e}");
+        assert!(
+            matches!(&e, crate::Error::Decode(d) if d.location.path.ends_with("/@mustUnderstand")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn relates_to_is_the_reply_relationship_only() {
+        let ns = AddressingVersion::W3C.namespace();
+        let c = check(
+            SoapVersion::Soap11,
+            &format!(
+                r#"<a:RelatesTo xmlns:a="{ns}" RelationshipType="urn:other">urn:uuid:1</a:RelatesTo><a:RelatesTo xmlns:a="{ns}" e:mustUnderstand="1"> urn:uuid:2 </a:RelatesTo>"#
+            ),
+            Some(AddressingVersion::W3C),
+        )
+        .unwrap();
+        assert_eq!(c.relates_to.as_deref(), Some("urn:uuid:2"));
+        assert_eq!(
+            flagged(&c),
+            None,
+            "addressed: the wsa blocks are understood"
+        );
+        let old = AddressingVersion::Submission2004.namespace();
+        let c = check(
+            SoapVersion::Soap12,
+            &format!(r#"<w:RelatesTo xmlns:w="{old}" RelationshipType="w:Reply">urn:uuid:3</w:RelatesTo>"#),
+            Some(AddressingVersion::Submission2004),
+        )
+        .unwrap();
+        assert_eq!(c.relates_to.as_deref(), Some("urn:uuid:3"));
+        // Not addressed in that version: its mustUnderstand blocks are not understood.
+        let c = check(
+            SoapVersion::Soap11,
+            &format!(r#"<a:Action xmlns:a="{ns}" e:mustUnderstand="1">urn:x</a:Action>"#),
+            Some(AddressingVersion::Submission2004),
+        )
+        .unwrap();
+        assert_eq!(flagged(&c).as_deref(), Some("Action"));
+    }
+
     #[test]
     fn unqualified_blocks_are_refused() {
         let e = HeaderBlock::new("x", Name::new("", "Tenant")).unwrap_err();
