@@ -118,20 +118,9 @@ pub struct Call<T, E = Error> {
 }
 
 enum State<T, E> {
-    /// Built, not yet polled: the request, or why it could not be encoded.
-    Ready {
-        client: Client,
-        op: Operation,
-        message: Result<RequestMessage, EncodeError>,
-        shape: &'static ResponseShape,
-        decode: Decoder<T>,
-    },
-    /// Sent, awaiting the response.
-    Sending {
-        client: Client,
-        op: Operation,
-        addressed: Option<Addressed>,
-        exchange: Exchange,
+    /// Built or sent: the exchange (not generic) and how the result is read.
+    Plain {
+        core: Core,
         shape: &'static ResponseShape,
         decode: Decoder<T>,
     },
@@ -140,11 +129,88 @@ enum State<T, E> {
     Done,
 }
 
+/// What a call needs to exchange its request for a response: nothing in it depends on the result
+/// type, so the state machine that drives it is compiled once.
+struct Core {
+    client: Client,
+    op: Operation,
+    /// The request's addressing, for the reply's `wsa:RelatesTo`.
+    addressed: Option<Addressed>,
+    stage: Stage,
+}
+
+enum Stage {
+    /// Built, not yet polled: the request, or why it could not be encoded.
+    Ready(Result<RequestMessage, EncodeError>),
+    /// Sent, awaiting the response.
+    Sending(Exchange),
+    /// The response was read (or the exchange failed).
+    Finished,
+}
+
+impl Core {
+    fn new(client: Client, op: Operation, message: Result<RequestMessage, EncodeError>) -> Self {
+        Core {
+            addressed: message.as_ref().ok().and_then(|m| m.addressed.clone()),
+            client,
+            op,
+            stage: Stage::Ready(message),
+        }
+    }
+
+    /// Drives the exchange: sends the request when first polled, then waits for the response.
+    fn poll(&mut self, cx: &mut Context<'_>) -> Poll<Result<HttpResponse, Error>> {
+        loop {
+            match std::mem::replace(&mut self.stage, Stage::Finished) {
+                Stage::Ready(message) => {
+                    self.stage = Stage::Sending(exchange(self.client.clone(), self.op, message));
+                }
+                Stage::Sending(mut exchange) => {
+                    let out = exchange.as_mut().poll(cx);
+                    if out.is_pending() {
+                        self.stage = Stage::Sending(exchange);
+                    }
+                    return out;
+                }
+                Stage::Finished => return Poll::Ready(Err(done_error())),
+            }
+        }
+    }
+
+    /// Runs the exchange to completion on `runtime`.
+    #[cfg(feature = "blocking")]
+    fn wait(&mut self, runtime: &crate::blocking::BlockingRuntime) -> Result<HttpResponse, Error> {
+        match std::mem::replace(&mut self.stage, Stage::Finished) {
+            Stage::Ready(message) => runtime.run(exchange(self.client.clone(), self.op, message)),
+            Stage::Sending(exchange) => runtime.run(exchange),
+            Stage::Finished => Err(done_error()),
+        }
+    }
+
+    /// Reads the result from `resp`; with `kept`, the response's header blocks go there.
+    fn finish<T>(
+        &self,
+        resp: &HttpResponse,
+        kept: Option<&mut Vec<ResponseHeader>>,
+        shape: &ResponseShape,
+        decode: Decoder<T>,
+    ) -> Result<T, Error> {
+        finish(
+            &self.client,
+            &self.op,
+            resp,
+            self.addressed.as_ref(),
+            kept,
+            shape,
+            decode,
+        )
+    }
+}
+
 impl<T, E> std::fmt::Debug for Call<T, E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let state = match &self.state {
-            State::Ready { op, .. } => op.name,
-            State::Sending { op, .. } => op.name,
+            State::Plain { core, .. } => core.op.name,
             State::Boxed(_) => "(boxed)",
             State::Done => "(done)",
         };
@@ -178,6 +244,14 @@ impl<T, E: From<Error>> Call<T, E> {
     #[cfg(feature = "blocking")]
     pub fn wait(self, runtime: &crate::blocking::BlockingRuntime) -> Result<T, E> {
         match self.state {
+            State::Plain {
+                mut core,
+                shape,
+                decode,
+            } => {
+                let resp = core.wait(runtime)?;
+                core.finish(&resp, None, shape, decode).map_err(E::from)
+            }
             State::Boxed(fut) => {
                 // Driven through the one `()` future type, so that the runtime's entry point is
                 // not instantiated per result type.
@@ -187,53 +261,9 @@ impl<T, E: From<Error>> Call<T, E> {
                 }));
                 out.unwrap_or_else(|| Err(E::from(done_error())))
             }
-            state => wait_state(state, runtime, None)
-                .map(|(v, _)| v)
-                .map_err(E::from),
+            State::Done => Err(E::from(done_error())),
         }
     }
-}
-
-/// Runs a call that is not boxed to completion on `runtime`; with `kept`, the response's header
-/// blocks go there.
-#[cfg(feature = "blocking")]
-fn wait_state<T, E>(
-    state: State<T, E>,
-    runtime: &crate::blocking::BlockingRuntime,
-    kept: Option<&mut Vec<ResponseHeader>>,
-) -> Result<(T, HttpResponse), Error> {
-    match state {
-        State::Ready {
-            client,
-            op,
-            message,
-            shape,
-            decode,
-        } => {
-            let addressed = addressed_of(&message);
-            let resp = runtime.run(exchange(client.clone(), op, message))?;
-            let v = finish(&client, &op, &resp, addressed.as_ref(), kept, shape, decode)?;
-            Ok((v, resp))
-        }
-        State::Sending {
-            client,
-            op,
-            addressed,
-            exchange,
-            shape,
-            decode,
-        } => {
-            let resp = runtime.run(exchange)?;
-            let v = finish(&client, &op, &resp, addressed.as_ref(), kept, shape, decode)?;
-            Ok((v, resp))
-        }
-        State::Boxed(_) => Err(boxed_error()),
-        State::Done => Err(done_error()),
-    }
-}
-
-fn addressed_of(message: &Result<RequestMessage, EncodeError>) -> Option<Addressed> {
-    message.as_ref().ok().and_then(|m| m.addressed.clone())
 }
 
 fn boxed_error() -> Error {
@@ -271,73 +301,28 @@ impl<T, E: From<Error>> Future for Call<T, E> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         // `State` is `Unpin` (every field is, and `T`/`E` are not stored), so `Call` is too.
         let this = self.get_mut();
-        if let State::Boxed(fut) = &mut this.state {
-            let out = fut.as_mut().poll(cx);
-            if out.is_ready() {
+        match &mut this.state {
+            State::Plain {
+                core,
+                shape,
+                decode,
+            } => {
+                let out = match core.poll(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Err(e)) => Err(e),
+                    Poll::Ready(Ok(resp)) => core.finish(&resp, None, shape, *decode),
+                };
                 this.state = State::Done;
-            }
-            return out;
-        }
-        poll_state(&mut this.state, cx, None).map(|r| r.map(|(v, _)| v).map_err(E::from))
-    }
-}
-
-/// Drives a call that is not boxed; with `kept`, the response's header blocks go there.
-fn poll_state<T, E>(
-    state: &mut State<T, E>,
-    cx: &mut Context<'_>,
-    kept: Option<&mut Vec<ResponseHeader>>,
-) -> Poll<Result<(T, HttpResponse), Error>> {
-    loop {
-        match std::mem::replace(state, State::Done) {
-            State::Ready {
-                client,
-                op,
-                message,
-                shape,
-                decode,
-            } => {
-                *state = State::Sending {
-                    addressed: addressed_of(&message),
-                    exchange: exchange(client.clone(), op, message),
-                    client,
-                    op,
-                    shape,
-                    decode,
-                };
-            }
-            State::Sending {
-                client,
-                op,
-                addressed,
-                mut exchange,
-                shape,
-                decode,
-            } => {
-                return match exchange.as_mut().poll(cx) {
-                    Poll::Pending => {
-                        *state = State::Sending {
-                            client,
-                            op,
-                            addressed,
-                            exchange,
-                            shape,
-                            decode,
-                        };
-                        Poll::Pending
-                    }
-                    Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-                    Poll::Ready(Ok(resp)) => Poll::Ready(
-                        finish(&client, &op, &resp, addressed.as_ref(), kept, shape, decode)
-                            .map(|v| (v, resp)),
-                    ),
-                };
+                Poll::Ready(out.map_err(E::from))
             }
             State::Boxed(fut) => {
-                *state = State::Boxed(fut);
-                return Poll::Ready(Err(boxed_error()));
+                let out = fut.as_mut().poll(cx);
+                if out.is_ready() {
+                    this.state = State::Done;
+                }
+                out
             }
-            State::Done => return Poll::Ready(Err(done_error())),
+            State::Done => Poll::Ready(Err(E::from(done_error()))),
         }
     }
 }
@@ -382,13 +367,21 @@ impl<T, E> std::fmt::Debug for WithResponse<T, E> {
     }
 }
 
-fn response<T>(value: T, headers: Vec<ResponseHeader>, resp: HttpResponse) -> Response<T> {
-    Response {
+/// The result with what came with it.
+fn response<T>(
+    core: &Core,
+    resp: HttpResponse,
+    shape: &ResponseShape,
+    decode: Decoder<T>,
+) -> Result<Response<T>, Error> {
+    let mut kept = Vec::new();
+    let value = core.finish(&resp, Some(&mut kept), shape, decode)?;
+    Ok(Response {
         value,
-        headers: ResponseHeaders::from(headers),
+        headers: ResponseHeaders::from(kept),
         status: resp.status,
         http_headers: resp.headers,
-    }
+    })
 }
 
 impl<T, E: From<Error>> Future for WithResponse<T, E> {
@@ -396,9 +389,22 @@ impl<T, E: From<Error>> Future for WithResponse<T, E> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        let mut kept = Vec::new();
-        poll_state(&mut this.state, cx, Some(&mut kept))
-            .map(|r| r.map(|(v, resp)| response(v, kept, resp)).map_err(E::from))
+        let out = match &mut this.state {
+            State::Plain {
+                core,
+                shape,
+                decode,
+            } => match core.poll(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => Err(e),
+                Poll::Ready(Ok(resp)) => response(core, resp, shape, *decode),
+            },
+            // Not sent: its result would be lost.
+            State::Boxed(_) => Err(boxed_error()),
+            State::Done => Err(done_error()),
+        };
+        this.state = State::Done;
+        Poll::Ready(out.map_err(E::from))
     }
 }
 
@@ -415,10 +421,18 @@ impl<T, E: From<Error>> WithResponse<T, E> {
     /// As tokio's `Runtime::block_on`, when called from inside an async runtime.
     #[cfg(feature = "blocking")]
     pub fn wait(self, runtime: &crate::blocking::BlockingRuntime) -> Result<Response<T>, E> {
-        let mut kept = Vec::new();
-        wait_state(self.state, runtime, Some(&mut kept))
-            .map(|(v, resp)| response(v, kept, resp))
-            .map_err(E::from)
+        match self.state {
+            State::Plain {
+                mut core,
+                shape,
+                decode,
+            } => {
+                let resp = core.wait(runtime)?;
+                response(&core, resp, shape, decode).map_err(E::from)
+            }
+            State::Boxed(_) => Err(E::from(boxed_error())),
+            State::Done => Err(E::from(done_error())),
+        }
     }
 }
 
@@ -490,10 +504,8 @@ impl Client {
         decode: Decoder<T>,
     ) -> Call<T, E> {
         Call {
-            state: State::Ready {
-                client: self.clone(),
-                op,
-                message,
+            state: State::Plain {
+                core: Core::new(self.clone(), op, message),
                 shape,
                 decode,
             },

@@ -348,3 +348,22 @@ fn ws_security_signs_the_addressing_headers_when_asked() {
         .unwrap();
     assert!(env.finish().is_err());
 }
+
+/// The blocking form: `with_response().wait(…)` on a private runtime, outside async code.
+#[test]
+fn with_response_blocking() {
+    let rt = soapgen_runtime::blocking::BlockingRuntime::new().unwrap();
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    let c = client(&peer.url("/"), SoapVersion::Soap12, session_understood);
+    let resp = c.echo("blocking".into()).with_response().wait(&rt).unwrap();
+    assert_eq!(resp.value.text, "blocking");
+    let session: Option<String> = resp.headers.get(Name::new(HEADERS_NS, "Session")).unwrap();
+    assert_eq!(session.as_deref(), Some("session-"));
+    assert_eq!(resp.status, 200);
+    // And the plain blocking call of the same client fails on the same header when not named.
+    let e = client(&peer.url("/"), SoapVersion::Soap12, |b| b)
+        .echo("x".into())
+        .wait(&rt)
+        .unwrap_err();
+    assert!(matches!(e, Error::Header(_)), "{e:?}");
+}
