@@ -5,7 +5,8 @@
 //! action pattern (Metadata §4.4.4).
 //!
 //! [`read::policy`](crate::read::policy) reads the facts into [`AddressingFacts`];
-//! [`apply`] turns them into [`ClientDecl::addressing`] and [`OperationDecl::action`].
+//! [`apply`] turns them into [`ClientDecl::addressing`] and
+//! [`OperationDecl::action`](crate::model::ir::OperationDecl::action).
 
 use std::collections::BTreeMap;
 

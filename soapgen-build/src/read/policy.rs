@@ -1,5 +1,5 @@
 //! WS-Addressing facts of a WSDL 1.1 document, read into
-//! [`AddressingFacts`](crate::model::addressing::AddressingFacts):
+//! [`AddressingFacts`]:
 //!
 //! - a binding or port that requires or allows addressing: `wsaw:UsingAddressing` among its
 //!   extension elements (WS-Addressing 1.0 WSDL Binding, CR 2006, §3.1), or an attached
