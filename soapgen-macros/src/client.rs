@@ -547,7 +547,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             .unwrap_or_else(|| fn_ident.to_string().trim_start_matches("r#").to_owned());
         // Addressed: no `action` is WS-Addressing Metadata §4.4.4's default action pattern, the
         // trait standing for the portType and `{operation}Request` (one-way: the operation's
-        // name, §4.4.5) for the input's name.
+        // name: WSDL 1.1 §2.4.5's default names) for the input's name.
         let action = match (&ma.action, &a.addressing) {
             (Some(action), _) => action.clone(),
             (None, Some(_)) => {

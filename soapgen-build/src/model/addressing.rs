@@ -89,8 +89,9 @@ pub fn default_action(namespace: &str, port_type: &str, message: &str) -> String
     s
 }
 
-/// The input message's name for the default pattern (Metadata §4.4.5): the input's `name`, else
-/// the operation's name, followed by `Request` for a request-response operation.
+/// The input message's name for the default pattern (Metadata §4.4.4, with WSDL 1.1 §2.4.5's
+/// default names): the input's `name`, else the operation's name, followed by `Request` for a
+/// request-response operation.
 pub fn default_input_name(op: &str, acts: &OperationActions) -> String {
     match &acts.input_name {
         Some(n) => n.clone(),
