@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | `wsa:Action` (`mustUnderstand="1"`) | the operation's action IRI (also the `SOAPAction`) | Core §3.2 `[action]` |
 //! | `wsa:MessageID` | `urn:uuid:` and a random (version 4) UUID, RFC 9562 | Core §3.2 `[message id]` |
-//! | `wsa:ReplyTo` | `wsa:Address` = the version's anonymous IRI: reply on the HTTP response | Core §3.2 `[reply endpoint]`, §2.1 |
+//! | `wsa:ReplyTo` | `wsa:Address` = the version's anonymous IRI: reply on the HTTP response | Core §3.2 `[reply endpoint]`, §3 predefined addresses |
 //! | `wsa:To` (`mustUnderstand="1"`) | the client's endpoint URL | Core §3.2 `[destination]` |
 //!
 //! and its reply must carry `wsa:RelatesTo` (with no `RelationshipType`, or the reply one) equal
@@ -73,8 +73,8 @@ impl AddressingVersion {
         }
     }
 
-    /// The anonymous address, "reply on the back channel" (Core §2.1; the submission's §2.1
-    /// `…/role/anonymous`).
+    /// The anonymous address, "reply on the back channel" (Core §3's predefined addresses; the
+    /// submission's `…/role/anonymous`).
     pub const fn anonymous(self) -> &'static str {
         match self {
             AddressingVersion::W3C => "http://www.w3.org/2005/08/addressing/anonymous",
@@ -85,7 +85,7 @@ impl AddressingVersion {
     }
 
     /// Whether a `RelationshipType` value says "reply": WS-Addressing 1.0's IRI
-    /// `…/addressing/reply` (Core §3.2.4), or the submission's QName `wsa:Reply` (§3.2; any
+    /// `…/addressing/reply` (Core §3's predefined relationship), or the submission's QName `wsa:Reply` (§3.2; any
     /// prefix: its local part is taken). An absent attribute means reply in both.
     pub fn is_reply_relationship(self, value: &str) -> bool {
         match self {

@@ -317,12 +317,12 @@ impl std::fmt::Display for HeaderErrorKind {
                 Some(found) => write!(
                     f,
                     "the reply's wsa:RelatesTo is {found:?}, not the request's MessageID \
-                     {expected:?} ({version} Core §3.4)"
+                     {expected:?} ({version}: a reply relates to its request)"
                 ),
                 None => write!(
                     f,
                     "the reply has no wsa:RelatesTo naming the request's MessageID {expected:?} \
-                     ({version} Core §3.4)"
+                     ({version}: a reply relates to its request)"
                 ),
             },
         }
