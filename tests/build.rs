@@ -13,7 +13,8 @@
 //! Subcode chain, repeated fields with minOccurs above 0); building values with `Default`, `new` and
 //! `.into()` (wsdl/cases/values.wsdl); five operations of the e-conomic WSDL in the corpus, selected
 //! (`Builder::operations`); WS-Addressing from the WSDL: the gSOAP WS-Addressing peer's service
-//! (peers/gsoap/wsa/addressing.wsdl) and a WCF wsHttpBinding WSDL of the corpus.
+//! (peers/gsoap/wsa/addressing.wsdl, and in WSDL 2.0 addressing20.wsdl) and a WCF wsHttpBinding
+//! WSDL of the corpus.
 
 /// A WCF service's WSDL (svcutil's flattened form): a basicHttpBinding (SOAP 1.1) and a
 /// wsHttpBinding (SOAP 1.2) whose policy holds `wsaw:UsingAddressing`, with `wsaw:Action`s.
@@ -46,6 +47,7 @@ fn main() {
         .wsdl("wsdl/cases/min_occurs.wsdl")
         .wsdl("wsdl/cases/values.wsdl")
         .wsdl("peers/gsoap/wsa/addressing.wsdl")
+        .wsdl("peers/gsoap/wsa/addressing20.wsdl")
         .wsdl(PARTNER)
         .out_name(PARTNER, "partner");
     if let Err(e) = b.build() {

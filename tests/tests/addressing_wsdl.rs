@@ -13,6 +13,9 @@ use soapgen_tests::{canned, peers};
 mod addressed {
     soapgen_runtime::include_client!("addressing");
 }
+mod addressed20 {
+    soapgen_runtime::include_client!("addressing20");
+}
 mod partner {
     soapgen_runtime::include_client!("partner");
 }
@@ -61,6 +64,34 @@ async fn a_wsdl_with_using_addressing_turns_it_on_and_the_wsa_server_accepts_the
             .await
             .unwrap_err();
         assert!(e.is_fault(), "{v}: {e}");
+    }
+}
+
+#[tokio::test]
+async fn a_wsdl_2_0_description_with_addressing_policies_turns_it_on_too() {
+    use addressed20::AddressedEchoServiceClient as Client20;
+    assert_eq!(
+        Client20::ADDRESSING,
+        [
+            (SoapVersion::Soap11, AddressingVersion::W3C),
+            (SoapVersion::Soap12, AddressingVersion::W3C)
+        ]
+    );
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    let url = peer.url("/no-session");
+    for v in [SoapVersion::Soap11, SoapVersion::Soap12] {
+        let r = Client20::new(&url)
+            .unwrap()
+            .with_soap_version(v)
+            .echo("WSDL 2.0".into())
+            .await
+            .unwrap_or_else(|e| panic!("{v}: {e}"));
+        assert_eq!(r.text, "WSDL 2.0");
+        // The default action pattern for WSDL 2.0 (Metadata §4.4.2).
+        assert_eq!(
+            r.action.as_deref(),
+            Some("urn:soapgen:wsa:AddressedEcho:EchoRequest")
+        );
     }
 }
 

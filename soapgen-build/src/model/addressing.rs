@@ -58,10 +58,12 @@ pub struct OperationActions {
     pub output_name: Option<String>,
     /// Whether the operation has an output (request-response) or not (one-way).
     pub has_output: bool,
+    /// Read from WSDL 2.0: the default pattern is Metadata §4.4.2's.
+    pub wsdl20: bool,
 }
 
 /// What a WSDL says about WS-Addressing, read by [`read::policy`](crate::read::policy).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AddressingFacts {
     /// Bindings that require or allow addressing (directly or by an attached policy), with
     /// where it is said.
@@ -70,6 +72,15 @@ pub struct AddressingFacts {
     pub ports: BTreeMap<(QName, String), (AddressingVersion, Loc)>,
     /// Per (portType, operation name): its messages' actions.
     pub actions: BTreeMap<(QName, String), OperationActions>,
+}
+
+impl AddressingFacts {
+    /// Adds `other`'s facts (another document's); on the same key, `other`'s.
+    pub fn absorb(&mut self, other: AddressingFacts) {
+        self.bindings.extend(other.bindings);
+        self.ports.extend(other.ports);
+        self.actions.extend(other.actions);
+    }
 }
 
 /// The default action of a message (Metadata §4.4.4): `[target namespace][delimiter][port type
@@ -92,7 +103,13 @@ pub fn default_action(namespace: &str, port_type: &str, message: &str) -> String
 /// The input message's name for the default pattern (Metadata §4.4.4, with WSDL 1.1 §2.4.5's
 /// default names): the input's `name`, else the operation's name, followed by `Request` for a
 /// request-response operation.
+///
+/// WSDL 2.0 (Metadata §4.4.2): the operation's name and the direction token `Request`, whatever
+/// the message exchange pattern.
 pub fn default_input_name(op: &str, acts: &OperationActions) -> String {
+    if acts.wsdl20 {
+        return format!("{op}Request");
+    }
     match &acts.input_name {
         Some(n) => n.clone(),
         None if acts.has_output => format!("{op}Request"),

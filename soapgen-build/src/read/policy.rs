@@ -1,15 +1,15 @@
-//! WS-Addressing facts of a WSDL 1.1 document, read into
+//! WS-Addressing facts of a WSDL 1.1 or WSDL 2.0 document, read into
 //! [`AddressingFacts`]:
 //!
-//! - a binding or port that requires or allows addressing: `wsaw:UsingAddressing` among its
+//! - a binding or port (WSDL 2.0: endpoint) that requires or allows addressing: `wsaw:UsingAddressing` among its
 //!   extension elements (WS-Addressing 1.0 WSDL Binding, CR 2006, §3.1), or an attached
 //!   WS-Policy (WS-PolicyAttachment 1.5 §4.1: an inline `wsp:Policy`, a `wsp:PolicyReference`,
 //!   or the `wsp:PolicyURIs` attribute; WS-Policy 1.2 and 1.5) whose alternatives hold
 //!   `wsam:Addressing` (WS-Addressing 1.0 Metadata §3.1), `wsaw:UsingAddressing`, or the
 //!   2004/08 submission's `wsap:UsingAddressing`. `wsp:Optional="true"` still counts: the
 //!   service accepts addressed requests;
-//! - each portType operation's explicit actions: `wsam:Action` (Metadata §4.4.1) or
-//!   `wsaw:Action` on its input, output and faults.
+//! - each portType (WSDL 2.0: interface) operation's explicit actions: `wsam:Action` (Metadata
+//!   §4.4.1) or `wsaw:Action` on its input, output and faults.
 //!
 //! A `wsp:PolicyReference` to no policy of the document is a located warning (policies in other
 //! documents are not fetched).
@@ -21,7 +21,30 @@ use crate::model::components::QName;
 use crate::model::ir::Warning;
 use crate::read::DocCtx;
 
-const WSDL: &str = "http://schemas.xmlsoap.org/wsdl/";
+/// The names of the elements read, in WSDL 1.1 and in WSDL 2.0.
+struct Dialect {
+    ns: &'static str,
+    port_type: &'static str,
+    port: &'static str,
+    faults: [&'static str; 2],
+    wsdl20: bool,
+}
+
+const WSDL11: Dialect = Dialect {
+    ns: "http://schemas.xmlsoap.org/wsdl/",
+    port_type: "portType",
+    port: "port",
+    faults: ["fault", "fault"],
+    wsdl20: false,
+};
+
+const WSDL20: Dialect = Dialect {
+    ns: crate::read::wsdl::WSDL20,
+    port_type: "interface",
+    port: "endpoint",
+    faults: ["infault", "outfault"],
+    wsdl20: true,
+};
 /// WS-Policy 1.5 (W3C) and 1.2 (the 2004/09 submission WCF writes).
 const WSP: [&str; 2] = [
     "http://www.w3.org/ns/ws-policy",
@@ -44,8 +67,8 @@ fn is_wsp(n: Node, local: &str) -> bool {
         && n.tag_name().namespace().is_some_and(|ns| WSP.contains(&ns))
 }
 
-fn is_wsdl(n: Node, local: &str) -> bool {
-    n.is_element() && n.tag_name().namespace() == Some(WSDL) && n.tag_name().name() == local
+fn is_wsdl(d: &Dialect, n: Node, local: &str) -> bool {
+    n.is_element() && n.tag_name().namespace() == Some(d.ns) && n.tag_name().name() == local
 }
 
 /// The addressing assertion `n` is, if it is one.
@@ -160,10 +183,33 @@ fn action(n: Node) -> Option<String> {
         .map(|a| a.trim().to_owned())
 }
 
-/// Reads the WS-Addressing facts of `root`, a `wsdl:definitions` with target namespace `tns`,
-/// into `facts`; unresolved policy references go to `warnings`. Reads what it understands and
-/// passes over the rest: it cannot fail.
+/// Reads the WS-Addressing facts of `root`, a WSDL 1.1 `wsdl:definitions` with target namespace
+/// `tns`, into `facts`; unresolved policy references go to `warnings`. Reads what it understands
+/// and passes over the rest: it cannot fail.
 pub fn read(
+    doc: &DocCtx,
+    root: Node,
+    tns: &str,
+    facts: &mut AddressingFacts,
+    warnings: &mut Vec<Warning>,
+) {
+    read_dialect(&WSDL11, doc, root, tns, facts, warnings);
+}
+
+/// [`read`] for a WSDL 2.0 `description` (interfaces, bindings, services' endpoints; an
+/// interface operation's `fault` references are `infault`/`outfault`).
+pub fn read_wsdl20(
+    doc: &DocCtx,
+    root: Node,
+    tns: &str,
+    facts: &mut AddressingFacts,
+    warnings: &mut Vec<Warning>,
+) {
+    read_dialect(&WSDL20, doc, root, tns, facts, warnings);
+}
+
+fn read_dialect(
+    d: &Dialect,
     doc: &DocCtx,
     root: Node,
     tns: &str,
@@ -183,39 +229,38 @@ pub fn read(
         let Some(name) = c.attribute("name") else {
             continue;
         };
-        if is_wsdl(c, "portType") {
-            for o in c.children().filter(|o| is_wsdl(*o, "operation")) {
+        if is_wsdl(d, c, d.port_type) {
+            for o in c.children().filter(|o| is_wsdl(d, *o, "operation")) {
                 let Some(op) = o.attribute("name") else {
                     continue;
                 };
-                let mut acts = OperationActions::default();
+                let mut acts = OperationActions {
+                    wsdl20: d.wsdl20,
+                    ..Default::default()
+                };
                 for m in o.children().filter(Node::is_element) {
-                    match m.tag_name().name() {
-                        "input" if is_wsdl(m, "input") => {
-                            acts.input = action(m);
-                            acts.input_name = m.attribute("name").map(str::to_owned);
+                    if is_wsdl(d, m, "input") {
+                        acts.input = action(m);
+                        acts.input_name = m.attribute("name").map(str::to_owned);
+                    } else if is_wsdl(d, m, "output") {
+                        acts.output = action(m);
+                        acts.output_name = m.attribute("name").map(str::to_owned);
+                        acts.has_output = true;
+                    } else if d.faults.iter().any(|f| is_wsdl(d, m, f)) {
+                        let fault = m.attribute("name").or_else(|| m.attribute("ref"));
+                        if let (Some(f), Some(a)) = (fault, action(m)) {
+                            acts.faults.insert(f.to_owned(), a);
                         }
-                        "output" if is_wsdl(m, "output") => {
-                            acts.output = action(m);
-                            acts.output_name = m.attribute("name").map(str::to_owned);
-                            acts.has_output = true;
-                        }
-                        "fault" if is_wsdl(m, "fault") => {
-                            if let (Some(f), Some(a)) = (m.attribute("name"), action(m)) {
-                                acts.faults.insert(f.to_owned(), a);
-                            }
-                        }
-                        _ => {}
                     }
                 }
                 facts.actions.insert((qn(name), op.to_owned()), acts);
             }
-        } else if is_wsdl(c, "binding") {
+        } else if is_wsdl(d, c, "binding") {
             if let Some(v) = r.subject(c) {
                 facts.bindings.insert(qn(name), (v, doc.loc(c)));
             }
-        } else if is_wsdl(c, "service") {
-            for p in c.children().filter(|p| is_wsdl(*p, "port")) {
+        } else if is_wsdl(d, c, "service") {
+            for p in c.children().filter(|p| is_wsdl(d, *p, d.port)) {
                 if let (Some(port), Some(v)) = (p.attribute("name"), r.subject(p)) {
                     facts
                         .ports

@@ -251,6 +251,8 @@ pub struct Description {
     pub read: bool,
     /// What was read otherwise than written (a SOAP binding without `wsoap:protocol`), located.
     pub warnings: Vec<Warning>,
+    /// What the documents say about WS-Addressing.
+    pub addressing: crate::model::addressing::AddressingFacts,
 }
 
 fn missing(doc: &DocCtx, node: Node, what: &str) -> Error {
@@ -826,6 +828,7 @@ pub fn read_description(
             _ => return Err(unexpected(doc, c, "description")),
         }
     }
+    crate::read::policy::read_wsdl20(doc, root, &tns, &mut into.addressing, &mut into.warnings);
     Ok(imports)
 }
 
@@ -961,6 +964,7 @@ fn message(name: QName, content: &ContentModel, what: &str, loc: &Loc) -> Result
 /// message of `#any` or `#other` content, or two inherited operations of one local name.
 pub fn resolve(d: Description, defs: &mut Definitions) -> Result<()> {
     defs.warnings.extend(d.warnings.iter().cloned());
+    defs.addressing.absorb(d.addressing.clone());
     // Interfaces: a portType each.
     let mut flats = BTreeMap::new();
     for i in d.interfaces.values() {
