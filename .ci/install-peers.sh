@@ -62,5 +62,7 @@ done
 pkg-config --exists gsoap gsoap++ gsoapssl
 test -f /usr/share/gsoap/plugin/wsseapi.c -a -f /usr/include/openssl/evp.h -a -f /usr/include/zlib.h
 test -f /usr/share/gsoap/import/xop.h -a -f /usr/share/gsoap/import/xmime5.h
+# The WS-Addressing peer (tests/peers/gsoap/wsa/): gSOAP's wsaapi plugin, both versions.
+test -f /usr/share/gsoap/plugin/wsaapi.c -a -f /usr/share/gsoap/import/wsa5.h -a -f /usr/share/gsoap/import/wsa.h
 echo "gsoap $(pkg-config --modversion gsoap): $(pkg-config --cflags --libs gsoap)"
 echo "install-peers.sh: all peer dependencies installed"

@@ -12,7 +12,13 @@
 //! xmime attributes without the xmime schema, elements without a type, a SOAP 1.2 fault with a
 //! Subcode chain, repeated fields with minOccurs above 0); building values with `Default`, `new` and
 //! `.into()` (wsdl/cases/values.wsdl); five operations of the e-conomic WSDL in the corpus, selected
-//! (`Builder::operations`).
+//! (`Builder::operations`); WS-Addressing from the WSDL: the gSOAP WS-Addressing peer's service
+//! (peers/gsoap/wsa/addressing.wsdl, and in WSDL 2.0 addressing20.wsdl) and a WCF wsHttpBinding
+//! WSDL of the corpus.
+
+/// A WCF service's WSDL (svcutil's flattened form): a basicHttpBinding (SOAP 1.1) and a
+/// wsHttpBinding (SOAP 1.2) whose policy holds `wsaw:UsingAddressing`, with `wsaw:Action`s.
+const PARTNER: &str = "corpus/wsdltophp/tests/resources/partner/PartnerService.local.wsdl";
 
 fn main() {
     let b = soapgen_build::Builder::new()
@@ -39,7 +45,11 @@ fn main() {
         .wsdl("wsdl/cases/any_type.wsdl")
         .wsdl("wsdl/cases/subcode.wsdl")
         .wsdl("wsdl/cases/min_occurs.wsdl")
-        .wsdl("wsdl/cases/values.wsdl");
+        .wsdl("wsdl/cases/values.wsdl")
+        .wsdl("peers/gsoap/wsa/addressing.wsdl")
+        .wsdl("peers/gsoap/wsa/addressing20.wsdl")
+        .wsdl(PARTNER)
+        .out_name(PARTNER, "partner");
     if let Err(e) = b.build() {
         panic!("soapgen: {e}");
     }

@@ -37,6 +37,7 @@ const RESERVED: &[&str] = &[
     "soap12",
     "with_default_endpoint",
     "with_soap_version",
+    "with_soap_headers",
     "soap_version",
     // Inherent methods shadow trait methods in method-call syntax: `c.clone()` and `{:?}` must
     // keep meaning `Clone::clone` and `Debug::fmt`.
@@ -62,6 +63,9 @@ struct ClientArgs {
     blocking: bool,
     krate: TokenStream,
     qualified: Option<bool>,
+    /// `addressing = "1.0" | "2004/08"`, or `addressing(version = …, soap = "1.2")`: the
+    /// WS-Addressing version and the SOAP versions it applies to (empty: all).
+    addressing: Option<(&'static str, Vec<&'static str>)>,
 }
 
 fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
@@ -75,6 +79,7 @@ fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
         blocking: false,
         krate: quote!(::soapgen_runtime),
         qualified: None,
+        addressing: None,
     };
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("namespace") {
@@ -144,6 +149,53 @@ fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
         } else if meta.path.is_ident("client") {
             let s: LitStr = meta.value()?.parse()?;
             a.client_name = Some(s.parse()?);
+        } else if meta.path.is_ident("addressing") {
+            let wsa = |s: &LitStr| match s.value().trim() {
+                "1.0" => Ok("1.0"),
+                "2004/08" => Ok("2004/08"),
+                _ => Err(syn::Error::new(
+                    s.span(),
+                    "expected addressing = \"1.0\" (WS-Addressing 1.0, W3C 2006) or \"2004/08\" \
+                     (the member submission)",
+                )),
+            };
+            if meta.input.peek(syn::Token![=]) {
+                a.addressing = Some((wsa(&meta.value()?.parse::<LitStr>()?)?, Vec::new()));
+            } else {
+                let mut version = None;
+                let mut soap = Vec::new();
+                meta.parse_nested_meta(|m| {
+                    let s: LitStr = m.value()?.parse()?;
+                    if m.path.is_ident("version") {
+                        version = Some(wsa(&s)?);
+                    } else if m.path.is_ident("soap") {
+                        for v in s
+                            .value()
+                            .split(',')
+                            .map(str::trim)
+                            .filter(|v| !v.is_empty())
+                        {
+                            soap.push(match v {
+                                "1.1" => "1.1",
+                                "1.2" => "1.2",
+                                _ => {
+                                    return Err(syn::Error::new(
+                                        s.span(),
+                                        "expected soap = \"1.1\", \"1.2\" or \"1.1, 1.2\"",
+                                    ))
+                                }
+                            });
+                        }
+                    } else {
+                        return Err(m.error("expected `version` or `soap` in addressing(…)"));
+                    }
+                    Ok(())
+                })?;
+                let Some(version) = version else {
+                    return Err(meta.error("addressing(…) needs version = \"1.0\" or \"2004/08\""));
+                };
+                a.addressing = Some((version, soap));
+            }
         } else if meta.path.is_ident("blocking") {
             a.blocking = true;
         } else if meta.path.is_ident("crate") {
@@ -153,7 +205,7 @@ fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
         } else {
             return Err(meta.error(
                 "unknown soap_client argument; expected `namespace`, `soap`, `style`, `parameters`, \
-                 `element_form`, `endpoint`, `client`, `blocking` or `crate`",
+                 `element_form`, `endpoint`, `client`, `addressing`, `blocking` or `crate`",
             ));
         }
         Ok(())
@@ -165,6 +217,19 @@ fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
         a.versions.push("1.1");
     }
     a
+}
+
+/// The default action of a message (WS-Addressing Metadata §4.4.4): namespace, port type and
+/// message name joined by `:` when the namespace is a URN, `/` otherwise (none added after a
+/// namespace already ending in it). soapgen-build applies the same rule to WSDLs.
+fn default_action(namespace: &str, port_type: &str, message: &str) -> String {
+    let urn = namespace.len() > 4 && namespace[..4].eq_ignore_ascii_case("urn:");
+    let d = if urn { ':' } else { '/' };
+    let mut s = namespace.to_owned();
+    if !s.ends_with(d) {
+        s.push(d);
+    }
+    format!("{s}{port_type}{d}{message}")
 }
 
 /// The runtime's `SoapVersion` for `"1.1"` or `"1.2"`.
@@ -480,7 +545,21 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             .name
             .clone()
             .unwrap_or_else(|| fn_ident.to_string().trim_start_matches("r#").to_owned());
-        let action = ma.action.clone().unwrap_or_default();
+        // Addressed: no `action` is WS-Addressing Metadata §4.4.4's default action pattern, the
+        // trait standing for the portType and `{operation}Request` (one-way: the operation's
+        // name: WSDL 1.1 §2.4.5's default names) for the input's name.
+        let action = match (&ma.action, &a.addressing) {
+            (Some(action), _) => action.clone(),
+            (None, Some(_)) => {
+                let input = if ma.one_way {
+                    op_name.clone()
+                } else {
+                    format!("{op_name}Request")
+                };
+                default_action(&ns, &trait_ident.to_string(), &input)
+            }
+            (None, None) => String::new(),
+        };
         let response_name = ma
             .response
             .clone()
@@ -805,7 +884,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         let encode = quote! {
             #op_value
             let __message = (|| -> ::core::result::Result<#krate::mime::RequestMessage, #krate::EncodeError> {
-                let mut __env = self.client.envelope(&__op, #env_ns)?;
+                let mut __env = self.client.envelope_for(&__op, #env_ns, Self::ADDRESSING)?;
                 #headers
                 {
                     let __w = __env.body_writer()?;
@@ -948,6 +1027,24 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         "A blocking client over an existing [`Client`]({krate_s}::Client), speaking the default \
          SOAP version.\n\n# Errors\n\nIf the runtime cannot be created."
     );
+    let addressing = match &a.addressing {
+        None => Vec::new(),
+        Some((wsa, soap)) => {
+            let wsa = if *wsa == "2004/08" {
+                quote!(#krate::addressing::AddressingVersion::Submission2004)
+            } else {
+                quote!(#krate::addressing::AddressingVersion::W3C)
+            };
+            a.versions
+                .iter()
+                .filter(|v| soap.is_empty() || soap.contains(v))
+                .map(|v| {
+                    let ve = version_expr(&krate, v);
+                    quote!((#ve, #wsa))
+                })
+                .collect()
+        }
+    };
     let common_consts = quote! {
         /// The trait's default namespace for the operations' elements (`namespace = …`; methods
         /// may use another).
@@ -956,6 +1053,10 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         pub const DEFAULT_ENDPOINT: ::core::option::Option<&'static str> = #default_endpoint;
         /// The SOAP versions the client speaks, the default (what `new` uses) first.
         pub const SOAP_VERSIONS: &'static [#krate::SoapVersion] = &[#(#versions),*];
+        /// The WS-Addressing the description asks for, per SOAP version (`addressing = …`;
+        /// empty: none): requests in those versions are addressed unless the
+        /// client's `ClientBuilder::addressing` mode says otherwise.
+        pub const ADDRESSING: &'static [(#krate::SoapVersion, #krate::addressing::AddressingVersion)] = &[#(#addressing),*];
     };
     let blocking = if a.blocking {
         let bdoc = format!(
@@ -1011,6 +1112,16 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                     self.inner.soap_version()
                 }
 
+                /// The same client with `blocks` added to the SOAP Header of every request it
+                /// sends (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2): for one call, or a few.
+                #[must_use]
+                pub fn with_soap_headers(
+                    &self,
+                    blocks: impl ::core::iter::IntoIterator<Item = #krate::header::HeaderBlock>,
+                ) -> Self {
+                    Self { inner: self.inner.with_soap_headers(blocks), runtime: ::core::clone::Clone::clone(&self.runtime) }
+                }
+
                 /// The async client this one drives.
                 pub fn as_async(&self) -> &#client_ident {
                     &self.inner
@@ -1061,6 +1172,17 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             /// The SOAP version requests are sent in.
             pub const fn soap_version(&self) -> #krate::SoapVersion {
                 self.version
+            }
+
+            /// The same client with `blocks` added to the SOAP Header of every request it sends
+            /// (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2), after the client's own: for one call, or
+            /// a few. O(1) apart from copying the client's settings.
+            #[must_use]
+            pub fn with_soap_headers(
+                &self,
+                blocks: impl ::core::iter::IntoIterator<Item = #krate::header::HeaderBlock>,
+            ) -> Self {
+                Self { client: self.client.with_soap_headers(blocks), version: self.version }
             }
 
             /// The underlying client.
@@ -1131,6 +1253,7 @@ mod tests {
             namespace = "urn:calc",
             soap = "1.1, 1.2",
             endpoint = "http://127.0.0.1:8080/calc",
+            addressing(version = "1.0", soap = "1.2"),
             blocking
         );
         let item: ItemTrait = syn::parse_quote! {

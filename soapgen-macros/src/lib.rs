@@ -109,7 +109,11 @@ pub fn derive_arbitrary_xml(input: TokenStream) -> TokenStream {
 /// `soap = "1.1" | "1.2"` (default 1.1), `style = "document" | "rpc"` (default document),
 /// `parameters = "wrapped" | "bare"` (default wrapped), `element_form = "qualified" | "unqualified"`
 /// (of the wrapper's children; default qualified for document, unqualified for rpc),
-/// `endpoint = "url"`, `client = "Name"`, `blocking`, `crate = "path"`.
+/// `endpoint = "url"`, `client = "Name"`, `blocking`, `crate = "path"`, and
+/// `addressing = "1.0" | "2004/08"` (WS-Addressing on every request, W3C 2006 or the 2004/08
+/// submission; `addressing(version = "1.0", soap = "1.2")` for some SOAP versions only): the
+/// client's `ADDRESSING`, and a method without `action` gets the default action pattern of
+/// WS-Addressing Metadata §4.4.4 (`{namespace}/{Trait}/{op}Request`, `:` for a URN namespace).
 ///
 /// Methods: `async fn op(&self, params…) -> Result<T, soapgen_runtime::Error>`, with optional
 /// `#[soap(name = "Op", action = "urn:Op", response = "OpResponse", result = "OpResult", one_way)]`.

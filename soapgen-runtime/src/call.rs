@@ -48,9 +48,11 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+use crate::addressing::Addressed;
 use crate::client::Client;
 use crate::envelope::BodyContent;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, Error, Location};
+use crate::header::{Response, ResponseHeader, ResponseHeaders};
 use crate::mime::RequestMessage;
 use crate::transport::HttpResponse;
 use crate::xml::{Name, StartTag, XmlReader};
@@ -116,19 +118,9 @@ pub struct Call<T, E = Error> {
 }
 
 enum State<T, E> {
-    /// Built, not yet polled: the request, or why it could not be encoded.
-    Ready {
-        client: Client,
-        op: Operation,
-        message: Result<RequestMessage, EncodeError>,
-        shape: &'static ResponseShape,
-        decode: Decoder<T>,
-    },
-    /// Sent, awaiting the response.
-    Sending {
-        client: Client,
-        op: Operation,
-        exchange: Exchange,
+    /// Built or sent: the exchange (not generic) and how the result is read.
+    Plain {
+        core: Core,
         shape: &'static ResponseShape,
         decode: Decoder<T>,
     },
@@ -137,11 +129,88 @@ enum State<T, E> {
     Done,
 }
 
+/// What a call needs to exchange its request for a response: nothing in it depends on the result
+/// type, so the state machine that drives it is compiled once.
+struct Core {
+    client: Client,
+    op: Operation,
+    /// The request's addressing, for the reply's `wsa:RelatesTo`.
+    addressed: Option<Addressed>,
+    stage: Stage,
+}
+
+enum Stage {
+    /// Built, not yet polled: the request, or why it could not be encoded.
+    Ready(Result<RequestMessage, EncodeError>),
+    /// Sent, awaiting the response.
+    Sending(Exchange),
+    /// The response was read (or the exchange failed).
+    Finished,
+}
+
+impl Core {
+    fn new(client: Client, op: Operation, message: Result<RequestMessage, EncodeError>) -> Self {
+        Core {
+            addressed: message.as_ref().ok().and_then(|m| m.addressed.clone()),
+            client,
+            op,
+            stage: Stage::Ready(message),
+        }
+    }
+
+    /// Drives the exchange: sends the request when first polled, then waits for the response.
+    fn poll(&mut self, cx: &mut Context<'_>) -> Poll<Result<HttpResponse, Error>> {
+        loop {
+            match std::mem::replace(&mut self.stage, Stage::Finished) {
+                Stage::Ready(message) => {
+                    self.stage = Stage::Sending(exchange(self.client.clone(), self.op, message));
+                }
+                Stage::Sending(mut exchange) => {
+                    let out = exchange.as_mut().poll(cx);
+                    if out.is_pending() {
+                        self.stage = Stage::Sending(exchange);
+                    }
+                    return out;
+                }
+                Stage::Finished => return Poll::Ready(Err(done_error())),
+            }
+        }
+    }
+
+    /// Runs the exchange to completion on `runtime`.
+    #[cfg(feature = "blocking")]
+    fn wait(&mut self, runtime: &crate::blocking::BlockingRuntime) -> Result<HttpResponse, Error> {
+        match std::mem::replace(&mut self.stage, Stage::Finished) {
+            Stage::Ready(message) => runtime.run(exchange(self.client.clone(), self.op, message)),
+            Stage::Sending(exchange) => runtime.run(exchange),
+            Stage::Finished => Err(done_error()),
+        }
+    }
+
+    /// Reads the result from `resp`; with `kept`, the response's header blocks go there.
+    fn finish<T>(
+        &self,
+        resp: &HttpResponse,
+        kept: Option<&mut Vec<ResponseHeader>>,
+        shape: &ResponseShape,
+        decode: Decoder<T>,
+    ) -> Result<T, Error> {
+        finish(
+            &self.client,
+            &self.op,
+            resp,
+            self.addressed.as_ref(),
+            kept,
+            shape,
+            decode,
+        )
+    }
+}
+
 impl<T, E> std::fmt::Debug for Call<T, E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let state = match &self.state {
-            State::Ready { op, .. } => op.name,
-            State::Sending { op, .. } => op.name,
+            State::Plain { core, .. } => core.op.name,
             State::Boxed(_) => "(boxed)",
             State::Done => "(done)",
         };
@@ -175,25 +244,13 @@ impl<T, E: From<Error>> Call<T, E> {
     #[cfg(feature = "blocking")]
     pub fn wait(self, runtime: &crate::blocking::BlockingRuntime) -> Result<T, E> {
         match self.state {
-            State::Ready {
-                client,
-                op,
-                message,
+            State::Plain {
+                mut core,
                 shape,
                 decode,
             } => {
-                let resp = runtime.run(exchange(client.clone(), op, message))?;
-                finish(&client, &op, &resp, shape, decode).map_err(E::from)
-            }
-            State::Sending {
-                client,
-                op,
-                exchange,
-                shape,
-                decode,
-            } => {
-                let resp = runtime.run(exchange)?;
-                finish(&client, &op, &resp, shape, decode).map_err(E::from)
+                let resp = core.wait(runtime)?;
+                core.finish(&resp, None, shape, decode).map_err(E::from)
             }
             State::Boxed(fut) => {
                 // Driven through the one `()` future type, so that the runtime's entry point is
@@ -207,6 +264,14 @@ impl<T, E: From<Error>> Call<T, E> {
             State::Done => Err(E::from(done_error())),
         }
     }
+}
+
+fn boxed_error() -> Error {
+    Error::Encode(EncodeError {
+        message: "with_response is not available for an operation whose result has MIME \
+                  attachments (its call is sent by Client::call_with_attachments)"
+            .to_owned(),
+    })
 }
 
 /// The exchange, boxed once: the future type is the same for every operation.
@@ -236,56 +301,137 @@ impl<T, E: From<Error>> Future for Call<T, E> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         // `State` is `Unpin` (every field is, and `T`/`E` are not stored), so `Call` is too.
         let this = self.get_mut();
-        loop {
-            match std::mem::replace(&mut this.state, State::Done) {
-                State::Ready {
-                    client,
-                    op,
-                    message,
-                    shape,
-                    decode,
-                } => {
-                    this.state = State::Sending {
-                        exchange: exchange(client.clone(), op, message),
-                        client,
-                        op,
-                        shape,
-                        decode,
-                    };
-                }
-                State::Sending {
-                    client,
-                    op,
-                    mut exchange,
-                    shape,
-                    decode,
-                } => {
-                    return match exchange.as_mut().poll(cx) {
-                        Poll::Pending => {
-                            this.state = State::Sending {
-                                client,
-                                op,
-                                exchange,
-                                shape,
-                                decode,
-                            };
-                            Poll::Pending
-                        }
-                        Poll::Ready(Err(e)) => Poll::Ready(Err(E::from(e))),
-                        Poll::Ready(Ok(resp)) => {
-                            Poll::Ready(finish(&client, &op, &resp, shape, decode).map_err(E::from))
-                        }
-                    };
-                }
-                State::Boxed(mut fut) => {
-                    let out = fut.as_mut().poll(cx);
-                    if out.is_pending() {
-                        this.state = State::Boxed(fut);
-                    }
-                    return out;
-                }
-                State::Done => return Poll::Ready(Err(E::from(done_error()))),
+        match &mut this.state {
+            State::Plain {
+                core,
+                shape,
+                decode,
+            } => {
+                let out = match core.poll(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Err(e)) => Err(e),
+                    Poll::Ready(Ok(resp)) => core.finish(&resp, None, shape, *decode),
+                };
+                this.state = State::Done;
+                Poll::Ready(out.map_err(E::from))
             }
+            State::Boxed(fut) => {
+                let out = fut.as_mut().poll(cx);
+                if out.is_ready() {
+                    this.state = State::Done;
+                }
+                out
+            }
+            State::Done => Poll::Ready(Err(E::from(done_error()))),
+        }
+    }
+}
+
+impl<T, E> Call<T, E> {
+    /// This call, yielding with its result the response's SOAP header blocks (every one: those
+    /// the WSDL declares read typed with [`ResponseHeaders::get`](crate::header::ResponseHeaders::get),
+    /// the others as XML), its HTTP status and its HTTP header fields. `mustUnderstand` is
+    /// enforced as for the plain call: name the blocks the caller processes with
+    /// [`ClientBuilder::understood_header`](crate::ClientBuilder::understood_header).
+    ///
+    /// # Errors
+    ///
+    /// As the call's `.await`; an operation whose result has MIME attachments
+    /// (`response_attachment`) is refused with [`Error::Encode`] before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(call: soapgen_runtime::Call<i32>) -> Result<(), soapgen_runtime::Error> {
+    /// use soapgen_runtime::xml::Name;
+    /// let resp = call.with_response().await?;
+    /// let session: Option<String> = resp.headers.get(Name::new("urn:example:ctx", "Session"))?;
+    /// println!("{} {:?} {:?}", resp.value, session, resp.http_header("server"));
+    /// # Ok(()) }
+    /// ```
+    pub fn with_response(self) -> WithResponse<T, E> {
+        WithResponse { state: self.state }
+    }
+}
+
+/// A [`Call`] that yields a [`Response`]: the typed result with the response's SOAP headers and
+/// HTTP status and header fields. Made by [`Call::with_response`].
+#[must_use = "a call does nothing until awaited"]
+pub struct WithResponse<T, E = Error> {
+    state: State<T, E>,
+}
+
+impl<T, E> std::fmt::Debug for WithResponse<T, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WithResponse").finish_non_exhaustive()
+    }
+}
+
+/// The result with what came with it.
+fn response<T>(
+    core: &Core,
+    resp: HttpResponse,
+    shape: &ResponseShape,
+    decode: Decoder<T>,
+) -> Result<Response<T>, Error> {
+    let mut kept = Vec::new();
+    let value = core.finish(&resp, Some(&mut kept), shape, decode)?;
+    Ok(Response {
+        value,
+        headers: ResponseHeaders::from(kept),
+        status: resp.status,
+        http_headers: resp.headers,
+    })
+}
+
+impl<T, E: From<Error>> Future for WithResponse<T, E> {
+    type Output = Result<Response<T>, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        let out = match &mut this.state {
+            State::Plain {
+                core,
+                shape,
+                decode,
+            } => match core.poll(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => Err(e),
+                Poll::Ready(Ok(resp)) => response(core, resp, shape, *decode),
+            },
+            // Not sent: its result would be lost.
+            State::Boxed(_) => Err(boxed_error()),
+            State::Done => Err(done_error()),
+        };
+        this.state = State::Done;
+        Poll::Ready(out.map_err(E::from))
+    }
+}
+
+impl<T, E: From<Error>> WithResponse<T, E> {
+    /// Runs the call to completion on `runtime`, blocking the calling thread (feature
+    /// `blocking`), as [`Call::wait`].
+    ///
+    /// # Errors
+    ///
+    /// As the call's `.await`.
+    ///
+    /// # Panics
+    ///
+    /// As tokio's `Runtime::block_on`, when called from inside an async runtime.
+    #[cfg(feature = "blocking")]
+    pub fn wait(self, runtime: &crate::blocking::BlockingRuntime) -> Result<Response<T>, E> {
+        match self.state {
+            State::Plain {
+                mut core,
+                shape,
+                decode,
+            } => {
+                let resp = core.wait(runtime)?;
+                response(&core, resp, shape, decode).map_err(E::from)
+            }
+            State::Boxed(_) => Err(E::from(boxed_error())),
+            State::Done => Err(E::from(done_error())),
         }
     }
 }
@@ -296,11 +442,13 @@ fn finish<T>(
     client: &Client,
     op: &Operation,
     resp: &HttpResponse,
+    addressed: Option<&Addressed>,
+    kept: Option<&mut Vec<ResponseHeader>>,
     shape: &ResponseShape,
     decode: Decoder<T>,
 ) -> Result<T, Error> {
     let mut value = None;
-    read_result(client, op, resp, &mut |child| {
+    read_result(client, op, resp, addressed, kept, &mut |child| {
         value = Some(decode(child, shape)?);
         Ok(())
     })?;
@@ -317,6 +465,8 @@ fn read_result(
     client: &Client,
     op: &Operation,
     resp: &HttpResponse,
+    addressed: Option<&Addressed>,
+    kept: Option<&mut Vec<ResponseHeader>>,
     read: &mut ResultReader<'_>,
 ) -> Result<(), Error> {
     if op.one_way
@@ -325,9 +475,10 @@ fn read_result(
     {
         return read(None).map_err(|e| Error::Decode(Box::new(e)));
     }
-    let (content, _) = client.decode_response(resp, Some(op.version), &mut |r, start| {
-        read(Some((r, start)))
-    })?;
+    let (content, _) =
+        client.decode_response(resp, Some(op.version), addressed, kept, &mut |r, start| {
+            read(Some((r, start)))
+        })?;
     match content {
         BodyContent::Payload(()) => Ok(()),
         BodyContent::Empty if op.one_way => read(None).map_err(|e| Error::Decode(Box::new(e))),
@@ -353,10 +504,8 @@ impl Client {
         decode: Decoder<T>,
     ) -> Call<T, E> {
         Call {
-            state: State::Ready {
-                client: self.clone(),
-                op,
-                message,
+            state: State::Plain {
+                core: Core::new(self.clone(), op, message),
                 shape,
                 decode,
             },

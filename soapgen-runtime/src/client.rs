@@ -7,7 +7,9 @@ use std::time::Instant;
 use bytes::Bytes;
 use tracing::Instrument;
 
-use crate::envelope::{read_envelope, BodyContent, BodyReader, EnvelopeWriter, SoapVersion};
+use crate::envelope::{
+    read_envelope_with_headers, BodyContent, BodyReader, EnvelopeWriter, SoapVersion,
+};
 use crate::error::{DecodeError, EncodeError, Error};
 use crate::mime::{parse_multipart_related, Attachments, Packaging, RequestMessage};
 use crate::transport::{HttpRequest, HttpResponse, Transport};
@@ -39,6 +41,7 @@ struct Inner {
     max_response_bytes: usize,
     mime_base64: bool,
     mtom: Option<usize>,
+    soap_headers: crate::header::HeaderSettings,
     #[cfg(feature = "wss")]
     wss: Option<crate::wss::WssConfig>,
 }
@@ -76,6 +79,7 @@ pub struct ClientBuilder {
     max_response_bytes: usize,
     mime_base64: bool,
     mtom: Option<usize>,
+    soap_headers: crate::header::HeaderSettings,
     #[cfg(feature = "wss")]
     wss: Option<crate::wss::WssConfig>,
     #[cfg(feature = "reqwest")]
@@ -131,6 +135,35 @@ impl ClientBuilder {
     /// Multipart/related responses (MTOM or SwA) are read whatever this setting.
     pub fn mtom(mut self, threshold: usize) -> Self {
         self.mtom = Some(threshold);
+        self
+    }
+
+    /// A SOAP header block on every request (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2), after the
+    /// WS-Security and WS-Addressing blocks and before the operation's own header parts. Blocks
+    /// are sent in the order added. For one call only, see [`Client::with_soap_headers`].
+    pub fn soap_header(mut self, block: crate::header::HeaderBlock) -> Self {
+        self.soap_headers.blocks.push(block);
+        self
+    }
+
+    /// Names a response header block `{namespace}local_name` the caller processes (reading it
+    /// from [`Response::headers`](crate::header::Response::headers)), so that a
+    /// `mustUnderstand` one does not fail the call with
+    /// [`HeaderErrorKind::MustUnderstand`](crate::header::HeaderErrorKind::MustUnderstand)
+    /// (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3).
+    pub fn understood_header(mut self, namespace: &str, local_name: &str) -> Self {
+        self.soap_headers
+            .understood
+            .push((namespace.to_owned(), local_name.to_owned()));
+        self
+    }
+
+    /// Whether calls are addressed with WS-Addressing (see [`crate::addressing`]): by default
+    /// as the generated client's description says ([`AddressingMode::FromDescription`]).
+    ///
+    /// [`AddressingMode::FromDescription`]: crate::addressing::AddressingMode::FromDescription
+    pub fn addressing(mut self, mode: crate::addressing::AddressingMode) -> Self {
+        self.soap_headers.addressing = mode;
         self
     }
 
@@ -201,6 +234,7 @@ impl ClientBuilder {
                 max_response_bytes: self.max_response_bytes,
                 mime_base64: self.mime_base64,
                 mtom: self.mtom,
+                soap_headers: self.soap_headers,
                 #[cfg(feature = "wss")]
                 wss: self.wss,
             }),
@@ -236,6 +270,7 @@ impl Client {
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             mime_base64: false,
             mtom: None,
+            soap_headers: Default::default(),
             #[cfg(feature = "wss")]
             wss: None,
             #[cfg(feature = "reqwest")]
@@ -254,16 +289,49 @@ impl Client {
 
     /// The same client (transport, settings) for another endpoint. O(1) apart from copying settings.
     pub fn with_endpoint(&self, endpoint: impl Into<String>) -> Client {
+        self.with_settings(endpoint.into(), self.inner.soap_headers.clone())
+    }
+
+    /// The same client (transport, settings) with `blocks` added to every request after its own
+    /// header blocks (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2): for one call, or a few, with
+    /// headers of their own (a session token, a tenant). O(1) apart from copying settings.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "reqwest")] {
+    /// use soapgen_runtime::header::HeaderBlock;
+    /// use soapgen_runtime::xml::Name;
+    /// let client = soapgen_runtime::Client::new("http://127.0.0.1:8080/svc")?;
+    /// let once = client.with_soap_headers([HeaderBlock::new("fr-CH", Name::new("urn:ctx", "Locale"))?]);
+    /// # }
+    /// # Ok::<(), soapgen_runtime::Error>(())
+    /// ```
+    pub fn with_soap_headers(
+        &self,
+        blocks: impl IntoIterator<Item = crate::header::HeaderBlock>,
+    ) -> Client {
+        let mut h = self.inner.soap_headers.clone();
+        h.blocks.extend(blocks);
+        self.with_settings(self.inner.endpoint.clone(), h)
+    }
+
+    fn with_settings(
+        &self,
+        endpoint: String,
+        soap_headers: crate::header::HeaderSettings,
+    ) -> Client {
         let i = &self.inner;
         Client {
             inner: Arc::new(Inner {
-                endpoint: endpoint.into(),
+                endpoint,
                 transport: i.transport.clone(),
                 headers: i.headers.clone(),
                 limits: i.limits,
                 max_response_bytes: i.max_response_bytes,
                 mime_base64: i.mime_base64,
                 mtom: i.mtom,
+                soap_headers,
                 #[cfg(feature = "wss")]
                 wss: i.wss.clone(),
             }),
@@ -285,14 +353,59 @@ impl Client {
         op: &Operation,
         namespaces: &[(&str, &str)],
     ) -> Result<EnvelopeWriter, EncodeError> {
+        self.envelope_for(op, namespaces, &[])
+    }
+
+    /// [`envelope`](Self::envelope) for an operation whose description asks for WS-Addressing:
+    /// `addressing` lists the SOAP versions whose bindings are addressed and how (empty: none;
+    /// generated clients pass their `ADDRESSING`). The `Header` gets the WS-Security block (if
+    /// configured), the WS-Addressing headers if the client's
+    /// [`addressing`](ClientBuilder::addressing) mode resolves to a version (`wsa:Action` is the
+    /// operation's action, `wsa:To` the endpoint), then the client's header blocks.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if the call is addressed and `op` has no action.
+    pub fn envelope_for(
+        &self,
+        op: &Operation,
+        namespaces: &[(&str, &str)],
+        addressing: &[(SoapVersion, crate::addressing::AddressingVersion)],
+    ) -> Result<EnvelopeWriter, EncodeError> {
         let mut w = XmlWriter::with_capacity(1024);
         w.set_mime_base64(self.inner.mime_base64);
         w.set_mtom(self.inner.mtom);
-        #[allow(unused_mut)]
-        let mut env = EnvelopeWriter::with_writer(w, op.version, namespaces)?;
+        let h = &self.inner.soap_headers;
+        let described = addressing
+            .iter()
+            .find(|(s, _)| *s == op.version)
+            .map(|(_, a)| *a);
+        let wsa = h.addressing.resolve(described);
+        // Addressed: `wsa` declared once, on the Envelope, with the operation's namespaces.
+        let mut env = match wsa {
+            None => EnvelopeWriter::with_writer(w, op.version, namespaces)?,
+            Some(v) => {
+                let mut all = Vec::with_capacity(namespaces.len() + 1);
+                all.extend_from_slice(namespaces);
+                if !namespaces.iter().any(|(p, _)| *p == "wsa") {
+                    all.push(("wsa", v.namespace()));
+                }
+                EnvelopeWriter::with_writer(w, op.version, &all)?
+            }
+        };
         #[cfg(feature = "wss")]
         if let Some(cfg) = &self.inner.wss {
             env.wss(cfg.clone())?;
+        }
+        if let Some(v) = wsa {
+            env.addressing(v, op.action, &self.inner.endpoint)?;
+        }
+        if !h.blocks.is_empty() {
+            let version = env.version();
+            let w = env.header_writer()?;
+            for b in &h.blocks {
+                b.write(w, version)?;
+            }
         }
         Ok(env)
     }
@@ -331,8 +444,10 @@ impl Client {
         envelope: impl Into<RequestMessage>,
         decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
     ) -> Result<(T, Attachments), Error> {
-        let resp = self.exchange(op, envelope).await?;
-        let (content, attachments) = self.decode_envelope(op, &resp, decode)?;
+        let message: RequestMessage = envelope.into();
+        let addressed = message.addressed.clone();
+        let resp = self.exchange(op, message).await?;
+        let (content, attachments) = self.decode_envelope(op, &resp, addressed.as_ref(), decode)?;
         match content {
             BodyContent::Payload(v) => Ok((v, attachments)),
             BodyContent::Empty => Err(Error::Decode(Box::new(DecodeError::new(
@@ -359,12 +474,16 @@ impl Client {
         op: &Operation,
         envelope: impl Into<RequestMessage>,
     ) -> Result<(), Error> {
-        let resp = self.exchange(op, envelope).await?;
+        let message: RequestMessage = envelope.into();
+        let addressed = message.addressed.clone();
+        let resp = self.exchange(op, message).await?;
         if (200..300).contains(&resp.status) && is_blank(&resp.body) {
             return Ok(());
         }
         match self
-            .decode_envelope(op, &resp, |r, tag| Err(r.unexpected(&tag)))?
+            .decode_envelope(op, &resp, addressed.as_ref(), |r, tag| {
+                Err(r.unexpected(&tag))
+            })?
             .0
         {
             BodyContent::Empty => Ok(()),
@@ -444,21 +563,21 @@ impl Client {
         &self,
         op: &Operation,
         resp: &HttpResponse,
+        addressed: Option<&crate::addressing::Addressed>,
         decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
     ) -> Result<(BodyContent<T>, Attachments), Error> {
         let mut decode = Some(decode);
         let mut value = None;
-        let (content, attachments) = self.decode_response(
-            resp,
-            Some(op.version),
-            &mut |r, start| match decode.take() {
-                Some(f) => {
-                    value = Some(f(r, start)?);
-                    Ok(())
+        let (content, attachments) =
+            self.decode_response(resp, Some(op.version), addressed, None, &mut |r, start| {
+                match decode.take() {
+                    Some(f) => {
+                        value = Some(f(r, start)?);
+                        Ok(())
+                    }
+                    None => Err(r.unexpected(&start)),
                 }
-                None => Err(r.unexpected(&start)),
-            },
-        )?;
+            })?;
         Ok(match (content, value) {
             (BodyContent::Payload(()), Some(v)) => (BodyContent::Payload(v), attachments),
             _ => (BodyContent::Empty, attachments),
@@ -468,10 +587,16 @@ impl Client {
     /// Reads the response to a call: multipart/related unpacked (MTOM/XOP, SwA), the WS-Security
     /// inbound policy applied to a 2xx response, the envelope walked, the Body's child handed to
     /// `decode`. Not generic: compiled once, whatever the result types of the operations.
+    ///
+    /// The header blocks are checked (`mustUnderstand`, SOAP 1.1 §4.2.3 and SOAP 1.2 Part 1
+    /// §5.2.3; the reply's `wsa:RelatesTo` against `addressed`'s MessageID) and, with `kept`,
+    /// kept there.
     pub(crate) fn decode_response(
         &self,
         resp: &HttpResponse,
         expected: Option<SoapVersion>,
+        addressed: Option<&crate::addressing::Addressed>,
+        kept: Option<&mut Vec<crate::header::ResponseHeader>>,
         decode: &mut BodyReader<'_>,
     ) -> Result<(BodyContent<()>, Attachments), Error> {
         let status = resp.status;
@@ -521,7 +646,7 @@ impl Client {
         #[cfg(feature = "wss")]
         let xml: &[u8] = match &self.inner.wss {
             Some(cfg) => {
-                let read_fault = || match read_envelope(
+                let read_fault = || match crate::envelope::read_envelope(
                     xml,
                     attachments,
                     charset.as_deref(),
@@ -561,16 +686,45 @@ impl Client {
             }
             None => xml,
         };
-        match read_envelope(
+        let mut check = crate::header::HeaderCheck {
+            understood: &self.inner.soap_headers.understood,
+            addressing: addressed.map(|a| a.version),
+            #[cfg(feature = "wss")]
+            wss: self.inner.wss.is_some(),
+            keep: kept.is_some(),
+            ..Default::default()
+        };
+        let read = read_envelope_with_headers(
             xml,
             attachments,
             charset.as_deref(),
             self.inner.limits,
             Some(status),
             expected,
+            Some(&mut check),
             decode,
-        ) {
-            Ok(v) if ok => Ok((v, multipart.map(|m| m.attachments).unwrap_or_default())),
+        );
+        if let Some(kept) = kept {
+            *kept = std::mem::take(&mut check.kept);
+        }
+        match read {
+            Ok(v) if ok => {
+                if let Some(kind) = check.not_understood {
+                    return Err(Error::Header(Box::new(crate::header::HeaderError { kind })));
+                }
+                if let Some(a) = addressed {
+                    if check.relates_to.as_deref() != Some(a.message_id.as_str()) {
+                        return Err(Error::Header(Box::new(crate::header::HeaderError {
+                            kind: crate::header::HeaderErrorKind::RelatesTo {
+                                expected: a.message_id.clone(),
+                                found: check.relates_to,
+                                version: a.version,
+                            },
+                        })));
+                    }
+                }
+                Ok((v, multipart.map(|m| m.attachments).unwrap_or_default()))
+            }
             // A non-fault envelope with an error status: report the HTTP error.
             Ok(_) => Err(http_error(resp, &excerpt(&resp.body))),
             Err(Error::Fault(f)) => {

@@ -103,6 +103,8 @@ pub struct EnvelopeWriter {
     /// Between [`body_writer`](Self::body_writer) and [`end_body`](Self::end_body).
     in_body: bool,
     body_written: bool,
+    /// The addressing version and `wsa:MessageID` written in the header, if addressed.
+    addressed: Option<crate::addressing::Addressed>,
     /// WS-Security: where the Body's content starts when it is encrypted.
     #[cfg(feature = "wss")]
     content_start: Option<usize>,
@@ -147,6 +149,7 @@ impl EnvelopeWriter {
             in_header: false,
             in_body: false,
             body_written: false,
+            addressed: None,
             #[cfg(feature = "wss")]
             content_start: None,
             #[cfg(feature = "wss")]
@@ -205,6 +208,43 @@ impl EnvelopeWriter {
             self.in_header = true;
         }
         Ok(&mut self.w)
+    }
+
+    /// Writes the WS-Addressing request headers (`wsa:Action` = `action`, `wsa:MessageID`,
+    /// anonymous `wsa:ReplyTo`, `wsa:To` = `to`; see [`crate::addressing`]) as header blocks, and
+    /// records the MessageID for the reply's `wsa:RelatesTo` check.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if `action` is empty, if the body was already written, or if the
+    /// envelope is already addressed.
+    pub fn addressing(
+        &mut self,
+        version: crate::addressing::AddressingVersion,
+        action: &str,
+        to: &str,
+    ) -> Result<(), EncodeError> {
+        if self.addressed.is_some() {
+            return Err(EncodeError::misuse("WS-Addressing headers written twice"));
+        }
+        let soap = self.version;
+        let id = crate::addressing::write_request_headers(
+            self.header_writer()?,
+            version,
+            soap,
+            action,
+            to,
+        )?;
+        self.addressed = Some(crate::addressing::Addressed {
+            version,
+            message_id: id,
+        });
+        Ok(())
+    }
+
+    /// The SOAP version of the envelope.
+    pub fn version(&self) -> SoapVersion {
+        self.version
     }
 
     /// Writes the `Body` with `f` writing its content.
@@ -329,6 +369,7 @@ impl EnvelopeWriter {
             envelope,
             attachments,
             packaging,
+            addressed: self.addressed,
         })
     }
 }
@@ -428,6 +469,30 @@ pub fn read_envelope(
     expected: Option<SoapVersion>,
     decode: &mut BodyReader<'_>,
 ) -> Result<BodyContent<()>, Error> {
+    read_envelope_with_headers(
+        body,
+        attachments,
+        http_charset,
+        limits,
+        http_status,
+        expected,
+        None,
+        decode,
+    )
+}
+
+/// [`read_envelope`], with each header block handed to `headers` (`None`: skipped unread).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn read_envelope_with_headers(
+    body: &[u8],
+    attachments: Option<&Attachments>,
+    http_charset: Option<&str>,
+    limits: Limits,
+    http_status: Option<u16>,
+    expected: Option<SoapVersion>,
+    mut headers: Option<&mut crate::header::HeaderCheck<'_>>,
+    decode: &mut BodyReader<'_>,
+) -> Result<BodyContent<()>, Error> {
     let document = crate::xml::to_utf8(body, http_charset)?;
     // rpc/encoded: multi-reference values (SOAP 1.1 §5.4.1) inlined first, when there are any.
     let resolved = match std::str::from_utf8(&document) {
@@ -469,7 +534,14 @@ pub fn read_envelope(
     let mut seen_body = false;
     while let Some(child) = r.next_child()? {
         if r.matches(&child, Name::new(env_ns, "Header")) && !seen_body {
-            r.skip_element()?;
+            match headers.as_deref_mut() {
+                Some(h) => {
+                    while let Some(block) = r.next_child()? {
+                        h.block(&mut r, block, version)?;
+                    }
+                }
+                None => r.skip_element()?,
+            }
         } else if r.matches(&child, Name::new(env_ns, "Body")) && !seen_body {
             seen_body = true;
             result = Some(match expected {

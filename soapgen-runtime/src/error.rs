@@ -51,6 +51,11 @@ pub enum Error {
     /// The request could not be serialized.
     #[error(transparent)]
     Encode(#[from] EncodeError),
+    /// A successful response whose SOAP headers break the call's rules: a `mustUnderstand`
+    /// block the client does not process (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3), a reply
+    /// not related to the addressed request (WS-Addressing 1.0 Core §3.4).
+    #[error("{0}")]
+    Header(Box<crate::header::HeaderError>),
     /// A successful response that does not meet the client's WS-Security inbound policy (a
     /// required Timestamp missing or stale, WSS 1.1 §10), feature `wss`.
     #[cfg(feature = "wss")]

@@ -8,6 +8,8 @@
 //! - [`types`]: the XSD built-in types (decimal, unbounded integer, dateTime with offset, base64Binary…);
 //! - [`mime`]: MTOM/XOP and SOAP-with-Attachments packaging, read and written;
 //! - [`fault`]: SOAP faults of both versions as typed values;
+//! - [`header`]: SOAP header blocks both ways, `mustUnderstand` enforced on responses;
+//! - [`addressing`]: WS-Addressing 1.0 and 2004/08 request headers, the reply's `RelatesTo` checked;
 //! - [`transport`]: the HTTP transport trait and its reqwest implementation;
 //! - [`Client`]: endpoint, transport and settings, shared by every generated client;
 //! - [`call`]: the call path of generated clients ([`Call`], response shapes, result readers);
@@ -68,6 +70,7 @@
 
 extern crate self as soapgen_runtime;
 
+pub mod addressing;
 #[cfg(feature = "proptest")]
 #[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
 pub mod arbitrary;
@@ -79,6 +82,7 @@ mod client;
 pub mod envelope;
 pub mod error;
 pub mod fault;
+pub mod header;
 pub mod mime;
 pub mod transport;
 pub mod types;

@@ -635,6 +635,9 @@ pub struct RequestMessage {
     /// MTOM/XOP or SwA. [`EnvelopeWriter::finish_message`](crate::envelope::EnvelopeWriter::finish_message)
     /// chooses MTOM when the envelope holds an `xop:Include`, SwA otherwise.
     pub packaging: Packaging,
+    /// The envelope's WS-Addressing version and `wsa:MessageID`, if it is addressed
+    /// (WS-Addressing 1.0 Core §3.2): the reply's `wsa:RelatesTo` must name it.
+    pub addressed: Option<crate::addressing::Addressed>,
 }
 
 impl From<String> for RequestMessage {
@@ -643,6 +646,7 @@ impl From<String> for RequestMessage {
             envelope,
             attachments: Vec::new(),
             packaging: Packaging::default(),
+            addressed: None,
         }
     }
 }
@@ -1013,6 +1017,7 @@ mod tests {
                 data: Bytes::from_static(b"\r\n--x\r\n"),
             }],
             packaging: Packaging::Mtom,
+            addressed: None,
         };
         let (ct, body) = write_mtom(&m, "text/xml");
         let parsed = parse_multipart_related(&ct, body, 10).unwrap();

@@ -566,6 +566,41 @@ pub fn gsoap_noparts() -> Peer {
     start_built(&GSOAP_NOPARTS_PEER, bin)
 }
 
+const GSOAP_WSA_PEER: BuiltPeer = BuiltPeer {
+    name: "gsoap-wsa",
+    title: "gSOAP WS-Addressing",
+    build_sh: "tests/peers/gsoap/wsa/build.sh",
+    binary: "wsa5-server",
+    inputs: &[
+        ("build.sh", "tests/peers/gsoap/wsa/build.sh"),
+        ("service.h.in", "tests/peers/gsoap/wsa/service.h.in"),
+        ("server.c", "tests/peers/gsoap/wsa/server.c"),
+        ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
+        ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
+        ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
+    ],
+    stamp_version: 1,
+    dir_per_inputs: true,
+    install_hint: GSOAP_INSTALL_HINT,
+};
+
+/// Builds (if needed) and starts the gSOAP server of `tests/peers/gsoap/wsa/` for `version`:
+/// gSOAP's WS-Addressing plugin (`wsaapi.c`) with `import/wsa5.h` (WS-Addressing 1.0) or
+/// `import/wsa.h` (the 2004/08 submission). Namespace `urn:soapgen:wsa`, document/literal, SOAP
+/// 1.1 and 1.2, any path; `server.c` documents what it refuses and what each path changes in
+/// the reply (`/no-session`, `/wrong-relates`, `/no-relates`).
+pub fn gsoap_wsa(version: soapgen_runtime::addressing::AddressingVersion) -> Peer {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    let wsa5 = BIN.get_or_init(|| build_peer(&GSOAP_WSA_PEER)).clone();
+    let bin = match version {
+        soapgen_runtime::addressing::AddressingVersion::W3C => wsa5,
+        soapgen_runtime::addressing::AddressingVersion::Submission2004 => {
+            wsa5.with_file_name("wsa-server")
+        }
+    };
+    start_built(&GSOAP_WSA_PEER, bin)
+}
+
 const GSOAP_KINDS_PEER: BuiltPeer = BuiltPeer {
     name: "gsoap-kinds",
     title: "gSOAP XSD kinds",

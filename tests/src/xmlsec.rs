@@ -39,9 +39,16 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 /// Elements whose `Id` / `wsu:Id` attribute xmlsec1 is told is an ID (`--id-attr:Id`), for the
 /// `#id` References of [`xmlsec1_sign`] and [`xmlsec1_verify`]: the SOAP 1.1 and 1.2 `Body`,
 /// `wsu:Timestamp`, `wsse:BinarySecurityToken`, `wsse:UsernameToken`, `xenc:EncryptedData`,
-/// `xenc:EncryptedKey`.
+/// `xenc:EncryptedKey`, and the WS-Addressing request headers of both versions (`Action`,
+/// `MessageID`, `ReplyTo`, `To`).
 pub fn id_elements() -> Vec<String> {
-    vec![
+    let wsa = [
+        "http://www.w3.org/2005/08/addressing",
+        "http://schemas.xmlsoap.org/ws/2004/08/addressing",
+    ]
+    .into_iter()
+    .flat_map(|ns| ["Action", "MessageID", "ReplyTo", "To"].map(|l| format!("{ns}:{l}")));
+    let mut ids = vec![
         format!("{SOAP11}:Body"),
         format!("{SOAP12}:Body"),
         format!("{WSU}:Timestamp"),
@@ -49,7 +56,9 @@ pub fn id_elements() -> Vec<String> {
         format!("{WSSE}:UsernameToken"),
         format!("{XENC}:EncryptedData"),
         format!("{XENC}:EncryptedKey"),
-    ]
+    ];
+    ids.extend(wsa);
+    ids
 }
 
 /// A fresh file path in the system temp directory for `what`.

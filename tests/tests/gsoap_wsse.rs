@@ -401,8 +401,21 @@ async fn gsoap_accepts_soapgen_signed_requests() {
             assert!(resp.contains(RSA_SHA256), "{resp}");
         }
     }
-    // /plain takes an unsigned request and still signs its response (RSA-SHA1 on request).
+    // /plain takes an unsigned request and still signs its response (RSA-SHA1 on request). Its
+    // wsse:Security block is mustUnderstand: a client without WS-Security does not process it,
+    // so the call fails naming it (SOAP 1.1 §4.2.3), unless the caller says it handles it.
     let c = client_for(p.url("/plain?sig=rsa-sha1"), None, &wire);
+    let e = echo11(&c, "plain").await.unwrap_err();
+    assert!(
+        matches!(&e, Error::Header(h) if matches!(&h.kind,
+            soapgen_runtime::header::HeaderErrorKind::MustUnderstand { local_name, .. } if local_name == "Security")),
+        "{e:?}"
+    );
+    let c = Client::builder(p.url("/plain?sig=rsa-sha1"))
+        .transport(wire.clone())
+        .understood_header(soapgen_runtime::wss::WSSE_NS, "Security")
+        .build()
+        .unwrap();
     let v = echo11(&c, "plain").await.unwrap();
     assert_eq!((v.text.as_str(), v.checked.as_str()), ("plain", "none"));
     let resp = wire.last_response();

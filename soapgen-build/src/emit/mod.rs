@@ -763,6 +763,22 @@ impl Emitter<'_> {
         let versions: Vec<&str> = c.versions.iter().map(|v| v.number()).collect();
         let version = versions.join(", ");
         let endpoint = c.endpoint.as_ref().map(|e| quote!(endpoint = #e,));
+        // WS-Addressing: for every SOAP version, or for the addressed ones.
+        let addressing = c.addressing.first().map(|&(_, a)| {
+            let v = a.attr_value();
+            if c.versions.iter().all(|sv| c.addressing.contains(&(*sv, a))) {
+                quote!(addressing = #v,)
+            } else {
+                let soap: Vec<&str> = c
+                    .addressing
+                    .iter()
+                    .filter(|(_, x)| *x == a)
+                    .map(|(s, _)| s.number())
+                    .collect();
+                let soap = soap.join(", ");
+                quote!(addressing(version = #v, soap = #soap),)
+            }
+        });
         let krate = self.crate_arg();
         let blocking = self.opts.blocking.then(|| quote!(blocking));
         let methods = c.operations.iter().map(|op| {
@@ -868,7 +884,7 @@ impl Emitter<'_> {
             #summary
             #ports
             #[rustfmt::skip]
-            #[#rt::soap_client(#krate namespace = #ns, soap = #version, #endpoint #blocking)]
+            #[#rt::soap_client(#krate namespace = #ns, soap = #version, #endpoint #addressing #blocking)]
             pub trait #name {
                 #(#methods)*
             }

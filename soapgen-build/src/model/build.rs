@@ -192,6 +192,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     let mut clients = clients::merge(clients, defs);
     let port_type_names = clients::name(&mut clients, defs, &mut b.scope);
     b.name_fault_sets(&mut clients, &port_type_names);
+    crate::model::addressing::apply(defs, &mut clients, &mut b.warnings);
     let mut warnings = std::mem::take(&mut b.warnings);
     warnings.extend(clients::warnings(&clients));
     let mut failed: BTreeMap<String, Error> = BTreeMap::new();

@@ -586,4 +586,6 @@ pub struct Definitions {
     /// without `wsoap:protocol` read as SOAP over HTTP, WSDL 2.0 Part 2 §5.3): carried into
     /// [`Module::warnings`](crate::model::ir::Module::warnings).
     pub warnings: Vec<crate::model::ir::Warning>,
+    /// What the WSDL says about WS-Addressing (bindings, ports, actions).
+    pub addressing: crate::model::addressing::AddressingFacts,
 }

@@ -383,6 +383,9 @@ pub struct ClientDecl {
     pub ports: Vec<PortDecl>,
     /// Operations.
     pub operations: Vec<OperationDecl>,
+    /// The WS-Addressing its calls are addressed in, per SOAP version whose binding or port
+    /// says so (none: not addressed), in [`versions`](Self::versions) order.
+    pub addressing: Vec<(SoapVersion, crate::model::addressing::AddressingVersion)>,
 }
 
 impl ClientDecl {

@@ -2,6 +2,7 @@
 //! Rust-facing [`ir`] that [`build`] derives from them and emission writes out; [`clients`] decides
 //! which bindings make one client and what clients and fault sets are called.
 
+pub mod addressing;
 pub mod build;
 pub mod clients;
 pub mod components;

@@ -5,6 +5,7 @@
 
 pub mod catalog;
 pub mod loader;
+pub mod policy;
 pub mod wsdl;
 pub mod wsdl20;
 pub mod xsd;

@@ -237,6 +237,7 @@ pub fn read_definitions(
             _ => {}
         }
     }
+    crate::read::policy::read(doc, root, &tns, &mut defs.addressing, &mut defs.warnings);
     Ok(imports)
 }
 

@@ -258,6 +258,8 @@ pub struct Description {
     pub read: bool,
     /// What was read otherwise than written (a SOAP binding without `wsoap:protocol`), located.
     pub warnings: Vec<Warning>,
+    /// What the documents say about WS-Addressing.
+    pub addressing: crate::model::addressing::AddressingFacts,
 }
 
 fn missing(doc: &DocCtx, node: Node, what: &str) -> Error {
@@ -611,5 +613,6 @@ pub fn read_description(
             _ => return Err(unexpected(doc, c, "description")),
         }
     }
+    crate::read::policy::read_wsdl20(doc, root, &tns, &mut into.addressing, &mut into.warnings);
     Ok(imports)
 }

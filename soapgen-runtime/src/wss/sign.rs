@@ -153,6 +153,19 @@ impl X509Signer {
         self
     }
 
+    /// Also signs the WS-Addressing request headers of `version` (`wsa:Action`, `wsa:MessageID`,
+    /// `wsa:ReplyTo`, `wsa:To`, as [`crate::addressing`] writes them): [`sign_header`] for
+    /// each, as WS-Addressing 1.0 SOAP Binding §7 (Security Considerations) advises. Requests must
+    /// then be addressed (else [`WssError::Encode`] names the missing block).
+    ///
+    /// [`sign_header`]: Self::sign_header
+    pub fn sign_addressing(mut self, version: crate::addressing::AddressingVersion) -> Self {
+        for local in crate::addressing::AddressingVersion::REQUEST_HEADERS {
+            self = self.sign_header(version.namespace(), local);
+        }
+        self
+    }
+
     /// How KeyInfo refers to the certificate (default [`KeyReference::DirectReference`]).
     ///
     /// # Errors

@@ -143,6 +143,7 @@ impl<'d> Builder<'d> {
             endpoint: None,
             ports: Vec::new(),
             operations: ops,
+            addressing: Vec::new(),
         })
     }
 
@@ -557,6 +558,7 @@ fn method_names(binding: &Binding, pt: &PortType) -> Vec<String> {
         "soap12",
         "with_default_endpoint",
         "with_soap_version",
+        "with_soap_headers",
         "soap_version",
         // Shadowing `Clone::clone` and `Debug::fmt` in method-call syntax.
         "clone",

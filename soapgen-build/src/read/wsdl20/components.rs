@@ -142,6 +142,7 @@ pub(super) fn message(
 /// message of `#any` or `#other` content, or two inherited operations of one local name.
 pub fn resolve(d: Description, defs: &mut Definitions) -> Result<()> {
     defs.warnings.extend(d.warnings.iter().cloned());
+    defs.addressing.absorb(d.addressing.clone());
     // Interfaces: a portType each.
     let mut flats = BTreeMap::new();
     for i in d.interfaces.values() {

@@ -1,0 +1,605 @@
+//! SOAP header blocks both ways: typed blocks added to requests (per client and per call), the
+//! response's blocks returned with the result, and `mustUnderstand` enforced on responses
+//! (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2).
+//!
+//! A response header block that is targeted at the client (no `actor`/`role`, or SOAP 1.1's
+//! `…/actor/next`, SOAP 1.2's `…/role/next` or `…/role/ultimateReceiver`) and carries
+//! `mustUnderstand="1"` (or `"true"`) must be understood, or the call fails with
+//! [`HeaderErrorKind::MustUnderstand`] naming it (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3). The
+//! client understands the WS-Addressing headers of the version it addresses in, `wsse:Security`
+//! when WS-Security is configured, and every block named with
+//! [`ClientBuilder::understood_header`](crate::ClientBuilder::understood_header): the caller's
+//! promise to process it, from [`Response::headers`] of
+//! [`Call::with_response`](crate::Call::with_response).
+//!
+//! # Examples
+//!
+//! ```
+//! # #[cfg(feature = "reqwest")] {
+//! use soapgen_runtime::header::HeaderBlock;
+//! use soapgen_runtime::xml::Name;
+//! let tenant = HeaderBlock::new("acme", Name::new("urn:example:ctx", "Tenant"))?
+//!     .must_understand(true);
+//! let client = soapgen_runtime::Client::builder("http://127.0.0.1:8080/svc")
+//!     .soap_header(tenant)
+//!     .understood_header("urn:example:ctx", "Session")
+//!     .build()?;
+//! # }
+//! # Ok::<(), soapgen_runtime::Error>(())
+//! ```
+
+use crate::addressing::AddressingVersion;
+use crate::envelope::SoapVersion;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, ValueError};
+use crate::types::AnyElement;
+use crate::xml::{FromXml, Name, StartTag, ToXml, XmlReader, XmlWriter};
+
+/// SOAP 1.1's "next" actor (§4.2.2): the block is for whoever receives the message.
+pub const SOAP11_ACTOR_NEXT: &str = "http://schemas.xmlsoap.org/soap/actor/next";
+/// SOAP 1.2's "next" role (Part 1 §5.2.2).
+pub const SOAP12_ROLE_NEXT: &str = "http://www.w3.org/2003/05/soap-envelope/role/next";
+/// SOAP 1.2's "ultimateReceiver" role (Part 1 §5.2.2), what an absent `role` means.
+pub const SOAP12_ROLE_ULTIMATE_RECEIVER: &str =
+    "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver";
+/// SOAP 1.2's "none" role (Part 1 §5.2.2): a block no node processes.
+pub const SOAP12_ROLE_NONE: &str = "http://www.w3.org/2003/05/soap-envelope/role/none";
+
+/// The WS-Security 1.0 `wsse` namespace (WSS 1.1 §5): its `Security` block is processed when
+/// WS-Security is configured.
+const WSSE_NS: &str =
+    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
+
+/// A header block to send: any [`ToXml`] value as an element, with `mustUnderstand` and the
+/// `actor` (SOAP 1.1 §4.2.2) or `role` (SOAP 1.2 Part 1 §5.2.2) it targets, written in the
+/// request's SOAP version. Encoded once, when made; cheap to clone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeaderBlock {
+    namespace: String,
+    local_name: String,
+    element: AnyElement,
+    must_understand: bool,
+    role: Option<String>,
+}
+
+impl HeaderBlock {
+    /// `value` written as the element `name` (SOAP 1.1 §4.2.1: a header block is a namespace
+    /// qualified element), not `mustUnderstand`, for the ultimate receiver.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] from `value`'s writer, or if `name` has no namespace (SOAP 1.1 §4.2.1,
+    /// SOAP 1.2 Part 1 §5.2.1 require one).
+    pub fn new<T: ToXml + ?Sized>(value: &T, name: Name<'_>) -> Result<Self, EncodeError> {
+        if name.namespace.is_empty() {
+            return Err(EncodeError::invalid_value(
+                "SOAP header block",
+                &format!(
+                    "{:?} has no namespace (SOAP 1.1 §4.2.1: header blocks are qualified)",
+                    name.local
+                ),
+            ));
+        }
+        Ok(HeaderBlock {
+            namespace: name.namespace.to_owned(),
+            local_name: name.local.to_owned(),
+            element: AnyElement::encode(value, name)?,
+            must_understand: false,
+            role: None,
+        })
+    }
+
+    /// Sets `mustUnderstand` (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3): the receiver must
+    /// process the block or fault.
+    pub fn must_understand(mut self, on: bool) -> Self {
+        self.must_understand = on;
+        self
+    }
+
+    /// Targets the block at `uri`: the `actor` attribute in SOAP 1.1 (§4.2.2), `role` in SOAP 1.2
+    /// (Part 1 §5.2.2), such as [`SOAP11_ACTOR_NEXT`] or [`SOAP12_ROLE_NEXT`].
+    pub fn role(mut self, uri: impl Into<String>) -> Self {
+        self.role = Some(uri.into());
+        self
+    }
+
+    /// The block's element name: (namespace, local name).
+    pub fn name(&self) -> (&str, &str) {
+        (&self.namespace, &self.local_name)
+    }
+
+    /// Writes the block into the open `Header` of `w`, an envelope of `version`.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] from the writer.
+    pub fn write(&self, w: &mut XmlWriter, version: SoapVersion) -> Result<(), EncodeError> {
+        let xml = self.element.xml.as_str();
+        if !self.must_understand && self.role.is_none() {
+            return w.raw(xml);
+        }
+        // The attributes go on the block's start tag, after its name.
+        let name_end = xml
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| c.is_ascii_whitespace() || *c == '>' || *c == '/')
+            .map_or(xml.len(), |(i, _)| i);
+        let tag_end = xml.find('>').unwrap_or(xml.len());
+        let env = version.envelope_namespace();
+        let mut prefix = w.prefix_for(env)?;
+        let mut attrs = String::new();
+        if xml[..tag_end].contains(&format!("xmlns:{prefix}=")) {
+            // The block binds the envelope's prefix to something else: bind one of its own.
+            prefix = "sgenv".to_owned();
+            attrs.push_str(&format!(" xmlns:sgenv=\"{env}\""));
+        }
+        if self.must_understand {
+            let one = match version {
+                SoapVersion::Soap11 => "1",
+                SoapVersion::Soap12 => "true",
+            };
+            attrs.push_str(&format!(" {prefix}:mustUnderstand=\"{one}\""));
+        }
+        if let Some(role) = &self.role {
+            let name = match version {
+                SoapVersion::Soap11 => "actor",
+                SoapVersion::Soap12 => "role",
+            };
+            let esc = role
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('"', "&quot;");
+            attrs.push_str(&format!(" {prefix}:{name}=\"{esc}\""));
+        }
+        let mut out = String::with_capacity(xml.len() + attrs.len());
+        out.push_str(&xml[..name_end]);
+        out.push_str(&attrs);
+        out.push_str(&xml[name_end..]);
+        w.raw(&out)
+    }
+}
+
+/// One header block of a response, kept as XML with what SOAP says about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResponseHeader {
+    /// The block's namespace.
+    pub namespace: String,
+    /// The block's local name.
+    pub local_name: String,
+    /// Its `mustUnderstand` (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3).
+    pub must_understand: bool,
+    /// Its `actor` (SOAP 1.1) or `role` (SOAP 1.2), if any.
+    pub role: Option<String>,
+    /// The block, self-contained (the namespace bindings it uses declared on it).
+    pub element: AnyElement,
+}
+
+/// The header blocks of a response, in document order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ResponseHeaders {
+    blocks: Vec<ResponseHeader>,
+}
+
+impl ResponseHeaders {
+    /// Every block, in document order.
+    pub fn iter(&self) -> std::slice::Iter<'_, ResponseHeader> {
+        self.blocks.iter()
+    }
+
+    /// How many blocks there are.
+    pub fn len(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.blocks.is_empty()
+    }
+
+    /// The first block named `name`.
+    pub fn find(&self, name: Name<'_>) -> Option<&ResponseHeader> {
+        self.blocks
+            .iter()
+            .find(|b| b.namespace == name.namespace && b.local_name == name.local)
+    }
+
+    /// The first block named `name` decoded as `T` (a header the WSDL declares, read typed);
+    /// `None` when there is no such block.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError`] if the block does not match `T`.
+    pub fn get<T: FromXml>(&self, name: Name<'_>) -> Result<Option<T>, DecodeError> {
+        self.find(name).map(|b| b.element.decode()).transpose()
+    }
+}
+
+impl From<Vec<ResponseHeader>> for ResponseHeaders {
+    fn from(blocks: Vec<ResponseHeader>) -> Self {
+        ResponseHeaders { blocks }
+    }
+}
+
+impl<'a> IntoIterator for &'a ResponseHeaders {
+    type Item = &'a ResponseHeader;
+    type IntoIter = std::slice::Iter<'a, ResponseHeader>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.blocks.iter()
+    }
+}
+
+/// A call's typed result with what came with it: the response's SOAP header blocks, its HTTP
+/// status and header fields. What [`Call::with_response`](crate::Call::with_response) yields.
+#[derive(Debug, Clone)]
+pub struct Response<T> {
+    /// The operation's result.
+    pub value: T,
+    /// The response's SOAP header blocks (every one, understood or not).
+    pub headers: ResponseHeaders,
+    /// The HTTP status (2xx).
+    pub status: u16,
+    /// The HTTP header fields, names in lowercase, in order.
+    pub http_headers: Vec<(String, String)>,
+}
+
+impl<T> Response<T> {
+    /// The first HTTP header field named `name` (case-insensitive).
+    pub fn http_header(&self, name: &str) -> Option<&str> {
+        self.http_headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// A response whose SOAP headers break the rules of the client's call.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{kind}")]
+pub struct HeaderError {
+    /// What is wrong.
+    pub kind: HeaderErrorKind,
+}
+
+/// What is wrong with a response's SOAP headers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HeaderErrorKind {
+    /// A header block targeted at the client with `mustUnderstand` that it does not process
+    /// (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3): name it with
+    /// [`ClientBuilder::understood_header`](crate::ClientBuilder::understood_header) if the
+    /// caller processes it.
+    MustUnderstand {
+        /// The block's namespace.
+        namespace: String,
+        /// The block's local name.
+        local_name: String,
+        /// Its `actor`/`role`, if any.
+        role: Option<String>,
+    },
+    /// An addressed call's reply whose `wsa:RelatesTo` (reply relationship) is not the request's
+    /// `wsa:MessageID` (WS-Addressing 1.0 Core §3.4), or is missing.
+    RelatesTo {
+        /// The request's MessageID.
+        expected: String,
+        /// What the reply said (`None`: no `wsa:RelatesTo` of the reply relationship).
+        found: Option<String>,
+        /// The addressing version of the call.
+        version: AddressingVersion,
+    },
+}
+
+impl std::fmt::Display for HeaderErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HeaderErrorKind::MustUnderstand {
+                namespace,
+                local_name,
+                role,
+            } => {
+                write!(
+                    f,
+                    "the response's header block {{{namespace}}}{local_name} is mustUnderstand \
+                     and the client does not process it"
+                )?;
+                if let Some(r) = role {
+                    write!(f, " (role {r})")?;
+                }
+                write!(
+                    f,
+                    " (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3); if the caller processes it, \
+                     name it with ClientBuilder::understood_header"
+                )
+            }
+            HeaderErrorKind::RelatesTo {
+                expected,
+                found,
+                version,
+            } => match found {
+                Some(found) => write!(
+                    f,
+                    "the reply's wsa:RelatesTo is {found:?}, not the request's MessageID \
+                     {expected:?} ({version}: a reply relates to its request)"
+                ),
+                None => write!(
+                    f,
+                    "the reply has no wsa:RelatesTo naming the request's MessageID {expected:?} \
+                     ({version}: a reply relates to its request)"
+                ),
+            },
+        }
+    }
+}
+
+/// A client's SOAP header settings: its header blocks, the response blocks its caller
+/// understands, and its WS-Addressing mode.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct HeaderSettings {
+    pub blocks: Vec<HeaderBlock>,
+    pub understood: Vec<(String, String)>,
+    pub addressing: crate::addressing::AddressingMode,
+}
+
+/// What the client processes of a response's headers, and what it found: the non-generic part
+/// of reading them, run on every response.
+#[derive(Debug, Default)]
+pub(crate) struct HeaderCheck<'a> {
+    /// Blocks the caller says it processes: (namespace, local name).
+    pub understood: &'a [(String, String)],
+    /// The addressing version of the call, if addressed.
+    pub addressing: Option<AddressingVersion>,
+    /// Whether `wsse:Security` is processed (WS-Security configured).
+    pub wss: bool,
+    /// Keep every block (for [`Response::headers`]).
+    pub keep: bool,
+    /// The blocks kept.
+    pub kept: Vec<ResponseHeader>,
+    /// The reply's `wsa:RelatesTo` of the reply relationship.
+    pub relates_to: Option<String>,
+    /// The first targeted `mustUnderstand` block not understood.
+    pub not_understood: Option<HeaderErrorKind>,
+}
+
+impl HeaderCheck<'_> {
+    /// Reads one header block, `start` just read (the reader after its start tag), of an
+    /// envelope of `version`, to its end.
+    pub(crate) fn block<'i>(
+        &mut self,
+        r: &mut XmlReader<'i>,
+        start: StartTag<'i>,
+        version: SoapVersion,
+    ) -> Result<(), DecodeError> {
+        let env = version.envelope_namespace();
+        let mu = match r.attribute(&start, Name::new(env, "mustUnderstand"))? {
+            None => false,
+            Some(v) => match v.trim() {
+                "1" | "true" => true,
+                "0" | "false" => false,
+                other => {
+                    let mut e = r.error_at(
+                        DecodeErrorKind::InvalidValue(ValueError::new("boolean", other)),
+                        start.offset(),
+                    );
+                    e.location.path.push_str("/@mustUnderstand");
+                    return Err(e);
+                }
+            },
+        };
+        let role_attr = match version {
+            SoapVersion::Soap11 => "actor",
+            SoapVersion::Soap12 => "role",
+        };
+        let role = r
+            .attribute(&start, Name::new(env, role_attr))?
+            .map(|v| v.trim().to_owned());
+        let targeted = match (version, role.as_deref()) {
+            (_, None) => true,
+            (SoapVersion::Soap11, Some(a)) => a == SOAP11_ACTOR_NEXT,
+            (SoapVersion::Soap12, Some(a)) => {
+                a == SOAP12_ROLE_NEXT || a == SOAP12_ROLE_ULTIMATE_RECEIVER
+            }
+        };
+        let namespace = String::from_utf8_lossy(r.namespace_of(&start)).into_owned();
+        let local = start.local_name();
+        let wsa = self
+            .addressing
+            .filter(|v| v.namespace() == namespace.as_str());
+        let understood = wsa.is_some()
+            || (self.wss && namespace == WSSE_NS && local == "Security")
+            || self
+                .understood
+                .iter()
+                .any(|(n, l)| *n == namespace && l == local);
+        if mu && targeted && !understood && self.not_understood.is_none() {
+            self.not_understood = Some(HeaderErrorKind::MustUnderstand {
+                namespace: namespace.clone(),
+                local_name: local.to_owned(),
+                role: role.clone(),
+            });
+        }
+        let relates_to = match wsa {
+            Some(v) if local == "RelatesTo" => {
+                let rel = r.attribute(&start, Name::new("", "RelationshipType"))?;
+                rel.is_none_or(|t| v.is_reply_relationship(t.trim()))
+            }
+            _ => false,
+        };
+        if self.keep {
+            let element = AnyElement::read_xml(r, start)?;
+            if relates_to && self.relates_to.is_none() {
+                let text: String = element.decode()?;
+                self.relates_to = Some(text.trim().to_owned());
+            }
+            self.kept.push(ResponseHeader {
+                local_name: local.to_owned(),
+                namespace,
+                must_understand: mu,
+                role,
+                element,
+            });
+        } else if relates_to && self.relates_to.is_none() {
+            let text = r.read_text()?;
+            self.relates_to = Some(text.trim().to_owned());
+        } else {
+            r.skip_element()?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_carry_must_understand_and_role_in_each_version() {
+        let b = HeaderBlock::new("acme", Name::new("urn:t", "Tenant"))
+            .unwrap()
+            .must_understand(true)
+            .role("urn:r&x");
+        for (v, expect) in [
+            (
+                SoapVersion::Soap11,
+                "soapenv:mustUnderstand=\"1\" soapenv:actor=\"urn:r&amp;x\"",
+            ),
+            (
+                SoapVersion::Soap12,
+                "soap:mustUnderstand=\"true\" soap:role=\"urn:r&amp;x\"",
+            ),
+        ] {
+            let mut env = crate::envelope::EnvelopeWriter::new(v, &[]).unwrap();
+            b.write(env.header_writer().unwrap(), v).unwrap();
+            env.body(|_| Ok(())).unwrap();
+            let xml = env.finish().unwrap();
+            assert!(xml.contains(expect), "{xml}");
+            assert!(xml.contains(">acme</"), "{xml}");
+        }
+    }
+
+    /// Runs the header check over `header` (the Header's content) in `version`.
+    fn check(
+        version: SoapVersion,
+        header: &str,
+        addressing: Option<AddressingVersion>,
+    ) -> Result<HeaderCheck<'static>, crate::Error> {
+        let doc = format!(
+            "<e:Envelope xmlns:e=\"{}\" xmlns:x=\"urn:x\"><e:Header>{header}</e:Header><e:Body/></e:Envelope>",
+            version.envelope_namespace()
+        );
+        let mut c = HeaderCheck {
+            addressing,
+            keep: true,
+            ..Default::default()
+        };
+        crate::envelope::read_envelope_with_headers(
+            doc.as_bytes(),
+            None,
+            None,
+            Default::default(),
+            Some(200),
+            Some(version),
+            Some(&mut c),
+            &mut |r, _| r.skip_element(),
+        )?;
+        Ok(c)
+    }
+
+    fn flagged(c: &HeaderCheck<'_>) -> Option<String> {
+        match &c.not_understood {
+            Some(HeaderErrorKind::MustUnderstand { local_name, .. }) => Some(local_name.clone()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn must_understand_follows_the_actor_and_role_rules() {
+        use SoapVersion::*;
+        let cases = [
+            (Soap11, r#"<x:A e:mustUnderstand="1"/>"#, Some("A")),
+            (Soap11, r#"<x:A e:mustUnderstand="0"/>"#, None),
+            (
+                Soap11,
+                r#"<x:A e:mustUnderstand="1" e:actor="http://schemas.xmlsoap.org/soap/actor/next"/>"#,
+                Some("A"),
+            ),
+            (
+                Soap11,
+                r#"<x:A e:mustUnderstand="1" e:actor="urn:someone-else"/>"#,
+                None,
+            ),
+            (Soap12, r#"<x:A e:mustUnderstand="true"/>"#, Some("A")),
+            (
+                Soap12,
+                r#"<x:A e:mustUnderstand="false"/><x:B e:mustUnderstand="1"/>"#,
+                Some("B"),
+            ),
+            (
+                Soap12,
+                r#"<x:A e:mustUnderstand="true" e:role="http://www.w3.org/2003/05/soap-envelope/role/none"/>"#,
+                None,
+            ),
+            (
+                Soap12,
+                r#"<x:A e:mustUnderstand="true" e:role="http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"/>"#,
+                Some("A"),
+            ),
+            (
+                Soap12,
+                r#"<x:A e:mustUnderstand="true" e:role="http://www.w3.org/2003/05/soap-envelope/role/next"/>"#,
+                Some("A"),
+            ),
+            // A mustUnderstand attribute of no namespace is not SOAP's.
+            (Soap12, r#"<x:A mustUnderstand="true"/>"#, None),
+        ];
+        for (v, header, want) in cases {
+            let c = check(v, header, None).unwrap();
+            assert_eq!(flagged(&c).as_deref(), want, "{v} {header}");
+            assert!(!c.kept.is_empty(), "{header}");
+        }
+        let e = check(Soap11, r#"<x:A e:mustUnderstand="yes"/>"#, None).unwrap_err();
+        assert!(e.to_string().contains("yes"), "{e}");
+        assert!(
+            matches!(&e, crate::Error::Decode(d) if d.location.path.ends_with("/@mustUnderstand")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn relates_to_is_the_reply_relationship_only() {
+        let ns = AddressingVersion::W3C.namespace();
+        let c = check(
+            SoapVersion::Soap11,
+            &format!(
+                r#"<a:RelatesTo xmlns:a="{ns}" RelationshipType="urn:other">urn:uuid:1</a:RelatesTo><a:RelatesTo xmlns:a="{ns}" e:mustUnderstand="1"> urn:uuid:2 </a:RelatesTo>"#
+            ),
+            Some(AddressingVersion::W3C),
+        )
+        .unwrap();
+        assert_eq!(c.relates_to.as_deref(), Some("urn:uuid:2"));
+        assert_eq!(
+            flagged(&c),
+            None,
+            "addressed: the wsa blocks are understood"
+        );
+        let old = AddressingVersion::Submission2004.namespace();
+        let c = check(
+            SoapVersion::Soap12,
+            &format!(r#"<w:RelatesTo xmlns:w="{old}" RelationshipType="w:Reply">urn:uuid:3</w:RelatesTo>"#),
+            Some(AddressingVersion::Submission2004),
+        )
+        .unwrap();
+        assert_eq!(c.relates_to.as_deref(), Some("urn:uuid:3"));
+        // Not addressed in that version: its mustUnderstand blocks are not understood.
+        let c = check(
+            SoapVersion::Soap11,
+            &format!(r#"<a:Action xmlns:a="{ns}" e:mustUnderstand="1">urn:x</a:Action>"#),
+            Some(AddressingVersion::Submission2004),
+        )
+        .unwrap();
+        assert_eq!(flagged(&c).as_deref(), Some("Action"));
+    }
+
+    #[test]
+    fn unqualified_blocks_are_refused() {
+        let e = HeaderBlock::new("x", Name::new("", "Tenant")).unwrap_err();
+        assert!(e.message.contains("no namespace"), "{e}");
+    }
+}

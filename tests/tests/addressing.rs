@@ -1,0 +1,369 @@
+//! WS-Addressing and SOAP headers both ways against gSOAP servers built with gSOAP's own
+//! WS-Addressing plugin (`wsaapi`; `tests/peers/gsoap/wsa/`), which refuse requests without
+//! the headers: WS-Addressing 1.0 (`import/wsa5.h`) and the 2004/08 submission (`import/wsa.h`),
+//! SOAP 1.1 and 1.2 each. The client is a `#[soap_client(addressing = "…")]` trait.
+
+use soapgen_runtime::addressing::{AddressingMode, AddressingVersion, WSA_2004_NS, WSA_NS};
+use soapgen_runtime::header::{HeaderBlock, HeaderErrorKind, SOAP12_ROLE_NONE};
+use soapgen_runtime::xml::Name;
+use soapgen_runtime::{soap_client, Client, Error, FromXml, SoapVersion, ToXml};
+use soapgen_tests::peers;
+
+const ACTION: &str = "urn:soapgen:wsa:AddressedEcho:EchoRequest";
+const HEADERS_NS: &str = "urn:soapgen:wsa:headers";
+const VERSIONS: [SoapVersion; 2] = [SoapVersion::Soap11, SoapVersion::Soap12];
+
+/// What the peer received, echoed in its response body.
+#[derive(Debug, Clone, PartialEq, Default, ToXml, FromXml)]
+#[xml(namespace = "urn:soapgen:wsa")]
+pub struct EchoResponse {
+    pub text: String,
+    pub action: Option<String>,
+    pub to: Option<String>,
+    #[xml(rename = "messageID")]
+    pub message_id: Option<String>,
+    #[xml(rename = "replyTo")]
+    pub reply_to: Option<String>,
+    pub tenant: Option<String>,
+    pub locale: Option<String>,
+}
+
+/// No `action`: WS-Addressing Metadata §4.4.4's default action pattern names it,
+/// `urn:soapgen:wsa` `:` `AddressedEcho` `:` `EchoRequest` (a URN's delimiter is `:`).
+#[soap_client(namespace = "urn:soapgen:wsa", soap = "1.1, 1.2", addressing = "1.0")]
+pub trait AddressedEcho {
+    #[soap(name = "Echo", bare_response, response = "EchoResponse")]
+    async fn echo(&self, text: String) -> Result<EchoResponse, Error>;
+}
+
+fn client(
+    url: &str,
+    version: SoapVersion,
+    f: impl FnOnce(soapgen_runtime::ClientBuilder) -> soapgen_runtime::ClientBuilder,
+) -> AddressedEchoClient {
+    let c = f(Client::builder(url)).build().expect("client");
+    AddressedEchoClient::from_client(c).with_soap_version(version)
+}
+
+fn session_understood(b: soapgen_runtime::ClientBuilder) -> soapgen_runtime::ClientBuilder {
+    b.understood_header(HEADERS_NS, "Session")
+}
+
+#[tokio::test]
+async fn the_description_turns_addressing_on_and_the_wsa_server_accepts_it() {
+    assert_eq!(
+        AddressedEchoClient::ADDRESSING,
+        [
+            (SoapVersion::Soap11, AddressingVersion::W3C),
+            (SoapVersion::Soap12, AddressingVersion::W3C)
+        ]
+    );
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    let url = peer.url("/no-session");
+    for v in VERSIONS {
+        let r = client(&url, v, |b| b)
+            .echo("hi".into())
+            .await
+            .unwrap_or_else(|e| panic!("{v}: {e}"));
+        assert_eq!(r.text, "hi");
+        assert_eq!(r.action.as_deref(), Some(ACTION), "{v}");
+        assert_eq!(r.to.as_deref(), Some(url.as_str()), "{v}");
+        assert_eq!(
+            r.reply_to.as_deref(),
+            Some(AddressingVersion::W3C.anonymous()),
+            "{v}"
+        );
+        let id = r.message_id.unwrap();
+        assert!(id.starts_with("urn:uuid:") && id.len() == 45, "{v}: {id}");
+    }
+}
+
+#[tokio::test]
+async fn switched_off_per_client_the_wsa_server_refuses_the_request() {
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    for v in VERSIONS {
+        let e = client(&peer.url("/no-session"), v, |b| {
+            b.addressing(AddressingMode::Off)
+        })
+        .echo("hi".into())
+        .await
+        .unwrap_err();
+        let Error::Fault(f) = &e else {
+            panic!("{v}: {e:?}")
+        };
+        let codes: Vec<&str> = std::iter::once(&f.code)
+            .chain(&f.subcodes)
+            .map(|q| q.local_name.as_str())
+            .collect();
+        assert!(
+            codes.contains(&"MessageAddressingHeaderRequired"),
+            "{v}: {codes:?} {e}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_2004_08_submission_against_gsoaps_wsa_h_server() {
+    let peer = peers::gsoap_wsa(AddressingVersion::Submission2004);
+    let url = peer.url("/no-session");
+    let on = AddressingMode::On(AddressingVersion::Submission2004);
+    for v in VERSIONS {
+        let r = client(&url, v, |b| b.addressing(on))
+            .echo("old".into())
+            .await
+            .unwrap_or_else(|e| panic!("{v}: {e}"));
+        assert_eq!(r.text, "old");
+        assert_eq!(r.action.as_deref(), Some(ACTION), "{v}");
+        assert_eq!(
+            r.reply_to.as_deref(),
+            Some(AddressingVersion::Submission2004.anonymous()),
+            "{v}"
+        );
+        // The 1.0 headers do not pass for the submission (the peer wants its anonymous URI).
+        let e = client(&url, v, |b| b).echo("new".into()).await.unwrap_err();
+        assert!(e.is_fault(), "{v}: {e}");
+    }
+}
+
+#[tokio::test]
+async fn a_reply_not_related_to_the_request_is_a_typed_error() {
+    for version in [AddressingVersion::W3C, AddressingVersion::Submission2004] {
+        let peer = peers::gsoap_wsa(version);
+        for v in VERSIONS {
+            let mode = AddressingMode::On(version);
+            let e = client(&peer.url("/wrong-relates/no-session"), v, |b| {
+                b.addressing(mode)
+            })
+            .echo("x".into())
+            .await
+            .unwrap_err();
+            let Error::Header(h) = &e else {
+                panic!("{version} {v}: {e:?}")
+            };
+            let HeaderErrorKind::RelatesTo {
+                expected, found, ..
+            } = &h.kind
+            else {
+                panic!("{e}")
+            };
+            assert!(expected.starts_with("urn:uuid:"), "{e}");
+            assert_eq!(
+                found.as_deref(),
+                Some("urn:uuid:00000000-0000-4000-8000-000000000000"),
+                "{e}"
+            );
+            let e = client(&peer.url("/no-relates/no-session"), v, |b| {
+                b.addressing(mode)
+            })
+            .echo("x".into())
+            .await
+            .unwrap_err();
+            assert!(
+                matches!(&e, Error::Header(h) if matches!(&h.kind, HeaderErrorKind::RelatesTo { found: None, .. })),
+                "{version} {v}: {e:?}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_must_understand_response_header_fails_the_call_unless_the_caller_names_it() {
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    let url = peer.url("/");
+    for v in VERSIONS {
+        let e = client(&url, v, |b| b).echo("x".into()).await.unwrap_err();
+        let Error::Header(h) = &e else {
+            panic!("{v}: {e:?}")
+        };
+        assert_eq!(
+            h.kind,
+            HeaderErrorKind::MustUnderstand {
+                namespace: HEADERS_NS.to_owned(),
+                local_name: "Session".to_owned(),
+                role: None
+            },
+            "{v}"
+        );
+        assert!(
+            e.to_string().contains("{urn:soapgen:wsa:headers}Session"),
+            "{e}"
+        );
+        // Addressed, the client processes gSOAP's mustUnderstand wsa:Action; unaddressed, the
+        // same block would be refused: switched off, the (fault) reply is reported as the fault.
+        let r = client(&url, v, session_understood)
+            .echo("y".into())
+            .await
+            .unwrap();
+        assert_eq!(r.text, "y");
+    }
+}
+
+#[tokio::test]
+async fn typed_headers_per_client_and_per_call_and_the_response_headers_back() {
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    let url = peer.url("/");
+    let tenant = HeaderBlock::new("acme", Name::new(HEADERS_NS, "Tenant"))
+        .unwrap()
+        .must_understand(true);
+    for v in VERSIONS {
+        let c = client(&url, v, |b| {
+            session_understood(b).soap_header(tenant.clone())
+        });
+        let locale = HeaderBlock::new("fr-CH", Name::new(HEADERS_NS, "Locale")).unwrap();
+        let resp = c
+            .with_soap_headers([locale])
+            .echo("z".into())
+            .with_response()
+            .await
+            .unwrap();
+        assert_eq!(resp.value.tenant.as_deref(), Some("acme"), "{v}");
+        assert_eq!(resp.value.locale.as_deref(), Some("fr-CH"), "{v}");
+        assert_eq!(resp.status, 200);
+        assert!(
+            resp.http_header("content-type")
+                .is_some_and(|t| t.contains(match v {
+                    SoapVersion::Soap11 => "text/xml",
+                    SoapVersion::Soap12 => "application/soap+xml",
+                })),
+            "{v}: {:?}",
+            resp.http_headers
+        );
+        let session: Option<String> = resp.headers.get(Name::new(HEADERS_NS, "Session")).unwrap();
+        assert_eq!(session.as_deref(), Some("session-acme"), "{v}");
+        let s = resp.headers.find(Name::new(HEADERS_NS, "Session")).unwrap();
+        assert!(s.must_understand, "{v}");
+        let note = resp.headers.find(Name::new(HEADERS_NS, "Note")).unwrap();
+        assert!(!note.must_understand);
+        assert!(
+            note.element.xml.contains(">from gSOAP</"),
+            "{}",
+            note.element.xml
+        );
+        let relates: Option<String> = resp.headers.get(Name::new(WSA_NS, "RelatesTo")).unwrap();
+        assert_eq!(relates, resp.value.message_id, "{v}");
+        let action: Option<String> = resp.headers.get(Name::new(WSA_NS, "Action")).unwrap();
+        assert_eq!(
+            action.as_deref(),
+            Some("urn:soapgen:wsa:AddressedEcho:EchoResponse")
+        );
+        // The per-call block went with that call only.
+        let r = c.echo("w".into()).await.unwrap();
+        assert_eq!(r.locale, None, "{v}");
+        assert_eq!(r.tenant.as_deref(), Some("acme"), "{v}");
+    }
+    let _ = WSA_2004_NS;
+}
+
+#[tokio::test]
+async fn a_must_understand_request_block_the_server_does_not_know_is_refused_by_it() {
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    let url = peer.url("/no-session");
+    for v in VERSIONS {
+        let unknown = HeaderBlock::new("?", Name::new(HEADERS_NS, "Unknown")).unwrap();
+        // Not mustUnderstand: ignored by gSOAP.
+        let r = client(&url, v, |b| b)
+            .with_soap_headers([unknown.clone()])
+            .echo("a".into())
+            .await;
+        assert!(r.is_ok(), "{v}: {r:?}");
+        // mustUnderstand: a MustUnderstand fault (SOAP 1.1 §4.4.1, SOAP 1.2 Part 1 §5.4.8).
+        let e = client(&url, v, |b| b)
+            .with_soap_headers([unknown.clone().must_understand(true)])
+            .echo("b".into())
+            .await
+            .unwrap_err();
+        let f = e.fault().unwrap_or_else(|| panic!("{v}: {e}"));
+        assert_eq!(f.code.local_name, "MustUnderstand", "{v}: {e}");
+        // Targeted at no node (SOAP 1.2's role "none"): not processed, so no fault.
+        if v == SoapVersion::Soap12 {
+            let r = client(&url, v, |b| b)
+                .with_soap_headers([unknown.must_understand(true).role(SOAP12_ROLE_NONE)])
+                .echo("c".into())
+                .await;
+            assert!(r.is_ok(), "{v}: {r:?}");
+        }
+    }
+}
+
+/// WS-Security signs the addressing headers when its signer is asked to
+/// (`X509Signer::sign_addressing`); xmlsec1 verifies the signature, whose references then cover
+/// the four headers by their `wsu:Id` besides Timestamp and Body, and refuses a changed `wsa:To`.
+#[test]
+fn ws_security_signs_the_addressing_headers_when_asked() {
+    use soapgen_runtime::wss::{WssConfig, X509Signer};
+    use soapgen_tests::wss::{credential, echo_operation, text_envelope, ECHO_NS};
+    use soapgen_tests::xmlsec::xmlsec1_verify;
+    let pki = soapgen_tests::pki::test_pki();
+    let cert = pki.path("client.pem");
+    let cert = cert.to_str().unwrap();
+    for version in [AddressingVersion::W3C, AddressingVersion::Submission2004] {
+        for v in VERSIONS {
+            let wss = WssConfig::new()
+                .timestamp(std::time::Duration::from_secs(300))
+                .sign(X509Signer::new(credential("client")).sign_addressing(version));
+            let client = Client::builder("http://127.0.0.1:9/signed")
+                .addressing(AddressingMode::On(version))
+                .wss(wss)
+                .build()
+                .unwrap();
+            let xml = text_envelope(&client, &echo_operation(v), "tns", ECHO_NS, "signed");
+            xmlsec1_verify(&xml, &["--pubkey-cert-pem", cert])
+                .unwrap_or_else(|e| panic!("{version} {v}: xmlsec1 refused:\n{e}\n{xml}"));
+            let doc = roxmltree::Document::parse(&xml).unwrap();
+            let refs: Vec<&str> = doc
+                .descendants()
+                .filter(|n| n.has_tag_name(("http://www.w3.org/2000/09/xmldsig#", "Reference")))
+                .filter_map(|n| n.attribute("URI"))
+                .collect();
+            assert_eq!(refs.len(), 6, "{version} {v}: {refs:?}");
+            for local in AddressingVersion::REQUEST_HEADERS {
+                let h = doc
+                    .descendants()
+                    .find(|n| n.has_tag_name((version.namespace(), local)))
+                    .unwrap_or_else(|| panic!("no wsa:{local} in {xml}"));
+                let id = h
+                    .attribute((soapgen_runtime::wss::WSU_NS, "Id"))
+                    .unwrap_or_else(|| panic!("wsa:{local} has no wsu:Id: {xml}"));
+                assert!(
+                    refs.contains(&format!("#{id}").as_str()),
+                    "{local}: {refs:?}"
+                );
+            }
+            let tampered = xml.replace("http://127.0.0.1:9/signed<", "http://127.0.0.1:9/other<");
+            assert_ne!(tampered, xml);
+            assert!(xmlsec1_verify(&tampered, &["--pubkey-cert-pem", cert]).is_err());
+        }
+    }
+    // Asked to sign addressing headers that a request does not carry: an error, not less signed.
+    let wss = WssConfig::new()
+        .sign(X509Signer::new(credential("client")).sign_addressing(AddressingVersion::W3C));
+    let client = Client::builder("http://127.0.0.1:9/")
+        .wss(wss)
+        .build()
+        .unwrap();
+    let mut env = client
+        .envelope(&echo_operation(SoapVersion::Soap11), &[("tns", ECHO_NS)])
+        .unwrap();
+    env.body(|w| soapgen_tests::wss::text_element(w, ECHO_NS, "Echo", "x"))
+        .unwrap();
+    assert!(env.finish().is_err());
+}
+
+/// The blocking form: `with_response().wait(…)` on a private runtime, outside async code.
+#[test]
+fn with_response_blocking() {
+    let rt = soapgen_runtime::blocking::BlockingRuntime::new().unwrap();
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    let c = client(&peer.url("/"), SoapVersion::Soap12, session_understood);
+    let resp = c.echo("blocking".into()).with_response().wait(&rt).unwrap();
+    assert_eq!(resp.value.text, "blocking");
+    let session: Option<String> = resp.headers.get(Name::new(HEADERS_NS, "Session")).unwrap();
+    assert_eq!(session.as_deref(), Some("session-"));
+    assert_eq!(resp.status, 200);
+    // And the plain blocking call of the same client fails on the same header when not named.
+    let e = client(&peer.url("/"), SoapVersion::Soap12, |b| b)
+        .echo("x".into())
+        .wait(&rt)
+        .unwrap_err();
+    assert!(matches!(e, Error::Header(_)), "{e:?}");
+}
