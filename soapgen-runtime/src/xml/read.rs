@@ -981,7 +981,11 @@ impl<'i> XmlReader<'i> {
     /// # Errors
     ///
     /// A malformed attribute list, or an `xsi:nil` value that is not a boolean.
+    #[inline]
     pub fn is_nil(&self, tag: &StartTag<'i>) -> Result<bool, DecodeError> {
+        if tag.content.len() == tag.name_len {
+            return Ok(false); // no attributes: the common case, decided inline
+        }
         Ok(self
             .attribute_value::<NilFlag>(tag, Name::new(XSI_NS, "nil"))?
             .is_some_and(|f| f.0))
@@ -1371,14 +1375,23 @@ impl<'i> XmlReader<'i> {
             content = &content[..content.len() - 1];
         }
         let cb = content.as_bytes();
-        let name_len = cb.iter().position(|&b| is_space(b)).unwrap_or(cb.len());
+        // One pass over the name: where it ends and where its local part starts.
+        let mut name_len = cb.len();
+        let mut local_start = 0;
+        for (k, &b) in cb.iter().enumerate() {
+            if b == b':' && local_start == 0 {
+                local_start = k + 1;
+            } else if is_space(b) {
+                name_len = k;
+                break;
+            }
+        }
         if name_len == 0 {
             return Err(self.error_at(
                 DecodeErrorKind::Syntax("a start tag without an element name".to_owned()),
                 offset,
             ));
         }
-        let local_start = memchr(b':', &cb[..name_len]).map_or(0, |c| c + 1);
         let bindings_len = self.bindings.len();
         if name_len < cb.len() {
             if let Err(kind) = self.scan_attributes(&content[name_len..]) {
@@ -1427,6 +1440,7 @@ impl<'i> XmlReader<'i> {
     fn scan_attributes(&mut self, attrs: &'i str) -> Result<(), DecodeErrorKind> {
         let mut names = std::mem::take(&mut self.attribute_names);
         names.clear();
+        let own = self.bindings.len();
         let mut result = Ok(());
         for a in (Attributes { s: attrs, pos: 0 }) {
             let (name, value) = match a {
@@ -1440,7 +1454,18 @@ impl<'i> XmlReader<'i> {
                 result = Err(DecodeErrorKind::AttributeLimit(self.limits.max_attributes));
                 break;
             }
+            let declared = name == "xmlns" || name.starts_with("xmlns:");
             if names.contains(&name) {
+                // gSOAP repeats a namespace declaration on elements it re-serialises (kept
+                // `xs:any` content): the same binding twice is read as one.
+                let prefix = name.strip_prefix("xmlns:").unwrap_or("");
+                if declared
+                    && self.bindings[own..]
+                        .iter()
+                        .any(|b| b.prefix == prefix && b.uri == value)
+                {
+                    continue;
+                }
                 result = Err(DecodeErrorKind::Syntax(format!(
                     "attribute {name} appears twice in one start tag (XML 1.0 §3.1 Unique Att Spec)"
                 )));
@@ -1619,6 +1644,7 @@ fn push_normalized(out: &mut String, s: &str) {
     out.push_str(rest);
 }
 
+#[inline]
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n')
 }
@@ -1796,6 +1822,79 @@ y "><c/><p:c xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance
         let a = r.root().unwrap();
         assert_eq!(a.local_name(), "a");
         assert_eq!(r.read_text().unwrap(), "x");
+    }
+
+    #[test]
+    fn attributes_are_well_formed_and_unique() {
+        let k = kind(r#"<a x="1" x="2"/>"#);
+        assert!(
+            matches!(&k, DecodeErrorKind::Syntax(m) if m.contains("twice")),
+            "{k:?}"
+        );
+        for doc in [r#"<a x/>"#, r#"<a x=1/>"#, r#"<a ="1"/>"#] {
+            let k = kind(doc);
+            assert!(matches!(k, DecodeErrorKind::Syntax(_)), "{doc}: {k:?}");
+        }
+        // The same declaration twice (as gSOAP re-serialises kept content) is one binding; two
+        // different ones for a prefix are an error.
+        let mut r = XmlReader::new(r#"<p:a xmlns:p="urn:p" xmlns:p="urn:p"/>"#);
+        assert_eq!(r.root().unwrap().namespace(), "urn:p");
+        let k = kind(r#"<p:a xmlns:p="urn:p" xmlns:p="urn:q"/>"#);
+        assert!(matches!(k, DecodeErrorKind::Syntax(_)), "{k:?}");
+        let k = kind(r#"<a xmlns:xml="urn:x"/>"#);
+        assert!(matches!(k, DecodeErrorKind::Syntax(_)), "{k:?}");
+        assert!(matches!(kind("<p:a/>"), DecodeErrorKind::Syntax(m) if m.contains("unbound")));
+        assert!(matches!(kind("<a></b>"), DecodeErrorKind::Syntax(m) if m.contains("</b>")));
+        assert!(matches!(kind("<a>&amp</a>"), DecodeErrorKind::Syntax(_)));
+        assert_eq!(kind("<a><!-- x"), DecodeErrorKind::Truncated);
+        assert_eq!(kind("<a><![CDATA[x"), DecodeErrorKind::Truncated);
+        assert_eq!(kind("<a b='>"), DecodeErrorKind::Truncated);
+    }
+
+    #[test]
+    fn an_element_keeps_its_declarations_while_its_value_is_parsed() {
+        // A QName value is parsed after its end tag was read: the prefix declared on the element
+        // itself must still resolve (Namespaces in XML 1.0 §6.1), and not after the next token.
+        let doc = r#"<r><v xmlns:p="urn:p">p:x</v><w>p:y</w></r>"#;
+        let mut r = XmlReader::new(doc);
+        r.root().unwrap();
+        let v = r.next_child().unwrap().unwrap();
+        let q: crate::types::QName = r.read_simple(&v).unwrap();
+        assert_eq!(q, crate::types::QName::new("urn:p", "x"));
+        let w = r.next_child().unwrap().unwrap();
+        let e = r.read_simple::<crate::types::QName>(&w).unwrap_err();
+        assert!(matches!(e.kind, DecodeErrorKind::InvalidValue(_)), "{e}");
+    }
+
+    #[test]
+    fn text_in_pieces_is_joined_and_limited() {
+        let doc = "<a>one\r\ntwo &lt;3&gt;\rfour<!--c--><![CDATA[\r]]></a>";
+        let mut r = XmlReader::new(doc);
+        r.root().unwrap();
+        assert_eq!(r.read_text().unwrap(), "one\ntwo <3>\nfour\r");
+        let doc = format!("<a>{}&amp;</a>", "x".repeat(10));
+        let mut r = XmlReader::with_limits(&doc, Limits::default().with_max_text_bytes(10));
+        r.root().unwrap();
+        assert_eq!(
+            r.read_text().unwrap_err().kind,
+            DecodeErrorKind::TextLimit(10)
+        );
+        let doc = format!("<a>{}</a>", "x".repeat(11));
+        let mut r = XmlReader::with_limits(&doc, Limits::default().with_max_text_bytes(10));
+        r.root().unwrap();
+        assert_eq!(
+            r.read_text().unwrap_err().kind,
+            DecodeErrorKind::TextLimit(10)
+        );
+        // An end tag with space before `>` and an empty-element tag take the general path.
+        let mut r = XmlReader::new("<a><b>t</b ><c/></a>");
+        r.root().unwrap();
+        r.next_child().unwrap().unwrap();
+        assert_eq!(r.read_text().unwrap(), "t");
+        r.next_child().unwrap().unwrap();
+        assert_eq!(r.read_text().unwrap(), "");
+        assert!(r.next_child().unwrap().is_none());
+        r.finish().unwrap();
     }
 
     #[test]

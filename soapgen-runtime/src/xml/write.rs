@@ -95,6 +95,9 @@ struct OpenElement {
 pub struct XmlWriter {
     buf: String,
     bindings: Vec<Binding>,
+    /// The index in `bindings` of the last namespace found there: consecutive elements are mostly
+    /// in one namespace, so one comparison usually answers; cleared when `bindings` changes.
+    ns_cache: std::cell::Cell<Option<usize>>,
     open: Vec<OpenElement>,
     /// A start tag was written without its closing `>`.
     tag_open: bool,
@@ -129,6 +132,7 @@ impl XmlWriter {
         XmlWriter {
             buf: String::with_capacity(bytes),
             bindings: Vec::new(),
+            ns_cache: std::cell::Cell::new(None),
             open: Vec::new(),
             tag_open: false,
             next_prefix: 1,
@@ -526,7 +530,10 @@ impl XmlWriter {
                 .extend_from_within(el.name_start..el.name_start + el.name_len);
             self.buf.push('>');
         }
-        self.bindings.truncate(el.bindings_len);
+        if self.bindings.len() > el.bindings_len {
+            self.bindings.truncate(el.bindings_len);
+            self.ns_cache.set(None);
+        }
         Ok(())
     }
 
@@ -571,6 +578,7 @@ impl XmlWriter {
         escape_into(&mut decl, namespace, true)?;
         decl.push('"');
         self.buf.insert_str(at, &decl);
+        self.ns_cache.set(None);
         self.bindings.push(Binding {
             prefix: prefix.clone(),
             uri: namespace.to_owned(),
@@ -622,10 +630,17 @@ impl XmlWriter {
     /// further in (Namespaces in XML 1.0 §6.1: a nested declaration shadows an outer one).
     #[inline]
     fn lookup_index(&self, uri: &str) -> Option<usize> {
+        if let Some(i) = self.ns_cache.get() {
+            // Still the innermost unshadowed binding of its URI: `bindings` has not changed.
+            if self.bindings.get(i).is_some_and(|b| b.uri == uri) {
+                return Some(i);
+            }
+        }
         for (i, b) in self.bindings.iter().enumerate().rev() {
             if b.uri == uri {
                 let shadowed = self.bindings[i + 1..].iter().any(|o| o.prefix == b.prefix);
                 if !shadowed {
+                    self.ns_cache.set(Some(i));
                     return Some(i);
                 }
             }
@@ -659,6 +674,7 @@ impl XmlWriter {
         // Namespace URIs are written by generated code from WSDL constants; escape anyway.
         let _ = escape_into(&mut self.buf, uri, true);
         self.buf.push('"');
+        self.ns_cache.set(None);
         self.bindings.push(Binding {
             prefix,
             uri: uri.to_owned(),
