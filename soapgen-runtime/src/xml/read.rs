@@ -561,7 +561,7 @@ impl<'i> XmlReader<'i> {
     /// As [`read_text`](Self::read_text), and [`DecodeErrorKind::InvalidValue`] at the element.
     pub fn read_simple<T: FromXmlText>(&mut self, start: &StartTag<'i>) -> Result<T, DecodeError> {
         let text = self.read_text()?;
-        T::from_xml_text(&text, self).map_err(|e| {
+        T::from_xml_cow(text, self).map_err(|e| {
             // The end tag is consumed: put the element back on the path (built only on error).
             let mut err = self.error_at(DecodeErrorKind::InvalidValue(e), start.offset);
             self.push_path(&mut err.location.path, start);
