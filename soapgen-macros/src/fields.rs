@@ -273,6 +273,10 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
     let mut finals = TokenStream::new();
     let mut any_arm: Option<TokenStream> = None;
     let mut arm_count = 0usize;
+    // Without groups every arm is an element name: a `match` on the local name with the namespace
+    // as a guard (the keys are constants; the tag's namespace was resolved when it was read).
+    let by_name = !fields.iter().any(|f| f.group && !f.any);
+    let mut name_arms = TokenStream::new();
     for f in fields.iter() {
         let slot = &f.slot;
         let inner = &f.shape.inner;
@@ -380,7 +384,13 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
             ),
         };
         decls.extend(quote::quote_spanned!(f.span=> #decl));
-        let cond = quote!(__r.matches(&__child, #name));
+        if by_name {
+            let (ns, local) = (&f.namespace, &f.local);
+            name_arms.extend(quote!(#local if __child.namespace() == #ns => { #arm }));
+            finals.extend(fin);
+            continue;
+        }
+        let cond = quote!(__child.is(#name));
         if i == 0 {
             arms.extend(quote!(if #cond { #arm }));
         } else {
@@ -392,6 +402,18 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
         Some(arm) => arm,
         None => quote!(__r.unknown_element(&__child)?;),
     };
+    if by_name && arm_count > 0 {
+        return quote! {
+            #decls
+            while let ::core::option::Option::Some(__child) = __r.next_child()? {
+                match __child.local_name() {
+                    #name_arms
+                    _ => { #otherwise }
+                }
+            }
+            #finals
+        };
+    }
     let fallback = if arm_count == 0 {
         otherwise
     } else {

@@ -159,7 +159,7 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
             take: quote!(let #local = self.#slot;),
         };
     }
-    let matches = quote!(__r.matches(__child, #name));
+    let matches = quote!(__child.is(#name));
     let nillable = quote!(#krate::Nillable<#stored>);
     let read_req = wrap(crate::fields::read_call(krate, f, "required"));
     let read_nil = if f.shape.boxed {
@@ -525,9 +525,9 @@ pub fn choice_from_group(
             finishes.extend(quote!(#partial::#vi(__g) => #ident::#vi(#fin),));
             continue;
         }
-        let cond = quote!(__r.matches(__child, #name));
+        let cond = quote!(__child.is(#name));
         starts.push(cond.clone());
-        let begin_cond = quote!(__r.matches(&__child, #name));
+        let begin_cond = quote!(__child.is(#name));
         let read_req = wrap(quote!(#krate::__private::read_required::<#inner>(__r, __child)?));
         let read_nil = if f.shape.boxed {
             quote!(#krate::__private::read_nillable::<#inner>(__r, __child)?.map(::std::boxed::Box::new))

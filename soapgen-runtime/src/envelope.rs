@@ -495,15 +495,18 @@ pub(crate) fn read_envelope_with_headers(
 ) -> Result<BodyContent<()>, Error> {
     let document = crate::xml::to_utf8(body, http_charset)?;
     // rpc/encoded: multi-reference values (SOAP 1.1 §5.4.1) inlined first, when there are any.
-    let resolved = match std::str::from_utf8(&document) {
-        Ok(text) => crate::xml::multiref::resolve(text.trim_start_matches('\u{feff}'), limits)?,
-        Err(_) => None,
+    let text = std::str::from_utf8(&document).ok();
+    let resolved = match text {
+        Some(text) => crate::xml::multiref::resolve(text.trim_start_matches('\u{feff}'), limits)?,
+        None => None,
     };
-    let document = match &resolved {
-        Some(r) => r.as_bytes(),
-        None => &document[..],
+    // UTF-8 is checked once: the reader takes the text validated above (it skips a BOM itself);
+    // only invalid bytes go through from_bytes, which locates them.
+    let mut r = match (&resolved, text) {
+        (Some(resolved), _) => XmlReader::with_limits(resolved, limits),
+        (None, Some(text)) => XmlReader::with_limits(text, limits),
+        (None, None) => XmlReader::from_bytes(&document, limits)?,
     };
-    let mut r = XmlReader::from_bytes(document, limits)?;
     if let Some(a) = attachments {
         r.set_attachments(a);
     }

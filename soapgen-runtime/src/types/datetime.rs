@@ -406,8 +406,22 @@ fn fmt_fraction(f: &mut fmt::Formatter<'_>, nanosecond: u32) -> fmt::Result {
 }
 
 fn fmt_time(f: &mut fmt::Formatter<'_>, h: u32, m: u32, s: u32, ns: u32) -> fmt::Result {
-    write!(f, "{h:02}:{m:02}:{s:02}")?;
+    pad2(f, h)?;
+    f.write_char(':')?;
+    pad2(f, m)?;
+    f.write_char(':')?;
+    pad2(f, s)?;
     fmt_fraction(f, ns)
+}
+
+/// Writes `v` as two digits (`{v:02}` without the formatting machinery; wider values in full).
+fn pad2(f: &mut fmt::Formatter<'_>, v: u32) -> fmt::Result {
+    if v < 100 {
+        let d = [b'0' + (v / 10) as u8, b'0' + (v % 10) as u8];
+        f.write_str(std::str::from_utf8(&d).unwrap_or("00"))
+    } else {
+        write!(f, "{v:02}")
+    }
 }
 
 /// Validates with `check`, then writes the `Display` form.
@@ -543,7 +557,11 @@ impl DateTime {
 impl fmt::Display for DateTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt_year(f, self.year)?;
-        write!(f, "-{:02}-{:02}T", self.month, self.day)?;
+        f.write_char('-')?;
+        pad2(f, self.month)?;
+        f.write_char('-')?;
+        pad2(f, self.day)?;
+        f.write_char('T')?;
         fmt_time(f, self.hour, self.minute, self.second, self.nanosecond)?;
         fmt_offset(f, &self.offset)
     }

@@ -91,6 +91,21 @@ pub trait FromXmlText: Sized {
     /// [`ValueError`] naming the type and the offending text.
     fn from_xml_text(text: &str, ns: &dyn PrefixResolver) -> Result<Self, ValueError>;
 
+    /// As [`from_xml_text`](Self::from_xml_text), given the text as the reader holds it: borrowed
+    /// from the document, or owned when the reader had to build it (references expanded, CDATA
+    /// sections joined, line ends normalised: XML 1.0 §4.6, §2.7, §2.11). [`String`] takes an
+    /// owned text as it is instead of copying it; the default parses the borrowed form.
+    ///
+    /// # Errors
+    ///
+    /// As [`from_xml_text`](Self::from_xml_text).
+    fn from_xml_cow(
+        text: std::borrow::Cow<'_, str>,
+        ns: &dyn PrefixResolver,
+    ) -> Result<Self, ValueError> {
+        Self::from_xml_text(&text, ns)
+    }
+
     /// Reads an element whose content is a value of this type, from just after its start tag up to
     /// and including its end tag (the blanket [`FromXml`](crate::FromXml) impl calls it).
     ///
@@ -152,6 +167,13 @@ impl ToXmlText for String {
 impl FromXmlText for String {
     fn from_xml_text(text: &str, _ns: &dyn PrefixResolver) -> Result<Self, ValueError> {
         Ok(text.to_owned())
+    }
+
+    fn from_xml_cow(
+        text: std::borrow::Cow<'_, str>,
+        _ns: &dyn PrefixResolver,
+    ) -> Result<Self, ValueError> {
+        Ok(text.into_owned())
     }
 }
 

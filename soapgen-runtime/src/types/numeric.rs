@@ -58,20 +58,6 @@ impl<const N: usize> fmt::Write for AsciiBuf<N> {
     }
 }
 
-/// Formats `value` with `Display` into a stack buffer and writes it with
-/// [`TextOut::push_ascii_safe`]. For values whose `Display` is ASCII digits, signs and letters.
-pub(super) fn push_display<T: fmt::Display + ?Sized>(
-    out: &mut TextOut<'_>,
-    type_name: &str,
-    value: &T,
-) -> Result<(), EncodeError> {
-    let mut buf = AsciiBuf::<192>::new();
-    write!(buf, "{value}")
-        .map_err(|_| EncodeError::invalid_value(type_name, "lexical form too long"))?;
-    out.push_ascii_safe(buf.as_str());
-    Ok(())
-}
-
 // ---------------------------------------------------------------------------------------------------
 // boolean
 
@@ -139,7 +125,9 @@ macro_rules! bounded_integer {
         #[doc = concat!("xs:", $xsd, " (XML Schema Part 2 ", $section, "): written in decimal digits, with `-` when negative.")]
         impl ToXmlText for $ty {
             fn write_xml_text(&self, out: &mut TextOut<'_>) -> Result<(), EncodeError> {
-                push_display(out, $xsd, self)
+                // Decimal digits straight into a stack buffer (itoa), without `fmt`.
+                out.push_ascii_safe(itoa::Buffer::new().format(*self));
+                Ok(())
             }
         }
 

@@ -47,7 +47,14 @@ struct Target {
 /// referenced element binds differently from the accessor's name, and the limits above; the reader's
 /// errors for malformed XML.
 pub fn resolve(input: &str, limits: Limits) -> Result<Option<String>, DecodeError> {
-    if !input.contains("href=\"#") && !input.contains("href='#") {
+    // One scan for `href=` (memmem), then a look at the two bytes after each hit.
+    let local_href = memchr::memmem::find_iter(input.as_bytes(), b"href=").any(|i| {
+        matches!(
+            input.as_bytes().get(i + 5..i + 7),
+            Some(b"\"#") | Some(b"'#")
+        )
+    });
+    if !local_href {
         return Ok(None);
     }
     // Pass 1: find Body and its children; collect the independent elements by id.

@@ -1,18 +1,18 @@
 //! The streaming XML reader used for responses.
 //!
-//! A pull reader over the whole response held in memory (`&str`), built on quick-xml's namespace-aware
-//! reader. Nothing is copied unless it must be: element names, attribute values and text without
-//! entity references are borrowed from the response buffer. It refuses document type declarations,
-//! expands only the five predefined entities and character references (XML 1.0 §4.1, §4.6), normalises
-//! line ends in text (§2.11) and attribute values (§3.3.3), limits element depth, and keeps the element
-//! path for errors.
+//! A pull reader over the whole response held in memory (`&str`), with its own tokenizer: markup is
+//! found with `memchr` scans, each element's namespace is resolved once when its start tag is read
+//! (Namespaces in XML 1.0 §6), and nothing is copied unless it must be: element names, attribute
+//! values and text without entity references are borrowed from the response buffer. It checks that
+//! the document is well-formed as far as reading needs (matching end tags, quoted attribute values,
+//! unique attribute names, XML 1.0 §3.1; bound prefixes, Namespaces in XML 1.0 §5), refuses document
+//! type declarations, expands only the five predefined entities and character references (XML 1.0
+//! §4.1, §4.6), normalises line ends in text (§2.11) and attribute values (§3.3.3), limits element
+//! depth, attributes and text size, and keeps the element path for errors.
 
 use std::borrow::Cow;
 
-use quick_xml::events::attributes::Attributes;
-use quick_xml::events::Event;
-use quick_xml::name::{QName, ResolveResult};
-use quick_xml::NsReader;
+use memchr::{memchr, memchr2, memchr3, memmem};
 
 use bytes::Bytes;
 
@@ -100,16 +100,20 @@ impl Limits {
     }
 }
 
-/// A start tag just read: its qualified name and attributes, borrowed from the document.
+/// A start tag just read: its qualified name, the namespace URI its prefix resolved to and its
+/// attributes, borrowed from the document.
 #[derive(Debug, Clone, Copy)]
 pub struct StartTag<'i> {
-    /// The text between `<` and `>` (name and attributes).
+    /// The text between `<` and `>` (name and attributes), without the `/` of an empty-element tag.
     content: &'i str,
     name_len: usize,
     /// Start of the local part within the name (after the colon, or 0).
     local_start: usize,
     /// Byte offset of the `<`.
     offset: u64,
+    /// The namespace URI of the element's name, resolved when the tag was read (Namespaces in XML
+    /// 1.0 §6.2; `""`: no namespace).
+    namespace: &'i str,
 }
 
 impl<'i> StartTag<'i> {
@@ -128,8 +132,79 @@ impl<'i> StartTag<'i> {
         self.offset
     }
 
+    /// The namespace URI of the element's name (`""` for no namespace), resolved once when the
+    /// tag was read against the declarations in scope there (Namespaces in XML 1.0 §6.2: an
+    /// unprefixed element name takes the default namespace).
+    pub fn namespace(&self) -> &'i str {
+        self.namespace
+    }
+
+    /// Whether the element's expanded name is `name` (namespace URI and local name compared as
+    /// strings, Namespaces in XML 1.0 §2.1). Needs no reader: the namespace was resolved when the
+    /// tag was read.
+    #[inline]
+    pub fn is(&self, name: Name<'_>) -> bool {
+        self.local_name() == name.local && self.namespace == name.namespace
+    }
+
     fn attributes(&self) -> Attributes<'i> {
-        Attributes::new(self.content, self.name_len)
+        Attributes {
+            s: &self.content[self.name_len..],
+            pos: 0,
+        }
+    }
+}
+
+/// The attributes of a start tag, in document order: `(qualified name, raw value)`, the value as
+/// written between its quotes (XML 1.0 §3.1 productions Attribute and AttValue).
+struct Attributes<'i> {
+    s: &'i str,
+    pos: usize,
+}
+
+impl<'i> Iterator for Attributes<'i> {
+    type Item = Result<(&'i str, &'i str), &'static str>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let b = self.s.as_bytes();
+        let mut i = self.pos;
+        while i < b.len() && is_space(b[i]) {
+            i += 1;
+        }
+        if i >= b.len() {
+            self.pos = i;
+            return None;
+        }
+        // On an error the rest is not read again.
+        self.pos = b.len();
+        let name_start = i;
+        while i < b.len() && !is_space(b[i]) && !matches!(b[i], b'=' | b'"' | b'\'') {
+            i += 1;
+        }
+        if i == name_start {
+            return Some(Err("an attribute without a name"));
+        }
+        let name = &self.s[name_start..i];
+        while i < b.len() && is_space(b[i]) {
+            i += 1;
+        }
+        if b.get(i) != Some(&b'=') {
+            return Some(Err("an attribute without `=` and a value"));
+        }
+        i += 1;
+        while i < b.len() && is_space(b[i]) {
+            i += 1;
+        }
+        let quote = match b.get(i) {
+            Some(&q @ (b'"' | b'\'')) => q,
+            _ => return Some(Err("an attribute value that is not quoted")),
+        };
+        let Some(len) = memchr(quote, &b[i + 1..]) else {
+            return Some(Err("an unclosed attribute value"));
+        };
+        let value = &self.s[i + 1..i + 1 + len];
+        self.pos = i + 2 + len;
+        Some(Ok((name, value)))
     }
 }
 
@@ -154,24 +229,70 @@ impl<'i> StartTag<'i> {
 /// # Ok::<(), soapgen_runtime::DecodeError>(())
 /// ```
 pub struct XmlReader<'i> {
-    inner: NsReader<&'i [u8]>,
     input: &'i str,
-    /// Qualified names of the open elements.
-    stack: Vec<&'i str>,
+    /// Byte position of the next token.
+    pos: usize,
+    /// The open elements.
+    stack: Vec<Open<'i>>,
+    /// Namespace declarations in scope, outermost first (Namespaces in XML 1.0 §6.1).
+    bindings: Vec<Binding<'i>>,
+    /// The last start tag was an empty-element tag (`<a/>`): its end is the next token.
+    empty_pending: bool,
+    /// The length `bindings` returns to once the token after an end tag is read: the declarations
+    /// of an element stay in scope until then, for a QName value read with its end tag.
+    pending_pop: Option<usize>,
+    /// Attribute names of the tag being read, for the uniqueness check (reused).
+    attribute_names: Vec<&'i str>,
     /// Leading path entries left out of error paths (the SOAP Envelope).
     path_skip: usize,
     limits: Limits,
-    /// Position before the last event read (its first byte).
+    /// Position before the last token read (its first byte).
     last_event_start: u64,
     root_seen: bool,
     /// MTOM/SwA parts that `xop:Include` and `href="cid:…"` resolve to.
     attachments: Option<&'i Attachments>,
 }
 
+/// An open element.
+#[derive(Debug, Clone, Copy)]
+struct Open<'i> {
+    /// The qualified name as written in the start tag.
+    qname: &'i str,
+    /// The length of `bindings` before the element's own declarations.
+    bindings_len: usize,
+}
+
+/// A namespace declaration: `xmlns:prefix="uri"`, or `xmlns="uri"` with `prefix` `""`.
+#[derive(Debug, Clone, Copy)]
+struct Binding<'i> {
+    prefix: &'i str,
+    /// As written between the quotes; `""` undeclares the default namespace.
+    uri: &'i str,
+}
+
+/// What the tokenizer read. Start and end tags have updated the stack of open elements already.
+#[derive(Clone, Copy)]
+enum Token<'i> {
+    Start(StartTag<'i>),
+    End,
+    /// Character data up to the next `<` or `&`, as written.
+    Text(&'i str),
+    /// An entity or character reference: the name between `&` and `;`.
+    Reference(&'i str),
+    /// The content of a CDATA section.
+    CData(&'i str),
+    /// A comment, a processing instruction or the XML declaration.
+    Other,
+    Eof,
+}
+
+/// The namespace bound to the prefix `xmlns` (Namespaces in XML 1.0 §3).
+const XMLNS_NS: &str = "http://www.w3.org/2000/xmlns/";
+
 impl std::fmt::Debug for XmlReader<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("XmlReader")
-            .field("position", &self.inner.buffer_position())
+            .field("position", &self.pos)
             .field("path", &self.path())
             .finish()
     }
@@ -185,16 +306,15 @@ impl<'i> XmlReader<'i> {
 
     /// A reader over `input` with the given limits.
     pub fn with_limits(input: &'i str, limits: Limits) -> Self {
-        let mut inner = NsReader::from_str(input);
-        let cfg = inner.config_mut();
-        cfg.expand_empty_elements = true;
-        cfg.check_end_names = true;
-        cfg.trim_text(false);
-        cfg.trim_markup_names_in_closing_tags = true;
         XmlReader {
-            inner,
             input,
-            stack: Vec::new(),
+            // A UTF-8 byte order mark (XML 1.0 §4.3.3, sent by .NET and PHP servers) is not content.
+            pos: if input.starts_with('\u{feff}') { 3 } else { 0 },
+            stack: Vec::with_capacity(16),
+            bindings: Vec::with_capacity(8),
+            empty_pending: false,
+            pending_pop: None,
+            attribute_names: Vec::new(),
             path_skip: 0,
             limits,
             last_event_start: 0,
@@ -268,14 +388,10 @@ impl<'i> XmlReader<'i> {
     /// Non-whitespace text (element-only content), malformed or truncated XML, the depth limit.
     pub fn next_child(&mut self) -> Result<Option<StartTag<'i>>, DecodeError> {
         loop {
-            match self.next_event()? {
-                Event::Start(_) => return self.pushed_start().map(Some),
-                Event::End(_) => {
-                    self.stack.pop();
-                    return Ok(None);
-                }
-                Event::Text(t) => {
-                    let raw = self.borrowed(&t).unwrap_or_default();
+            match self.next_token()? {
+                Token::Start(tag) => return Ok(Some(tag)),
+                Token::End => return Ok(None),
+                Token::Text(raw) | Token::CData(raw) => {
                     if !is_xml_whitespace(raw) {
                         return Err(self.error_at(
                             DecodeErrorKind::UnexpectedText(excerpt(raw)),
@@ -283,47 +399,34 @@ impl<'i> XmlReader<'i> {
                         ));
                     }
                 }
-                Event::CData(c) => {
-                    let raw = self.borrowed(&c).unwrap_or_default();
-                    if !is_xml_whitespace(raw) {
-                        return Err(self.error_at(
-                            DecodeErrorKind::UnexpectedText(excerpt(raw)),
-                            self.last_event_start,
-                        ));
-                    }
-                }
-                Event::GeneralRef(_) => {
+                Token::Reference(_) => {
                     return Err(self.error_at(
                         DecodeErrorKind::UnexpectedText("&…;".to_owned()),
                         self.last_event_start,
                     ))
                 }
-                Event::Eof => {
+                Token::Eof => {
                     if self.stack.is_empty() {
                         return Ok(None);
                     }
                     return Err(self.error(DecodeErrorKind::Truncated));
                 }
                 // Comments, PIs and the declaration carry no data.
-                _ => {}
+                Token::Other => {}
             }
         }
     }
 
-    /// Whether `tag` has the expanded name `name`. Call it right after the tag was read, before
-    /// reading its content (namespace scope is that of the tag).
+    /// Whether `tag` has the expanded name `name` (as [`StartTag::is`]: the tag's namespace was
+    /// resolved when it was read).
+    #[inline]
     pub fn matches(&self, tag: &StartTag<'i>, name: Name<'_>) -> bool {
-        tag.local_name() == name.local && self.namespace_of(tag) == name.namespace.as_bytes()
+        tag.is(name)
     }
 
-    /// The namespace URI of `tag` (empty for no namespace). Valid right after the tag was read.
-    pub fn namespace_of(&self, tag: &StartTag<'i>) -> &[u8] {
-        match self.inner.resolve_element(QName(tag.qname().as_bytes())).0 {
-            ResolveResult::Bound(ns) => ns.into_inner(),
-            ResolveResult::Unbound => b"",
-            // next_child() refuses unbound prefixes, so this is not reached for tags it returned.
-            ResolveResult::Unknown(_) => b"\0unbound",
-        }
+    /// The namespace URI of `tag` (empty for no namespace), as [`StartTag::namespace`].
+    pub fn namespace_of(&self, tag: &StartTag<'i>) -> &'i [u8] {
+        tag.namespace.as_bytes()
     }
 
     /// The namespace of `tag` as text, for messages.
@@ -338,28 +441,41 @@ impl<'i> XmlReader<'i> {
     ///
     /// A child element (simple content has none), an undefined entity, truncation.
     pub fn read_text(&mut self) -> Result<Cow<'i, str>, DecodeError> {
+        if let Some(text) = self.text_and_end_tag() {
+            return Ok(Cow::Borrowed(text));
+        }
+        // Built once: the first piece that needs an owned string reserves the length of the text
+        // up to the next markup, which references and line-end normalisation only shorten.
         let mut acc: Option<Cow<'i, str>> = None;
         loop {
-            let piece: Cow<'i, str> = match self.next_event()? {
-                Event::Text(t) => {
-                    let raw = self.borrowed(&t).unwrap_or_default();
-                    normalize_line_ends(raw)
+            let token = self.next_token()?;
+            let mut buf = [0u8; 4];
+            let piece: &str = match token {
+                Token::Text(raw) | Token::CData(raw) => {
+                    let plain =
+                        matches!(token, Token::CData(_)) || memchr(b'\r', raw.as_bytes()).is_none();
+                    if acc.is_none() && plain {
+                        if raw.len() > self.limits.max_text_bytes {
+                            return Err(self.error_at(
+                                DecodeErrorKind::TextLimit(self.limits.max_text_bytes),
+                                self.last_event_start,
+                            ));
+                        }
+                        acc = Some(Cow::Borrowed(raw));
+                        continue;
+                    }
+                    raw
                 }
-                Event::CData(c) => Cow::Borrowed(self.borrowed(&c).unwrap_or_default()),
-                Event::GeneralRef(r) => {
-                    let name = self.borrowed(&r).unwrap_or_default();
+                Token::Reference(name) => {
                     let c = resolve_reference(name).ok_or_else(|| {
                         self.error_at(
                             DecodeErrorKind::Entity(format!("&{name};")),
                             self.last_event_start,
                         )
                     })?;
-                    let mut s = String::new();
-                    s.push(c);
-                    Cow::Owned(s)
+                    c.encode_utf8(&mut buf)
                 }
-                Event::Start(_) => {
-                    let tag = self.pushed_start()?;
+                Token::Start(tag) => {
                     return Err(self.error_at(
                         DecodeErrorKind::UnexpectedElement(format!(
                             "<{}> in simple content",
@@ -368,29 +484,74 @@ impl<'i> XmlReader<'i> {
                         tag.offset,
                     ));
                 }
-                Event::End(_) => {
-                    self.stack.pop();
-                    return Ok(acc.unwrap_or(Cow::Borrowed("")));
-                }
-                Event::Eof => return Err(self.error(DecodeErrorKind::Truncated)),
-                _ => continue,
+                Token::End => return Ok(acc.unwrap_or(Cow::Borrowed(""))),
+                Token::Eof => return Err(self.error(DecodeErrorKind::Truncated)),
+                Token::Other => continue,
             };
-            let so_far = acc.as_ref().map_or(0, |a| a.len());
-            if so_far + piece.len() > self.limits.max_text_bytes {
+            let s = match acc.take() {
+                None => String::with_capacity(self.run_length(self.last_event_start as usize)),
+                Some(Cow::Borrowed(b)) => {
+                    let reserve = self.run_length(self.last_event_start as usize);
+                    let mut s = String::with_capacity(b.len() + reserve);
+                    s.push_str(b);
+                    s
+                }
+                Some(Cow::Owned(s)) => s,
+            };
+            let s = acc.insert(Cow::Owned(s)).to_mut();
+            if matches!(token, Token::Text(_)) {
+                push_normalized(s, piece);
+            } else {
+                s.push_str(piece);
+            }
+            if s.len() > self.limits.max_text_bytes {
                 return Err(self.error_at(
                     DecodeErrorKind::TextLimit(self.limits.max_text_bytes),
                     self.last_event_start,
                 ));
             }
-            acc = Some(match acc {
-                None => piece,
-                Some(prev) => {
-                    let mut s = prev.into_owned();
-                    s.push_str(&piece);
-                    Cow::Owned(s)
-                }
-            });
         }
+    }
+
+    /// The fast path of [`read_text`](Self::read_text): text without references, CDATA, comments
+    /// or carriage returns, directly followed by the current element's end tag, which is consumed.
+    /// `None` (nothing consumed) otherwise.
+    #[inline]
+    fn text_and_end_tag(&mut self) -> Option<&'i str> {
+        if self.empty_pending {
+            return None;
+        }
+        let bytes = self.input.as_bytes();
+        let start = self.pos;
+        let lt = start + memchr3(b'<', b'&', b'\r', bytes.get(start..)?)?;
+        if bytes[lt] != b'<' || lt - start > self.limits.max_text_bytes {
+            return None;
+        }
+        let open = *self.stack.last()?;
+        let q = open.qname.as_bytes();
+        let after = bytes.get(lt + 1..)?;
+        if after.len() < q.len() + 2
+            || after[0] != b'/'
+            || &after[1..=q.len()] != q
+            || after[q.len() + 1] != b'>'
+        {
+            return None;
+        }
+        if let Some(n) = self.pending_pop.take() {
+            self.bindings.truncate(n);
+        }
+        self.stack.pop();
+        self.pending_pop = Some(open.bindings_len);
+        self.last_event_start = lt as u64;
+        self.pos = lt + q.len() + 3;
+        Some(&self.input[start..lt])
+    }
+
+    /// Bytes from `from` to the next `<` (or the end): a bound on the text a run of character
+    /// data and references there can produce.
+    fn run_length(&self, from: usize) -> usize {
+        let rest = self.input.as_bytes().get(from..).unwrap_or_default();
+        memchr(b'<', rest).unwrap_or(rest.len())
     }
 
     /// Reads the current element's text and parses it as a simple type (XML Schema Part 2).
@@ -400,7 +561,7 @@ impl<'i> XmlReader<'i> {
     /// As [`read_text`](Self::read_text), and [`DecodeErrorKind::InvalidValue`] at the element.
     pub fn read_simple<T: FromXmlText>(&mut self, start: &StartTag<'i>) -> Result<T, DecodeError> {
         let text = self.read_text()?;
-        T::from_xml_text(&text, self).map_err(|e| {
+        T::from_xml_cow(text, self).map_err(|e| {
             // The end tag is consumed: put the element back on the path (built only on error).
             let mut err = self.error_at(DecodeErrorKind::InvalidValue(e), start.offset);
             self.push_path(&mut err.location.path, start);
@@ -451,17 +612,10 @@ impl<'i> XmlReader<'i> {
         let mut include: Option<Bytes> = None;
         loop {
             let before = decoder.consumed();
-            let (fed, at) = match self.next_event()? {
-                Event::Text(t) => {
-                    let raw = self.borrowed(&t).unwrap_or_default();
-                    (decoder.feed(raw.as_bytes()), self.last_event_start)
-                }
-                Event::CData(c) => {
-                    let raw = self.borrowed(&c).unwrap_or_default();
-                    (decoder.feed(raw.as_bytes()), self.last_event_start + 9)
-                }
-                Event::GeneralRef(r) => {
-                    let name = self.borrowed(&r).unwrap_or_default();
+            let (fed, at) = match self.next_token()? {
+                Token::Text(raw) => (decoder.feed(raw.as_bytes()), self.last_event_start),
+                Token::CData(raw) => (decoder.feed(raw.as_bytes()), self.last_event_start + 9),
+                Token::Reference(name) => {
                     let c = resolve_reference(name).ok_or_else(|| {
                         self.error_at(
                             DecodeErrorKind::Entity(format!("&{name};")),
@@ -474,10 +628,8 @@ impl<'i> XmlReader<'i> {
                         self.last_event_start,
                     )
                 }
-                Event::Start(_) => {
-                    let tag = self.pushed_start()?;
-                    let is_include = tag.local_name() == "Include"
-                        && self.namespace_of(&tag) == XOP_NS.as_bytes();
+                Token::Start(tag) => {
+                    let is_include = tag.is(Name::new(XOP_NS, "Include"));
                     if !is_include || include.is_some() {
                         return Err(self.error_at(
                             DecodeErrorKind::UnexpectedElement(format!(
@@ -500,12 +652,9 @@ impl<'i> XmlReader<'i> {
                     include = Some(bytes);
                     continue;
                 }
-                Event::End(_) => {
-                    self.stack.pop();
-                    break;
-                }
-                Event::Eof => return Err(self.error(DecodeErrorKind::Truncated)),
-                _ => continue,
+                Token::End => break,
+                Token::Eof => return Err(self.error(DecodeErrorKind::Truncated)),
+                Token::Other => continue,
             };
             if decoder.consumed() > self.limits.max_text_bytes {
                 return Err(self.error_at(
@@ -653,18 +802,13 @@ impl<'i> XmlReader<'i> {
     pub fn skip_element(&mut self) -> Result<(), DecodeError> {
         let target = self.stack.len();
         loop {
-            match self.next_event()? {
-                Event::Start(_) => {
-                    self.pushed_start()?;
-                }
-                Event::End(_) => {
-                    self.stack.pop();
+            match self.next_token()? {
+                Token::End => {
                     if self.stack.len() < target {
                         return Ok(());
                     }
                 }
-                Event::GeneralRef(r) => {
-                    let name = self.borrowed(&r).unwrap_or_default();
+                Token::Reference(name) => {
                     if resolve_reference(name).is_none() {
                         return Err(self.error_at(
                             DecodeErrorKind::Entity(format!("&{name};")),
@@ -672,8 +816,8 @@ impl<'i> XmlReader<'i> {
                         ));
                     }
                 }
-                Event::Eof => return Err(self.error(DecodeErrorKind::Truncated)),
-                _ => {}
+                Token::Eof => return Err(self.error(DecodeErrorKind::Truncated)),
+                Token::Start(_) | Token::Text(_) | Token::CData(_) | Token::Other => {}
             }
         }
     }
@@ -685,7 +829,7 @@ impl<'i> XmlReader<'i> {
     ///
     /// Malformed or truncated XML.
     pub fn read_inner_xml(&mut self) -> Result<&'i str, DecodeError> {
-        let begin = self.inner.buffer_position() as usize;
+        let begin = self.pos;
         self.skip_element()?;
         let end = self.last_event_start as usize;
         Ok(self.input.get(begin..end).unwrap_or_default())
@@ -699,7 +843,7 @@ impl<'i> XmlReader<'i> {
     /// Malformed or truncated XML.
     pub fn read_outer_xml(&mut self, start: &StartTag<'i>) -> Result<&'i str, DecodeError> {
         self.skip_element()?;
-        let end = self.inner.buffer_position() as usize;
+        let end = self.pos;
         Ok(self
             .input
             .get(start.offset as usize..end)
@@ -709,20 +853,14 @@ impl<'i> XmlReader<'i> {
     /// Namespace bindings in scope at the current element (prefix, URI); the default namespace has
     /// prefix `""`. Valid right after a start tag was read.
     pub fn bindings_in_scope(&self) -> Vec<(String, String)> {
-        use quick_xml::name::PrefixDeclaration;
-        self.inner
-            .prefixes()
-            .map(|(p, ns)| {
-                let prefix = match p {
-                    PrefixDeclaration::Default => String::new(),
-                    PrefixDeclaration::Named(p) => String::from_utf8_lossy(p).into_owned(),
-                };
-                (
-                    prefix,
-                    String::from_utf8_lossy(ns.into_inner()).into_owned(),
-                )
-            })
-            .collect()
+        let mut out = Vec::new();
+        for (i, b) in self.bindings.iter().enumerate() {
+            let overridden = self.bindings[i + 1..].iter().any(|o| o.prefix == b.prefix);
+            if !overridden && !b.uri.is_empty() {
+                out.push((b.prefix.to_owned(), b.uri.to_owned()));
+            }
+        }
+        out
     }
 
     /// The value of the attribute named `name` on `tag`, normalised (XML 1.0 §3.3.3) and unescaped.
@@ -739,28 +877,20 @@ impl<'i> XmlReader<'i> {
             return Ok(None); // no attributes at all: the common case
         }
         for a in tag.attributes() {
-            let a =
-                a.map_err(|e| self.error_at(DecodeErrorKind::Syntax(e.to_string()), tag.offset))?;
-            let key = a.key;
-            if key.local_name().into_inner() != name.local.as_bytes() {
+            let (qname, raw) =
+                a.map_err(|e| self.error_at(DecodeErrorKind::Syntax(e.to_owned()), tag.offset))?;
+            let (prefix, local) = split_qname(qname);
+            if local != name.local {
                 continue;
             }
-            let ns: &[u8] = if key.prefix().is_none() {
-                // Unprefixed attributes are in no namespace (Namespaces in XML 1.0 §6.2).
-                b""
-            } else {
-                match self.inner.resolve_attribute(key).0 {
-                    ResolveResult::Bound(ns) => ns.into_inner(),
-                    _ => b"\0unbound",
-                }
+            // Unprefixed attributes are in no namespace (Namespaces in XML 1.0 §6.2).
+            let ns = match prefix {
+                None => Some(""),
+                Some(p) => self.attribute_namespace(p),
             };
-            if ns != name.namespace.as_bytes() {
+            if ns != Some(name.namespace) {
                 continue;
             }
-            let raw: &'i str = match a.value {
-                Cow::Borrowed(b) => self.reborrow(b).unwrap_or_default(),
-                Cow::Owned(_) => "",
-            };
             return self.attribute_text(raw, tag.offset).map(Some);
         }
         Ok(None)
@@ -806,22 +936,17 @@ impl<'i> XmlReader<'i> {
             return Ok(out);
         }
         for a in tag.attributes() {
-            let a =
-                a.map_err(|e| self.error_at(DecodeErrorKind::Syntax(e.to_string()), tag.offset))?;
-            let key = a.key;
-            if key.as_namespace_binding().is_some() {
+            let (qname, raw) =
+                a.map_err(|e| self.error_at(DecodeErrorKind::Syntax(e.to_owned()), tag.offset))?;
+            if qname == "xmlns" || qname.starts_with("xmlns:") {
                 continue;
             }
-            let local = String::from_utf8_lossy(key.local_name().into_inner()).into_owned();
-            let namespace = if key.prefix().is_none() {
-                String::new()
-            } else {
-                match self.inner.resolve_attribute(key).0 {
-                    ResolveResult::Bound(ns) => {
-                        String::from_utf8_lossy(ns.into_inner()).into_owned()
-                    }
-                    _ => {
-                        let qname = String::from_utf8_lossy(key.into_inner());
+            let (prefix, local) = split_qname(qname);
+            let namespace = match prefix {
+                None => "",
+                Some(p) => match self.attribute_namespace(p) {
+                    Some(ns) => ns,
+                    None => {
                         let mut err = self.error_at(
                             DecodeErrorKind::Syntax(format!(
                                 "the prefix of attribute {qname} is not bound to a namespace"
@@ -829,10 +954,10 @@ impl<'i> XmlReader<'i> {
                             tag.offset,
                         );
                         err.location.path.push_str("/@");
-                        err.location.path.push_str(&qname);
+                        err.location.path.push_str(qname);
                         return Err(err);
                     }
-                }
+                },
             };
             if namespace == XSI_NS
                 || known
@@ -841,14 +966,10 @@ impl<'i> XmlReader<'i> {
             {
                 continue;
             }
-            let raw: &'i str = match a.value {
-                Cow::Borrowed(b) => self.reborrow(b).unwrap_or_default(),
-                Cow::Owned(_) => "",
-            };
             let value = self.attribute_text(raw, tag.offset)?.into_owned();
             out.push(AnyAttribute {
-                namespace,
-                local,
+                namespace: namespace.to_owned(),
+                local: local.to_owned(),
                 value,
             });
         }
@@ -860,7 +981,11 @@ impl<'i> XmlReader<'i> {
     /// # Errors
     ///
     /// A malformed attribute list, or an `xsi:nil` value that is not a boolean.
+    #[inline]
     pub fn is_nil(&self, tag: &StartTag<'i>) -> Result<bool, DecodeError> {
+        if tag.content.len() == tag.name_len {
+            return Ok(false); // no attributes: the common case, decided inline
+        }
         Ok(self
             .attribute_value::<NilFlag>(tag, Name::new(XSI_NS, "nil"))?
             .is_some_and(|f| f.0))
@@ -944,10 +1069,10 @@ impl<'i> XmlReader<'i> {
             return Err(self.error(DecodeErrorKind::Truncated));
         }
         loop {
-            match self.next_event()? {
-                Event::Eof => return Ok(()),
-                Event::Text(t) if is_xml_whitespace(self.borrowed(&t).unwrap_or_default()) => {}
-                Event::Comment(_) | Event::PI(_) => {}
+            match self.next_token()? {
+                Token::Eof => return Ok(()),
+                Token::Text(t) if is_xml_whitespace(t) => {}
+                Token::Other => {}
                 _ => {
                     return Err(
                         self.error_at(DecodeErrorKind::TrailingContent, self.last_event_start)
@@ -959,7 +1084,7 @@ impl<'i> XmlReader<'i> {
 
     /// An error of `kind` at the current position and path.
     pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
-        self.error_at(kind, self.inner.buffer_position())
+        self.error_at(kind, self.pos as u64)
     }
 
     /// An error of `kind` at byte `offset`, with the current path.
@@ -971,11 +1096,11 @@ impl<'i> XmlReader<'i> {
 
     /// "Unexpected element" for `tag` (which was just read: its name is on the path).
     pub fn unexpected(&self, tag: &StartTag<'i>) -> DecodeError {
-        let ns = self.namespace_of(tag);
+        let ns = tag.namespace;
         let name = if ns.is_empty() {
             tag.local_name().to_owned()
         } else {
-            format!("{{{}}}{}", String::from_utf8_lossy(ns), tag.local_name())
+            format!("{{{ns}}}{}", tag.local_name())
         };
         self.error_at(DecodeErrorKind::UnexpectedElement(name), tag.offset)
     }
@@ -1035,7 +1160,8 @@ impl<'i> XmlReader<'i> {
     /// The current element path (`Body/Op/field`).
     pub fn path(&self) -> String {
         let mut p = String::new();
-        for q in self.stack.iter().skip(self.path_skip) {
+        for open in self.stack.iter().skip(self.path_skip) {
+            let q = open.qname;
             if !p.is_empty() {
                 p.push('/');
             }
@@ -1049,7 +1175,7 @@ impl<'i> XmlReader<'i> {
 
     /// Byte position just after the last event read.
     pub(crate) fn position(&self) -> usize {
-        self.inner.buffer_position() as usize
+        self.pos
     }
 
     /// Current depth (number of open elements).
@@ -1057,107 +1183,341 @@ impl<'i> XmlReader<'i> {
         self.stack.len()
     }
 
-    fn next_event(&mut self) -> Result<Event<'i>, DecodeError> {
-        self.last_event_start = self.inner.buffer_position();
-        match self.inner.read_event() {
-            Ok(Event::DocType(_)) => {
-                Err(self.error_at(DecodeErrorKind::DocType, self.last_event_start))
-            }
-            Ok(Event::Decl(d)) => {
-                if let Some(Ok(enc)) = d.encoding() {
-                    let enc = String::from_utf8_lossy(&enc).to_ascii_lowercase();
-                    if enc != "utf-8" && enc != "utf8" {
-                        return Err(self.error_at(
-                            DecodeErrorKind::Other(format!(
-                                "document encoding {enc:?}: XmlReader reads UTF-8; transcode first with xml::to_utf8 (read_response does)"
-                            )),
-                            self.last_event_start,
-                        ));
-                    }
-                }
-                Ok(Event::Decl(d))
-            }
-            Ok(ev) => Ok(ev),
-            Err(e) => {
-                let pos = self.inner.error_position();
-                use quick_xml::errors::SyntaxError as S;
-                let kind = match &e {
-                    quick_xml::Error::Syntax(
-                        S::UnclosedTag
-                        | S::UnclosedComment
-                        | S::UnclosedCData
-                        | S::UnclosedPIOrXmlDecl
-                        | S::UnclosedDoctype,
-                    ) => DecodeErrorKind::Truncated,
-                    _ => DecodeErrorKind::Syntax(e.to_string()),
-                };
-                Err(self.error_at(kind, pos))
+    /// Reads the next token: a start tag (pushed on the stack of open elements, its namespace
+    /// declarations in scope), an end tag (checked against the start tag and popped), a run of
+    /// character data, a reference, a CDATA section, or markup that carries no data.
+    fn next_token(&mut self) -> Result<Token<'i>, DecodeError> {
+        if let Some(n) = self.pending_pop.take() {
+            self.bindings.truncate(n);
+        }
+        let start = self.pos;
+        self.last_event_start = start as u64;
+        if self.empty_pending {
+            // XML 1.0 §3.1: an empty-element tag is the start and end of one element.
+            self.empty_pending = false;
+            self.close_element();
+            return Ok(Token::End);
+        }
+        let bytes = self.input.as_bytes();
+        let Some(&first) = bytes.get(start) else {
+            return Ok(Token::Eof);
+        };
+        match first {
+            b'<' => match bytes.get(start + 1) {
+                Some(b'/') => self.end_tag(start),
+                Some(b'!') => self.bang(start),
+                Some(b'?') => self.processing_instruction(start),
+                Some(_) => self.start_tag(start),
+                None => Err(self.error_at(DecodeErrorKind::Truncated, start as u64)),
+            },
+            b'&' => self.reference(start),
+            _ => {
+                let end = memchr2(b'<', b'&', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+                self.pos = end;
+                Ok(Token::Text(&self.input[start..end]))
             }
         }
     }
 
-    /// Bookkeeping after a Start event: depth limit, unbound prefixes, path.
-    fn pushed_start(&mut self) -> Result<StartTag<'i>, DecodeError> {
-        let offset = self.last_event_start;
-        // The start tag spans from `offset` (`<`) to the current position (after `>`).
-        let end = self.inner.buffer_position() as usize;
-        let raw = self
-            .input
-            .get(offset as usize + 1..end.saturating_sub(1))
-            .unwrap_or_default();
-        let raw = raw.strip_suffix('/').unwrap_or(raw);
-        let bytes = raw.as_bytes();
-        let name_len = bytes
-            .iter()
-            .position(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-            .unwrap_or(bytes.len());
-        let local_start = bytes[..name_len]
-            .iter()
-            .position(|&b| b == b':')
-            .map_or(0, |i| i + 1);
-        let tag = StartTag {
-            content: raw,
+    /// Pops the innermost open element; its declarations leave scope with the next token.
+    fn close_element(&mut self) {
+        if let Some(open) = self.stack.pop() {
+            self.pending_pop = Some(open.bindings_len);
+        }
+    }
+
+    /// `&name;` or `&#n;` at `start` (XML 1.0 §4.1); the name is checked by the caller.
+    fn reference(&mut self, start: usize) -> Result<Token<'i>, DecodeError> {
+        let rest = &self.input.as_bytes()[start + 1..];
+        match memchr3(b';', b'<', b'&', rest) {
+            Some(j) if j > 0 && rest[j] == b';' && !rest[..j].iter().any(|&b| is_space(b)) => {
+                self.pos = start + 2 + j;
+                Ok(Token::Reference(&self.input[start + 1..start + 1 + j]))
+            }
+            _ => Err(self.error_at(
+                DecodeErrorKind::Syntax(
+                    "unclosed reference: `&` starts no `&name;` or `&#n;` (XML 1.0 §4.1)"
+                        .to_owned(),
+                ),
+                start as u64,
+            )),
+        }
+    }
+
+    /// An end tag at `start` (XML 1.0 §3.1 production ETag): it must name the innermost open
+    /// element (§3 well-formedness constraint Element Type Match).
+    fn end_tag(&mut self, start: usize) -> Result<Token<'i>, DecodeError> {
+        let bytes = self.input.as_bytes();
+        let Some(k) = memchr(b'>', &bytes[start + 2..]) else {
+            return Err(self.error_at(DecodeErrorKind::Truncated, start as u64));
+        };
+        let gt = start + 2 + k;
+        let name = self.input[start + 2..gt].trim_end_matches([' ', '\t', '\r', '\n']);
+        let kind = match self.stack.last() {
+            Some(open) if open.qname == name => None,
+            Some(open) => Some(format!(
+                "end tag </{name}> does not match the start tag <{}> (XML 1.0 §3)",
+                open.qname
+            )),
+            None => Some(format!(
+                "end tag </{name}> without a start tag (XML 1.0 §3)"
+            )),
+        };
+        if let Some(message) = kind {
+            return Err(self.error_at(DecodeErrorKind::Syntax(message), start as u64));
+        }
+        self.pos = gt + 1;
+        self.close_element();
+        Ok(Token::End)
+    }
+
+    /// Markup starting `<!` at `start`: a comment, a CDATA section, or a refused DOCTYPE.
+    fn bang(&mut self, start: usize) -> Result<Token<'i>, DecodeError> {
+        let rest = &self.input.as_bytes()[start..];
+        let at = start as u64;
+        if rest.starts_with(b"<!--") {
+            // XML 1.0 §2.5.
+            return match memmem::find(&rest[4..], b"-->") {
+                Some(k) => {
+                    self.pos = start + 4 + k + 3;
+                    Ok(Token::Other)
+                }
+                None => Err(self.error_at(DecodeErrorKind::Truncated, at)),
+            };
+        }
+        if rest.starts_with(b"<![CDATA[") {
+            // XML 1.0 §2.7.
+            return match memmem::find(&rest[9..], b"]]>") {
+                Some(k) => {
+                    self.pos = start + 9 + k + 3;
+                    Ok(Token::CData(&self.input[start + 9..start + 9 + k]))
+                }
+                None => Err(self.error_at(DecodeErrorKind::Truncated, at)),
+            };
+        }
+        let doctype = b"<!DOCTYPE";
+        if rest.len() >= doctype.len() && rest[..doctype.len()].eq_ignore_ascii_case(doctype) {
+            return Err(self.error_at(DecodeErrorKind::DocType, at));
+        }
+        let cut_short =
+            |full: &[u8]| rest.len() < full.len() && full[..rest.len()].eq_ignore_ascii_case(rest);
+        if cut_short(b"<!--") || cut_short(b"<![CDATA[") || cut_short(doctype) {
+            return Err(self.error_at(DecodeErrorKind::Truncated, at));
+        }
+        Err(self.error_at(
+            DecodeErrorKind::Syntax(
+                "`<!` starts no comment, CDATA section or document type declaration".to_owned(),
+            ),
+            at,
+        ))
+    }
+
+    /// A processing instruction at `start` (XML 1.0 §2.6), or the XML declaration (§2.8), whose
+    /// encoding must be UTF-8 here (§4.3.3; [`to_utf8`](crate::xml::to_utf8) transcodes others).
+    fn processing_instruction(&mut self, start: usize) -> Result<Token<'i>, DecodeError> {
+        let bytes = self.input.as_bytes();
+        let Some(k) = memmem::find(&bytes[start + 2..], b"?>") else {
+            return Err(self.error_at(DecodeErrorKind::Truncated, start as u64));
+        };
+        let content = &self.input[start + 2..start + 2 + k];
+        let target_len = content.bytes().position(is_space).unwrap_or(content.len());
+        if &content[..target_len] == "xml" {
+            let declaration = Attributes {
+                s: &content[target_len..],
+                pos: 0,
+            };
+            for a in declaration {
+                let (name, value) = a.map_err(|e| {
+                    self.error_at(
+                        DecodeErrorKind::Syntax(format!("XML declaration: {e}")),
+                        start as u64,
+                    )
+                })?;
+                let enc = value.to_ascii_lowercase();
+                if name == "encoding" && enc != "utf-8" && enc != "utf8" {
+                    return Err(self.error_at(
+                        DecodeErrorKind::Other(format!(
+                            "document encoding {enc:?}: XmlReader reads UTF-8; transcode first with xml::to_utf8 (read_response does)"
+                        )),
+                        start as u64,
+                    ));
+                }
+            }
+        }
+        self.pos = start + 2 + k + 2;
+        Ok(Token::Other)
+    }
+
+    /// A start tag at `start` (XML 1.0 §3.1 productions STag, EmptyElemTag): its attributes are
+    /// checked (syntax, uniqueness, the attribute limit), its namespace declarations put in scope,
+    /// the depth limit applied, and its name's namespace resolved (Namespaces in XML 1.0 §6).
+    fn start_tag(&mut self, start: usize) -> Result<Token<'i>, DecodeError> {
+        let bytes = self.input.as_bytes();
+        let offset = start as u64;
+        // The `>` that ends the tag: the first one outside quoted attribute values.
+        let mut i = start + 1;
+        let gt = loop {
+            let Some(k) = memchr3(b'>', b'"', b'\'', &bytes[i..]) else {
+                return Err(self.error_at(DecodeErrorKind::Truncated, offset));
+            };
+            let j = i + k;
+            if bytes[j] == b'>' {
+                break j;
+            }
+            let Some(m) = memchr(bytes[j], &bytes[j + 1..]) else {
+                return Err(self.error_at(DecodeErrorKind::Truncated, offset));
+            };
+            i = j + m + 2;
+        };
+        let mut content = &self.input[start + 1..gt];
+        let empty = content.ends_with('/');
+        if empty {
+            content = &content[..content.len() - 1];
+        }
+        let cb = content.as_bytes();
+        // One pass over the name: where it ends and where its local part starts.
+        let mut name_len = cb.len();
+        let mut local_start = 0;
+        for (k, &b) in cb.iter().enumerate() {
+            if b == b':' && local_start == 0 {
+                local_start = k + 1;
+            } else if is_space(b) {
+                name_len = k;
+                break;
+            }
+        }
+        if name_len == 0 {
+            return Err(self.error_at(
+                DecodeErrorKind::Syntax("a start tag without an element name".to_owned()),
+                offset,
+            ));
+        }
+        let bindings_len = self.bindings.len();
+        if name_len < cb.len() {
+            if let Err(kind) = self.scan_attributes(&content[name_len..]) {
+                self.bindings.truncate(bindings_len);
+                return Err(self.error_at(kind, offset));
+            }
+        }
+        if self.stack.len() >= self.limits.max_depth {
+            self.bindings.truncate(bindings_len);
+            return Err(self.error_at(DecodeErrorKind::DepthLimit(self.limits.max_depth), offset));
+        }
+        let qname = &content[..name_len];
+        self.stack.push(Open {
+            qname,
+            bindings_len,
+        });
+        self.pos = gt + 1;
+        self.empty_pending = empty;
+        let namespace = if local_start == 0 {
+            // Namespaces in XML 1.0 §6.2: the default namespace, if one is declared.
+            self.lookup("").unwrap_or("")
+        } else {
+            let prefix = &qname[..local_start - 1];
+            match self.lookup(prefix) {
+                Some(ns) if !prefix.is_empty() => ns,
+                None if prefix == "xml" => crate::xml::XML_NS,
+                _ => {
+                    return Err(self.error_at(
+                        DecodeErrorKind::Syntax(format!("unbound namespace prefix {prefix:?}")),
+                        offset,
+                    ))
+                }
+            }
+        };
+        Ok(Token::Start(StartTag {
+            content,
             name_len,
             local_start,
             offset,
-        };
-        if tag.content.len() > tag.name_len
-            && count_attributes(&tag.content.as_bytes()[tag.name_len..])
-                > self.limits.max_attributes
-        {
-            return Err(self.error_at(
-                DecodeErrorKind::AttributeLimit(self.limits.max_attributes),
-                offset,
-            ));
-        }
-        if self.stack.len() >= self.limits.max_depth {
-            return Err(self.error_at(DecodeErrorKind::DepthLimit(self.limits.max_depth), offset));
-        }
-        self.stack.push(tag.qname());
-        if let ResolveResult::Unknown(p) =
-            self.inner.resolve_element(QName(tag.qname().as_bytes())).0
-        {
-            return Err(self.error_at(
-                DecodeErrorKind::Syntax(format!(
-                    "unbound namespace prefix {:?}",
-                    String::from_utf8_lossy(&p)
-                )),
-                offset,
-            ));
-        }
-        Ok(tag)
+            namespace,
+        }))
     }
 
-    /// Re-borrows a slice of the input with the input's lifetime.
-    fn reborrow(&self, s: &[u8]) -> Option<&'i str> {
-        let base = self.input.as_ptr() as usize;
-        let start = (s.as_ptr() as usize).checked_sub(base)?;
-        let slice = self.input.get(start..start + s.len())?;
-        (slice.as_ptr() == s.as_ptr()).then_some(slice)
+    /// Checks the attribute part of a start tag and puts its namespace declarations in scope
+    /// (Namespaces in XML 1.0 §3: `xml` only for its own namespace, `xmlns` never declared).
+    fn scan_attributes(&mut self, attrs: &'i str) -> Result<(), DecodeErrorKind> {
+        let mut names = std::mem::take(&mut self.attribute_names);
+        names.clear();
+        let own = self.bindings.len();
+        let mut result = Ok(());
+        for a in (Attributes { s: attrs, pos: 0 }) {
+            let (name, value) = match a {
+                Ok(a) => a,
+                Err(e) => {
+                    result = Err(DecodeErrorKind::Syntax(e.to_owned()));
+                    break;
+                }
+            };
+            if names.len() >= self.limits.max_attributes {
+                result = Err(DecodeErrorKind::AttributeLimit(self.limits.max_attributes));
+                break;
+            }
+            let declared = name == "xmlns" || name.starts_with("xmlns:");
+            if names.contains(&name) {
+                // gSOAP repeats a namespace declaration on elements it re-serialises (kept
+                // `xs:any` content): the same binding twice is read as one.
+                let prefix = name.strip_prefix("xmlns:").unwrap_or("");
+                if declared
+                    && self.bindings[own..]
+                        .iter()
+                        .any(|b| b.prefix == prefix && b.uri == value)
+                {
+                    continue;
+                }
+                result = Err(DecodeErrorKind::Syntax(format!(
+                    "attribute {name} appears twice in one start tag (XML 1.0 §3.1 Unique Att Spec)"
+                )));
+                break;
+            }
+            names.push(name);
+            let prefix = if name == "xmlns" {
+                ""
+            } else if let Some(p) = name.strip_prefix("xmlns:") {
+                p
+            } else {
+                continue;
+            };
+            let misuse = match prefix {
+                "xml" if value == crate::xml::XML_NS => continue,
+                "xml" => Some("the prefix xml bound to another namespace"),
+                "xmlns" => Some("the prefix xmlns declared"),
+                _ if value == crate::xml::XML_NS || value == XMLNS_NS => {
+                    Some("a reserved namespace bound to another prefix")
+                }
+                _ => None,
+            };
+            if let Some(m) = misuse {
+                result = Err(DecodeErrorKind::Syntax(format!(
+                    "{m} in {name}=\"{value}\" (Namespaces in XML 1.0 §3)"
+                )));
+                break;
+            }
+            self.bindings.push(Binding { prefix, uri: value });
+        }
+        self.attribute_names = names;
+        result
     }
 
-    fn borrowed(&self, e: &[u8]) -> Option<&'i str> {
-        self.reborrow(e)
+    /// The URI bound to `prefix` (`""`: the default namespace) by the innermost declaration in
+    /// scope, as written (`""` when the declaration undeclares it).
+    fn lookup(&self, prefix: &str) -> Option<&'i str> {
+        self.bindings
+            .iter()
+            .rev()
+            .find(|b| b.prefix == prefix)
+            .map(|b| b.uri)
+    }
+
+    /// The namespace of a prefixed attribute name (Namespaces in XML 1.0 §6.3; `xml` and `xmlns`
+    /// are bound by definition, §3); `None` for an unbound prefix.
+    fn attribute_namespace(&self, prefix: &str) -> Option<&'i str> {
+        match prefix {
+            "xml" => Some(crate::xml::XML_NS),
+            "xmlns" => Some(XMLNS_NS),
+            _ => self.lookup(prefix).filter(|u| !u.is_empty()),
+        }
     }
 
     fn attribute_text(&self, raw: &'i str, offset: u64) -> Result<Cow<'i, str>, DecodeError> {
@@ -1204,19 +1564,10 @@ impl PrefixResolver for XmlReader<'_> {
     }
 
     fn resolve_prefix(&self, prefix: &str) -> Option<String> {
-        if prefix == "xml" {
-            return Some(crate::xml::XML_NS.to_owned());
-        }
-        let probe;
-        let q: &[u8] = if prefix.is_empty() {
-            b"x"
-        } else {
-            probe = format!("{prefix}:x");
-            probe.as_bytes()
-        };
-        match self.inner.resolve_element(QName(q)).0 {
-            ResolveResult::Bound(ns) => Some(String::from_utf8_lossy(ns.into_inner()).into_owned()),
-            ResolveResult::Unbound if prefix.is_empty() => Some(String::new()),
+        match self.lookup(prefix) {
+            Some(uri) if !uri.is_empty() => Some(uri.to_owned()),
+            _ if prefix.is_empty() => Some(String::new()),
+            _ if prefix == "xml" => Some(crate::xml::XML_NS.to_owned()),
             _ => None,
         }
     }
@@ -1266,34 +1617,36 @@ fn resolve_reference(name: &str) -> Option<char> {
     Some(c)
 }
 
-/// The number of attributes in the attribute part of a start tag: `=` signs outside quoted values.
-fn count_attributes(attrs: &[u8]) -> usize {
-    let mut quote = None;
-    let mut n = 0;
-    for &b in attrs {
-        match quote {
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None => match b {
-                b'"' | b'\'' => quote = Some(b),
-                b'=' => n += 1,
-                _ => {}
-            },
-        }
+/// `(prefix, local part)` of a qualified name (Namespaces in XML 1.0 §4).
+fn split_qname(q: &str) -> (Option<&str>, &str) {
+    match q.find(':') {
+        Some(i) => (Some(&q[..i]), &q[i + 1..]),
+        None => (None, q),
     }
-    n
 }
 
 fn is_xml_whitespace(s: &str) -> bool {
     s.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
 }
 
-/// XML 1.0 §2.11: `\r\n` and lone `\r` become `\n`.
-fn normalize_line_ends(s: &str) -> Cow<'_, str> {
-    if !s.contains('\r') {
-        return Cow::Borrowed(s);
+/// Appends `s` to `out` with its line ends normalised (XML 1.0 §2.11: `\r\n` and a lone `\r`
+/// become `\n`).
+fn push_normalized(out: &mut String, s: &str) {
+    let mut rest = s;
+    while let Some(i) = memchr(b'\r', rest.as_bytes()) {
+        out.push_str(&rest[..i]);
+        out.push('\n');
+        rest = &rest[i + 1..];
+        if let Some(r) = rest.strip_prefix('\n') {
+            rest = r;
+        }
     }
-    Cow::Owned(s.replace("\r\n", "\n").replace('\r', "\n"))
+    out.push_str(rest);
+}
+
+#[inline]
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
 }
 
 fn excerpt(s: &str) -> String {
@@ -1469,6 +1822,79 @@ y "><c/><p:c xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance
         let a = r.root().unwrap();
         assert_eq!(a.local_name(), "a");
         assert_eq!(r.read_text().unwrap(), "x");
+    }
+
+    #[test]
+    fn attributes_are_well_formed_and_unique() {
+        let k = kind(r#"<a x="1" x="2"/>"#);
+        assert!(
+            matches!(&k, DecodeErrorKind::Syntax(m) if m.contains("twice")),
+            "{k:?}"
+        );
+        for doc in [r#"<a x/>"#, r#"<a x=1/>"#, r#"<a ="1"/>"#] {
+            let k = kind(doc);
+            assert!(matches!(k, DecodeErrorKind::Syntax(_)), "{doc}: {k:?}");
+        }
+        // The same declaration twice (as gSOAP re-serialises kept content) is one binding; two
+        // different ones for a prefix are an error.
+        let mut r = XmlReader::new(r#"<p:a xmlns:p="urn:p" xmlns:p="urn:p"/>"#);
+        assert_eq!(r.root().unwrap().namespace(), "urn:p");
+        let k = kind(r#"<p:a xmlns:p="urn:p" xmlns:p="urn:q"/>"#);
+        assert!(matches!(k, DecodeErrorKind::Syntax(_)), "{k:?}");
+        let k = kind(r#"<a xmlns:xml="urn:x"/>"#);
+        assert!(matches!(k, DecodeErrorKind::Syntax(_)), "{k:?}");
+        assert!(matches!(kind("<p:a/>"), DecodeErrorKind::Syntax(m) if m.contains("unbound")));
+        assert!(matches!(kind("<a></b>"), DecodeErrorKind::Syntax(m) if m.contains("</b>")));
+        assert!(matches!(kind("<a>&amp</a>"), DecodeErrorKind::Syntax(_)));
+        assert_eq!(kind("<a><!-- x"), DecodeErrorKind::Truncated);
+        assert_eq!(kind("<a><![CDATA[x"), DecodeErrorKind::Truncated);
+        assert_eq!(kind("<a b='>"), DecodeErrorKind::Truncated);
+    }
+
+    #[test]
+    fn an_element_keeps_its_declarations_while_its_value_is_parsed() {
+        // A QName value is parsed after its end tag was read: the prefix declared on the element
+        // itself must still resolve (Namespaces in XML 1.0 §6.1), and not after the next token.
+        let doc = r#"<r><v xmlns:p="urn:p">p:x</v><w>p:y</w></r>"#;
+        let mut r = XmlReader::new(doc);
+        r.root().unwrap();
+        let v = r.next_child().unwrap().unwrap();
+        let q: crate::types::QName = r.read_simple(&v).unwrap();
+        assert_eq!(q, crate::types::QName::new("urn:p", "x"));
+        let w = r.next_child().unwrap().unwrap();
+        let e = r.read_simple::<crate::types::QName>(&w).unwrap_err();
+        assert!(matches!(e.kind, DecodeErrorKind::InvalidValue(_)), "{e}");
+    }
+
+    #[test]
+    fn text_in_pieces_is_joined_and_limited() {
+        let doc = "<a>one\r\ntwo &lt;3&gt;\rfour<!--c--><![CDATA[\r]]></a>";
+        let mut r = XmlReader::new(doc);
+        r.root().unwrap();
+        assert_eq!(r.read_text().unwrap(), "one\ntwo <3>\nfour\r");
+        let doc = format!("<a>{}&amp;</a>", "x".repeat(10));
+        let mut r = XmlReader::with_limits(&doc, Limits::default().with_max_text_bytes(10));
+        r.root().unwrap();
+        assert_eq!(
+            r.read_text().unwrap_err().kind,
+            DecodeErrorKind::TextLimit(10)
+        );
+        let doc = format!("<a>{}</a>", "x".repeat(11));
+        let mut r = XmlReader::with_limits(&doc, Limits::default().with_max_text_bytes(10));
+        r.root().unwrap();
+        assert_eq!(
+            r.read_text().unwrap_err().kind,
+            DecodeErrorKind::TextLimit(10)
+        );
+        // An end tag with space before `>` and an empty-element tag take the general path.
+        let mut r = XmlReader::new("<a><b>t</b ><c/></a>");
+        r.root().unwrap();
+        r.next_child().unwrap().unwrap();
+        assert_eq!(r.read_text().unwrap(), "t");
+        r.next_child().unwrap().unwrap();
+        assert_eq!(r.read_text().unwrap(), "");
+        assert!(r.next_child().unwrap().is_none());
+        r.finish().unwrap();
     }
 
     #[test]
