@@ -67,10 +67,10 @@ mod xmlenc;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use c14n::exclusive_c14n;
+pub use c14n::{canonicalize, exclusive_c14n, C14nMethod};
 pub use encrypt::{EncryptionOrder, X509Encryptor, ENCRYPTED_KEY_TOKEN};
 pub use error::WssError;
-pub use policy::AlgorithmPolicy;
+pub use policy::{AlgorithmPolicy, C14N_10, C14N_11};
 pub use sign::{
     DigestAlgorithm, KeyReference, SignatureAlgorithm, X509Signer, DS_NS, EXC_C14N,
     THUMBPRINT_SHA1, X509V3, X509_SKI,

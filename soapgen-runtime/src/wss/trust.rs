@@ -275,24 +275,19 @@ fn certificate_signature_algorithm(
     })
 }
 
-/// Verifies an RSA PKCS#1 v1.5 signature `sig` over `msg` with `cert`'s public key.
+/// Verifies the signature `sig` over `msg` with `cert`'s public key and `alg` (RSA PKCS#1 v1.5
+/// or PSS, ECDSA `r || s`; XML-DSig §6.4), the key type already matched to `alg`.
 ///
 /// # Errors
 ///
-/// `Err(reason)` if the key is not RSA or the signature does not verify.
+/// `Err(reason)` if the signature does not verify.
 pub(crate) fn verify_with_certificate(
     cert: &Certificate,
     alg: &'static dyn VerificationAlgorithm,
     msg: &[u8],
     sig: &[u8],
 ) -> Result<(), String> {
-    let key = cert.rsa_public_key().ok_or_else(|| {
-        format!(
-            "the certificate {} has no RSA key (rsaEncryption)",
-            cert.subject()
-        )
-    })?;
-    UnparsedPublicKey::new(alg, key)
+    UnparsedPublicKey::new(alg, cert.public_key_data())
         .verify(msg, sig)
         .map_err(|_| "the SignatureValue does not verify with the signer's key".to_owned())
 }
