@@ -264,3 +264,64 @@ pub fn ec_leaf(curve: &str) -> String {
     made.push(stem.clone());
     stem
 }
+
+/// An RSA-2048 leaf of the test CA with the X.509 v3 extensions `extensions` (an `openssl x509
+/// -extfile` text, e.g. `"keyUsage=critical,keyEncipherment\n"`) and `serial`, made on first use
+/// in the test PKI's directory as `<stem>.key` (PKCS#8 PEM) and `<stem>.pem` (subject
+/// `/O=soapgen tests/CN=soapgen test <stem>`). Returns `stem`.
+pub fn leaf_with_extensions(stem: &str, serial: &str, extensions: &str) -> String {
+    use std::sync::Mutex;
+    static MADE: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if made.iter().any(|m| m == stem) {
+        return stem.to_owned();
+    }
+    let dir = test_pki().dir();
+    let (key, csr, pem, ext) = (
+        format!("{stem}.key"),
+        format!("{stem}.csr"),
+        format!("{stem}.pem"),
+        format!("{stem}.ext"),
+    );
+    fs::write(dir.join(&ext), extensions).unwrap_or_else(|e| panic!("cannot write {ext}: {e}"));
+    openssl(
+        dir,
+        &[
+            "genpkey",
+            "-algorithm",
+            "RSA",
+            "-pkeyopt",
+            "rsa_keygen_bits:2048",
+            "-out",
+            &key,
+        ],
+    );
+    let subj = format!("/O=soapgen tests/CN=soapgen test {stem}");
+    openssl(
+        dir,
+        &["req", "-new", "-key", &key, "-subj", &subj, "-out", &csr],
+    );
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            &csr,
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-set_serial",
+            serial,
+            "-days",
+            "2",
+            "-extfile",
+            &ext,
+            "-out",
+            &pem,
+        ],
+    );
+    made.push(stem.to_owned());
+    stem.to_owned()
+}

@@ -228,8 +228,18 @@ fn a_leaf_reaches_an_ecdsa_root_through_an_intermediate() {
     store.check(&cert("leaf"), now).unwrap();
     // Checked again: from the path cache, same answer.
     store.check(&cert("leaf"), now).unwrap();
-    // The intermediate itself is trusted through the root; the intermediate as an anchor works.
-    store.check(&cert("inter"), now).unwrap();
+    // The intermediate itself chains to the root, but its keyUsage (keyCertSign, cRLSign) does
+    // not let it sign messages; without the keyUsage check it is trusted through the root. The
+    // intermediate as an anchor works.
+    assert!(matches!(
+        store.check(&cert("inter"), now),
+        Err(WssError::KeyUsageNotAllowed { .. })
+    ));
+    store
+        .clone()
+        .check_key_usage(false)
+        .check(&cert("inter"), now)
+        .unwrap();
     TrustStore::new()
         .anchor(cert("inter"))
         .check(&cert("leaf"), now)
