@@ -55,6 +55,8 @@ pub struct TrustStore {
     anchors: Vec<Certificate>,
     intermediates: Vec<Certificate>,
     certificates: Vec<Certificate>,
+    /// Certificates a response may name without carrying, trusted only through an anchor.
+    known: Vec<Certificate>,
     /// Regular expressions one of which the signer's subject must match (none: any subject).
     subject_patterns: Vec<regex::Regex>,
     /// Whether the signer's keyUsage / extendedKeyUsage are not checked.
@@ -199,16 +201,39 @@ impl TrustStore {
         Ok(())
     }
 
+    /// Adds a peer certificate that a response may name without carrying it (a
+    /// `wsse:KeyIdentifier`, `ds:X509IssuerSerial` or `ds:X509SKI`, X.509 Token Profile 1.1
+    /// §3.2), trusted only as any other signer is: through a path to an [`anchor`](Self::anchor),
+    /// within its validity, meeting the store's constraints. Unlike
+    /// [`certificate`](Self::certificate), it is not pinned: with no anchor that issued it, it is
+    /// refused with [`WssError::UntrustedCertificate`].
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use soapgen_runtime::wss::{Certificate, TrustStore};
+    /// let ca = Certificate::from_pem(&std::fs::read("ca.pem")?, "ca.pem")?;
+    /// let server = Certificate::from_pem(&std::fs::read("server.pem")?, "server.pem")?;
+    /// // The server signs with a KeyIdentifier: its certificate is known here, its CA trusted.
+    /// let trust = TrustStore::new().anchor(ca).known_certificate(server);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn known_certificate(mut self, cert: Certificate) -> Self {
+        self.known.push(cert);
+        self
+    }
+
     /// Whether nothing at all is trusted.
     pub fn is_empty(&self) -> bool {
         self.anchors.is_empty() && self.certificates.is_empty()
     }
 
-    /// The certificates a response may name without carrying: the pinned ones, then the anchors
-    /// and intermediates.
+    /// The certificates a response may name without carrying: the pinned ones, the
+    /// [`known_certificate`](Self::known_certificate)s, then the anchors and intermediates.
     pub(crate) fn known(&self) -> impl Iterator<Item = &Certificate> {
         self.certificates
             .iter()
+            .chain(&self.known)
             .chain(&self.intermediates)
             .chain(&self.anchors)
     }
@@ -222,6 +247,24 @@ impl TrustStore {
     /// [`WssError::KeyUsageNotAllowed`], [`WssError::ExtendedKeyUsageNotAllowed`] for a leaf
     /// that breaks the store's constraints.
     pub fn check(&self, cert: &Certificate, now: UtcTime) -> Result<(), WssError> {
+        self.check_with_chain(cert, &[], now)
+    }
+
+    /// As [`check`](Self::check), with `sent` — certificates the message carried besides the
+    /// signer's (a PKIPath or PKCS#7 BinarySecurityToken's chain, X.509 Token Profile 1.1 §3.1) —
+    /// also used as intermediates to build the path: they are never trusted themselves, only
+    /// links whose signatures and CA flags are checked like the configured
+    /// [`intermediate`](Self::intermediate)s'.
+    ///
+    /// # Errors
+    ///
+    /// As [`check`](Self::check).
+    pub fn check_with_chain(
+        &self,
+        cert: &Certificate,
+        sent: &[Certificate],
+        now: UtcTime,
+    ) -> Result<(), WssError> {
         let untrusted = |reason: String| WssError::UntrustedCertificate {
             subject: cert.subject().to_owned(),
             reason,
@@ -271,10 +314,10 @@ impl TrustStore {
             {
                 last_problem = issued_by(&current, a).err();
             }
-            let next = self
-                .intermediates
-                .iter()
-                .find(|i| i.der() != current.der() && is_ca(i) && issued_by(&current, i).is_ok());
+            let next =
+                self.intermediates.iter().chain(sent).find(|i| {
+                    i.der() != current.der() && is_ca(i) && issued_by(&current, i).is_ok()
+                });
             match next {
                 Some(i) => {
                     check_validity(i, now).map_err(|r| {

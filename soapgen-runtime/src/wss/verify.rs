@@ -146,7 +146,7 @@ pub(crate) fn process(
         report.security_header = shape.security.is_some();
         let mut replaced = None;
         if let Some(sec) = shape.security {
-            let tokens = cached_tokens(sec, cfg.certificate_cache())?;
+            let (tokens, sent_chain) = cached_tokens(sec, cfg.certificate_cache())?;
             let children: Vec<Node<'_, '_>> = sec.children().filter(Node::is_element).collect();
             while let Some(child) = children.get(st.cursor).copied() {
                 st.cursor += 1;
@@ -163,7 +163,15 @@ pub(crate) fn process(
                             st.unverified += 1;
                             continue;
                         }
-                        let v = verify_signature(cfg, &doc, &shape, &ids, &tokens, child, now)?;
+                        let v = verify_signature(
+                            cfg,
+                            &doc,
+                            &shape,
+                            &ids,
+                            (&tokens, &sent_chain),
+                            child,
+                            now,
+                        )?;
                         st.wrapped_body |= v.wrapped_body;
                         st.signature_values.push(v.value);
                         for p in v.parts {
@@ -485,33 +493,59 @@ fn ids<'a, 'i>(d: &'a Document<'i>) -> Result<HashMap<&'a str, Node<'a, 'i>>, Ws
 }
 
 /// [`tokens`], with certificates already read (same base64 text, in this response or an earlier
-/// one) taken from the configuration's cache.
+/// one) taken from the configuration's cache; and the other certificates of the PKIPath and
+/// PKCS#7 tokens (the chains they carry), for building the signer's path.
 fn cached_tokens(
     sec: Node<'_, '_>,
     cache: &super::policy::CertificateCache,
-) -> Result<HashMap<String, Certificate>, WssError> {
-    tokens_with(sec, &mut |text, id| {
-        cache.get_or_read(text, || read_token(text, id))
+) -> Result<(HashMap<String, Certificate>, Vec<Certificate>), WssError> {
+    let mut chain = Vec::new();
+    let tokens = tokens_with(
+        sec,
+        &mut |text, id| cache.get_or_read(text, || read_token(text, id)),
+        &mut chain,
+    )?;
+    Ok((tokens, chain))
+}
+
+fn token_der(text: &str, name: &str) -> Result<Vec<u8>, WssError> {
+    crate::base64::decode(text.as_bytes()).map_err(|e| WssError::Certificate {
+        name: name.to_owned(),
+        reason: format!("not base64: {e}"),
     })
 }
 
 fn read_token(text: &str, id: &str) -> Result<Certificate, WssError> {
-    let der = crate::base64::decode(text.as_bytes()).map_err(|e| WssError::Certificate {
-        name: format!("BinarySecurityToken {id}"),
-        reason: format!("not base64: {e}"),
-    })?;
-    Certificate::from_der(&der, &format!("BinarySecurityToken {id}"))
+    let name = format!("BinarySecurityToken {id}");
+    Certificate::from_der(&token_der(text, &name)?, &name)
 }
 
-/// The certificates of the Security header's X.509 BinarySecurityTokens, by `wsu:Id`.
+/// The certificates of the Security header's X.509 BinarySecurityTokens, by `wsu:Id` (for a
+/// PKIPath or PKCS#7 token, its leaf).
 pub(crate) fn tokens(sec: Node<'_, '_>) -> Result<HashMap<String, Certificate>, WssError> {
-    tokens_with(sec, &mut read_token)
+    tokens_with(sec, &mut read_token, &mut Vec::new())
 }
 
-/// Reads the X.509 BinarySecurityTokens of `sec` with `read(base64 text without whitespace, id)`.
+/// `ValueType` of a BinarySecurityToken holding a certificate path as an ASN.1 `PkiPath` (X.509
+/// Token Profile 1.1 §3.1).
+pub const X509_PKIPATH: &str =
+    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509PKIPathv1";
+/// `ValueType` of a BinarySecurityToken holding certificates as a PKCS#7 SignedData (X.509
+/// Token Profile 1.1 §3.1, RFC 2315 §9.1).
+pub const X509_PKCS7: &str =
+    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#PKCS7";
+
+/// The most certificates one PKIPath or PKCS#7 token may carry.
+const MAX_TOKEN_CERTIFICATES: usize = 16;
+
+/// Reads the X.509 BinarySecurityTokens of `sec` (X.509 Token Profile 1.1 §3.1): `X509v3` with
+/// `read(base64 text without whitespace, id)`; `X509PKIPathv1` and `PKCS7` as certificate chains,
+/// whose leaf (the certificate that issued none of the others) stands for the token and whose
+/// other certificates go to `chain`. Tokens of other types (Kerberos, SAML…) are skipped.
 fn tokens_with(
     sec: Node<'_, '_>,
     read: &mut dyn FnMut(&str, &str) -> Result<Certificate, WssError>,
+    chain: &mut Vec<Certificate>,
 ) -> Result<HashMap<String, Certificate>, WssError> {
     let mut out = HashMap::new();
     for t in sec
@@ -519,8 +553,8 @@ fn tokens_with(
         .filter(|c| c.has_tag_name((WSSE_NS, "BinarySecurityToken")))
     {
         let value_type = t.attribute("ValueType").unwrap_or("");
-        if value_type != X509V3 {
-            continue; // PKIPath, Kerberos…: not used for signatures here
+        if ![X509V3, X509_PKIPATH, X509_PKCS7].contains(&value_type) {
+            continue; // Kerberos…: not used for signatures here
         }
         if let Some(enc) = t.attribute("EncodingType") {
             if enc != BASE64_BINARY {
@@ -534,7 +568,53 @@ fn tokens_with(
             .chars()
             .filter(|c| !c.is_ascii_whitespace())
             .collect();
-        let cert = read(&compact, id)?;
+        let cert = if value_type == X509V3 {
+            read(&compact, id)?
+        } else {
+            let kind = if value_type == X509_PKIPATH {
+                "X509PKIPathv1"
+            } else {
+                "PKCS7"
+            };
+            let name = format!("BinarySecurityToken {id} ({kind})");
+            let der = token_der(&compact, &name)?;
+            let certs = if value_type == X509_PKIPATH {
+                super::x509::pki_path(&der, &name)?
+            } else {
+                super::x509::pkcs7_certificates(&der, &name)?
+            };
+            if certs.len() > MAX_TOKEN_CERTIFICATES {
+                return Err(WssError::Certificate {
+                    name,
+                    reason: format!("more than {MAX_TOKEN_CERTIFICATES} certificates"),
+                });
+            }
+            let mut leaves = certs.iter().filter(|c| {
+                !certs
+                    .iter()
+                    .any(|o| o.der() != c.der() && o.issuer() == c.subject())
+            });
+            let leaf = match (leaves.next(), leaves.next()) {
+                (Some(one), None) => one.clone(),
+                (None, _) => {
+                    return Err(WssError::Certificate {
+                        name,
+                        reason: "it carries no certificate".to_owned(),
+                    })
+                }
+                (Some(_), Some(_)) => {
+                    return Err(WssError::Certificate {
+                        name,
+                        reason: format!(
+                            "its {} certificates are not one chain (more than one leaf)",
+                            certs.len()
+                        ),
+                    })
+                }
+            };
+            chain.extend(certs.into_iter().filter(|c| c.der() != leaf.der()));
+            leaf
+        };
         out.insert(id.to_owned(), cert);
     }
     Ok(out)
@@ -697,7 +777,7 @@ fn verify_signature(
     doc: &str,
     shape: &Shape<'_, '_>,
     ids: &HashMap<&str, Node<'_, '_>>,
-    tokens: &HashMap<String, Certificate>,
+    (tokens, sent_chain): (&HashMap<String, Certificate>, &[Certificate]),
     sig: Node<'_, '_>,
     now: UtcTime,
 ) -> Result<Verified, WssError> {
@@ -771,7 +851,8 @@ fn verify_signature(
     // The key, and whether it is trusted: before any digest work.
     let signer = signer_certificate(cfg, key_info, tokens, sig)?;
     let verification = check_key_size(cfg, &signer, method_uri)?;
-    cfg.trust_store().check(&signer, now)?;
+    cfg.trust_store()
+        .check_with_chain(&signer, sent_chain, now)?;
 
     // SignatureValue over the canonical SignedInfo.
     let value = base64(value_node).map_err(|r| malformed(value_node, &r))?;
@@ -1218,7 +1299,7 @@ pub(crate) fn resolve_key(
                     };
                     found.cloned().ok_or_else(|| {
                         untrusted(format!(
-                            "no configured certificate has the KeyIdentifier {} (add it to the TrustStore with .certificate())",
+                            "no configured certificate has the KeyIdentifier {} (add it to the TrustStore with .known_certificate(), or .certificate() to pin it)",
                             super::hex(&value)
                         ))
                     })
@@ -1374,7 +1455,7 @@ fn x509_data(n: Node<'_, '_>, known: &[&Certificate]) -> Result<Certificate, Wss
         .map(|c| (*c).clone())
         .ok_or_else(|| {
             untrusted(format!(
-                "no configured certificate has {} (add it to the TrustStore with .certificate())",
+                "no configured certificate has {} (add it to the TrustStore with .known_certificate(), or .certificate() to pin it)",
                 names()
             ))
         })
