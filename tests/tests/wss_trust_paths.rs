@@ -555,3 +555,44 @@ fn a_signer_not_sent_is_trusted_through_its_ca() {
     assert!(matches!(e, WssError::UntrustedCertificate { .. }), "{e}");
     verify_with(TrustStore::new().certificate(stranger), &by_stranger).unwrap();
 }
+
+#[test]
+fn a_security_header_for_the_next_actor_or_role_is_the_clients() {
+    // WSS4J's signed response with its Security header addressed to SOAP 1.1's "next" actor (the
+    // header is not signed; the Body and Timestamp are): processed as the client's own.
+    let signed = wss4j_signed("x509");
+    let store = || {
+        TrustStore::new()
+            .anchor(cert("root"))
+            .intermediate(cert("inter"))
+    };
+    let at = signed.find("<wsse:Security").unwrap() + "<wsse:Security".len();
+    let prefix = {
+        let open = &signed[..signed.find(":Envelope").unwrap()];
+        open[open.rfind('<').unwrap() + 1..].to_owned()
+    };
+    let with = |actor: &str| {
+        let mut doc = signed.clone();
+        doc.insert_str(at, &format!(" {prefix}:actor=\"{actor}\""));
+        doc
+    };
+    let next = with("http://schemas.xmlsoap.org/soap/actor/next");
+    let report = verify_with(store(), &next).unwrap_or_else(|e| panic!("{e}\n{next}"));
+    assert!(report.security_header);
+    assert_eq!(report.signed, [MessagePart::Body, MessagePart::Timestamp]);
+    // Another actor's header is not ours: the response has no Security header for us.
+    let other = with("urn:some:intermediary");
+    let e = verify_with(store(), &other).unwrap_err();
+    assert!(matches!(e, WssError::MissingSecurityHeader { .. }), "{e}");
+    // Ours twice (none and "next"): refused.
+    let sec_start = signed.find("<wsse:Security").unwrap();
+    let sec_end = signed.find("</wsse:Security>").unwrap() + "</wsse:Security>".len();
+    let mut twice = next.clone();
+    let insert_at = twice.find("<wsse:Security").unwrap();
+    twice.insert_str(
+        insert_at,
+        &signed[sec_start..sec_end].replace("wsu:Id=\"", "wsu:Id=\"copy-"),
+    );
+    let e = verify_with(store(), &twice).unwrap_err();
+    assert_eq!(e, WssError::DuplicateSecurityHeader);
+}

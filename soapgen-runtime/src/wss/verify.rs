@@ -455,17 +455,23 @@ fn shape<'a, 'i>(d: &'a Document<'i>) -> Result<Shape<'a, 'i>, WssError> {
     })
 }
 
-/// Whether a Security block is addressed to the ultimate receiver (WSS 1.1 §5, SOAP 1.1 §4.2.2
-/// `actor`, SOAP 1.2 Part 1 §5.2.2 `role`).
+/// Whether a Security block is addressed to this client, the ultimate receiver of a response
+/// (WSS 1.1 §5): no `actor`/`role` (or an empty one), SOAP 1.2's `…/role/ultimateReceiver`, or
+/// the role every receiver plays — SOAP 1.1 §4.2.2 `http://schemas.xmlsoap.org/soap/actor/next`,
+/// SOAP 1.2 Part 1 §5.2.2 `http://www.w3.org/2003/05/soap-envelope/role/next`. Two such blocks
+/// are refused as [`WssError::DuplicateSecurityHeader`].
 fn for_us(n: Node<'_, '_>, version: SoapVersion) -> bool {
     let ns = version.envelope_namespace();
     match version {
-        SoapVersion::Soap11 => n
-            .attribute((ns, "actor"))
-            .is_none_or(|a| a.trim().is_empty()),
+        SoapVersion::Soap11 => n.attribute((ns, "actor")).is_none_or(|a| {
+            let a = a.trim();
+            a.is_empty() || a == "http://schemas.xmlsoap.org/soap/actor/next"
+        }),
         SoapVersion::Soap12 => n.attribute((ns, "role")).is_none_or(|a| {
             let a = a.trim();
-            a.is_empty() || a == "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"
+            a.is_empty()
+                || a == "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"
+                || a == "http://www.w3.org/2003/05/soap-envelope/role/next"
         }),
     }
 }
