@@ -514,7 +514,7 @@ fn a_signer_not_sent_is_trusted_through_its_ca() {
         || TrustStore::new().anchor(Certificate::from_pem(&pki.read("ca.pem"), "ca.pem").unwrap());
     let server = Certificate::from_pem(&pki.read("server.pem"), "server.pem").unwrap();
     let stranger = Certificate::from_pem(&pki.read("stranger.pem"), "stranger.pem").unwrap();
-    let sign = |who: &str| {
+    let sign_as = |who: &str, template: &str| {
         let created = UtcTime::now();
         let envelope = format!(
             r#"<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:wsu="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"><soap:Header><wsse:Security xmlns:wsse="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"><wsu:Timestamp wsu:Id="TS-1"><wsu:Created>{created}</wsu:Created><wsu:Expires>{}</wsu:Expires></wsu:Timestamp></wsse:Security></soap:Header><soap:Body wsu:Id="Body-1"><r:R xmlns:r="urn:r">ok</r:R></soap:Body></soap:Envelope>"#,
@@ -527,9 +527,10 @@ fn a_signer_not_sent_is_trusted_through_its_ca() {
             "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
             "http://www.w3.org/2001/04/xmlenc#sha256",
             &["TS-1", "Body-1"],
-            "<ds:X509Data><ds:X509SKI/></ds:X509Data>",
+            template,
         )
     };
+    let sign = |who: &str| sign_as(who, "<ds:X509Data><ds:X509SKI/></ds:X509Data>");
     let signed = sign("server");
     assert!(
         signed.contains("<ds:X509SKI>") && !signed.contains("X509Certificate"),
@@ -554,6 +555,22 @@ fn a_signer_not_sent_is_trusted_through_its_ca() {
     let e = verify_with(ca().known_certificate(stranger.clone()), &by_stranger).unwrap_err();
     assert!(matches!(e, WssError::UntrustedCertificate { .. }), "{e}");
     verify_with(TrustStore::new().certificate(stranger), &by_stranger).unwrap();
+    // xmlsec1's X509IssuerSerial alone (it fills the issuer name and serial): the same.
+    let by_issuer_serial = sign_as(
+        "server",
+        "<ds:X509Data><ds:X509IssuerSerial/></ds:X509Data>",
+    );
+    assert!(
+        by_issuer_serial.contains("<ds:X509SerialNumber>4343</ds:X509SerialNumber>"),
+        "{by_issuer_serial}"
+    );
+    let report = verify_with(ca().known_certificate(server.clone()), &by_issuer_serial)
+        .unwrap_or_else(|e| panic!("{e}\n{by_issuer_serial}"));
+    assert_eq!(report.signer.as_ref(), Some(&server));
+    assert!(matches!(
+        verify_with(ca(), &by_issuer_serial),
+        Err(WssError::UntrustedKey(_))
+    ));
 }
 
 #[test]
