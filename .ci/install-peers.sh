@@ -16,6 +16,10 @@
 #                 BinarySignature, tests/peers/zeep_wss.py), xmlsec1 + libxml2-utils
 #                 (xmllint --exc-c14n) + openssl (test certificates), curl
 #                 (tests/peers/capture.sh uses curl)
+#   signxml peer: signxml 5.2.0 from PyPI (RSASSA-PSS, which xmlsec1 1.2.37
+#                 lacks; tests/peers/signxml/dsig.py) in its own virtual
+#                 environment /opt/soapgen-signxml (python3-venv), so that its
+#                 lxml/cryptography do not replace Debian's
 set -euo pipefail
 
 if [[ "$(id -u)" -ne 0 ]]; then
@@ -31,6 +35,7 @@ packages=(
   python3-lxml
   python3-zeep
   python3-xmlsec
+  python3-venv
   gsoap
   libgsoap-dev
   libssl-dev
@@ -52,6 +57,13 @@ packages=(
 
 apt-get update
 apt-get install -y --no-install-recommends "${packages[@]}"
+
+# signxml in its own virtual environment (tests/src/signxml.rs runs it from there).
+if [[ ! -x /opt/soapgen-signxml/bin/python ]]; then
+  /usr/bin/python3 -m venv /opt/soapgen-signxml
+fi
+/opt/soapgen-signxml/bin/pip install --quiet 'signxml==5.2.0'
+/opt/soapgen-signxml/bin/python -c 'import signxml.algorithms as a; a.SignatureMethod("http://www.w3.org/2007/05/xmldsig-more#sha256-rsa-MGF1")'
 
 # Verify what the test harness (tests/src/peers.rs) relies on.
 /usr/bin/python3 -c 'import spyne, lxml, zeep, xmlsec; print("spyne", spyne.__version__, "zeep", zeep.__version__, "xmlsec", xmlsec.__version__)'

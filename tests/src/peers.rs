@@ -851,7 +851,9 @@ pub fn wss4j_binary() -> PathBuf {
 /// `--ns URI` changes the namespace), secured by WSS4J the way the server secures a reply to the
 /// path `/<profile>` (see [`wss4j`]): `scenario3/<alg>[?...]` needs `--keystore`, `--storepass`,
 /// `--alias` (the signer), `--encrypt-for` (the recipient) and `--ca`; `ut-digest` a Timestamp and
-/// a UsernameToken PasswordDigest of `--reply-user` (or of the first `--user`); `echo` a Timestamp.
+/// a UsernameToken PasswordDigest of `--reply-user` (or of the first `--user`); `echo` a Timestamp;
+/// `signed/x509` and `signed/pkipath` (`?confirm=<base64>` for a SignatureConfirmation) a
+/// Timestamp and Body signed with `--alias`, its certificate or whole chain in the token.
 ///
 /// # Panics
 ///

@@ -198,3 +198,130 @@ fn make() -> Pki {
     ]);
     Pki { dir }
 }
+
+/// An EC leaf of the test CA on `curve` (`"P-256"`, `"P-384"` or `"P-521"`), made on first use in
+/// the test PKI's directory: `ec-<curve>.key` (PKCS#8 PEM), `ec-<curve>-sec1.key` (RFC 5915 `EC
+/// PRIVATE KEY` PEM) and `ec-<curve>.pem` (subject `/O=soapgen tests/CN=soapgen test ec-<curve>`,
+/// the leaves' extensions, serial 7256 / 7384 / 7521). Returns the file stem, `ec-<curve>`.
+pub fn ec_leaf(curve: &str) -> String {
+    use std::sync::Mutex;
+    static MADE: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let stem = format!("ec-{curve}");
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if made.contains(&stem) {
+        return stem;
+    }
+    let pki = test_pki();
+    let dir = pki.dir();
+    let (key, sec1, csr, pem) = (
+        format!("{stem}.key"),
+        format!("{stem}-sec1.key"),
+        format!("{stem}.csr"),
+        format!("{stem}.pem"),
+    );
+    let curve_opt = format!("ec_paramgen_curve:{curve}");
+    // Serials 7256, 7384, 7521: one per curve.
+    let serial = format!("7{}", curve.trim_start_matches("P-"));
+    openssl(
+        dir,
+        &[
+            "genpkey",
+            "-algorithm",
+            "EC",
+            "-pkeyopt",
+            &curve_opt,
+            "-out",
+            &key,
+        ],
+    );
+    openssl(dir, &["ec", "-in", &key, "-out", &sec1]);
+    let subj = format!("/O=soapgen tests/CN=soapgen test {stem}");
+    openssl(
+        dir,
+        &["req", "-new", "-key", &key, "-subj", &subj, "-out", &csr],
+    );
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            &csr,
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-set_serial",
+            &serial,
+            "-days",
+            "2",
+            "-extfile",
+            "leaf.ext",
+            "-out",
+            &pem,
+        ],
+    );
+    made.push(stem.clone());
+    stem
+}
+
+/// An RSA-2048 leaf of the test CA with the X.509 v3 extensions `extensions` (an `openssl x509
+/// -extfile` text, e.g. `"keyUsage=critical,keyEncipherment\n"`) and `serial`, made on first use
+/// in the test PKI's directory as `<stem>.key` (PKCS#8 PEM) and `<stem>.pem` (subject
+/// `/O=soapgen tests/CN=soapgen test <stem>`). Returns `stem`.
+pub fn leaf_with_extensions(stem: &str, serial: &str, extensions: &str) -> String {
+    use std::sync::Mutex;
+    static MADE: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if made.iter().any(|m| m == stem) {
+        return stem.to_owned();
+    }
+    let dir = test_pki().dir();
+    let (key, csr, pem, ext) = (
+        format!("{stem}.key"),
+        format!("{stem}.csr"),
+        format!("{stem}.pem"),
+        format!("{stem}.ext"),
+    );
+    fs::write(dir.join(&ext), extensions).unwrap_or_else(|e| panic!("cannot write {ext}: {e}"));
+    openssl(
+        dir,
+        &[
+            "genpkey",
+            "-algorithm",
+            "RSA",
+            "-pkeyopt",
+            "rsa_keygen_bits:2048",
+            "-out",
+            &key,
+        ],
+    );
+    let subj = format!("/O=soapgen tests/CN=soapgen test {stem}");
+    openssl(
+        dir,
+        &["req", "-new", "-key", &key, "-subj", &subj, "-out", &csr],
+    );
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            &csr,
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-set_serial",
+            serial,
+            "-days",
+            "2",
+            "-extfile",
+            &ext,
+            "-out",
+            &pem,
+        ],
+    );
+    made.push(stem.to_owned());
+    stem.to_owned()
+}

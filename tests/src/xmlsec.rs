@@ -202,17 +202,60 @@ pub fn xmlsec1_sign_with_key_info(
     ids: &[&str],
     key_info_template: &str,
 ) -> String {
+    xmlsec1_sign_with(
+        envelope,
+        key_pem,
+        cert_pem,
+        &[sig_uri, digest_uri, EXC_C14N],
+        ids,
+        key_info_template,
+    )
+}
+
+/// [`xmlsec1_sign`] with `c14n_uri` as CanonicalizationMethod and as each Reference's Transform
+/// (e.g. Canonical XML 1.0 `http://www.w3.org/TR/2001/REC-xml-c14n-20010315` or 1.1
+/// `http://www.w3.org/2006/12/xml-c14n11`).
+pub fn xmlsec1_sign_c14n(
+    envelope: &str,
+    key_pem: &Path,
+    cert_pem: &Path,
+    sig_uri: &str,
+    digest_uri: &str,
+    c14n_uri: &str,
+    ids: &[&str],
+) -> String {
+    xmlsec1_sign_with(
+        envelope,
+        key_pem,
+        cert_pem,
+        &[sig_uri, digest_uri, c14n_uri],
+        ids,
+        "<ds:X509Data><ds:X509Certificate/></ds:X509Data>",
+    )
+}
+
+/// The template signing of the functions above; `algorithms` = [SignatureMethod, DigestMethod,
+/// canonicalization].
+fn xmlsec1_sign_with(
+    envelope: &str,
+    key_pem: &Path,
+    cert_pem: &Path,
+    algorithms: &[&str; 3],
+    ids: &[&str],
+    key_info_template: &str,
+) -> String {
+    let [sig_uri, digest_uri, c14n_uri] = *algorithms;
     let mut references = String::new();
     for id in ids {
         references.push_str(&format!(
-            "<ds:Reference URI=\"#{id}\"><ds:Transforms><ds:Transform Algorithm=\"{EXC_C14N}\"/>\
+            "<ds:Reference URI=\"#{id}\"><ds:Transforms><ds:Transform Algorithm=\"{c14n_uri}\"/>\
              </ds:Transforms><ds:DigestMethod Algorithm=\"{digest_uri}\"/><ds:DigestValue/>\
              </ds:Reference>"
         ));
     }
     let signature = format!(
         "<ds:Signature xmlns:ds=\"{DS}\" Id=\"SIG-xmlsec1\"><ds:SignedInfo>\
-         <ds:CanonicalizationMethod Algorithm=\"{EXC_C14N}\"/>\
+         <ds:CanonicalizationMethod Algorithm=\"{c14n_uri}\"/>\
          <ds:SignatureMethod Algorithm=\"{sig_uri}\"/>{references}</ds:SignedInfo>\
          <ds:SignatureValue/><ds:KeyInfo>{key_info_template}</ds:KeyInfo></ds:Signature>"
     );

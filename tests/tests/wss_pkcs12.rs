@@ -313,9 +313,35 @@ fn refusals_are_typed_errors() {
             "ec.p12",
         ],
     );
-    let (_, reason) = key_error(X509Credential::from_pkcs12(&pki.read("ec.p12"), "changeit"));
+    // An EC store is a signing credential too (ECDSA on its curve, RFC 6931 §2.3.6).
+    let ec = X509Credential::from_pkcs12(&pki.read("ec.p12"), "changeit")
+        .unwrap_or_else(|e| panic!("EC PKCS#12: {e}"));
+    assert_eq!(ec.certificate().subject(), "CN=ec");
+    assert_eq!(
+        ec.default_signature_algorithm(),
+        soapgen_runtime::wss::SignatureAlgorithm::EcdsaSha256
+    );
+    // An EC key whose certificate is not in the store.
+    openssl(
+        dir,
+        &[
+            "pkcs12",
+            "-export",
+            "-nocerts",
+            "-inkey",
+            "p12-ec.key",
+            "-passout",
+            "pass:changeit",
+            "-out",
+            "ec-key-only.p12",
+        ],
+    );
+    let (_, reason) = key_error(X509Credential::from_pkcs12(
+        &pki.read("ec-key-only.p12"),
+        "changeit",
+    ));
     assert!(
-        reason.contains("not RSA") && reason.contains("EC"),
+        reason.contains("no certificate in it belongs to EC key 1"),
         "{reason}"
     );
     // A store whose bytes were damaged after the MAC was made.

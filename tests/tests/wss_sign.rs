@@ -598,8 +598,8 @@ fn bad_certificates_and_keys_are_typed_errors() {
         &cert,
         b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"
     ))
-    .contains("not a usable RSA PKCS#8 key"));
-    // An EC certificate cannot sign RSA-SHA256.
+    .contains("not a usable RSA key in PKCS#8 or PKCS#1"));
+    // An EC certificate and key.
     let dir = pki.dir();
     openssl(
         dir,
@@ -620,12 +620,19 @@ fn bad_certificates_and_keys_are_typed_errors() {
             "ec.pem",
         ],
     );
+    // An EC certificate with its RFC 5915 key signs (ECDSA, RFC 6931 §2.3.6); with an RSA key,
+    // the key is refused as not of the certificate's type.
+    let ec = X509Credential::from_pem(&pki.read("ec.pem"), &pki.read("ec.key"))
+        .unwrap_or_else(|e| panic!("EC credential: {e}"));
+    assert_eq!(ec.certificate().public_key_algorithm(), "EC P-256");
+    assert!(key_err(X509Credential::from_pem(&pki.read("ec.pem"), &key))
+        .contains("not a usable EC P-256 key"));
+    // An RSA certificate with the EC key.
     assert!(key_err(X509Credential::from_pem(
-        &pki.read("ec.pem"),
+        &pki.read("client.pem"),
         &pki.read("ec.key")
     ))
-    .contains("EC key"));
-    assert!(cert_err(X509Credential::from_pem(&pki.read("ec.pem"), &key)).contains("not RSA"));
+    .contains("RSA"));
     // A SubjectKeyIdentifier extension that is malformed (a BOOLEAN, not an OCTET STRING) or
     // present but empty names the certificate and the extension.
     let ski_cert = |name: &str, ext: &str| {

@@ -1,5 +1,7 @@
 //! Exclusive XML Canonicalization 1.0, without comments (W3C Recommendation 18 July 2002,
-//! `http://www.w3.org/2001/10/xml-exc-c14n#`), of one element and its descendants.
+//! `http://www.w3.org/2001/10/xml-exc-c14n#`), of one element and its descendants; and the
+//! inclusive Canonical XML 1.0 (W3C Recommendation 15 March 2001) and 1.1 (W3C Recommendation 2
+//! May 2008), without comments, of the same document subset, for verifiers that opt in.
 //!
 //! The element (the apex) is found by its byte offset in a document that has no DOCTYPE (soapgen
 //! refuses those). The output follows Canonical XML 1.0 §2.3 for what it writes — UTF-8, line
@@ -9,6 +11,11 @@
 //! writes: those visibly utilized by an element (its own prefix and its attributes' prefixes) or
 //! named in the InclusiveNamespaces `PrefixList`, when the nearest output ancestor did not already
 //! write the same one. `xml:` attributes of ancestors are not inherited (Exclusive C14N §3).
+//!
+//! The inclusive forms write every namespace declaration in scope on the apex (and below, where
+//! one changes), and carry the `xml:` attributes of the apex's ancestors onto it (Canonical XML
+//! 1.0 §2.4: all of them; 1.1 §2.4: `xml:lang` and `xml:space`, not `xml:id`; an inherited
+//! `xml:base`, which 1.1 would have to resolve against the apex's, is refused).
 
 use std::borrow::Cow;
 
@@ -53,6 +60,80 @@ pub fn exclusive_c14n(
     inclusive_prefixes: &[&str],
     out: &mut Vec<u8>,
 ) -> Result<(), WssError> {
+    canonicalize(
+        document,
+        apex,
+        C14nMethod::Exclusive,
+        inclusive_prefixes,
+        out,
+    )
+}
+
+/// A canonicalization algorithm (XML-DSig §6.5), all without comments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum C14nMethod {
+    /// Exclusive XML Canonicalization 1.0, `http://www.w3.org/2001/10/xml-exc-c14n#` (the one
+    /// WS-I BSP 1.1 R5404 allows).
+    Exclusive,
+    /// Canonical XML 1.0, `http://www.w3.org/TR/2001/REC-xml-c14n-20010315`.
+    Inclusive10,
+    /// Canonical XML 1.1, `http://www.w3.org/2006/12/xml-c14n11`.
+    Inclusive11,
+}
+
+impl C14nMethod {
+    /// The algorithm URI.
+    pub const fn uri(self) -> &'static str {
+        match self {
+            C14nMethod::Exclusive => "http://www.w3.org/2001/10/xml-exc-c14n#",
+            C14nMethod::Inclusive10 => super::C14N_10,
+            C14nMethod::Inclusive11 => super::C14N_11,
+        }
+    }
+
+    /// The method of an algorithm URI, if it is one of these.
+    pub fn from_uri(uri: &str) -> Option<C14nMethod> {
+        [
+            C14nMethod::Exclusive,
+            C14nMethod::Inclusive10,
+            C14nMethod::Inclusive11,
+        ]
+        .into_iter()
+        .find(|m| m.uri() == uri)
+    }
+}
+
+/// Writes the canonical form by `method` (without comments) of the element whose start tag
+/// begins at byte `apex` of `document` into `out`, as [`exclusive_c14n`] does for
+/// [`C14nMethod::Exclusive`]; `inclusive_prefixes` (the InclusiveNamespaces `PrefixList`) only
+/// means something there, the inclusive methods render every namespace in scope anyway.
+///
+/// # Errors
+///
+/// As [`exclusive_c14n`]; for [`C14nMethod::Inclusive11`] also an `xml:base` on an ancestor of
+/// the apex (Canonical XML 1.1 §2.4 would resolve it; soapgen does not).
+///
+/// # Examples
+///
+/// ```
+/// use soapgen_runtime::wss::{canonicalize, C14nMethod};
+/// let doc = r#"<a xmlns:x="urn:x" xmlns:y="urn:y" xml:lang="en"><x:b/></a>"#;
+/// let mut out = Vec::new();
+/// canonicalize(doc, doc.find("<x:b").unwrap(), C14nMethod::Inclusive10, &[], &mut out)?;
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     r#"<x:b xmlns:x="urn:x" xmlns:y="urn:y" xml:lang="en"></x:b>"#
+/// );
+/// # Ok::<(), soapgen_runtime::wss::WssError>(())
+/// ```
+pub fn canonicalize(
+    document: &str,
+    apex: usize,
+    method: C14nMethod,
+    inclusive_prefixes: &[&str],
+    out: &mut Vec<u8>,
+) -> Result<(), WssError> {
     let err = |what: String| WssError::Canonicalization(what);
     let mut reader = Reader::from_str(document);
     reader.config_mut().check_end_names = true;
@@ -64,6 +145,9 @@ pub fn exclusive_c14n(
     let mut rendered: Vec<Vec<(String, String)>> = Vec::new();
     let mut inside = false;
     let mut depth_in_apex = 0usize;
+    // Inclusive methods: the `xml:` attributes of the open elements above the apex.
+    let inclusive = method != C14nMethod::Exclusive;
+    let mut xml_attrs: Vec<Vec<(String, String)>> = Vec::new();
 
     loop {
         let pos = reader.buffer_position() as usize;
@@ -74,16 +158,30 @@ pub fn exclusive_c14n(
             Event::Start(start) => {
                 let decls = declarations(&start)?;
                 scopes.push(decls);
+                let mut inherited = Vec::new();
                 if !inside && pos == apex {
                     inside = true;
+                    if inclusive {
+                        inherited = inherited_xml_attributes(&xml_attrs, method)?;
+                    }
+                } else if !inside && inclusive {
+                    xml_attrs.push(xml_attributes(&start)?);
                 }
                 if inside {
                     depth_in_apex += 1;
-                    write_start(&start, &scopes, &mut rendered, inclusive_prefixes, out)?;
+                    let how = Rendering {
+                        inclusive,
+                        prefixes: inclusive_prefixes,
+                        inherited: &inherited,
+                    };
+                    write_start(&start, &scopes, &mut rendered, &how, out)?;
                 }
             }
             Event::End(end) => {
                 scopes.pop();
+                if !inside && inclusive {
+                    xml_attrs.pop();
+                }
                 if inside {
                     out.extend_from_slice(b"</");
                     out.extend_from_slice(end.name().as_ref());
@@ -192,13 +290,67 @@ fn rendered_value<'r>(rendered: &'r [Vec<(String, String)>], prefix: &str) -> Op
     None
 }
 
+/// The `xml:` attributes of a start tag: (local name, value).
+fn xml_attributes(start: &BytesStart<'_>) -> Result<Vec<(String, String)>, WssError> {
+    let mut out = Vec::new();
+    for a in start.attributes().with_checks(true) {
+        let a = a.map_err(|e| WssError::Canonicalization(e.to_string()))?;
+        let key = std::str::from_utf8(a.key.as_ref())
+            .map_err(|e| WssError::Canonicalization(e.to_string()))?;
+        if let Some(local) = key.strip_prefix("xml:") {
+            let raw = std::str::from_utf8(&a.value)
+                .map_err(|e| WssError::Canonicalization(e.to_string()))?;
+            out.push((local.to_owned(), attribute_value(raw)?.into_owned()));
+        }
+    }
+    Ok(out)
+}
+
+/// The `xml:` attributes the apex inherits (Canonical XML 1.0 §2.4, 1.1 §2.4): for each name,
+/// the nearest ancestor's value.
+fn inherited_xml_attributes(
+    ancestors: &[Vec<(String, String)>],
+    method: C14nMethod,
+) -> Result<Vec<(String, String)>, WssError> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (name, value) in ancestors.iter().rev().flatten() {
+        if out.iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        if method == C14nMethod::Inclusive11 {
+            match name.as_str() {
+                "id" => continue,
+                "base" => {
+                    return Err(WssError::Canonicalization(
+                        "an xml:base above the signed element: Canonical XML 1.1 §2.4 would resolve it, which soapgen does not".to_owned(),
+                    ))
+                }
+                _ => {}
+            }
+        }
+        out.push((name.clone(), value.clone()));
+    }
+    Ok(out)
+}
+
+/// How [`write_start`] renders namespaces and which `xml:` attributes the element inherits.
+struct Rendering<'a> {
+    /// Every namespace in scope (Canonical XML), not only the visibly utilized ones.
+    inclusive: bool,
+    /// Exclusive C14N's InclusiveNamespaces PrefixList.
+    prefixes: &'a [&'a str],
+    /// `xml:` attributes of the ancestors of the apex, written on it (inclusive methods).
+    inherited: &'a [(String, String)],
+}
+
 fn write_start(
     start: &BytesStart<'_>,
     scopes: &[Vec<(String, String)>],
     rendered: &mut Vec<Vec<(String, String)>>,
-    inclusive_prefixes: &[&str],
+    how: &Rendering<'_>,
     out: &mut Vec<u8>,
 ) -> Result<(), WssError> {
+    let inclusive_prefixes = how.prefixes;
     let err = |what: String| WssError::Canonicalization(what);
     let qname = std::str::from_utf8(start.name().into_inner()).map_err(|e| err(e.to_string()))?;
     let elem_prefix = qname.split_once(':').map(|(p, _)| p).unwrap_or("");
@@ -228,9 +380,27 @@ fn write_start(
         };
         attrs.push((ns, local, key.to_owned(), value));
     }
+    for (local, value) in how.inherited {
+        if !attrs.iter().any(|(ns, l, _, _)| ns == XML_NS && l == local) {
+            attrs.push((
+                XML_NS.to_owned(),
+                local.clone(),
+                format!("xml:{local}"),
+                value.clone(),
+            ));
+        }
+    }
     utilized.extend(attr_prefixes.iter().map(String::as_str));
     for p in inclusive_prefixes {
         utilized.push(if *p == "#default" { "" } else { p });
+    }
+    if how.inclusive {
+        // Canonical XML §2.3: every namespace node in scope.
+        for scope in scopes {
+            for (p, _) in scope {
+                utilized.push(p);
+            }
+        }
     }
 
     // Namespace nodes to render (Exclusive C14N §3, rules for the "xmlns" of each prefix).
@@ -424,6 +594,42 @@ mod tests {
         assert_eq!(
             c14n(doc, "<a", &[]),
             "<a b=\"x&#x9;y z &amp; &lt; > &quot;\" c=\"&quot;\">1 &lt; 2 &amp;&amp; 3 &gt; 2\n&#xD;&lt;&amp;&gt;<?pi data ?></a>"
+        );
+    }
+
+    fn inclusive(doc: &str, apex: &str, method: C14nMethod) -> Result<String, WssError> {
+        let mut out = Vec::new();
+        canonicalize(doc, doc.find(apex).unwrap(), method, &[], &mut out)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn inclusive_c14n_renders_every_namespace_and_inherits_xml_attributes() {
+        let doc = r#"<e:Envelope xmlns:e="urn:e" xmlns:t="urn:t" xmlns="urn:d" xml:lang="en" xml:id="i" xml:space="preserve"><e:Body><t:op xmlns:t="urn:t"><x xmlns:t="urn:t2"/></t:op></e:Body></e:Envelope>"#;
+        assert_eq!(
+            inclusive(doc, "<e:Body", C14nMethod::Inclusive10).unwrap(),
+            r#"<e:Body xmlns="urn:d" xmlns:e="urn:e" xmlns:t="urn:t" xml:id="i" xml:lang="en" xml:space="preserve"><t:op><x xmlns:t="urn:t2"></x></t:op></e:Body>"#
+        );
+        // 1.1: xml:id is not inherited.
+        assert_eq!(
+            inclusive(doc, "<e:Body", C14nMethod::Inclusive11).unwrap(),
+            r#"<e:Body xmlns="urn:d" xmlns:e="urn:e" xmlns:t="urn:t" xml:lang="en" xml:space="preserve"><t:op><x xmlns:t="urn:t2"></x></t:op></e:Body>"#
+        );
+        // The element's own xml:lang wins.
+        let own = r#"<a xml:lang="en"><b xml:lang="fr"/></a>"#;
+        assert_eq!(
+            inclusive(own, "<b", C14nMethod::Inclusive10).unwrap(),
+            r#"<b xml:lang="fr"></b>"#
+        );
+        // 1.1 refuses to guess an inherited xml:base.
+        let base = r#"<a xml:base="http://x/"><b/></a>"#;
+        assert!(matches!(
+            inclusive(base, "<b", C14nMethod::Inclusive11),
+            Err(WssError::Canonicalization(m)) if m.contains("xml:base")
+        ));
+        assert_eq!(
+            inclusive(base, "<b", C14nMethod::Inclusive10).unwrap(),
+            r#"<b xml:base="http://x/"></b>"#
         );
     }
 

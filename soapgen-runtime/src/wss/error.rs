@@ -162,6 +162,45 @@ pub enum WssError {
         /// Why: expired, not yet valid, no path to an anchor, a bad signature on the path.
         reason: String,
     },
+    /// The signer's subject matches none of the trust store's subject patterns
+    /// ([`TrustStore::subject_pattern`](super::TrustStore::subject_pattern); WSS4J's
+    /// `sigSubjectCertConstraints`).
+    #[error("WS-Security: the signer {subject} is not allowed: its subject matches none of the patterns {patterns:?}")]
+    SubjectNotAllowed {
+        /// The signer's subject, RFC 4514 form.
+        subject: String,
+        /// The patterns, as given.
+        patterns: Vec<String>,
+    },
+    /// The signer's keyUsage extension allows neither digitalSignature nor nonRepudiation (RFC
+    /// 5280 §4.2.1.3); [`TrustStore::check_key_usage`](super::TrustStore::check_key_usage)
+    /// turns the check off.
+    #[error("WS-Security: the signer {subject} may not sign: its keyUsage is {key_usage:?}, without digitalSignature or nonRepudiation (TrustStore::check_key_usage(false) accepts it)")]
+    KeyUsageNotAllowed {
+        /// The signer certificate's subject.
+        subject: String,
+        /// The keyUsage bits it has, by their RFC 5280 names.
+        key_usage: Vec<String>,
+    },
+    /// The signer's extendedKeyUsage extension names no purpose a message signer may have (RFC
+    /// 5280 §4.2.1.12; see [`TrustStore`](super::TrustStore));
+    /// [`TrustStore::check_key_usage`](super::TrustStore::check_key_usage) turns the check off.
+    #[error("WS-Security: the signer {subject} may not sign messages: its extendedKeyUsage is {purposes:?} (TrustStore::check_key_usage(false) accepts it)")]
+    ExtendedKeyUsageNotAllowed {
+        /// The signer certificate's subject.
+        subject: String,
+        /// The purposes it has (RFC 5280 names, or dotted OIDs).
+        purposes: Vec<String>,
+    },
+    /// A subject pattern given to [`TrustStore::subject_pattern`](super::TrustStore::subject_pattern)
+    /// that is not a regular expression.
+    #[error("WS-Security: the subject pattern {pattern:?} is not a regular expression: {reason}")]
+    InvalidPattern {
+        /// The pattern.
+        pattern: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A signature whose key cannot be trusted at all, whatever the trust store holds: a key given
     /// as a bare `ds:KeyValue`, a KeyIdentifier naming no known certificate, a reference soapgen
     /// cannot resolve.

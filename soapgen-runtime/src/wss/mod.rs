@@ -67,10 +67,10 @@ mod xmlenc;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use c14n::exclusive_c14n;
+pub use c14n::{canonicalize, exclusive_c14n, C14nMethod};
 pub use encrypt::{EncryptionOrder, X509Encryptor, ENCRYPTED_KEY_TOKEN};
 pub use error::WssError;
-pub use policy::AlgorithmPolicy;
+pub use policy::{AlgorithmPolicy, C14N_10, C14N_11};
 pub use sign::{
     DigestAlgorithm, KeyReference, SignatureAlgorithm, X509Signer, DS_NS, EXC_C14N,
     THUMBPRINT_SHA1, X509V3, X509_SKI,
@@ -79,7 +79,7 @@ pub use time::UtcTime;
 pub use timestamp::Timestamp;
 pub use trust::TrustStore;
 pub use username::{PasswordType, UsernameToken};
-pub use verify::{InboundReport, MessagePart, STR_TRANSFORM};
+pub use verify::{InboundReport, MessagePart, STR_TRANSFORM, X509_PKCS7, X509_PKIPATH};
 pub use x509::{Certificate, X509Credential};
 pub use xmlenc::{
     BlockEncryption, KeyTransport, MGF1_SHA1, RSA_OAEP_XENC11, XENC11_NS, XENC_CONTENT,

@@ -9,6 +9,17 @@ pub(crate) const RSA_SHA1: &str = "http://www.w3.org/2000/09/xmldsig#rsa-sha1";
 pub(crate) const RSA_SHA256: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
 pub(crate) const RSA_SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha384";
 pub(crate) const RSA_SHA512: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha512";
+pub(crate) const RSA_PSS_SHA256: &str = "http://www.w3.org/2007/05/xmldsig-more#sha256-rsa-MGF1";
+pub(crate) const RSA_PSS_SHA384: &str = "http://www.w3.org/2007/05/xmldsig-more#sha384-rsa-MGF1";
+pub(crate) const RSA_PSS_SHA512: &str = "http://www.w3.org/2007/05/xmldsig-more#sha512-rsa-MGF1";
+pub(crate) const RSA_PSS: &str = "http://www.w3.org/2007/05/xmldsig-more#rsa-pss";
+pub(crate) const ECDSA_SHA256: &str = "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256";
+pub(crate) const ECDSA_SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384";
+pub(crate) const ECDSA_SHA512: &str = "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha512";
+/// Canonical XML 1.0 (inclusive, without comments), XML-DSig §6.5.1.
+pub const C14N_10: &str = "http://www.w3.org/TR/2001/REC-xml-c14n-20010315";
+/// Canonical XML 1.1 (inclusive, without comments), XML-DSig 1.1 §6.5.2.
+pub const C14N_11: &str = "http://www.w3.org/2006/12/xml-c14n11";
 pub(crate) const SHA1: &str = "http://www.w3.org/2000/09/xmldsig#sha1";
 pub(crate) const SHA256: &str = "http://www.w3.org/2001/04/xmlenc#sha256";
 pub(crate) const SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#sha384";
@@ -30,16 +41,23 @@ pub(crate) const RSA_1_5: &str = "http://www.w3.org/2001/04/xmlenc#rsa-1_5";
 ///
 /// The default allows
 /// - SignatureMethod RSA-SHA256, RSA-SHA384, RSA-SHA512 and RSA-SHA1 (XML-DSig §6.4.2, RFC 6931
-///   §2.3), DigestMethod SHA-256, SHA-384, SHA-512 and SHA-1: SHA-1 remains because WSS4J 1.6,
-///   zeep and most deployed services still sign with it; [`without_sha1`](Self::without_sha1)
-///   drops it;
+///   §2.3.2), RSASSA-PSS with SHA-256/384/512 (RFC 6931 §2.3.11 `sha256-rsa-MGF1`…, and §2.3.10
+///   `rsa-pss` with RSAPSSParams of one of those; RFC 9231 §2.3), ECDSA with SHA-256 on P-256, SHA-384
+///   on P-384 and SHA-512 on P-521 (RFC 6931 §2.3.6); DigestMethod SHA-256, SHA-384, SHA-512 and
+///   SHA-1: SHA-1 remains because WSS4J 1.6, zeep and most deployed services still sign with it;
+///   [`without_sha1`](Self::without_sha1) drops it;
+/// - CanonicalizationMethod and Transform Exclusive C14N 1.0 (WS-I BSP 1.1 R5404, R5412) and the
+///   WSS STR-Transform;
 /// - block encryption AES-128/192/256 in CBC (XML-Enc §5.2.2) and GCM (XML-Enc 1.1 §5.2.4);
 /// - key transport RSA-OAEP (XML-Enc §5.4.2, MGF1 with SHA-1).
 ///
-/// Not by default, for old peers only: 3DES-CBC and RSA-1_5 key transport (attackable: DESIGN
-/// "Security defaults"); allow them with [`allow`](Self::allow). HMAC signature methods are never
-/// accepted (no shared-key signatures), nor is any transform but Exclusive C14N and the WSS
-/// STR-Transform.
+/// Not by default: inclusive Canonical XML 1.0 and 1.1 ([`C14N_10`], [`C14N_11`]; XML-DSig
+/// §6.5 requires verifiers to support 1.0, WS-I BSP 1.1 R5404 and WSS4J refuse it, since a
+/// signature over inclusive C14N breaks when the envelope's namespaces change), allowed with
+/// [`allow_inclusive_c14n`](Self::allow_inclusive_c14n); and, for old peers only, 3DES-CBC and
+/// RSA-1_5 key transport (attackable: DESIGN "Security defaults"), allowed with
+/// [`allow`](Self::allow). HMAC signature methods are never accepted (no shared-key signatures),
+/// nor are the `#WithComments` forms, XPath, XSLT or enveloped-signature transforms.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[must_use]
 pub struct AlgorithmPolicy {
@@ -60,6 +78,13 @@ const ALLOWED_BY_DEFAULT: &[&str] = &[
     RSA_SHA384,
     RSA_SHA512,
     RSA_SHA1,
+    RSA_PSS_SHA256,
+    RSA_PSS_SHA384,
+    RSA_PSS_SHA512,
+    RSA_PSS,
+    ECDSA_SHA256,
+    ECDSA_SHA384,
+    ECDSA_SHA512,
     SHA256,
     SHA384,
     SHA512,
@@ -76,7 +101,7 @@ const ALLOWED_BY_DEFAULT: &[&str] = &[
 
 /// The algorithm URIs soapgen implements but allows only when asked (3DES, RSA-1_5: DESIGN.md
 /// "Security defaults"); with [`ALLOWED_BY_DEFAULT`], the ones [`AlgorithmPolicy::allow`] takes.
-const ALLOWED_ON_REQUEST: &[&str] = &[TRIPLEDES_CBC, RSA_1_5];
+const ALLOWED_ON_REQUEST: &[&str] = &[TRIPLEDES_CBC, RSA_1_5, C14N_10, C14N_11];
 
 impl AlgorithmPolicy {
     /// Also allows the algorithm with this URI (for example
@@ -99,6 +124,16 @@ impl AlgorithmPolicy {
     pub fn deny(mut self, uri: &str) -> Self {
         self.allowed.retain(|a| *a != uri);
         self
+    }
+
+    /// Also allows inclusive Canonical XML 1.0 ([`C14N_10`], XML-DSig §6.5.1) and 1.1
+    /// ([`C14N_11`], XML-DSig 1.1 §6.5.2), without comments, as CanonicalizationMethod and as
+    /// a Reference's Transform, for peers that sign with them (.NET's `SignedXml` default,
+    /// some Metro and SAML stacks). Off by default (WS-I BSP 1.1 R5404, WSS4J): such a message
+    /// is refused with [`WssError::AlgorithmNotAllowed`](super::WssError::AlgorithmNotAllowed)
+    /// naming this switch.
+    pub fn allow_inclusive_c14n(self) -> Self {
+        self.allow(C14N_10).allow(C14N_11)
     }
 
     /// Refuses RSA-SHA1 signatures and SHA-1 digests.

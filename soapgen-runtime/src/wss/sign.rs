@@ -76,7 +76,7 @@ pub enum KeyReference {
 #[non_exhaustive]
 pub enum SignatureAlgorithm {
     /// RSASSA-PKCS1-v1_5 with SHA-256, `http://www.w3.org/2001/04/xmldsig-more#rsa-sha256`
-    /// (RFC 6931 §2.3.2). The default.
+    /// (RFC 6931 §2.3.2). The default for an RSA key.
     #[default]
     RsaSha256,
     /// RSASSA-PKCS1-v1_5 with SHA-1, `http://www.w3.org/2000/09/xmldsig#rsa-sha1` (XML-DSig
@@ -86,6 +86,26 @@ pub enum SignatureAlgorithm {
     /// RSASSA-PKCS1-v1_5 with SHA-512, `http://www.w3.org/2001/04/xmldsig-more#rsa-sha512`
     /// (RFC 6931 §2.3.2).
     RsaSha512,
+    /// RSASSA-PSS with SHA-256, MGF1 with SHA-256, a 32-byte salt and trailer field 1,
+    /// `http://www.w3.org/2007/05/xmldsig-more#sha256-rsa-MGF1` (RFC 6931 §2.3.11, RFC 9231
+    /// §2.3, RFC 8017 §8.1). An RSA key of at least 2048 bits.
+    RsaPssSha256,
+    /// RSASSA-PSS with SHA-384 (MGF1-SHA-384, 48-byte salt),
+    /// `http://www.w3.org/2007/05/xmldsig-more#sha384-rsa-MGF1` (RFC 6931 §2.3.11).
+    RsaPssSha384,
+    /// RSASSA-PSS with SHA-512 (MGF1-SHA-512, 64-byte salt),
+    /// `http://www.w3.org/2007/05/xmldsig-more#sha512-rsa-MGF1` (RFC 6931 §2.3.11).
+    RsaPssSha512,
+    /// ECDSA on P-256 with SHA-256, `http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256`
+    /// (RFC 6931 §2.3.6); the SignatureValue is `r || s`, 64 bytes (XML-DSig 1.1 §6.4.3). The
+    /// default for a P-256 key.
+    EcdsaSha256,
+    /// ECDSA on P-384 with SHA-384, `http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384`
+    /// (RFC 6931 §2.3.6); `r || s`, 96 bytes. The default for a P-384 key.
+    EcdsaSha384,
+    /// ECDSA on P-521 with SHA-512, `http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha512`
+    /// (RFC 6931 §2.3.6); `r || s`, 132 bytes. The default for a P-521 key.
+    EcdsaSha512,
 }
 
 impl SignatureAlgorithm {
@@ -95,7 +115,35 @@ impl SignatureAlgorithm {
             SignatureAlgorithm::RsaSha256 => "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
             SignatureAlgorithm::RsaSha1 => "http://www.w3.org/2000/09/xmldsig#rsa-sha1",
             SignatureAlgorithm::RsaSha512 => "http://www.w3.org/2001/04/xmldsig-more#rsa-sha512",
+            SignatureAlgorithm::RsaPssSha256 => {
+                "http://www.w3.org/2007/05/xmldsig-more#sha256-rsa-MGF1"
+            }
+            SignatureAlgorithm::RsaPssSha384 => {
+                "http://www.w3.org/2007/05/xmldsig-more#sha384-rsa-MGF1"
+            }
+            SignatureAlgorithm::RsaPssSha512 => {
+                "http://www.w3.org/2007/05/xmldsig-more#sha512-rsa-MGF1"
+            }
+            SignatureAlgorithm::EcdsaSha256 => {
+                "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256"
+            }
+            SignatureAlgorithm::EcdsaSha384 => {
+                "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384"
+            }
+            SignatureAlgorithm::EcdsaSha512 => {
+                "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha512"
+            }
         }
+    }
+
+    /// Whether this is an ECDSA method (an EC key signs with it, not an RSA key).
+    pub const fn is_ecdsa(self) -> bool {
+        matches!(
+            self,
+            SignatureAlgorithm::EcdsaSha256
+                | SignatureAlgorithm::EcdsaSha384
+                | SignatureAlgorithm::EcdsaSha512
+        )
     }
 }
 
@@ -131,11 +179,13 @@ pub struct X509Signer {
 }
 
 impl X509Signer {
-    /// Signs with `credential`, RSA-SHA256 and SHA-256 digests.
+    /// Signs with `credential` and SHA-256 digests: RSA-SHA256 for an RSA key, ECDSA with the
+    /// hash of the curve's size for an EC key
+    /// ([`X509Credential::default_signature_algorithm`]).
     pub fn new(credential: X509Credential) -> Self {
         X509Signer {
+            signature: credential.default_signature_algorithm(),
             credential,
-            signature: SignatureAlgorithm::default(),
             digest: DigestAlgorithm::default(),
             key_reference: KeyReference::default(),
             headers: Vec::new(),
@@ -190,7 +240,9 @@ impl X509Signer {
         Ok(self)
     }
 
-    /// The SignatureMethod (default RSA-SHA256).
+    /// The SignatureMethod (default: RSA-SHA256 for an RSA key, the ECDSA method of the curve
+    /// for an EC key). One the key cannot sign with ([`X509Credential::can_sign_with`]) makes
+    /// every request fail with [`WssError::Key`] naming both.
     pub fn signature_algorithm(mut self, alg: SignatureAlgorithm) -> Self {
         self.signature = alg;
         self
@@ -222,15 +274,9 @@ impl X509Signer {
 
     /// The `ds:SignatureValue` over the canonical SignedInfo.
     pub(crate) fn sign(&self, canonical_signed_info: &[u8]) -> Result<String, WssError> {
-        let sig = match self.signature {
-            SignatureAlgorithm::RsaSha256 => {
-                self.credential.sign_rsa_sha256(canonical_signed_info)?
-            }
-            SignatureAlgorithm::RsaSha1 => self.credential.sign_rsa_sha1(canonical_signed_info)?,
-            SignatureAlgorithm::RsaSha512 => {
-                self.credential.sign_rsa_sha512(canonical_signed_info)?
-            }
-        };
+        let sig = self
+            .credential
+            .sign(self.signature, canonical_signed_info)?;
         Ok(super::base64(&sig))
     }
 }

@@ -27,6 +27,17 @@ const MAX_CHAIN: usize = 6;
 ///   its issuer name equals the issuer's subject, and each issuer is valid and (for intermediates)
 ///   a CA (basicConstraints `cA`, RFC 5280 §4.2.1.9).
 ///
+/// Then the signer (the leaf) must meet the store's constraints, each refusal its own error:
+/// - its subject matches one of the [`subject_pattern`](Self::subject_pattern)s, if there are
+///   any ([`WssError::SubjectNotAllowed`]; WSS4J's `sigSubjectCertConstraints`);
+/// - its keyUsage, when it has that extension, includes digitalSignature or nonRepudiation
+///   (RFC 5280 §4.2.1.3; [`WssError::KeyUsageNotAllowed`]), and its extendedKeyUsage, when it has
+///   that extension, includes a purpose a message signer may have — anyExtendedKeyUsage,
+///   serverAuth, clientAuth, emailProtection, RFC 9336 documentSigning or Microsoft's document
+///   signing (RFC 5280 §4.2.1.12; [`WssError::ExtendedKeyUsageNotAllowed`]) — unless
+///   [`check_key_usage(false)`](Self::check_key_usage) is set for peers whose certificates get
+///   it wrong.
+///
 /// Revocation (CRL, OCSP) is not checked. An empty store trusts nothing.
 ///
 /// # Examples
@@ -44,6 +55,12 @@ pub struct TrustStore {
     anchors: Vec<Certificate>,
     intermediates: Vec<Certificate>,
     certificates: Vec<Certificate>,
+    /// Certificates a response may name without carrying, trusted only through an anchor.
+    known: Vec<Certificate>,
+    /// Regular expressions one of which the signer's subject must match (none: any subject).
+    subject_patterns: Vec<regex::Regex>,
+    /// Whether the signer's keyUsage / extendedKeyUsage are not checked.
+    ignore_key_usage: bool,
     /// Certificates whose path to an anchor was verified, with the end of the validity of the
     /// shortest-lived certificate on that path: later messages signed by them skip the path's
     /// signature checks (validity is still checked). Shared by the clones of a configuration,
@@ -92,16 +109,131 @@ impl TrustStore {
         self
     }
 
+    /// Also requires the signer's subject distinguished name to match `pattern`, a regular
+    /// expression (the `regex` crate's syntax, as Java's for WSS4J's
+    /// `sigSubjectCertConstraints`) matched against the whole name — as RFC 4514 writes it
+    /// (`CN=soapgen test server,O=soapgen tests`, [`Certificate::subject_rfc4514`]) or in
+    /// certificate order ([`Certificate::subject`], `O=soapgen tests, CN=soapgen test server`),
+    /// either matching. With several patterns, one match is enough; with none, any subject the
+    /// anchors vouch for may sign. Pinned [`certificate`](Self::certificate)s must match too.
+    ///
+    /// # Errors
+    ///
+    /// [`WssError::InvalidPattern`] naming the pattern when it is not a regular expression.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use soapgen_runtime::wss::TrustStore;
+    /// let trust = TrustStore::new().subject_pattern(r"CN=billing\.example\.com,O=Example.*")?;
+    /// # Ok::<(), soapgen_runtime::wss::WssError>(())
+    /// ```
+    pub fn subject_pattern(mut self, pattern: &str) -> Result<Self, WssError> {
+        let anchored = format!("^(?:{pattern})$");
+        let re = regex::RegexBuilder::new(&anchored)
+            .size_limit(1 << 20)
+            .build()
+            .map_err(|e| WssError::InvalidPattern {
+                pattern: pattern.to_owned(),
+                reason: e.to_string(),
+            })?;
+        self.subject_patterns.push(re);
+        Ok(self)
+    }
+
+    /// Whether the signer's keyUsage and extendedKeyUsage are checked (default `true`; see the
+    /// type's documentation). `false` for peers whose signing certificates carry the wrong ones
+    /// (a keyEncipherment-only server certificate, say).
+    pub fn check_key_usage(mut self, check: bool) -> Self {
+        self.ignore_key_usage = !check;
+        self
+    }
+
+    /// Checks the leaf constraints (subject patterns, keyUsage, extendedKeyUsage) on `cert`.
+    fn check_constraints(&self, cert: &Certificate) -> Result<(), WssError> {
+        if !self.subject_patterns.is_empty() {
+            let rfc4514 = cert.subject_rfc4514();
+            let matched = self
+                .subject_patterns
+                .iter()
+                .any(|p| p.is_match(&rfc4514) || p.is_match(cert.subject()));
+            if !matched {
+                return Err(WssError::SubjectNotAllowed {
+                    subject: rfc4514,
+                    patterns: self
+                        .subject_patterns
+                        .iter()
+                        .map(|p| {
+                            let s = p.as_str();
+                            s.strip_prefix("^(?:")
+                                .and_then(|s| s.strip_suffix(")$"))
+                                .unwrap_or(s)
+                                .to_owned()
+                        })
+                        .collect(),
+                });
+            }
+        }
+        if self.ignore_key_usage {
+            return Ok(());
+        }
+        if let Some(bits) = cert.key_usage() {
+            const DIGITAL_SIGNATURE: u16 = 1;
+            const NON_REPUDIATION: u16 = 1 << 1;
+            if bits & (DIGITAL_SIGNATURE | NON_REPUDIATION) == 0 {
+                return Err(WssError::KeyUsageNotAllowed {
+                    subject: cert.subject().to_owned(),
+                    key_usage: key_usage_names(bits),
+                });
+            }
+        }
+        if let Some(purposes) = cert.extended_key_usage() {
+            if !purposes
+                .iter()
+                .any(|p| SIGNING_PURPOSES.contains(&p.as_str()))
+            {
+                return Err(WssError::ExtendedKeyUsageNotAllowed {
+                    subject: cert.subject().to_owned(),
+                    purposes: purposes.iter().map(|p| purpose_name(p)).collect(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds a peer certificate that a response may name without carrying it (a
+    /// `wsse:KeyIdentifier`, `ds:X509IssuerSerial` or `ds:X509SKI`, X.509 Token Profile 1.1
+    /// §3.2), trusted only as any other signer is: through a path to an [`anchor`](Self::anchor),
+    /// within its validity, meeting the store's constraints. Unlike
+    /// [`certificate`](Self::certificate), it is not pinned: with no anchor that issued it, it is
+    /// refused with [`WssError::UntrustedCertificate`].
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use soapgen_runtime::wss::{Certificate, TrustStore};
+    /// let ca = Certificate::from_pem(&std::fs::read("ca.pem")?, "ca.pem")?;
+    /// let server = Certificate::from_pem(&std::fs::read("server.pem")?, "server.pem")?;
+    /// // The server signs with a KeyIdentifier: its certificate is known here, its CA trusted.
+    /// let trust = TrustStore::new().anchor(ca).known_certificate(server);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn known_certificate(mut self, cert: Certificate) -> Self {
+        self.known.push(cert);
+        self
+    }
+
     /// Whether nothing at all is trusted.
     pub fn is_empty(&self) -> bool {
         self.anchors.is_empty() && self.certificates.is_empty()
     }
 
-    /// The certificates a response may name without carrying: the pinned ones, then the anchors
-    /// and intermediates.
+    /// The certificates a response may name without carrying: the pinned ones, the
+    /// [`known_certificate`](Self::known_certificate)s, then the anchors and intermediates.
     pub(crate) fn known(&self) -> impl Iterator<Item = &Certificate> {
         self.certificates
             .iter()
+            .chain(&self.known)
             .chain(&self.intermediates)
             .chain(&self.anchors)
     }
@@ -111,13 +243,34 @@ impl TrustStore {
     /// # Errors
     ///
     /// [`WssError::UntrustedCertificate`] naming the certificate and why: outside its validity,
-    /// no path to an anchor, a bad signature on the path.
+    /// no path to an anchor, a bad signature on the path; [`WssError::SubjectNotAllowed`],
+    /// [`WssError::KeyUsageNotAllowed`], [`WssError::ExtendedKeyUsageNotAllowed`] for a leaf
+    /// that breaks the store's constraints.
     pub fn check(&self, cert: &Certificate, now: UtcTime) -> Result<(), WssError> {
+        self.check_with_chain(cert, &[], now)
+    }
+
+    /// As [`check`](Self::check), with `sent` — certificates the message carried besides the
+    /// signer's (a PKIPath or PKCS#7 BinarySecurityToken's chain, X.509 Token Profile 1.1 §3.1) —
+    /// also used as intermediates to build the path: they are never trusted themselves, only
+    /// links whose signatures and CA flags are checked like the configured
+    /// [`intermediate`](Self::intermediate)s'.
+    ///
+    /// # Errors
+    ///
+    /// As [`check`](Self::check).
+    pub fn check_with_chain(
+        &self,
+        cert: &Certificate,
+        sent: &[Certificate],
+        now: UtcTime,
+    ) -> Result<(), WssError> {
         let untrusted = |reason: String| WssError::UntrustedCertificate {
             subject: cert.subject().to_owned(),
             reason,
         };
         check_validity(cert, now).map_err(untrusted)?;
+        self.check_constraints(cert)?;
         if self.certificates.iter().any(|c| c.der() == cert.der()) {
             return Ok(());
         }
@@ -161,10 +314,10 @@ impl TrustStore {
             {
                 last_problem = issued_by(&current, a).err();
             }
-            let next = self
-                .intermediates
-                .iter()
-                .find(|i| i.der() != current.der() && is_ca(i) && issued_by(&current, i).is_ok());
+            let next =
+                self.intermediates.iter().chain(sent).find(|i| {
+                    i.der() != current.der() && is_ca(i) && issued_by(&current, i).is_ok()
+                });
             match next {
                 Some(i) => {
                     check_validity(i, now).map_err(|r| {
@@ -183,6 +336,55 @@ impl TrustStore {
             )
         })))
     }
+}
+
+/// The extendedKeyUsage purposes a message signer may have: anyExtendedKeyUsage (RFC 5280
+/// §4.2.1.12), serverAuth, clientAuth, emailProtection, documentSigning (RFC 9336) and
+/// Microsoft's document signing (1.3.6.1.4.1.311.10.3.12).
+const SIGNING_PURPOSES: &[&str] = &[
+    "2.5.29.37.0",
+    "1.3.6.1.5.5.7.3.1",
+    "1.3.6.1.5.5.7.3.2",
+    "1.3.6.1.5.5.7.3.4",
+    "1.3.6.1.5.5.7.3.36",
+    "1.3.6.1.4.1.311.10.3.12",
+];
+
+/// The RFC 5280 name of an extendedKeyUsage purpose OID, or the OID.
+fn purpose_name(oid: &str) -> String {
+    match oid {
+        "2.5.29.37.0" => "anyExtendedKeyUsage",
+        "1.3.6.1.5.5.7.3.1" => "serverAuth",
+        "1.3.6.1.5.5.7.3.2" => "clientAuth",
+        "1.3.6.1.5.5.7.3.3" => "codeSigning",
+        "1.3.6.1.5.5.7.3.4" => "emailProtection",
+        "1.3.6.1.5.5.7.3.8" => "timeStamping",
+        "1.3.6.1.5.5.7.3.9" => "OCSPSigning",
+        "1.3.6.1.5.5.7.3.36" => "documentSigning",
+        other => other,
+    }
+    .to_owned()
+}
+
+/// The RFC 5280 §4.2.1.3 names of the keyUsage bits set in `bits`.
+fn key_usage_names(bits: u16) -> Vec<String> {
+    const NAMES: [&str; 9] = [
+        "digitalSignature",
+        "nonRepudiation",
+        "keyEncipherment",
+        "dataEncipherment",
+        "keyAgreement",
+        "keyCertSign",
+        "cRLSign",
+        "encipherOnly",
+        "decipherOnly",
+    ];
+    NAMES
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| bits & (1 << i) != 0)
+        .map(|(_, n)| (*n).to_owned())
+        .collect()
 }
 
 fn check_validity(cert: &Certificate, now: UtcTime) -> Result<(), String> {
@@ -275,24 +477,19 @@ fn certificate_signature_algorithm(
     })
 }
 
-/// Verifies an RSA PKCS#1 v1.5 signature `sig` over `msg` with `cert`'s public key.
+/// Verifies the signature `sig` over `msg` with `cert`'s public key and `alg` (RSA PKCS#1 v1.5
+/// or PSS, ECDSA `r || s`; XML-DSig §6.4), the key type already matched to `alg`.
 ///
 /// # Errors
 ///
-/// `Err(reason)` if the key is not RSA or the signature does not verify.
+/// `Err(reason)` if the signature does not verify.
 pub(crate) fn verify_with_certificate(
     cert: &Certificate,
     alg: &'static dyn VerificationAlgorithm,
     msg: &[u8],
     sig: &[u8],
 ) -> Result<(), String> {
-    let key = cert.rsa_public_key().ok_or_else(|| {
-        format!(
-            "the certificate {} has no RSA key (rsaEncryption)",
-            cert.subject()
-        )
-    })?;
-    UnparsedPublicKey::new(alg, key)
+    UnparsedPublicKey::new(alg, cert.public_key_data())
         .verify(msg, sig)
         .map_err(|_| "the SignatureValue does not verify with the signer's key".to_owned())
 }

@@ -16,8 +16,9 @@ use roxmltree::{Document, Node, NodeId, ParsingOptions};
 use super::policy::{self as alg};
 use super::trust::verify_with_certificate;
 use super::{
-    exclusive_c14n, Certificate, Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, DS_NS,
-    EXC_C14N, PASSWORD_DIGEST, PASSWORD_TEXT, THUMBPRINT_SHA1, WSSE_NS, WSU_NS, X509V3, X509_SKI,
+    canonicalize, AlgorithmPolicy, C14nMethod, Certificate, Timestamp, UtcTime, WssConfig,
+    WssError, BASE64_BINARY, DS_NS, EXC_C14N, PASSWORD_DIGEST, PASSWORD_TEXT, THUMBPRINT_SHA1,
+    WSSE_NS, WSU_NS, X509V3, X509_SKI,
 };
 use crate::envelope::SoapVersion;
 use crate::xml::Limits;
@@ -145,7 +146,7 @@ pub(crate) fn process(
         report.security_header = shape.security.is_some();
         let mut replaced = None;
         if let Some(sec) = shape.security {
-            let tokens = cached_tokens(sec, cfg.certificate_cache())?;
+            let (tokens, sent_chain) = cached_tokens(sec, cfg.certificate_cache())?;
             let children: Vec<Node<'_, '_>> = sec.children().filter(Node::is_element).collect();
             while let Some(child) = children.get(st.cursor).copied() {
                 st.cursor += 1;
@@ -162,7 +163,15 @@ pub(crate) fn process(
                             st.unverified += 1;
                             continue;
                         }
-                        let v = verify_signature(cfg, &doc, &shape, &ids, &tokens, child, now)?;
+                        let v = verify_signature(
+                            cfg,
+                            &doc,
+                            &shape,
+                            &ids,
+                            (&tokens, &sent_chain),
+                            child,
+                            now,
+                        )?;
                         st.wrapped_body |= v.wrapped_body;
                         st.signature_values.push(v.value);
                         for p in v.parts {
@@ -446,17 +455,23 @@ fn shape<'a, 'i>(d: &'a Document<'i>) -> Result<Shape<'a, 'i>, WssError> {
     })
 }
 
-/// Whether a Security block is addressed to the ultimate receiver (WSS 1.1 §5, SOAP 1.1 §4.2.2
-/// `actor`, SOAP 1.2 Part 1 §5.2.2 `role`).
+/// Whether a Security block is addressed to this client, the ultimate receiver of a response
+/// (WSS 1.1 §5): no `actor`/`role` (or an empty one), SOAP 1.2's `…/role/ultimateReceiver`, or
+/// the role every receiver plays — SOAP 1.1 §4.2.2 `http://schemas.xmlsoap.org/soap/actor/next`,
+/// SOAP 1.2 Part 1 §5.2.2 `http://www.w3.org/2003/05/soap-envelope/role/next`. Two such blocks
+/// are refused as [`WssError::DuplicateSecurityHeader`].
 fn for_us(n: Node<'_, '_>, version: SoapVersion) -> bool {
     let ns = version.envelope_namespace();
     match version {
-        SoapVersion::Soap11 => n
-            .attribute((ns, "actor"))
-            .is_none_or(|a| a.trim().is_empty()),
+        SoapVersion::Soap11 => n.attribute((ns, "actor")).is_none_or(|a| {
+            let a = a.trim();
+            a.is_empty() || a == "http://schemas.xmlsoap.org/soap/actor/next"
+        }),
         SoapVersion::Soap12 => n.attribute((ns, "role")).is_none_or(|a| {
             let a = a.trim();
-            a.is_empty() || a == "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"
+            a.is_empty()
+                || a == "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"
+                || a == "http://www.w3.org/2003/05/soap-envelope/role/next"
         }),
     }
 }
@@ -484,33 +499,59 @@ fn ids<'a, 'i>(d: &'a Document<'i>) -> Result<HashMap<&'a str, Node<'a, 'i>>, Ws
 }
 
 /// [`tokens`], with certificates already read (same base64 text, in this response or an earlier
-/// one) taken from the configuration's cache.
+/// one) taken from the configuration's cache; and the other certificates of the PKIPath and
+/// PKCS#7 tokens (the chains they carry), for building the signer's path.
 fn cached_tokens(
     sec: Node<'_, '_>,
     cache: &super::policy::CertificateCache,
-) -> Result<HashMap<String, Certificate>, WssError> {
-    tokens_with(sec, &mut |text, id| {
-        cache.get_or_read(text, || read_token(text, id))
+) -> Result<(HashMap<String, Certificate>, Vec<Certificate>), WssError> {
+    let mut chain = Vec::new();
+    let tokens = tokens_with(
+        sec,
+        &mut |text, id| cache.get_or_read(text, || read_token(text, id)),
+        &mut chain,
+    )?;
+    Ok((tokens, chain))
+}
+
+fn token_der(text: &str, name: &str) -> Result<Vec<u8>, WssError> {
+    crate::base64::decode(text.as_bytes()).map_err(|e| WssError::Certificate {
+        name: name.to_owned(),
+        reason: format!("not base64: {e}"),
     })
 }
 
 fn read_token(text: &str, id: &str) -> Result<Certificate, WssError> {
-    let der = crate::base64::decode(text.as_bytes()).map_err(|e| WssError::Certificate {
-        name: format!("BinarySecurityToken {id}"),
-        reason: format!("not base64: {e}"),
-    })?;
-    Certificate::from_der(&der, &format!("BinarySecurityToken {id}"))
+    let name = format!("BinarySecurityToken {id}");
+    Certificate::from_der(&token_der(text, &name)?, &name)
 }
 
-/// The certificates of the Security header's X.509 BinarySecurityTokens, by `wsu:Id`.
+/// The certificates of the Security header's X.509 BinarySecurityTokens, by `wsu:Id` (for a
+/// PKIPath or PKCS#7 token, its leaf).
 pub(crate) fn tokens(sec: Node<'_, '_>) -> Result<HashMap<String, Certificate>, WssError> {
-    tokens_with(sec, &mut read_token)
+    tokens_with(sec, &mut read_token, &mut Vec::new())
 }
 
-/// Reads the X.509 BinarySecurityTokens of `sec` with `read(base64 text without whitespace, id)`.
+/// `ValueType` of a BinarySecurityToken holding a certificate path as an ASN.1 `PkiPath` (X.509
+/// Token Profile 1.1 §3.1).
+pub const X509_PKIPATH: &str =
+    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509PKIPathv1";
+/// `ValueType` of a BinarySecurityToken holding certificates as a PKCS#7 SignedData (X.509
+/// Token Profile 1.1 §3.1, RFC 2315 §9.1).
+pub const X509_PKCS7: &str =
+    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#PKCS7";
+
+/// The most certificates one PKIPath or PKCS#7 token may carry.
+const MAX_TOKEN_CERTIFICATES: usize = 16;
+
+/// Reads the X.509 BinarySecurityTokens of `sec` (X.509 Token Profile 1.1 §3.1): `X509v3` with
+/// `read(base64 text without whitespace, id)`; `X509PKIPathv1` and `PKCS7` as certificate chains,
+/// whose leaf (the certificate that issued none of the others) stands for the token and whose
+/// other certificates go to `chain`. Tokens of other types (Kerberos, SAML…) are skipped.
 fn tokens_with(
     sec: Node<'_, '_>,
     read: &mut dyn FnMut(&str, &str) -> Result<Certificate, WssError>,
+    chain: &mut Vec<Certificate>,
 ) -> Result<HashMap<String, Certificate>, WssError> {
     let mut out = HashMap::new();
     for t in sec
@@ -518,8 +559,8 @@ fn tokens_with(
         .filter(|c| c.has_tag_name((WSSE_NS, "BinarySecurityToken")))
     {
         let value_type = t.attribute("ValueType").unwrap_or("");
-        if value_type != X509V3 {
-            continue; // PKIPath, Kerberos…: not used for signatures here
+        if ![X509V3, X509_PKIPATH, X509_PKCS7].contains(&value_type) {
+            continue; // Kerberos…: not used for signatures here
         }
         if let Some(enc) = t.attribute("EncodingType") {
             if enc != BASE64_BINARY {
@@ -533,7 +574,53 @@ fn tokens_with(
             .chars()
             .filter(|c| !c.is_ascii_whitespace())
             .collect();
-        let cert = read(&compact, id)?;
+        let cert = if value_type == X509V3 {
+            read(&compact, id)?
+        } else {
+            let kind = if value_type == X509_PKIPATH {
+                "X509PKIPathv1"
+            } else {
+                "PKCS7"
+            };
+            let name = format!("BinarySecurityToken {id} ({kind})");
+            let der = token_der(&compact, &name)?;
+            let certs = if value_type == X509_PKIPATH {
+                super::x509::pki_path(&der, &name)?
+            } else {
+                super::x509::pkcs7_certificates(&der, &name)?
+            };
+            if certs.len() > MAX_TOKEN_CERTIFICATES {
+                return Err(WssError::Certificate {
+                    name,
+                    reason: format!("more than {MAX_TOKEN_CERTIFICATES} certificates"),
+                });
+            }
+            let mut leaves = certs.iter().filter(|c| {
+                !certs
+                    .iter()
+                    .any(|o| o.der() != c.der() && o.issuer() == c.subject())
+            });
+            let leaf = match (leaves.next(), leaves.next()) {
+                (Some(one), None) => one.clone(),
+                (None, _) => {
+                    return Err(WssError::Certificate {
+                        name,
+                        reason: "it carries no certificate".to_owned(),
+                    })
+                }
+                (Some(_), Some(_)) => {
+                    return Err(WssError::Certificate {
+                        name,
+                        reason: format!(
+                            "its {} certificates are not one chain (more than one leaf)",
+                            certs.len()
+                        ),
+                    })
+                }
+            };
+            chain.extend(certs.into_iter().filter(|c| c.der() != leaf.der()));
+            leaf
+        };
         out.insert(id.to_owned(), cert);
     }
     Ok(out)
@@ -696,7 +783,7 @@ fn verify_signature(
     doc: &str,
     shape: &Shape<'_, '_>,
     ids: &HashMap<&str, Node<'_, '_>>,
-    tokens: &HashMap<String, Certificate>,
+    (tokens, sent_chain): (&HashMap<String, Certificate>, &[Certificate]),
     sig: Node<'_, '_>,
     now: UtcTime,
 ) -> Result<Verified, WssError> {
@@ -732,12 +819,12 @@ fn verify_signature(
         .next()
         .filter(|n| n.has_tag_name((DS_NS, "CanonicalizationMethod")))
         .ok_or_else(|| malformed(signed_info, "no CanonicalizationMethod"))?;
-    let si_prefixes = c14n_prefixes(c14n, "CanonicalizationMethod")?;
+    let si_c14n = c14n_of(c14n, "CanonicalizationMethod", policy)?;
     let method = si
         .next()
         .filter(|n| n.has_tag_name((DS_NS, "SignatureMethod")))
         .ok_or_else(|| malformed(signed_info, "no SignatureMethod"))?;
-    let method_uri = method.attribute("Algorithm").unwrap_or("");
+    let mut method_uri = method.attribute("Algorithm").unwrap_or("");
     if child(method, DS_NS, "HMACOutputLength").is_some() || method_uri.contains("hmac") {
         return Err(WssError::AlgorithmNotAllowed {
             role: "SignatureMethod",
@@ -746,7 +833,10 @@ fn verify_signature(
             ),
         });
     }
-    if signature_algorithm(method_uri, 2048).is_none() || !policy.allows(method_uri) {
+    if method_uri == alg::RSA_PSS && policy.allows(alg::RSA_PSS) {
+        // RFC 6931 §2.3.10: the parameters say which PSS; verified as that §2.3.11 method.
+        method_uri = rsa_pss_params(method)?;
+    } else if !known_signature_method(method_uri) || !policy.allows(method_uri) {
         return Err(WssError::AlgorithmNotAllowed {
             role: "SignatureMethod",
             uri: method_uri.to_owned(),
@@ -767,17 +857,13 @@ fn verify_signature(
     // The key, and whether it is trusted: before any digest work.
     let signer = signer_certificate(cfg, key_info, tokens, sig)?;
     let verification = check_key_size(cfg, &signer, method_uri)?;
-    cfg.trust_store().check(&signer, now)?;
+    cfg.trust_store()
+        .check_with_chain(&signer, sent_chain, now)?;
 
     // SignatureValue over the canonical SignedInfo.
     let value = base64(value_node).map_err(|r| malformed(value_node, &r))?;
     let mut buf = Vec::with_capacity(1024);
-    exclusive_c14n(
-        doc,
-        signed_info.range().start,
-        &refs(&si_prefixes),
-        &mut buf,
-    )?;
+    si_c14n.apply(doc, signed_info.range().start, &mut buf)?;
     verify_with_certificate(&signer, verification, &buf, &value)
         .map_err(WssError::InvalidSignature)?;
 
@@ -829,42 +915,32 @@ fn verify_signature(
         let transforms = transforms.ok_or_else(|| {
             malformed(
                 r,
-                "Reference without Transforms (only Exclusive C14N is accepted)",
+                "Reference without Transforms (a canonicalization is required)",
             )
         })?;
         let list: Vec<Node<'_, '_>> = elements(transforms).collect();
         let [t] = list.as_slice() else {
             return Err(malformed(
                 transforms,
-                "exactly one Transform (Exclusive C14N or STR-Transform) is accepted",
+                "exactly one Transform (a canonicalization or the STR-Transform) is accepted",
             ));
         };
         let t_uri = t.attribute("Algorithm").unwrap_or("");
         buf.clear();
-        match t_uri {
-            EXC_C14N => {
-                let prefixes = c14n_prefixes(*t, "Transform")?;
-                exclusive_c14n(doc, target.range().start, &refs(&prefixes), &mut buf)?;
-            }
-            STR_TRANSFORM => {
-                let params = child(*t, WSSE_NS, "TransformationParameters")
-                    .and_then(|p| child(p, DS_NS, "CanonicalizationMethod"))
-                    .ok_or_else(|| {
-                        malformed(
-                            *t,
-                            "STR-Transform without TransformationParameters/CanonicalizationMethod",
-                        )
-                    })?;
-                let prefixes = c14n_prefixes(params, "CanonicalizationMethod")?;
-                let token = dereference_str(target, ids)?;
-                exclusive_c14n(doc, token.range().start, &refs(&prefixes), &mut buf)?;
-            }
-            other => {
-                return Err(WssError::AlgorithmNotAllowed {
-                    role: "Transform",
-                    uri: other.to_owned(),
-                })
-            }
+        if t_uri == STR_TRANSFORM {
+            let params = child(*t, WSSE_NS, "TransformationParameters")
+                .and_then(|p| child(p, DS_NS, "CanonicalizationMethod"))
+                .ok_or_else(|| {
+                    malformed(
+                        *t,
+                        "STR-Transform without TransformationParameters/CanonicalizationMethod",
+                    )
+                })?;
+            let c14n = c14n_of(params, "CanonicalizationMethod", policy)?;
+            let token = dereference_str(target, ids)?;
+            c14n.apply(doc, token.range().start, &mut buf)?;
+        } else {
+            c14n_of(*t, "Transform", policy)?.apply(doc, target.range().start, &mut buf)?;
         }
         let want = base64(digest_value).map_err(|e| malformed(digest_value, &e))?;
         let got = aws_lc_rs::digest::digest(digest_alg, &buf);
@@ -892,25 +968,59 @@ fn refs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
 
-/// The Algorithm of a CanonicalizationMethod / Transform must be Exclusive C14N (without
-/// comments); returns its InclusiveNamespaces PrefixList.
-fn c14n_prefixes(n: Node<'_, '_>, role: &'static str) -> Result<Vec<String>, WssError> {
-    let uri = n.attribute("Algorithm").unwrap_or("");
-    if uri != EXC_C14N {
-        return Err(WssError::AlgorithmNotAllowed {
-            role,
-            uri: uri.to_owned(),
-        });
-    }
-    Ok(child(n, EXC_C14N, "InclusiveNamespaces")
-        .and_then(|i| i.attribute("PrefixList"))
-        .map(|l| l.split_ascii_whitespace().map(str::to_owned).collect())
-        .unwrap_or_default())
+/// A canonicalization named by a CanonicalizationMethod or Transform (XML-DSig §6.5):
+/// Exclusive C14N with its InclusiveNamespaces PrefixList, or inclusive Canonical XML 1.0 / 1.1
+/// when the policy allows them ([`AlgorithmPolicy::allow_inclusive_c14n`](super::AlgorithmPolicy::allow_inclusive_c14n)).
+struct C14n {
+    method: C14nMethod,
+    prefixes: Vec<String>,
 }
 
-/// The verification algorithm of a SignatureMethod URI for an RSA key of `bits` (aws-lc-rs has
-/// RSA-SHA384 for 2048 bits and more only; below 1024 bits, none).
-fn signature_algorithm(uri: &str, bits: usize) -> Option<&'static dyn VerificationAlgorithm> {
+impl C14n {
+    /// Canonicalizes the element at byte `apex` of `doc` into `out`.
+    fn apply(&self, doc: &str, apex: usize, out: &mut Vec<u8>) -> Result<(), WssError> {
+        canonicalize(doc, apex, self.method, &refs(&self.prefixes), out)
+    }
+}
+
+/// The canonicalization of a CanonicalizationMethod / Transform element (`role` names which, for
+/// the error): Exclusive C14N always, inclusive C14N 1.0 / 1.1 when `policy` allows them, nothing
+/// else (no `#WithComments`).
+fn c14n_of(
+    n: Node<'_, '_>,
+    role: &'static str,
+    policy: &AlgorithmPolicy,
+) -> Result<C14n, WssError> {
+    let uri = n.attribute("Algorithm").unwrap_or("");
+    match uri {
+        EXC_C14N => Ok(C14n {
+            method: C14nMethod::Exclusive,
+            prefixes: child(n, EXC_C14N, "InclusiveNamespaces")
+                .and_then(|i| i.attribute("PrefixList"))
+                .map(|l| l.split_ascii_whitespace().map(str::to_owned).collect())
+                .unwrap_or_default(),
+        }),
+        alg::C14N_10 | alg::C14N_11 if policy.allows(uri) => Ok(C14n {
+            method: C14nMethod::from_uri(uri).unwrap_or(C14nMethod::Exclusive),
+            prefixes: Vec::new(),
+        }),
+        alg::C14N_10 | alg::C14N_11 => Err(WssError::AlgorithmNotAllowed {
+            role,
+            uri: format!(
+                "{uri} (inclusive C14N is off by default, WS-I BSP 1.1 R5404; AlgorithmPolicy::allow_inclusive_c14n allows it)"
+            ),
+        }),
+        _ => Err(WssError::AlgorithmNotAllowed {
+            role,
+            uri: uri.to_owned(),
+        }),
+    }
+}
+
+/// The verification algorithm of a SignatureMethod URI for an RSA key of `bits`: PKCS#1 v1.5
+/// (aws-lc-rs has RSA-SHA384 for 2048 bits and more only; below 1024 bits, none) or PSS (2048
+/// bits and more).
+fn rsa_signature_algorithm(uri: &str, bits: usize) -> Option<&'static dyn VerificationAlgorithm> {
     let legacy = bits < 2048;
     if bits < 1024 {
         return None;
@@ -923,27 +1033,132 @@ fn signature_algorithm(uri: &str, bits: usize) -> Option<&'static dyn Verificati
         alg::RSA_SHA384 if !legacy => &signature::RSA_PKCS1_2048_8192_SHA384,
         alg::RSA_SHA512 if legacy => &signature::RSA_PKCS1_1024_8192_SHA512_FOR_LEGACY_USE_ONLY,
         alg::RSA_SHA512 => &signature::RSA_PKCS1_2048_8192_SHA512,
+        alg::RSA_PSS_SHA256 if !legacy => &signature::RSA_PSS_2048_8192_SHA256,
+        alg::RSA_PSS_SHA384 if !legacy => &signature::RSA_PSS_2048_8192_SHA384,
+        alg::RSA_PSS_SHA512 if !legacy => &signature::RSA_PSS_2048_8192_SHA512,
         _ => return None,
     })
 }
 
-/// Refuses a signer whose RSA key is shorter than the policy's minimum
-/// ([`WssConfig::min_rsa_key_bits`], NIST SP 800-131A: 2048 bits), and returns the verification
-/// algorithm of `method_uri` for its size.
+/// The ECDSA verification algorithm of a SignatureMethod URI for a key on `curve` (as
+/// [`Certificate::public_key_algorithm`] names it): the hash of the curve's size only
+/// (XML-DSig 1.1 §6.4.3), the SignatureValue as `r || s`.
+fn ecdsa_signature_algorithm(uri: &str, curve: &str) -> Option<&'static dyn VerificationAlgorithm> {
+    Some(match (uri, curve) {
+        (alg::ECDSA_SHA256, "EC P-256") => &signature::ECDSA_P256_SHA256_FIXED,
+        (alg::ECDSA_SHA384, "EC P-384") => &signature::ECDSA_P384_SHA384_FIXED,
+        (alg::ECDSA_SHA512, "EC P-521") => &signature::ECDSA_P521_SHA512_FIXED,
+        _ => return None,
+    })
+}
+
+/// Whether soapgen verifies the SignatureMethod `uri` with some key.
+fn known_signature_method(uri: &str) -> bool {
+    rsa_signature_algorithm(uri, 2048).is_some()
+        || ["EC P-256", "EC P-384", "EC P-521"]
+            .iter()
+            .any(|c| ecdsa_signature_algorithm(uri, c).is_some())
+}
+
+/// The RSASSA-PSS method of an `rsa-pss` SignatureMethod (RFC 6931 §2.3.10, RSASSA-PSS with parameters): its
+/// `pss:RSAPSSParams` must name SHA-256, SHA-384 or SHA-512 (default SHA-256), MGF1 with the
+/// same digest (the default), a salt as long as the digest (the default) and trailer field 1:
+/// the parameters aws-lc-rs verifies, given as the parameterless `…-rsa-MGF1` URI of that digest
+/// (RFC 6931 §2.3.11).
+fn rsa_pss_params(method: Node<'_, '_>) -> Result<&'static str, WssError> {
+    const PSS_NS: &str = "http://www.w3.org/2007/05/xmldsig-more#";
+    let bad = |why: &str| WssError::AlgorithmNotAllowed {
+        role: "SignatureMethod",
+        uri: format!("{} ({why})", alg::RSA_PSS),
+    };
+    let params = elements(method).find(|c| c.tag_name().name() == "RSAPSSParams");
+    let Some(params) = params else {
+        return Ok(alg::RSA_PSS_SHA256);
+    };
+    if params.tag_name().namespace() != Some(PSS_NS) {
+        return Err(bad("RSAPSSParams in another namespace than RFC 9231's"));
+    }
+    let mut digest = alg::SHA256;
+    let mut mgf_digest = None;
+    let mut salt = None;
+    for c in elements(params) {
+        match (c.tag_name().namespace(), c.tag_name().name()) {
+            (Some(DS_NS), "DigestMethod") => digest = c.attribute("Algorithm").unwrap_or(""),
+            (Some(PSS_NS), "MaskGenerationFunction") => {
+                if c.attribute("Algorithm") != Some("http://www.w3.org/2007/05/xmldsig-more#MGF1") {
+                    return Err(bad("a mask generation function other than MGF1"));
+                }
+                mgf_digest =
+                    child(c, DS_NS, "DigestMethod").map(|d| d.attribute("Algorithm").unwrap_or(""));
+            }
+            (Some(PSS_NS), "SaltLength") => {
+                salt = Some(
+                    text(c)
+                        .trim()
+                        .parse::<usize>()
+                        .map_err(|_| bad("a SaltLength that is not a number"))?,
+                );
+            }
+            (Some(PSS_NS), "TrailerField") => {
+                if text(c).trim() != "1" {
+                    return Err(bad("a TrailerField other than 1"));
+                }
+            }
+            _ => return Err(bad("an unknown element in RSAPSSParams")),
+        }
+    }
+    let (uri, len) = match digest {
+        alg::SHA256 => (alg::RSA_PSS_SHA256, 32),
+        alg::SHA384 => (alg::RSA_PSS_SHA384, 48),
+        alg::SHA512 => (alg::RSA_PSS_SHA512, 64),
+        _ => return Err(bad("a digest other than SHA-256, SHA-384 or SHA-512")),
+    };
+    if mgf_digest.is_some_and(|m| m != digest) {
+        return Err(bad("MGF1 with another digest than the signature's"));
+    }
+    if salt.is_some_and(|s| s != len) {
+        return Err(bad("a SaltLength other than the digest's length"));
+    }
+    Ok(uri)
+}
+
+/// The verification algorithm of `method_uri` for the signer's key: for RSA, after refusing a
+/// key shorter than the policy's minimum ([`WssConfig::min_rsa_key_bits`], NIST SP 800-131A:
+/// 2048 bits) with [`WssError::WeakKey`]; for EC, the ECDSA method of the key's curve.
 fn check_key_size(
     cfg: &WssConfig,
     signer: &Certificate,
     method_uri: &str,
 ) -> Result<&'static dyn VerificationAlgorithm, WssError> {
     let minimum = cfg.rsa_key_minimum();
-    if signer.public_key_algorithm() != "RSA" {
-        // Refused by the signature check, which names the key type.
-        return signature_algorithm(method_uri, 2048).ok_or_else(|| {
-            WssError::AlgorithmNotAllowed {
-                role: "SignatureMethod",
-                uri: method_uri.to_owned(),
-            }
+    let key = signer.public_key_algorithm();
+    let ecdsa_method = method_uri.contains("#ecdsa-");
+    if key.starts_with("EC") {
+        return ecdsa_signature_algorithm(method_uri, key).ok_or_else(|| {
+            WssError::InvalidSignature(if ecdsa_method {
+                format!(
+                    "the signer {} has an {key} key, which {method_uri} does not go with (ECDSA with the hash of the curve's size: P-256 with SHA-256, P-384 with SHA-384, P-521 with SHA-512)",
+                    signer.subject()
+                )
+            } else {
+                format!(
+                    "the certificate {} has no RSA key (rsaEncryption) for {method_uri}: its key is {key}",
+                    signer.subject()
+                )
+            })
         });
+    }
+    if key != "RSA" {
+        return Err(WssError::InvalidSignature(format!(
+            "the certificate {} has a {key} key, which {method_uri} cannot verify",
+            signer.subject()
+        )));
+    }
+    if ecdsa_method {
+        return Err(WssError::InvalidSignature(format!(
+            "the certificate {} has an RSA key, not the EC key {method_uri} needs",
+            signer.subject()
+        )));
     }
     let bits = signer.public_key_bits().unwrap_or(0);
     if bits < minimum {
@@ -953,7 +1168,7 @@ fn check_key_size(
             minimum,
         });
     }
-    signature_algorithm(method_uri, bits).ok_or_else(|| WssError::WeakKey {
+    rsa_signature_algorithm(method_uri, bits).ok_or_else(|| WssError::WeakKey {
         subject: signer.subject().to_owned(),
         bits,
         minimum: 2048,
@@ -1090,7 +1305,7 @@ pub(crate) fn resolve_key(
                     };
                     found.cloned().ok_or_else(|| {
                         untrusted(format!(
-                            "no configured certificate has the KeyIdentifier {} (add it to the TrustStore with .certificate())",
+                            "no configured certificate has the KeyIdentifier {} (add it to the TrustStore with .known_certificate(), or .certificate() to pin it)",
                             super::hex(&value)
                         ))
                     })
@@ -1246,7 +1461,7 @@ fn x509_data(n: Node<'_, '_>, known: &[&Certificate]) -> Result<Certificate, Wss
         .map(|c| (*c).clone())
         .ok_or_else(|| {
             untrusted(format!(
-                "no configured certificate has {} (add it to the TrustStore with .certificate())",
+                "no configured certificate has {} (add it to the TrustStore with .known_certificate(), or .certificate() to pin it)",
                 names()
             ))
         })

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use aws_lc_rs::encoding::AsDer;
 use aws_lc_rs::rsa::{PrivateDecryptingKey, PublicEncryptingKey};
-use aws_lc_rs::signature::{KeyPair, RsaKeyPair};
+use aws_lc_rs::signature::{EcdsaKeyPair, EcdsaSigningAlgorithm, KeyPair, RsaKeyPair};
 use num_bigint::BigInt;
 use x509_parser::extensions::ParsedExtension;
 use x509_parser::oid_registry::{OID_PKCS1_RSAENCRYPTION, OID_X509_EXT_SUBJECT_KEY_IDENTIFIER};
@@ -15,7 +15,7 @@ use x509_parser::prelude::FromDer;
 
 use super::dn::DistinguishedName;
 use super::rsa_sha1::Sha1Key;
-use super::WssError;
+use super::{SignatureAlgorithm, WssError};
 
 /// An X.509 v3 certificate (RFC 5280), kept in DER, parsed and checked once when loaded: its
 /// subject, issuer, serial, validity and Subject Key Identifier are read, and a malformed
@@ -33,11 +33,18 @@ pub struct Certificate {
     not_after: i64,
     ski: Option<Vec<u8>>,
     rsa_public_key: Option<Vec<u8>>,
+    /// The subjectPublicKey BIT STRING content (RSA: `RSAPublicKey` DER; EC: the point).
+    public_key: Vec<u8>,
     issuer_dn: DistinguishedName,
     serial_number: BigInt,
     subject_dn: DistinguishedName,
     key_algorithm: String,
     key_bits: Option<usize>,
+    /// The keyUsage bits (RFC 5280 §4.2.1.3), bit 0 = digitalSignature, if the extension is there.
+    key_usage: Option<u16>,
+    /// The extendedKeyUsage purposes as dotted OIDs (RFC 5280 §4.2.1.12), if the extension is
+    /// there.
+    extended_key_usage: Option<Vec<String>>,
 }
 
 impl Certificate {
@@ -92,6 +99,22 @@ impl Certificate {
                 }
             }
         }
+        let key_usage = cert
+            .key_usage()
+            .map_err(|e| {
+                bad(format!(
+                    "the keyUsage extension (2.5.29.15) is malformed: {e}"
+                ))
+            })?
+            .map(|k| k.value.flags);
+        let extended_key_usage = cert
+            .extended_key_usage()
+            .map_err(|e| {
+                bad(format!(
+                    "the extendedKeyUsage extension (2.5.29.37) is malformed: {e}"
+                ))
+            })?
+            .map(|e| extended_key_usage_oids(e.value));
         let spki = cert.public_key();
         let rsa_public_key = (spki.algorithm.algorithm == OID_PKCS1_RSAENCRYPTION)
             .then(|| spki.subject_public_key.data.to_vec());
@@ -106,11 +129,14 @@ impl Certificate {
             not_after: validity.not_after.timestamp(),
             ski,
             rsa_public_key,
+            public_key: spki.subject_public_key.data.to_vec(),
             issuer_dn: DistinguishedName::from_x509(cert.issuer()),
             serial_number: BigInt::from_signed_bytes_be(cert.raw_serial()),
             subject_dn: DistinguishedName::from_x509(cert.subject()),
             key_algorithm,
             key_bits,
+            key_usage,
+            extended_key_usage,
         })
     }
 
@@ -238,6 +264,19 @@ impl Certificate {
         self.key_bits
     }
 
+    /// The keyUsage extension's bits (RFC 5280 §4.2.1.3: bit 0 digitalSignature, 1
+    /// nonRepudiation (contentCommitment), 2 keyEncipherment, …, 5 keyCertSign), or `None` when
+    /// the certificate has no keyUsage extension (any use).
+    pub fn key_usage(&self) -> Option<u16> {
+        self.key_usage
+    }
+
+    /// The extendedKeyUsage extension's purposes as dotted OIDs (RFC 5280 §4.2.1.12, e.g.
+    /// `1.3.6.1.5.5.7.3.1` serverAuth), or `None` when the certificate has none (any purpose).
+    pub fn extended_key_usage(&self) -> Option<&[String]> {
+        self.extended_key_usage.as_deref()
+    }
+
     /// The serial number in decimal (`4242`), as `ds:X509SerialNumber` carries it (XML-DSig
     /// §4.4.4, an `xsd:integer`). A (non-conforming) negative serial has a leading `-`.
     pub fn serial_decimal(&self) -> String {
@@ -294,9 +333,10 @@ impl Certificate {
         out
     }
 
-    /// The RSA public key (PKCS#1 `RSAPublicKey` DER, RFC 8017 §A.1.1), if the key is RSA.
-    pub(crate) fn rsa_public_key(&self) -> Option<&[u8]> {
-        self.rsa_public_key.as_deref()
+    /// The content of the subjectPublicKey BIT STRING (RFC 5280 §4.1.2.7): for RSA the
+    /// `RSAPublicKey` DER, for EC the uncompressed point (SEC 1 §2.3.3), as aws-lc-rs verifies.
+    pub(crate) fn public_key_data(&self) -> &[u8] {
+        &self.public_key
     }
 
     /// The RSA public key as an aws-lc-rs encrypting key (XML-Enc §5.4 key transport), read from
@@ -332,89 +372,156 @@ impl fmt::Debug for Certificate {
     }
 }
 
-/// A certificate and the RSA private key that belongs to it: what a client signs with. Cheap to
+/// A certificate and the private key that belongs to it: what a client signs with — an RSA key
+/// (RSASSA-PKCS1-v1_5 and RSASSA-PSS, RFC 8017 §8) or an ECDSA key on P-256, P-384 or P-521
+/// (FIPS 186-4, RFC 6931 §2.3.6) — and, for RSA, what it decrypts with (XML-Enc §5.4). Cheap to
 /// clone (shared). The `Debug` form shows the certificate, never the key.
 #[derive(Clone)]
 pub struct X509Credential {
     cert: Certificate,
-    key: Arc<RsaKeyPair>,
-    /// The same private key, for RSA decryption (XML-Enc §5.4 key transport).
-    decrypting: PrivateDecryptingKey,
-    /// The key in AWS-LC's own form, made on the first RSA-SHA1 signature.
-    sha1_key: Arc<OnceLock<Sha1Key>>,
+    key: PrivateKey,
+}
+
+#[derive(Clone)]
+enum PrivateKey {
+    Rsa {
+        key: Arc<RsaKeyPair>,
+        /// The same private key, for RSA decryption (XML-Enc §5.4 key transport).
+        decrypting: PrivateDecryptingKey,
+        /// The key in AWS-LC's own form, made on the first RSA-SHA1 signature.
+        sha1_key: Arc<OnceLock<Sha1Key>>,
+    },
+    Ec {
+        key: Arc<EcdsaKeyPair>,
+        curve: EcCurve,
+    },
+}
+
+/// The NIST curves soapgen signs with (FIPS 186-4 §D.1.2), each with the hash of its size, as
+/// XML-DSig 1.1 §6.4.3 recommends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EcCurve {
+    P256,
+    P384,
+    P521,
+}
+
+impl EcCurve {
+    /// The curve of a certificate's EC key (as [`Certificate::public_key_algorithm`] names it).
+    fn of(cert: &Certificate) -> Option<EcCurve> {
+        match cert.public_key_algorithm() {
+            "EC P-256" => Some(EcCurve::P256),
+            "EC P-384" => Some(EcCurve::P384),
+            "EC P-521" => Some(EcCurve::P521),
+            _ => None,
+        }
+    }
+
+    fn signing(self) -> &'static EcdsaSigningAlgorithm {
+        use aws_lc_rs::signature as s;
+        match self {
+            EcCurve::P256 => &s::ECDSA_P256_SHA256_FIXED_SIGNING,
+            EcCurve::P384 => &s::ECDSA_P384_SHA384_FIXED_SIGNING,
+            EcCurve::P521 => &s::ECDSA_P521_SHA512_FIXED_SIGNING,
+        }
+    }
+
+    fn signature_algorithm(self) -> SignatureAlgorithm {
+        match self {
+            EcCurve::P256 => SignatureAlgorithm::EcdsaSha256,
+            EcCurve::P384 => SignatureAlgorithm::EcdsaSha384,
+            EcCurve::P521 => SignatureAlgorithm::EcdsaSha512,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            EcCurve::P256 => "P-256",
+            EcCurve::P384 => "P-384",
+            EcCurve::P521 => "P-521",
+        }
+    }
 }
 
 impl X509Credential {
     /// A certificate and its private key, both as PEM text: the certificate's first
-    /// `CERTIFICATE` block; the key's first `PRIVATE KEY` (PKCS#8, RFC 5208) or `RSA PRIVATE KEY`
-    /// (PKCS#1, RFC 8017) block. Both may be in one file (pass it twice).
+    /// `CERTIFICATE` block; the key's first `PRIVATE KEY` (PKCS#8, RFC 5208), `RSA PRIVATE KEY`
+    /// (PKCS#1, RFC 8017) or `EC PRIVATE KEY` (RFC 5915) block. Both may be in one file (pass it
+    /// twice). The key type follows the certificate's: RSA, or EC on P-256, P-384 or P-521.
     ///
     /// # Errors
     ///
-    /// [`WssError::Certificate`] as [`Certificate::from_pem`], or a certificate whose key is not
-    /// RSA; [`WssError::Key`]: no key block, an encrypted key, not RSA, rejected by aws-lc-rs
-    /// (malformed, shorter than 2048 bits), or not the certificate's key.
+    /// [`WssError::Certificate`] as [`Certificate::from_pem`], or a certificate whose key is
+    /// neither RSA nor EC on one of those curves; [`WssError::Key`]: no key block, an encrypted
+    /// key, a key of another type or curve than the certificate's, rejected by aws-lc-rs
+    /// (malformed, an RSA key shorter than 2048 bits), or not the certificate's key.
     pub fn from_pem(cert_pem: &[u8], key_pem: &[u8]) -> Result<X509Credential, WssError> {
         let cert = Certificate::from_pem(cert_pem, "certificate")?;
-        let mut key = None;
         for (i, block) in Pem::iter_from_buffer(key_pem).enumerate() {
             let block = block.map_err(|e| WssError::Key {
                 name: format!("PEM block {}", i + 1),
                 reason: format!("bad PEM ({e})"),
             })?;
             let name = format!("PEM block {} ({})", i + 1, block.label);
-            key =
-                match block.label.as_str() {
-                    "PRIVATE KEY" => {
-                        Some(RsaKeyPair::from_pkcs8(&block.contents).map_err(|e| {
-                            WssError::Key {
-                                name,
-                                reason: format!("not a usable RSA PKCS#8 key: {e}"),
-                            }
-                        })?)
-                    }
-                    "RSA PRIVATE KEY" => Some(RsaKeyPair::from_der(&block.contents).map_err(
-                        |e| WssError::Key {
-                            name,
-                            reason: format!("not a usable RSA PKCS#1 key: {e}"),
-                        },
-                    )?),
-                    "ENCRYPTED PRIVATE KEY" => {
-                        return Err(WssError::Key {
-                            name,
-                            reason: "encrypted keys are not read; decrypt it first (openssl pkcs8)"
-                                .to_owned(),
-                        })
-                    }
-                    "EC PRIVATE KEY" => {
-                        return Err(WssError::Key {
-                            name,
-                            reason: "an EC key: only RSA keys sign (RSA-SHA256)".to_owned(),
-                        })
-                    }
-                    _ => continue,
-                };
-            break;
+            match block.label.as_str() {
+                "PRIVATE KEY" | "RSA PRIVATE KEY" | "EC PRIVATE KEY" => {
+                    return Self::with_key_der(cert, &block.contents, &name)
+                }
+                "ENCRYPTED PRIVATE KEY" => {
+                    return Err(WssError::Key {
+                        name,
+                        reason: "encrypted keys are not read; decrypt it first (openssl pkcs8)"
+                            .to_owned(),
+                    })
+                }
+                _ => continue,
+            }
         }
-        let key = key.ok_or_else(|| WssError::Key {
+        Err(WssError::Key {
             name: "key".to_owned(),
-            reason: "no -----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY----- block"
+            reason: "no -----BEGIN PRIVATE KEY-----, -----BEGIN RSA PRIVATE KEY----- or -----BEGIN EC PRIVATE KEY----- block"
                 .to_owned(),
-        })?;
-        Self::new(cert, key)
+        })
     }
 
-    /// A certificate and its private key in DER: PKCS#8 (RFC 5208), or PKCS#1 `RSAPrivateKey`.
+    /// A certificate and its private key in DER: PKCS#8 (RFC 5208), PKCS#1 `RSAPrivateKey` or
+    /// RFC 5915 `ECPrivateKey`, of the certificate's key type.
     ///
     /// # Errors
     ///
     /// As [`from_pem`](Self::from_pem).
     pub fn from_der(cert_der: &[u8], key_der: &[u8]) -> Result<X509Credential, WssError> {
         let cert = Certificate::from_der(cert_der, "certificate")?;
-        let key = RsaKeyPair::from_pkcs8(key_der)
-            .or_else(|_| RsaKeyPair::from_der(key_der))
+        Self::with_key_der(cert, key_der, "key")
+    }
+
+    /// `cert` with the private key `der` (PKCS#8, PKCS#1 or RFC 5915) of its key type.
+    fn with_key_der(cert: Certificate, der: &[u8], name: &str) -> Result<X509Credential, WssError> {
+        if let Some(curve) = EcCurve::of(&cert) {
+            let key = EcdsaKeyPair::from_private_key_der(curve.signing(), der).map_err(|e| {
+                WssError::Key {
+                    name: name.to_owned(),
+                    reason: format!(
+                        "not a usable EC {} key (PKCS#8 or RFC 5915), as the certificate's is: {e}",
+                        curve.name()
+                    ),
+                }
+            })?;
+            return Self::new_ec(cert, key, curve);
+        }
+        if cert.public_key_algorithm().starts_with("EC") {
+            return Err(WssError::Certificate {
+                name: cert.subject.clone(),
+                reason: format!(
+                    "its key is {}: only P-256, P-384 and P-521 sign",
+                    cert.public_key_algorithm()
+                ),
+            });
+        }
+        let key = RsaKeyPair::from_pkcs8(der)
+            .or_else(|_| RsaKeyPair::from_der(der))
             .map_err(|e| WssError::Key {
-                name: "key".to_owned(),
+                name: name.to_owned(),
                 reason: format!("not a usable RSA key in PKCS#8 or PKCS#1 DER: {e}"),
             })?;
         Self::new(cert, key)
@@ -425,14 +532,15 @@ impl X509Credential {
     /// ignored). Reads OpenSSL 3's default protection (PBES2/PBKDF2/AES-256-CBC, HMAC-SHA-256
     /// MAC), Java keytool's, and the legacy `openssl pkcs12 -legacy` one (PBE-SHA1-3DES,
     /// PBE-SHA1-RC2-40, HMAC-SHA-1 MAC). With several keys, the first that has its certificate
-    /// in the store is taken.
+    /// in the store is taken. RSA keys and EC keys on P-256, P-384 and P-521 are read.
     ///
     /// # Errors
     ///
     /// [`WssError::Key`] naming `PKCS#12 store`: not PKCS#12 (DER `PFX`, version 3); a wrong
     /// password (the MAC does not verify, or the bags do not decrypt); no key bag; a key that is
-    /// not RSA (rsaEncryption, 1.2.840.113549.1.1.1) or that aws-lc-rs refuses (below 2048 bits);
-    /// no certificate of the key. [`WssError::Certificate`] for a certificate in it that
+    /// neither RSA (rsaEncryption, 1.2.840.113549.1.1.1) nor EC (id-ecPublicKey,
+    /// 1.2.840.10045.2.1), or that aws-lc-rs refuses (an RSA key below 2048 bits); no certificate
+    /// of the key. [`WssError::Certificate`] for a certificate in it that
     /// [`Certificate::from_der`] refuses. [`from_pkcs12_file`](Self::from_pkcs12_file) names the
     /// file instead.
     pub fn from_pkcs12(der: &[u8], password: &str) -> Result<X509Credential, WssError> {
@@ -493,16 +601,33 @@ impl X509Credential {
         let mut first_error = None;
         for (i, bag) in archive.keys.iter().enumerate() {
             let oid = bag.key.oid().to_string();
+            if oid == "1.2.840.10045.2.1" {
+                // EC: the certificate with the same public point, on its curve.
+                let found = certs.iter().find_map(|c| {
+                    let curve = EcCurve::of(c)?;
+                    let key = EcdsaKeyPair::from_private_key_der(curve.signing(), bag.key.as_der())
+                        .ok()?;
+                    (key.public_key().as_ref() == c.public_key_data()).then_some((c, key, curve))
+                });
+                match found {
+                    Some((c, key, curve)) => return Self::new_ec(c.clone(), key, curve),
+                    None => {
+                        first_error.get_or_insert_with(|| {
+                            bad(format!(
+                                "no certificate in it belongs to EC key {} ({} certificates, none with its public key on P-256, P-384 or P-521)",
+                                i + 1,
+                                certs.len()
+                            ))
+                        });
+                        continue;
+                    }
+                }
+            }
             if oid != OID_PKCS1_RSAENCRYPTION.to_id_string() {
                 first_error.get_or_insert_with(|| {
                     bad(format!(
-                        "key {} is not RSA (algorithm {oid}{}): only RSA keys sign",
+                        "key {} is neither RSA nor EC (algorithm {oid}): it cannot sign",
                         i + 1,
-                        if oid == "1.2.840.10045.2.1" {
-                            ", an EC key"
-                        } else {
-                            ""
-                        }
                     ))
                 });
                 continue;
@@ -558,9 +683,31 @@ impl X509Credential {
             })?;
         Ok(X509Credential {
             cert,
-            key: Arc::new(key),
-            decrypting,
-            sha1_key: Arc::default(),
+            key: PrivateKey::Rsa {
+                key: Arc::new(key),
+                decrypting,
+                sha1_key: Arc::default(),
+            },
+        })
+    }
+
+    fn new_ec(
+        cert: Certificate,
+        key: EcdsaKeyPair,
+        curve: EcCurve,
+    ) -> Result<X509Credential, WssError> {
+        if key.public_key().as_ref() != cert.public_key_data() {
+            return Err(WssError::Key {
+                name: "key".to_owned(),
+                reason: format!("it is not the key of the certificate {}", cert.subject),
+            });
+        }
+        Ok(X509Credential {
+            cert,
+            key: PrivateKey::Ec {
+                key: Arc::new(key),
+                curve,
+            },
         })
     }
 
@@ -569,48 +716,107 @@ impl X509Credential {
         &self.cert
     }
 
+    /// The SignatureMethod this key signs with unless told otherwise: RSA-SHA256 for an RSA key,
+    /// ECDSA with the hash of the curve's size for an EC key (P-256 with SHA-256, P-384 with
+    /// SHA-384, P-521 with SHA-512; XML-DSig 1.1 §6.4.3).
+    pub fn default_signature_algorithm(&self) -> SignatureAlgorithm {
+        match &self.key {
+            PrivateKey::Rsa { .. } => SignatureAlgorithm::RsaSha256,
+            PrivateKey::Ec { curve, .. } => curve.signature_algorithm(),
+        }
+    }
+
+    /// Whether this key can sign with `alg`: an RSA key the RSA methods (PKCS#1 v1.5 and PSS),
+    /// an EC key the ECDSA method of its curve's hash.
+    pub fn can_sign_with(&self, alg: SignatureAlgorithm) -> bool {
+        match &self.key {
+            PrivateKey::Rsa { .. } => !alg.is_ecdsa(),
+            PrivateKey::Ec { curve, .. } => curve.signature_algorithm() == alg,
+        }
+    }
+
     /// The private key for RSA decryption (XML-Enc §5.4 key transport). Cloning it is cheap
     /// (reference-counted).
-    pub(crate) fn decrypting_key(&self) -> &PrivateDecryptingKey {
-        &self.decrypting
-    }
-
-    /// RSA PKCS#1 v1.5 signature of `msg` with SHA-256 (RFC 8017 §8.2), as many bytes as the modulus.
-    pub(crate) fn sign_rsa_sha256(&self, msg: &[u8]) -> Result<Vec<u8>, WssError> {
-        let mut sig = vec![0u8; self.key.public_modulus_len()];
-        self.key
-            .sign(
-                &aws_lc_rs::signature::RSA_PKCS1_SHA256,
-                &aws_lc_rs::rand::SystemRandom::new(),
-                msg,
-                &mut sig,
-            )
-            .map_err(|_| WssError::Sign)?;
-        Ok(sig)
-    }
-
-    /// RSA PKCS#1 v1.5 signature of `msg` with SHA-512 (RFC 8017 §8.2), as many bytes as the modulus.
-    pub(crate) fn sign_rsa_sha512(&self, msg: &[u8]) -> Result<Vec<u8>, WssError> {
-        let mut sig = vec![0u8; self.key.public_modulus_len()];
-        self.key
-            .sign(
-                &aws_lc_rs::signature::RSA_PKCS1_SHA512,
-                &aws_lc_rs::rand::SystemRandom::new(),
-                msg,
-                &mut sig,
-            )
-            .map_err(|_| WssError::Sign)?;
-        Ok(sig)
-    }
-
-    /// RSA PKCS#1 v1.5 signature of `msg` with SHA-1 (RFC 8017 §8.2), as many bytes as the
-    /// modulus; through AWS-LC directly (see `rsa_sha1.rs`), the key converted on first use.
-    pub(crate) fn sign_rsa_sha1(&self, msg: &[u8]) -> Result<Vec<u8>, WssError> {
-        if let Some(key) = self.sha1_key.get() {
-            return key.sign(msg);
+    ///
+    /// # Errors
+    ///
+    /// [`WssError::Key`] for an EC key: RSA key transport needs an RSA key.
+    pub(crate) fn decrypting_key(&self) -> Result<&PrivateDecryptingKey, WssError> {
+        match &self.key {
+            PrivateKey::Rsa { decrypting, .. } => Ok(decrypting),
+            PrivateKey::Ec { curve, .. } => Err(WssError::Key {
+                name: self.cert.subject.clone(),
+                reason: format!(
+                    "an EC {} key cannot decrypt an RSA key transport (XML-Enc §5.4)",
+                    curve.name()
+                ),
+            }),
         }
-        let made = Sha1Key::new(&self.key)?;
-        self.sha1_key.get_or_init(|| made).sign(msg)
+    }
+
+    /// The signature of `msg` with `alg` (XML-DSig §6.4): RSASSA-PKCS1-v1_5 or RSASSA-PSS (salt
+    /// as long as the hash, MGF1 with the same hash, RFC 8017 §8.1) as many bytes as the
+    /// modulus; ECDSA as the concatenation `r || s`, each as long as the curve's order (XML-DSig
+    /// 1.1 §6.4.3, RFC 4050 §3.3).
+    ///
+    /// # Errors
+    ///
+    /// [`WssError::Key`] when this key cannot sign with `alg` (an RSA method with an EC key, an
+    /// ECDSA method with an RSA key or another curve's); [`WssError::Sign`] if the
+    /// cryptographic library fails.
+    pub(crate) fn sign(&self, alg: SignatureAlgorithm, msg: &[u8]) -> Result<Vec<u8>, WssError> {
+        use aws_lc_rs::signature as s;
+        let rng = aws_lc_rs::rand::SystemRandom::new();
+        match &self.key {
+            PrivateKey::Rsa { key, sha1_key, .. } => {
+                let padding: &'static dyn aws_lc_rs::signature::RsaEncoding = match alg {
+                    SignatureAlgorithm::RsaSha1 => {
+                        if let Some(k) = sha1_key.get() {
+                            return k.sign(msg);
+                        }
+                        let made = Sha1Key::new(key)?;
+                        return sha1_key.get_or_init(|| made).sign(msg);
+                    }
+                    SignatureAlgorithm::RsaSha256 => &s::RSA_PKCS1_SHA256,
+                    SignatureAlgorithm::RsaSha512 => &s::RSA_PKCS1_SHA512,
+                    SignatureAlgorithm::RsaPssSha256 => &s::RSA_PSS_SHA256,
+                    SignatureAlgorithm::RsaPssSha384 => &s::RSA_PSS_SHA384,
+                    SignatureAlgorithm::RsaPssSha512 => &s::RSA_PSS_SHA512,
+                    SignatureAlgorithm::EcdsaSha256
+                    | SignatureAlgorithm::EcdsaSha384
+                    | SignatureAlgorithm::EcdsaSha512 => {
+                        return Err(WssError::Key {
+                            name: self.cert.subject.clone(),
+                            reason: format!(
+                                "an RSA key cannot sign with {} (an RSA SignatureMethod, such as {}, can)",
+                                alg.uri(),
+                                SignatureAlgorithm::RsaSha256.uri()
+                            ),
+                        })
+                    }
+                };
+                let mut sig = vec![0u8; key.public_modulus_len()];
+                key.sign(padding, &rng, msg, &mut sig)
+                    .map_err(|_| WssError::Sign)?;
+                Ok(sig)
+            }
+            PrivateKey::Ec { key, curve } => {
+                if curve.signature_algorithm() != alg {
+                    return Err(WssError::Key {
+                        name: self.cert.subject.clone(),
+                        reason: format!(
+                            "an EC {} key signs with {} only, not {}",
+                            curve.name(),
+                            curve.signature_algorithm().uri(),
+                            alg.uri()
+                        ),
+                    });
+                }
+                key.sign(&rng, msg)
+                    .map(|sig| sig.as_ref().to_vec())
+                    .map_err(|_| WssError::Sign)
+            }
+        }
     }
 }
 
@@ -618,7 +824,13 @@ impl fmt::Debug for X509Credential {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("X509Credential")
             .field("certificate", &self.cert)
-            .field("key", &"RSA private key")
+            .field(
+                "key",
+                &match &self.key {
+                    PrivateKey::Rsa { .. } => "RSA private key",
+                    PrivateKey::Ec { .. } => "EC private key",
+                },
+            )
             .finish()
     }
 }
@@ -653,6 +865,130 @@ fn key_algorithm_and_bits(
         _ => oid,
     };
     (name, bits)
+}
+
+/// A DER TLV: (tag, content, the whole TLV, what follows it).
+type Tlv<'a> = (u8, &'a [u8], &'a [u8], &'a [u8]);
+
+/// One DER TLV at the start of `input` (X.690 §8.1, definite lengths up to 4 bytes).
+fn der_tlv(input: &[u8]) -> Option<Tlv<'_>> {
+    let (&tag, after_tag) = input.split_first()?;
+    let (&first, rest) = after_tag.split_first()?;
+    let (len, rest) = if first < 0x80 {
+        (usize::from(first), rest)
+    } else {
+        let n = usize::from(first & 0x7f);
+        if n == 0 || n > 4 || rest.len() < n {
+            return None;
+        }
+        let len = rest[..n]
+            .iter()
+            .fold(0usize, |a, b| (a << 8) | usize::from(*b));
+        (len, &rest[n..])
+    };
+    if rest.len() < len {
+        return None;
+    }
+    let whole = input.len() - (rest.len() - len);
+    Some((tag, &rest[..len], &input[..whole], &rest[len..]))
+}
+
+/// The certificates of a run of DER `Certificate`s (the content of a `SEQUENCE OF` or `SET OF`).
+fn der_certificates(mut content: &[u8], name: &str) -> Result<Vec<Certificate>, WssError> {
+    let mut out = Vec::new();
+    while !content.is_empty() {
+        let (tag, _, whole, rest) = der_tlv(content).ok_or_else(|| WssError::Certificate {
+            name: name.to_owned(),
+            reason: format!("certificate {} is not DER", out.len() + 1),
+        })?;
+        if tag != 0x30 {
+            return Err(WssError::Certificate {
+                name: name.to_owned(),
+                reason: format!(
+                    "element {} is not a certificate (tag {tag:#04x})",
+                    out.len() + 1
+                ),
+            });
+        }
+        out.push(Certificate::from_der(
+            whole,
+            &format!("{name} certificate {}", out.len() + 1),
+        )?);
+        content = rest;
+    }
+    Ok(out)
+}
+
+/// The certificates of an ASN.1 `PkiPath` (`SEQUENCE OF Certificate`, X.509 Token Profile 1.1
+/// §3.1), in order.
+pub(crate) fn pki_path(der: &[u8], name: &str) -> Result<Vec<Certificate>, WssError> {
+    match der_tlv(der) {
+        Some((0x30, content, _, [])) => der_certificates(content, name),
+        _ => Err(WssError::Certificate {
+            name: name.to_owned(),
+            reason: "not a DER PkiPath (SEQUENCE OF Certificate)".to_owned(),
+        }),
+    }
+}
+
+/// The `certificates` of a PKCS#7 `ContentInfo` holding a `SignedData` (RFC 2315 §7, §9.1; the
+/// "certs-only" form `openssl crl2pkcs7` writes), in the order they appear.
+pub(crate) fn pkcs7_certificates(der: &[u8], name: &str) -> Result<Vec<Certificate>, WssError> {
+    // 1.2.840.113549.1.7.2, signedData.
+    const SIGNED_DATA: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02];
+    let bad = |reason: &str| WssError::Certificate {
+        name: name.to_owned(),
+        reason: reason.to_owned(),
+    };
+    let Some((0x30, content_info, _, [])) = der_tlv(der) else {
+        return Err(bad("not a DER PKCS#7 ContentInfo"));
+    };
+    let Some((0x06, oid, _, rest)) = der_tlv(content_info) else {
+        return Err(bad("the ContentInfo has no contentType"));
+    };
+    if oid != SIGNED_DATA {
+        return Err(bad(
+            "the ContentInfo is not signedData (1.2.840.113549.1.7.2)",
+        ));
+    }
+    let Some((0xa0, explicit, _, _)) = der_tlv(rest) else {
+        return Err(bad("the ContentInfo has no content"));
+    };
+    let Some((0x30, mut signed_data, _, _)) = der_tlv(explicit) else {
+        return Err(bad("the content is not a SignedData"));
+    };
+    // version, digestAlgorithms, contentInfo, then [0] IMPLICIT certificates (optional).
+    for field in ["version", "digestAlgorithms", "contentInfo"] {
+        let Some((_, _, _, rest)) = der_tlv(signed_data) else {
+            return Err(bad(&format!("the SignedData has no {field}")));
+        };
+        signed_data = rest;
+    }
+    match der_tlv(signed_data) {
+        Some((0xa0, certificates, _, _)) => der_certificates(certificates, name),
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// The purposes of an extendedKeyUsage extension as dotted OIDs (RFC 5280 §4.2.1.12).
+fn extended_key_usage_oids(e: &x509_parser::extensions::ExtendedKeyUsage<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    let known = [
+        (e.any, "2.5.29.37.0"),
+        (e.server_auth, "1.3.6.1.5.5.7.3.1"),
+        (e.client_auth, "1.3.6.1.5.5.7.3.2"),
+        (e.code_signing, "1.3.6.1.5.5.7.3.3"),
+        (e.email_protection, "1.3.6.1.5.5.7.3.4"),
+        (e.time_stamping, "1.3.6.1.5.5.7.3.8"),
+        (e.ocsp_signing, "1.3.6.1.5.5.7.3.9"),
+    ];
+    for (present, oid) in known {
+        if present {
+            out.push(oid.to_owned());
+        }
+    }
+    out.extend(e.other.iter().map(|o| o.to_id_string()));
+    out
 }
 
 /// Opens a PKCS#12 `PFX` (RFC 7292 §4): checks the MAC with `password` and decrypts the bags; the

@@ -402,7 +402,7 @@ impl KeyTransport {
         use aws_lc_rs::rsa::{
             OaepPrivateDecryptingKey, Pkcs1PrivateDecryptingKey, OAEP_SHA1_MGF1SHA1,
         };
-        let private = credential.decrypting_key().clone();
+        let private = credential.decrypting_key()?.clone();
         let mut out = vec![0u8; private.key_size_bytes()];
         match self {
             KeyTransport::RsaOaepMgf1Sha1 => {

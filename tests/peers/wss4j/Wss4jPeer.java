@@ -42,7 +42,12 @@
 //   the bytes of a request <Echo><text>T</text></Echo> (namespace --ns, default urn:soapgen:wss)
 //   secured by WSS4J as the server would secure a reply to path /<profile>: scenario3/<alg>[?...]
 //   as above (signed with --alias, encrypted for --encrypt-for), ut-digest (Timestamp + UsernameToken
-//   PasswordDigest of --reply-user, or of the first --user), echo (Timestamp only).
+//   PasswordDigest of --reply-user, or of the first --user), echo (Timestamp only), and
+//   signed/<token>[?confirm=<base64>] (make-request only): a Timestamp and a signature of Body +
+//   Timestamp (RSA-SHA256/SHA-256) with the --alias key, its certificate in a BinarySecurityToken
+//   (DirectReference): token x509 the certificate alone (X509v3), pkipath the key store's whole
+//   chain for the alias (X509PKIPathv1); with confirm=, also a WSS 1.1 SignatureConfirmation
+//   (§8.5) of that SignatureValue, signed too ("none" for one without a Value).
 // --process [<path>] + the key options: reads a message from stdin, processes its Security header as
 //   the server does (and, for a path /scenario3/*, checks the same requirements), and prints
 //   name=value lines: actions, user, passwordType, signed, signer, encrypted, text (the first <text>
@@ -70,6 +75,7 @@ import java.security.cert.X509Certificate;
 import java.text.SimpleDateFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
@@ -101,6 +107,7 @@ import org.apache.ws.security.components.crypto.Merlin;
 import org.apache.ws.security.message.WSSecEncrypt;
 import org.apache.ws.security.message.WSSecHeader;
 import org.apache.ws.security.message.WSSecSignature;
+import org.apache.ws.security.message.WSSecSignatureConfirmation;
 import org.apache.ws.security.message.WSSecTimestamp;
 import org.apache.ws.security.message.WSSecUsernameToken;
 import org.w3c.dom.Document;
@@ -549,6 +556,10 @@ public final class Wss4jPeer {
         } else if (mode.equals("future")) {
             setTimes(ts.getElement(), now + 3_600_000, now + 3_900_000);
         }
+        if (mode.equals("signed")) {
+            signed(doc, soapNs, secHeader, segs.length > 1 ? segs[1] : "x509", q.get("confirm"));
+            return;
+        }
         if (!mode.equals("scenario3")) {
             return;
         }
@@ -599,6 +610,34 @@ public final class Wss4jPeer {
         List<WSEncryptionPart> parts = new ArrayList<>();
         parts.add(new WSEncryptionPart("Body", soapNs, ""));
         parts.add(new WSEncryptionPart("Timestamp", WSU, ""));
+        s.setParts(parts);
+        s.build(doc, crypto, secHeader);
+    }
+
+    /** The signed/<token> profile (see the file comment). */
+    private static void signed(Document doc, String soapNs, WSSecHeader secHeader, String token,
+            String confirm) throws Exception {
+        if (crypto == null || keyAlias == null) {
+            throw new Exception("signed/<token> needs --keystore and --alias");
+        }
+        if (!token.equals("x509") && !token.equals("pkipath")) {
+            throw new Exception("unknown token " + token + " (x509 or pkipath)");
+        }
+        List<WSEncryptionPart> parts = new ArrayList<>();
+        parts.add(new WSEncryptionPart("Body", soapNs, ""));
+        parts.add(new WSEncryptionPart("Timestamp", WSU, ""));
+        if (confirm != null) {
+            WSSecSignatureConfirmation sc = new WSSecSignatureConfirmation();
+            byte[] value = confirm.equals("none") ? null : Base64.getDecoder().decode(confirm);
+            sc.build(doc, value, secHeader);
+            parts.add(new WSEncryptionPart(sc.getId()));
+        }
+        WSSecSignature s = new WSSecSignature();
+        s.setUserInfo(keyAlias, keyPass);
+        s.setKeyIdentifierType(WSConstants.BST_DIRECT_REFERENCE);
+        s.setUseSingleCertificate(token.equals("x509"));
+        s.setSignatureAlgorithm(RSA_SHA256);
+        s.setDigestAlgo(WSConstants.SHA256);
         s.setParts(parts);
         s.build(doc, crypto, secHeader);
     }
