@@ -12,6 +12,9 @@
 #   WSS4J peer  : OpenJDK 17 (javac, java) + libwss4j-java (WSS4J 1.6.19) +
 #                 libxml-security-java (Santuario 2.1.7) + commons-logging + slf4j
 #                 (tests/peers/wss4j/, WS-Security interop)
+#   HTTP auth   : pyspnego (PyPI; NTLM/Negotiate acceptor of tests/peers/ntlm_server.py),
+#                 pip'd into /usr/bin/python3; gSOAP's httpda plugin and gsoapssl for
+#                 tests/peers/gsoap/auth/ (the gSOAP packages above)
 #   tooling     : python3-zeep (reference client) + python3-xmlsec (zeep's
 #                 BinarySignature, tests/peers/zeep_wss.py), xmlsec1 + libxml2-utils
 #                 (xmllint --exc-c14n) + openssl (test certificates), curl
@@ -36,6 +39,7 @@ packages=(
   python3-zeep
   python3-xmlsec
   python3-venv
+  python3-pip
   gsoap
   libgsoap-dev
   libssl-dev
@@ -57,6 +61,9 @@ packages=(
 
 apt-get update
 apt-get install -y --no-install-recommends "${packages[@]}"
+# pyspnego is not packaged in Debian 12: from PyPI, into the system python the peers run with.
+/usr/bin/python3 -c 'import spnego' 2>/dev/null \
+  || /usr/bin/python3 -m pip install --break-system-packages --no-input 'pyspnego>=0.10'
 
 # signxml in its own virtual environment (tests/src/signxml.rs runs it from there).
 if [[ ! -x /opt/soapgen-signxml/bin/python ]]; then
@@ -72,7 +79,8 @@ for jar in wss4j xmlsec commons-logging slf4j-api slf4j-nop; do
   test -f "/usr/share/java/$jar.jar"
 done
 pkg-config --exists gsoap gsoap++ gsoapssl
-test -f /usr/share/gsoap/plugin/wsseapi.c -a -f /usr/include/openssl/evp.h -a -f /usr/include/zlib.h
+/usr/bin/python3 -c 'import spnego'
+test -f /usr/share/gsoap/plugin/httpda.c -a -f /usr/share/gsoap/plugin/wsseapi.c -a -f /usr/include/openssl/evp.h -a -f /usr/include/zlib.h
 test -f /usr/share/gsoap/import/xop.h -a -f /usr/share/gsoap/import/xmime5.h
 # The WS-Addressing peer (tests/peers/gsoap/wsa/): gSOAP's wsaapi plugin, both versions.
 test -f /usr/share/gsoap/plugin/wsaapi.c -a -f /usr/share/gsoap/import/wsa5.h -a -f /usr/share/gsoap/import/wsa.h

@@ -84,6 +84,10 @@ pub struct ClientBuilder {
     wss: Option<crate::wss::WssConfig>,
     #[cfg(feature = "reqwest")]
     reqwest: crate::transport::ReqwestTransportBuilder,
+    /// The default transport's TLS and authentication options set, by method name: refused with
+    /// a custom [`transport`](Self::transport), which would not apply them.
+    #[cfg(feature = "reqwest")]
+    reqwest_options: Vec<&'static str>,
 }
 
 impl ClientBuilder {
@@ -190,6 +194,70 @@ impl ClientBuilder {
         self
     }
 
+    /// Answers the server's HTTP authentication challenges (`401`) on the default transport with
+    /// `auth`: Digest (RFC 7616), or NTLM / Negotiate (RFC 4559, feature `ntlm`). See
+    /// [`HttpAuth`](crate::transport::HttpAuth) and docs/http.md. A failed authentication is
+    /// [`Error::Transport`] of kind [`Auth`](crate::error::TransportErrorKind::Auth)
+    /// ([`Error::is_auth`]).
+    #[cfg(feature = "reqwest")]
+    pub fn http_auth(mut self, auth: crate::transport::HttpAuth) -> Self {
+        self.reqwest = self.reqwest.auth(auth);
+        self.reqwest_options.push("http_auth");
+        self
+    }
+
+    /// HTTP Digest authentication (RFC 7616: MD5, SHA-256, `qop=auth`, nonce count, a stale
+    /// nonce retried once) on the default transport: [`http_auth`](Self::http_auth) with
+    /// [`HttpAuth::digest`](crate::transport::HttpAuth::digest).
+    #[cfg(feature = "reqwest")]
+    pub fn digest_auth(self, user: &str, password: &str) -> Self {
+        self.http_auth(crate::transport::HttpAuth::digest(user, password))
+    }
+
+    /// NTLM authentication (MS-NLMP over HTTP) on the default transport, `user` as
+    /// `DOMAIN\user`, `user@domain` or `user`: [`http_auth`](Self::http_auth) with
+    /// [`HttpAuth::ntlm`](crate::transport::HttpAuth::ntlm). Feature `ntlm`.
+    #[cfg(feature = "ntlm")]
+    pub fn ntlm_auth(self, user: &str, password: &str) -> Self {
+        self.http_auth(crate::transport::HttpAuth::ntlm(user, password))
+    }
+
+    /// Negotiate authentication (RFC 4559, SPNEGO with NTLM) on the default transport:
+    /// [`http_auth`](Self::http_auth) with
+    /// [`HttpAuth::negotiate`](crate::transport::HttpAuth::negotiate). Feature `ntlm`.
+    #[cfg(feature = "ntlm")]
+    pub fn negotiate_auth(self, user: &str, password: &str) -> Self {
+        self.http_auth(crate::transport::HttpAuth::negotiate(user, password))
+    }
+
+    /// A client certificate for servers that require TLS client authentication (mutual TLS,
+    /// RFC 8446 §4.4.2), on the default transport; from PEM or PKCS#12, see
+    /// [`ClientIdentity`](crate::transport::ClientIdentity).
+    #[cfg(feature = "reqwest")]
+    pub fn client_identity(mut self, identity: crate::transport::ClientIdentity) -> Self {
+        self.reqwest = self.reqwest.identity(identity);
+        self.reqwest_options.push("client_identity");
+        self
+    }
+
+    /// Also trusts these CA certificates for server certificates (RFC 5280 §6.1.1), on the
+    /// default transport; see [`TrustAnchors`](crate::transport::TrustAnchors).
+    #[cfg(feature = "reqwest")]
+    pub fn trust_anchors(mut self, anchors: crate::transport::TrustAnchors) -> Self {
+        self.reqwest = self.reqwest.trust_anchors(anchors);
+        self.reqwest_options.push("trust_anchors");
+        self
+    }
+
+    /// Whether the default transport also trusts the built-in Mozilla roots (default `true`);
+    /// `false` with [`trust_anchors`](Self::trust_anchors) trusts only those.
+    #[cfg(feature = "reqwest")]
+    pub fn built_in_roots(mut self, on: bool) -> Self {
+        self.reqwest = self.reqwest.built_in_roots(on);
+        self.reqwest_options.push("built_in_roots");
+        self
+    }
+
     /// Configures the default reqwest transport (cookies, gzip, proxies, TLS).
     #[cfg(feature = "reqwest")]
     pub fn reqwest(
@@ -207,8 +275,42 @@ impl ClientBuilder {
     /// # Errors
     ///
     /// [`Error::Transport`] if the endpoint is not an absolute URL (with the `reqwest` feature) or the
-    /// default transport cannot be built; without the `reqwest` feature, if no transport was given.
+    /// default transport cannot be built (kind `Tls` for an unusable certificate); without the
+    /// `reqwest` feature, if no transport was given. Kind `Request` when TLS or authentication
+    /// options of the default transport were set together with a custom
+    /// [`transport`](Self::transport) (they would not apply), or [`http_auth`](Self::http_auth)
+    /// together with [`basic_auth`](Self::basic_auth).
     pub fn build(self) -> Result<Client, Error> {
+        #[cfg(feature = "reqwest")]
+        {
+            let refuse = |message: String| {
+                Err(Error::Transport(crate::error::TransportError::new(
+                    crate::error::TransportErrorKind::Request,
+                    self.endpoint.clone(),
+                    message,
+                    None,
+                )))
+            };
+            if self.transport.is_some() && !self.reqwest_options.is_empty() {
+                return refuse(format!(
+                    "{} set for the default transport, but a custom transport was given: set \
+                     them on that transport",
+                    self.reqwest_options.join(", ")
+                ));
+            }
+            if self.reqwest_options.contains(&"http_auth")
+                && self
+                    .headers
+                    .iter()
+                    .any(|(k, _)| k.eq_ignore_ascii_case("authorization"))
+            {
+                return refuse(
+                    "an Authorization header (basic_auth or header) and http_auth are both set: \
+                     choose one"
+                        .to_owned(),
+                );
+            }
+        }
         #[cfg(feature = "reqwest")]
         if let Err(e) = reqwest::Url::parse(&self.endpoint) {
             return Err(Error::Transport(crate::error::TransportError::new(
@@ -275,6 +377,8 @@ impl Client {
             wss: None,
             #[cfg(feature = "reqwest")]
             reqwest: crate::transport::ReqwestTransport::builder(),
+            #[cfg(feature = "reqwest")]
+            reqwest_options: Vec::new(),
         }
     }
 

@@ -82,6 +82,20 @@ impl Error {
         matches!(self, Error::Transport(t) if t.kind == TransportErrorKind::Timeout)
     }
 
+    /// Whether HTTP authentication failed: the server refused the credentials of the
+    /// transport's `HttpAuth` (Digest, NTLM, Negotiate) or its challenge could not be answered
+    /// ([`TransportErrorKind::Auth`]).
+    pub fn is_auth(&self) -> bool {
+        matches!(self, Error::Transport(t) if t.kind == TransportErrorKind::Auth)
+    }
+
+    /// Whether TLS failed: a client certificate, key or trust anchor that cannot be used, a
+    /// server certificate that is not trusted, or a server that refused the client's certificate
+    /// ([`TransportErrorKind::Tls`]).
+    pub fn is_tls(&self) -> bool {
+        matches!(self, Error::Transport(t) if t.kind == TransportErrorKind::Tls)
+    }
+
     /// Whether the connection could not be established.
     pub fn is_connect(&self) -> bool {
         matches!(self, Error::Transport(t) if t.kind == TransportErrorKind::Connect)
@@ -119,6 +133,13 @@ pub enum TransportErrorKind {
     TooLarge,
     /// The request could not be built (bad URL, bad header).
     Request,
+    /// HTTP authentication failed (RFC 9110 §11): the server answered `401` to the credentials,
+    /// or sent a challenge that cannot be answered; the message names the scheme, user and realm.
+    Auth,
+    /// TLS failed: an unusable client certificate, key or trust anchor, an untrusted server
+    /// certificate (RFC 5280 §6), or a server that refused the client certificate (RFC 8446
+    /// §4.4.2).
+    Tls,
     /// Any other I/O or protocol failure.
     Other,
 }
@@ -151,6 +172,8 @@ impl TransportError {
             TransportErrorKind::Timeout => "timed out",
             TransportErrorKind::TooLarge => "response too large",
             TransportErrorKind::Request => "invalid request",
+            TransportErrorKind::Auth => "HTTP authentication failed",
+            TransportErrorKind::Tls => "TLS failed",
             TransportErrorKind::Other => "transport error",
         };
         TransportError {

@@ -1292,3 +1292,81 @@ fn start(name: &'static str, mut cmd: Command, install_hint: &str) -> Peer {
         ),
     }
 }
+
+// --------------------------------------------------------------------------
+// HTTP authentication and TLS peers
+// --------------------------------------------------------------------------
+
+const GSOAP_AUTH_INSTALL_HINT: &str = "apt-get install -y gsoap libgsoap-dev libssl-dev \
+     zlib1g-dev pkg-config gcc (see .ci/install-peers.sh)";
+
+const GSOAP_AUTH_PEER: BuiltPeer = BuiltPeer {
+    name: "gsoap-auth",
+    title: "gSOAP HTTP-authentication",
+    build_sh: "tests/peers/gsoap/auth/build.sh",
+    binary: "auth-server",
+    inputs: &[
+        ("build.sh", "tests/peers/gsoap/auth/build.sh"),
+        ("server.c", "tests/peers/gsoap/auth/server.c"),
+        ("echo.wsdl", "tests/peers/gsoap/echo.wsdl"),
+        ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
+        ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
+        ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
+    ],
+    stamp_version: 1,
+    install_hint: GSOAP_AUTH_INSTALL_HINT,
+    dir_per_inputs: true,
+};
+
+/// Path of the built gSOAP HTTP-authentication server (`tests/peers/gsoap/auth/`), building
+/// it if missing or stale.
+pub fn gsoap_auth_binary() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| build_peer(&GSOAP_AUTH_PEER)).clone()
+}
+
+/// Builds (if needed) and starts the gSOAP echo service of `tests/peers/gsoap/echo.wsdl`
+/// behind HTTP Digest (gSOAP's `httpda` plugin, RFC 7616) and/or TLS requiring a client
+/// certificate (gsoapssl), with `args` added to `--port 0 --exit-with-parent`:
+/// `--digest USER:PASSWORD` (realm `soapgen-tests`), `--digest-alg md5|sha256` (the
+/// challenges offered: MD5 alone, or SHA-256 then MD5), `--stale-after N` (a nonce serves N
+/// requests, then a `stale=true` challenge), `--tls KEYFILE CAFILE` (HTTPS; KEYFILE = key +
+/// certificate PEM; clients must present a certificate issued by CAFILE).  Its stderr has one
+/// line per decision (`digest ok user=U alg=A nc=N`, `digest challenge: ...`,
+/// `digest stale nonce=X`, `tls ok subject=S`, `tls refused: ...`; see `server.c`).
+pub fn gsoap_auth(args: &[&str]) -> Peer {
+    let mut cmd = Command::new(gsoap_auth_binary());
+    cmd.args(["--port", "0", "--exit-with-parent"]).args(args);
+    start(GSOAP_AUTH_PEER.name, cmd, GSOAP_AUTH_PEER.install_hint)
+}
+
+const PYSPNEGO_INSTALL_HINT: &str =
+    "/usr/bin/python3 -m pip install --break-system-packages pyspnego (see .ci/install-peers.sh)";
+
+/// Starts `tests/peers/ntlm_server.py`: pyspnego's NTLM (`protocol` `"ntlm"`) or SPNEGO
+/// (`"negotiate"`) acceptor over HTTP (RFC 4559), one security context per keep-alive
+/// connection as IIS keeps them, the accounts of `user_file` (`DOMAIN:USER:PASSWORD` lines,
+/// pyspnego's `NTLM_USER_FILE`); authenticated requests are forwarded to `backend` and its
+/// replies returned.  Its stderr has one line per decision (`challenge connection=C`,
+/// `leg connection=C`, `ok connection=C user=…`, `refused connection=C: …`,
+/// `served connection=C request=R`).
+pub fn ntlm_acceptor(backend: &str, protocol: &str, user_file: &Path) -> Peer {
+    let python = python();
+    let ok = Command::new(&python)
+        .args(["-c", "import spnego"])
+        .stderr(Stdio::null())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    assert!(
+        ok,
+        "pyspnego is not installed for {}: {PYSPNEGO_INSTALL_HINT}",
+        python.display()
+    );
+    let mut cmd = Command::new(&python);
+    cmd.arg(peers_dir().join("ntlm_server.py"))
+        .args(["--port", "0", "--exit-with-parent", "--backend", backend])
+        .args(["--protocol", protocol])
+        .env("NTLM_USER_FILE", user_file);
+    start("ntlm-acceptor", cmd, PYSPNEGO_INSTALL_HINT)
+}

@@ -12,6 +12,18 @@ mod reqwest_impl;
 #[cfg(feature = "reqwest")]
 pub use reqwest_impl::{ReqwestTransport, ReqwestTransportBuilder};
 
+#[cfg(feature = "reqwest")]
+pub mod auth;
+#[cfg(feature = "ntlm")]
+mod ntlm;
+#[cfg(feature = "reqwest")]
+pub mod tls;
+
+#[cfg(feature = "reqwest")]
+pub use auth::HttpAuth;
+#[cfg(feature = "reqwest")]
+pub use tls::{ClientIdentity, TlsError, TrustAnchors};
+
 #[cfg(feature = "hyper")]
 mod hyper_impl;
 

@@ -1,10 +1,15 @@
 //! [`Transport`] over reqwest (hyper, rustls): pooled keep-alive connections, timeouts, gzip,
-//! cookies, proxies from the environment (`HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`).
+//! cookies, proxies from the environment (`HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`), client
+//! certificates and private trust anchors ([`super::tls`]), and the challenge-response HTTP
+//! authentication schemes of [`super::auth`] (Digest; NTLM and Negotiate with feature `ntlm`).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::BytesMut;
 
+use super::auth::{Authenticator, HttpAuth};
+use super::tls::{ClientIdentity, TlsError, TrustAnchors};
 use super::{HttpRequest, HttpResponse, Transport, TransportFuture};
 use crate::error::{TransportError, TransportErrorKind};
 
@@ -12,6 +17,15 @@ use crate::error::{TransportError, TransportErrorKind};
 #[derive(Debug, Clone)]
 pub struct ReqwestTransport {
     client: reqwest::Client,
+    auth: Option<Arc<AuthState>>,
+}
+
+/// The authenticator and, for a connection-bound scheme (NTLM, Negotiate), the lock that keeps
+/// one request at a time on the single pooled connection the handshake authenticated.
+#[derive(Debug)]
+struct AuthState {
+    authenticator: Authenticator,
+    one_at_a_time: Option<tokio::sync::Mutex<()>>,
 }
 
 /// Settings for a [`ReqwestTransport`].
@@ -26,6 +40,10 @@ pub struct ReqwestTransportBuilder {
     user_agent: String,
     accept_invalid_certs: bool,
     pool_idle_timeout: Option<Duration>,
+    identity: Option<ClientIdentity>,
+    trust_anchors: TrustAnchors,
+    built_in_roots: bool,
+    auth: Option<HttpAuth>,
 }
 
 impl Default for ReqwestTransportBuilder {
@@ -39,6 +57,10 @@ impl Default for ReqwestTransportBuilder {
             user_agent: concat!("soapgen/", env!("CARGO_PKG_VERSION")).to_owned(),
             accept_invalid_certs: false,
             pool_idle_timeout: Some(Duration::from_secs(90)),
+            identity: None,
+            trust_anchors: TrustAnchors::default(),
+            built_in_roots: true,
+            auth: None,
         }
     }
 }
@@ -92,18 +114,79 @@ impl ReqwestTransportBuilder {
         self
     }
 
+    /// The client certificate to present when a server asks for one (TLS client authentication,
+    /// RFC 8446 §4.3.2 and §4.4.2). Default: none.
+    pub fn identity(mut self, identity: ClientIdentity) -> Self {
+        self.identity = Some(identity);
+        self
+    }
+
+    /// Also trust these CA certificates as roots for server certificates (RFC 5280 §6.1.1), for
+    /// servers of a private CA. Adds to earlier calls.
+    pub fn trust_anchors(mut self, anchors: TrustAnchors) -> Self {
+        self.trust_anchors.extend(anchors);
+        self
+    }
+
+    /// Whether the built-in Mozilla roots (the `webpki-roots` crate) are trusted too (default
+    /// `true`). `false` with [`trust_anchors`](Self::trust_anchors) trusts only the private CA.
+    pub fn built_in_roots(mut self, on: bool) -> Self {
+        self.built_in_roots = on;
+        self
+    }
+
+    /// Answers `401` challenges with `auth` (see [`HttpAuth`]): the request is sent again with an
+    /// `Authorization` header (RFC 9110 §11.6.2) until the server accepts it or the scheme's
+    /// handshake fails, which is a [`TransportErrorKind::Auth`] error. For the
+    /// connection-bound NTLM and Negotiate, the transport keeps one HTTP/1.1 connection and sends
+    /// one request at a time on it, so each handshake's legs share the connection
+    /// (RFC 4559 §6). Default: none (a `401` is returned to the client as is).
+    pub fn auth(mut self, auth: HttpAuth) -> Self {
+        self.auth = Some(auth);
+        self
+    }
+
     /// Builds the transport (loads the TLS roots: do it once and share the result).
     ///
     /// # Errors
     ///
-    /// [`TransportError`] of kind `Request` if reqwest cannot build its client.
+    /// [`TransportError`] of kind `Tls` for a client identity or trust anchor reqwest cannot
+    /// use, or `built_in_roots(false)` with no trust anchor (no server could be trusted); of kind
+    /// `Request` if reqwest cannot build its client.
     pub fn build(self) -> Result<ReqwestTransport, TransportError> {
+        let tls = |e: TlsError| TransportError::new(TransportErrorKind::Tls, "", e.message, None);
         let mut b = reqwest::Client::builder()
             .cookie_store(self.cookies)
             .gzip(self.gzip)
             .user_agent(self.user_agent)
             .pool_idle_timeout(self.pool_idle_timeout)
             .danger_accept_invalid_certs(self.accept_invalid_certs);
+        if let Some(id) = &self.identity {
+            b = b.identity(id.to_reqwest().map_err(tls)?);
+        }
+        for c in self.trust_anchors.to_reqwest().map_err(tls)? {
+            b = b.add_root_certificate(c);
+        }
+        if !self.built_in_roots {
+            if self.trust_anchors.is_empty() && !self.accept_invalid_certs {
+                return Err(TransportError::new(
+                    TransportErrorKind::Tls,
+                    "",
+                    "built_in_roots(false) without trust_anchors: no TLS server could be trusted",
+                    None,
+                ));
+            }
+            b = b.tls_built_in_root_certs(false);
+        }
+        let connection_bound = self
+            .auth
+            .as_ref()
+            .is_some_and(HttpAuth::is_connection_bound);
+        if connection_bound {
+            // One connection, HTTP/1.1 (RFC 4559 §6: the handshake authenticates a connection;
+            // HTTP/2 would multiplex other requests onto it).
+            b = b.http1_only().pool_max_idle_per_host(1);
+        }
         if let Some(t) = self.timeout {
             b = b.timeout(t);
         }
@@ -114,7 +197,13 @@ impl ReqwestTransportBuilder {
             b = b.no_proxy();
         }
         let client = b.build().map_err(|e| map_error(e, ""))?;
-        Ok(ReqwestTransport { client })
+        let auth = self.auth.map(|a| {
+            Arc::new(AuthState {
+                one_at_a_time: connection_bound.then(|| tokio::sync::Mutex::new(())),
+                authenticator: Authenticator::new(a),
+            })
+        });
+        Ok(ReqwestTransport { client, auth })
     }
 }
 
@@ -133,18 +222,70 @@ impl ReqwestTransport {
         ReqwestTransportBuilder::default()
     }
 
-    /// Wraps an existing reqwest client (its own settings apply).
+    /// Wraps an existing reqwest client (its own settings apply; no [`HttpAuth`]).
     pub fn from_client(client: reqwest::Client) -> Self {
-        ReqwestTransport { client }
+        ReqwestTransport { client, auth: None }
     }
 
     async fn send_impl(&self, req: HttpRequest) -> Result<HttpResponse, TransportError> {
-        let url = req.url;
-        let mut rb = self.client.post(&url).body(req.body);
+        let Some(state) = self.auth.as_deref() else {
+            return self.send_once(&req, None).await;
+        };
+        let _one = match &state.one_at_a_time {
+            Some(m) => Some(m.lock().await),
+            None => None,
+        };
+        let mut handshake = state.authenticator.start("POST", &req.url);
+        loop {
+            let resp = self.send_once(&req, handshake.authorization()).await?;
+            if resp.status != 401 {
+                return Ok(resp);
+            }
+            let challenges: Vec<&str> = resp
+                .headers
+                .iter()
+                .filter(|(k, _)| k.eq_ignore_ascii_case("www-authenticate"))
+                .map(|(_, v)| v.as_str())
+                .collect();
+            if state.one_at_a_time.is_some() {
+                // hyper hands the connection back to the pool from its connection task once the
+                // 401's body is read; let that task run so the next leg finds it there rather
+                // than opening a new connection (which would have no handshake context).
+                for _ in 0..8 {
+                    tokio::task::yield_now().await;
+                }
+            }
+            if let Err(e) = handshake.unauthorized(&challenges) {
+                let message = e.to_string();
+                return Err(TransportError::new(
+                    TransportErrorKind::Auth,
+                    req.url.clone(),
+                    message,
+                    Some(Box::new(e)),
+                ));
+            }
+        }
+    }
+
+    /// One POST of `req`, with `authorization` as the `Authorization` header if given (it
+    /// replaces one among `req.headers`).
+    async fn send_once(
+        &self,
+        req: &HttpRequest,
+        authorization: Option<&str>,
+    ) -> Result<HttpResponse, TransportError> {
+        let url = &req.url;
+        let mut rb = self.client.post(url).body(req.body.clone());
         for (k, v) in &req.headers {
+            if authorization.is_some() && k.eq_ignore_ascii_case("authorization") {
+                continue;
+            }
             rb = rb.header(k.as_str(), v.as_str());
         }
-        let mut resp = rb.send().await.map_err(|e| map_error(e, &url))?;
+        if let Some(a) = authorization {
+            rb = rb.header("Authorization", a);
+        }
+        let mut resp = rb.send().await.map_err(|e| map_error(e, url))?;
         let status = resp.status().as_u16();
         let headers = resp
             .headers()
@@ -159,7 +300,7 @@ impl ReqwestTransport {
         let limit = req.max_response_bytes;
         if let Some(len) = resp.content_length() {
             if len > limit as u64 {
-                return Err(too_large(&url, limit));
+                return Err(too_large(url, limit));
             }
         }
         let mut body = BytesMut::with_capacity(
@@ -168,9 +309,9 @@ impl ReqwestTransport {
                 .unwrap_or(8 * 1024)
                 .min(limit),
         );
-        while let Some(chunk) = resp.chunk().await.map_err(|e| map_error(e, &url))? {
+        while let Some(chunk) = resp.chunk().await.map_err(|e| map_error(e, url))? {
             if body.len() + chunk.len() > limit {
-                return Err(too_large(&url, limit));
+                return Err(too_large(url, limit));
             }
             body.extend_from_slice(&chunk);
         }
@@ -188,6 +329,16 @@ impl Transport for ReqwestTransport {
     }
 }
 
+/// The TLS alerts (as rustls names them) by which a server refuses a missing or untrusted client
+/// certificate (RFC 8446 §6.2).
+const TLS_CLIENT_CERT_ALERTS: &[&str] = &[
+    "CertificateRequired",
+    "BadCertificate",
+    "UnknownCA",
+    "CertificateUnknown",
+    "HandshakeFailure",
+];
+
 fn too_large(url: &str, limit: usize) -> TransportError {
     TransportError::new(
         TransportErrorKind::TooLarge,
@@ -198,7 +349,7 @@ fn too_large(url: &str, limit: usize) -> TransportError {
 }
 
 fn map_error(e: reqwest::Error, url: &str) -> TransportError {
-    let kind = if e.is_timeout() {
+    let mut kind = if e.is_timeout() {
         TransportErrorKind::Timeout
     } else if e.is_connect() {
         TransportErrorKind::Connect
@@ -214,6 +365,22 @@ fn map_error(e: reqwest::Error, url: &str) -> TransportError {
         message.push_str(": ");
         message.push_str(&s.to_string());
         src = s.source();
+    }
+    // A TLS handshake the server ended because of the client's certificate (TLS 1.3 sends the
+    // alert after the client's Finished, so it surfaces on the first read, not on connect).
+    if let Some(alert) = TLS_CLIENT_CERT_ALERTS.iter().find(|a| message.contains(*a)) {
+        kind = TransportErrorKind::Tls;
+        message.push_str(&format!(
+            " (the server ended the TLS handshake with alert {alert}: from a server that requires \
+             a client certificate, RFC 8446 §4.3.2, it means none was sent or the one sent is \
+             not trusted; see ClientBuilder::client_identity)"
+        ));
+    } else if message.contains("invalid peer certificate") || message.contains("UnknownIssuer") {
+        kind = TransportErrorKind::Tls;
+        message.push_str(
+            " (the server's certificate does not chain to a trusted root, RFC 5280 §6; for a \
+             private CA see ClientBuilder::trust_anchors)",
+        );
     }
     TransportError::new(kind, url, message, Some(Box::new(e)))
 }

@@ -1,0 +1,437 @@
+//! HTTP authentication schemes that answer a challenge (RFC 9110 §11): Digest (RFC 7616) and, with
+//! the `ntlm` feature, NTLM and Negotiate (RFC 4559, MS-NLMP), independent of any HTTP library.
+//!
+//! A transport drives one [`Handshake`] per request: it sends the request with
+//! [`Handshake::authorization`] (if any) in the `Authorization` header; on a `401` it hands the
+//! response's `WWW-Authenticate` values to [`Handshake::unauthorized`], which either gives the next
+//! `Authorization` to resend with, or the [`AuthError`] that ends the call. The reqwest transport
+//! does this for you ([`ReqwestTransportBuilder::auth`](super::ReqwestTransportBuilder::auth));
+//! `soapgen fetch` uses the same code for its GETs.
+//!
+//! Digest state (the server's nonce and the nonce count, RFC 7616 §3.4) is kept per origin in the
+//! [`Authenticator`] between requests, so calls after the first send their credentials at once
+//! and take one round trip. NTLM and Negotiate authenticate a *connection*, not a request: their
+//! handshake must run on one keep-alive connection, which the transport guarantees (see
+//! [`HttpAuth::is_connection_bound`]).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Mutex;
+
+/// The credentials and scheme the transport answers `401` challenges with.
+///
+/// Debug output never shows the password.
+#[derive(Clone)]
+#[non_exhaustive]
+pub enum HttpAuth {
+    /// HTTP Digest (RFC 7616): MD5, SHA-256 and SHA-512-256 (and their `-sess` variants, §3.4.2),
+    /// `qop=auth` (§3.4.3), the nonce count `nc` incremented per request on one nonce (§3.4), a
+    /// challenge marked `stale=true` (§3.3) answered once more with the new nonce. The first
+    /// `Digest` challenge of the server's list that names a supported algorithm is used
+    /// (§3.7: a server lists its preferred algorithm first). Credentials are only sent after a challenge.
+    Digest {
+        /// The user name (`username`, §3.4; sent as `username*` in RFC 8187 form when it cannot
+        /// be a quoted string).
+        user: String,
+        /// The password (it never leaves this process: only a hash of it is sent).
+        password: String,
+    },
+    /// NTLM (MS-NLMP, NTLMv2 responses) over HTTP's `NTLM` scheme, as IIS, Exchange and
+    /// SharePoint use it: three legs (NEGOTIATE, CHALLENGE, AUTHENTICATE, MS-NLMP §3.1.5) on one
+    /// keep-alive connection. Feature `ntlm` (the `sspi` crate).
+    #[cfg(feature = "ntlm")]
+    Ntlm {
+        /// `DOMAIN\user`, `user@domain` (UPN) or a plain user name.
+        user: String,
+        /// The password.
+        password: String,
+    },
+    /// SPNEGO (RFC 4178) over HTTP's `Negotiate` scheme (RFC 4559 §4), as IIS offers it; with the
+    /// given password the mechanism is NTLM (no Kerberos ticket cache is read). Same connection
+    /// rule as [`HttpAuth::Ntlm`]. Feature `ntlm` (the `sspi` crate).
+    #[cfg(feature = "ntlm")]
+    Negotiate {
+        /// `DOMAIN\user`, `user@domain` (UPN) or a plain user name.
+        user: String,
+        /// The password.
+        password: String,
+    },
+}
+
+impl fmt::Debug for HttpAuth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (scheme, user) = self.scheme_and_user();
+        f.debug_struct("HttpAuth")
+            .field("scheme", &scheme)
+            .field("user", &user)
+            .field("password", &"<redacted>")
+            .finish()
+    }
+}
+
+impl HttpAuth {
+    /// HTTP Digest (RFC 7616) with `user` and `password`.
+    pub fn digest(user: impl Into<String>, password: impl Into<String>) -> Self {
+        HttpAuth::Digest {
+            user: user.into(),
+            password: password.into(),
+        }
+    }
+
+    /// NTLM (MS-NLMP) with `user` (`DOMAIN\user`, `user@domain` or `user`) and `password`.
+    #[cfg(feature = "ntlm")]
+    pub fn ntlm(user: impl Into<String>, password: impl Into<String>) -> Self {
+        HttpAuth::Ntlm {
+            user: user.into(),
+            password: password.into(),
+        }
+    }
+
+    /// Negotiate (RFC 4559, SPNEGO with NTLM) with `user` and `password`.
+    #[cfg(feature = "ntlm")]
+    pub fn negotiate(user: impl Into<String>, password: impl Into<String>) -> Self {
+        HttpAuth::Negotiate {
+            user: user.into(),
+            password: password.into(),
+        }
+    }
+
+    /// The scheme's name as HTTP writes it (`Digest`, `NTLM`, `Negotiate`) and the user name.
+    pub fn scheme_and_user(&self) -> (&'static str, &str) {
+        match self {
+            HttpAuth::Digest { user, .. } => ("Digest", user),
+            #[cfg(feature = "ntlm")]
+            HttpAuth::Ntlm { user, .. } => ("NTLM", user),
+            #[cfg(feature = "ntlm")]
+            HttpAuth::Negotiate { user, .. } => ("Negotiate", user),
+        }
+    }
+
+    /// Whether the scheme authenticates the connection rather than each request (NTLM and
+    /// Negotiate, RFC 4559 §6): its legs must travel on one keep-alive connection, so a transport
+    /// serialises such requests over a single pooled HTTP/1.1 connection.
+    pub fn is_connection_bound(&self) -> bool {
+        match self {
+            HttpAuth::Digest { .. } => false,
+            #[cfg(feature = "ntlm")]
+            HttpAuth::Ntlm { .. } | HttpAuth::Negotiate { .. } => true,
+        }
+    }
+}
+
+/// Why authentication failed: the server refused the credentials, or its challenge could not be
+/// answered. Transports report it as a
+/// [`TransportErrorKind::Auth`](crate::error::TransportErrorKind::Auth) error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuthError {
+    /// The scheme that was tried (`Digest`, `NTLM`, `Negotiate`).
+    pub scheme: &'static str,
+    /// What happened, naming the user and realm (never the password).
+    pub message: String,
+}
+
+impl fmt::Display for AuthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "HTTP {} authentication: {}", self.scheme, self.message)
+    }
+}
+
+impl std::error::Error for AuthError {}
+
+/// The shared state of one [`HttpAuth`] across requests: for Digest, the last challenge of each
+/// origin (`scheme://host:port`) with its nonce count. Thread-safe; one per transport.
+pub struct Authenticator {
+    auth: HttpAuth,
+    digest: Mutex<HashMap<String, http_auth::DigestClient>>,
+}
+
+impl fmt::Debug for Authenticator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Authenticator")
+            .field("auth", &self.auth)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How many `401` answers one request may get before it fails: Digest needs one (the first
+/// challenge) plus one for a stale nonce; NTLM's handshake two (an empty challenge, then
+/// CHALLENGE).
+const MAX_CHALLENGES: usize = 3;
+
+impl Authenticator {
+    /// State for `auth`.
+    pub fn new(auth: HttpAuth) -> Self {
+        Authenticator {
+            auth,
+            digest: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The configured scheme and credentials.
+    pub fn auth(&self) -> &HttpAuth {
+        &self.auth
+    }
+
+    /// Starts the authentication of one request: `method` (`POST`, `GET`) to `url` (absolute).
+    /// With a Digest challenge already known for the URL's origin, the first
+    /// [`authorization`](Handshake::authorization) answers it (next nonce count); otherwise the
+    /// request goes out without credentials and waits for a challenge.
+    pub fn start(&self, method: &str, url: &str) -> Handshake<'_> {
+        let (origin, target) = split_url(url);
+        let mut hs = Handshake {
+            auth: self,
+            method: method.to_owned(),
+            origin,
+            target,
+            header: None,
+            challenges: 0,
+            preemptive: false,
+            stale_retried: false,
+            #[cfg(feature = "ntlm")]
+            sspi: None,
+        };
+        // Irrefutable without the `ntlm` feature.
+        #[allow(irrefutable_let_patterns)]
+        if let HttpAuth::Digest { user, password } = &self.auth {
+            let mut cache = self.digest.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(client) = cache.get_mut(&hs.origin) {
+                match respond_digest(client, user, password, &hs.method, &hs.target) {
+                    Ok(h) => {
+                        hs.header = Some(h);
+                        hs.preemptive = true;
+                    }
+                    Err(_) => {
+                        cache.remove(&hs.origin);
+                    }
+                }
+            }
+        }
+        hs
+    }
+}
+
+/// The authentication of one request (see the [module docs](self)).
+pub struct Handshake<'a> {
+    auth: &'a Authenticator,
+    method: String,
+    origin: String,
+    target: String,
+    header: Option<String>,
+    challenges: usize,
+    /// The header answers a remembered challenge, not one of this request.
+    preemptive: bool,
+    stale_retried: bool,
+    #[cfg(feature = "ntlm")]
+    sspi: Option<super::ntlm::SspiContext>,
+}
+
+impl fmt::Debug for Handshake<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Handshake")
+            .field("method", &self.method)
+            .field("origin", &self.origin)
+            .field("target", &self.target)
+            .field("challenges", &self.challenges)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Handshake<'_> {
+    /// The `Authorization` header value for the next send of the request, if any.
+    pub fn authorization(&self) -> Option<&str> {
+        self.header.as_deref()
+    }
+
+    /// The request got a `401` whose `WWW-Authenticate` field values are `challenges` (one entry
+    /// per header line; each may list several challenges, RFC 9110 §11.6.1). Prepares the next
+    /// [`authorization`](Self::authorization): send the request again with it.
+    ///
+    /// # Errors
+    ///
+    /// [`AuthError`] when the server refused the credentials (a fresh challenge right after an
+    /// answer to one: wrong user name or password), offers no challenge of the configured
+    /// scheme, sends one that cannot be parsed or answered (an unknown Digest algorithm, no
+    /// `qop=auth`), or challenges more often than the scheme needs.
+    pub fn unauthorized(&mut self, challenges: &[&str]) -> Result<(), AuthError> {
+        self.challenges += 1;
+        let (scheme, user) = self.auth.auth.scheme_and_user();
+        if self.challenges > MAX_CHALLENGES {
+            return Err(AuthError {
+                scheme,
+                message: format!(
+                    "the server answered 401 {} times to user {user:?}; giving up",
+                    self.challenges
+                ),
+            });
+        }
+        match &self.auth.auth {
+            HttpAuth::Digest { user, password } => self.digest(challenges, user, password),
+            #[cfg(feature = "ntlm")]
+            HttpAuth::Ntlm { user, password } | HttpAuth::Negotiate { user, password } => {
+                let ctx = match self.sspi.as_mut() {
+                    Some(c) => c,
+                    None => self.sspi.insert(super::ntlm::SspiContext::new(
+                        scheme,
+                        user,
+                        password,
+                        &self.origin,
+                    )?),
+                };
+                self.header = Some(ctx.step(challenges)?);
+                Ok(())
+            }
+        }
+    }
+
+    fn digest(&mut self, challenges: &[&str], user: &str, password: &str) -> Result<(), AuthError> {
+        let err = |message: String| AuthError {
+            scheme: "Digest",
+            message,
+        };
+        let mut client = None;
+        let mut problems = Vec::new();
+        for value in challenges {
+            let parsed = match http_auth::parse_challenges(value) {
+                Ok(p) => p,
+                Err(e) => {
+                    problems.push(format!("unreadable WWW-Authenticate {value:?}: {e}"));
+                    continue;
+                }
+            };
+            for c in parsed
+                .iter()
+                .filter(|c| c.scheme.eq_ignore_ascii_case("Digest"))
+            {
+                match http_auth::DigestClient::try_from(c) {
+                    Ok(d) => {
+                        client = Some(d);
+                        break;
+                    }
+                    Err(e) => problems.push(format!("Digest challenge not usable: {e}")),
+                }
+            }
+            if client.is_some() {
+                break;
+            }
+        }
+        let Some(mut client) = client else {
+            let offered = offered_schemes(challenges);
+            return Err(err(if problems.is_empty() {
+                format!(
+                    "the server offers no Digest challenge (RFC 7616 §3.3); it offers: {offered}"
+                )
+            } else {
+                problems.join("; ")
+            }));
+        };
+        let realm = client.realm().to_owned();
+        if self.header.is_some() {
+            // A challenge in answer to our credentials.
+            if client.stale() && !self.stale_retried {
+                // §3.3: the nonce expired, the credentials were right: once more, new nonce.
+                self.stale_retried = true;
+            } else if self.preemptive {
+                // A remembered nonce the server no longer knows (not every server says stale).
+                self.preemptive = false;
+            } else {
+                self.forget();
+                return Err(err(format!(
+                    "the server refused user {user:?} in realm {realm:?} (401 to the answer of \
+                     its own challenge: wrong user name or password)"
+                )));
+            }
+        }
+        let header = respond_digest(&mut client, user, password, &self.method, &self.target)
+            .map_err(|e| {
+                err(format!(
+                    "cannot answer the challenge of realm {realm:?}: {e}"
+                ))
+            })?;
+        self.header = Some(header);
+        let mut cache = self.auth.digest.lock().unwrap_or_else(|p| p.into_inner());
+        cache.insert(self.origin.clone(), client);
+        Ok(())
+    }
+
+    fn forget(&self) {
+        let mut cache = self.auth.digest.lock().unwrap_or_else(|p| p.into_inner());
+        cache.remove(&self.origin);
+    }
+}
+
+fn respond_digest(
+    client: &mut http_auth::DigestClient,
+    user: &str,
+    password: &str,
+    method: &str,
+    target: &str,
+) -> Result<String, String> {
+    client.respond(&http_auth::PasswordParams {
+        username: user,
+        password,
+        uri: target,
+        method,
+        body: None,
+    })
+}
+
+/// The schemes named in `challenges`, for an error message.
+pub(crate) fn offered_schemes(challenges: &[&str]) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for v in challenges {
+        match http_auth::parse_challenges(v) {
+            Ok(p) => names.extend(p.iter().map(|c| c.scheme.to_owned())),
+            Err(_) => names.push(format!("{v:?}")),
+        }
+    }
+    if names.is_empty() {
+        "nothing (no WWW-Authenticate header)".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// `(origin, request-target)` of an absolute URL: `http://h:1/a?b` gives `("http://h:1", "/a?b")`
+/// (RFC 9112 §3.2.1 origin-form, the `uri` a Digest response covers, RFC 7616 §3.4).
+fn split_url(url: &str) -> (String, String) {
+    let after_scheme = url.find("://").map_or(0, |i| i + 3);
+    let rest = &url[after_scheme..];
+    let path_start = rest.find(['/', '?']).unwrap_or(rest.len());
+    let origin = url[..after_scheme + path_start].to_ascii_lowercase();
+    let mut target = rest[path_start..].to_owned();
+    if let Some(i) = target.find('#') {
+        target.truncate(i);
+    }
+    if !target.starts_with('/') {
+        target.insert(0, '/');
+    }
+    (origin, target)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_url_gives_origin_and_target() {
+        assert_eq!(
+            split_url("http://H:8080/soap/x?wsdl#f"),
+            ("http://h:8080".to_owned(), "/soap/x?wsdl".to_owned())
+        );
+        assert_eq!(
+            split_url("https://h"),
+            ("https://h".to_owned(), "/".to_owned())
+        );
+        assert_eq!(
+            split_url("http://h?q=1"),
+            ("http://h".to_owned(), "/?q=1".to_owned())
+        );
+    }
+
+    #[test]
+    fn debug_hides_the_password() {
+        let a = HttpAuth::digest("alice", "s3cret");
+        let d = format!("{a:?}");
+        assert!(d.contains("alice") && !d.contains("s3cret"), "{d}");
+    }
+}

@@ -1,0 +1,129 @@
+"""HTTP NTLM / Negotiate acceptor in front of a SOAP server, for soapgen's tests.
+
+The authentication is pyspnego's (PyPI ``pyspnego``): ``spnego.server(protocol=...)``
+with its NTLM credential store, the file named by ``NTLM_USER_FILE``
+(``DOMAIN:USER:PASSWORD`` lines).  HTTP carries the tokens as RFC 4559 says:
+``WWW-Authenticate: NTLM`` / ``Negotiate`` on a 401, the client's token in
+``Authorization: <scheme> <base64>``, the server's next token in the next 401.
+
+As IIS does, a handshake authenticates the *connection*: each keep-alive
+connection has its own pyspnego context, a token arriving on another
+connection than the handshake's earlier legs fails (there is no context for
+it), and later requests on an authenticated connection need no header.  Once
+authenticated, a request is forwarded to ``--backend`` (the gSOAP echo peer)
+and its reply returned, so the SOAP side is a real server's.
+
+Usage: ntlm_server.py --backend URL [--protocol ntlm|negotiate]
+                      [--port N] [--host H] [--exit-with-parent]
+
+One line on stderr per decision, which the tests read:
+  ``challenge connection=C``, ``leg connection=C``,
+  ``ok connection=C user=DOMAIN\\USER``, ``refused connection=C: <why>``,
+  ``served connection=C request=R``.
+"""
+
+import base64
+import http.client
+import http.server
+import itertools
+import sys
+import urllib.parse
+
+import peer_util
+import spnego
+
+CONNECTIONS = itertools.count(1)
+
+
+def log(line):
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "soapgen-ntlm-acceptor"
+
+    def setup(self):
+        super().setup()
+        self.connection_id = next(CONNECTIONS)
+        self.context = None
+        self.authenticated = None
+        self.requests = 0
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def reply(self, status, body, headers=()):
+        self.send_response(status)
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def unauthorized(self, token=None):
+        value = self.server.scheme if token is None else "%s %s" % (
+            self.server.scheme, base64.b64encode(token).decode("ascii"))
+        self.reply(401, b"unauthorized\n", [("WWW-Authenticate", value),
+                                            ("Content-Type", "text/plain")])
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        body = self.rfile.read(length)
+        c = self.connection_id
+        if self.authenticated is None:
+            auth = self.headers.get("Authorization", "")
+            scheme, _, token = auth.partition(" ")
+            if scheme.lower() != self.server.scheme.lower() or not token.strip():
+                log("challenge connection=%d" % c)
+                self.context = None
+                return self.unauthorized()
+            try:
+                if self.context is None:
+                    self.context = spnego.server(protocol=self.server.protocol)
+                out = self.context.step(base64.b64decode(token.strip()))
+            except Exception as e:  # pyspnego's errors: bad token, wrong password
+                log("refused connection=%d: %s" % (c, str(e).splitlines()[0]))
+                self.context = None
+                return self.unauthorized()
+            if not self.context.complete:
+                log("leg connection=%d" % c)
+                return self.unauthorized(out)
+            self.authenticated = self.context.client_principal
+            log("ok connection=%d user=%s" % (c, self.authenticated))
+        self.requests += 1
+        log("served connection=%d request=%d" % (c, self.requests))
+        status, headers, data = self.server.forward(self.path, self.headers, body)
+        self.reply(status, data, headers)
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def forward(self, path, headers, body):
+        conn = http.client.HTTPConnection(self.backend.hostname, self.backend.port, timeout=30)
+        fwd = {k: v for k, v in headers.items()
+               if k.lower() in ("content-type", "soapaction", "accept")}
+        conn.request("POST", self.backend.path or path, body, fwd)
+        resp = conn.getresponse()
+        data = resp.read()
+        out = [(k, v) for k, v in resp.getheaders() if k.lower() == "content-type"]
+        conn.close()
+        return resp.status, out, data
+
+
+def main():
+    parser = peer_util.arg_parser(__doc__.split("\n")[0])
+    parser.add_argument("--backend", required=True)
+    parser.add_argument("--protocol", choices=["ntlm", "negotiate"], default="ntlm")
+    args = peer_util.parse_args(parser)
+    server = Server((args.host, args.port), Handler)
+    server.backend = urllib.parse.urlsplit(args.backend)
+    server.protocol = args.protocol
+    server.scheme = "NTLM" if args.protocol == "ntlm" else "Negotiate"
+    peer_util.serve(server)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,525 @@
+//! HTTP authentication and TLS of the default (reqwest) transport against real peers:
+//!
+//! - HTTP Digest (RFC 7616) against gSOAP's `httpda` plugin (`tests/peers/gsoap/auth/`): SHA-256
+//!   and MD5, qop=auth, the nonce count growing across calls on one nonce, a `stale=true`
+//!   challenge answered once more, a wrong password as a typed authentication error;
+//! - TLS client certificates against gSOAP built with gsoapssl requiring one
+//!   (`SOAP_SSL_REQUIRE_CLIENT_AUTHENTICATION`): PEM and PKCS#12 identities, a private CA as the
+//!   only trust anchor, the errors without a certificate, with an untrusted one, without the CA;
+//! - NTLM (RFC 4559) against pyspnego's acceptor (`tests/peers/ntlm_server.py`),
+//!   which keeps one security context per connection as IIS does, in front of the gSOAP echo
+//!   peer: the handshake's legs on one connection, later calls reusing it, concurrent calls, a
+//!   wrong password.
+
+use std::path::PathBuf;
+
+use soapgen_runtime::transport::{ClientIdentity, TrustAnchors};
+use soapgen_runtime::{soap_client, Client, Error};
+use soapgen_tests::peers::{self, Peer};
+use soapgen_tests::pki;
+
+#[soap_client(namespace = "urn:soapgen:gsoap", soap = "1.1")]
+pub trait Echo11 {
+    #[soap(action = "urn:soapgen:gsoap#echo", result = "text")]
+    async fn echo(&self, text: String) -> Result<String, Error>;
+}
+
+#[soap_client(namespace = "urn:soapgen:gsoap", soap = "1.2")]
+pub trait Echo12 {
+    #[soap(action = "urn:soapgen:gsoap#echo", result = "text")]
+    async fn echo(&self, text: String) -> Result<String, Error>;
+}
+
+/// The peer's stderr lines that start with `prefix`.
+fn lines(peer: &Peer, prefix: &str) -> Vec<String> {
+    // The peer's stderr is read by a thread: give the last lines time to arrive.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    peer.stderr_output()
+        .lines()
+        .filter(|l| l.starts_with(prefix))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The value of `key=` in a stderr line.
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    let start = line
+        .find(&format!("{key}="))
+        .unwrap_or_else(|| panic!("no {key}= in {line:?}"))
+        + key.len()
+        + 1;
+    line[start..].split_whitespace().next().unwrap_or("")
+}
+
+// ------------------------------------------------------------------------------------------
+// HTTP Digest
+// ------------------------------------------------------------------------------------------
+
+fn digest_client(peer: &Peer, user: &str, password: &str) -> Echo11Client {
+    Echo11Client::from_client(
+        Client::builder(peer.url("/digest"))
+            .digest_auth(user, password)
+            .build()
+            .unwrap(),
+    )
+}
+
+#[tokio::test]
+async fn digest_sha256_is_chosen_and_the_nonce_count_grows() {
+    let peer = peers::gsoap_auth(&["--digest", "alice:s3cret"]);
+    let c = digest_client(&peer, "alice", "s3cret");
+    for i in 0..4 {
+        let text = format!("call {i} & <more>");
+        assert_eq!(c.echo(text.clone()).await.unwrap(), text);
+    }
+    let ok = lines(&peer, "digest ok");
+    assert_eq!(ok.len(), 4, "{}", peer.stderr_output());
+    for (i, l) in ok.iter().enumerate() {
+        // The server offers SHA-256 first, then MD5 (RFC 7616 §3.7): the first is used.
+        assert_eq!(field(l, "alg"), "SHA-256", "{l}");
+        assert_eq!(field(l, "user"), "alice");
+        assert_eq!(field(l, "nc"), format!("{:08x}", i + 1), "{l}");
+    }
+    // One challenge only: later calls answer the remembered nonce at once.
+    assert_eq!(
+        lines(&peer, "digest challenge").len(),
+        1,
+        "{}",
+        peer.stderr_output()
+    );
+    // The same client over SOAP 1.2.
+    let c12 = Echo12Client::from_client(c.client().clone());
+    assert_eq!(c12.echo("soap 1.2".into()).await.unwrap(), "soap 1.2");
+}
+
+#[tokio::test]
+async fn digest_md5() {
+    let peer = peers::gsoap_auth(&["--digest", "bob:pw", "--digest-alg", "md5"]);
+    let c = digest_client(&peer, "bob", "pw");
+    assert_eq!(c.echo("md5".into()).await.unwrap(), "md5");
+    assert_eq!(c.echo("again".into()).await.unwrap(), "again");
+    let ok = lines(&peer, "digest ok");
+    assert_eq!(ok.len(), 2, "{}", peer.stderr_output());
+    assert!(ok.iter().all(|l| field(l, "alg") == "MD5"), "{ok:?}");
+}
+
+#[tokio::test]
+async fn digest_stale_nonce_is_retried_once_with_the_new_nonce() {
+    let peer = peers::gsoap_auth(&["--digest", "alice:s3cret", "--stale-after", "2"]);
+    let c = digest_client(&peer, "alice", "s3cret");
+    for i in 0..5 {
+        assert_eq!(c.echo(format!("{i}")).await.unwrap(), format!("{i}"));
+    }
+    // Calls 3 and 5 found their nonce exhausted: stale=true, answered with the new nonce.
+    assert_eq!(
+        lines(&peer, "digest stale").len(),
+        2,
+        "{}",
+        peer.stderr_output()
+    );
+    let nc: Vec<String> = lines(&peer, "digest ok")
+        .iter()
+        .map(|l| field(l, "nc").to_owned())
+        .collect();
+    assert_eq!(
+        nc,
+        ["00000001", "00000002", "00000001", "00000002", "00000001"],
+        "{}",
+        peer.stderr_output()
+    );
+}
+
+#[tokio::test]
+async fn digest_wrong_password_is_an_auth_error() {
+    let peer = peers::gsoap_auth(&["--digest", "alice:s3cret"]);
+    let c = digest_client(&peer, "alice", "Wr0ngPass");
+    let e = c.echo("x".into()).await.unwrap_err();
+    assert!(e.is_auth(), "{e:?}");
+    let text = e.to_string();
+    assert!(
+        text.contains("Digest") && text.contains("\"alice\"") && text.contains("soapgen-tests"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("Wr0ngPass"),
+        "the password must not appear: {text}"
+    );
+    assert!(lines(&peer, "digest ok").is_empty());
+    // A wrong user name too.
+    let c = digest_client(&peer, "mallory", "s3cret");
+    assert!(c.echo("x".into()).await.unwrap_err().is_auth());
+}
+
+// ------------------------------------------------------------------------------------------
+// TLS client certificates
+// ------------------------------------------------------------------------------------------
+
+/// A server certificate for 127.0.0.1 issued by the test CA, and the file gSOAP reads (key +
+/// certificate).
+fn localhost_keyfile() -> PathBuf {
+    static MADE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    MADE.get_or_init(make_localhost_keyfile).clone()
+}
+
+fn make_localhost_keyfile() -> PathBuf {
+    let pki = pki::test_pki();
+    let dir = pki.dir();
+    let keyfile = dir.join("localhost-keyfile.pem");
+    if keyfile.is_file() {
+        return keyfile;
+    }
+    std::fs::write(
+        dir.join("localhost.ext"),
+        "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\n\
+         extendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        pki::openssl(dir, args);
+    };
+    run(&[
+        "genpkey",
+        "-algorithm",
+        "RSA",
+        "-pkeyopt",
+        "rsa_keygen_bits:2048",
+        "-out",
+        "localhost.key",
+    ]);
+    run(&[
+        "req",
+        "-new",
+        "-key",
+        "localhost.key",
+        "-subj",
+        "/O=soapgen tests/CN=127.0.0.1",
+        "-out",
+        "localhost.csr",
+    ]);
+    run(&[
+        "x509",
+        "-req",
+        "-in",
+        "localhost.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-set_serial",
+        "4444",
+        "-days",
+        "2",
+        "-extfile",
+        "localhost.ext",
+        "-out",
+        "localhost.pem",
+    ]);
+    let mut both = std::fs::read(dir.join("localhost.key")).unwrap();
+    both.extend(std::fs::read(dir.join("localhost.pem")).unwrap());
+    let tmp = dir.join(format!(
+        "localhost-keyfile.{:?}.tmp",
+        std::thread::current().id()
+    ));
+    std::fs::write(&tmp, both).unwrap();
+    std::fs::rename(&tmp, &keyfile).unwrap();
+    keyfile
+}
+
+fn tls_peer(extra: &[&str]) -> Peer {
+    let keyfile = localhost_keyfile();
+    let ca = pki::test_pki().path("ca.pem");
+    let mut args = vec!["--tls", keyfile.to_str().unwrap(), ca.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    peers::gsoap_auth(&args)
+}
+
+fn https_url(peer: &Peer) -> String {
+    format!("https://127.0.0.1:{}/tls", peer.port())
+}
+
+fn ca() -> TrustAnchors {
+    TrustAnchors::from_pem(&pki::test_pki().read("ca.pem")).unwrap()
+}
+
+fn pem_identity() -> ClientIdentity {
+    let pki = pki::test_pki();
+    ClientIdentity::from_pem_pair(&pki.read("client.pem"), &pki.read("client.key")).unwrap()
+}
+
+#[tokio::test]
+async fn mtls_with_a_pem_identity_and_a_private_ca() {
+    let peer = tls_peer(&[]);
+    let c = Echo11Client::from_client(
+        Client::builder(https_url(&peer))
+            .client_identity(pem_identity())
+            .trust_anchors(ca())
+            .built_in_roots(false)
+            .build()
+            .unwrap(),
+    );
+    assert_eq!(c.echo("over mTLS".into()).await.unwrap(), "over mTLS");
+    assert_eq!(c.echo("again".into()).await.unwrap(), "again");
+    let ok = lines(&peer, "tls ok");
+    assert!(!ok.is_empty(), "{}", peer.stderr_output());
+    assert!(
+        ok[0].contains("CN=soapgen test client"),
+        "{}",
+        peer.stderr_output()
+    );
+}
+
+#[tokio::test]
+async fn mtls_with_a_pkcs12_identity_and_a_pkcs1_key() {
+    let peer = tls_peer(&[]);
+    let pki = pki::test_pki();
+    let p12 = ClientIdentity::from_pkcs12(&pki.read("client.p12"), "changeit").unwrap();
+    assert_eq!(p12.certificates(), 2, "leaf and CA from the store");
+    let c = Echo11Client::from_client(
+        Client::builder(https_url(&peer))
+            .client_identity(p12)
+            .trust_anchors(ca())
+            .build()
+            .unwrap(),
+    );
+    assert_eq!(c.echo("pkcs12".into()).await.unwrap(), "pkcs12");
+    // The key in PKCS#1 (RSA PRIVATE KEY), certificate and key in one text.
+    let mut one = pki.read("client-rsa.key");
+    one.extend(pki.read("client.pem"));
+    let c = Echo11Client::from_client(
+        Client::builder(https_url(&peer))
+            .client_identity(ClientIdentity::from_pem(&one).unwrap())
+            .trust_anchors(ca())
+            .build()
+            .unwrap(),
+    );
+    assert_eq!(c.echo("pkcs1".into()).await.unwrap(), "pkcs1");
+}
+
+#[tokio::test]
+async fn mtls_without_a_client_certificate_fails_with_a_tls_error() {
+    let peer = tls_peer(&[]);
+    let c = Echo11Client::from_client(
+        Client::builder(https_url(&peer))
+            .trust_anchors(ca())
+            .build()
+            .unwrap(),
+    );
+    let e = c.echo("x".into()).await.unwrap_err();
+    assert!(e.is_tls(), "{e:?}");
+    assert!(e.to_string().contains("client certificate"), "{e}");
+    assert!(
+        lines(&peer, "tls ok").is_empty(),
+        "{}",
+        peer.stderr_output()
+    );
+    assert!(
+        !lines(&peer, "tls refused").is_empty(),
+        "{}",
+        peer.stderr_output()
+    );
+}
+
+#[tokio::test]
+async fn mtls_with_an_untrusted_client_certificate_fails() {
+    let peer = tls_peer(&[]);
+    let pki = pki::test_pki();
+    let stranger =
+        ClientIdentity::from_pem_pair(&pki.read("stranger.pem"), &pki.read("stranger.key"))
+            .unwrap();
+    let c = Echo11Client::from_client(
+        Client::builder(https_url(&peer))
+            .client_identity(stranger)
+            .trust_anchors(ca())
+            .build()
+            .unwrap(),
+    );
+    let e = c.echo("x".into()).await.unwrap_err();
+    assert!(e.is_tls(), "{e:?}");
+    assert!(
+        lines(&peer, "tls ok").is_empty(),
+        "{}",
+        peer.stderr_output()
+    );
+}
+
+#[tokio::test]
+async fn a_server_of_a_private_ca_is_not_trusted_without_its_root() {
+    let peer = tls_peer(&[]);
+    let c = Echo11Client::from_client(
+        Client::builder(https_url(&peer))
+            .client_identity(pem_identity())
+            .build()
+            .unwrap(),
+    );
+    let e = c.echo("x".into()).await.unwrap_err();
+    assert!(e.is_tls(), "{e:?}");
+    assert!(e.to_string().contains("trust_anchors"), "{e}");
+}
+
+#[tokio::test]
+async fn digest_over_mtls() {
+    let peer = tls_peer(&["--digest", "carol:pa55"]);
+    let c = Echo11Client::from_client(
+        Client::builder(https_url(&peer))
+            .client_identity(pem_identity())
+            .trust_anchors(ca())
+            .digest_auth("carol", "pa55")
+            .build()
+            .unwrap(),
+    );
+    assert_eq!(c.echo("both".into()).await.unwrap(), "both");
+    assert_eq!(
+        lines(&peer, "digest ok").len(),
+        1,
+        "{}",
+        peer.stderr_output()
+    );
+}
+
+#[test]
+fn bad_identities_and_anchors_are_typed_errors() {
+    let pki = pki::test_pki();
+    let e = ClientIdentity::from_pkcs12(&pki.read("client.p12"), "not-it").unwrap_err();
+    assert!(e.message.contains("wrong password"), "{e}");
+    let e = ClientIdentity::from_pkcs12(b"not a store", "changeit").unwrap_err();
+    assert!(e.message.contains("RFC 7292"), "{e}");
+    let e = ClientIdentity::from_pem(&pki.read("client.pem")).unwrap_err();
+    assert!(e.message.contains("no private key"), "{e}");
+    let e = ClientIdentity::from_pem(&pki.read("client.key")).unwrap_err();
+    assert!(e.message.contains("no CERTIFICATE"), "{e}");
+    let mut two_keys = pki.read("client.key");
+    two_keys.extend(pki.read("stranger.key"));
+    two_keys.extend(pki.read("client.pem"));
+    let e = ClientIdentity::from_pem(&two_keys).unwrap_err();
+    assert!(e.message.contains("2 private keys"), "{e}");
+    let encrypted = pki::openssl(
+        pki.dir(),
+        &[
+            "pkcs8",
+            "-topk8",
+            "-in",
+            "client.key",
+            "-passout",
+            "pass:x",
+            "-v2",
+            "aes-128-cbc",
+        ],
+    );
+    let mut with_encrypted = encrypted;
+    with_encrypted.extend(pki.read("client.pem"));
+    let e = ClientIdentity::from_pem(&with_encrypted).unwrap_err();
+    assert!(e.message.contains("ENCRYPTED PRIVATE KEY"), "{e}");
+    let e = TrustAnchors::from_pem(b"no pem here").unwrap_err();
+    assert!(e.message.contains("no CERTIFICATE"), "{e}");
+    let e = TrustAnchors::from_pem(&pki.read("client.key")).unwrap_err();
+    assert!(e.message.contains("not a CERTIFICATE"), "{e}");
+    // Options of the default transport with a custom transport would be dropped: refused.
+    let custom = std::sync::Arc::new(soapgen_runtime::transport::ReqwestTransport::new().unwrap());
+    let e = Client::builder("http://127.0.0.1:9/")
+        .transport(custom)
+        .digest_auth("a", "b")
+        .build()
+        .unwrap_err();
+    assert!(e.to_string().contains("http_auth"), "{e}");
+    let e = Client::builder("http://127.0.0.1:9/")
+        .basic_auth("a", "b")
+        .digest_auth("a", "b")
+        .build()
+        .unwrap_err();
+    assert!(e.to_string().contains("choose one"), "{e}");
+}
+
+// ------------------------------------------------------------------------------------------
+// NTLM and Negotiate
+// ------------------------------------------------------------------------------------------
+
+/// pyspnego's credential store with one account, SOAPGEN\alice.
+fn user_file() -> PathBuf {
+    let path = pki::test_pki().dir().join("ntlm-users");
+    std::fs::write(&path, "SOAPGEN:alice:Passw0rd!\n").unwrap();
+    path
+}
+
+fn ntlm_setup(protocol: &str) -> (Peer, Peer) {
+    let backend = peers::gsoap();
+    let acceptor = peers::ntlm_acceptor(&backend.url("/"), protocol, &user_file());
+    (backend, acceptor)
+}
+
+#[tokio::test]
+async fn ntlm_handshake_stays_on_one_connection_and_later_calls_reuse_it() {
+    let (_backend, peer) = ntlm_setup("ntlm");
+    let c = Echo11Client::from_client(
+        Client::builder(peer.url("/ews"))
+            .ntlm_auth("SOAPGEN\\alice", "Passw0rd!")
+            .build()
+            .unwrap(),
+    );
+    for i in 0..3 {
+        assert_eq!(
+            c.echo(format!("ntlm {i}")).await.unwrap(),
+            format!("ntlm {i}")
+        );
+    }
+    let out = peer.stderr_output();
+    let ok = lines(&peer, "ok ");
+    assert_eq!(ok.len(), 1, "one handshake: {out}");
+    assert_eq!(field(&ok[0], "user"), "SOAPGEN\\alice", "{out}");
+    let conn = field(&ok[0], "connection").to_owned();
+    // The legs (challenge, CHALLENGE_MESSAGE) on the connection that was authenticated.
+    for prefix in ["challenge", "leg"] {
+        let l = lines(&peer, prefix);
+        assert_eq!(l.len(), 1, "{out}");
+        assert_eq!(field(&l[0], "connection"), conn, "{out}");
+    }
+    // The three calls were served on it.
+    let served = lines(&peer, "served");
+    assert_eq!(served.len(), 3, "{out}");
+    assert!(
+        served.iter().all(|l| field(l, "connection") == conn),
+        "{out}"
+    );
+    assert!(lines(&peer, "refused").is_empty(), "{out}");
+}
+
+#[tokio::test]
+async fn ntlm_concurrent_calls_share_the_authenticated_connection() {
+    let (_backend, peer) = ntlm_setup("ntlm");
+    let c = Echo11Client::from_client(
+        Client::builder(peer.url("/"))
+            .ntlm_auth("SOAPGEN\\alice", "Passw0rd!")
+            .build()
+            .unwrap(),
+    );
+    let calls = (0..6).map(|i| {
+        let c = c.clone();
+        tokio::spawn(async move { c.echo(format!("{i}")).await })
+    });
+    for (i, h) in calls.enumerate() {
+        assert_eq!(h.await.unwrap().unwrap(), format!("{i}"));
+    }
+    let out = peer.stderr_output();
+    assert_eq!(lines(&peer, "ok ").len(), 1, "{out}");
+    assert_eq!(lines(&peer, "served").len(), 6, "{out}");
+    assert!(lines(&peer, "refused").is_empty(), "{out}");
+}
+
+#[tokio::test]
+async fn ntlm_wrong_password_is_an_auth_error() {
+    let (_backend, peer) = ntlm_setup("ntlm");
+    let c = Echo11Client::from_client(
+        Client::builder(peer.url("/"))
+            .ntlm_auth("SOAPGEN\\alice", "wrong")
+            .build()
+            .unwrap(),
+    );
+    let e = c.echo("x".into()).await.unwrap_err();
+    assert!(e.is_auth(), "{e:?}");
+    assert!(e.to_string().contains("NTLM"), "{e}");
+    assert!(
+        !lines(&peer, "refused").is_empty(),
+        "{}",
+        peer.stderr_output()
+    );
+    assert!(lines(&peer, "served").is_empty());
+}
