@@ -195,7 +195,7 @@ impl ClientBuilder {
     }
 
     /// Answers the server's HTTP authentication challenges (`401`) on the default transport with
-    /// `auth`: Digest (RFC 7616), or NTLM / Negotiate (RFC 4559, feature `ntlm`). See
+    /// `auth`: Digest (RFC 7616), or NTLM (MS-NLMP, RFC 4559 §4 framing, feature `ntlm`). See
     /// [`HttpAuth`](crate::transport::HttpAuth) and docs/http.md. A failed authentication is
     /// [`Error::Transport`] of kind [`Auth`](crate::error::TransportErrorKind::Auth)
     /// ([`Error::is_auth`]).
@@ -220,14 +220,6 @@ impl ClientBuilder {
     #[cfg(feature = "ntlm")]
     pub fn ntlm_auth(self, user: &str, password: &str) -> Self {
         self.http_auth(crate::transport::HttpAuth::ntlm(user, password))
-    }
-
-    /// Negotiate authentication (RFC 4559, SPNEGO with NTLM) on the default transport:
-    /// [`http_auth`](Self::http_auth) with
-    /// [`HttpAuth::negotiate`](crate::transport::HttpAuth::negotiate). Feature `ntlm`.
-    #[cfg(feature = "ntlm")]
-    pub fn negotiate_auth(self, user: &str, password: &str) -> Self {
-        self.http_auth(crate::transport::HttpAuth::negotiate(user, password))
     }
 
     /// A client certificate for servers that require TLS client authentication (mutual TLS,

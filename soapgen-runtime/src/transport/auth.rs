@@ -1,5 +1,5 @@
 //! HTTP authentication schemes that answer a challenge (RFC 9110 §11): Digest (RFC 7616) and, with
-//! the `ntlm` feature, NTLM and Negotiate (RFC 4559, MS-NLMP), independent of any HTTP library.
+//! the `ntlm` feature, NTLM (MS-NLMP, framed as RFC 4559 §4), independent of any HTTP library.
 //!
 //! A transport drives one [`Handshake`] per request: it sends the request with
 //! [`Handshake::authorization`] (if any) in the `Authorization` header; on a `401` it hands the
@@ -10,7 +10,7 @@
 //!
 //! Digest state (the server's nonce and the nonce count, RFC 7616 §3.4) is kept per origin in the
 //! [`Authenticator`] between requests, so calls after the first send their credentials at once
-//! and take one round trip. NTLM and Negotiate authenticate a *connection*, not a request: their
+//! and take one round trip. NTLM authenticates a *connection*, not a request: their
 //! handshake must run on one keep-alive connection, which the transport guarantees (see
 //! [`HttpAuth::is_connection_bound`]).
 
@@ -41,16 +41,6 @@ pub enum HttpAuth {
     /// keep-alive connection. Feature `ntlm` (the `sspi` crate).
     #[cfg(feature = "ntlm")]
     Ntlm {
-        /// `DOMAIN\user`, `user@domain` (UPN) or a plain user name.
-        user: String,
-        /// The password.
-        password: String,
-    },
-    /// SPNEGO (RFC 4178) over HTTP's `Negotiate` scheme (RFC 4559 §4), as IIS offers it; with the
-    /// given password the mechanism is NTLM (no Kerberos ticket cache is read). Same connection
-    /// rule as [`HttpAuth::Ntlm`]. Feature `ntlm` (the `sspi` crate).
-    #[cfg(feature = "ntlm")]
-    Negotiate {
         /// `DOMAIN\user`, `user@domain` (UPN) or a plain user name.
         user: String,
         /// The password.
@@ -87,34 +77,23 @@ impl HttpAuth {
         }
     }
 
-    /// Negotiate (RFC 4559, SPNEGO with NTLM) with `user` and `password`.
-    #[cfg(feature = "ntlm")]
-    pub fn negotiate(user: impl Into<String>, password: impl Into<String>) -> Self {
-        HttpAuth::Negotiate {
-            user: user.into(),
-            password: password.into(),
-        }
-    }
-
-    /// The scheme's name as HTTP writes it (`Digest`, `NTLM`, `Negotiate`) and the user name.
+    /// The scheme's name as HTTP writes it (`Digest`, `NTLM`) and the user name.
     pub fn scheme_and_user(&self) -> (&'static str, &str) {
         match self {
             HttpAuth::Digest { user, .. } => ("Digest", user),
             #[cfg(feature = "ntlm")]
             HttpAuth::Ntlm { user, .. } => ("NTLM", user),
-            #[cfg(feature = "ntlm")]
-            HttpAuth::Negotiate { user, .. } => ("Negotiate", user),
         }
     }
 
-    /// Whether the scheme authenticates the connection rather than each request (NTLM and
-    /// Negotiate, RFC 4559 §6): its legs must travel on one keep-alive connection, so a transport
+    /// Whether the scheme authenticates the connection rather than each request (NTLM, RFC 4559
+    /// §6): its legs must travel on one keep-alive connection, so a transport
     /// serialises such requests over a single pooled HTTP/1.1 connection.
     pub fn is_connection_bound(&self) -> bool {
         match self {
             HttpAuth::Digest { .. } => false,
             #[cfg(feature = "ntlm")]
-            HttpAuth::Ntlm { .. } | HttpAuth::Negotiate { .. } => true,
+            HttpAuth::Ntlm { .. } => true,
         }
     }
 }
@@ -124,7 +103,7 @@ impl HttpAuth {
 /// [`TransportErrorKind::Auth`](crate::error::TransportErrorKind::Auth) error.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthError {
-    /// The scheme that was tried (`Digest`, `NTLM`, `Negotiate`).
+    /// The scheme that was tried (`Digest`, `NTLM`).
     pub scheme: &'static str,
     /// What happened, naming the user and realm (never the password).
     pub message: String,
@@ -267,7 +246,7 @@ impl Handshake<'_> {
         match &self.auth.auth {
             HttpAuth::Digest { user, password } => self.digest(challenges, user, password),
             #[cfg(feature = "ntlm")]
-            HttpAuth::Ntlm { user, password } | HttpAuth::Negotiate { user, password } => {
+            HttpAuth::Ntlm { user, password } => {
                 let ctx = match self.sspi.as_mut() {
                     Some(c) => c,
                     None => self.sspi.insert(super::ntlm::SspiContext::new(

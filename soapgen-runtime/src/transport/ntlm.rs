@@ -1,17 +1,15 @@
-//! The NTLM and Negotiate legs of a [`Handshake`](super::auth::Handshake) (feature `ntlm`), by the
+//! The NTLM legs of a [`Handshake`](super::auth::Handshake) (feature `ntlm`), by the
 //! `sspi` crate (Devolutions' pure-Rust SSPI: NTLMv2 of MS-NLMP, SPNEGO of RFC 4178).
 //!
 //! RFC 4559 §4 carries each token base64-encoded after the scheme name: the client's
 //! `Authorization: NTLM <NEGOTIATE_MESSAGE>`, the server's `401` with
 //! `WWW-Authenticate: NTLM <CHALLENGE_MESSAGE>`, the client's
-//! `Authorization: NTLM <AUTHENTICATE_MESSAGE>` (MS-NLMP §2.2.1.1–§2.2.1.3); `Negotiate` wraps the
-//! same messages in SPNEGO tokens.
+//! `Authorization: NTLM <AUTHENTICATE_MESSAGE>` (MS-NLMP §2.2.1.1–§2.2.1.3).
 
 use base64::Engine as _;
 use sspi::{
-    AuthIdentity, BufferType, ClientRequestFlags, CredentialUse, Credentials, CredentialsBuffers,
-    DataRepresentation, Negotiate, NegotiateConfig, Ntlm, SecurityBuffer, SecurityStatus, Sspi,
-    SspiImpl, Username,
+    AuthIdentity, BufferType, ClientRequestFlags, CredentialUse, DataRepresentation, Ntlm,
+    SecurityBuffer, SecurityStatus, Sspi, SspiImpl, Username,
 };
 
 use sspi::ntlm::NtlmConfig;
@@ -31,11 +29,10 @@ pub(crate) struct SspiContext {
 
 enum Provider {
     Ntlm(Box<Ntlm>, Option<sspi::AuthIdentityBuffers>),
-    Negotiate(Box<Negotiate>, Option<CredentialsBuffers>),
 }
 
 impl SspiContext {
-    /// A context for `scheme` (`NTLM` or `Negotiate`) with the user's credentials, for the server
+    /// A context for `scheme` (`NTLM`) with the user's credentials, for the server
     /// at `origin` (its host names the target `HTTP/host`, RFC 4559 §4).
     pub(crate) fn new(
         scheme: &'static str,
@@ -61,34 +58,14 @@ impl SspiContext {
             .map_or_else(|| origin.split("://").nth(1).unwrap_or(origin), |(h, _)| h)
             .trim_matches(['[', ']']);
         let workstation = "SOAPGEN".to_owned();
-        let provider = if scheme == "NTLM" {
-            let mut ntlm = Box::new(Ntlm::with_config(NtlmConfig::new(workstation)));
-            let creds = ntlm
-                .acquire_credentials_handle()
-                .with_credential_use(CredentialUse::Outbound)
-                .with_auth_data(&identity)
-                .execute(&mut *ntlm)
-                .map_err(|e| err(format!("cannot use the credentials of {user:?}: {e}")))?;
-            Provider::Ntlm(ntlm, creds.credentials_handle)
-        } else {
-            // NTLM as the mechanism: no Kerberos (it would need a KDC and a ticket cache).
-            let config = NegotiateConfig::new(
-                Box::new(NtlmConfig::new(workstation.clone())),
-                Some("ntlm,!kerberos,!pku2u".to_owned()),
-                workstation,
-            );
-            let mut neg = Box::new(
-                Negotiate::new_client(config)
-                    .map_err(|e| err(format!("cannot set up SPNEGO: {e}")))?,
-            );
-            let creds = neg
-                .acquire_credentials_handle()
-                .with_credential_use(CredentialUse::Outbound)
-                .with_auth_data(&Credentials::AuthIdentity(identity))
-                .execute(&mut *neg)
-                .map_err(|e| err(format!("cannot use the credentials of {user:?}: {e}")))?;
-            Provider::Negotiate(neg, creds.credentials_handle)
-        };
+        let mut ntlm = Box::new(Ntlm::with_config(NtlmConfig::new(workstation)));
+        let creds = ntlm
+            .acquire_credentials_handle()
+            .with_credential_use(CredentialUse::Outbound)
+            .with_auth_data(&identity)
+            .execute(&mut *ntlm)
+            .map_err(|e| err(format!("cannot use the credentials of {user:?}: {e}")))?;
+        let provider = Provider::Ntlm(ntlm, creds.credentials_handle);
         Ok(SspiContext {
             scheme,
             user: user.to_owned(),
@@ -175,28 +152,6 @@ impl SspiContext {
                     SecurityStatus::CompleteAndContinue | SecurityStatus::CompleteNeeded
                 ) {
                     ntlm.complete_auth_token(&mut output)?;
-                }
-                r.status
-            }
-            Provider::Negotiate(neg, creds) => {
-                let mut b = neg
-                    .initialize_security_context()
-                    .with_credentials_handle(creds)
-                    .with_context_requirements(flags)
-                    .with_target_data_representation(DataRepresentation::Native)
-                    .with_target_name(&self.target)
-                    .with_output(&mut output);
-                if let Some(i) = input.as_mut() {
-                    b = b.with_input(i);
-                }
-                let r = neg
-                    .initialize_security_context_impl(&mut b)?
-                    .resolve_to_result()?;
-                if matches!(
-                    r.status,
-                    SecurityStatus::CompleteAndContinue | SecurityStatus::CompleteNeeded
-                ) {
-                    neg.complete_auth_token(&mut output)?;
                 }
                 r.status
             }
