@@ -21,8 +21,8 @@
 #             soapcpp2, gcc -O2) and a spyne server (bench/peers/spyne_large_objects.py) of
 #             tests/wsdl/large_objects.wsdl (Echo, Ping; SOAP 1.1 and 1.2), on 127.0.0.1
 #   clients   soapgen's client generated from the same WSDL (bench/harness, async and blocking,
-#             reqwest transport and a minimal hyper one), gSOAP's generated C client
-#             (bench/gsoap/client.c), zeep (bench/zeep_client.py)
+#             reqwest transport and a minimal hyper one; bench/startup for start-up), gSOAP's
+#             generated C client (bench/gsoap/client.c), zeep (bench/zeep_client.py)
 #   1 start-up: process start to first response; in-process construction; the larger corpus
 #             WSDLs (construction only: no server implements them): zeep in every run, soapgen
 #             with --with-codegen
@@ -79,14 +79,20 @@ TARGET=$(cargo metadata --format-version 1 --no-deps 2>/dev/null \
   || echo "$ROOT/target")
 say "building the gSOAP server and client (bench/gsoap/build.sh)"
 bash bench/gsoap/build.sh "$TARGET/bench/gsoap" >&2
+# The start-up client is built by a cargo run of its own, so that it links only what an app using
+# the generated client would (soapgen-runtime's default features), not the harness's dependencies.
 if [[ $MODE == smoke ]]; then
-  say "building soapgen-bench (dev)"
+  say "building soapgen-bench and soapgen-bench-startup (dev)"
   cargo build -q -p soapgen-bench
+  cargo build -q -p soapgen-bench-startup
   BIN="$TARGET/debug/soapgen-bench"
+  STARTUP_BIN="$TARGET/debug/soapgen-bench-startup"
 else
-  say "building soapgen-bench (release)"
+  say "building soapgen-bench and soapgen-bench-startup (release)"
   cargo build -q --release -p soapgen-bench
+  cargo build -q --release -p soapgen-bench-startup
   BIN="$TARGET/release/soapgen-bench"
+  STARTUP_BIN="$TARGET/release/soapgen-bench-startup"
 fi
 
 if [[ $MODE == full ]]; then
@@ -98,7 +104,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 
 # Per-call samples stay out of the repository.
-args=(run --out "$OUT" --gsoap-dir "$TARGET/bench/gsoap" --raw "$TARGET/bench/raw-$MODE")
+args=(run --out "$OUT" --gsoap-dir "$TARGET/bench/gsoap" --startup-exe "$STARTUP_BIN" --raw "$TARGET/bench/raw-$MODE")
 [[ $MODE != full ]] && args+=("--$MODE")
 if [[ $CODEGEN -eq 1 ]]; then
   say "larger WSDLs: bash bench/codegen/run.sh --no-release (log: $OUT/codegen/run.log)"

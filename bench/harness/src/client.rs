@@ -123,14 +123,6 @@ impl BlockingLo {
     }
 }
 
-/// `first URL VER`: a blocking client, one Ping; prints `ok`.  The parent times process start to
-/// this line.
-pub fn first(url: &str, version: SoapVersion) {
-    let c = BlockingLo::new(url, version, Transport::Reqwest);
-    assert_eq!(c.ping("first".to_owned()), "first");
-    println!("ok");
-}
-
 /// `construct N`: in-process construction of the generated client.
 pub fn construct(n: u64) {
     let url = "http://127.0.0.1:9/bench";

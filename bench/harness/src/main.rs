@@ -6,8 +6,7 @@
 //! of one measurement each, run by `run` as child processes of this same binary.
 //!
 //! ```text
-//! soapgen-bench run --out DIR --gsoap-dir DIR [--raw DIR] [--quick|--smoke] [--codegen-csv FILE] [--readme FILE]
-//! soapgen-bench first URL 11|12
+//! soapgen-bench run --out DIR --gsoap-dir DIR --startup-exe FILE [--raw DIR] [--quick|--smoke] [--codegen-csv FILE] [--readme FILE]
 //! soapgen-bench construct N
 //! soapgen-bench latency URL 11|12 async|blocking reqwest|hyper echo|ping WARMUP N FILE
 //! soapgen-bench throughput URL 11|12 reqwest|hyper CONCURRENCY SECS
@@ -32,10 +31,6 @@ fn dispatch(args: &[String]) -> Result<(), String> {
     let a: Vec<&str> = args.iter().map(String::as_str).collect();
     match a.as_slice() {
         ["run", rest @ ..] => run::main(rest),
-        ["first", url, ver] => {
-            client::first(url, client::parse_version(ver)?);
-            Ok(())
-        }
         ["construct", n] => {
             client::construct(num(n, "N")?);
             Ok(())

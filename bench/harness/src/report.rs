@@ -521,7 +521,7 @@ impl Results {
         );
 
         // 1. Start-up
-        let _ = writeln!(s, "{heading} 1. Start-up\n\nProcess start to first response: a new process builds its client and makes one `Ping` call (SOAP 1.1), median of {} runs (min–max). soapgen: the generated blocking client with the default reqwest transport; gSOAP: its generated C client; zeep: `zeep.Client(large_objects.wsdl)` from the local file, then the call (python start and imports included).\n", self.first.first().map_or(0, |f| f.ms.len()));
+        let _ = writeln!(s, "{heading} 1. Start-up\n\nProcess start to first response: a new process builds its client and makes one `Ping` call (SOAP 1.1), median of {} runs (min–max). soapgen: the generated blocking client with the default reqwest transport, in a binary of its own (`bench/startup`: soapgen-runtime's default features, what an app links); gSOAP: its generated C client; zeep: `zeep.Client(large_objects.wsdl)` from the local file, then the call (python start and imports included).\n", self.first.first().map_or(0, |f| f.ms.len()));
         s.push_str("| server | client | median | min – max |\n|---|---|---:|---:|\n");
         for f in &self.first {
             let lo = f.ms.iter().copied().fold(f64::INFINITY, f64::min);

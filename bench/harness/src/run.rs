@@ -131,6 +131,8 @@ struct Env {
     python: PathBuf,
     wsdl: PathBuf,
     exe: PathBuf,
+    /// `soapgen-bench-startup` (bench/startup): the start-up comparison's soapgen client.
+    startup_exe: PathBuf,
     time_bin: Option<PathBuf>,
     valgrind: bool,
     counts: Counts,
@@ -391,6 +393,9 @@ pub fn main(args: &[&str]) -> Result<(), String> {
         gsoap_client: gsoap_dir.join("lo-client"),
         gsoap_server: gsoap_dir.join("lo-server"),
         exe: std::env::current_exe().map_err(|e| e.to_string())?,
+        startup_exe: PathBuf::from(
+            arg_value(args, "--startup-exe").ok_or("--startup-exe FILE is required")?,
+        ),
         time_bin: Some(PathBuf::from("/usr/bin/time")).filter(|p| p.is_file()),
         valgrind: counts.callgrind && which("valgrind").is_some(),
         python,
@@ -467,11 +472,19 @@ fn startup(env: &Env, gsoap: &Peer, spyne: &Peer, res: &mut Results) -> Result<(
         for _ in 0..env.counts.first_runs {
             for row in rows.iter_mut() {
                 let mut cmd = match row.client.as_str() {
-                    SG_BLOCKING => env.soapgen(),
-                    GSOAP => env.gsoap(),
-                    _ => env.zeep(),
+                    SG_BLOCKING => Command::new(&env.startup_exe),
+                    GSOAP => {
+                        let mut c = env.gsoap();
+                        c.arg("first");
+                        c
+                    }
+                    _ => {
+                        let mut c = env.zeep();
+                        c.arg("first");
+                        c
+                    }
                 };
-                cmd.arg("first").arg(&url).arg("11");
+                cmd.arg(&url).arg("11");
                 if row.client == ZEEP {
                     cmd.arg(&wsdl);
                 }
