@@ -195,7 +195,8 @@ impl ClientBuilder {
     }
 
     /// Answers the server's HTTP authentication challenges (`401`) on the default transport with
-    /// `auth`: Digest (RFC 7616), or NTLM (MS-NLMP, RFC 4559 §4 framing, feature `ntlm`). See
+    /// `auth`: Digest (RFC 7616), or NTLM (MS-NLMP, RFC 4559 §4 framing) and Negotiate (RFC 4559
+    /// §4, SPNEGO of RFC 4178 with NTLM), feature `ntlm`. See
     /// [`HttpAuth`](crate::transport::HttpAuth) and docs/http.md. A failed authentication is
     /// [`Error::Transport`] of kind [`Auth`](crate::error::TransportErrorKind::Auth)
     /// ([`Error::is_auth`]).
@@ -220,6 +221,18 @@ impl ClientBuilder {
     #[cfg(feature = "ntlm")]
     pub fn ntlm_auth(self, user: &str, password: &str) -> Self {
         self.http_auth(crate::transport::HttpAuth::ntlm(user, password))
+    }
+
+    /// Negotiate authentication (RFC 4559 §4: SPNEGO, RFC 4178, with NTLM of MS-NLMP as the
+    /// mechanism, no Kerberos) on the default transport, `user` as `DOMAIN\user`,
+    /// `user@domain` or `user`: [`http_auth`](Self::http_auth) with
+    /// [`HttpAuth::negotiate`](crate::transport::HttpAuth::negotiate). The `mechListMIC`s of
+    /// RFC 4178 §5 are sent and checked. A refused password, a server that rejects NTLM or a
+    /// final token that does not verify is [`Error::Transport`] of kind
+    /// [`Auth`](crate::error::TransportErrorKind::Auth). Feature `ntlm`.
+    #[cfg(feature = "ntlm")]
+    pub fn negotiate_auth(self, user: &str, password: &str) -> Self {
+        self.http_auth(crate::transport::HttpAuth::negotiate(user, password))
     }
 
     /// A client certificate for servers that require TLS client authentication (mutual TLS,

@@ -83,7 +83,7 @@ impl Error {
     }
 
     /// Whether HTTP authentication failed: the server refused the credentials of the
-    /// transport's `HttpAuth` (Digest, NTLM) or its challenge could not be answered
+    /// transport's `HttpAuth` (Digest, NTLM, Negotiate) or its challenge could not be answered
     /// ([`TransportErrorKind::Auth`]).
     pub fn is_auth(&self) -> bool {
         matches!(self, Error::Transport(t) if t.kind == TransportErrorKind::Auth)

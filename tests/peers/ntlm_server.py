@@ -13,13 +13,22 @@ it), and later requests on an authenticated connection need no header.  Once
 authenticated, a request is forwarded to ``--backend`` (the gSOAP echo peer)
 and its reply returned, so the SOAP side is a real server's.
 
+With ``--protocol negotiate`` the acceptor is pyspnego's SPNEGO (RFC 4178)
+one, NTLM its mechanism: it verifies the client's mechListMIC and, when the
+handshake completes, returns its own final token (accept-completed and its
+mechListMIC) in ``WWW-Authenticate: Negotiate <token>`` on the 200, as
+RFC 4559 section 4.1 allows.  ``--tamper-final-mic`` flips one bit of that
+token's mechListMIC (the last field of the DER, so its last 16 bytes), to
+test that a client checks it.
+
 Usage: ntlm_server.py --backend URL [--protocol ntlm|negotiate]
-                      [--port N] [--host H] [--exit-with-parent]
+                      [--tamper-final-mic] [--port N] [--host H]
+                      [--exit-with-parent]
 
 One line on stderr per decision, which the tests read:
   ``challenge connection=C``, ``leg connection=C``,
-  ``ok connection=C user=DOMAIN\\USER``, ``refused connection=C: <why>``,
-  ``served connection=C request=R``.
+  ``ok connection=C user=DOMAIN\\USER protocol=P final=yes|no``,
+  ``refused connection=C: <why>``, ``served connection=C request=R``.
 """
 
 import base64
@@ -49,6 +58,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.connection_id = next(CONNECTIONS)
         self.context = None
         self.authenticated = None
+        self.final = None
         self.requests = 0
 
     def log_message(self, fmt, *args):
@@ -91,10 +101,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 log("leg connection=%d" % c)
                 return self.unauthorized(out)
             self.authenticated = self.context.client_principal
-            log("ok connection=%d user=%s" % (c, self.authenticated))
+            if out and self.server.tamper_final_mic:
+                out = out[:-9] + bytes([out[-9] ^ 0x01]) + out[-8:]
+            self.final = out
+            log("ok connection=%d user=%s protocol=%s final=%s"
+                % (c, self.authenticated, self.context.negotiated_protocol,
+                   "yes" if out else "no"))
         self.requests += 1
         log("served connection=%d request=%d" % (c, self.requests))
         status, headers, data = self.server.forward(self.path, self.headers, body)
+        if self.final:
+            # RFC 4559 section 4.1: the server's last token on the response that succeeds.
+            headers = headers + [("WWW-Authenticate", "%s %s" % (
+                self.server.scheme, base64.b64encode(self.final).decode("ascii")))]
+            self.final = None
         self.reply(status, data, headers)
 
 
@@ -117,10 +137,12 @@ def main():
     parser = peer_util.arg_parser(__doc__.split("\n")[0])
     parser.add_argument("--backend", required=True)
     parser.add_argument("--protocol", choices=["ntlm", "negotiate"], default="ntlm")
+    parser.add_argument("--tamper-final-mic", action="store_true")
     args = peer_util.parse_args(parser)
     server = Server((args.host, args.port), Handler)
     server.backend = urllib.parse.urlsplit(args.backend)
     server.protocol = args.protocol
+    server.tamper_final_mic = args.tamper_final_mic
     server.scheme = "NTLM" if args.protocol == "ntlm" else "Negotiate"
     peer_util.serve(server)
 

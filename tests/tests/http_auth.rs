@@ -9,9 +9,13 @@
 //! - NTLM (RFC 4559) against pyspnego's acceptor (`tests/peers/ntlm_server.py`),
 //!   which keeps one security context per connection as IIS does, in front of the gSOAP echo
 //!   peer: the handshake's legs on one connection, later calls reusing it, concurrent calls, a
-//!   wrong password.
+//!   wrong password;
+//! - Negotiate (RFC 4559 §4, SPNEGO of RFC 4178 with NTLM) against pyspnego's SPNEGO acceptor
+//!   (the same peer, `--protocol negotiate`), which verifies the client's `mechListMIC` and
+//!   sends its own on the `200`: SOAP calls through it, a wrong password, a final token whose
+//!   `mechListMIC` was altered.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use soapgen_runtime::transport::{ClientIdentity, TrustAnchors};
 use soapgen_runtime::{soap_client, Client, Error};
@@ -522,4 +526,145 @@ async fn ntlm_wrong_password_is_an_auth_error() {
         peer.stderr_output()
     );
     assert!(lines(&peer, "served").is_empty());
+}
+
+/// pyspnego's SPNEGO acceptor (`ntlm_server.py --protocol negotiate`) with `extra` options, in
+/// front of a gSOAP echo peer.
+fn negotiate_setup(extra: &[&str]) -> (Peer, Peer) {
+    let backend = peers::gsoap();
+    if extra.is_empty() {
+        let acceptor = peers::ntlm_acceptor(&backend.url("/"), "negotiate", &user_file());
+        return (backend, acceptor);
+    }
+    let python = std::env::var_os("SOAPGEN_PYTHON").unwrap_or_else(|| "/usr/bin/python3".into());
+    let mut cmd = std::process::Command::new(python);
+    cmd.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/ntlm_server.py"))
+        .args([
+            "--port",
+            "0",
+            "--exit-with-parent",
+            "--protocol",
+            "negotiate",
+        ])
+        .args(["--backend", &backend.url("/")])
+        .args(extra)
+        .env("NTLM_USER_FILE", user_file());
+    let acceptor = peers::start_command(
+        "ntlm-acceptor",
+        cmd,
+        "/usr/bin/python3 -m pip install --break-system-packages pyspnego (see .ci/install-peers.sh)",
+    );
+    (backend, acceptor)
+}
+
+#[tokio::test]
+async fn negotiate_spnego_with_ntlm_verifies_both_mech_list_mics() {
+    let (_backend, peer) = negotiate_setup(&[]);
+    let c = Echo11Client::from_client(
+        Client::builder(peer.url("/ews"))
+            .negotiate_auth("SOAPGEN\\alice", "Passw0rd!")
+            .build()
+            .unwrap(),
+    );
+    for i in 0..3 {
+        let text = format!("negotiate {i} & <more>");
+        assert_eq!(c.echo(text.clone()).await.unwrap(), text);
+    }
+    let out = peer.stderr_output();
+    let ok = lines(&peer, "ok ");
+    // pyspnego completes only once it verified the client's mechListMIC (RFC 4178 §5), and
+    // it sent its own in a final token, which the client checked before taking the response.
+    assert_eq!(ok.len(), 1, "one handshake: {out}");
+    assert_eq!(field(&ok[0], "user"), "SOAPGEN\\alice", "{out}");
+    assert_eq!(field(&ok[0], "protocol"), "ntlm", "{out}");
+    assert_eq!(field(&ok[0], "final"), "yes", "{out}");
+    let conn = field(&ok[0], "connection").to_owned();
+    for prefix in ["challenge", "leg"] {
+        let l = lines(&peer, prefix);
+        assert_eq!(l.len(), 1, "{out}");
+        assert_eq!(field(&l[0], "connection"), conn, "{out}");
+    }
+    let served = lines(&peer, "served");
+    assert_eq!(served.len(), 3, "{out}");
+    assert!(
+        served.iter().all(|l| field(l, "connection") == conn),
+        "{out}"
+    );
+    assert!(lines(&peer, "refused").is_empty(), "{out}");
+}
+
+#[tokio::test]
+async fn negotiate_soap12_and_concurrent_calls_share_one_handshake() {
+    let (_backend, peer) = negotiate_setup(&[]);
+    let c = Echo12Client::from_client(
+        Client::builder(peer.url("/"))
+            .negotiate_auth("SOAPGEN\\alice", "Passw0rd!")
+            .build()
+            .unwrap(),
+    );
+    let calls = (0..4).map(|i| {
+        let c = c.clone();
+        tokio::spawn(async move { c.echo(format!("1.2 call {i}")).await })
+    });
+    for (i, h) in calls.enumerate() {
+        assert_eq!(h.await.unwrap().unwrap(), format!("1.2 call {i}"));
+    }
+    let out = peer.stderr_output();
+    assert_eq!(lines(&peer, "ok ").len(), 1, "{out}");
+    assert_eq!(lines(&peer, "served").len(), 4, "{out}");
+    assert!(lines(&peer, "refused").is_empty(), "{out}");
+}
+
+#[tokio::test]
+async fn negotiate_wrong_password_is_an_auth_error() {
+    let (_backend, peer) = negotiate_setup(&[]);
+    let c = Echo11Client::from_client(
+        Client::builder(peer.url("/"))
+            .negotiate_auth("SOAPGEN\\alice", "wrong")
+            .build()
+            .unwrap(),
+    );
+    let e = c.echo("x".into()).await.unwrap_err();
+    assert!(e.is_auth(), "{e:?}");
+    let Error::Transport(t) = &e else {
+        panic!("not a transport error: {e:?}")
+    };
+    assert_eq!(
+        t.kind,
+        soapgen_runtime::error::TransportErrorKind::Auth,
+        "{e:?}"
+    );
+    let msg = e.to_string();
+    assert!(
+        msg.contains("Negotiate") && msg.contains("refused user"),
+        "{msg}"
+    );
+    assert!(!msg.contains("wrong\""), "the password is not shown: {msg}");
+    let refused = lines(&peer, "refused");
+    assert_eq!(refused.len(), 1, "{}", peer.stderr_output());
+    assert!(
+        refused[0].contains("Invalid NTLM response"),
+        "{}",
+        peer.stderr_output()
+    );
+    assert!(lines(&peer, "served").is_empty());
+}
+
+#[tokio::test]
+async fn negotiate_final_token_with_an_altered_mech_list_mic_is_an_auth_error() {
+    let (_backend, peer) = negotiate_setup(&["--tamper-final-mic"]);
+    let c = Echo11Client::from_client(
+        Client::builder(peer.url("/"))
+            .negotiate_auth("SOAPGEN\\alice", "Passw0rd!")
+            .build()
+            .unwrap(),
+    );
+    let e = c.echo("x".into()).await.unwrap_err();
+    assert!(e.is_auth(), "{e:?}");
+    assert!(e.to_string().contains("mechListMIC does not verify"), "{e}");
+    // The acceptor took the client's tokens and served the call: only the client's check of
+    // the server's final token failed.
+    let out = peer.stderr_output();
+    assert_eq!(lines(&peer, "ok ").len(), 1, "{out}");
+    assert_eq!(lines(&peer, "served").len(), 1, "{out}");
 }

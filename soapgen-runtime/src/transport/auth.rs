@@ -1,16 +1,19 @@
 //! HTTP authentication schemes that answer a challenge (RFC 9110 §11): Digest (RFC 7616) and, with
-//! the `ntlm` feature, NTLM (MS-NLMP, framed as RFC 4559 §4), independent of any HTTP library.
+//! the `ntlm` feature, NTLM (MS-NLMP, framed as RFC 4559 §4) and Negotiate (RFC 4559 §4: SPNEGO,
+//! RFC 4178, with NTLM as the mechanism), independent of any HTTP library.
 //!
 //! A transport drives one [`Handshake`] per request: it sends the request with
 //! [`Handshake::authorization`] (if any) in the `Authorization` header; on a `401` it hands the
 //! response's `WWW-Authenticate` values to [`Handshake::unauthorized`], which either gives the next
-//! `Authorization` to resend with, or the [`AuthError`] that ends the call. The reqwest transport
+//! `Authorization` to resend with, or the [`AuthError`] that ends the call; on any other status it
+//! hands them to [`Handshake::accepted`], which checks a server's final token (Negotiate's
+//! `mechListMIC`, RFC 4559 §4.1) before the response is used. The reqwest transport
 //! does this for you ([`ReqwestTransportBuilder::auth`](super::ReqwestTransportBuilder::auth));
 //! `soapgen fetch` uses the same code for its GETs.
 //!
 //! Digest state (the server's nonce and the nonce count, RFC 7616 §3.4) is kept per origin in the
 //! [`Authenticator`] between requests, so calls after the first send their credentials at once
-//! and take one round trip. NTLM authenticates a *connection*, not a request: their
+//! and take one round trip. NTLM and Negotiate authenticate a *connection*, not a request: their
 //! handshake must run on one keep-alive connection, which the transport guarantees (see
 //! [`HttpAuth::is_connection_bound`]).
 
@@ -41,6 +44,21 @@ pub enum HttpAuth {
     /// keep-alive connection. Feature `ntlm` (the `sspi` crate).
     #[cfg(feature = "ntlm")]
     Ntlm {
+        /// `DOMAIN\user`, `user@domain` (UPN) or a plain user name.
+        user: String,
+        /// The password.
+        password: String,
+    },
+    /// SPNEGO (RFC 4178) over HTTP's `Negotiate` scheme (RFC 4559 §4), as IIS and Exchange offer
+    /// it, with NTLM (MS-NLMP, NTLMv2) as the only mechanism offered: a `NegTokenInit` with
+    /// `mechTypes` `[NTLMSSP]` carrying NEGOTIATE, the server's `NegTokenResp` with CHALLENGE, a
+    /// `NegTokenResp` with AUTHENTICATE and the `mechListMIC` (RFC 4178 §5: the NTLM signature of
+    /// the DER of `mechTypes`, MS-NLMP §3.4.4.2), and the server's `mechListMIC` on the final
+    /// `200` checked when sent (RFC 4559 §4.1). No Kerberos ticket cache or KDC is used. Same
+    /// connection rule as [`HttpAuth::Ntlm`]. Feature `ntlm` (the `sspi` crate for NTLM,
+    /// `picky-krb`'s ASN.1 types for SPNEGO).
+    #[cfg(feature = "ntlm")]
+    Negotiate {
         /// `DOMAIN\user`, `user@domain` (UPN) or a plain user name.
         user: String,
         /// The password.
@@ -77,23 +95,35 @@ impl HttpAuth {
         }
     }
 
-    /// The scheme's name as HTTP writes it (`Digest`, `NTLM`) and the user name.
+    /// Negotiate (RFC 4559 §4; SPNEGO, RFC 4178, with NTLM, MS-NLMP) with `user`
+    /// (`DOMAIN\user`, `user@domain` or `user`) and `password`. See [`HttpAuth::Negotiate`].
+    #[cfg(feature = "ntlm")]
+    pub fn negotiate(user: impl Into<String>, password: impl Into<String>) -> Self {
+        HttpAuth::Negotiate {
+            user: user.into(),
+            password: password.into(),
+        }
+    }
+
+    /// The scheme's name as HTTP writes it (`Digest`, `NTLM`, `Negotiate`) and the user name.
     pub fn scheme_and_user(&self) -> (&'static str, &str) {
         match self {
             HttpAuth::Digest { user, .. } => ("Digest", user),
             #[cfg(feature = "ntlm")]
             HttpAuth::Ntlm { user, .. } => ("NTLM", user),
+            #[cfg(feature = "ntlm")]
+            HttpAuth::Negotiate { user, .. } => ("Negotiate", user),
         }
     }
 
-    /// Whether the scheme authenticates the connection rather than each request (NTLM, RFC 4559
-    /// §6): its legs must travel on one keep-alive connection, so a transport
+    /// Whether the scheme authenticates the connection rather than each request (NTLM and
+    /// Negotiate, RFC 4559 §6): its legs must travel on one keep-alive connection, so a transport
     /// serialises such requests over a single pooled HTTP/1.1 connection.
     pub fn is_connection_bound(&self) -> bool {
         match self {
             HttpAuth::Digest { .. } => false,
             #[cfg(feature = "ntlm")]
-            HttpAuth::Ntlm { .. } => true,
+            HttpAuth::Ntlm { .. } | HttpAuth::Negotiate { .. } => true,
         }
     }
 }
@@ -103,7 +133,7 @@ impl HttpAuth {
 /// [`TransportErrorKind::Auth`](crate::error::TransportErrorKind::Auth) error.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthError {
-    /// The scheme that was tried (`Digest`, `NTLM`).
+    /// The scheme that was tried (`Digest`, `NTLM`, `Negotiate`).
     pub scheme: &'static str,
     /// What happened, naming the user and realm (never the password).
     pub message: String,
@@ -133,8 +163,8 @@ impl fmt::Debug for Authenticator {
 }
 
 /// How many `401` answers one request may get before it fails: Digest needs one (the first
-/// challenge) plus one for a stale nonce; NTLM's handshake two (an empty challenge, then
-/// CHALLENGE).
+/// challenge) plus one for a stale nonce; NTLM's and Negotiate's handshake two (an empty
+/// challenge, then CHALLENGE).
 const MAX_CHALLENGES: usize = 3;
 
 impl Authenticator {
@@ -246,11 +276,13 @@ impl Handshake<'_> {
         match &self.auth.auth {
             HttpAuth::Digest { user, password } => self.digest(challenges, user, password),
             #[cfg(feature = "ntlm")]
-            HttpAuth::Ntlm { user, password } => {
+            HttpAuth::Ntlm { user, password } | HttpAuth::Negotiate { user, password } => {
+                let spnego = matches!(self.auth.auth, HttpAuth::Negotiate { .. });
                 let ctx = match self.sspi.as_mut() {
                     Some(c) => c,
                     None => self.sspi.insert(super::ntlm::SspiContext::new(
                         scheme,
+                        spnego,
                         user,
                         password,
                         &self.origin,
@@ -260,6 +292,25 @@ impl Handshake<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// The request got a response other than `401`, whose `WWW-Authenticate` field values are
+    /// `challenges`; call it before using the response. After a Negotiate handshake, a final
+    /// SPNEGO token there (RFC 4559 §4.1) is checked: its `negState` must be accept-completed and
+    /// its `mechListMIC` the server's NTLM signature of the offered `mechTypes` (RFC 4178 §5).
+    /// Without a final token, and for the other schemes, it does nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`AuthError`] when the final token is not base64 or not a SPNEGO `NegTokenResp`, does not
+    /// complete the negotiation, or its `mechListMIC` does not verify.
+    pub fn accepted(&mut self, challenges: &[&str]) -> Result<(), AuthError> {
+        #[cfg(feature = "ntlm")]
+        if let Some(ctx) = self.sspi.as_mut() {
+            return ctx.accepted(challenges);
+        }
+        let _ = challenges;
+        Ok(())
     }
 
     fn digest(&mut self, challenges: &[&str], user: &str, password: &str) -> Result<(), AuthError> {

@@ -16,6 +16,8 @@ pub use reqwest_impl::{ReqwestTransport, ReqwestTransportBuilder};
 pub mod auth;
 #[cfg(feature = "ntlm")]
 mod ntlm;
+#[cfg(feature = "ntlm")]
+mod spnego;
 #[cfg(feature = "reqwest")]
 pub mod tls;
 

@@ -1,41 +1,49 @@
-//! The NTLM legs of a [`Handshake`](super::auth::Handshake) (feature `ntlm`), by the
-//! `sspi` crate (Devolutions' pure-Rust SSPI: NTLMv2 of MS-NLMP, SPNEGO of RFC 4178).
+//! The NTLM and Negotiate legs of a [`Handshake`](super::auth::Handshake) (feature `ntlm`): the
+//! NTLM messages by the `sspi` crate (Devolutions' pure-Rust SSPI: NTLMv2 of MS-NLMP), the
+//! SPNEGO framing of `Negotiate` by [`super::spnego`].
 //!
-//! RFC 4559 §4 carries each token base64-encoded after the scheme name: the client's
+//! RFC 4559 §4 carries each token base64-encoded after the scheme name. For `NTLM`: the client's
 //! `Authorization: NTLM <NEGOTIATE_MESSAGE>`, the server's `401` with
 //! `WWW-Authenticate: NTLM <CHALLENGE_MESSAGE>`, the client's
-//! `Authorization: NTLM <AUTHENTICATE_MESSAGE>` (MS-NLMP §2.2.1.1–§2.2.1.3).
+//! `Authorization: NTLM <AUTHENTICATE_MESSAGE>` (MS-NLMP §2.2.1.1–§2.2.1.3). For `Negotiate`, the
+//! same three messages inside SPNEGO tokens (RFC 4178 §4.2), the last with a `mechListMIC`
+//! (RFC 4178 §5), and the server's final token on the `200` (RFC 4559 §4.1) checked.
 
 use base64::Engine as _;
 use sspi::{
     AuthIdentity, BufferType, ClientRequestFlags, CredentialUse, DataRepresentation, Ntlm,
-    SecurityBuffer, SecurityStatus, Sspi, SspiImpl, Username,
+    SecurityBuffer, SecurityBufferRef, SecurityStatus, Sspi, SspiImpl, Username,
 };
 
 use sspi::ntlm::NtlmConfig;
 
 use super::auth::{offered_schemes, AuthError};
+use super::spnego::{self, NegState};
 
-/// One connection's security context: the SSP and its credentials handle.
+/// NTLM signatures are 16 bytes: version 1, checksum, sequence number (MS-NLMP §2.2.2.9.1).
+const SIGNATURE_LEN: usize = 16;
+
+/// One connection's security context: the NTLM SSP, its credentials handle and, for
+/// `Negotiate`, the SPNEGO state.
 pub(crate) struct SspiContext {
     scheme: &'static str,
     user: String,
     target: String,
-    provider: Provider,
+    ntlm: Box<Ntlm>,
+    creds: Option<sspi::AuthIdentityBuffers>,
+    /// `Some` for `Negotiate`: the DER of the `mechTypes` offered, which both `mechListMIC`s sign.
+    spnego: Option<Vec<u8>>,
     /// Tokens sent so far (the first is NEGOTIATE).
     sent: usize,
     finished: bool,
 }
 
-enum Provider {
-    Ntlm(Box<Ntlm>, Option<sspi::AuthIdentityBuffers>),
-}
-
 impl SspiContext {
-    /// A context for `scheme` (`NTLM`) with the user's credentials, for the server
-    /// at `origin` (its host names the target `HTTP/host`, RFC 4559 §4).
+    /// A context for `scheme` (`NTLM`, or `Negotiate` when `spnego`) with the user's credentials,
+    /// for the server at `origin` (its host names the target `HTTP/host`, RFC 4559 §4).
     pub(crate) fn new(
         scheme: &'static str,
+        spnego: bool,
         user: &str,
         password: &str,
         origin: &str,
@@ -65,40 +73,45 @@ impl SspiContext {
             .with_auth_data(&identity)
             .execute(&mut *ntlm)
             .map_err(|e| err(format!("cannot use the credentials of {user:?}: {e}")))?;
-        let provider = Provider::Ntlm(ntlm, creds.credentials_handle);
+        let spnego = if spnego {
+            Some(spnego::mech_types_der().map_err(err)?)
+        } else {
+            None
+        };
         Ok(SspiContext {
             scheme,
             user: user.to_owned(),
             target: format!("HTTP/{host}"),
-            provider,
+            ntlm,
+            creds: creds.credentials_handle,
+            spnego,
             sent: 0,
             finished: false,
         })
+    }
+
+    fn refused(&self, why: &str) -> AuthError {
+        AuthError {
+            scheme: self.scheme,
+            message: format!(
+                "the server refused user {:?} ({why}: wrong user name, domain or password)",
+                self.user
+            ),
+        }
     }
 
     /// The next `Authorization` value, given the `401`'s `WWW-Authenticate` values.
     pub(crate) fn step(&mut self, challenges: &[&str]) -> Result<String, AuthError> {
         let scheme = self.scheme;
         let err = |message: String| AuthError { scheme, message };
-        // The value of our scheme: `NTLM` alone or `NTLM <token>` (one challenge per line: the
-        // token68 form cannot share a line, RFC 9110 §11.6.1).
-        let mine = challenges.iter().find_map(|v| {
-            let v = v.trim();
-            let (name, rest) = v.split_once(' ').unwrap_or((v, ""));
-            name.eq_ignore_ascii_case(scheme).then(|| rest.trim())
-        });
-        let Some(token) = mine else {
+        let Some(token) = find_token(scheme, challenges) else {
             return Err(err(format!(
                 "the server offers no {scheme} challenge (RFC 4559 §4); it offers: {}",
                 offered_schemes(challenges)
             )));
         };
         if self.finished || (self.sent > 0 && token.is_empty()) {
-            return Err(err(format!(
-                "the server refused user {:?} (401 to the AUTHENTICATE message: wrong user \
-                 name, domain or password)",
-                self.user
-            )));
+            return Err(self.refused("401 to the AUTHENTICATE message"));
         }
         let input = if token.is_empty() {
             None
@@ -112,15 +125,10 @@ impl SspiContext {
         if input.is_none() && self.sent > 0 {
             return Err(err("the server restarted the handshake".to_owned()));
         }
-        let (out, status) = self
-            .initialize(input)
-            .map_err(|e| err(format!("cannot answer the server's token: {e}")))?;
-        if !matches!(
-            status,
-            SecurityStatus::ContinueNeeded | SecurityStatus::CompleteAndContinue
-        ) {
-            self.finished = true;
-        }
+        let out = match self.spnego.clone() {
+            None => self.ntlm_leg(input)?,
+            Some(mech_types) => self.spnego_leg(input, &mech_types)?,
+        };
         self.sent += 1;
         Ok(format!(
             "{scheme} {}",
@@ -128,35 +136,177 @@ impl SspiContext {
         ))
     }
 
+    /// The next NTLM message for the server's last (`None` before the first leg).
+    fn ntlm_leg(&mut self, input: Option<Vec<u8>>) -> Result<Vec<u8>, AuthError> {
+        let (out, status) = self.initialize(input).map_err(|e| AuthError {
+            scheme: self.scheme,
+            message: format!("cannot answer the server's token: {e}"),
+        })?;
+        if !matches!(
+            status,
+            SecurityStatus::ContinueNeeded | SecurityStatus::CompleteAndContinue
+        ) {
+            self.finished = true;
+        }
+        Ok(out)
+    }
+
+    /// The next SPNEGO token: `NegTokenInit` with NEGOTIATE first; then, for the acceptor's
+    /// `NegTokenResp` with CHALLENGE, a `NegTokenResp` with AUTHENTICATE and the `mechListMIC`.
+    fn spnego_leg(
+        &mut self,
+        input: Option<Vec<u8>>,
+        mech_types: &[u8],
+    ) -> Result<Vec<u8>, AuthError> {
+        let scheme = self.scheme;
+        let err = |message: String| AuthError { scheme, message };
+        let Some(input) = input.filter(|_| self.sent > 0) else {
+            // First leg (a token on the first 401 would be a NegTokenInit2 hint, MS-SPNG
+            // §3.2.5.2, which NTLM has no use for).
+            let negotiate = self.ntlm_leg(None)?;
+            return spnego::neg_token_init(negotiate).map_err(err);
+        };
+        let resp = spnego::read_neg_token_resp(&input).map_err(err)?;
+        match resp.neg_state {
+            Some(NegState::Reject) => {
+                return Err(err(
+                    "the server rejected the SPNEGO negotiation (negState reject, RFC 4178 \
+                     §4.2.2): it does not accept NTLM"
+                        .to_owned(),
+                ))
+            }
+            Some(NegState::AcceptCompleted) => {
+                return Err(err(
+                    "the server completed SPNEGO before the NTLM AUTHENTICATE message".to_owned(),
+                ))
+            }
+            _ => {}
+        }
+        if let Some(mech) = resp.supported_mech.as_deref() {
+            if mech != spnego::NTLMSSP_OID {
+                return Err(err(format!(
+                    "the server chose mechanism {mech}, which was not offered (only NTLMSSP, {})",
+                    spnego::NTLMSSP_OID
+                )));
+            }
+        }
+        let Some(challenge) = resp.response_token else {
+            return Err(err(
+                "the server's SPNEGO reply carries no NTLM CHALLENGE message".to_owned(),
+            ));
+        };
+        let authenticate = self.ntlm_leg(Some(challenge))?;
+        if !self.finished {
+            return Err(err(
+                "NTLM wants another leg after the CHALLENGE message".to_owned()
+            ));
+        }
+        let mic = self
+            .mech_list_mic(mech_types)
+            .map_err(|e| err(format!("cannot sign the mechListMIC (RFC 4178 §5): {e}")))?;
+        spnego::neg_token_resp(authenticate, mic).map_err(err)
+    }
+
+    /// The initiator's `mechListMIC` (RFC 4178 §5): the NTLM signature of `mech_types`
+    /// (MS-NLMP §3.4.4.2 with extended session security; sequence number 0, the first message
+    /// signed in the session, MS-SPNG §3.1.5.1).
+    fn mech_list_mic(&mut self, mech_types: &[u8]) -> sspi::Result<Vec<u8>> {
+        let mut data = mech_types.to_vec();
+        let mut signature = vec![0; SIGNATURE_LEN];
+        let mut message = [
+            SecurityBufferRef::data_buf(&mut data),
+            SecurityBufferRef::token_buf(&mut signature),
+        ];
+        self.ntlm.make_signature(0, &mut message, 0)?;
+        Ok(signature)
+    }
+
+    /// The server accepted the request; `challenges` are the `WWW-Authenticate` values of its
+    /// response. For `Negotiate` after a handshake, a final SPNEGO token there (RFC 4559 §4.1)
+    /// must be accept-completed and its `mechListMIC` must be the server's NTLM signature of the
+    /// offered `mechTypes` (RFC 4178 §5); without one the response is taken as it is.
+    pub(crate) fn accepted(&mut self, challenges: &[&str]) -> Result<(), AuthError> {
+        let scheme = self.scheme;
+        let err = |message: String| AuthError { scheme, message };
+        let Some(mech_types) = self.spnego.clone() else {
+            return Ok(());
+        };
+        if !self.finished {
+            return Ok(());
+        }
+        let Some(token) = find_token(scheme, challenges).filter(|t| !t.is_empty()) else {
+            return Ok(());
+        };
+        let der = base64::engine::general_purpose::STANDARD
+            .decode(token)
+            .map_err(|e| err(format!("the server's final token is not base64: {e}")))?;
+        let resp = spnego::read_neg_token_resp(&der)
+            .map_err(|e| err(format!("the server's final token: {e}")))?;
+        if !matches!(resp.neg_state, None | Some(NegState::AcceptCompleted)) {
+            return Err(err(format!(
+                "the server's final token says {:?}, not accept-completed (RFC 4178 §4.2.2)",
+                resp.neg_state
+            )));
+        }
+        if let Some(mut mic) = resp.mech_list_mic {
+            let mut data = mech_types;
+            let mut message = [
+                SecurityBufferRef::data_buf(&mut data),
+                SecurityBufferRef::token_buf(&mut mic),
+            ];
+            self.ntlm.verify_signature(&mut message, 0).map_err(|e| {
+                err(format!(
+                    "the server's mechListMIC does not verify (RFC 4178 §5: the mechanism list \
+                     may have been altered, or the server does not know the session key): {e}"
+                ))
+            })?;
+        }
+        Ok(())
+    }
+
     fn initialize(&mut self, input: Option<Vec<u8>>) -> sspi::Result<(Vec<u8>, SecurityStatus)> {
         let mut output = vec![SecurityBuffer::new(Vec::new(), BufferType::Token)];
         let mut input = input.map(|t| vec![SecurityBuffer::new(t, BufferType::Token)]);
-        let flags = ClientRequestFlags::ALLOCATE_MEMORY;
-        let status = match &mut self.provider {
-            Provider::Ntlm(ntlm, creds) => {
-                let mut b = ntlm
-                    .initialize_security_context()
-                    .with_credentials_handle(creds)
-                    .with_context_requirements(flags)
-                    .with_target_data_representation(DataRepresentation::Native)
-                    .with_target_name(&self.target)
-                    .with_output(&mut output);
-                if let Some(i) = input.as_mut() {
-                    b = b.with_input(i);
-                }
-                let r = ntlm
-                    .initialize_security_context_impl(&mut b)?
-                    .resolve_to_result()?;
-                if matches!(
-                    r.status,
-                    SecurityStatus::CompleteAndContinue | SecurityStatus::CompleteNeeded
-                ) {
-                    ntlm.complete_auth_token(&mut output)?;
-                }
-                r.status
-            }
+        // Under SPNEGO, NTLMSSP_NEGOTIATE_SIGN is asked for: the mechListMIC is an NTLM
+        // signature, and without SIGN negotiated an acceptor (SSPI, pyspnego) expects the
+        // constant ALWAYS_SIGN placeholder 01 00 .. 00 instead of the HMAC sspi computes.
+        let flags = if self.spnego.is_some() {
+            ClientRequestFlags::ALLOCATE_MEMORY | ClientRequestFlags::INTEGRITY
+        } else {
+            ClientRequestFlags::ALLOCATE_MEMORY
         };
+        let ntlm = &mut self.ntlm;
+        let mut b = ntlm
+            .initialize_security_context()
+            .with_credentials_handle(&mut self.creds)
+            .with_context_requirements(flags)
+            .with_target_data_representation(DataRepresentation::Native)
+            .with_target_name(&self.target)
+            .with_output(&mut output);
+        if let Some(i) = input.as_mut() {
+            b = b.with_input(i);
+        }
+        let r = ntlm
+            .initialize_security_context_impl(&mut b)?
+            .resolve_to_result()?;
+        if matches!(
+            r.status,
+            SecurityStatus::CompleteAndContinue | SecurityStatus::CompleteNeeded
+        ) {
+            ntlm.complete_auth_token(&mut output)?;
+        }
         let token = output.pop().map(|b| b.buffer).unwrap_or_default();
-        Ok((token, status))
+        Ok((token, r.status))
     }
+}
+
+/// The token of `scheme` among the `WWW-Authenticate` values: `""` for the scheme alone,
+/// `None` if the scheme is not there (one challenge per line: the token68 form cannot share a
+/// line, RFC 9110 §11.6.1).
+fn find_token<'a>(scheme: &str, challenges: &[&'a str]) -> Option<&'a str> {
+    challenges.iter().find_map(|v| {
+        let v = v.trim();
+        let (name, rest) = v.split_once(' ').unwrap_or((v, ""));
+        name.eq_ignore_ascii_case(scheme).then(|| rest.trim())
+    })
 }

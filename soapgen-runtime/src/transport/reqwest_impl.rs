@@ -1,7 +1,7 @@
 //! [`Transport`] over reqwest (hyper, rustls): pooled keep-alive connections, timeouts, gzip,
 //! cookies, proxies from the environment (`HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`), client
 //! certificates and private trust anchors ([`super::tls`]), and the challenge-response HTTP
-//! authentication schemes of [`super::auth`] (Digest; NTLM with feature `ntlm`).
+//! authentication schemes of [`super::auth`] (Digest; NTLM and Negotiate with feature `ntlm`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,7 +20,7 @@ pub struct ReqwestTransport {
     auth: Option<Arc<AuthState>>,
 }
 
-/// The authenticator and, for a connection-bound scheme (NTLM), the lock that keeps
+/// The authenticator and, for a connection-bound scheme (NTLM, Negotiate), the lock that keeps
 /// one request at a time on the single pooled connection the handshake authenticated.
 #[derive(Debug)]
 struct AuthState {
@@ -138,7 +138,7 @@ impl ReqwestTransportBuilder {
     /// Answers `401` challenges with `auth` (see [`HttpAuth`]): the request is sent again with an
     /// `Authorization` header (RFC 9110 §11.6.2) until the server accepts it or the scheme's
     /// handshake fails, which is a [`TransportErrorKind::Auth`] error. For the
-    /// connection-bound NTLM, the transport keeps one HTTP/1.1 connection and sends
+    /// connection-bound NTLM and Negotiate, the transport keeps one HTTP/1.1 connection and sends
     /// one request at a time on it, so each handshake's legs share the connection
     /// (RFC 4559 §6). Default: none (a `401` is returned to the client as is).
     pub fn auth(mut self, auth: HttpAuth) -> Self {
@@ -236,17 +236,28 @@ impl ReqwestTransport {
             None => None,
         };
         let mut handshake = state.authenticator.start("POST", &req.url);
+        let auth_error = |e: super::auth::AuthError| {
+            let message = e.to_string();
+            TransportError::new(
+                TransportErrorKind::Auth,
+                req.url.clone(),
+                message,
+                Some(Box::new(e)),
+            )
+        };
         loop {
             let resp = self.send_once(&req, handshake.authorization()).await?;
-            if resp.status != 401 {
-                return Ok(resp);
-            }
             let challenges: Vec<&str> = resp
                 .headers
                 .iter()
                 .filter(|(k, _)| k.eq_ignore_ascii_case("www-authenticate"))
                 .map(|(_, v)| v.as_str())
                 .collect();
+            if resp.status != 401 {
+                // A final token (Negotiate's mechListMIC, RFC 4559 §4.1) is checked first.
+                handshake.accepted(&challenges).map_err(auth_error)?;
+                return Ok(resp);
+            }
             if state.one_at_a_time.is_some() {
                 // hyper hands the connection back to the pool from its connection task once the
                 // 401's body is read; let that task run so the next leg finds it there rather
@@ -255,15 +266,7 @@ impl ReqwestTransport {
                     tokio::task::yield_now().await;
                 }
             }
-            if let Err(e) = handshake.unauthorized(&challenges) {
-                let message = e.to_string();
-                return Err(TransportError::new(
-                    TransportErrorKind::Auth,
-                    req.url.clone(),
-                    message,
-                    Some(Box::new(e)),
-                ));
-            }
+            handshake.unauthorized(&challenges).map_err(auth_error)?;
         }
     }
 
