@@ -921,7 +921,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             quote! {
                 #encode
                 let __client = self.client.clone();
-                #call::Call::from_future(async move {
+                #call::Call::from_future_at(self.client.endpoint(), async move {
                     let __message = __message.map_err(#krate::Error::from)?;
                     let (__body, __atts) = __client
                         .call_with_attachments(&__op, __message, |__r, __start| {

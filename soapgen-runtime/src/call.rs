@@ -124,8 +124,9 @@ enum State<T, E> {
         shape: &'static ResponseShape,
         decode: Decoder<T>,
     },
-    /// Any other future of the same output (operations returning attachments).
-    Boxed(Pin<Box<dyn Future<Output = Result<T, E>> + Send>>),
+    /// Any other future of the same output (operations returning attachments), and the
+    /// endpoint it calls (for errors; may be empty).
+    Boxed(Pin<Box<dyn Future<Output = Result<T, E>> + Send>>, String),
     Done,
 }
 
@@ -181,8 +182,11 @@ impl Core {
     #[cfg(feature = "blocking")]
     fn wait(&mut self, runtime: &crate::blocking::BlockingRuntime) -> Result<HttpResponse, Error> {
         match std::mem::replace(&mut self.stage, Stage::Finished) {
-            Stage::Ready(message) => runtime.run(exchange(self.client.clone(), self.op, message)),
-            Stage::Sending(exchange) => runtime.run(exchange),
+            Stage::Ready(message) => runtime.run(
+                self.client.endpoint(),
+                exchange(self.client.clone(), self.op, message),
+            ),
+            Stage::Sending(exchange) => runtime.run(self.client.endpoint(), exchange),
             Stage::Finished => Err(done_error()),
         }
     }
@@ -211,7 +215,7 @@ impl<T, E> std::fmt::Debug for Call<T, E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let state = match &self.state {
             State::Plain { core, .. } => core.op.name,
-            State::Boxed(_) => "(boxed)",
+            State::Boxed(..) => "(boxed)",
             State::Done => "(done)",
         };
         f.debug_struct("Call").field("operation", &state).finish()
@@ -223,7 +227,19 @@ impl<T, E> Call<T, E> {
     /// as a result with MIME attachments).
     pub fn from_future(fut: impl Future<Output = Result<T, E>> + Send + 'static) -> Self {
         Call {
-            state: State::Boxed(Box::pin(fut)),
+            state: State::Boxed(Box::pin(fut), String::new()),
+        }
+    }
+
+    /// [`from_future`](Self::from_future) for a future that calls `endpoint` (a URL): errors of
+    /// the call that do not come from `fut` itself, such as a blocking
+    /// [`wait`](Self::wait) refused inside an async runtime, name it.
+    pub fn from_future_at(
+        endpoint: impl Into<String>,
+        fut: impl Future<Output = Result<T, E>> + Send + 'static,
+    ) -> Self {
+        Call {
+            state: State::Boxed(Box::pin(fut), endpoint.into()),
         }
     }
 }
@@ -236,11 +252,10 @@ impl<T, E: From<Error>> Call<T, E> {
     ///
     /// # Errors
     ///
-    /// As the call's `.await`.
-    ///
-    /// # Panics
-    ///
-    /// As tokio's `Runtime::block_on`, when called from inside an async runtime.
+    /// As the call's `.await`; on a thread where a tokio runtime is current (async code, or a
+    /// `spawn_blocking` thread), [`Error::Transport`] of kind
+    /// [`BlockingInAsync`](crate::error::TransportErrorKind::BlockingInAsync) naming the
+    /// endpoint, and nothing is sent (see [`BlockingRuntime::check`](crate::blocking::BlockingRuntime::check)).
     #[cfg(feature = "blocking")]
     pub fn wait(self, runtime: &crate::blocking::BlockingRuntime) -> Result<T, E> {
         match self.state {
@@ -252,13 +267,16 @@ impl<T, E: From<Error>> Call<T, E> {
                 let resp = core.wait(runtime)?;
                 core.finish(&resp, None, shape, decode).map_err(E::from)
             }
-            State::Boxed(fut) => {
+            State::Boxed(fut, endpoint) => {
                 // Driven through the one `()` future type, so that the runtime's entry point is
                 // not instantiated per result type.
                 let mut out = None;
-                runtime.run_local(Box::pin(async {
-                    out = Some(fut.await);
-                }));
+                runtime.run_local(
+                    &endpoint,
+                    Box::pin(async {
+                        out = Some(fut.await);
+                    }),
+                )?;
                 out.unwrap_or_else(|| Err(E::from(done_error())))
             }
             State::Done => Err(E::from(done_error())),
@@ -315,7 +333,7 @@ impl<T, E: From<Error>> Future for Call<T, E> {
                 this.state = State::Done;
                 Poll::Ready(out.map_err(E::from))
             }
-            State::Boxed(fut) => {
+            State::Boxed(fut, _) => {
                 let out = fut.as_mut().poll(cx);
                 if out.is_ready() {
                     this.state = State::Done;
@@ -400,7 +418,7 @@ impl<T, E: From<Error>> Future for WithResponse<T, E> {
                 Poll::Ready(Ok(resp)) => response(core, resp, shape, *decode),
             },
             // Not sent: its result would be lost.
-            State::Boxed(_) => Err(boxed_error()),
+            State::Boxed(..) => Err(boxed_error()),
             State::Done => Err(done_error()),
         };
         this.state = State::Done;
@@ -414,11 +432,8 @@ impl<T, E: From<Error>> WithResponse<T, E> {
     ///
     /// # Errors
     ///
-    /// As the call's `.await`.
-    ///
-    /// # Panics
-    ///
-    /// As tokio's `Runtime::block_on`, when called from inside an async runtime.
+    /// As the call's `.await`, and as [`Call::wait`] on a thread where a tokio runtime is
+    /// current.
     #[cfg(feature = "blocking")]
     pub fn wait(self, runtime: &crate::blocking::BlockingRuntime) -> Result<Response<T>, E> {
         match self.state {
@@ -430,7 +445,7 @@ impl<T, E: From<Error>> WithResponse<T, E> {
                 let resp = core.wait(runtime)?;
                 response(&core, resp, shape, decode).map_err(E::from)
             }
-            State::Boxed(_) => Err(E::from(boxed_error())),
+            State::Boxed(..) => Err(E::from(boxed_error())),
             State::Done => Err(E::from(done_error())),
         }
     }

@@ -4,6 +4,7 @@
 //! SOAP 1.1 and 1.2 each. The client is a `#[soap_client(addressing = "…")]` trait.
 
 use soapgen_runtime::addressing::{AddressingMode, AddressingVersion, WSA_2004_NS, WSA_NS};
+use soapgen_runtime::error::TransportErrorKind;
 use soapgen_runtime::header::{HeaderBlock, HeaderErrorKind, SOAP12_ROLE_NONE};
 use soapgen_runtime::xml::Name;
 use soapgen_runtime::{soap_client, Client, Error, FromXml, SoapVersion, ToXml};
@@ -30,7 +31,12 @@ pub struct EchoResponse {
 
 /// No `action`: WS-Addressing Metadata §4.4.4's default action pattern names it,
 /// `urn:soapgen:wsa` `:` `AddressedEcho` `:` `EchoRequest` (a URN's delimiter is `:`).
-#[soap_client(namespace = "urn:soapgen:wsa", soap = "1.1, 1.2", addressing = "1.0")]
+#[soap_client(
+    namespace = "urn:soapgen:wsa",
+    soap = "1.1, 1.2",
+    addressing = "1.0",
+    blocking
+)]
 pub trait AddressedEcho {
     #[soap(name = "Echo", bare_response, response = "EchoResponse")]
     async fn echo(&self, text: String) -> Result<EchoResponse, Error>;
@@ -366,4 +372,76 @@ fn with_response_blocking() {
         .wait(&rt)
         .unwrap_err();
     assert!(matches!(e, Error::Header(_)), "{e:?}");
+}
+
+fn blocking_client(
+    url: &str,
+    version: SoapVersion,
+    f: impl FnOnce(soapgen_runtime::ClientBuilder) -> soapgen_runtime::ClientBuilder,
+) -> AddressedEchoBlockingClient {
+    let c = f(Client::builder(url)).build().expect("client");
+    AddressedEchoBlockingClient::from_client(c)
+        .expect("blocking client")
+        .with_soap_version(version)
+}
+
+fn assert_blocking_in_async(e: &Error, url: &str) {
+    let Error::Transport(t) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(t.kind, TransportErrorKind::BlockingInAsync, "{e}");
+    assert_eq!(t.url, url);
+    let text = e.to_string();
+    assert!(text.contains(url), "{text}");
+    assert!(text.contains("async client of its own"), "{text}");
+    assert!(text.contains("spawn_blocking"), "{text}");
+}
+
+/// Inside an async runtime a blocking call is a typed error naming the endpoint, not tokio's
+/// nested-`block_on` panic; dropping the client there does not panic
+/// either. The async client, and a thread outside the runtime, still reach the same peer.
+#[tokio::test]
+async fn a_blocking_call_inside_an_async_runtime_is_a_typed_error() {
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    let url = peer.url("/");
+    for v in VERSIONS {
+        let c = blocking_client(&url, v, session_understood);
+        assert_blocking_in_async(&c.echo("x".into()).unwrap_err(), &url);
+        // An async client (of its own: a pooled connection opened by one runtime is driven
+        // by that runtime) works here.
+        let r = client(&url, v, session_understood)
+            .echo("async".into())
+            .await
+            .unwrap();
+        assert_eq!(r.text, "async");
+        // On a thread outside the runtime, the blocking call works.
+        let moved = c.clone();
+        let r = std::thread::spawn(move || moved.echo("thread".into()))
+            .join()
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.text, "thread");
+        drop(c);
+    }
+}
+
+/// On a multi-threaded runtime too, and in `spawn_blocking` (tokio does not tell its blocking
+/// threads from its workers, so the blocking client refuses there as well), where the advice of
+/// the error, the async call run with `Handle::current().block_on`, works against the peer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_spawn_blocking_the_error_says_what_works() {
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    let url = peer.url("/");
+    let c = blocking_client(&url, SoapVersion::Soap12, session_understood);
+    assert_blocking_in_async(&c.echo("x".into()).unwrap_err(), &url);
+    let r = tokio::task::spawn_blocking(move || {
+        let refused = c.echo("x".into()).unwrap_err();
+        let done = tokio::runtime::Handle::current()
+            .block_on(c.as_async().echo("in spawn_blocking".into()));
+        (refused, done)
+    })
+    .await
+    .unwrap();
+    assert_blocking_in_async(&r.0, &url);
+    assert_eq!(r.1.unwrap().text, "in spawn_blocking");
 }
