@@ -385,6 +385,48 @@ fn blocking_client(
         .with_soap_version(version)
 }
 
+/// The blocking client's `with_response`: the typed result, the peer's header blocks (its
+/// `mustUnderstand` `h:Session`, the reply's `wsa:RelatesTo` and `wsa:Action`), the HTTP status
+/// and header fields, in both SOAP versions.
+#[test]
+fn the_blocking_client_returns_the_response_headers_status_and_fields() {
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    for v in VERSIONS {
+        let tenant = HeaderBlock::new("blk", Name::new(HEADERS_NS, "Tenant")).unwrap();
+        let c = blocking_client(&peer.url("/"), v, |b| {
+            session_understood(b).soap_header(tenant)
+        });
+        let resp = c.with_response(|c| c.echo("blocking".into())).unwrap();
+        assert_eq!(resp.value.text, "blocking", "{v}");
+        assert_eq!(resp.status, 200, "{v}");
+        let session: Option<String> = resp.headers.get(Name::new(HEADERS_NS, "Session")).unwrap();
+        assert_eq!(session.as_deref(), Some("session-blk"), "{v}");
+        let relates: Option<String> = resp.headers.get(Name::new(WSA_NS, "RelatesTo")).unwrap();
+        assert!(relates.is_some(), "{v}: {:?}", resp.headers);
+        assert_eq!(relates, resp.value.message_id, "{v}");
+        let action: Option<String> = resp.headers.get(Name::new(WSA_NS, "Action")).unwrap();
+        assert_eq!(
+            action.as_deref(),
+            Some("urn:soapgen:wsa:AddressedEcho:EchoResponse"),
+            "{v}"
+        );
+        assert!(
+            resp.http_header("content-type")
+                .is_some_and(|t| t.contains(match v {
+                    SoapVersion::Soap11 => "text/xml",
+                    SoapVersion::Soap12 => "application/soap+xml",
+                })),
+            "{v}: {:?}",
+            resp.http_headers
+        );
+        // The same rules as the plain call: the unnamed mustUnderstand block fails it.
+        let e = blocking_client(&peer.url("/"), v, |b| b)
+            .with_response(|c| c.echo("x".into()))
+            .unwrap_err();
+        assert!(matches!(e, Error::Header(_)), "{v}: {e:?}");
+    }
+}
+
 fn assert_blocking_in_async(e: &Error, url: &str) {
     let Error::Transport(t) = e else {
         panic!("{e:?}")
@@ -407,6 +449,7 @@ async fn a_blocking_call_inside_an_async_runtime_is_a_typed_error() {
     for v in VERSIONS {
         let c = blocking_client(&url, v, session_understood);
         assert_blocking_in_async(&c.echo("x".into()).unwrap_err(), &url);
+        assert_blocking_in_async(&c.with_response(|c| c.echo("x".into())).unwrap_err(), &url);
         // An async client (of its own: a pooled connection opened by one runtime is driven
         // by that runtime) works here.
         let r = client(&url, v, session_understood)
