@@ -211,6 +211,79 @@ impl ResponseHeaders {
     pub fn get<T: FromXml>(&self, name: Name<'_>) -> Result<Option<T>, DecodeError> {
         self.find(name).map(|b| b.element.decode()).transpose()
     }
+
+    /// The first block of the declared header `header` decoded as its type `T`; `None` when
+    /// the response has no such block (a declared header may be absent: WSDL 1.1 §3.7 does not
+    /// make it required).
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError`] if the block does not match `T`, its element path starting at `Header`
+    /// (`Header/Session/expires`).
+    pub fn typed<T: FromXml>(&self, header: &DeclaredHeader<T>) -> Result<Option<T>, DecodeError> {
+        self.get(header.name).map_err(|mut e| {
+            e.location.path = if e.location.path.is_empty() {
+                "Header".to_owned()
+            } else {
+                format!("Header/{}", e.location.path)
+            };
+            e
+        })
+    }
+}
+
+/// A header block a service description declares for an operation's response (WSDL 1.1 §3.7
+/// `soap:header` in a binding operation's `output`, WSDL 2.0 Part 2 §5.8 `wsoap:header`):
+/// its element's qualified name and, as `T`, the Rust type of that element. Generated clients
+/// carry one associated constant per declared header (`EchoClient::SESSION_HEADER`); read it
+/// from a [`Response`] with [`Response::header`]. A `const`: naming it costs nothing.
+///
+/// # Examples
+///
+/// ```
+/// use soapgen_runtime::header::DeclaredHeader;
+/// const SESSION: DeclaredHeader<String> = DeclaredHeader::new("urn:example:ctx", "Session");
+/// assert_eq!(SESSION.name().local, "Session");
+/// ```
+pub struct DeclaredHeader<T> {
+    name: Name<'static>,
+    // `fn() -> T`: the header names a type, it holds none (Send, Sync, Copy whatever `T`).
+    ty: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> DeclaredHeader<T> {
+    /// The header whose element is `{namespace}local`, read as `T`.
+    pub const fn new(namespace: &'static str, local: &'static str) -> Self {
+        DeclaredHeader {
+            name: Name::new(namespace, local),
+            ty: std::marker::PhantomData,
+        }
+    }
+
+    /// The header's element name.
+    pub const fn name(&self) -> Name<'static> {
+        self.name
+    }
+}
+
+impl<T> Clone for DeclaredHeader<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for DeclaredHeader<T> {}
+
+impl<T> std::fmt::Debug for DeclaredHeader<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "DeclaredHeader({{{}}}{}: {})",
+            self.name.namespace,
+            self.name.local,
+            std::any::type_name::<T>()
+        )
+    }
 }
 
 impl From<Vec<ResponseHeader>> for ResponseHeaders {
@@ -242,6 +315,28 @@ pub struct Response<T> {
 }
 
 impl<T> Response<T> {
+    /// The response's block of the declared header `header` (WSDL 1.1 §3.7 `soap:header` of the
+    /// operation's output), decoded as its type; `None` when the response does not carry it.
+    /// The other blocks are in [`headers`](Self::headers), as XML.
+    ///
+    /// # Errors
+    ///
+    /// As [`ResponseHeaders::typed`].
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(call: soapgen_runtime::Call<i32>) -> Result<(), soapgen_runtime::Error> {
+    /// use soapgen_runtime::header::DeclaredHeader;
+    /// const SESSION: DeclaredHeader<String> = DeclaredHeader::new("urn:example:ctx", "Session");
+    /// let resp = call.with_response().await?;
+    /// let session: Option<String> = resp.header(&SESSION)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn header<H: FromXml>(&self, header: &DeclaredHeader<H>) -> Result<Option<H>, DecodeError> {
+        self.headers.typed(header)
+    }
+
     /// The first HTTP header field named `name` (case-insensitive).
     pub fn http_header(&self, name: &str) -> Option<&str> {
         self.http_headers

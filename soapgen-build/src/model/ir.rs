@@ -435,6 +435,11 @@ pub struct OperationDecl {
     pub params: Vec<ParamDecl>,
     /// Header parameters.
     pub headers: Vec<ParamDecl>,
+    /// Header blocks the response may carry (WSDL 1.1 §3.7 `soap:header` in the binding
+    /// operation's `output`; WSDL 2.0 Part 2 §5.8 `wsoap:header`), each element once: emitted as
+    /// `DeclaredHeader` constants of the client, read with `Response::header`. `name` is the
+    /// element's local name in snake case.
+    pub response_headers: Vec<ParamDecl>,
     /// The return type; `None` is `()`.
     pub ret: Option<TypeExpr>,
     /// The declared faults' type, if any.
