@@ -250,6 +250,9 @@ struct MethodAttrs {
     bare: bool,
     bare_response: bool,
     action: Option<String>,
+    /// `reply_action = "…"`: the output's `wsa:Action` (WS-Addressing 1.0 Metadata §4.4), which
+    /// an addressed call's reply must carry.
+    reply_action: Option<String>,
     response: Option<String>,
     result: Option<String>,
     one_way: bool,
@@ -288,6 +291,8 @@ fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> MethodAttr
                 m.name = Some(s()?);
             } else if meta.path.is_ident("action") {
                 m.action = Some(s()?);
+            } else if meta.path.is_ident("reply_action") {
+                m.reply_action = Some(s()?);
             } else if meta.path.is_ident("response") {
                 m.response = Some(s()?);
             } else if meta.path.is_ident("result") {
@@ -316,8 +321,8 @@ fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> MethodAttr
                 m.result_min = Some((lit.base10_parse::<u64>()?, lit.span()));
             } else {
                 return Err(meta.error(
-                    "unknown soap attribute on a method; expected `name`, `action`, `response`, \
-                     `result`, `namespace`, `result_namespace`, `result_min`, \
+                    "unknown soap attribute on a method; expected `name`, `action`, \
+                     `reply_action`, `response`, `result`, `namespace`, `result_namespace`, `result_min`, \
                      `response_namespace`, `bare`, `bare_response`, `one_way`, `empty_request`, \
                      `response_attachment` or `encoded`",
                 ));
@@ -560,6 +565,20 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             }
             (None, None) => String::new(),
         };
+        // The reply's action, checked on addressed calls: explicit, or (addressed trait, the
+        // input's action by the default pattern too) the default pattern with
+        // `{operation}Response` (WSDL 1.1 §2.4.5's default output name).
+        let reply_action = match (&ma.reply_action, &a.addressing) {
+            _ if ma.one_way => None,
+            (Some(r), _) => Some(r.clone()),
+            (None, Some(_)) if ma.action.is_none() => Some(default_action(
+                &ns,
+                &trait_ident.to_string(),
+                &format!("{op_name}Response"),
+            )),
+            (None, _) => None,
+        };
+        let expect_reply = reply_action.map(|r| quote!(.expect_reply_action(#r)));
         let response_name = ma
             .response
             .clone()
@@ -901,7 +920,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         let body = if ma.response_attachments.is_empty() {
             quote! {
                 #encode
-                self.client.send(__op, __message, &__SHAPE, #decoder)
+                self.client.send(__op, __message, &__SHAPE, #decoder)#expect_reply
             }
         } else {
             // A result with MIME attachments (WSDL 1.1 §5): the body's result and the parts.

@@ -223,6 +223,23 @@ impl<T, E> std::fmt::Debug for Call<T, E> {
 }
 
 impl<T, E> Call<T, E> {
+    /// This call, whose reply must carry `action` as its `wsa:Action` when the call is
+    /// addressed: the operation's output action (WS-Addressing 1.0 Metadata §4.4: the output's
+    /// `wsam:Action`, else the default pattern, `{namespace}/{portType}/{output name}`). A reply
+    /// with another action, or none, fails the call with
+    /// [`HeaderErrorKind::Action`](crate::header::HeaderErrorKind::Action) unless the client says
+    /// [`check_reply_action(false)`](crate::ClientBuilder::check_reply_action). No effect on an
+    /// unaddressed call, nor on a call made with [`from_future`](Self::from_future). What
+    /// `#[soap_client]` methods of addressed traits return.
+    pub fn expect_reply_action(mut self, action: &'static str) -> Self {
+        if let State::Plain { core, .. } = &mut self.state {
+            if let Some(a) = &mut core.addressed {
+                a.reply_action = Some(action.to_owned());
+            }
+        }
+        self
+    }
+
     /// A call whose result comes from `fut` (for results that are more than the Body's content, such
     /// as a result with MIME attachments).
     pub fn from_future(fut: impl Future<Output = Result<T, E>> + Send + 'static) -> Self {

@@ -380,6 +380,18 @@ pub enum HeaderErrorKind {
         /// The addressing version of the call.
         version: AddressingVersion,
     },
+    /// An addressed call's reply whose `wsa:Action` is not the operation's output action
+    /// (WS-Addressing 1.0 Core §3.2 `[action]`; the action the WSDL gives the output, Metadata
+    /// §4.4), or is missing. Switch the check off with
+    /// [`ClientBuilder::check_reply_action`](crate::ClientBuilder::check_reply_action).
+    Action {
+        /// The output action the description gives.
+        expected: String,
+        /// What the reply said (`None`: no `wsa:Action`).
+        found: Option<String>,
+        /// The addressing version of the call.
+        version: AddressingVersion,
+    },
 }
 
 impl std::fmt::Display for HeaderErrorKind {
@@ -420,6 +432,29 @@ impl std::fmt::Display for HeaderErrorKind {
                      ({version}: a reply relates to its request)"
                 ),
             },
+            HeaderErrorKind::Action {
+                expected,
+                found,
+                version,
+            } => {
+                match found {
+                    Some(found) => write!(
+                        f,
+                        "the reply's wsa:Action is {found:?}, not the operation's output action \
+                         {expected:?}"
+                    )?,
+                    None => write!(
+                        f,
+                        "the reply has no wsa:Action; the operation's output action is \
+                         {expected:?}"
+                    )?,
+                }
+                write!(
+                    f,
+                    " ({version}, Metadata §4.4); to accept it, \
+                     ClientBuilder::check_reply_action(false)"
+                )
+            }
         }
     }
 }
@@ -431,6 +466,10 @@ pub(crate) struct HeaderSettings {
     pub blocks: Vec<HeaderBlock>,
     pub understood: Vec<(String, String)>,
     pub addressing: crate::addressing::AddressingMode,
+    /// The `wsa:ReplyTo` and `wsa:FaultTo` of addressed requests.
+    pub endpoints: crate::addressing::ResponseEndpoints,
+    /// `check_reply_action(false)`: the reply's `wsa:Action` is not compared.
+    pub ignore_reply_action: bool,
 }
 
 /// What the client processes of a response's headers, and what it found: the non-generic part
@@ -449,6 +488,8 @@ pub(crate) struct HeaderCheck<'a> {
     pub kept: Vec<ResponseHeader>,
     /// The reply's `wsa:RelatesTo` of the reply relationship.
     pub relates_to: Option<String>,
+    /// The reply's `wsa:Action` (of the call's addressing version).
+    pub action: Option<String>,
     /// The first targeted `mustUnderstand` block not understood.
     pub not_understood: Option<HeaderErrorKind>,
 }
@@ -517,11 +558,16 @@ impl HeaderCheck<'_> {
             }
             _ => false,
         };
+        let action = wsa.is_some() && local == "Action" && self.action.is_none();
         if self.keep {
             let element = AnyElement::read_xml(r, start)?;
             if relates_to && self.relates_to.is_none() {
                 let text: String = element.decode()?;
                 self.relates_to = Some(text.trim().to_owned());
+            }
+            if action {
+                let text: String = element.decode()?;
+                self.action = Some(text.trim().to_owned());
             }
             self.kept.push(ResponseHeader {
                 local_name: local.to_owned(),
@@ -533,6 +579,9 @@ impl HeaderCheck<'_> {
         } else if relates_to && self.relates_to.is_none() {
             let text = r.read_text()?;
             self.relates_to = Some(text.trim().to_owned());
+        } else if action {
+            let text = r.read_text()?;
+            self.action = Some(text.trim().to_owned());
         } else {
             r.skip_element()?;
         }

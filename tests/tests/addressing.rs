@@ -488,3 +488,173 @@ async fn in_spawn_blocking_the_error_says_what_works() {
     assert_blocking_in_async(&r.0, &url);
     assert_eq!(r.1.unwrap().text, "in spawn_blocking");
 }
+
+/// The reply's `wsa:Action` must be the operation's output action (here the default pattern,
+/// `urn:soapgen:wsa:AddressedEcho:EchoResponse`, Metadata §4.4.4): the peer's `/wrong-action`
+/// reply is the typed error, in both addressing versions and both SOAP versions, unless the
+/// client switches the check off.
+#[tokio::test]
+async fn a_reply_with_another_action_is_a_typed_error_unless_switched_off() {
+    for version in [AddressingVersion::W3C, AddressingVersion::Submission2004] {
+        let peer = peers::gsoap_wsa(version);
+        let url = peer.url("/wrong-action/no-session");
+        let mode = AddressingMode::On(version);
+        for v in VERSIONS {
+            let e = client(&url, v, |b| b.addressing(mode))
+                .echo("x".into())
+                .await
+                .unwrap_err();
+            let Error::Header(h) = &e else {
+                panic!("{version} {v}: {e:?}")
+            };
+            assert_eq!(
+                h.kind,
+                HeaderErrorKind::Action {
+                    expected: "urn:soapgen:wsa:AddressedEcho:EchoResponse".to_owned(),
+                    found: Some("urn:soapgen:wsa:AddressedEcho:OtherResponse".to_owned()),
+                    version,
+                },
+                "{version} {v}"
+            );
+            assert!(e.to_string().contains("check_reply_action(false)"), "{e}");
+            let r = client(&url, v, |b| b.addressing(mode).check_reply_action(false))
+                .echo("accepted".into())
+                .await
+                .unwrap_or_else(|e| panic!("{version} {v}: {e}"));
+            assert_eq!(r.text, "accepted");
+            // The right action passes the check.
+            let r = client(&peer.url("/no-session"), v, |b| b.addressing(mode))
+                .echo("right".into())
+                .await
+                .unwrap_or_else(|e| panic!("{version} {v}: {e}"));
+            assert_eq!(r.text, "right");
+        }
+    }
+}
+
+/// A fault of an addressed call carries its `wsa:Action`: gSOAP's plugin gives its own faults
+/// SOAP Binding §6's `…/soap/fault` (the submission's `…/fault`), and the peer's
+/// `/refuse-declared` fault the WSDL fault's action.
+#[tokio::test]
+async fn faults_carry_their_wsa_action() {
+    for version in [AddressingVersion::W3C, AddressingVersion::Submission2004] {
+        let peer = peers::gsoap_wsa(version);
+        let mode = AddressingMode::On(version);
+        for v in VERSIONS {
+            let e = client(&peer.url("/refuse"), v, |b| b.addressing(mode))
+                .echo("x".into())
+                .await
+                .unwrap_err();
+            let f = e.fault().unwrap_or_else(|| panic!("{version} {v}: {e:?}"));
+            assert!(f.reason.contains("refused as asked"), "{f}");
+            let action = f.action.as_deref().expect("the fault's wsa:Action");
+            assert!(
+                version.fault_actions().contains(&action),
+                "{version} {v}: {action}"
+            );
+            let e = client(&peer.url("/refuse-declared"), v, |b| b.addressing(mode))
+                .echo("x".into())
+                .await
+                .unwrap_err();
+            let f = e.fault().unwrap_or_else(|| panic!("{version} {v}: {e:?}"));
+            assert_eq!(
+                f.action.as_deref(),
+                Some("urn:soapgen:wsa:AddressedEcho:Echo:Fault:Refused"),
+                "{version} {v}"
+            );
+        }
+    }
+    // Unaddressed, a fault has no action to report (the peer then refuses for the headers).
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    let e = client(&peer.url("/"), SoapVersion::Soap11, |b| {
+        b.addressing(AddressingMode::Off)
+    })
+    .echo("x".into())
+    .await
+    .unwrap_err();
+    assert_eq!(e.fault().map(|f| f.action.clone()), Some(None), "{e:?}");
+}
+
+/// Waits (at most 10 s) until `listener` received a request, and returns it.
+fn relayed(listener: &soapgen_tests::canned::Canned) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let got = listener.last_request();
+        if !got.is_empty() || std::time::Instant::now() > deadline {
+            return got;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+fn accepting_listener() -> soapgen_tests::canned::Canned {
+    soapgen_tests::canned::serve(soapgen_tests::canned::Behaviour::Raw(
+        soapgen_tests::canned::http(202, "text/xml", b""),
+    ))
+}
+
+/// A non-anonymous `wsa:FaultTo` set by the caller: gSOAP's plugin relays its fault there (a
+/// POST of the fault envelope, related to the request) and answers the call with an empty 202,
+/// which the call reports as `Error::Http` naming the FaultTo. Replies still come back.
+#[tokio::test]
+async fn a_fault_to_address_gets_the_fault() {
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    for v in VERSIONS {
+        let listener = accepting_listener();
+        let sink = format!("{}faults", listener.url().trim_end_matches("soap"));
+        let e = client(&peer.url("/refuse"), v, |b| b.fault_to(&sink))
+            .echo("x".into())
+            .await
+            .unwrap_err();
+        assert_eq!(e.status(), Some(202), "{v}: {e:?}");
+        assert!(e.to_string().contains(&sink), "{e}");
+        let got = relayed(&listener);
+        assert!(got.contains("refused as asked"), "{v}: {got}");
+        assert!(got.contains("RelatesTo"), "{v}: {got}");
+        assert!(
+            got.contains(&sink),
+            "{v}: wsa:To of the relayed fault: {got}"
+        );
+        // With the same FaultTo, a call that succeeds gets its reply on the HTTP response.
+        let r = client(&peer.url("/no-session"), v, |b| b.fault_to(&sink))
+            .echo("replied".into())
+            .await
+            .unwrap_or_else(|e| panic!("{v}: {e}"));
+        assert_eq!(r.text, "replied");
+    }
+}
+
+/// A non-anonymous `wsa:ReplyTo` set by the caller: the peer's plugin relays the reply there
+/// and answers the call with an empty 202 (`Error::Http` naming the ReplyTo).
+#[tokio::test]
+async fn a_reply_to_address_gets_the_reply() {
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    for v in VERSIONS {
+        let listener = accepting_listener();
+        let sink = format!("{}replies", listener.url().trim_end_matches("soap"));
+        let e = client(&peer.url("/relay/no-session"), v, |b| b.reply_to(&sink))
+            .echo("relayed".into())
+            .await
+            .unwrap_err();
+        assert_eq!(e.status(), Some(202), "{v}: {e:?}");
+        assert!(e.to_string().contains(&sink), "{e}");
+        let got = relayed(&listener);
+        assert!(got.contains(">relayed<"), "{v}: {got}");
+        assert!(got.contains(&format!(">{sink}<")), "{v}: {got}");
+        assert!(got.contains("RelatesTo"), "{v}: {got}");
+    }
+    // Not an absolute IRI: refused when the client is built.
+    for bad in ["replies", "http://a b/"] {
+        let e = Client::builder(peer.url("/"))
+            .reply_to(bad)
+            .build()
+            .unwrap_err();
+        assert!(matches!(e, Error::Encode(_)), "{bad}: {e:?}");
+        assert!(e.to_string().contains("wsa:ReplyTo"), "{e}");
+        let e = Client::builder(peer.url("/"))
+            .fault_to(bad)
+            .build()
+            .unwrap_err();
+        assert!(e.to_string().contains("wsa:FaultTo"), "{e}");
+    }
+}

@@ -171,6 +171,54 @@ async fn the_declared_response_headers_are_read_typed_from_the_peers_reply() {
     }
 }
 
+/// The output action the WSDL implies (Metadata §4.4.4's default pattern: the portType's name
+/// and `EchoResponse`, not the client's) is what the reply must carry: the peer's
+/// `/wrong-action` reply is refused with the typed error, in WSDL 1.1 and 2.0, unless the check
+/// is switched off.
+#[tokio::test]
+async fn the_reply_action_the_wsdl_gives_is_checked() {
+    use soapgen_runtime::header::HeaderErrorKind;
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    let url = peer.url("/wrong-action/no-session");
+    for v in [SoapVersion::Soap11, SoapVersion::Soap12] {
+        let e = AddressedEchoServiceClient::new(&url)
+            .unwrap()
+            .with_soap_version(v)
+            .echo("x".into())
+            .await
+            .unwrap_err();
+        let soapgen_runtime::Error::Header(h) = &e else {
+            panic!("{v}: {e:?}")
+        };
+        assert!(
+            matches!(&h.kind, HeaderErrorKind::Action { expected, found: Some(found), .. }
+                if expected == "urn:soapgen:wsa:AddressedEcho:EchoResponse"
+                    && found == "urn:soapgen:wsa:AddressedEcho:OtherResponse"),
+            "{v}: {e}"
+        );
+        let e = addressed20::AddressedEchoServiceClient::new(&url)
+            .unwrap()
+            .with_soap_version(v)
+            .echo("x".into())
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&e, soapgen_runtime::Error::Header(h) if matches!(h.kind, HeaderErrorKind::Action { .. })),
+            "{v}: {e:?}"
+        );
+        let lenient = Client::builder(&url)
+            .check_reply_action(false)
+            .build()
+            .unwrap();
+        let r = AddressedEchoServiceClient::from_client(lenient)
+            .with_soap_version(v)
+            .echo("accepted".into())
+            .await
+            .unwrap_or_else(|e| panic!("{v}: {e}"));
+        assert_eq!(r.text, "accepted");
+    }
+}
+
 const FAULT12: &str = r#"<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body><s:Fault><s:Code><s:Value>s:Receiver</s:Value></s:Code><s:Reason><s:Text xml:lang="en">captured</s:Text></s:Reason></s:Fault></s:Body></s:Envelope>"#;
 const FAULT11: &str = r#"<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode>s:Server</faultcode><faultstring>captured</faultstring></s:Fault></s:Body></s:Envelope>"#;
 

@@ -790,6 +790,9 @@ impl Emitter<'_> {
             args.push(quote!(name = #req_local));
             let action = &op.action;
             args.push(quote!(action = #action));
+            if let Some(r) = &op.reply_action {
+                args.push(quote!(reply_action = #r));
+            }
             args.push(quote!(namespace = #req_ns));
             match &op.response {
                 Some(r) => {

@@ -409,6 +409,10 @@ pub struct OperationDecl {
     pub doc: Option<String>,
     /// soapAction.
     pub action: String,
+    /// The `wsa:Action` the reply of an addressed call must carry (WS-Addressing 1.0 Metadata
+    /// §4.4: the output's `wsam:Action`, else the default pattern): set for the request-response
+    /// operations of addressed clients, emitted as `reply_action = …`.
+    pub reply_action: Option<String>,
     /// Body element (wrapper or bare element). With [`empty_request`](Self::empty_request) no
     /// element is sent: this is then `{response namespace}operation name`, naming the operation only.
     pub request: QName,

@@ -367,6 +367,7 @@ impl<'d> Builder<'d> {
             wsdl_name: op.name.clone(),
             doc: op.doc.clone(),
             action: bop.soap_action.clone().unwrap_or_default(),
+            reply_action: None,
             request: QName::new("", ""),
             empty_request: false,
             response: None,
