@@ -135,8 +135,9 @@ enum State<T, E> {
 struct Core {
     client: Client,
     op: Operation,
-    /// The request's addressing, for the reply's `wsa:RelatesTo`.
-    addressed: Option<Addressed>,
+    /// The request's addressing, for the reply's `wsa:RelatesTo` and `wsa:Action` (boxed: most
+    /// calls are not addressed, and `Call` stays small).
+    addressed: Option<Box<Addressed>>,
     stage: Stage,
 }
 
@@ -152,7 +153,11 @@ enum Stage {
 impl Core {
     fn new(client: Client, op: Operation, message: Result<RequestMessage, EncodeError>) -> Self {
         Core {
-            addressed: message.as_ref().ok().and_then(|m| m.addressed.clone()),
+            addressed: message
+                .as_ref()
+                .ok()
+                .and_then(|m| m.addressed.clone())
+                .map(Box::new),
             client,
             op,
             stage: Stage::Ready(message),
@@ -203,7 +208,7 @@ impl Core {
             &self.client,
             &self.op,
             resp,
-            self.addressed.as_ref(),
+            self.addressed.as_deref(),
             kept,
             shape,
             decode,
