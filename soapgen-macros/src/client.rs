@@ -1147,17 +1147,17 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 }
 
                 /// Runs the call that `call` makes on the async client and returns it with what
-                /// came with it: a [`Response`](#krate::header::Response) holding the typed
+                /// came with it: a `Response` (`header::Response`) holding the typed
                 /// result, every SOAP header block of the response (SOAP 1.1 §4.2, SOAP 1.2
                 /// Part 1 §5.2; typed with `Response::header`, the others as XML), the HTTP
                 /// status and the HTTP header fields. The blocking form of
-                /// [`Call::with_response`](#krate::Call::with_response):
+                /// `Call::with_response`:
                 /// `svc.with_response(|c| c.get_order(id))`.
                 ///
                 /// # Errors
                 ///
                 /// As the plain method; an operation whose result has MIME attachments is
-                /// refused before anything is sent ([`Error::Encode`](#krate::Error::Encode)),
+                /// refused before anything is sent (`Error::Encode`),
                 /// and a call made where a tokio runtime is current is refused as every
                 /// blocking call is (`TransportErrorKind::BlockingInAsync`).
                 pub fn with_response<__T, __E: ::core::convert::From<#krate::Error>>(

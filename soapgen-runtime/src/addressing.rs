@@ -8,12 +8,15 @@
 //! |---|---|---|
 //! | `wsa:Action` (`mustUnderstand="1"`) | the operation's action IRI (also the `SOAPAction`) | Core §3.2 `[action]` |
 //! | `wsa:MessageID` | `urn:uuid:` and a random (version 4) UUID, RFC 9562 | Core §3.2 `[message id]` |
-//! | `wsa:ReplyTo` | `wsa:Address` = the version's anonymous IRI: reply on the HTTP response | Core §3.2 `[reply endpoint]`, §3 predefined addresses |
+//! | `wsa:ReplyTo` | `wsa:Address` = the version's anonymous IRI: reply on the HTTP response (or the address of [`ResponseEndpoints::reply_to`]) | Core §3.2 `[reply endpoint]`, §3 predefined addresses |
+//! | `wsa:FaultTo` | only with [`ResponseEndpoints::fault_to`]: its address | Core §3.2 `[fault endpoint]` |
 //! | `wsa:To` (`mustUnderstand="1"`) | the client's endpoint URL | Core §3.2 `[destination]` |
 //!
 //! and its reply must carry `wsa:RelatesTo` (with no `RelationshipType`, or the reply one) equal
 //! to that `MessageID` (Core §3.4), else the call fails with
-//! [`HeaderErrorKind::RelatesTo`](crate::header::HeaderErrorKind::RelatesTo). A SOAP fault is
+//! [`HeaderErrorKind::RelatesTo`](crate::header::HeaderErrorKind::RelatesTo), and, when the
+//! operation's output action is known ([`Addressed::reply_action`]), a `wsa:Action` equal to it,
+//! else [`HeaderErrorKind::Action`](crate::header::HeaderErrorKind::Action). A SOAP fault is
 //! reported as the fault whatever its addressing headers (its `wsa:Action` is the fault action,
 //! `…/addressing/fault` or `…/addressing/soap/fault`, SOAP Binding §6 Faults, or one the WSDL names).
 //!
