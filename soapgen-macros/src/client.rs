@@ -39,6 +39,8 @@ const RESERVED: &[&str] = &[
     "with_soap_version",
     "with_soap_headers",
     "soap_version",
+    // The blocking client's `with_response(|c| c.op(..))`.
+    "with_response",
     // Inherent methods shadow trait methods in method-call syntax: `c.clone()` and `{:?}` must
     // keep meaning `Clone::clone` and `Debug::fmt`.
     "clone",

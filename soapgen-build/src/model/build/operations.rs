@@ -591,6 +591,7 @@ fn method_names(binding: &Binding, pt: &PortType) -> Vec<String> {
         "with_soap_version",
         "with_soap_headers",
         "soap_version",
+        "with_response",
         // Shadowing `Clone::clone` and `Debug::fmt` in method-call syntax.
         "clone",
         "clone_from",
