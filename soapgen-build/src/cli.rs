@@ -178,11 +178,11 @@ pub struct FetchArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub timeout: u64,
-    /// HTTP basic authentication user name. Credentials are sent only to the entry URL's scheme,
-    /// host and port, never to other hosts the documents import from.
+    /// HTTP authentication user name (basic, or Digest with --digest). Credentials are sent only
+    /// to the entry URL's scheme, host and port, never to other hosts the documents import from.
     #[arg(short, long, value_name = "NAME")]
     pub user: Option<String>,
-    /// HTTP basic authentication password (with --user). Prefer the SOAPGEN_PASSWORD environment
+    /// HTTP authentication password (with --user). Prefer the SOAPGEN_PASSWORD environment
     /// variable, which keeps it out of the process list and shell history.
     #[arg(
         long,
@@ -191,6 +191,29 @@ pub struct FetchArgs {
         hide_env_values = true
     )]
     pub password: Option<String>,
+    /// Answer the server's HTTP Digest challenge (RFC 7616: MD5, SHA-256, SHA-512-256) with
+    /// --user and --password, instead of sending them as HTTP basic authentication.
+    #[arg(long, requires = "user")]
+    pub digest: bool,
+    /// Present this TLS client certificate: a PEM file with the certificate (then its
+    /// intermediates) and, unless --client-key is given, its unencrypted private key.
+    #[arg(long, value_name = "PEM_FILE", conflicts_with = "client_pkcs12")]
+    pub client_cert: Option<PathBuf>,
+    /// The private key of --client-cert (PEM: PKCS#8, PKCS#1 or SEC1, unencrypted).
+    #[arg(long, value_name = "PEM_FILE", requires = "client_cert")]
+    pub client_key: Option<PathBuf>,
+    /// Present the TLS client certificate and key of this PKCS#12 file (.p12, .pfx), opened with
+    /// --pkcs12-password or SOAPGEN_PKCS12_PASSWORD (empty if neither is set).
+    #[arg(long, value_name = "FILE")]
+    pub client_pkcs12: Option<PathBuf>,
+    /// The password of --client-pkcs12. Prefer the SOAPGEN_PKCS12_PASSWORD environment variable.
+    #[arg(
+        long,
+        value_name = "PASSWORD",
+        env = "SOAPGEN_PKCS12_PASSWORD",
+        hide_env_values = true
+    )]
+    pub pkcs12_password: Option<String>,
     /// Accept any TLS certificate: self-signed, expired or for another host. For test servers
     /// only: the documents could then come from anyone.
     #[arg(long)]
@@ -237,7 +260,7 @@ fn builder(input: &InputArgs) -> Result<Builder, Errors> {
 pub fn run(cli: Cli) -> Result<String, Errors> {
     match cli.command {
         Command::Fetch(args) => {
-            let report = fetch::fetch(&fetch_options(&args)).map_err(Error::from)?;
+            let report = fetch::fetch(&fetch_options(&args)?).map_err(Error::from)?;
             Ok(report.to_string())
         }
         Command::Generate(args) => generate(&args),
@@ -277,10 +300,37 @@ fn cert_extract(args: &CertExtractArgs) -> Result<crate::cert::Extracted, Errors
         .map_err(|e| Error::new(ErrorKind::Invalid(e), None).into())
 }
 
-fn fetch_options(args: &FetchArgs) -> FetchOptions {
+fn fetch_options(args: &FetchArgs) -> Result<FetchOptions, Errors> {
+    use soapgen_runtime::transport::ClientIdentity;
     let mut o = FetchOptions::new(args.url.clone(), args.out.clone());
     o.timeout = Duration::from_secs(args.timeout);
     o.basic_auth = args.user.clone().map(|u| (u, args.password.clone()));
+    if args.digest {
+        o.auth_scheme = fetch::AuthScheme::Digest;
+    }
+    let invalid = |m: String| -> Errors { Error::new(ErrorKind::Invalid(m), None).into() };
+    let read = |flag: &str, p: &PathBuf| {
+        std::fs::read(p).map_err(|e| invalid(format!("{flag} {}: {e}", p.display())))
+    };
+    o.client_identity = match (&args.client_cert, &args.client_key, &args.client_pkcs12) {
+        (Some(cert), key, _) => {
+            let pem = read("--client-cert", cert)?;
+            let id = match key {
+                Some(k) => ClientIdentity::from_pem_pair(&pem, &read("--client-key", k)?),
+                None => ClientIdentity::from_pem(&pem),
+            };
+            Some(id.map_err(|e| invalid(format!("--client-cert {}: {e}", cert.display())))?)
+        }
+        (None, _, Some(p12)) => {
+            let der = read("--client-pkcs12", p12)?;
+            let pw = args.pkcs12_password.as_deref().unwrap_or("");
+            Some(
+                ClientIdentity::from_pkcs12(&der, pw)
+                    .map_err(|e| invalid(format!("--client-pkcs12 {}: {e}", p12.display())))?,
+            )
+        }
+        (None, _, None) => None,
+    };
     if args.user.is_none() && args.password.is_some() {
         // Not an error (SOAPGEN_PASSWORD may be set for other fetches), but not silent either.
         eprintln!("soapgen fetch: a password is set (--password or SOAPGEN_PASSWORD) but no --user: no credentials are sent");
@@ -289,7 +339,7 @@ fn fetch_options(args: &FetchArgs) -> FetchOptions {
     o.ca_certs = args.ca_cert.clone();
     o.include_bundled = args.include_bundled;
     o.progress = !args.quiet;
-    o
+    Ok(o)
 }
 
 /// The constructor of a client for SOAP `version` besides `new` (the default version's).

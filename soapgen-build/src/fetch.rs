@@ -45,9 +45,17 @@ pub struct FetchOptions {
     pub out: PathBuf,
     /// Limit on each request, connecting included (default 30 s).
     pub timeout: Duration,
-    /// HTTP basic authentication (RFC 7617) user name and password, sent only to the entry URL's
-    /// origin (scheme, host and port), never to other hosts an import names.
+    /// HTTP authentication user name and password, sent only to the entry URL's origin (scheme,
+    /// host and port), never to other hosts an import names, by the scheme
+    /// [`auth_scheme`](Self::auth_scheme) says (HTTP basic, RFC 7617, by default).
     pub basic_auth: Option<(String, Option<String>)>,
+    /// How [`basic_auth`](Self::basic_auth)'s credentials are sent: at once in each request
+    /// (Basic), or in answer to the server's `401` challenge (Digest, RFC 7616), by the code the
+    /// runtime's transport uses (`soapgen_runtime::transport::auth`).
+    pub auth_scheme: AuthScheme,
+    /// A TLS client certificate to present (RFC 8446 §4.4.2), read from PEM or PKCS#12 with
+    /// `soapgen_runtime::transport::ClientIdentity`, to every host.
+    pub client_identity: Option<soapgen_runtime::transport::ClientIdentity>,
     /// Accept any TLS certificate (self-signed, expired, another host's). For test servers only.
     pub accept_invalid_certs: bool,
     /// PEM files of CA certificates to trust besides the built-in (Mozilla) roots.
@@ -69,12 +77,27 @@ impl FetchOptions {
             out: out.into(),
             timeout: Duration::from_secs(30),
             basic_auth: None,
+            auth_scheme: AuthScheme::Basic,
+            client_identity: None,
             accept_invalid_certs: false,
             ca_certs: Vec::new(),
             include_bundled: false,
             progress: true,
         }
     }
+}
+
+/// The HTTP authentication scheme of [`FetchOptions::basic_auth`]'s credentials.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum AuthScheme {
+    /// HTTP basic (RFC 7617): `Authorization: Basic` on every request to the entry's origin.
+    #[default]
+    Basic,
+    /// HTTP Digest (RFC 7616: MD5, SHA-256, SHA-512-256, `qop=auth`): the first request to the
+    /// origin goes out without credentials, its `401` challenge is answered, and later requests
+    /// answer the remembered challenge with the next nonce count.
+    Digest,
 }
 
 /// The document that referenced another, and where.
@@ -131,6 +154,23 @@ pub enum FetchError {
         /// Who referenced it.
         imported_by: Option<Referrer>,
     },
+    /// HTTP authentication failed: the server refused the credentials (`401` again after an
+    /// answer), or sent a challenge that cannot be answered (RFC 9110 §11). Names the scheme and
+    /// user, never the password.
+    #[error(
+        "GET {url}: HTTP {scheme} authentication failed: {message}{}",
+        By(imported_by)
+    )]
+    Auth {
+        /// The URL requested.
+        url: String,
+        /// The scheme (`Digest`).
+        scheme: &'static str,
+        /// What went wrong.
+        message: String,
+        /// Who referenced it.
+        imported_by: Option<Referrer>,
+    },
     /// No answer: connection refused, DNS, TLS, timeout.
     #[error("GET {url} failed: {message}{}", By(imported_by))]
     Transport {
@@ -183,6 +223,7 @@ impl FetchError {
             FetchError::InvalidUrl { imported_by, .. }
             | FetchError::Status { imported_by, .. }
             | FetchError::Transport { imported_by, .. }
+            | FetchError::Auth { imported_by, .. }
             | FetchError::Document { imported_by, .. } => imported_by.as_ref(),
             FetchError::Setup(_) | FetchError::Write { .. } => None,
         }
@@ -311,6 +352,18 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchReport, FetchError> {
     let entry_url = opts.url.trim().to_owned();
     let entry = http_url(&entry_url, &None)?;
     let client = client(opts)?;
+    // Digest state (the origin's challenge and nonce count) across the documents.
+    let digest = match (&opts.basic_auth, opts.auth_scheme) {
+        (Some((user, password)), AuthScheme::Digest) => {
+            Some(soapgen_runtime::transport::auth::Authenticator::new(
+                soapgen_runtime::transport::HttpAuth::digest(
+                    user.clone(),
+                    password.clone().unwrap_or_default(),
+                ),
+            ))
+        }
+        _ => None,
+    };
     let bar = progress_bar(opts.progress);
 
     let mut queue = VecDeque::from([Pending {
@@ -324,7 +377,7 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchReport, FetchError> {
     let mut skipped_bundled = Vec::new();
     while let Some(p) = queue.pop_front() {
         bar.set_message(p.url.clone());
-        let (base, redirected_to, body) = get(&client, &p, opts, &entry)?;
+        let (base, redirected_to, body) = get(&client, &p, opts, &entry, digest.as_ref())?;
         let (kind, references) = references(&p, &body)?;
         for (location, line) in references {
             let url = join_url(&base, &location);
@@ -424,6 +477,12 @@ fn client(opts: &FetchOptions) -> Result<reqwest::blocking::Client, FetchError> 
         .connect_timeout(opts.timeout)
         .user_agent(concat!("soapgen/", env!("CARGO_PKG_VERSION")))
         .danger_accept_invalid_certs(opts.accept_invalid_certs);
+    if let Some(id) = &opts.client_identity {
+        let id = id
+            .to_reqwest()
+            .map_err(|e| FetchError::Setup(format!("the client certificate: {e}")))?;
+        b = b.identity(id);
+    }
     for file in &opts.ca_certs {
         let pem = std::fs::read(file)
             .map_err(|e| FetchError::Setup(format!("--ca-cert {}: {e}", file.display())))?;
@@ -474,21 +533,54 @@ fn get(
     p: &Pending,
     opts: &FetchOptions,
     entry: &reqwest::Url,
+    digest: Option<&soapgen_runtime::transport::auth::Authenticator>,
 ) -> Result<(String, Option<String>, Vec<u8>), FetchError> {
     let url = http_url(&p.url, &p.imported_by)?;
-    let mut req = client.get(url.clone());
-    if let Some((user, password)) = &opts.basic_auth {
-        if url.origin() == entry.origin() {
-            req = req.basic_auth(user, password.as_ref());
-        }
-    }
+    let same_origin = url.origin() == entry.origin();
     let transport = |e: reqwest::Error| FetchError::Transport {
         url: p.url.clone(),
         message: describe(&e, opts.timeout),
         timeout: e.is_timeout(),
         imported_by: p.imported_by.clone(),
     };
-    let resp = req.send().map_err(transport)?;
+    // Digest (RFC 7616): send, answer the 401's challenge, send again (the runtime's handshake
+    // decides when to give up). Redirects are followed by reqwest without credentials.
+    let mut handshake = digest
+        .filter(|_| same_origin)
+        .map(|d| d.start("GET", url.as_str()));
+    let resp = loop {
+        let mut req = client.get(url.clone());
+        match (&handshake, &opts.basic_auth) {
+            (Some(h), _) => {
+                if let Some(a) = h.authorization() {
+                    req = req.header(reqwest::header::AUTHORIZATION, a);
+                }
+            }
+            (None, Some((user, password))) if same_origin && digest.is_none() => {
+                req = req.basic_auth(user, password.as_ref());
+            }
+            _ => {}
+        }
+        let resp = req.send().map_err(transport)?;
+        let Some(h) = handshake.as_mut() else {
+            break resp;
+        };
+        if resp.status() != reqwest::StatusCode::UNAUTHORIZED {
+            break resp;
+        }
+        let challenges: Vec<&str> = resp
+            .headers()
+            .get_all(reqwest::header::WWW_AUTHENTICATE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect();
+        h.unauthorized(&challenges).map_err(|e| FetchError::Auth {
+            url: p.url.clone(),
+            scheme: e.scheme,
+            message: e.message,
+            imported_by: p.imported_by.clone(),
+        })?;
+    };
     let status = resp.status();
     if !status.is_success() {
         return Err(FetchError::Status {

@@ -180,3 +180,108 @@ fn an_explicit_action_wins_and_a_differing_soap_action_is_warned() {
         "{w:?}"
     );
 }
+
+fn generate_text(doc: &str) -> Generated {
+    Builder::new()
+        .document("/mem/addressing/b.wsdl", doc)
+        .generate_one(std::path::Path::new("/mem/addressing/b.wsdl"))
+        .unwrap_or_else(|e| panic!("{e}\n{doc}"))
+}
+
+fn reply_action(g: &Generated) -> Option<String> {
+    g.module.clients[0].operations[0].reply_action.clone()
+}
+
+/// The reply's action (Metadata §4.4): the output's `wsam:Action`, else the default pattern with
+/// the output's name (`{operation}Response` by default); only for addressed clients.
+#[test]
+fn the_output_action_is_the_replys_expected_wsa_action() {
+    let base = WSDL
+        .replace("POLICIES", "")
+        .replace("INPUT", "")
+        .replace("ACTION", "")
+        .replace("B11ATTRS", "")
+        .replace("B11EXT", "<wsaw:UsingAddressing/>")
+        .replace("B12EXT", "<wsaw:UsingAddressing/>")
+        .replace("P11EXT", "");
+    let g = generate_text(&base);
+    let default = "http://example.com/orders/Orders/GetResponse";
+    assert_eq!(reply_action(&g).as_deref(), Some(default));
+    assert!(
+        g.code.contains(&format!("reply_action = \"{default}\"")),
+        "{}",
+        g.code
+    );
+    let named = base.replace(
+        r#"<output message="t:Out"/>"#,
+        r#"<output name="Answer" message="t:Out"/>"#,
+    );
+    assert_eq!(
+        reply_action(&generate_text(&named)).as_deref(),
+        Some("http://example.com/orders/Orders/Answer")
+    );
+    let explicit = base.replace(
+        r#"<output message="t:Out"/>"#,
+        r#"<output wsam:Action="urn:orders:answer" message="t:Out"/>"#,
+    );
+    assert_eq!(
+        reply_action(&generate_text(&explicit)).as_deref(),
+        Some("urn:orders:answer")
+    );
+    // Not addressed: nothing to check.
+    let g = generate(Doc::default());
+    assert_eq!(reply_action(&g), None);
+    assert!(!g.code.contains("reply_action"), "{}", g.code);
+}
+
+/// A `soap:header` of the output (WSDL 1.1 §3.7) is a response header of the operation, not a
+/// body part: a `DeclaredHeader` constant of the client, each element once.
+#[test]
+fn output_soap_headers_become_declared_header_constants() {
+    let doc = WSDL
+        .replace("POLICIES", "")
+        .replace("INPUT", "")
+        .replace("ACTION", "")
+        .replace("B11ATTRS", "")
+        .replace("B11EXT", "")
+        .replace("B12EXT", "")
+        .replace("P11EXT", "")
+        .replace(
+            "</xs:schema></types>",
+            r#"<xs:element name="Session" type="xs:string"/><xs:element name="Quota" type="xs:int"/></xs:schema></types>
+ <message name="H"><part name="s" element="t:Session"/><part name="q" element="t:Quota"/></message>"#,
+        )
+        .replace(
+            r#"<output><soap:body use="literal"/></output>"#,
+            r#"<output><soap:body use="literal"/><soap:header message="t:H" part="s" use="literal"/><soap:header message="t:H" part="q" use="literal"/></output>"#,
+        )
+        .replace(
+            r#"<output><soap12:body use="literal"/></output>"#,
+            r#"<output><soap12:body use="literal"/><soap12:header message="t:H" part="s" use="literal"/></output>"#,
+        );
+    let g = generate_text(&doc);
+    let op = &g.module.clients[0].operations[0];
+    let names: Vec<(&str, &str)> = op
+        .response_headers
+        .iter()
+        .map(|h| (h.name.as_str(), h.xml.local.as_str()))
+        .collect();
+    assert_eq!(names, [("session", "Session"), ("quota", "Quota")]);
+    // Not parameters, not in the body.
+    assert!(
+        op.params.iter().all(|p| p.xml.local == "id"),
+        "{:?}",
+        op.params
+    );
+    let code = g
+        .code
+        .replace(char::is_whitespace, "")
+        .replace(",)", ")")
+        .replace(",>", ">");
+    for c in [
+        r#"pubconstSESSION_HEADER:::soapgen_runtime::header::DeclaredHeader<::std::string::String>=::soapgen_runtime::header::DeclaredHeader::new("http://example.com/orders","Session");"#,
+        r#"pubconstQUOTA_HEADER:::soapgen_runtime::header::DeclaredHeader<i32>=::soapgen_runtime::header::DeclaredHeader::new("http://example.com/orders","Quota");"#,
+    ] {
+        assert!(code.contains(c), "{c} not in {}", g.code);
+    }
+}

@@ -39,6 +39,8 @@ const RESERVED: &[&str] = &[
     "with_soap_version",
     "with_soap_headers",
     "soap_version",
+    // The blocking client's `with_response(|c| c.op(..))`.
+    "with_response",
     // Inherent methods shadow trait methods in method-call syntax: `c.clone()` and `{:?}` must
     // keep meaning `Clone::clone` and `Debug::fmt`.
     "clone",
@@ -250,6 +252,9 @@ struct MethodAttrs {
     bare: bool,
     bare_response: bool,
     action: Option<String>,
+    /// `reply_action = "…"`: the output's `wsa:Action` (WS-Addressing 1.0 Metadata §4.4), which
+    /// an addressed call's reply must carry.
+    reply_action: Option<String>,
     response: Option<String>,
     result: Option<String>,
     one_way: bool,
@@ -288,6 +293,8 @@ fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> MethodAttr
                 m.name = Some(s()?);
             } else if meta.path.is_ident("action") {
                 m.action = Some(s()?);
+            } else if meta.path.is_ident("reply_action") {
+                m.reply_action = Some(s()?);
             } else if meta.path.is_ident("response") {
                 m.response = Some(s()?);
             } else if meta.path.is_ident("result") {
@@ -316,8 +323,8 @@ fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> MethodAttr
                 m.result_min = Some((lit.base10_parse::<u64>()?, lit.span()));
             } else {
                 return Err(meta.error(
-                    "unknown soap attribute on a method; expected `name`, `action`, `response`, \
-                     `result`, `namespace`, `result_namespace`, `result_min`, \
+                    "unknown soap attribute on a method; expected `name`, `action`, \
+                     `reply_action`, `response`, `result`, `namespace`, `result_namespace`, `result_min`, \
                      `response_namespace`, `bare`, `bare_response`, `one_way`, `empty_request`, \
                      `response_attachment` or `encoded`",
                 ));
@@ -560,6 +567,20 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             }
             (None, None) => String::new(),
         };
+        // The reply's action, checked on addressed calls: explicit, or (addressed trait, the
+        // input's action by the default pattern too) the default pattern with
+        // `{operation}Response` (WSDL 1.1 §2.4.5's default output name).
+        let reply_action = match (&ma.reply_action, &a.addressing) {
+            _ if ma.one_way => None,
+            (Some(r), _) => Some(r.clone()),
+            (None, Some(_)) if ma.action.is_none() => Some(default_action(
+                &ns,
+                &trait_ident.to_string(),
+                &format!("{op_name}Response"),
+            )),
+            (None, _) => None,
+        };
+        let expect_reply = reply_action.map(|r| quote!(.expect_reply_action(#r)));
         let response_name = ma
             .response
             .clone()
@@ -901,7 +922,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         let body = if ma.response_attachments.is_empty() {
             quote! {
                 #encode
-                self.client.send(__op, __message, &__SHAPE, #decoder)
+                self.client.send(__op, __message, &__SHAPE, #decoder)#expect_reply
             }
         } else {
             // A result with MIME attachments (WSDL 1.1 §5): the body's result and the parts.
@@ -921,7 +942,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             quote! {
                 #encode
                 let __client = self.client.clone();
-                #call::Call::from_future(async move {
+                #call::Call::from_future_at(self.client.endpoint(), async move {
                     let __message = __message.map_err(#krate::Error::from)?;
                     let (__body, __atts) = __client
                         .call_with_attachments(&__op, __message, |__r, __start| {
@@ -1125,6 +1146,27 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 /// The async client this one drives.
                 pub fn as_async(&self) -> &#client_ident {
                     &self.inner
+                }
+
+                /// Runs the call that `call` makes on the async client and returns it with what
+                /// came with it: a `Response` (`header::Response`) holding the typed
+                /// result, every SOAP header block of the response (SOAP 1.1 §4.2, SOAP 1.2
+                /// Part 1 §5.2; typed with `Response::header`, the others as XML), the HTTP
+                /// status and the HTTP header fields. The blocking form of
+                /// `Call::with_response`:
+                /// `svc.with_response(|c| c.get_order(id))`.
+                ///
+                /// # Errors
+                ///
+                /// As the plain method; an operation whose result has MIME attachments is
+                /// refused before anything is sent (`Error::Encode`),
+                /// and a call made where a tokio runtime is current is refused as every
+                /// blocking call is (`TransportErrorKind::BlockingInAsync`).
+                pub fn with_response<__T, __E: ::core::convert::From<#krate::Error>>(
+                    &self,
+                    call: impl ::core::ops::FnOnce(&#client_ident) -> #krate::Call<__T, __E>,
+                ) -> ::core::result::Result<#krate::header::Response<__T>, __E> {
+                    call(&self.inner).with_response().wait(&self.runtime)
                 }
 
                 #blocking_methods

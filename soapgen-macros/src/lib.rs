@@ -113,7 +113,10 @@ pub fn derive_arbitrary_xml(input: TokenStream) -> TokenStream {
 /// `addressing = "1.0" | "2004/08"` (WS-Addressing on every request, W3C 2006 or the 2004/08
 /// submission; `addressing(version = "1.0", soap = "1.2")` for some SOAP versions only): the
 /// client's `ADDRESSING`, and a method without `action` gets the default action pattern of
-/// WS-Addressing Metadata §4.4.4 (`{namespace}/{Trait}/{op}Request`, `:` for a URN namespace).
+/// WS-Addressing Metadata §4.4.4 (`{namespace}/{Trait}/{op}Request`, `:` for a URN namespace)
+/// and its reply must carry `{namespace}/{Trait}/{op}Response` as its `wsa:Action`
+/// (`#[soap(reply_action = "…")]` names another; a method with an explicit `action` and no
+/// `reply_action` has its reply's action not checked).
 ///
 /// Methods: `async fn op(&self, params…) -> Result<T, soapgen_runtime::Error>`, with optional
 /// `#[soap(name = "Op", action = "urn:Op", response = "OpResponse", result = "OpResult", one_way)]`.

@@ -8,12 +8,15 @@
 //! |---|---|---|
 //! | `wsa:Action` (`mustUnderstand="1"`) | the operation's action IRI (also the `SOAPAction`) | Core §3.2 `[action]` |
 //! | `wsa:MessageID` | `urn:uuid:` and a random (version 4) UUID, RFC 9562 | Core §3.2 `[message id]` |
-//! | `wsa:ReplyTo` | `wsa:Address` = the version's anonymous IRI: reply on the HTTP response | Core §3.2 `[reply endpoint]`, §3 predefined addresses |
+//! | `wsa:ReplyTo` | `wsa:Address` = the version's anonymous IRI: reply on the HTTP response (or the address of [`ResponseEndpoints::reply_to`]) | Core §3.2 `[reply endpoint]`, §3 predefined addresses |
+//! | `wsa:FaultTo` | only with [`ResponseEndpoints::fault_to`]: its address | Core §3.2 `[fault endpoint]` |
 //! | `wsa:To` (`mustUnderstand="1"`) | the client's endpoint URL | Core §3.2 `[destination]` |
 //!
 //! and its reply must carry `wsa:RelatesTo` (with no `RelationshipType`, or the reply one) equal
 //! to that `MessageID` (Core §3.4), else the call fails with
-//! [`HeaderErrorKind::RelatesTo`](crate::header::HeaderErrorKind::RelatesTo). A SOAP fault is
+//! [`HeaderErrorKind::RelatesTo`](crate::header::HeaderErrorKind::RelatesTo), and, when the
+//! operation's output action is known ([`Addressed::reply_action`]), a `wsa:Action` equal to it,
+//! else [`HeaderErrorKind::Action`](crate::header::HeaderErrorKind::Action). A SOAP fault is
 //! reported as the fault whatever its addressing headers (its `wsa:Action` is the fault action,
 //! `…/addressing/fault` or `…/addressing/soap/fault`, SOAP Binding §6 Faults, or one the WSDL names).
 //!
@@ -149,13 +152,58 @@ impl AddressingMode {
 }
 
 /// What an addressed request was sent with: its version and `wsa:MessageID`, which the reply's
-/// `wsa:RelatesTo` must name (Core §3.4).
+/// `wsa:RelatesTo` must name (Core §3.4), where its reply was sent, and the `wsa:Action` the
+/// reply must carry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Addressed {
     /// The version the headers were written in.
     pub version: AddressingVersion,
     /// The request's `wsa:MessageID`.
     pub message_id: String,
+    /// The request's `wsa:ReplyTo` address when it is not the anonymous one (Core §3.2
+    /// `[reply endpoint]`): the reply goes there, not on the HTTP response.
+    pub reply_to: Option<String>,
+    /// The `wsa:Action` the reply must carry (the operation's output action, WS-Addressing 1.0
+    /// Metadata §4.4), if known: set by [`Call::expect_reply_action`](crate::Call::expect_reply_action).
+    pub reply_action: Option<String>,
+}
+
+/// Where the replies and faults of addressed requests go, when not on the HTTP response
+/// (Core §3.2 `[reply endpoint]` and `[fault endpoint]`; SOAP Binding §5 for the anonymous
+/// address): set on a client with
+/// [`ClientBuilder::reply_to`](crate::ClientBuilder::reply_to) and
+/// [`fault_to`](crate::ClientBuilder::fault_to). `None`: `wsa:ReplyTo` is the anonymous address,
+/// and no `wsa:FaultTo` is sent (faults then go where replies go, Core §3.4).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ResponseEndpoints {
+    /// The `wsa:ReplyTo`'s `wsa:Address` (an absolute IRI).
+    pub reply_to: Option<String>,
+    /// The `wsa:FaultTo`'s `wsa:Address` (an absolute IRI).
+    pub fault_to: Option<String>,
+}
+
+/// Whether `address` can be a `wsa:Address`: an absolute IRI (Core §2.1: `[address]` is an
+/// IRI; RFC 3987 §2.2, a scheme and `:`), without whitespace.
+///
+/// # Errors
+///
+/// [`EncodeError`] naming `what` (`wsa:ReplyTo`) and what is wrong.
+pub fn check_address(what: &str, address: &str) -> Result<(), EncodeError> {
+    let scheme_ok = address.split_once(':').is_some_and(|(s, _)| {
+        s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    });
+    if !scheme_ok || address.chars().any(char::is_whitespace) {
+        return Err(EncodeError::invalid_value(
+            what,
+            &format!(
+                "{address:?} is not an absolute IRI (WS-Addressing 1.0 Core §2.1: an \
+                 endpoint's address is one, such as http://host/path)"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A fresh `wsa:MessageID`: `urn:uuid:` and a random version 4 UUID (RFC 9562 §5.4, from the
@@ -199,6 +247,32 @@ pub fn write_request_headers(
     action: &str,
     to: &str,
 ) -> Result<String, EncodeError> {
+    write_request_headers_to(w, version, soap, action, to, &ResponseEndpoints::default())
+}
+
+/// [`write_request_headers`] with the reply and fault endpoints of `endpoints`: `wsa:ReplyTo`'s
+/// address is `endpoints.reply_to` (else the anonymous one), and a `wsa:FaultTo` follows it
+/// when `endpoints.fault_to` is set (Core §3.2). WS-Security's `sign_addressing` does not
+/// cover `wsa:FaultTo`: sign it with `sign_header(version.namespace(), "FaultTo")`.
+///
+/// # Errors
+///
+/// As [`write_request_headers`], and [`EncodeError`] if an address is not an absolute IRI
+/// ([`check_address`]).
+pub fn write_request_headers_to(
+    w: &mut XmlWriter,
+    version: AddressingVersion,
+    soap: SoapVersion,
+    action: &str,
+    to: &str,
+    endpoints: &ResponseEndpoints,
+) -> Result<String, EncodeError> {
+    if let Some(a) = &endpoints.reply_to {
+        check_address("wsa:ReplyTo address", a)?;
+    }
+    if let Some(a) = &endpoints.fault_to {
+        check_address("wsa:FaultTo address", a)?;
+    }
     if action.is_empty() {
         return Err(EncodeError {
             message: "WS-Addressing needs the operation's action (wsa:Action, Core §3.1): the \
@@ -224,8 +298,17 @@ pub fn write_request_headers(
     w.text(&message_id)?;
     w.end_element()?;
     start(w, "ReplyTo", false)?;
-    w.simple_element(Name::new(ns, "Address"), version.anonymous())?;
+    let reply_to = endpoints.reply_to.as_deref();
+    w.simple_element(
+        Name::new(ns, "Address"),
+        reply_to.unwrap_or(version.anonymous()),
+    )?;
     w.end_element()?;
+    if let Some(fault_to) = &endpoints.fault_to {
+        start(w, "FaultTo", false)?;
+        w.simple_element(Name::new(ns, "Address"), fault_to)?;
+        w.end_element()?;
+    }
     start(w, "To", true)?;
     w.text(to)?;
     w.end_element()?;
@@ -265,6 +348,38 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.message.contains("wsa:Action"), "{e}");
+    }
+
+    #[test]
+    fn reply_and_fault_endpoints_must_be_absolute_iris() {
+        for bad in ["", "relative/path", "http ://x", "1http://x", "http://a b/"] {
+            let e = check_address("wsa:ReplyTo address", bad).unwrap_err();
+            assert!(e.message.contains("wsa:ReplyTo address"), "{bad:?}: {e}");
+        }
+        for good in [
+            "http://127.0.0.1:9/replies",
+            "urn:example:sink",
+            "https://h/p?q=1",
+        ] {
+            check_address("wsa:FaultTo address", good).unwrap();
+        }
+        let mut w = XmlWriter::new();
+        w.start_element(Name::new(crate::envelope::SOAP11_ENV_NS, "Header"))
+            .unwrap();
+        let endpoints = ResponseEndpoints {
+            reply_to: None,
+            fault_to: Some("not an IRI".to_owned()),
+        };
+        let e = write_request_headers_to(
+            &mut w,
+            AddressingVersion::W3C,
+            SoapVersion::Soap11,
+            "urn:a",
+            "http://x/",
+            &endpoints,
+        )
+        .unwrap_err();
+        assert!(e.message.contains("wsa:FaultTo"), "{e}");
     }
 
     #[test]

@@ -1,16 +1,40 @@
 //! Blocking use of generated clients (feature `blocking`), as `reqwest::blocking` wraps reqwest's async
 //! client: a generated `…BlockingClient` owns a [`BlockingRuntime`] and drives the async client on it.
+//!
+//! A blocking call made where a tokio runtime is current (inside `async` code, a `#[tokio::main]`
+//! or `#[tokio::test]` function, or a thread of a runtime's blocking pool) is refused with
+//! [`Error::Transport`](crate::Error::Transport) of kind
+//! [`TransportErrorKind::BlockingInAsync`](crate::error::TransportErrorKind::BlockingInAsync)
+//! rather than left to tokio's panic on a nested `block_on`.
 
 use std::future::Future;
 use std::sync::Arc;
 
+use crate::error::{TransportError, TransportErrorKind};
+
 /// A single-threaded tokio runtime shared by the clones of one blocking client.
 ///
-/// Calls must not be made from inside an async runtime (tokio panics on nested `block_on`); use the
-/// async client there.
+/// Calls are refused (a typed error, see the [module docs](self)) on a thread where a tokio
+/// runtime is current; use the async client there. Dropping the last clone on such a thread
+/// shuts the runtime down in the background instead of blocking.
 #[derive(Debug, Clone)]
 pub struct BlockingRuntime {
-    rt: Arc<tokio::runtime::Runtime>,
+    rt: Arc<Owned>,
+}
+
+/// The runtime, shut down without blocking when dropped inside another runtime (where tokio's
+/// blocking shutdown panics).
+#[derive(Debug)]
+struct Owned(Option<tokio::runtime::Runtime>);
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        if let Some(rt) = self.0.take() {
+            if tokio::runtime::Handle::try_current().is_ok() {
+                rt.shutdown_background();
+            }
+        }
+    }
 }
 
 impl BlockingRuntime {
@@ -23,28 +47,78 @@ impl BlockingRuntime {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
-        Ok(BlockingRuntime { rt: Arc::new(rt) })
+        Ok(BlockingRuntime {
+            rt: Arc::new(Owned(Some(rt))),
+        })
+    }
+
+    fn runtime(&self) -> &tokio::runtime::Runtime {
+        // `Some` until dropped.
+        self.rt
+            .0
+            .as_ref()
+            .expect("the runtime lives as long as its owner")
     }
 
     /// Runs `fut` to completion on this runtime, blocking the calling thread.
+    ///
+    /// # Panics
+    ///
+    /// As tokio's `Runtime::block_on`, when called where a tokio runtime is current; see
+    /// [`check`](Self::check).
     pub fn block_on<F: Future>(&self, fut: F) -> F::Output {
-        self.rt.block_on(fut)
+        self.runtime().block_on(fut)
+    }
+
+    /// Whether the calling thread may block on this runtime: not when a tokio runtime is
+    /// current on it (tokio's `Handle::try_current` finds one), where a nested `block_on`
+    /// would panic. Threads of a runtime's blocking pool (`spawn_blocking`) have their
+    /// runtime current too, and are refused as well: tokio does not tell them apart from its
+    /// workers; there, `Handle::current().block_on(call)` runs the async client's call.
+    ///
+    /// # Errors
+    ///
+    /// [`TransportErrorKind::BlockingInAsync`], naming `endpoint` (the client's endpoint URL)
+    /// and what to use instead.
+    pub fn check(endpoint: &str) -> Result<(), crate::Error> {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return Ok(());
+        }
+        Err(crate::Error::Transport(TransportError::new(
+            TransportErrorKind::BlockingInAsync,
+            endpoint,
+            "a blocking client cannot wait on a thread where a tokio runtime is current \
+             (tokio's nested block_on would panic): in async code, .await the call of an async \
+             client of its own (the connections of a blocking client are driven by its private \
+             runtime); in tokio::task::spawn_blocking, run the async call with \
+             tokio::runtime::Handle::current().block_on(..)",
+            None,
+        )))
     }
 
     /// [`block_on`](Self::block_on) for the one future type of every call's exchange: instantiated
-    /// once here, not once per operation.
+    /// once here, not once per operation. Refused where a runtime is current ([`check`](Self::check)).
     pub(crate) fn run(
         &self,
+        endpoint: &str,
         exchange: std::pin::Pin<
             Box<dyn Future<Output = Result<crate::transport::HttpResponse, crate::Error>> + Send>,
         >,
     ) -> Result<crate::transport::HttpResponse, crate::Error> {
-        self.rt.block_on(exchange)
+        Self::check(endpoint)?;
+        self.runtime().block_on(exchange)
     }
 
     /// [`block_on`](Self::block_on) for a boxed `()` future, which writes its result where the
-    /// caller reads it: one instantiation for every other future a call may wait on.
-    pub(crate) fn run_local(&self, fut: std::pin::Pin<Box<dyn Future<Output = ()> + '_>>) {
-        self.rt.block_on(fut);
+    /// caller reads it: one instantiation for every other future a call may wait on. Refused
+    /// where a runtime is current ([`check`](Self::check)).
+    pub(crate) fn run_local(
+        &self,
+        endpoint: &str,
+        fut: std::pin::Pin<Box<dyn Future<Output = ()> + '_>>,
+    ) -> Result<(), crate::Error> {
+        Self::check(endpoint)?;
+        self.runtime().block_on(fut);
+        Ok(())
     }
 }

@@ -124,8 +124,9 @@ enum State<T, E> {
         shape: &'static ResponseShape,
         decode: Decoder<T>,
     },
-    /// Any other future of the same output (operations returning attachments).
-    Boxed(Pin<Box<dyn Future<Output = Result<T, E>> + Send>>),
+    /// Any other future of the same output (operations returning attachments), and the
+    /// endpoint it calls (for errors; may be empty).
+    Boxed(Pin<Box<dyn Future<Output = Result<T, E>> + Send>>, String),
     Done,
 }
 
@@ -134,8 +135,9 @@ enum State<T, E> {
 struct Core {
     client: Client,
     op: Operation,
-    /// The request's addressing, for the reply's `wsa:RelatesTo`.
-    addressed: Option<Addressed>,
+    /// The request's addressing, for the reply's `wsa:RelatesTo` and `wsa:Action` (boxed: most
+    /// calls are not addressed, and `Call` stays small).
+    addressed: Option<Box<Addressed>>,
     stage: Stage,
 }
 
@@ -151,7 +153,11 @@ enum Stage {
 impl Core {
     fn new(client: Client, op: Operation, message: Result<RequestMessage, EncodeError>) -> Self {
         Core {
-            addressed: message.as_ref().ok().and_then(|m| m.addressed.clone()),
+            addressed: message
+                .as_ref()
+                .ok()
+                .and_then(|m| m.addressed.clone())
+                .map(Box::new),
             client,
             op,
             stage: Stage::Ready(message),
@@ -181,8 +187,11 @@ impl Core {
     #[cfg(feature = "blocking")]
     fn wait(&mut self, runtime: &crate::blocking::BlockingRuntime) -> Result<HttpResponse, Error> {
         match std::mem::replace(&mut self.stage, Stage::Finished) {
-            Stage::Ready(message) => runtime.run(exchange(self.client.clone(), self.op, message)),
-            Stage::Sending(exchange) => runtime.run(exchange),
+            Stage::Ready(message) => runtime.run(
+                self.client.endpoint(),
+                exchange(self.client.clone(), self.op, message),
+            ),
+            Stage::Sending(exchange) => runtime.run(self.client.endpoint(), exchange),
             Stage::Finished => Err(done_error()),
         }
     }
@@ -199,7 +208,7 @@ impl Core {
             &self.client,
             &self.op,
             resp,
-            self.addressed.as_ref(),
+            self.addressed.as_deref(),
             kept,
             shape,
             decode,
@@ -211,7 +220,7 @@ impl<T, E> std::fmt::Debug for Call<T, E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let state = match &self.state {
             State::Plain { core, .. } => core.op.name,
-            State::Boxed(_) => "(boxed)",
+            State::Boxed(..) => "(boxed)",
             State::Done => "(done)",
         };
         f.debug_struct("Call").field("operation", &state).finish()
@@ -219,11 +228,40 @@ impl<T, E> std::fmt::Debug for Call<T, E> {
 }
 
 impl<T, E> Call<T, E> {
+    /// This call, whose reply must carry `action` as its `wsa:Action` when the call is
+    /// addressed: the operation's output action (WS-Addressing 1.0 Metadata §4.4: the output's
+    /// `wsam:Action`, else the default pattern, `{namespace}/{portType}/{output name}`). A reply
+    /// with another action, or none, fails the call with
+    /// [`HeaderErrorKind::Action`](crate::header::HeaderErrorKind::Action) unless the client says
+    /// [`check_reply_action(false)`](crate::ClientBuilder::check_reply_action). No effect on an
+    /// unaddressed call, nor on a call made with [`from_future`](Self::from_future). What
+    /// `#[soap_client]` methods of addressed traits return.
+    pub fn expect_reply_action(mut self, action: &'static str) -> Self {
+        if let State::Plain { core, .. } = &mut self.state {
+            if let Some(a) = &mut core.addressed {
+                a.reply_action = Some(action.to_owned());
+            }
+        }
+        self
+    }
+
     /// A call whose result comes from `fut` (for results that are more than the Body's content, such
     /// as a result with MIME attachments).
     pub fn from_future(fut: impl Future<Output = Result<T, E>> + Send + 'static) -> Self {
         Call {
-            state: State::Boxed(Box::pin(fut)),
+            state: State::Boxed(Box::pin(fut), String::new()),
+        }
+    }
+
+    /// [`from_future`](Self::from_future) for a future that calls `endpoint` (a URL): errors of
+    /// the call that do not come from `fut` itself, such as a blocking
+    /// [`wait`](Self::wait) refused inside an async runtime, name it.
+    pub fn from_future_at(
+        endpoint: impl Into<String>,
+        fut: impl Future<Output = Result<T, E>> + Send + 'static,
+    ) -> Self {
+        Call {
+            state: State::Boxed(Box::pin(fut), endpoint.into()),
         }
     }
 }
@@ -236,11 +274,10 @@ impl<T, E: From<Error>> Call<T, E> {
     ///
     /// # Errors
     ///
-    /// As the call's `.await`.
-    ///
-    /// # Panics
-    ///
-    /// As tokio's `Runtime::block_on`, when called from inside an async runtime.
+    /// As the call's `.await`; on a thread where a tokio runtime is current (async code, or a
+    /// `spawn_blocking` thread), [`Error::Transport`] of kind
+    /// [`BlockingInAsync`](crate::error::TransportErrorKind::BlockingInAsync) naming the
+    /// endpoint, and nothing is sent (see [`BlockingRuntime::check`](crate::blocking::BlockingRuntime::check)).
     #[cfg(feature = "blocking")]
     pub fn wait(self, runtime: &crate::blocking::BlockingRuntime) -> Result<T, E> {
         match self.state {
@@ -252,13 +289,16 @@ impl<T, E: From<Error>> Call<T, E> {
                 let resp = core.wait(runtime)?;
                 core.finish(&resp, None, shape, decode).map_err(E::from)
             }
-            State::Boxed(fut) => {
+            State::Boxed(fut, endpoint) => {
                 // Driven through the one `()` future type, so that the runtime's entry point is
                 // not instantiated per result type.
                 let mut out = None;
-                runtime.run_local(Box::pin(async {
-                    out = Some(fut.await);
-                }));
+                runtime.run_local(
+                    &endpoint,
+                    Box::pin(async {
+                        out = Some(fut.await);
+                    }),
+                )?;
                 out.unwrap_or_else(|| Err(E::from(done_error())))
             }
             State::Done => Err(E::from(done_error())),
@@ -315,7 +355,7 @@ impl<T, E: From<Error>> Future for Call<T, E> {
                 this.state = State::Done;
                 Poll::Ready(out.map_err(E::from))
             }
-            State::Boxed(fut) => {
+            State::Boxed(fut, _) => {
                 let out = fut.as_mut().poll(cx);
                 if out.is_ready() {
                     this.state = State::Done;
@@ -400,7 +440,7 @@ impl<T, E: From<Error>> Future for WithResponse<T, E> {
                 Poll::Ready(Ok(resp)) => response(core, resp, shape, *decode),
             },
             // Not sent: its result would be lost.
-            State::Boxed(_) => Err(boxed_error()),
+            State::Boxed(..) => Err(boxed_error()),
             State::Done => Err(done_error()),
         };
         this.state = State::Done;
@@ -414,11 +454,8 @@ impl<T, E: From<Error>> WithResponse<T, E> {
     ///
     /// # Errors
     ///
-    /// As the call's `.await`.
-    ///
-    /// # Panics
-    ///
-    /// As tokio's `Runtime::block_on`, when called from inside an async runtime.
+    /// As the call's `.await`, and as [`Call::wait`] on a thread where a tokio runtime is
+    /// current.
     #[cfg(feature = "blocking")]
     pub fn wait(self, runtime: &crate::blocking::BlockingRuntime) -> Result<Response<T>, E> {
         match self.state {
@@ -430,7 +467,7 @@ impl<T, E: From<Error>> WithResponse<T, E> {
                 let resp = core.wait(runtime)?;
                 response(&core, resp, shape, decode).map_err(E::from)
             }
-            State::Boxed(_) => Err(E::from(boxed_error())),
+            State::Boxed(..) => Err(E::from(boxed_error())),
             State::Done => Err(E::from(done_error())),
         }
     }

@@ -171,6 +171,41 @@ impl ClientBuilder {
         self
     }
 
+    /// The `wsa:ReplyTo` address of addressed requests (WS-Addressing 1.0 Core §3.2 `[reply
+    /// endpoint]`), an absolute IRI, instead of the anonymous one: the service sends the reply
+    /// there (for SOAP over HTTP, in a request of its own to that address) and answers the call's
+    /// HTTP request with an empty `202 Accepted`. A request-response call then fails with
+    /// [`Error::Http`] of status 202 saying where the reply went; one-way calls succeed.
+    ///
+    /// `build()` fails with [`Error::Encode`] if `address` is not an absolute IRI.
+    pub fn reply_to(mut self, address: impl Into<String>) -> Self {
+        self.soap_headers.endpoints.reply_to = Some(address.into());
+        self
+    }
+
+    /// A `wsa:FaultTo` on addressed requests (WS-Addressing 1.0 Core §3.2 `[fault endpoint]`),
+    /// an absolute IRI: the service sends faults there and answers the call's HTTP request with
+    /// an empty `202 Accepted` (the call fails with [`Error::Http`] of status 202). Replies are
+    /// unaffected. Without it no `wsa:FaultTo` is sent and faults go where replies go.
+    ///
+    /// `build()` fails with [`Error::Encode`] if `address` is not an absolute IRI.
+    pub fn fault_to(mut self, address: impl Into<String>) -> Self {
+        self.soap_headers.endpoints.fault_to = Some(address.into());
+        self
+    }
+
+    /// Whether the reply of an addressed call must carry the operation's output action as its
+    /// `wsa:Action` (WS-Addressing 1.0 Core §3.2; the output action of Metadata §4.4, explicit
+    /// or by the default pattern), else [`HeaderErrorKind::Action`]. On by default, for
+    /// operations whose output action the client knows (generated from an addressed WSDL or
+    /// trait); `false` accepts any (some services send the input action back).
+    ///
+    /// [`HeaderErrorKind::Action`]: crate::header::HeaderErrorKind::Action
+    pub fn check_reply_action(mut self, on: bool) -> Self {
+        self.soap_headers.ignore_reply_action = !on;
+        self
+    }
+
     /// WS-Security for every call (feature `wss`): each request gets a `wsse:Security` header
     /// made from `cfg` (UsernameToken, Timestamp, signature; WSS 1.1 §5), and each response with a 2xx
     /// status must meet its inbound policy, else [`Error::Security`]. See [`crate::wss`].
@@ -286,6 +321,15 @@ impl ClientBuilder {
     /// [`transport`](Self::transport) (they would not apply), or [`http_auth`](Self::http_auth)
     /// together with [`basic_auth`](Self::basic_auth).
     pub fn build(self) -> Result<Client, Error> {
+        let endpoints = &self.soap_headers.endpoints;
+        for (what, a) in [
+            ("wsa:ReplyTo address", &endpoints.reply_to),
+            ("wsa:FaultTo address", &endpoints.fault_to),
+        ] {
+            if let Some(a) = a {
+                crate::addressing::check_address(what, a)?;
+            }
+        }
         #[cfg(feature = "reqwest")]
         {
             let refuse = |message: String| {
@@ -507,7 +551,7 @@ impl Client {
             env.wss(cfg.clone())?;
         }
         if let Some(v) = wsa {
-            env.addressing(v, op.action, &self.inner.endpoint)?;
+            env.addressing_to(v, op.action, &self.inner.endpoint, &h.endpoints)?;
         }
         if !h.blocks.is_empty() {
             let version = env.version();
@@ -712,10 +756,21 @@ impl Client {
         let content_type = resp.content_type();
         let ok = (200..300).contains(&status);
         if is_blank(&resp.body) {
-            return Err(http_error(
-                resp,
-                "empty body where a SOAP envelope was expected",
-            ));
+            let endpoints = &self.inner.soap_headers.endpoints;
+            let elsewhere = addressed.and_then(|a| a.reply_to.as_deref());
+            let faults_elsewhere = addressed.and(endpoints.fault_to.as_deref());
+            let why = match (ok, elsewhere, faults_elsewhere) {
+                (true, Some(r), _) => format!(
+                    "empty body: the request was accepted and its reply goes to wsa:ReplyTo {r} \
+                     (WS-Addressing 1.0 Core §3.2)"
+                ),
+                (true, None, Some(f)) => format!(
+                    "empty body: the request was accepted and a fault went to wsa:FaultTo {f} \
+                     (WS-Addressing 1.0 Core §3.2)"
+                ),
+                _ => "empty body where a SOAP envelope was expected".to_owned(),
+            };
+            return Err(http_error(resp, &why));
         }
         // MTOM/XOP or SwA (RFC 2387): the envelope is the root part, the rest are attachments.
         let multipart = match content_type {
@@ -831,18 +886,32 @@ impl Client {
                             },
                         })));
                     }
+                    match &a.reply_action {
+                        Some(expected)
+                            if !self.inner.soap_headers.ignore_reply_action
+                                && check.action.as_deref() != Some(expected.as_str()) =>
+                        {
+                            return Err(Error::Header(Box::new(crate::header::HeaderError {
+                                kind: crate::header::HeaderErrorKind::Action {
+                                    expected: expected.clone(),
+                                    found: check.action,
+                                    version: a.version,
+                                },
+                            })));
+                        }
+                        _ => {}
+                    }
                 }
                 Ok((v, multipart.map(|m| m.attachments).unwrap_or_default()))
             }
             // A non-fault envelope with an error status: report the HTTP error.
             Ok(_) => Err(http_error(resp, &excerpt(&resp.body))),
-            Err(Error::Fault(f)) => {
+            Err(Error::Fault(mut f)) => {
                 #[cfg(feature = "wss")]
-                let f = {
-                    let mut f = f;
+                {
                     f.security = fault_security;
-                    f
-                };
+                }
+                f.action = check.action;
                 Err(Error::Fault(f))
             }
             Err(e) if ok => Err(e),

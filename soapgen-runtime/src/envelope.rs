@@ -224,20 +224,45 @@ impl EnvelopeWriter {
         action: &str,
         to: &str,
     ) -> Result<(), EncodeError> {
+        self.addressing_to(
+            version,
+            action,
+            to,
+            &crate::addressing::ResponseEndpoints::default(),
+        )
+    }
+
+    /// [`addressing`](Self::addressing) with the reply and fault endpoints of `endpoints`
+    /// (WS-Addressing 1.0 Core §3.2 `[reply endpoint]`, `[fault endpoint]`; see
+    /// [`write_request_headers_to`](crate::addressing::write_request_headers_to)).
+    ///
+    /// # Errors
+    ///
+    /// As [`addressing`](Self::addressing), and if an address is not an absolute IRI.
+    pub fn addressing_to(
+        &mut self,
+        version: crate::addressing::AddressingVersion,
+        action: &str,
+        to: &str,
+        endpoints: &crate::addressing::ResponseEndpoints,
+    ) -> Result<(), EncodeError> {
         if self.addressed.is_some() {
             return Err(EncodeError::misuse("WS-Addressing headers written twice"));
         }
         let soap = self.version;
-        let id = crate::addressing::write_request_headers(
+        let id = crate::addressing::write_request_headers_to(
             self.header_writer()?,
             version,
             soap,
             action,
             to,
+            endpoints,
         )?;
         self.addressed = Some(crate::addressing::Addressed {
             version,
             message_id: id,
+            reply_to: endpoints.reply_to.clone(),
+            reply_action: None,
         });
         Ok(())
     }

@@ -140,6 +140,10 @@ pub enum TransportErrorKind {
     /// certificate (RFC 5280 §6), or a server that refused the client certificate (RFC 8446
     /// §4.4.2).
     Tls,
+    /// A blocking client's call made on a thread where a tokio runtime is current (async code,
+    /// or a `spawn_blocking` thread), where tokio's nested `block_on` would panic: nothing was
+    /// sent. The message says what to use instead (the async client).
+    BlockingInAsync,
     /// Any other I/O or protocol failure.
     Other,
 }
@@ -174,6 +178,7 @@ impl TransportError {
             TransportErrorKind::Request => "invalid request",
             TransportErrorKind::Auth => "HTTP authentication failed",
             TransportErrorKind::Tls => "TLS failed",
+            TransportErrorKind::BlockingInAsync => "blocking call inside an async runtime",
             TransportErrorKind::Other => "transport error",
         };
         TransportError {

@@ -41,6 +41,12 @@ pub struct Fault {
     /// in (WSS 1.1 §8.4; feature `wss`): an unsigned fault to a client that requires signed
     /// responses is [`FaultSecurity::NotVerified`].
     pub security: FaultSecurity,
+    /// The fault's `wsa:Action`, when the call was addressed and the fault carries one: the
+    /// WSDL fault's action (`wsam:Action` on `wsdl:fault`, or Metadata §4.4.4's default pattern
+    /// `…/{portType}/{operation}/Fault/{fault name}`), or SOAP Binding §6's generic
+    /// `…/addressing/soap/fault` (`…/fault` in the submission) for a fault of WS-Addressing
+    /// itself. `None` for unaddressed calls.
+    pub action: Option<String>,
 }
 
 /// What WS-Security says about the envelope a [`Fault`] came in (WSS 1.1 §8.4: the receiver
@@ -197,6 +203,7 @@ impl Fault {
             detail: None,
             http_status: None,
             security: FaultSecurity::NotChecked,
+            action: None,
         };
         let mut have_code = false;
         while let Some(child) = r.next_child()? {

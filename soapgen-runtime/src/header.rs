@@ -211,6 +211,79 @@ impl ResponseHeaders {
     pub fn get<T: FromXml>(&self, name: Name<'_>) -> Result<Option<T>, DecodeError> {
         self.find(name).map(|b| b.element.decode()).transpose()
     }
+
+    /// The first block of the declared header `header` decoded as its type `T`; `None` when
+    /// the response has no such block (a declared header may be absent: WSDL 1.1 §3.7 does not
+    /// make it required).
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError`] if the block does not match `T`, its element path starting at `Header`
+    /// (`Header/Session/expires`).
+    pub fn typed<T: FromXml>(&self, header: &DeclaredHeader<T>) -> Result<Option<T>, DecodeError> {
+        self.get(header.name).map_err(|mut e| {
+            e.location.path = if e.location.path.is_empty() {
+                "Header".to_owned()
+            } else {
+                format!("Header/{}", e.location.path)
+            };
+            e
+        })
+    }
+}
+
+/// A header block a service description declares for an operation's response (WSDL 1.1 §3.7
+/// `soap:header` in a binding operation's `output`, WSDL 2.0 Part 2 §5.8 `wsoap:header`):
+/// its element's qualified name and, as `T`, the Rust type of that element. Generated clients
+/// carry one associated constant per declared header (`EchoClient::SESSION_HEADER`); read it
+/// from a [`Response`] with [`Response::header`]. A `const`: naming it costs nothing.
+///
+/// # Examples
+///
+/// ```
+/// use soapgen_runtime::header::DeclaredHeader;
+/// const SESSION: DeclaredHeader<String> = DeclaredHeader::new("urn:example:ctx", "Session");
+/// assert_eq!(SESSION.name().local, "Session");
+/// ```
+pub struct DeclaredHeader<T> {
+    name: Name<'static>,
+    // `fn() -> T`: the header names a type, it holds none (Send, Sync, Copy whatever `T`).
+    ty: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> DeclaredHeader<T> {
+    /// The header whose element is `{namespace}local`, read as `T`.
+    pub const fn new(namespace: &'static str, local: &'static str) -> Self {
+        DeclaredHeader {
+            name: Name::new(namespace, local),
+            ty: std::marker::PhantomData,
+        }
+    }
+
+    /// The header's element name.
+    pub const fn name(&self) -> Name<'static> {
+        self.name
+    }
+}
+
+impl<T> Clone for DeclaredHeader<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for DeclaredHeader<T> {}
+
+impl<T> std::fmt::Debug for DeclaredHeader<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "DeclaredHeader({{{}}}{}: {})",
+            self.name.namespace,
+            self.name.local,
+            std::any::type_name::<T>()
+        )
+    }
 }
 
 impl From<Vec<ResponseHeader>> for ResponseHeaders {
@@ -242,6 +315,28 @@ pub struct Response<T> {
 }
 
 impl<T> Response<T> {
+    /// The response's block of the declared header `header` (WSDL 1.1 §3.7 `soap:header` of the
+    /// operation's output), decoded as its type; `None` when the response does not carry it.
+    /// The other blocks are in [`headers`](Self::headers), as XML.
+    ///
+    /// # Errors
+    ///
+    /// As [`ResponseHeaders::typed`].
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(call: soapgen_runtime::Call<i32>) -> Result<(), soapgen_runtime::Error> {
+    /// use soapgen_runtime::header::DeclaredHeader;
+    /// const SESSION: DeclaredHeader<String> = DeclaredHeader::new("urn:example:ctx", "Session");
+    /// let resp = call.with_response().await?;
+    /// let session: Option<String> = resp.header(&SESSION)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn header<H: FromXml>(&self, header: &DeclaredHeader<H>) -> Result<Option<H>, DecodeError> {
+        self.headers.typed(header)
+    }
+
     /// The first HTTP header field named `name` (case-insensitive).
     pub fn http_header(&self, name: &str) -> Option<&str> {
         self.http_headers
@@ -281,6 +376,18 @@ pub enum HeaderErrorKind {
         /// The request's MessageID.
         expected: String,
         /// What the reply said (`None`: no `wsa:RelatesTo` of the reply relationship).
+        found: Option<String>,
+        /// The addressing version of the call.
+        version: AddressingVersion,
+    },
+    /// An addressed call's reply whose `wsa:Action` is not the operation's output action
+    /// (WS-Addressing 1.0 Core §3.2 `[action]`; the action the WSDL gives the output, Metadata
+    /// §4.4), or is missing. Switch the check off with
+    /// [`ClientBuilder::check_reply_action`](crate::ClientBuilder::check_reply_action).
+    Action {
+        /// The output action the description gives.
+        expected: String,
+        /// What the reply said (`None`: no `wsa:Action`).
         found: Option<String>,
         /// The addressing version of the call.
         version: AddressingVersion,
@@ -325,6 +432,29 @@ impl std::fmt::Display for HeaderErrorKind {
                      ({version}: a reply relates to its request)"
                 ),
             },
+            HeaderErrorKind::Action {
+                expected,
+                found,
+                version,
+            } => {
+                match found {
+                    Some(found) => write!(
+                        f,
+                        "the reply's wsa:Action is {found:?}, not the operation's output action \
+                         {expected:?}"
+                    )?,
+                    None => write!(
+                        f,
+                        "the reply has no wsa:Action; the operation's output action is \
+                         {expected:?}"
+                    )?,
+                }
+                write!(
+                    f,
+                    " ({version}, Metadata §4.4); to accept it, \
+                     ClientBuilder::check_reply_action(false)"
+                )
+            }
         }
     }
 }
@@ -336,6 +466,10 @@ pub(crate) struct HeaderSettings {
     pub blocks: Vec<HeaderBlock>,
     pub understood: Vec<(String, String)>,
     pub addressing: crate::addressing::AddressingMode,
+    /// The `wsa:ReplyTo` and `wsa:FaultTo` of addressed requests.
+    pub endpoints: crate::addressing::ResponseEndpoints,
+    /// `check_reply_action(false)`: the reply's `wsa:Action` is not compared.
+    pub ignore_reply_action: bool,
 }
 
 /// What the client processes of a response's headers, and what it found: the non-generic part
@@ -354,6 +488,8 @@ pub(crate) struct HeaderCheck<'a> {
     pub kept: Vec<ResponseHeader>,
     /// The reply's `wsa:RelatesTo` of the reply relationship.
     pub relates_to: Option<String>,
+    /// The reply's `wsa:Action` (of the call's addressing version).
+    pub action: Option<String>,
     /// The first targeted `mustUnderstand` block not understood.
     pub not_understood: Option<HeaderErrorKind>,
 }
@@ -422,11 +558,16 @@ impl HeaderCheck<'_> {
             }
             _ => false,
         };
+        let action = wsa.is_some() && local == "Action" && self.action.is_none();
         if self.keep {
             let element = AnyElement::read_xml(r, start)?;
             if relates_to && self.relates_to.is_none() {
                 let text: String = element.decode()?;
                 self.relates_to = Some(text.trim().to_owned());
+            }
+            if action {
+                let text: String = element.decode()?;
+                self.action = Some(text.trim().to_owned());
             }
             self.kept.push(ResponseHeader {
                 local_name: local.to_owned(),
@@ -438,6 +579,9 @@ impl HeaderCheck<'_> {
         } else if relates_to && self.relates_to.is_none() {
             let text = r.read_text()?;
             self.relates_to = Some(text.trim().to_owned());
+        } else if action {
+            let text = r.read_text()?;
+            self.action = Some(text.trim().to_owned());
         } else {
             r.skip_element()?;
         }

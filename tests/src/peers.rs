@@ -1331,7 +1331,9 @@ pub fn gsoap_auth_binary() -> PathBuf {
 /// `--digest USER:PASSWORD` (realm `soapgen-tests`), `--digest-alg md5|sha256` (the
 /// challenges offered: MD5 alone, or SHA-256 then MD5), `--stale-after N` (a nonce serves N
 /// requests, then a `stale=true` challenge), `--tls KEYFILE CAFILE` (HTTPS; KEYFILE = key +
-/// certificate PEM; clients must present a certificate issued by CAFILE).  Its stderr has one
+/// certificate PEM; clients must present a certificate issued by CAFILE), `--docs DIR` (HTTP GET
+/// serves DIR's files by the path's last segment, behind the same Digest and TLS; stderr
+/// `get ok file=F`, `get missing file=F`).  Its stderr has one
 /// line per decision (`digest ok user=U alg=A nc=N`, `digest challenge: ...`,
 /// `digest stale nonce=X`, `tls ok subject=S`, `tls refused: ...`; see `server.c`).
 pub fn gsoap_auth(args: &[&str]) -> Peer {

@@ -4,6 +4,7 @@
 //! SOAP 1.1 and 1.2 each. The client is a `#[soap_client(addressing = "…")]` trait.
 
 use soapgen_runtime::addressing::{AddressingMode, AddressingVersion, WSA_2004_NS, WSA_NS};
+use soapgen_runtime::error::TransportErrorKind;
 use soapgen_runtime::header::{HeaderBlock, HeaderErrorKind, SOAP12_ROLE_NONE};
 use soapgen_runtime::xml::Name;
 use soapgen_runtime::{soap_client, Client, Error, FromXml, SoapVersion, ToXml};
@@ -30,7 +31,12 @@ pub struct EchoResponse {
 
 /// No `action`: WS-Addressing Metadata §4.4.4's default action pattern names it,
 /// `urn:soapgen:wsa` `:` `AddressedEcho` `:` `EchoRequest` (a URN's delimiter is `:`).
-#[soap_client(namespace = "urn:soapgen:wsa", soap = "1.1, 1.2", addressing = "1.0")]
+#[soap_client(
+    namespace = "urn:soapgen:wsa",
+    soap = "1.1, 1.2",
+    addressing = "1.0",
+    blocking
+)]
 pub trait AddressedEcho {
     #[soap(name = "Echo", bare_response, response = "EchoResponse")]
     async fn echo(&self, text: String) -> Result<EchoResponse, Error>;
@@ -366,4 +372,289 @@ fn with_response_blocking() {
         .wait(&rt)
         .unwrap_err();
     assert!(matches!(e, Error::Header(_)), "{e:?}");
+}
+
+fn blocking_client(
+    url: &str,
+    version: SoapVersion,
+    f: impl FnOnce(soapgen_runtime::ClientBuilder) -> soapgen_runtime::ClientBuilder,
+) -> AddressedEchoBlockingClient {
+    let c = f(Client::builder(url)).build().expect("client");
+    AddressedEchoBlockingClient::from_client(c)
+        .expect("blocking client")
+        .with_soap_version(version)
+}
+
+/// The blocking client's `with_response`: the typed result, the peer's header blocks (its
+/// `mustUnderstand` `h:Session`, the reply's `wsa:RelatesTo` and `wsa:Action`), the HTTP status
+/// and header fields, in both SOAP versions.
+#[test]
+fn the_blocking_client_returns_the_response_headers_status_and_fields() {
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    for v in VERSIONS {
+        let tenant = HeaderBlock::new("blk", Name::new(HEADERS_NS, "Tenant")).unwrap();
+        let c = blocking_client(&peer.url("/"), v, |b| {
+            session_understood(b).soap_header(tenant)
+        });
+        let resp = c.with_response(|c| c.echo("blocking".into())).unwrap();
+        assert_eq!(resp.value.text, "blocking", "{v}");
+        assert_eq!(resp.status, 200, "{v}");
+        let session: Option<String> = resp.headers.get(Name::new(HEADERS_NS, "Session")).unwrap();
+        assert_eq!(session.as_deref(), Some("session-blk"), "{v}");
+        let relates: Option<String> = resp.headers.get(Name::new(WSA_NS, "RelatesTo")).unwrap();
+        assert!(relates.is_some(), "{v}: {:?}", resp.headers);
+        assert_eq!(relates, resp.value.message_id, "{v}");
+        let action: Option<String> = resp.headers.get(Name::new(WSA_NS, "Action")).unwrap();
+        assert_eq!(
+            action.as_deref(),
+            Some("urn:soapgen:wsa:AddressedEcho:EchoResponse"),
+            "{v}"
+        );
+        assert!(
+            resp.http_header("content-type")
+                .is_some_and(|t| t.contains(match v {
+                    SoapVersion::Soap11 => "text/xml",
+                    SoapVersion::Soap12 => "application/soap+xml",
+                })),
+            "{v}: {:?}",
+            resp.http_headers
+        );
+        // The same rules as the plain call: the unnamed mustUnderstand block fails it.
+        let e = blocking_client(&peer.url("/"), v, |b| b)
+            .with_response(|c| c.echo("x".into()))
+            .unwrap_err();
+        assert!(matches!(e, Error::Header(_)), "{v}: {e:?}");
+    }
+}
+
+fn assert_blocking_in_async(e: &Error, url: &str) {
+    let Error::Transport(t) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(t.kind, TransportErrorKind::BlockingInAsync, "{e}");
+    assert_eq!(t.url, url);
+    let text = e.to_string();
+    assert!(text.contains(url), "{text}");
+    assert!(text.contains("async client of its own"), "{text}");
+    assert!(text.contains("spawn_blocking"), "{text}");
+}
+
+/// Inside an async runtime a blocking call is a typed error naming the endpoint, not tokio's
+/// nested-`block_on` panic; dropping the client there does not panic
+/// either. The async client, and a thread outside the runtime, still reach the same peer.
+#[tokio::test]
+async fn a_blocking_call_inside_an_async_runtime_is_a_typed_error() {
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    let url = peer.url("/");
+    for v in VERSIONS {
+        let c = blocking_client(&url, v, session_understood);
+        assert_blocking_in_async(&c.echo("x".into()).unwrap_err(), &url);
+        assert_blocking_in_async(&c.with_response(|c| c.echo("x".into())).unwrap_err(), &url);
+        // An async client (of its own: a pooled connection opened by one runtime is driven
+        // by that runtime) works here.
+        let r = client(&url, v, session_understood)
+            .echo("async".into())
+            .await
+            .unwrap();
+        assert_eq!(r.text, "async");
+        // On a thread outside the runtime, the blocking call works.
+        let moved = c.clone();
+        let r = std::thread::spawn(move || moved.echo("thread".into()))
+            .join()
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.text, "thread");
+        drop(c);
+    }
+}
+
+/// On a multi-threaded runtime too, and in `spawn_blocking` (tokio does not tell its blocking
+/// threads from its workers, so the blocking client refuses there as well), where the advice of
+/// the error, the async call run with `Handle::current().block_on`, works against the peer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_spawn_blocking_the_error_says_what_works() {
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    let url = peer.url("/");
+    let c = blocking_client(&url, SoapVersion::Soap12, session_understood);
+    assert_blocking_in_async(&c.echo("x".into()).unwrap_err(), &url);
+    let r = tokio::task::spawn_blocking(move || {
+        let refused = c.echo("x".into()).unwrap_err();
+        let done = tokio::runtime::Handle::current()
+            .block_on(c.as_async().echo("in spawn_blocking".into()));
+        (refused, done)
+    })
+    .await
+    .unwrap();
+    assert_blocking_in_async(&r.0, &url);
+    assert_eq!(r.1.unwrap().text, "in spawn_blocking");
+}
+
+/// The reply's `wsa:Action` must be the operation's output action (here the default pattern,
+/// `urn:soapgen:wsa:AddressedEcho:EchoResponse`, Metadata §4.4.4): the peer's `/wrong-action`
+/// reply is the typed error, in both addressing versions and both SOAP versions, unless the
+/// client switches the check off.
+#[tokio::test]
+async fn a_reply_with_another_action_is_a_typed_error_unless_switched_off() {
+    for version in [AddressingVersion::W3C, AddressingVersion::Submission2004] {
+        let peer = peers::gsoap_wsa(version);
+        let url = peer.url("/wrong-action/no-session");
+        let mode = AddressingMode::On(version);
+        for v in VERSIONS {
+            let e = client(&url, v, |b| b.addressing(mode))
+                .echo("x".into())
+                .await
+                .unwrap_err();
+            let Error::Header(h) = &e else {
+                panic!("{version} {v}: {e:?}")
+            };
+            assert_eq!(
+                h.kind,
+                HeaderErrorKind::Action {
+                    expected: "urn:soapgen:wsa:AddressedEcho:EchoResponse".to_owned(),
+                    found: Some("urn:soapgen:wsa:AddressedEcho:OtherResponse".to_owned()),
+                    version,
+                },
+                "{version} {v}"
+            );
+            assert!(e.to_string().contains("check_reply_action(false)"), "{e}");
+            let r = client(&url, v, |b| b.addressing(mode).check_reply_action(false))
+                .echo("accepted".into())
+                .await
+                .unwrap_or_else(|e| panic!("{version} {v}: {e}"));
+            assert_eq!(r.text, "accepted");
+            // The right action passes the check.
+            let r = client(&peer.url("/no-session"), v, |b| b.addressing(mode))
+                .echo("right".into())
+                .await
+                .unwrap_or_else(|e| panic!("{version} {v}: {e}"));
+            assert_eq!(r.text, "right");
+        }
+    }
+}
+
+/// A fault of an addressed call carries its `wsa:Action`: gSOAP's plugin gives its own faults
+/// SOAP Binding §6's `…/soap/fault` (the submission's `…/fault`), and the peer's
+/// `/refuse-declared` fault the WSDL fault's action.
+#[tokio::test]
+async fn faults_carry_their_wsa_action() {
+    for version in [AddressingVersion::W3C, AddressingVersion::Submission2004] {
+        let peer = peers::gsoap_wsa(version);
+        let mode = AddressingMode::On(version);
+        for v in VERSIONS {
+            let e = client(&peer.url("/refuse"), v, |b| b.addressing(mode))
+                .echo("x".into())
+                .await
+                .unwrap_err();
+            let f = e.fault().unwrap_or_else(|| panic!("{version} {v}: {e:?}"));
+            assert!(f.reason.contains("refused as asked"), "{f}");
+            let action = f.action.as_deref().expect("the fault's wsa:Action");
+            assert!(
+                version.fault_actions().contains(&action),
+                "{version} {v}: {action}"
+            );
+            let e = client(&peer.url("/refuse-declared"), v, |b| b.addressing(mode))
+                .echo("x".into())
+                .await
+                .unwrap_err();
+            let f = e.fault().unwrap_or_else(|| panic!("{version} {v}: {e:?}"));
+            assert_eq!(
+                f.action.as_deref(),
+                Some("urn:soapgen:wsa:AddressedEcho:Echo:Fault:Refused"),
+                "{version} {v}"
+            );
+        }
+    }
+    // Unaddressed, a fault has no action to report (the peer then refuses for the headers).
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    let e = client(&peer.url("/"), SoapVersion::Soap11, |b| {
+        b.addressing(AddressingMode::Off)
+    })
+    .echo("x".into())
+    .await
+    .unwrap_err();
+    assert_eq!(e.fault().map(|f| f.action.clone()), Some(None), "{e:?}");
+}
+
+/// Waits (at most 10 s) until `listener` received a request, and returns it.
+fn relayed(listener: &soapgen_tests::canned::Canned) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let got = listener.last_request();
+        if !got.is_empty() || std::time::Instant::now() > deadline {
+            return got;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+fn accepting_listener() -> soapgen_tests::canned::Canned {
+    soapgen_tests::canned::serve(soapgen_tests::canned::Behaviour::Raw(
+        soapgen_tests::canned::http(202, "text/xml", b""),
+    ))
+}
+
+/// A non-anonymous `wsa:FaultTo` set by the caller: gSOAP's plugin relays its fault there (a
+/// POST of the fault envelope, related to the request) and answers the call with an empty 202,
+/// which the call reports as `Error::Http` naming the FaultTo. Replies still come back.
+#[tokio::test]
+async fn a_fault_to_address_gets_the_fault() {
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    for v in VERSIONS {
+        let listener = accepting_listener();
+        let sink = format!("{}faults", listener.url().trim_end_matches("soap"));
+        let e = client(&peer.url("/refuse"), v, |b| b.fault_to(&sink))
+            .echo("x".into())
+            .await
+            .unwrap_err();
+        assert_eq!(e.status(), Some(202), "{v}: {e:?}");
+        assert!(e.to_string().contains(&sink), "{e}");
+        let got = relayed(&listener);
+        assert!(got.contains("refused as asked"), "{v}: {got}");
+        assert!(got.contains("RelatesTo"), "{v}: {got}");
+        assert!(
+            got.contains(&sink),
+            "{v}: wsa:To of the relayed fault: {got}"
+        );
+        // With the same FaultTo, a call that succeeds gets its reply on the HTTP response.
+        let r = client(&peer.url("/no-session"), v, |b| b.fault_to(&sink))
+            .echo("replied".into())
+            .await
+            .unwrap_or_else(|e| panic!("{v}: {e}"));
+        assert_eq!(r.text, "replied");
+    }
+}
+
+/// A non-anonymous `wsa:ReplyTo` set by the caller: the peer's plugin relays the reply there
+/// and answers the call with an empty 202 (`Error::Http` naming the ReplyTo).
+#[tokio::test]
+async fn a_reply_to_address_gets_the_reply() {
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    for v in VERSIONS {
+        let listener = accepting_listener();
+        let sink = format!("{}replies", listener.url().trim_end_matches("soap"));
+        let e = client(&peer.url("/relay/no-session"), v, |b| b.reply_to(&sink))
+            .echo("relayed".into())
+            .await
+            .unwrap_err();
+        assert_eq!(e.status(), Some(202), "{v}: {e:?}");
+        assert!(e.to_string().contains(&sink), "{e}");
+        let got = relayed(&listener);
+        assert!(got.contains(">relayed<"), "{v}: {got}");
+        assert!(got.contains(&format!(">{sink}<")), "{v}: {got}");
+        assert!(got.contains("RelatesTo"), "{v}: {got}");
+    }
+    // Not an absolute IRI: refused when the client is built.
+    for bad in ["replies", "http://a b/"] {
+        let e = Client::builder(peer.url("/"))
+            .reply_to(bad)
+            .build()
+            .unwrap_err();
+        assert!(matches!(e, Error::Encode(_)), "{bad}: {e:?}");
+        assert!(e.to_string().contains("wsa:ReplyTo"), "{e}");
+        let e = Client::builder(peer.url("/"))
+            .fault_to(bad)
+            .build()
+            .unwrap_err();
+        assert!(e.to_string().contains("wsa:FaultTo"), "{e}");
+    }
 }

@@ -95,6 +95,130 @@ async fn a_wsdl_2_0_description_with_addressing_policies_turns_it_on_too() {
     }
 }
 
+/// The response headers the WSDL declares (`soap:header` in the output, WSDL 1.1 §3.7; in
+/// WSDL 2.0 `wsoap:header`, Part 2 §5.8) are constants of the generated client, read typed from
+/// the peer's response in both SOAP versions; a declared header the reply lacks is `None`, one
+/// read as a type it does not match is a decode error at `Header/…`, and undeclared blocks
+/// (the reply's `wsa:RelatesTo`) stay readable as XML.
+#[tokio::test]
+async fn the_declared_response_headers_are_read_typed_from_the_peers_reply() {
+    use soapgen_runtime::header::DeclaredHeader;
+    use soapgen_runtime::xml::Name;
+    assert_eq!(
+        AddressedEchoServiceClient::SESSION_HEADER.name(),
+        Name::new("urn:soapgen:wsa:headers", "Session")
+    );
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    for v in [SoapVersion::Soap11, SoapVersion::Soap12] {
+        // h:Session is mustUnderstand: the caller processes it, so says so.
+        let client = Client::builder(peer.url("/"))
+            .understood_header("urn:soapgen:wsa:headers", "Session")
+            .build()
+            .unwrap();
+        let resp = AddressedEchoServiceClient::from_client(client.clone())
+            .with_soap_version(v)
+            .echo("declared".into())
+            .with_response()
+            .await
+            .unwrap_or_else(|e| panic!("{v}: {e}"));
+        assert_eq!(resp.value.text, "declared");
+        let session: Option<String> = resp
+            .header(&AddressedEchoServiceClient::SESSION_HEADER)
+            .unwrap();
+        // The peer's h:Session is "session-" and the request's h:Tenant (none here).
+        assert_eq!(session.as_deref(), Some("session-"), "{v}");
+        assert_eq!(
+            resp.header(&AddressedEchoServiceClient::NOTE_HEADER)
+                .unwrap()
+                .as_deref(),
+            Some("from gSOAP"),
+            "{v}"
+        );
+        let relates = resp
+            .headers
+            .find(Name::new(
+                "http://www.w3.org/2005/08/addressing",
+                "RelatesTo",
+            ))
+            .expect("wsa:RelatesTo");
+        assert!(relates.element.xml.contains("urn:uuid:"), "{v}");
+        // Read as a type it is not: the element path names the header.
+        const NOTE_AS_INT: DeclaredHeader<i32> =
+            DeclaredHeader::new("urn:soapgen:wsa:headers", "Note");
+        let e = resp.header(&NOTE_AS_INT).unwrap_err();
+        assert_eq!(e.path(), "Header/Note", "{e}");
+        // The same service's WSDL 2.0 description declares them too; /no-session leaves one out.
+        let resp = addressed20::AddressedEchoServiceClient::new(peer.url("/no-session"))
+            .unwrap()
+            .with_soap_version(v)
+            .echo("declared".into())
+            .with_response()
+            .await
+            .unwrap_or_else(|e| panic!("{v}: {e}"));
+        assert_eq!(
+            resp.header(&addressed20::AddressedEchoServiceClient::SESSION_HEADER)
+                .unwrap(),
+            None,
+            "{v}"
+        );
+        assert_eq!(
+            resp.header(&addressed20::AddressedEchoServiceClient::NOTE_HEADER)
+                .unwrap()
+                .as_deref(),
+            Some("from gSOAP"),
+            "{v}"
+        );
+    }
+}
+
+/// The output action the WSDL implies (Metadata §4.4.4's default pattern: the portType's name
+/// and `EchoResponse`, not the client's) is what the reply must carry: the peer's
+/// `/wrong-action` reply is refused with the typed error, in WSDL 1.1 and 2.0, unless the check
+/// is switched off.
+#[tokio::test]
+async fn the_reply_action_the_wsdl_gives_is_checked() {
+    use soapgen_runtime::header::HeaderErrorKind;
+    let peer = peers::gsoap_wsa(AddressingVersion::W3C);
+    let url = peer.url("/wrong-action/no-session");
+    for v in [SoapVersion::Soap11, SoapVersion::Soap12] {
+        let e = AddressedEchoServiceClient::new(&url)
+            .unwrap()
+            .with_soap_version(v)
+            .echo("x".into())
+            .await
+            .unwrap_err();
+        let soapgen_runtime::Error::Header(h) = &e else {
+            panic!("{v}: {e:?}")
+        };
+        assert!(
+            matches!(&h.kind, HeaderErrorKind::Action { expected, found: Some(found), .. }
+                if expected == "urn:soapgen:wsa:AddressedEcho:EchoResponse"
+                    && found == "urn:soapgen:wsa:AddressedEcho:OtherResponse"),
+            "{v}: {e}"
+        );
+        let e = addressed20::AddressedEchoServiceClient::new(&url)
+            .unwrap()
+            .with_soap_version(v)
+            .echo("x".into())
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&e, soapgen_runtime::Error::Header(h) if matches!(h.kind, HeaderErrorKind::Action { .. })),
+            "{v}: {e:?}"
+        );
+        let lenient = Client::builder(&url)
+            .check_reply_action(false)
+            .build()
+            .unwrap();
+        let r = AddressedEchoServiceClient::from_client(lenient)
+            .with_soap_version(v)
+            .echo("accepted".into())
+            .await
+            .unwrap_or_else(|e| panic!("{v}: {e}"));
+        assert_eq!(r.text, "accepted");
+    }
+}
+
 const FAULT12: &str = r#"<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body><s:Fault><s:Code><s:Value>s:Receiver</s:Value></s:Code><s:Reason><s:Text xml:lang="en">captured</s:Text></s:Reason></s:Fault></s:Body></s:Envelope>"#;
 const FAULT11: &str = r#"<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode>s:Server</faultcode><faultstring>captured</faultstring></s:Fault></s:Body></s:Envelope>"#;
 

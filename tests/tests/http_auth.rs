@@ -668,3 +668,184 @@ async fn negotiate_final_token_with_an_altered_mech_list_mic_is_an_auth_error() 
     assert_eq!(lines(&peer, "ok ").len(), 1, "{out}");
     assert_eq!(lines(&peer, "served").len(), 1, "{out}");
 }
+
+// ------------------------------------------------------------------------------------------
+// `soapgen fetch` with the same HTTP options, against the same gSOAP peer serving documents
+// over HTTP GET (`--docs DIR`, behind its httpda Digest and gsoapssl mTLS).
+
+const FETCH_WSDL: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<wsdl:definitions targetNamespace="urn:soapgen:fetch" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"
+    xmlns:xsd="http://www.w3.org/2001/XMLSchema">
+  <wsdl:types>
+    <xsd:schema targetNamespace="urn:soapgen:fetch">
+      <xsd:import namespace="urn:soapgen:fetch:types" schemaLocation="types.xsd"/>
+    </xsd:schema>
+  </wsdl:types>
+</wsdl:definitions>
+"#;
+const FETCH_XSD: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<xsd:schema targetNamespace="urn:soapgen:fetch:types" xmlns:xsd="http://www.w3.org/2001/XMLSchema">
+  <xsd:element name="Ping" type="xsd:string"/>
+</xsd:schema>
+"#;
+
+/// A fresh folder under the test PKI's (kept per test run) holding the two documents.
+fn fetch_docs(name: &str) -> (PathBuf, PathBuf) {
+    let root = pki::test_pki()
+        .dir()
+        .join(format!("fetch-{name}-{}", std::process::id()));
+    let docs = root.join("docs");
+    std::fs::create_dir_all(&docs).unwrap();
+    std::fs::write(docs.join("svc.wsdl"), FETCH_WSDL).unwrap();
+    std::fs::write(docs.join("types.xsd"), FETCH_XSD).unwrap();
+    (docs, root.join("out"))
+}
+
+fn fetch_options(url: String, out: &std::path::Path) -> soapgen_build::fetch::FetchOptions {
+    let mut o = soapgen_build::fetch::FetchOptions::new(url, out);
+    o.progress = false;
+    o.timeout = std::time::Duration::from_secs(10);
+    o
+}
+
+/// Digest (RFC 7616): the WSDL's GET is challenged once and answered, the imported schema's GET
+/// answers the remembered challenge at once with the next nonce count; both arrive byte for
+/// byte. A wrong password is the typed Auth error; the same credentials sent as basic are
+/// refused with the server's 401.
+#[test]
+fn fetch_answers_the_peers_digest_challenge() {
+    use soapgen_build::fetch::{fetch, AuthScheme, FetchError};
+    let (docs, out) = fetch_docs("digest");
+    let peer = peers::gsoap_auth(&["--digest", "dave:s3cret", "--docs", docs.to_str().unwrap()]);
+    let url = format!("http://127.0.0.1:{}/svc/svc.wsdl?wsdl", peer.port());
+    let mut o = fetch_options(url.clone(), &out);
+    o.basic_auth = Some(("dave".into(), Some("s3cret".into())));
+    o.auth_scheme = AuthScheme::Digest;
+    let report = fetch(&o).unwrap_or_else(|e| panic!("{e}\n{}", peer.stderr_output()));
+    assert_eq!(report.documents.len(), 2, "{report}");
+    for d in &report.documents {
+        let got = std::fs::read_to_string(out.join(&d.file)).unwrap();
+        let expected = if d.url.contains("types.xsd") {
+            FETCH_XSD
+        } else {
+            FETCH_WSDL
+        };
+        assert_eq!(got, expected, "{}", d.url);
+    }
+    let ok = lines(&peer, "digest ok");
+    assert_eq!(ok.len(), 2, "{}", peer.stderr_output());
+    assert!(
+        ok[0].contains("user=dave") && ok[0].ends_with("nc=00000001"),
+        "{ok:?}"
+    );
+    assert!(ok[1].ends_with("nc=00000002"), "{ok:?}");
+    assert_eq!(
+        lines(&peer, "digest challenge").len(),
+        1,
+        "{}",
+        peer.stderr_output()
+    );
+    assert_eq!(lines(&peer, "get ok").len(), 2, "{}", peer.stderr_output());
+
+    o.basic_auth = Some(("dave".into(), Some("Xq9-not-it".into())));
+    let e = fetch(&o).unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            FetchError::Auth {
+                scheme: "Digest",
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string().contains("dave") && !e.to_string().contains("Xq9-not-it"),
+        "{e}"
+    );
+
+    o.basic_auth = Some(("dave".into(), Some("s3cret".into())));
+    o.auth_scheme = AuthScheme::Basic;
+    let e = fetch(&o).unwrap_err();
+    assert_eq!(e.status(), Some(401), "{e}");
+}
+
+/// TLS client certificates: PEM (through the CLI's flags, as a user types them) and PKCS#12
+/// against the gsoapssl peer that requires one issued by the test CA, trusted as a private
+/// root; with no certificate the handshake is refused.
+#[test]
+fn fetch_presents_a_client_certificate() {
+    use clap::Parser as _;
+    use soapgen_build::fetch::fetch;
+    let (docs, out) = fetch_docs("mtls");
+    let keyfile = localhost_keyfile();
+    let pki = pki::test_pki();
+    let ca = pki.path("ca.pem");
+    let peer = peers::gsoap_auth(&[
+        "--tls",
+        keyfile.to_str().unwrap(),
+        ca.to_str().unwrap(),
+        "--docs",
+        docs.to_str().unwrap(),
+    ]);
+    let url = format!("https://127.0.0.1:{}/svc.wsdl", peer.port());
+    let cli = soapgen_build::cli::Cli::try_parse_from([
+        "soapgen",
+        "fetch",
+        &url,
+        "-o",
+        out.join("pem").to_str().unwrap(),
+        "--quiet",
+        "--ca-cert",
+        ca.to_str().unwrap(),
+        "--client-cert",
+        pki.path("client.pem").to_str().unwrap(),
+        "--client-key",
+        pki.path("client.key").to_str().unwrap(),
+    ])
+    .unwrap();
+    let report = soapgen_build::cli::run(cli).unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.contains("fetched 2 documents"), "{report}");
+    assert!(out.join("pem").join("types.xsd").is_file());
+
+    let mut o = fetch_options(url.clone(), &out.join("p12"));
+    o.ca_certs = vec![ca.clone()];
+    o.client_identity =
+        Some(ClientIdentity::from_pkcs12(&pki.read("client.p12"), "changeit").unwrap());
+    let report = fetch(&o).unwrap_or_else(|e| panic!("{e}\n{}", peer.stderr_output()));
+    assert_eq!(report.documents.len(), 2);
+    assert!(
+        lines(&peer, "tls ok subject=")
+            .iter()
+            .all(|l| l.contains("client")),
+        "{}",
+        peer.stderr_output()
+    );
+
+    o.client_identity = None;
+    let e = fetch(&o).unwrap_err();
+    assert!(
+        matches!(e, soapgen_build::fetch::FetchError::Transport { .. }),
+        "{e:?}"
+    );
+    assert!(
+        !lines(&peer, "tls refused").is_empty(),
+        "{}",
+        peer.stderr_output()
+    );
+    // A PKCS#12 store with the wrong password is refused before anything is sent.
+    let cli = soapgen_build::cli::Cli::try_parse_from([
+        "soapgen",
+        "fetch",
+        &url,
+        "-o",
+        out.join("bad").to_str().unwrap(),
+        "--client-pkcs12",
+        pki.path("client.p12").to_str().unwrap(),
+        "--pkcs12-password",
+        "not-it",
+    ])
+    .unwrap();
+    let e = soapgen_build::cli::run(cli).unwrap_err();
+    assert!(e.to_string().contains("--client-pkcs12"), "{e}");
+}

@@ -790,6 +790,9 @@ impl Emitter<'_> {
             args.push(quote!(name = #req_local));
             let action = &op.action;
             args.push(quote!(action = #action));
+            if let Some(r) = &op.reply_action {
+                args.push(quote!(reply_action = #r));
+            }
             args.push(quote!(namespace = #req_ns));
             match &op.response {
                 Some(r) => {
@@ -879,6 +882,7 @@ impl Emitter<'_> {
                 async fn #m(&self, #(#headers,)* #(#params,)* #(#attachments),*) -> ::core::result::Result<#ret, #err>;
             }
         });
+        let declared_headers = self.declared_headers(c);
         quote! {
             #doc
             #summary
@@ -887,6 +891,55 @@ impl Emitter<'_> {
             #[#rt::soap_client(#krate namespace = #ns, soap = #version, #endpoint #addressing #blocking)]
             pub trait #name {
                 #(#methods)*
+            }
+            #declared_headers
+        }
+    }
+
+    /// The response headers the client's operations declare (WSDL 1.1 §3.7 `soap:header` of an
+    /// output), as `DeclaredHeader` constants of the generated `{Trait}Client`, each element
+    /// once: `SESSION_HEADER` for `{ns}Session`. Nothing when there are none.
+    fn declared_headers(&self, c: &ClientDecl) -> TokenStream {
+        let rt = &self.rt;
+        let mut seen: Vec<&crate::model::components::QName> = Vec::new();
+        let mut used: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+        let mut consts = Vec::new();
+        for op in &c.operations {
+            for h in &op.response_headers {
+                if seen.contains(&&h.xml) {
+                    continue;
+                }
+                seen.push(&h.xml);
+                let base = format!("{}_HEADER", h.name.trim_start_matches("r#").to_uppercase());
+                let mut cname = base.clone();
+                let mut n = 2;
+                while !used.insert(cname.clone()) {
+                    cname = format!("{base}_{n}");
+                    n += 1;
+                }
+                let cid = ident(&cname);
+                let ty = self.type_expr(&h.ty, false);
+                let (l, ns) = (&h.xml.local, &h.xml.ns);
+                let d = format!(
+                    " The `{{{ns}}}{l}` header block the WSDL declares in the response of \
+                     `{}` (`soap:header`, WSDL 1.1 §3.7): `response.header(&Self::{cname})` \
+                     reads it typed.",
+                    op.wsdl_name
+                );
+                consts.push(quote! {
+                    #[doc = #d]
+                    pub const #cid: #rt::header::DeclaredHeader<#ty> =
+                        #rt::header::DeclaredHeader::new(#ns, #l);
+                });
+            }
+        }
+        if consts.is_empty() {
+            return TokenStream::new();
+        }
+        let client = ident(&format!("{}Client", c.name));
+        quote! {
+            impl #client {
+                #(#consts)*
             }
         }
     }

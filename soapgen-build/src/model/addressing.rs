@@ -117,6 +117,16 @@ pub fn default_input_name(op: &str, acts: &OperationActions) -> String {
     }
 }
 
+/// The output message's name for the default pattern (Metadata §4.4.4, with WSDL 1.1 §2.4.5's
+/// default names): the output's `name`, else the operation's name followed by `Response`.
+/// WSDL 2.0 (Metadata §4.4.2): the operation's name and the direction token `Response`.
+pub fn default_output_name(op: &str, acts: &OperationActions) -> String {
+    match &acts.output_name {
+        Some(n) if !acts.wsdl20 => n.clone(),
+        _ => format!("{op}Response"),
+    }
+}
+
 /// Sets each client's [`ClientDecl::addressing`] from its bindings and ports, and, for an
 /// addressed client, each operation's action to its `wsa:Action`. A `soapAction` that differs
 /// from the `wsa:Action` is replaced (WS-Addressing 1.0 SOAP Binding §3–§4: the SOAP action, when
@@ -175,6 +185,16 @@ pub fn apply(defs: &Definitions, clients: &mut [ClientDecl], warnings: &mut Vec<
                 }
             }
             op.action = action;
+            // What the reply must carry (request-response operations only).
+            op.reply_action = op.response.is_some().then(|| {
+                acts.output.clone().unwrap_or_else(|| {
+                    default_action(
+                        &pt.ns,
+                        &pt.local,
+                        &default_output_name(&op.wsdl_name, &acts),
+                    )
+                })
+            });
         }
     }
 }

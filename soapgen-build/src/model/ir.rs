@@ -409,6 +409,10 @@ pub struct OperationDecl {
     pub doc: Option<String>,
     /// soapAction.
     pub action: String,
+    /// The `wsa:Action` the reply of an addressed call must carry (WS-Addressing 1.0 Metadata
+    /// §4.4: the output's `wsam:Action`, else the default pattern): set for the request-response
+    /// operations of addressed clients, emitted as `reply_action = …`.
+    pub reply_action: Option<String>,
     /// Body element (wrapper or bare element). With [`empty_request`](Self::empty_request) no
     /// element is sent: this is then `{response namespace}operation name`, naming the operation only.
     pub request: QName,
@@ -435,6 +439,11 @@ pub struct OperationDecl {
     pub params: Vec<ParamDecl>,
     /// Header parameters.
     pub headers: Vec<ParamDecl>,
+    /// Header blocks the response may carry (WSDL 1.1 §3.7 `soap:header` in the binding
+    /// operation's `output`; WSDL 2.0 Part 2 §5.8 `wsoap:header`), each element once: emitted as
+    /// `DeclaredHeader` constants of the client, read with `Response::header`. `name` is the
+    /// element's local name in snake case.
+    pub response_headers: Vec<ParamDecl>,
     /// The return type; `None` is `()`.
     pub ret: Option<TypeExpr>,
     /// The declared faults' type, if any.

@@ -224,7 +224,13 @@ impl ClientIdentity {
         self.certificates
     }
 
-    pub(crate) fn to_reqwest(&self) -> Result<reqwest::Identity, TlsError> {
+    /// The identity as reqwest's (rustls) `Identity`, for an HTTP client of one's own built on
+    /// the same reqwest (`soapgen fetch` uses it); the default transport does this itself.
+    ///
+    /// # Errors
+    ///
+    /// [`TlsError`] if reqwest refuses the key or certificates.
+    pub fn to_reqwest(&self) -> Result<reqwest::Identity, TlsError> {
         reqwest::Identity::from_pem(&self.pem)
             .map_err(|e| tls_err(format!("client identity: not usable for TLS: {e}")))
     }

@@ -64,6 +64,7 @@ impl<'d> Builder<'d> {
                     .params
                     .iter()
                     .chain(op.headers.iter())
+                    .chain(op.response_headers.iter())
                     .map(|p| &p.ty.base)
                     .chain(op.ret.iter().map(|t| &t.base))
                     .filter_map(named)
@@ -366,6 +367,7 @@ impl<'d> Builder<'d> {
             wsdl_name: op.name.clone(),
             doc: op.doc.clone(),
             action: bop.soap_action.clone().unwrap_or_default(),
+            reply_action: None,
             request: QName::new("", ""),
             empty_request: false,
             response: None,
@@ -376,6 +378,7 @@ impl<'d> Builder<'d> {
             result_min: 0,
             params: Vec::new(),
             headers: Vec::new(),
+            response_headers: Vec::new(),
             ret: None,
             faults: None,
             attachments: Vec::new(),
@@ -430,6 +433,34 @@ impl<'d> Builder<'d> {
                 ty: TypeExpr {
                     base,
                     card: Card::Optional,
+                    boxed: false,
+                },
+            });
+        }
+        // Response headers (WSDL 1.1 §3.7 soap:header in the output): read typed from
+        // `Response::header`, one constant per element, named after it.
+        let mut hscope = Scope::new();
+        for (mq, part, loc) in out_bind.iter().flat_map(|b| b.headers.iter()) {
+            let m = self.message(mq, loc)?;
+            let Some(p) = m.parts.iter().find(|p| &p.name == part) else {
+                return Err(undefined(format!("part {part} of message {mq}"), loc));
+            };
+            let PartKind::Element(eq) = &p.kind else {
+                return Err(unsupported(
+                    "a soap:header part typed with type= (headers are elements)",
+                    &p.loc,
+                ));
+            };
+            if decl.response_headers.iter().any(|h| &h.xml == eq) {
+                continue;
+            }
+            let (base, _) = self.element_base(eq, &p.loc)?;
+            decl.response_headers.push(ParamDecl {
+                name: hscope.unique(&names::field_name(&eq.local)),
+                xml: eq.clone(),
+                ty: TypeExpr {
+                    base,
+                    card: Card::One,
                     boxed: false,
                 },
             });
@@ -560,6 +591,7 @@ fn method_names(binding: &Binding, pt: &PortType) -> Vec<String> {
         "with_soap_version",
         "with_soap_headers",
         "soap_version",
+        "with_response",
         // Shadowing `Clone::clone` and `Debug::fmt` in method-call syntax.
         "clone",
         "clone_from",

@@ -5,7 +5,7 @@
  * (gsoapssl, OpenSSL).  Built by build.sh.
  *
  * Usage: auth-server [--digest USER:PASSWORD] [--digest-alg md5|sha256]
- *                    [--stale-after N] [--tls KEYFILE CAFILE]
+ *                    [--stale-after N] [--tls KEYFILE CAFILE] [--docs DIR]
  *                    [--port N] [--host ADDR] [--exit-with-parent]
  *   --digest: every request must carry a Digest Authorization of USER and
  *     PASSWORD in realm "soapgen-tests" with qop=auth or auth-int, verified by
@@ -15,6 +15,10 @@
  *   --stale-after N: a nonce answers at most N requests; the next request on
  *     it, even with the right password, gets 401 with a fresh challenge marked
  *     stale=true (RFC 7616 section 3.3).
+ *   --docs DIR: HTTP GET serves DIR's files (text/xml): the last segment of
+ *     the path, the query ignored (GET /svc/echo.wsdl?wsdl gives DIR/echo.wsdl),
+ *     behind the same Digest (verified by http_da_verify_get) and TLS; 404 for
+ *     anything else.  Without it GET is refused (405), as gSOAP does.
  *   --tls KEYFILE CAFILE: HTTPS; KEYFILE holds the server's private key and
  *     certificate (PEM), the client must present a certificate that chains to
  *     CAFILE (SOAP_SSL_REQUIRE_CLIENT_AUTHENTICATION), else the handshake
@@ -24,6 +28,7 @@
  * One line per decision on stderr, which the tests read:
  *   "digest ok user=U alg=A nc=N"   "digest challenge: <why>"
  *   "digest stale nonce=X"          "tls ok subject=S"    "tls refused: <why>"
+ *   "get ok file=F"                 "get missing file=F"
  */
 #include "soapH.h"
 #include "EchoSoap11Binding.nsmap"
@@ -38,6 +43,7 @@
 #define REALM "soapgen-tests"
 #define MAX_NONCES 1024
 
+static const char *docs_dir;
 static const char *da_user;
 static const char *da_pass;
 static int stale_after;
@@ -90,8 +96,8 @@ static int stale_posthdr(struct soap *soap, const char *key, const char *val)
   return send_header(soap, key, val);
 }
 
-/* 0 when the request may proceed, else 401 with a challenge. */
-static int authenticate(struct soap *soap)
+/* 0 when the request (of HTTP method `method`) may proceed, else 401 with a challenge. */
+static int authenticate_method(struct soap *soap, const char *method)
 {
   struct http_da_data *data;
   struct conn *c = (struct conn *)soap->user;
@@ -104,7 +110,7 @@ static int authenticate(struct soap *soap)
     return 401;
   }
   if (strcmp(soap->authrealm, REALM) || strcmp(soap->userid, da_user)
-      || http_da_verify_post(soap, da_pass))
+      || http_da_verify_method(soap, method, da_pass))
   {
     fprintf(stderr, "digest challenge: refused user=%s\n", soap->userid);
     soap->authrealm = REALM;
@@ -124,6 +130,64 @@ static int authenticate(struct soap *soap)
           data && data->alg ? data->alg : "MD5", data && data->ncount ? data->ncount : "-");
   fflush(stderr);
   return 0;
+}
+
+static int authenticate(struct soap *soap)
+{
+  return authenticate_method(soap, "POST");
+}
+
+/* HTTP GET (soap->fget): a file of --docs DIR, behind the same authentication. */
+static int serve_get(struct soap *soap)
+{
+  char name[256], file[1024];
+  const char *path = soap->path ? soap->path : "";
+  const char *q = strchr(path, '?');
+  size_t end = q ? (size_t)(q - path) : strlen(path);
+  const char *slash;
+  size_t start, n;
+  FILE *f;
+  char buf[4096];
+  int rc;
+  if (!docs_dir)
+    return SOAP_GET_METHOD;
+  rc = authenticate_method(soap, "GET");
+  if (rc)
+    return rc;
+  for (slash = path + end; slash > path && slash[-1] != '/'; slash--)
+    ;
+  start = (size_t)(slash - path);
+  n = end - start;
+  if (n == 0 || n >= sizeof(name))
+    return 404;
+  memcpy(name, path + start, n);
+  name[n] = '\0';
+  if (name[0] == '.' || strchr(name, '\\'))
+    return 404;
+  snprintf(file, sizeof(file), "%s/%s", docs_dir, name);
+  f = fopen(file, "rb");
+  if (!f)
+  {
+    fprintf(stderr, "get missing file=%s\n", name);
+    fflush(stderr);
+    return 404;
+  }
+  soap->http_content = "text/xml; charset=utf-8";
+  if (soap_response(soap, SOAP_FILE))
+  {
+    fclose(f);
+    return soap->error;
+  }
+  while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+    if (soap_send_raw(soap, buf, n))
+    {
+      fclose(f);
+      return soap->error;
+    }
+  fclose(f);
+  fprintf(stderr, "get ok file=%s\n", name);
+  fflush(stderr);
+  return soap_end_send(soap);
 }
 
 static int do_echo(struct soap *soap, struct _g__echo *req, struct _g__echoResponse *resp)
@@ -194,6 +258,10 @@ static void serve_requests(struct soap *soap)
     {
       if (soap->error >= SOAP_STOP)
         continue;
+      /* A GET refused by serve_get (401 with the challenge, 404): answered as gSOAP
+       * answers a refused POST. */
+      if (soap->status == SOAP_GET && soap->error > 0)
+        soap_send_fault(soap);
       return;
     }
     if ((soap_serve_request(soap) || (soap->fserveloop && soap->fserveloop(soap)))
@@ -248,6 +316,8 @@ int main(int argc, char **argv)
     }
     else if (!strcmp(argv[i], "--stale-after") && i + 1 < argc)
       stale_after = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--docs") && i + 1 < argc)
+      docs_dir = argv[++i];
     else if (!strcmp(argv[i], "--tls") && i + 2 < argc)
     {
       keyfile = argv[++i];
@@ -263,6 +333,7 @@ int main(int argc, char **argv)
   soap->recv_timeout = 30;
   send_header = soap->fposthdr;
   soap->fposthdr = stale_posthdr;
+  soap->fget = serve_get;
   if (soap_register_plugin_arg(soap, http_da, alg))
   {
     soap_print_fault(soap, stderr);

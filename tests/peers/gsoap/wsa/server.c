@@ -17,7 +17,12 @@
  * wsa:RelatesTo = the request's MessageID, and the blocks h:Session (mustUnderstand, "session-"
  * + the request's h:Tenant) and h:Note ("from gSOAP"); its body echoes text and what the peer
  * received.  The path changes the reply: /wrong-relates relates it to another message,
- * /no-relates leaves wsa:RelatesTo out, /no-session leaves h:Session out.
+ * /no-relates leaves wsa:RelatesTo out, /no-session leaves h:Session out, /wrong-action gives
+ * it the wsa:Action ...:OtherResponse.  /relay accepts a non-anonymous wsa:ReplyTo, to which
+ * the plugin then relays the reply (answering the request with HTTP 202).  /refuse answers with
+ * the plugin's sender fault (wsa:Action .../soap/fault; relayed to a non-anonymous wsa:FaultTo
+ * by the plugin), /refuse-declared with the same fault carrying the WSDL fault's action
+ * ...:Echo:Fault:Refused (WS-Addressing Metadata's default pattern).
  */
 #include "soapH.h"
 #include "AddressedEcho.nsmap"
@@ -31,6 +36,8 @@
 #define IDLE_TIMEOUT_SECS 30
 #define REQUEST_ACTION "urn:soapgen:wsa:AddressedEcho:EchoRequest"
 #define RESPONSE_ACTION "urn:soapgen:wsa:AddressedEcho:EchoResponse"
+#define OTHER_ACTION "urn:soapgen:wsa:AddressedEcho:OtherResponse"
+#define REFUSED_ACTION "urn:soapgen:wsa:AddressedEcho:Echo:Fault:Refused"
 
 #ifdef SOAP_WSA_2005
 #define ANONYMOUS "http://www.w3.org/2005/08/addressing/anonymous"
@@ -53,8 +60,16 @@ int w__Echo(struct soap *soap, char *text, struct w__EchoResponse *out)
   if (strcmp(h->SOAP_WSA(Action), REQUEST_ACTION))
     return soap_wsa_sender_fault(soap, "wsa:Action is not " REQUEST_ACTION, h->SOAP_WSA(Action));
   if (!h->SOAP_WSA(ReplyTo) || !h->SOAP_WSA(ReplyTo)->Address
-      || strcmp(h->SOAP_WSA(ReplyTo)->Address, ANONYMOUS))
+      || (strcmp(h->SOAP_WSA(ReplyTo)->Address, ANONYMOUS) && !strstr(path, "/relay")))
     return soap_wsa_sender_fault(soap, "wsa:ReplyTo is not " ANONYMOUS, NULL);
+  if (strstr(path, "/refuse"))
+  {
+    int err = soap_wsa_sender_fault(soap, "refused as asked", NULL);
+    /* The fault's header (the plugin's, or none when it went to wsa:FaultTo). */
+    if (strstr(path, "/refuse-declared") && soap->header && soap->header->SOAP_WSA(Action))
+      soap->header->SOAP_WSA(Action) = REFUSED_ACTION;
+    return err;
+  }
   out->text = text;
   out->action = h->SOAP_WSA(Action);
   out->to = h->SOAP_WSA(To);
@@ -79,6 +94,8 @@ int w__Echo(struct soap *soap, char *text, struct w__EchoResponse *out)
     h->SOAP_WSA(RelatesTo)->__item = "urn:uuid:00000000-0000-4000-8000-000000000000";
   if (strstr(path, "/no-relates"))
     h->SOAP_WSA(RelatesTo) = NULL;
+  if (strstr(path, "/wrong-action"))
+    h->SOAP_WSA(Action) = OTHER_ACTION;
   return SOAP_OK;
 }
 
