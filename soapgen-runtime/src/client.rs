@@ -115,9 +115,19 @@ impl ClientBuilder {
         self
     }
 
-    /// Reader limits for responses (element depth).
+    /// Reader limits for responses (element depth, attributes, text size, references) and their
+    /// [`Leniency`](crate::xml::Leniency); replaces a leniency set before.
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
+        self
+    }
+
+    /// The schema rules the response reader relaxes (default
+    /// [`Leniency::STRICT`](crate::xml::Leniency::STRICT): none); each relaxation that fires logs
+    /// a `tracing` warning, target `soapgen::lenient`, with the element path. The same as setting
+    /// [`Limits::leniency`] through [`limits`](Self::limits).
+    pub fn leniency(mut self, leniency: crate::xml::Leniency) -> Self {
+        self.limits.leniency = leniency;
         self
     }
 

@@ -257,7 +257,9 @@ pub enum DecodeErrorKind {
     },
     /// Character data where only elements may appear.
     UnexpectedText(String),
-    /// `xsi:nil="true"` on an element that is not nillable.
+    /// `xsi:nil="true"` on an element that is not nillable (XML Schema Part 1 §3.3.4 Element
+    /// Locally Valid (Element) clause 3.1); see
+    /// [`Leniency::nil_on_non_nillable`](crate::xml::Leniency::nil_on_non_nillable).
     UnexpectedNil,
     /// A simple value that is not in the lexical space of its type.
     InvalidValue(ValueError),
@@ -342,9 +344,11 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::UnexpectedText(t) => {
                 write!(f, "unexpected text {t:?} in element-only content")
             }
-            DecodeErrorKind::UnexpectedNil => {
-                f.write_str("xsi:nil on an element that is not nillable")
-            }
+            DecodeErrorKind::UnexpectedNil => f.write_str(
+                "xsi:nil on an element that is not nillable (XML Schema Part 1 §3.3.4 \
+                     clause 3.1; Leniency::nil_on_non_nillable reads it as absent where the \
+                     element is optional)",
+            ),
             DecodeErrorKind::InvalidValue(v) => write!(f, "{v}"),
             DecodeErrorKind::NotAnEnvelope(m) => write!(f, "not a SOAP envelope: {m}"),
             DecodeErrorKind::VersionMismatch { expected, found } => write!(

@@ -21,15 +21,16 @@ pub fn read_required<'i, T: FromXml>(
     T::read_xml(r, child)
 }
 
-/// Reads an optional element: `xsi:nil="true"` reads as `None` (an `Option` field cannot tell nil from
-/// absent; use `OptionalNillable<T>` where that matters).
+/// Reads an optional, non-nillable element (`Option<T>`): `xsi:nil="true"` is an error (XML Schema
+/// Part 1 §3.3.4 clause 3.1), or with [`Leniency::nil_on_non_nillable`](crate::xml::Leniency)
+/// reads as `None` with a warning. A nillable optional element is `OptionalNillable<T>`.
 #[inline]
 pub fn read_optional<'i, T: FromXml>(
     r: &mut XmlReader<'i>,
     child: StartTag<'i>,
 ) -> Result<Option<T>, DecodeError> {
     if r.is_nil(&child)? {
-        r.skip_element()?;
+        r.nil_on_non_nillable(&child)?;
         return Ok(None);
     }
     T::read_xml(r, child).map(Some)
@@ -70,7 +71,7 @@ pub fn read_optional_or<'i, T: FromXmlText>(
     default: &str,
 ) -> Result<Option<T>, DecodeError> {
     if r.is_nil(&child)? {
-        r.skip_element()?;
+        r.nil_on_non_nillable(&child)?;
         return Ok(None);
     }
     r.read_simple_or(&child, default).map(Some)

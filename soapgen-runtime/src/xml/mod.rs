@@ -20,7 +20,7 @@ pub(crate) use encoding::charset_of;
 pub use encoding::to_utf8;
 
 pub use group::{FromXmlGroup, ToXmlGroup};
-pub use read::{Limits, StartTag, XmlReader};
+pub use read::{Leniency, Limits, StartTag, XmlReader};
 pub use write::{Name, TextOut, XmlWriter, XML_NS, XSI_NS};
 
 use crate::error::{DecodeError, EncodeError};
