@@ -132,6 +132,58 @@ impl<'i> XmlReader<'i> {
             .is_some_and(|f| f.0))
     }
 
+    /// The first attribute of `tag` other than namespace declarations and those in the XML Schema
+    /// instance namespace (`xsi:nil`, `xsi:type`, …) that is named in `known` or, with `wildcard`
+    /// (an `xs:anyAttribute`), any such attribute; as written (`prefix:local`). With `known` empty
+    /// and `wildcard` true: whether a nil element carries attributes at all (§2.6.2).
+    ///
+    /// # Errors
+    ///
+    /// A malformed attribute list, or a prefix bound to no namespace.
+    pub fn first_attribute_of(
+        &self,
+        tag: &StartTag<'i>,
+        known: &[Name<'_>],
+        wildcard: bool,
+    ) -> Result<Option<&'i str>, DecodeError> {
+        if tag.content.len() == tag.name_len {
+            return Ok(None);
+        }
+        for a in tag.attributes() {
+            let (qname, _) =
+                a.map_err(|e| self.error_at(DecodeErrorKind::Syntax(e.to_owned()), tag.offset))?;
+            if qname == "xmlns" || qname.starts_with("xmlns:") {
+                continue;
+            }
+            let (prefix, local) = split_qname(qname);
+            let namespace = match prefix {
+                None => "",
+                Some(p) => self.attribute_namespace(p).ok_or_else(|| {
+                    let mut err = self.error_at(
+                        DecodeErrorKind::Syntax(format!(
+                            "the prefix of attribute {qname} is not bound to a namespace"
+                        )),
+                        tag.offset,
+                    );
+                    err.location.path.push_str("/@");
+                    err.location.path.push_str(qname);
+                    err
+                })?,
+            };
+            if namespace == XSI_NS {
+                continue;
+            }
+            if wildcard
+                || known
+                    .iter()
+                    .any(|n| n.namespace == namespace && n.local == local)
+            {
+                return Ok(Some(qname));
+            }
+        }
+        Ok(None)
+    }
+
     /// `tag` (just read) carries `xsi:nil="true"` but its declaration is not nillable and the
     /// field is optional: with [`Leniency::nil_on_non_nillable`] the element is skipped (read as
     /// absent) and a warning logged (target `soapgen::lenient`) with its path; otherwise
