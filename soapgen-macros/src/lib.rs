@@ -119,6 +119,10 @@ pub fn derive_arbitrary_xml(input: TokenStream) -> TokenStream {
 /// submission; `addressing(version = "1.0", soap = "1.2")` for some SOAP versions only): the
 /// client's `ADDRESSING`, and a method without `action` gets the default action pattern of
 /// WS-Addressing Metadata §4.4.4 (`{namespace}/{Trait}/{op}Request`, `:` for a URN namespace).
+/// `default_namespaces`: request Body payloads name their elements under default-namespace
+/// declarations (`<Get xmlns="urn:x">`, `xmlns=""` on an unqualified child; Namespaces in XML 1.0
+/// §6.2) instead of prefixes, for servers that do not resolve element prefixes; the same as
+/// `ClientBuilder::default_namespaces(true)` for this client's calls.
 ///
 /// Methods: `async fn op(&self, params…) -> Result<T, soapgen_runtime::Error>`, with optional
 /// `#[soap(name = "Op", action = "urn:Op", response = "OpResponse", result = "OpResult", one_way)]`.
