@@ -1038,15 +1038,18 @@ mod tests {
         assert_eq!(expanded(&default), expanded(&prefixed));
     }
 
-    /// The elements of `xml` as (depth, namespace, local name, attributes as (namespace, local,
-    /// value) without namespace declarations, text), read with the runtime's reader.
-    fn expanded(xml: &str) -> Vec<(usize, String, String, Vec<(String, String, String)>, String)> {
+    /// One element: depth, namespace, local name, attributes as (namespace, local, value) without
+    /// namespace declarations, text.
+    type Element = (usize, String, String, Vec<(String, String, String)>, String);
+
+    /// The elements of `xml`, read with the runtime's reader.
+    fn expanded(xml: &str) -> Vec<Element> {
         use crate::xml::XmlReader;
         fn walk(
             r: &mut XmlReader<'_>,
             tag: crate::xml::StartTag<'_>,
             depth: usize,
-            out: &mut Vec<(usize, String, String, Vec<(String, String, String)>, String)>,
+            out: &mut Vec<Element>,
         ) {
             let mut attrs: Vec<(String, String, String)> = r
                 .other_attributes(&tag, &[])
