@@ -147,6 +147,11 @@ pub struct GenerateArgs {
     /// Leave out this operation, by its WSDL name, and the types only it reaches (repeatable).
     #[arg(long = "exclude-operation", value_name = "NAME")]
     pub exclude_operation: Vec<String>,
+    /// The clients write request payloads with default-namespace declarations (`<Get
+    /// xmlns="urn:x">`, `xmlns=""` on unqualified children) instead of prefixes, for servers that
+    /// do not resolve element prefixes (the same names; Namespaces in XML 1.0 §6.2).
+    #[arg(long)]
+    pub default_namespaces: bool,
 }
 
 /// `soapgen inspect`.
@@ -163,6 +168,10 @@ pub struct InspectArgs {
     /// (`generate --operation`) keeps. Takes the WSDL operation name or the Rust method name.
     #[arg(long, value_name = "NAME")]
     pub operation: Option<String>,
+    /// With `--operation`: the request as a client generated with `--default-namespaces` writes
+    /// it (default-namespace declarations instead of prefixes in the Body).
+    #[arg(long)]
+    pub default_namespaces: bool,
 }
 
 /// `soapgen fetch`.
@@ -269,7 +278,7 @@ pub fn run(cli: Cli) -> Result<String, Errors> {
             let g = b.generate_one(&args.input.wsdl)?;
             match &args.operation {
                 Some(op) => {
-                    let mut out = sample_request(&g.module, op)?;
+                    let mut out = sample_request(&g.module, op, args.default_namespaces)?;
                     out.push_str(&selection_summary(&b, &args.input.wsdl, &g.module, op)?);
                     Ok(out)
                 }
@@ -356,7 +365,7 @@ fn constructor(version: SoapVersion) -> &'static str {
 /// # Errors
 ///
 /// No operation of that name, with the names there are.
-pub fn sample_request(m: &Module, name: &str) -> Result<String, Error> {
+pub fn sample_request(m: &Module, name: &str, default_namespaces: bool) -> Result<String, Error> {
     let mut out = String::new();
     for c in &m.clients {
         for op in c
@@ -391,7 +400,7 @@ pub fn sample_request(m: &Module, name: &str) -> Result<String, Error> {
                     let _ = writeln!(out, "{h}: {value}");
                 }
                 out.push('\n');
-                out.push_str(&sample::request_envelope(m, v, op));
+                out.push_str(&sample::request_envelope(m, v, op, default_namespaces));
             }
         }
     }
@@ -475,7 +484,8 @@ fn crate_name(stem: &str) -> String {
 fn generate(args: &GenerateArgs) -> Result<String, Errors> {
     let mut b = builder(&args.input)?
         .docs(!args.no_docs)
-        .blocking(!args.no_blocking);
+        .blocking(!args.no_blocking)
+        .default_namespaces(args.default_namespaces);
     if !args.operation.is_empty() {
         b = b.operations(&args.operation);
     }
@@ -530,6 +540,10 @@ fn generate(args: &GenerateArgs) -> Result<String, Errors> {
             args.exclude_operation
                 .iter()
                 .map(|o| format!(" --exclude-operation {o}")),
+        )
+        .chain(
+            args.default_namespaces
+                .then(|| " --default-namespaces".to_owned()),
         )
         .collect();
     let cargo = format!(

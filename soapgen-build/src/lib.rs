@@ -61,6 +61,7 @@ pub struct Builder {
     strict_use: bool,
     no_docs: bool,
     no_blocking: bool,
+    default_namespaces: bool,
     documents: Vec<(PathBuf, std::sync::Arc<str>)>,
     selection: model::select::Selection,
 }
@@ -141,6 +142,17 @@ impl Builder {
     /// runtime's `blocking` feature, which is on by default).
     pub fn blocking(mut self, on: bool) -> Self {
         self.no_blocking = !on;
+        self
+    }
+
+    /// Whether the generated clients write request Body payloads with default-namespace
+    /// declarations (`<Get xmlns="urn:x"><q>…</q></Get>`, `xmlns=""` on an unqualified child)
+    /// instead of prefixes (`<tns:Get>`), for servers that do not resolve element prefixes
+    /// (default false). The same expanded names either way (Namespaces in XML 1.0 §6.2); emitted
+    /// as `#[soap_client(default_namespaces)]`. `soapgen inspect --operation` with
+    /// `--default-namespaces` shows the request written this way.
+    pub fn default_namespaces(mut self, on: bool) -> Self {
+        self.default_namespaces = on;
         self
     }
 
@@ -276,6 +288,7 @@ impl Builder {
                     .unwrap_or_else(|| "::soapgen_runtime".to_owned()),
                 docs: !self.no_docs,
                 blocking: !self.no_blocking,
+                default_namespaces: self.default_namespaces,
             },
         );
         Ok(Generated {

@@ -192,6 +192,28 @@ fn inspect_operation_prints_a_sample_request() {
     );
 }
 
+/// `inspect --operation … --default-namespaces`: the Body as a `default_namespaces` client writes
+/// it: unprefixed elements, `xmlns="…"` where the namespace changes, `xmlns=""` for unqualified
+/// children (rpc parts), qualified attributes still prefixed; the Envelope unchanged.
+#[test]
+fn inspect_operation_with_default_namespaces() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/wsdl/");
+    for (wsdl, op) in [
+        ("two_namespaces", "Get"),
+        ("rpc_literal", "Add"),
+        ("simple_content", "Get"),
+    ] {
+        let path = format!("{dir}{wsdl}.wsdl");
+        let out = cli(&["inspect", &path, "--operation", op, "--default-namespaces"])
+            .unwrap_or_else(|e| panic!("{wsdl}: {e}"));
+        let prefixed = cli(&["inspect", &path, "--operation", op]).unwrap();
+        // The Envelope's declarations are the same.
+        let envelope = |s: &str| s[..s.find("<soapenv:Body>").unwrap()].to_owned();
+        assert_eq!(envelope(&out), envelope(&prefixed));
+        insta::assert_snapshot!(format!("sample_default_namespaces_{wsdl}"), out);
+    }
+}
+
 /// `generate --operation` / `--exclude-operation`: only those operations and the types they reach;
 /// the crate's manifest says how to regenerate it; `inspect --operation` says what one keeps.
 #[test]

@@ -75,3 +75,23 @@ fn doc_wrapped_without_docs() {
     assert!(!g.code.contains("Places an order for one item."));
     insta::assert_snapshot!("doc_wrapped_without_docs", g.code);
 }
+
+/// `Builder::default_namespaces(true)`: the same code, each client's `#[soap_client]` taking
+/// `default_namespaces` (request payloads under default-namespace declarations).
+#[test]
+fn default_namespaces_is_a_client_argument() {
+    let on = soapgen_build::Builder::new()
+        .default_namespaces(true)
+        .generate_one(&wsdl("doc_wrapped.wsdl"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .code;
+    let off = generate("doc_wrapped.wsdl");
+    assert!(!off.contains("default_namespaces"), "{off}");
+    // One argument line in the one `#[soap_client(…)]`, right before `blocking`.
+    assert_eq!(on.matches("default_namespaces").count(), 1, "{on}");
+    assert!(
+        on.contains("    default_namespaces,\n    blocking\n)]\npub trait OrdersService"),
+        "{on}"
+    );
+    assert_eq!(on.replace("    default_namespaces,\n", ""), off);
+}

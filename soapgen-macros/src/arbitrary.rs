@@ -29,7 +29,7 @@ pub fn expand(input: DeriveInput) -> TokenStream {
     let (impl_g, ty_g, where_c) = input.generics.split_for_impl();
     let body = match &input.data {
         Data::Struct(s) => match &s.fields {
-            Fields::Named(named) => struct_body(named, &mut errs),
+            Fields::Named(named) => struct_body(krate, named, &mut errs),
             other => {
                 errs.push(syn::Error::new(
                     other.span(),
@@ -67,7 +67,7 @@ pub fn expand(input: DeriveInput) -> TokenStream {
     }
 }
 
-fn struct_body(named: &syn::FieldsNamed, errs: &mut Errors) -> TokenStream {
+fn struct_body(krate: &TokenStream, named: &syn::FieldsNamed, errs: &mut Errors) -> TokenStream {
     // Element, group and any fields can make the struct's content non-empty; attributes, the text
     // and mixed content cannot.
     let mut plain = Vec::new();
@@ -118,6 +118,17 @@ fn struct_body(named: &syn::FieldsNamed, errs: &mut Errors) -> TokenStream {
             let v = value(k == 0);
             nonempty.push(quote!(#f: #v,));
             k += 1;
+            continue;
+        }
+        let shape = fields::analyze(ty);
+        if fa.text && shape.card == fields::Card::Nillable && !shape.boxed {
+            // Nillable content (XML Schema Part 1 §2.6.2): always a value, since a nil content
+            // without attributes is the same XML as the element being nil, which reads back as
+            // `Nillable::Nil` one level up.
+            let inner = &shape.inner;
+            let value = quote!(#f: #krate::Nillable::Value(<#inner as __A>::arbitrary_xml(__g)),);
+            plain.push(value.clone());
+            nonempty.push(value);
             continue;
         }
         plain.push(quote!(#f: <#ty as __A>::arbitrary_xml(__g),));

@@ -68,6 +68,9 @@ struct ClientArgs {
     /// `addressing = "1.0" | "2004/08"`, or `addressing(version = …, soap = "1.2")`: the
     /// WS-Addressing version and the SOAP versions it applies to (empty: all).
     addressing: Option<(&'static str, Vec<&'static str>)>,
+    /// `default_namespaces`: request payloads name their elements under default-namespace
+    /// declarations instead of prefixes (Namespaces in XML 1.0 §6.2).
+    default_namespaces: bool,
 }
 
 fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
@@ -82,6 +85,7 @@ fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
         krate: quote!(::soapgen_runtime),
         qualified: None,
         addressing: None,
+        default_namespaces: false,
     };
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("namespace") {
@@ -200,6 +204,8 @@ fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
             }
         } else if meta.path.is_ident("blocking") {
             a.blocking = true;
+        } else if meta.path.is_ident("default_namespaces") {
+            a.default_namespaces = true;
         } else if meta.path.is_ident("crate") {
             let s: LitStr = meta.value()?.parse()?;
             let p: syn::Path = s.parse()?;
@@ -207,7 +213,8 @@ fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
         } else {
             return Err(meta.error(
                 "unknown soap_client argument; expected `namespace`, `soap`, `style`, `parameters`, \
-                 `element_form`, `endpoint`, `client`, `addressing`, `blocking` or `crate`",
+                 `element_form`, `endpoint`, `client`, `addressing`, `blocking`, \
+                 `default_namespaces` or `crate`",
             ));
         }
         Ok(())
@@ -895,6 +902,9 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         } else {
             quote!(&[("tns", #ns)])
         };
+        let default_namespaces = a
+            .default_namespaces
+            .then(|| quote!(__env.set_default_namespaces(true);));
         let user_output = &sig.output;
         let attrs = method.attrs.iter().filter(|a| a.path().is_ident("doc"));
         let attrs2 = method.attrs.iter().filter(|a| a.path().is_ident("doc"));
@@ -906,6 +916,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             #op_value
             let __message = (|| -> ::core::result::Result<#krate::mime::RequestMessage, #krate::EncodeError> {
                 let mut __env = self.client.envelope_for(&__op, #env_ns, Self::ADDRESSING)?;
+                #default_namespaces
                 #headers
                 {
                     let __w = __env.body_writer()?;

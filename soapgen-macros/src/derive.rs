@@ -412,12 +412,24 @@ fn expand_struct(
             which,
         );
     }
+    // A `Nillable<T>` text field: the content may be nil while the attributes are kept (XML
+    // Schema Part 1 §2.6.2).
+    let nillable_text = match &text {
+        Some((_, _, ty)) if !raw_content => {
+            let shape = fields::analyze(ty);
+            (shape.card == fields::Card::Nillable && !shape.boxed).then_some(shape.inner)
+        }
+        _ => None,
+    };
     match which {
         Which::ToXml => {
             let attrs = fields::write_attributes(krate, &attributes);
             let content = match &text {
                 Some((t, _, _)) if raw_content => {
                     quote!(#krate::types::AnyXml::write_content(&self.#t, __w)?;)
+                }
+                Some((t, _, _)) if nillable_text.is_some() => {
+                    quote!(#krate::__private::write_nillable_text(__w, &self.#t)?;)
                 }
                 Some((t, _, _)) => quote!(__w.text_value(&self.#t)?;),
                 None => fields::write_elements(krate, &elements),
@@ -444,9 +456,15 @@ fn expand_struct(
                 Some((_, slot, _)) if raw_content => {
                     quote!(let #slot = #krate::types::AnyXml::read_content(__r)?;)
                 }
-                Some((_, slot, ty)) => quote!(let #slot: #ty = __r.read_simple::<#ty>(&__start)?;),
+                Some((_, slot, ty)) => match &nillable_text {
+                    Some(inner) => quote! {
+                        let #slot: #ty = #krate::__private::read_nillable_text::<#inner>(__r, &__start)?;
+                    },
+                    None => quote!(let #slot: #ty = __r.read_simple::<#ty>(&__start)?;),
+                },
                 None => fields::read_elements(krate, &elements),
             };
+            let read_nil = read_nil_fn(krate, &attributes, nillable_text.is_some());
             quote! {
                 #[automatically_derived]
                 impl #impl_g #krate::FromXml for #ident #ty_g #where_c {
@@ -458,6 +476,7 @@ fn expand_struct(
                         #content
                         ::core::result::Result::Ok(#ident { #ctor })
                     }
+                    #read_nil
                 }
             }
         }
@@ -518,6 +537,7 @@ fn expand_sequence(
         }
         Which::FromXml => {
             let attrs = fields::read_attributes(krate, attributes);
+            let read_nil = read_nil_fn(krate, attributes, false);
             let part = crate::group::positional_partial(krate, &partial, elements, &locals, &types);
             let read = crate::group::positional_read(&partial, &locals);
             let group = if attributes.is_empty() {
@@ -537,9 +557,42 @@ fn expand_sequence(
                         #read
                         ::core::result::Result::Ok(#ident { #attr_ctor #(#locals,)* })
                     }
+                    #read_nil
                 }
                 #group
             }
+        }
+    }
+}
+
+/// `FromXml::read_nil` of a struct with attributes (XML Schema Part 1 §2.6.2: a nil element keeps
+/// its attributes): with a `Nillable<T>` text field the struct itself, its content nil; otherwise
+/// plain nil when none of its attributes is there, else a typed error (they would be lost). Nothing
+/// (the trait's default, plain nil) for a struct without attributes.
+fn read_nil_fn(
+    krate: &TokenStream,
+    attributes: &[AttributeField],
+    nillable_text: bool,
+) -> TokenStream {
+    if attributes.is_empty() {
+        return TokenStream::new();
+    }
+    let body = if nillable_text {
+        quote!(<Self as #krate::FromXml>::read_xml(__r, __start).map(::core::option::Option::Some))
+    } else {
+        let wildcard = attributes.iter().any(|a| a.any);
+        let known = attributes
+            .iter()
+            .filter(|a| !a.any)
+            .map(|a| fields::name_expr(krate, &a.namespace, &a.local));
+        quote!(#krate::__private::nil_without_content(__r, __start, &[#(#known),*], #wildcard))
+    };
+    quote! {
+        fn read_nil<'__i>(
+            __r: &mut #krate::xml::XmlReader<'__i>,
+            __start: #krate::xml::StartTag<'__i>,
+        ) -> ::core::result::Result<::core::option::Option<Self>, #krate::DecodeError> {
+            #body
         }
     }
 }

@@ -51,6 +51,11 @@ impl Errors {
 /// Field types decide occurrence: `T` (once), `Option<T>` (minOccurs=0), `Vec<T>` (maxOccurs>1),
 /// `Nillable<T>` (nillable), `OptionalNillable<T>` (minOccurs=0 and nillable: absent, nil or a
 /// value; `Option<Nillable<T>>` is the same on the wire), `Box<T>` (recursive types).
+/// A `text` field may be `Nillable<T>`: nil content with the attributes kept (XML Schema Part 1
+/// §2.6.2), written and read as `<price currency="EUR" xsi:nil="true"/>`; a nillable element of
+/// such a type that is nil with attributes reads as `Nillable::Value` holding them. A struct with
+/// attributes whose content cannot be nil refuses a nil element that carries one of them
+/// (`DecodeErrorKind::NilWithAttributes`, with the element path) instead of dropping it.
 ///
 /// Model groups (XML Schema Part 1 §3.8), implementing `xml::ToXmlGroup`/`xml::FromXmlGroup`:
 /// - an enum whose variants each hold one value is an `xs:choice`: a variant is an element (named
@@ -117,6 +122,10 @@ pub fn derive_arbitrary_xml(input: TokenStream) -> TokenStream {
 /// and its reply must carry `{namespace}/{Trait}/{op}Response` as its `wsa:Action`
 /// (`#[soap(reply_action = "…")]` names another; a method with an explicit `action` and no
 /// `reply_action` has its reply's action not checked).
+/// `default_namespaces`: request Body payloads name their elements under default-namespace
+/// declarations (`<Get xmlns="urn:x">`, `xmlns=""` on an unqualified child; Namespaces in XML 1.0
+/// §6.2) instead of prefixes, for servers that do not resolve element prefixes; the same as
+/// `ClientBuilder::default_namespaces(true)` for this client's calls.
 ///
 /// Methods: `async fn op(&self, params…) -> Result<T, soapgen_runtime::Error>`, with optional
 /// `#[soap(name = "Op", action = "urn:Op", response = "OpResponse", result = "OpResult", one_way)]`.

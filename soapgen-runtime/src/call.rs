@@ -725,7 +725,8 @@ pub mod result {
         |r, start, slot, result| crate::__private::required(r, &start, slot, result)
     );
     single!(
-        /// `Option<T>`: at most one result element; nil reads as `None`.
+        /// `Option<T>`: at most one result element, not nillable (nil is an error unless
+        /// [`Leniency::nil_on_non_nillable`](crate::xml::Leniency::nil_on_non_nillable)).
         Optional, Option<T> => Option<T>, crate::__private::read_optional,
         |r, start, slot, result| Ok(slot.flatten())
     );

@@ -40,6 +40,7 @@ struct Inner {
     limits: Limits,
     max_response_bytes: usize,
     mime_base64: bool,
+    default_namespaces: bool,
     mtom: Option<usize>,
     soap_headers: crate::header::HeaderSettings,
     #[cfg(feature = "wss")]
@@ -78,6 +79,7 @@ pub struct ClientBuilder {
     limits: Limits,
     max_response_bytes: usize,
     mime_base64: bool,
+    default_namespaces: bool,
     mtom: Option<usize>,
     soap_headers: crate::header::HeaderSettings,
     #[cfg(feature = "wss")]
@@ -115,9 +117,19 @@ impl ClientBuilder {
         self
     }
 
-    /// Reader limits for responses (element depth).
+    /// Reader limits for responses (element depth, attributes, text size, references) and their
+    /// [`Leniency`](crate::xml::Leniency); replaces a leniency set before.
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
+        self
+    }
+
+    /// The schema rules the response reader relaxes (default
+    /// [`Leniency::STRICT`](crate::xml::Leniency::STRICT): none); each relaxation that fires logs
+    /// a `tracing` warning, target `soapgen::lenient`, with the element path. The same as setting
+    /// [`Limits::leniency`] through [`limits`](Self::limits).
+    pub fn leniency(mut self, leniency: crate::xml::Leniency) -> Self {
+        self.limits.leniency = leniency;
         self
     }
 
@@ -130,6 +142,18 @@ impl ClientBuilder {
     /// Write `base64Binary` values in 76-column MIME lines, for old servers that require them.
     pub fn mime_base64(mut self, on: bool) -> Self {
         self.mime_base64 = on;
+        self
+    }
+
+    /// Writes request Body payloads with default-namespace declarations (`<Get xmlns="urn:x">
+    /// <q>…</q></Get>`, `xmlns=""` on an unqualified child) instead of prefixes (`<tns:Get>`),
+    /// for servers that do not resolve element prefixes; default `false`. The same expanded names
+    /// either way (Namespaces in XML 1.0 §6.2); attributes and QName values keep prefixes, the
+    /// Envelope, Header and header blocks too. A `#[soap_client(default_namespaces)]` trait, or
+    /// a client generated with `default_namespaces`, turns it on for its own calls whatever this
+    /// says. See [`XmlWriter::set_default_namespaces`].
+    pub fn default_namespaces(mut self, on: bool) -> Self {
+        self.default_namespaces = on;
         self
     }
 
@@ -384,6 +408,7 @@ impl ClientBuilder {
                 limits: self.limits,
                 max_response_bytes: self.max_response_bytes,
                 mime_base64: self.mime_base64,
+                default_namespaces: self.default_namespaces,
                 mtom: self.mtom,
                 soap_headers: self.soap_headers,
                 #[cfg(feature = "wss")]
@@ -420,6 +445,7 @@ impl Client {
             limits: Limits::default(),
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             mime_base64: false,
+            default_namespaces: false,
             mtom: None,
             soap_headers: Default::default(),
             #[cfg(feature = "wss")]
@@ -483,6 +509,7 @@ impl Client {
                 limits: i.limits,
                 max_response_bytes: i.max_response_bytes,
                 mime_base64: i.mime_base64,
+                default_namespaces: i.default_namespaces,
                 mtom: i.mtom,
                 soap_headers,
                 #[cfg(feature = "wss")]
@@ -546,6 +573,7 @@ impl Client {
                 EnvelopeWriter::with_writer(w, op.version, &all)?
             }
         };
+        env.set_default_namespaces(self.inner.default_namespaces);
         #[cfg(feature = "wss")]
         if let Some(cfg) = &self.inner.wss {
             env.wss(cfg.clone())?;

@@ -103,6 +103,9 @@ pub struct EnvelopeWriter {
     /// Between [`body_writer`](Self::body_writer) and [`end_body`](Self::end_body).
     in_body: bool,
     body_written: bool,
+    /// The Body's content is written under default-namespace declarations
+    /// ([`set_default_namespaces`](Self::set_default_namespaces)).
+    default_namespaces: bool,
     /// The addressing version and `wsa:MessageID` written in the header, if addressed.
     addressed: Option<crate::addressing::Addressed>,
     /// WS-Security: where the Body's content starts when it is encrypted.
@@ -149,6 +152,7 @@ impl EnvelopeWriter {
             in_header: false,
             in_body: false,
             body_written: false,
+            default_namespaces: false,
             addressed: None,
             #[cfg(feature = "wss")]
             content_start: None,
@@ -272,6 +276,15 @@ impl EnvelopeWriter {
         self.version
     }
 
+    /// Chooses how the Body's content names its elements: `false` (the default) with prefixes,
+    /// `true` with default-namespace declarations (`<Get xmlns="urn:x">`, `xmlns=""` for an
+    /// unqualified child), as [`XmlWriter::set_default_namespaces`] describes; the same expanded
+    /// names either way (Namespaces in XML 1.0 §6.2). The Envelope, Header and Body elements and
+    /// header blocks keep their prefixes. Call it before [`body_writer`](Self::body_writer).
+    pub fn set_default_namespaces(&mut self, on: bool) {
+        self.default_namespaces = on;
+    }
+
     /// Writes the `Body` with `f` writing its content.
     ///
     /// # Errors
@@ -323,6 +336,7 @@ impl EnvelopeWriter {
             };
         }
         self.in_body = true;
+        self.w.set_default_namespaces(self.default_namespaces);
         Ok(&mut self.w)
     }
 
@@ -339,6 +353,7 @@ impl EnvelopeWriter {
         if let (Some(start), Some(wss)) = (self.content_start.take(), &mut self.wss) {
             wss.set_body_content(start, self.w.as_str().len());
         }
+        self.w.set_default_namespaces(false);
         self.w.end_element()?;
         self.in_body = false;
         self.body_written = true;

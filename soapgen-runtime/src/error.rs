@@ -262,8 +262,15 @@ pub enum DecodeErrorKind {
     },
     /// Character data where only elements may appear.
     UnexpectedText(String),
-    /// `xsi:nil="true"` on an element that is not nillable.
+    /// `xsi:nil="true"` on an element that is not nillable (XML Schema Part 1 §3.3.4 Element
+    /// Locally Valid (Element) clause 3.1); see
+    /// [`Leniency::nil_on_non_nillable`](crate::xml::Leniency::nil_on_non_nillable).
     UnexpectedNil,
+    /// A nil element (`xsi:nil="true"`) with an attribute, named here, that its type declares but
+    /// that the Rust type cannot carry without content (XML Schema Part 1 §2.6.2: a nil element
+    /// has no content but may have attributes). A derived struct carries them when its
+    /// `#[xml(text)]` field is `Nillable<T>`.
+    NilWithAttributes(String),
     /// A simple value that is not in the lexical space of its type.
     InvalidValue(ValueError),
     /// The envelope is not a SOAP envelope of a known version.
@@ -347,9 +354,16 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::UnexpectedText(t) => {
                 write!(f, "unexpected text {t:?} in element-only content")
             }
-            DecodeErrorKind::UnexpectedNil => {
-                f.write_str("xsi:nil on an element that is not nillable")
-            }
+            DecodeErrorKind::UnexpectedNil => f.write_str(
+                "xsi:nil on an element that is not nillable (XML Schema Part 1 §3.3.4 \
+                     clause 3.1; Leniency::nil_on_non_nillable reads it as absent where the \
+                     element is optional)",
+            ),
+            DecodeErrorKind::NilWithAttributes(a) => write!(
+                f,
+                "xsi:nil element with attribute {a}, which this type cannot keep without content \
+                 (make its text field Nillable<T> to read it)"
+            ),
             DecodeErrorKind::InvalidValue(v) => write!(f, "{v}"),
             DecodeErrorKind::NotAnEnvelope(m) => write!(f, "not a SOAP envelope: {m}"),
             DecodeErrorKind::VersionMismatch { expected, found } => write!(

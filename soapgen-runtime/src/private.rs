@@ -21,31 +21,94 @@ pub fn read_required<'i, T: FromXml>(
     T::read_xml(r, child)
 }
 
-/// Reads an optional element: `xsi:nil="true"` reads as `None` (an `Option` field cannot tell nil from
-/// absent; use `OptionalNillable<T>` where that matters).
+/// Reads an optional, non-nillable element (`Option<T>`): `xsi:nil="true"` is an error (XML Schema
+/// Part 1 §3.3.4 clause 3.1), or with [`Leniency::nil_on_non_nillable`](crate::xml::Leniency)
+/// reads as `None` with a warning. A nillable optional element is `OptionalNillable<T>`.
 #[inline]
 pub fn read_optional<'i, T: FromXml>(
     r: &mut XmlReader<'i>,
     child: StartTag<'i>,
 ) -> Result<Option<T>, DecodeError> {
     if r.is_nil(&child)? {
-        r.skip_element()?;
+        r.nil_on_non_nillable(&child)?;
         return Ok(None);
     }
     T::read_xml(r, child).map(Some)
 }
 
-/// Reads a nillable element (XML Schema Part 1 §2.6.2).
+/// Reads a nillable element (XML Schema Part 1 §2.6.2): nil is `Nillable::Nil`, or, when the nil
+/// element carries attributes, what [`FromXml::read_nil`] makes of them.
 #[inline]
 pub fn read_nillable<'i, T: FromXml>(
     r: &mut XmlReader<'i>,
     child: StartTag<'i>,
 ) -> Result<Nillable<T>, DecodeError> {
     if r.is_nil(&child)? {
+        return read_nil(r, child);
+    }
+    T::read_xml(r, child).map(Nillable::Value)
+}
+
+/// A nil element: plain `Nil` without attributes, else [`FromXml::read_nil`].
+fn read_nil<'i, T: FromXml>(
+    r: &mut XmlReader<'i>,
+    child: StartTag<'i>,
+) -> Result<Nillable<T>, DecodeError> {
+    if r.first_attribute_of(&child, &[], true)?.is_none() {
         r.skip_element()?;
         return Ok(Nillable::Nil);
     }
-    T::read_xml(r, child).map(Nillable::Value)
+    Ok(match T::read_nil(r, child)? {
+        Some(v) => Nillable::Value(v),
+        None => Nillable::Nil,
+    })
+}
+
+/// [`FromXml::read_nil`] of a derived struct with attributes whose content cannot be nil: plain
+/// nil when none of its attributes (`known`, or any with a `wildcard`) is there, else
+/// [`DecodeErrorKind::NilWithAttributes`] at the element (their values would be lost).
+pub fn nil_without_content<'i, T>(
+    r: &mut XmlReader<'i>,
+    start: StartTag<'i>,
+    known: &[Name<'_>],
+    wildcard: bool,
+) -> Result<Option<T>, DecodeError> {
+    if let Some(a) = r.first_attribute_of(&start, known, wildcard)? {
+        return Err(r.error_at(
+            DecodeErrorKind::NilWithAttributes(a.to_owned()),
+            start.offset(),
+        ));
+    }
+    r.skip_element()?;
+    Ok(None)
+}
+
+/// The content of a derived struct whose `#[xml(text)]` field is `Nillable<T>` (a simpleContent
+/// type whose elements may be nil and keep their attributes, XML Schema Part 1 §2.6.2): `Nil` for
+/// `xsi:nil="true"` (the element's rest skipped), else the text read as `T`.
+#[inline]
+pub fn read_nillable_text<'i, T: FromXmlText>(
+    r: &mut XmlReader<'i>,
+    start: &StartTag<'i>,
+) -> Result<Nillable<T>, DecodeError> {
+    if r.is_nil(start)? {
+        r.skip_element()?;
+        return Ok(Nillable::Nil);
+    }
+    r.read_simple(start).map(Nillable::Value)
+}
+
+/// Writes the content of a derived struct whose `#[xml(text)]` field is `Nillable<T>`: `Nil` as
+/// `xsi:nil="true"` on the open start tag (after the attributes), a value as text.
+#[inline]
+pub fn write_nillable_text<T: ToXmlText>(
+    w: &mut XmlWriter,
+    text: &Nillable<T>,
+) -> Result<(), EncodeError> {
+    match text {
+        Nillable::Nil => w.nil_attribute(),
+        Nillable::Value(v) => w.text_value(v),
+    }
 }
 
 /// [`read_required`] for an element of a simple type whose declaration gives a default or fixed
@@ -70,7 +133,7 @@ pub fn read_optional_or<'i, T: FromXmlText>(
     default: &str,
 ) -> Result<Option<T>, DecodeError> {
     if r.is_nil(&child)? {
-        r.skip_element()?;
+        r.nil_on_non_nillable(&child)?;
         return Ok(None);
     }
     r.read_simple_or(&child, default).map(Some)
@@ -84,8 +147,7 @@ pub fn read_nillable_or<'i, T: FromXmlText>(
     default: &str,
 ) -> Result<Nillable<T>, DecodeError> {
     if r.is_nil(&child)? {
-        r.skip_element()?;
-        return Ok(Nillable::Nil);
+        return read_nil(r, child);
     }
     r.read_simple_or(&child, default).map(Nillable::Value)
 }

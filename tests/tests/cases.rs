@@ -604,3 +604,151 @@ async fn the_cases_through_a_gsoap_server_built_from_the_same_wsdls() {
         assert_eq!(&d.0[..], &bytes[..]);
     }
 }
+
+/// Sends through the default reqwest transport and keeps every request body.
+#[derive(Debug)]
+struct Recording {
+    inner: soapgen_runtime::transport::ReqwestTransport,
+    bodies: std::sync::Mutex<Vec<String>>,
+}
+
+impl soapgen_runtime::transport::Transport for Recording {
+    fn send(
+        &self,
+        request: soapgen_runtime::transport::HttpRequest,
+    ) -> soapgen_runtime::transport::TransportFuture<'_> {
+        self.bodies
+            .lock()
+            .unwrap()
+            .push(String::from_utf8(request.body.to_vec()).unwrap());
+        self.inner.send(request)
+    }
+}
+
+/// One element's information: expanded name, attributes (namespace, local name, value) sorted,
+/// namespace declarations left out, and the content (children, text).
+#[derive(Debug, PartialEq)]
+enum Info {
+    Element(String, String, Vec<(String, String, String)>, Vec<Info>),
+    Text(String),
+}
+
+/// The information set of `xml`'s document element as roxmltree resolves it (Namespaces in XML
+/// 1.0 §6: each name's namespace from the declarations in scope, whatever their prefixes or
+/// whether they are default declarations).
+fn infoset(xml: &str) -> Info {
+    fn node(n: roxmltree::Node<'_, '_>) -> Info {
+        let mut attrs: Vec<(String, String, String)> = n
+            .attributes()
+            .map(|a| {
+                let ns = a.namespace().unwrap_or("").to_owned();
+                (ns, a.name().to_owned(), a.value().to_owned())
+            })
+            .collect();
+        attrs.sort();
+        let children = n
+            .children()
+            .filter_map(|c| {
+                if c.is_element() {
+                    Some(node(c))
+                } else {
+                    c.text()
+                        .filter(|_| c.is_text())
+                        .map(|t| Info::Text(t.to_owned()))
+                }
+            })
+            .collect();
+        let t = n.tag_name();
+        let ns = t.namespace().unwrap_or("").to_owned();
+        Info::Element(ns, t.name().to_owned(), attrs, children)
+    }
+    let doc = roxmltree::Document::parse(xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
+    node(doc.root_element())
+}
+
+/// A client writing request payloads with default-namespace declarations
+/// (`ClientBuilder::default_namespaces`, Namespaces in XML 1.0 §6.2) against the strict gSOAP
+/// server: an order with unqualified children (`xmlns=""` under the qualified wrapper), a child
+/// qualified again (`note`, a new `xmlns`) and one in a second namespace (`item/name`) is accepted
+/// and echoed, and the request has the same information set as the prefixed one the default
+/// client sends.
+#[tokio::test]
+async fn default_namespace_requests_are_accepted_by_gsoap_and_infoset_equal() {
+    use unqualified::types::{Item, Order};
+    let peer = soapgen_tests::peers::gsoap_cases();
+    let order = Order {
+        id: "o-10".into(),
+        note: Some("default namespaces".into()),
+        item: vec![Item {
+            code: "c".into(),
+            name: "n < m".into(),
+        }],
+    };
+    let recording = std::sync::Arc::new(Recording {
+        inner: soapgen_runtime::transport::ReqwestTransport::new().unwrap(),
+        bodies: Default::default(),
+    });
+    let client = |default_namespaces: bool| {
+        let c = soapgen_runtime::Client::builder(peer.url("/"))
+            .transport(recording.clone())
+            .default_namespaces(default_namespaces)
+            .build()
+            .unwrap();
+        unqualified::ServiceClient::from_client(c)
+    };
+    let echoed = client(true).echo(order.clone()).await;
+    assert_eq!(
+        echoed.unwrap_or_else(|e| panic!("{e}\n{}", peer.stderr_output())),
+        order
+    );
+    assert_eq!(client(false).echo(order.clone()).await.unwrap(), order);
+    let bodies = recording.bodies.lock().unwrap();
+    let (default, prefixed) = (&bodies[0], &bodies[1]);
+    assert!(
+        default.contains(
+            "<soapenv:Body><Echo xmlns=\"urn:soapgen:cases:unq\"><order xmlns=\"\"><id>o-10</id>\
+             <note xmlns=\"urn:soapgen:cases:unq\">default namespaces</note><item>\
+             <code>c</code><name xmlns=\"urn:soapgen:cases:unq:q\">n &lt; m</name></item>"
+        ),
+        "{default}"
+    );
+    assert!(prefixed.contains("<soapenv:Body><tns:Echo>"), "{prefixed}");
+    assert_eq!(infoset(default), infoset(prefixed));
+
+    // `soapgen inspect --operation Echo [--default-namespaces]` shows these start tags, with the
+    // same prefixes and declarations (its values are placeholders).
+    for (sent, flag) in [(default, true), (prefixed, false)] {
+        let wsdl = concat!(env!("CARGO_MANIFEST_DIR"), "/wsdl/cases/unqualified.wsdl");
+        let mut args = vec!["soapgen", "inspect", wsdl, "--operation", "Echo"];
+        if flag {
+            args.push("--default-namespaces");
+        }
+        use clap::Parser;
+        let cli = soapgen_build::cli::Cli::parse_from(args);
+        let out = soapgen_build::cli::run(cli).unwrap();
+        let sample =
+            &out[out.find("<soapenv:Envelope").unwrap()..out.find("</soapenv:Envelope>").unwrap()];
+        assert_eq!(start_tags(sample), start_tags(sent), "{sample}\n{sent}");
+    }
+}
+
+/// The start tags of `xml` with their names and namespace declarations only (attribute values
+/// and content left out), comments and the XML declaration skipped.
+fn start_tags(xml: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = xml;
+    while let Some(i) = rest.find('<') {
+        rest = &rest[i + 1..];
+        if rest.starts_with(['/', '!', '?']) {
+            continue;
+        }
+        let end = rest.find('>').unwrap();
+        let tag = rest[..end].trim_end_matches('/');
+        let mut parts = tag.split_whitespace();
+        let mut kept = vec![parts.next().unwrap_or_default().to_owned()];
+        kept.extend(parts.filter(|a| a.starts_with("xmlns")).map(str::to_owned));
+        out.push(kept.join(" "));
+        rest = &rest[end..];
+    }
+    out
+}

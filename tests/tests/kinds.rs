@@ -358,9 +358,87 @@ async fn gsoap_refuses_values_outside_length_and_range_facets() {
 
 fn price(value: &str, currency: Option<&str>) -> Price {
     Price {
-        value: dec(value),
+        value: Nillable::Value(dec(value)),
         currency: currency.map(Into::into),
     }
+}
+
+/// A Price whose element is nil but keeps its `currency` (XML Schema Part 1 §2.6.2).
+fn nil_price(currency: &str) -> Price {
+    Price {
+        value: Nillable::Nil,
+        currency: Some(currency.into()),
+    }
+}
+
+/// Answers every call with one fixed response body, and keeps the requests.
+#[derive(Debug)]
+struct Canned {
+    response: String,
+    requests: std::sync::Mutex<Vec<Vec<u8>>>,
+}
+
+impl soapgen_runtime::transport::Transport for Canned {
+    fn send(
+        &self,
+        request: soapgen_runtime::transport::HttpRequest,
+    ) -> soapgen_runtime::transport::TransportFuture<'_> {
+        self.requests.lock().unwrap().push(request.body.to_vec());
+        let body = bytes::Bytes::from(self.response.clone());
+        Box::pin(async move {
+            Ok(soapgen_runtime::transport::HttpResponse {
+                status: 200,
+                headers: vec![("content-type".into(), "text/xml; charset=utf-8".into())],
+                body,
+            })
+        })
+    }
+}
+
+/// zeep 4.2 writes a nillable Price that is nil with its `currency` as
+/// `<reqPrice currency="EUR" xsi:nil="true"/>`: the generated `Price` (its text `Nillable`
+/// because a nillable element has this type) reads it with the attribute kept and the content
+/// nil, writes it back the same way, and zeep reads soapgen's request with the currency and the
+/// nil intact.
+#[tokio::test]
+async fn nil_prices_keep_their_currency_both_ways_with_zeep() {
+    let response = soapgen_tests::peers::zeep_nil("render", b"");
+    assert!(
+        response.contains(r#"currency="EUR" xsi:nil="true""#),
+        "{response}"
+    );
+    let canned = std::sync::Arc::new(Canned {
+        response,
+        requests: Default::default(),
+    });
+    let c = KindsClient::from_client(
+        soapgen_runtime::Client::builder("http://127.0.0.1:1/kinds")
+            .transport(canned.clone())
+            .build()
+            .unwrap(),
+    );
+    let want = Nils {
+        opt_num: OptionalNillable::Absent,
+        req_text: Nillable::Nil,
+        opt_price: OptionalNillable::Value(nil_price("USD")),
+        req_price: Nillable::Value(nil_price("EUR")),
+    };
+    assert_eq!(c.echo_nils(want.clone()).await.unwrap(), want);
+    let request = canned.requests.lock().unwrap()[0].clone();
+    let text = String::from_utf8(request.clone()).unwrap();
+    assert!(
+        text.contains(r#"currency="EUR""#) && text.contains(r#":nil="true""#),
+        "{text}"
+    );
+    let parsed = soapgen_tests::peers::zeep_nil("parse", &request);
+    assert_eq!(
+        parsed.lines().collect::<Vec<_>>(),
+        [
+            "reqPrice currency=EUR nil=True value=None",
+            "optPrice currency=USD nil=True value=None",
+        ],
+        "{text}"
+    );
 }
 
 #[tokio::test]

@@ -43,8 +43,8 @@ pub struct ErrorInfo {
 }
 
 macro_rules! service {
-    ($name:ident, $version:literal) => {
-        #[soap_client(namespace = "urn:soapgen:test", soap = $version, blocking)]
+    ($name:ident, $version:literal $(, $option:ident)?) => {
+        #[soap_client(namespace = "urn:soapgen:test", soap = $version, blocking $(, $option)?)]
         pub trait $name {
             #[soap(action = "say_hello")]
             async fn say_hello(&self, name: String, times: i64) -> Result<StringArray, Error>;
@@ -60,6 +60,9 @@ macro_rules! service {
 
 service!(Spyne11, "1.1");
 service!(Spyne12, "1.2");
+// Request payloads under default-namespace declarations (Namespaces in XML 1.0 §6.2).
+service!(Spyne11Default, "1.1", default_namespaces);
+service!(Spyne12Default, "1.2", default_namespaces);
 
 fn ada() -> Person {
     Person {
@@ -165,6 +168,22 @@ async fn soap12_every_operation() {
     let peer = peers::spyne();
     exercise!(
         Spyne12Client::new(peer.url("/soap12")).unwrap(),
+        SoapVersion::Soap12
+    );
+}
+
+/// `#[soap_client(default_namespaces)]`: spyne (lxml, schema-validating) reads requests whose
+/// payload is `<say_hello xmlns="urn:soapgen:test">…` the same as the prefixed ones, over both
+/// versions.
+#[tokio::test]
+async fn default_namespace_requests_every_operation() {
+    let peer = peers::spyne();
+    exercise!(
+        Spyne11DefaultClient::new(peer.url("/soap11")).unwrap(),
+        SoapVersion::Soap11
+    );
+    exercise!(
+        Spyne12DefaultClient::new(peer.url("/soap12")).unwrap(),
         SoapVersion::Soap12
     );
 }

@@ -40,6 +40,9 @@ pub struct EmitOptions {
     pub docs: bool,
     /// Also generate `…BlockingClient`s (needs the runtime's `blocking` feature, on by default).
     pub blocking: bool,
+    /// Clients write request payloads with default-namespace declarations instead of prefixes
+    /// (`#[soap_client(default_namespaces)]`; Namespaces in XML 1.0 §6.2).
+    pub default_namespaces: bool,
 }
 
 impl Default for EmitOptions {
@@ -48,6 +51,7 @@ impl Default for EmitOptions {
             runtime: "::soapgen_runtime".to_owned(),
             docs: true,
             blocking: true,
+            default_namespaces: false,
         }
     }
 }
@@ -781,6 +785,10 @@ impl Emitter<'_> {
         });
         let krate = self.crate_arg();
         let blocking = self.opts.blocking.then(|| quote!(blocking));
+        let default_namespaces = self
+            .opts
+            .default_namespaces
+            .then(|| quote!(default_namespaces,));
         let methods = c.operations.iter().map(|op| {
             let m = ident(&op.method);
             let odoc = doc_attrs(op.doc.as_deref(), self.opts.docs);
@@ -888,7 +896,7 @@ impl Emitter<'_> {
             #summary
             #ports
             #[rustfmt::skip]
-            #[#rt::soap_client(#krate namespace = #ns, soap = #version, #endpoint #addressing #blocking)]
+            #[#rt::soap_client(#krate namespace = #ns, soap = #version, #endpoint #addressing #default_namespaces #blocking)]
             pub trait #name {
                 #(#methods)*
             }

@@ -3,10 +3,15 @@
 //!
 //! The envelope is SOAP 1.1 (`soapenv:`, `http://schemas.xmlsoap.org/soap/envelope/`) or SOAP 1.2
 //! (`soap:`, `http://www.w3.org/2003/05/soap-envelope`), one for each version the client speaks,
-//! with the prefixes the runtime writes; the payload's namespaces get `ns1`, `ns2`… in order of appearance, declared on
-//! the envelope; unqualified elements and attributes have no prefix. Header parameters go in
-//! `Header`; the body holds the wrapper element with the parameters (document/literal wrapped,
-//! rpc/literal) or the bare element.
+//! with the prefixes and declarations the runtime's writer uses: `xsi` and `tns` (the operation's
+//! namespace; `soapenc` and `xsd` too for rpc/encoded) declared on the Envelope; any other
+//! namespace gets `ns1`, `ns2`… (numbered in order of declaration) declared on the element that
+//! first needs it, in scope for its content only; unqualified elements and attributes have no
+//! prefix. With default namespaces (`#[soap_client(default_namespaces)]`) the Body's elements are
+//! unprefixed under `xmlns="…"` declarations where the namespace changes, `xmlns=""` for an
+//! unqualified one, while attributes keep prefixes (Namespaces in XML 1.0 §6.2). Header parameters
+//! go in `Header` (always prefixed); the body holds the wrapper element with the parameters
+//! (document/literal wrapped, rpc/literal) or the bare element.
 //!
 //! Values are placeholders of the right type: `string`, `0`, `0.0`, `true`, `2024-01-01T00:00:00Z`,
 //! the first value of an enumeration, `?` where no sample is known. A comment before an element
@@ -28,6 +33,12 @@ const SOAP11: &str = "http://schemas.xmlsoap.org/soap/envelope/";
 const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 /// Deepest nesting written; deeper content is replaced by a comment.
 const MAX_DEPTH: usize = 24;
+/// The XML Schema instance namespace, declared as `xsi` on every Envelope the runtime writes.
+const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
+/// SOAP 1.1 encoding (§5), declared as `soapenc` on rpc/encoded envelopes.
+const SOAP_ENC: &str = "http://schemas.xmlsoap.org/soap/encoding/";
+/// XML Schema, declared as `xsd` on rpc/encoded envelopes.
+const XSD: &str = "http://www.w3.org/2001/XMLSchema";
 /// Enumeration values listed in the comment beside a sample value.
 const MAX_ENUM_VALUES: usize = 8;
 
@@ -51,18 +62,38 @@ pub fn request_headers(version: SoapVersion, op: &OperationDecl) -> Vec<(&'stati
 }
 
 /// A sample request envelope for `op` (of a client of `module`) in SOAP `version`, indented by two
-/// spaces a level, ending in a newline.
-pub fn request_envelope(module: &Module, version: SoapVersion, op: &OperationDecl) -> String {
-    let mut w = Writer {
-        types: module.types.iter().map(|t| (t.name(), t)).collect(),
-        prefixes: Vec::new(),
-        out: String::new(),
-        stack: Vec::new(),
-    };
+/// spaces a level, ending in a newline; with `default_namespaces`, the Body's content as a client
+/// with `default_namespaces` writes it.
+pub fn request_envelope(
+    module: &Module,
+    version: SoapVersion,
+    op: &OperationDecl,
+    default_namespaces: bool,
+) -> String {
     let (env_prefix, env_ns) = if version == SoapVersion::Soap12 {
         ("soap", SOAP12)
     } else {
         ("soapenv", SOAP11)
+    };
+    // What `Client::envelope_for` declares on the Envelope, in its order.
+    let mut envelope_bindings: Vec<(String, String)> = vec![
+        (env_ns.to_owned(), env_prefix.to_owned()),
+        (XSI.to_owned(), "xsi".to_owned()),
+        (op.request.ns.clone(), "tns".to_owned()),
+    ];
+    if op.encoded {
+        envelope_bindings.push((SOAP_ENC.to_owned(), "soapenc".to_owned()));
+        envelope_bindings.push((XSD.to_owned(), "xsd".to_owned()));
+    }
+    let mut w = Writer {
+        types: module.types.iter().map(|t| (t.name(), t)).collect(),
+        bindings: envelope_bindings.clone(),
+        scopes: Vec::new(),
+        next_prefix: 1,
+        default_namespaces: false,
+        defaults: Vec::new(),
+        out: String::new(),
+        stack: Vec::new(),
     };
     let mut header = String::new();
     if !op.headers.is_empty() {
@@ -71,6 +102,7 @@ pub fn request_envelope(module: &Module, version: SoapVersion, op: &OperationDec
         }
         header = std::mem::take(&mut w.out);
     }
+    w.default_namespaces = default_namespaces;
     if op.empty_request {
         // WSDL 1.1 §2.3.1: an input message with no parts, an empty Body.
     } else if op.bare {
@@ -78,25 +110,24 @@ pub fn request_envelope(module: &Module, version: SoapVersion, op: &OperationDec
             w.element(&p.xml, &p.ty, 0, 2);
         }
     } else {
-        let name = w.name(&op.request);
+        let (name, decls) = w.open(&op.request);
         if op.params.is_empty() {
-            let _ = writeln!(w.out, "    <{name}/>");
+            let _ = writeln!(w.out, "    <{name}{decls}/>");
         } else {
-            let _ = writeln!(w.out, "    <{name}>");
+            let _ = writeln!(w.out, "    <{name}{decls}>");
             for p in &op.params {
                 w.element(&p.xml, &p.ty, 0, 3);
             }
             let _ = writeln!(w.out, "    </{name}>");
         }
+        w.close();
     }
     let body = std::mem::take(&mut w.out);
 
-    let mut decls = vec![format!("xmlns:{env_prefix}=\"{env_ns}\"")];
-    decls.extend(
-        w.prefixes
-            .iter()
-            .map(|(ns, p)| format!("xmlns:{p}=\"{}\"", escape(ns, true))),
-    );
+    let decls: Vec<String> = envelope_bindings
+        .iter()
+        .map(|(ns, p)| format!("xmlns:{p}=\"{}\"", escape(ns, true)))
+        .collect();
     let mut out = String::new();
     if decls.len() <= 2 {
         let _ = writeln!(out, "<{env_prefix}:Envelope {}>", decls.join(" "));
@@ -126,28 +157,78 @@ pub fn request_envelope(module: &Module, version: SoapVersion, op: &OperationDec
 
 struct Writer<'m> {
     types: BTreeMap<&'m str, &'m TypeDecl>,
-    /// (namespace, prefix) in order of first use.
-    prefixes: Vec<(String, String)>,
+    /// Prefix bindings in scope, (namespace, prefix), outermost first: the Envelope's, then those
+    /// declared on open elements.
+    bindings: Vec<(String, String)>,
+    /// For each open element: the lengths of `bindings` and `defaults` before its declarations.
+    scopes: Vec<(usize, usize)>,
+    /// The number of the next `nsN` prefix (the runtime's writer never reuses one).
+    next_prefix: u32,
+    /// Element names under default-namespace declarations (the Body of a `default_namespaces`
+    /// client).
+    default_namespaces: bool,
+    /// The default namespaces declared on open elements, outermost first (`""`: undeclared).
+    defaults: Vec<String>,
     out: String,
     /// The structs being written, outermost first (recursion guard).
     stack: Vec<&'m str>,
 }
 
 impl<'m> Writer<'m> {
-    /// `prefix:local`, or `local` for an unqualified name.
-    fn name(&mut self, q: &QName) -> String {
+    /// Opens element `q` as the runtime's writer does: its tag name (`prefix:local` or `local`)
+    /// and the declarations its start tag carries (` xmlns:ns1="…"`, ` xmlns="…"`, or nothing).
+    /// [`close`](Self::close) ends their scope.
+    fn open(&mut self, q: &QName) -> (String, String) {
+        self.scopes.push((self.bindings.len(), self.defaults.len()));
+        let mut decls = String::new();
+        if self.default_namespaces {
+            let current = self.defaults.last().map(String::as_str).unwrap_or("");
+            if current != q.ns {
+                let _ = write!(decls, " xmlns=\"{}\"", escape(&q.ns, true));
+                self.defaults.push(q.ns.clone());
+            }
+            return (q.local.clone(), decls);
+        }
+        if q.ns.is_empty() {
+            return (q.local.clone(), decls);
+        }
+        let p = self.prefix(&q.ns, &mut decls);
+        (format!("{p}:{}", q.local), decls)
+    }
+
+    /// Ends the scope of the innermost element [`open`](Self::open) opened.
+    fn close(&mut self) {
+        if let Some((b, d)) = self.scopes.pop() {
+            self.bindings.truncate(b);
+            self.defaults.truncate(d);
+        }
+    }
+
+    /// The name of attribute `q` on the element just opened, its declaration (if its namespace
+    /// needs one) added to `decls`: attributes are never in the default namespace.
+    fn attribute_name(&mut self, q: &QName, decls: &mut String) -> String {
         if q.ns.is_empty() {
             return q.local.clone();
         }
-        let prefix = match self.prefixes.iter().find(|(ns, _)| *ns == q.ns) {
-            Some((_, p)) => p.clone(),
-            None => {
-                let p = format!("ns{}", self.prefixes.len() + 1);
-                self.prefixes.push((q.ns.clone(), p.clone()));
-                p
+        let p = self.prefix(&q.ns, decls);
+        format!("{p}:{}", q.local)
+    }
+
+    /// The prefix bound to `ns` in scope, or a fresh `nsN` declared into `decls`.
+    fn prefix(&mut self, ns: &str, decls: &mut String) -> String {
+        if let Some((_, p)) = self.bindings.iter().rev().find(|(n, _)| n == ns) {
+            return p.clone();
+        }
+        let p = loop {
+            let p = format!("ns{}", self.next_prefix);
+            self.next_prefix += 1;
+            if !self.bindings.iter().any(|(_, b)| *b == p) {
+                break p;
             }
         };
-        format!("{prefix}:{}", q.local)
+        let _ = write!(decls, " xmlns:{p}=\"{}\"", escape(ns, true));
+        self.bindings.push((ns.to_owned(), p.clone()));
+        p
     }
 
     fn indent(&mut self, level: usize) {
@@ -179,8 +260,9 @@ impl<'m> Writer<'m> {
         if let Some(c) = note {
             self.comment(level, &c);
         }
-        let tag = self.name(name);
-        self.value(&tag, &ty.base, level);
+        let (tag, decls) = self.open(name);
+        self.value(&tag, &decls, &ty.base, level);
+        self.close();
     }
 
     /// The elements of one occurrence of a model group (a choice enum: its first alternative; a
@@ -230,49 +312,54 @@ impl<'m> Writer<'m> {
         self.stack.pop();
     }
 
-    /// `<tag>…</tag>` holding a sample of `base`.
-    fn value(&mut self, tag: &str, base: &Base, level: usize) {
+    /// `<tag>…</tag>` holding a sample of `base`, its start tag carrying `decls`.
+    fn value(&mut self, tag: &str, decls: &str, base: &Base, level: usize) {
         match base {
-            Base::Named(n) => self.named(tag, n, level),
+            Base::Named(n) => self.named(tag, decls, n, level),
             Base::Runtime("types::AnyXml") => {
                 self.indent(level);
-                let _ = writeln!(self.out, "<{tag}><!-- any XML --></{tag}>");
+                let _ = writeln!(self.out, "<{tag}{decls}><!-- any XML --></{tag}>");
             }
             Base::SoapArray(item) => {
-                // SOAP 1.1 §5.4.2: a SOAP-ENC array, one sample item.
+                // SOAP 1.1 §5.4.2: a SOAP-ENC array, one sample item (unqualified).
                 self.indent(level);
-                let _ = writeln!(self.out, "<{tag}>");
-                self.value("item", item, level + 1);
+                let _ = writeln!(self.out, "<{tag}{decls}>");
+                let (item_tag, item_decls) = self.open(&QName {
+                    ns: String::new(),
+                    local: "item".to_owned(),
+                });
+                self.value(&item_tag, &item_decls, item, level + 1);
+                self.close();
                 self.indent(level);
                 let _ = writeln!(self.out, "</{tag}>");
             }
             other => {
                 let v = self.text_sample(other);
                 self.indent(level);
-                let _ = writeln!(self.out, "<{tag}>{}</{tag}>", escape(&v, false));
+                let _ = writeln!(self.out, "<{tag}{decls}>{}</{tag}>", escape(&v, false));
             }
         }
     }
 
-    fn named(&mut self, tag: &str, type_name: &str, level: usize) {
+    fn named(&mut self, tag: &str, decls: &str, type_name: &str, level: usize) {
         let Some(decl) = self.types.get(type_name).copied() else {
             self.indent(level);
-            let _ = writeln!(self.out, "<{tag}>?</{tag}>");
+            let _ = writeln!(self.out, "<{tag}{decls}>?</{tag}>");
             return;
         };
         match decl {
             TypeDecl::Enum(e) => {
                 let first = e.values.first().map_or("", |(_, v)| v.as_str());
                 self.indent(level);
-                let _ = writeln!(self.out, "<{tag}>{}</{tag}>", escape(first, false));
+                let _ = writeln!(self.out, "<{tag}{decls}>{}</{tag}>", escape(first, false));
             }
             TypeDecl::Alias(a) => {
                 let target = a.target.clone();
-                self.value(tag, &target, level);
+                self.value(tag, decls, &target, level);
             }
             TypeDecl::Faults(_) | TypeDecl::Choice(_) => {
                 self.indent(level);
-                let _ = writeln!(self.out, "<{tag}>?</{tag}>");
+                let _ = writeln!(self.out, "<{tag}{decls}>?</{tag}>");
             }
             TypeDecl::Derivations(d) => {
                 // The first type: the declared one, or the first derived from an abstract one.
@@ -281,7 +368,7 @@ impl<'m> Writer<'m> {
                 self.comment(level, &format!("xsi:type one of: {}", names.join(", ")));
                 if let Some(v) = d.variants.first() {
                     let base = v.ty.base.clone();
-                    self.value(tag, &base, level);
+                    self.value(tag, decls, &base, level);
                 }
             }
             TypeDecl::Struct(s) => {
@@ -289,19 +376,19 @@ impl<'m> Writer<'m> {
                     self.indent(level);
                     let _ = writeln!(
                         self.out,
-                        "<{tag}><!-- recursive: {}, as above --></{tag}>",
+                        "<{tag}{decls}><!-- recursive: {}, as above --></{tag}>",
                         s.name
                     );
                     return;
                 }
                 self.stack.push(&s.name);
-                let mut start = tag.to_owned();
+                let mut start = format!("{tag}{decls}");
                 let mut text = None;
                 let mut children = Vec::new();
                 for f in &s.fields {
                     match f.kind {
                         FieldKind::Attribute => {
-                            let name = self.name(&f.xml);
+                            let name = self.attribute_name(&f.xml, &mut start);
                             let v = self.text_sample(&f.ty.base);
                             let _ = write!(start, " {name}=\"{}\"", escape(&v, true));
                         }

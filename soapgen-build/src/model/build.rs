@@ -27,6 +27,7 @@ mod document;
 mod elements;
 #[cfg(test)]
 mod fixture;
+mod nil_content;
 mod operations;
 mod particles;
 mod recursion;
@@ -240,6 +241,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         return Err(no_client(defs, &clients, &b.notes).into());
     }
     b.box_cycles();
+    b.nil_content(&clients);
     Ok(Module {
         source: source.to_owned(),
         doc: defs.doc.clone(),

@@ -20,7 +20,7 @@ pub(crate) use encoding::charset_of;
 pub use encoding::to_utf8;
 
 pub use group::{FromXmlGroup, ToXmlGroup};
-pub use read::{Limits, StartTag, XmlReader};
+pub use read::{Leniency, Limits, StartTag, XmlReader};
 pub use write::{Name, TextOut, XmlWriter, XML_NS, XSI_NS};
 
 use crate::error::{DecodeError, EncodeError};
@@ -49,6 +49,28 @@ pub trait FromXml: Sized {
     ///
     /// [`DecodeError`] with the element path for content that does not match.
     fn read_xml<'i>(r: &mut XmlReader<'i>, start: StartTag<'i>) -> Result<Self, DecodeError>;
+
+    /// Reads a nillable element that is nil (`xsi:nil="true"`) and carries other attributes too:
+    /// XML Schema Part 1 §2.6.2 and §3.3.4 clause 3.2 give a nil element no content but allow its
+    /// attributes (`<price currency="EUR" xsi:nil="true"/>`). Consumes through the end tag.
+    /// `Some(value)`: a value holding the attributes, its content nil (derived structs whose
+    /// `#[xml(text)]` field is `Nillable<T>`); `None`: the element reads as plain nil, which is
+    /// right for a type that declares no attributes (attributes a type does not declare are not
+    /// read on any element). The default skips the element and returns `None`.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeErrorKind::NilWithAttributes`](crate::error::DecodeErrorKind::NilWithAttributes)
+    /// with the element path from a type that declares an attribute present here but cannot
+    /// carry nil content; malformed XML.
+    fn read_nil<'i>(
+        r: &mut XmlReader<'i>,
+        start: StartTag<'i>,
+    ) -> Result<Option<Self>, DecodeError> {
+        let _ = start;
+        r.skip_element()?;
+        Ok(None)
+    }
 }
 
 impl<T: ToXmlText + ?Sized> ToXml for T {

@@ -42,12 +42,9 @@ pub struct Limits {
     /// and CDATA included (default 256 MiB; the response size limit usually binds first). A 100 MB
     /// base64 value needs both limits raised above it.
     pub max_text_bytes: usize,
-    /// Lenient decoding of unknown elements (default `false`: an element the expected message has no
-    /// place for is [`DecodeErrorKind::UnexpectedElement`]). When `true`, such an element is skipped
-    /// and reported as a `tracing` warning (target `soapgen::lenient`) with its path, position and
-    /// XML (the first 512 bytes): for servers that added elements the WSDL does not have yet.
-    /// Missing required elements and invalid values remain errors.
-    pub lenient_unknown_elements: bool,
+    /// Opt-in relaxations of schema rules for servers that break them (default: none, every rule
+    /// enforced). See [`Leniency`].
+    pub leniency: Leniency,
     /// Maximum number of SOAP 1.1 §5.4.1 `href="#id"` references followed in one response, in total
     /// (default 65,536): a bound on the work of resolving multi-reference values (rpc/encoded), so
     /// that a small document of shared references cannot expand exponentially. See
@@ -62,7 +59,7 @@ impl Default for Limits {
             max_mime_parts: 1024,
             max_attributes: 256,
             max_text_bytes: 256 << 20,
-            lenient_unknown_elements: false,
+            leniency: Leniency::STRICT,
             max_references: 65_536,
         }
     }
@@ -75,9 +72,16 @@ impl Limits {
         self
     }
 
-    /// Sets [`lenient_unknown_elements`](Self::lenient_unknown_elements).
+    /// Sets [`leniency`](Self::leniency): which schema rules the reader relaxes.
+    pub fn with_leniency(mut self, leniency: Leniency) -> Self {
+        self.leniency = leniency;
+        self
+    }
+
+    /// Sets [`Leniency::unknown_elements`] (kept from before [`Leniency`] existed; the same as
+    /// `with_leniency(self.leniency.with_unknown_elements(lenient))`).
     pub fn with_lenient_unknown_elements(mut self, lenient: bool) -> Self {
-        self.lenient_unknown_elements = lenient;
+        self.leniency.unknown_elements = lenient;
         self
     }
 
@@ -102,6 +106,67 @@ impl Limits {
     /// Sets [`max_depth`](Self::max_depth).
     pub fn with_max_depth(mut self, depth: usize) -> Self {
         self.max_depth = depth;
+        self
+    }
+}
+
+/// Opt-in relaxations of XML Schema rules that the reader otherwise enforces, for servers whose
+/// responses break them. All off by default ([`Leniency::STRICT`]): a response that breaks a rule is
+/// a [`DecodeError`] with the element path. Each switch, when it lets something through, logs a
+/// `tracing` warning (target `soapgen::lenient`) with the element path, line and column, so that
+/// the deviation stays visible.
+///
+/// Set on [`Limits::leniency`], or for a client with
+/// [`ClientBuilder::leniency`](crate::ClientBuilder::leniency).
+///
+/// # Examples
+///
+/// ```
+/// use soapgen_runtime::xml::{Leniency, Limits};
+/// let limits = Limits::default().with_leniency(
+///     Leniency::STRICT.with_unknown_elements(true).with_nil_on_non_nillable(true),
+/// );
+/// assert!(limits.leniency.unknown_elements && limits.leniency.nil_on_non_nillable);
+/// assert_eq!(Limits::default().leniency, Leniency::STRICT);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct Leniency {
+    /// Skip elements the expected content has no place for (default `false`). Relaxes XML Schema
+    /// Part 1 §3.4.4 Element Locally Valid (Complex Type) clause 2.4 (the children must match the
+    /// content model) for unknown elements only: such an element is skipped with its content and
+    /// logged with its path, position and XML (the first 512 bytes), for servers that added
+    /// elements the WSDL does not have yet. Also relaxes §3.3.4 clause 4.3 (an `xsi:type` must be
+    /// the declared type or derived from it) for a type the client does not know: the element is
+    /// read as its declared type, the unknown extension's elements skipped. Missing required
+    /// elements and invalid values remain errors. Off: [`DecodeErrorKind::UnexpectedElement`] or
+    /// [`DecodeErrorKind::UnexpectedType`].
+    pub unknown_elements: bool,
+    /// Read `xsi:nil="true"` on an element that is not declared nillable as the element being
+    /// absent, where the field is optional (`Option<T>`, `minOccurs="0"`), and log it (default
+    /// `false`). Relaxes XML Schema Part 1 §3.3.4 Element Locally Valid (Element) clause 3.1 (no
+    /// `xsi:nil` unless {nillable} is true, §2.6.2), for servers that send nil for a null value
+    /// whatever the schema says. A required element that is nil stays an error (it cannot be
+    /// absent). Off: [`DecodeErrorKind::UnexpectedNil`].
+    pub nil_on_non_nillable: bool,
+}
+
+impl Leniency {
+    /// Every rule enforced (the default).
+    pub const STRICT: Leniency = Leniency {
+        unknown_elements: false,
+        nil_on_non_nillable: false,
+    };
+
+    /// Sets [`unknown_elements`](Self::unknown_elements).
+    pub const fn with_unknown_elements(mut self, on: bool) -> Self {
+        self.unknown_elements = on;
+        self
+    }
+
+    /// Sets [`nil_on_non_nillable`](Self::nil_on_non_nillable).
+    pub const fn with_nil_on_non_nillable(mut self, on: bool) -> Self {
+        self.nil_on_non_nillable = on;
         self
     }
 }
@@ -360,6 +425,11 @@ impl<'i> XmlReader<'i> {
     /// Leaves the first `n` open elements out of error paths (the SOAP envelope leaves out `Envelope`).
     pub fn set_path_skip(&mut self, n: usize) {
         self.path_skip = n;
+    }
+
+    /// The schema rules this reader relaxes ([`Limits::leniency`]).
+    pub fn leniency(&self) -> Leniency {
+        self.limits.leniency
     }
 
     /// The whole document.
@@ -722,16 +792,22 @@ impl<'i> XmlReader<'i> {
 
     /// An element that the expected content has no place for, just read: an error
     /// ([`unexpected`](Self::unexpected)), or with
-    /// [`Limits::lenient_unknown_elements`] skipped (with its content) and logged as a warning.
+    /// [`Leniency::unknown_elements`] skipped (with its content) and logged as a warning.
     ///
     /// # Errors
     ///
     /// [`DecodeErrorKind::UnexpectedElement`] when not lenient; malformed XML while skipping.
     pub fn unknown_element(&mut self, tag: &StartTag<'i>) -> Result<(), DecodeError> {
-        if !self.limits.lenient_unknown_elements {
-            return Err(self.unexpected(tag));
+        let mut err = self.unexpected(tag);
+        if !self.limits.leniency.unknown_elements {
+            if let DecodeErrorKind::UnexpectedElement(name) = &mut err.kind {
+                name.push_str(
+                    " (not in the expected content; Leniency::unknown_elements skips such \
+                     elements)",
+                );
+            }
+            return Err(err);
         }
-        let err = self.unexpected(tag);
         let xml = self.read_outer_xml(tag)?;
         let mut end = xml.len().min(512);
         while !xml.is_char_boundary(end) {
@@ -743,7 +819,7 @@ impl<'i> XmlReader<'i> {
             line = err.location.line,
             column = err.location.column,
             xml = &xml[..end],
-            "unknown element skipped (lenient decoding)"
+            "unknown element skipped (Leniency::unknown_elements)"
         );
         Ok(())
     }

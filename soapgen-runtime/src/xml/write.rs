@@ -3,8 +3,13 @@
 //! Follows XML 1.0 (Fifth Edition) §2.4 (character data), §3.1 (start tags and attribute values) and
 //! Namespaces in XML 1.0 §3–§6. Element and attribute names are expanded names (namespace URI, local
 //! name); prefixes are chosen by the writer and declared on first use, so every qualified name is bound
-//! and every unqualified element is in no namespace. The writer never declares a default namespace, so
-//! unqualified children of qualified parents (`elementFormDefault="unqualified"`) stay unqualified.
+//! and every unqualified element is in no namespace. By default the writer never declares a default
+//! namespace, so unqualified children of qualified parents (`elementFormDefault="unqualified"`)
+//! stay unqualified; with [`XmlWriter::set_default_namespaces`] element names are written
+//! unprefixed under default-namespace declarations instead (§6.2), `xmlns=""` undeclaring it for
+//! an element in no namespace (§6.2 again), for servers that do not resolve element prefixes.
+//! Attributes never take the default namespace (§6.2), so a qualified attribute keeps a prefix in
+//! both forms.
 
 use std::fmt;
 
@@ -113,6 +118,12 @@ pub struct XmlWriter {
     xop: bool,
     /// `xsi:type` for the next start tag (SOAP 1.1 §5 encoding), (namespace, local).
     next_type: Option<(&'static str, &'static str)>,
+    /// Element names take the default namespace instead of a prefix
+    /// ([`set_default_namespaces`](Self::set_default_namespaces)).
+    default_namespaces: bool,
+    /// The default namespace declarations written: (depth of the element that declares it,
+    /// namespace URI, `""` for an undeclaration), outermost first; none in scope is no namespace.
+    defaults: Vec<(usize, String)>,
 }
 
 impl Default for XmlWriter {
@@ -142,7 +153,36 @@ impl XmlWriter {
             attachments: Vec::new(),
             xop: false,
             next_type: None,
+            default_namespaces: false,
+            defaults: Vec::new(),
         }
+    }
+
+    /// Chooses how the names of the elements started from now on are written (Namespaces in XML
+    /// 1.0 §6.2): `false` (the default) with a prefix bound to their namespace (`<ns1:Get
+    /// xmlns:ns1="urn:x">`); `true` unprefixed, declaring the default namespace where it changes
+    /// (`<Get xmlns="urn:x"><q>…</q></Get>`) and undeclaring it (`xmlns=""`) for an element in no
+    /// namespace inside one that has a default namespace. Both give the same expanded names. Attribute
+    /// names and QName values keep prefixes either way (an unprefixed attribute is in no namespace,
+    /// §6.2). Raw XML written with [`raw`](Self::raw) inside a default namespace gets `xmlns=""` on
+    /// each of its top-level elements that has no prefix and no default-namespace declaration of its
+    /// own, so that it stays in no namespace as it was written.
+    pub fn set_default_namespaces(&mut self, on: bool) {
+        self.default_namespaces = on;
+    }
+
+    /// Whether element names are written under default-namespace declarations
+    /// ([`set_default_namespaces`](Self::set_default_namespaces)).
+    pub fn default_namespaces(&self) -> bool {
+        self.default_namespaces
+    }
+
+    /// The default namespace in scope where the next element would start (`""`: none).
+    fn default_namespace(&self) -> &str {
+        self.defaults
+            .last()
+            .map(|(_, ns)| ns.as_str())
+            .unwrap_or("")
     }
 
     /// Turns MTOM on (SOAP MTOM §3, XOP 1.0): base64Binary values of at least `threshold` bytes are
@@ -285,6 +325,9 @@ impl XmlWriter {
         prefix: Option<&str>,
     ) -> Result<(), EncodeError> {
         self.close_start_tag();
+        if self.default_namespaces {
+            return self.start_element_default(name);
+        }
         let bindings_len = self.bindings.len();
         self.buf.push('<');
         let name_start = self.buf.len();
@@ -318,6 +361,34 @@ impl XmlWriter {
         self.tag_open = true;
         if let Some(p) = declare {
             self.push_binding(p, name.namespace);
+        }
+        if let Some((ns, local)) = self.next_type.take() {
+            self.attribute_qname(Name::new(XSI_NS, "type"), ns, local)?;
+        }
+        Ok(())
+    }
+
+    /// [`start_element_prefixed`](Self::start_element_prefixed) with default namespaces on: the
+    /// local name, and `xmlns="…"` where the element's namespace is not the default one in scope.
+    fn start_element_default(&mut self, name: Name<'_>) -> Result<(), EncodeError> {
+        let bindings_len = self.bindings.len();
+        self.buf.push('<');
+        let name_start = self.buf.len();
+        self.buf.push_str(name.local);
+        let name_len = self.buf.len() - name_start;
+        self.open.push(OpenElement {
+            name_start,
+            name_len,
+            bindings_len,
+            tag_end: None,
+        });
+        self.tag_open = true;
+        if self.default_namespace() != name.namespace {
+            self.buf.push_str(" xmlns=\"");
+            escape_into(&mut self.buf, name.namespace, true)?;
+            self.buf.push('"');
+            self.defaults
+                .push((self.open.len(), name.namespace.to_owned()));
         }
         if let Some((ns, local)) = self.next_type.take() {
             self.attribute_qname(Name::new(XSI_NS, "type"), ns, local)?;
@@ -508,7 +579,11 @@ impl XmlWriter {
     /// Never fails today.
     pub fn raw(&mut self, xml: &str) -> Result<(), EncodeError> {
         self.close_start_tag();
-        self.buf.push_str(xml);
+        if self.default_namespace().is_empty() {
+            self.buf.push_str(xml);
+        } else {
+            push_undeclaring_default(&mut self.buf, xml);
+        }
         Ok(())
     }
 
@@ -533,6 +608,13 @@ impl XmlWriter {
         if self.bindings.len() > el.bindings_len {
             self.bindings.truncate(el.bindings_len);
             self.ns_cache.set(None);
+        }
+        if self
+            .defaults
+            .last()
+            .is_some_and(|(depth, _)| *depth > self.open.len())
+        {
+            self.defaults.pop();
         }
         Ok(())
     }
@@ -680,6 +762,75 @@ impl XmlWriter {
             uri: uri.to_owned(),
         });
     }
+}
+
+/// Appends the well-formed XML content `xml` to `out`, adding `xmlns=""` to each top-level element
+/// whose name has no prefix and whose start tag declares no default namespace (Namespaces in XML
+/// 1.0 §6.2), so that it stays in no namespace under a default namespace declared outside it.
+fn push_undeclaring_default(out: &mut String, xml: &str) {
+    let b = xml.as_bytes();
+    let mut depth = 0usize;
+    let mut copied = 0;
+    let mut i = 0;
+    while let Some(lt) = memchr::memchr(b'<', &b[i..]).map(|k| i + k) {
+        let rest = &xml[lt..];
+        // Comments, CDATA sections, processing instructions: skipped whole.
+        let skip_to = if rest.starts_with("<!--") {
+            rest.find("-->").map(|k| lt + k + 3)
+        } else if rest.starts_with("<![CDATA[") {
+            rest.find("]]>").map(|k| lt + k + 3)
+        } else if rest.starts_with("<?") {
+            rest.find("?>").map(|k| lt + k + 2)
+        } else {
+            None
+        };
+        if let Some(end) = skip_to {
+            i = end;
+            continue;
+        }
+        // The end of the tag: the first `>` outside a quoted attribute value.
+        let mut j = lt + 1;
+        let mut quote = None;
+        while j < b.len() {
+            match (quote, b[j]) {
+                (None, q @ (b'"' | b'\'')) => quote = Some(q),
+                (Some(q), c) if c == q => quote = None,
+                (None, b'>') => break,
+                _ => {}
+            }
+            j += 1;
+        }
+        let tag = &xml[lt..j.min(xml.len())];
+        if tag.starts_with("</") {
+            depth = depth.saturating_sub(1);
+        } else {
+            let empty = tag.ends_with('/');
+            if depth == 0 {
+                let name_end = tag[1..]
+                    .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
+                    .map(|k| k + 1)
+                    .unwrap_or(tag.len());
+                let name = &tag[1..name_end];
+                let declares = tag[name_end..].split_ascii_whitespace().any(|a| {
+                    a.strip_prefix("xmlns")
+                        .is_some_and(|r| r.trim_start().starts_with('='))
+                });
+                if !name.contains(':') && !declares {
+                    out.push_str(&xml[copied..lt + name_end]);
+                    out.push_str(" xmlns=\"\"");
+                    copied = lt + name_end;
+                }
+            }
+            if !empty {
+                depth += 1;
+            }
+        }
+        i = j + 1;
+        if i >= b.len() {
+            break;
+        }
+    }
+    out.push_str(&xml[copied..]);
 }
 
 /// The sink a simple-type value writes its lexical form into ([`crate::types::ToXmlText`]).
@@ -838,6 +989,110 @@ fn find_special(b: &[u8], attr: bool) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Default namespaces (Namespaces in XML 1.0 §6.2): declared where the element's namespace
+    /// changes, undeclared for an element in no namespace, never used for attributes; QName values
+    /// keep prefixes; the prefixed form of the same calls has the same expanded names (checked by
+    /// reading both back).
+    #[test]
+    fn default_namespaces_declare_and_undeclare() {
+        let write = |on: bool| {
+            let mut w = XmlWriter::new();
+            w.set_default_namespaces(on);
+            w.start_element(Name::new("urn:x", "Get")).unwrap();
+            w.start_element(Name::unqualified("q")).unwrap();
+            w.attribute(Name::unqualified("plain"), "1").unwrap();
+            w.attribute(Name::new("urn:x", "qual"), "2").unwrap();
+            w.start_element(Name::new("urn:x", "deep")).unwrap();
+            w.text("d").unwrap();
+            w.end_element().unwrap();
+            w.end_element().unwrap();
+            w.start_element(Name::new("urn:x", "r")).unwrap();
+            w.text_value(&crate::types::QName::new("urn:y", "T"))
+                .unwrap();
+            w.end_element().unwrap();
+            w.start_element(Name::new("urn:y", "other")).unwrap();
+            w.nil_attribute().unwrap();
+            w.end_element().unwrap();
+            w.start_element(Name::new("urn:x", "raw")).unwrap();
+            w.raw("<a>1</a><!-- <c> --><p:b xmlns:p=\"urn:p\"/><d xmlns=\"urn:d\"><e/></d>")
+                .unwrap();
+            w.end_element().unwrap();
+            w.end_element().unwrap();
+            w.into_string().unwrap()
+        };
+        let default = write(true);
+        assert_eq!(
+            default,
+            "<Get xmlns=\"urn:x\"><q xmlns=\"\" plain=\"1\" xmlns:ns1=\"urn:x\" ns1:qual=\"2\">\
+             <deep xmlns=\"urn:x\">d</deep></q><r xmlns:ns2=\"urn:y\">ns2:T</r>\
+             <other xmlns=\"urn:y\" xmlns:ns3=\"http://www.w3.org/2001/XMLSchema-instance\" \
+             ns3:nil=\"true\"/><raw><a xmlns=\"\">1</a><!-- <c> --><p:b xmlns:p=\"urn:p\"/>\
+             <d xmlns=\"urn:d\"><e/></d></raw></Get>"
+        );
+        let prefixed = write(false);
+        assert!(
+            prefixed.starts_with("<ns1:Get xmlns:ns1=\"urn:x\"><q "),
+            "{prefixed}"
+        );
+        assert_eq!(expanded(&default), expanded(&prefixed));
+    }
+
+    /// One element: depth, namespace, local name, attributes as (namespace, local, value) without
+    /// namespace declarations, text.
+    type Element = (usize, String, String, Vec<(String, String, String)>, String);
+
+    /// The elements of `xml`, read with the runtime's reader.
+    fn expanded(xml: &str) -> Vec<Element> {
+        use crate::xml::XmlReader;
+        fn walk(
+            r: &mut XmlReader<'_>,
+            tag: crate::xml::StartTag<'_>,
+            depth: usize,
+            out: &mut Vec<Element>,
+        ) {
+            let mut attrs: Vec<(String, String, String)> = r
+                .other_attributes(&tag, &[])
+                .unwrap()
+                .into_iter()
+                .map(|a| (a.namespace, a.local, a.value))
+                .collect();
+            if r.is_nil(&tag).unwrap() {
+                attrs.push((XSI_NS.into(), "nil".into(), "true".into()));
+            }
+            let i = out.len();
+            out.push((
+                depth,
+                tag.namespace().to_owned(),
+                tag.local_name().to_owned(),
+                attrs,
+                String::new(),
+            ));
+            // Text-only leaves: `d`, `1`, the QName; mixed content does not occur here.
+            if matches!(tag.local_name(), "deep" | "a" | "r") {
+                let t = r.read_text().unwrap();
+                // A QName value compares by its expanded name.
+                out[i].4 = match t.split_once(':') {
+                    Some((p, l)) => {
+                        format!(
+                            "{{{}}}{l}",
+                            crate::types::PrefixResolver::resolve_prefix(r, p).unwrap_or_default()
+                        )
+                    }
+                    None => t.into_owned(),
+                };
+                return;
+            }
+            while let Some(c) = r.next_child().unwrap() {
+                walk(r, c, depth + 1, out);
+            }
+        }
+        let mut r = XmlReader::new(xml);
+        let root = r.root().unwrap();
+        let mut out = Vec::new();
+        walk(&mut r, root, 0, &mut out);
+        out
+    }
 
     #[test]
     fn reuses_prefixes_and_scopes_declarations() {

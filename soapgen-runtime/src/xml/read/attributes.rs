@@ -132,6 +132,83 @@ impl<'i> XmlReader<'i> {
             .is_some_and(|f| f.0))
     }
 
+    /// The first attribute of `tag` other than namespace declarations and those in the XML Schema
+    /// instance namespace (`xsi:nil`, `xsi:type`, …) that is named in `known` or, with `wildcard`
+    /// (an `xs:anyAttribute`), any such attribute; as written (`prefix:local`). With `known` empty
+    /// and `wildcard` true: whether a nil element carries attributes at all (§2.6.2).
+    ///
+    /// # Errors
+    ///
+    /// A malformed attribute list, or a prefix bound to no namespace.
+    pub fn first_attribute_of(
+        &self,
+        tag: &StartTag<'i>,
+        known: &[Name<'_>],
+        wildcard: bool,
+    ) -> Result<Option<&'i str>, DecodeError> {
+        if tag.content.len() == tag.name_len {
+            return Ok(None);
+        }
+        for a in tag.attributes() {
+            let (qname, _) =
+                a.map_err(|e| self.error_at(DecodeErrorKind::Syntax(e.to_owned()), tag.offset))?;
+            if qname == "xmlns" || qname.starts_with("xmlns:") {
+                continue;
+            }
+            let (prefix, local) = split_qname(qname);
+            let namespace = match prefix {
+                None => "",
+                Some(p) => self.attribute_namespace(p).ok_or_else(|| {
+                    let mut err = self.error_at(
+                        DecodeErrorKind::Syntax(format!(
+                            "the prefix of attribute {qname} is not bound to a namespace"
+                        )),
+                        tag.offset,
+                    );
+                    err.location.path.push_str("/@");
+                    err.location.path.push_str(qname);
+                    err
+                })?,
+            };
+            if namespace == XSI_NS {
+                continue;
+            }
+            if wildcard
+                || known
+                    .iter()
+                    .any(|n| n.namespace == namespace && n.local == local)
+            {
+                return Ok(Some(qname));
+            }
+        }
+        Ok(None)
+    }
+
+    /// `tag` (just read) carries `xsi:nil="true"` but its declaration is not nillable and the
+    /// field is optional: with [`Leniency::nil_on_non_nillable`] the element is skipped (read as
+    /// absent) and a warning logged (target `soapgen::lenient`) with its path; otherwise
+    /// [`DecodeErrorKind::UnexpectedNil`] at the element (XML Schema Part 1 §3.3.4 clause 3.1).
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeErrorKind::UnexpectedNil`] when not lenient; malformed XML while skipping.
+    pub fn nil_on_non_nillable(&mut self, tag: &StartTag<'i>) -> Result<(), DecodeError> {
+        let err = self.error_at(DecodeErrorKind::UnexpectedNil, tag.offset);
+        if !self.limits.leniency.nil_on_non_nillable {
+            return Err(err);
+        }
+        self.skip_element()?;
+        tracing::warn!(
+            target: "soapgen::lenient",
+            path = %err.location.path,
+            line = err.location.line,
+            column = err.location.column,
+            "xsi:nil on an element that is not nillable read as absent \
+             (Leniency::nil_on_non_nillable)"
+        );
+        Ok(())
+    }
+
     /// The `xsi:type` of `tag` (XML Schema Part 1 §2.6.1): the type the element's content claims,
     /// its prefix resolved against the bindings in scope at `tag` (declared on it or on any
     /// ancestor; an unprefixed value takes the default namespace). `None` when absent.
@@ -169,7 +246,7 @@ impl<'i> XmlReader<'i> {
         self.error_at(DecodeErrorKind::UnexpectedType(message), tag.offset)
     }
 
-    /// With [`Limits::lenient_unknown_elements`]: an element whose `xsi:type` is unknown (see
+    /// With [`Leniency::unknown_elements`]: an element whose `xsi:type` is unknown (see
     /// [`unexpected_type`](Self::unexpected_type)) is read as its declared, non-abstract type
     /// instead, the elements of the unknown extension skipped, and a warning logged (target
     /// `soapgen::lenient`) with the path and both type names.
@@ -184,8 +261,11 @@ impl<'i> XmlReader<'i> {
         declared: Name<'_>,
         known: &str,
     ) -> Result<(), DecodeError> {
-        let err = self.unexpected_type(tag, Some(found), declared, known);
-        if !self.limits.lenient_unknown_elements {
+        let mut err = self.unexpected_type(tag, Some(found), declared, known);
+        if !self.limits.leniency.unknown_elements {
+            if let DecodeErrorKind::UnexpectedType(m) = &mut err.kind {
+                m.push_str("; Leniency::unknown_elements reads it as the declared type");
+            }
             return Err(err);
         }
         tracing::warn!(
@@ -195,7 +275,7 @@ impl<'i> XmlReader<'i> {
             column = err.location.column,
             xsi_type = %found,
             declared = %crate::types::QName::new(declared.namespace, declared.local),
-            "unknown xsi:type read as the declared type (lenient decoding)"
+            "unknown xsi:type read as the declared type (Leniency::unknown_elements)"
         );
         Ok(())
     }

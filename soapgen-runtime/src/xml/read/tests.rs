@@ -229,3 +229,35 @@ fn invalid_utf8_has_offset() {
     assert_eq!(e.location.offset, 8);
     assert_eq!((e.location.line, e.location.column), (2, 5));
 }
+
+/// The attributes a nil element keeps (XML Schema Part 1 §2.6.2): namespace declarations and
+/// `xsi:*` never count; a declared name or, with a wildcard, any other attribute does.
+#[test]
+fn first_attribute_of_a_nil_element() {
+    let doc = r#"<r xmlns:i="http://www.w3.org/2001/XMLSchema-instance" xmlns:a="urn:a"><p xmlns="urn:d" i:nil="true" i:type="x"/><q i:nil="true" a:cur="EUR" code="1"/><z q:x="1"/></r>"#;
+    let mut r = XmlReader::new(doc);
+    let root = r.root().unwrap();
+    assert_eq!(r.first_attribute_of(&root, &[], true).unwrap(), None);
+    let p = r.next_child().unwrap().unwrap();
+    assert_eq!(r.first_attribute_of(&p, &[], true).unwrap(), None);
+    r.skip_element().unwrap();
+    let q = r.next_child().unwrap().unwrap();
+    assert_eq!(r.first_attribute_of(&q, &[], true).unwrap(), Some("a:cur"));
+    let code = [Name::unqualified("code")];
+    assert_eq!(
+        r.first_attribute_of(&q, &code, false).unwrap(),
+        Some("code")
+    );
+    let cur = [Name::new("urn:a", "cur")];
+    assert_eq!(
+        r.first_attribute_of(&q, &cur, false).unwrap(),
+        Some("a:cur")
+    );
+    // A name in another namespace is not the declared one.
+    let other = [Name::new("urn:b", "cur")];
+    assert_eq!(r.first_attribute_of(&q, &other, false).unwrap(), None);
+    r.skip_element().unwrap();
+    let z = r.next_child().unwrap().unwrap();
+    let e = r.first_attribute_of(&z, &[], true).unwrap_err();
+    assert!(e.location.path.ends_with("z/@q:x"), "{e}");
+}

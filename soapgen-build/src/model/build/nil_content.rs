@@ -1,0 +1,104 @@
+//! Nil elements that keep their attributes (XML Schema Part 1 §2.6.2, §3.3.4 clause 3.2: an
+//! element with `xsi:nil="true"` has no content but may have attributes). A simpleContent struct
+//! with attributes that is the type of a nillable element gets its text field as `Nillable<T>`,
+//! so that `<price currency="EUR" xsi:nil="true"/>` reads as a value whose attribute is kept and
+//! whose content is nil, and writes back the same; the same struct elsewhere reads and writes as
+//! before with a `Nillable::Value` content.
+
+use super::*;
+
+impl<'d> Builder<'d> {
+    /// Makes the text field of every simpleContent struct with attributes that a nillable field,
+    /// variant, parameter or result holds `Nillable<T>` (once: a field already nillable stays).
+    pub(super) fn nil_content(&mut self, clients: &[ClientDecl]) {
+        let mut nillable: BTreeSet<String> = BTreeSet::new();
+        let mut note = |ty: &TypeExpr| {
+            if let (Base::Named(n), Card::Nillable | Card::OptionalNillable | Card::ManyNillable) =
+                (&ty.base, ty.card)
+            {
+                nillable.insert(n.clone());
+            }
+        };
+        for d in self.decls.values() {
+            match d {
+                TypeDecl::Struct(s) => s.fields.iter().for_each(|f| note(&f.ty)),
+                TypeDecl::Choice(c) => c.variants.iter().for_each(|v| note(&v.ty)),
+                _ => {}
+            }
+        }
+        for op in clients.iter().flat_map(|c| c.operations.iter()) {
+            op.params.iter().for_each(|p| note(&p.ty));
+            op.ret.iter().for_each(&mut note);
+        }
+        // Through type aliases to the struct they name.
+        let resolved: BTreeSet<String> = nillable
+            .into_iter()
+            .map(|mut n| {
+                for _ in 0..8 {
+                    match self.decls.get(&n) {
+                        Some(TypeDecl::Alias(AliasDecl {
+                            target: Base::Named(t),
+                            ..
+                        })) => n = t.clone(),
+                        _ => break,
+                    }
+                }
+                n
+            })
+            .collect();
+        for n in resolved {
+            let Some(TypeDecl::Struct(s)) = self.decls.get_mut(&n) else {
+                continue;
+            };
+            let has_attributes = s
+                .fields
+                .iter()
+                .any(|f| matches!(f.kind, FieldKind::Attribute | FieldKind::AnyAttribute));
+            if !has_attributes {
+                continue;
+            }
+            for f in &mut s.fields {
+                if f.kind == FieldKind::Text && f.ty.card == Card::One && !f.ty.boxed {
+                    f.ty.card = Card::Nillable;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::*;
+    use super::*;
+
+    #[test]
+    fn simple_content_of_a_nillable_element_with_attributes_is_nillable() {
+        let m = lower(
+            r#"<xs:complexType name="Price"><xs:simpleContent><xs:extension base="xs:decimal">
+                 <xs:attribute name="currency" type="xs:string"/></xs:extension></xs:simpleContent>
+               </xs:complexType>
+               <xs:complexType name="Bare"><xs:simpleContent><xs:extension base="xs:decimal"/>
+                 </xs:simpleContent></xs:complexType>
+               <xs:complexType name="Other"><xs:simpleContent><xs:extension base="xs:int">
+                 <xs:attribute name="unit" type="xs:string"/></xs:extension></xs:simpleContent>
+               </xs:complexType>
+               <xs:element name="Op"><xs:complexType><xs:sequence>
+                 <xs:element name="price" type="tns:Price" nillable="true"/>
+                 <xs:element name="bare" type="tns:Bare" nillable="true"/>
+               </xs:sequence></xs:complexType></xs:element>
+               <xs:element name="OpResponse"><xs:complexType><xs:sequence>
+                 <xs:element name="other" type="tns:Other"/>
+               </xs:sequence></xs:complexType></xs:element>"#,
+        );
+        let text = |name: &str| {
+            let s = strukt(&m, name);
+            let f = s.fields.iter().find(|f| f.kind == FieldKind::Text);
+            f.map(|f| f.ty.card).unwrap()
+        };
+        assert_eq!(text("Price"), Card::Nillable);
+        // No attributes to keep: plain nil one level up.
+        assert_eq!(text("Bare"), Card::One);
+        // Not the type of a nillable element.
+        assert_eq!(text("Other"), Card::One);
+    }
+}
