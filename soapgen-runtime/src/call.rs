@@ -136,6 +136,8 @@ struct Core {
     op: Operation,
     /// The request's addressing, for the reply's `wsa:RelatesTo`.
     addressed: Option<Addressed>,
+    /// The request's SignatureValues, for the reply's SignatureConfirmations (WSS 1.1 §8.5).
+    signature_values: Vec<Vec<u8>>,
     stage: Stage,
 }
 
@@ -152,6 +154,10 @@ impl Core {
     fn new(client: Client, op: Operation, message: Result<RequestMessage, EncodeError>) -> Self {
         Core {
             addressed: message.as_ref().ok().and_then(|m| m.addressed.clone()),
+            signature_values: message
+                .as_ref()
+                .map(|m| m.signature_values.clone())
+                .unwrap_or_default(),
             client,
             op,
             stage: Stage::Ready(message),
@@ -199,7 +205,7 @@ impl Core {
             &self.client,
             &self.op,
             resp,
-            self.addressed.as_ref(),
+            (self.addressed.as_ref(), &self.signature_values),
             kept,
             shape,
             decode,
@@ -442,13 +448,13 @@ fn finish<T>(
     client: &Client,
     op: &Operation,
     resp: &HttpResponse,
-    addressed: Option<&Addressed>,
+    request: (Option<&Addressed>, &[Vec<u8>]),
     kept: Option<&mut Vec<ResponseHeader>>,
     shape: &ResponseShape,
     decode: Decoder<T>,
 ) -> Result<T, Error> {
     let mut value = None;
-    read_result(client, op, resp, addressed, kept, &mut |child| {
+    read_result(client, op, resp, request, kept, &mut |child| {
         value = Some(decode(child, shape)?);
         Ok(())
     })?;
@@ -460,12 +466,13 @@ type ResultReader<'d> =
     dyn for<'i> FnMut(Option<(&mut XmlReader<'i>, StartTag<'i>)>) -> Result<(), DecodeError> + 'd;
 
 /// Reads the response to `op` and hands its Body's child (or `None` for a one-way operation's
-/// empty acknowledgement, WSDL 1.1 §2.4.1) to `read`. Not generic.
+/// empty acknowledgement, WSDL 1.1 §2.4.1) to `read`. Not generic. `request` is the request's
+/// addressing and SignatureValues.
 fn read_result(
     client: &Client,
     op: &Operation,
     resp: &HttpResponse,
-    addressed: Option<&Addressed>,
+    request: (Option<&Addressed>, &[Vec<u8>]),
     kept: Option<&mut Vec<ResponseHeader>>,
     read: &mut ResultReader<'_>,
 ) -> Result<(), Error> {
@@ -476,7 +483,7 @@ fn read_result(
         return read(None).map_err(|e| Error::Decode(Box::new(e)));
     }
     let (content, _) =
-        client.decode_response(resp, Some(op.version), addressed, kept, &mut |r, start| {
+        client.decode_response(resp, Some(op.version), request, kept, &mut |r, start| {
             read(Some((r, start)))
         })?;
     match content {

@@ -18,7 +18,7 @@ use super::trust::verify_with_certificate;
 use super::{
     canonicalize, AlgorithmPolicy, C14nMethod, Certificate, Timestamp, UtcTime, WssConfig,
     WssError, BASE64_BINARY, DS_NS, EXC_C14N, PASSWORD_DIGEST, PASSWORD_TEXT, THUMBPRINT_SHA1,
-    WSSE_NS, WSU_NS, X509V3, X509_SKI,
+    WSSE11_NS, WSSE_NS, WSU_NS, X509V3, X509_SKI,
 };
 use crate::envelope::SoapVersion;
 use crate::xml::Limits;
@@ -96,6 +96,10 @@ pub struct InboundReport {
     /// Signatures not verified because the policy neither requires a signature nor has a trust
     /// store to verify against (they are counted, not dropped silently).
     pub unverified_signatures: usize,
+    /// How many of the request's signatures the response confirmed with a signed
+    /// `wsse11:SignatureConfirmation` (WSS 1.1 §8.5); 0 unless
+    /// [`WssConfig::signature_confirmation`] is on.
+    pub confirmed_signatures: usize,
 }
 
 /// The outcome of processing: the report, and the decrypted envelope when something was decrypted.
@@ -130,12 +134,19 @@ struct State {
     username_created: Option<UtcTime>,
     unverified: usize,
     passes: usize,
+    /// The `wsse11:SignatureConfirmation`s of the header: (wsu:Id, decoded Value, path).
+    confirmations: Vec<(Option<String>, Option<Vec<u8>>, String)>,
+    /// The wsu:Ids of the SignatureConfirmations a verified signature covered.
+    signed_confirmations: Vec<String>,
 }
 
 /// Runs the whole inbound processing of `envelope` (UTF-8) at `now`.
+///
+/// `sent`: the request's raw SignatureValues, when known (WSS 1.1 §8.5).
 pub(crate) fn process(
     cfg: &WssConfig,
     envelope: &str,
+    sent: Option<&[Vec<u8>]>,
     now: UtcTime,
     limits: Limits,
 ) -> Result<Processed, WssError> {
@@ -183,12 +194,30 @@ pub(crate) fn process(
                             now,
                         )?;
                         st.wrapped_body |= v.wrapped_body;
+                        st.signed_confirmations.extend(v.confirmations);
                         st.signature_values.push(v.value);
                         for p in v.parts {
                             st.signed.push((p, v.signer.clone()));
                         }
                     }
                     (WSSE_NS, "UsernameToken") => read_username(cfg, child, &mut st, now)?,
+                    (WSSE11_NS, "SignatureConfirmation") => {
+                        let value = match child.attribute("Value") {
+                            None => None,
+                            Some(v) => {
+                                let compact: Vec<u8> =
+                                    v.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+                                Some(crate::base64::decode(&compact).map_err(|e| {
+                                    WssError::SignatureConfirmationMismatch(format!(
+                                        "the Value of {} is not base64: {e}",
+                                        position(child)
+                                    ))
+                                })?)
+                            }
+                        };
+                        let id = child.attribute((WSU_NS, "Id")).map(str::to_owned);
+                        st.confirmations.push((id, value, position(child)));
+                    }
                     (XENC_NS, "EncryptedKey") => {
                         let edits =
                             super::decrypt::encrypted_key(cfg, &shape, &ids, &tokens, child)?;
@@ -204,7 +233,7 @@ pub(crate) fn process(
                         ))
                     }
                     // BinarySecurityTokens were collected above; other elements
-                    // (SignatureConfirmation, SecurityTokenReference, …) carry nothing to check.
+                    // (SecurityTokenReference, …) carry nothing to check.
                     _ => {}
                 }
             }
@@ -239,7 +268,7 @@ pub(crate) fn process(
                 ));
             }
         }
-        check_policy(cfg, &shape, &mut st, &mut report, now)?;
+        check_policy(cfg, &shape, &mut st, &mut report, sent, now)?;
         break;
     }
     Ok(Processed {
@@ -256,6 +285,7 @@ fn check_policy(
     shape: &Shape<'_, '_>,
     st: &mut State,
     report: &mut InboundReport,
+    sent: Option<&[Vec<u8>]>,
     now: UtcTime,
 ) -> Result<(), WssError> {
     // Timestamp presence and freshness (WSS 1.1 §10).
@@ -311,6 +341,9 @@ fn check_policy(
             }
         }
     }
+    if cfg.requires_signature_confirmation() {
+        report.confirmed_signatures = check_confirmations(cfg, st, sent)?;
+    }
     if cfg.requires_encryption() && !st.decrypted.contains(&MessagePart::Body) {
         return Err(WssError::NotEncrypted("Body".to_owned()));
     }
@@ -356,6 +389,73 @@ fn check_policy(
     report.username = st.username.clone();
     report.unverified_signatures = st.unverified;
     Ok(())
+}
+
+/// WSS 1.1 §8.5: the response's SignatureConfirmations against the request's SignatureValues
+/// `sent` (`None`: not known). Returns how many request signatures were confirmed.
+fn check_confirmations(
+    cfg: &WssConfig,
+    st: &State,
+    sent: Option<&[Vec<u8>]>,
+) -> Result<usize, WssError> {
+    let sent = match sent {
+        Some(s) => s,
+        None if cfg.signer().is_some() => {
+            return Err(WssError::SignatureConfirmationMismatch(
+                "the request's SignatureValues are needed to check the confirmations (WssConfig::check_response_to)"
+                    .to_owned(),
+            ))
+        }
+        None => &[],
+    };
+    let must_be_signed = !sent.is_empty() || cfg.requires_signature();
+    let mut confirmed = vec![false; sent.len()];
+    for (id, value, at) in &st.confirmations {
+        if must_be_signed
+            && !id
+                .as_ref()
+                .is_some_and(|i| st.signed_confirmations.contains(i))
+        {
+            return Err(WssError::UnsignedSignatureConfirmation(format!(" at {at}")));
+        }
+        match value {
+            None if sent.is_empty() => {}
+            None => {
+                let why =
+                    "has no Value (the form for an unsigned request), but the request was signed";
+                return Err(WssError::SignatureConfirmationMismatch(format!(
+                    "{at} {why}"
+                )));
+            }
+            Some(_) if sent.is_empty() => {
+                return Err(WssError::SignatureConfirmationMismatch(format!(
+                    "{at} confirms a signature, but the request was not signed"
+                )))
+            }
+            Some(v) => {
+                let hit = sent.iter().enumerate().find(|(i, s)| {
+                    !confirmed[*i]
+                        && aws_lc_rs::constant_time::verify_slices_are_equal(s, v).is_ok()
+                });
+                match hit {
+                    Some((i, _)) => confirmed[i] = true,
+                    None => {
+                        return Err(WssError::SignatureConfirmationMismatch(format!(
+                            "the Value of {at} is not a SignatureValue of the request (or confirms one twice)"
+                        )))
+                    }
+                }
+            }
+        }
+    }
+    let done = confirmed.iter().filter(|c| **c).count();
+    if done < sent.len() {
+        return Err(WssError::MissingSignatureConfirmation {
+            unconfirmed: sent.len() - done,
+            sent: sent.len(),
+        });
+    }
+    Ok(done)
 }
 
 /// Parses with DTDs refused and the node count bounded, and checks the depth and attribute limits.
@@ -656,6 +756,8 @@ struct Verified {
     signer: Certificate,
     value: Vec<u8>,
     wrapped_body: bool,
+    /// The wsu:Ids of the Security header's SignatureConfirmations it covered.
+    confirmations: Vec<String>,
 }
 
 /// XML-DSig §3.2 core validation of one `ds:Signature`, restricted to what WSS 1.1 §8 uses, with
@@ -752,6 +854,7 @@ fn verify_signature(
     // Each Reference.
     let mut parts = Vec::with_capacity(references.len());
     let mut wrapped_body = false;
+    let mut confirmations = Vec::new();
     for r in references {
         if !r.has_tag_name((DS_NS, "Reference")) {
             return Err(malformed(
@@ -836,6 +939,14 @@ fn verify_signature(
         if matches!(&part, MessagePart::Other(_)) && target.tag_name().name() == "Body" {
             wrapped_body = true;
         }
+        // By position: a SignatureConfirmation of this Security header, named by its own wsu:Id.
+        if target.has_tag_name((WSSE11_NS, "SignatureConfirmation"))
+            && shape.security.is_some()
+            && target.parent() == shape.security
+            && target.attribute((WSU_NS, "Id")) == Some(id)
+        {
+            confirmations.push(id.to_owned());
+        }
         parts.push(part);
     }
     Ok(Verified {
@@ -843,6 +954,7 @@ fn verify_signature(
         signer,
         value,
         wrapped_body,
+        confirmations,
     })
 }
 
