@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use aws_lc_rs::signature::{self, VerificationAlgorithm};
-use roxmltree::{Document, Node, NodeId, ParsingOptions};
+use roxmltree::{Document, Node, ParsingOptions};
 
 use super::policy::{self as alg};
 use super::trust::verify_with_certificate;
@@ -467,11 +467,12 @@ fn parse(doc: &str, limits: Limits) -> Result<Document<'_>, WssError> {
     let d = Document::parse_with_options(doc, opts)
         .map_err(|e| WssError::Read(format!("{e} (a DOCTYPE is refused)")))?;
     // Depth and attribute count, the reader's limits (iterative: no recursion on input).
-    let mut depth: HashMap<NodeId, usize> = HashMap::new();
+    // Depth of each element by node id (ids follow document order, so parents come first).
+    let mut depth: Vec<usize> = Vec::new();
     for n in d.descendants().filter(Node::is_element) {
         let level = n
             .parent()
-            .and_then(|p| depth.get(&p.id()).copied())
+            .and_then(|p| depth.get(p.id().get_usize()).copied())
             .unwrap_or(0)
             + 1;
         if level > limits.max_depth {
@@ -489,7 +490,11 @@ fn parse(doc: &str, limits: Limits) -> Result<Document<'_>, WssError> {
             )));
         }
         if n.has_children() {
-            depth.insert(n.id(), level);
+            let i = n.id().get_usize();
+            if depth.len() <= i {
+                depth.resize(i + 1, 0);
+            }
+            depth[i] = level;
         }
     }
     Ok(d)
@@ -610,12 +615,10 @@ fn ids<'a, 'i>(d: &'a Document<'i>) -> Result<HashMap<&'a str, Node<'a, 'i>>, Ws
 
 /// The base64 text content of an element (whitespace anywhere ignored).
 pub(crate) fn base64(n: Node<'_, '_>) -> Result<Vec<u8>, String> {
-    let text: String = n
-        .children()
-        .filter(Node::is_text)
-        .filter_map(|t| t.text())
-        .collect();
-    let compact: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    let mut compact: Vec<u8> = Vec::new();
+    for t in n.children().filter(Node::is_text).filter_map(|t| t.text()) {
+        compact.extend(t.bytes().filter(|b| !b.is_ascii_whitespace()));
+    }
     crate::base64::decode(&compact).map_err(|e| format!("not base64: {e}"))
 }
 
@@ -847,7 +850,7 @@ fn verify_signature(
     // SignatureValue over the canonical SignedInfo.
     let value = base64(value_node).map_err(|r| malformed(value_node, &r))?;
     let mut buf = Vec::with_capacity(1024);
-    si_c14n.apply(doc, signed_info.range().start, &mut buf)?;
+    si_c14n.apply(doc, signed_info, &mut buf)?;
     verify_with_certificate(&signer, verification, &buf, &value)
         .map_err(WssError::InvalidSignature)?;
 
@@ -923,9 +926,9 @@ fn verify_signature(
                 })?;
             let c14n = c14n_of(params, "CanonicalizationMethod", policy)?;
             let token = dereference_str(target, ids)?;
-            c14n.apply(doc, token.range().start, &mut buf)?;
+            c14n.apply(doc, token, &mut buf)?;
         } else {
-            c14n_of(*t, "Transform", policy)?.apply(doc, target.range().start, &mut buf)?;
+            c14n_of(*t, "Transform", policy)?.apply(doc, target, &mut buf)?;
         }
         let want = base64(digest_value).map_err(|e| malformed(digest_value, &e))?;
         let got = aws_lc_rs::digest::digest(digest_alg, &buf);
@@ -971,9 +974,22 @@ struct C14n {
 }
 
 impl C14n {
-    /// Canonicalizes the element at byte `apex` of `doc` into `out`.
-    fn apply(&self, doc: &str, apex: usize, out: &mut Vec<u8>) -> Result<(), WssError> {
-        canonicalize(doc, apex, self.method, &refs(&self.prefixes), out)
+    /// Canonicalizes `apex`, an element of the tree parsed from `doc`, into `out`: Exclusive
+    /// C14N from the tree itself (no second reading of the text), the inclusive forms from the
+    /// text at its offset.
+    fn apply(&self, doc: &str, apex: Node<'_, '_>, out: &mut Vec<u8>) -> Result<(), WssError> {
+        match self.method {
+            C14nMethod::Exclusive => {
+                super::c14n::exclusive_c14n_node(doc, apex, &refs(&self.prefixes), out)
+            }
+            _ => canonicalize(
+                doc,
+                apex.range().start,
+                self.method,
+                &refs(&self.prefixes),
+                out,
+            ),
+        }
     }
 }
 
@@ -1033,4 +1049,70 @@ fn classify(target: Node<'_, '_>, shape: &Shape<'_, '_>) -> MessagePart {
         };
     }
     MessagePart::Other(path(target))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A State holding `confirmations` (Id, Value), those with an Id in `signed` signed.
+    fn state(confirmations: &[(&str, Option<&[u8]>)], signed: &[&str]) -> State {
+        State {
+            confirmations: confirmations
+                .iter()
+                .map(|(id, v)| {
+                    (
+                        Some((*id).to_owned()),
+                        v.map(<[u8]>::to_vec),
+                        format!("#{id}"),
+                    )
+                })
+                .collect(),
+            signed_confirmations: signed.iter().map(|s| (*s).to_owned()).collect(),
+            ..State::default()
+        }
+    }
+
+    #[test]
+    fn every_request_signature_is_confirmed_once() {
+        let cfg = WssConfig::new().require_signature(true);
+        let (a, b) = (vec![1u8; 256], vec![2u8; 256]);
+        let sent = [a.clone(), b.clone()];
+        let both = state(&[("c1", Some(&b[..])), ("c2", Some(&a[..]))], &["c1", "c2"]);
+        assert_eq!(check_confirmations(&cfg, &both, Some(&sent[..])), Ok(2));
+        // The same value twice leaves the other unconfirmed: refused as a wrong confirmation.
+        let twice = state(&[("c1", Some(&a[..])), ("c2", Some(&a[..]))], &["c1", "c2"]);
+        assert!(matches!(
+            check_confirmations(&cfg, &twice, Some(&sent[..])),
+            Err(WssError::SignatureConfirmationMismatch(m)) if m.contains("twice")
+        ));
+        let one = state(&[("c1", Some(&a[..]))], &["c1"]);
+        assert_eq!(
+            check_confirmations(&cfg, &one, Some(&sent[..])),
+            Err(WssError::MissingSignatureConfirmation {
+                unconfirmed: 1,
+                sent: 2
+            })
+        );
+        let unsigned = state(&[("c1", Some(&a[..])), ("c2", Some(&b[..]))], &["c1"]);
+        assert!(matches!(
+            check_confirmations(&cfg, &unsigned, Some(&sent[..])),
+            Err(WssError::UnsignedSignatureConfirmation(m)) if m.contains("#c2")
+        ));
+        // An unsigned request: the Value-less form only, none required.
+        let none = state(&[("c1", None)], &["c1"]);
+        assert_eq!(check_confirmations(&cfg, &none, Some(&[][..])), Ok(0));
+        assert_eq!(
+            check_confirmations(&cfg, &state(&[], &[]), Some(&[][..])),
+            Ok(0)
+        );
+        assert!(matches!(
+            check_confirmations(&cfg, &one, Some(&[][..])),
+            Err(WssError::SignatureConfirmationMismatch(m)) if m.contains("not signed")
+        ));
+        assert!(matches!(
+            check_confirmations(&cfg, &none, Some(&sent[..])),
+            Err(WssError::SignatureConfirmationMismatch(m)) if m.contains("no Value")
+        ));
+    }
 }
