@@ -136,10 +136,14 @@ struct Core {
     op: Operation,
     /// The request's addressing, for the reply's `wsa:RelatesTo`.
     addressed: Option<Addressed>,
-    /// The request's SignatureValues, for the reply's SignatureConfirmations (WSS 1.1 §8.5).
-    signature_values: Vec<Vec<u8>>,
+    /// The request's SignatureValues, for the reply's SignatureConfirmations (WSS 1.1 §8.5):
+    /// boxed, and absent for an unsigned request, so that a call stays small.
+    signature_values: Option<Box<SignatureValues>>,
     stage: Stage,
 }
+
+/// The raw `ds:SignatureValue`s of a signed request (XML-DSig §4.3).
+struct SignatureValues(Vec<Vec<u8>>);
 
 enum Stage {
     /// Built, not yet polled: the request, or why it could not be encoded.
@@ -156,8 +160,9 @@ impl Core {
             addressed: message.as_ref().ok().and_then(|m| m.addressed.clone()),
             signature_values: message
                 .as_ref()
-                .map(|m| m.signature_values.clone())
-                .unwrap_or_default(),
+                .ok()
+                .filter(|m| !m.signature_values.is_empty())
+                .map(|m| Box::new(SignatureValues(m.signature_values.clone()))),
             client,
             op,
             stage: Stage::Ready(message),
@@ -205,7 +210,12 @@ impl Core {
             &self.client,
             &self.op,
             resp,
-            (self.addressed.as_ref(), &self.signature_values),
+            (
+                self.addressed.as_ref(),
+                self.signature_values
+                    .as_deref()
+                    .map_or(&[][..], |s| &s.0[..]),
+            ),
             kept,
             shape,
             decode,

@@ -389,8 +389,8 @@ fn node_start<'a>(
             rendered.push((p, uri));
         }
     }
-    rendered[frame..].sort_unstable_by(|a, b| a.0.cmp(b.0));
-    attrs.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    rendered[frame..].sort_unstable_by_key(|r| r.0);
+    attrs.sort_unstable_by_key(|a| (a.0, a.1));
     out.push(b'<');
     out.extend_from_slice(qname.as_bytes());
     for (p, uri) in &rendered[frame..] {
