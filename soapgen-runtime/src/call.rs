@@ -138,8 +138,14 @@ struct Core {
     /// The request's addressing, for the reply's `wsa:RelatesTo` and `wsa:Action` (boxed: most
     /// calls are not addressed, and `Call` stays small).
     addressed: Option<Box<Addressed>>,
+    /// The request's SignatureValues, for the reply's SignatureConfirmations (WSS 1.1 §8.5):
+    /// boxed, and absent for an unsigned request, so that a call stays small.
+    signature_values: Option<Box<SignatureValues>>,
     stage: Stage,
 }
+
+/// The raw `ds:SignatureValue`s of a signed request (XML-DSig §4.3).
+struct SignatureValues(Vec<Vec<u8>>);
 
 enum Stage {
     /// Built, not yet polled: the request, or why it could not be encoded.
@@ -158,6 +164,11 @@ impl Core {
                 .ok()
                 .and_then(|m| m.addressed.clone())
                 .map(Box::new),
+            signature_values: message
+                .as_ref()
+                .ok()
+                .filter(|m| !m.signature_values.is_empty())
+                .map(|m| Box::new(SignatureValues(m.signature_values.clone()))),
             client,
             op,
             stage: Stage::Ready(message),
@@ -208,7 +219,12 @@ impl Core {
             &self.client,
             &self.op,
             resp,
-            self.addressed.as_deref(),
+            (
+                self.addressed.as_deref(),
+                self.signature_values
+                    .as_deref()
+                    .map_or(&[][..], |s| &s.0[..]),
+            ),
             kept,
             shape,
             decode,
@@ -479,13 +495,13 @@ fn finish<T>(
     client: &Client,
     op: &Operation,
     resp: &HttpResponse,
-    addressed: Option<&Addressed>,
+    request: (Option<&Addressed>, &[Vec<u8>]),
     kept: Option<&mut Vec<ResponseHeader>>,
     shape: &ResponseShape,
     decode: Decoder<T>,
 ) -> Result<T, Error> {
     let mut value = None;
-    read_result(client, op, resp, addressed, kept, &mut |child| {
+    read_result(client, op, resp, request, kept, &mut |child| {
         value = Some(decode(child, shape)?);
         Ok(())
     })?;
@@ -497,12 +513,13 @@ type ResultReader<'d> =
     dyn for<'i> FnMut(Option<(&mut XmlReader<'i>, StartTag<'i>)>) -> Result<(), DecodeError> + 'd;
 
 /// Reads the response to `op` and hands its Body's child (or `None` for a one-way operation's
-/// empty acknowledgement, WSDL 1.1 §2.4.1) to `read`. Not generic.
+/// empty acknowledgement, WSDL 1.1 §2.4.1) to `read`. Not generic. `request` is the request's
+/// addressing and SignatureValues.
 fn read_result(
     client: &Client,
     op: &Operation,
     resp: &HttpResponse,
-    addressed: Option<&Addressed>,
+    request: (Option<&Addressed>, &[Vec<u8>]),
     kept: Option<&mut Vec<ResponseHeader>>,
     read: &mut ResultReader<'_>,
 ) -> Result<(), Error> {
@@ -513,7 +530,7 @@ fn read_result(
         return read(None).map_err(|e| Error::Decode(Box::new(e)));
     }
     let (content, _) =
-        client.decode_response(resp, Some(op.version), addressed, kept, &mut |r, start| {
+        client.decode_response(resp, Some(op.version), request, kept, &mut |r, start| {
             read(Some((r, start)))
         })?;
     match content {

@@ -627,8 +627,10 @@ impl Client {
     ) -> Result<(T, Attachments), Error> {
         let message: RequestMessage = envelope.into();
         let addressed = message.addressed.clone();
+        let signatures = message.signature_values.clone();
         let resp = self.exchange(op, message).await?;
-        let (content, attachments) = self.decode_envelope(op, &resp, addressed.as_ref(), decode)?;
+        let (content, attachments) =
+            self.decode_envelope(op, &resp, (addressed.as_ref(), &signatures), decode)?;
         match content {
             BodyContent::Payload(v) => Ok((v, attachments)),
             BodyContent::Empty => Err(Error::Decode(Box::new(DecodeError::new(
@@ -657,12 +659,13 @@ impl Client {
     ) -> Result<(), Error> {
         let message: RequestMessage = envelope.into();
         let addressed = message.addressed.clone();
+        let signatures = message.signature_values.clone();
         let resp = self.exchange(op, message).await?;
         if (200..300).contains(&resp.status) && is_blank(&resp.body) {
             return Ok(());
         }
         match self
-            .decode_envelope(op, &resp, addressed.as_ref(), |r, tag| {
+            .decode_envelope(op, &resp, (addressed.as_ref(), &signatures), |r, tag| {
                 Err(r.unexpected(&tag))
             })?
             .0
@@ -744,21 +747,24 @@ impl Client {
         &self,
         op: &Operation,
         resp: &HttpResponse,
-        addressed: Option<&crate::addressing::Addressed>,
+        request: (Option<&crate::addressing::Addressed>, &[Vec<u8>]),
         decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
     ) -> Result<(BodyContent<T>, Attachments), Error> {
         let mut decode = Some(decode);
         let mut value = None;
-        let (content, attachments) =
-            self.decode_response(resp, Some(op.version), addressed, None, &mut |r, start| {
-                match decode.take() {
-                    Some(f) => {
-                        value = Some(f(r, start)?);
-                        Ok(())
-                    }
-                    None => Err(r.unexpected(&start)),
+        let (content, attachments) = self.decode_response(
+            resp,
+            Some(op.version),
+            request,
+            None,
+            &mut |r, start| match decode.take() {
+                Some(f) => {
+                    value = Some(f(r, start)?);
+                    Ok(())
                 }
-            })?;
+                None => Err(r.unexpected(&start)),
+            },
+        )?;
         Ok(match (content, value) {
             (BodyContent::Payload(()), Some(v)) => (BodyContent::Payload(v), attachments),
             _ => (BodyContent::Empty, attachments),
@@ -770,16 +776,19 @@ impl Client {
     /// `decode`. Not generic: compiled once, whatever the result types of the operations.
     ///
     /// The header blocks are checked (`mustUnderstand`, SOAP 1.1 §4.2.3 and SOAP 1.2 Part 1
-    /// §5.2.3; the reply's `wsa:RelatesTo` against `addressed`'s MessageID) and, with `kept`,
-    /// kept there.
+    /// §5.2.3; the reply's `wsa:RelatesTo` against `request`'s MessageID) and, with `kept`,
+    /// kept there. `request` is the request's addressing and the raw bytes of its SignatureValues
+    /// (a reply's `wsse11:SignatureConfirmation`s must echo them, WSS 1.1 §8.5).
     pub(crate) fn decode_response(
         &self,
         resp: &HttpResponse,
         expected: Option<SoapVersion>,
-        addressed: Option<&crate::addressing::Addressed>,
+        (addressed, signatures): (Option<&crate::addressing::Addressed>, &[Vec<u8>]),
         kept: Option<&mut Vec<crate::header::ResponseHeader>>,
         decode: &mut BodyReader<'_>,
     ) -> Result<(BodyContent<()>, Attachments), Error> {
+        #[cfg(not(feature = "wss"))]
+        let _ = signatures;
         let status = resp.status;
         let content_type = resp.content_type();
         let ok = (200..300).contains(&status);
@@ -854,6 +863,7 @@ impl Client {
                 match crate::wss::check_response(
                     cfg,
                     xml,
+                    signatures,
                     charset.as_deref(),
                     ok,
                     limits,

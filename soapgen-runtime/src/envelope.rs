@@ -395,6 +395,8 @@ impl EnvelopeWriter {
         let attachments = self.w.take_attachments();
         #[allow(unused_mut)]
         let mut envelope = self.w.into_string()?;
+        #[allow(unused_mut)]
+        let mut signature_values = Vec::new();
         #[cfg(feature = "wss")]
         if let Some(wss) = &self.wss {
             if wss.encrypts_body() && !attachments.is_empty() {
@@ -403,13 +405,14 @@ impl EnvelopeWriter {
                      send the data inline, or do not encrypt",
                 ));
             }
-            wss.finish(self.version, &env_prefix, &mut envelope)?;
+            signature_values = wss.finish(self.version, &env_prefix, &mut envelope)?;
         }
         Ok(RequestMessage {
             envelope,
             attachments,
             packaging,
             addressed: self.addressed,
+            signature_values,
         })
     }
 }

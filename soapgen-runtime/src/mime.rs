@@ -638,6 +638,11 @@ pub struct RequestMessage {
     /// The envelope's WS-Addressing version and `wsa:MessageID`, if it is addressed
     /// (WS-Addressing 1.0 Core §3.2): the reply's `wsa:RelatesTo` must name it.
     pub addressed: Option<crate::addressing::Addressed>,
+    /// The raw bytes of each `ds:SignatureValue` the request's `wsse:Security` header carries
+    /// (XML-DSig §4.3; empty when the request is not signed): with WS-Security's
+    /// `signature_confirmation` on, the response must confirm each in a
+    /// `wsse11:SignatureConfirmation` (WSS 1.1 §8.5).
+    pub signature_values: Vec<Vec<u8>>,
 }
 
 impl From<String> for RequestMessage {
@@ -647,6 +652,7 @@ impl From<String> for RequestMessage {
             attachments: Vec::new(),
             packaging: Packaging::default(),
             addressed: None,
+            signature_values: Vec::new(),
         }
     }
 }
@@ -1018,6 +1024,7 @@ mod tests {
             }],
             packaging: Packaging::Mtom,
             addressed: None,
+            signature_values: Vec::new(),
         };
         let (ct, body) = write_mtom(&m, "text/xml");
         let parsed = parse_multipart_related(&ct, body, 10).unwrap();

@@ -1327,3 +1327,144 @@ fn a_signer_without_an_rsa_key_is_refused_by_its_key_type() {
         "{e}"
     );
 }
+
+/// The KeyInfo forms that name the signer without carrying it, on signatures xmlsec1 makes:
+/// `ds:X509IssuerSerial` and `ds:X509SKI` as xmlsec1 fills them from the certificate, and a
+/// `wsse:SecurityTokenReference` with a KeyIdentifier (SKI, ThumbprintSHA1; X.509 Token Profile
+/// 1.1 §3.2) or an X509IssuerSerial, which xmlsec1 keeps as the template gives them. With the CA
+/// alone the signer is unknown; with the certificate known (and trusted through the CA) each is
+/// accepted.
+#[test]
+fn xmlsec1_signatures_naming_a_known_signer_by_every_identifier() {
+    use soapgen_tests::xmlsec::xmlsec1_sign_with_key_info;
+    let pki = test_pki();
+    let server = cert("server.pem");
+    let ski_type = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509SubjectKeyIdentifier";
+    let thumb_type =
+        "http://docs.oasis-open.org/wss/oasis-wss-soap-message-security-1.1#ThumbprintSHA1";
+    let key_identifier = |vt: &str, v: &[u8]| {
+        format!(
+            r#"<wsse:SecurityTokenReference><wsse:KeyIdentifier EncodingType="{B64}" ValueType="{vt}">{}</wsse:KeyIdentifier></wsse:SecurityTokenReference>"#,
+            b64(v)
+        )
+    };
+    let without_token = {
+        let doc = response("server");
+        let start = doc.find("<wsse:BinarySecurityToken").unwrap();
+        let end = doc.find("</wsse:BinarySecurityToken>").unwrap() + 27;
+        format!("{}{}", &doc[..start], &doc[end..])
+    };
+    let issuer_serial = format!(
+        "<ds:X509Data><ds:X509IssuerSerial><ds:X509IssuerName>{}</ds:X509IssuerName><ds:X509SerialNumber>{}</ds:X509SerialNumber></ds:X509IssuerSerial></ds:X509Data>",
+        server.issuer_rfc4514(),
+        server.serial_decimal()
+    );
+    for (form, template, filled) in [
+        (
+            "KeyIdentifier SKI",
+            key_identifier(ski_type, server.subject_key_identifier().unwrap()),
+            "<wsse:KeyIdentifier",
+        ),
+        (
+            "KeyIdentifier ThumbprintSHA1",
+            key_identifier(thumb_type, &server.sha1_thumbprint()),
+            "<wsse:KeyIdentifier",
+        ),
+        (
+            "X509IssuerSerial in a SecurityTokenReference",
+            format!("<wsse:SecurityTokenReference>{issuer_serial}</wsse:SecurityTokenReference>"),
+            "<ds:X509SerialNumber>",
+        ),
+        (
+            "X509IssuerSerial (filled by xmlsec1)",
+            "<ds:X509Data><ds:X509IssuerSerial/></ds:X509Data>".to_owned(),
+            "<ds:X509SerialNumber>",
+        ),
+        (
+            "X509SKI (filled by xmlsec1)",
+            "<ds:X509Data><ds:X509SKI/></ds:X509Data>".to_owned(),
+            "<ds:X509SKI>",
+        ),
+    ] {
+        let signed = xmlsec1_sign_with_key_info(
+            &without_token,
+            &pki.path("server.key"),
+            &pki.path("server.pem"),
+            RSA_SHA256,
+            SHA256,
+            &["TS-1", "Body-1"],
+            &template,
+        );
+        let key_info = key_info_of(&signed);
+        assert!(key_info.contains(filled), "{form}: {key_info}");
+        assert!(!key_info.contains("X509Certificate"), "{form}: {key_info}");
+        // The CA alone: the signer is named, not sent, and not known.
+        let e = check(&client(), &signed).unwrap_err();
+        assert!(
+            matches!(&e, WssError::UntrustedKey(m) if m.contains("known_certificate")),
+            "{form}: {e}"
+        );
+        // Known, and trusted through the CA.
+        let knows = client().trust(
+            TrustStore::new()
+                .anchor(cert("ca.pem"))
+                .known_certificate(server.clone()),
+        );
+        let report = check(&knows, &signed).unwrap_or_else(|e| panic!("{form}: {e}\n{key_info}"));
+        assert_eq!(report.signer.as_ref(), Some(&server), "{form}");
+        assert_eq!(
+            report.signed,
+            [MessagePart::Timestamp, MessagePart::Body],
+            "{form}"
+        );
+        // Known but issued by a CA not trusted: still refused.
+        let untrusted = client().trust(
+            TrustStore::new()
+                .anchor(cert("stranger.pem"))
+                .known_certificate(server.clone()),
+        );
+        assert!(
+            matches!(
+                check(&untrusted, &signed),
+                Err(WssError::UntrustedCertificate { .. })
+            ),
+            "{form}"
+        );
+    }
+}
+
+/// A signed response without `Expires`, replayed 11 minutes later under the defaults (maximum
+/// age 300 s): refused for its age, never accepted again (the injected clock of
+/// `check_response`; no sleeping).
+#[test]
+fn a_signed_response_without_expires_replayed_after_eleven_minutes_is_refused() {
+    let cfg = client();
+    let open = sign(
+        &response_with_ttl("server", 0, None, "<r:x xmlns:r=\"urn:r\"/>"),
+        &Sig::new(&["TS-1", "Body-1"]),
+    );
+    let at = now();
+    cfg.check_response(open.as_bytes(), at).unwrap();
+    let later = at.plus(Duration::from_secs(4 * 60));
+    assert_eq!(
+        cfg.check_response(open.as_bytes(), later).unwrap_err(),
+        WssError::Replay("signature value")
+    );
+    let eleven = at.plus(Duration::from_secs(11 * 60));
+    let e = cfg.check_response(open.as_bytes(), eleven).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            WssError::TimestampTooOld {
+                max_age_secs: 300,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // Also for a configuration that never saw it (no cache to lean on).
+    let e = client()
+        .check_response(open.as_bytes(), eleven)
+        .unwrap_err();
+    assert!(matches!(e, WssError::TimestampTooOld { .. }), "{e}");
+}

@@ -226,6 +226,25 @@ pub enum WssError {
         /// The limit ([`WssConfig::max_signature_references`](super::WssConfig::max_signature_references)).
         limit: usize,
     },
+    /// The response does not confirm every signature of the request (WSS 1.1 §8.5, with
+    /// [`WssConfig::signature_confirmation`](super::WssConfig::signature_confirmation) on): one
+    /// `wsse11:SignatureConfirmation` per request `ds:SignatureValue` is required.
+    #[error("WS-Security: the response has no wsse11:SignatureConfirmation for {unconfirmed} of the request's {sent} signature(s) (WSS 1.1 §8.5)")]
+    MissingSignatureConfirmation {
+        /// How many request signatures no confirmation names.
+        unconfirmed: usize,
+        /// How many signatures the request carried.
+        sent: usize,
+    },
+    /// A `wsse11:SignatureConfirmation` whose `Value` is not a SignatureValue of the request (or
+    /// is missing although the request was signed, or is present although it was not; WSS 1.1
+    /// §8.5), or that is malformed; the detail says which.
+    #[error("WS-Security: wrong wsse11:SignatureConfirmation (WSS 1.1 §8.5): {0}")]
+    SignatureConfirmationMismatch(String),
+    /// A `wsse11:SignatureConfirmation` not covered by a verified, trusted signature of the
+    /// response (WSS 1.1 §8.5: it "MUST be included in the message signature").
+    #[error("WS-Security: the response's wsse11:SignatureConfirmation{0} is not signed by a trusted signature (WSS 1.1 §8.5)")]
+    UnsignedSignatureConfirmation(String),
     /// A response seen before within its validity window: a repeated signature value or UsernameToken
     /// Nonce (WSS UsernameToken Profile 1.1 §3.1 "replay").
     #[error("WS-Security: replayed response: the same {0} was accepted before")]

@@ -59,13 +59,15 @@ impl Outgoing {
 
     /// Secures the finished `envelope`, whose envelope namespace prefix is `env_prefix`: encrypts
     /// the Body's content if asked (signing the Body before or after, as the
-    /// [`EncryptionOrder`] says), then inserts the Security block.
+    /// [`EncryptionOrder`] says), then inserts the Security block. Returns the raw bytes of each
+    /// `ds:SignatureValue` the block carries (empty when not signed), which a response's
+    /// `wsse11:SignatureConfirmation` must echo (WSS 1.1 §8.5).
     pub(crate) fn finish(
         &self,
         version: SoapVersion,
         env_prefix: &str,
         envelope: &mut String,
-    ) -> Result<(), WssError> {
+    ) -> Result<Vec<Vec<u8>>, WssError> {
         let cfg = &self.cfg;
         let mut scratch = Vec::new();
         // Header blocks to sign get a wsu:Id if they have none: later offsets move by `shift`.
@@ -141,7 +143,7 @@ impl Outgoing {
                 encrypted = Some((enc, key_id, data_ids, wrapped));
             }
         }
-        let security = self.security_header(
+        let (security, signature_value) = self.security_header(
             version,
             env_prefix,
             header_digests,
@@ -150,7 +152,7 @@ impl Outgoing {
             scratch,
         )?;
         envelope.insert_str(self.header_at, &security);
-        Ok(())
+        Ok(signature_value.into_iter().collect())
     }
 
     /// Replaces each header block `enc` encrypts by a `wsse11:EncryptedHeader` (WSS 1.1 §9.3) with
@@ -271,7 +273,8 @@ impl Outgoing {
     /// the plaintext was signed, Signature first when the ciphertext was). `mustUnderstand` is
     /// `"1"` in SOAP 1.1 (§4.2.3), `"true"` in SOAP 1.2 (Part 1 §5.2.3). `body_digest` is the
     /// Body Reference's DigestValue when signing; `encrypted` the encryptor, the EncryptedKey's
-    /// and EncryptedData's Ids and the wrapped key when encrypting.
+    /// and EncryptedData's Ids and the wrapped key when encrypting. Returns the block and the
+    /// raw SignatureValue, when signed.
     #[allow(clippy::too_many_arguments)]
     fn security_header(
         &self,
@@ -281,7 +284,7 @@ impl Outgoing {
         body_digest: Option<String>,
         encrypted: Option<(&X509Encryptor, String, Vec<String>, Vec<u8>)>,
         mut scratch: Vec<u8>,
-    ) -> Result<String, WssError> {
+    ) -> Result<(String, Option<Vec<u8>>), WssError> {
         let cfg = &self.cfg;
         let suffix = &self.suffix;
         let now = UtcTime::now();
@@ -309,6 +312,7 @@ impl Outgoing {
             Timestamp::new(now, ttl).write(&mut w, &ts_id)?;
         }
         let bst_id = format!("X509-{suffix}");
+        let mut signature_value = None;
         if let Some(signer) = cfg
             .signer()
             .filter(|s| s.key_reference == KeyReference::DirectReference)
@@ -375,8 +379,12 @@ impl Outgoing {
             w.end_element()?; // SignedInfo
             scratch.clear();
             super::exclusive_c14n(w.as_str(), signed_info_at, &[], &mut scratch)?;
-            let value = signer.sign(&scratch)?;
-            w.simple_element(Name::new(DS_NS, "SignatureValue"), value.as_str())?;
+            let raw = signer.sign_raw(&scratch)?;
+            w.simple_element(
+                Name::new(DS_NS, "SignatureValue"),
+                super::base64(&raw).as_str(),
+            )?;
+            signature_value = Some(raw);
             w.start_element(Name::new(DS_NS, "KeyInfo"))?;
             w.attribute(Name::unqualified("Id"), &format!("KI-{suffix}"))?;
             w.start_element(Name::new(WSSE_NS, "SecurityTokenReference"))?;
@@ -424,7 +432,7 @@ impl Outgoing {
             write_encrypted_key(&mut w)?;
         }
         w.end_element()?;
-        Ok(w.into_string()?)
+        Ok((w.into_string()?, signature_value))
     }
 }
 

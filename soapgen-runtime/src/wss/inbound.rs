@@ -38,9 +38,36 @@ impl WssConfig {
     ///
     /// [`WssError::Read`] for XML that is not a readable envelope (a DOCTYPE is refused), and one
     /// [`WssError`] variant per policy failure.
+    ///
+    /// With [`signature_confirmation`](Self::signature_confirmation) on and a signing
+    /// configuration the request is needed: use [`check_response_to`](Self::check_response_to)
+    /// (here that is a [`WssError::SignatureConfirmationMismatch`] saying so).
     pub fn check_response(&self, envelope: &[u8], now: UtcTime) -> Result<InboundReport, WssError> {
         Ok(self
-            .check_response_with_limits(envelope, now, Limits::default())?
+            .check_response_with_limits(envelope, None, now, Limits::default())?
+            .report)
+    }
+
+    /// As [`check_response`](Self::check_response), for the response to a request whose
+    /// `ds:SignatureValue`s were `request_signatures` (raw bytes, as
+    /// [`RequestMessage::signature_values`](crate::mime::RequestMessage::signature_values) holds
+    /// them; empty for an unsigned request): with
+    /// [`signature_confirmation`](Self::signature_confirmation) on, the response's
+    /// `wsse11:SignatureConfirmation`s must confirm exactly these (WSS 1.1 §8.5).
+    ///
+    /// # Errors
+    ///
+    /// As [`check_response`](Self::check_response), and
+    /// [`WssError::MissingSignatureConfirmation`], [`WssError::SignatureConfirmationMismatch`],
+    /// [`WssError::UnsignedSignatureConfirmation`].
+    pub fn check_response_to(
+        &self,
+        envelope: &[u8],
+        request_signatures: &[Vec<u8>],
+        now: UtcTime,
+    ) -> Result<InboundReport, WssError> {
+        Ok(self
+            .check_response_with_limits(envelope, Some(request_signatures), now, Limits::default())?
             .report)
     }
 
@@ -56,7 +83,7 @@ impl WssConfig {
         envelope: &[u8],
         now: UtcTime,
     ) -> Result<(InboundReport, String), WssError> {
-        let p = self.check_response_with_limits(envelope, now, Limits::default())?;
+        let p = self.check_response_with_limits(envelope, None, now, Limits::default())?;
         let doc = match p.decrypted {
             Some(d) => d,
             None => String::from_utf8_lossy(envelope).into_owned(),
@@ -64,9 +91,12 @@ impl WssConfig {
         Ok((p.report, doc))
     }
 
+    /// `sent`: the request's SignatureValues, when known (see
+    /// [`check_response_to`](Self::check_response_to)).
     pub(crate) fn check_response_with_limits(
         &self,
         envelope: &[u8],
+        sent: Option<&[Vec<u8>]>,
         now: UtcTime,
         limits: Limits,
     ) -> Result<Processed, WssError> {
@@ -76,7 +106,7 @@ impl WssConfig {
                 e.valid_up_to()
             ))
         })?;
-        process(self, text, now, limits)
+        process(self, text, sent, now, limits)
     }
 }
 
@@ -93,7 +123,8 @@ pub(crate) enum Checked {
 }
 
 /// Called by the client on every response envelope (the root part, in `charset`), before anything
-/// is read from it: signatures verified and the Body decrypted per the policy (WSS 1.1 §8.4).
+/// is read from it: signatures verified and the Body decrypted per the policy (WSS 1.1 §8.4);
+/// `sent` the request's SignatureValues (for its SignatureConfirmations, WSS 1.1 §8.5).
 ///
 /// A response that fails the policy is an [`Error::Security`](crate::Error::Security), unless it
 /// is a SOAP fault (found by `read_fault`): that is returned as the fault, marked
@@ -103,6 +134,7 @@ pub(crate) enum Checked {
 pub(crate) fn check_response(
     cfg: &WssConfig,
     xml: &[u8],
+    sent: &[Vec<u8>],
     charset: Option<&str>,
     ok: bool,
     limits: Limits,
@@ -117,7 +149,7 @@ pub(crate) fn check_response(
         Err(e) if ok => return Checked::Fail(e.into()),
         Err(_) => return unchecked(),
     };
-    match cfg.check_response_with_limits(&doc, UtcTime::now(), limits) {
+    match cfg.check_response_with_limits(&doc, Some(sent), UtcTime::now(), limits) {
         // Only a signature vouches for a fault (WSS 1.1 §8.4).
         Ok(p) => Checked::Read {
             decrypted: p.decrypted,

@@ -161,6 +161,7 @@ struct ConfigInner {
     require_signature: Option<bool>,
     require_encryption: Option<bool>,
     refuse_unverified_faults: bool,
+    signature_confirmation: bool,
     signed_headers: Vec<(String, String)>,
     encrypted_headers: Vec<(String, String)>,
     algorithms: AlgorithmPolicy,
@@ -285,6 +286,34 @@ impl WssConfig {
     /// unsigned one: `true` is zeep's behaviour.)
     pub fn refuse_unverified_faults(self, refuse: bool) -> Self {
         self.edit(|c| c.refuse_unverified_faults = refuse)
+    }
+
+    /// Whether responses must confirm the request's signatures (WSS 1.1 §8.5; WSS4J's
+    /// `enableSignatureConfirmation`). Default: `false`, as WSS4J's.
+    ///
+    /// When on and the request was signed, the response's Security header must carry one
+    /// `wsse11:SignatureConfirmation` per request `ds:SignatureValue`, its `Value` attribute the
+    /// base64 of that SignatureValue, each covered by a verified signature from a trusted
+    /// certificate: a request signature left unconfirmed is
+    /// [`WssError::MissingSignatureConfirmation`], a `Value` that is no SignatureValue of the
+    /// request (or a confirmation without `Value`, the form for an unsigned request) is
+    /// [`WssError::SignatureConfirmationMismatch`], an unsigned confirmation
+    /// [`WssError::UnsignedSignatureConfirmation`]. When the request was not signed, a
+    /// confirmation without `Value` is accepted (§8.5: the responder's statement that there was
+    /// no signature) and one with a `Value` refused; none is required.
+    ///
+    /// The client passes each request's SignatureValues
+    /// ([`RequestMessage::signature_values`](crate::mime::RequestMessage::signature_values)) to
+    /// the check of its response; for a captured message use
+    /// [`check_response_to`](Self::check_response_to).
+    pub fn signature_confirmation(self, required: bool) -> Self {
+        self.edit(|c| c.signature_confirmation = required)
+    }
+
+    /// Whether responses must confirm the request's signatures (see
+    /// [`signature_confirmation`](Self::signature_confirmation)).
+    pub fn requires_signature_confirmation(&self) -> bool {
+        self.inner.signature_confirmation
     }
 
     /// Whether faults that fail the inbound policy are refused (see

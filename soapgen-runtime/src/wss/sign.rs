@@ -272,11 +272,8 @@ impl X509Signer {
         Ok(super::base64(&self.digest.digest(scratch)))
     }
 
-    /// The `ds:SignatureValue` over the canonical SignedInfo.
-    pub(crate) fn sign(&self, canonical_signed_info: &[u8]) -> Result<String, WssError> {
-        let sig = self
-            .credential
-            .sign(self.signature, canonical_signed_info)?;
-        Ok(super::base64(&sig))
+    /// The `ds:SignatureValue` over the canonical SignedInfo, raw bytes (XML-DSig §4.3).
+    pub(crate) fn sign_raw(&self, canonical_signed_info: &[u8]) -> Result<Vec<u8>, WssError> {
+        self.credential.sign(self.signature, canonical_signed_info)
     }
 }

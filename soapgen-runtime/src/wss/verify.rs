@@ -11,14 +11,14 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use aws_lc_rs::signature::{self, VerificationAlgorithm};
-use roxmltree::{Document, Node, NodeId, ParsingOptions};
+use roxmltree::{Document, Node, ParsingOptions};
 
 use super::policy::{self as alg};
 use super::trust::verify_with_certificate;
 use super::{
     canonicalize, AlgorithmPolicy, C14nMethod, Certificate, Timestamp, UtcTime, WssConfig,
     WssError, BASE64_BINARY, DS_NS, EXC_C14N, PASSWORD_DIGEST, PASSWORD_TEXT, THUMBPRINT_SHA1,
-    WSSE_NS, WSU_NS, X509V3, X509_SKI,
+    WSSE11_NS, WSSE_NS, WSU_NS, X509V3, X509_SKI,
 };
 use crate::envelope::SoapVersion;
 use crate::xml::Limits;
@@ -96,6 +96,10 @@ pub struct InboundReport {
     /// Signatures not verified because the policy neither requires a signature nor has a trust
     /// store to verify against (they are counted, not dropped silently).
     pub unverified_signatures: usize,
+    /// How many of the request's signatures the response confirmed with a signed
+    /// `wsse11:SignatureConfirmation` (WSS 1.1 §8.5); 0 unless
+    /// [`WssConfig::signature_confirmation`] is on.
+    pub confirmed_signatures: usize,
 }
 
 /// The outcome of processing: the report, and the decrypted envelope when something was decrypted.
@@ -130,12 +134,19 @@ struct State {
     username_created: Option<UtcTime>,
     unverified: usize,
     passes: usize,
+    /// The `wsse11:SignatureConfirmation`s of the header: (wsu:Id, decoded Value, path).
+    confirmations: Vec<(Option<String>, Option<Vec<u8>>, String)>,
+    /// The wsu:Ids of the SignatureConfirmations a verified signature covered.
+    signed_confirmations: Vec<String>,
 }
 
 /// Runs the whole inbound processing of `envelope` (UTF-8) at `now`.
+///
+/// `sent`: the request's raw SignatureValues, when known (WSS 1.1 §8.5).
 pub(crate) fn process(
     cfg: &WssConfig,
     envelope: &str,
+    sent: Option<&[Vec<u8>]>,
     now: UtcTime,
     limits: Limits,
 ) -> Result<Processed, WssError> {
@@ -183,12 +194,30 @@ pub(crate) fn process(
                             now,
                         )?;
                         st.wrapped_body |= v.wrapped_body;
+                        st.signed_confirmations.extend(v.confirmations);
                         st.signature_values.push(v.value);
                         for p in v.parts {
                             st.signed.push((p, v.signer.clone()));
                         }
                     }
                     (WSSE_NS, "UsernameToken") => read_username(cfg, child, &mut st, now)?,
+                    (WSSE11_NS, "SignatureConfirmation") => {
+                        let value = match child.attribute("Value") {
+                            None => None,
+                            Some(v) => {
+                                let compact: Vec<u8> =
+                                    v.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+                                Some(crate::base64::decode(&compact).map_err(|e| {
+                                    WssError::SignatureConfirmationMismatch(format!(
+                                        "the Value of {} is not base64: {e}",
+                                        position(child)
+                                    ))
+                                })?)
+                            }
+                        };
+                        let id = child.attribute((WSU_NS, "Id")).map(str::to_owned);
+                        st.confirmations.push((id, value, position(child)));
+                    }
                     (XENC_NS, "EncryptedKey") => {
                         let edits =
                             super::decrypt::encrypted_key(cfg, &shape, &ids, &tokens, child)?;
@@ -204,7 +233,7 @@ pub(crate) fn process(
                         ))
                     }
                     // BinarySecurityTokens were collected above; other elements
-                    // (SignatureConfirmation, SecurityTokenReference, …) carry nothing to check.
+                    // (SecurityTokenReference, …) carry nothing to check.
                     _ => {}
                 }
             }
@@ -239,7 +268,7 @@ pub(crate) fn process(
                 ));
             }
         }
-        check_policy(cfg, &shape, &mut st, &mut report, now)?;
+        check_policy(cfg, &shape, &mut st, &mut report, sent, now)?;
         break;
     }
     Ok(Processed {
@@ -256,6 +285,7 @@ fn check_policy(
     shape: &Shape<'_, '_>,
     st: &mut State,
     report: &mut InboundReport,
+    sent: Option<&[Vec<u8>]>,
     now: UtcTime,
 ) -> Result<(), WssError> {
     // Timestamp presence and freshness (WSS 1.1 §10).
@@ -311,6 +341,9 @@ fn check_policy(
             }
         }
     }
+    if cfg.requires_signature_confirmation() {
+        report.confirmed_signatures = check_confirmations(cfg, st, sent)?;
+    }
     if cfg.requires_encryption() && !st.decrypted.contains(&MessagePart::Body) {
         return Err(WssError::NotEncrypted("Body".to_owned()));
     }
@@ -358,6 +391,73 @@ fn check_policy(
     Ok(())
 }
 
+/// WSS 1.1 §8.5: the response's SignatureConfirmations against the request's SignatureValues
+/// `sent` (`None`: not known). Returns how many request signatures were confirmed.
+fn check_confirmations(
+    cfg: &WssConfig,
+    st: &State,
+    sent: Option<&[Vec<u8>]>,
+) -> Result<usize, WssError> {
+    let sent = match sent {
+        Some(s) => s,
+        None if cfg.signer().is_some() => {
+            return Err(WssError::SignatureConfirmationMismatch(
+                "the request's SignatureValues are needed to check the confirmations (WssConfig::check_response_to)"
+                    .to_owned(),
+            ))
+        }
+        None => &[],
+    };
+    let must_be_signed = !sent.is_empty() || cfg.requires_signature();
+    let mut confirmed = vec![false; sent.len()];
+    for (id, value, at) in &st.confirmations {
+        if must_be_signed
+            && !id
+                .as_ref()
+                .is_some_and(|i| st.signed_confirmations.contains(i))
+        {
+            return Err(WssError::UnsignedSignatureConfirmation(format!(" at {at}")));
+        }
+        match value {
+            None if sent.is_empty() => {}
+            None => {
+                let why =
+                    "has no Value (the form for an unsigned request), but the request was signed";
+                return Err(WssError::SignatureConfirmationMismatch(format!(
+                    "{at} {why}"
+                )));
+            }
+            Some(_) if sent.is_empty() => {
+                return Err(WssError::SignatureConfirmationMismatch(format!(
+                    "{at} confirms a signature, but the request was not signed"
+                )))
+            }
+            Some(v) => {
+                let hit = sent.iter().enumerate().find(|(i, s)| {
+                    !confirmed[*i]
+                        && aws_lc_rs::constant_time::verify_slices_are_equal(s, v).is_ok()
+                });
+                match hit {
+                    Some((i, _)) => confirmed[i] = true,
+                    None => {
+                        return Err(WssError::SignatureConfirmationMismatch(format!(
+                            "the Value of {at} is not a SignatureValue of the request (or confirms one twice)"
+                        )))
+                    }
+                }
+            }
+        }
+    }
+    let done = confirmed.iter().filter(|c| **c).count();
+    if done < sent.len() {
+        return Err(WssError::MissingSignatureConfirmation {
+            unconfirmed: sent.len() - done,
+            sent: sent.len(),
+        });
+    }
+    Ok(done)
+}
+
 /// Parses with DTDs refused and the node count bounded, and checks the depth and attribute limits.
 fn parse(doc: &str, limits: Limits) -> Result<Document<'_>, WssError> {
     let opts = ParsingOptions {
@@ -367,11 +467,12 @@ fn parse(doc: &str, limits: Limits) -> Result<Document<'_>, WssError> {
     let d = Document::parse_with_options(doc, opts)
         .map_err(|e| WssError::Read(format!("{e} (a DOCTYPE is refused)")))?;
     // Depth and attribute count, the reader's limits (iterative: no recursion on input).
-    let mut depth: HashMap<NodeId, usize> = HashMap::new();
+    // Depth of each element by node id (ids follow document order, so parents come first).
+    let mut depth: Vec<usize> = Vec::new();
     for n in d.descendants().filter(Node::is_element) {
         let level = n
             .parent()
-            .and_then(|p| depth.get(&p.id()).copied())
+            .and_then(|p| depth.get(p.id().get_usize()).copied())
             .unwrap_or(0)
             + 1;
         if level > limits.max_depth {
@@ -389,7 +490,11 @@ fn parse(doc: &str, limits: Limits) -> Result<Document<'_>, WssError> {
             )));
         }
         if n.has_children() {
-            depth.insert(n.id(), level);
+            let i = n.id().get_usize();
+            if depth.len() <= i {
+                depth.resize(i + 1, 0);
+            }
+            depth[i] = level;
         }
     }
     Ok(d)
@@ -510,12 +615,10 @@ fn ids<'a, 'i>(d: &'a Document<'i>) -> Result<HashMap<&'a str, Node<'a, 'i>>, Ws
 
 /// The base64 text content of an element (whitespace anywhere ignored).
 pub(crate) fn base64(n: Node<'_, '_>) -> Result<Vec<u8>, String> {
-    let text: String = n
-        .children()
-        .filter(Node::is_text)
-        .filter_map(|t| t.text())
-        .collect();
-    let compact: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    let mut compact: Vec<u8> = Vec::new();
+    for t in n.children().filter(Node::is_text).filter_map(|t| t.text()) {
+        compact.extend(t.bytes().filter(|b| !b.is_ascii_whitespace()));
+    }
     crate::base64::decode(&compact).map_err(|e| format!("not base64: {e}"))
 }
 
@@ -656,6 +759,8 @@ struct Verified {
     signer: Certificate,
     value: Vec<u8>,
     wrapped_body: bool,
+    /// The wsu:Ids of the Security header's SignatureConfirmations it covered.
+    confirmations: Vec<String>,
 }
 
 /// XML-DSig §3.2 core validation of one `ds:Signature`, restricted to what WSS 1.1 §8 uses, with
@@ -745,13 +850,14 @@ fn verify_signature(
     // SignatureValue over the canonical SignedInfo.
     let value = base64(value_node).map_err(|r| malformed(value_node, &r))?;
     let mut buf = Vec::with_capacity(1024);
-    si_c14n.apply(doc, signed_info.range().start, &mut buf)?;
+    si_c14n.apply(doc, signed_info, &mut buf)?;
     verify_with_certificate(&signer, verification, &buf, &value)
         .map_err(WssError::InvalidSignature)?;
 
     // Each Reference.
     let mut parts = Vec::with_capacity(references.len());
     let mut wrapped_body = false;
+    let mut confirmations = Vec::new();
     for r in references {
         if !r.has_tag_name((DS_NS, "Reference")) {
             return Err(malformed(
@@ -820,9 +926,9 @@ fn verify_signature(
                 })?;
             let c14n = c14n_of(params, "CanonicalizationMethod", policy)?;
             let token = dereference_str(target, ids)?;
-            c14n.apply(doc, token.range().start, &mut buf)?;
+            c14n.apply(doc, token, &mut buf)?;
         } else {
-            c14n_of(*t, "Transform", policy)?.apply(doc, target.range().start, &mut buf)?;
+            c14n_of(*t, "Transform", policy)?.apply(doc, target, &mut buf)?;
         }
         let want = base64(digest_value).map_err(|e| malformed(digest_value, &e))?;
         let got = aws_lc_rs::digest::digest(digest_alg, &buf);
@@ -836,6 +942,14 @@ fn verify_signature(
         if matches!(&part, MessagePart::Other(_)) && target.tag_name().name() == "Body" {
             wrapped_body = true;
         }
+        // By position: a SignatureConfirmation of this Security header, named by its own wsu:Id.
+        if target.has_tag_name((WSSE11_NS, "SignatureConfirmation"))
+            && shape.security.is_some()
+            && target.parent() == shape.security
+            && target.attribute((WSU_NS, "Id")) == Some(id)
+        {
+            confirmations.push(id.to_owned());
+        }
         parts.push(part);
     }
     Ok(Verified {
@@ -843,6 +957,7 @@ fn verify_signature(
         signer,
         value,
         wrapped_body,
+        confirmations,
     })
 }
 
@@ -859,9 +974,22 @@ struct C14n {
 }
 
 impl C14n {
-    /// Canonicalizes the element at byte `apex` of `doc` into `out`.
-    fn apply(&self, doc: &str, apex: usize, out: &mut Vec<u8>) -> Result<(), WssError> {
-        canonicalize(doc, apex, self.method, &refs(&self.prefixes), out)
+    /// Canonicalizes `apex`, an element of the tree parsed from `doc`, into `out`: Exclusive
+    /// C14N from the tree itself (no second reading of the text), the inclusive forms from the
+    /// text at its offset.
+    fn apply(&self, doc: &str, apex: Node<'_, '_>, out: &mut Vec<u8>) -> Result<(), WssError> {
+        match self.method {
+            C14nMethod::Exclusive => {
+                super::c14n::exclusive_c14n_node(doc, apex, &refs(&self.prefixes), out)
+            }
+            _ => canonicalize(
+                doc,
+                apex.range().start,
+                self.method,
+                &refs(&self.prefixes),
+                out,
+            ),
+        }
     }
 }
 
@@ -921,4 +1049,70 @@ fn classify(target: Node<'_, '_>, shape: &Shape<'_, '_>) -> MessagePart {
         };
     }
     MessagePart::Other(path(target))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A State holding `confirmations` (Id, Value), those with an Id in `signed` signed.
+    fn state(confirmations: &[(&str, Option<&[u8]>)], signed: &[&str]) -> State {
+        State {
+            confirmations: confirmations
+                .iter()
+                .map(|(id, v)| {
+                    (
+                        Some((*id).to_owned()),
+                        v.map(<[u8]>::to_vec),
+                        format!("#{id}"),
+                    )
+                })
+                .collect(),
+            signed_confirmations: signed.iter().map(|s| (*s).to_owned()).collect(),
+            ..State::default()
+        }
+    }
+
+    #[test]
+    fn every_request_signature_is_confirmed_once() {
+        let cfg = WssConfig::new().require_signature(true);
+        let (a, b) = (vec![1u8; 256], vec![2u8; 256]);
+        let sent = [a.clone(), b.clone()];
+        let both = state(&[("c1", Some(&b[..])), ("c2", Some(&a[..]))], &["c1", "c2"]);
+        assert_eq!(check_confirmations(&cfg, &both, Some(&sent[..])), Ok(2));
+        // The same value twice leaves the other unconfirmed: refused as a wrong confirmation.
+        let twice = state(&[("c1", Some(&a[..])), ("c2", Some(&a[..]))], &["c1", "c2"]);
+        assert!(matches!(
+            check_confirmations(&cfg, &twice, Some(&sent[..])),
+            Err(WssError::SignatureConfirmationMismatch(m)) if m.contains("twice")
+        ));
+        let one = state(&[("c1", Some(&a[..]))], &["c1"]);
+        assert_eq!(
+            check_confirmations(&cfg, &one, Some(&sent[..])),
+            Err(WssError::MissingSignatureConfirmation {
+                unconfirmed: 1,
+                sent: 2
+            })
+        );
+        let unsigned = state(&[("c1", Some(&a[..])), ("c2", Some(&b[..]))], &["c1"]);
+        assert!(matches!(
+            check_confirmations(&cfg, &unsigned, Some(&sent[..])),
+            Err(WssError::UnsignedSignatureConfirmation(m)) if m.contains("#c2")
+        ));
+        // An unsigned request: the Value-less form only, none required.
+        let none = state(&[("c1", None)], &["c1"]);
+        assert_eq!(check_confirmations(&cfg, &none, Some(&[][..])), Ok(0));
+        assert_eq!(
+            check_confirmations(&cfg, &state(&[], &[]), Some(&[][..])),
+            Ok(0)
+        );
+        assert!(matches!(
+            check_confirmations(&cfg, &one, Some(&[][..])),
+            Err(WssError::SignatureConfirmationMismatch(m)) if m.contains("not signed")
+        ));
+        assert!(matches!(
+            check_confirmations(&cfg, &none, Some(&sent[..])),
+            Err(WssError::SignatureConfirmationMismatch(m)) if m.contains("no Value")
+        ));
+    }
 }

@@ -47,7 +47,11 @@
 //   Timestamp (RSA-SHA256/SHA-256) with the --alias key, its certificate in a BinarySecurityToken
 //   (DirectReference): token x509 the certificate alone (X509v3), pkipath the key store's whole
 //   chain for the alias (X509PKIPathv1); with confirm=, also a WSS 1.1 SignatureConfirmation
-//   (§8.5) of that SignatureValue, signed too ("none" for one without a Value).
+//   (§8.5) of that SignatureValue, signed too ("none" for one without a Value). As a server path,
+//   /signed/<token>?confirm=request confirms what WSS4J verified, as WSS4J's handler does with
+//   ENABLE_SIGNATURE_CONFIRMATION: one SignatureConfirmation per SignatureValue of the request
+//   (one without a Value when the request had none); &confirm-signed=no leaves the
+//   confirmations out of the signature.
 // --process [<path>] + the key options: reads a message from stdin, processes its Security header as
 //   the server does (and, for a path /scenario3/*, checks the same requirements), and prints
 //   name=value lines: actions, user, passwordType, signed, signer, encrypted, text (the first <text>
@@ -147,6 +151,7 @@ public final class Wss4jPeer {
         final List<String> encrypted = new ArrayList<>();
         final List<Element> signedElements = new ArrayList<>();
         final List<Element> encryptedElements = new ArrayList<>();
+        final List<byte[]> signatureValues = new ArrayList<>();
     }
 
     public static void main(String[] args) throws Exception {
@@ -306,7 +311,9 @@ public final class Wss4jPeer {
             if (e < 0) {
                 m.put(kv, "");
             } else {
-                m.put(kv.substring(0, e), kv.substring(e + 1));
+                // Percent-decoded ('+' kept: a base64 value may hold one).
+                m.put(kv.substring(0, e), java.net.URLDecoder.decode(
+                    kv.substring(e + 1).replace("+", "%2B"), StandardCharsets.UTF_8));
             }
         }
         return m;
@@ -423,6 +430,10 @@ public final class Wss4jPeer {
                 v.actions.add("BST");
             } else if (action == WSConstants.SIGN) {
                 v.actions.add("SIGN");
+                byte[] sv = (byte[]) r.get(WSSecurityEngineResult.TAG_SIGNATURE_VALUE);
+                if (sv != null) {
+                    v.signatureValues.add(sv);
+                }
                 X509Certificate cert =
                     (X509Certificate) r.get(WSSecurityEngineResult.TAG_X509_CERTIFICATE);
                 if (cert != null) {
@@ -518,7 +529,7 @@ public final class Wss4jPeer {
         add(out, result, ns, "signer", v.signer);
         add(out, result, ns, "encrypted", String.join(",", v.encrypted));
 
-        secure(out, soapNs, path, q);
+        secure(out, soapNs, path, q, v.signatureValues);
         return serialize(out);
     }
 
@@ -528,6 +539,12 @@ public final class Wss4jPeer {
      */
     private static void secure(Document doc, String soapNs, String path, Map<String, String> q)
             throws Exception {
+        secure(doc, soapNs, path, q, new ArrayList<>());
+    }
+
+    /** As above; `requestValues` are the SignatureValues of the request being answered. */
+    private static void secure(Document doc, String soapNs, String path, Map<String, String> q,
+            List<byte[]> requestValues) throws Exception {
         String[] segs = path.replaceAll("^/+", "").split("/", 3);
         String mode = segs[0];
         if (mode.equals("no-timestamp")) {
@@ -557,7 +574,8 @@ public final class Wss4jPeer {
             setTimes(ts.getElement(), now + 3_600_000, now + 3_900_000);
         }
         if (mode.equals("signed")) {
-            signed(doc, soapNs, secHeader, segs.length > 1 ? segs[1] : "x509", q.get("confirm"));
+            signed(doc, soapNs, secHeader, segs.length > 1 ? segs[1] : "x509", q.get("confirm"),
+                !"no".equals(q.get("confirm-signed")), requestValues);
             return;
         }
         if (!mode.equals("scenario3")) {
@@ -616,7 +634,8 @@ public final class Wss4jPeer {
 
     /** The signed/<token> profile (see the file comment). */
     private static void signed(Document doc, String soapNs, WSSecHeader secHeader, String token,
-            String confirm) throws Exception {
+            String confirm, boolean signConfirmations, List<byte[]> requestValues)
+            throws Exception {
         if (crypto == null || keyAlias == null) {
             throw new Exception("signed/<token> needs --keystore and --alias");
         }
@@ -626,11 +645,23 @@ public final class Wss4jPeer {
         List<WSEncryptionPart> parts = new ArrayList<>();
         parts.add(new WSEncryptionPart("Body", soapNs, ""));
         parts.add(new WSEncryptionPart("Timestamp", WSU, ""));
-        if (confirm != null) {
+        List<byte[]> values = new ArrayList<>();
+        if (confirm == null) {
+            // no confirmation
+        } else if (confirm.equals("request")) {
+            values.addAll(requestValues);
+            if (values.isEmpty()) {
+                values.add(null);
+            }
+        } else {
+            values.add(confirm.equals("none") ? null : Base64.getDecoder().decode(confirm));
+        }
+        for (byte[] value : values) {
             WSSecSignatureConfirmation sc = new WSSecSignatureConfirmation();
-            byte[] value = confirm.equals("none") ? null : Base64.getDecoder().decode(confirm);
             sc.build(doc, value, secHeader);
-            parts.add(new WSEncryptionPart(sc.getId()));
+            if (signConfirmations) {
+                parts.add(new WSEncryptionPart(sc.getId()));
+            }
         }
         WSSecSignature s = new WSSecSignature();
         s.setUserInfo(keyAlias, keyPass);

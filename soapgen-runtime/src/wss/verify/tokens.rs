@@ -76,10 +76,14 @@ pub(super) fn tokens_with(
         let Some(id) = t.attribute((WSU_NS, "Id")).or_else(|| t.attribute("Id")) else {
             continue; // nothing can reference it
         };
-        let compact: String = text(t)
-            .chars()
-            .filter(|c| !c.is_ascii_whitespace())
-            .collect();
+        // The token's text as it is when it has no line breaks (a cache hit then allocates
+        // nothing); without its whitespace otherwise.
+        let raw = text(t);
+        let compact: Cow<'_, str> = if raw.bytes().any(|b| b.is_ascii_whitespace()) {
+            Cow::Owned(raw.chars().filter(|c| !c.is_ascii_whitespace()).collect())
+        } else {
+            raw
+        };
         let cert = if value_type == X509V3 {
             read(&compact, id)?
         } else {
