@@ -153,18 +153,7 @@ fn struct_body(named: &syn::FieldsNamed, errs: &mut Errors) -> TokenStream {
 
 /// The item type of a `Vec<T>` field type (its last path segment's one type argument).
 fn vec_item(ty: &syn::Type) -> Option<&syn::Type> {
-    let syn::Type::Path(tp) = ty else { return None };
-    let seg = tp.path.segments.last()?;
-    if seg.ident != "Vec" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        syn::GenericArgument::Type(t) => Some(t),
-        _ => None,
-    }
+    crate::fields::type_argument(ty, "Vec")
 }
 
 fn enum_body(c: &crate::derive::Container, e: &syn::DataEnum, errs: &mut Errors) -> TokenStream {

@@ -9,6 +9,8 @@ use quote::quote;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, LitStr};
 
+use soapgen_contract::keys;
+
 use crate::fields::{self, AttributeField, ElementField};
 use crate::Errors;
 
@@ -64,10 +66,10 @@ pub(crate) fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Contain
             } else if meta.path.is_ident("xsi_type") {
                 c.xsi_type = true;
             } else {
-                return Err(meta.error(
-                    "unknown xml attribute on a type; expected `namespace`, `rename`, `rename_all`, \
-                     `sequence`, `xsi_type` or `crate`",
-                ));
+                return Err(meta.error(format!(
+                    "unknown xml attribute on a type; expected {}",
+                    fields::one_of(keys::TYPE, "`")
+                )));
             }
             Ok(())
         });
@@ -103,6 +105,8 @@ pub(crate) struct FieldAttrs {
     pub(crate) constraint: Option<(String, bool, Span)>,
     /// `min = N`: minOccurs of a `Vec` field, with the literal's span.
     pub(crate) min: Option<(u64, proc_macro2::Span)>,
+    /// `occurs = "…"`: the field's occurrence, instead of reading it from its type.
+    pub(crate) occurs: Option<fields::Occurrence>,
 }
 
 pub(crate) fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs {
@@ -137,12 +141,13 @@ pub(crate) fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> 
             } else if meta.path.is_ident("min") {
                 let lit = meta.value()?.parse::<syn::LitInt>()?;
                 f.min = Some((lit.base10_parse::<u64>()?, lit.span()));
+            } else if meta.path.is_ident(keys::OCCURS) {
+                f.occurs = Some(fields::parse_occurs(&meta)?);
             } else {
-                return Err(meta.error(
-                    "unknown xml attribute on a field; expected `rename`, `namespace`, \
-                     `unqualified`, `attribute`, `text`, `any`, `any_attribute`, `content`, \
-                     `group`, `default`, `fixed` or `min`",
-                ));
+                return Err(meta.error(format!(
+                    "unknown xml attribute on a field; expected {}",
+                    fields::one_of(keys::FIELD, "`")
+                )));
             }
             Ok(())
         });
@@ -247,13 +252,13 @@ fn expand_struct(
             continue;
         }
         if fa.any_attribute {
-            let shape = fields::analyze(&field.ty);
+            let shape = fields::shape(&field.ty, fa.occurs);
             if fa.attribute
                 || fa.text
                 || fa.any
                 || fa.content
                 || fa.group
-                || shape.card != fields::Card::Many
+                || shape.card != fields::Occurrence::Many
                 || shape.boxed
             {
                 errs.push(syn::Error::new(
@@ -276,8 +281,8 @@ fn expand_struct(
                 span,
             });
         } else if fa.attribute {
-            let shape = fields::analyze(&field.ty);
-            if fa.constraint.is_some() && (shape.card != fields::Card::One || shape.boxed) {
+            let shape = fields::shape(&field.ty, fa.occurs);
+            if fa.constraint.is_some() && (shape.card != fields::Occurrence::One || shape.boxed) {
                 errs.push(syn::Error::new(
                     field.ty.span(),
                     "an attribute with a `default` or `fixed` value is a `T` field (absent reads as \
@@ -286,8 +291,8 @@ fn expand_struct(
                 continue;
             }
             let (optional, ty) = match shape.card {
-                fields::Card::One if !shape.boxed => (false, field.ty.clone()),
-                fields::Card::Optional if !shape.boxed => (true, shape.inner.clone()),
+                fields::Occurrence::One if !shape.boxed => (false, field.ty.clone()),
+                fields::Occurrence::Optional if !shape.boxed => (true, shape.inner.clone()),
                 _ => {
                     errs.push(syn::Error::new(
                         field.ty.span(),
@@ -310,6 +315,13 @@ fn expand_struct(
                 span,
             });
         } else if fa.text || fa.content {
+            if fa.occurs.is_some_and(|o| o != fields::Occurrence::One) {
+                errs.push(syn::Error::new(
+                    field.ty.span(),
+                    "a `text` or `content` field is the element's content: it occurs once",
+                ));
+                continue;
+            }
             if text.is_some() {
                 errs.push(syn::Error::new(
                     fident.span(),
@@ -328,12 +340,14 @@ fn expand_struct(
                     .or_else(|| c.namespace.clone())
                     .unwrap_or_default()
             };
-            let shape = fields::analyze(&field.ty);
+            let shape = fields::shape(&field.ty, fa.occurs);
             if fa.group
                 && (fa.any
                     || !matches!(
                         shape.card,
-                        fields::Card::One | fields::Card::Optional | fields::Card::Many
+                        fields::Occurrence::One
+                            | fields::Occurrence::Optional
+                            | fields::Occurrence::Many
                     ))
             {
                 errs.push(syn::Error::new(
@@ -342,7 +356,21 @@ fn expand_struct(
                 ));
                 continue;
             }
-            if fa.any && !matches!(shape.card, fields::Card::Many | fields::Card::Optional) {
+            if shape.inferred() && (fa.group || fa.any || c.sequence) {
+                errs.push(syn::Error::new(
+                    field.ty.span(),
+                    "with `occurs`, a `group` or `any` field, or a field of a `sequence` struct, \
+                     writes its container (`Vec<T>`, `Option<T>`, …), not a type alias: its reader \
+                     names the item type",
+                ));
+                continue;
+            }
+            if fa.any
+                && !matches!(
+                    shape.card,
+                    fields::Occurrence::Many | fields::Occurrence::Optional
+                )
+            {
                 errs.push(syn::Error::new(
                     field.ty.span(),
                     "an `any` field (xs:any) is `Vec<AnyElement>` or `Option<AnyElement>`",
@@ -352,7 +380,10 @@ fn expand_struct(
             let min = match fa.min {
                 Some((n, at)) => {
                     if fa.any
-                        || !matches!(shape.card, fields::Card::Many | fields::Card::ManyNillable)
+                        || !matches!(
+                            shape.card,
+                            fields::Occurrence::Many | fields::Occurrence::ManyNillable
+                        )
                     {
                         errs.push(syn::Error::new(
                             at,
@@ -595,16 +626,25 @@ fn expand_choice(
         {
             errs.push(syn::Error::new(
                 v.ident.span(),
-                "a choice variant takes `rename`, `namespace`, `unqualified`, `group` or `any`",
+                "a choice variant takes `rename`, `namespace`, `unqualified`, `group`, `any` or \
+                 `occurs`",
             ));
         }
-        let shape = fields::analyze(&field.ty);
+        let shape = fields::shape(&field.ty, fa.occurs);
+        if shape.inferred() {
+            errs.push(syn::Error::new(
+                field.ty.span(),
+                "with `occurs`, a choice variant writes its container (`Vec<T>`, `Nillable<T>`), \
+                 not a type alias: its reader names the item type",
+            ));
+            continue;
+        }
         let allowed = if fa.group || fa.any {
-            shape.card == fields::Card::One
+            shape.card == fields::Occurrence::One
         } else {
             !matches!(
                 shape.card,
-                fields::Card::Optional | fields::Card::OptionalNillable | fields::Card::Tristate
+                fields::Occurrence::Optional | fields::Occurrence::OptionalNillable
             )
         };
         if !allowed {
@@ -684,8 +724,8 @@ fn expand_derivations(
                 "an `xsi_type` variant takes `rename`, `namespace` or `unqualified` (its type's name)",
             ));
         }
-        let shape = fields::analyze(&field.ty);
-        if shape.card != fields::Card::One {
+        let shape = fields::shape(&field.ty, fa.occurs);
+        if shape.card != fields::Occurrence::One {
             errs.push(syn::Error::new(
                 field.ty.span(),
                 "an `xsi_type` variant holds `T` or `Box<T>`; occurrence goes on the field that holds \
@@ -853,6 +893,7 @@ fn expand_enum(
             || fa.namespace.is_some()
             || fa.unqualified
             || fa.min.is_some()
+            || fa.occurs.is_some()
         {
             errs.push(syn::Error::new(
                 v.ident.span(),
