@@ -211,7 +211,6 @@ fn expand_struct(
 ) -> TokenStream {
     let krate = &c.krate;
     let ident = &input.ident;
-    let (impl_g, ty_g, where_c) = input.generics.split_for_impl();
     let mut elements = Vec::new();
     let mut attributes = Vec::new();
     let mut text: Option<(syn::Ident, syn::Ident, syn::Type)> = None;
@@ -453,21 +452,13 @@ fn expand_struct(
                 Some((t, _, _)) => quote!(__w.text_value(&self.#t)?;),
                 None => fields::write_elements(krate, &elements),
             };
-            quote! {
-                #[automatically_derived]
-                impl #impl_g #krate::ToXml for #ident #ty_g #where_c {
-                    fn write_xml(
-                        &self,
-                        __w: &mut #krate::xml::XmlWriter,
-                        __name: #krate::xml::Name<'_>,
-                    ) -> ::core::result::Result<(), #krate::EncodeError> {
-                        __w.start_element(__name)?;
-                        #attrs
-                        #content
-                        __w.end_element()
-                    }
-                }
-            }
+            let body = quote! {
+                __w.start_element(__name)?;
+                #attrs
+                #content
+                __w.end_element()
+            };
+            to_xml_impl(krate, ident, &input.generics, body)
         }
         Which::FromXml => {
             let attrs = fields::read_attributes(krate, &attributes);
@@ -478,19 +469,12 @@ fn expand_struct(
                 Some((_, slot, ty)) => quote!(let #slot: #ty = __r.read_simple::<#ty>(&__start)?;),
                 None => fields::read_elements(krate, &elements),
             };
-            quote! {
-                #[automatically_derived]
-                impl #impl_g #krate::FromXml for #ident #ty_g #where_c {
-                    fn read_xml<'__i>(
-                        __r: &mut #krate::xml::XmlReader<'__i>,
-                        __start: #krate::xml::StartTag<'__i>,
-                    ) -> ::core::result::Result<Self, #krate::DecodeError> {
-                        #attrs
-                        #content
-                        ::core::result::Result::Ok(#ident { #ctor })
-                    }
-                }
-            }
+            let body = quote! {
+                #attrs
+                #content
+                ::core::result::Result::Ok(#ident { #ctor })
+            };
+            from_xml_impl(krate, ident, &input.generics, body)
         }
     }
 }
@@ -515,35 +499,23 @@ fn expand_sequence(
             let attrs = fields::write_attributes(krate, attributes);
             let content = fields::write_elements(krate, elements);
             let group = if attributes.is_empty() {
-                quote! {
-                    #[automatically_derived]
-                    impl #krate::xml::ToXmlGroup for #ident {
-                        fn write_group(
-                            &self,
-                            __w: &mut #krate::xml::XmlWriter,
-                        ) -> ::core::result::Result<(), #krate::EncodeError> {
-                            #content
-                            ::core::result::Result::Ok(())
-                        }
-                    }
-                }
+                let body = quote! {
+                    #content
+                    ::core::result::Result::Ok(())
+                };
+                crate::group::to_xml_group_impl(krate, ident, &body)
             } else {
                 TokenStream::new()
             };
+            let body = quote! {
+                __w.start_element(__name)?;
+                #attrs
+                #content
+                __w.end_element()
+            };
+            let element = to_xml_impl(krate, ident, &syn::Generics::default(), body);
             quote! {
-                #[automatically_derived]
-                impl #krate::ToXml for #ident {
-                    fn write_xml(
-                        &self,
-                        __w: &mut #krate::xml::XmlWriter,
-                        __name: #krate::xml::Name<'_>,
-                    ) -> ::core::result::Result<(), #krate::EncodeError> {
-                        __w.start_element(__name)?;
-                        #attrs
-                        #content
-                        __w.end_element()
-                    }
-                }
+                #element
                 #group
             }
         }
@@ -556,21 +528,71 @@ fn expand_sequence(
             } else {
                 TokenStream::new()
             };
+            let body = quote! {
+                #attrs
+                #read
+                ::core::result::Result::Ok(#ident { #attr_ctor #(#locals,)* })
+            };
+            let element = from_xml_impl(krate, ident, &syn::Generics::default(), body);
             quote! {
                 #part
-                #[automatically_derived]
-                impl #krate::FromXml for #ident {
-                    fn read_xml<'__i>(
-                        __r: &mut #krate::xml::XmlReader<'__i>,
-                        __start: #krate::xml::StartTag<'__i>,
-                    ) -> ::core::result::Result<Self, #krate::DecodeError> {
-                        #attrs
-                        #read
-                        ::core::result::Result::Ok(#ident { #attr_ctor #(#locals,)* })
-                    }
-                }
+                #element
                 #group
             }
+        }
+    }
+}
+
+/// `impl ToXml for #ident`: `body` writes the value as the element `__name` into `__w`.
+fn to_xml_impl(
+    krate: &TokenStream,
+    ident: &syn::Ident,
+    generics: &syn::Generics,
+    body: TokenStream,
+) -> TokenStream {
+    let method = quote! {
+        fn write_xml(
+            &self,
+            __w: &mut #krate::xml::XmlWriter,
+            __name: #krate::xml::Name<'_>,
+        ) -> ::core::result::Result<(), #krate::EncodeError> {
+            #body
+        }
+    };
+    impl_for(quote!(#krate::ToXml), ident, generics, method)
+}
+
+/// `impl FromXml for #ident`: `body` reads the element whose start tag `__start` was just read
+/// from `__r`.
+fn from_xml_impl(
+    krate: &TokenStream,
+    ident: &syn::Ident,
+    generics: &syn::Generics,
+    body: TokenStream,
+) -> TokenStream {
+    let method = quote! {
+        fn read_xml<'__i>(
+            __r: &mut #krate::xml::XmlReader<'__i>,
+            __start: #krate::xml::StartTag<'__i>,
+        ) -> ::core::result::Result<Self, #krate::DecodeError> {
+            #body
+        }
+    };
+    impl_for(quote!(#krate::FromXml), ident, generics, method)
+}
+
+/// `impl #trait_ for #ident` (with `generics`) holding `items`.
+fn impl_for(
+    trait_: TokenStream,
+    ident: &syn::Ident,
+    generics: &syn::Generics,
+    items: TokenStream,
+) -> TokenStream {
+    let (impl_g, ty_g, where_c) = generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_g #trait_ for #ident #ty_g #where_c {
+            #items
         }
     }
 }
@@ -791,18 +813,7 @@ fn expand_derivations(
             } else {
                 quote!(match self { #(#arms)* })
             };
-            quote! {
-                #[automatically_derived]
-                impl #krate::ToXml for #ident {
-                    fn write_xml(
-                        &self,
-                        __w: &mut #krate::xml::XmlWriter,
-                        __name: #krate::xml::Name<'_>,
-                    ) -> ::core::result::Result<(), #krate::EncodeError> {
-                        #body
-                    }
-                }
-            }
+            to_xml_impl(krate, ident, &syn::Generics::default(), body)
         }
         Which::FromXml => {
             let read = |v: &syn::Ident, ty: &syn::Type, boxed: bool| {
@@ -839,23 +850,16 @@ fn expand_derivations(
                     )),
                 ),
             };
-            quote! {
-                #[automatically_derived]
-                impl #krate::FromXml for #ident {
-                    fn read_xml<'__i>(
-                        __r: &mut #krate::xml::XmlReader<'__i>,
-                        __start: #krate::xml::StartTag<'__i>,
-                    ) -> ::core::result::Result<Self, #krate::DecodeError> {
-                        let ::core::option::Option::Some(__t) = __r.xsi_type(&__start)? else {
-                            return #untyped;
-                        };
-                        match (__t.namespace_uri(), __t.local_name.as_str()) {
-                            #(#arms)*
-                            _ => #unknown,
-                        }
-                    }
+            let body = quote! {
+                let ::core::option::Option::Some(__t) = __r.xsi_type(&__start)? else {
+                    return #untyped;
+                };
+                match (__t.namespace_uri(), __t.local_name.as_str()) {
+                    #(#arms)*
+                    _ => #unknown,
                 }
-            }
+            };
+            from_xml_impl(krate, ident, &syn::Generics::default(), body)
         }
     }
 }

@@ -451,6 +451,15 @@ pub fn choice_to_group(
             ::core::result::Result::Ok(())
         }
     };
+    to_xml_group_impl(krate, ident, &body)
+}
+
+/// `impl ToXmlGroup for #ident`: `body` writes the group's elements into `__w`.
+pub fn to_xml_group_impl(
+    krate: &TokenStream,
+    ident: &syn::Ident,
+    body: &TokenStream,
+) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #krate::xml::ToXmlGroup for #ident {
