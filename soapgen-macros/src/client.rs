@@ -612,13 +612,9 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 "with parameters = \"bare\" an operation takes exactly one body parameter (the body element)",
             ));
         }
+        let one_way_op = one_way.then(|| quote!(.one_way()));
         let op_value = quote! {
-            let __op = #krate::Operation {
-                name: #op_name,
-                action: #action,
-                version: self.version,
-                one_way: #one_way,
-            };
+            let __op = #krate::Operation::new(#op_name, #action, self.version) #one_way_op;
         };
         // Headers: each a header block; Option<T> headers are sent only when Some.
         let mut headers = TokenStream::new();
@@ -735,7 +731,12 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         let wrapper = fields::name_expr(&krate, &response_ns, &response_name);
         let result_elem = fields::name_expr(&krate, &result_ns, &result_name);
         let call = quote!(#krate::call);
-        let rpc = a.style == Style::Rpc || encoded;
+        // rpc style takes the response wrapper whatever its name (SOAP 1.1 §7.1).
+        let wrapped = if a.style == Style::Rpc || encoded {
+            quote!(rpc)
+        } else {
+            quote!(wrapped)
+        };
         // The response's layout as static data, and the reader of the result's occurrence: no
         // decoding code of its own per operation.
         let (shape, decoder) = if one_way {
@@ -756,12 +757,12 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             )
         {
             (
-                quote!(#call::ResponseShape::Encoded { wrapper: #wrapper, result: #result_elem }),
+                quote!(#call::ResponseShape::encoded(#wrapper, #result_elem)),
                 quote!(#call::result::Whole::<#body_ty>::read),
             )
         } else if is_unit(&body_ty) {
             (
-                quote!(#call::ResponseShape::Wrapped { wrapper: #wrapper, result: #result_elem, min: 0, rpc: #rpc }),
+                quote!(#call::ResponseShape::#wrapped(#wrapper, #result_elem, 0)),
                 quote!(#call::result::Unit::read),
             )
         } else {
@@ -803,7 +804,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 Occurrence::ManyNillable => quote!(ManyNillable),
             };
             (
-                quote!(#call::ResponseShape::Wrapped { wrapper: #wrapper, result: #result_elem, min: #min, rpc: #rpc }),
+                quote!(#call::ResponseShape::#wrapped(#wrapper, #result_elem, #min)),
                 quote_spanned!(body_ty.span()=> #call::result::#marker::<#inner>::read),
             )
         };
