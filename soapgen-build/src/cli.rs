@@ -17,7 +17,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::emit::sample;
 use crate::fetch::{self, FetchOptions};
-use crate::model::ir::{Base, Card, Module, SoapVersion, TypeDecl, TypeExpr};
+use crate::model::ir::{Base, Module, Occurrence, SoapVersion, TypeDecl, TypeExpr};
 use crate::{write_if_changed, Builder, Error, ErrorKind, Errors};
 
 const AFTER_HELP: &str = "\
@@ -594,12 +594,12 @@ fn type_text(t: &TypeExpr) -> String {
         inner = format!("Box<{inner}>");
     }
     match t.card {
-        Card::One => inner,
-        Card::Optional => format!("Option<{inner}>"),
-        Card::Many => format!("Vec<{inner}>"),
-        Card::Nillable => format!("Nillable<{inner}>"),
-        Card::OptionalNillable => format!("OptionalNillable<{inner}>"),
-        Card::ManyNillable => format!("Vec<Nillable<{inner}>>"),
+        Occurrence::One => inner,
+        Occurrence::Optional => format!("Option<{inner}>"),
+        Occurrence::Many => format!("Vec<{inner}>"),
+        Occurrence::Nillable => format!("Nillable<{inner}>"),
+        Occurrence::OptionalNillable => format!("OptionalNillable<{inner}>"),
+        Occurrence::ManyNillable => format!("Vec<Nillable<{inner}>>"),
     }
 }
 

@@ -52,7 +52,7 @@ fn a_head_reference_is_an_enum_of_head_and_members_across_namespaces() {
     .unwrap();
     let s = squash(&code);
     for want in [
-        "#[xml(group)] pub head: ::std::vec::Vec<OpHead>",
+        "#[xml(group, occurs = \"many\")] pub head: ::std::vec::Vec<OpHead>",
         "pub enum OpHead",
         "Head(::std::string::String)",
         // No type of its own: the head's.
@@ -79,7 +79,7 @@ fn an_optional_reference_to_an_abstract_head_is_an_option_of_the_members() {
     .unwrap();
     let s = squash(&code);
     assert!(
-        s.contains("#[xml(group)] pub head: ::core::option::Option<OpHead>"),
+        s.contains("#[xml(group, occurs = \"optional\")] pub head: ::core::option::Option<OpHead>"),
         "{code}"
     );
     assert!(s.contains("A(::std::string::String)"), "{code}");

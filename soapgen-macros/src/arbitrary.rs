@@ -120,8 +120,8 @@ fn struct_body(krate: &TokenStream, named: &syn::FieldsNamed, errs: &mut Errors)
             k += 1;
             continue;
         }
-        let shape = fields::analyze(ty);
-        if fa.text && shape.card == fields::Card::Nillable && !shape.boxed {
+        let shape = fields::shape(ty, fa.occurs);
+        if fa.text && shape.card == fields::Occurrence::Nillable && !shape.boxed {
             // Nillable content (XML Schema Part 1 §2.6.2): always a value, since a nil content
             // without attributes is the same XML as the element being nil, which reads back as
             // `Nillable::Nil` one level up.
@@ -164,18 +164,7 @@ fn struct_body(krate: &TokenStream, named: &syn::FieldsNamed, errs: &mut Errors)
 
 /// The item type of a `Vec<T>` field type (its last path segment's one type argument).
 fn vec_item(ty: &syn::Type) -> Option<&syn::Type> {
-    let syn::Type::Path(tp) = ty else { return None };
-    let seg = tp.path.segments.last()?;
-    if seg.ident != "Vec" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        syn::GenericArgument::Type(t) => Some(t),
-        _ => None,
-    }
+    crate::fields::type_argument(ty, "Vec")
 }
 
 fn enum_body(c: &crate::derive::Container, e: &syn::DataEnum, errs: &mut Errors) -> TokenStream {

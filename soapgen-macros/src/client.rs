@@ -23,30 +23,12 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{FnArg, ItemTrait, LitStr, Pat, ReturnType, TraitItem, Type};
 
-use crate::fields::{self, Card, ElementField};
-use crate::Errors;
+// RESERVED_METHODS: the generated clients' own method names, which no operation method may take
+// (soapgen-build names operations around the same list).
+use soapgen_contract::{keys, RESERVED_METHODS};
 
-/// The generated clients' own method names, which no operation method may take (soapgen-build
-/// keeps the same list when it names methods).
-const RESERVED: &[&str] = &[
-    "new",
-    "from_client",
-    "client",
-    "as_async",
-    "soap11",
-    "soap12",
-    "with_default_endpoint",
-    "with_soap_version",
-    "with_soap_headers",
-    "soap_version",
-    // The blocking client's `with_response(|c| c.op(..))`.
-    "with_response",
-    // Inherent methods shadow trait methods in method-call syntax: `c.clone()` and `{:?}` must
-    // keep meaning `Clone::clone` and `Debug::fmt`.
-    "clone",
-    "clone_from",
-    "fmt",
-];
+use crate::fields::{self, ElementField, Occurrence};
+use crate::Errors;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Style {
@@ -211,11 +193,10 @@ fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
             let p: syn::Path = s.parse()?;
             a.krate = quote!(#p);
         } else {
-            return Err(meta.error(
-                "unknown soap_client argument; expected `namespace`, `soap`, `style`, `parameters`, \
-                 `element_form`, `endpoint`, `client`, `addressing`, `blocking`, \
-                 `default_namespaces` or `crate`",
-            ));
+            return Err(meta.error(format!(
+                "unknown soap_client argument; expected {}",
+                fields::one_of(keys::CLIENT, "`")
+            )));
         }
         Ok(())
     });
@@ -273,6 +254,8 @@ struct MethodAttrs {
     encoded: bool,
     /// `result_min = N`: minOccurs of a repeated (`Vec`) result element, with the literal's span.
     result_min: Option<(u64, Span)>,
+    /// `result_occurs = "…"`: the result's occurrence, instead of reading it from the type.
+    result_occurs: Option<Occurrence>,
 }
 
 #[derive(Default)]
@@ -283,6 +266,8 @@ struct ParamAttrs {
     /// `attachment` / `attachment = "part"`: sent as a MIME part, not in the envelope.
     attachment: Option<(String, Span)>,
     content_type: Option<(String, Span)>,
+    /// `occurs = "…"`: the parameter's occurrence, instead of reading it from the type.
+    occurs: Option<Occurrence>,
 }
 
 fn take_soap_attrs(attrs: &mut Vec<syn::Attribute>) -> Vec<syn::Attribute> {
@@ -328,13 +313,13 @@ fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> MethodAttr
             } else if meta.path.is_ident("result_min") {
                 let lit = meta.value()?.parse::<syn::LitInt>()?;
                 m.result_min = Some((lit.base10_parse::<u64>()?, lit.span()));
+            } else if meta.path.is_ident(keys::RESULT_OCCURS) {
+                m.result_occurs = Some(fields::parse_occurs(&meta)?);
             } else {
-                return Err(meta.error(
-                    "unknown soap attribute on a method; expected `name`, `action`, \
-                     `reply_action`, `response`, `result`, `namespace`, `result_namespace`, `result_min`, \
-                     `response_namespace`, `bare`, `bare_response`, `one_way`, `empty_request`, \
-                     `response_attachment` or `encoded`",
-                ));
+                return Err(meta.error(format!(
+                    "unknown soap attribute on a method; expected {}",
+                    fields::one_of(keys::METHOD, "`")
+                )));
             }
             Ok(())
         });
@@ -366,11 +351,13 @@ fn parse_param_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> ParamAttrs 
             } else if meta.path.is_ident("content_type") {
                 let span = meta.path.span();
                 p.content_type = Some((meta.value()?.parse::<LitStr>()?.value(), span));
+            } else if meta.path.is_ident(keys::OCCURS) {
+                p.occurs = Some(fields::parse_occurs(&meta)?);
             } else {
-                return Err(meta.error(
-                    "unknown soap attribute on a parameter; expected `header`, `rename`, \
-                     `namespace`, `attachment` or `content_type`",
-                ));
+                return Err(meta.error(format!(
+                    "unknown soap attribute on a parameter; expected {}",
+                    fields::one_of(keys::PARAMETER, "`")
+                )));
             }
             Ok(())
         });
@@ -400,18 +387,7 @@ fn result_ok_type(ret: &ReturnType) -> Option<&Type> {
     let ReturnType::Type(_, ty) = ret else {
         return None;
     };
-    let Type::Path(tp) = &**ty else { return None };
-    let seg = tp.path.segments.last()?;
-    if seg.ident != "Result" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        syn::GenericArgument::Type(t) => Some(t),
-        _ => None,
-    }
+    fields::type_argument(ty, "Result")
 }
 
 /// The `E` of `Result<T, E>`; for `Result<T>` (an alias with a default error), the alias's own
@@ -484,13 +460,13 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 "operations must be `async fn` returning `Result<T, soapgen_runtime::Error>`",
             ));
         }
-        if RESERVED.contains(&sig.ident.to_string().as_str()) {
+        if RESERVED_METHODS.contains(&sig.ident.to_string().as_str()) {
             errs.push(syn::Error::new(
                 sig.ident.span(),
                 format!(
                     "this name is taken by the generated client's own methods ({}): rename the \
                      method and keep the operation with `#[soap(name = \"…\")]`",
-                    RESERVED
+                    RESERVED_METHODS
                         .iter()
                         .map(|n| format!("`{n}`"))
                         .collect::<Vec<_>>()
@@ -661,13 +637,9 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 "with parameters = \"bare\" an operation takes exactly one body parameter (the body element)",
             ));
         }
+        let one_way_op = one_way.then(|| quote!(.one_way()));
         let op_value = quote! {
-            let __op = #krate::Operation {
-                name: #op_name,
-                action: #action,
-                version: self.version,
-                one_way: #one_way,
-            };
+            let __op = #krate::Operation::new(#op_name, #action, self.version) #one_way_op;
         };
         // Headers: each a header block; Option<T> headers are sent only when Some.
         let mut headers = TokenStream::new();
@@ -675,18 +647,18 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             let hns = pa.namespace.clone().unwrap_or_else(|| ns.clone());
             let local = pa.rename.clone().unwrap_or_else(|| id.to_string());
             let name = fields::name_expr(&krate, &hns, &local);
-            let shape = fields::analyze(ty);
+            let shape = fields::shape(ty, pa.occurs);
             let code = match shape.card {
-                Card::Optional => quote_spanned! {ty.span()=>
+                Occurrence::Optional => quote_spanned! {ty.span()=>
                     if let ::core::option::Option::Some(__h) = &#id {
                         #krate::ToXml::write_xml(__h, __env.header_writer()?, #name)?;
                     }
                 },
-                Card::One => quote_spanned! {ty.span()=>
+                Occurrence::One => quote_spanned! {ty.span()=>
                     #krate::ToXml::write_xml(&#id, __env.header_writer()?, #name)?;
                 },
                 // Absent: no block; nil: an empty block with xsi:nil (XML Schema Part 1 §2.6.2).
-                Card::Tristate => quote_spanned! {ty.span()=>
+                Occurrence::OptionalNillable if shape.tristate => quote_spanned! {ty.span()=>
                     match &#id {
                         #krate::OptionalNillable::Absent => {}
                         #krate::OptionalNillable::Nil => {
@@ -765,7 +737,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                         .rename
                         .clone()
                         .unwrap_or_else(|| id.to_string().trim_start_matches("r#").to_owned()),
-                    shape: fields::analyze(ty),
+                    shape: fields::shape(ty, pa.occurs),
                     span: ty.span(),
                     any: false,
                     group: false,
@@ -784,7 +756,12 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         let wrapper = fields::name_expr(&krate, &response_ns, &response_name);
         let result_elem = fields::name_expr(&krate, &result_ns, &result_name);
         let call = quote!(#krate::call);
-        let rpc = a.style == Style::Rpc || encoded;
+        // rpc style takes the response wrapper whatever its name (SOAP 1.1 §7.1).
+        let wrapped = if a.style == Style::Rpc || encoded {
+            quote!(rpc)
+        } else {
+            quote!(wrapped)
+        };
         // The response's layout as static data, and the reader of the result's occurrence: no
         // decoding code of its own per operation.
         let (shape, decoder) = if one_way {
@@ -799,21 +776,33 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             )
         } else if encoded
             && !is_unit(&body_ty)
-            && matches!(fields::analyze(&body_ty).card, Card::One)
+            && matches!(
+                fields::shape(&body_ty, ma.result_occurs).card,
+                Occurrence::One
+            )
         {
             (
-                quote!(#call::ResponseShape::Encoded { wrapper: #wrapper, result: #result_elem }),
+                quote!(#call::ResponseShape::encoded(#wrapper, #result_elem)),
                 quote!(#call::result::Whole::<#body_ty>::read),
             )
         } else if is_unit(&body_ty) {
             (
-                quote!(#call::ResponseShape::Wrapped { wrapper: #wrapper, result: #result_elem, min: 0, rpc: #rpc }),
+                quote!(#call::ResponseShape::#wrapped(#wrapper, #result_elem, 0)),
                 quote!(#call::result::Unit::read),
             )
         } else {
-            let shape = fields::analyze(&body_ty);
+            let shape = fields::shape(&body_ty, ma.result_occurs);
+            if shape.inferred() {
+                errs.push(syn::Error::new(
+                    body_ty.span(),
+                    "with `result_occurs`, write the result's container (`Vec<T>`, `Option<T>`, …), \
+                     not a type alias: the decoder names the item type",
+                ));
+            }
             let min = match ma.result_min {
-                Some((n, at)) if !matches!(shape.card, Card::Many | Card::ManyNillable) => {
+                Some((n, at))
+                    if !matches!(shape.card, Occurrence::Many | Occurrence::ManyNillable) =>
+                {
                     errs.push(syn::Error::new(
                         at,
                         "`result_min` (minOccurs of the result element) needs a `Vec<T>` result",
@@ -831,16 +820,16 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             }
             let inner = &shape.inner;
             let marker = match shape.card {
-                Card::One => quote!(One),
-                Card::Optional => quote!(Optional),
-                Card::Many => quote!(Many),
-                Card::Nillable => quote!(Nillable),
-                Card::OptionalNillable => quote!(OptionalNillable),
-                Card::Tristate => quote!(Tristate),
-                Card::ManyNillable => quote!(ManyNillable),
+                Occurrence::One => quote!(One),
+                Occurrence::Optional => quote!(Optional),
+                Occurrence::Many => quote!(Many),
+                Occurrence::Nillable => quote!(Nillable),
+                Occurrence::OptionalNillable if shape.tristate => quote!(Tristate),
+                Occurrence::OptionalNillable => quote!(OptionalNillable),
+                Occurrence::ManyNillable => quote!(ManyNillable),
             };
             (
-                quote!(#call::ResponseShape::Wrapped { wrapper: #wrapper, result: #result_elem, min: #min, rpc: #rpc }),
+                quote!(#call::ResponseShape::#wrapped(#wrapper, #result_elem, #min)),
                 quote_spanned!(body_ty.span()=> #call::result::#marker::<#inner>::read),
             )
         };

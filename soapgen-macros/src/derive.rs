@@ -9,6 +9,8 @@ use quote::quote;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, LitStr};
 
+use soapgen_contract::keys;
+
 use crate::fields::{self, AttributeField, ElementField};
 use crate::Errors;
 
@@ -64,10 +66,10 @@ pub(crate) fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Contain
             } else if meta.path.is_ident("xsi_type") {
                 c.xsi_type = true;
             } else {
-                return Err(meta.error(
-                    "unknown xml attribute on a type; expected `namespace`, `rename`, `rename_all`, \
-                     `sequence`, `xsi_type` or `crate`",
-                ));
+                return Err(meta.error(format!(
+                    "unknown xml attribute on a type; expected {}",
+                    fields::one_of(keys::TYPE, "`")
+                )));
             }
             Ok(())
         });
@@ -103,6 +105,8 @@ pub(crate) struct FieldAttrs {
     pub(crate) constraint: Option<(String, bool, Span)>,
     /// `min = N`: minOccurs of a `Vec` field, with the literal's span.
     pub(crate) min: Option<(u64, proc_macro2::Span)>,
+    /// `occurs = "…"`: the field's occurrence, instead of reading it from its type.
+    pub(crate) occurs: Option<fields::Occurrence>,
 }
 
 pub(crate) fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs {
@@ -137,12 +141,13 @@ pub(crate) fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> 
             } else if meta.path.is_ident("min") {
                 let lit = meta.value()?.parse::<syn::LitInt>()?;
                 f.min = Some((lit.base10_parse::<u64>()?, lit.span()));
+            } else if meta.path.is_ident(keys::OCCURS) {
+                f.occurs = Some(fields::parse_occurs(&meta)?);
             } else {
-                return Err(meta.error(
-                    "unknown xml attribute on a field; expected `rename`, `namespace`, \
-                     `unqualified`, `attribute`, `text`, `any`, `any_attribute`, `content`, \
-                     `group`, `default`, `fixed` or `min`",
-                ));
+                return Err(meta.error(format!(
+                    "unknown xml attribute on a field; expected {}",
+                    fields::one_of(keys::FIELD, "`")
+                )));
             }
             Ok(())
         });
@@ -206,10 +211,10 @@ fn expand_struct(
 ) -> TokenStream {
     let krate = &c.krate;
     let ident = &input.ident;
-    let (impl_g, ty_g, where_c) = input.generics.split_for_impl();
     let mut elements = Vec::new();
     let mut attributes = Vec::new();
     let mut text: Option<(syn::Ident, syn::Ident, syn::Type)> = None;
+    let mut text_occurs: Option<fields::Occurrence> = None;
     let mut raw_content = false;
     let mut ctor = TokenStream::new();
     let mut element_types: Vec<(syn::Ident, syn::Type)> = Vec::new();
@@ -247,13 +252,13 @@ fn expand_struct(
             continue;
         }
         if fa.any_attribute {
-            let shape = fields::analyze(&field.ty);
+            let shape = fields::shape(&field.ty, fa.occurs);
             if fa.attribute
                 || fa.text
                 || fa.any
                 || fa.content
                 || fa.group
-                || shape.card != fields::Card::Many
+                || shape.card != fields::Occurrence::Many
                 || shape.boxed
             {
                 errs.push(syn::Error::new(
@@ -276,8 +281,8 @@ fn expand_struct(
                 span,
             });
         } else if fa.attribute {
-            let shape = fields::analyze(&field.ty);
-            if fa.constraint.is_some() && (shape.card != fields::Card::One || shape.boxed) {
+            let shape = fields::shape(&field.ty, fa.occurs);
+            if fa.constraint.is_some() && (shape.card != fields::Occurrence::One || shape.boxed) {
                 errs.push(syn::Error::new(
                     field.ty.span(),
                     "an attribute with a `default` or `fixed` value is a `T` field (absent reads as \
@@ -286,8 +291,8 @@ fn expand_struct(
                 continue;
             }
             let (optional, ty) = match shape.card {
-                fields::Card::One if !shape.boxed => (false, field.ty.clone()),
-                fields::Card::Optional if !shape.boxed => (true, shape.inner.clone()),
+                fields::Occurrence::One if !shape.boxed => (false, field.ty.clone()),
+                fields::Occurrence::Optional if !shape.boxed => (true, shape.inner.clone()),
                 _ => {
                     errs.push(syn::Error::new(
                         field.ty.span(),
@@ -310,6 +315,17 @@ fn expand_struct(
                 span,
             });
         } else if fa.text || fa.content {
+            // The element's content occurs once; a `text` field's may be nil (XML Schema Part 1
+            // §2.6.2: nil content, attributes kept).
+            let nillable_ok = fa.text && fa.occurs == Some(fields::Occurrence::Nillable);
+            if fa.occurs.is_some_and(|o| o != fields::Occurrence::One) && !nillable_ok {
+                errs.push(syn::Error::new(
+                    field.ty.span(),
+                    "a `text` or `content` field is the element's content: it occurs once \
+                     (a `text` field may be `occurs = \"nillable\"`)",
+                ));
+                continue;
+            }
             if text.is_some() {
                 errs.push(syn::Error::new(
                     fident.span(),
@@ -318,6 +334,7 @@ fn expand_struct(
                 continue;
             }
             raw_content = fa.content;
+            text_occurs = fa.occurs;
             text = Some((fident.clone(), slot, field.ty.clone()));
         } else {
             let namespace = if fa.unqualified {
@@ -328,12 +345,14 @@ fn expand_struct(
                     .or_else(|| c.namespace.clone())
                     .unwrap_or_default()
             };
-            let shape = fields::analyze(&field.ty);
+            let shape = fields::shape(&field.ty, fa.occurs);
             if fa.group
                 && (fa.any
                     || !matches!(
                         shape.card,
-                        fields::Card::One | fields::Card::Optional | fields::Card::Many
+                        fields::Occurrence::One
+                            | fields::Occurrence::Optional
+                            | fields::Occurrence::Many
                     ))
             {
                 errs.push(syn::Error::new(
@@ -342,7 +361,21 @@ fn expand_struct(
                 ));
                 continue;
             }
-            if fa.any && !matches!(shape.card, fields::Card::Many | fields::Card::Optional) {
+            if shape.inferred() && (fa.group || fa.any || c.sequence) {
+                errs.push(syn::Error::new(
+                    field.ty.span(),
+                    "with `occurs`, a `group` or `any` field, or a field of a `sequence` struct, \
+                     writes its container (`Vec<T>`, `Option<T>`, …), not a type alias: its reader \
+                     names the item type",
+                ));
+                continue;
+            }
+            if fa.any
+                && !matches!(
+                    shape.card,
+                    fields::Occurrence::Many | fields::Occurrence::Optional
+                )
+            {
                 errs.push(syn::Error::new(
                     field.ty.span(),
                     "an `any` field (xs:any) is `Vec<AnyElement>` or `Option<AnyElement>`",
@@ -352,7 +385,10 @@ fn expand_struct(
             let min = match fa.min {
                 Some((n, at)) => {
                     if fa.any
-                        || !matches!(shape.card, fields::Card::Many | fields::Card::ManyNillable)
+                        || !matches!(
+                            shape.card,
+                            fields::Occurrence::Many | fields::Occurrence::ManyNillable
+                        )
                     {
                         errs.push(syn::Error::new(
                             at,
@@ -416,8 +452,8 @@ fn expand_struct(
     // Schema Part 1 §2.6.2).
     let nillable_text = match &text {
         Some((_, _, ty)) if !raw_content => {
-            let shape = fields::analyze(ty);
-            (shape.card == fields::Card::Nillable && !shape.boxed).then_some(shape.inner)
+            let shape = fields::shape(ty, text_occurs);
+            (shape.card == fields::Occurrence::Nillable && !shape.boxed).then_some(shape.inner)
         }
         _ => None,
     };
@@ -434,21 +470,13 @@ fn expand_struct(
                 Some((t, _, _)) => quote!(__w.text_value(&self.#t)?;),
                 None => fields::write_elements(krate, &elements),
             };
-            quote! {
-                #[automatically_derived]
-                impl #impl_g #krate::ToXml for #ident #ty_g #where_c {
-                    fn write_xml(
-                        &self,
-                        __w: &mut #krate::xml::XmlWriter,
-                        __name: #krate::xml::Name<'_>,
-                    ) -> ::core::result::Result<(), #krate::EncodeError> {
-                        __w.start_element(__name)?;
-                        #attrs
-                        #content
-                        __w.end_element()
-                    }
-                }
-            }
+            let body = quote! {
+                __w.start_element(__name)?;
+                #attrs
+                #content
+                __w.end_element()
+            };
+            to_xml_impl(krate, ident, &input.generics, body)
         }
         Which::FromXml => {
             let attrs = fields::read_attributes(krate, &attributes);
@@ -465,20 +493,12 @@ fn expand_struct(
                 None => fields::read_elements(krate, &elements),
             };
             let read_nil = read_nil_fn(krate, &attributes, nillable_text.is_some());
-            quote! {
-                #[automatically_derived]
-                impl #impl_g #krate::FromXml for #ident #ty_g #where_c {
-                    fn read_xml<'__i>(
-                        __r: &mut #krate::xml::XmlReader<'__i>,
-                        __start: #krate::xml::StartTag<'__i>,
-                    ) -> ::core::result::Result<Self, #krate::DecodeError> {
-                        #attrs
-                        #content
-                        ::core::result::Result::Ok(#ident { #ctor })
-                    }
-                    #read_nil
-                }
-            }
+            let body = quote! {
+                #attrs
+                #content
+                ::core::result::Result::Ok(#ident { #ctor })
+            };
+            from_xml_impl(krate, ident, &input.generics, body, read_nil)
         }
     }
 }
@@ -503,35 +523,23 @@ fn expand_sequence(
             let attrs = fields::write_attributes(krate, attributes);
             let content = fields::write_elements(krate, elements);
             let group = if attributes.is_empty() {
-                quote! {
-                    #[automatically_derived]
-                    impl #krate::xml::ToXmlGroup for #ident {
-                        fn write_group(
-                            &self,
-                            __w: &mut #krate::xml::XmlWriter,
-                        ) -> ::core::result::Result<(), #krate::EncodeError> {
-                            #content
-                            ::core::result::Result::Ok(())
-                        }
-                    }
-                }
+                let body = quote! {
+                    #content
+                    ::core::result::Result::Ok(())
+                };
+                crate::group::to_xml_group_impl(krate, ident, &body)
             } else {
                 TokenStream::new()
             };
+            let body = quote! {
+                __w.start_element(__name)?;
+                #attrs
+                #content
+                __w.end_element()
+            };
+            let element = to_xml_impl(krate, ident, &syn::Generics::default(), body);
             quote! {
-                #[automatically_derived]
-                impl #krate::ToXml for #ident {
-                    fn write_xml(
-                        &self,
-                        __w: &mut #krate::xml::XmlWriter,
-                        __name: #krate::xml::Name<'_>,
-                    ) -> ::core::result::Result<(), #krate::EncodeError> {
-                        __w.start_element(__name)?;
-                        #attrs
-                        #content
-                        __w.end_element()
-                    }
-                }
+                #element
                 #group
             }
         }
@@ -545,20 +553,15 @@ fn expand_sequence(
             } else {
                 TokenStream::new()
             };
+            let body = quote! {
+                #attrs
+                #read
+                ::core::result::Result::Ok(#ident { #attr_ctor #(#locals,)* })
+            };
+            let element = from_xml_impl(krate, ident, &syn::Generics::default(), body, read_nil);
             quote! {
                 #part
-                #[automatically_derived]
-                impl #krate::FromXml for #ident {
-                    fn read_xml<'__i>(
-                        __r: &mut #krate::xml::XmlReader<'__i>,
-                        __start: #krate::xml::StartTag<'__i>,
-                    ) -> ::core::result::Result<Self, #krate::DecodeError> {
-                        #attrs
-                        #read
-                        ::core::result::Result::Ok(#ident { #attr_ctor #(#locals,)* })
-                    }
-                    #read_nil
-                }
+                #element
                 #group
             }
         }
@@ -593,6 +596,62 @@ fn read_nil_fn(
             __start: #krate::xml::StartTag<'__i>,
         ) -> ::core::result::Result<::core::option::Option<Self>, #krate::DecodeError> {
             #body
+        }
+    }
+}
+
+/// `impl ToXml for #ident`: `body` writes the value as the element `__name` into `__w`.
+fn to_xml_impl(
+    krate: &TokenStream,
+    ident: &syn::Ident,
+    generics: &syn::Generics,
+    body: TokenStream,
+) -> TokenStream {
+    let method = quote! {
+        fn write_xml(
+            &self,
+            __w: &mut #krate::xml::XmlWriter,
+            __name: #krate::xml::Name<'_>,
+        ) -> ::core::result::Result<(), #krate::EncodeError> {
+            #body
+        }
+    };
+    impl_for(quote!(#krate::ToXml), ident, generics, method)
+}
+
+/// `impl FromXml for #ident`: `body` reads the element whose start tag `__start` was just read
+/// from `__r`; `more` holds the impl's other items (`read_nil`, or nothing).
+fn from_xml_impl(
+    krate: &TokenStream,
+    ident: &syn::Ident,
+    generics: &syn::Generics,
+    body: TokenStream,
+    more: TokenStream,
+) -> TokenStream {
+    let method = quote! {
+        fn read_xml<'__i>(
+            __r: &mut #krate::xml::XmlReader<'__i>,
+            __start: #krate::xml::StartTag<'__i>,
+        ) -> ::core::result::Result<Self, #krate::DecodeError> {
+            #body
+        }
+        #more
+    };
+    impl_for(quote!(#krate::FromXml), ident, generics, method)
+}
+
+/// `impl #trait_ for #ident` (with `generics`) holding `items`.
+fn impl_for(
+    trait_: TokenStream,
+    ident: &syn::Ident,
+    generics: &syn::Generics,
+    items: TokenStream,
+) -> TokenStream {
+    let (impl_g, ty_g, where_c) = generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_g #trait_ for #ident #ty_g #where_c {
+            #items
         }
     }
 }
@@ -648,16 +707,25 @@ fn expand_choice(
         {
             errs.push(syn::Error::new(
                 v.ident.span(),
-                "a choice variant takes `rename`, `namespace`, `unqualified`, `group` or `any`",
+                "a choice variant takes `rename`, `namespace`, `unqualified`, `group`, `any` or \
+                 `occurs`",
             ));
         }
-        let shape = fields::analyze(&field.ty);
+        let shape = fields::shape(&field.ty, fa.occurs);
+        if shape.inferred() {
+            errs.push(syn::Error::new(
+                field.ty.span(),
+                "with `occurs`, a choice variant writes its container (`Vec<T>`, `Nillable<T>`), \
+                 not a type alias: its reader names the item type",
+            ));
+            continue;
+        }
         let allowed = if fa.group || fa.any {
-            shape.card == fields::Card::One
+            shape.card == fields::Occurrence::One
         } else {
             !matches!(
                 shape.card,
-                fields::Card::Optional | fields::Card::OptionalNillable | fields::Card::Tristate
+                fields::Occurrence::Optional | fields::Occurrence::OptionalNillable
             )
         };
         if !allowed {
@@ -737,8 +805,8 @@ fn expand_derivations(
                 "an `xsi_type` variant takes `rename`, `namespace` or `unqualified` (its type's name)",
             ));
         }
-        let shape = fields::analyze(&field.ty);
-        if shape.card != fields::Card::One {
+        let shape = fields::shape(&field.ty, fa.occurs);
+        if shape.card != fields::Occurrence::One {
             errs.push(syn::Error::new(
                 field.ty.span(),
                 "an `xsi_type` variant holds `T` or `Box<T>`; occurrence goes on the field that holds \
@@ -804,18 +872,7 @@ fn expand_derivations(
             } else {
                 quote!(match self { #(#arms)* })
             };
-            quote! {
-                #[automatically_derived]
-                impl #krate::ToXml for #ident {
-                    fn write_xml(
-                        &self,
-                        __w: &mut #krate::xml::XmlWriter,
-                        __name: #krate::xml::Name<'_>,
-                    ) -> ::core::result::Result<(), #krate::EncodeError> {
-                        #body
-                    }
-                }
-            }
+            to_xml_impl(krate, ident, &syn::Generics::default(), body)
         }
         Which::FromXml => {
             let read = |v: &syn::Ident, ty: &syn::Type, boxed: bool| {
@@ -852,23 +909,22 @@ fn expand_derivations(
                     )),
                 ),
             };
-            quote! {
-                #[automatically_derived]
-                impl #krate::FromXml for #ident {
-                    fn read_xml<'__i>(
-                        __r: &mut #krate::xml::XmlReader<'__i>,
-                        __start: #krate::xml::StartTag<'__i>,
-                    ) -> ::core::result::Result<Self, #krate::DecodeError> {
-                        let ::core::option::Option::Some(__t) = __r.xsi_type(&__start)? else {
-                            return #untyped;
-                        };
-                        match (__t.namespace_uri(), __t.local_name.as_str()) {
-                            #(#arms)*
-                            _ => #unknown,
-                        }
-                    }
+            let body = quote! {
+                let ::core::option::Option::Some(__t) = __r.xsi_type(&__start)? else {
+                    return #untyped;
+                };
+                match (__t.namespace_uri(), __t.local_name.as_str()) {
+                    #(#arms)*
+                    _ => #unknown,
                 }
-            }
+            };
+            from_xml_impl(
+                krate,
+                ident,
+                &syn::Generics::default(),
+                body,
+                TokenStream::new(),
+            )
         }
     }
 }
@@ -906,6 +962,7 @@ fn expand_enum(
             || fa.namespace.is_some()
             || fa.unqualified
             || fa.min.is_some()
+            || fa.occurs.is_some()
         {
             errs.push(syn::Error::new(
                 v.ident.span(),

@@ -5,39 +5,39 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::{GenericArgument, PathArguments, Type};
 
-/// How many times an element may occur, from the field's type (XML Schema Part 1 §3.9.1 particle
-/// minOccurs/maxOccurs, §3.3.1 nillable).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Card {
-    /// `T`: exactly once.
-    One,
-    /// `Option<T>`: minOccurs=0.
-    Optional,
-    /// `Vec<T>`: maxOccurs>1.
-    Many,
-    /// `Nillable<T>`: once, may be nil.
-    Nillable,
-    /// `Option<Nillable<T>>`: absent, nil or a value.
-    OptionalNillable,
-    /// `OptionalNillable<T>`: absent, nil or a value in one type; on the wire the same as
-    /// [`OptionalNillable`](Card::OptionalNillable).
-    Tristate,
-    /// `Vec<Nillable<T>>`.
-    ManyNillable,
-}
+pub use soapgen_contract::Occurrence;
 
-/// A field type taken apart: cardinality, whether the value is boxed, and the value type.
+/// A field type taken apart: occurrence, whether the value is boxed, and the value type.
 pub struct Shape {
-    pub card: Card,
+    /// How often the element occurs: the field's `occurs = "…"`, or read from its type.
+    pub card: Occurrence,
+    /// An [`Occurrence::OptionalNillable`] field typed `OptionalNillable<T>` (one type of three
+    /// states), not `Option<Nillable<T>>`; the same on the wire.
+    pub tristate: bool,
     pub boxed: bool,
+    /// The value type `T`; `_` (inferred from the field's own type) when `occurs` is given and the
+    /// type hides its structure (a type alias of `Vec<T>`).
     pub inner: Type,
 }
 
-fn single_generic<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
-    let Type::Path(tp) = ty else { return None };
-    if tp.qself.is_some() {
-        return None;
+impl Shape {
+    /// The value type was not written out (a type alias under an explicit `occurs`), so code that
+    /// must name it (a model group's partial state, a result decoder) cannot be generated.
+    pub fn inferred(&self) -> bool {
+        matches!(self.inner, Type::Infer(_))
     }
+}
+
+fn single_generic<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
+    generic_arg(ty)
+        .filter(|(seg, _)| *seg == name)
+        .map(|(_, t)| t)
+}
+
+/// The first type argument of `ty` when its last path segment is named `name` (`T` of `Vec<T>`
+/// or of `Result<T, E>`), as a type is written.
+pub fn type_argument<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
+    let Type::Path(tp) = ty else { return None };
     let seg = tp.path.segments.last()?;
     if seg.ident != name {
         return None;
@@ -45,45 +45,143 @@ fn single_generic<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
     let PathArguments::AngleBracketed(args) = &seg.arguments else {
         return None;
     };
-    if args.args.len() != 1 {
-        return None;
-    }
     match args.args.first()? {
         GenericArgument::Type(t) => Some(t),
         _ => None,
     }
 }
 
-/// Recognises `Option`, `Vec`, `Nillable`, `OptionalNillable` and `Box` by their last path segment.
-pub fn analyze(ty: &Type) -> Shape {
-    let (card, rest) = if let Some(t) = single_generic(ty, "OptionalNillable") {
-        (Card::Tristate, t)
+/// `X<T>`: the last path segment's name and its one type argument, whatever the name.
+fn generic_arg(ty: &Type) -> Option<(&syn::Ident, &Type)> {
+    let Type::Path(tp) = ty else { return None };
+    if tp.qself.is_some() {
+        return None;
+    }
+    let seg = tp.path.segments.last()?;
+    let PathArguments::AngleBracketed(args) = &seg.arguments else {
+        return None;
+    };
+    if args.args.len() != 1 {
+        return None;
+    }
+    match args.args.first()? {
+        GenericArgument::Type(t) => Some((&seg.ident, t)),
+        _ => None,
+    }
+}
+
+/// The shape of a field typed `ty` with `occurs` (its attribute, if any).
+///
+/// With `occurs` the occurrence is the attribute's and the type is taken apart by position only
+/// (`occurs = "many"` reads `X<T>` as a list of `T`, whatever `X` is called; a type alias such as
+/// `type Names = Vec<String>` leaves `T` to inference): no name changes what goes on the wire, and
+/// a type that does not hold that occurrence is a type error. Without it, the occurrence is read
+/// from the type as written ([`infer`]), the default for hand-written types.
+pub fn shape(ty: &Type, occurs: Option<Occurrence>) -> Shape {
+    let Some(card) = occurs else {
+        return infer(ty);
+    };
+    let nested = |t: &Type| {
+        generic_arg(t)
+            .and_then(|(_, t)| generic_arg(t))
+            .map(|(_, t)| t.clone())
+    };
+    let (rest, tristate) = match card {
+        Occurrence::One => (Some(ty.clone()), false),
+        Occurrence::Optional | Occurrence::Many | Occurrence::Nillable => {
+            (generic_arg(ty).map(|(_, t)| t.clone()), false)
+        }
+        Occurrence::OptionalNillable => match single_generic(ty, "OptionalNillable") {
+            Some(t) => (Some(t.clone()), true),
+            None => match nested(ty) {
+                Some(t) => (Some(t), false),
+                // An alias: the runtime's one-type form, as generated code writes it.
+                None => (None, true),
+            },
+        },
+        Occurrence::ManyNillable => (nested(ty), false),
+    };
+    match rest {
+        Some(rest) => unbox(card, tristate, &rest),
+        None => Shape {
+            card,
+            tristate,
+            boxed: false,
+            inner: Type::Infer(syn::TypeInfer {
+                underscore_token: Default::default(),
+            }),
+        },
+    }
+}
+
+/// The occurrence read from the type as written, by the last path segment's name: `T`,
+/// `Option<T>`, `Vec<T>`, `Nillable<T>`, `OptionalNillable<T>`, `Option<Nillable<T>>`,
+/// `Vec<Nillable<T>>`, each `T` possibly `Box<T>`.
+pub fn infer(ty: &Type) -> Shape {
+    let (card, tristate, rest) = if let Some(t) = single_generic(ty, "OptionalNillable") {
+        (Occurrence::OptionalNillable, true, t)
     } else if let Some(t) = single_generic(ty, "Option") {
         match single_generic(t, "Nillable") {
-            Some(n) => (Card::OptionalNillable, n),
-            None => (Card::Optional, t),
+            Some(n) => (Occurrence::OptionalNillable, false, n),
+            None => (Occurrence::Optional, false, t),
         }
     } else if let Some(t) = single_generic(ty, "Vec") {
         match single_generic(t, "Nillable") {
-            Some(n) => (Card::ManyNillable, n),
-            None => (Card::Many, t),
+            Some(n) => (Occurrence::ManyNillable, false, n),
+            None => (Occurrence::Many, false, t),
         }
     } else if let Some(t) = single_generic(ty, "Nillable") {
-        (Card::Nillable, t)
+        (Occurrence::Nillable, false, t)
     } else {
-        (Card::One, ty)
+        (Occurrence::One, false, ty)
     };
+    unbox(card, tristate, rest)
+}
+
+/// `Box<T>` (a recursive type) around the value type.
+fn unbox(card: Occurrence, tristate: bool, rest: &Type) -> Shape {
     match single_generic(rest, "Box") {
         Some(inner) => Shape {
             card,
+            tristate,
             boxed: true,
             inner: inner.clone(),
         },
         None => Shape {
             card,
+            tristate,
             boxed: false,
             inner: rest.clone(),
         },
+    }
+}
+
+/// Parses `occurs = "…"` (the value of `meta`, whose key was [`keys::OCCURS`] or
+/// [`keys::RESULT_OCCURS`]).
+///
+/// [`keys::OCCURS`]: soapgen_contract::keys::OCCURS
+/// [`keys::RESULT_OCCURS`]: soapgen_contract::keys::RESULT_OCCURS
+pub fn parse_occurs(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Occurrence> {
+    let lit: syn::LitStr = meta.value()?.parse()?;
+    match Occurrence::from_keyword(&lit.value()) {
+        Some(o) => Ok(o),
+        None => Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "unknown occurrence; expected {}",
+                one_of(&Occurrence::ALL.map(Occurrence::keyword), "\"")
+            ),
+        )),
+    }
+}
+
+/// `a`, `b` or `c` (each quoted with `quote`): the list an "expected" message names.
+pub fn one_of(items: &[&str], quote: &str) -> String {
+    let quoted: Vec<String> = items.iter().map(|i| format!("{quote}{i}{quote}")).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 
@@ -176,21 +274,21 @@ pub fn write_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStre
             }
         };
         let code = match f.shape.card {
-            Card::One => write_one(access.clone()),
-            Card::Optional => {
+            Occurrence::One => write_one(access.clone()),
+            Occurrence::Optional => {
                 let w = write_one(quote!(__v));
                 quote!(if let ::core::option::Option::Some(__v) = #access { #w })
             }
-            Card::Many => {
+            Occurrence::Many => {
                 let w = write_one(quote!(__v));
                 quote!(for __v in (#access).iter() { #w })
             }
-            Card::Nillable => write_nillable(access.clone()),
-            Card::OptionalNillable => {
+            Occurrence::Nillable => write_nillable(access.clone()),
+            Occurrence::OptionalNillable if !f.shape.tristate => {
                 let w = write_nillable(quote!(__v));
                 quote!(if let ::core::option::Option::Some(__v) = #access { #w })
             }
-            Card::Tristate => {
+            Occurrence::OptionalNillable => {
                 let inner = write_one(quote!(__x));
                 quote! {
                     match #access {
@@ -200,7 +298,7 @@ pub fn write_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStre
                     }
                 }
             }
-            Card::ManyNillable => {
+            Occurrence::ManyNillable => {
                 let w = write_nillable(quote!(__v));
                 quote!(for __v in (#access).iter() { #w })
             }
@@ -283,7 +381,7 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
         let name = name_expr(krate, &f.namespace, &f.local);
         if f.any {
             let (decl, arm) = match f.shape.card {
-                Card::Many => (
+                Occurrence::Many => (
                     quote!(let mut #slot: ::std::vec::Vec<#inner> = ::std::vec::Vec::new();),
                     quote!(#slot.push(<#inner as #krate::FromXml>::read_xml(__r, __child)?);),
                 ),
@@ -336,12 +434,12 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
             if #slot.is_some() { return ::core::result::Result::Err(__r.duplicate(&__child)); }
         };
         let (decl, arm, fin) = match f.shape.card {
-            Card::One => (
+            Occurrence::One => (
                 quote!(let mut #slot: ::core::option::Option<#boxed_ty> = ::core::option::Option::None;),
                 quote!(#dup #slot = ::core::option::Option::Some(#read_req);),
                 quote!(let #slot = #krate::__private::required(__r, &__start, #slot, #name)?;),
             ),
-            Card::Optional => {
+            Occurrence::Optional => {
                 let read_opt = if f.shape.boxed {
                     let read = read_call(krate, f, "optional");
                     quote!(#read.map(::std::boxed::Box::new))
@@ -354,22 +452,22 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
                     quote!(),
                 )
             }
-            Card::Many => (
+            Occurrence::Many => (
                 quote!(let mut #slot: ::std::vec::Vec<#boxed_ty> = ::std::vec::Vec::new();),
                 quote!(#slot.push(#read_req);),
                 min_check(krate, f),
             ),
-            Card::Nillable => (
+            Occurrence::Nillable => (
                 quote!(let mut #slot: ::core::option::Option<#nillable_ty> = ::core::option::Option::None;),
                 quote!(#dup #slot = ::core::option::Option::Some(#read_nil);),
                 quote!(let #slot = #krate::__private::required(__r, &__start, #slot, #name)?;),
             ),
-            Card::OptionalNillable => (
+            Occurrence::OptionalNillable if !f.shape.tristate => (
                 quote!(let mut #slot: ::core::option::Option<#nillable_ty> = ::core::option::Option::None;),
                 quote!(#dup #slot = ::core::option::Option::Some(#read_nil);),
                 quote!(),
             ),
-            Card::Tristate => (
+            Occurrence::OptionalNillable => (
                 quote!(let mut #slot: #krate::OptionalNillable<#boxed_ty> = #krate::OptionalNillable::Absent;),
                 quote! {
                     if !#slot.is_absent() { return ::core::result::Result::Err(__r.duplicate(&__child)); }
@@ -377,7 +475,7 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
                 },
                 quote!(),
             ),
-            Card::ManyNillable => (
+            Occurrence::ManyNillable => (
                 quote!(let mut #slot: ::std::vec::Vec<#nillable_ty> = ::std::vec::Vec::new();),
                 quote!(#slot.push(#read_nil);),
                 min_check(krate, f),
@@ -484,7 +582,7 @@ fn group_arm(
     let inner = &f.shape.inner;
     let g = quote!(<#inner as #krate::xml::FromXmlGroup>);
     let stored = stored_ty(f);
-    let many = f.shape.card == Card::Many;
+    let many = f.shape.card == Occurrence::Many;
     let wrap = |v: TokenStream| {
         if f.shape.boxed {
             quote!(::std::boxed::Box::new(#v))
@@ -542,7 +640,7 @@ fn group_arm(
         }
     };
     let name = group_name(krate, f);
-    let required = if f.shape.card == Card::One {
+    let required = if f.shape.card == Occurrence::One {
         quote!(let #slot = #krate::__private::required(__r, &__start, #slot, #name)?;)
     } else {
         min_check(krate, f)

@@ -6,7 +6,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::fields::{min_take, name_expr, stored_ty, Card, ElementField};
+use crate::fields::{min_take, name_expr, stored_ty, ElementField, Occurrence};
 
 /// The per-field pieces of a positional reader.
 struct Piece {
@@ -42,7 +42,7 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
     let vec = |t: TokenStream| quote!(::std::vec::Vec<#t>);
     if f.group {
         let g = quote!(<#inner as #krate::xml::FromXmlGroup>);
-        let many = f.shape.card == Card::Many;
+        let many = f.shape.card == Occurrence::Many;
         let slot_ty = if many {
             vec(stored.clone())
         } else {
@@ -107,7 +107,7 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
         let store_parent = store(quote!(__parent));
         let gname = name_expr(krate, "", &f.local);
         let fin = match f.shape.card {
-            Card::One => {
+            Occurrence::One => {
                 quote!(let #local = #krate::__private::required(__r, __parent, self.#slot, #gname)?;)
             }
             _ => min_take(
@@ -126,7 +126,7 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
                 Some(quote!(#g::starts_named(__r, __child))),
                 Some(quote!(#g::starts(__r, __child))),
             ),
-            required: f.shape.card == Card::One,
+            required: f.shape.card == Occurrence::One,
             accept,
             take: quote! {
                 if let ::core::option::Option::Some(__p) = self.#open.take() {
@@ -138,7 +138,7 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
     }
     if f.any {
         let read = quote!(<#inner as #krate::FromXml>::read_xml(__r, __child)?);
-        let many = f.shape.card == Card::Many;
+        let many = f.shape.card == Occurrence::Many;
         let (slot_ty, accept) = if many {
             (vec(quote!(#inner)), quote!(self.#slot.push(#read);))
         } else {
@@ -188,31 +188,31 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
         .unwrap_or_else(|| quote!(let #local = self.#slot;))
     };
     let (slot_ty, repeat, accept, fin) = match f.shape.card {
-        Card::One => (
+        Occurrence::One => (
             opt(stored),
             None,
             quote!(#dup self.#slot = ::core::option::Option::Some(#read_req);),
             quote!(let #local = #krate::__private::required(__r, __parent, self.#slot, #name)?;),
         ),
-        Card::Optional => (
+        Occurrence::Optional => (
             opt(stored),
             None,
             quote!(#dup self.#slot = #read_opt;),
             quote!(let #local = self.#slot;),
         ),
-        Card::Nillable => (
+        Occurrence::Nillable => (
             opt(nillable),
             None,
             quote!(#dup self.#slot = ::core::option::Option::Some(#read_nil);),
             quote!(let #local = #krate::__private::required(__r, __parent, self.#slot, #name)?;),
         ),
-        Card::OptionalNillable => (
+        Occurrence::OptionalNillable if !f.shape.tristate => (
             opt(nillable),
             None,
             quote!(#dup self.#slot = ::core::option::Option::Some(#read_nil);),
             quote!(let #local = self.#slot;),
         ),
-        Card::Tristate => (
+        Occurrence::OptionalNillable => (
             quote!(#krate::OptionalNillable<#stored>),
             None,
             quote! {
@@ -221,13 +221,13 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
             },
             quote!(let #local = self.#slot;),
         ),
-        Card::Many => (
+        Occurrence::Many => (
             vec(stored),
             Some(matches.clone()),
             quote!(self.#slot.push(#read_req);),
             many_take(),
         ),
-        Card::ManyNillable => (
+        Occurrence::ManyNillable => (
             vec(nillable),
             Some(matches.clone()),
             quote!(self.#slot.push(#read_nil);),
@@ -240,7 +240,7 @@ fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
         start: (Some(matches), None),
         // A `min` on a repeated field is checked when the content ends (so that the error gives
         // the counts), not by blocking later fields.
-        required: matches!(f.shape.card, Card::One | Card::Nillable),
+        required: matches!(f.shape.card, Occurrence::One | Occurrence::Nillable),
         accept,
         take: fin,
     }
@@ -451,6 +451,15 @@ pub fn choice_to_group(
             ::core::result::Result::Ok(())
         }
     };
+    to_xml_group_impl(krate, ident, &body)
+}
+
+/// `impl ToXmlGroup for #ident`: `body` writes the group's elements into `__w`.
+pub fn to_xml_group_impl(
+    krate: &TokenStream,
+    ident: &syn::Ident,
+    body: &TokenStream,
+) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #krate::xml::ToXmlGroup for #ident {
@@ -535,8 +544,8 @@ pub fn choice_from_group(
             quote!(#krate::__private::read_nillable::<#inner>(__r, __child)?)
         };
         let many_item = match f.shape.card {
-            Card::Many => Some((stored.clone(), read_req.clone())),
-            Card::ManyNillable => Some((quote!(#krate::Nillable<#stored>), read_nil.clone())),
+            Occurrence::Many => Some((stored.clone(), read_req.clone())),
+            Occurrence::ManyNillable => Some((quote!(#krate::Nillable<#stored>), read_nil.clone())),
             _ => None,
         };
         match many_item {
@@ -558,7 +567,7 @@ pub fn choice_from_group(
                 finishes.extend(quote!(#partial::#vi(__v) => #ident::#vi(__v),));
             }
             None => {
-                let read = if f.shape.card == Card::Nillable {
+                let read = if f.shape.card == Occurrence::Nillable {
                     read_nil
                 } else {
                     read_req

@@ -7,6 +7,117 @@
 //! - `#[soap_client(...)]`: a typed async (and optionally blocking) SOAP client from a trait.
 //!
 //! Every misuse is a compile error at the offending span; all errors of one item are reported together.
+//!
+//! # Attribute reference
+//!
+//! Every key the macros read; soapgen-build writes the same ones (the `soapgen-contract` crate
+//! names them for both). Any other key is a compile error naming these.
+//!
+//! ## Occurrence: `occurs`
+//!
+//! How often an element occurs in its parent and whether it may be nil (XML Schema Part 1 §3.9.1
+//! particle minOccurs/maxOccurs, §3.3.1 nillable), on a field, choice variant or parameter
+//! (`occurs = "…"`) or a method's result (`result_occurs = "…"`):
+//!
+//! | value | minOccurs, maxOccurs, nillable | field type |
+//! |---|---|---|
+//! | `one` | 1, 1, false | `T` |
+//! | `optional` | 0, 1, false | `Option<T>` |
+//! | `many` | any (`min = N`), > 1, false | `Vec<T>` |
+//! | `nillable` | 1, 1, true | `Nillable<T>` |
+//! | `optional_nillable` | 0, 1, true: absent, nil or a value | `OptionalNillable<T>`, or `Option<Nillable<T>>` |
+//! | `many_nillable` | any, > 1, true | `Vec<Nillable<T>>` |
+//!
+//! `T` may be `Box<T>` (a recursive type). An attribute field is `one` (`use="required"`, or with a
+//! `default`) or `optional` (`use="optional"`, §3.2.1).
+//!
+//! With `occurs` the wire form is the attribute's: the type is taken apart by position only, so a
+//! type alias (`type Names = Vec<String>` with `occurs = "many"`) or a type of your own whose name
+//! is `Vec` or `Option` (with `occurs = "one"`) means what the attribute says, and a type that
+//! cannot hold that occurrence is a type error. Without it the occurrence is read from the type as
+//! written, by the name of its last path segment (`Option`, `Vec`, `Nillable`, `OptionalNillable`,
+//! `Box`): the default for hand-written types. soapgen-build writes `occurs` on every field,
+//! variant, parameter and result that is not `one`. Where the macros must name the item type (a
+//! `group` or `any` field, a field of a `sequence` struct, a choice variant, a method's result),
+//! write the container, not an alias.
+//!
+//! ## `#[xml(...)]` on a type (`ToXml`, `FromXml`, `ArbitraryXml`)
+//!
+//! | key | meaning |
+//! |---|---|
+//! | `namespace = "uri"` | namespace of the child elements (`elementFormDefault="qualified"`); of the declared type with `xsi_type` |
+//! | `rename = "Name"` | the type's XSD name (enumeration errors, `xsi_type`) |
+//! | `rename_all = "camelCase"` | element names from field names: `camelCase`, `PascalCase`, `snake_case`, `lowercase`, `UPPERCASE`, `kebab-case`, `SCREAMING_SNAKE_CASE` |
+//! | `sequence` | element fields read by position (§3.8 sequence): one name may stand in several fields |
+//! | `xsi_type` | on an enum of a declared type and its derived types, one variant each, chosen by `xsi:type` (§2.6.1) |
+//! | `crate = "path"` | path to `soapgen_runtime` |
+//!
+//! ## `#[xml(...)]` on a field or choice variant
+//!
+//! | key | meaning |
+//! |---|---|
+//! | `rename = "name"` | the element's (or attribute's) local name |
+//! | `namespace = "uri"` | its namespace (an attribute is unqualified without it) |
+//! | `unqualified` | in no namespace (`form="unqualified"`) |
+//! | `attribute` | an attribute, `T` or `Option<T>` of a simple type |
+//! | `text` | the simple content (§3.4.2 simpleContent) |
+//! | `any` | an `xs:any` wildcard (§3.10): `Vec<AnyElement>` or `Option<AnyElement>`, the children no other field takes |
+//! | `any_attribute` | an `xs:anyAttribute` wildcard: `Vec<AnyAttribute>`, the attributes no other field names, except namespace declarations and `xsi:*` |
+//! | `content` | mixed content kept as `AnyXml` |
+//! | `group` | a model group among the children (§3.8): a choice enum or sequence struct, `G`, `Option<G>` or `Vec<G>` |
+//! | `default = "v"` | an attribute's value when absent (a `T` field); a simple element's value when present and empty (§3.3.4 item 5.1) |
+//! | `fixed = "v"` | as `default`, and an attribute of another value is refused (§3.2.1) |
+//! | `min = N` | minOccurs of a repeated element or group field: fewer is a `TooFewElements` decode error |
+//! | `occurs = "…"` | the occurrence (above) |
+//!
+//! A choice variant takes `rename`, `namespace`, `unqualified`, `group`, `any` and `occurs`; an
+//! enumeration value `rename` only.
+//!
+//! ## `#[soap_client(...)]` on a trait
+//!
+//! | key | meaning |
+//! |---|---|
+//! | `namespace = "uri"` | target namespace of the operation elements (required) |
+//! | `soap = "1.1" \| "1.2" \| "1.1, 1.2"` | the SOAP versions of the binding, the default first (default `1.1`) |
+//! | `style = "document" \| "rpc"` | `soap:binding style` (WSDL 1.1 §3.3; default `document`) |
+//! | `parameters = "wrapped" \| "bare"` | document/literal wrapped or bare (default `wrapped`) |
+//! | `element_form = "qualified" \| "unqualified"` | form of the wrapper's children (default qualified for document, unqualified for rpc) |
+//! | `endpoint = "url"` | the client's `DEFAULT_ENDPOINT` |
+//! | `client = "Name"` | the client's name (default `{Trait}Client`) |
+//! | `addressing = "1.0" \| "2004/08"`, `addressing(version = …, soap = "1.2")` | WS-Addressing on every request (or those of the listed SOAP versions) |
+//! | `blocking` | also `{Trait}BlockingClient` |
+//! | `crate = "path"` | path to `soapgen_runtime` |
+//!
+//! ## `#[soap(...)]` on a method
+//!
+//! | key | meaning |
+//! |---|---|
+//! | `name = "Op"` | the operation (request) element's local name (default: the method's name) |
+//! | `action = "uri"` | the soapAction (WSDL 1.1 §3.4) |
+//! | `response = "OpResponse"` | the response element's local name |
+//! | `result = "OpResult"` | the result element inside the response wrapper |
+//! | `namespace = "uri"` | the request element's namespace (default: the client's) |
+//! | `result_namespace = "uri"` | the result element's namespace |
+//! | `result_min = N` | minOccurs of a repeated (`Vec`) result element |
+//! | `result_occurs = "…"` | the result's occurrence (above) |
+//! | `response_namespace = "uri"` | the response element's namespace |
+//! | `bare` | this operation is document/literal bare |
+//! | `bare_response` | parameters wrapped, the result is the whole response element |
+//! | `one_way` | no response is read (WSDL 1.1 §2.4.1) |
+//! | `empty_request` | the input message has no parts: an empty Body (§2.3.1) |
+//! | `response_attachment = "part"` | a MIME part of the response, once per part in order (§5) |
+//! | `encoded` | rpc/encoded (SOAP 1.1 §5 and §7) |
+//!
+//! ## `#[soap(...)]` on a parameter
+//!
+//! | key | meaning |
+//! |---|---|
+//! | `header` | sent as a SOAP header block (`Option<T>`: only when `Some`) |
+//! | `rename = "name"` | the element's local name |
+//! | `namespace = "uri"` | the element's namespace |
+//! | `attachment`, `attachment = "part"` | sent as a MIME part (SwA), not in the envelope |
+//! | `content_type = "type/subtype"` | the attachment's Content-Type when the value has none |
+//! | `occurs = "…"` | the occurrence (above) |
 #![deny(missing_docs)]
 
 mod arbitrary;
@@ -48,9 +159,10 @@ impl Errors {
 /// `xsi:*`), `content` (mixed content kept as `AnyXml`), `default = "value"` (on an element field
 /// of a simple type: the value read when the element is present and empty, its declaration's
 /// default or fixed value, XML Schema Part 1 §3.3.4 item 5.1; writing is unchanged).
-/// Field types decide occurrence: `T` (once), `Option<T>` (minOccurs=0), `Vec<T>` (maxOccurs>1),
-/// `Nillable<T>` (nillable), `OptionalNillable<T>` (minOccurs=0 and nillable: absent, nil or a
-/// value; `Option<Nillable<T>>` is the same on the wire), `Box<T>` (recursive types).
+/// Occurrence is `occurs = "…"`, or else read from the field's type: `T` (once), `Option<T>`
+/// (minOccurs=0), `Vec<T>` (maxOccurs>1), `Nillable<T>` (nillable), `OptionalNillable<T>`
+/// (minOccurs=0 and nillable: absent, nil or a value; `Option<Nillable<T>>` is the same on the
+/// wire), `Box<T>` (recursive types); see [the attribute reference](crate#attribute-reference).
 /// A `text` field may be `Nillable<T>`: nil content with the attributes kept (XML Schema Part 1
 /// §2.6.2), written and read as `<price currency="EUR" xsi:nil="true"/>`; a nillable element of
 /// such a type that is nil with attributes reads as `Nillable::Value` holding them. A struct with

@@ -19,15 +19,14 @@
 //! use soapgen_runtime::xml::Name;
 //! use soapgen_runtime::{Client, Error, Operation, SoapVersion};
 //!
-//! static SHAPE: ResponseShape = ResponseShape::Wrapped {
-//!     wrapper: Name::new("urn:calc", "AddResponse"),
-//!     result: Name::new("urn:calc", "AddResult"),
-//!     min: 0,
-//!     rpc: false,
-//! };
+//! static SHAPE: ResponseShape = ResponseShape::wrapped(
+//!     Name::new("urn:calc", "AddResponse"),
+//!     Name::new("urn:calc", "AddResult"),
+//!     0,
+//! );
 //!
 //! fn add(client: &Client, a: i32, b: i32) -> Call<i32> {
-//!     let op = Operation { name: "Add", action: "urn:calc/Add", version: SoapVersion::Soap11, one_way: false };
+//!     let op = Operation::new("Add", "urn:calc/Add", SoapVersion::Soap11);
 //!     let message = (|| {
 //!         let mut env = client.envelope(&op, &[("tns", "urn:calc")])?;
 //!         let w = env.body_writer()?;
@@ -70,6 +69,8 @@ pub enum ResponseShape {
     /// (WSDL 1.1 §3.5, the part accessor inside the operation's response element). A repeated
     /// result has at least `min` occurrences (XML Schema Part 1 §3.9.1). With a `()` result the
     /// wrapper must hold nothing (unknown children are refused unless the reader is lenient).
+    /// Built with [`ResponseShape::wrapped`] or [`ResponseShape::rpc`].
+    #[non_exhaustive]
     Wrapped {
         /// The response wrapper element.
         wrapper: Name<'static>,
@@ -84,7 +85,8 @@ pub enum ResponseShape {
     },
     /// rpc/encoded (SOAP 1.1 §7.1): the response wrapper's single child, whatever its name (the
     /// return accessor's name is not significant); `result` names it in errors. The wrapper is
-    /// taken whatever its name too.
+    /// taken whatever its name too. Built with [`ResponseShape::encoded`].
+    #[non_exhaustive]
     Encoded {
         /// The response wrapper element (its conventional name).
         wrapper: Name<'static>,
@@ -94,6 +96,37 @@ pub enum ResponseShape {
     /// A one-way operation (WSDL 1.1 §2.4.1): no response is expected; a 2xx with an empty body or
     /// an empty `Body` is success, a fault is still reported.
     OneWay,
+}
+
+impl ResponseShape {
+    /// Document/literal wrapped (WSDL 1.1 §3.5): the result element `result` inside the response
+    /// wrapper `wrapper`, at least `min` times when repeated (XML Schema Part 1 §3.9.1
+    /// minOccurs; 0 otherwise).
+    pub const fn wrapped(wrapper: Name<'static>, result: Name<'static>, min: u64) -> Self {
+        ResponseShape::Wrapped {
+            wrapper,
+            result,
+            min,
+            rpc: false,
+        }
+    }
+
+    /// rpc/literal (WSDL 1.1 §3.5, SOAP 1.1 §7.1): as [`wrapped`](ResponseShape::wrapped), the
+    /// wrapper taken whatever its name.
+    pub const fn rpc(wrapper: Name<'static>, result: Name<'static>, min: u64) -> Self {
+        ResponseShape::Wrapped {
+            wrapper,
+            result,
+            min,
+            rpc: true,
+        }
+    }
+
+    /// rpc/encoded (SOAP 1.1 §7.1): the wrapper's single child, whatever its name; `wrapper` and
+    /// `result` are the conventional names, for errors.
+    pub const fn encoded(wrapper: Name<'static>, result: Name<'static>) -> Self {
+        ResponseShape::Encoded { wrapper, result }
+    }
 }
 
 /// Reads an operation's result from the Body's child (`Some`: the reader just after its start

@@ -17,7 +17,11 @@ use crate::xml::{Limits, StartTag, XmlReader, XmlWriter};
 
 /// What generated code knows about an operation (WSDL 1.1 §2.4 portType operation plus §3.4
 /// `soap:operation`): its name, `soapAction`, the binding's SOAP version, and whether it is one-way.
+///
+/// Built with [`Operation::new`] (and [`one_way`](Operation::one_way)), so that a field added
+/// here does not break generated code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Operation {
     /// Operation name, for tracing and errors.
     pub name: &'static str,
@@ -27,6 +31,27 @@ pub struct Operation {
     pub version: SoapVersion,
     /// A one-way operation (WSDL 1.1 §2.4.1): no response message is expected.
     pub one_way: bool,
+}
+
+impl Operation {
+    /// A request-response operation (WSDL 1.1 §2.4.2) `name` with `soapAction` `action` (may be
+    /// empty), in the binding's SOAP `version`.
+    pub const fn new(name: &'static str, action: &'static str, version: SoapVersion) -> Self {
+        Operation {
+            name,
+            action,
+            version,
+            one_way: false,
+        }
+    }
+
+    /// The same operation, one-way (WSDL 1.1 §2.4.1): no response message is expected.
+    pub const fn one_way(self) -> Self {
+        Operation {
+            one_way: true,
+            ..self
+        }
+    }
 }
 
 /// Default for the largest response body accepted: 64 MiB.

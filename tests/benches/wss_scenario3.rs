@@ -28,12 +28,7 @@ use soapgen_runtime::{Client, Operation, SoapVersion};
 use soapgen_tests::wss::{cert, credential, offline_client, text_envelope};
 
 const NS: &str = "urn:bench";
-const OP: Operation = Operation {
-    name: "Echo",
-    action: "urn:bench#Echo",
-    version: SoapVersion::Soap11,
-    one_way: false,
-};
+const OP: Operation = Operation::new("Echo", "urn:bench#Echo", SoapVersion::Soap11);
 
 fn message(client: &Client, text: &str) -> String {
     text_envelope(client, &OP, "w", NS, text)

@@ -39,12 +39,7 @@ use soapgen_runtime::{Client, Operation, SoapVersion};
 use soapgen_tests::wss::{cert, credential, offline_client, text_envelope};
 
 const NS: &str = "urn:bench";
-const OP: Operation = Operation {
-    name: "Echo",
-    action: "urn:bench#Echo",
-    version: SoapVersion::Soap11,
-    one_way: false,
-};
+const OP: Operation = Operation::new("Echo", "urn:bench#Echo", SoapVersion::Soap11);
 const BODY: usize = 1024;
 
 /// Everything the cases need, made once.

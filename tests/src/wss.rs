@@ -48,12 +48,7 @@ pub fn credential(who: &str) -> X509Credential {
 
 /// The `Echo` operation (action `urn:soapgen:wss#Echo`) in `version`.
 pub const fn echo_operation(version: SoapVersion) -> Operation {
-    Operation {
-        name: "Echo",
-        action: "urn:soapgen:wss#Echo",
-        version,
-        one_way: false,
-    }
+    Operation::new("Echo", "urn:soapgen:wss#Echo", version)
 }
 
 /// Writes `<{ns}name><{ns}text>text</{ns}text></{ns}name>` (`ns` declared by the caller).

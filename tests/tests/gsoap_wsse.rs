@@ -325,12 +325,7 @@ fn signing(who: &str, digest: DigestAlgorithm, ttl: Duration) -> WssConfig {
 }
 
 fn op(version: SoapVersion) -> Operation {
-    Operation {
-        name: "EchoText",
-        action: "urn:soapgen:wsse#EchoText",
-        version,
-        one_way: false,
-    }
+    Operation::new("EchoText", "urn:soapgen:wsse#EchoText", version)
 }
 
 /// The finished request envelope of `client` for `EchoText(text)`.

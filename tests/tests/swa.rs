@@ -150,12 +150,11 @@ async fn a_swa_ref_naming_no_attachment_is_a_fault_from_gsoap() {
     // Written by hand: a swaRef whose cid: names nothing in the message (soapgen never sends one).
     let peer = peers::gsoap_swa();
     let (c, _) = client(peer.url("/wsi"));
-    let op = soapgen_runtime::Operation {
-        name: "EchoRef",
-        action: "urn:soapgen:swa#EchoRef",
-        version: soapgen_runtime::SoapVersion::Soap11,
-        one_way: false,
-    };
+    let op = soapgen_runtime::Operation::new(
+        "EchoRef",
+        "urn:soapgen:swa#EchoRef",
+        soapgen_runtime::SoapVersion::Soap11,
+    );
     let mut env = c
         .client()
         .envelope(&op, &[("p", "urn:soapgen:swa")])

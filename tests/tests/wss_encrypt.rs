@@ -541,12 +541,7 @@ fn a_non_rsa_recipient_is_a_typed_error_when_sending() {
         .wss(WssConfig::new().encrypt(X509Encryptor::new(cert)))
         .build()
         .unwrap();
-    let op = Operation {
-        name: "Echo",
-        action: "",
-        version: SoapVersion::Soap11,
-        one_way: false,
-    };
+    let op = Operation::new("Echo", "", SoapVersion::Soap11);
     let mut env = client.envelope(&op, &[]).unwrap();
     env.body(|w| w.simple_element(Name::new("urn:x", "x"), "1"))
         .unwrap();
@@ -829,12 +824,7 @@ fn requests_with_attachments_are_not_sent_half_encrypted() {
         .wss(WssConfig::new().encrypt(encryptor()))
         .build()
         .unwrap();
-    let op = Operation {
-        name: "Put",
-        action: "",
-        version: SoapVersion::Soap11,
-        one_way: false,
-    };
+    let op = Operation::new("Put", "", SoapVersion::Soap11);
     let mut env = client.envelope(&op, &[]).unwrap();
     env.body(|w| {
         let cid = w.swa_attachment(

@@ -274,12 +274,7 @@ async fn configured_header_blocks_are_signed_and_required() {
         .wss(wss.clone())
         .build()
         .unwrap();
-    let op = Operation {
-        name: "Echo",
-        action: "urn:soapgen:wss#Echo",
-        version: SoapVersion::Soap11,
-        one_way: false,
-    };
+    let op = Operation::new("Echo", "urn:soapgen:wss#Echo", SoapVersion::Soap11);
     let envelope = |client: &Client, to_id: Option<&str>| {
         let mut env = client.envelope(&op, &[("tns", "urn:soapgen:wss")]).unwrap();
         env.header_entry(|w| w.simple_element(Name::new(WSA, "MessageID"), "urn:uuid:42"))
@@ -372,12 +367,7 @@ async fn encrypted_headers_and_an_issuer_serial_recipient() {
     use soapgen_runtime::{Operation, SoapVersion};
     const WSA: &str = "http://www.w3.org/2005/08/addressing";
     let p = wss4j_scenario3_server(&[]);
-    let op = Operation {
-        name: "Echo",
-        action: "urn:soapgen:wss#Echo",
-        version: SoapVersion::Soap11,
-        one_way: false,
-    };
+    let op = Operation::new("Echo", "urn:soapgen:wss#Echo", SoapVersion::Soap11);
     let request = |client: &Client| {
         let mut env = client.envelope(&op, &[("tns", "urn:soapgen:wss")]).unwrap();
         env.header_entry(|w| {

@@ -30,6 +30,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 use crate::model::ir::*;
+use soapgen_contract::keys;
 
 /// Settings of emission.
 #[derive(Debug, Clone)]
@@ -54,6 +55,17 @@ impl Default for EmitOptions {
             default_namespaces: false,
         }
     }
+}
+
+/// `occurs = "…"` (or `key = "…"`: `result_occurs` on a method) for an occurrence other than
+/// [`Occurrence::One`]: the occurrence is written out, never left to the macros to infer from the
+/// type's name (a field without it is `one`; the generated types it holds are not generic).
+fn occurs_arg(key: &str, card: Occurrence) -> Option<TokenStream> {
+    (card != Occurrence::One).then(|| {
+        let key = Ident::new(key, Span::call_site());
+        let value = card.keyword();
+        quote!(#key = #value)
+    })
 }
 
 fn ident(name: &str) -> Ident {
@@ -275,12 +287,12 @@ impl Emitter<'_> {
             inner = quote!(::std::boxed::Box<#inner>);
         }
         match t.card {
-            Card::One => inner,
-            Card::Optional => quote!(::core::option::Option<#inner>),
-            Card::Many => quote!(::std::vec::Vec<#inner>),
-            Card::Nillable => quote!(#rt::types::Nillable<#inner>),
-            Card::OptionalNillable => quote!(#rt::types::OptionalNillable<#inner>),
-            Card::ManyNillable => quote!(::std::vec::Vec<#rt::types::Nillable<#inner>>),
+            Occurrence::One => inner,
+            Occurrence::Optional => quote!(::core::option::Option<#inner>),
+            Occurrence::Many => quote!(::std::vec::Vec<#inner>),
+            Occurrence::Nillable => quote!(#rt::types::Nillable<#inner>),
+            Occurrence::OptionalNillable => quote!(#rt::types::OptionalNillable<#inner>),
+            Occurrence::ManyNillable => quote!(::std::vec::Vec<#rt::types::Nillable<#inner>>),
         }
     }
 
@@ -297,8 +309,8 @@ impl Emitter<'_> {
         match f.kind {
             FieldKind::AnyAttribute => FieldInit::Default,
             FieldKind::Attribute => match (&f.constraint, f.ty.card) {
-                (_, Card::Optional) => FieldInit::Default,
-                (Some((literal, _)), Card::One) if !f.ty.boxed => {
+                (_, Occurrence::Optional) => FieldInit::Default,
+                (Some((literal, _)), Occurrence::One) if !f.ty.boxed => {
                     match constant(&f.ty.base, literal, types, 0) {
                         Some(v) => FieldInit::Value(v),
                         None => FieldInit::Required,
@@ -307,9 +319,14 @@ impl Emitter<'_> {
                 _ => FieldInit::Required,
             },
             _ => match f.ty.card {
-                Card::Optional | Card::OptionalNillable => FieldInit::Default,
-                Card::Many | Card::ManyNillable if f.min_occurs == 0 => FieldInit::Default,
-                Card::One | Card::Nillable | Card::Many | Card::ManyNillable => FieldInit::Required,
+                Occurrence::Optional | Occurrence::OptionalNillable => FieldInit::Default,
+                Occurrence::Many | Occurrence::ManyNillable if f.min_occurs == 0 => {
+                    FieldInit::Default
+                }
+                Occurrence::One
+                | Occurrence::Nillable
+                | Occurrence::Many
+                | Occurrence::ManyNillable => FieldInit::Required,
             },
         }
     }
@@ -448,10 +465,11 @@ impl Emitter<'_> {
                     }
                 }
             }
+            args.extend(occurs_arg(keys::OCCURS, f.ty.card));
             // minOccurs of a repeated element or group (XML Schema Part 1 §3.9.1), only when above 0.
             if f.min_occurs > 0
                 && matches!(f.kind, FieldKind::Element | FieldKind::Group)
-                && matches!(f.ty.card, Card::Many | Card::ManyNillable)
+                && matches!(f.ty.card, Occurrence::Many | Occurrence::ManyNillable)
             {
                 let n = proc_macro2::Literal::u64_unsuffixed(f.min_occurs);
                 args.push(quote!(min = #n));
@@ -524,6 +542,7 @@ impl Emitter<'_> {
                     }
                 }
             }
+            args.extend(occurs_arg(keys::OCCURS, v.ty.card));
             let attr = if args.is_empty() {
                 TokenStream::new()
             } else {
@@ -834,6 +853,9 @@ impl Emitter<'_> {
                     args.push(quote!(result_min = #m));
                 }
             }
+            if let Some(t) = &op.ret {
+                args.extend(occurs_arg(keys::RESULT_OCCURS, t.card));
+            }
             for a in &op.response_attachments {
                 let part = &a.part;
                 args.push(quote!(response_attachment = #part));
@@ -843,17 +865,23 @@ impl Emitter<'_> {
                 let ty = self.type_expr(&p.ty, false);
                 let l = &p.xml.local;
                 let n = &p.xml.ns;
-                quote!(#[soap(header, rename = #l, namespace = #n)] #pi: #ty)
+                let occurs = occurs_arg(keys::OCCURS, p.ty.card).map(|o| quote!(, #o));
+                quote!(#[soap(header, rename = #l, namespace = #n #occurs)] #pi: #ty)
             });
             let params = op.params.iter().map(|p| {
                 let pi = ident(&p.name);
                 let ty = self.type_expr(&p.ty, false);
+                let occurs = occurs_arg(keys::OCCURS, p.ty.card);
                 if op.bare {
-                    quote!(#pi: #ty)
+                    match occurs {
+                        Some(o) => quote!(#[soap(#o)] #pi: #ty),
+                        None => quote!(#pi: #ty),
+                    }
                 } else {
                     let l = &p.xml.local;
                     let n = &p.xml.ns;
-                    quote!(#[soap(rename = #l, namespace = #n)] #pi: #ty)
+                    let occurs = occurs.map(|o| quote!(, #o));
+                    quote!(#[soap(rename = #l, namespace = #n #occurs)] #pi: #ty)
                 }
             });
             let attachments = op.attachments.iter().map(|a| {

@@ -24,7 +24,7 @@ use std::fmt::Write as _;
 
 use crate::model::components::QName;
 use crate::model::ir::{
-    Base, Card, FieldKind, Module, OperationDecl, SoapVersion, TypeDecl, TypeExpr,
+    Base, FieldKind, Module, Occurrence, OperationDecl, SoapVersion, TypeDecl, TypeExpr,
 };
 
 /// SOAP 1.1 envelope namespace (SOAP 1.1 §4).
@@ -246,12 +246,12 @@ impl<'m> Writer<'m> {
     /// minOccurs of a repeated element).
     fn element(&mut self, name: &QName, ty: &TypeExpr, min: u64, level: usize) {
         let occurs = match ty.card {
-            Card::One => None,
-            Card::Optional => Some("optional".to_owned()),
-            Card::Many => Some(format!("{min} or more")),
-            Card::Nillable => Some("nillable".to_owned()),
-            Card::OptionalNillable => Some("optional, nillable".to_owned()),
-            Card::ManyNillable => Some(format!("{min} or more, nillable")),
+            Occurrence::One => None,
+            Occurrence::Optional => Some("optional".to_owned()),
+            Occurrence::Many => Some(format!("{min} or more")),
+            Occurrence::Nillable => Some("nillable".to_owned()),
+            Occurrence::OptionalNillable => Some("optional, nillable".to_owned()),
+            Occurrence::ManyNillable => Some(format!("{min} or more, nillable")),
         };
         let note = match (occurs, self.enum_note(&ty.base)) {
             (Some(o), Some(e)) => Some(format!("{o}; {e}")),
@@ -277,8 +277,8 @@ impl<'m> Writer<'m> {
             return;
         }
         let occurs = match ty.card {
-            Card::Many => "0 or more times",
-            Card::Optional => "optional",
+            Occurrence::Many => "0 or more times",
+            Occurrence::Optional => "optional",
             _ => "once",
         };
         self.stack.push(decl.name());
@@ -414,7 +414,7 @@ impl<'m> Writer<'m> {
                         match f.kind {
                             FieldKind::Any => self.comment(
                                 level + 1,
-                                if f.ty.card == Card::Many {
+                                if f.ty.card == Occurrence::Many {
                                     "any elements, 0 or more"
                                 } else {
                                     "any element, optional"

@@ -206,23 +206,10 @@ pub struct FieldDecl {
     pub constraint: Option<(String, bool)>,
 }
 
-/// Occurrence of a field or parameter, as the runtime's derives read it from the type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Card {
-    /// `T`.
-    One,
-    /// `Option<T>`.
-    Optional,
-    /// `Vec<T>`.
-    Many,
-    /// `Nillable<T>`.
-    Nillable,
-    /// `OptionalNillable<T>`: absent, nil or a value (the runtime type; `Option<Nillable<T>>` on
-    /// the wire).
-    OptionalNillable,
-    /// `Vec<Nillable<T>>`.
-    ManyNillable,
-}
+/// Occurrence of a field, parameter or result (from the particle's minOccurs/maxOccurs and the
+/// declaration's nillable): the vocabulary shared with the macros, which emitted code writes as
+/// `occurs = "…"` (`result_occurs` on a method) wherever it is not [`Occurrence::One`].
+pub use soapgen_contract::Occurrence;
 
 /// The value type, without occurrence.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -245,7 +232,7 @@ pub struct TypeExpr {
     /// The value type.
     pub base: Base,
     /// Occurrence.
-    pub card: Card,
+    pub card: Occurrence,
     /// Boxed (a recursive type).
     pub boxed: bool,
 }
@@ -255,7 +242,7 @@ impl TypeExpr {
     pub fn one(base: Base) -> Self {
         TypeExpr {
             base,
-            card: Card::One,
+            card: Occurrence::One,
             boxed: false,
         }
     }

@@ -318,29 +318,15 @@ fn read_top_level(ctx: &SchemaCtx, node: Node, out: &mut SchemaSet) -> Result<()
                 d.loc.clone()
             })
         }
-        "complexType" => {
+        kind @ ("complexType" | "simpleType") => {
+            // Complex and simple types share one symbol space (XML Schema Part 1 §2.5).
             let name = stored_name(out, "type", ctx.global_name(node)?);
-            let ct = complex_type(ctx, node, Some(name.clone()))?;
-            insert(
-                &mut out.types,
-                name,
-                TypeDef::Complex(ct),
-                &loc,
-                "type",
-                |t| t.loc().clone(),
-            )
-        }
-        "simpleType" => {
-            let name = stored_name(out, "type", ctx.global_name(node)?);
-            let st = simple_type(ctx, node, Some(name.clone()))?;
-            insert(
-                &mut out.types,
-                name,
-                TypeDef::Simple(st),
-                &loc,
-                "type",
-                |t| t.loc().clone(),
-            )
+            let def = if kind == "complexType" {
+                TypeDef::Complex(complex_type(ctx, node, Some(name.clone()))?)
+            } else {
+                TypeDef::Simple(simple_type(ctx, node, Some(name.clone()))?)
+            };
+            insert(&mut out.types, name, def, &loc, "type", |t| t.loc().clone())
         }
         "group" => {
             let name = stored_name(out, "group", ctx.global_name(node)?);
@@ -618,6 +604,35 @@ fn complex_type(ctx: &SchemaCtx, node: Node, name: Option<QName>) -> Result<Comp
     Ok(ct)
 }
 
+/// The name of a local element or attribute declaration `node` (`what`: `xs:element` or
+/// `xs:attribute`, for the error when it has neither `name` nor `ref`): in the target namespace
+/// when its `form`, or else the schema's `elementFormDefault`/`attributeFormDefault`
+/// (`default_qualified`), is `qualified` (XML Schema Part 1 §3.3.2, §3.2.2).
+fn local_name(
+    ctx: &SchemaCtx,
+    node: Node,
+    what: &str,
+    default_qualified: bool,
+    loc: &Loc,
+) -> Result<QName> {
+    let local = node.attribute("name").ok_or_else(|| {
+        Error::at(
+            ErrorKind::Missing(format!("`name` or `ref` on {what}")),
+            loc,
+        )
+    })?;
+    let qualified = match node.attribute("form") {
+        Some(f) => f == "qualified",
+        None => default_qualified,
+    };
+    let ns = if qualified {
+        ctx.tns.clone()
+    } else {
+        String::new()
+    };
+    Ok(QName::new(ns, local))
+}
+
 fn attribute_items(ctx: &SchemaCtx, node: Node) -> Result<(Vec<AttributeItem>, bool)> {
     let mut items = Vec::new();
     let mut any = false;
@@ -632,24 +647,10 @@ fn attribute_items(ctx: &SchemaCtx, node: Node) -> Result<(Vec<AttributeItem>, b
                 };
                 let (name, is_ref) = match ctx.qname(c, "ref")? {
                     Some(r) => (r, true),
-                    None => {
-                        let local = c.attribute("name").ok_or_else(|| {
-                            Error::at(
-                                ErrorKind::Missing("`name` or `ref` on xs:attribute".into()),
-                                &loc,
-                            )
-                        })?;
-                        let qualified = match c.attribute("form") {
-                            Some(f) => f == "qualified",
-                            None => ctx.attribute_qualified,
-                        };
-                        let ns = if qualified {
-                            ctx.tns.clone()
-                        } else {
-                            String::new()
-                        };
-                        (QName::new(ns, local), false)
-                    }
+                    None => (
+                        local_name(ctx, c, "xs:attribute", ctx.attribute_qualified, &loc)?,
+                        false,
+                    ),
                 };
                 items.push(AttributeItem::Attribute(AttributeDecl {
                     name,
@@ -704,23 +705,8 @@ fn particle(ctx: &SchemaCtx, node: Node) -> Result<Particle> {
             if let Some(r) = ctx.qname(node, "ref")? {
                 Term::ElementRef(r)
             } else {
-                let local = node.attribute("name").ok_or_else(|| {
-                    Error::at(
-                        ErrorKind::Missing("`name` or `ref` on xs:element".into()),
-                        &loc,
-                    )
-                })?;
-                let qualified = match node.attribute("form") {
-                    Some(f) => f == "qualified",
-                    None => ctx.element_qualified,
-                };
-                let ns = if qualified {
-                    ctx.tns.clone()
-                } else {
-                    String::new()
-                };
                 Term::Element(LocalElement {
-                    name: QName::new(ns, local),
+                    name: local_name(ctx, node, "xs:element", ctx.element_qualified, &loc)?,
                     ty: element_type(ctx, node)?,
                     nillable: node.attribute("nillable") == Some("true"),
                     default: node.attribute("default").map(str::to_owned),

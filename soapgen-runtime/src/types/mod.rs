@@ -182,3 +182,29 @@ impl<T: ToXmlText + ?Sized> ToXmlText for Box<T> {
         (**self).write_xml_text(out)
     }
 }
+
+/// Test helpers of the type modules.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::ToXmlText;
+    use crate::xml::{Name, XmlWriter};
+
+    /// The text `v` writes as element content (empty for an empty element), `mime`: base64 in
+    /// MIME lines (RFC 2045 §6.8).
+    pub(crate) fn text_of<T: ToXmlText + ?Sized>(v: &T, mime: bool) -> String {
+        let mut w = XmlWriter::new();
+        w.set_mime_base64(mime);
+        w.start_element(Name::unqualified("v")).unwrap();
+        w.text_value(v).unwrap();
+        w.end_element().unwrap();
+        let s = w.into_string().unwrap();
+        if s == "<v/>" {
+            return String::new();
+        }
+        s.strip_prefix("<v>")
+            .unwrap()
+            .strip_suffix("</v>")
+            .unwrap()
+            .to_owned()
+    }
+}

@@ -383,40 +383,13 @@ impl Expander<'_> {
             }
         }
         let mut tag = format!("<{name}");
-        for a in t.attributes().with_checks(false).flatten() {
-            let k = a.key.as_ref();
-            if k == b"href" || k == b"xmlns" || k.starts_with(b"xmlns:") {
-                continue;
-            }
-            tag.push(' ');
-            tag.push_str(&input[attr_span(input, &a)]);
-        }
+        copy_attributes(&mut tag, input, t, b"href");
         // The target's start tag: its attributes (but `id` and declarations).
         let ttext = &input[target.start..target.end];
         let mut tr = quick_xml::Reader::from_str(ttext);
-        let target_empty = match tr.read_event() {
-            Ok(Event::Start(s)) => {
-                for a in s.attributes().with_checks(false).flatten() {
-                    let k = a.key.as_ref();
-                    if k == b"id" || k == b"xmlns" || k.starts_with(b"xmlns:") {
-                        continue;
-                    }
-                    tag.push(' ');
-                    tag.push_str(&input[attr_span(input, &a)]);
-                }
-                false
-            }
-            Ok(Event::Empty(s)) => {
-                for a in s.attributes().with_checks(false).flatten() {
-                    let k = a.key.as_ref();
-                    if k == b"id" || k == b"xmlns" || k.starts_with(b"xmlns:") {
-                        continue;
-                    }
-                    tag.push(' ');
-                    tag.push_str(&input[attr_span(input, &a)]);
-                }
-                true
-            }
+        let (target_start, target_empty) = match tr.read_event() {
+            Ok(Event::Start(s)) => (s, false),
+            Ok(Event::Empty(s)) => (s, true),
             _ => {
                 return Err(self.error(
                     format!("the element with id=\"{id}\" is not an element"),
@@ -425,6 +398,7 @@ impl Expander<'_> {
                 ))
             }
         };
+        copy_attributes(&mut tag, input, &target_start, b"id");
         // Declarations: the target's scope where it differs from the accessor's, and the accessor's
         // own prefix where the target's scope lacks it.
         for (p, uri) in &target.bindings {
@@ -473,6 +447,19 @@ fn push_decl(tag: &mut String, prefix: &str, uri: &str) {
 
 /// The byte range of attribute `a` as written (`key="value"`), found from its borrowed key and
 /// value slices.
+/// Appends to `tag` the attributes of `start` as written in `input`, but `skip` (the accessor's
+/// `href`, the target's `id`: SOAP 1.1 §5.4.1) and namespace declarations.
+fn copy_attributes(tag: &mut String, input: &str, start: &BytesStart<'_>, skip: &[u8]) {
+    for a in start.attributes().with_checks(false).flatten() {
+        let k = a.key.as_ref();
+        if k == skip || k == b"xmlns" || k.starts_with(b"xmlns:") {
+            continue;
+        }
+        tag.push(' ');
+        tag.push_str(&input[attr_span(input, &a)]);
+    }
+}
+
 fn attr_span(input: &str, a: &Attribute<'_>) -> std::ops::Range<usize> {
     let base = input.as_ptr() as usize;
     let k = a.key.as_ref();

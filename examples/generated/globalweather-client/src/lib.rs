@@ -82,7 +82,11 @@ pub trait GlobalWeather {
     )]
     async fn get_weather(
         &self,
-        #[soap(rename = "CityName", namespace = "http://www.webserviceX.NET")]
+        #[soap(
+            rename = "CityName",
+            namespace = "http://www.webserviceX.NET",
+            occurs = "optional"
+        )]
         city_name: ::core::option::Option<::std::string::String>,
     ) -> ::core::result::Result<types::GetWeatherResponse, ::soapgen_runtime::Error>;
     /// Get all major
@@ -95,11 +99,16 @@ pub trait GlobalWeather {
         namespace = "http://www.webserviceX.NET",
         response = "GetCitiesByCountryResponse",
         result = "GetCitiesByCountryResult",
-        result_namespace = "http://www.webserviceX.NET"
+        result_namespace = "http://www.webserviceX.NET",
+        result_occurs = "optional"
     )]
     async fn get_cities_by_country(
         &self,
-        #[soap(rename = "CountryName", namespace = "http://www.webserviceX.NET")]
+        #[soap(
+            rename = "CountryName",
+            namespace = "http://www.webserviceX.NET",
+            occurs = "optional"
+        )]
         country_name: ::core::option::Option<::std::string::String>,
     ) -> ::core::result::Result<
         ::core::option::Option<::std::string::String>,

@@ -54,9 +54,9 @@ impl<'d> Builder<'d> {
                         }
                     };
                     let card = if a.use_ == AttributeUse::Required {
-                        Card::One
+                        Occurrence::One
                     } else {
-                        Card::Optional
+                        Occurrence::Optional
                     };
                     let mut doc = doc;
                     // A value constraint (XML Schema Part 1 §3.2.1): an absent attribute reads as
@@ -67,7 +67,7 @@ impl<'d> Builder<'d> {
                         (None, None) => None,
                     };
                     let card = if constraint.is_some() {
-                        Card::One
+                        Occurrence::One
                     } else {
                         card
                     };
@@ -137,7 +137,7 @@ pub(super) fn push_any_attribute(c: &mut Collector) {
             min_occurs: 0,
             ty: TypeExpr {
                 base: Base::Runtime("types::AnyAttribute"),
-                card: Card::Many,
+                card: Occurrence::Many,
                 boxed: false,
             },
             doc: Some(
@@ -172,9 +172,12 @@ mod tests {
             .map(|f| (f.name.as_str(), f.kind, f.ty.card, f.constraint.clone()))
             .collect();
         let a = FieldKind::Attribute;
-        assert_eq!(got[0], ("req", a, Card::One, None));
-        assert_eq!(got[1], ("opt", a, Card::Optional, None));
-        assert_eq!(got[2], ("dflt", a, Card::One, Some(("3".into(), false))));
+        assert_eq!(got[0], ("req", a, Occurrence::One, None));
+        assert_eq!(got[1], ("opt", a, Occurrence::Optional, None));
+        assert_eq!(
+            got[2],
+            ("dflt", a, Occurrence::One, Some(("3".into(), false)))
+        );
         assert_eq!(got[3].3, Some(("1.0".into(), true)));
         assert_eq!(got[4].1, FieldKind::AnyAttribute);
         assert_eq!(

@@ -57,10 +57,10 @@ impl<'d> Builder<'d> {
         }
         let mut element = |name: &QName, base: Base, nillable: bool, doc| {
             let card = match (occ.max == Some(1), nillable) {
-                (true, false) => Card::One,
-                (true, true) => Card::Nillable,
-                (false, false) => Card::Many,
-                (false, true) => Card::ManyNillable,
+                (true, false) => Occurrence::One,
+                (true, true) => Occurrence::Nillable,
+                (false, false) => Occurrence::Many,
+                (false, true) => Occurrence::ManyNillable,
             };
             variants.push(VariantDecl {
                 name: scope.unique(&names::type_name(&name.local)),
@@ -179,7 +179,7 @@ mod tests {
         let m = lower(SCHEMA);
         let f = field(strukt(&m, "Op"), "choice");
         assert_eq!(f.kind, FieldKind::Group);
-        assert_eq!(f.ty.card, Card::One);
+        assert_eq!(f.ty.card, Occurrence::One);
         assert_eq!(f.ty.base, Base::Named("OpChoice".into()));
         let c = choice(&m, "OpChoice");
         let v: Vec<_> = c
@@ -197,7 +197,7 @@ mod tests {
         let f = field(strukt(&m, "Op"), "choice2");
         assert_eq!(
             (f.kind, f.ty.card, f.min_occurs),
-            (FieldKind::Group, Card::Many, 1)
+            (FieldKind::Group, Occurrence::Many, 1)
         );
         let c = choice(&m, named(&f.ty.base));
         let names: Vec<_> = c.variants.iter().map(|v| v.name.as_str()).collect();

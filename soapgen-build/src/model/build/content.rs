@@ -26,15 +26,10 @@ impl<'d> Builder<'d> {
                 if ct.mixed {
                     c.push(
                         "value",
-                        FieldDecl {
-                            constraint: None,
-                            name: String::new(),
-                            xml: QName::new("", ""),
-                            kind: FieldKind::Text,
-                            ty: TypeExpr::one(Base::Std("String")),
-                            min_occurs: 0,
-                            doc: Some("The text content (mixed content without elements).".into()),
-                        },
+                        text_field(
+                            Base::Std("String"),
+                            "The text content (mixed content without elements).",
+                        ),
                     );
                 }
             }
@@ -156,18 +151,7 @@ impl<'d> Builder<'d> {
             }
             None => {
                 let ty = self.named_type(base, loc)?;
-                c.push(
-                    "value",
-                    FieldDecl {
-                        constraint: None,
-                        name: String::new(),
-                        xml: QName::new("", ""),
-                        kind: FieldKind::Text,
-                        ty: TypeExpr::one(ty),
-                        min_occurs: 0,
-                        doc: Some("The simple content.".into()),
-                    },
-                );
+                c.push("value", text_field(ty, "The simple content."));
                 Ok(())
             }
         }
@@ -191,6 +175,20 @@ fn push_mixed(c: &mut Collector) {
             doc: Some("Mixed content (text and elements), kept as XML.".into()),
         },
     );
+}
+
+/// The simple content of a complex type (XML Schema Part 1 §3.4.2 `{content type}` a simple type
+/// definition, or mixed text): the field `#[xml(text)]` of type `base`.
+fn text_field(base: Base, doc: &str) -> FieldDecl {
+    FieldDecl {
+        constraint: None,
+        name: String::new(),
+        xml: QName::new("", ""),
+        kind: FieldKind::Text,
+        ty: TypeExpr::one(base),
+        min_occurs: 0,
+        doc: Some(doc.into()),
+    }
 }
 
 #[cfg(test)]

@@ -162,7 +162,7 @@ impl<'d> Builder<'d> {
                             );
                             let base = self.element_type(&name, ty.as_ref(), &hint, &loc)?;
                             if let Some(card) = card(occ, nillable) {
-                                if matches!(card, Card::Many | Card::ManyNillable) {
+                                if matches!(card, Occurrence::Many | Occurrence::ManyNillable) {
                                     decl.result_min = occ.min;
                                 }
                                 decl.ret = Some(TypeExpr {
@@ -241,7 +241,10 @@ mod tests {
             .iter()
             .map(|p| (p.name.as_str(), p.ty.card))
             .collect();
-        assert_eq!(params, [("city", Card::One), ("days", Card::Optional)]);
+        assert_eq!(
+            params,
+            [("city", Occurrence::One), ("days", Occurrence::Optional)]
+        );
         assert_eq!(op.result, Some(q("OpResult")));
         assert_eq!(op.ret.as_ref().map(|t| &t.base), Some(&Base::Std("String")));
     }

@@ -86,7 +86,7 @@ impl<'d> Builder<'d> {
                     card,
                     boxed: false,
                 },
-                min_occurs: if matches!(card, Card::Many | Card::ManyNillable) {
+                min_occurs: if matches!(card, Occurrence::Many | Occurrence::ManyNillable) {
                     occ.min
                 } else {
                     0

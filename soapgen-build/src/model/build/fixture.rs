@@ -28,6 +28,29 @@ pub(super) fn lower(schema: &str) -> Module {
     ))
 }
 
+/// A WSDL 1.1 document with one rpc-style operation `op` (WSDL 1.1 §3.5; SOAP 1.1 binding `B`,
+/// body namespace `urn:rpc`, `use_` = `literal` or `encoded` with the SOAP-ENC encodingStyle):
+/// `types` is the content of `wsdl:types` (may be empty; prefixes `xs`, `tns`, `wsdl`, `soapenc`
+/// are declared), `input` and `output` the `<part …/>`s of its messages.
+pub(super) fn rpc_wsdl(op: &str, use_: &str, types: &str, input: &str, output: &str) -> String {
+    format!(
+        r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="{NS}" targetNamespace="{NS}">
+  <types>{types}</types>
+  <message name="In">{input}</message>
+  <message name="Out">{output}</message>
+  <portType name="Svc"><operation name="{op}"><input message="tns:In"/><output message="tns:Out"/></operation></portType>
+  <binding name="B" type="tns:Svc"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" style="rpc"/>
+    <operation name="{op}"><soap:operation soapAction=""/>
+      <input><soap:body use="{use_}" namespace="urn:rpc" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></input>
+      <output><soap:body use="{use_}" namespace="urn:rpc" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></output>
+    </operation></binding>
+  <service name="S"><port name="P" binding="tns:B"><soap:address location="http://h/s"/></port></service>
+</definitions>"#
+    )
+}
+
 /// Lowers a whole WSDL document given as text.
 pub(super) fn lower_wsdl(wsdl: &str) -> Module {
     let path = std::path::Path::new("/soapgen-ir-test/t.wsdl");

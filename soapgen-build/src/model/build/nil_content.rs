@@ -13,8 +13,10 @@ impl<'d> Builder<'d> {
     pub(super) fn nil_content(&mut self, clients: &[ClientDecl]) {
         let mut nillable: BTreeSet<String> = BTreeSet::new();
         let mut note = |ty: &TypeExpr| {
-            if let (Base::Named(n), Card::Nillable | Card::OptionalNillable | Card::ManyNillable) =
-                (&ty.base, ty.card)
+            if let (
+                Base::Named(n),
+                Occurrence::Nillable | Occurrence::OptionalNillable | Occurrence::ManyNillable,
+            ) = (&ty.base, ty.card)
             {
                 nillable.insert(n.clone());
             }
@@ -58,8 +60,8 @@ impl<'d> Builder<'d> {
                 continue;
             }
             for f in &mut s.fields {
-                if f.kind == FieldKind::Text && f.ty.card == Card::One && !f.ty.boxed {
-                    f.ty.card = Card::Nillable;
+                if f.kind == FieldKind::Text && f.ty.card == Occurrence::One && !f.ty.boxed {
+                    f.ty.card = Occurrence::Nillable;
                 }
             }
         }
@@ -95,10 +97,10 @@ mod tests {
             let f = s.fields.iter().find(|f| f.kind == FieldKind::Text);
             f.map(|f| f.ty.card).unwrap()
         };
-        assert_eq!(text("Price"), Card::Nillable);
+        assert_eq!(text("Price"), Occurrence::Nillable);
         // No attributes to keep: plain nil one level up.
-        assert_eq!(text("Bare"), Card::One);
+        assert_eq!(text("Bare"), Occurrence::One);
         // Not the type of a nillable element.
-        assert_eq!(text("Other"), Card::One);
+        assert_eq!(text("Other"), Occurrence::One);
     }
 }

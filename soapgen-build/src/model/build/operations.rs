@@ -432,7 +432,7 @@ impl<'d> Builder<'d> {
                 xml: eq.clone(),
                 ty: TypeExpr {
                     base,
-                    card: Card::Optional,
+                    card: Occurrence::Optional,
                     boxed: false,
                 },
             });
@@ -460,7 +460,7 @@ impl<'d> Builder<'d> {
                 xml: eq.clone(),
                 ty: TypeExpr {
                     base,
-                    card: Card::One,
+                    card: Occurrence::One,
                     boxed: false,
                 },
             });
@@ -579,24 +579,8 @@ fn method_names(binding: &Binding, pt: &PortType) -> Vec<String> {
         *wanted.entry(k.as_str()).or_default() += 1;
     }
     let taken_once = |i: usize| wanted.get(keys[i].as_str()) == Some(&1);
-    let mut scope = Scope::with_reserved(&[
-        // The generated clients' own methods (soapgen-macros keeps the same list).
-        "new",
-        "from_client",
-        "client",
-        "as_async",
-        "soap11",
-        "soap12",
-        "with_default_endpoint",
-        "with_soap_version",
-        "with_soap_headers",
-        "soap_version",
-        "with_response",
-        // Shadowing `Clone::clone` and `Debug::fmt` in method-call syntax.
-        "clone",
-        "clone_from",
-        "fmt",
-    ]);
+    // The generated clients' own methods, which `#[soap_client]` refuses as operation names.
+    let mut scope = Scope::with_reserved(soapgen_contract::RESERVED_METHODS);
     let mut out = vec![String::new(); preferred.len()];
     for pass in [true, false] {
         for (i, p) in preferred.iter().enumerate() {

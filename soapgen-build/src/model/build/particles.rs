@@ -31,11 +31,11 @@ impl<'d> Builder<'d> {
     fn group_field(&mut self, owner: &str, p: &Particle, occ: Occurs, c: &mut Collector) -> R<()> {
         let card = match (occ.max, occ.min) {
             (Some(0), _) => return Ok(()),
-            (Some(1), 0) => Card::Optional,
+            (Some(1), 0) => Occurrence::Optional,
             // A choice one of whose alternatives may be empty may be absent.
-            (Some(1), _) if emptiable(p, self.schemas(), 0) => Card::Optional,
-            (Some(1), _) => Card::One,
-            _ => Card::Many,
+            (Some(1), _) if emptiable(p, self.schemas(), 0) => Occurrence::Optional,
+            (Some(1), _) => Occurrence::One,
+            _ => Occurrence::Many,
         };
         let once = Particle {
             occurs: Occurs::ONCE,
@@ -62,7 +62,7 @@ impl<'d> Builder<'d> {
                     None => format!("xs:choice in {owner}"),
                 };
                 self.choice_decl(&name, origin, ps, &p.loc)?;
-                let doc = match (&head, card == Card::Many) {
+                let doc = match (&head, card == Occurrence::Many) {
                     (Some(_), true) => "The elements of a substitution group, in document order.",
                     (Some(_), false) => "The element of a substitution group present.",
                     (None, true) => "The occurrences of a repeated choice, in document order.",
@@ -92,7 +92,7 @@ impl<'d> Builder<'d> {
                     card,
                     boxed: false,
                 },
-                min_occurs: if card == Card::Many { occ.min } else { 0 },
+                min_occurs: if card == Occurrence::Many { occ.min } else { 0 },
                 doc: Some(doc.into()),
             },
         );
@@ -229,13 +229,13 @@ impl<'d> Builder<'d> {
             }
             Term::Any { namespace } => {
                 if let Some(existing) = c.fields.iter_mut().find(|f| f.kind == FieldKind::Any) {
-                    existing.ty.card = Card::Many;
+                    existing.ty.card = Occurrence::Many;
                     return Ok(());
                 }
                 let card = if occ.max == Some(1) {
-                    Card::Optional
+                    Occurrence::Optional
                 } else {
-                    Card::Many
+                    Occurrence::Many
                 };
                 if occ.max == Some(0) {
                     return Ok(());
@@ -386,12 +386,12 @@ mod tests {
         assert_eq!(
             got,
             [
-                ("one", Card::One, 0),
-                ("opt", Card::Optional, 0),
-                ("many", Card::Many, 2),
-                ("nil", Card::Nillable, 0),
-                ("optnil", Card::OptionalNillable, 0),
-                ("self_", Card::One, 0),
+                ("one", Occurrence::One, 0),
+                ("opt", Occurrence::Optional, 0),
+                ("many", Occurrence::Many, 2),
+                ("nil", Occurrence::Nillable, 0),
+                ("optnil", Occurrence::OptionalNillable, 0),
+                ("self_", Occurrence::One, 0),
             ]
         );
         assert_eq!(field(s, "self_").xml, q("self"));
@@ -408,7 +408,7 @@ mod tests {
         let s = strukt(&m, "Op");
         assert_eq!(s.fields.len(), 1);
         let f = &s.fields[0];
-        assert_eq!((f.kind, f.ty.card), (FieldKind::Group, Card::Many));
+        assert_eq!((f.kind, f.ty.card), (FieldKind::Group, Occurrence::Many));
         let inner = strukt(&m, named(&f.ty.base));
         let names: Vec<_> = inner.fields.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["k", "v"]);

@@ -25,9 +25,10 @@ impl<'d> Builder<'d> {
         for (i, n) in names.iter().enumerate() {
             if let Some(d) = self.decls.get_mut(n) {
                 for ty in members(d) {
-                    if let (Base::Named(t), false) =
-                        (&ty.base, matches!(ty.card, Card::Many | Card::ManyNillable))
-                    {
+                    if let (Base::Named(t), false) = (
+                        &ty.base,
+                        matches!(ty.card, Occurrence::Many | Occurrence::ManyNillable),
+                    ) {
                         if let Some(&j) = index.get(t.as_str()) {
                             edges[i].push(j);
                         }
@@ -45,7 +46,7 @@ impl<'d> Builder<'d> {
                 }
                 for ty in members(d) {
                     if let Base::Named(t) = &ty.base {
-                        if matches!(ty.card, Card::Many | Card::ManyNillable) {
+                        if matches!(ty.card, Occurrence::Many | Occurrence::ManyNillable) {
                             continue;
                         }
                         if let Some(&j) = index.get(t.as_str()) {

@@ -107,19 +107,12 @@ mod tests {
     use super::*;
 
     fn rpc(use_: &str) -> Module {
-        lower_wsdl(&format!(
-            r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
-    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="{NS}" targetNamespace="{NS}">
-  <message name="In"><part name="a" type="xs:int"/><part name="b" type="xs:string"/></message>
-  <message name="Out"><part name="sum" type="xs:int"/></message>
-  <portType name="Svc"><operation name="Add"><input message="tns:In"/><output message="tns:Out"/></operation></portType>
-  <binding name="B" type="tns:Svc"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" style="rpc"/>
-    <operation name="Add"><soap:operation soapAction=""/>
-      <input><soap:body use="{use_}" namespace="urn:rpc" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></input>
-      <output><soap:body use="{use_}" namespace="urn:rpc" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></output>
-    </operation></binding>
-  <service name="S"><port name="P" binding="tns:B"><soap:address location="http://h/s"/></port></service>
-</definitions>"#
+        lower_wsdl(&rpc_wsdl(
+            "Add",
+            use_,
+            "",
+            r#"<part name="a" type="xs:int"/><part name="b" type="xs:string"/>"#,
+            r#"<part name="sum" type="xs:int"/>"#,
         ))
     }
 

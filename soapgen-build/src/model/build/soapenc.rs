@@ -72,25 +72,19 @@ mod tests {
 
     #[test]
     fn a_soap_enc_array_is_a_soap_array_of_its_item_type() {
-        let m = lower_wsdl(&format!(
-            r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
-    xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/"
-    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="{NS}" targetNamespace="{NS}">
-  <types><xs:schema targetNamespace="{NS}">
+        let types = format!(
+            r#"<xs:schema targetNamespace="{NS}">
     <xs:import namespace="http://schemas.xmlsoap.org/soap/encoding/"/>
     <xs:complexType name="IntArray"><xs:complexContent><xs:restriction base="soapenc:Array">
       <xs:attribute ref="soapenc:arrayType" wsdl:arrayType="xs:int[]"/></xs:restriction></xs:complexContent></xs:complexType>
-  </xs:schema></types>
-  <message name="In"><part name="xs" type="tns:IntArray"/></message>
-  <message name="Out"><part name="n" type="xs:int"/></message>
-  <portType name="Svc"><operation name="Sum"><input message="tns:In"/><output message="tns:Out"/></operation></portType>
-  <binding name="B" type="tns:Svc"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" style="rpc"/>
-    <operation name="Sum"><soap:operation soapAction=""/>
-      <input><soap:body use="encoded" namespace="urn:rpc" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></input>
-      <output><soap:body use="encoded" namespace="urn:rpc" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></output>
-    </operation></binding>
-  <service name="S"><port name="P" binding="tns:B"><soap:address location="http://h/s"/></port></service>
-</definitions>"#
+  </xs:schema>"#
+        );
+        let m = lower_wsdl(&rpc_wsdl(
+            "Sum",
+            "encoded",
+            &types,
+            r#"<part name="xs" type="tns:IntArray"/>"#,
+            r#"<part name="n" type="xs:int"/>"#,
         ));
         let p = &m.clients[0].operations[0].params[0];
         let base = match &p.ty.base {

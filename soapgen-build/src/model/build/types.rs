@@ -235,14 +235,14 @@ fn builtin(local: &str) -> Option<Base> {
     })
 }
 
-pub(super) fn card(occurs: Occurs, nillable: bool) -> Option<Card> {
+pub(super) fn card(occurs: Occurs, nillable: bool) -> Option<Occurrence> {
     Some(match (occurs.max, occurs.min, nillable) {
         (Some(0), _, _) => return None,
-        (Some(1), 0, false) => Card::Optional,
-        (Some(1), 0, true) => Card::OptionalNillable,
-        (Some(1), _, false) => Card::One,
-        (Some(1), _, true) => Card::Nillable,
-        (_, _, false) => Card::Many,
-        (_, _, true) => Card::ManyNillable,
+        (Some(1), 0, false) => Occurrence::Optional,
+        (Some(1), 0, true) => Occurrence::OptionalNillable,
+        (Some(1), _, false) => Occurrence::One,
+        (Some(1), _, true) => Occurrence::Nillable,
+        (_, _, false) => Occurrence::Many,
+        (_, _, true) => Occurrence::ManyNillable,
     })
 }
