@@ -60,7 +60,7 @@
 //! | `namespace = "uri"` | its namespace (an attribute is unqualified without it) |
 //! | `unqualified` | in no namespace (`form="unqualified"`) |
 //! | `attribute` | an attribute, `T` or `Option<T>` of a simple type |
-//! | `text` | the simple content (§3.4.2 simpleContent) |
+//! | `text` | the simple content (§3.4.2 simpleContent); `Nillable<T>` (or `occurs = "nillable"`): nil content with the attributes kept (§2.6.2) |
 //! | `any` | an `xs:any` wildcard (§3.10): `Vec<AnyElement>` or `Option<AnyElement>`, the children no other field takes |
 //! | `any_attribute` | an `xs:anyAttribute` wildcard: `Vec<AnyAttribute>`, the attributes no other field names, except namespace declarations and `xsi:*` |
 //! | `content` | mixed content kept as `AnyXml` |
@@ -86,6 +86,7 @@
 //! | `client = "Name"` | the client's name (default `{Trait}Client`) |
 //! | `addressing = "1.0" \| "2004/08"`, `addressing(version = …, soap = "1.2")` | WS-Addressing on every request (or those of the listed SOAP versions) |
 //! | `blocking` | also `{Trait}BlockingClient` |
+//! | `default_namespaces` | request Body payloads under default-namespace declarations instead of prefixes (Namespaces in XML 1.0 §6.2), as `ClientBuilder::default_namespaces(true)` |
 //! | `crate = "path"` | path to `soapgen_runtime` |
 //!
 //! ## `#[soap(...)]` on a method
@@ -94,6 +95,7 @@
 //! |---|---|
 //! | `name = "Op"` | the operation (request) element's local name (default: the method's name) |
 //! | `action = "uri"` | the soapAction (WSDL 1.1 §3.4) |
+//! | `reply_action = "uri"` | the `wsa:Action` the reply must carry on an addressed client (WS-Addressing Metadata §4.4; default `{namespace}/{Trait}/{op}Response` for a method without `action`) |
 //! | `response = "OpResponse"` | the response element's local name |
 //! | `result = "OpResult"` | the result element inside the response wrapper |
 //! | `namespace = "uri"` | the request element's namespace (default: the client's) |
