@@ -187,8 +187,9 @@ pub struct FetchArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub timeout: u64,
-    /// HTTP authentication user name (basic, or Digest with --digest). Credentials are sent only
-    /// to the entry URL's scheme, host and port, never to other hosts the documents import from.
+    /// HTTP authentication user name (basic, or with --digest, --ntlm, --negotiate). Credentials
+    /// are sent only to the entry URL's scheme, host and port, never to other hosts the documents
+    /// import from.
     #[arg(short, long, value_name = "NAME")]
     pub user: Option<String>,
     /// HTTP authentication password (with --user). Prefer the SOAPGEN_PASSWORD environment
@@ -202,8 +203,16 @@ pub struct FetchArgs {
     pub password: Option<String>,
     /// Answer the server's HTTP Digest challenge (RFC 7616: MD5, SHA-256, SHA-512-256) with
     /// --user and --password, instead of sending them as HTTP basic authentication.
-    #[arg(long, requires = "user")]
+    #[arg(long, requires = "user", conflicts_with_all = ["ntlm", "negotiate"])]
     pub digest: bool,
+    /// Authenticate with NTLM (MS-NLMP over HTTP, RFC 4559) as --user (`DOMAIN\user`) and
+    /// --password, on one kept-alive connection. Needs soapgen built with its `ntlm` feature.
+    #[arg(long, requires = "user", conflicts_with = "negotiate")]
+    pub ntlm: bool,
+    /// Authenticate with Negotiate (RFC 4559: SPNEGO with NTLM; no Kerberos) as --user and
+    /// --password, on one kept-alive connection. Needs soapgen built with its `ntlm` feature.
+    #[arg(long, requires = "user")]
+    pub negotiate: bool,
     /// Present this TLS client certificate: a PEM file with the certificate (then its
     /// intermediates) and, unless --client-key is given, its unencrypted private key.
     #[arg(long, value_name = "PEM_FILE", conflicts_with = "client_pkcs12")]
@@ -314,9 +323,15 @@ fn fetch_options(args: &FetchArgs) -> Result<FetchOptions, Errors> {
     let mut o = FetchOptions::new(args.url.clone(), args.out.clone());
     o.timeout = Duration::from_secs(args.timeout);
     o.basic_auth = args.user.clone().map(|u| (u, args.password.clone()));
-    if args.digest {
-        o.auth_scheme = fetch::AuthScheme::Digest;
-    }
+    o.auth_scheme = if args.digest {
+        fetch::AuthScheme::Digest
+    } else if args.ntlm {
+        fetch::AuthScheme::Ntlm
+    } else if args.negotiate {
+        fetch::AuthScheme::Negotiate
+    } else {
+        fetch::AuthScheme::Basic
+    };
     let invalid = |m: String| -> Errors { Error::new(ErrorKind::Invalid(m), None).into() };
     let read = |flag: &str, p: &PathBuf| {
         std::fs::read(p).map_err(|e| invalid(format!("{flag} {}: {e}", p.display())))

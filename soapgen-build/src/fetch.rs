@@ -98,6 +98,54 @@ pub enum AuthScheme {
     /// origin goes out without credentials, its `401` challenge is answered, and later requests
     /// answer the remembered challenge with the next nonce count.
     Digest,
+    /// NTLM (MS-NLMP, framed as RFC 4559 §4; user `DOMAIN\user`): a three-leg handshake on one
+    /// kept-alive connection, which then stays authenticated for the other documents. Needs
+    /// soapgen-build's `ntlm` feature (soapgen-runtime's NTLM code); without it, a
+    /// [`FetchError::Setup`].
+    Ntlm,
+    /// Negotiate (RFC 4559 §4): SPNEGO (RFC 4178) with NTLM as its mechanism, both
+    /// `mechListMIC`s checked, on one kept-alive connection as [`Ntlm`](Self::Ntlm). Needs the
+    /// `ntlm` feature too.
+    Negotiate,
+}
+
+impl AuthScheme {
+    /// The scheme's name as HTTP writes it (`Basic`, `Digest`, `NTLM`, `Negotiate`).
+    pub fn name(self) -> &'static str {
+        match self {
+            AuthScheme::Basic => "Basic",
+            AuthScheme::Digest => "Digest",
+            AuthScheme::Ntlm => "NTLM",
+            AuthScheme::Negotiate => "Negotiate",
+        }
+    }
+}
+
+/// The runtime's authenticator for the challenge-response schemes (`None` for Basic).
+fn authenticator(
+    scheme: AuthScheme,
+    user: &str,
+    password: &str,
+) -> Result<Option<soapgen_runtime::transport::auth::Authenticator>, FetchError> {
+    use soapgen_runtime::transport::auth::Authenticator;
+    use soapgen_runtime::transport::HttpAuth;
+    let auth = match scheme {
+        AuthScheme::Basic => return Ok(None),
+        AuthScheme::Digest => HttpAuth::digest(user, password),
+        #[cfg(feature = "ntlm")]
+        AuthScheme::Ntlm => HttpAuth::ntlm(user, password),
+        #[cfg(feature = "ntlm")]
+        AuthScheme::Negotiate => HttpAuth::negotiate(user, password),
+        #[cfg(not(feature = "ntlm"))]
+        AuthScheme::Ntlm | AuthScheme::Negotiate => {
+            return Err(FetchError::Setup(format!(
+                "{} authentication needs soapgen built with its `ntlm` feature \
+                 (cargo install soapgen-build --features cli,ntlm)",
+                scheme.name()
+            )))
+        }
+    };
+    Ok(Some(Authenticator::new(auth)))
 }
 
 /// The document that referenced another, and where.
@@ -164,7 +212,7 @@ pub enum FetchError {
     Auth {
         /// The URL requested.
         url: String,
-        /// The scheme (`Digest`).
+        /// The scheme (`Digest`, `NTLM`, `Negotiate`).
         scheme: &'static str,
         /// What went wrong.
         message: String,
@@ -351,19 +399,21 @@ struct Pending {
 pub fn fetch(opts: &FetchOptions) -> Result<FetchReport, FetchError> {
     let entry_url = opts.url.trim().to_owned();
     let entry = http_url(&entry_url, &None)?;
-    let client = client(opts)?;
-    // Digest state (the origin's challenge and nonce count) across the documents.
-    let digest = match (&opts.basic_auth, opts.auth_scheme) {
-        (Some((user, password)), AuthScheme::Digest) => {
-            Some(soapgen_runtime::transport::auth::Authenticator::new(
-                soapgen_runtime::transport::HttpAuth::digest(
-                    user.clone(),
-                    password.clone().unwrap_or_default(),
-                ),
-            ))
-        }
-        _ => None,
+    // The challenge-response scheme's state across the documents: Digest's challenge and nonce
+    // count; NTLM and Negotiate authenticate the one kept-alive connection.
+    let auth = match &opts.basic_auth {
+        Some((user, password)) => authenticator(
+            opts.auth_scheme,
+            user,
+            password.as_deref().unwrap_or_default(),
+        )?,
+        None => None,
     };
+    let client = client(
+        opts,
+        auth.as_ref()
+            .is_some_and(|a| a.auth().is_connection_bound()),
+    )?;
     let bar = progress_bar(opts.progress);
 
     let mut queue = VecDeque::from([Pending {
@@ -377,7 +427,7 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchReport, FetchError> {
     let mut skipped_bundled = Vec::new();
     while let Some(p) = queue.pop_front() {
         bar.set_message(p.url.clone());
-        let (base, redirected_to, body) = get(&client, &p, opts, &entry, digest.as_ref())?;
+        let (base, redirected_to, body) = get(&client, &p, opts, &entry, auth.as_ref())?;
         let (kind, references) = references(&p, &body)?;
         for (location, line) in references {
             let url = join_url(&base, &location);
@@ -470,13 +520,21 @@ fn progress_bar(wanted: bool) -> ProgressBar {
     bar
 }
 
-fn client(opts: &FetchOptions) -> Result<reqwest::blocking::Client, FetchError> {
+fn client(
+    opts: &FetchOptions,
+    connection_bound: bool,
+) -> Result<reqwest::blocking::Client, FetchError> {
     let mut b = reqwest::blocking::Client::builder()
         .use_rustls_tls()
         .timeout(opts.timeout)
         .connect_timeout(opts.timeout)
         .user_agent(concat!("soapgen/", env!("CARGO_PKG_VERSION")))
         .danger_accept_invalid_certs(opts.accept_invalid_certs);
+    if connection_bound {
+        // NTLM and Negotiate authenticate a connection (RFC 4559 §6): every request goes out on
+        // the one kept-alive HTTP/1.1 connection the handshake ran on.
+        b = b.http1_only().pool_max_idle_per_host(1);
+    }
     if let Some(id) = &opts.client_identity {
         let id = id
             .to_reqwest()
@@ -533,7 +591,7 @@ fn get(
     p: &Pending,
     opts: &FetchOptions,
     entry: &reqwest::Url,
-    digest: Option<&soapgen_runtime::transport::auth::Authenticator>,
+    auth: Option<&soapgen_runtime::transport::auth::Authenticator>,
 ) -> Result<(String, Option<String>, Vec<u8>), FetchError> {
     let url = http_url(&p.url, &p.imported_by)?;
     let same_origin = url.origin() == entry.origin();
@@ -543,11 +601,18 @@ fn get(
         timeout: e.is_timeout(),
         imported_by: p.imported_by.clone(),
     };
-    // Digest (RFC 7616): send, answer the 401's challenge, send again (the runtime's handshake
-    // decides when to give up). Redirects are followed by reqwest without credentials.
-    let mut handshake = digest
+    // Digest (RFC 7616), NTLM and Negotiate (RFC 4559): send, answer the 401's challenge, send
+    // again (the runtime's handshake decides when to give up). Redirects are followed by reqwest
+    // without credentials.
+    let mut handshake = auth
         .filter(|_| same_origin)
         .map(|d| d.start("GET", url.as_str()));
+    let auth_error = |e: soapgen_runtime::transport::auth::AuthError| FetchError::Auth {
+        url: p.url.clone(),
+        scheme: e.scheme,
+        message: e.message,
+        imported_by: p.imported_by.clone(),
+    };
     let resp = loop {
         let mut req = client.get(url.clone());
         match (&handshake, &opts.basic_auth) {
@@ -556,28 +621,38 @@ fn get(
                     req = req.header(reqwest::header::AUTHORIZATION, a);
                 }
             }
-            (None, Some((user, password))) if same_origin && digest.is_none() => {
+            (None, Some((user, password))) if same_origin && auth.is_none() => {
                 req = req.basic_auth(user, password.as_ref());
             }
             _ => {}
         }
-        let resp = req.send().map_err(transport)?;
+        let mut resp = req.send().map_err(transport)?;
         let Some(h) = handshake.as_mut() else {
             break resp;
         };
-        if resp.status() != reqwest::StatusCode::UNAUTHORIZED {
-            break resp;
-        }
-        let challenges: Vec<&str> = resp
+        let challenges: Vec<String> = resp
             .headers()
             .get_all(reqwest::header::WWW_AUTHENTICATE)
             .iter()
-            .filter_map(|v| v.to_str().ok())
+            .filter_map(|v| v.to_str().ok().map(str::to_owned))
             .collect();
-        h.unauthorized(&challenges).map_err(|e| FetchError::Auth {
+        let challenges: Vec<&str> = challenges.iter().map(String::as_str).collect();
+        if resp.status() != reqwest::StatusCode::UNAUTHORIZED {
+            // A server's final Negotiate token (RFC 4559 §4.1) must verify.
+            h.accepted(&challenges).map_err(auth_error)?;
+            break resp;
+        }
+        h.unauthorized(&challenges).map_err(auth_error)?;
+        // Read the 401's body to its end, so that its connection goes back to the pool and the
+        // next leg of a connection-bound handshake travels on it.
+        std::io::copy(
+            &mut (&mut resp).take(MAX_DOCUMENT_BYTES),
+            &mut std::io::sink(),
+        )
+        .map_err(|e| FetchError::Transport {
             url: p.url.clone(),
-            scheme: e.scheme,
-            message: e.message,
+            message: format!("reading the 401 response: {e}"),
+            timeout: e.kind() == std::io::ErrorKind::TimedOut,
             imported_by: p.imported_by.clone(),
         })?;
     };

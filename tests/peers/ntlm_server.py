@@ -11,7 +11,8 @@ connection has its own pyspnego context, a token arriving on another
 connection than the handshake's earlier legs fails (there is no context for
 it), and later requests on an authenticated connection need no header.  Once
 authenticated, a request is forwarded to ``--backend`` (the gSOAP echo peer)
-and its reply returned, so the SOAP side is a real server's.
+and its reply returned, so the SOAP side is a real server's; a GET is forwarded
+with its own path (documents for ``soapgen fetch``).
 
 With ``--protocol negotiate`` the acceptor is pyspnego's SPNEGO (RFC 4178)
 one, NTLM its mechanism: it verifies the client's mechListMIC and, when the
@@ -80,7 +81,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length", "0"))
-        body = self.rfile.read(length)
+        self.handle_request("POST", self.rfile.read(length))
+
+    def do_GET(self):
+        # soapgen fetch: documents behind the same authentication.
+        self.handle_request("GET", None)
+
+    def handle_request(self, method, body):
         c = self.connection_id
         if self.authenticated is None:
             auth = self.headers.get("Authorization", "")
@@ -109,7 +116,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                    "yes" if out else "no"))
         self.requests += 1
         log("served connection=%d request=%d" % (c, self.requests))
-        status, headers, data = self.server.forward(self.path, self.headers, body)
+        status, headers, data = self.server.forward(method, self.path, self.headers, body)
         if self.final:
             # RFC 4559 section 4.1: the server's last token on the response that succeeds.
             headers = headers + [("WWW-Authenticate", "%s %s" % (
@@ -121,11 +128,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
-    def forward(self, path, headers, body):
+    def forward(self, method, path, headers, body):
         conn = http.client.HTTPConnection(self.backend.hostname, self.backend.port, timeout=30)
         fwd = {k: v for k, v in headers.items()
                if k.lower() in ("content-type", "soapaction", "accept")}
-        conn.request("POST", self.backend.path or path, body, fwd)
+        # A POST goes to the backend's SOAP endpoint; a GET keeps its own path (a document).
+        target = path if method == "GET" else (self.backend.path or path)
+        conn.request(method, target, body, fwd)
         resp = conn.getresponse()
         data = resp.read()
         out = [(k, v) for k, v in resp.getheaders() if k.lower() == "content-type"]

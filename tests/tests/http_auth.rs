@@ -849,3 +849,65 @@ fn fetch_presents_a_client_certificate() {
     let e = soapgen_build::cli::run(cli).unwrap_err();
     assert!(e.to_string().contains("--client-pkcs12"), "{e}");
 }
+
+/// NTLM and Negotiate (RFC 4559) in `soapgen fetch`: pyspnego's acceptor in front of the gSOAP
+/// peer serving the documents; one handshake on one kept-alive connection, over which the WSDL
+/// and the schema it imports both arrive byte for byte. A wrong password is the typed Auth
+/// error, naming the user and not the password.
+#[test]
+fn fetch_authenticates_with_ntlm_and_negotiate() {
+    use soapgen_build::fetch::{fetch, AuthScheme, FetchError};
+    for (protocol, scheme) in [
+        ("ntlm", AuthScheme::Ntlm),
+        ("negotiate", AuthScheme::Negotiate),
+    ] {
+        let (docs, out) = fetch_docs(protocol);
+        let backend = peers::gsoap_auth(&["--docs", docs.to_str().unwrap()]);
+        let peer = peers::ntlm_acceptor(&backend.url("/"), protocol, &user_file());
+        let url = format!("http://127.0.0.1:{}/svc/svc.wsdl?wsdl", peer.port());
+        let mut o = fetch_options(url, &out);
+        o.basic_auth = Some(("SOAPGEN\\alice".into(), Some("Passw0rd!".into())));
+        o.auth_scheme = scheme;
+        let report =
+            fetch(&o).unwrap_or_else(|e| panic!("{protocol}: {e}\n{}", peer.stderr_output()));
+        assert_eq!(report.documents.len(), 2, "{protocol}: {report}");
+        for d in &report.documents {
+            let got = std::fs::read_to_string(out.join(&d.file)).unwrap();
+            let expected = if d.url.contains("types.xsd") {
+                FETCH_XSD
+            } else {
+                FETCH_WSDL
+            };
+            assert_eq!(got, expected, "{protocol}: {}", d.url);
+        }
+        let log = peer.stderr_output();
+        let ok = lines(&peer, "ok ");
+        assert_eq!(ok.len(), 1, "{protocol}: one handshake: {log}");
+        assert!(
+            ok[0].contains("user=SOAPGEN\\alice") && ok[0].contains("protocol=ntlm"),
+            "{protocol}: {ok:?}"
+        );
+        let served = lines(&peer, "served ");
+        assert_eq!(served.len(), 2, "{protocol}: {log}");
+        let connection = |l: &str| l.split_whitespace().nth(1).map(str::to_owned);
+        assert_eq!(
+            connection(&served[0]),
+            connection(&served[1]),
+            "{protocol}: both documents on the authenticated connection: {log}"
+        );
+        assert_eq!(
+            lines(&backend, "get ok").len(),
+            2,
+            "{}",
+            backend.stderr_output()
+        );
+
+        o.basic_auth = Some(("SOAPGEN\\alice".into(), Some("Xq9-not-it".into())));
+        let e = fetch(&o).unwrap_err();
+        assert!(matches!(&e, FetchError::Auth { .. }), "{protocol}: {e:?}");
+        assert!(
+            e.to_string().contains("alice") && !e.to_string().contains("Xq9-not-it"),
+            "{protocol}: {e}"
+        );
+    }
+}
