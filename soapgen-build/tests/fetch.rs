@@ -476,12 +476,12 @@ fn fetch_then_generate_offline() {
     .unwrap();
     for needle in [
         "SOAPAction: \"urn:example:orders/PlaceOrder\"",
-        "xmlns:ns1=\"urn:example:orders\"",
+        "xmlns:tns=\"urn:example:orders\"",
         "<!-- 0 or more -->",
-        "<ns2:sku>string</ns2:sku>",
-        "<ns2:quantity>0</ns2:quantity>",
+        "<ns1:sku xmlns:ns1=\"urn:example:common\">string</ns1:sku>",
+        "<ns2:quantity xmlns:ns2=\"urn:example:common\">0</ns2:quantity>",
         "<!-- optional -->",
-        "<ns1:note lang=\"string\">string</ns1:note>",
+        "<tns:note lang=\"string\">string</tns:note>",
     ] {
         assert!(sample.contains(needle), "missing {needle:?} in:\n{sample}");
     }
