@@ -243,6 +243,22 @@ impl<'d> Builder<'d> {
             .ok_or_else(|| undefined(format!("message {q}"), loc))
     }
 
+    /// The element of a `soap:header`'s `part` of message `mq` (WSDL 1.1 §3.7: header parts are
+    /// elements), with the part's location.
+    fn header_element(&self, mq: &QName, part: &str, loc: &Loc) -> R<(&'d QName, &'d Loc)> {
+        let m = self.message(mq, loc)?;
+        let Some(p) = m.parts.iter().find(|p| p.name == part) else {
+            return Err(undefined(format!("part {part} of message {mq}"), loc));
+        };
+        let PartKind::Element(eq) = &p.kind else {
+            return Err(unsupported(
+                "a soap:header part typed with type= (headers are elements)",
+                &p.loc,
+            ));
+        };
+        Ok((eq, &p.loc))
+    }
+
     fn operation(
         &mut self,
         binding: &Binding,
@@ -416,17 +432,8 @@ impl<'d> Builder<'d> {
             });
         }
         for (mq, part, loc) in in_bind.iter().flat_map(|b| b.headers.iter()) {
-            let m = self.message(mq, loc)?;
-            let Some(p) = m.parts.iter().find(|p| &p.name == part) else {
-                return Err(undefined(format!("part {part} of message {mq}"), loc));
-            };
-            let PartKind::Element(eq) = &p.kind else {
-                return Err(unsupported(
-                    "a soap:header part typed with type= (headers are elements)",
-                    &p.loc,
-                ));
-            };
-            let (base, _) = self.element_base(eq, &p.loc)?;
+            let (eq, ploc) = self.header_element(mq, part, loc)?;
+            let (base, _) = self.element_base(eq, ploc)?;
             decl.headers.push(ParamDecl {
                 name: names::escape_keyword(&pscope.unique(&names::field_name(&eq.local))),
                 xml: eq.clone(),
@@ -441,20 +448,11 @@ impl<'d> Builder<'d> {
         // `Response::header`, one constant per element, named after it.
         let mut hscope = Scope::new();
         for (mq, part, loc) in out_bind.iter().flat_map(|b| b.headers.iter()) {
-            let m = self.message(mq, loc)?;
-            let Some(p) = m.parts.iter().find(|p| &p.name == part) else {
-                return Err(undefined(format!("part {part} of message {mq}"), loc));
-            };
-            let PartKind::Element(eq) = &p.kind else {
-                return Err(unsupported(
-                    "a soap:header part typed with type= (headers are elements)",
-                    &p.loc,
-                ));
-            };
+            let (eq, ploc) = self.header_element(mq, part, loc)?;
             if decl.response_headers.iter().any(|h| &h.xml == eq) {
                 continue;
             }
-            let (base, _) = self.element_base(eq, &p.loc)?;
+            let (base, _) = self.element_base(eq, ploc)?;
             decl.response_headers.push(ParamDecl {
                 name: hscope.unique(&names::field_name(&eq.local)),
                 xml: eq.clone(),
