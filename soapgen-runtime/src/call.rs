@@ -158,8 +158,11 @@ enum State<T, E> {
         decode: Decoder<T>,
     },
     /// Any other future of the same output (operations returning attachments), and the
-    /// endpoint it calls (for errors; may be empty).
-    Boxed(Pin<Box<dyn Future<Output = Result<T, E>> + Send>>, String),
+    /// endpoint it calls (for the blocking client's errors; may be empty).
+    Boxed(
+        Pin<Box<dyn Future<Output = Result<T, E>> + Send>>,
+        #[cfg_attr(not(feature = "blocking"), allow(dead_code))] String,
+    ),
     Done,
 }
 
