@@ -243,20 +243,13 @@ impl<'d> Builder<'d> {
             .ok_or_else(|| undefined(format!("message {q}"), loc))
     }
 
-    /// The element of a `soap:header`'s `part` of message `mq` (WSDL 1.1 §3.7: header parts are
-    /// elements), with the part's location.
-    fn header_element(&self, mq: &QName, part: &str, loc: &Loc) -> R<(&'d QName, &'d Loc)> {
+    /// The `part` of message `mq` that a `soap:header` names (WSDL 1.1 §3.7).
+    fn header_part(&self, mq: &QName, part: &str, loc: &Loc) -> R<&'d Part> {
         let m = self.message(mq, loc)?;
-        let Some(p) = m.parts.iter().find(|p| p.name == part) else {
-            return Err(undefined(format!("part {part} of message {mq}"), loc));
-        };
-        let PartKind::Element(eq) = &p.kind else {
-            return Err(unsupported(
-                "a soap:header part typed with type= (headers are elements)",
-                &p.loc,
-            ));
-        };
-        Ok((eq, &p.loc))
+        m.parts
+            .iter()
+            .find(|p| p.name == part)
+            .ok_or_else(|| undefined(format!("part {part} of message {mq}"), loc))
     }
 
     fn operation(
@@ -432,8 +425,14 @@ impl<'d> Builder<'d> {
             });
         }
         for (mq, part, loc) in in_bind.iter().flat_map(|b| b.headers.iter()) {
-            let (eq, ploc) = self.header_element(mq, part, loc)?;
-            let (base, _) = self.element_base(eq, ploc)?;
+            let p = self.header_part(mq, part, loc)?;
+            let PartKind::Element(eq) = &p.kind else {
+                return Err(unsupported(
+                    "a soap:header part typed with type= (headers are elements)",
+                    &p.loc,
+                ));
+            };
+            let (base, _) = self.element_base(eq, &p.loc)?;
             decl.headers.push(ParamDecl {
                 name: names::escape_keyword(&pscope.unique(&names::field_name(&eq.local))),
                 xml: eq.clone(),
@@ -448,11 +447,25 @@ impl<'d> Builder<'d> {
         // `Response::header`, one constant per element, named after it.
         let mut hscope = Scope::new();
         for (mq, part, loc) in out_bind.iter().flat_map(|b| b.headers.iter()) {
-            let (eq, ploc) = self.header_element(mq, part, loc)?;
+            let p = self.header_part(mq, part, loc)?;
+            let PartKind::Element(eq) = &p.kind else {
+                // Nothing is lost: the block still arrives, as XML, in `Response::headers`.
+                self.warnings.push(Warning {
+                    message: format!(
+                        "operation {}: the response header part {part} of message {mq} is typed \
+                         with type= (header parts are elements, WSDL 1.1 §3.7, WS-I Basic \
+                         Profile 1.1 R2205): no typed accessor for it; read it as XML from the \
+                         response's headers",
+                        op.name
+                    ),
+                    loc: p.loc.clone(),
+                });
+                continue;
+            };
             if decl.response_headers.iter().any(|h| &h.xml == eq) {
                 continue;
             }
-            let (base, _) = self.element_base(eq, ploc)?;
+            let (base, _) = self.element_base(eq, &p.loc)?;
             decl.response_headers.push(ParamDecl {
                 name: hscope.unique(&names::field_name(&eq.local)),
                 xml: eq.clone(),
@@ -649,6 +662,41 @@ mod tests {
             .map(|o| (o.method.as_str(), o.action.as_str()))
             .collect();
         assert_eq!(ops, [("get_by_name", "urn:a"), ("get_by_id", "urn:b")]);
+    }
+
+    #[test]
+    fn a_response_header_part_typed_with_type_is_a_warning_not_an_error() {
+        // zeep's soap_header.wsdl has one: the operation is generated, the typed accessor left
+        // out, and the warning says where.
+        let m = lower_wsdl(&format!(
+            r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="{NS}" targetNamespace="{NS}">
+  <types><xs:schema targetNamespace="{NS}"><xs:element name="A" type="xs:string"/><xs:element name="Session" type="xs:string"/></xs:schema></types>
+  <message name="M"><part name="p" element="tns:A"/></message>
+  <message name="H"><part name="typed" type="xs:string"/><part name="elem" element="tns:Session"/></message>
+  <portType name="Svc"><operation name="Do"><input message="tns:M"/><output message="tns:M"/></operation></portType>
+  <binding name="Bnd" type="tns:Svc"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" style="document"/>
+    <operation name="Do"><soap:operation soapAction=""/><input><soap:body use="literal"/></input>
+      <output><soap:body use="literal"/><soap:header message="tns:H" part="typed" use="literal"/>
+        <soap:header message="tns:H" part="elem" use="literal"/></output></operation>
+  </binding>
+  <service name="S"><port name="P" binding="tns:Bnd"><soap:address location="http://h/s"/></port></service>
+</definitions>"#
+        ));
+        let op = &m.clients[0].operations[0];
+        let headers: Vec<_> = op
+            .response_headers
+            .iter()
+            .map(|h| h.xml.local.as_str())
+            .collect();
+        assert_eq!(headers, ["Session"]);
+        assert!(
+            m.warnings
+                .iter()
+                .any(|w| w.message.contains("part typed of message") && w.message.contains("type=")),
+            "{:?}",
+            m.warnings
+        );
     }
 
     #[test]
