@@ -4,7 +4,7 @@
 //! A blocking call made where a tokio runtime is current (inside `async` code, a `#[tokio::main]`
 //! or `#[tokio::test]` function, or a thread of a runtime's blocking pool) is refused with
 //! [`Error::Transport`](crate::Error::Transport) of kind
-//! [`TransportErrorKind::BlockingInAsync`](crate::error::TransportErrorKind::BlockingInAsync)
+//! [`TransportErrorKind::BlockingInAsync`]
 //! rather than left to tokio's panic on a nested `block_on`.
 
 use std::future::Future;
