@@ -391,27 +391,12 @@ fn node_start<'a>(
     }
     rendered[frame..].sort_unstable_by_key(|r| r.0);
     attrs.sort_unstable_by_key(|a| (a.0, a.1));
-    out.push(b'<');
-    out.extend_from_slice(qname.as_bytes());
-    for (p, uri) in &rendered[frame..] {
-        if p.is_empty() {
-            out.extend_from_slice(b" xmlns=\"");
-        } else {
-            out.extend_from_slice(b" xmlns:");
-            out.extend_from_slice(p.as_bytes());
-            out.extend_from_slice(b"=\"");
-        }
-        escape_attr(uri, out);
-        out.push(b'"');
-    }
-    for (_, _, q, v) in &attrs {
-        out.push(b' ');
-        out.extend_from_slice(q.as_bytes());
-        out.extend_from_slice(b"=\"");
-        escape_attr(v, out);
-        out.push(b'"');
-    }
-    out.push(b'>');
+    write_tag(
+        out,
+        qname,
+        &rendered[frame..],
+        attrs.iter().map(|(_, _, q, v)| (*q, *v)),
+    );
     Ok(())
 }
 
@@ -608,9 +593,30 @@ fn write_start(
     ns_out.sort_by(|a, b| a.0.cmp(&b.0));
     attrs.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
 
+    write_tag(
+        out,
+        qname,
+        &ns_out,
+        attrs.iter().map(|(_, _, q, v)| (q.as_str(), v.as_str())),
+    );
+    rendered.push(ns_out);
+    Ok(())
+}
+
+/// XML 1.0 §2.11 line-end normalisation: CRLF and lone CR become LF.
+/// A canonical start tag (Exclusive XML Canonicalization §3, C14N 1.0 §2.2): `<qname`, the
+/// namespace declarations `ns` (prefix, URI; `""` the default namespace) and the attributes
+/// `attrs` (qualified name, value), each list already in canonical order, then `>`.
+fn write_tag<'a, N: AsRef<str>>(
+    out: &mut Vec<u8>,
+    qname: &str,
+    ns: &[(N, N)],
+    attrs: impl Iterator<Item = (&'a str, &'a str)>,
+) {
     out.push(b'<');
     out.extend_from_slice(qname.as_bytes());
-    for (p, uri) in &ns_out {
+    for (p, uri) in ns {
+        let p = p.as_ref();
         if p.is_empty() {
             out.extend_from_slice(b" xmlns=\"");
         } else {
@@ -618,10 +624,10 @@ fn write_start(
             out.extend_from_slice(p.as_bytes());
             out.extend_from_slice(b"=\"");
         }
-        escape_attr(uri, out);
+        escape_attr(uri.as_ref(), out);
         out.push(b'"');
     }
-    for (_, _, q, v) in &attrs {
+    for (q, v) in attrs {
         out.push(b' ');
         out.extend_from_slice(q.as_bytes());
         out.extend_from_slice(b"=\"");
@@ -629,11 +635,8 @@ fn write_start(
         out.push(b'"');
     }
     out.push(b'>');
-    rendered.push(ns_out);
-    Ok(())
 }
 
-/// XML 1.0 §2.11 line-end normalisation: CRLF and lone CR become LF.
 fn normalize_line_ends(s: &str) -> Cow<'_, str> {
     if s.contains('\r') {
         Cow::Owned(s.replace("\r\n", "\n").replace('\r', "\n"))
