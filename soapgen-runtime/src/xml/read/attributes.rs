@@ -76,30 +76,8 @@ impl<'i> XmlReader<'i> {
         if tag.content.len() == tag.name_len {
             return Ok(out);
         }
-        for a in tag.attributes() {
-            let (qname, raw) =
-                a.map_err(|e| self.error_at(DecodeErrorKind::Syntax(e.to_owned()), tag.offset))?;
-            if qname == "xmlns" || qname.starts_with("xmlns:") {
-                continue;
-            }
-            let (prefix, local) = split_qname(qname);
-            let namespace = match prefix {
-                None => "",
-                Some(p) => match self.attribute_namespace(p) {
-                    Some(ns) => ns,
-                    None => {
-                        let mut err = self.error_at(
-                            DecodeErrorKind::Syntax(format!(
-                                "the prefix of attribute {qname} is not bound to a namespace"
-                            )),
-                            tag.offset,
-                        );
-                        err.location.path.push_str("/@");
-                        err.location.path.push_str(qname);
-                        return Err(err);
-                    }
-                },
-            };
+        for a in self.resolved_attributes(tag) {
+            let (namespace, local, _, raw) = a?;
             if namespace == XSI_NS
                 || known
                     .iter()
@@ -115,6 +93,52 @@ impl<'i> XmlReader<'i> {
             });
         }
         Ok(out)
+    }
+
+    /// The attributes of `tag` other than namespace declarations, in document order, each as
+    /// (namespace, local name, qualified name as written, raw value); an unprefixed attribute is
+    /// in no namespace (Namespaces in XML 1.0 §6.2).
+    ///
+    /// # Errors
+    ///
+    /// Per item: a malformed attribute list, or a prefix bound to no namespace (§5); the error's
+    /// path ends in the attribute.
+    fn resolved_attributes<'t>(
+        &'t self,
+        tag: &'t StartTag<'i>,
+    ) -> impl Iterator<Item = Result<(&'t str, &'i str, &'i str, &'i str), DecodeError>> + 't {
+        tag.attributes().filter_map(move |a| {
+            let (qname, raw) = match a {
+                Ok(a) => a,
+                Err(e) => {
+                    return Some(Err(
+                        self.error_at(DecodeErrorKind::Syntax(e.to_owned()), tag.offset)
+                    ))
+                }
+            };
+            if qname == "xmlns" || qname.starts_with("xmlns:") {
+                return None;
+            }
+            let (prefix, local) = split_qname(qname);
+            let namespace = match prefix {
+                None => "",
+                Some(p) => match self.attribute_namespace(p) {
+                    Some(ns) => ns,
+                    None => {
+                        let mut err = self.error_at(
+                            DecodeErrorKind::Syntax(format!(
+                                "the prefix of attribute {qname} is not bound to a namespace"
+                            )),
+                            tag.offset,
+                        );
+                        err.location.path.push_str("/@");
+                        err.location.path.push_str(qname);
+                        return Some(Err(err));
+                    }
+                },
+            };
+            Some(Ok((namespace, local, qname, raw)))
+        })
     }
 
     /// Whether `tag` carries `xsi:nil="true"` (or `"1"`), XML Schema Part 1 §2.6.2.
@@ -149,27 +173,8 @@ impl<'i> XmlReader<'i> {
         if tag.content.len() == tag.name_len {
             return Ok(None);
         }
-        for a in tag.attributes() {
-            let (qname, _) =
-                a.map_err(|e| self.error_at(DecodeErrorKind::Syntax(e.to_owned()), tag.offset))?;
-            if qname == "xmlns" || qname.starts_with("xmlns:") {
-                continue;
-            }
-            let (prefix, local) = split_qname(qname);
-            let namespace = match prefix {
-                None => "",
-                Some(p) => self.attribute_namespace(p).ok_or_else(|| {
-                    let mut err = self.error_at(
-                        DecodeErrorKind::Syntax(format!(
-                            "the prefix of attribute {qname} is not bound to a namespace"
-                        )),
-                        tag.offset,
-                    );
-                    err.location.path.push_str("/@");
-                    err.location.path.push_str(qname);
-                    err
-                })?,
-            };
+        for a in self.resolved_attributes(tag) {
+            let (namespace, local, qname, _) = a?;
             if namespace == XSI_NS {
                 continue;
             }
