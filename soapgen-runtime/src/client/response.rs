@@ -1,0 +1,258 @@
+//! Reading a call's response: MIME packaging unpacked (MTOM/XOP, SwA), the inbound WS-Security
+//! policy applied, the envelope walked and its header blocks checked (SOAP 1.1 §4.2.3, SOAP 1.2
+//! Part 1 §5.2.3), the Body's child handed to the generated decoder, and the HTTP status and
+//! content that are not a SOAP response turned into typed errors (SOAP 1.1 §6.2, SOAP 1.2 Part 2
+//! §7.5.1.2).
+
+use super::*;
+
+impl Client {
+    pub(super) fn decode_envelope<T>(
+        &self,
+        op: &Operation,
+        resp: &HttpResponse,
+        request: (Option<&crate::addressing::Addressed>, &[Vec<u8>]),
+        decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
+    ) -> Result<(BodyContent<T>, Attachments), Error> {
+        let mut decode = Some(decode);
+        let mut value = None;
+        let (content, attachments) = self.decode_response(
+            resp,
+            Some(op.version),
+            request,
+            None,
+            &mut |r, start| match decode.take() {
+                Some(f) => {
+                    value = Some(f(r, start)?);
+                    Ok(())
+                }
+                None => Err(r.unexpected(&start)),
+            },
+        )?;
+        Ok(match (content, value) {
+            (BodyContent::Payload(()), Some(v)) => (BodyContent::Payload(v), attachments),
+            _ => (BodyContent::Empty, attachments),
+        })
+    }
+
+    /// Reads the response to a call: multipart/related unpacked (MTOM/XOP, SwA), the WS-Security
+    /// inbound policy applied to a 2xx response, the envelope walked, the Body's child handed to
+    /// `decode`. Not generic: compiled once, whatever the result types of the operations.
+    ///
+    /// The header blocks are checked (`mustUnderstand`, SOAP 1.1 §4.2.3 and SOAP 1.2 Part 1
+    /// §5.2.3; the reply's `wsa:RelatesTo` against `request`'s MessageID) and, with `kept`,
+    /// kept there. `request` is the request's addressing and the raw bytes of its SignatureValues
+    /// (a reply's `wsse11:SignatureConfirmation`s must echo them, WSS 1.1 §8.5).
+    pub(crate) fn decode_response(
+        &self,
+        resp: &HttpResponse,
+        expected: Option<SoapVersion>,
+        (addressed, signatures): (Option<&crate::addressing::Addressed>, &[Vec<u8>]),
+        kept: Option<&mut Vec<crate::header::ResponseHeader>>,
+        decode: &mut BodyReader<'_>,
+    ) -> Result<(BodyContent<()>, Attachments), Error> {
+        #[cfg(not(feature = "wss"))]
+        let _ = signatures;
+        let status = resp.status;
+        let content_type = resp.content_type();
+        let ok = (200..300).contains(&status);
+        if is_blank(&resp.body) {
+            let endpoints = &self.inner.soap_headers.endpoints;
+            let elsewhere = addressed.and_then(|a| a.reply_to.as_deref());
+            let faults_elsewhere = addressed.and(endpoints.fault_to.as_deref());
+            let why = match (ok, elsewhere, faults_elsewhere) {
+                (true, Some(r), _) => format!(
+                    "empty body: the request was accepted and its reply goes to wsa:ReplyTo {r} \
+                     (WS-Addressing 1.0 Core §3.2)"
+                ),
+                (true, None, Some(f)) => format!(
+                    "empty body: the request was accepted and a fault went to wsa:FaultTo {f} \
+                     (WS-Addressing 1.0 Core §3.2)"
+                ),
+                _ => "empty body where a SOAP envelope was expected".to_owned(),
+            };
+            return Err(http_error(resp, &why));
+        }
+        // MTOM/XOP or SwA (RFC 2387): the envelope is the root part, the rest are attachments.
+        let multipart = match content_type {
+            Some(ct) if crate::mime::is_multipart_related(ct) => {
+                match parse_multipart_related(
+                    ct,
+                    resp.body.clone(),
+                    self.inner.limits.max_mime_parts,
+                ) {
+                    Ok(m) => Some(m),
+                    Err(e) if ok => return Err(Error::Mime(Box::new(e))),
+                    Err(_) => return Err(http_error(resp, &excerpt(&resp.body))),
+                }
+            }
+            _ => None,
+        };
+        let (xml, attachments) = match &multipart {
+            Some(m) => (&m.root.body, Some(&m.attachments)),
+            None => (&resp.body, None),
+        };
+        let xml_type = match &multipart {
+            Some(m) => m.root.content_type.as_deref(),
+            None => content_type,
+        };
+        if !looks_like_xml(xml_type, xml) {
+            return Err(http_error(resp, &excerpt(xml)));
+        }
+        #[allow(unused_mut)]
+        let mut charset = xml_type.and_then(crate::xml::charset_of);
+        // WS-Security inbound policy, before anything is read from the response: signatures
+        // verified, the Body decrypted (the decrypted envelope is what is read). A fault that
+        // fails it is returned marked as not verified (or refused, as the policy says).
+        #[cfg(feature = "wss")]
+        let decrypted;
+        #[cfg(feature = "wss")]
+        let mut fault_security = crate::fault::FaultSecurity::NotChecked;
+        #[cfg(feature = "wss")]
+        let xml: &[u8] = match &self.inner.wss {
+            Some(cfg) => {
+                let read_fault = || match crate::envelope::read_envelope(
+                    xml,
+                    attachments,
+                    charset.as_deref(),
+                    self.inner.limits,
+                    Some(status),
+                    None,
+                    &mut |r: &mut XmlReader<'_>, _| r.skip_element(),
+                ) {
+                    Err(Error::Fault(f)) => Some(f),
+                    _ => None,
+                };
+                let limits = self.inner.limits;
+                match crate::wss::check_response(
+                    cfg,
+                    xml,
+                    signatures,
+                    charset.as_deref(),
+                    ok,
+                    limits,
+                    read_fault,
+                ) {
+                    crate::wss::Checked::Fail(e) => return Err(e),
+                    crate::wss::Checked::Read {
+                        decrypted: d,
+                        fault_security: s,
+                    } => {
+                        decrypted = d;
+                        fault_security = s;
+                        match &decrypted {
+                            Some(d) => {
+                                charset = None; // now UTF-8
+                                d.as_bytes()
+                            }
+                            None => xml,
+                        }
+                    }
+                }
+            }
+            None => xml,
+        };
+        let mut check = crate::header::HeaderCheck {
+            understood: &self.inner.soap_headers.understood,
+            addressing: addressed.map(|a| a.version),
+            #[cfg(feature = "wss")]
+            wss: self.inner.wss.is_some(),
+            keep: kept.is_some(),
+            ..Default::default()
+        };
+        let read = read_envelope_with_headers(
+            xml,
+            attachments,
+            charset.as_deref(),
+            self.inner.limits,
+            Some(status),
+            expected,
+            Some(&mut check),
+            decode,
+        );
+        if let Some(kept) = kept {
+            *kept = std::mem::take(&mut check.kept);
+        }
+        match read {
+            Ok(v) if ok => {
+                if let Some(kind) = check.not_understood {
+                    return Err(Error::Header(Box::new(crate::header::HeaderError { kind })));
+                }
+                if let Some(a) = addressed {
+                    if check.relates_to.as_deref() != Some(a.message_id.as_str()) {
+                        return Err(Error::Header(Box::new(crate::header::HeaderError {
+                            kind: crate::header::HeaderErrorKind::RelatesTo {
+                                expected: a.message_id.clone(),
+                                found: check.relates_to,
+                                version: a.version,
+                            },
+                        })));
+                    }
+                    match &a.reply_action {
+                        Some(expected)
+                            if !self.inner.soap_headers.ignore_reply_action
+                                && check.action.as_deref() != Some(expected.as_str()) =>
+                        {
+                            return Err(Error::Header(Box::new(crate::header::HeaderError {
+                                kind: crate::header::HeaderErrorKind::Action {
+                                    expected: expected.clone(),
+                                    found: check.action,
+                                    version: a.version,
+                                },
+                            })));
+                        }
+                        _ => {}
+                    }
+                }
+                Ok((v, multipart.map(|m| m.attachments).unwrap_or_default()))
+            }
+            // A non-fault envelope with an error status: report the HTTP error.
+            Ok(_) => Err(http_error(resp, &excerpt(&resp.body))),
+            Err(Error::Fault(mut f)) => {
+                #[cfg(feature = "wss")]
+                {
+                    f.security = fault_security;
+                }
+                f.action = check.action;
+                Err(Error::Fault(f))
+            }
+            Err(e) if ok => Err(e),
+            // An error status whose body is not a readable envelope: the HTTP error is the news.
+            Err(_) => Err(http_error(resp, &excerpt(&resp.body))),
+        }
+    }
+}
+
+pub(super) fn is_blank(body: &[u8]) -> bool {
+    body.iter().all(|b| b.is_ascii_whitespace())
+}
+
+/// Whether a body should be parsed as XML: an XML-ish content type, or none and a `<` first.
+fn looks_like_xml(content_type: Option<&str>, body: &[u8]) -> bool {
+    let first = body.iter().find(|b| !b.is_ascii_whitespace()).copied();
+    let ct = content_type.map(|c| c.trim().to_ascii_lowercase());
+    match ct.as_deref() {
+        Some(c) if c.starts_with("text/html") || c.starts_with("application/xhtml") => false,
+        Some(c) if c.starts_with("text/plain") || c.starts_with("application/json") => false,
+        // `<`, or a byte order mark (UTF-8, UTF-16), or UTF-16BE without one.
+        _ => matches!(first, Some(b'<' | 0xEF | 0xFE | 0xFF | 0)),
+    }
+}
+
+fn excerpt(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&body[..body.len().min(2048)]);
+    let mut out: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if out.chars().count() > 512 {
+        out = out.chars().take(512).collect();
+        out.push('…');
+    }
+    out
+}
+
+fn http_error(resp: &HttpResponse, excerpt: &str) -> Error {
+    Error::Http {
+        status: resp.status,
+        content_type: resp.content_type().map(str::to_owned),
+        excerpt: excerpt.to_owned(),
+    }
+}
