@@ -23,6 +23,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 use super::WssError;
+use crate::xml::tree::{Node, NodeType};
 
 const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
 
@@ -240,10 +241,10 @@ pub fn canonicalize(
     }
 }
 
-/// [`exclusive_c14n`] of `apex`, an element of a document already parsed (by roxmltree, from
-/// `document`, its source text): the same output, from the tree — no second reading of the text.
-/// Element and attribute prefixes are taken from the source (roxmltree keeps their byte ranges),
-/// namespaces from the tree's in-scope declarations, text and attribute values as the parser
+/// [`exclusive_c14n`] of `apex`, an element of a document already parsed
+/// ([`crate::xml::tree`]): the same output, from the tree — no second reading of the text.
+/// Element and attribute prefixes are as written in the source, namespaces from the tree's
+/// in-scope declarations, text and attribute values as the parser
 /// normalised them (XML 1.0 §2.11, §3.3.3), which is what Canonical XML 1.0 §2.3 writes.
 ///
 /// # Errors
@@ -251,16 +252,16 @@ pub fn canonicalize(
 /// [`WssError::Canonicalization`] for a prefix without an in-scope declaration (which the parser
 /// already refuses) or a node whose range is not in `document`.
 pub(crate) fn exclusive_c14n_node(
-    document: &str,
-    apex: roxmltree::Node<'_, '_>,
+    apex: Node<'_, '_>,
     inclusive_prefixes: &[&str],
     out: &mut Vec<u8>,
 ) -> Result<(), WssError> {
-    use roxmltree::NodeType;
     // Declarations rendered by the open output elements: a flat list, and where each element's
     // own start (popped on its end tag).
     let mut rendered: Vec<(&str, &str)> = Vec::new();
     let mut frames: Vec<usize> = Vec::new();
+    // Reused by every start tag: its attributes and the prefixes it utilizes.
+    let mut scratch = (Vec::new(), Vec::new());
     let mut node = apex;
     let mut entering = true;
     loop {
@@ -268,12 +269,12 @@ pub(crate) fn exclusive_c14n_node(
             match node.node_type() {
                 NodeType::Element => {
                     frames.push(rendered.len());
-                    node_start(document, node, inclusive_prefixes, &mut rendered, out)?;
+                    node_start(node, inclusive_prefixes, &mut rendered, &mut scratch, out)?;
                     if let Some(c) = node.first_child() {
                         node = c;
                         continue;
                     }
-                    node_end(document, node, &mut rendered, &mut frames, out)?;
+                    node_end(node, &mut rendered, &mut frames, out);
                 }
                 NodeType::Text => escape_text(node.text().unwrap_or(""), out),
                 NodeType::PI => {
@@ -302,58 +303,46 @@ pub(crate) fn exclusive_c14n_node(
                 Some(p) => node = p,
                 None => return Ok(()),
             }
-            node_end(document, node, &mut rendered, &mut frames, out)?;
+            node_end(node, &mut rendered, &mut frames, out);
             entering = false;
         }
     }
 }
 
-/// The qualified name of the element whose start tag begins at `start`, from the source text.
-fn source_qname(document: &str, start: usize) -> Result<&str, WssError> {
-    let tag = document
-        .get(start + 1..)
-        .filter(|_| document.as_bytes().get(start) == Some(&b'<'))
-        .ok_or_else(|| WssError::Canonicalization(format!("no start tag at byte {start}")))?;
-    let end = tag
-        .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
-        .unwrap_or(tag.len());
-    Ok(&tag[..end])
-}
-
 fn node_end(
-    document: &str,
-    node: roxmltree::Node<'_, '_>,
+    node: Node<'_, '_>,
     rendered: &mut Vec<(&str, &str)>,
     frames: &mut Vec<usize>,
     out: &mut Vec<u8>,
-) -> Result<(), WssError> {
+) {
     out.extend_from_slice(b"</");
-    out.extend_from_slice(source_qname(document, node.range().start)?.as_bytes());
+    out.extend_from_slice(node.qname().as_bytes());
     out.push(b'>');
     rendered.truncate(frames.pop().unwrap_or(0));
-    Ok(())
 }
+
+/// A start tag's attributes (namespace URI, local name, qualified name, value) and the prefixes
+/// it visibly utilizes, kept across start tags so that each reuses their room.
+type Scratch<'a> = (Vec<(&'a str, &'a str, &'a str, &'a str)>, Vec<&'a str>);
 
 /// The start tag of `node` (Exclusive C14N §3: the namespaces visibly utilized or listed, when
 /// the nearest output ancestor did not render the same; then the attributes in order).
 fn node_start<'a>(
-    document: &'a str,
-    node: roxmltree::Node<'a, '_>,
+    node: Node<'a, '_>,
     inclusive_prefixes: &[&'a str],
     rendered: &mut Vec<(&'a str, &'a str)>,
+    scratch: &mut Scratch<'a>,
     out: &mut Vec<u8>,
 ) -> Result<(), WssError> {
     let err = |what: String| WssError::Canonicalization(what);
-    let qname = source_qname(document, node.range().start)?;
+    let qname = node.qname();
     let elem_prefix = qname.split_once(':').map(|(p, _)| p).unwrap_or("");
-    // (namespace URI, local name, qname, value)
-    let mut attrs: Vec<(&str, &str, &str, &str)> = Vec::with_capacity(node.attributes().len());
-    let mut utilized: Vec<&str> = Vec::with_capacity(4);
+    let (attrs, utilized) = scratch;
+    attrs.clear();
+    utilized.clear();
     utilized.push(elem_prefix);
     for a in node.attributes() {
-        let q = document
-            .get(a.range_qname())
-            .ok_or_else(|| err("an attribute outside the document".to_owned()))?;
+        let q = a.qname();
         if let Some((p, _)) = q.split_once(':') {
             if p != "xml" {
                 utilized.push(p);
@@ -369,7 +358,13 @@ fn node_start<'a>(
         if p == "xml" || utilized[..i].contains(&p) {
             continue;
         }
-        let uri = match node.lookup_namespace_uri((!p.is_empty()).then_some(p)) {
+        // The element's own prefix resolved to its namespace when it was read.
+        let own = if i == 0 {
+            node.tag_name().namespace()
+        } else {
+            node.lookup_namespace_uri((!p.is_empty()).then_some(p))
+        };
+        let uri = match own {
             Some(u) => u,
             None if p.is_empty() => "",
             None if inclusive_prefixes.contains(&p) => continue,
@@ -693,42 +688,40 @@ fn resolve_reference(name: &str) -> Option<char> {
     }
 }
 
-/// Text nodes (C14N §2.3): `&` `<` `>` and CR as references.
+/// Character data (C14N §2.3): `&` `<` `>` and CR as references.
 fn escape_text(s: &str, out: &mut Vec<u8>) {
-    let mut last = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let rep: &[u8] = match b {
-            b'&' => b"&amp;",
-            b'<' => b"&lt;",
-            b'>' => b"&gt;",
-            b'\r' => b"&#xD;",
-            _ => continue,
-        };
-        out.extend_from_slice(&s.as_bytes()[last..i]);
-        out.extend_from_slice(rep);
-        last = i + 1;
-    }
-    out.extend_from_slice(&s.as_bytes()[last..]);
+    escape(s, out, false);
 }
 
 /// Attribute values (C14N §2.3): `&` `<` `"` and TAB, LF, CR as references.
 fn escape_attr(s: &str, out: &mut Vec<u8>) {
-    let mut last = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let rep: &[u8] = match b {
+    escape(s, out, true);
+}
+
+/// Writes `s` with the references C14N §2.3 asks for, text or attribute value (`attr`); runs
+/// without anything to replace are copied whole (the writer's word-at-a-time scan finds the
+/// next byte worth a look).
+fn escape(s: &str, out: &mut Vec<u8>, attr: bool) {
+    let bytes = s.as_bytes();
+    let (mut last, mut from) = (0, 0);
+    while let Some(k) = crate::xml::find_special(&bytes[from..], attr) {
+        let i = from + k;
+        from = i + 1;
+        let rep: &[u8] = match bytes[i] {
             b'&' => b"&amp;",
             b'<' => b"&lt;",
-            b'"' => b"&quot;",
-            b'\t' => b"&#x9;",
-            b'\n' => b"&#xA;",
+            b'>' if !attr => b"&gt;",
+            b'"' if attr => b"&quot;",
+            b'\t' if attr => b"&#x9;",
+            b'\n' if attr => b"&#xA;",
             b'\r' => b"&#xD;",
             _ => continue,
         };
-        out.extend_from_slice(&s.as_bytes()[last..i]);
+        out.extend_from_slice(&bytes[last..i]);
         out.extend_from_slice(rep);
         last = i + 1;
     }
-    out.extend_from_slice(&s.as_bytes()[last..]);
+    out.extend_from_slice(&bytes[last..]);
 }
 
 #[cfg(test)]
@@ -746,13 +739,13 @@ mod tests {
             r#"<r xmlns:x="urn:x" xml:lang="en"><x:s xml:space="preserve" xmlns:x="urn:x"><x:t xmlns:x="urn:other"> <u/> </x:t></x:s><v xmlns:y="urn:y"><w y:a="1" xmlns:y="urn:y"/></v></r>"#,
         ];
         for doc in docs {
-            let d = roxmltree::Document::parse(doc).unwrap();
+            let d = crate::xml::tree::Document::parse(doc, crate::xml::Limits::default()).unwrap();
             for n in d.descendants().filter(|n| n.is_element()) {
                 for prefixes in [&[][..], &["#default"], &["x", "p", "e"]] {
                     let mut text = Vec::new();
                     exclusive_c14n(doc, n.range().start, prefixes, &mut text).unwrap();
                     let mut tree = Vec::new();
-                    exclusive_c14n_node(doc, n, prefixes, &mut tree).unwrap();
+                    exclusive_c14n_node(n, prefixes, &mut tree).unwrap();
                     assert_eq!(
                         String::from_utf8(tree).unwrap(),
                         String::from_utf8(text).unwrap(),

@@ -10,9 +10,9 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use roxmltree::Node;
+use crate::xml::tree::Node;
 
-use super::verify::{base64, child, elements, malformed, Shape};
+use super::verify::{base64, child, elements, malformed, Ids, Shape};
 use super::verify::{MessagePart, XENC_NS};
 use super::xmlenc::{BlockEncryption, KeyTransport};
 use super::{
@@ -34,7 +34,7 @@ pub(crate) struct Edit {
 pub(crate) fn encrypted_key(
     cfg: &WssConfig,
     shape: &Shape<'_, '_>,
-    ids: &HashMap<&str, Node<'_, '_>>,
+    ids: &Ids<'_, '_>,
     tokens: &HashMap<String, Certificate>,
     ek: Node<'_, '_>,
 ) -> Result<Vec<Edit>, WssError> {

@@ -8,6 +8,7 @@ use super::{
     WSU_NS,
 };
 use crate::envelope::SoapVersion;
+use crate::xml::tree::{Document, Node};
 use crate::xml::{Name, XmlWriter};
 
 /// WS-Security state of one envelope being written: the configuration, where the Security block
@@ -168,7 +169,7 @@ impl Outgoing {
         // (range of the block, attributes to copy as `name="value"` text).
         let mut found: Vec<(std::ops::Range<usize>, String)> = Vec::new();
         {
-            let doc = roxmltree::Document::parse(envelope)
+            let doc = Document::parse(envelope, crate::xml::Limits::default())
                 .map_err(|e| bad(format!("cannot find the header blocks to encrypt: {e}")))?;
             let env_ns = doc.root_element().tag_name().namespace().unwrap_or("");
             for block in wanted_header_blocks(&doc, &enc.headers, "encrypt")? {
@@ -226,7 +227,7 @@ impl Outgoing {
         // (start offset, existing Id, insertion offset, prefix to declare) per signed block.
         let mut found: Vec<(usize, Option<String>, usize, Option<&str>)> = Vec::new();
         {
-            let doc = roxmltree::Document::parse(envelope)
+            let doc = Document::parse(envelope, crate::xml::Limits::default())
                 .map_err(|e| bad(format!("cannot find the header blocks to sign: {e}")))?;
             for block in wanted_header_blocks(&doc, wanted, "sign")? {
                 let start = block.range().start;
@@ -446,10 +447,10 @@ impl Outgoing {
 /// [`WssError::Encode`] for the first pair of `wanted` that names no block in the Header (or when
 /// there is no Header).
 fn wanted_header_blocks<'a, 'input>(
-    doc: &'a roxmltree::Document<'input>,
+    doc: &'a Document<'input>,
     wanted: &[(String, String)],
     purpose: &str,
-) -> Result<Vec<roxmltree::Node<'a, 'input>>, WssError> {
+) -> Result<Vec<Node<'a, 'input>>, WssError> {
     let header = doc
         .root_element()
         .children()

@@ -183,6 +183,22 @@ impl ReplayCache {
         let Ok(mut seen) = self.seen.lock() else {
             return true;
         };
+        if seen.len() < REPLAY_CAPACITY {
+            // Room for one more: one lookup decides and records.
+            return match seen.entry(key.to_vec()) {
+                std::collections::hash_map::Entry::Occupied(mut e) => {
+                    if *e.get() >= now {
+                        return false;
+                    }
+                    e.insert(until);
+                    true
+                }
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(until);
+                    true
+                }
+            };
+        }
         if let Some(end) = seen.get(key) {
             if *end >= now {
                 return false;
@@ -220,7 +236,7 @@ impl std::fmt::Debug for CertificateCache {
 }
 
 impl CertificateCache {
-    /// The certificate of `base64` (whitespace removed), read with `read` on a miss.
+    /// The certificate of the token text `base64` (as written), read with `read` on a miss.
     pub(crate) fn get_or_read(
         &self,
         base64: &str,

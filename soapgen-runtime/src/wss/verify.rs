@@ -10,8 +10,8 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use crate::xml::tree::{Document, Node};
 use aws_lc_rs::signature::{self, VerificationAlgorithm};
-use roxmltree::{Document, Node, ParsingOptions};
 
 use super::policy::{self as alg};
 use super::trust::verify_with_certificate;
@@ -35,6 +35,7 @@ mod document;
 mod keyinfo;
 mod tokens;
 
+pub(crate) use document::Ids;
 pub(crate) use document::{base64, child, elements, malformed, path, text};
 use document::{ids, parse, position, shape};
 
@@ -584,7 +585,7 @@ fn verify_signature(
     cfg: &WssConfig,
     doc: &str,
     shape: &Shape<'_, '_>,
-    ids: &HashMap<&str, Node<'_, '_>>,
+    ids: &Ids<'_, '_>,
     (tokens, sent_chain): (&HashMap<String, Certificate>, &[Certificate]),
     sig: Node<'_, '_>,
     now: UtcTime,
@@ -795,7 +796,7 @@ impl C14n {
     fn apply(&self, doc: &str, apex: Node<'_, '_>, out: &mut Vec<u8>) -> Result<(), WssError> {
         match self.method {
             C14nMethod::Exclusive => {
-                super::c14n::exclusive_c14n_node(doc, apex, &refs(&self.prefixes), out)
+                super::c14n::exclusive_c14n_node(apex, &refs(&self.prefixes), out)
             }
             _ => canonicalize(
                 doc,

@@ -29,6 +29,12 @@ pub(crate) use chain::{pkcs7_certificates, pki_path};
 /// Token Profile 1.1 §3.1).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Certificate {
+    /// Shared: a certificate is cloned into every report and signed part it stands for.
+    inner: Arc<CertificateFields>,
+}
+
+#[derive(PartialEq, Eq)]
+struct CertificateFields {
     der: Arc<[u8]>,
     subject: String,
     issuer: String,
@@ -125,22 +131,24 @@ impl Certificate {
         let (key_algorithm, key_bits) = key_algorithm_and_bits(spki);
         let validity = cert.validity();
         Ok(Certificate {
-            der: Arc::from(der),
-            subject,
-            issuer: cert.issuer().to_string(),
-            serial: cert.raw_serial_as_string(),
-            not_before: validity.not_before.timestamp(),
-            not_after: validity.not_after.timestamp(),
-            ski,
-            rsa_public_key,
-            public_key: spki.subject_public_key.data.to_vec(),
-            issuer_dn: DistinguishedName::from_x509(cert.issuer()),
-            serial_number: BigInt::from_signed_bytes_be(cert.raw_serial()),
-            subject_dn: DistinguishedName::from_x509(cert.subject()),
-            key_algorithm,
-            key_bits,
-            key_usage,
-            extended_key_usage,
+            inner: Arc::new(CertificateFields {
+                der: Arc::from(der),
+                subject,
+                issuer: cert.issuer().to_string(),
+                serial: cert.raw_serial_as_string(),
+                not_before: validity.not_before.timestamp(),
+                not_after: validity.not_after.timestamp(),
+                ski,
+                rsa_public_key,
+                public_key: spki.subject_public_key.data.to_vec(),
+                issuer_dn: DistinguishedName::from_x509(cert.issuer()),
+                serial_number: BigInt::from_signed_bytes_be(cert.raw_serial()),
+                subject_dn: DistinguishedName::from_x509(cert.subject()),
+                key_algorithm,
+                key_bits,
+                key_usage,
+                extended_key_usage,
+            }),
         })
     }
 
@@ -212,32 +220,32 @@ impl Certificate {
 
     /// The DER encoding.
     pub fn der(&self) -> &[u8] {
-        &self.der
+        &self.inner.der
     }
 
     /// The subject distinguished name, RFC 4514 form (`CN=…, O=…`).
     pub fn subject(&self) -> &str {
-        &self.subject
+        &self.inner.subject
     }
 
     /// The issuer distinguished name, RFC 4514 form.
     pub fn issuer(&self) -> &str {
-        &self.issuer
+        &self.inner.issuer
     }
 
     /// The serial number, as colon-separated hex bytes.
     pub fn serial(&self) -> &str {
-        &self.serial
+        &self.inner.serial
     }
 
     /// Validity, `(notBefore, notAfter)` in seconds since 1970-01-01T00:00:00Z (RFC 5280 §4.1.2.5).
     pub fn validity(&self) -> (i64, i64) {
-        (self.not_before, self.not_after)
+        (self.inner.not_before, self.inner.not_after)
     }
 
     /// The SubjectKeyIdentifier extension's key identifier (RFC 5280 §4.2.1.2), if present.
     pub fn subject_key_identifier(&self) -> Option<&[u8]> {
-        self.ski.as_deref()
+        self.inner.ski.as_deref()
     }
 
     /// The issuer distinguished name as RFC 4514 §2 writes it — RDNs from last to first, no
@@ -248,43 +256,43 @@ impl Certificate {
     ///
     /// (Unlike [`issuer`](Self::issuer), which lists the RDNs in certificate order.)
     pub fn issuer_rfc4514(&self) -> String {
-        self.issuer_dn.to_rfc4514()
+        self.inner.issuer_dn.to_rfc4514()
     }
 
     /// The subject distinguished name as RFC 4514 §2 writes it, as
     /// [`issuer_rfc4514`](Self::issuer_rfc4514) does the issuer's.
     pub fn subject_rfc4514(&self) -> String {
-        self.subject_dn.to_rfc4514()
+        self.inner.subject_dn.to_rfc4514()
     }
 
     /// The subject public key's algorithm (RFC 5280 §4.1.2.7): `RSA`, `EC P-256`, `EC P-384`,
     /// `EC P-521`, `EC <curve OID>`, `Ed25519`, `Ed448`, `DSA`, or the algorithm's OID.
     pub fn public_key_algorithm(&self) -> &str {
-        &self.key_algorithm
+        &self.inner.key_algorithm
     }
 
     /// The subject public key's size in bits (RSA: the modulus; EC: the field), when known.
     pub fn public_key_bits(&self) -> Option<usize> {
-        self.key_bits
+        self.inner.key_bits
     }
 
     /// The keyUsage extension's bits (RFC 5280 §4.2.1.3: bit 0 digitalSignature, 1
     /// nonRepudiation (contentCommitment), 2 keyEncipherment, …, 5 keyCertSign), or `None` when
     /// the certificate has no keyUsage extension (any use).
     pub fn key_usage(&self) -> Option<u16> {
-        self.key_usage
+        self.inner.key_usage
     }
 
     /// The extendedKeyUsage extension's purposes as dotted OIDs (RFC 5280 §4.2.1.12, e.g.
     /// `1.3.6.1.5.5.7.3.1` serverAuth), or `None` when the certificate has none (any purpose).
     pub fn extended_key_usage(&self) -> Option<&[String]> {
-        self.extended_key_usage.as_deref()
+        self.inner.extended_key_usage.as_deref()
     }
 
     /// The serial number in decimal (`4242`), as `ds:X509SerialNumber` carries it (XML-DSig
     /// §4.4.4, an `xsd:integer`). A (non-conforming) negative serial has a leading `-`.
     pub fn serial_decimal(&self) -> String {
-        self.serial_number.to_string()
+        self.inner.serial_number.to_string()
     }
 
     /// Whether this certificate is the one a `ds:X509IssuerSerial` names (XML-DSig §4.4.4, X.509
@@ -312,26 +320,29 @@ impl Certificate {
             "" => "0",
             d => d,
         };
-        let ours = self.serial_number.to_string();
+        let ours = self.inner.serial_number.to_string();
         let (our_negative, our_digits) = match ours.strip_prefix('-') {
             Some(rest) => (true, rest),
             None => (false, ours.as_str()),
         };
         (digits == our_digits && (negative == our_negative || digits == "0"))
-            && self.issuer_dn.matches_str(issuer_name)
+            && self.inner.issuer_dn.matches_str(issuer_name)
     }
 
     /// Whether `name`, a distinguished name string as `ds:X509SubjectName` carries it (XML-DSig
     /// §4.4.4), names this certificate's subject; compared as
     /// [`matches_issuer_serial`](Self::matches_issuer_serial) compares the issuer.
     pub fn matches_subject_name(&self, name: &str) -> bool {
-        self.subject_dn.matches_str(name)
+        self.inner.subject_dn.matches_str(name)
     }
 
     /// The SHA-1 thumbprint of the DER encoding (X.509 Token Profile 1.1 §3.2.1,
     /// `ThumbprintSHA1`), 20 bytes.
     pub fn sha1_thumbprint(&self) -> [u8; 20] {
-        let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY, &self.der);
+        let d = aws_lc_rs::digest::digest(
+            &aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY,
+            &self.inner.der,
+        );
         let mut out = [0u8; 20];
         out.copy_from_slice(d.as_ref());
         out
@@ -340,7 +351,7 @@ impl Certificate {
     /// The content of the subjectPublicKey BIT STRING (RFC 5280 §4.1.2.7): for RSA the
     /// `RSAPublicKey` DER, for EC the uncompressed point (SEC 1 §2.3.3), as aws-lc-rs verifies.
     pub(crate) fn public_key_data(&self) -> &[u8] {
-        &self.public_key
+        &self.inner.public_key
     }
 
     /// The RSA public key as an aws-lc-rs encrypting key (XML-Enc §5.4 key transport), read from
@@ -351,15 +362,15 @@ impl Certificate {
     /// [`WssError::Certificate`]: the key is not RSA, or aws-lc-rs refuses it (below 2048 bits).
     pub(crate) fn rsa_encrypting_key(&self) -> Result<PublicEncryptingKey, WssError> {
         let bad = |reason: String| WssError::Certificate {
-            name: self.subject.clone(),
+            name: self.inner.subject.clone(),
             reason,
         };
-        if self.rsa_public_key.is_none() {
+        if self.inner.rsa_public_key.is_none() {
             return Err(bad(
                 "its public key is not RSA (rsaEncryption, 1.2.840.113549.1.1.1): it cannot receive an encrypted key".to_owned(),
             ));
         }
-        let (_, cert) = x509_parser::certificate::X509Certificate::from_der(&self.der)
+        let (_, cert) = x509_parser::certificate::X509Certificate::from_der(&self.inner.der)
             .map_err(|e| bad(format!("not an X.509 certificate in DER ({e})")))?;
         PublicEncryptingKey::from_der(cert.public_key().raw)
             .map_err(|e| bad(format!("its RSA key cannot encrypt: {e}")))
@@ -369,9 +380,9 @@ impl Certificate {
 impl fmt::Debug for Certificate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Certificate")
-            .field("subject", &self.subject)
-            .field("issuer", &self.issuer)
-            .field("serial", &self.serial)
+            .field("subject", &self.inner.subject)
+            .field("issuer", &self.inner.issuer)
+            .field("serial", &self.inner.serial)
             .finish_non_exhaustive()
     }
 }
@@ -515,7 +526,7 @@ impl X509Credential {
         }
         if cert.public_key_algorithm().starts_with("EC") {
             return Err(WssError::Certificate {
-                name: cert.subject.clone(),
+                name: cert.inner.subject.clone(),
                 reason: format!(
                     "its key is {}: only P-256, P-384 and P-521 sign",
                     cert.public_key_algorithm()
@@ -648,7 +659,7 @@ impl X509Credential {
             let public = key.public_key().as_ref();
             if let Some(cert) = certs
                 .iter()
-                .find(|c| c.rsa_public_key.as_deref() == Some(public))
+                .find(|c| c.inner.rsa_public_key.as_deref() == Some(public))
             {
                 return Self::new(cert.clone(), key);
             }
@@ -664,9 +675,9 @@ impl X509Credential {
     }
 
     fn new(cert: Certificate, key: RsaKeyPair) -> Result<X509Credential, WssError> {
-        let Some(public) = &cert.rsa_public_key else {
+        let Some(public) = &cert.inner.rsa_public_key else {
             return Err(WssError::Certificate {
-                name: cert.subject.clone(),
+                name: cert.inner.subject.clone(),
                 reason: "its public key is not RSA (rsaEncryption, 1.2.840.113549.1.1.1)"
                     .to_owned(),
             });
@@ -674,7 +685,10 @@ impl X509Credential {
         if key.public_key().as_ref() != public.as_slice() {
             return Err(WssError::Key {
                 name: "key".to_owned(),
-                reason: format!("it is not the key of the certificate {}", cert.subject),
+                reason: format!(
+                    "it is not the key of the certificate {}",
+                    cert.inner.subject
+                ),
             });
         }
         let decrypting = key
@@ -703,7 +717,10 @@ impl X509Credential {
         if key.public_key().as_ref() != cert.public_key_data() {
             return Err(WssError::Key {
                 name: "key".to_owned(),
-                reason: format!("it is not the key of the certificate {}", cert.subject),
+                reason: format!(
+                    "it is not the key of the certificate {}",
+                    cert.inner.subject
+                ),
             });
         }
         Ok(X509Credential {
@@ -749,7 +766,7 @@ impl X509Credential {
         match &self.key {
             PrivateKey::Rsa { decrypting, .. } => Ok(decrypting),
             PrivateKey::Ec { curve, .. } => Err(WssError::Key {
-                name: self.cert.subject.clone(),
+                name: self.cert.inner.subject.clone(),
                 reason: format!(
                     "an EC {} key cannot decrypt an RSA key transport (XML-Enc §5.4)",
                     curve.name()
@@ -790,7 +807,7 @@ impl X509Credential {
                     | SignatureAlgorithm::EcdsaSha384
                     | SignatureAlgorithm::EcdsaSha512 => {
                         return Err(WssError::Key {
-                            name: self.cert.subject.clone(),
+                            name: self.cert.inner.subject.clone(),
                             reason: format!(
                                 "an RSA key cannot sign with {} (an RSA SignatureMethod, such as {}, can)",
                                 alg.uri(),
@@ -807,7 +824,7 @@ impl X509Credential {
             PrivateKey::Ec { key, curve } => {
                 if curve.signature_algorithm() != alg {
                     return Err(WssError::Key {
-                        name: self.cert.subject.clone(),
+                        name: self.cert.inner.subject.clone(),
                         reason: format!(
                             "an EC {} key signs with {} only, not {}",
                             curve.name(),

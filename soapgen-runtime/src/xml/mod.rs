@@ -20,7 +20,11 @@ pub(crate) use encoding::charset_of;
 pub use encoding::to_utf8;
 
 pub use group::{FromXmlGroup, ToXmlGroup};
+#[cfg(feature = "wss")]
+pub(crate) use read::tree;
 pub use read::{Leniency, Limits, StartTag, XmlReader};
+#[cfg(feature = "wss")]
+pub(crate) use write::find_special;
 pub use write::{Name, TextOut, XmlWriter, XML_NS, XSI_NS};
 
 use crate::error::{DecodeError, EncodeError};

@@ -24,6 +24,8 @@ use crate::xml::{Name, XSI_NS};
 mod attributes;
 mod binary;
 mod tokenizer;
+#[cfg(feature = "wss")]
+pub(crate) mod tree;
 
 use tokenizer::*;
 
@@ -312,8 +314,9 @@ pub struct XmlReader<'i> {
     /// The length `bindings` returns to once the token after an end tag is read: the declarations
     /// of an element stay in scope until then, for a QName value read with its end tag.
     pending_pop: Option<usize>,
-    /// Attribute names of the tag being read, for the uniqueness check (reused).
-    attribute_names: Vec<&'i str>,
+    /// Attributes (qualified name, raw value) of the last start tag that had any, for the
+    /// uniqueness check (reused) and for the element tree to take without scanning the tag again.
+    attribute_names: Vec<(&'i str, &'i str)>,
     /// Leading path entries left out of error paths (the SOAP Envelope).
     path_skip: usize,
     limits: Limits,

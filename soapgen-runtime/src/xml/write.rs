@@ -956,7 +956,7 @@ fn escape_into(out: &mut String, s: &str, attr: bool) -> Result<(), EncodeError>
 /// !x & 0x80…`; a byte equal to `c`: the same test for zero on `x ^ c…`), so text without any of
 /// them costs about a third of an instruction per byte.
 #[inline]
-fn find_special(b: &[u8], attr: bool) -> Option<usize> {
+pub(crate) fn find_special(b: &[u8], attr: bool) -> Option<usize> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     #[inline(always)]

@@ -1,51 +1,15 @@
-//! The parsed response envelope as verification reads it: parsed with DTDs refused and the
-//! reader's limits applied, its shape (Envelope, Header, Body, the Security header addressed to
+//! The parsed response envelope as verification reads it: parsed by the reader's tokenizer with
+//! its limits applied and DTDs refused, its shape (Envelope, Header, Body, the Security header addressed to
 //! this client: SOAP 1.1 §4.2.2 actor, SOAP 1.2 Part 1 §5.2.2 role), every `wsu:Id`/`Id`/`ID`
 //! unique (WSS 1.1 §4, the signature-wrapping defence), element paths for errors, and text and
 //! base64 content.
 
 use super::*;
 
-/// Parses with DTDs refused and the node count bounded, and checks the depth and attribute limits.
+/// Parses with the reader's tokenizer and limits (depth, attributes per element); a DOCTYPE is
+/// refused.
 pub(super) fn parse(doc: &str, limits: Limits) -> Result<Document<'_>, WssError> {
-    let opts = ParsingOptions {
-        allow_dtd: false,
-        nodes_limit: u32::try_from(doc.len().saturating_add(16)).unwrap_or(u32::MAX),
-    };
-    let d = Document::parse_with_options(doc, opts)
-        .map_err(|e| WssError::Read(format!("{e} (a DOCTYPE is refused)")))?;
-    // Depth and attribute count, the reader's limits (iterative: no recursion on input).
-    // Depth of each element by node id (ids follow document order, so parents come first).
-    let mut depth: Vec<usize> = Vec::new();
-    for n in d.descendants().filter(Node::is_element) {
-        let level = n
-            .parent()
-            .and_then(|p| depth.get(p.id().get_usize()).copied())
-            .unwrap_or(0)
-            + 1;
-        if level > limits.max_depth {
-            return Err(WssError::Read(format!(
-                "element nesting deeper than {} at {}",
-                limits.max_depth,
-                position(n)
-            )));
-        }
-        if n.attributes().len() > limits.max_attributes {
-            return Err(WssError::Read(format!(
-                "more than {} attributes at {}",
-                limits.max_attributes,
-                position(n)
-            )));
-        }
-        if n.has_children() {
-            let i = n.id().get_usize();
-            if depth.len() <= i {
-                depth.resize(i + 1, 0);
-            }
-            depth[i] = level;
-        }
-    }
-    Ok(d)
+    Document::parse(doc, limits).map_err(|e| WssError::Read(e.to_string()))
 }
 
 pub(super) fn position(n: Node<'_, '_>) -> String {
@@ -139,35 +103,49 @@ fn for_us(n: Node<'_, '_>, version: SoapVersion) -> bool {
     }
 }
 
-/// Every Id of the document (`wsu:Id`, unqualified `Id`, `xml:id`), each on one element only.
-pub(super) fn ids<'a, 'i>(d: &'a Document<'i>) -> Result<HashMap<&'a str, Node<'a, 'i>>, WssError> {
-    let mut out: HashMap<&'a str, Node<'a, 'i>> = HashMap::new();
+/// Every Id of the document (`wsu:Id`, unqualified `Id`, `xml:id`), each on one element only;
+/// looked up by value.
+pub(crate) struct Ids<'a, 'i> {
+    /// Sorted by Id.
+    by_id: Vec<(&'a str, Node<'a, 'i>)>,
+}
+
+impl<'a, 'i> Ids<'a, 'i> {
+    /// The element whose Id is `id`.
+    pub(crate) fn get(&self, id: &str) -> Option<&Node<'a, 'i>> {
+        self.by_id
+            .binary_search_by(|(k, _)| (*k).cmp(id))
+            .ok()
+            .map(|i| &self.by_id[i].1)
+    }
+}
+
+/// The Ids of `d`; one Id on two elements is [`WssError::DuplicateId`] (the same Id twice on
+/// one element, as `wsu:Id` and `Id`, is one).
+pub(super) fn ids<'a, 'i>(d: &'a Document<'i>) -> Result<Ids<'a, 'i>, WssError> {
+    let mut by_id: Vec<(&'a str, Node<'a, 'i>)> = Vec::new();
     for n in d.descendants().filter(Node::is_element) {
         for a in n.attributes() {
             let is_id = matches!(
                 (a.namespace(), a.name()),
                 (Some(WSU_NS), "Id") | (None, "Id") | (Some(XML_NS), "id")
             );
-            if !is_id {
-                continue;
-            }
-            if let Some(other) = out.insert(a.value(), n) {
-                if other != n {
-                    return Err(WssError::DuplicateId(a.value().to_owned()));
-                }
+            if is_id {
+                by_id.push((a.value(), n));
             }
         }
     }
-    Ok(out)
+    by_id.sort_by_key(|(k, n)| (*k, n.index()));
+    by_id.dedup_by(|b, a| a == b);
+    if let Some(w) = by_id.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(WssError::DuplicateId(w[0].0.to_owned()));
+    }
+    Ok(Ids { by_id })
 }
 
-/// The base64 text content of an element (whitespace anywhere ignored).
+/// The base64 text content of an element (whitespace anywhere ignored: the decoder skips it).
 pub(crate) fn base64(n: Node<'_, '_>) -> Result<Vec<u8>, String> {
-    let mut compact: Vec<u8> = Vec::new();
-    for t in n.children().filter(Node::is_text).filter_map(|t| t.text()) {
-        compact.extend(t.bytes().filter(|b| !b.is_ascii_whitespace()));
-    }
-    crate::base64::decode(&compact).map_err(|e| format!("not base64: {e}"))
+    crate::base64::decode(text(n).as_bytes()).map_err(|e| format!("not base64: {e}"))
 }
 
 /// The text content of an element (text and CDATA children, comments skipped).

@@ -8,7 +8,7 @@ use super::*;
 /// WSS 1.1 §8.3).
 pub(super) fn dereference_str<'a, 'i>(
     str_node: Node<'a, 'i>,
-    ids: &HashMap<&str, Node<'a, 'i>>,
+    ids: &Ids<'a, 'i>,
 ) -> Result<Node<'a, 'i>, WssError> {
     if !str_node.has_tag_name((WSSE_NS, "SecurityTokenReference")) {
         return Err(malformed(

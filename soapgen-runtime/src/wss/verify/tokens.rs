@@ -51,7 +51,7 @@ pub const X509_PKCS7: &str =
 pub(super) const MAX_TOKEN_CERTIFICATES: usize = 16;
 
 /// Reads the X.509 BinarySecurityTokens of `sec` (X.509 Token Profile 1.1 §3.1): `X509v3` with
-/// `read(base64 text without whitespace, id)`; `X509PKIPathv1` and `PKCS7` as certificate chains,
+/// `read(base64 text, id)`; `X509PKIPathv1` and `PKCS7` as certificate chains,
 /// whose leaf (the certificate that issued none of the others) stands for the token and whose
 /// other certificates go to `chain`. Tokens of other types (Kerberos, SAML…) are skipped.
 pub(super) fn tokens_with(
@@ -76,16 +76,11 @@ pub(super) fn tokens_with(
         let Some(id) = t.attribute((WSU_NS, "Id")).or_else(|| t.attribute("Id")) else {
             continue; // nothing can reference it
         };
-        // The token's text as it is when it has no line breaks (a cache hit then allocates
-        // nothing); without its whitespace otherwise.
+        // The token's text as it is (the base64 decoder skips line breaks): a cache hit
+        // allocates nothing.
         let raw = text(t);
-        let compact: Cow<'_, str> = if raw.bytes().any(|b| b.is_ascii_whitespace()) {
-            Cow::Owned(raw.chars().filter(|c| !c.is_ascii_whitespace()).collect())
-        } else {
-            raw
-        };
         let cert = if value_type == X509V3 {
-            read(&compact, id)?
+            read(&raw, id)?
         } else {
             let kind = if value_type == X509_PKIPATH {
                 "X509PKIPathv1"
@@ -93,7 +88,7 @@ pub(super) fn tokens_with(
                 "PKCS7"
             };
             let name = format!("BinarySecurityToken {id} ({kind})");
-            let der = token_der(&compact, &name)?;
+            let der = token_der(&raw, &name)?;
             let certs = if value_type == X509_PKIPATH {
                 super::super::x509::pki_path(&der, &name)?
             } else {

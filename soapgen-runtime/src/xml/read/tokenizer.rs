@@ -281,7 +281,7 @@ impl<'i> XmlReader<'i> {
                 break;
             }
             let declared = name == "xmlns" || name.starts_with("xmlns:");
-            if names.contains(&name) {
+            if names.iter().any(|(n, _)| *n == name) {
                 // gSOAP repeats a namespace declaration on elements it re-serialises (kept
                 // `xs:any` content): the same binding twice is read as one.
                 let prefix = name.strip_prefix("xmlns:").unwrap_or("");
@@ -297,7 +297,7 @@ impl<'i> XmlReader<'i> {
                 )));
                 break;
             }
-            names.push(name);
+            names.push((name, value));
             let prefix = if name == "xmlns" {
                 ""
             } else if let Some(p) = name.strip_prefix("xmlns:") {
