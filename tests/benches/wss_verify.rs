@@ -5,12 +5,16 @@
 //! exclusive C14N, SHA-256, RSA-SHA256 with a 2048-bit key; WSS 1.1 §8) and a 1 KB Body — as
 //! soapgen's envelope writer makes it with the test PKI's `server` key.
 //!
-//! * `verify`: `WssConfig::check_response` of that message by a client that requires a signed Body
-//!   and Timestamp from a certificate the test CA issued (parse, structure and Id checks, C14N
-//!   and digests of both References, C14N of SignedInfo and the RSA verification, the certificate
-//!   found in the token (its path to the CA cached across messages, as a client's configuration
-//!   does), Timestamp and replay checks). A fresh message per iteration (made outside the timing):
-//!   the replay check refuses a second look.
+//! * `verify`: `WssConfig::check_response` of that message by a client that requires a signed
+//!   Body and Timestamp from a certificate the test CA issued (parse, structure and Id checks,
+//!   C14N and digests of both References, C14N of SignedInfo and the RSA verification, the
+//!   certificate found in the token (its path to the CA cached across messages, as a client's
+//!   configuration does), Timestamp and replay checks). A fresh message per iteration (made
+//!   outside the timing): the replay check refuses a second look. Messages are verified back to
+//!   back; `verify_interleaved` verifies each right after it was signed (the verifier's caches
+//!   cold), against `floor_verify_interleaved`, the floor in the same conditions.
+//! * `floor_verify_parsed`: the same with the public key parsed once, outside the timing (what
+//!   soapgen does with a cached peer certificate).
 //! * `floor_verify`: aws-lc-rs alone on the same bytes: SHA-256 of the canonical Timestamp and
 //!   Body, one RSA-2048 PKCS#1 v1.5 SHA-256 verification of the canonical SignedInfo (the hash of
 //!   SignedInfo is inside it).
@@ -31,7 +35,7 @@
 //! its floor, sign at most 1.1x.
 
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, BatchSize, Criterion};
 use soapgen_runtime::wss::{exclusive_c14n, TrustStore, UtcTime, WssConfig, X509Signer};
@@ -49,6 +53,9 @@ struct Fixture {
     text: String,
     key: aws_lc_rs::signature::RsaKeyPair,
     public: aws_lc_rs::signature::UnparsedPublicKey<Vec<u8>>,
+    /// The same key parsed once (aws-lc keeps its Montgomery context), as soapgen keeps it with
+    /// a peer's cached certificate.
+    parsed: aws_lc_rs::signature::ParsedPublicKey,
     rng: aws_lc_rs::rand::SystemRandom,
     /// The canonical SignedInfo, Timestamp and Body of one message, and its SignatureValue.
     signed_info: Vec<u8>,
@@ -126,6 +133,7 @@ fn fixture() -> Fixture {
             &pki.path("server.pem"),
         ),
     );
+    let parsed = public.parse().unwrap();
     let f = Fixture {
         signed_info: canonical(&sample, "SignedInfo"),
         timestamp: canonical(&sample, "Timestamp"),
@@ -136,6 +144,7 @@ fn fixture() -> Fixture {
         text,
         key,
         public,
+        parsed,
         rng: aws_lc_rs::rand::SystemRandom::new(),
     };
     // The inputs are what they claim: the floor verifies the real signature, the real path
@@ -174,6 +183,14 @@ fn measured_floor_verify(f: &Fixture) {
 }
 
 #[inline(never)]
+fn measured_floor_verify_parsed(f: &Fixture) {
+    let d1 = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &f.timestamp);
+    let d2 = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &f.body);
+    f.parsed.verify_sig(&f.signed_info, &f.signature).unwrap();
+    std::hint::black_box((d1, d2));
+}
+
+#[inline(never)]
 fn measured_sign(f: &Fixture) -> String {
     message(&f.signer, &f.text)
 }
@@ -197,13 +214,49 @@ fn bench(c: &mut Criterion) {
     let f = fixture();
     let mut g = c.benchmark_group("wss_verify");
     g.bench_function("verify", |b| {
+        // Back to back, as a client reading a stream of responses does (and as the floor runs):
+        // messages made 256 at a time outside the timing, then verified in a row.
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            let mut left = iters;
+            while left > 0 {
+                let n = left.min(256);
+                let messages: Vec<String> = (0..n).map(|_| message(&f.signer, &f.text)).collect();
+                let start = Instant::now();
+                for m in &messages {
+                    measured_verify(&f, m);
+                }
+                total += start.elapsed();
+                left -= n;
+            }
+            total
+        })
+    });
+    // Each message verified right after it was signed: the verifier's code and tables start cold
+    // each time (what one call after a pause sees).
+    g.bench_function("verify_interleaved", |b| {
         b.iter_batched(
             || message(&f.signer, &f.text),
             |m| measured_verify(&f, &m),
-            BatchSize::SmallInput,
+            BatchSize::PerIteration,
         )
     });
     g.bench_function("floor_verify", |b| b.iter(|| measured_floor_verify(&f)));
+    g.bench_function("floor_verify_parsed", |b| {
+        b.iter(|| measured_floor_verify_parsed(&f))
+    });
+    // The floor in the same conditions as `verify_interleaved`: right after a message was
+    // signed, so that both pay for cold caches.
+    g.bench_function("floor_verify_interleaved", |b| {
+        b.iter_batched(
+            || message(&f.signer, &f.text),
+            |m| {
+                measured_floor_verify(&f);
+                m
+            },
+            BatchSize::PerIteration,
+        )
+    });
     g.bench_function("sign", |b| b.iter(|| measured_sign(&f)));
     g.bench_function("floor_sign", |b| {
         let mut out = vec![0u8; f.key.public_modulus_len()];
@@ -226,6 +279,7 @@ fn count(spec: &str) {
             }
         }
         "floor_verify" => (0..n).for_each(|_| measured_floor_verify(&f)),
+        "floor_verify_parsed" => (0..n).for_each(|_| measured_floor_verify_parsed(&f)),
         "sign" => (0..n).for_each(|_| {
             std::hint::black_box(measured_sign(&f));
         }),

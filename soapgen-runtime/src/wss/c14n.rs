@@ -258,10 +258,10 @@ pub(crate) fn exclusive_c14n_node(
 ) -> Result<(), WssError> {
     // Declarations rendered by the open output elements: a flat list, and where each element's
     // own start (popped on its end tag).
-    let mut rendered: Vec<(&str, &str)> = Vec::new();
-    let mut frames: Vec<usize> = Vec::new();
+    let mut rendered: Vec<(&str, &str)> = Vec::with_capacity(16);
+    let mut frames: Vec<usize> = Vec::with_capacity(16);
     // Reused by every start tag: its attributes and the prefixes it utilizes.
-    let mut scratch = (Vec::new(), Vec::new());
+    let mut scratch = (Vec::with_capacity(8), Vec::with_capacity(8));
     let mut node = apex;
     let mut entering = true;
     loop {

@@ -100,7 +100,7 @@ impl WssConfig {
         now: UtcTime,
         limits: Limits,
     ) -> Result<Processed, WssError> {
-        let text = std::str::from_utf8(envelope).map_err(|e| {
+        let text = crate::xml::utf8(envelope).map_err(|e| {
             WssError::Read(format!(
                 "invalid UTF-8 at byte {} (transcode with xml::to_utf8 first)",
                 e.valid_up_to()

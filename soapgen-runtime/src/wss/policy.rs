@@ -161,9 +161,15 @@ impl AlgorithmPolicy {
 /// same message would still be accepted (WSS 1.1 §10: its Timestamp's `Created` plus the maximum
 /// age, or its `Expires` plus the clock skew if earlier; without a Timestamp, as long as there is
 /// room).
+///
+/// Each value is kept as two 64-bit hashes under keys drawn at random for this cache (16 bytes,
+/// no allocation per message, instead of the 256-byte value): a collision, which would refuse a
+/// fresh message as a replay, has a probability near 2^-128 and cannot be aimed at without the
+/// keys; a replay always hashes the same.
 #[derive(Default)]
 pub(crate) struct ReplayCache {
-    seen: Mutex<HashMap<Vec<u8>, UtcTime>>,
+    seen: Mutex<HashMap<(u64, u64), UtcTime>>,
+    keys: (std::hash::RandomState, std::hash::RandomState),
 }
 
 impl std::fmt::Debug for ReplayCache {
@@ -178,28 +184,14 @@ impl std::fmt::Debug for ReplayCache {
 const REPLAY_CAPACITY: usize = 100_000;
 
 impl ReplayCache {
-    /// Records `key` until `until`; `false` if it was already there and not yet expired.
-    pub(crate) fn check_and_insert(&self, key: &[u8], now: UtcTime, until: UtcTime) -> bool {
+    /// Records `value` until `until`; `false` if it was already there and not yet expired.
+    pub(crate) fn check_and_insert(&self, value: &[u8], now: UtcTime, until: UtcTime) -> bool {
+        use std::hash::BuildHasher;
+        let key = (self.keys.0.hash_one(value), self.keys.1.hash_one(value));
         let Ok(mut seen) = self.seen.lock() else {
             return true;
         };
-        if seen.len() < REPLAY_CAPACITY {
-            // Room for one more: one lookup decides and records.
-            return match seen.entry(key.to_vec()) {
-                std::collections::hash_map::Entry::Occupied(mut e) => {
-                    if *e.get() >= now {
-                        return false;
-                    }
-                    e.insert(until);
-                    true
-                }
-                std::collections::hash_map::Entry::Vacant(v) => {
-                    v.insert(until);
-                    true
-                }
-            };
-        }
-        if let Some(end) = seen.get(key) {
+        if let Some(end) = seen.get(&key) {
             if *end >= now {
                 return false;
             }
@@ -213,7 +205,7 @@ impl ReplayCache {
                 seen.retain(|_, end| *end > cut);
             }
         }
-        seen.insert(key.to_vec(), until);
+        seen.insert(key, until);
         true
     }
 }
@@ -222,7 +214,9 @@ impl ReplayCache {
 /// sent in every response is parsed once (the bytes are compared whole: a changed token is a miss).
 #[derive(Default)]
 pub(crate) struct CertificateCache {
-    seen: Mutex<HashMap<String, super::Certificate>>,
+    /// (token text, its certificate): few entries, found by length and then bytes, which costs
+    /// less than hashing a 1–2 KB token.
+    seen: Mutex<Vec<(Box<str>, super::Certificate)>>,
 }
 
 /// At most this many certificates are kept; when full, the cache is emptied.
@@ -243,7 +237,7 @@ impl CertificateCache {
         read: impl FnOnce() -> Result<super::Certificate, super::WssError>,
     ) -> Result<super::Certificate, super::WssError> {
         if let Ok(seen) = self.seen.lock() {
-            if let Some(c) = seen.get(base64) {
+            if let Some((_, c)) = seen.iter().find(|(k, _)| **k == *base64) {
                 return Ok(c.clone());
             }
         }
@@ -252,7 +246,7 @@ impl CertificateCache {
             if seen.len() >= CERTIFICATE_CACHE_CAPACITY {
                 seen.clear();
             }
-            seen.insert(base64.to_owned(), c.clone());
+            seen.push((base64.into(), c.clone()));
         }
         Ok(c)
     }

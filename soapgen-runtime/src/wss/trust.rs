@@ -489,7 +489,9 @@ pub(crate) fn verify_with_certificate(
     msg: &[u8],
     sig: &[u8],
 ) -> Result<(), String> {
-    UnparsedPublicKey::new(alg, cert.public_key_data())
-        .verify(msg, sig)
-        .map_err(|_| "the SignatureValue does not verify with the signer's key".to_owned())
+    let verified = match cert.parsed_key(alg) {
+        Some(key) => key.verify_sig(msg, sig),
+        None => UnparsedPublicKey::new(alg, cert.public_key_data()).verify(msg, sig),
+    };
+    verified.map_err(|_| "the SignatureValue does not verify with the signer's key".to_owned())
 }

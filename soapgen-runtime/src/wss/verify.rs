@@ -665,7 +665,9 @@ fn verify_signature(
 
     // SignatureValue over the canonical SignedInfo.
     let value = base64(value_node).map_err(|r| malformed(value_node, &r))?;
-    let mut buf = Vec::with_capacity(1024);
+    // One buffer for every canonical form of this signature, as large as the envelope: the
+    // canonical Body is about that size, and grows no more.
+    let mut buf = Vec::with_capacity(doc.len());
     si_c14n.apply(doc, signed_info, &mut buf)?;
     verify_with_certificate(&signer, verification, &buf, &value)
         .map_err(WssError::InvalidSignature)?;

@@ -6,7 +6,10 @@ use std::sync::{Arc, OnceLock};
 
 use aws_lc_rs::encoding::AsDer;
 use aws_lc_rs::rsa::{PrivateDecryptingKey, PublicEncryptingKey};
-use aws_lc_rs::signature::{EcdsaKeyPair, EcdsaSigningAlgorithm, KeyPair, RsaKeyPair};
+use aws_lc_rs::signature::{
+    EcdsaKeyPair, EcdsaSigningAlgorithm, KeyPair, ParsedPublicKey, RsaKeyPair,
+    VerificationAlgorithm,
+};
 use num_bigint::BigInt;
 use x509_parser::extensions::ParsedExtension;
 use x509_parser::oid_registry::{OID_PKCS1_RSAENCRYPTION, OID_X509_EXT_SUBJECT_KEY_IDENTIFIER};
@@ -33,9 +36,12 @@ pub struct Certificate {
     inner: Arc<CertificateFields>,
 }
 
-#[derive(PartialEq, Eq)]
 struct CertificateFields {
     der: Arc<[u8]>,
+    /// The subject public key parsed for the first signature algorithm a signature was checked
+    /// with (aws-lc then also keeps the key's Montgomery context): a peer's certificate, cached
+    /// across responses, is not parsed again for each.
+    parsed_key: OnceLock<(&'static dyn VerificationAlgorithm, Option<ParsedPublicKey>)>,
     subject: String,
     issuer: String,
     serial: String,
@@ -56,6 +62,15 @@ struct CertificateFields {
     /// there.
     extended_key_usage: Option<Vec<String>>,
 }
+
+/// Two certificates are the same when their DER is (everything else is read from it).
+impl PartialEq for CertificateFields {
+    fn eq(&self, other: &Self) -> bool {
+        self.der == other.der
+    }
+}
+
+impl Eq for CertificateFields {}
 
 impl Certificate {
     /// Reads a DER certificate. `name` says where it came from, for error messages.
@@ -132,6 +147,7 @@ impl Certificate {
         let validity = cert.validity();
         Ok(Certificate {
             inner: Arc::new(CertificateFields {
+                parsed_key: OnceLock::new(),
                 der: Arc::from(der),
                 subject,
                 issuer: cert.issuer().to_string(),
@@ -352,6 +368,24 @@ impl Certificate {
     /// `RSAPublicKey` DER, for EC the uncompressed point (SEC 1 §2.3.3), as aws-lc-rs verifies.
     pub(crate) fn public_key_data(&self) -> &[u8] {
         &self.inner.public_key
+    }
+
+    /// The subject public key parsed for `alg`, kept with the certificate; `None` when the key
+    /// was first parsed for another algorithm or does not parse for this one (the caller then
+    /// verifies with the unparsed key, which reports the same errors).
+    pub(crate) fn parsed_key(
+        &self,
+        alg: &'static dyn VerificationAlgorithm,
+    ) -> Option<&ParsedPublicKey> {
+        let (first, key) = self
+            .inner
+            .parsed_key
+            .get_or_init(|| (alg, ParsedPublicKey::new(alg, &self.inner.public_key).ok()));
+        if std::ptr::addr_eq(*first, alg) {
+            key.as_ref()
+        } else {
+            None
+        }
     }
 
     /// The RSA public key as an aws-lc-rs encrypting key (XML-Enc §5.4 key transport), read from

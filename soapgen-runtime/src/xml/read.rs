@@ -405,7 +405,7 @@ impl<'i> XmlReader<'i> {
     pub fn from_bytes(input: &'i [u8], limits: Limits) -> Result<Self, DecodeError> {
         // A UTF-8 byte order mark (XML 1.0 §4.3.3, sent by .NET and PHP servers) is not content.
         let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
-        match std::str::from_utf8(input) {
+        match utf8(input) {
             Ok(s) => Ok(Self::with_limits(s, limits)),
             Err(e) => {
                 let valid = e.valid_up_to();
@@ -546,12 +546,7 @@ impl<'i> XmlReader<'i> {
                     raw
                 }
                 Token::Reference(name) => {
-                    let c = resolve_reference(name).ok_or_else(|| {
-                        self.error_at(
-                            DecodeErrorKind::Entity(format!("&{name};")),
-                            self.last_event_start,
-                        )
-                    })?;
+                    let c = self.reference_char(name)?;
                     c.encode_utf8(&mut buf)
                 }
                 Token::Start(tag) => {
@@ -921,6 +916,15 @@ fn excerpt(s: &str) -> String {
         e.push('…');
     }
     e
+}
+
+/// `input` as text: the SIMD check first, std's (for the offset of the first invalid byte) when
+/// it fails.
+pub(crate) fn utf8(input: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    match simdutf8::basic::from_utf8(input) {
+        Ok(s) => Ok(s),
+        Err(_) => std::str::from_utf8(input),
+    }
 }
 
 /// Location of byte `offset`, given the document text before it.

@@ -350,7 +350,17 @@ impl XmlWriter {
                 }
             }
         }
-        self.buf.push_str(name.local);
+        self.open_tag(name_start, bindings_len, name.local);
+        if let Some(p) = declare {
+            self.push_binding(p, name.namespace);
+        }
+        self.pending_type()
+    }
+
+    /// Ends the element name begun at `name_start` with `local` and records the open element
+    /// (its start tag still open for attributes).
+    fn open_tag(&mut self, name_start: usize, bindings_len: usize, local: &str) {
+        self.buf.push_str(local);
         let name_len = self.buf.len() - name_start;
         self.open.push(OpenElement {
             name_start,
@@ -359,9 +369,10 @@ impl XmlWriter {
             tag_end: None,
         });
         self.tag_open = true;
-        if let Some(p) = declare {
-            self.push_binding(p, name.namespace);
-        }
+    }
+
+    /// Writes the `xsi:type` asked for the element just started, if any.
+    fn pending_type(&mut self) -> Result<(), EncodeError> {
         if let Some((ns, local)) = self.next_type.take() {
             self.attribute_qname(Name::new(XSI_NS, "type"), ns, local)?;
         }
@@ -374,15 +385,7 @@ impl XmlWriter {
         let bindings_len = self.bindings.len();
         self.buf.push('<');
         let name_start = self.buf.len();
-        self.buf.push_str(name.local);
-        let name_len = self.buf.len() - name_start;
-        self.open.push(OpenElement {
-            name_start,
-            name_len,
-            bindings_len,
-            tag_end: None,
-        });
-        self.tag_open = true;
+        self.open_tag(name_start, bindings_len, name.local);
         if self.default_namespace() != name.namespace {
             self.buf.push_str(" xmlns=\"");
             escape_into(&mut self.buf, name.namespace, true)?;
@@ -390,10 +393,7 @@ impl XmlWriter {
             self.defaults
                 .push((self.open.len(), name.namespace.to_owned()));
         }
-        if let Some((ns, local)) = self.next_type.take() {
-            self.attribute_qname(Name::new(XSI_NS, "type"), ns, local)?;
-        }
-        Ok(())
+        self.pending_type()
     }
 
     /// Makes the next start tag carry `xsi:type` naming `ty` (XML Schema Part 1 §2.6.1; SOAP 1.1

@@ -30,12 +30,7 @@ impl<'i> XmlReader<'i> {
                 Token::Text(raw) => (decoder.feed(raw.as_bytes()), self.last_event_start),
                 Token::CData(raw) => (decoder.feed(raw.as_bytes()), self.last_event_start + 9),
                 Token::Reference(name) => {
-                    let c = resolve_reference(name).ok_or_else(|| {
-                        self.error_at(
-                            DecodeErrorKind::Entity(format!("&{name};")),
-                            self.last_event_start,
-                        )
-                    })?;
+                    let c = self.reference_char(name)?;
                     let mut buf = [0u8; 4];
                     (
                         decoder.feed(c.encode_utf8(&mut buf).as_bytes()),

@@ -67,6 +67,17 @@ impl<'i> XmlReader<'i> {
         }
     }
 
+    /// The character the reference `&name;` just read names (XML 1.0 §4.1, §4.6), or an
+    /// [`DecodeErrorKind::Entity`] error at it.
+    pub(super) fn reference_char(&self, name: &str) -> Result<char, DecodeError> {
+        resolve_reference(name).ok_or_else(|| {
+            self.error_at(
+                DecodeErrorKind::Entity(format!("&{name};")),
+                self.last_event_start,
+            )
+        })
+    }
+
     /// An end tag at `start` (XML 1.0 §3.1 production ETag): it must name the innermost open
     /// element (§3 well-formedness constraint Element Type Match).
     pub(super) fn end_tag(&mut self, start: usize) -> Result<Token<'i>, DecodeError> {
@@ -159,8 +170,11 @@ impl<'i> XmlReader<'i> {
                         start as u64,
                     )
                 })?;
-                let enc = value.to_ascii_lowercase();
-                if name == "encoding" && enc != "utf-8" && enc != "utf8" {
+                if name == "encoding"
+                    && !value.eq_ignore_ascii_case("utf-8")
+                    && !value.eq_ignore_ascii_case("utf8")
+                {
+                    let enc = value.to_ascii_lowercase();
                     return Err(self.error_at(
                         DecodeErrorKind::Other(format!(
                             "document encoding {enc:?}: XmlReader reads UTF-8; transcode first with xml::to_utf8 (read_response does)"
@@ -351,6 +365,12 @@ impl<'i> XmlReader<'i> {
         raw: &'i str,
         offset: u64,
     ) -> Result<Cow<'i, str>, DecodeError> {
+        // The common case, nothing to replace: one word-at-a-time scan finds no control
+        // character and no `&` (it also stops at `<`, `>`, `"` and U+FFFE/F lead bytes, which
+        // the slow path below handles as well).
+        if crate::xml::write::find_special(raw.as_bytes(), true).is_none() {
+            return Ok(Cow::Borrowed(raw));
+        }
         // XML 1.0 §3.3.3: each literal whitespace character becomes a space (after §2.11 line-end
         // normalisation); references are then expanded (a `&#10;` stays a line feed).
         let normalized: Cow<'i, str> = if raw.bytes().any(|b| matches!(b, b'\t' | b'\n' | b'\r')) {

@@ -285,9 +285,7 @@ impl<'i> Document<'i> {
                     if open == 0 {
                         return Err(r.error_at(DecodeErrorKind::TrailingContent, at as u64));
                     }
-                    let c = resolve_reference(name).ok_or_else(|| {
-                        r.error_at(DecodeErrorKind::Entity(format!("&{name};")), at as u64)
-                    })?;
+                    let c = r.reference_char(name)?;
                     let mut buf = [0u8; 4];
                     text.push_copied(at, r.pos, c.encode_utf8(&mut buf), false);
                 }
