@@ -422,6 +422,33 @@ fn attribute_type(ctx: &SchemaCtx, node: Node) -> Result<Option<TypeRef>> {
     }
 }
 
+/// The simple type an `xs:restriction` (`base`) or `xs:list` (`itemType`) names by the attribute
+/// `attr`, or else its anonymous `xs:simpleType` child (XML Schema Part 2 §4.1.2).
+///
+/// # Errors
+///
+/// [`ErrorKind::Missing`] at `cloc` when it has neither.
+fn named_or_inline(
+    ctx: &SchemaCtx,
+    c: Node,
+    attr: &str,
+    element: &str,
+    cloc: &Loc,
+) -> Result<TypeRef> {
+    if let Some(q) = ctx.qname(c, attr)? {
+        return Ok(TypeRef::Named(q, cloc.clone()));
+    }
+    match xs_children(c).find(|g| g.tag_name().name() == "simpleType") {
+        Some(st) => Ok(TypeRef::Anonymous(Box::new(TypeDef::Simple(simple_type(
+            ctx, st, None,
+        )?)))),
+        None => Err(Error::at(
+            ErrorKind::Missing(format!("`{attr}` or a simpleType in {element}")),
+            cloc,
+        )),
+    }
+}
+
 fn simple_type(ctx: &SchemaCtx, node: Node, name: Option<QName>) -> Result<SimpleType> {
     let loc = ctx.doc.loc(node);
     let doc = ctx.doc.documentation(node);
@@ -429,22 +456,7 @@ fn simple_type(ctx: &SchemaCtx, node: Node, name: Option<QName>) -> Result<Simpl
         let cloc = ctx.doc.loc(c);
         let variety = match c.tag_name().name() {
             "restriction" => {
-                let base = match ctx.qname(c, "base")? {
-                    Some(q) => TypeRef::Named(q, cloc.clone()),
-                    None => match xs_children(c).find(|g| g.tag_name().name() == "simpleType") {
-                        Some(st) => TypeRef::Anonymous(Box::new(TypeDef::Simple(simple_type(
-                            ctx, st, None,
-                        )?))),
-                        None => {
-                            return Err(Error::at(
-                                ErrorKind::Missing(
-                                    "`base` or a simpleType in xs:restriction".into(),
-                                ),
-                                &cloc,
-                            ))
-                        }
-                    },
-                };
+                let base = named_or_inline(ctx, c, "base", "xs:restriction", &cloc)?;
                 let mut enumerations = Vec::new();
                 let mut facets = Vec::new();
                 for f in xs_children(c) {
@@ -467,20 +479,7 @@ fn simple_type(ctx: &SchemaCtx, node: Node, name: Option<QName>) -> Result<Simpl
                 }
             }
             "list" => {
-                let item = match ctx.qname(c, "itemType")? {
-                    Some(q) => TypeRef::Named(q, cloc.clone()),
-                    None => match xs_children(c).find(|g| g.tag_name().name() == "simpleType") {
-                        Some(st) => TypeRef::Anonymous(Box::new(TypeDef::Simple(simple_type(
-                            ctx, st, None,
-                        )?))),
-                        None => {
-                            return Err(Error::at(
-                                ErrorKind::Missing("`itemType` or a simpleType in xs:list".into()),
-                                &cloc,
-                            ))
-                        }
-                    },
-                };
+                let item = named_or_inline(ctx, c, "itemType", "xs:list", &cloc)?;
                 SimpleVariety::List { item }
             }
             "union" => {

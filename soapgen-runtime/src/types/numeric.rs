@@ -684,26 +684,31 @@ mod tests {
         read::<T>(&s).unwrap_or_else(|e| panic!("{s:?}: {e}"))
     }
 
-    proptest! {
-        #[test]
-        fn prop_i8(v: i8) { prop_assert_eq!(round_trip(&v), v); }
-        #[test]
-        fn prop_i16(v: i16) { prop_assert_eq!(round_trip(&v), v); }
-        #[test]
-        fn prop_i32(v: i32) { prop_assert_eq!(round_trip(&v), v); }
-        #[test]
-        fn prop_i64(v: i64) { prop_assert_eq!(round_trip(&v), v); }
-        #[test]
-        fn prop_u8(v: u8) { prop_assert_eq!(round_trip(&v), v); }
-        #[test]
-        fn prop_u16(v: u16) { prop_assert_eq!(round_trip(&v), v); }
-        #[test]
-        fn prop_u32(v: u32) { prop_assert_eq!(round_trip(&v), v); }
-        #[test]
-        fn prop_u64(v: u64) { prop_assert_eq!(round_trip(&v), v); }
-        #[test]
-        fn prop_bool(v: bool) { prop_assert_eq!(round_trip(&v), v); }
+    /// One round-trip property per type: written, read back, equal.
+    macro_rules! round_trip_properties {
+        ($($name:ident: $t:ty),* $(,)?) => {
+            proptest! {
+                $(
+                    #[test]
+                    fn $name(v: $t) { prop_assert_eq!(round_trip(&v), v); }
+                )*
+            }
+        };
+    }
 
+    round_trip_properties!(
+        prop_i8: i8,
+        prop_i16: i16,
+        prop_i32: i32,
+        prop_i64: i64,
+        prop_u8: u8,
+        prop_u16: u16,
+        prop_u32: u32,
+        prop_u64: u64,
+        prop_bool: bool,
+    );
+
+    proptest! {
         #[test]
         fn prop_i64_matches_std(s in "[+-]?[0-9]{1,25}") {
             let ours = read::<i64>(&s).ok();
