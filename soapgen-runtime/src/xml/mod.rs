@@ -22,6 +22,7 @@ pub use encoding::to_utf8;
 pub use group::{FromXmlGroup, ToXmlGroup};
 #[cfg(feature = "wss")]
 pub(crate) use read::tree;
+#[cfg(feature = "wss")]
 pub(crate) use read::utf8;
 pub use read::{Leniency, Limits, StartTag, XmlReader};
 #[cfg(feature = "wss")]
