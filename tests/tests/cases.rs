@@ -8,7 +8,7 @@
 use soapgen_runtime::error::DecodeErrorKind;
 use soapgen_runtime::types::{AnyXml, Base64Binary, QName};
 use soapgen_runtime::types::{Decimal, Nillable};
-use soapgen_runtime::xml::{Name, XmlReader, XmlWriter};
+use soapgen_runtime::xml::{self, Name};
 use soapgen_runtime::{soap_client, DecodeError, Error, FromXml, SoapVersion, ToXml};
 
 mod nested_include {
@@ -34,20 +34,6 @@ mod subcode {
 }
 mod min_occurs {
     soapgen_runtime::include_client!("min_occurs");
-}
-
-fn write<T: ToXml>(v: &T, name: Name<'_>) -> String {
-    let mut w = XmlWriter::new();
-    v.write_xml(&mut w, name).unwrap();
-    w.into_string().unwrap()
-}
-
-fn read<T: FromXml>(xml: &str) -> Result<T, DecodeError> {
-    let mut r = XmlReader::new(xml);
-    let root = r.root()?;
-    let v = T::read_xml(&mut r, root)?;
-    r.finish()?;
-    Ok(v)
 }
 
 /// Every element of `xml` in document order as (namespace URI or "", local name), resolved by
@@ -80,16 +66,16 @@ fn nested_include_resolves_against_the_including_schema() {
         depth: 3,
         label: "from xsd/elements/Type.xsd".into(),
     };
-    let xml = write(&v, Name::new(NS, "item"));
+    let xml = xml::to_string(&v, Name::new(NS, "item")).unwrap();
     assert_eq!(
         expanded_names(&xml),
         pairs(&[(NS, "item"), (NS, "depth"), (NS, "label")]),
         "{xml}"
     );
-    assert_eq!(read::<NestedType>(&xml).unwrap(), v);
+    assert_eq!(xml::from_str::<NestedType>(&xml).unwrap(), v);
     // The decoy's element is unknown to the type that was generated.
     let decoy = format!(r#"<item xmlns="{NS}"><wrongFile>true</wrongFile></item>"#);
-    let e = read::<NestedType>(&decoy).unwrap_err().to_string();
+    let e = xml::from_str::<NestedType>(&decoy).unwrap_err().to_string();
     assert!(e.contains("wrongFile"), "{e}");
     // The client's signature takes the included type.
     fn takes<C: nested_include::Service>(c: &C, v: NestedType) {
@@ -111,7 +97,7 @@ fn a_cycle_of_includes_gives_every_component_once() {
             c: FromC { c: true },
         },
     };
-    let xml = write(&v, Name::new(NS, "value"));
+    let xml = xml::to_string(&v, Name::new(NS, "value")).unwrap();
     assert_eq!(
         expanded_names(&xml),
         pairs(&[
@@ -124,7 +110,7 @@ fn a_cycle_of_includes_gives_every_component_once() {
         ]),
         "{xml}"
     );
-    assert_eq!(read::<FromA>(&xml).unwrap(), v);
+    assert_eq!(xml::from_str::<FromA>(&xml).unwrap(), v);
     // The element tagC (c.xsd) in the request element Echo (a.xsd) is a parameter of the client.
     fn takes<C: include_cycle::Service>(c: &C, v: FromA) {
         drop(c.echo(Some("tag".into()), v));
@@ -155,7 +141,7 @@ fn unqualified_children_under_a_qualified_parent() {
         ],
     };
     // The parent is a global element of the schema, so qualified.
-    let xml = write(&v, Name::new(NS, "Order"));
+    let xml = xml::to_string(&v, Name::new(NS, "Order")).unwrap();
     assert_eq!(
         expanded_names(&xml),
         pairs(&[
@@ -171,20 +157,20 @@ fn unqualified_children_under_a_qualified_parent() {
         ]),
         "{xml}"
     );
-    assert_eq!(read::<Order>(&xml).unwrap(), v);
+    assert_eq!(xml::from_str::<Order>(&xml).unwrap(), v);
 
     // Written by hand with a default namespace on the parent: the unqualified children must undo it.
     let doc = format!(
         r#"<Order xmlns="{NS}"><id xmlns="">o-2</id><note>n</note><item xmlns="" xmlns:q="{Q}"><code>c</code><q:name>x</q:name></item></Order>"#
     );
-    let o: Order = read(&doc).unwrap();
+    let o: Order = xml::from_str(&doc).unwrap();
     assert_eq!((o.id.as_str(), o.item[0].code.as_str()), ("o-2", "c"));
 
     // `id` in the parent's namespace (qualified where unqualified is declared): refused.
     let doc = format!(
         r#"<o:Order xmlns:o="{NS}"><o:id>o-3</o:id><item><code>c</code><q:name xmlns:q="{Q}">x</q:name></item></o:Order>"#
     );
-    let e = read::<Order>(&doc).unwrap_err();
+    let e = xml::from_str::<Order>(&doc).unwrap_err();
     assert!(
         matches!(&e.kind, DecodeErrorKind::UnexpectedElement(n) if n.contains("id")),
         "{e}"
@@ -194,7 +180,7 @@ fn unqualified_children_under_a_qualified_parent() {
     let doc = format!(
         r#"<o:Order xmlns:o="{NS}" xmlns:q="{Q}"><id>o-4</id><item><q:code>c</q:code><q:name>x</q:name></item></o:Order>"#
     );
-    let e = read::<Order>(&doc).unwrap_err();
+    let e = xml::from_str::<Order>(&doc).unwrap_err();
     assert!(e.location.path.ends_with("Order/item/code"), "{e}");
 }
 
@@ -208,7 +194,7 @@ fn a_schema_without_target_namespace_names_nothing_in_a_namespace() {
         y: -2,
         label: Some("origin-ish".into()),
     };
-    let xml = write(&v, Name::new("", "point"));
+    let xml = xml::to_string(&v, Name::new("", "point")).unwrap();
     assert_eq!(
         expanded_names(&xml),
         pairs(&[("", "point"), ("", "x"), ("", "y")]),
@@ -218,9 +204,9 @@ fn a_schema_without_target_namespace_names_nothing_in_a_namespace() {
         !xml.contains("xmlns"),
         "no namespace declared at all: {xml}"
     );
-    assert_eq!(read::<Point>(&xml).unwrap(), v);
+    assert_eq!(xml::from_str::<Point>(&xml).unwrap(), v);
     // Children in some namespace are not the no-namespace ones declared.
-    let e = read::<Point>(r#"<point xmlns="urn:x"><x>1</x><y>2</y></point>"#)
+    let e = xml::from_str::<Point>(r#"<point xmlns="urn:x"><x>1</x><y>2</y></point>"#)
         .unwrap_err()
         .to_string();
     assert!(e.contains('x'), "{e}");
@@ -244,7 +230,7 @@ fn xmime_attributes_without_the_xmime_schema_generate() {
         data: Base64Binary::from(bytes.clone()),
         kind: Some("raw".into()),
     };
-    let xml = write(&v, Name::new(NS, "photo"));
+    let xml = xml::to_string(&v, Name::new(NS, "photo")).unwrap();
     assert_eq!(
         expanded_names(&xml),
         pairs(&[(NS, "photo"), (NS, "name"), (NS, "data")]),
@@ -252,7 +238,7 @@ fn xmime_attributes_without_the_xmime_schema_generate() {
     );
     let doc = roxmltree::Document::parse(&xml).unwrap();
     assert_eq!(doc.root_element().attribute("kind"), Some("raw"), "{xml}");
-    let back: Photo = read(&xml).unwrap();
+    let back: Photo = xml::from_str(&xml).unwrap();
     assert_eq!(back, v);
     assert_eq!(&back.data.0[..], &bytes[..], "the bytes themselves");
 }
@@ -275,7 +261,7 @@ fn an_element_without_type_is_any_type_kept_as_xml() {
         },
         note: Some(AnyXml::text("just text, < and &")),
     };
-    let xml = write(&v, Name::new(NS, "holder"));
+    let xml = xml::to_string(&v, Name::new(NS, "holder")).unwrap();
     assert_eq!(
         expanded_names(&xml),
         pairs(&[
@@ -289,7 +275,7 @@ fn an_element_without_type_is_any_type_kept_as_xml() {
         ]),
         "{xml}"
     );
-    let back: Holder = read(&xml).unwrap();
+    let back: Holder = xml::from_str(&xml).unwrap();
     assert_eq!(back.id, 9);
     assert_eq!(back.blob.content, v.blob.content);
     let note = back.note.as_ref().unwrap();
@@ -303,9 +289,9 @@ fn an_element_without_type_is_any_type_kept_as_xml() {
         );
     }
     // Written again, it is the same document.
-    assert_eq!(write(&back, Name::new(NS, "holder")), xml);
+    assert_eq!(xml::to_string(&back, Name::new(NS, "holder")).unwrap(), xml);
     // Absent: the element is required (minOccurs 1), whatever its type.
-    let e = read::<Holder>(&format!(r#"<holder xmlns="{NS}"><id>1</id></holder>"#))
+    let e = xml::from_str::<Holder>(&format!(r#"<holder xmlns="{NS}"><id>1</id></holder>"#))
         .unwrap_err()
         .to_string();
     assert!(e.contains("blob"), "{e}");
@@ -385,33 +371,34 @@ fn generated_repeated_fields_refuse_fewer_than_min_occurs() {
         choice: vec![ReadingsChoice::High(9), ReadingsChoice::Low(0)],
         note: vec![],
     };
-    let xml = write(&v, Name::new(NS, "readings"));
-    assert_eq!(read::<Readings>(&xml).unwrap(), v);
+    let xml = xml::to_string(&v, Name::new(NS, "readings")).unwrap();
+    assert_eq!(xml::from_str::<Readings>(&xml).unwrap(), v);
     let doc = |body: &str| format!(r#"<readings xmlns="{NS}">{body}</readings>"#);
-    let e = read::<Readings>(&doc(
+    let e = xml::from_str::<Readings>(&doc(
         "<value>1</value><missing>3</missing><low>1</low><high>2</high>",
     ))
     .unwrap_err();
     assert_too_few(&e, "value", 2, 1, "readings");
-    let e = read::<Readings>(&doc(
+    let e = xml::from_str::<Readings>(&doc(
         "<value>1</value><value>2</value><low>1</low><high>2</high>",
     ))
     .unwrap_err();
     assert_too_few(&e, "missing", 1, 0, "readings");
-    let e = read::<Readings>(&doc(
+    let e = xml::from_str::<Readings>(&doc(
         "<value>1</value><value>2</value><missing>3</missing><low>1</low><note>n</note>",
     ))
     .unwrap_err();
     assert_too_few(&e, "choice", 2, 1, "readings");
-    let e = read::<Readings>(&doc(
+    let e = xml::from_str::<Readings>(&doc(
         "<value>1</value><value>2</value><missing>3</missing><low>1</low>",
     ))
     .unwrap_err();
     assert_too_few(&e, "choice", 2, 1, "readings");
 
     use unqualified::types::Order;
-    let e = read::<Order>(r#"<o:Order xmlns:o="urn:soapgen:cases:unq"><id>o</id></o:Order>"#)
-        .unwrap_err();
+    let e =
+        xml::from_str::<Order>(r#"<o:Order xmlns:o="urn:soapgen:cases:unq"><id>o</id></o:Order>"#)
+            .unwrap_err();
     assert_too_few(&e, "item", 1, 0, "Order");
 }
 

@@ -6,8 +6,7 @@
 //! to a gSOAP server built from the same WSDL (tests/peers/gsoap/groups), which decodes them into its
 //! own C types and echoes them back.
 
-use soapgen_runtime::xml::{Name, XmlReader, XmlWriter};
-use soapgen_runtime::{DecodeError, FromXml, ToXml};
+use soapgen_runtime::xml::{self, Name};
 
 mod groups {
     soapgen_runtime::include_client!("groups");
@@ -15,20 +14,6 @@ mod groups {
 use groups::types::*;
 
 const NS: &str = "urn:soapgen:groups";
-
-fn write<T: ToXml>(v: &T, local: &str) -> String {
-    let mut w = XmlWriter::new();
-    v.write_xml(&mut w, Name::new(NS, local)).unwrap();
-    w.into_string().unwrap()
-}
-
-fn read<T: FromXml>(xml: &str) -> Result<T, DecodeError> {
-    let mut r = XmlReader::new(xml);
-    let root = r.root()?;
-    let v = T::read_xml(&mut r, root)?;
-    r.finish()?;
-    Ok(v)
-}
 
 /// The local names of the child elements, in document order.
 fn children(xml: &str) -> Vec<String> {
@@ -46,23 +31,24 @@ fn two_repeated_choices_in_one_sequence_keep_values_from_both() {
         choice: vec![TwoChoicesChoice::B(-3), TwoChoicesChoice::A("x".into())],
         choice2: vec![TwoChoicesChoice2::D(true), TwoChoicesChoice2::C("y".into())],
     };
-    let xml = write(&v, "TwoChoices");
+    let xml = xml::to_string(&v, Name::new(NS, "TwoChoices")).unwrap();
     assert_eq!(children(&xml), ["b", "a", "d", "c"], "{xml}");
-    assert_eq!(read::<TwoChoices>(&xml).unwrap(), v);
+    assert_eq!(xml::from_str::<TwoChoices>(&xml).unwrap(), v);
     // Read from a document written by hand, other prefixes, one occurrence of each.
     let doc = r#"<TwoChoices xmlns="urn:soapgen:groups"><a>p</a><c>q</c></TwoChoices>"#;
     assert_eq!(
-        read::<TwoChoices>(doc).unwrap(),
+        xml::from_str::<TwoChoices>(doc).unwrap(),
         TwoChoices {
             choice: vec![TwoChoicesChoice::A("p".into())],
             choice2: vec![TwoChoicesChoice2::C("q".into())],
         }
     );
     // An element of neither choice is an error naming it.
-    let e =
-        read::<TwoChoices>(r#"<TwoChoices xmlns="urn:soapgen:groups"><a>p</a><e/></TwoChoices>"#)
-            .unwrap_err()
-            .to_string();
+    let e = xml::from_str::<TwoChoices>(
+        r#"<TwoChoices xmlns="urn:soapgen:groups"><a>p</a><e/></TwoChoices>"#,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains('e') && e.contains("TwoChoices"), "{e}");
 }
 
@@ -75,7 +61,7 @@ fn an_extension_adding_an_optional_choice_of_three_element_references() {
             "green" => r#"<g:Colored xmlns:g="urn:soapgen:groups"><g:id>s1</g:id><g:green>7</g:green></g:Colored>"#.to_owned(),
             _ => r#"<g:Colored xmlns:g="urn:soapgen:groups"><g:id>s1</g:id><g:blue>false</g:blue></g:Colored>"#.to_owned(),
         };
-        let v: ColoredShape = read(&xml).unwrap();
+        let v: ColoredShape = xml::from_str(&xml).unwrap();
         assert_eq!(v.id, "s1");
         let expected = match colour {
             "" => None,
@@ -84,9 +70,10 @@ fn an_extension_adding_an_optional_choice_of_three_element_references() {
             _ => Some(ColoredShapeChoice::Blue(false)),
         };
         assert_eq!(v.choice, expected, "{xml}");
-        let back: ColoredShape = read(&write(&v, "Colored")).unwrap();
+        let back: ColoredShape =
+            xml::from_str(&xml::to_string(&v, Name::new(NS, "Colored")).unwrap()).unwrap();
         assert_eq!(back, v);
-        let written = write(&v, "Colored");
+        let written = xml::to_string(&v, Name::new(NS, "Colored")).unwrap();
         let kids = children(&written);
         assert_eq!(kids.first().map(String::as_str), Some("id"), "{written}");
         if colour.is_empty() {
@@ -110,13 +97,13 @@ fn a_wrapper_with_one_unbounded_child_used_unbounded() {
             },
         ],
     };
-    let xml = write(&v, "Lists");
+    let xml = xml::to_string(&v, Name::new(NS, "Lists")).unwrap();
     assert_eq!(
         children(&xml),
         ["list", "item", "item", "list", "list", "item"],
         "{xml}"
     );
-    assert_eq!(read::<Lists>(&xml).unwrap(), v);
+    assert_eq!(xml::from_str::<Lists>(&xml).unwrap(), v);
 }
 
 #[test]
@@ -135,21 +122,24 @@ fn a_choice_inside_a_sequence_inside_a_repeated_choice() {
             NestedChoice::Plain("p2".into()),
         ],
     };
-    let xml = write(&v, "Nested");
+    let xml = xml::to_string(&v, Name::new(NS, "Nested")).unwrap();
     assert_eq!(
         children(&xml),
         ["plain", "key", "num", "key", "text", "plain"],
         "{xml}"
     );
-    assert_eq!(read::<Nested>(&xml).unwrap(), v);
+    assert_eq!(xml::from_str::<Nested>(&xml).unwrap(), v);
     // A num with no key before it has no place; a key without its num or text misses the choice.
-    let e = read::<Nested>(r#"<Nested xmlns="urn:soapgen:groups"><num>1</num></Nested>"#)
+    let e = xml::from_str::<Nested>(r#"<Nested xmlns="urn:soapgen:groups"><num>1</num></Nested>"#)
         .unwrap_err()
         .to_string();
     assert!(e.contains("num"), "{e}");
-    assert!(read::<Nested>(r#"<Nested xmlns="urn:soapgen:groups"><key>k</key></Nested>"#).is_err());
+    assert!(
+        xml::from_str::<Nested>(r#"<Nested xmlns="urn:soapgen:groups"><key>k</key></Nested>"#)
+            .is_err()
+    );
     // Both alternatives of the inner choice at once: the second has no place.
-    assert!(read::<Nested>(
+    assert!(xml::from_str::<Nested>(
         r#"<Nested xmlns="urn:soapgen:groups"><key>k</key><num>1</num><text>t</text></Nested>"#
     )
     .is_err());
@@ -178,10 +168,10 @@ fn a_choice_inside_a_sequence_inside_a_choice() {
         ),
     ];
     for (xml, choice) in cases {
-        let v: Picked = read(xml).unwrap();
+        let v: Picked = xml::from_str(xml).unwrap();
         assert_eq!(v.choice, choice, "{xml}");
-        let back = write(&v, "Picked");
-        assert_eq!(read::<Picked>(&back).unwrap(), v, "{back}");
+        let back = xml::to_string(&v, Name::new(NS, "Picked")).unwrap();
+        assert_eq!(xml::from_str::<Picked>(&back).unwrap(), v, "{back}");
         assert_eq!(
             children(&back),
             children(xml),
@@ -189,12 +179,12 @@ fn a_choice_inside_a_sequence_inside_a_choice() {
         );
     }
     // Two alternatives of a choice that occurs once: the second has no place.
-    assert!(read::<Picked>(
+    assert!(xml::from_str::<Picked>(
         r#"<Picked xmlns="urn:soapgen:groups"><plain>p</plain><plain>q</plain></Picked>"#
     )
     .is_err());
     // Nothing at all: the choice is required.
-    let e = read::<Picked>(r#"<Picked xmlns="urn:soapgen:groups"/>"#)
+    let e = xml::from_str::<Picked>(r#"<Picked xmlns="urn:soapgen:groups"/>"#)
         .unwrap_err()
         .to_string();
     assert!(e.contains("choice"), "{e}");
@@ -208,18 +198,19 @@ fn an_element_twice_in_one_sequence_gets_two_fields_read_by_position() {
         a2: Some("second".into()),
         id: Some("i".into()),
     };
-    let xml = write(&v, "Twice");
+    let xml = xml::to_string(&v, Name::new(NS, "Twice")).unwrap();
     assert_eq!(children(&xml), ["a", "b", "a"], "{xml}");
-    assert_eq!(read::<Twice>(&xml).unwrap(), v);
-    let v: Twice = read(r#"<Twice xmlns="urn:soapgen:groups"><a>1</a><a>2</a></Twice>"#).unwrap();
+    assert_eq!(xml::from_str::<Twice>(&xml).unwrap(), v);
+    let v: Twice =
+        xml::from_str(r#"<Twice xmlns="urn:soapgen:groups"><a>1</a><a>2</a></Twice>"#).unwrap();
     assert_eq!(
         (v.a.as_str(), v.b.len(), v.a2.as_deref()),
         ("1", 0, Some("2"))
     );
-    assert!(
-        read::<Twice>(r#"<Twice xmlns="urn:soapgen:groups"><a>1</a><a>2</a><a>3</a></Twice>"#)
-            .is_err()
-    );
+    assert!(xml::from_str::<Twice>(
+        r#"<Twice xmlns="urn:soapgen:groups"><a>1</a><a>2</a><a>3</a></Twice>"#
+    )
+    .is_err());
 }
 
 #[test]
@@ -241,15 +232,15 @@ fn a_repeated_sequence_is_a_vec_of_structs_in_document_order() {
             },
         ],
     };
-    let xml = write(&v, "Rows");
+    let xml = xml::to_string(&v, Name::new(NS, "Rows")).unwrap();
     assert_eq!(
         children(&xml),
         ["title", "name", "value", "name", "name", "value"],
         "{xml}"
     );
-    assert_eq!(read::<Rows>(&xml).unwrap(), v);
+    assert_eq!(xml::from_str::<Rows>(&xml).unwrap(), v);
     // A value before any name has no occurrence to go to.
-    assert!(read::<Rows>(
+    assert!(xml::from_str::<Rows>(
         r#"<Rows xmlns="urn:soapgen:groups"><title>t</title><value>1</value></Rows>"#
     )
     .is_err());

@@ -552,15 +552,9 @@ async fn gsoap_fills_in_defaults_of_empty_elements() {
 /// and empty (§3.3.4 item 5.1), and leaves an absent one absent.
 #[test]
 fn empty_elements_with_a_default_or_fixed_value_read_as_that_value() {
-    use soapgen_runtime::xml::XmlReader;
-    use soapgen_runtime::FromXml;
-    let read = |xml: &str| -> Defaults {
-        let mut r = XmlReader::new(xml);
-        let root = r.root().unwrap();
-        let v = Defaults::read_xml(&mut r, root).unwrap_or_else(|e| panic!("{e}: {xml}"));
-        r.finish().unwrap();
-        v
-    };
+    use soapgen_runtime::xml;
+    let read =
+        |doc: &str| -> Defaults { xml::from_str(doc).unwrap_or_else(|e| panic!("{e}: {doc}")) };
     let empty = read(r#"<v xmlns="urn:soapgen:kinds"><color/><count></count><unit/><level/></v>"#);
     assert_eq!(
         (
@@ -586,9 +580,10 @@ fn empty_elements_with_a_default_or_fixed_value_read_as_that_value() {
     // Whitespace is content for a string, and collapsed to nothing for an int: an error there.
     let spaced = read(r#"<v xmlns="urn:soapgen:kinds"><color> </color><unit>cm</unit></v>"#);
     assert_eq!(spaced.color.as_deref(), Some(" "));
-    let mut r = XmlReader::new(r#"<v xmlns="urn:soapgen:kinds"><count> </count><unit/></v>"#);
-    let root = r.root().unwrap();
-    assert!(Defaults::read_xml(&mut r, root).is_err());
+    assert!(xml::from_str::<Defaults>(
+        r#"<v xmlns="urn:soapgen:kinds"><count> </count><unit/></v>"#
+    )
+    .is_err());
 }
 
 // ------------------------------------------------------------------------------------------------
