@@ -43,8 +43,8 @@ pub struct ErrorInfo {
 }
 
 macro_rules! service {
-    ($name:ident, $version:literal $(, $option:ident)?) => {
-        #[soap_client(namespace = "urn:soapgen:test", soap = $version, blocking $(, $option)?)]
+    ($name:ident, $version:literal $(, $option:ident)*) => {
+        #[soap_client(namespace = "urn:soapgen:test", soap = $version $(, $option)*)]
         pub trait $name {
             #[soap(action = "say_hello")]
             async fn say_hello(&self, name: String, times: i64) -> Result<StringArray, Error>;
@@ -58,8 +58,8 @@ macro_rules! service {
     };
 }
 
-service!(Spyne11, "1.1");
-service!(Spyne12, "1.2");
+service!(Spyne11, "1.1", blocking);
+service!(Spyne12, "1.2", blocking);
 // Request payloads under default-namespace declarations (Namespaces in XML 1.0 §6.2).
 service!(Spyne11Default, "1.1", default_namespaces);
 service!(Spyne12Default, "1.2", default_namespaces);
