@@ -41,9 +41,9 @@ async fn gsoap_sends_attachments_of_every_size_over_both_versions() {
         let got = c11.get_data(size as i64, None).await.unwrap();
         assert!(got[..] == expected[..], "1.1, {size} bytes differ");
         assert!(
-            rec.last().1.starts_with("multipart/related"),
+            rec.last_content_types().1.starts_with("multipart/related"),
             "{:?}",
-            rec.last()
+            rec.last_content_types()
         );
         let c12 = mtom::MtomServiceClient::from_client(c).with_soap_version(SoapVersion::Soap12);
         let got = c12
@@ -71,7 +71,7 @@ async fn gsoap_receives_mtom_attachments_and_echoes_them() {
             (format!("n{size}").as_str(), size as i64)
         );
         assert!(r.data == data, "1.1 echo of {size} bytes differs");
-        let (req_ct, resp_ct) = rec.last();
+        let (req_ct, resp_ct) = rec.last_content_types();
         assert!(
             req_ct.starts_with("multipart/related") && req_ct.contains("application/xop+xml"),
             "{req_ct}"
@@ -81,7 +81,7 @@ async fn gsoap_receives_mtom_attachments_and_echoes_them() {
         let r = c12.echo_data("v12".into(), data.clone()).await.unwrap();
         assert_eq!(r.size, size as i64);
         assert!(r.data == data, "1.2 echo of {size} bytes differs");
-        let (req_ct, _) = rec.last();
+        let (req_ct, _) = rec.last_content_types();
         assert!(
             req_ct.contains("start-info=\"application/soap+xml"),
             "{req_ct}"
@@ -102,13 +102,16 @@ async fn small_values_stay_inline_below_the_threshold() {
     let small = Base64Binary::from(peers::pattern_bytes(4095));
     let r = c11.echo_data("small".into(), small.clone()).await.unwrap();
     assert!(r.data == small);
-    let (req_ct, resp_ct) = recording.last();
+    let (req_ct, resp_ct) = recording.last_content_types();
     assert!(req_ct.starts_with("text/xml"), "{req_ct}");
     assert!(resp_ct.starts_with("text/xml"), "{resp_ct}");
     let big = Base64Binary::from(peers::pattern_bytes(4096));
     let r = c11.echo_data("big".into(), big.clone()).await.unwrap();
     assert!(r.data == big);
-    assert!(recording.last().0.starts_with("multipart/related"));
+    assert!(recording
+        .last_content_types()
+        .0
+        .starts_with("multipart/related"));
 }
 
 #[tokio::test]
@@ -120,7 +123,7 @@ async fn gsoap_inline_base64_is_read_too() {
         let data = Base64Binary::from(peers::pattern_bytes(size));
         let r = c11.echo_data("i".into(), data.clone()).await.unwrap();
         assert!(r.data == data, "{size}");
-        assert!(rec.last().1.starts_with("text/xml"));
+        assert!(rec.last_content_types().1.starts_with("text/xml"));
     }
 }
 

@@ -111,7 +111,7 @@ async fn gsoap_receives_mime_parts_and_echoes_them_by_name_and_by_order() {
                     t.contains(" image/x-thumb ") && t.ends_with(&format!(" {thumb_size}")),
                     "{what}: {t}"
                 );
-                let (req_ct, resp_ct) = rec.last();
+                let (req_ct, resp_ct) = rec.last_content_types();
                 assert!(
                     req_ct.contains("start=\"<root.message@soapgen>\""),
                     "{req_ct}"
@@ -136,7 +136,7 @@ async fn swa_refs_go_to_gsoap_and_come_back() {
         assert_eq!(r.size, size as i64);
         assert!(r.photo.data[..] == data[..], "swaRef of {size} B differs");
         assert_eq!(r.photo.content_type.as_deref(), Some("image/gif"));
-        let (req_ct, resp_ct) = rec.last();
+        let (req_ct, resp_ct) = rec.last_content_types();
         assert!(
             req_ct.starts_with("multipart/related; type=\"text/xml\""),
             "{req_ct}"

@@ -592,26 +592,6 @@ async fn the_cases_through_a_gsoap_server_built_from_the_same_wsdls() {
     }
 }
 
-/// Sends through the default reqwest transport and keeps every request body.
-#[derive(Debug)]
-struct Recording {
-    inner: soapgen_runtime::transport::ReqwestTransport,
-    bodies: std::sync::Mutex<Vec<String>>,
-}
-
-impl soapgen_runtime::transport::Transport for Recording {
-    fn send(
-        &self,
-        request: soapgen_runtime::transport::HttpRequest,
-    ) -> soapgen_runtime::transport::TransportFuture<'_> {
-        self.bodies
-            .lock()
-            .unwrap()
-            .push(String::from_utf8(request.body.to_vec()).unwrap());
-        self.inner.send(request)
-    }
-}
-
 /// One element's information: expanded name, attributes (namespace, local name, value) sorted,
 /// namespace declarations left out, and the content (children, text).
 #[derive(Debug, PartialEq)]
@@ -671,10 +651,7 @@ async fn default_namespace_requests_are_accepted_by_gsoap_and_infoset_equal() {
             name: "n < m".into(),
         }],
     };
-    let recording = std::sync::Arc::new(Recording {
-        inner: soapgen_runtime::transport::ReqwestTransport::new().unwrap(),
-        bodies: Default::default(),
-    });
+    let recording = std::sync::Arc::new(soapgen_tests::recording::Recording::new());
     let client = |default_namespaces: bool| {
         let c = soapgen_runtime::Client::builder(peer.url("/"))
             .transport(recording.clone())
@@ -689,7 +666,7 @@ async fn default_namespace_requests_are_accepted_by_gsoap_and_infoset_equal() {
         order
     );
     assert_eq!(client(false).echo(order.clone()).await.unwrap(), order);
-    let bodies = recording.bodies.lock().unwrap();
+    let bodies = recording.requests();
     let (default, prefixed) = (&bodies[0], &bodies[1]);
     assert!(
         default.contains(

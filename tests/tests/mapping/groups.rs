@@ -12,6 +12,7 @@ mod groups {
     soapgen_runtime::include_client!("groups");
 }
 use groups::types::*;
+use soapgen_tests::peers::echoed;
 
 const NS: &str = "urn:soapgen:groups";
 
@@ -247,10 +248,6 @@ fn a_repeated_sequence_is_a_vec_of_structs_in_document_order() {
 }
 
 /// The value of a call, or a panic with the error and the peer's stderr.
-fn echoed<T>(r: Result<T, soapgen_runtime::Error>, peer: &soapgen_tests::peers::Peer) -> T {
-    r.unwrap_or_else(|e| panic!("{e}\n{}", peer.stderr_output()))
-}
-
 /// Every case above sent to gSOAP (its own decoding of the groups into C unions and arrays) and
 /// echoed back: the value read from gSOAP's reply equals the value sent.
 #[tokio::test]

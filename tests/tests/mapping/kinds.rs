@@ -22,6 +22,7 @@ mod kinds {
 }
 use kinds::types::*;
 use kinds::KindsClient;
+use soapgen_tests::peers::echoed;
 
 const NS: &str = "urn:soapgen:kinds";
 
@@ -30,10 +31,6 @@ fn client(peer: &Peer) -> KindsClient {
 }
 
 /// The value of a call, or a panic with the error and the peer's stderr.
-fn echoed<T>(r: Result<T, soapgen_runtime::Error>, peer: &Peer) -> T {
-    r.unwrap_or_else(|e| panic!("{e}\n{}", peer.stderr_output()))
-}
-
 fn dec(s: &str) -> Decimal {
     s.parse().unwrap()
 }

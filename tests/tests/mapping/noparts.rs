@@ -3,39 +3,19 @@
 //! from the same WSDL (tests/peers/gsoap/noparts), which picks the operation by SOAPAction and, in
 //! strict mode, refuses a Body that is not empty. Every request sent is also read back here.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use soapgen_runtime::transport::{HttpRequest, ReqwestTransport, Transport, TransportFuture};
 use soapgen_runtime::xml::XmlReader;
 use soapgen_runtime::{soap_client, Client, Error};
+use soapgen_tests::recording::Recording;
 
 mod noparts {
     soapgen_runtime::include_client!("noparts");
 }
 use noparts::NoPartsServiceClient;
 
-/// Sends through reqwest and keeps every request body.
-#[derive(Debug)]
-struct Recorder {
-    inner: ReqwestTransport,
-    bodies: Mutex<Vec<String>>,
-}
-
-impl Transport for Recorder {
-    fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
-        self.bodies
-            .lock()
-            .unwrap()
-            .push(String::from_utf8_lossy(&request.body).into_owned());
-        self.inner.send(request)
-    }
-}
-
-fn client(url: String) -> (Client, Arc<Recorder>) {
-    let rec = Arc::new(Recorder {
-        inner: ReqwestTransport::builder().build().unwrap(),
-        bodies: Mutex::new(Vec::new()),
-    });
+fn client(url: String) -> (Client, Arc<Recording>) {
+    let rec = Arc::new(Recording::new());
     let c = Client::builder(url).transport(rec.clone()).build().unwrap();
     (c, rec)
 }
@@ -80,7 +60,7 @@ async fn empty_requests_reach_the_gsoap_peer_with_an_empty_body() {
     c.touch().await.unwrap();
     c.touch().await.unwrap();
     assert_eq!(c.get_count().await.unwrap(), 2);
-    let bodies = rec.bodies.lock().unwrap().clone();
+    let bodies = rec.requests();
     assert_eq!(bodies.len(), 4);
     for b in &bodies {
         assert_eq!(body_children(b), 0, "{b}");
@@ -90,7 +70,7 @@ async fn empty_requests_reach_the_gsoap_peer_with_an_empty_body() {
     let (c2, rec2) = client(peer.url("/"));
     let e = WithBodyClient::from_client(c2).touch().await.unwrap_err();
     assert!(e.is_fault(), "{e:?}");
-    let sent = rec2.bodies.lock().unwrap().clone();
+    let sent = rec2.requests();
     assert_eq!(
         sent.iter().map(|b| body_children(b)).collect::<Vec<_>>(),
         [1]

@@ -16,6 +16,7 @@ mod polymorphism {
     soapgen_runtime::include_client!("polymorphism");
 }
 use polymorphism::types::*;
+use soapgen_tests::peers::echoed;
 
 const NS: &str = "urn:soapgen:poly";
 
@@ -214,10 +215,6 @@ fn an_unknown_derived_type_is_read_as_the_declared_type_only_when_lenient() {
 }
 
 /// The value of a call, or a panic with the error and the peer's stderr.
-fn echoed<T>(r: Result<T, soapgen_runtime::Error>, peer: &soapgen_tests::peers::Peer) -> T {
-    r.unwrap_or_else(|e| panic!("{e}\n{}", peer.stderr_output()))
-}
-
 /// The zoo sent to gSOAP, whose C++ classes inherit like the schema's types (it reads each
 /// `xsi:type` into an instance of that class and writes the class's own `xsi:type` back): the
 /// value read from its reply equals the value sent, every type derived by extension with all its

@@ -11,72 +11,35 @@
 //!
 //! Keys: `soapgen_tests::pki` (openssl, at test time), EC leaves from [`pki::ec_leaf`].
 
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use soapgen_runtime::wss::{
-    exclusive_c14n, AlgorithmPolicy, MessagePart, SignatureAlgorithm, TrustStore, UtcTime,
-    WssConfig, WssError, X509Credential, X509Signer, C14N_10, C14N_11,
+    exclusive_c14n, AlgorithmPolicy, MessagePart, SignatureAlgorithm, UtcTime, WssConfig, WssError,
+    X509Credential, X509Signer, C14N_10, C14N_11,
 };
 use soapgen_runtime::SoapVersion;
+use soapgen_tests::pki::openssl_with_stdin;
 use soapgen_tests::pki::{self, test_pki};
 use soapgen_tests::signxml::{signxml_sign, signxml_verify};
-use soapgen_tests::wss::{cert, credential, echo_operation, offline_client, request, ECHO_NS};
+use soapgen_tests::wss::client_wss;
+use soapgen_tests::wss::str_as_x509data;
+use soapgen_tests::wss::uri::{
+    ECDSA_SHA256, ECDSA_SHA384, RSA_SHA256, SHA256, SHA384, SOAP11, WSSE, WSU,
+};
+use soapgen_tests::wss::{credential, echo_operation, offline_client, request, ECHO_NS};
 use soapgen_tests::xmlsec::{xmlsec1_sign, xmlsec1_sign_c14n, xmlsec1_verify};
-
-const SOAP11: &str = "http://schemas.xmlsoap.org/soap/envelope/";
-const WSSE: &str =
-    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
-const WSU: &str =
-    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
-const SHA256: &str = "http://www.w3.org/2001/04/xmlenc#sha256";
-const SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#sha384";
-const RSA_SHA256: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
-const ECDSA_SHA256: &str = "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256";
-const ECDSA_SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384";
-
-fn now() -> UtcTime {
-    UtcTime::now()
-}
 
 fn path(name: &str) -> std::path::PathBuf {
     test_pki().path(name)
 }
 
-/// A client that signs with client.pem, sends a Timestamp and trusts the test CA: it requires a
-/// signed Body and Timestamp in responses.
-fn client() -> WssConfig {
-    WssConfig::new()
-        .timestamp(Duration::from_secs(300))
-        .sign(X509Signer::new(credential("client")))
-        .trust(TrustStore::new().anchor(cert("ca.pem")))
-}
-
 /// An unsigned response with a Timestamp (`TS-1`) and a Body (`Body-1`); the Envelope also
 /// declares a namespace nothing uses and carries `xml:lang`, which only inclusive C14N renders.
 fn response() -> String {
-    let created = now();
+    let created = UtcTime::now();
     let expires = created.plus(Duration::from_secs(300));
     format!(
         r#"<soap:Envelope xmlns:soap="{SOAP11}" xmlns:wsu="{WSU}" xmlns:unused="urn:unused" xml:lang="en"><soap:Header><wsse:Security xmlns:wsse="{WSSE}" soap:mustUnderstand="1"><wsu:Timestamp wsu:Id="TS-1"><wsu:Created>{created}</wsu:Created><wsu:Expires>{expires}</wsu:Expires></wsu:Timestamp></wsse:Security></soap:Header><soap:Body wsu:Id="Body-1"><r:EchoResponse xmlns:r="urn:r"><r:text>signed by a peer</r:text></r:EchoResponse></soap:Body></soap:Envelope>"#
-    )
-}
-
-/// xmlsec1 does not resolve WS-Security SecurityTokenReferences: the BinarySecurityToken's
-/// certificate as `ds:X509Data` in `ds:KeyInfo` (which no signature covers).
-fn str_as_x509data(xml: &str) -> String {
-    let bst = xml.find("<wsse:BinarySecurityToken").unwrap();
-    let start = bst + xml[bst..].find('>').unwrap() + 1;
-    let end = start + xml[start..].find('<').unwrap();
-    let ki = xml.find("<ds:KeyInfo").unwrap();
-    let ki_content = ki + xml[ki..].find('>').unwrap() + 1;
-    let ki_end = xml.find("</ds:KeyInfo>").unwrap();
-    format!(
-        "{}<ds:X509Data><ds:X509Certificate>{}</ds:X509Certificate></ds:X509Data>{}",
-        &xml[..ki_content],
-        &xml[start..end],
-        &xml[ki_end..]
     )
 }
 
@@ -175,18 +138,18 @@ fn ecdsa_both_ways_with_xmlsec1() {
             &["TS-1", "Body-1"],
         );
         assert_eq!(signature_value(&signed).len(), value_len);
-        let report = client()
-            .check_response(signed.as_bytes(), now())
+        let report = client_wss()
+            .check_response(signed.as_bytes(), UtcTime::now())
             .unwrap_or_else(|e| panic!("{curve}: {e}\n{signed}"));
         assert_eq!(report.signed, [MessagePart::Timestamp, MessagePart::Body]);
         assert!(report.signer.unwrap().subject().contains(&stem));
         // A changed Body, a changed SignatureValue, a policy without the method.
-        let e = client()
+        let e = client_wss()
             .check_response(
                 signed
                     .replace("signed by a peer", "signed by a pier")
                     .as_bytes(),
-                now(),
+                UtcTime::now(),
             )
             .unwrap_err();
         assert!(
@@ -201,16 +164,16 @@ fn ecdsa_both_ways_with_xmlsec1() {
             "A"
         };
         flipped.replace_range(at + 4..at + 5, c);
-        let e = client()
-            .check_response(flipped.as_bytes(), now())
+        let e = client_wss()
+            .check_response(flipped.as_bytes(), UtcTime::now())
             .unwrap_err();
         assert!(
             matches!(&e, WssError::InvalidSignature(m) if m.contains("SignatureValue")),
             "{e}"
         );
-        let e = client()
+        let e = client_wss()
             .algorithms(AlgorithmPolicy::default().deny(sig_uri))
-            .check_response(signed.as_bytes(), now())
+            .check_response(signed.as_bytes(), UtcTime::now())
             .unwrap_err();
         assert!(
             matches!(&e, WssError::AlgorithmNotAllowed { role: "SignatureMethod", uri } if uri == sig_uri),
@@ -230,8 +193,8 @@ fn ecdsa_both_ways_with_xmlsec1() {
         &["TS-1", "Body-1"],
     );
     xmlsec1_verify(&signed, &["--pubkey-cert-pem", pem.to_str().unwrap()]).unwrap();
-    let e = client()
-        .check_response(signed.as_bytes(), now())
+    let e = client_wss()
+        .check_response(signed.as_bytes(), UtcTime::now())
         .unwrap_err();
     assert!(
         matches!(&e, WssError::InvalidSignature(m) if m.contains("EC P-256") && m.contains("P-384 with SHA-384")),
@@ -247,8 +210,8 @@ fn ecdsa_both_ways_with_xmlsec1() {
         &["TS-1", "Body-1"],
     );
     let rsa_uri = signed.replace(ECDSA_SHA256, RSA_SHA256);
-    let e = client()
-        .check_response(rsa_uri.as_bytes(), now())
+    let e = client_wss()
+        .check_response(rsa_uri.as_bytes(), UtcTime::now())
         .unwrap_err();
     assert!(
         matches!(&e, WssError::InvalidSignature(m) if m.contains("no RSA key")),
@@ -262,8 +225,11 @@ fn ecdsa_both_ways_with_xmlsec1() {
         SHA256,
         &["TS-1", "Body-1"],
     );
-    let e = client()
-        .check_response(server.replace(RSA_SHA256, ECDSA_SHA256).as_bytes(), now())
+    let e = client_wss()
+        .check_response(
+            server.replace(RSA_SHA256, ECDSA_SHA256).as_bytes(),
+            UtcTime::now(),
+        )
         .unwrap_err();
     assert!(
         matches!(&e, WssError::InvalidSignature(m) if m.contains("not the EC key")),
@@ -287,24 +253,6 @@ fn ecdsa_both_ways_with_xmlsec1() {
     assert!(e.contains("an RSA key cannot sign"), "{e}");
 }
 
-fn openssl(args: &[&str], input: &[u8]) -> Vec<u8> {
-    let mut child = Command::new("openssl")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run openssl ({e}): apt-get install -y openssl"));
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
 /// `signed` with its SignatureMethod replaced by `method` (a whole element) and the SignedInfo
 /// signed again by `openssl dgst -sign server.key` with RSASSA-PSS, SHA-256 and a `salt`-byte
 /// salt.
@@ -318,7 +266,8 @@ fn resign_pss(signed: &str, method: &str, salt: usize) -> String {
     exclusive_c14n(&doc, apex, &[], &mut c14n).unwrap();
     let key = path("server.key");
     let salt = format!("rsa_pss_saltlen:{salt}");
-    let value = openssl(
+    let value = openssl_with_stdin(
+        test_pki().dir(),
         &[
             "dgst",
             "-sha256",
@@ -376,22 +325,22 @@ fn rsa_pss_both_ways_with_signxml() {
             &["TS-1", "Body-1"],
         );
         assert!(signed.contains(uri), "{signed}");
-        let report = client()
-            .check_response(signed.as_bytes(), now())
+        let report = client_wss()
+            .check_response(signed.as_bytes(), UtcTime::now())
             .unwrap_or_else(|e| panic!("{uri}: {e}\n{signed}"));
         assert_eq!(report.signed, [MessagePart::Timestamp, MessagePart::Body]);
-        let e = client()
+        let e = client_wss()
             .check_response(
                 signed
                     .replace("signed by a peer", "signed by a pear")
                     .as_bytes(),
-                now(),
+                UtcTime::now(),
             )
             .unwrap_err();
         assert!(matches!(e, WssError::InvalidSignature(_)), "{e}");
         // PKCS#1 v1.5 is not PSS: the same value under rsa-sha256 does not verify.
-        let e = client()
-            .check_response(signed.replace(uri, RSA_SHA256).as_bytes(), now())
+        let e = client_wss()
+            .check_response(signed.replace(uri, RSA_SHA256).as_bytes(), UtcTime::now())
             .unwrap_err();
         assert!(
             matches!(&e, WssError::InvalidSignature(m) if m.contains("SignatureValue")),
@@ -415,8 +364,8 @@ fn rsa_pss_both_ways_with_signxml() {
         )
     };
     let with_params = resign_pss(&signed, &params(32), 32);
-    let report = client()
-        .check_response(with_params.as_bytes(), now())
+    let report = client_wss()
+        .check_response(with_params.as_bytes(), UtcTime::now())
         .unwrap_or_else(|e| panic!("rsa-pss: {e}\n{with_params}"));
     assert_eq!(report.signed, [MessagePart::Timestamp, MessagePart::Body]);
     let defaults = resign_pss(
@@ -424,12 +373,12 @@ fn rsa_pss_both_ways_with_signxml() {
         r#"<ds:SignatureMethod Algorithm="http://www.w3.org/2007/05/xmldsig-more#rsa-pss"/>"#,
         32,
     );
-    client()
-        .check_response(defaults.as_bytes(), now())
+    client_wss()
+        .check_response(defaults.as_bytes(), UtcTime::now())
         .unwrap_or_else(|e| panic!("rsa-pss with the default parameters: {e}"));
     let salt20 = resign_pss(&signed, &params(20), 20);
-    let e = client()
-        .check_response(salt20.as_bytes(), now())
+    let e = client_wss()
+        .check_response(salt20.as_bytes(), UtcTime::now())
         .unwrap_err();
     assert!(
         matches!(&e, WssError::AlgorithmNotAllowed { uri, .. } if uri.contains("SaltLength")),
@@ -440,7 +389,7 @@ fn rsa_pss_both_ways_with_signxml() {
 #[test]
 fn inclusive_c14n_is_an_opt_in() {
     let (key, pem) = (path("server.key"), path("server.pem"));
-    let inclusive = || client().algorithms(AlgorithmPolicy::default().allow_inclusive_c14n());
+    let inclusive = || client_wss().algorithms(AlgorithmPolicy::default().allow_inclusive_c14n());
     for c14n in [C14N_10, C14N_11] {
         let signed = xmlsec1_sign_c14n(
             &response(),
@@ -453,8 +402,8 @@ fn inclusive_c14n_is_an_opt_in() {
         );
         xmlsec1_verify(&signed, &["--pubkey-cert-pem", pem.to_str().unwrap()]).unwrap();
         // Refused by default, the error naming the switch.
-        let e = client()
-            .check_response(signed.as_bytes(), now())
+        let e = client_wss()
+            .check_response(signed.as_bytes(), UtcTime::now())
             .unwrap_err();
         assert!(
             matches!(&e, WssError::AlgorithmNotAllowed { role: "CanonicalizationMethod", uri } if uri.contains(c14n) && uri.contains("allow_inclusive_c14n")),
@@ -463,7 +412,7 @@ fn inclusive_c14n_is_an_opt_in() {
         assert!(e.to_string().contains("allow_inclusive_c14n"), "{e}");
         // Verified with the opt-in.
         let report = inclusive()
-            .check_response(signed.as_bytes(), now())
+            .check_response(signed.as_bytes(), UtcTime::now())
             .unwrap_or_else(|e| panic!("{c14n}: {e}\n{signed}"));
         assert_eq!(report.signed, [MessagePart::Timestamp, MessagePart::Body]);
         // Inclusive C14N covers the namespaces and xml:lang in scope: changing the unused
@@ -479,7 +428,7 @@ fn inclusive_c14n_is_an_opt_in() {
                 xmlsec1_verify(&changed, &["--pubkey-cert-pem", pem.to_str().unwrap()]).is_err()
             );
             let e = inclusive()
-                .check_response(changed.as_bytes(), now())
+                .check_response(changed.as_bytes(), UtcTime::now())
                 .unwrap_err();
             assert!(
                 matches!(&e, WssError::InvalidSignature(_)),
@@ -493,8 +442,8 @@ fn inclusive_c14n_is_an_opt_in() {
             &format!("<ds:Transform Algorithm=\"{exc}\"/>"),
         );
         assert_ne!(transforms_only, signed);
-        let e = client()
-            .check_response(transforms_only.as_bytes(), now())
+        let e = client_wss()
+            .check_response(transforms_only.as_bytes(), UtcTime::now())
             .unwrap_err();
         assert!(
             matches!(
@@ -519,7 +468,7 @@ fn inclusive_c14n_is_an_opt_in() {
         &["TS-1", "Body-1"],
     );
     let e = inclusive()
-        .check_response(signed.as_bytes(), now())
+        .check_response(signed.as_bytes(), UtcTime::now())
         .unwrap_err();
     assert!(
         matches!(&e, WssError::AlgorithmNotAllowed { uri, .. } if uri == with_comments),

@@ -18,8 +18,6 @@
 //! Keys and certificates come from `soapgen_tests::pki`: `server.pem`/`server.key` are the
 //! recipient, `client.pem`/`client.key` sign.
 
-use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use soapgen_runtime::wss::{
@@ -29,47 +27,16 @@ use soapgen_runtime::wss::{
 use soapgen_runtime::xml::Name;
 use soapgen_runtime::{Client, Operation, SoapVersion};
 use soapgen_tests::peers;
-use soapgen_tests::pki::test_pki;
+use soapgen_tests::pki::{ec_leaf, test_pki};
+use soapgen_tests::pki::{openssl_with_stdin, try_openssl_with_stdin};
 use soapgen_tests::wss::{cert, credential, request_with, strs, wss4j_keys, ECHO_NS};
 use soapgen_tests::wss4j_service::{echo11, Echo11Client, Echo12Client};
 use soapgen_tests::xmlsec::{
     xmlsec1_decrypt, xmlsec1_encrypt_body, xmlsec1_verify, xmlsec1_verify_with_cert,
 };
 
-const OPENSSL_HINT: &str = "apt-get install -y openssl";
-
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Runs `openssl args…` with `input` on stdin; its stdout. Panics (with the output) on failure.
-fn openssl(args: &[&str], input: &[u8]) -> Vec<u8> {
-    try_openssl(args, input).unwrap_or_else(|e| panic!("openssl {args:?} failed: {e}"))
-}
-
-fn try_openssl(args: &[&str], input: &[u8]) -> Result<Vec<u8>, String> {
-    use std::io::Write;
-    let mut child = Command::new("openssl")
-        .args(args)
-        .current_dir(test_pki().dir())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run openssl ({e}): {OPENSSL_HINT}"));
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input).unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    if out.status.success() {
-        Ok(out.stdout)
-    } else {
-        Err(format!(
-            "{}: {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
 }
 
 /// The `openssl enc` cipher name of a CBC algorithm.
@@ -104,7 +71,11 @@ fn openssl_enc_ciphertexts_decrypt() {
             let key = alg.generate_key().unwrap();
             let iv = BlockEncryption::Aes128Cbc.generate_key().unwrap()[..block].to_vec();
             // openssl enc pads PKCS#7 style: one of the paddings XML-Enc §5.2 allows.
-            let c = openssl(&["enc", name, "-K", &hex(&key), "-iv", &hex(&iv)], &plain);
+            let c = openssl_with_stdin(
+                test_pki().dir(),
+                &["enc", name, "-K", &hex(&key), "-iv", &hex(&iv)],
+                &plain,
+            );
             let mut data = iv.clone();
             data.extend_from_slice(&c);
             assert_eq!(alg.decrypt(&key, &data).unwrap(), plain, "{alg:?}");
@@ -122,7 +93,11 @@ fn soapgen_ciphertexts_decrypt_with_openssl_enc() {
             let key = alg.generate_key().unwrap();
             let data = alg.encrypt(&key, &plain).unwrap();
             let (iv, c) = data.split_at(block);
-            let back = openssl(&["enc", "-d", name, "-K", &hex(&key), "-iv", &hex(iv)], c);
+            let back = openssl_with_stdin(
+                test_pki().dir(),
+                &["enc", "-d", name, "-K", &hex(&key), "-iv", &hex(iv)],
+                c,
+            );
             assert_eq!(back, plain, "{alg:?}");
         }
     }
@@ -153,7 +128,7 @@ fn openssl_pkeyutl_wrapped_keys_unwrap() {
             let key = alg.generate_key().unwrap();
             let mut args = vec!["pkeyutl", "-encrypt", "-certin", "-inkey", "server.pem"];
             args.extend_from_slice(padding);
-            let wrapped = openssl(&args, &key);
+            let wrapped = openssl_with_stdin(test_pki().dir(), &args, &key);
             assert_eq!(wrapped.len(), 256);
             assert_eq!(
                 kt.unwrap(&cred, &wrapped, alg.key_len()).unwrap(),
@@ -176,7 +151,11 @@ fn soapgen_wrapped_keys_unwrap_with_openssl_pkeyutl() {
             assert_eq!(wrapped.len(), 256);
             let mut args = vec!["pkeyutl", "-decrypt", "-inkey", "server.key"];
             args.extend_from_slice(padding);
-            assert_eq!(openssl(&args, &wrapped), key, "{kt:?} {alg:?}");
+            assert_eq!(
+                openssl_with_stdin(test_pki().dir(), &args, &wrapped),
+                key,
+                "{kt:?} {alg:?}"
+            );
             // And soapgen's own round trip.
             assert_eq!(kt.unwrap(&cred, &wrapped, key.len()).unwrap(), key);
         }
@@ -185,7 +164,8 @@ fn soapgen_wrapped_keys_unwrap_with_openssl_pkeyutl() {
     let wrapped = KeyTransport::RsaOaepMgf1Sha1
         .wrap(&cert, &[7u8; 32])
         .unwrap();
-    assert!(try_openssl(
+    assert!(try_openssl_with_stdin(
+        test_pki().dir(),
         &[
             "pkeyutl",
             "-decrypt",
@@ -279,39 +259,13 @@ fn rsa15_failures_are_random_keys_that_then_fail() {
 
 #[test]
 fn wrap_needs_an_rsa_certificate() {
-    let dir = test_pki().dir();
-    let ec = dir.join("ec-wss-encrypt.pem");
-    make_ec_cert(dir, &ec);
+    let ec = test_pki().path(&format!("{}.pem", ec_leaf("P-256")));
     let cert = Certificate::from_pem(&std::fs::read(&ec).unwrap(), "ec").unwrap();
     let e = KeyTransport::RsaOaepMgf1Sha1
         .wrap(&cert, &[0u8; 16])
         .unwrap_err();
     assert!(matches!(e, WssError::Certificate { .. }), "{e}");
     assert!(e.to_string().contains("not RSA"), "{e}");
-}
-
-fn make_ec_cert(dir: &Path, out: &Path) {
-    let key = dir.join("ec-wss-encrypt.key");
-    let status = Command::new("openssl")
-        .args([
-            "req",
-            "-x509",
-            "-newkey",
-            "ec",
-            "-pkeyopt",
-            "ec_paramgen_curve:P-256",
-            "-nodes",
-        ])
-        .arg("-keyout")
-        .arg(&key)
-        .arg("-out")
-        .arg(out)
-        .args(["-subj", "/CN=soapgen ec test", "-days", "1"])
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap_or_else(|e| panic!("cannot run openssl ({e}): {OPENSSL_HINT}"));
-    assert!(status.success());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -533,9 +487,7 @@ fn the_wire_log_hides_cipher_values() {
 
 #[test]
 fn a_non_rsa_recipient_is_a_typed_error_when_sending() {
-    let dir = test_pki().dir();
-    let ec = dir.join("ec-wss-encrypt-recipient.pem");
-    make_ec_cert(dir, &ec);
+    let ec = test_pki().path(&format!("{}.pem", ec_leaf("P-256")));
     let cert = Certificate::from_pem(&std::fs::read(&ec).unwrap(), "ec").unwrap();
     let client = Client::builder("http://127.0.0.1:9/")
         .wss(WssConfig::new().encrypt(X509Encryptor::new(cert)))

@@ -15,11 +15,9 @@
 //!   by soapgen.
 
 use std::process::{Command, Output, Stdio};
-use std::sync::Mutex;
 use std::time::Duration;
 
 use base64::Engine as _;
-use soapgen_runtime::transport::{HttpRequest, ReqwestTransport, Transport, TransportFuture};
 use soapgen_runtime::wss::{
     AlgorithmPolicy, BlockEncryption, DigestAlgorithm, EncryptionOrder, KeyTransport, TrustStore,
     WssConfig, WssError, X509Encryptor, X509Signer,
@@ -27,14 +25,12 @@ use soapgen_runtime::wss::{
 use soapgen_runtime::{Client, Error, FromXml, Operation, SoapVersion};
 use soapgen_tests::peers;
 use soapgen_tests::pki::test_pki;
+use soapgen_tests::recording::Recording;
+use soapgen_tests::wss::uri::{RSA_SHA1, RSA_SHA256, SHA1, SHA256};
 use soapgen_tests::wss::{cert, credential, text_envelope};
 
 const NS: &str = "urn:soapgen:wsse";
 const CHECKED_SIGNED: &str = "timestamp,signature,body-signed,timestamp-signed";
-const RSA_SHA256: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
-const RSA_SHA1: &str = "http://www.w3.org/2000/09/xmldsig#rsa-sha1";
-const SHA256: &str = "http://www.w3.org/2001/04/xmlenc#sha256";
-const SHA1: &str = "http://www.w3.org/2000/09/xmldsig#sha1";
 
 /// `EchoTextResponse` of `tests/peers/gsoap/wsse/wsse.wsdl`.
 #[derive(Debug, Clone, PartialEq, FromXml)]
@@ -286,36 +282,6 @@ fn gsoap_wsse_peer_self_check() {
 // soapgen's signed requests
 // --------------------------------------------------------------------------
 
-/// A transport that keeps the last response body.
-#[derive(Debug)]
-struct Wire {
-    inner: ReqwestTransport,
-    last_response: Mutex<String>,
-}
-
-impl Wire {
-    fn new() -> std::sync::Arc<Wire> {
-        std::sync::Arc::new(Wire {
-            inner: ReqwestTransport::builder().build().unwrap(),
-            last_response: Mutex::new(String::new()),
-        })
-    }
-
-    fn last_response(&self) -> String {
-        self.last_response.lock().unwrap().clone()
-    }
-}
-
-impl Transport for Wire {
-    fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
-        Box::pin(async move {
-            let resp = self.inner.send(request).await?;
-            *self.last_response.lock().unwrap() = String::from_utf8_lossy(&resp.body).into_owned();
-            Ok(resp)
-        })
-    }
-}
-
 /// Signs as `who`; trusts the test CA for the responses' signatures.
 fn signing(who: &str, digest: DigestAlgorithm, ttl: Duration) -> WssConfig {
     WssConfig::new()
@@ -354,7 +320,7 @@ fn x11(client: &Client) -> String {
     envelope(client, SoapVersion::Soap11, "x")
 }
 
-fn client_for(url: String, wss: Option<WssConfig>, wire: &std::sync::Arc<Wire>) -> Client {
+fn client_for(url: String, wss: Option<WssConfig>, wire: &std::sync::Arc<Recording>) -> Client {
     let mut b = Client::builder(url).transport(wire.clone());
     if let Some(wss) = wss {
         b = b.wss(wss);
@@ -364,14 +330,19 @@ fn client_for(url: String, wss: Option<WssConfig>, wire: &std::sync::Arc<Wire>) 
 
 /// A client for `url` signing as `who` with SHA-256 digests and a Timestamp of `ttl` (see
 /// [`signing`]), over `wire`.
-fn signed_client(url: String, who: &str, ttl: Duration, wire: &std::sync::Arc<Wire>) -> Client {
+fn signed_client(
+    url: String,
+    who: &str,
+    ttl: Duration,
+    wire: &std::sync::Arc<Recording>,
+) -> Client {
     client_for(url, Some(signing(who, DigestAlgorithm::Sha256, ttl)), wire)
 }
 
 #[tokio::test]
 async fn gsoap_accepts_soapgen_signed_requests() {
     let p = peers::gsoap_wsse();
-    let wire = Wire::new();
+    let wire = std::sync::Arc::new(Recording::new());
     for digest in [DigestAlgorithm::Sha256, DigestAlgorithm::Sha1] {
         for version in [SoapVersion::Soap11, SoapVersion::Soap12] {
             let wss = signing("client", digest, Duration::from_secs(300));
@@ -437,7 +408,7 @@ async fn refused(client: &Client, xml: String, what: &str) -> String {
 #[tokio::test]
 async fn gsoap_refuses_unsigned_tampered_and_untrusted_requests() {
     let p = peers::gsoap_wsse();
-    let wire = Wire::new();
+    let wire = std::sync::Arc::new(Recording::new());
     let url = p.url("/sign");
 
     // No Security header at all; a Timestamp but no signature.
@@ -491,7 +462,7 @@ async fn gsoap_refuses_unsigned_tampered_and_untrusted_requests() {
 #[tokio::test]
 async fn gsoap_refuses_an_expired_timestamp() {
     let p = peers::gsoap_wsse();
-    let wire = Wire::new();
+    let wire = std::sync::Arc::new(Recording::new());
     // A 1 ms time to live, held back 50 ms after signing: expired on arrival.
     let c = signed_client(p.url("/sign"), "client", Duration::from_millis(1), &wire);
     let xml = envelope(&c, SoapVersion::Soap11, "late");
@@ -509,7 +480,7 @@ async fn gsoap_refuses_an_expired_timestamp() {
 #[tokio::test]
 async fn gsoap_and_soapgen_sign_and_encrypt_both_ways() {
     let p = peers::gsoap_wsse();
-    let wire = Wire::new();
+    let wire = std::sync::Arc::new(Recording::new());
     let policy = AlgorithmPolicy::default()
         .allow(BlockEncryption::TripleDesCbc.uri())
         .allow(KeyTransport::Rsa15.uri());
@@ -634,7 +605,7 @@ async fn gsoap_and_soapgen_sign_and_encrypt_both_ways() {
 #[tokio::test]
 async fn gsoap_mislabelled_oaep_is_refused() {
     let p = peers::gsoap_wsse();
-    let wire = Wire::new();
+    let wire = std::sync::Arc::new(Recording::new());
     // soapgen's real OAEP request: gSOAP fails to decrypt it.
     let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))
         .encrypt(X509Encryptor::new(cert("server.pem")));

@@ -14,6 +14,7 @@ use soapgen_runtime::wss::{
 use soapgen_runtime::{Client, SoapVersion};
 use soapgen_tests::peers;
 use soapgen_tests::pki::{openssl, test_pki};
+use soapgen_tests::wss::str_as_x509data;
 use soapgen_tests::wss::{cert, credential, request};
 use soapgen_tests::wss4j_service::{echo11, Echo11Client, Echo12Client};
 use soapgen_tests::xmlsec::{xmlsec1_verify, xmlsec1_verify_with_cert};
@@ -26,24 +27,6 @@ fn signing(digest: DigestAlgorithm) -> WssConfig {
         .require_signature(false)
         .timestamp(Duration::from_secs(300))
         .sign(X509Signer::new(credential("client")).digest(digest))
-}
-
-/// xmlsec1 does not resolve WS-Security SecurityTokenReferences: give it the BinarySecurityToken's
-/// certificate as `ds:X509Data` in `ds:KeyInfo` (which no signature covers), so that
-/// `--enabled-key-data x509 --trusted-pem ca.pem` checks the key *and* its chain.
-fn str_as_x509data(xml: &str) -> String {
-    let bst_start = xml.find("<wsse:BinarySecurityToken").unwrap();
-    let content_start = bst_start + xml[bst_start..].find('>').unwrap() + 1;
-    let content_end = content_start + xml[content_start..].find('<').unwrap();
-    let cert_b64 = &xml[content_start..content_end];
-    let ki_start = xml.find("<ds:KeyInfo").unwrap();
-    let ki_content = ki_start + xml[ki_start..].find('>').unwrap() + 1;
-    let ki_end = xml.find("</ds:KeyInfo>").unwrap();
-    format!(
-        "{}<ds:X509Data><ds:X509Certificate>{cert_b64}</ds:X509Certificate></ds:X509Data>{}",
-        &xml[..ki_content],
-        &xml[ki_end..]
-    )
 }
 
 #[test]
@@ -699,7 +682,10 @@ fn bad_certificates_and_keys_are_typed_errors() {
 
 fn xmllint_exc_c14n(doc: &str) -> String {
     let dir = test_pki().dir();
-    let file = dir.join(format!("c14n-{}.xml", std::process::id()));
+    // One file per call: tests of this binary run in parallel threads of one process.
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file = dir.join(format!("c14n-{}-{n}.xml", std::process::id()));
     std::fs::write(&file, doc).unwrap();
     let out = Command::new("xmllint")
         .arg("--exc-c14n")

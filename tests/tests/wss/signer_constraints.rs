@@ -10,16 +10,9 @@ use std::time::Duration;
 
 use soapgen_runtime::wss::{MessagePart, TrustStore, UtcTime, WssConfig, WssError, X509Signer};
 use soapgen_tests::pki::{leaf_with_extensions, test_pki};
+use soapgen_tests::wss::uri::{RSA_SHA256, SHA256, SOAP11, WSSE, WSU};
 use soapgen_tests::wss::{cert, credential};
 use soapgen_tests::xmlsec::{xmlsec1_sign, xmlsec1_verify};
-
-const SOAP11: &str = "http://schemas.xmlsoap.org/soap/envelope/";
-const WSSE: &str =
-    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
-const WSU: &str =
-    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
-const RSA_SHA256: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
-const SHA256: &str = "http://www.w3.org/2001/04/xmlenc#sha256";
 
 /// A client that signs and trusts through `trust`: it requires a signed Body and Timestamp.
 fn client(trust: TrustStore) -> WssConfig {

@@ -7,8 +7,6 @@
 //! Certificates: `soapgen_tests::pki` (a test CA; `server.pem` signs responses, `client.pem` is
 //! the client's own key, `stranger.pem` is self-signed and untrusted).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use soapgen_runtime::wss::{
@@ -16,39 +14,17 @@ use soapgen_runtime::wss::{
     TrustStore, UsernameToken, UtcTime, WssConfig, WssError, X509Signer, STR_TRANSFORM,
 };
 use soapgen_runtime::xml::{Limits, XmlReader};
+use soapgen_tests::pki::openssl_with_stdin;
 use soapgen_tests::pki::test_pki;
+use soapgen_tests::wss::client_wss;
+use soapgen_tests::wss::uri::{
+    B64, DS, EXC, RSA_SHA1, RSA_SHA256, SHA256, SOAP11, WSSE, WSU, X509V3,
+};
 use soapgen_tests::wss::{cert, credential};
-
-const SOAP11: &str = "http://schemas.xmlsoap.org/soap/envelope/";
-const WSSE: &str =
-    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
-const WSU: &str =
-    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
-const DS: &str = "http://www.w3.org/2000/09/xmldsig#";
-const EXC: &str = "http://www.w3.org/2001/10/xml-exc-c14n#";
-const RSA_SHA256: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
-const RSA_SHA1: &str = "http://www.w3.org/2000/09/xmldsig#rsa-sha1";
-const SHA256: &str = "http://www.w3.org/2001/04/xmlenc#sha256";
-const X509V3: &str =
-    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3";
-const B64: &str = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary";
 
 fn b64(bytes: &[u8]) -> String {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.encode(bytes)
-}
-
-/// The client: signs with client.pem, sends a Timestamp, trusts the test CA; so by default it
-/// requires a signed Body and Timestamp in responses.
-fn client() -> WssConfig {
-    WssConfig::new()
-        .timestamp(Duration::from_secs(300))
-        .sign(X509Signer::new(credential("client")))
-        .trust(TrustStore::new().anchor(cert("ca.pem")))
-}
-
-fn now() -> UtcTime {
-    UtcTime::now()
 }
 
 /// An unsigned response: Timestamp (created `age` ago, TTL 300 s), the signer's BST, and a Body
@@ -60,7 +36,7 @@ fn response_with(signer: &str, age_secs: u64, content: &str) -> String {
 /// [`response_with`] with a Timestamp that expires `ttl_secs` after its creation (no `Expires`:
 /// `None`).
 fn response_with_ttl(signer: &str, age_secs: u64, ttl_secs: Option<u64>, content: &str) -> String {
-    let created = now().minus(Duration::from_secs(age_secs));
+    let created = UtcTime::now().minus(Duration::from_secs(age_secs));
     let expires = ttl_secs
         .map(|t| {
             format!(
@@ -82,24 +58,6 @@ fn response(signer: &str) -> String {
         0,
         r#"<r:EchoResponse xmlns:r="urn:r"><r:text>hello</r:text></r:EchoResponse>"#,
     )
-}
-
-fn openssl(args: &[&str], input: &[u8]) -> Vec<u8> {
-    let mut child = Command::new("openssl")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run openssl ({e}): apt-get install -y openssl"));
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
 }
 
 /// How a test signature is made.
@@ -152,7 +110,7 @@ fn sign(doc: &str, sig: &Sig<'_>) -> String {
         let apex = doc[..at].rfind('<').unwrap();
         let mut c14n = Vec::new();
         exclusive_c14n(doc, apex, &[], &mut c14n).unwrap();
-        let digest = openssl(&["dgst", dgst, "-binary"], &c14n);
+        let digest = openssl_with_stdin(test_pki().dir(), &["dgst", dgst, "-binary"], &c14n);
         let params = if *transform == STR_TRANSFORM {
             format!(
                 r#"<wsse:TransformationParameters xmlns:wsse="{WSSE}"><ds:CanonicalizationMethod Algorithm="{EXC}"/></wsse:TransformationParameters>"#
@@ -187,12 +145,16 @@ fn sign(doc: &str, sig: &Sig<'_>) -> String {
     } else {
         "-sha256"
     };
-    let value = openssl(&["dgst", mdalg, "-sign", key.to_str().unwrap()], &c14n);
+    let value = openssl_with_stdin(
+        test_pki().dir(),
+        &["dgst", mdalg, "-sign", key.to_str().unwrap()],
+        &c14n,
+    );
     format!("{}{}{}", &doc[..end], signature(&b64(&value)), &doc[end..])
 }
 
 fn check(cfg: &WssConfig, doc: &str) -> Result<soapgen_runtime::wss::InboundReport, WssError> {
-    cfg.check_response(doc.as_bytes(), now())
+    cfg.check_response(doc.as_bytes(), UtcTime::now())
 }
 
 fn signed_response() -> String {
@@ -201,7 +163,7 @@ fn signed_response() -> String {
 
 #[test]
 fn a_signed_response_from_a_trusted_signer_is_accepted() {
-    let report = check(&client(), &signed_response()).unwrap();
+    let report = check(&client_wss(), &signed_response()).unwrap();
     assert_eq!(
         report.signer.as_ref().map(|c| c.subject().to_owned()),
         Some(cert("server.pem").subject().to_owned())
@@ -212,9 +174,9 @@ fn a_signed_response_from_a_trusted_signer_is_accepted() {
     s.method = RSA_SHA1;
     s.digest = "http://www.w3.org/2000/09/xmldsig#sha1";
     let sha1 = sign(&response("server"), &s);
-    check(&client(), &sha1).unwrap();
+    check(&client_wss(), &sha1).unwrap();
     // ... but not by a policy without SHA-1.
-    let strict = client().algorithms(AlgorithmPolicy::default().without_sha1());
+    let strict = client_wss().algorithms(AlgorithmPolicy::default().without_sha1());
     let e = check(&strict, &sha1).unwrap_err();
     assert!(
         matches!(&e, WssError::AlgorithmNotAllowed { role: "SignatureMethod", uri } if uri == RSA_SHA1),
@@ -263,9 +225,9 @@ fn the_signer_is_found_by_every_key_reference() {
         let mut s = Sig::new(&["TS-1", "Body-1"]);
         s.key_info = key_info.clone();
         let signed = sign(&doc, &s);
-        let e = check(&client(), &signed).unwrap_err();
+        let e = check(&client_wss(), &signed).unwrap_err();
         assert!(matches!(e, WssError::UntrustedKey(_)), "{key_info}: {e}");
-        let knows = client().trust(
+        let knows = client_wss().trust(
             TrustStore::new()
                 .anchor(cert("ca.pem"))
                 .certificate(server.clone()),
@@ -275,7 +237,7 @@ fn the_signer_is_found_by_every_key_reference() {
     // The certificate embedded in X509Data: trusted through the CA like a BST.
     let mut s = Sig::new(&["TS-1", "Body-1"]);
     s.key_info = embedded;
-    check(&client(), &sign(&response("server"), &s)).unwrap();
+    check(&client_wss(), &sign(&response("server"), &s)).unwrap();
 }
 
 #[test]
@@ -289,7 +251,7 @@ fn signature_wrapping_is_refused() {
         "{}<w:Wrapper xmlns:w=\"urn:w\">{body}</w:Wrapper></soap:Header>{evil_body}</soap:Envelope>",
         &signed[..signed.find("</soap:Header>").unwrap()]
     );
-    let e = check(&client(), &wrapped).unwrap_err();
+    let e = check(&client_wss(), &wrapped).unwrap_err();
     assert!(
         matches!(&e, WssError::NotSigned { part, detail } if part == "Body" && detail.contains("wrapping")),
         "{e}"
@@ -302,7 +264,7 @@ fn signature_wrapping_is_refused() {
         &signed[..signed.find("</soap:Header>").unwrap()],
         evil_body.replacen("<soap:Body>", "<soap:Body wsu:Id=\"Body-1\">", 1)
     );
-    let e = check(&client(), &wrapped).unwrap_err();
+    let e = check(&client_wss(), &wrapped).unwrap_err();
     assert!(
         matches!(&e, WssError::InvalidSignature(m) if m.contains("#Body-1")),
         "{e}"
@@ -313,11 +275,11 @@ fn signature_wrapping_is_refused() {
         &signed[..signed.find("</soap:Header>").unwrap()],
         evil_body.replacen("<soap:Body>", "<soap:Body wsu:Id=\"Body-1\">", 1)
     );
-    let e = check(&client(), &wrapped).unwrap_err();
+    let e = check(&client_wss(), &wrapped).unwrap_err();
     assert_eq!(e, WssError::DuplicateId("Body-1".to_owned()));
     // 4. A second Body after the signed one.
     let two = signed.replace("</soap:Body>", &format!("</soap:Body>{evil_body}"));
-    let e = check(&client(), &two).unwrap_err();
+    let e = check(&client_wss(), &two).unwrap_err();
     assert!(
         matches!(&e, WssError::Malformed { reason, .. } if reason.contains("second Body")),
         "{e}"
@@ -328,7 +290,7 @@ fn signature_wrapping_is_refused() {
         "<x:Other xmlns:x=\"urn:x\" wsu:Id=\"TS-1\"/></soap:Header>",
     );
     assert_eq!(
-        check(&client(), &dup).unwrap_err(),
+        check(&client_wss(), &dup).unwrap_err(),
         WssError::DuplicateId("TS-1".to_owned())
     );
 }
@@ -336,20 +298,24 @@ fn signature_wrapping_is_refused() {
 #[test]
 fn missing_or_partial_signatures_are_refused() {
     // Signature removed.
-    let e = check(&client(), &response("server")).unwrap_err();
+    let e = check(&client_wss(), &response("server")).unwrap_err();
     assert!(
         matches!(&e, WssError::NotSigned { part, .. } if part == "Body"),
         "{e}"
     );
     // The Body not referenced (only the Timestamp signed).
-    let e = check(&client(), &sign(&response("server"), &Sig::new(&["TS-1"]))).unwrap_err();
+    let e = check(
+        &client_wss(),
+        &sign(&response("server"), &Sig::new(&["TS-1"])),
+    )
+    .unwrap_err();
     assert!(
         matches!(&e, WssError::NotSigned { part, .. } if part == "Body"),
         "{e}"
     );
     // An unsigned Timestamp (only the Body signed).
     let e = check(
-        &client(),
+        &client_wss(),
         &sign(&response("server"), &Sig::new(&["Body-1"])),
     )
     .unwrap_err();
@@ -358,16 +324,20 @@ fn missing_or_partial_signatures_are_refused() {
         "{e}"
     );
     // A tampered Body.
-    let e = check(&client(), &signed_response().replace(">hello<", ">hellO<")).unwrap_err();
+    let e = check(
+        &client_wss(),
+        &signed_response().replace(">hello<", ">hellO<"),
+    )
+    .unwrap_err();
     assert!(matches!(&e, WssError::InvalidSignature(_)), "{e}");
     // A tampered SignedInfo.
     let e = check(
-        &client(),
+        &client_wss(),
         &signed_response().replacen("URI=\"#TS-1\"", "URI=\"#TS-1\" ", 1),
     );
     assert!(e.is_ok(), "attribute whitespace is not significant: {e:?}");
     let tampered = signed_response().replacen("#TS-1\"", "#Body-1\"", 1);
-    let e = check(&client(), &tampered).unwrap_err();
+    let e = check(&client_wss(), &tampered).unwrap_err();
     assert!(matches!(&e, WssError::InvalidSignature(_)), "{e}");
 }
 
@@ -375,7 +345,7 @@ fn missing_or_partial_signatures_are_refused() {
 fn untrusted_keys_are_refused() {
     // A self-signed stranger with its own BinarySecurityToken.
     let e = check(
-        &client(),
+        &client_wss(),
         &sign(&response("stranger"), &{
             let mut s = Sig::new(&["TS-1", "Body-1"]);
             s.key = "stranger";
@@ -390,12 +360,12 @@ fn untrusted_keys_are_refused() {
     // The server's certificate in the BST but the stranger's key: the signature does not verify.
     let mut s = Sig::new(&["TS-1", "Body-1"]);
     s.key = "stranger";
-    let e = check(&client(), &sign(&response("server"), &s)).unwrap_err();
+    let e = check(&client_wss(), &sign(&response("server"), &s)).unwrap_err();
     assert!(matches!(&e, WssError::InvalidSignature(_)), "{e}");
     // An embedded KeyValue.
     let mut s = Sig::new(&["TS-1", "Body-1"]);
     s.key_info = "<ds:KeyValue><ds:RSAKeyValue><ds:Modulus>AQAB</ds:Modulus><ds:Exponent>AQAB</ds:Exponent></ds:RSAKeyValue></ds:KeyValue>".to_owned();
-    let e = check(&client(), &sign(&response("server"), &s)).unwrap_err();
+    let e = check(&client_wss(), &sign(&response("server"), &s)).unwrap_err();
     assert!(
         matches!(&e, WssError::UntrustedKey(m) if m.contains("KeyValue")),
         "{e}"
@@ -413,11 +383,11 @@ fn untrusted_keys_are_refused() {
         "{e}"
     );
     // The client's own CA does not make the CA-less stranger trusted by pinning something else.
-    let pinned = client().trust(TrustStore::new().certificate(cert("client.pem")));
+    let pinned = client_wss().trust(TrustStore::new().certificate(cert("client.pem")));
     let e = check(&pinned, &signed_response()).unwrap_err();
     assert!(matches!(&e, WssError::UntrustedCertificate { .. }), "{e}");
     // Pinning the server's certificate is enough, without the CA.
-    let pinned = client().trust(TrustStore::new().certificate(cert("server.pem")));
+    let pinned = client_wss().trust(TrustStore::new().certificate(cert("server.pem")));
     check(&pinned, &signed_response()).unwrap();
 }
 
@@ -428,7 +398,7 @@ fn weak_or_unknown_algorithms_and_transforms_are_refused() {
     s.method = "http://www.w3.org/2000/09/xmldsig#hmac-sha1";
     s.method_extra = "<ds:HMACOutputLength>0</ds:HMACOutputLength>";
     // (signed with RSA: the method is refused before any key is used)
-    let e = check(&client(), &sign(&response("server"), &s)).unwrap_err();
+    let e = check(&client_wss(), &sign(&response("server"), &s)).unwrap_err();
     assert!(
         matches!(&e, WssError::AlgorithmNotAllowed { role: "SignatureMethod", uri } if uri.contains("HMACOutputLength")),
         "{e}"
@@ -442,7 +412,7 @@ fn weak_or_unknown_algorithms_and_transforms_are_refused() {
     ] {
         let mut s = Sig::new(&["TS-1", "Body-1"]);
         s.refs[1].1 = transform;
-        let e = check(&client(), &sign(&response("server"), &s)).unwrap_err();
+        let e = check(&client_wss(), &sign(&response("server"), &s)).unwrap_err();
         // (inclusive C14N, an opt-in, is refused with the name of the switch)
         assert!(
             matches!(&e, WssError::AlgorithmNotAllowed { role: "Transform", uri } if uri == transform || uri.starts_with(transform) && uri.contains("allow_inclusive_c14n")),
@@ -451,7 +421,7 @@ fn weak_or_unknown_algorithms_and_transforms_are_refused() {
     }
     // More References than the limit.
     let many: Vec<&str> = std::iter::repeat_n("Body-1", 33).collect();
-    let e = check(&client(), &sign(&response("server"), &Sig::new(&many))).unwrap_err();
+    let e = check(&client_wss(), &sign(&response("server"), &Sig::new(&many))).unwrap_err();
     assert_eq!(
         e,
         WssError::TooManyReferences {
@@ -459,7 +429,7 @@ fn weak_or_unknown_algorithms_and_transforms_are_refused() {
             limit: 32
         }
     );
-    let few = client().max_signature_references(2);
+    let few = client_wss().max_signature_references(2);
     // At the limit: accepted.
     check(
         &few,
@@ -484,7 +454,7 @@ fn doctype_and_entity_expansion_are_refused() {
         "<!DOCTYPE soap:Envelope>",
         "<!DOCTYPE x [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\">]>",
     ] {
-        let e = check(&client(), &format!("{prolog}{signed}")).unwrap_err();
+        let e = check(&client_wss(), &format!("{prolog}{signed}")).unwrap_err();
         assert!(matches!(&e, WssError::Read(m) if m.contains("DOCTYPE")), "{e}");
     }
 }
@@ -496,7 +466,7 @@ fn timestamps_are_checked() {
     // Created 20 min ago (TTL 5 min): older than the maximum age (5 min, WSS4J's timeStampTTL),
     // and, when older ones are allowed, expired (skew 1 min).
     let doc = sign(&response_with("server", 1200, x), &both);
-    let e = check(&client(), &doc).unwrap_err();
+    let e = check(&client_wss(), &doc).unwrap_err();
     assert!(
         matches!(
             e,
@@ -507,7 +477,7 @@ fn timestamps_are_checked() {
         ),
         "{e}"
     );
-    let hour = client().max_timestamp_age(Duration::from_secs(3600));
+    let hour = client_wss().max_timestamp_age(Duration::from_secs(3600));
     let e = check(&hour, &doc).unwrap_err();
     assert!(
         matches!(e, WssError::TimestampExpired { skew_secs: 60, .. }),
@@ -516,7 +486,7 @@ fn timestamps_are_checked() {
     // Created 6 min ago, expiring in a day, or never: too old all the same.
     for ttl in [Some(86_400), None] {
         let doc = sign(&response_with_ttl("server", 360, ttl, x), &both);
-        let e = check(&client(), &doc).unwrap_err();
+        let e = check(&client_wss(), &doc).unwrap_err();
         assert!(
             matches!(e, WssError::TimestampTooOld { .. }),
             "{ttl:?}: {e}"
@@ -532,20 +502,20 @@ fn timestamps_are_checked() {
         format!(
             "{}{}{}",
             &doc[..c0],
-            now().plus(Duration::from_secs(120)),
+            UtcTime::now().plus(Duration::from_secs(120)),
             &doc[c1..]
         )
     };
     let ahead = sign(&ahead, &both);
-    let e = check(&client(), &ahead).unwrap_err();
+    let e = check(&client_wss(), &ahead).unwrap_err();
     assert!(
         matches!(e, WssError::TimestampInFuture { skew_secs: 60, .. }),
         "{e}"
     );
-    check(&client().clock_skew(Duration::from_secs(300)), &ahead).unwrap();
+    check(&client_wss().clock_skew(Duration::from_secs(300)), &ahead).unwrap();
     // Created 20 min in the future.
     let future = {
-        let created = now().plus(Duration::from_secs(1200));
+        let created = UtcTime::now().plus(Duration::from_secs(1200));
         let doc = response("server");
         let c0 = doc.find("<wsu:Created>").unwrap() + 13;
         let c1 = doc.find("</wsu:Created>").unwrap();
@@ -559,14 +529,14 @@ fn timestamps_are_checked() {
             &doc[e1..]
         )
     };
-    let e = check(&client(), &sign(&future, &both)).unwrap_err();
+    let e = check(&client_wss(), &sign(&future, &both)).unwrap_err();
     assert!(matches!(e, WssError::TimestampInFuture { .. }), "{e}");
     // Two Timestamps.
     let doc = response("server");
     let ts = &doc[doc.find("<wsu:Timestamp").unwrap()..doc.find("</wsu:Timestamp>").unwrap() + 16];
     let two = doc.replacen(ts, &format!("{ts}{}", ts.replace("TS-1", "TS-2")), 1);
     let e = check(
-        &client(),
+        &client_wss(),
         &sign(&two, &Sig::new(&["TS-1", "TS-2", "Body-1"])),
     )
     .unwrap_err();
@@ -575,7 +545,7 @@ fn timestamps_are_checked() {
 
 #[test]
 fn replays_are_refused() {
-    let cfg = client();
+    let cfg = client_wss();
     let signed = signed_response();
     check(&cfg, &signed).unwrap();
     assert_eq!(
@@ -584,13 +554,14 @@ fn replays_are_refused() {
     );
     // A signed Timestamp without Expires: its signature is remembered for as long as the message
     // could be accepted (here an hour), not a fixed 6 minutes; after that it is too old.
-    let hour = client().max_timestamp_age(Duration::from_secs(3600));
+    let hour = client_wss().max_timestamp_age(Duration::from_secs(3600));
     let open = sign(
         &response_with_ttl("server", 0, None, "<r:x xmlns:r=\"urn:r\"/>"),
         &Sig::new(&["TS-1", "Body-1"]),
     );
-    let later = |mins: u64| now().plus(Duration::from_secs(60 * mins));
-    hour.check_response(open.as_bytes(), now()).unwrap();
+    let later = |mins: u64| UtcTime::now().plus(Duration::from_secs(60 * mins));
+    hour.check_response(open.as_bytes(), UtcTime::now())
+        .unwrap();
     for mins in [11, 59] {
         assert_eq!(
             hour.check_response(open.as_bytes(), later(mins))
@@ -606,7 +577,7 @@ fn replays_are_refused() {
     // A clone shares the cache (a client's configuration is cloned into each call).
     assert!(check(&cfg.clone(), &signed).is_err());
     // A UsernameToken Nonce replayed in another (unsigned) response.
-    let created = now().to_string();
+    let created = UtcTime::now().to_string();
     let nonce = [7u8; 16];
     let digest = UsernameToken::password_digest(&nonce, &created, "pw");
     let ut = format!(
@@ -642,7 +613,7 @@ fn comments_inside_signed_text_do_not_shorten_the_value_read() {
         r#"<r:EchoResponse xmlns:r="urn:r"><r:text>hel<!-- injected -->lo</r:text></r:EchoResponse>"#,
     );
     let with_comment = sign(&doc, &Sig::new(&["TS-1", "Body-1"]));
-    check(&client(), &with_comment).unwrap();
+    check(&client_wss(), &with_comment).unwrap();
     let mut r = XmlReader::from_bytes(with_comment.as_bytes(), Limits::default()).unwrap();
     let mut text = None;
     let _root = r.root().unwrap();
@@ -708,7 +679,7 @@ fn encrypted_responses_are_decrypted() {
                     .allow(block.uri())
                     .allow(transport.uri()),
             );
-            let processed = cfg.check_response(doc.as_bytes(), now());
+            let processed = cfg.check_response(doc.as_bytes(), UtcTime::now());
             let report = processed.unwrap_or_else(|e| panic!("{block:?} {transport:?}: {e}"));
             assert_eq!(report.decrypted, [MessagePart::Body], "{block:?}");
         }
@@ -874,7 +845,7 @@ fn every_decryption_failure_is_the_same_error() {
 fn sign_then_encrypt_and_encrypt_then_sign_responses() {
     let me = cert("client.pem");
     let plain = r#"<r:EchoResponse xmlns:r="urn:r"><r:text>both</r:text></r:EchoResponse>"#;
-    let cfg = client().require_encryption(true);
+    let cfg = client_wss().require_encryption(true);
     // Encrypt-then-sign: the Signature covers the Body holding the EncryptedData, and comes
     // before the EncryptedKey in the header (header order is processing order, WSS 1.1 §5).
     let enc = encrypted_response(
@@ -954,7 +925,8 @@ fn xmlsec1_signed_and_encrypted_responses_are_verified_and_decrypted() {
             digest,
             &["TS-1", "Body-1"],
         );
-        let report = check(&client(), &signed).unwrap_or_else(|e| panic!("{sig}: {e}\n{signed}"));
+        let report =
+            check(&client_wss(), &signed).unwrap_or_else(|e| panic!("{sig}: {e}\n{signed}"));
         assert_eq!(report.signed, [MessagePart::Timestamp, MessagePart::Body]);
         // And xmlsec1's signature of the Body alone leaves the Timestamp unsigned: refused.
         let body_only = xmlsec1_sign(
@@ -966,7 +938,7 @@ fn xmlsec1_signed_and_encrypted_responses_are_verified_and_decrypted() {
             &["Body-1"],
         );
         assert!(
-            matches!(check(&client(), &body_only), Err(WssError::NotSigned { part, .. }) if part == "Timestamp")
+            matches!(check(&client_wss(), &body_only), Err(WssError::NotSigned { part, .. }) if part == "Timestamp")
         );
     }
     // Encryption: every block cipher xmlsec1 has, OAEP and RSA-1_5 key transport, for the client's
@@ -990,14 +962,14 @@ fn xmlsec1_signed_and_encrypted_responses_are_verified_and_decrypted() {
             let cfg =
                 decrypting().algorithms(AlgorithmPolicy::default().allow(block).allow(transport));
             let (report, doc) = cfg
-                .process_response(enc.as_bytes(), now())
+                .process_response(enc.as_bytes(), UtcTime::now())
                 .unwrap_or_else(|e| panic!("{block} {transport}: {e}\n{enc}"));
             assert_eq!(report.decrypted, [MessagePart::Body]);
             assert!(doc.contains(content), "{block} {transport}: {doc}");
             // Without the opt-in, 3DES and RSA-1_5 are refused.
             if block.ends_with("tripledes-cbc") || transport.ends_with("rsa-1_5") {
                 assert!(matches!(
-                    decrypting().process_response(enc.as_bytes(), now()),
+                    decrypting().process_response(enc.as_bytes(), UtcTime::now()),
                     Err(WssError::AlgorithmNotAllowed { .. })
                 ));
             }
@@ -1015,14 +987,14 @@ fn an_str_transform_reference_covers_the_token() {
         r##"<wsse:SecurityTokenReference xmlns:wsse="{WSSE}" wsu:Id="STR-1"><wsse:Reference URI="#X509-1" ValueType="{X509V3}"/></wsse:SecurityTokenReference>"##
     );
     let signed = sign(&response("server"), &s);
-    let report = check(&client(), &signed).unwrap();
+    let report = check(&client_wss(), &signed).unwrap();
     assert!(report.signed.contains(&MessagePart::Body));
     // The token swapped for another certificate the CA issued: refused as an invalid signature.
     let other = b64(cert("client.pem").der());
     let server = b64(cert("server.pem").der());
     let swapped = signed.replace(&server, &other);
     assert!(matches!(
-        check(&client(), &swapped),
+        check(&client_wss(), &swapped),
         Err(WssError::InvalidSignature(_))
     ));
 }
@@ -1097,18 +1069,18 @@ fn a_signer_with_a_short_rsa_key_is_refused_by_its_size() {
         xmlsec1_verify(&signed, &["--trusted-pem", ca.to_str().unwrap()])
             .unwrap_or_else(|e| panic!("xmlsec1: {e}"));
         // ... soapgen refuses it for the key's size, not as an invalid signature.
-        let e = check(&client(), &signed).unwrap_err();
+        let e = check(&client_wss(), &signed).unwrap_err();
         assert!(
             matches!(&e, WssError::WeakKey { bits: 1024, minimum: 2048, subject } if subject.contains("weak1024")),
             "{sig}: {e}"
         );
         assert!(e.to_string().contains("1024-bit"), "{e}");
         // A policy that allows 1024-bit signers verifies it.
-        let lenient = client().min_rsa_key_bits(1024);
+        let lenient = client_wss().min_rsa_key_bits(1024);
         let report = check(&lenient, &signed).unwrap_or_else(|e| panic!("{sig}: {e}"));
         assert_eq!(report.signed, [MessagePart::Timestamp, MessagePart::Body]);
         // And a 2048-bit signer still passes a stricter minimum only if it meets it.
-        let strict = client().min_rsa_key_bits(3072);
+        let strict = client_wss().min_rsa_key_bits(3072);
         assert!(matches!(
             check(&strict, &signed_response()),
             Err(WssError::WeakKey {
@@ -1151,7 +1123,7 @@ fn every_child_of_x509_data_is_considered() {
         )
     };
     let accepted = |signed: &str, what: &str| {
-        let report = check(&client(), signed)
+        let report = check(&client_wss(), signed)
             .unwrap_or_else(|e| panic!("{what}: {e}\n{}", key_info_of(signed)));
         assert_eq!(report.signer.as_ref(), Some(&server), "{what}");
         assert_eq!(report.signed, [MessagePart::Timestamp, MessagePart::Body]);
@@ -1215,7 +1187,7 @@ fn every_child_of_x509_data_is_considered() {
         let signed = sign(&format!(
             "<ds:X509Data>{other}<ds:X509Certificate/></ds:X509Data>"
         ));
-        let e = check(&client(), &signed).unwrap_err();
+        let e = check(&client_wss(), &signed).unwrap_err();
         assert!(
             matches!(&e, WssError::UntrustedKey(m) if m.contains("names none of the certificates")),
             "{other}: {e}"
@@ -1232,7 +1204,7 @@ fn every_child_of_x509_data_is_considered() {
         "<ds:X509Data><ds:X509IssuerSerial/><ds:X509Certificate/></ds:X509Data>",
     );
     assert!(matches!(
-        check(&client(), &stranger),
+        check(&client_wss(), &stranger),
         Err(WssError::UntrustedCertificate { .. })
     ));
     // A long list of certificates is not searched.
@@ -1248,7 +1220,7 @@ fn every_child_of_x509_data_is_considered() {
         ),
         1,
     );
-    let e = check(&client(), &many).unwrap_err();
+    let e = check(&client_wss(), &many).unwrap_err();
     assert!(
         matches!(&e, WssError::UntrustedKey(m) if m.contains("more than 16")),
         "{e}"
@@ -1257,7 +1229,7 @@ fn every_child_of_x509_data_is_considered() {
     let mut s = Sig::new(&["TS-1", "Body-1"]);
     s.key_info =
         "<ds:X509Data><ds:X509IssuerSerial/><ds:X509Certificate/></ds:X509Data>".to_owned();
-    let e = check(&client(), &sign_with(&s)).unwrap_err();
+    let e = check(&client_wss(), &sign_with(&s)).unwrap_err();
     assert!(
         matches!(&e, WssError::UntrustedKey(m) if m.contains("empty X509Data")),
         "{e}"
@@ -1321,7 +1293,7 @@ fn a_signer_without_an_rsa_key_is_refused_by_its_key_type() {
     );
     let mut s = Sig::new(&["TS-1", "Body-1"]);
     s.key = "ec256";
-    let e = check(&client(), &sign(&response("ec256"), &s)).unwrap_err();
+    let e = check(&client_wss(), &sign(&response("ec256"), &s)).unwrap_err();
     assert!(
         matches!(&e, WssError::InvalidSignature(m) if m.contains("no RSA key")),
         "{e}"
@@ -1399,13 +1371,13 @@ fn xmlsec1_signatures_naming_a_known_signer_by_every_identifier() {
         assert!(key_info.contains(filled), "{form}: {key_info}");
         assert!(!key_info.contains("X509Certificate"), "{form}: {key_info}");
         // The CA alone: the signer is named, not sent, and not known.
-        let e = check(&client(), &signed).unwrap_err();
+        let e = check(&client_wss(), &signed).unwrap_err();
         assert!(
             matches!(&e, WssError::UntrustedKey(m) if m.contains("known_certificate")),
             "{form}: {e}"
         );
         // Known, and trusted through the CA.
-        let knows = client().trust(
+        let knows = client_wss().trust(
             TrustStore::new()
                 .anchor(cert("ca.pem"))
                 .known_certificate(server.clone()),
@@ -1418,7 +1390,7 @@ fn xmlsec1_signatures_naming_a_known_signer_by_every_identifier() {
             "{form}"
         );
         // Known but issued by a CA not trusted: still refused.
-        let untrusted = client().trust(
+        let untrusted = client_wss().trust(
             TrustStore::new()
                 .anchor(cert("stranger.pem"))
                 .known_certificate(server.clone()),
@@ -1438,12 +1410,12 @@ fn xmlsec1_signatures_naming_a_known_signer_by_every_identifier() {
 /// `check_response`; no sleeping).
 #[test]
 fn a_signed_response_without_expires_replayed_after_eleven_minutes_is_refused() {
-    let cfg = client();
+    let cfg = client_wss();
     let open = sign(
         &response_with_ttl("server", 0, None, "<r:x xmlns:r=\"urn:r\"/>"),
         &Sig::new(&["TS-1", "Body-1"]),
     );
-    let at = now();
+    let at = UtcTime::now();
     cfg.check_response(open.as_bytes(), at).unwrap();
     let later = at.plus(Duration::from_secs(4 * 60));
     assert_eq!(
@@ -1463,7 +1435,7 @@ fn a_signed_response_without_expires_replayed_after_eleven_minutes_is_refused() 
         "{e}"
     );
     // Also for a configuration that never saw it (no cache to lean on).
-    let e = client()
+    let e = client_wss()
         .check_response(open.as_bytes(), eleven)
         .unwrap_err();
     assert!(matches!(e, WssError::TimestampTooOld { .. }), "{e}");

@@ -5,13 +5,13 @@
 //! response Timestamps (fresh, expired, from the future, absent) go through soapgen's inbound
 //! policy (WSS 1.1 §10).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use soapgen_runtime::transport::{HttpRequest, ReqwestTransport, Transport, TransportFuture};
 use soapgen_runtime::wss::{UsernameToken, WssConfig, WssError};
 use soapgen_runtime::{Client, Error};
 use soapgen_tests::peers;
+use soapgen_tests::recording::Recording;
 use soapgen_tests::wss4j_service::{Echo11Client, Echo12Client};
 
 const USER: &str = "alice";
@@ -22,39 +22,7 @@ fn peer() -> peers::Peer {
     peers::wss4j(&["--user", &format!("{USER}:{PASSWORD}")])
 }
 
-/// A transport that keeps the last request body and can hold each request back a while.
-#[derive(Debug)]
-struct Recorder {
-    inner: ReqwestTransport,
-    delay: Duration,
-    last: Mutex<Option<String>>,
-}
-
-impl Recorder {
-    fn new(delay: Duration) -> Arc<Recorder> {
-        Arc::new(Recorder {
-            inner: ReqwestTransport::builder().build().unwrap(),
-            delay,
-            last: Mutex::new(None),
-        })
-    }
-
-    fn last(&self) -> String {
-        self.last.lock().unwrap().clone().unwrap_or_default()
-    }
-}
-
-impl Transport for Recorder {
-    fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
-        *self.last.lock().unwrap() = Some(String::from_utf8_lossy(&request.body).into_owned());
-        Box::pin(async move {
-            tokio::time::sleep(self.delay).await;
-            self.inner.send(request).await
-        })
-    }
-}
-
-fn client(url: String, wss: WssConfig, transport: Arc<Recorder>) -> Client {
+fn client(url: String, wss: WssConfig, transport: Arc<Recording>) -> Client {
     Client::builder(url)
         .transport(transport)
         .wss(wss)
@@ -72,7 +40,7 @@ fn security_error(e: &Error) -> &WssError {
 #[tokio::test]
 async fn username_token_digest_and_timestamp_are_accepted() {
     let p = peer();
-    let rec = Recorder::new(Duration::ZERO);
+    let rec = Arc::new(Recording::new());
     let wss = WssConfig::new()
         .username_token(UsernameToken::digest(USER, PASSWORD))
         .timestamp(Duration::from_secs(300));
@@ -81,7 +49,7 @@ async fn username_token_digest_and_timestamp_are_accepted() {
         let v = c.echo("hello".into()).await.unwrap_or_else(|e| {
             panic!(
                 "{e}\n--- request ---\n{}\n--- peer ---\n{}",
-                rec.last(),
+                rec.last_request(),
                 p.stderr_output()
             )
         });
@@ -95,7 +63,7 @@ async fn username_token_digest_and_timestamp_are_accepted() {
     }
     // The header's shape: first in Header, mustUnderstand, Timestamp before the token, no
     // password in clear.
-    let sent = rec.last();
+    let sent = rec.last_request();
     let header = &sent[sent.find("<soapenv:Header>").unwrap()..sent.find("<soapenv:Body").unwrap()];
     assert!(
         header.starts_with("<soapenv:Header><wsse:Security "),
@@ -114,16 +82,16 @@ async fn username_token_digest_and_timestamp_are_accepted() {
     let v = c12.echo("douze".into()).await.unwrap();
     assert_eq!((v.text.as_str(), v.actions.as_str()), ("douze", "TS,UT"));
     assert!(
-        rec.last().contains(" soap:mustUnderstand=\"true\""),
+        rec.last_request().contains(" soap:mustUnderstand=\"true\""),
         "{}",
-        rec.last()
+        rec.last_request()
     );
 }
 
 #[tokio::test]
 async fn username_token_text_is_accepted() {
     let p = peer();
-    let rec = Recorder::new(Duration::ZERO);
+    let rec = Arc::new(Recording::new());
     for token in [
         UsernameToken::text(USER, PASSWORD),
         UsernameToken::text(USER, PASSWORD).with_nonce(true),
@@ -136,9 +104,9 @@ async fn username_token_text_is_accepted() {
         assert_eq!(v.password_type, "PasswordText");
         assert_eq!(v.actions, "UT");
         assert!(rec
-            .last()
+            .last_request()
             .contains("#PasswordText\">s3cret &amp; &lt;ünïcödé&gt;</"));
-        assert_eq!(rec.last().contains("<wsse:Nonce"), nonce);
+        assert_eq!(rec.last_request().contains("<wsse:Nonce"), nonce);
     }
 }
 
@@ -154,7 +122,7 @@ async fn wrong_password_is_rejected() {
         let c = Echo11Client::from_client(client(
             p.url("/no-timestamp"),
             wss,
-            Recorder::new(Duration::ZERO),
+            Arc::new(Recording::new()),
         ));
         let e = c.echo("x".into()).await.unwrap_err();
         let f = e
@@ -174,7 +142,7 @@ async fn expired_timestamp_is_rejected() {
     let c = Echo11Client::from_client(client(
         p.url("/echo"),
         wss.clone(),
-        Recorder::new(Duration::from_millis(50)),
+        Arc::new(Recording::with_delay(Duration::from_millis(50))),
     ));
     let e = c.echo("late".into()).await.unwrap_err();
     let f = e
@@ -187,7 +155,7 @@ async fn expired_timestamp_is_rejected() {
     let c = Echo11Client::from_client(client(
         p.url("/echo"),
         wss,
-        Recorder::new(Duration::from_millis(50)),
+        Arc::new(Recording::with_delay(Duration::from_millis(50))),
     ));
     assert_eq!(c.echo("on time".into()).await.unwrap().actions, "TS,UT");
 }
@@ -214,7 +182,7 @@ async fn response_timestamps_from_wss4j_are_checked() {
         .username_token(UsernameToken::digest(USER, PASSWORD))
         .timestamp(Duration::from_secs(300));
     let call = |path: &str, wss: WssConfig| {
-        let c = Echo11Client::from_client(client(p.url(path), wss, Recorder::new(Duration::ZERO)));
+        let c = Echo11Client::from_client(client(p.url(path), wss, Arc::new(Recording::new())));
         async move { c.echo("in".into()).await }
     };
 
