@@ -5,13 +5,15 @@
 //! the whole header (UsernameToken PasswordDigest, WSS UsernameToken Profile 1.1 §3.1; the
 //! BinarySecurityToken signature, X.509 Token Profile 1.1 §3.3.2) with the test CA as trust anchor.
 //! soapgen's own inbound check verifies zeep's `BinarySignature` and `Signature` (the certificate
-//! in a `ds:X509Data` after an empty `ds:X509IssuerSerial`, XML-DSig §4.4.4).
+//! in a `ds:X509Data` after an empty `ds:X509IssuerSerial`, XML-DSig §4.4.4), and zeep's
+//! BinarySignature with a UsernameToken digest over both SOAP versions, refusing it tampered or
+//! replayed.
 
 use soapgen_runtime::wss::{Certificate, MessagePart, TrustStore, UtcTime, WssConfig, WssError};
 use soapgen_runtime::SoapVersion;
 use soapgen_tests::peers::{self, Peer};
 use soapgen_tests::pki::{test_pki, Pki};
-use soapgen_tests::wss::post_raw;
+use soapgen_tests::wss::{cert, path_str, post_raw};
 use soapgen_tests::xmlsec::xmlsec1_verify_with_cert;
 
 const USER: &str = "zeep-user";
@@ -158,5 +160,57 @@ fn soapgen_verifies_both_of_zeeps_signatures() {
                 Err(WssError::InvalidSignature(_))
             ));
         }
+    }
+}
+
+#[test]
+fn zeep_binary_signature_and_username_token_are_verified() {
+    let pki = test_pki();
+    let (key, pem) = (pki.path("client.key"), pki.path("client.pem"));
+    for soap12 in [false, true] {
+        let mut args = vec![
+            "--key",
+            path_str(&key),
+            "--cert",
+            path_str(&pem),
+            "--user",
+            "zeepuser",
+            "--password",
+            "zeep-pw",
+            "--text",
+            "from zeep",
+        ];
+        if soap12 {
+            args.push("--soap12");
+        }
+        let message = peers::zeep_wss_request(&args);
+        // The server's view of zeep's request: a signature by a certificate the CA issued, and the
+        // UsernameToken digest.
+        let cfg = WssConfig::new()
+            .require_signature(true)
+            .trust(TrustStore::new().anchor(cert("ca.pem")))
+            .expect_username_token("zeepuser", "zeep-pw");
+        let report = cfg
+            .check_response(&message, UtcTime::now())
+            .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&message)));
+        assert!(report.signed.contains(&MessagePart::Body), "{report:?}");
+        assert_eq!(report.username.as_deref(), Some("zeepuser"));
+        assert!(report
+            .signer
+            .unwrap()
+            .subject()
+            .contains("soapgen test client"));
+        // Tampered: refused.
+        let text = String::from_utf8(message.clone()).unwrap();
+        let tampered = text.replace("from zeep", "from evil");
+        assert!(matches!(
+            cfg.check_response(tampered.as_bytes(), UtcTime::now()),
+            Err(WssError::InvalidSignature(_))
+        ));
+        // Replayed: refused.
+        assert!(matches!(
+            cfg.check_response(&message, UtcTime::now()),
+            Err(WssError::Replay(_))
+        ));
     }
 }

@@ -1,4 +1,4 @@
-//! soapgen as the client of real WS-Security stacks, both directions in one exchange:
+//! soapgen as the client of Apache WSS4J, both directions in one exchange:
 //!
 //! * Apache WSS4J 1.6.19, "Scenario 3": soapgen sends a request with a Timestamp, the Body and
 //!   Timestamp signed with a BinarySecurityToken (DirectReference) and the Body encrypted for the
@@ -8,7 +8,6 @@
 //!   (what the client sends, it requires) verifies and decrypts. Every symmetric algorithm, both
 //!   signature algorithms, both key transports, both orders.
 //! * WSS4J's UsernameToken PasswordDigest in a response, checked by soapgen.
-//! * zeep 4.2's BinarySignature + UsernameToken digest, verified by soapgen.
 //!
 //! Keys: `soapgen_tests::pki` (openssl, at test time).
 
@@ -199,58 +198,6 @@ async fn username_token_digest_both_ways_with_wss4j() {
         matches!(&e, Error::Security(w) if matches!(&**w, WssError::UsernameToken(m) if m == "wrong password")),
         "{e}"
     );
-}
-
-#[test]
-fn zeep_binary_signature_and_username_token_are_verified() {
-    let pki = test_pki();
-    let (key, pem) = (pki.path("client.key"), pki.path("client.pem"));
-    for soap12 in [false, true] {
-        let mut args = vec![
-            "--key",
-            path_str(&key),
-            "--cert",
-            path_str(&pem),
-            "--user",
-            "zeepuser",
-            "--password",
-            "zeep-pw",
-            "--text",
-            "from zeep",
-        ];
-        if soap12 {
-            args.push("--soap12");
-        }
-        let message = peers::zeep_wss_request(&args);
-        // The server's view of zeep's request: a signature by a certificate the CA issued, and the
-        // UsernameToken digest.
-        let cfg = WssConfig::new()
-            .require_signature(true)
-            .trust(TrustStore::new().anchor(cert("ca.pem")))
-            .expect_username_token("zeepuser", "zeep-pw");
-        let report = cfg
-            .check_response(&message, UtcTime::now())
-            .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&message)));
-        assert!(report.signed.contains(&MessagePart::Body), "{report:?}");
-        assert_eq!(report.username.as_deref(), Some("zeepuser"));
-        assert!(report
-            .signer
-            .unwrap()
-            .subject()
-            .contains("soapgen test client"));
-        // Tampered: refused.
-        let text = String::from_utf8(message.clone()).unwrap();
-        let tampered = text.replace("from zeep", "from evil");
-        assert!(matches!(
-            cfg.check_response(tampered.as_bytes(), UtcTime::now()),
-            Err(WssError::InvalidSignature(_))
-        ));
-        // Replayed: refused.
-        assert!(matches!(
-            cfg.check_response(&message, UtcTime::now()),
-            Err(WssError::Replay(_))
-        ));
-    }
 }
 
 #[tokio::test]
