@@ -16,8 +16,6 @@
 //! let xml = request(wss, SoapVersion::Soap11, "hello");
 //! ```
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::path::Path;
 
 use std::time::Duration;
@@ -234,28 +232,16 @@ pub fn wss4j_scenario3_server(extra: &[&str]) -> Peer {
 /// and the response body. Panics if the exchange fails or the answer is not HTTP.
 pub fn post_raw(peer: &Peer, path: &str, version: SoapVersion, body: &[u8]) -> (u16, String) {
     let content_type = match version {
-        SoapVersion::Soap11 => "text/xml; charset=utf-8\r\nSOAPAction: \"urn:soapgen:wss#Echo\"",
+        SoapVersion::Soap11 => "text/xml; charset=utf-8",
         SoapVersion::Soap12 => "application/soap+xml; charset=utf-8",
     };
-    let mut conn = TcpStream::connect(peer.addr()).expect("connect to the peer");
-    write!(
-        conn,
-        "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: {content_type}\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n",
-        peer.addr(),
-        body.len()
+    let mut headers = vec![("Content-Type", content_type)];
+    if version == SoapVersion::Soap11 {
+        headers.push(("SOAPAction", "\"urn:soapgen:wss#Echo\""));
+    }
+    let resp = crate::http::post(peer, path, &headers, body);
+    (
+        resp.status,
+        String::from_utf8_lossy(&resp.body).into_owned(),
     )
-    .expect("write the request head");
-    conn.write_all(body).expect("write the request body");
-    let mut raw = String::new();
-    conn.read_to_string(&mut raw).expect("read the response");
-    let (head, body) = raw
-        .split_once("\r\n\r\n")
-        .unwrap_or_else(|| panic!("not an HTTP response: {raw}"));
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no HTTP status in {head}"));
-    (status, body.to_owned())
 }

@@ -6,11 +6,8 @@
 //! tests can rely on it.  A missing peer makes these tests fail (the harness
 //! panics), never skip.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::time::Duration;
-
 use base64::Engine as _;
+use soapgen_tests::http::{post, RawResponse};
 use soapgen_tests::peers::{self, pattern_bytes, Peer};
 
 const SOAP11: &str = "http://schemas.xmlsoap.org/soap/envelope/";
@@ -18,102 +15,8 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const XOP: &str = "http://www.w3.org/2004/08/xop/include";
 
 // --------------------------------------------------------------------------
-// raw HTTP
+// requests
 // --------------------------------------------------------------------------
-
-struct Response {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-impl Response {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    fn content_type(&self) -> &str {
-        self.header("Content-Type").unwrap_or("")
-    }
-
-    fn text(&self) -> &str {
-        std::str::from_utf8(&self.body).expect("UTF-8 response body")
-    }
-}
-
-/// POSTs `body` and reads one response (by its Content-Length).
-fn post(peer: &Peer, path: &str, content_type: &str, body: &[u8]) -> Response {
-    let mut stream = TcpStream::connect(peer.addr())
-        .unwrap_or_else(|e| panic!("connect to {} peer at {}: {e}", peer.name(), peer.addr()));
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .unwrap();
-    stream
-        .set_write_timeout(Some(Duration::from_secs(60)))
-        .unwrap();
-    let head = format!(
-        "POST {path} HTTP/1.1\r\n\
-         Host: {addr}\r\n\
-         Content-Type: {content_type}\r\n\
-         Content-Length: {len}\r\n\
-         Connection: close\r\n\
-         \r\n",
-        addr = peer.addr(),
-        len = body.len(),
-    );
-    stream.write_all(head.as_bytes()).unwrap();
-    stream.write_all(body).unwrap();
-
-    let fail = |what: String| -> ! {
-        panic!(
-            "{} peer, POST {path}: {what}\n--- peer stderr ---\n{}",
-            peer.name(),
-            peer.stderr_output()
-        )
-    };
-    let mut reader = BufReader::new(stream);
-    let mut line = String::new();
-    reader
-        .read_line(&mut line)
-        .unwrap_or_else(|e| fail(format!("reading the status line: {e}")));
-    let status = line
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse::<u16>().ok())
-        .unwrap_or_else(|| fail(format!("bad status line {line:?}")));
-    let mut headers = Vec::new();
-    loop {
-        line.clear();
-        reader
-            .read_line(&mut line)
-            .unwrap_or_else(|e| fail(format!("reading headers: {e}")));
-        let l = line.trim_end_matches(['\r', '\n']);
-        if l.is_empty() {
-            break;
-        }
-        let (k, v) = l
-            .split_once(':')
-            .unwrap_or_else(|| fail(format!("bad header line {l:?}")));
-        headers.push((k.trim().to_string(), v.trim().to_string()));
-    }
-    let len: usize = headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("Content-Length"))
-        .and_then(|(_, v)| v.parse().ok())
-        .unwrap_or_else(|| fail(format!("no Content-Length in {headers:?}")));
-    let mut body = vec![0; len];
-    reader
-        .read_exact(&mut body)
-        .unwrap_or_else(|e| fail(format!("reading {len} body bytes: {e}")));
-    Response {
-        status,
-        headers,
-        body,
-    }
-}
 
 fn envelope(soap_ns: &str, body: &str) -> String {
     format!(
@@ -131,24 +34,34 @@ fn soap_content_type(soap_ns: &str) -> &'static str {
     }
 }
 
-fn get_data(peer: &Peer, path: &str, soap_ns: &str, size: usize) -> Response {
+fn get_data(peer: &Peer, path: &str, soap_ns: &str, size: usize) -> RawResponse {
     let env = envelope(
         soap_ns,
         &format!("<m:GetData><m:size>{size}</m:size></m:GetData>"),
     );
-    post(peer, path, soap_content_type(soap_ns), env.as_bytes())
+    post(
+        peer,
+        path,
+        &[("Content-Type", soap_content_type(soap_ns))],
+        env.as_bytes(),
+    )
 }
 
-fn echo_data_inline(peer: &Peer, path: &str, name: &str, b64: &str) -> Response {
+fn echo_data_inline(peer: &Peer, path: &str, name: &str, b64: &str) -> RawResponse {
     let env = envelope(
         SOAP11,
         &format!("<m:EchoData><m:name>{name}</m:name><m:data>{b64}</m:data></m:EchoData>"),
     );
-    post(peer, path, soap_content_type(SOAP11), env.as_bytes())
+    post(
+        peer,
+        path,
+        &[("Content-Type", soap_content_type(SOAP11))],
+        env.as_bytes(),
+    )
 }
 
 /// An MTOM EchoData request (SOAP 1.1) carrying `data` as a binary part.
-fn echo_data_mtom(peer: &Peer, path: &str, name: &str, data: &[u8]) -> Response {
+fn echo_data_mtom(peer: &Peer, path: &str, name: &str, data: &[u8]) -> RawResponse {
     let boundary = "MIMEBoundary_soapgen_smoke";
     let env = envelope(
         SOAP11,
@@ -178,7 +91,7 @@ fn echo_data_mtom(peer: &Peer, path: &str, name: &str, data: &[u8]) -> Response 
         "multipart/related; boundary=\"{boundary}\"; type=\"application/xop+xml\"; \
          start=\"<root@soapgen.test>\"; start-info=\"text/xml\""
     );
-    post(peer, path, &ct, &body)
+    post(peer, path, &[("Content-Type", &ct)], &body)
 }
 
 // --------------------------------------------------------------------------
@@ -311,7 +224,7 @@ fn content_id_key(s: &str) -> String {
 
 /// Checks that `resp` is an MTOM (XOP) message in the given SOAP version and
 /// returns (root XML, bytes of the part its single `xop:Include` names).
-fn mtom_parts(resp: &Response, soap_ns: &str) -> (String, Vec<u8>) {
+fn mtom_parts(resp: &RawResponse, soap_ns: &str) -> (String, Vec<u8>) {
     assert_eq!(resp.status, 200, "{}", String::from_utf8_lossy(&resp.body));
     let ct = resp.content_type();
     assert!(

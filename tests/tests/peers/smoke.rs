@@ -2,65 +2,23 @@
 //! SOAP 1.1 request over a raw `TcpStream` (HTTP/1.1, `Connection: close`).
 //! A missing peer makes these tests fail (the harness panics), never skip.
 
-use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
 
+use soapgen_tests::http::{post, RawResponse};
 use soapgen_tests::peers::{self, Peer};
 
-struct Response {
-    status_line: String,
-    headers: String,
-    body: String,
-}
-
-fn post_soap11(peer: &Peer, path: &str, soap_action: &str, envelope: &str) -> Response {
-    let mut stream = TcpStream::connect(peer.addr())
-        .unwrap_or_else(|e| panic!("connect to {} peer at {}: {e}", peer.name(), peer.addr()));
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .unwrap();
-    stream
-        .set_write_timeout(Some(Duration::from_secs(30)))
-        .unwrap();
-    let request = format!(
-        "POST {path} HTTP/1.1\r\n\
-         Host: {addr}\r\n\
-         Content-Type: text/xml; charset=utf-8\r\n\
-         SOAPAction: \"{soap_action}\"\r\n\
-         Content-Length: {len}\r\n\
-         Connection: close\r\n\
-         \r\n\
-         {envelope}",
-        addr = peer.addr(),
-        len = envelope.len(),
-    );
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).unwrap_or_else(|e| {
-        panic!(
-            "reading {} response: {e}\nstderr:\n{}",
-            peer.name(),
-            peer.stderr_output()
-        )
-    });
-    let raw = String::from_utf8(raw).expect("UTF-8 response");
-    let (head, body) = raw
-        .split_once("\r\n\r\n")
-        .unwrap_or_else(|| panic!("no header/body separator in response: {raw:?}"));
-    let (status_line, headers) = head.split_once("\r\n").unwrap_or((head, ""));
-    Response {
-        status_line: status_line.to_string(),
-        headers: headers.to_string(),
-        body: body.to_string(),
-    }
-}
-
-fn header<'a>(resp: &'a Response, name: &str) -> Option<&'a str> {
-    resp.headers.lines().find_map(|l| {
-        let (k, v) = l.split_once(':')?;
-        k.trim().eq_ignore_ascii_case(name).then(|| v.trim())
-    })
+/// POSTs a SOAP 1.1 `envelope` with `soap_action` to `path` on `peer`.
+fn post_soap11(peer: &Peer, path: &str, soap_action: &str, envelope: &str) -> RawResponse {
+    let action = format!("\"{soap_action}\"");
+    post(
+        peer,
+        path,
+        &[
+            ("Content-Type", "text/xml; charset=utf-8"),
+            ("SOAPAction", &action),
+        ],
+        envelope.as_bytes(),
+    )
 }
 
 #[test]
@@ -79,27 +37,24 @@ fn spyne_say_hello_soap11() {
 </soapenv:Envelope>"#;
     let resp = post_soap11(&peer, "/soap11", "say_hello", envelope);
     assert!(
-        resp.status_line.contains(" 200 "),
+        resp.status == 200,
         "status {:?}\n{}",
-        resp.status_line,
-        resp.body
+        resp.status,
+        resp.text()
     );
-    assert_eq!(
-        header(&resp, "Content-Type"),
-        Some("text/xml; charset=utf-8")
-    );
+    assert_eq!(resp.header("Content-Type"), Some("text/xml; charset=utf-8"));
     assert!(
-        resp.body
+        resp.text()
             .contains("http://schemas.xmlsoap.org/soap/envelope/"),
         "{}",
-        resp.body
+        resp.text()
     );
-    assert!(resp.body.contains("say_helloResponse"), "{}", resp.body);
+    assert!(resp.text().contains("say_helloResponse"), "{}", resp.text());
     assert_eq!(
-        resp.body.matches("Hello, Smoke ✓").count(),
+        resp.text().matches("Hello, Smoke ✓").count(),
         2,
         "{}",
-        resp.body
+        resp.text()
     );
 }
 
@@ -116,23 +71,24 @@ fn gsoap_echo_soap11() {
 </soapenv:Envelope>"#;
     let resp = post_soap11(&peer, "/soap11", "urn:soapgen:gsoap#echo", envelope);
     assert!(
-        resp.status_line.contains(" 200 "),
+        resp.status == 200,
         "status {:?}\n{}",
-        resp.status_line,
-        resp.body
+        resp.status,
+        resp.text()
     );
-    assert_eq!(
-        header(&resp, "Content-Type"),
-        Some("text/xml; charset=utf-8")
-    );
+    assert_eq!(resp.header("Content-Type"), Some("text/xml; charset=utf-8"));
     assert!(
-        resp.body
+        resp.text()
             .contains("http://schemas.xmlsoap.org/soap/envelope/"),
         "{}",
-        resp.body
+        resp.text()
     );
-    assert!(resp.body.contains("echoResponse"), "{}", resp.body);
-    assert!(resp.body.contains("smoke &amp; mirrors ✓"), "{}", resp.body);
+    assert!(resp.text().contains("echoResponse"), "{}", resp.text());
+    assert!(
+        resp.text().contains("smoke &amp; mirrors ✓"),
+        "{}",
+        resp.text()
+    );
 }
 
 #[test]
@@ -141,18 +97,22 @@ fn gsoap_fault_soap11() {
     let envelope = r#"<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:g="urn:soapgen:gsoap"><soapenv:Body><g:fail><g:reason>nope</g:reason></g:fail></soapenv:Body></soapenv:Envelope>"#;
     let resp = post_soap11(&peer, "/soap11", "urn:soapgen:gsoap#fail", envelope);
     assert!(
-        resp.status_line.contains(" 500 "),
+        resp.status == 500,
         "status {:?}\n{}",
-        resp.status_line,
-        resp.body
+        resp.status,
+        resp.text()
     );
     assert!(
-        resp.body
+        resp.text()
             .contains("<faultstring>failed: nope</faultstring>"),
         "{}",
-        resp.body
+        resp.text()
     );
-    assert!(resp.body.contains("<g:code>42</g:code>"), "{}", resp.body);
+    assert!(
+        resp.text().contains("<g:code>42</g:code>"),
+        "{}",
+        resp.text()
+    );
 }
 
 #[test]
@@ -194,17 +154,14 @@ fn globalweather_get_weather_soap11() {
         envelope,
     );
     assert!(
-        resp.status_line.contains(" 200 "),
+        resp.status == 200,
         "status {:?}\n{}\nstderr:\n{}",
-        resp.status_line,
-        resp.body,
+        resp.status,
+        resp.text(),
         peer.stderr_output()
     );
-    assert_eq!(
-        header(&resp, "Content-Type"),
-        Some("text/xml; charset=utf-8")
-    );
-    let body = &resp.body;
+    assert_eq!(resp.header("Content-Type"), Some("text/xml; charset=utf-8"));
+    let body = resp.text();
     assert!(
         body.contains(r#"xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/""#),
         "{body}"
@@ -254,13 +211,13 @@ fn globalweather_get_weather_soap11() {
         "http://www.webserviceX.NET/GetWeather",
         &unknown,
     );
-    assert!(resp.status_line.contains(" 200 "), "{}", resp.body);
+    assert!(resp.status == 200, "{}", resp.text());
     assert!(
-        resp.body.contains(
+        resp.text().contains(
             "<gw:GetWeatherResponse><gw:GetWeatherResult>Data Not Found</gw:GetWeatherResult>\
              <gw:StatusCode>404</gw:StatusCode></gw:GetWeatherResponse>"
         ),
         "{}",
-        resp.body
+        resp.text()
     );
 }
