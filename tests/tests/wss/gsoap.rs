@@ -538,7 +538,7 @@ async fn gsoap_and_soapgen_sign_and_encrypt_both_ways() {
     ];
     // SOAP 1.1 only: gSOAP's plugin refuses a signed and encrypted SOAP 1.2 Body ("The signature
     // or decryption was invalid") — as its verify_body refuses every signed SOAP 1.2 message —
-    // while WSS4J accepts soapgen's SOAP 1.2 ones (tests/tests/wss_interop.rs).
+    // while WSS4J accepts soapgen's SOAP 1.2 ones (tests/tests/wss/wss4j/interop.rs).
     {
         let version = SoapVersion::Soap11;
         for (path, block, transport, order) in cases {
