@@ -14,7 +14,8 @@ use soapgen_runtime::{Client, SoapVersion};
 use soapgen_tests::peers;
 use soapgen_tests::recording::Recording;
 
-mod mtom {
+/// The client generated at build time (`tests/build.rs`).
+mod generated {
     soapgen_runtime::include_client!("mtom");
 }
 
@@ -37,7 +38,7 @@ async fn gsoap_sends_attachments_of_every_size_over_both_versions() {
     for size in SIZES {
         let expected = peers::pattern_bytes(size);
         let (c, rec) = client(peer.url("/mtom"), false);
-        let c11 = mtom::MtomServiceClient::from_client(c.clone());
+        let c11 = generated::MtomServiceClient::from_client(c.clone());
         let got = c11.get_data(size as i64, None).await.unwrap();
         assert!(got[..] == expected[..], "1.1, {size} bytes differ");
         assert!(
@@ -45,7 +46,8 @@ async fn gsoap_sends_attachments_of_every_size_over_both_versions() {
             "{:?}",
             rec.last_content_types()
         );
-        let c12 = mtom::MtomServiceClient::from_client(c).with_soap_version(SoapVersion::Soap12);
+        let c12 =
+            generated::MtomServiceClient::from_client(c).with_soap_version(SoapVersion::Soap12);
         let got = c12
             .get_data(size as i64, Some("mod251".into()))
             .await
@@ -61,7 +63,7 @@ async fn gsoap_receives_mtom_attachments_and_echoes_them() {
         let data = Base64Binary::from(peers::pattern_bytes(size));
         // `/auto` answers with MTOM only when the request was MTOM.
         let (c, rec) = client(peer.url("/auto"), true);
-        let c11 = mtom::MtomServiceClient::from_client(c.clone());
+        let c11 = generated::MtomServiceClient::from_client(c.clone());
         let r = c11
             .echo_data(format!("n{size}"), data.clone())
             .await
@@ -77,7 +79,8 @@ async fn gsoap_receives_mtom_attachments_and_echoes_them() {
             "{req_ct}"
         );
         assert!(resp_ct.starts_with("multipart/related"), "{resp_ct}");
-        let c12 = mtom::MtomServiceClient::from_client(c).with_soap_version(SoapVersion::Soap12);
+        let c12 =
+            generated::MtomServiceClient::from_client(c).with_soap_version(SoapVersion::Soap12);
         let r = c12.echo_data("v12".into(), data.clone()).await.unwrap();
         assert_eq!(r.size, size as i64);
         assert!(r.data == data, "1.2 echo of {size} bytes differs");
@@ -98,7 +101,7 @@ async fn small_values_stay_inline_below_the_threshold() {
         .mtom(4096)
         .build()
         .unwrap();
-    let c11 = mtom::MtomServiceClient::from_client(c);
+    let c11 = generated::MtomServiceClient::from_client(c);
     let small = Base64Binary::from(peers::pattern_bytes(4095));
     let r = c11.echo_data("small".into(), small.clone()).await.unwrap();
     assert!(r.data == small);
@@ -118,7 +121,7 @@ async fn small_values_stay_inline_below_the_threshold() {
 async fn gsoap_inline_base64_is_read_too() {
     let peer = peers::gsoap_mtom();
     let (c, rec) = client(peer.url("/inline"), true);
-    let c11 = mtom::MtomServiceClient::from_client(c);
+    let c11 = generated::MtomServiceClient::from_client(c);
     for size in [0, 1, 1024, 1 << 20] {
         let data = Base64Binary::from(peers::pattern_bytes(size));
         let r = c11.echo_data("i".into(), data.clone()).await.unwrap();
@@ -134,8 +137,9 @@ async fn line_broken_base64_of_every_shape_decodes_exactly() {
         "none", "crlf76", "lf76", "crlf73", "lf64", "mixed", "crref76",
     ] {
         let (c, _) = client(peer.url(&format!("/{mode}")), false);
-        let c11 = mtom::MtomServiceClient::from_client(c.clone());
-        let c12 = mtom::MtomServiceClient::from_client(c).with_soap_version(SoapVersion::Soap12);
+        let c11 = generated::MtomServiceClient::from_client(c.clone());
+        let c12 =
+            generated::MtomServiceClient::from_client(c).with_soap_version(SoapVersion::Soap12);
         for size in [0, 1, 2, 57, 1024, 1 << 20] {
             let expected = peers::pattern_bytes(size);
             let got = c11.get_data(size as i64, None).await.unwrap();
@@ -152,7 +156,7 @@ async fn sixty_four_mib_inline_in_76_and_73_column_lines() {
     let expected = peers::pattern_bytes(64 << 20);
     for mode in ["crlf76", "crlf73"] {
         let (c, _) = client(peer.url(&format!("/{mode}")), false);
-        let c11 = mtom::MtomServiceClient::from_client(c);
+        let c11 = generated::MtomServiceClient::from_client(c);
         let got = c11.get_data(64 << 20, None).await.unwrap();
         assert!(got[..] == expected[..], "{mode}: 64 MiB differ");
     }

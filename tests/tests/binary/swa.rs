@@ -26,19 +26,20 @@ use soapgen_runtime::Client;
 use soapgen_tests::peers;
 use soapgen_tests::recording::Recording;
 
-mod swa {
+/// The client generated at build time (`tests/build.rs`).
+mod generated {
     soapgen_runtime::include_client!("swa");
 }
 
 const SIZES: [usize; 3] = [0, 1, 1 << 20];
 
-fn client(url: String) -> (swa::SwaServiceClient, Arc<Recording>) {
+fn client(url: String) -> (generated::SwaServiceClient, Arc<Recording>) {
     let recording = Arc::new(Recording::new());
     let c = Client::builder(url)
         .transport(recording.clone())
         .build()
         .unwrap();
-    (swa::SwaServiceClient::from_client(c), recording)
+    (generated::SwaServiceClient::from_client(c), recording)
 }
 
 /// Another pattern than the photo's, so that swapped parts show.

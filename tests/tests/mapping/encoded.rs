@@ -11,12 +11,13 @@
 
 use soapgen_tests::peers;
 
-mod encoded {
+/// The client generated at build time (`tests/build.rs`).
+mod generated {
     soapgen_runtime::include_client!("encoded");
 }
 
-use encoded::types::{Item, Pair};
-use encoded::EncodedServiceClient;
+use generated::types::{Item, Pair};
+use generated::EncodedServiceClient;
 
 fn item(name: &str, count: i32) -> Item {
     Item {

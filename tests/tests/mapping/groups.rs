@@ -8,10 +8,11 @@
 
 use soapgen_runtime::xml::{self, Name};
 
-mod groups {
+/// The client generated at build time (`tests/build.rs`).
+mod generated {
     soapgen_runtime::include_client!("groups");
 }
-use groups::types::*;
+use generated::types::*;
 use soapgen_tests::peers::echoed;
 
 const NS: &str = "urn:soapgen:groups";
@@ -253,7 +254,7 @@ fn a_repeated_sequence_is_a_vec_of_structs_in_document_order() {
 #[tokio::test]
 async fn gsoap_echoes_every_group_case() {
     let peer = soapgen_tests::peers::gsoap_groups();
-    let c = groups::GroupsClient::new(peer.url("/")).unwrap();
+    let c = generated::GroupsClient::new(peer.url("/")).unwrap();
 
     let two = TwoChoices {
         choice: vec![TwoChoicesChoice::B(-3), TwoChoicesChoice::A("x".into())],

@@ -17,11 +17,12 @@ use soapgen_runtime::types::{
 };
 use soapgen_tests::peers::{gsoap_kinds, Peer};
 
-mod kinds {
+/// The client generated at build time (`tests/build.rs`).
+mod generated {
     soapgen_runtime::include_client!("kinds");
 }
-use kinds::types::*;
-use kinds::KindsClient;
+use generated::types::*;
+use generated::KindsClient;
 use soapgen_tests::peers::echoed;
 
 const NS: &str = "urn:soapgen:kinds";

@@ -8,7 +8,7 @@
 //! - [`kinds`]: every XSD kind echoed by gSOAP;
 //! - [`polymorphism`]: type substitution with `xsi:type`;
 //! - [`substitution`]: substitution groups and abstract elements;
-//! - [`encoded`]: rpc/encoded;
+//! - [`encoded`]: SOAP 1.1 encoding (rpc/encoded);
 //! - [`noparts`]: input messages with no parts;
 //! - [`selection`]: operation selection;
 //! - [`values`]: building values (`Default`, `new`, `.into()`);

@@ -9,10 +9,11 @@ use soapgen_runtime::xml::XmlReader;
 use soapgen_runtime::{soap_client, Client, Error};
 use soapgen_tests::recording::Recording;
 
-mod noparts {
+/// The client generated at build time (`tests/build.rs`).
+mod generated {
     soapgen_runtime::include_client!("noparts");
 }
-use noparts::NoPartsServiceClient;
+use generated::NoPartsServiceClient;
 
 fn client(url: String) -> (Client, Arc<Recording>) {
     let rec = Arc::new(Recording::new());

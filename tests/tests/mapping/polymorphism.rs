@@ -12,10 +12,11 @@
 use soapgen_runtime::types::Decimal;
 use soapgen_runtime::xml::{self, Limits, Name, XmlReader};
 
-mod polymorphism {
+/// The client generated at build time (`tests/build.rs`).
+mod generated {
     soapgen_runtime::include_client!("polymorphism");
 }
-use polymorphism::types::*;
+use generated::types::*;
 use soapgen_tests::peers::echoed;
 
 const NS: &str = "urn:soapgen:poly";
@@ -226,7 +227,7 @@ fn an_unknown_derived_type_is_read_as_the_declared_type_only_when_lenient() {
 #[tokio::test]
 async fn gsoap_echoes_every_derived_type() {
     let peer = soapgen_tests::peers::gsoap_polymorphism();
-    let c = polymorphism::PolymorphismClient::new(peer.url("/")).unwrap();
+    let c = generated::PolymorphismClient::new(peer.url("/")).unwrap();
     let mut v = zoo();
     let sent = v.clone();
     let bike = v.vehicle.pop();

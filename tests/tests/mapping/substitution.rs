@@ -7,10 +7,11 @@
 
 use soapgen_runtime::xml::{self, Name, XmlReader};
 
-mod substitution {
+/// The client generated at build time (`tests/build.rs`).
+mod generated {
     soapgen_runtime::include_client!("substitution");
 }
-use substitution::types::*;
+use generated::types::*;
 
 const NS: &str = "urn:soapgen:subst";
 const EXT: &str = "urn:soapgen:subst:ext";

@@ -8,10 +8,11 @@ use soapgen_runtime::types::Decimal;
 use soapgen_runtime::xml::{self, Name};
 use soapgen_runtime::OptionalNillable;
 
-mod values {
+/// The client generated at build time (`tests/build.rs`).
+mod generated {
     soapgen_runtime::include_client!("values");
 }
-use values::types::*;
+use generated::types::*;
 
 const NS: &str = "urn:soapgen:cases:values";
 
@@ -62,7 +63,7 @@ fn new_takes_the_required_fields_in_schema_order() {
 /// Compiled, not run: a WCF-style call reads `client.get("…".into())`, its result one `match`.
 #[allow(dead_code)]
 async fn calls_read_like_this(
-    client: &values::ValuesServiceClient,
+    client: &generated::ValuesServiceClient,
 ) -> Result<(), soapgen_runtime::Error> {
     let settings = Settings {
         name: "n".into(),
