@@ -1,6 +1,6 @@
 //! Generates clients, at build time, from WSDLs published by the real peers: spyne's own `?wsdl`
 //! (SOAP 1.1 and 1.2, as captured in tests/peers/captures/spyne, and checked against the live server
-//! by tests/tests/generated_clients.rs) and the real-world GlobalWeather WSDL that the gSOAP peer is
+//! by tests/tests/mapping/generated_clients.rs) and the real-world GlobalWeather WSDL that the gSOAP peer is
 //! built from; the MTOM WSDL the gSOAP MTOM peer and the line-break peer implement; the SOAP with
 //! Attachments WSDL of the gSOAP SwA peer; the rpc/encoded WSDL of the gSOAP encoded peer; a WSDL 2.0
 //! description of the gSOAP echo peer's service; the model-group cases (wsdl/groups.wsdl:
@@ -54,7 +54,7 @@ fn main() {
         panic!("soapgen: {e}");
     }
     // Five operations of e-conomic (1,511 operations), only the types they reach: the selection
-    // compiles (tests/tests/selection.rs).
+    // compiles (tests/tests/mapping/selection.rs).
     let economic = "corpus/wasabi/spec/fixtures/economic.wsdl";
     let five = soapgen_build::Builder::new()
         .wsdl(economic)

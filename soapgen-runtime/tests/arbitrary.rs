@@ -9,21 +9,14 @@ use soapgen_runtime::types::{
     AnyElement, AnyXml, Base64Binary, Date, DateTime, Decimal, Duration, GDay, GMonth, GMonthDay,
     GYear, GYearMonth, HexBinary, Integer, List, Nillable, OptionalNillable, QName, Time,
 };
-use soapgen_runtime::xml::{Name, XmlReader, XmlWriter};
+use soapgen_runtime::xml::{self, Name};
 use soapgen_runtime::{FromXml, ToXml};
 
 /// Writes `v` as `<t:v>`, reads it back; the XML on failure.
 fn round_trip<T: ToXml + FromXml + PartialEq + Debug>(v: &T) -> Result<(), String> {
-    let mut w = XmlWriter::new();
-    v.write_xml(&mut w, Name::new("urn:t", "v"))
-        .map_err(|e| format!("write {v:?}: {e}"))?;
-    let xml = w.into_string().map_err(|e| format!("write {v:?}: {e}"))?;
-    let mut r = XmlReader::new(&xml);
-    let back = r
-        .root()
-        .and_then(|root| T::read_xml(&mut r, root))
-        .and_then(|b| r.finish().map(|()| b))
-        .map_err(|e| format!("read {xml}: {e}"))?;
+    let xml =
+        xml::to_string(v, Name::new("urn:t", "v")).map_err(|e| format!("write {v:?}: {e}"))?;
+    let back: T = xml::from_str(&xml).map_err(|e| format!("read {xml}: {e}"))?;
     if &back == v {
         Ok(())
     } else {

@@ -6,7 +6,7 @@
 
 use soapgen_runtime::error::DecodeErrorKind;
 use soapgen_runtime::types::Nillable;
-use soapgen_runtime::xml::{Name, XmlReader, XmlWriter};
+use soapgen_runtime::xml::{self, Name};
 use soapgen_runtime::{DecodeError, FromXml, ToXml};
 
 const NS: &str = "urn:min";
@@ -59,20 +59,6 @@ struct Lunch {
     sandwich: Sandwich,
 }
 
-fn write<T: ToXml>(v: &T, local: &str) -> String {
-    let mut w = XmlWriter::new();
-    v.write_xml(&mut w, Name::new(NS, local)).unwrap();
-    w.into_string().unwrap()
-}
-
-fn read<T: FromXml>(xml: &str) -> Result<T, DecodeError> {
-    let mut r = XmlReader::new(xml);
-    let root = r.root()?;
-    let v = T::read_xml(&mut r, root)?;
-    r.finish()?;
-    Ok(v)
-}
-
 #[track_caller]
 fn assert_too_few(e: &DecodeError, element: &str, min: u64, found: usize, path: &str) {
     assert_eq!(
@@ -100,24 +86,27 @@ fn element_fields_refuse_fewer_than_min() {
         n: vec![Nillable::Nil],
         any_number: vec![],
     };
-    let xml = write(&ok, "Bounded");
-    assert_eq!(read::<Bounded>(&xml).unwrap(), ok);
+    let xml = xml::to_string(&ok, Name::new(NS, "Bounded")).unwrap();
+    assert_eq!(xml::from_str::<Bounded>(&xml).unwrap(), ok);
     let exactly = Bounded {
         v: vec![1, 2],
         n: vec![Nillable::Value("x".into())],
         any_number: vec![],
     };
     assert_eq!(
-        read::<Bounded>(&write(&exactly, "Bounded")).unwrap(),
+        xml::from_str::<Bounded>(&xml::to_string(&exactly, Name::new(NS, "Bounded")).unwrap())
+            .unwrap(),
         exactly
     );
 
-    let e = read::<Bounded>(r#"<Bounded xmlns="urn:min"><v>1</v><n>x</n></Bounded>"#).unwrap_err();
+    let e = xml::from_str::<Bounded>(r#"<Bounded xmlns="urn:min"><v>1</v><n>x</n></Bounded>"#)
+        .unwrap_err();
     assert_too_few(&e, "v", 2, 1, "Bounded");
-    let e = read::<Bounded>(r#"<Bounded xmlns="urn:min"/>"#).unwrap_err();
+    let e = xml::from_str::<Bounded>(r#"<Bounded xmlns="urn:min"/>"#).unwrap_err();
     assert_too_few(&e, "v", 2, 0, "Bounded");
     // A nil occurrence counts as one; none at all does not.
-    let e = read::<Bounded>(r#"<Bounded xmlns="urn:min"><v>1</v><v>2</v></Bounded>"#).unwrap_err();
+    let e = xml::from_str::<Bounded>(r#"<Bounded xmlns="urn:min"><v>1</v><v>2</v></Bounded>"#)
+        .unwrap_err();
     assert_too_few(&e, "n", 1, 0, "Bounded");
     // Nested: the path leads to the parent that lacks them.
     #[derive(Debug, PartialEq, FromXml)]
@@ -125,9 +114,10 @@ fn element_fields_refuse_fewer_than_min() {
     struct Outer {
         inner: Bounded,
     }
-    let e =
-        read::<Outer>(r#"<Outer xmlns="urn:min"><inner><v>1</v><v>2</v><v>3</v></inner></Outer>"#)
-            .unwrap_err();
+    let e = xml::from_str::<Outer>(
+        r#"<Outer xmlns="urn:min"><inner><v>1</v><v>2</v><v>3</v></inner></Outer>"#,
+    )
+    .unwrap_err();
     assert_too_few(&e, "n", 1, 0, "Outer/inner");
 }
 
@@ -136,9 +126,12 @@ fn a_repeated_group_refuses_fewer_than_min() {
     let ok = Drawing {
         shapes: vec![Shape::Circle(1), Shape::Square(2)],
     };
-    assert_eq!(read::<Drawing>(&write(&ok, "Drawing")).unwrap(), ok);
-    let e =
-        read::<Drawing>(r#"<Drawing xmlns="urn:min"><circle>1</circle></Drawing>"#).unwrap_err();
+    assert_eq!(
+        xml::from_str::<Drawing>(&xml::to_string(&ok, Name::new(NS, "Drawing")).unwrap()).unwrap(),
+        ok
+    );
+    let e = xml::from_str::<Drawing>(r#"<Drawing xmlns="urn:min"><circle>1</circle></Drawing>"#)
+        .unwrap_err();
     assert_too_few(&e, "shapes", 2, 1, "Drawing");
 }
 
@@ -151,15 +144,16 @@ fn a_positional_field_refuses_fewer_than_min() {
             a2: Some("bottom".into()),
         },
     };
-    let xml = write(&ok, "Lunch");
-    assert_eq!(read::<Lunch>(&xml).unwrap(), ok);
+    let xml = xml::to_string(&ok, Name::new(NS, "Lunch")).unwrap();
+    assert_eq!(xml::from_str::<Lunch>(&xml).unwrap(), ok);
     // One b: too few.
-    let e =
-        read::<Lunch>(r#"<Lunch xmlns="urn:min"><a>t</a><b>1</b><a>u</a></Lunch>"#).unwrap_err();
+    let e = xml::from_str::<Lunch>(r#"<Lunch xmlns="urn:min"><a>t</a><b>1</b><a>u</a></Lunch>"#)
+        .unwrap_err();
     assert_too_few(&e, "b", 2, 1, "Lunch");
     // No b at all: the second a is the last field's, and b is missing.
-    let e = read::<Lunch>(r#"<Lunch xmlns="urn:min"><a>t</a><a>u</a></Lunch>"#).unwrap_err();
+    let e =
+        xml::from_str::<Lunch>(r#"<Lunch xmlns="urn:min"><a>t</a><a>u</a></Lunch>"#).unwrap_err();
     assert_too_few(&e, "b", 2, 0, "Lunch");
-    let e = read::<Lunch>(r#"<Lunch xmlns="urn:min"><a>t</a></Lunch>"#).unwrap_err();
+    let e = xml::from_str::<Lunch>(r#"<Lunch xmlns="urn:min"><a>t</a></Lunch>"#).unwrap_err();
     assert_too_few(&e, "b", 2, 0, "Lunch");
 }

@@ -2,10 +2,12 @@
 //! canned loopback server for broken responses; test certificates made by openssl ([`pki`]); xmlsec1
 //! as an encrypting, signing, verifying and decrypting peer ([`xmlsec`]), signxml for RSASSA-PSS
 //! ([`signxml`]); the WS-Security tests'
-//! shared certificates, request envelopes and WSS4J server ([`wss`]).
+//! shared certificates, request envelopes and WSS4J server ([`wss`]); raw HTTP to a peer
+//! ([`http`]); a transport that records what went over the wire ([`recording`]).
 
 pub mod canned;
 pub mod corpus;
+pub mod http;
 pub mod large_objects;
 pub mod peers;
 pub mod pki;

@@ -157,6 +157,12 @@ impl Peer {
     }
 }
 
+/// `r`'s value; its error, with what `peer` wrote to stderr, as a panic otherwise: for the result
+/// of a call to `peer` (an echo), whose failure the peer's log often explains.
+pub fn echoed<T, E: std::fmt::Display>(r: Result<T, E>, peer: &Peer) -> T {
+    r.unwrap_or_else(|e| panic!("{e}\n{}", peer.stderr_output()))
+}
+
 impl Drop for Peer {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -71,6 +71,40 @@ pub fn openssl(dir: &Path, args: &[&str]) -> Vec<u8> {
     out.stdout
 }
 
+/// Runs the `openssl` command line with `args` in `dir`, `input` on its stdin; its stdout, or
+/// its exit status and stderr when it fails. Panics with the package to install when openssl is
+/// missing.
+pub fn try_openssl_with_stdin(dir: &Path, args: &[&str], input: &[u8]) -> Result<Vec<u8>, String> {
+    use std::io::Write;
+    let mut child = Command::new("openssl")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run openssl ({e}): {OPENSSL_HINT}"));
+    let mut stdin = child.stdin.take().expect("openssl's stdin");
+    stdin.write_all(input).expect("write openssl's stdin");
+    drop(stdin);
+    let out = child.wait_with_output().expect("wait for openssl");
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        Err(format!(
+            "{}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// [`try_openssl_with_stdin`], panicking with openssl's stderr when it fails.
+pub fn openssl_with_stdin(dir: &Path, args: &[&str], input: &[u8]) -> Vec<u8> {
+    try_openssl_with_stdin(dir, args, input)
+        .unwrap_or_else(|e| panic!("openssl {args:?} failed: {e}"))
+}
+
 fn make() -> Pki {
     let dir = std::env::temp_dir().join(format!("soapgen-test-pki-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);

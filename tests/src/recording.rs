@@ -1,36 +1,123 @@
-//! A transport that records the Content-Type of every request and response, around the reqwest
-//! transport: for tests that check what went over the wire (MTOM or plain XML, SwA packaging).
+//! A transport that records every exchange around the reqwest transport: the request body and
+//! Content-Type, and the response's, for tests that check what went over the wire (MTOM or plain
+//! XML, SwA packaging, the request envelope as sent, a signed response as received). It can also
+//! hold each request back a while (a Timestamp that has expired when it arrives). Bodies of
+//! [`MAX_KEPT_BODY`] bytes or more are not kept (their lengths are): the MTOM tests' 64 MiB
+//! messages are not held for the transport's life.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use soapgen_tests::recording::Recording;
+//!
+//! let rec = Arc::new(Recording::new());
+//! let client = soapgen_runtime::Client::builder("http://127.0.0.1:8080/soap")
+//!     .transport(rec.clone())
+//!     .build()
+//!     .unwrap();
+//! // … calls …
+//! let sent = rec.last_request();
+//! ```
 
 use std::sync::Mutex;
+use std::time::Duration;
 
 use soapgen_runtime::transport::{HttpRequest, ReqwestTransport, Transport, TransportFuture};
 
-/// Sends through [`ReqwestTransport`] and records `(request Content-Type, response Content-Type)`.
+/// Bodies this long or longer are recorded by length only.
+pub const MAX_KEPT_BODY: usize = 1 << 20;
+
+/// One request as sent, and its response if one came.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Exchange {
+    /// The request's Content-Type header (empty without one).
+    pub request_content_type: String,
+    /// The request body (lossy UTF-8; empty if it is [`MAX_KEPT_BODY`] bytes or longer).
+    pub request: String,
+    /// The request body's length in bytes.
+    pub request_len: usize,
+    /// The response's Content-Type (empty before or without a response).
+    pub response_content_type: String,
+    /// The response body (lossy UTF-8; empty before or without a response, or if it is
+    /// [`MAX_KEPT_BODY`] bytes or longer).
+    pub response: String,
+    /// The response body's length in bytes.
+    pub response_len: usize,
+}
+
+fn kept(body: &[u8]) -> String {
+    if body.len() < MAX_KEPT_BODY {
+        String::from_utf8_lossy(body).into_owned()
+    } else {
+        String::new()
+    }
+}
+
+/// Sends through [`ReqwestTransport`] and records each [`Exchange`], in the order the requests
+/// were sent.
 #[derive(Debug)]
 pub struct Recording {
     inner: ReqwestTransport,
-    seen: Mutex<Vec<(String, String)>>,
+    delay: Duration,
+    seen: Mutex<Vec<Exchange>>,
 }
 
 impl Recording {
     /// A recording transport with reqwest's defaults.
     pub fn new() -> Self {
+        Self::with_delay(Duration::ZERO)
+    }
+
+    /// A recording transport that waits `delay` before sending each request (after recording
+    /// it).
+    pub fn with_delay(delay: Duration) -> Self {
         Recording {
             inner: ReqwestTransport::builder()
                 .build()
                 .expect("default reqwest transport"),
+            delay,
             seen: Mutex::new(Vec::new()),
         }
     }
 
-    /// The Content-Types of the last exchange (empty strings before any).
-    pub fn last(&self) -> (String, String) {
+    /// Every exchange so far.
+    pub fn exchanges(&self) -> Vec<Exchange> {
+        self.seen.lock().unwrap().clone()
+    }
+
+    /// Every request body so far.
+    pub fn requests(&self) -> Vec<String> {
+        self.seen
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|e| e.request.clone())
+            .collect()
+    }
+
+    /// The last exchange (empty strings before any).
+    pub fn last_exchange(&self) -> Exchange {
         self.seen
             .lock()
             .unwrap()
             .last()
             .cloned()
             .unwrap_or_default()
+    }
+
+    /// The Content-Types of the last exchange, request and response (empty strings before any).
+    pub fn last_content_types(&self) -> (String, String) {
+        let e = self.last_exchange();
+        (e.request_content_type, e.response_content_type)
+    }
+
+    /// The last request body (empty before any).
+    pub fn last_request(&self) -> String {
+        self.last_exchange().request
+    }
+
+    /// The last response body (empty before any, or if the last request got none).
+    pub fn last_response(&self) -> String {
+        self.last_exchange().response
     }
 }
 
@@ -42,16 +129,31 @@ impl Default for Recording {
 
 impl Transport for Recording {
     fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
+        let index = {
+            let mut seen = self.seen.lock().unwrap();
+            seen.push(Exchange {
+                request_content_type: request
+                    .headers
+                    .iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default(),
+                request: kept(&request.body),
+                request_len: request.body.len(),
+                ..Exchange::default()
+            });
+            seen.len() - 1
+        };
         Box::pin(async move {
-            let req_ct = request
-                .headers
-                .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case("content-type"))
-                .map(|(_, v)| v.clone())
-                .unwrap_or_default();
+            if !self.delay.is_zero() {
+                tokio::time::sleep(self.delay).await;
+            }
             let resp = self.inner.send(request).await?;
-            let resp_ct = resp.content_type().unwrap_or_default().to_owned();
-            self.seen.lock().unwrap().push((req_ct, resp_ct));
+            let mut seen = self.seen.lock().unwrap();
+            let e = &mut seen[index];
+            e.response_content_type = resp.content_type().unwrap_or_default().to_owned();
+            e.response = kept(&resp.body);
+            e.response_len = resp.body.len();
             Ok(resp)
         })
     }

@@ -2,8 +2,10 @@
 //! credentials as soapgen types ([`cert`], [`credential`]), the `Echo` request envelope a soapgen
 //! client writes without sending it ([`request`], [`request_with`], [`text_envelope`]), the WSS4J
 //! peer's key arguments ([`wss4j_keys`]) and the peer started as the Scenario 3 server
-//! ([`wss4j_scenario3_server`]), and a raw SOAP POST that bypasses soapgen's client
-//! ([`post_raw`]).
+//! ([`wss4j_scenario3_server`]), a raw SOAP POST that bypasses soapgen's client
+//! ([`post_raw`]), the namespace and algorithm URIs of hand-made messages ([`uri`]), the client
+//! configuration of the inbound checks ([`client_wss`]) and a KeyInfo rewritten to carry the
+//! certificate itself ([`str_as_x509data`]).
 //!
 //! ```no_run
 //! use soapgen_runtime::wss::{WssConfig, X509Signer};
@@ -14,16 +16,83 @@
 //! let xml = request(wss, SoapVersion::Soap11, "hello");
 //! ```
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::path::Path;
 
-use soapgen_runtime::wss::{Certificate, WssConfig, X509Credential};
+use std::time::Duration;
+
+use soapgen_runtime::wss::{Certificate, TrustStore, WssConfig, X509Credential, X509Signer};
 use soapgen_runtime::xml::{Name, XmlWriter};
 use soapgen_runtime::{Client, EncodeError, Operation, SoapVersion};
 
 use crate::peers::{self, Peer};
 use crate::pki::test_pki;
+
+/// Namespace and algorithm URIs that the WS-Security tests write into hand-made messages and
+/// look for in soapgen's, spelled out here rather than taken from the runtime, so that a wrong
+/// constant there cannot pass a test.
+pub mod uri {
+    /// SOAP 1.1 envelope.
+    pub const SOAP11: &str = "http://schemas.xmlsoap.org/soap/envelope/";
+    /// WSS 1.0 `wsse:` (secext).
+    pub const WSSE: &str =
+        "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
+    /// WSS 1.0 `wsu:` (utility: Id, Timestamp).
+    pub const WSU: &str =
+        "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
+    /// XML-DSig `ds:`.
+    pub const DS: &str = "http://www.w3.org/2000/09/xmldsig#";
+    /// Exclusive XML Canonicalization 1.0.
+    pub const EXC: &str = "http://www.w3.org/2001/10/xml-exc-c14n#";
+    /// X.509 Token Profile: an X.509 v3 certificate token.
+    pub const X509V3: &str =
+        "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3";
+    /// WSS: a token's base64 EncodingType.
+    pub const B64: &str = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary";
+    /// RSA PKCS#1 v1.5 with SHA-1 (XML-DSig).
+    pub const RSA_SHA1: &str = "http://www.w3.org/2000/09/xmldsig#rsa-sha1";
+    /// RSA PKCS#1 v1.5 with SHA-256 (RFC 6931 §2.3.2).
+    pub const RSA_SHA256: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
+    /// ECDSA with SHA-256 (RFC 6931 §2.3.6).
+    pub const ECDSA_SHA256: &str = "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256";
+    /// ECDSA with SHA-384 (RFC 6931 §2.3.6).
+    pub const ECDSA_SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384";
+    /// SHA-1 digest (XML-DSig).
+    pub const SHA1: &str = "http://www.w3.org/2000/09/xmldsig#sha1";
+    /// SHA-256 digest (XML-Enc).
+    pub const SHA256: &str = "http://www.w3.org/2001/04/xmlenc#sha256";
+    /// SHA-384 digest (RFC 6931 §2.1.3).
+    pub const SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#sha384";
+}
+
+/// The client side of the inbound checks: a 300 s Timestamp, signing as the test PKI's `client`,
+/// the test CA (`ca.pem`) trusted for the responses' signatures.
+pub fn client_wss() -> WssConfig {
+    WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .sign(X509Signer::new(credential("client")))
+        .trust(TrustStore::new().anchor(cert("ca.pem")))
+}
+
+/// `xml` (a message soapgen signed, its signer in a `wsse:BinarySecurityToken`) with the
+/// signature's `ds:KeyInfo` holding the token's certificate as `ds:X509Data/ds:X509Certificate`
+/// instead of the SecurityTokenReference: the form verifiers without WSS token support (xmlsec1)
+/// read. Panics if `xml` has no token or no KeyInfo.
+pub fn str_as_x509data(xml: &str) -> String {
+    let bst = xml
+        .find("<wsse:BinarySecurityToken")
+        .expect("a BinarySecurityToken");
+    let start = bst + xml[bst..].find('>').expect("its start tag") + 1;
+    let end = start + xml[start..].find('<').expect("its end tag");
+    let ki = xml.find("<ds:KeyInfo").expect("a ds:KeyInfo");
+    let ki_content = ki + xml[ki..].find('>').expect("its start tag") + 1;
+    let ki_end = xml.find("</ds:KeyInfo>").expect("its end tag");
+    format!(
+        "{}<ds:X509Data><ds:X509Certificate>{}</ds:X509Certificate></ds:X509Data>{}",
+        &xml[..ki_content],
+        &xml[start..end],
+        &xml[ki_end..]
+    )
+}
 
 /// The namespace of the `Echo` operation of [`request`] (and of the WSS4J peer's service).
 pub const ECHO_NS: &str = "urn:soapgen:wss";
@@ -163,28 +232,16 @@ pub fn wss4j_scenario3_server(extra: &[&str]) -> Peer {
 /// and the response body. Panics if the exchange fails or the answer is not HTTP.
 pub fn post_raw(peer: &Peer, path: &str, version: SoapVersion, body: &[u8]) -> (u16, String) {
     let content_type = match version {
-        SoapVersion::Soap11 => "text/xml; charset=utf-8\r\nSOAPAction: \"urn:soapgen:wss#Echo\"",
+        SoapVersion::Soap11 => "text/xml; charset=utf-8",
         SoapVersion::Soap12 => "application/soap+xml; charset=utf-8",
     };
-    let mut conn = TcpStream::connect(peer.addr()).expect("connect to the peer");
-    write!(
-        conn,
-        "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: {content_type}\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n",
-        peer.addr(),
-        body.len()
+    let mut headers = vec![("Content-Type", content_type)];
+    if version == SoapVersion::Soap11 {
+        headers.push(("SOAPAction", "\"urn:soapgen:wss#Echo\""));
+    }
+    let resp = crate::http::post(peer, path, &headers, body);
+    (
+        resp.status,
+        String::from_utf8_lossy(&resp.body).into_owned(),
     )
-    .expect("write the request head");
-    conn.write_all(body).expect("write the request body");
-    let mut raw = String::new();
-    conn.read_to_string(&mut raw).expect("read the response");
-    let (head, body) = raw
-        .split_once("\r\n\r\n")
-        .unwrap_or_else(|| panic!("not an HTTP response: {raw}"));
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no HTTP status in {head}"));
-    (status, body.to_owned())
 }

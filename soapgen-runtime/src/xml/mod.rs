@@ -9,13 +9,17 @@
 //!   children, once or repeated (XML Schema Part 1 §3.8).
 //! - [`ToXml`] / [`FromXml`]: an element's content and attributes, implemented by the derives and by
 //!   every simple type.
+//! - [`to_string`] / [`from_str`]: one such value as a whole XML document and back, without an
+//!   envelope.
 
+mod document;
 mod encoding;
 mod group;
 pub mod multiref;
 mod read;
 mod write;
 
+pub use document::{from_str, from_str_with_limits, to_string};
 pub(crate) use encoding::charset_of;
 pub use encoding::to_utf8;
 

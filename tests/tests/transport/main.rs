@@ -1,0 +1,10 @@
+//! The transport and the headers around a call, against real peers:
+//!
+//! - [`http_auth`]: HTTP Digest, NTLM, Negotiate and TLS client certificates (reqwest transport,
+//!   and `soapgen fetch`);
+//! - [`addressing`]: WS-Addressing and SOAP headers both ways, `#[soap_client]` route;
+//! - [`addressing_wsdl`]: WS-Addressing turned on by the WSDL.
+
+mod addressing;
+mod addressing_wsdl;
+mod http_auth;
