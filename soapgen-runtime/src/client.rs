@@ -8,7 +8,7 @@ use bytes::Bytes;
 use tracing::Instrument;
 
 use crate::envelope::{
-    read_envelope_with_headers, BodyContent, BodyReader, EnvelopeWriter, SoapVersion,
+    read_envelope_with_headers, BodyContent, BodyReader, EnvelopeWriter, Incoming, SoapVersion,
 };
 use crate::error::{DecodeError, EncodeError, Error};
 use crate::mime::{parse_multipart_related, Attachments, Packaging, RequestMessage};
