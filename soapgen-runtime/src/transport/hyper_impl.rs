@@ -121,13 +121,7 @@ impl HyperTransport {
             } else {
                 TransportErrorKind::Other
             };
-            let mut message = e.to_string();
-            let mut src = std::error::Error::source(&e);
-            while let Some(s) = src {
-                message.push_str(": ");
-                message.push_str(&s.to_string());
-                src = s.source();
-            }
+            let message = super::with_causes(&e);
             TransportError::new(kind, url.as_str(), message, Some(Box::new(e)))
         })?;
         let (parts, body) = response.into_parts();

@@ -87,6 +87,20 @@ impl Default for Timeouts {
     }
 }
 
+/// An HTTP library's error with its whole cause chain, `: `-separated: the top-level message
+/// alone says little ("error sending request").
+#[cfg(any(feature = "reqwest", feature = "hyper"))]
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut message = e.to_string();
+    let mut src = e.source();
+    while let Some(s) = src {
+        message.push_str(": ");
+        message.push_str(&s.to_string());
+        src = s.source();
+    }
+    message
+}
+
 /// One HTTP POST to send.
 #[derive(Debug, Clone)]
 pub struct HttpRequest {

@@ -340,14 +340,7 @@ fn map_error(e: reqwest::Error, url: &str) -> TransportError {
     } else {
         TransportErrorKind::Other
     };
-    // The full cause chain: reqwest's top-level message alone says little ("error sending request").
-    let mut message = e.to_string();
-    let mut src = std::error::Error::source(&e);
-    while let Some(s) = src {
-        message.push_str(": ");
-        message.push_str(&s.to_string());
-        src = s.source();
-    }
+    let mut message = super::with_causes(&e);
     // A TLS handshake the server ended because of the client's certificate (TLS 1.3 sends the
     // alert after the client's Finished, so it surfaces on the first read, not on connect).
     if let Some(alert) = TLS_CLIENT_CERT_ALERTS.iter().find(|a| message.contains(*a)) {
