@@ -463,16 +463,17 @@ pub fn read_response_with_attachments<T>(
     http_status: Option<u16>,
     decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
 ) -> Result<BodyContent<T>, Error> {
-    let incoming = Incoming {
-        body,
-        attachments,
-        http_charset,
-        limits,
-        http_status,
-        expected: None,
-    };
-    decode_once(decode, |body| {
-        Ok((read_envelope_with_headers(incoming, None, body)?, ()))
+    decode_once(decode, |b| {
+        let content = read_envelope(
+            body,
+            attachments,
+            http_charset,
+            limits,
+            http_status,
+            None,
+            b,
+        )?;
+        Ok((content, ()))
     })
     .map(|(content, ())| content)
 }
