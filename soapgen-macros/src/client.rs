@@ -28,7 +28,7 @@ use syn::{FnArg, ItemTrait, LitStr, Pat, ReturnType, TraitItem, Type};
 use soapgen_contract::{keys, RESERVED_METHODS};
 
 use crate::fields::{self, ElementField, Occurrence};
-use crate::Errors;
+use crate::{Errors, KeySite};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Style {
@@ -278,93 +278,87 @@ fn take_soap_attrs(attrs: &mut Vec<syn::Attribute>) -> Vec<syn::Attribute> {
 
 fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> MethodAttrs {
     let mut m = MethodAttrs::default();
-    for attr in attrs {
-        let r = attr.parse_nested_meta(|meta| {
-            let s = || -> syn::Result<String> { Ok(meta.value()?.parse::<LitStr>()?.value()) };
-            if meta.path.is_ident("name") {
-                m.name = Some(s()?);
-            } else if meta.path.is_ident("action") {
-                m.action = Some(s()?);
-            } else if meta.path.is_ident("reply_action") {
-                m.reply_action = Some(s()?);
-            } else if meta.path.is_ident("response") {
-                m.response = Some(s()?);
-            } else if meta.path.is_ident("result") {
-                m.result = Some(s()?);
-            } else if meta.path.is_ident("one_way") {
-                m.one_way = true;
-            } else if meta.path.is_ident("empty_request") {
-                m.empty_request = true;
-            } else if meta.path.is_ident("namespace") {
-                m.namespace = Some(s()?);
-            } else if meta.path.is_ident("result_namespace") {
-                m.result_namespace = Some(s()?);
-            } else if meta.path.is_ident("bare") {
-                m.bare = true;
-            } else if meta.path.is_ident("bare_response") {
-                m.bare_response = true;
-            } else if meta.path.is_ident("response_namespace") {
-                m.response_namespace = Some(s()?);
-            } else if meta.path.is_ident("response_attachment") {
-                let span = meta.path.span();
-                m.response_attachments.push((s()?, span));
-            } else if meta.path.is_ident("encoded") {
-                m.encoded = true;
-            } else if meta.path.is_ident("result_min") {
-                let lit = meta.value()?.parse::<syn::LitInt>()?;
-                m.result_min = Some((lit.base10_parse::<u64>()?, lit.span()));
-            } else if meta.path.is_ident(keys::RESULT_OCCURS) {
-                m.result_occurs = Some(fields::parse_occurs(&meta)?);
-            } else {
-                return Err(meta.error(format!(
-                    "unknown soap attribute on a method; expected {}",
-                    fields::one_of(keys::METHOD, "`")
-                )));
-            }
-            Ok(())
-        });
-        if let Err(e) = r {
-            errs.push(e);
+    let site = KeySite {
+        attribute: "soap",
+        on: "a method",
+        keys: keys::METHOD,
+    };
+    errs.parse_keys(attrs, &site, |meta| {
+        let s = || -> syn::Result<String> { Ok(meta.value()?.parse::<LitStr>()?.value()) };
+        if meta.path.is_ident("name") {
+            m.name = Some(s()?);
+        } else if meta.path.is_ident("action") {
+            m.action = Some(s()?);
+        } else if meta.path.is_ident("reply_action") {
+            m.reply_action = Some(s()?);
+        } else if meta.path.is_ident("response") {
+            m.response = Some(s()?);
+        } else if meta.path.is_ident("result") {
+            m.result = Some(s()?);
+        } else if meta.path.is_ident("one_way") {
+            m.one_way = true;
+        } else if meta.path.is_ident("empty_request") {
+            m.empty_request = true;
+        } else if meta.path.is_ident("namespace") {
+            m.namespace = Some(s()?);
+        } else if meta.path.is_ident("result_namespace") {
+            m.result_namespace = Some(s()?);
+        } else if meta.path.is_ident("bare") {
+            m.bare = true;
+        } else if meta.path.is_ident("bare_response") {
+            m.bare_response = true;
+        } else if meta.path.is_ident("response_namespace") {
+            m.response_namespace = Some(s()?);
+        } else if meta.path.is_ident("response_attachment") {
+            let span = meta.path.span();
+            m.response_attachments.push((s()?, span));
+        } else if meta.path.is_ident("encoded") {
+            m.encoded = true;
+        } else if meta.path.is_ident("result_min") {
+            let lit = meta.value()?.parse::<syn::LitInt>()?;
+            m.result_min = Some((lit.base10_parse::<u64>()?, lit.span()));
+        } else if meta.path.is_ident(keys::RESULT_OCCURS) {
+            m.result_occurs = Some(fields::parse_occurs(meta)?);
+        } else {
+            return Ok(false);
         }
-    }
+        Ok(true)
+    });
     m
 }
 
 fn parse_param_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> ParamAttrs {
     let mut p = ParamAttrs::default();
-    for attr in attrs {
-        let r = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("header") {
-                p.header = true;
-            } else if meta.path.is_ident("rename") {
-                p.rename = Some(meta.value()?.parse::<LitStr>()?.value());
-            } else if meta.path.is_ident("namespace") {
-                p.namespace = Some(meta.value()?.parse::<LitStr>()?.value());
-            } else if meta.path.is_ident("attachment") {
-                let span = meta.path.span();
-                let part = if meta.input.peek(syn::Token![=]) {
-                    meta.value()?.parse::<LitStr>()?.value()
-                } else {
-                    String::new()
-                };
-                p.attachment = Some((part, span));
-            } else if meta.path.is_ident("content_type") {
-                let span = meta.path.span();
-                p.content_type = Some((meta.value()?.parse::<LitStr>()?.value(), span));
-            } else if meta.path.is_ident(keys::OCCURS) {
-                p.occurs = Some(fields::parse_occurs(&meta)?);
+    let site = KeySite {
+        attribute: "soap",
+        on: "a parameter",
+        keys: keys::PARAMETER,
+    };
+    errs.parse_keys(attrs, &site, |meta| {
+        if meta.path.is_ident("header") {
+            p.header = true;
+        } else if meta.path.is_ident("rename") {
+            p.rename = Some(meta.value()?.parse::<LitStr>()?.value());
+        } else if meta.path.is_ident("namespace") {
+            p.namespace = Some(meta.value()?.parse::<LitStr>()?.value());
+        } else if meta.path.is_ident("attachment") {
+            let span = meta.path.span();
+            let part = if meta.input.peek(syn::Token![=]) {
+                meta.value()?.parse::<LitStr>()?.value()
             } else {
-                return Err(meta.error(format!(
-                    "unknown soap attribute on a parameter; expected {}",
-                    fields::one_of(keys::PARAMETER, "`")
-                )));
-            }
-            Ok(())
-        });
-        if let Err(e) = r {
-            errs.push(e);
+                String::new()
+            };
+            p.attachment = Some((part, span));
+        } else if meta.path.is_ident("content_type") {
+            let span = meta.path.span();
+            p.content_type = Some((meta.value()?.parse::<LitStr>()?.value(), span));
+        } else if meta.path.is_ident(keys::OCCURS) {
+            p.occurs = Some(fields::parse_occurs(meta)?);
+        } else {
+            return Ok(false);
         }
-    }
+        Ok(true)
+    });
     if let Some((_, span)) = &p.attachment {
         if p.header || p.rename.is_some() || p.namespace.is_some() {
             errs.push(syn::Error::new(

@@ -12,7 +12,7 @@ use syn::{Data, DeriveInput, Fields, LitStr};
 use soapgen_contract::keys;
 
 use crate::fields::{self, AttributeField, ElementField};
-use crate::Errors;
+use crate::{Errors, KeySite};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Which {
@@ -41,42 +41,40 @@ pub(crate) fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Contain
         sequence: false,
         xsi_type: false,
     };
-    for attr in input.attrs.iter().filter(|a| a.path().is_ident("xml")) {
-        let r = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("namespace") {
-                c.namespace = Some(meta.value()?.parse::<LitStr>()?.value());
-            } else if meta.path.is_ident("rename_all") {
-                let s: LitStr = meta.value()?.parse()?;
-                if fields::rename_all(&s.value(), "a").is_none() {
-                    return Err(syn::Error::new(
-                        s.span(),
-                        "unknown rename_all rule; expected one of \"camelCase\", \"PascalCase\", \
+    let site = KeySite {
+        attribute: "xml",
+        on: "a type",
+        keys: keys::TYPE,
+    };
+    let xml = input.attrs.iter().filter(|a| a.path().is_ident("xml"));
+    errs.parse_keys(xml, &site, |meta| {
+        if meta.path.is_ident("namespace") {
+            c.namespace = Some(meta.value()?.parse::<LitStr>()?.value());
+        } else if meta.path.is_ident("rename_all") {
+            let s: LitStr = meta.value()?.parse()?;
+            if fields::rename_all(&s.value(), "a").is_none() {
+                return Err(syn::Error::new(
+                    s.span(),
+                    "unknown rename_all rule; expected one of \"camelCase\", \"PascalCase\", \
                          \"snake_case\", \"lowercase\", \"UPPERCASE\", \"kebab-case\", \
                          \"SCREAMING_SNAKE_CASE\"",
-                    ));
-                }
-                c.rename_all = Some((s.value(), s.span()));
-            } else if meta.path.is_ident("crate") {
-                let s: LitStr = meta.value()?.parse()?;
-                c.krate = s.parse::<syn::Path>()?.into_token_stream_path();
-            } else if meta.path.is_ident("rename") {
-                c.type_name = Some(meta.value()?.parse::<LitStr>()?.value());
-            } else if meta.path.is_ident("sequence") {
-                c.sequence = true;
-            } else if meta.path.is_ident("xsi_type") {
-                c.xsi_type = true;
-            } else {
-                return Err(meta.error(format!(
-                    "unknown xml attribute on a type; expected {}",
-                    fields::one_of(keys::TYPE, "`")
-                )));
+                ));
             }
-            Ok(())
-        });
-        if let Err(e) = r {
-            errs.push(e);
+            c.rename_all = Some((s.value(), s.span()));
+        } else if meta.path.is_ident("crate") {
+            let s: LitStr = meta.value()?.parse()?;
+            c.krate = s.parse::<syn::Path>()?.into_token_stream_path();
+        } else if meta.path.is_ident("rename") {
+            c.type_name = Some(meta.value()?.parse::<LitStr>()?.value());
+        } else if meta.path.is_ident("sequence") {
+            c.sequence = true;
+        } else if meta.path.is_ident("xsi_type") {
+            c.xsi_type = true;
+        } else {
+            return Ok(false);
         }
-    }
+        Ok(true)
+    });
     c
 }
 
@@ -111,50 +109,48 @@ pub(crate) struct FieldAttrs {
 
 pub(crate) fn parse_field_attrs(attrs: &[syn::Attribute], errs: &mut Errors) -> FieldAttrs {
     let mut f = FieldAttrs::default();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("xml")) {
-        let r = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("rename") {
-                f.rename = Some(meta.value()?.parse::<LitStr>()?.value());
-            } else if meta.path.is_ident("namespace") {
-                f.namespace = Some(meta.value()?.parse::<LitStr>()?.value());
-            } else if meta.path.is_ident("unqualified") {
-                f.unqualified = true;
-            } else if meta.path.is_ident("attribute") {
-                f.attribute = true;
-            } else if meta.path.is_ident("text") {
-                f.text = true;
-            } else if meta.path.is_ident("any") {
-                f.any = true;
-            } else if meta.path.is_ident("any_attribute") {
-                f.any_attribute = true;
-            } else if meta.path.is_ident("content") {
-                f.content = true;
-            } else if meta.path.is_ident("group") {
-                f.group = true;
-            } else if meta.path.is_ident("default") || meta.path.is_ident("fixed") {
-                let fixed = meta.path.is_ident("fixed");
-                let v: LitStr = meta.value()?.parse()?;
-                if f.constraint.is_some() {
-                    return Err(meta.error("a field has one `default` or `fixed` value"));
-                }
-                f.constraint = Some((v.value(), fixed, v.span()));
-            } else if meta.path.is_ident("min") {
-                let lit = meta.value()?.parse::<syn::LitInt>()?;
-                f.min = Some((lit.base10_parse::<u64>()?, lit.span()));
-            } else if meta.path.is_ident(keys::OCCURS) {
-                f.occurs = Some(fields::parse_occurs(&meta)?);
-            } else {
-                return Err(meta.error(format!(
-                    "unknown xml attribute on a field; expected {}",
-                    fields::one_of(keys::FIELD, "`")
-                )));
+    let site = KeySite {
+        attribute: "xml",
+        on: "a field",
+        keys: keys::FIELD,
+    };
+    let xml = attrs.iter().filter(|a| a.path().is_ident("xml"));
+    errs.parse_keys(xml, &site, |meta| {
+        if meta.path.is_ident("rename") {
+            f.rename = Some(meta.value()?.parse::<LitStr>()?.value());
+        } else if meta.path.is_ident("namespace") {
+            f.namespace = Some(meta.value()?.parse::<LitStr>()?.value());
+        } else if meta.path.is_ident("unqualified") {
+            f.unqualified = true;
+        } else if meta.path.is_ident("attribute") {
+            f.attribute = true;
+        } else if meta.path.is_ident("text") {
+            f.text = true;
+        } else if meta.path.is_ident("any") {
+            f.any = true;
+        } else if meta.path.is_ident("any_attribute") {
+            f.any_attribute = true;
+        } else if meta.path.is_ident("content") {
+            f.content = true;
+        } else if meta.path.is_ident("group") {
+            f.group = true;
+        } else if meta.path.is_ident("default") || meta.path.is_ident("fixed") {
+            let fixed = meta.path.is_ident("fixed");
+            let v: LitStr = meta.value()?.parse()?;
+            if f.constraint.is_some() {
+                return Err(meta.error("a field has one `default` or `fixed` value"));
             }
-            Ok(())
-        });
-        if let Err(e) = r {
-            errs.push(e);
+            f.constraint = Some((v.value(), fixed, v.span()));
+        } else if meta.path.is_ident("min") {
+            let lit = meta.value()?.parse::<syn::LitInt>()?;
+            f.min = Some((lit.base10_parse::<u64>()?, lit.span()));
+        } else if meta.path.is_ident(keys::OCCURS) {
+            f.occurs = Some(fields::parse_occurs(meta)?);
+        } else {
+            return Ok(false);
         }
-    }
+        Ok(true)
+    });
     f
 }
 

@@ -145,6 +145,41 @@ impl Errors {
     pub(crate) fn finish(self) -> Option<proc_macro2::TokenStream> {
         self.0.map(|e| e.to_compile_error())
     }
+
+    /// Reads the keys of each attribute of `attrs` with `key`, which says whether it knows the key
+    /// (`Ok(false)`: an unknown one, an error naming the keys `site` takes). An attribute's first
+    /// error is kept and the next attribute read, so that every mistake is reported.
+    pub(crate) fn parse_keys<'a>(
+        &mut self,
+        attrs: impl IntoIterator<Item = &'a syn::Attribute>,
+        site: &KeySite,
+        mut key: impl FnMut(&syn::meta::ParseNestedMeta<'_>) -> syn::Result<bool>,
+    ) {
+        for attr in attrs {
+            let r = attr.parse_nested_meta(|meta| {
+                if key(&meta)? {
+                    return Ok(());
+                }
+                Err(meta.error(format!(
+                    "unknown {} attribute on {}; expected {}",
+                    site.attribute,
+                    site.on,
+                    fields::one_of(site.keys, "`")
+                )))
+            });
+            if let Err(e) = r {
+                self.push(e);
+            }
+        }
+    }
+}
+
+/// Where [`Errors::parse_keys`] reads keys: the attribute (`xml`, `soap`), what it is on (`a
+/// field`) and the keys it takes there (one of [`soapgen_contract::keys`]).
+pub(crate) struct KeySite {
+    pub(crate) attribute: &'static str,
+    pub(crate) on: &'static str,
+    pub(crate) keys: &'static [&'static str],
 }
 
 /// Derives `ToXml`: writes a struct as an element (fields as child elements in order, `#[xml(attribute)]`

@@ -253,6 +253,10 @@ impl<'r> Gen<'r> {
         }
     }
 
+    fn month(&mut self) -> u32 {
+        1 + self.below(12) as u32
+    }
+
     fn day_in(&mut self, year: Option<i32>, month: u32) -> u32 {
         // XML Schema Part 2 Appendix E (maximumDayInMonthFor) applies the Gregorian rule to the
         // year as written, negative years included; a gMonthDay has no year, so 29 February is valid.
@@ -591,46 +595,53 @@ impl ArbitraryXml for Decimal {
     }
 }
 
-impl ArbitraryXml for DateTime {
-    fn arbitrary_xml(g: &mut Gen<'_>) -> Self {
-        let year = g.year();
-        let month = 1 + g.below(12) as u32;
-        DateTime {
-            year,
-            month,
-            day: g.day_in(Some(year), month),
-            hour: g.below(24) as u32,
-            minute: g.below(60) as u32,
-            second: g.below(60) as u32,
-            nanosecond: g.nanos(),
-            offset: g.offset(),
+/// The date and time types (XML Schema Part 2 §3.2.7–§3.2.13): each field drawn in the order
+/// written (after the values several share), the timezone offset last.
+macro_rules! arbitrary_temporal {
+    ($g:ident => $(
+        $ty:ident $(with $($v:ident = $ve:expr),+;)? { $($field:ident $(: $value:expr)?),* $(,)? }
+    )*) => {$(
+        impl ArbitraryXml for $ty {
+            fn arbitrary_xml($g: &mut Gen<'_>) -> Self {
+                $($(let $v = $ve;)+)?
+                $ty {
+                    $($field $(: $value)?,)*
+                    offset: $g.offset(),
+                }
+            }
         }
-    }
+    )*};
 }
 
-impl ArbitraryXml for Date {
-    fn arbitrary_xml(g: &mut Gen<'_>) -> Self {
-        let year = g.year();
-        let month = 1 + g.below(12) as u32;
-        Date {
-            year,
-            month,
-            day: g.day_in(Some(year), month),
-            offset: g.offset(),
-        }
+arbitrary_temporal! { g =>
+    DateTime with year = g.year(), month = g.month(); {
+        year,
+        month,
+        day: g.day_in(Some(year), month),
+        hour: g.below(24) as u32,
+        minute: g.below(60) as u32,
+        second: g.below(60) as u32,
+        nanosecond: g.nanos(),
     }
-}
-
-impl ArbitraryXml for Time {
-    fn arbitrary_xml(g: &mut Gen<'_>) -> Self {
-        Time {
-            hour: g.below(24) as u32,
-            minute: g.below(60) as u32,
-            second: g.below(60) as u32,
-            nanosecond: g.nanos(),
-            offset: g.offset(),
-        }
+    Date with year = g.year(), month = g.month(); {
+        year,
+        month,
+        day: g.day_in(Some(year), month),
     }
+    Time {
+        hour: g.below(24) as u32,
+        minute: g.below(60) as u32,
+        second: g.below(60) as u32,
+        nanosecond: g.nanos(),
+    }
+    GYear { year: g.year() }
+    GYearMonth { year: g.year(), month: g.month() }
+    GMonth { month: g.month() }
+    GMonthDay with month = g.month(); {
+        month,
+        day: g.day_in(None, month),
+    }
+    GDay { day: 1 + g.below(31) as u32 }
 }
 
 /// Components kept small or zero; negative only when not zero (§3.2.6).
@@ -649,54 +660,6 @@ impl ArbitraryXml for Duration {
         };
         d.negative = !d.is_zero() && g.bool();
         d
-    }
-}
-
-impl ArbitraryXml for GYear {
-    fn arbitrary_xml(g: &mut Gen<'_>) -> Self {
-        GYear {
-            year: g.year(),
-            offset: g.offset(),
-        }
-    }
-}
-
-impl ArbitraryXml for GYearMonth {
-    fn arbitrary_xml(g: &mut Gen<'_>) -> Self {
-        GYearMonth {
-            year: g.year(),
-            month: 1 + g.below(12) as u32,
-            offset: g.offset(),
-        }
-    }
-}
-
-impl ArbitraryXml for GMonth {
-    fn arbitrary_xml(g: &mut Gen<'_>) -> Self {
-        GMonth {
-            month: 1 + g.below(12) as u32,
-            offset: g.offset(),
-        }
-    }
-}
-
-impl ArbitraryXml for GMonthDay {
-    fn arbitrary_xml(g: &mut Gen<'_>) -> Self {
-        let month = 1 + g.below(12) as u32;
-        GMonthDay {
-            month,
-            day: g.day_in(None, month),
-            offset: g.offset(),
-        }
-    }
-}
-
-impl ArbitraryXml for GDay {
-    fn arbitrary_xml(g: &mut Gen<'_>) -> Self {
-        GDay {
-            day: 1 + g.below(31) as u32,
-            offset: g.offset(),
-        }
     }
 }
 

@@ -647,14 +647,27 @@ pub mod result {
         )
     }
 
-    /// Reads the wrapper's children: the result element into `slot` by `accept`, anything else
-    /// refused (or skipped by a lenient reader).
-    fn children<'i, S>(
-        r: &mut XmlReader<'i>,
+    /// A response wrapper read by [`wrapped_children`]: the reader at its end, its start tag,
+    /// and the result element's name and minOccurs.
+    struct Wrapper<'r, 'i> {
+        r: &'r mut XmlReader<'i>,
+        start: StartTag<'i>,
         result: Name<'static>,
+        min: u64,
+    }
+
+    /// Reads a wrapped (or encoded) response's wrapper, `child`: each result element into `slot`
+    /// by `accept`, anything else refused (or skipped by a lenient reader).
+    fn wrapped_children<'r, 'i, S>(
+        child: Option<(&'r mut XmlReader<'i>, StartTag<'i>)>,
+        shape: &ResponseShape,
         slot: &mut S,
         accept: fn(&mut S, &mut XmlReader<'i>, StartTag<'i>) -> Result<(), DecodeError>,
-    ) -> Result<(), DecodeError> {
+    ) -> Result<Wrapper<'r, 'i>, DecodeError> {
+        let Some((r, start)) = child else {
+            return Err(empty(shape));
+        };
+        let (result, min) = wrapped(r, &start, shape)?;
         while let Some(child) = r.next_child()? {
             if r.matches(&child, result) {
                 accept(slot, r, child)?;
@@ -662,7 +675,12 @@ pub mod result {
                 r.unknown_element(&child)?;
             }
         }
-        Ok(())
+        Ok(Wrapper {
+            r,
+            start,
+            result,
+            min,
+        })
     }
 
     /// `()`: a response wrapper with no result ([`ResponseShape::Wrapped`]), or no response at
@@ -693,9 +711,9 @@ pub mod result {
                     );
                     r.skip_element()
                 }
-                (Some((r, start)), _) => {
-                    let (result, _) = wrapped(r, &start, shape)?;
-                    children(r, result, &mut (), |_, r, c| r.unknown_element(&c))
+                (child, _) => {
+                    wrapped_children(child, shape, &mut (), |_, r, c| r.unknown_element(&c))?;
+                    Ok(())
                 }
             }
         }
@@ -737,61 +755,78 @@ pub mod result {
         }
     }
 
-    macro_rules! single {
-        ($(#[$doc:meta])* $marker:ident, $item:ty => $value:ty, $read:path, |$r:ident, $start:ident, $slot:ident, $result:ident| $fin:expr) => {
+    /// A result marker of a wrapped response: the marker type, and its `read` (documented by
+    /// `$read_doc`), which reads the wrapper's results into the slot `$slot` (first `$init`) by
+    /// `$accept` with [`wrapped_children`], then gives `$value` by `$finish`, with the wrapper
+    /// read as `$w`.
+    macro_rules! wrapped_marker {
+        (
+            $(#[$doc:meta])* $marker:ident => $value:ty,
+            $(#[$read_doc:meta])* read($slot:ident = $init:expr, $accept:expr, |$w:ident| $finish:expr)
+        ) => {
             $(#[$doc])*
             #[derive(Debug)]
             pub struct $marker<T>(PhantomData<T>);
 
             impl<T: FromXml> $marker<T> {
+                $(#[$read_doc])*
+                pub fn read<'i>(
+                    child: Option<(&mut XmlReader<'i>, StartTag<'i>)>,
+                    shape: &ResponseShape,
+                ) -> Result<$value, DecodeError> {
+                    let mut $slot = $init;
+                    let $w = wrapped_children(child, shape, &mut $slot, $accept)?;
+                    $finish
+                }
+            }
+        };
+    }
+
+    /// A marker of a result element that occurs at most once: read into the `Option` of `$item`
+    /// `$slot` by `$read`, a second one an error, the value given by `$finish`.
+    macro_rules! single {
+        ($(#[$doc:meta])* $marker:ident, $item:ty => $value:ty, $read:path, |$slot:ident, $w:ident| $finish:expr) => {
+            wrapped_marker!(
+                $(#[$doc])* $marker => $value,
                 /// The [`Decoder`] of a [`ResponseShape::Wrapped`] (or `Encoded`) response.
                 ///
                 /// # Errors
                 ///
                 /// A wrong or missing wrapper, a missing, duplicated or nil result where that
                 /// is not allowed, unknown children (unless lenient), what `T`'s reader refuses.
-                pub fn read<'i>(
-                    child: Option<(&mut XmlReader<'i>, StartTag<'i>)>,
-                    shape: &ResponseShape,
-                ) -> Result<$value, DecodeError> {
-                    let Some(($r, $start)) = child else {
-                        return Err(empty(shape));
-                    };
-                    let ($result, _) = wrapped($r, &$start, shape)?;
-                    let mut $slot: Option<$item> = None;
-                    children($r, $result, &mut $slot, |slot, r, c| {
-                        if slot.is_some() {
-                            return Err(r.duplicate(&c));
-                        }
-                        *slot = Some($read(r, c)?);
-                        Ok(())
-                    })?;
-                    $fin
-                }
-            }
+                read($slot = None::<$item>,
+                |slot, r, c| {
+                    if slot.is_some() {
+                        return Err(r.duplicate(&c));
+                    }
+                    *slot = Some($read(r, c)?);
+                    Ok(())
+                },
+                |$w| $finish)
+            );
         };
     }
 
     single!(
         /// `T`: exactly one result element, not nil.
         One, T => T, crate::__private::read_required,
-        |r, start, slot, result| crate::__private::required(r, &start, slot, result)
+        |slot, w| crate::__private::required(w.r, &w.start, slot, w.result)
     );
     single!(
         /// `Option<T>`: at most one result element, not nillable (nil is an error unless
         /// [`Leniency::nil_on_non_nillable`](crate::xml::Leniency::nil_on_non_nillable)).
         Optional, Option<T> => Option<T>, crate::__private::read_optional,
-        |r, start, slot, result| Ok(slot.flatten())
+        |slot, _w| Ok(slot.flatten())
     );
     single!(
         /// `Nillable<T>`: exactly one result element, possibly nil (XML Schema Part 1 §2.6.2).
         Nillable, Nil<T> => Nil<T>, crate::__private::read_nillable,
-        |r, start, slot, result| crate::__private::required(r, &start, slot, result)
+        |slot, w| crate::__private::required(w.r, &w.start, slot, w.result)
     );
     single!(
         /// `Option<Nillable<T>>`: at most one result element, possibly nil.
         OptionalNillable, Nil<T> => Option<Nil<T>>, crate::__private::read_nillable,
-        |r, start, slot, result| Ok(slot)
+        |slot, _w| Ok(slot)
     );
 
     /// `OptionalNillable<T>`: at most one result element, possibly nil, in one type (absent, nil
@@ -814,13 +849,12 @@ pub mod result {
         }
     }
 
+    /// A marker of a repeated result element: every one read by `$read` into a `Vec`, at least
+    /// the shape's `min`.
     macro_rules! many {
         ($(#[$doc:meta])* $marker:ident, $item:ty, $read:path) => {
-            $(#[$doc])*
-            #[derive(Debug)]
-            pub struct $marker<T>(PhantomData<T>);
-
-            impl<T: FromXml> $marker<T> {
+            wrapped_marker!(
+                $(#[$doc])* $marker => Vec<$item>,
                 /// The [`Decoder`] of a [`ResponseShape::Wrapped`] response: every result element,
                 /// at least the shape's `min`.
                 ///
@@ -829,22 +863,13 @@ pub mod result {
                 /// A wrong or missing wrapper, fewer than `min` results
                 /// ([`DecodeErrorKind::TooFewElements`]), unknown children (unless lenient), what
                 /// `T`'s reader refuses.
-                pub fn read<'i>(
-                    child: Option<(&mut XmlReader<'i>, StartTag<'i>)>,
-                    shape: &ResponseShape,
-                ) -> Result<Vec<$item>, DecodeError> {
-                    let Some((r, start)) = child else {
-                        return Err(empty(shape));
-                    };
-                    let (result, min) = wrapped(r, &start, shape)?;
-                    let mut slot: Vec<$item> = Vec::new();
-                    children(r, result, &mut slot, |slot, r, c| {
-                        slot.push($read(r, c)?);
-                        Ok(())
-                    })?;
-                    crate::__private::min_occurs(r, &start, slot, min, result)
-                }
-            }
+                read(slot = Vec::<$item>::new(),
+                |slot, r, c| {
+                    slot.push($read(r, c)?);
+                    Ok(())
+                },
+                |w| crate::__private::min_occurs(w.r, &w.start, slot, w.min, w.result))
+            );
         };
     }
 

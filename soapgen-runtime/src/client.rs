@@ -8,7 +8,7 @@ use bytes::Bytes;
 use tracing::Instrument;
 
 use crate::envelope::{
-    read_envelope_with_headers, BodyContent, BodyReader, EnvelopeWriter, SoapVersion,
+    read_envelope_with_headers, BodyContent, BodyReader, EnvelopeWriter, Incoming, SoapVersion,
 };
 use crate::error::{DecodeError, EncodeError, Error};
 use crate::mime::{parse_multipart_related, Attachments, Packaging, RequestMessage};
@@ -288,10 +288,8 @@ impl ClientBuilder {
     /// [`Error::Transport`] of kind [`Auth`](crate::error::TransportErrorKind::Auth)
     /// ([`Error::is_auth`]).
     #[cfg(feature = "reqwest")]
-    pub fn http_auth(mut self, auth: crate::transport::HttpAuth) -> Self {
-        self.reqwest = self.reqwest.auth(auth);
-        self.reqwest_options.push("http_auth");
-        self
+    pub fn http_auth(self, auth: crate::transport::HttpAuth) -> Self {
+        self.transport_option("http_auth", |b| b.auth(auth))
     }
 
     /// HTTP Digest authentication (RFC 7616: MD5, SHA-256, `qop=auth`, nonce count, a stale
@@ -326,27 +324,36 @@ impl ClientBuilder {
     /// RFC 8446 §4.4.2), on the default transport; from PEM or PKCS#12, see
     /// [`ClientIdentity`](crate::transport::ClientIdentity).
     #[cfg(feature = "reqwest")]
-    pub fn client_identity(mut self, identity: crate::transport::ClientIdentity) -> Self {
-        self.reqwest = self.reqwest.identity(identity);
-        self.reqwest_options.push("client_identity");
-        self
+    pub fn client_identity(self, identity: crate::transport::ClientIdentity) -> Self {
+        self.transport_option("client_identity", |b| b.identity(identity))
     }
 
     /// Also trusts these CA certificates for server certificates (RFC 5280 §6.1.1), on the
     /// default transport; see [`TrustAnchors`](crate::transport::TrustAnchors).
     #[cfg(feature = "reqwest")]
-    pub fn trust_anchors(mut self, anchors: crate::transport::TrustAnchors) -> Self {
-        self.reqwest = self.reqwest.trust_anchors(anchors);
-        self.reqwest_options.push("trust_anchors");
-        self
+    pub fn trust_anchors(self, anchors: crate::transport::TrustAnchors) -> Self {
+        self.transport_option("trust_anchors", |b| b.trust_anchors(anchors))
     }
 
     /// Whether the default transport also trusts the built-in Mozilla roots (default `true`);
     /// `false` with [`trust_anchors`](Self::trust_anchors) trusts only those.
     #[cfg(feature = "reqwest")]
-    pub fn built_in_roots(mut self, on: bool) -> Self {
-        self.reqwest = self.reqwest.built_in_roots(on);
-        self.reqwest_options.push("built_in_roots");
+    pub fn built_in_roots(self, on: bool) -> Self {
+        self.transport_option("built_in_roots", |b| b.built_in_roots(on))
+    }
+
+    /// Sets the default transport's TLS or authentication option `name` with `set`, noting it for
+    /// [`build`](Self::build), which refuses it beside a custom [`transport`](Self::transport).
+    #[cfg(feature = "reqwest")]
+    fn transport_option(
+        mut self,
+        name: &'static str,
+        set: impl FnOnce(
+            crate::transport::ReqwestTransportBuilder,
+        ) -> crate::transport::ReqwestTransportBuilder,
+    ) -> Self {
+        self.reqwest = set(self.reqwest);
+        self.reqwest_options.push(name);
         self
     }
 

@@ -463,26 +463,40 @@ pub fn read_response_with_attachments<T>(
     http_status: Option<u16>,
     decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
 ) -> Result<BodyContent<T>, Error> {
+    decode_once(decode, |b| {
+        let content = read_envelope(
+            body,
+            attachments,
+            http_charset,
+            limits,
+            http_status,
+            None,
+            b,
+        )?;
+        Ok((content, ()))
+    })
+    .map(|(content, ())| content)
+}
+
+/// Runs `read` with a [`BodyReader`] that hands the Body's child to `decode` (a second child
+/// is unexpected), and gives what `read` returned with the payload `decode` made: the shim
+/// between a reader generic over the result type and the envelope walk, which is not.
+pub(crate) fn decode_once<T, R>(
+    decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
+    read: impl FnOnce(&mut BodyReader<'_>) -> Result<(BodyContent<()>, R), Error>,
+) -> Result<(BodyContent<T>, R), Error> {
     let mut decode = Some(decode);
     let mut value = None;
-    let content = read_envelope(
-        body,
-        attachments,
-        http_charset,
-        limits,
-        http_status,
-        None,
-        &mut |r, start| match decode.take() {
-            Some(f) => {
-                value = Some(f(r, start)?);
-                Ok(())
-            }
-            None => Err(r.unexpected(&start)),
-        },
-    )?;
+    let (content, rest) = read(&mut |r, start| match decode.take() {
+        Some(f) => {
+            value = Some(f(r, start)?);
+            Ok(())
+        }
+        None => Err(r.unexpected(&start)),
+    })?;
     Ok(match (content, value) {
-        (BodyContent::Payload(()), Some(v)) => BodyContent::Payload(v),
-        _ => BodyContent::Empty,
+        (BodyContent::Payload(()), Some(v)) => (BodyContent::Payload(v), rest),
+        _ => (BodyContent::Empty, rest),
     })
 }
 
@@ -512,30 +526,48 @@ pub fn read_envelope(
     expected: Option<SoapVersion>,
     decode: &mut BodyReader<'_>,
 ) -> Result<BodyContent<()>, Error> {
-    read_envelope_with_headers(
+    let incoming = Incoming {
         body,
         attachments,
         http_charset,
         limits,
         http_status,
         expected,
-        None,
-        decode,
-    )
+    };
+    read_envelope_with_headers(incoming, None, decode)
+}
+
+/// A response envelope to read, with what the HTTP layer knows of it: the arguments of
+/// [`read_envelope`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Incoming<'a> {
+    /// The document (the root part of a multipart/related response).
+    pub(crate) body: &'a [u8],
+    /// The other parts of a multipart/related response.
+    pub(crate) attachments: Option<&'a Attachments>,
+    /// The `charset` of the Content-Type.
+    pub(crate) http_charset: Option<&'a str>,
+    pub(crate) limits: Limits,
+    /// Recorded in a fault.
+    pub(crate) http_status: Option<u16>,
+    /// The request's version: an envelope of the other is refused unless it holds a fault.
+    pub(crate) expected: Option<SoapVersion>,
 }
 
 /// [`read_envelope`], with each header block handed to `headers` (`None`: skipped unread).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn read_envelope_with_headers(
-    body: &[u8],
-    attachments: Option<&Attachments>,
-    http_charset: Option<&str>,
-    limits: Limits,
-    http_status: Option<u16>,
-    expected: Option<SoapVersion>,
+    incoming: Incoming<'_>,
     mut headers: Option<&mut crate::header::HeaderCheck<'_>>,
     decode: &mut BodyReader<'_>,
 ) -> Result<BodyContent<()>, Error> {
+    let Incoming {
+        body,
+        attachments,
+        http_charset,
+        limits,
+        http_status,
+        expected,
+    } = incoming;
     let document = crate::xml::to_utf8(body, http_charset)?;
     // rpc/encoded: multi-reference values (SOAP 1.1 §5.4.1) inlined first, when there are any.
     let text = std::str::from_utf8(&document).ok();

@@ -633,16 +633,17 @@ mod tests {
             keep: true,
             ..Default::default()
         };
-        crate::envelope::read_envelope_with_headers(
-            doc.as_bytes(),
-            None,
-            None,
-            Default::default(),
-            Some(200),
-            Some(version),
-            Some(&mut c),
-            &mut |r, _| r.skip_element(),
-        )?;
+        let incoming = crate::envelope::Incoming {
+            body: doc.as_bytes(),
+            attachments: None,
+            http_charset: None,
+            limits: Default::default(),
+            http_status: Some(200),
+            expected: Some(version),
+        };
+        crate::envelope::read_envelope_with_headers(incoming, Some(&mut c), &mut |r, _| {
+            r.skip_element()
+        })?;
         Ok(c)
     }
 

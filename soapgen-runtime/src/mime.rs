@@ -9,6 +9,7 @@
 //! `href="cid:…"` attribute (SwA), reads as the bytes of the part with that Content-ID (RFC 2392: the
 //! `cid:` URL is percent-decoded; angle brackets around the Content-ID are not part of it).
 
+use percent_encoding::percent_decode_str;
 use std::fmt;
 
 use bytes::Bytes;
@@ -200,26 +201,10 @@ fn content_id_of_reference(reference: &str) -> String {
     }
 }
 
-/// Undoes `%XX` escapes (RFC 3986 §2.1); malformed escapes are kept as they are.
+/// Undoes `%XX` escapes (RFC 3986 §2.1); malformed escapes are kept as they are, bytes that are
+/// not UTF-8 replaced.
 fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = b
-                .get(i + 1..i + 3)
-                .and_then(|h| std::str::from_utf8(h).ok());
-            if let Some(v) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_decode_str(s).decode_utf8_lossy().into_owned()
 }
 
 /// Splits a `multipart/related` body (RFC 2046 §5.1.1, RFC 2387) into its root part and attachments.

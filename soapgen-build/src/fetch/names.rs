@@ -3,6 +3,7 @@
 //! document's URL (RFC 3986 §3.3 path segment, percent-decoded per §2.1, and §3.4 query), and
 //! kept apart when two URLs give one name.
 
+use percent_encoding::percent_decode_str;
 use std::collections::HashSet;
 
 use super::{DocKind, MAX_FILE_NAME_LEN};
@@ -170,25 +171,10 @@ fn sanitize(s: &str) -> String {
     out.trim_matches(['.', '-', '_']).to_owned()
 }
 
+/// Undoes `%XX` escapes (RFC 3986 §2.1); malformed escapes are kept as they are, bytes that are
+/// not UTF-8 replaced.
 fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            if let Some(v) = s
-                .get(i + 1..i + 3)
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-            {
-                out.push(v);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_decode_str(s).decode_utf8_lossy().into_owned()
 }
 
 /// 8 hex digits of the 64-bit FNV-1a hash of `bytes`, folded to 32 bits: stable across platforms and

@@ -431,22 +431,12 @@ pub(crate) fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, String>
     }
 }
 
+/// Undoes `%XX` escapes (RFC 3986 §2.1); malformed escapes are kept as they are, and a
+/// reference whose escapes are not UTF-8 is kept whole.
 fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8(out).unwrap_or_else(|_| s.to_owned())
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8()
+        .map_or_else(|_| s.to_owned(), std::borrow::Cow::into_owned)
 }
 
 #[cfg(test)]
@@ -501,6 +491,9 @@ mod tests {
         assert!(!is_absolute_url("C:\\x"));
         assert!(!is_absolute_url("../a.xsd"));
         assert_eq!(percent_decode("a%20b.xsd"), "a b.xsd");
+        assert_eq!(percent_decode("a%2"), "a%2");
+        assert_eq!(percent_decode("x%C3%A9%zz.xsd"), "xé%zz.xsd");
+        assert_eq!(percent_decode("%FF.xsd"), "%FF.xsd");
         let mut c = Catalog::default();
         c.add("http://h/a.xsd", "/d/a.xsd");
         c.add("http://h/b.xsd", "/d/./b.xsd");

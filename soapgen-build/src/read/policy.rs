@@ -183,8 +183,10 @@ fn action(n: Node) -> Option<String> {
         .map(|a| a.trim().to_owned())
 }
 
-/// Reads the WS-Addressing facts of `root`, a WSDL 1.1 `wsdl:definitions` with target namespace
-/// `tns`, into `facts`; unresolved policy references go to `warnings`. Reads what it understands
+/// Reads the WS-Addressing facts of `root` with target namespace `tns` into `facts`;
+/// unresolved policy references go to `warnings`. `root` is a WSDL 1.1 `wsdl:definitions`, or a
+/// WSDL 2.0 `description` (told by its namespace: interfaces, bindings, services' endpoints; an
+/// interface operation's `fault` references are `infault`/`outfault`). Reads what it understands
 /// and passes over the rest: it cannot fail.
 pub fn read(
     doc: &DocCtx,
@@ -193,29 +195,11 @@ pub fn read(
     facts: &mut AddressingFacts,
     warnings: &mut Vec<Warning>,
 ) {
-    read_dialect(&WSDL11, doc, root, tns, facts, warnings);
-}
-
-/// [`read`] for a WSDL 2.0 `description` (interfaces, bindings, services' endpoints; an
-/// interface operation's `fault` references are `infault`/`outfault`).
-pub fn read_wsdl20(
-    doc: &DocCtx,
-    root: Node,
-    tns: &str,
-    facts: &mut AddressingFacts,
-    warnings: &mut Vec<Warning>,
-) {
-    read_dialect(&WSDL20, doc, root, tns, facts, warnings);
-}
-
-fn read_dialect(
-    d: &Dialect,
-    doc: &DocCtx,
-    root: Node,
-    tns: &str,
-    facts: &mut AddressingFacts,
-    warnings: &mut Vec<Warning>,
-) {
+    let d = if root.tag_name().namespace() == Some(WSDL20.ns) {
+        &WSDL20
+    } else {
+        &WSDL11
+    };
     let qn = |local: &str| QName::new(tns.to_owned(), local);
     let mut r = Reader {
         doc,

@@ -14,24 +14,8 @@ impl Client {
         request: (Option<&crate::addressing::Addressed>, &[Vec<u8>]),
         decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
     ) -> Result<(BodyContent<T>, Attachments), Error> {
-        let mut decode = Some(decode);
-        let mut value = None;
-        let (content, attachments) = self.decode_response(
-            resp,
-            Some(op.version),
-            request,
-            None,
-            &mut |r, start| match decode.take() {
-                Some(f) => {
-                    value = Some(f(r, start)?);
-                    Ok(())
-                }
-                None => Err(r.unexpected(&start)),
-            },
-        )?;
-        Ok(match (content, value) {
-            (BodyContent::Payload(()), Some(v)) => (BodyContent::Payload(v), attachments),
-            _ => (BodyContent::Empty, attachments),
+        crate::envelope::decode_once(decode, |body| {
+            self.decode_response(resp, Some(op.version), request, None, body)
         })
     }
 
@@ -111,12 +95,16 @@ impl Client {
         #[cfg(feature = "wss")]
         let xml: &[u8] = match &self.inner.wss {
             Some(cfg) => {
-                let read_fault = || match crate::envelope::read_envelope(
-                    xml,
+                let incoming = Incoming {
+                    body: xml,
                     attachments,
-                    charset.as_deref(),
-                    self.inner.limits,
-                    Some(status),
+                    http_charset: charset.as_deref(),
+                    limits: self.inner.limits,
+                    http_status: Some(status),
+                    expected: None,
+                };
+                let read_fault = || match read_envelope_with_headers(
+                    incoming,
                     None,
                     &mut |r: &mut XmlReader<'_>, _| r.skip_element(),
                 ) {
@@ -160,16 +148,15 @@ impl Client {
             keep: kept.is_some(),
             ..Default::default()
         };
-        let read = read_envelope_with_headers(
-            xml,
+        let incoming = Incoming {
+            body: xml,
             attachments,
-            charset.as_deref(),
-            self.inner.limits,
-            Some(status),
+            http_charset: charset.as_deref(),
+            limits: self.inner.limits,
+            http_status: Some(status),
             expected,
-            Some(&mut check),
-            decode,
-        );
+        };
+        let read = read_envelope_with_headers(incoming, Some(&mut check), decode);
         if let Some(kept) = kept {
             *kept = std::mem::take(&mut check.kept);
         }

@@ -14,7 +14,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
 
-use super::{HttpRequest, HttpResponse, Transport, TransportFuture};
+use super::{HttpRequest, HttpResponse, Timeouts, Transport, TransportFuture};
 use crate::error::{TransportError, TransportErrorKind};
 
 /// The lean HTTP/1.1 transport. Cloning is cheap (the connection pool is shared).
@@ -42,53 +42,26 @@ pub struct HyperTransport {
 /// Settings for a [`HyperTransport`].
 #[derive(Debug)]
 #[must_use]
+#[derive(Default)]
 pub struct HyperTransportBuilder {
-    timeout: Option<Duration>,
-    connect_timeout: Option<Duration>,
-    pool_idle_timeout: Option<Duration>,
-}
-
-impl Default for HyperTransportBuilder {
-    fn default() -> Self {
-        HyperTransportBuilder {
-            timeout: Some(Duration::from_secs(60)),
-            connect_timeout: Some(Duration::from_secs(10)),
-            pool_idle_timeout: Some(Duration::from_secs(90)),
-        }
-    }
+    timeouts: Timeouts,
 }
 
 impl HyperTransportBuilder {
-    /// Whole-request timeout, from sending to the last body byte (default 60 s; `None` for none).
-    pub fn timeout(mut self, t: Option<Duration>) -> Self {
-        self.timeout = t;
-        self
-    }
-
-    /// Connection timeout (default 10 s).
-    pub fn connect_timeout(mut self, t: Option<Duration>) -> Self {
-        self.connect_timeout = t;
-        self
-    }
-
-    /// How long an idle pooled connection is kept (default 90 s).
-    pub fn pool_idle_timeout(mut self, t: Option<Duration>) -> Self {
-        self.pool_idle_timeout = t;
-        self
-    }
+    timeout_setters!();
 
     /// Builds the transport (no I/O: connections are made by the first requests).
     pub fn build(self) -> HyperTransport {
         let mut connector = HttpConnector::new();
         connector.set_nodelay(true);
-        connector.set_connect_timeout(self.connect_timeout);
+        connector.set_connect_timeout(self.timeouts.connect);
         let client = Client::builder(TokioExecutor::new())
             .pool_timer(TokioTimer::new())
-            .pool_idle_timeout(self.pool_idle_timeout)
+            .pool_idle_timeout(self.timeouts.pool_idle)
             .build(connector);
         HyperTransport {
             client,
-            timeout: self.timeout,
+            timeout: self.timeouts.request,
         }
     }
 }
@@ -148,13 +121,7 @@ impl HyperTransport {
             } else {
                 TransportErrorKind::Other
             };
-            let mut message = e.to_string();
-            let mut src = std::error::Error::source(&e);
-            while let Some(s) = src {
-                message.push_str(": ");
-                message.push_str(&s.to_string());
-                src = s.source();
-            }
+            let message = super::with_causes(&e);
             TransportError::new(kind, url.as_str(), message, Some(Box::new(e)))
         })?;
         let (parts, body) = response.into_parts();

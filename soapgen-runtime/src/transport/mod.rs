@@ -6,6 +6,30 @@
 //! stays in [`Client`](crate::Client), so a transport is small to write (for tests, a custom TLS stack,
 //! or another HTTP library).
 
+/// The timeout setters of an HTTP transport's builder, on its `timeouts` field (`Timeouts`).
+#[cfg(any(feature = "reqwest", feature = "hyper"))]
+macro_rules! timeout_setters {
+    () => {
+        /// Whole-request timeout, from sending to the last body byte (default 60 s; `None` for none).
+        pub fn timeout(mut self, t: Option<::std::time::Duration>) -> Self {
+            self.timeouts.request = t;
+            self
+        }
+
+        /// Connection timeout (default 10 s).
+        pub fn connect_timeout(mut self, t: Option<::std::time::Duration>) -> Self {
+            self.timeouts.connect = t;
+            self
+        }
+
+        /// How long an idle pooled connection is kept (default 90 s).
+        pub fn pool_idle_timeout(mut self, t: Option<::std::time::Duration>) -> Self {
+            self.timeouts.pool_idle = t;
+            self
+        }
+    };
+}
+
 #[cfg(feature = "reqwest")]
 mod reqwest_impl;
 
@@ -39,6 +63,43 @@ use std::pin::Pin;
 use bytes::Bytes;
 
 use crate::error::TransportError;
+
+/// The timeouts an HTTP transport's builder sets (`timeout_setters!`), `None` for none.
+#[cfg(any(feature = "reqwest", feature = "hyper"))]
+#[derive(Debug, Clone, Copy)]
+struct Timeouts {
+    /// The whole request, from sending to the last body byte.
+    request: Option<std::time::Duration>,
+    /// Making the connection.
+    connect: Option<std::time::Duration>,
+    /// How long an idle pooled connection is kept.
+    pool_idle: Option<std::time::Duration>,
+}
+
+#[cfg(any(feature = "reqwest", feature = "hyper"))]
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            request: Some(std::time::Duration::from_secs(60)),
+            connect: Some(std::time::Duration::from_secs(10)),
+            pool_idle: Some(std::time::Duration::from_secs(90)),
+        }
+    }
+}
+
+/// An HTTP library's error with its whole cause chain, `: `-separated: the top-level message
+/// alone says little ("error sending request").
+#[cfg(any(feature = "reqwest", feature = "hyper"))]
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut message = e.to_string();
+    let mut src = e.source();
+    while let Some(s) = src {
+        message.push_str(": ");
+        message.push_str(&s.to_string());
+        src = s.source();
+    }
+    message
+}
 
 /// One HTTP POST to send.
 #[derive(Debug, Clone)]

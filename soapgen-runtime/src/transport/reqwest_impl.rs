@@ -4,13 +4,12 @@
 //! authentication schemes of [`super::auth`] (Digest; NTLM and Negotiate with feature `ntlm`).
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use bytes::BytesMut;
 
 use super::auth::{Authenticator, HttpAuth};
 use super::tls::{ClientIdentity, TlsError, TrustAnchors};
-use super::{HttpRequest, HttpResponse, Transport, TransportFuture};
+use super::{HttpRequest, HttpResponse, Timeouts, Transport, TransportFuture};
 use crate::error::{TransportError, TransportErrorKind};
 
 /// The default reqwest-based transport. Cloning is cheap (the connection pool is shared).
@@ -32,14 +31,12 @@ struct AuthState {
 #[derive(Debug)]
 #[must_use]
 pub struct ReqwestTransportBuilder {
-    timeout: Option<Duration>,
-    connect_timeout: Option<Duration>,
+    timeouts: Timeouts,
     cookies: bool,
     gzip: bool,
     proxy_from_env: bool,
     user_agent: String,
     accept_invalid_certs: bool,
-    pool_idle_timeout: Option<Duration>,
     identity: Option<ClientIdentity>,
     trust_anchors: TrustAnchors,
     built_in_roots: bool,
@@ -49,14 +46,12 @@ pub struct ReqwestTransportBuilder {
 impl Default for ReqwestTransportBuilder {
     fn default() -> Self {
         ReqwestTransportBuilder {
-            timeout: Some(Duration::from_secs(60)),
-            connect_timeout: Some(Duration::from_secs(10)),
+            timeouts: Timeouts::default(),
             cookies: true,
             gzip: true,
             proxy_from_env: true,
             user_agent: concat!("soapgen/", env!("CARGO_PKG_VERSION")).to_owned(),
             accept_invalid_certs: false,
-            pool_idle_timeout: Some(Duration::from_secs(90)),
             identity: None,
             trust_anchors: TrustAnchors::default(),
             built_in_roots: true,
@@ -66,17 +61,7 @@ impl Default for ReqwestTransportBuilder {
 }
 
 impl ReqwestTransportBuilder {
-    /// Whole-request timeout, from sending to the last body byte (default 60 s; `None` for none).
-    pub fn timeout(mut self, t: Option<Duration>) -> Self {
-        self.timeout = t;
-        self
-    }
-
-    /// Connection timeout (default 10 s).
-    pub fn connect_timeout(mut self, t: Option<Duration>) -> Self {
-        self.connect_timeout = t;
-        self
-    }
+    timeout_setters!();
 
     /// Keep cookies the server sets and send them back (default on; sessions of stateful services).
     pub fn cookies(mut self, on: bool) -> Self {
@@ -105,12 +90,6 @@ impl ReqwestTransportBuilder {
     /// Accept any TLS certificate. Only for test servers: it disables server authentication.
     pub fn danger_accept_invalid_certs(mut self, on: bool) -> Self {
         self.accept_invalid_certs = on;
-        self
-    }
-
-    /// How long an idle pooled connection is kept (default 90 s).
-    pub fn pool_idle_timeout(mut self, t: Option<Duration>) -> Self {
-        self.pool_idle_timeout = t;
         self
     }
 
@@ -159,7 +138,7 @@ impl ReqwestTransportBuilder {
             .cookie_store(self.cookies)
             .gzip(self.gzip)
             .user_agent(self.user_agent)
-            .pool_idle_timeout(self.pool_idle_timeout)
+            .pool_idle_timeout(self.timeouts.pool_idle)
             .danger_accept_invalid_certs(self.accept_invalid_certs);
         if let Some(id) = &self.identity {
             b = b.identity(id.to_reqwest().map_err(tls)?);
@@ -187,10 +166,10 @@ impl ReqwestTransportBuilder {
             // HTTP/2 would multiplex other requests onto it).
             b = b.http1_only().pool_max_idle_per_host(1);
         }
-        if let Some(t) = self.timeout {
+        if let Some(t) = self.timeouts.request {
             b = b.timeout(t);
         }
-        if let Some(t) = self.connect_timeout {
+        if let Some(t) = self.timeouts.connect {
             b = b.connect_timeout(t);
         }
         if !self.proxy_from_env {
@@ -361,14 +340,7 @@ fn map_error(e: reqwest::Error, url: &str) -> TransportError {
     } else {
         TransportErrorKind::Other
     };
-    // The full cause chain: reqwest's top-level message alone says little ("error sending request").
-    let mut message = e.to_string();
-    let mut src = std::error::Error::source(&e);
-    while let Some(s) = src {
-        message.push_str(": ");
-        message.push_str(&s.to_string());
-        src = s.source();
-    }
+    let mut message = super::with_causes(&e);
     // A TLS handshake the server ended because of the client's certificate (TLS 1.3 sends the
     // alert after the client's Finished, so it surfaces on the first read, not on connect).
     if let Some(alert) = TLS_CLIENT_CERT_ALERTS.iter().find(|a| message.contains(*a)) {

@@ -708,6 +708,29 @@ mod tests {
         prop_bool: bool,
     );
 
+    /// One round-trip property per float type, over its whole bit space: the same bits back
+    /// (any NaN as a NaN).
+    macro_rules! float_round_trip_properties {
+        ($($name:ident: $t:ty, $bits:ty);* $(;)?) => {
+            proptest! {
+                $(
+                    #[test]
+                    fn $name(bits: $bits) {
+                        let v = <$t>::from_bits(bits);
+                        let back = round_trip(&v);
+                        if v.is_nan() {
+                            prop_assert!(back.is_nan());
+                        } else {
+                            prop_assert_eq!(back.to_bits(), v.to_bits());
+                        }
+                    }
+                )*
+            }
+        };
+    }
+
+    float_round_trip_properties!(prop_f64: f64, u64; prop_f32: f32, u32);
+
     proptest! {
         #[test]
         fn prop_i64_matches_std(s in "[+-]?[0-9]{1,25}") {
@@ -743,28 +766,6 @@ mod tests {
             let v: Decimal = read(&text).unwrap();
             let again: Decimal = read(&write(&v)).unwrap();
             prop_assert_eq!(again, v);
-        }
-
-        #[test]
-        fn prop_f64(bits: u64) {
-            let v = f64::from_bits(bits);
-            let back = round_trip(&v);
-            if v.is_nan() {
-                prop_assert!(back.is_nan());
-            } else {
-                prop_assert_eq!(back.to_bits(), v.to_bits());
-            }
-        }
-
-        #[test]
-        fn prop_f32(bits: u32) {
-            let v = f32::from_bits(bits);
-            let back = round_trip(&v);
-            if v.is_nan() {
-                prop_assert!(back.is_nan());
-            } else {
-                prop_assert_eq!(back.to_bits(), v.to_bits());
-            }
         }
 
         #[test]

@@ -51,6 +51,29 @@ pub(super) fn rpc_wsdl(op: &str, use_: &str, types: &str, input: &str, output: &
     )
 }
 
+/// A WSDL 1.1 document of document/literal operations: `schema` is the content of an `xs:schema`
+/// with targetNamespace [`NS`] (prefixes `xs` and `tns`), `port_type` the `message`s and the
+/// `portType` `Svc`, `operations` the `operation`s of its SOAP 1.1 binding `Bnd`, served at
+/// `http://h/s`.
+pub(super) fn document_wsdl(schema: &str, port_type: &str, operations: &str) -> String {
+    format!(
+        r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="{NS}" targetNamespace="{NS}">
+  <types><xs:schema targetNamespace="{NS}">{schema}</xs:schema></types>
+  {port_type}
+  <binding name="Bnd" type="tns:Svc"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" style="document"/>
+    {operations}
+  </binding>
+  <service name="S"><port name="P" binding="tns:Bnd"><soap:address location="http://h/s"/></port></service>
+</definitions>"#
+    )
+}
+
+/// A complex type `Price` of simple content: an `xs:decimal` with an optional `currency`
+/// attribute (XML Schema Part 1 §3.4.2).
+pub(super) const PRICE: &str = r#"<xs:complexType name="Price"><xs:simpleContent><xs:extension base="xs:decimal">
+  <xs:attribute name="currency" type="xs:string"/></xs:extension></xs:simpleContent></xs:complexType>"#;
+
 /// Lowers a whole WSDL document given as text.
 pub(super) fn lower_wsdl(wsdl: &str) -> Module {
     let path = std::path::Path::new("/soapgen-ir-test/t.wsdl");

@@ -639,22 +639,16 @@ mod tests {
 
     #[test]
     fn overloaded_operations_get_distinct_method_names() {
-        let m = lower_wsdl(&format!(
-            r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
-    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="{NS}" targetNamespace="{NS}">
-  <types><xs:schema targetNamespace="{NS}"><xs:element name="A" type="xs:string"/><xs:element name="B" type="xs:int"/></xs:schema></types>
-  <message name="MA"><part name="p" element="tns:A"/></message>
+        let m = lower_wsdl(&document_wsdl(
+            r#"<xs:element name="A" type="xs:string"/><xs:element name="B" type="xs:int"/>"#,
+            r#"<message name="MA"><part name="p" element="tns:A"/></message>
   <message name="MB"><part name="p" element="tns:B"/></message>
   <portType name="Svc">
     <operation name="Get"><input name="GetByName" message="tns:MA"/><output message="tns:MA"/></operation>
     <operation name="Get"><input name="GetById" message="tns:MB"/><output message="tns:MB"/></operation>
-  </portType>
-  <binding name="Bnd" type="tns:Svc"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" style="document"/>
-    <operation name="Get"><soap:operation soapAction="urn:a"/><input name="GetByName"><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>
-    <operation name="Get"><soap:operation soapAction="urn:b"/><input name="GetById"><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>
-  </binding>
-  <service name="S"><port name="P" binding="tns:Bnd"><soap:address location="http://h/s"/></port></service>
-</definitions>"#
+  </portType>"#,
+            r#"<operation name="Get"><soap:operation soapAction="urn:a"/><input name="GetByName"><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>
+    <operation name="Get"><soap:operation soapAction="urn:b"/><input name="GetById"><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>"#,
         ));
         let ops: Vec<_> = m.clients[0]
             .operations
@@ -668,20 +662,14 @@ mod tests {
     fn a_response_header_part_typed_with_type_is_a_warning_not_an_error() {
         // zeep's soap_header.wsdl has one: the operation is generated, the typed accessor left
         // out, and the warning says where.
-        let m = lower_wsdl(&format!(
-            r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
-    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="{NS}" targetNamespace="{NS}">
-  <types><xs:schema targetNamespace="{NS}"><xs:element name="A" type="xs:string"/><xs:element name="Session" type="xs:string"/></xs:schema></types>
-  <message name="M"><part name="p" element="tns:A"/></message>
+        let m = lower_wsdl(&document_wsdl(
+            r#"<xs:element name="A" type="xs:string"/><xs:element name="Session" type="xs:string"/>"#,
+            r#"<message name="M"><part name="p" element="tns:A"/></message>
   <message name="H"><part name="typed" type="xs:string"/><part name="elem" element="tns:Session"/></message>
-  <portType name="Svc"><operation name="Do"><input message="tns:M"/><output message="tns:M"/></operation></portType>
-  <binding name="Bnd" type="tns:Svc"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" style="document"/>
-    <operation name="Do"><soap:operation soapAction=""/><input><soap:body use="literal"/></input>
+  <portType name="Svc"><operation name="Do"><input message="tns:M"/><output message="tns:M"/></operation></portType>"#,
+            r#"<operation name="Do"><soap:operation soapAction=""/><input><soap:body use="literal"/></input>
       <output><soap:body use="literal"/><soap:header message="tns:H" part="typed" use="literal"/>
-        <soap:header message="tns:H" part="elem" use="literal"/></output></operation>
-  </binding>
-  <service name="S"><port name="P" binding="tns:Bnd"><soap:address location="http://h/s"/></port></service>
-</definitions>"#
+        <soap:header message="tns:H" part="elem" use="literal"/></output></operation>"#,
         ));
         let op = &m.clients[0].operations[0];
         let headers: Vec<_> = op
@@ -701,20 +689,14 @@ mod tests {
 
     #[test]
     fn declared_faults_give_the_operation_a_fault_set() {
-        let m = lower_wsdl(&format!(
-            r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
-    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="{NS}" targetNamespace="{NS}">
-  <types><xs:schema targetNamespace="{NS}"><xs:element name="A" type="xs:string"/>
-    <xs:element name="Oops"><xs:complexType><xs:sequence><xs:element name="code" type="xs:int"/></xs:sequence></xs:complexType></xs:element></xs:schema></types>
-  <message name="M"><part name="p" element="tns:A"/></message>
+        let m = lower_wsdl(&document_wsdl(
+            r#"<xs:element name="A" type="xs:string"/>
+    <xs:element name="Oops"><xs:complexType><xs:sequence><xs:element name="code" type="xs:int"/></xs:sequence></xs:complexType></xs:element>"#,
+            r#"<message name="M"><part name="p" element="tns:A"/></message>
   <message name="F"><part name="f" element="tns:Oops"/></message>
-  <portType name="Svc"><operation name="Do"><input message="tns:M"/><output message="tns:M"/><fault name="oops" message="tns:F"/></operation></portType>
-  <binding name="Bnd" type="tns:Svc"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" style="document"/>
-    <operation name="Do"><soap:operation soapAction=""/><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output>
-      <fault name="oops"><soap:fault name="oops" use="literal"/></fault></operation>
-  </binding>
-  <service name="S"><port name="P" binding="tns:Bnd"><soap:address location="http://h/s"/></port></service>
-</definitions>"#
+  <portType name="Svc"><operation name="Do"><input message="tns:M"/><output message="tns:M"/><fault name="oops" message="tns:F"/></operation></portType>"#,
+            r#"<operation name="Do"><soap:operation soapAction=""/><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output>
+      <fault name="oops"><soap:fault name="oops" use="literal"/></fault></operation>"#,
         ));
         let op = &m.clients[0].operations[0];
         let set = op.faults.as_deref().expect("a fault set");
