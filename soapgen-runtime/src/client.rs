@@ -11,6 +11,7 @@ use crate::envelope::{
     read_envelope_with_headers, BodyContent, BodyReader, EnvelopeWriter, Incoming, SoapVersion,
 };
 use crate::error::{DecodeError, EncodeError, Error};
+use crate::layer::MessageLayer;
 use crate::mime::{parse_multipart_related, Attachments, Packaging, RequestMessage};
 use crate::transport::{HttpRequest, HttpResponse, Transport};
 use crate::xml::{Limits, StartTag, XmlReader, XmlWriter};
@@ -71,8 +72,8 @@ struct Inner {
     default_namespaces: bool,
     mtom: Option<usize>,
     soap_headers: crate::header::HeaderSettings,
-    #[cfg(feature = "wss")]
-    wss: Option<crate::wss::WssConfig>,
+    /// The message layer (WS-Security), applied to every request and response.
+    layer: Option<Arc<dyn MessageLayer>>,
 }
 
 /// A SOAP client for one endpoint: cheap to clone (an `Arc`), safe to share across tasks; clones share
@@ -110,8 +111,7 @@ pub struct ClientBuilder {
     default_namespaces: bool,
     mtom: Option<usize>,
     soap_headers: crate::header::HeaderSettings,
-    #[cfg(feature = "wss")]
-    wss: Option<crate::wss::WssConfig>,
+    layer: Option<Arc<dyn MessageLayer>>,
     #[cfg(feature = "reqwest")]
     reqwest: crate::transport::ReqwestTransportBuilder,
     /// The default transport's TLS and authentication options set, by method name: refused with
@@ -258,12 +258,10 @@ impl ClientBuilder {
         self
     }
 
-    /// WS-Security for every call (feature `wss`): each request gets a `wsse:Security` header
-    /// made from `cfg` (UsernameToken, Timestamp, signature; WSS 1.1 §5), and each response with a 2xx
-    /// status must meet its inbound policy, else [`Error::Security`]. See [`crate::wss`].
-    #[cfg(feature = "wss")]
-    pub fn wss(mut self, cfg: crate::wss::WssConfig) -> Self {
-        self.wss = Some(cfg);
+    /// The message layer of every call (replacing one set before): what `wss` registers.
+    #[cfg_attr(not(feature = "wss"), allow(dead_code))] // called by the layers: WS-Security's
+    pub(crate) fn layer(mut self, layer: Arc<dyn MessageLayer>) -> Self {
+        self.layer = Some(layer);
         self
     }
 
@@ -446,8 +444,7 @@ impl ClientBuilder {
                 default_namespaces: self.default_namespaces,
                 mtom: self.mtom,
                 soap_headers: self.soap_headers,
-                #[cfg(feature = "wss")]
-                wss: self.wss,
+                layer: self.layer,
             }),
         })
     }
@@ -483,8 +480,7 @@ impl Client {
             default_namespaces: false,
             mtom: None,
             soap_headers: Default::default(),
-            #[cfg(feature = "wss")]
-            wss: None,
+            layer: None,
             #[cfg(feature = "reqwest")]
             reqwest: crate::transport::ReqwestTransport::builder(),
             #[cfg(feature = "reqwest")]
@@ -547,8 +543,7 @@ impl Client {
                 default_namespaces: i.default_namespaces,
                 mtom: i.mtom,
                 soap_headers,
-                #[cfg(feature = "wss")]
-                wss: i.wss.clone(),
+                layer: i.layer.clone(),
             }),
         }
     }
@@ -609,9 +604,8 @@ impl Client {
             }
         };
         env.set_default_namespaces(self.inner.default_namespaces);
-        #[cfg(feature = "wss")]
-        if let Some(cfg) = &self.inner.wss {
-            env.wss(cfg.clone())?;
+        if let Some(layer) = &self.inner.layer {
+            layer.outbound(&mut env)?;
         }
         if let Some(v) = wsa {
             env.addressing_to(v, op.action, &self.inner.endpoint, &h.endpoints)?;

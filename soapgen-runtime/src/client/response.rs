@@ -35,8 +35,6 @@ impl Client {
         kept: Option<&mut Vec<crate::header::ResponseHeader>>,
         decode: &mut BodyReader<'_>,
     ) -> Result<(BodyContent<()>, Attachments), Error> {
-        #[cfg(not(feature = "wss"))]
-        let _ = signatures;
         let status = resp.status;
         let content_type = resp.content_type();
         let ok = (200..300).contains(&status);
@@ -83,71 +81,7 @@ impl Client {
         if !looks_like_xml(xml_type, xml) {
             return Err(http_error(resp, &excerpt(xml)));
         }
-        #[allow(unused_mut)]
-        let mut charset = xml_type.and_then(crate::xml::charset_of);
-        // WS-Security inbound policy, before anything is read from the response: signatures
-        // verified, the Body decrypted (the decrypted envelope is what is read). A fault that
-        // fails it is returned marked as not verified (or refused, as the policy says).
-        #[cfg(feature = "wss")]
-        let decrypted;
-        #[cfg(feature = "wss")]
-        let mut fault_security = crate::fault::FaultSecurity::NotChecked;
-        #[cfg(feature = "wss")]
-        let xml: &[u8] = match &self.inner.wss {
-            Some(cfg) => {
-                let incoming = Incoming {
-                    body: xml,
-                    attachments,
-                    http_charset: charset.as_deref(),
-                    limits: self.inner.limits,
-                    http_status: Some(status),
-                    expected: None,
-                };
-                let read_fault = || match read_envelope_with_headers(
-                    incoming,
-                    None,
-                    &mut |r: &mut XmlReader<'_>, _| r.skip_element(),
-                ) {
-                    Err(Error::Fault(f)) => Some(f),
-                    _ => None,
-                };
-                let limits = self.inner.limits;
-                match crate::wss::check_response(
-                    cfg,
-                    xml,
-                    signatures,
-                    charset.as_deref(),
-                    ok,
-                    limits,
-                    read_fault,
-                ) {
-                    crate::wss::Checked::Fail(e) => return Err(e),
-                    crate::wss::Checked::Read {
-                        decrypted: d,
-                        fault_security: s,
-                    } => {
-                        decrypted = d;
-                        fault_security = s;
-                        match &decrypted {
-                            Some(d) => {
-                                charset = None; // now UTF-8
-                                d.as_bytes()
-                            }
-                            None => xml,
-                        }
-                    }
-                }
-            }
-            None => xml,
-        };
-        let mut check = crate::header::HeaderCheck {
-            understood: &self.inner.soap_headers.understood,
-            addressing: addressed.map(|a| a.version),
-            #[cfg(feature = "wss")]
-            wss: self.inner.wss.is_some(),
-            keep: kept.is_some(),
-            ..Default::default()
-        };
+        let charset = xml_type.and_then(crate::xml::charset_of);
         let incoming = Incoming {
             body: xml,
             attachments,
@@ -155,6 +89,28 @@ impl Client {
             limits: self.inner.limits,
             http_status: Some(status),
             expected,
+        };
+        // The message layer (WS-Security's inbound policy), before anything is read from the
+        // response: what it rewrote (a decrypted Body) is what is read.
+        let layer = self.inner.layer.as_deref();
+        let inbound = match layer {
+            Some(l) => l.inbound(incoming, signatures, ok)?,
+            None => crate::layer::Inbound::default(),
+        };
+        let incoming = match &inbound.rewritten {
+            Some(d) => Incoming {
+                body: d.as_bytes(),
+                http_charset: None, // UTF-8
+                ..incoming
+            },
+            None => incoming,
+        };
+        let mut check = crate::header::HeaderCheck {
+            understood: &self.inner.soap_headers.understood,
+            addressing: addressed.map(|a| a.version),
+            layer,
+            keep: kept.is_some(),
+            ..Default::default()
         };
         let read = read_envelope_with_headers(incoming, Some(&mut check), decode);
         if let Some(kept) = kept {
@@ -196,10 +152,7 @@ impl Client {
             // A non-fault envelope with an error status: report the HTTP error.
             Ok(_) => Err(http_error(resp, &excerpt(&resp.body))),
             Err(Error::Fault(mut f)) => {
-                #[cfg(feature = "wss")]
-                {
-                    f.security = fault_security;
-                }
+                f.security = inbound.fault_security;
                 f.action = check.action;
                 Err(Error::Fault(f))
             }
