@@ -539,15 +539,8 @@ pub(crate) fn read_envelope_with_headers(
     mut headers: Option<&mut crate::header::HeaderCheck<'_>>,
     decode: &mut BodyReader<'_>,
 ) -> Result<BodyContent<()>, Error> {
-    let Incoming {
-        body,
-        attachments,
-        http_charset,
-        limits,
-        http_status,
-        expected,
-    } = incoming;
-    let document = crate::xml::to_utf8(body, http_charset)?;
+    let limits = incoming.limits;
+    let document = crate::xml::to_utf8(incoming.body, incoming.http_charset)?;
     // rpc/encoded: multi-reference values (SOAP 1.1 §5.4.1) inlined first, when there are any.
     let text = std::str::from_utf8(&document).ok();
     let resolved = match text {
@@ -561,7 +554,7 @@ pub(crate) fn read_envelope_with_headers(
         (None, Some(text)) => XmlReader::with_limits(text, limits),
         (None, None) => XmlReader::from_bytes(&document, limits)?,
     };
-    if let Some(a) = attachments {
+    if let Some(a) = incoming.attachments {
         r.set_attachments(a);
     }
     r.set_path_skip(1);
@@ -601,7 +594,7 @@ pub(crate) fn read_envelope_with_headers(
             }
         } else if r.matches(&child, Name::new(env_ns, "Body")) && !seen_body {
             seen_body = true;
-            result = Some(match expected {
+            result = Some(match incoming.expected {
                 Some(expected) if expected != version => {
                     let mismatch = |r: &mut XmlReader<'_>, start: StartTag<'_>| {
                         Err(r.error_at(
@@ -612,7 +605,9 @@ pub(crate) fn read_envelope_with_headers(
                             start.offset(),
                         ))
                     };
-                    match read_body(&mut r, version, http_status, &mut |r, s| mismatch(r, s))? {
+                    match read_body(&mut r, version, incoming.http_status, &mut |r, s| {
+                        mismatch(r, s)
+                    })? {
                         Err(fault) => Err(fault),
                         Ok(_) => {
                             return Err(r
@@ -627,7 +622,7 @@ pub(crate) fn read_envelope_with_headers(
                         }
                     }
                 }
-                _ => read_body(&mut r, version, http_status, decode)?,
+                _ => read_body(&mut r, version, incoming.http_status, decode)?,
             });
             break;
         } else {
