@@ -369,30 +369,20 @@ impl EnvelopeWriter {
         if !self.body_written {
             return Err(EncodeError::misuse("envelope without a body"));
         }
-        let env_prefix = match &self.layer {
-            Some(_) => self.w.prefix_for(self.version.envelope_namespace())?,
-            None => String::new(),
-        };
         self.w.end_element()?;
         let packaging = self.w.packaging();
         let attachments = self.w.take_attachments();
-        let mut envelope = self.w.into_string()?;
-        let signature_values = match &self.layer {
-            Some(layer) => layer.finish(
-                self.version,
-                &env_prefix,
-                &mut envelope,
-                !attachments.is_empty(),
-            )?,
-            None => Vec::new(),
-        };
-        Ok(RequestMessage {
-            envelope,
+        let mut message = RequestMessage {
+            envelope: self.w.into_string()?,
             attachments,
             packaging,
             addressed: self.addressed,
-            signature_values,
-        })
+            signature_values: Vec::new(),
+        };
+        if let Some(layer) = &self.layer {
+            layer.finish(&mut message)?;
+        }
+        Ok(message)
     }
 }
 

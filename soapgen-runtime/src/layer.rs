@@ -13,9 +13,10 @@
 
 use std::fmt;
 
-use crate::envelope::{Incoming, SoapVersion};
+use crate::envelope::Incoming;
 use crate::error::{EncodeError, Error};
 use crate::fault::FaultSecurity;
+use crate::mime::RequestMessage;
 use crate::xml::XmlWriter;
 
 #[cfg(feature = "wss")]
@@ -57,20 +58,14 @@ pub(crate) trait EnvelopeLayer: fmt::Debug + Send + Sync {
     /// The Body's start tag is about to be written at byte `at` of the document.
     fn body_starting(&mut self, at: usize);
 
-    /// The Body's start tag is open in `w`: attributes may be added, or the tag closed.
+    /// The Body's start tag is open in `w` (the Envelope's namespace declarations in scope):
+    /// attributes may be added, or the tag closed.
     fn body_started(&mut self, w: &mut XmlWriter) -> Result<(), EncodeError>;
 
     /// The Body's content is written; the writer is at its end.
     fn body_ended(&mut self, w: &XmlWriter);
 
-    /// Rewrites the finished `envelope` of `version`, whose envelope namespace prefix is
-    /// `env_prefix` (`attachments`: it references MIME attachments). Returns the raw bytes of the
-    /// SignatureValues it carries.
-    fn finish(
-        &self,
-        version: SoapVersion,
-        env_prefix: &str,
-        envelope: &mut String,
-        attachments: bool,
-    ) -> Result<Vec<Vec<u8>>, EncodeError>;
+    /// Rewrites the finished `message` (its envelope; its `signature_values`, the raw bytes of
+    /// the SignatureValues the envelope now carries).
+    fn finish(&self, message: &mut RequestMessage) -> Result<(), EncodeError>;
 }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::{EnvelopeLayer, Inbound, MessageLayer};
 use crate::envelope::{read_envelope_with_headers, EnvelopeWriter, Incoming, SoapVersion};
 use crate::error::{EncodeError, Error};
+use crate::mime::RequestMessage;
 use crate::wss::{Checked, Outgoing, WssConfig, WSSE_NS, WSU_NS};
 use crate::xml::{Name, XmlReader, XmlWriter};
 use crate::ClientBuilder;
@@ -30,11 +31,14 @@ impl EnvelopeWriter {
     ///
     /// [`EncodeError`] if a header entry or the body was already written.
     pub fn wss(&mut self, cfg: WssConfig) -> Result<(), EncodeError> {
+        let version = self.version();
         self.start_layer(
             "WS-Security configured after the header was started",
             |header_at| {
                 Ok(Box::new(WssEnvelope {
                     out: Outgoing::new(cfg, header_at)?,
+                    version,
+                    env_prefix: String::new(),
                     content_start: None,
                 }))
             },
@@ -96,11 +100,13 @@ impl MessageLayer for Wss {
     }
 }
 
-/// The Security block of one request envelope, and where the Body's content starts when it is
-/// encrypted.
+/// The Security block of one request envelope, the envelope's version and namespace prefix,
+/// and where the Body's content starts when it is encrypted.
 #[derive(Debug)]
 struct WssEnvelope {
     out: Outgoing,
+    version: SoapVersion,
+    env_prefix: String,
     content_start: Option<usize>,
 }
 
@@ -110,6 +116,7 @@ impl EnvelopeLayer for WssEnvelope {
     }
 
     fn body_started(&mut self, w: &mut XmlWriter) -> Result<(), EncodeError> {
+        self.env_prefix = w.prefix_for(self.version.envelope_namespace())?;
         if let Some(id) = self.out.body_id() {
             // WSS 1.1 §4: the signature references the Body by its wsu:Id.
             w.declare_namespace("wsu", WSU_NS)?;
@@ -130,19 +137,16 @@ impl EnvelopeLayer for WssEnvelope {
         }
     }
 
-    fn finish(
-        &self,
-        version: SoapVersion,
-        env_prefix: &str,
-        envelope: &mut String,
-        attachments: bool,
-    ) -> Result<Vec<Vec<u8>>, EncodeError> {
-        if self.out.encrypts_body() && attachments {
+    fn finish(&self, message: &mut RequestMessage) -> Result<(), EncodeError> {
+        if self.out.encrypts_body() && !message.attachments.is_empty() {
             return Err(EncodeError::misuse(
                 "WS-Security encryption does not cover attachments (MTOM, SwA): \
                  send the data inline, or do not encrypt",
             ));
         }
-        Ok(self.out.finish(version, env_prefix, envelope)?)
+        message.signature_values =
+            self.out
+                .finish(self.version, &self.env_prefix, &mut message.envelope)?;
+        Ok(())
     }
 }
