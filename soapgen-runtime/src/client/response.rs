@@ -39,7 +39,7 @@ impl Client {
         let content_type = resp.content_type();
         let ok = (200..300).contains(&status);
         if is_blank(&resp.body) {
-            let endpoints = &self.inner.soap_headers.endpoints;
+            let endpoints = &self.inner.settings.soap_headers.endpoints;
             let elsewhere = addressed.and_then(|a| a.reply_to.as_deref());
             let faults_elsewhere = addressed.and(endpoints.fault_to.as_deref());
             let why = match (ok, elsewhere, faults_elsewhere) {
@@ -61,7 +61,7 @@ impl Client {
                 match parse_multipart_related(
                     ct,
                     resp.body.clone(),
-                    self.inner.limits.max_mime_parts,
+                    self.inner.settings.limits.max_mime_parts,
                 ) {
                     Ok(m) => Some(m),
                     Err(e) if ok => return Err(Error::Mime(Box::new(e))),
@@ -86,13 +86,13 @@ impl Client {
             body: xml,
             attachments,
             http_charset: charset.as_deref(),
-            limits: self.inner.limits,
+            limits: self.inner.settings.limits,
             http_status: Some(status),
             expected,
         };
         // The message layer (WS-Security's inbound policy), before anything is read from the
         // response: what it rewrote (a decrypted Body) is what is read.
-        let layer = self.inner.layer.as_deref();
+        let layer = self.inner.settings.layer.as_deref();
         let inbound = match layer {
             Some(l) => l.inbound(incoming, signatures, ok)?,
             None => crate::layer::Inbound::default(),
@@ -106,7 +106,7 @@ impl Client {
             None => incoming,
         };
         let mut check = crate::header::HeaderCheck {
-            understood: &self.inner.soap_headers.understood,
+            understood: &self.inner.settings.soap_headers.understood,
             addressing: addressed.map(|a| a.version),
             layer,
             keep: kept.is_some(),
@@ -133,7 +133,7 @@ impl Client {
                     }
                     match &a.reply_action {
                         Some(expected)
-                            if !self.inner.soap_headers.ignore_reply_action
+                            if !self.inner.settings.soap_headers.ignore_reply_action
                                 && check.action.as_deref() != Some(expected.as_str()) =>
                         {
                             return Err(Error::Header(Box::new(crate::header::HeaderError {
