@@ -11,6 +11,7 @@ use crate::envelope::{
     read_envelope_with_headers, BodyContent, BodyReader, EnvelopeWriter, Incoming, SoapVersion,
 };
 use crate::error::{DecodeError, EncodeError, Error};
+use crate::layer::MessageLayer;
 use crate::mime::{parse_multipart_related, Attachments, Packaging, RequestMessage};
 use crate::transport::{HttpRequest, HttpResponse, Transport};
 use crate::xml::{Limits, StartTag, XmlReader, XmlWriter};
@@ -64,6 +65,13 @@ pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 64 * 1024 * 1024;
 struct Inner {
     endpoint: String,
     transport: Arc<dyn Transport>,
+    settings: Settings,
+}
+
+/// What a client applies to every call, set by its [`ClientBuilder`] and kept by the clients
+/// derived from it ([`Client::with_endpoint`], [`Client::with_soap_headers`]).
+#[derive(Debug, Clone)]
+struct Settings {
     headers: Vec<(String, String)>,
     limits: Limits,
     max_response_bytes: usize,
@@ -71,8 +79,23 @@ struct Inner {
     default_namespaces: bool,
     mtom: Option<usize>,
     soap_headers: crate::header::HeaderSettings,
-    #[cfg(feature = "wss")]
-    wss: Option<crate::wss::WssConfig>,
+    /// The message layer (WS-Security), applied to every request and response.
+    layer: Option<Arc<dyn MessageLayer>>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            headers: Vec::new(),
+            limits: Limits::default(),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            mime_base64: false,
+            default_namespaces: false,
+            mtom: None,
+            soap_headers: Default::default(),
+            layer: None,
+        }
+    }
 }
 
 /// A SOAP client for one endpoint: cheap to clone (an `Arc`), safe to share across tasks; clones share
@@ -103,15 +126,7 @@ pub struct Client {
 pub struct ClientBuilder {
     endpoint: String,
     transport: Option<Arc<dyn Transport>>,
-    headers: Vec<(String, String)>,
-    limits: Limits,
-    max_response_bytes: usize,
-    mime_base64: bool,
-    default_namespaces: bool,
-    mtom: Option<usize>,
-    soap_headers: crate::header::HeaderSettings,
-    #[cfg(feature = "wss")]
-    wss: Option<crate::wss::WssConfig>,
+    settings: Settings,
     #[cfg(feature = "reqwest")]
     reqwest: crate::transport::ReqwestTransportBuilder,
     /// The default transport's TLS and authentication options set, by method name: refused with
@@ -132,23 +147,25 @@ impl ClientBuilder {
     pub fn basic_auth(mut self, user: &str, password: &str) -> Self {
         use base64::Engine;
         let token = base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
-        self.headers
+        self.settings
+            .headers
             .retain(|(k, _)| !k.eq_ignore_ascii_case("authorization"));
-        self.headers
+        self.settings
+            .headers
             .push(("Authorization".to_owned(), format!("Basic {token}")));
         self
     }
 
     /// An extra HTTP header on every request.
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        self.headers.push((name.into(), value.into()));
+        self.settings.headers.push((name.into(), value.into()));
         self
     }
 
     /// Reader limits for responses (element depth, attributes, text size, references) and their
     /// [`Leniency`](crate::xml::Leniency); replaces a leniency set before.
     pub fn limits(mut self, limits: Limits) -> Self {
-        self.limits = limits;
+        self.settings.limits = limits;
         self
     }
 
@@ -157,19 +174,19 @@ impl ClientBuilder {
     /// a `tracing` warning, target `soapgen::lenient`, with the element path. The same as setting
     /// [`Limits::leniency`] through [`limits`](Self::limits).
     pub fn leniency(mut self, leniency: crate::xml::Leniency) -> Self {
-        self.limits.leniency = leniency;
+        self.settings.limits.leniency = leniency;
         self
     }
 
     /// The largest response body accepted, in bytes (default [`DEFAULT_MAX_RESPONSE_BYTES`]).
     pub fn max_response_bytes(mut self, bytes: usize) -> Self {
-        self.max_response_bytes = bytes;
+        self.settings.max_response_bytes = bytes;
         self
     }
 
     /// Write `base64Binary` values in 76-column MIME lines, for old servers that require them.
     pub fn mime_base64(mut self, on: bool) -> Self {
-        self.mime_base64 = on;
+        self.settings.mime_base64 = on;
         self
     }
 
@@ -181,7 +198,7 @@ impl ClientBuilder {
     /// a client generated with `default_namespaces`, turns it on for its own calls whatever this
     /// says. See [`XmlWriter::set_default_namespaces`].
     pub fn default_namespaces(mut self, on: bool) -> Self {
-        self.default_namespaces = on;
+        self.settings.default_namespaces = on;
         self
     }
 
@@ -190,7 +207,7 @@ impl ClientBuilder {
     /// inline; a request with no value that large is sent as plain XML. Off by default.
     /// Multipart/related responses (MTOM or SwA) are read whatever this setting.
     pub fn mtom(mut self, threshold: usize) -> Self {
-        self.mtom = Some(threshold);
+        self.settings.mtom = Some(threshold);
         self
     }
 
@@ -198,7 +215,7 @@ impl ClientBuilder {
     /// WS-Security and WS-Addressing blocks and before the operation's own header parts. Blocks
     /// are sent in the order added. For one call only, see [`Client::with_soap_headers`].
     pub fn soap_header(mut self, block: crate::header::HeaderBlock) -> Self {
-        self.soap_headers.blocks.push(block);
+        self.settings.soap_headers.blocks.push(block);
         self
     }
 
@@ -208,7 +225,8 @@ impl ClientBuilder {
     /// [`HeaderErrorKind::MustUnderstand`](crate::header::HeaderErrorKind::MustUnderstand)
     /// (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3).
     pub fn understood_header(mut self, namespace: &str, local_name: &str) -> Self {
-        self.soap_headers
+        self.settings
+            .soap_headers
             .understood
             .push((namespace.to_owned(), local_name.to_owned()));
         self
@@ -219,7 +237,7 @@ impl ClientBuilder {
     ///
     /// [`AddressingMode::FromDescription`]: crate::addressing::AddressingMode::FromDescription
     pub fn addressing(mut self, mode: crate::addressing::AddressingMode) -> Self {
-        self.soap_headers.addressing = mode;
+        self.settings.soap_headers.addressing = mode;
         self
     }
 
@@ -231,7 +249,7 @@ impl ClientBuilder {
     ///
     /// `build()` fails with [`Error::Encode`] if `address` is not an absolute IRI.
     pub fn reply_to(mut self, address: impl Into<String>) -> Self {
-        self.soap_headers.endpoints.reply_to = Some(address.into());
+        self.settings.soap_headers.endpoints.reply_to = Some(address.into());
         self
     }
 
@@ -242,7 +260,7 @@ impl ClientBuilder {
     ///
     /// `build()` fails with [`Error::Encode`] if `address` is not an absolute IRI.
     pub fn fault_to(mut self, address: impl Into<String>) -> Self {
-        self.soap_headers.endpoints.fault_to = Some(address.into());
+        self.settings.soap_headers.endpoints.fault_to = Some(address.into());
         self
     }
 
@@ -254,16 +272,14 @@ impl ClientBuilder {
     ///
     /// [`HeaderErrorKind::Action`]: crate::header::HeaderErrorKind::Action
     pub fn check_reply_action(mut self, on: bool) -> Self {
-        self.soap_headers.ignore_reply_action = !on;
+        self.settings.soap_headers.ignore_reply_action = !on;
         self
     }
 
-    /// WS-Security for every call (feature `wss`): each request gets a `wsse:Security` header
-    /// made from `cfg` (UsernameToken, Timestamp, signature; WSS 1.1 §5), and each response with a 2xx
-    /// status must meet its inbound policy, else [`Error::Security`]. See [`crate::wss`].
-    #[cfg(feature = "wss")]
-    pub fn wss(mut self, cfg: crate::wss::WssConfig) -> Self {
-        self.wss = Some(cfg);
+    /// The message layer of every call (replacing one set before): what `wss` registers.
+    #[cfg_attr(not(feature = "wss"), allow(dead_code))] // called by the layers: WS-Security's
+    pub(crate) fn layer(mut self, layer: Arc<dyn MessageLayer>) -> Self {
+        self.settings.layer = Some(layer);
         self
     }
 
@@ -380,7 +396,7 @@ impl ClientBuilder {
     /// [`transport`](Self::transport) (they would not apply), or [`http_auth`](Self::http_auth)
     /// together with [`basic_auth`](Self::basic_auth).
     pub fn build(self) -> Result<Client, Error> {
-        let endpoints = &self.soap_headers.endpoints;
+        let endpoints = &self.settings.soap_headers.endpoints;
         for (what, a) in [
             ("wsa:ReplyTo address", &endpoints.reply_to),
             ("wsa:FaultTo address", &endpoints.fault_to),
@@ -408,6 +424,7 @@ impl ClientBuilder {
             }
             if self.reqwest_options.contains(&"http_auth")
                 && self
+                    .settings
                     .headers
                     .iter()
                     .any(|(k, _)| k.eq_ignore_ascii_case("authorization"))
@@ -439,15 +456,7 @@ impl ClientBuilder {
             inner: Arc::new(Inner {
                 endpoint: self.endpoint,
                 transport,
-                headers: self.headers,
-                limits: self.limits,
-                max_response_bytes: self.max_response_bytes,
-                mime_base64: self.mime_base64,
-                default_namespaces: self.default_namespaces,
-                mtom: self.mtom,
-                soap_headers: self.soap_headers,
-                #[cfg(feature = "wss")]
-                wss: self.wss,
+                settings: self.settings,
             }),
         })
     }
@@ -476,15 +485,7 @@ impl Client {
         ClientBuilder {
             endpoint: endpoint.into(),
             transport: None,
-            headers: Vec::new(),
-            limits: Limits::default(),
-            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
-            mime_base64: false,
-            default_namespaces: false,
-            mtom: None,
-            soap_headers: Default::default(),
-            #[cfg(feature = "wss")]
-            wss: None,
+            settings: Settings::default(),
             #[cfg(feature = "reqwest")]
             reqwest: crate::transport::ReqwestTransport::builder(),
             #[cfg(feature = "reqwest")]
@@ -503,7 +504,7 @@ impl Client {
 
     /// The same client (transport, settings) for another endpoint. O(1) apart from copying settings.
     pub fn with_endpoint(&self, endpoint: impl Into<String>) -> Client {
-        self.with_settings(endpoint.into(), self.inner.soap_headers.clone())
+        self.with_settings(endpoint.into(), self.inner.settings.soap_headers.clone())
     }
 
     /// The same client (transport, settings) with `blocks` added to every request after its own
@@ -525,7 +526,7 @@ impl Client {
         &self,
         blocks: impl IntoIterator<Item = crate::header::HeaderBlock>,
     ) -> Client {
-        let mut h = self.inner.soap_headers.clone();
+        let mut h = self.inner.settings.soap_headers.clone();
         h.blocks.extend(blocks);
         self.with_settings(self.inner.endpoint.clone(), h)
     }
@@ -535,20 +536,15 @@ impl Client {
         endpoint: String,
         soap_headers: crate::header::HeaderSettings,
     ) -> Client {
-        let i = &self.inner;
+        let settings = Settings {
+            soap_headers,
+            ..self.inner.settings.clone()
+        };
         Client {
             inner: Arc::new(Inner {
                 endpoint,
-                transport: i.transport.clone(),
-                headers: i.headers.clone(),
-                limits: i.limits,
-                max_response_bytes: i.max_response_bytes,
-                mime_base64: i.mime_base64,
-                default_namespaces: i.default_namespaces,
-                mtom: i.mtom,
-                soap_headers,
-                #[cfg(feature = "wss")]
-                wss: i.wss.clone(),
+                transport: self.inner.transport.clone(),
+                settings,
             }),
         }
     }
@@ -588,9 +584,9 @@ impl Client {
         addressing: &[(SoapVersion, crate::addressing::AddressingVersion)],
     ) -> Result<EnvelopeWriter, EncodeError> {
         let mut w = XmlWriter::with_capacity(1024);
-        w.set_mime_base64(self.inner.mime_base64);
-        w.set_mtom(self.inner.mtom);
-        let h = &self.inner.soap_headers;
+        w.set_mime_base64(self.inner.settings.mime_base64);
+        w.set_mtom(self.inner.settings.mtom);
+        let h = &self.inner.settings.soap_headers;
         let described = addressing
             .iter()
             .find(|(s, _)| *s == op.version)
@@ -608,10 +604,9 @@ impl Client {
                 EnvelopeWriter::with_writer(w, op.version, &all)?
             }
         };
-        env.set_default_namespaces(self.inner.default_namespaces);
-        #[cfg(feature = "wss")]
-        if let Some(cfg) = &self.inner.wss {
-            env.wss(cfg.clone())?;
+        env.set_default_namespaces(self.inner.settings.default_namespaces);
+        if let Some(layer) = &self.inner.settings.layer {
+            layer.outbound(&mut env)?;
         }
         if let Some(v) = wsa {
             env.addressing_to(v, op.action, &self.inner.endpoint, &h.endpoints)?;
@@ -720,7 +715,7 @@ impl Client {
         let inner = &*self.inner;
         let message: RequestMessage = message.into();
         let (mut content_type, soap_action) = op.version.http_headers(op.action);
-        let mut headers = Vec::with_capacity(3 + inner.headers.len());
+        let mut headers = Vec::with_capacity(3 + inner.settings.headers.len());
         headers.push(("Content-Type".to_owned(), String::new()));
         if let Some(a) = soap_action {
             headers.push(("SOAPAction".to_owned(), a));
@@ -733,7 +728,7 @@ impl Client {
             }
             .to_owned(),
         ));
-        headers.extend(inner.headers.iter().cloned());
+        headers.extend(inner.settings.headers.iter().cloned());
         let span = tracing::debug_span!(
             "soap_call",
             operation = op.name,
@@ -759,7 +754,7 @@ impl Client {
             url: inner.endpoint.clone(),
             headers,
             body,
-            max_response_bytes: inner.max_response_bytes,
+            max_response_bytes: inner.settings.max_response_bytes,
         };
         let resp = inner
             .transport

@@ -108,13 +108,9 @@ pub struct EnvelopeWriter {
     default_namespaces: bool,
     /// The addressing version and `wsa:MessageID` written in the header, if addressed.
     addressed: Option<crate::addressing::Addressed>,
-    /// WS-Security: where the Body's content starts when it is encrypted.
-    #[cfg(feature = "wss")]
-    content_start: Option<usize>,
-    /// WS-Security: the configuration, where the `wsse:Security` block goes once the envelope is
-    /// complete, the Body's `wsu:Id` if it is signed.
-    #[cfg(feature = "wss")]
-    wss: Option<crate::wss::Outgoing>,
+    /// The message layer's state (WS-Security: its `wsse:Security` block, the Body's `wsu:Id`),
+    /// told where the Body is and given the finished document.
+    layer: Option<Box<dyn crate::layer::EnvelopeLayer>>,
 }
 
 impl EnvelopeWriter {
@@ -154,31 +150,31 @@ impl EnvelopeWriter {
             body_written: false,
             default_namespaces: false,
             addressed: None,
-            #[cfg(feature = "wss")]
-            content_start: None,
-            #[cfg(feature = "wss")]
-            wss: None,
+            layer: None,
         })
     }
 
-    /// Puts a `wsse:Security` header block made from `cfg` first in this envelope's `Header`
-    /// (WSS 1.1 §5), written when the envelope is finished. Call it before any header entry.
+    /// Gives this envelope its message layer, made by `make` from the byte offset just inside the
+    /// `Header`, which it starts (the layer's block goes first; WS-Security, WSS 1.1 §5).
     ///
     /// # Errors
     ///
-    /// [`EncodeError`] if a header entry or the body was already written.
-    #[cfg(feature = "wss")]
-    pub fn wss(&mut self, cfg: crate::wss::WssConfig) -> Result<(), EncodeError> {
-        if self.in_header || self.in_body || self.body_written || self.wss.is_some() {
-            return Err(EncodeError::misuse(
-                "WS-Security configured after the header was started",
-            ));
+    /// [`EncodeError::misuse`] with `misuse` if a header entry or the body was already written
+    /// or the envelope has a layer; what `make` returns.
+    #[cfg_attr(not(feature = "wss"), allow(dead_code))] // called by the layers: WS-Security's
+    pub(crate) fn start_layer(
+        &mut self,
+        misuse: &str,
+        make: impl FnOnce(usize) -> Result<Box<dyn crate::layer::EnvelopeLayer>, EncodeError>,
+    ) -> Result<(), EncodeError> {
+        if self.in_header || self.in_body || self.body_written || self.layer.is_some() {
+            return Err(EncodeError::misuse(misuse));
         }
         self.w
             .start_element(Name::new(self.version.envelope_namespace(), "Header"))?;
         self.w.raw("")?; // closes the Header start tag
         self.in_header = true;
-        self.wss = Some(crate::wss::Outgoing::new(cfg, self.w.as_str().len())?);
+        self.layer = Some(make(self.w.as_str().len())?);
         Ok(())
     }
 
@@ -313,27 +309,13 @@ impl EnvelopeWriter {
             self.w.end_element()?;
             self.in_header = false;
         }
-        #[cfg(feature = "wss")]
-        if let Some(wss) = &mut self.wss {
-            wss.set_body_at(self.w.as_str().len());
+        if let Some(layer) = &mut self.layer {
+            layer.body_starting(self.w.as_str().len());
         }
         self.w
             .start_element(Name::new(self.version.envelope_namespace(), "Body"))?;
-        #[cfg(feature = "wss")]
-        if let Some(id) = self.wss.as_ref().and_then(|w| w.body_id()) {
-            // WSS 1.1 §4: the signature references the Body by its wsu:Id.
-            self.w.declare_namespace("wsu", crate::wss::WSU_NS)?;
-            self.w.attribute(Name::new(crate::wss::WSU_NS, "Id"), &id)?;
-        }
-        #[cfg(feature = "wss")]
-        {
-            self.content_start = match &self.wss {
-                Some(wss) if wss.encrypts_body() => {
-                    self.w.raw("")?; // closes the Body start tag: the content starts here
-                    Some(self.w.as_str().len())
-                }
-                _ => None,
-            };
+        if let Some(layer) = &mut self.layer {
+            layer.body_started(&mut self.w)?;
         }
         self.in_body = true;
         self.w.set_default_namespaces(self.default_namespaces);
@@ -349,9 +331,8 @@ impl EnvelopeWriter {
         if !self.in_body {
             return Err(EncodeError::misuse("end_body without body_writer"));
         }
-        #[cfg(feature = "wss")]
-        if let (Some(start), Some(wss)) = (self.content_start.take(), &mut self.wss) {
-            wss.set_body_content(start, self.w.as_str().len());
+        if let Some(layer) = &mut self.layer {
+            layer.body_ended(&self.w);
         }
         self.w.set_default_namespaces(false);
         self.w.end_element()?;
@@ -388,32 +369,20 @@ impl EnvelopeWriter {
         if !self.body_written {
             return Err(EncodeError::misuse("envelope without a body"));
         }
-        #[cfg(feature = "wss")]
-        let env_prefix = self.w.prefix_for(self.version.envelope_namespace())?;
         self.w.end_element()?;
         let packaging = self.w.packaging();
         let attachments = self.w.take_attachments();
-        #[allow(unused_mut)]
-        let mut envelope = self.w.into_string()?;
-        #[allow(unused_mut)]
-        let mut signature_values = Vec::new();
-        #[cfg(feature = "wss")]
-        if let Some(wss) = &self.wss {
-            if wss.encrypts_body() && !attachments.is_empty() {
-                return Err(EncodeError::misuse(
-                    "WS-Security encryption does not cover attachments (MTOM, SwA): \
-                     send the data inline, or do not encrypt",
-                ));
-            }
-            signature_values = wss.finish(self.version, &env_prefix, &mut envelope)?;
-        }
-        Ok(RequestMessage {
-            envelope,
+        let mut message = RequestMessage {
+            envelope: self.w.into_string()?,
             attachments,
             packaging,
             addressed: self.addressed,
-            signature_values,
-        })
+            signature_values: Vec::new(),
+        };
+        if let Some(layer) = &self.layer {
+            layer.finish(&mut message)?;
+        }
+        Ok(message)
     }
 }
 
@@ -560,15 +529,8 @@ pub(crate) fn read_envelope_with_headers(
     mut headers: Option<&mut crate::header::HeaderCheck<'_>>,
     decode: &mut BodyReader<'_>,
 ) -> Result<BodyContent<()>, Error> {
-    let Incoming {
-        body,
-        attachments,
-        http_charset,
-        limits,
-        http_status,
-        expected,
-    } = incoming;
-    let document = crate::xml::to_utf8(body, http_charset)?;
+    let limits = incoming.limits;
+    let document = crate::xml::to_utf8(incoming.body, incoming.http_charset)?;
     // rpc/encoded: multi-reference values (SOAP 1.1 §5.4.1) inlined first, when there are any.
     let text = std::str::from_utf8(&document).ok();
     let resolved = match text {
@@ -582,7 +544,7 @@ pub(crate) fn read_envelope_with_headers(
         (None, Some(text)) => XmlReader::with_limits(text, limits),
         (None, None) => XmlReader::from_bytes(&document, limits)?,
     };
-    if let Some(a) = attachments {
+    if let Some(a) = incoming.attachments {
         r.set_attachments(a);
     }
     r.set_path_skip(1);
@@ -622,7 +584,7 @@ pub(crate) fn read_envelope_with_headers(
             }
         } else if r.matches(&child, Name::new(env_ns, "Body")) && !seen_body {
             seen_body = true;
-            result = Some(match expected {
+            result = Some(match incoming.expected {
                 Some(expected) if expected != version => {
                     let mismatch = |r: &mut XmlReader<'_>, start: StartTag<'_>| {
                         Err(r.error_at(
@@ -633,7 +595,9 @@ pub(crate) fn read_envelope_with_headers(
                             start.offset(),
                         ))
                     };
-                    match read_body(&mut r, version, http_status, &mut |r, s| mismatch(r, s))? {
+                    match read_body(&mut r, version, incoming.http_status, &mut |r, s| {
+                        mismatch(r, s)
+                    })? {
                         Err(fault) => Err(fault),
                         Ok(_) => {
                             return Err(r
@@ -648,7 +612,7 @@ pub(crate) fn read_envelope_with_headers(
                         }
                     }
                 }
-                _ => read_body(&mut r, version, http_status, decode)?,
+                _ => read_body(&mut r, version, incoming.http_status, decode)?,
             });
             break;
         } else {

@@ -44,11 +44,6 @@ pub const SOAP12_ROLE_ULTIMATE_RECEIVER: &str =
 /// SOAP 1.2's "none" role (Part 1 §5.2.2): a block no node processes.
 pub const SOAP12_ROLE_NONE: &str = "http://www.w3.org/2003/05/soap-envelope/role/none";
 
-/// The WS-Security 1.0 `wsse` namespace (WSS 1.1 §5): its `Security` block is processed when
-/// WS-Security is configured.
-const WSSE_NS: &str =
-    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
-
 /// A header block to send: any [`ToXml`] value as an element, with `mustUnderstand` and the
 /// `actor` (SOAP 1.1 §4.2.2) or `role` (SOAP 1.2 Part 1 §5.2.2) it targets, written in the
 /// request's SOAP version. Encoded once, when made; cheap to clone.
@@ -480,8 +475,9 @@ pub(crate) struct HeaderCheck<'a> {
     pub understood: &'a [(String, String)],
     /// The addressing version of the call, if addressed.
     pub addressing: Option<AddressingVersion>,
-    /// Whether `wsse:Security` is processed (WS-Security configured).
-    pub wss: bool,
+    /// The client's message layer, which processes its own blocks (WS-Security's
+    /// `wsse:Security`).
+    pub layer: Option<&'a dyn crate::layer::MessageLayer>,
     /// Keep every block (for [`Response::headers`]).
     pub keep: bool,
     /// The blocks kept.
@@ -539,7 +535,7 @@ impl HeaderCheck<'_> {
             .addressing
             .filter(|v| v.namespace() == namespace.as_str());
         let understood = wsa.is_some()
-            || (self.wss && namespace == WSSE_NS && local == "Security")
+            || self.layer.is_some_and(|l| l.understands(&namespace, local))
             || self
                 .understood
                 .iter()

@@ -83,6 +83,7 @@ pub mod envelope;
 pub mod error;
 pub mod fault;
 pub mod header;
+mod layer;
 pub mod mime;
 pub mod transport;
 pub mod types;

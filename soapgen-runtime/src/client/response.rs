@@ -35,13 +35,11 @@ impl Client {
         kept: Option<&mut Vec<crate::header::ResponseHeader>>,
         decode: &mut BodyReader<'_>,
     ) -> Result<(BodyContent<()>, Attachments), Error> {
-        #[cfg(not(feature = "wss"))]
-        let _ = signatures;
         let status = resp.status;
         let content_type = resp.content_type();
         let ok = (200..300).contains(&status);
         if is_blank(&resp.body) {
-            let endpoints = &self.inner.soap_headers.endpoints;
+            let endpoints = &self.inner.settings.soap_headers.endpoints;
             let elsewhere = addressed.and_then(|a| a.reply_to.as_deref());
             let faults_elsewhere = addressed.and(endpoints.fault_to.as_deref());
             let why = match (ok, elsewhere, faults_elsewhere) {
@@ -63,7 +61,7 @@ impl Client {
                 match parse_multipart_related(
                     ct,
                     resp.body.clone(),
-                    self.inner.limits.max_mime_parts,
+                    self.inner.settings.limits.max_mime_parts,
                 ) {
                     Ok(m) => Some(m),
                     Err(e) if ok => return Err(Error::Mime(Box::new(e))),
@@ -83,78 +81,36 @@ impl Client {
         if !looks_like_xml(xml_type, xml) {
             return Err(http_error(resp, &excerpt(xml)));
         }
-        #[allow(unused_mut)]
-        let mut charset = xml_type.and_then(crate::xml::charset_of);
-        // WS-Security inbound policy, before anything is read from the response: signatures
-        // verified, the Body decrypted (the decrypted envelope is what is read). A fault that
-        // fails it is returned marked as not verified (or refused, as the policy says).
-        #[cfg(feature = "wss")]
-        let decrypted;
-        #[cfg(feature = "wss")]
-        let mut fault_security = crate::fault::FaultSecurity::NotChecked;
-        #[cfg(feature = "wss")]
-        let xml: &[u8] = match &self.inner.wss {
-            Some(cfg) => {
-                let incoming = Incoming {
-                    body: xml,
-                    attachments,
-                    http_charset: charset.as_deref(),
-                    limits: self.inner.limits,
-                    http_status: Some(status),
-                    expected: None,
-                };
-                let read_fault = || match read_envelope_with_headers(
-                    incoming,
-                    None,
-                    &mut |r: &mut XmlReader<'_>, _| r.skip_element(),
-                ) {
-                    Err(Error::Fault(f)) => Some(f),
-                    _ => None,
-                };
-                let limits = self.inner.limits;
-                match crate::wss::check_response(
-                    cfg,
-                    xml,
-                    signatures,
-                    charset.as_deref(),
-                    ok,
-                    limits,
-                    read_fault,
-                ) {
-                    crate::wss::Checked::Fail(e) => return Err(e),
-                    crate::wss::Checked::Read {
-                        decrypted: d,
-                        fault_security: s,
-                    } => {
-                        decrypted = d;
-                        fault_security = s;
-                        match &decrypted {
-                            Some(d) => {
-                                charset = None; // now UTF-8
-                                d.as_bytes()
-                            }
-                            None => xml,
-                        }
-                    }
-                }
-            }
-            None => xml,
-        };
-        let mut check = crate::header::HeaderCheck {
-            understood: &self.inner.soap_headers.understood,
-            addressing: addressed.map(|a| a.version),
-            #[cfg(feature = "wss")]
-            wss: self.inner.wss.is_some(),
-            keep: kept.is_some(),
-            ..Default::default()
-        };
+        let charset = xml_type.and_then(crate::xml::charset_of);
         let incoming = Incoming {
             body: xml,
             attachments,
             http_charset: charset.as_deref(),
-            limits: self.inner.limits,
+            limits: self.inner.settings.limits,
             http_status: Some(status),
             expected,
+        };
+        // The message layer (WS-Security's inbound policy), before anything is read from the
+        // response: what it rewrote (a decrypted Body) is what is read.
+        let layer = self.inner.settings.layer.as_deref();
+        let inbound = match layer {
+            Some(l) => l.inbound(incoming, signatures, ok)?,
+            None => crate::layer::Inbound::default(),
+        };
+        let incoming = match &inbound.rewritten {
+            Some(d) => Incoming {
+                body: d.as_bytes(),
+                http_charset: None, // UTF-8
+                ..incoming
+            },
+            None => incoming,
+        };
+        let mut check = crate::header::HeaderCheck {
+            understood: &self.inner.settings.soap_headers.understood,
+            addressing: addressed.map(|a| a.version),
+            layer,
+            keep: kept.is_some(),
+            ..Default::default()
         };
         let read = read_envelope_with_headers(incoming, Some(&mut check), decode);
         if let Some(kept) = kept {
@@ -177,7 +133,7 @@ impl Client {
                     }
                     match &a.reply_action {
                         Some(expected)
-                            if !self.inner.soap_headers.ignore_reply_action
+                            if !self.inner.settings.soap_headers.ignore_reply_action
                                 && check.action.as_deref() != Some(expected.as_str()) =>
                         {
                             return Err(Error::Header(Box::new(crate::header::HeaderError {
@@ -196,10 +152,7 @@ impl Client {
             // A non-fault envelope with an error status: report the HTTP error.
             Ok(_) => Err(http_error(resp, &excerpt(&resp.body))),
             Err(Error::Fault(mut f)) => {
-                #[cfg(feature = "wss")]
-                {
-                    f.security = fault_security;
-                }
+                f.security = inbound.fault_security;
                 f.action = check.action;
                 Err(Error::Fault(f))
             }
