@@ -52,6 +52,7 @@ use crate::client::Client;
 use crate::envelope::BodyContent;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, Error, Location};
 use crate::header::{Response, ResponseHeader, ResponseHeaders};
+use crate::layer::Sent;
 use crate::mime::RequestMessage;
 use crate::transport::HttpResponse;
 use crate::xml::{Name, StartTag, XmlReader};
@@ -255,12 +256,13 @@ impl Core {
             &self.client,
             &self.op,
             resp,
-            (
-                self.addressed.as_deref(),
-                self.signature_values
+            Sent {
+                addressed: self.addressed.as_deref(),
+                signature_values: self
+                    .signature_values
                     .as_deref()
                     .map_or(&[][..], |s| &s.0[..]),
-            ),
+            },
             kept,
             shape,
             decode,
@@ -531,13 +533,13 @@ fn finish<T>(
     client: &Client,
     op: &Operation,
     resp: &HttpResponse,
-    request: (Option<&Addressed>, &[Vec<u8>]),
+    sent: Sent<'_>,
     kept: Option<&mut Vec<ResponseHeader>>,
     shape: &ResponseShape,
     decode: Decoder<T>,
 ) -> Result<T, Error> {
     let mut value = None;
-    read_result(client, op, resp, request, kept, &mut |child| {
+    read_result(client, op, resp, sent, kept, &mut |child| {
         value = Some(decode(child, shape)?);
         Ok(())
     })?;
@@ -549,13 +551,13 @@ type ResultReader<'d> =
     dyn for<'i> FnMut(Option<(&mut XmlReader<'i>, StartTag<'i>)>) -> Result<(), DecodeError> + 'd;
 
 /// Reads the response to `op` and hands its Body's child (or `None` for a one-way operation's
-/// empty acknowledgement, WSDL 1.1 §2.4.1) to `read`. Not generic. `request` is the request's
-/// addressing and SignatureValues.
+/// empty acknowledgement, WSDL 1.1 §2.4.1) to `read`. Not generic. `sent` is what the request
+/// carried (its addressing and SignatureValues).
 fn read_result(
     client: &Client,
     op: &Operation,
     resp: &HttpResponse,
-    request: (Option<&Addressed>, &[Vec<u8>]),
+    sent: Sent<'_>,
     kept: Option<&mut Vec<ResponseHeader>>,
     read: &mut ResultReader<'_>,
 ) -> Result<(), Error> {
@@ -566,7 +568,7 @@ fn read_result(
         return read(None).map_err(|e| Error::Decode(Box::new(e)));
     }
     let (content, _) =
-        client.decode_response(resp, Some(op.version), request, kept, &mut |r, start| {
+        client.decode_response(resp, Some(op.version), sent, kept, &mut |r, start| {
             read(Some((r, start)))
         })?;
     match content {

@@ -11,7 +11,7 @@ use crate::envelope::{
     read_envelope_with_headers, BodyContent, BodyReader, EnvelopeWriter, Incoming, SoapVersion,
 };
 use crate::error::{DecodeError, EncodeError, Error};
-use crate::layer::MessageLayer;
+use crate::layer::{Layers, MessageLayer, Outbound, Sent};
 use crate::mime::{parse_multipart_related, Attachments, Packaging, RequestMessage};
 use crate::transport::{HttpRequest, HttpResponse, Transport};
 use crate::xml::{Limits, StartTag, XmlReader, XmlWriter};
@@ -79,8 +79,16 @@ struct Settings {
     default_namespaces: bool,
     mtom: Option<usize>,
     soap_headers: crate::header::HeaderSettings,
-    /// The message layer (WS-Security), applied to every request and response.
+    /// The configured message layer (WS-Security), applied to every request and response
+    /// before WS-Addressing's.
     layer: Option<Arc<dyn MessageLayer>>,
+}
+
+impl Settings {
+    /// The message layers of every call: the configured one, then WS-Addressing.
+    fn layers(&self) -> Layers<'_> {
+        Layers::new(self.layer.as_deref())
+    }
 }
 
 impl Default for Settings {
@@ -587,29 +595,32 @@ impl Client {
         w.set_mime_base64(self.inner.settings.mime_base64);
         w.set_mtom(self.inner.settings.mtom);
         let h = &self.inner.settings.soap_headers;
-        let described = addressing
-            .iter()
-            .find(|(s, _)| *s == op.version)
-            .map(|(_, a)| *a);
-        let wsa = h.addressing.resolve(described);
-        // Addressed: `wsa` declared once, on the Envelope, with the operation's namespaces.
-        let mut env = match wsa {
-            None => EnvelopeWriter::with_writer(w, op.version, namespaces)?,
-            Some(v) => {
-                let mut all = Vec::with_capacity(namespaces.len() + 1);
-                all.extend_from_slice(namespaces);
-                if !namespaces.iter().any(|(p, _)| *p == "wsa") {
-                    all.push(("wsa", v.namespace()));
-                }
-                EnvelopeWriter::with_writer(w, op.version, &all)?
-            }
+        let call = Outbound {
+            op,
+            endpoint: &self.inner.endpoint,
+            described: addressing
+                .iter()
+                .find(|(s, _)| *s == op.version)
+                .map(|(_, a)| *a),
+            headers: h,
         };
-        env.set_default_namespaces(self.inner.settings.default_namespaces);
-        if let Some(layer) = &self.inner.settings.layer {
-            layer.outbound(&mut env)?;
+        let layers = self.inner.settings.layers();
+        // The layers' namespaces (`wsa` when addressed) declared once, on the Envelope, with
+        // the operation's.
+        let mut all = Vec::new();
+        for (p, n) in layers.iter().filter_map(|l| l.namespace(&call)) {
+            if !namespaces.iter().any(|(q, _)| *q == p) {
+                if all.is_empty() {
+                    all.extend_from_slice(namespaces);
+                }
+                all.push((p, n));
+            }
         }
-        if let Some(v) = wsa {
-            env.addressing_to(v, op.action, &self.inner.endpoint, &h.endpoints)?;
+        let declared = if all.is_empty() { namespaces } else { &all };
+        let mut env = EnvelopeWriter::with_writer(w, op.version, declared)?;
+        env.set_default_namespaces(self.inner.settings.default_namespaces);
+        for l in layers.iter() {
+            l.outbound(&call, &mut env)?;
         }
         if !h.blocks.is_empty() {
             let version = env.version();
@@ -659,8 +670,11 @@ impl Client {
         let addressed = message.addressed.clone();
         let signatures = message.signature_values.clone();
         let resp = self.exchange(op, message).await?;
-        let (content, attachments) =
-            self.decode_envelope(op, &resp, (addressed.as_ref(), &signatures), decode)?;
+        let sent = Sent {
+            addressed: addressed.as_ref(),
+            signature_values: &signatures,
+        };
+        let (content, attachments) = self.decode_envelope(op, &resp, sent, decode)?;
         match content {
             BodyContent::Payload(v) => Ok((v, attachments)),
             BodyContent::Empty => Err(Error::Decode(Box::new(DecodeError::new(
@@ -694,10 +708,12 @@ impl Client {
         if (200..300).contains(&resp.status) && is_blank(&resp.body) {
             return Ok(());
         }
+        let sent = Sent {
+            addressed: addressed.as_ref(),
+            signature_values: &signatures,
+        };
         match self
-            .decode_envelope(op, &resp, (addressed.as_ref(), &signatures), |r, tag| {
-                Err(r.unexpected(&tag))
-            })?
+            .decode_envelope(op, &resp, sent, |r, tag| Err(r.unexpected(&tag)))?
             .0
         {
             BodyContent::Empty => Ok(()),

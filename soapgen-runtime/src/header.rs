@@ -473,11 +473,11 @@ pub(crate) struct HeaderSettings {
 pub(crate) struct HeaderCheck<'a> {
     /// Blocks the caller says it processes: (namespace, local name).
     pub understood: &'a [(String, String)],
-    /// The addressing version of the call, if addressed.
-    pub addressing: Option<AddressingVersion>,
-    /// The client's message layer, which processes its own blocks (WS-Security's
-    /// `wsse:Security`).
-    pub layer: Option<&'a dyn crate::layer::MessageLayer>,
+    /// What the request carried (its addressing: the `wsa` blocks of its version are read).
+    pub sent: crate::layer::Sent<'a>,
+    /// The client's message layers, which process their own blocks (WS-Security's
+    /// `wsse:Security`, WS-Addressing's `wsa` blocks).
+    pub layers: crate::layer::Layers<'a>,
     /// Keep every block (for [`Response::headers`]).
     pub keep: bool,
     /// The blocks kept.
@@ -532,10 +532,14 @@ impl HeaderCheck<'_> {
         let namespace = String::from_utf8_lossy(r.namespace_of(&start)).into_owned();
         let local = start.local_name();
         let wsa = self
-            .addressing
+            .sent
+            .addressed
+            .map(|a| a.version)
             .filter(|v| v.namespace() == namespace.as_str());
-        let understood = wsa.is_some()
-            || self.layer.is_some_and(|l| l.understands(&namespace, local))
+        let understood = self
+            .layers
+            .iter()
+            .any(|l| l.understands(self.sent, &namespace, local))
             || self
                 .understood
                 .iter()
@@ -624,8 +628,20 @@ mod tests {
             "<e:Envelope xmlns:e=\"{}\" xmlns:x=\"urn:x\"><e:Header>{header}</e:Header><e:Body/></e:Envelope>",
             version.envelope_namespace()
         );
+        // Leaked (a test's few bytes): the check borrows what the request carried.
+        let addressed: Option<&'static crate::addressing::Addressed> = addressing.map(|version| {
+            &*Box::leak(Box::new(crate::addressing::Addressed {
+                version,
+                message_id: "urn:uuid:0".to_owned(),
+                reply_to: None,
+                reply_action: None,
+            }))
+        });
         let mut c = HeaderCheck {
-            addressing,
+            sent: crate::layer::Sent {
+                addressed,
+                signature_values: &[],
+            },
             keep: true,
             ..Default::default()
         };

@@ -5,17 +5,19 @@
 //! §7.5.1.2).
 
 use super::*;
+use crate::fault::FaultSecurity;
+use crate::layer::Sent;
 
 impl Client {
     pub(super) fn decode_envelope<T>(
         &self,
         op: &Operation,
         resp: &HttpResponse,
-        request: (Option<&crate::addressing::Addressed>, &[Vec<u8>]),
+        sent: Sent<'_>,
         decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
     ) -> Result<(BodyContent<T>, Attachments), Error> {
         crate::envelope::decode_once(decode, |body| {
-            self.decode_response(resp, Some(op.version), request, None, body)
+            self.decode_response(resp, Some(op.version), sent, None, body)
         })
     }
 
@@ -25,34 +27,26 @@ impl Client {
     ///
     /// The header blocks are checked (`mustUnderstand`, SOAP 1.1 §4.2.3 and SOAP 1.2 Part 1
     /// §5.2.3; the reply's `wsa:RelatesTo` against `request`'s MessageID) and, with `kept`,
-    /// kept there. `request` is the request's addressing and the raw bytes of its SignatureValues
-    /// (a reply's `wsse11:SignatureConfirmation`s must echo them, WSS 1.1 §8.5).
+    /// kept there. `sent` is what the request carried (its addressing and SignatureValues), which
+    /// the message layers check the reply against.
     pub(crate) fn decode_response(
         &self,
         resp: &HttpResponse,
         expected: Option<SoapVersion>,
-        (addressed, signatures): (Option<&crate::addressing::Addressed>, &[Vec<u8>]),
+        sent: Sent<'_>,
         kept: Option<&mut Vec<crate::header::ResponseHeader>>,
         decode: &mut BodyReader<'_>,
     ) -> Result<(BodyContent<()>, Attachments), Error> {
         let status = resp.status;
         let content_type = resp.content_type();
         let ok = (200..300).contains(&status);
+        let headers = &self.inner.settings.soap_headers;
+        let layers = self.inner.settings.layers();
         if is_blank(&resp.body) {
-            let endpoints = &self.inner.settings.soap_headers.endpoints;
-            let elsewhere = addressed.and_then(|a| a.reply_to.as_deref());
-            let faults_elsewhere = addressed.and(endpoints.fault_to.as_deref());
-            let why = match (ok, elsewhere, faults_elsewhere) {
-                (true, Some(r), _) => format!(
-                    "empty body: the request was accepted and its reply goes to wsa:ReplyTo {r} \
-                     (WS-Addressing 1.0 Core §3.2)"
-                ),
-                (true, None, Some(f)) => format!(
-                    "empty body: the request was accepted and a fault went to wsa:FaultTo {f} \
-                     (WS-Addressing 1.0 Core §3.2)"
-                ),
-                _ => "empty body where a SOAP envelope was expected".to_owned(),
-            };
+            let why = layers
+                .iter()
+                .find_map(|l| l.no_envelope(sent, headers, ok))
+                .unwrap_or_else(|| "empty body where a SOAP envelope was expected".to_owned());
             return Err(http_error(resp, &why));
         }
         // MTOM/XOP or SwA (RFC 2387): the envelope is the root part, the rest are attachments.
@@ -90,25 +84,24 @@ impl Client {
             http_status: Some(status),
             expected,
         };
-        // The message layer (WS-Security's inbound policy), before anything is read from the
-        // response: what it rewrote (a decrypted Body) is what is read.
-        let layer = self.inner.settings.layer.as_deref();
-        let inbound = match layer {
-            Some(l) => l.inbound(incoming, signatures, ok)?,
-            None => crate::layer::Inbound::default(),
-        };
-        let incoming = match &inbound.rewritten {
-            Some(d) => Incoming {
-                body: d.as_bytes(),
-                http_charset: None, // UTF-8
-                ..incoming
-            },
-            None => incoming,
-        };
+        // The message layers (WS-Security's inbound policy), before anything is read from the
+        // response: what one rewrote (a decrypted Body) is what the next sees and what is read.
+        let mut rewritten: Option<String> = None;
+        let mut fault_security = FaultSecurity::default();
+        for l in layers.iter() {
+            let done = l.inbound(rewritten_or(incoming, &rewritten), sent, ok)?;
+            if done.rewritten.is_some() {
+                rewritten = done.rewritten;
+            }
+            if done.fault_security != FaultSecurity::NotChecked {
+                fault_security = done.fault_security;
+            }
+        }
+        let incoming = rewritten_or(incoming, &rewritten);
         let mut check = crate::header::HeaderCheck {
-            understood: &self.inner.settings.soap_headers.understood,
-            addressing: addressed.map(|a| a.version),
-            layer,
+            understood: &headers.understood,
+            sent,
+            layers,
             keep: kept.is_some(),
             ..Default::default()
         };
@@ -121,38 +114,15 @@ impl Client {
                 if let Some(kind) = check.not_understood {
                     return Err(Error::Header(Box::new(crate::header::HeaderError { kind })));
                 }
-                if let Some(a) = addressed {
-                    if check.relates_to.as_deref() != Some(a.message_id.as_str()) {
-                        return Err(Error::Header(Box::new(crate::header::HeaderError {
-                            kind: crate::header::HeaderErrorKind::RelatesTo {
-                                expected: a.message_id.clone(),
-                                found: check.relates_to,
-                                version: a.version,
-                            },
-                        })));
-                    }
-                    match &a.reply_action {
-                        Some(expected)
-                            if !self.inner.settings.soap_headers.ignore_reply_action
-                                && check.action.as_deref() != Some(expected.as_str()) =>
-                        {
-                            return Err(Error::Header(Box::new(crate::header::HeaderError {
-                                kind: crate::header::HeaderErrorKind::Action {
-                                    expected: expected.clone(),
-                                    found: check.action,
-                                    version: a.version,
-                                },
-                            })));
-                        }
-                        _ => {}
-                    }
+                for l in layers.iter() {
+                    l.reply(sent, &check, headers)?;
                 }
                 Ok((v, multipart.map(|m| m.attachments).unwrap_or_default()))
             }
             // A non-fault envelope with an error status: report the HTTP error.
             Ok(_) => Err(http_error(resp, &excerpt(&resp.body))),
             Err(Error::Fault(mut f)) => {
-                f.security = inbound.fault_security;
+                f.security = fault_security;
                 f.action = check.action;
                 Err(Error::Fault(f))
             }
@@ -160,6 +130,18 @@ impl Client {
             // An error status whose body is not a readable envelope: the HTTP error is the news.
             Err(_) => Err(http_error(resp, &excerpt(&resp.body))),
         }
+    }
+}
+
+/// `incoming`, or the document a layer rewrote it to (UTF-8).
+fn rewritten_or<'a>(incoming: Incoming<'a>, rewritten: &'a Option<String>) -> Incoming<'a> {
+    match rewritten {
+        Some(d) => Incoming {
+            body: d.as_bytes(),
+            http_charset: None,
+            ..incoming
+        },
+        None => incoming,
     }
 }
 

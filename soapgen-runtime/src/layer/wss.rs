@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use super::{EnvelopeLayer, Inbound, MessageLayer};
+use super::{EnvelopeLayer, Inbound, MessageLayer, Outbound, Sent};
 use crate::envelope::{read_envelope_with_headers, EnvelopeWriter, Incoming, SoapVersion};
 use crate::error::{EncodeError, Error};
 use crate::mime::RequestMessage;
@@ -51,19 +51,14 @@ impl EnvelopeWriter {
 struct Wss(WssConfig);
 
 impl MessageLayer for Wss {
-    fn outbound(&self, env: &mut EnvelopeWriter) -> Result<(), EncodeError> {
+    fn outbound(&self, _call: &Outbound<'_>, env: &mut EnvelopeWriter) -> Result<(), EncodeError> {
         env.wss(self.0.clone())
     }
 
     /// Signatures verified and the Body decrypted, before anything is read from the response (the
     /// decrypted envelope is what is read). A fault that fails the policy is returned marked as
     /// not verified (or refused, as the policy says).
-    fn inbound(
-        &self,
-        response: Incoming<'_>,
-        request_signatures: &[Vec<u8>],
-        ok: bool,
-    ) -> Result<Inbound, Error> {
+    fn inbound(&self, response: Incoming<'_>, sent: Sent<'_>, ok: bool) -> Result<Inbound, Error> {
         let read_fault = || match read_envelope_with_headers(
             Incoming {
                 expected: None,
@@ -78,7 +73,7 @@ impl MessageLayer for Wss {
         match crate::wss::check_response(
             &self.0,
             response.body,
-            request_signatures,
+            sent.signature_values,
             response.http_charset,
             ok,
             response.limits,
@@ -95,7 +90,7 @@ impl MessageLayer for Wss {
         }
     }
 
-    fn understands(&self, namespace: &str, local: &str) -> bool {
+    fn understands(&self, _sent: Sent<'_>, namespace: &str, local: &str) -> bool {
         namespace == WSSE_NS && local == "Security"
     }
 }
