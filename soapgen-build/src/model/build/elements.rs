@@ -97,3 +97,87 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::*;
+    use super::*;
+
+    #[test]
+    fn local_elements_carry_their_occurrence_name_and_form() {
+        let m = lower_type(
+            r#"<xs:element name="Top" type="xs:string"/>
+<xs:complexType name="T"><xs:sequence>
+  <xs:element name="one" type="xs:int"/>
+  <xs:element name="opt" type="xs:int" minOccurs="0"/>
+  <xs:element name="nil" type="xs:int" nillable="true"/>
+  <xs:element name="optNil" type="xs:int" minOccurs="0" nillable="true"/>
+  <xs:element name="many" type="xs:int" minOccurs="2" maxOccurs="unbounded"/>
+  <xs:element name="local" type="xs:int" form="unqualified"/>
+  <xs:element ref="tns:Top"/>
+  <xs:element name="never" type="xs:int" maxOccurs="0"/>
+</xs:sequence></xs:complexType>"#,
+        );
+        let t = strukt(&m, "T");
+        let got: Vec<_> = t
+            .fields
+            .iter()
+            .map(|f| (f.name.as_str(), f.ty.card, f.min_occurs))
+            .collect();
+        use Occurrence::*;
+        assert_eq!(
+            got,
+            [
+                ("one", One, 0),
+                ("opt", Optional, 0),
+                ("nil", Nillable, 0),
+                ("opt_nil", OptionalNillable, 0),
+                ("many", Many, 2),
+                ("local", One, 0),
+                ("top", One, 0),
+            ],
+            "maxOccurs=\"0\" declares no field (XML Schema Part 1 §3.9.1)"
+        );
+        assert_eq!(
+            field(t, "one").xml,
+            q("one"),
+            "elementFormDefault qualified"
+        );
+        assert_eq!(field(t, "local").xml.ns, "", "form=\"unqualified\" wins");
+        assert_eq!(field(t, "top").xml, q("Top"), "a ref takes the global name");
+        assert_eq!(field(t, "top").ty.base, Base::Std("String"));
+    }
+
+    #[test]
+    fn an_anonymous_type_is_named_after_its_element() {
+        let m = lower_type(
+            r#"<xs:complexType name="T"><xs:sequence>
+  <xs:element name="address"><xs:complexType><xs:sequence><xs:element name="city" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
+</xs:sequence></xs:complexType>"#,
+        );
+        let ty = &field(strukt(&m, "T"), "address").ty;
+        let inner = strukt(&m, named(&ty.base));
+        assert_eq!(inner.fields.len(), 1);
+        assert_eq!(inner.fields[0].xml, q("city"));
+    }
+
+    #[test]
+    fn an_undefined_element_ref_is_an_error_with_a_hint() {
+        let wsdl = document_wsdl(
+            r#"<xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="tns:Missing"/></xs:sequence></xs:complexType></xs:element>
+<xs:element name="OpResponse"><xs:complexType/></xs:element>"#,
+            r#"<message name="In"><part name="p" element="tns:Op"/></message>
+<message name="Out"><part name="p" element="tns:OpResponse"/></message>
+<portType name="Svc"><operation name="Op"><input message="tns:In"/><output message="tns:Out"/></operation></portType>"#,
+            r#"<operation name="Op"><soap:operation soapAction=""/><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>"#,
+        );
+        let path = std::path::Path::new("/soapgen-ir-test/t.wsdl");
+        let e = crate::Builder::new()
+            .document(path, &wsdl)
+            .generate_one(path)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("Missing") && e.contains("t.wsdl:"), "{e}");
+    }
+}

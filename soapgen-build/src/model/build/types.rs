@@ -246,3 +246,65 @@ pub(super) fn card(occurs: Occurs, nillable: bool) -> Option<Occurrence> {
         (_, _, true) => Occurrence::ManyNillable,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::*;
+    use super::*;
+
+    #[test]
+    fn built_ins_map_to_std_and_runtime_types() {
+        let m = lower_type(
+            r#"<xs:complexType name="T"><xs:sequence>
+  <xs:element name="s" type="xs:token"/>
+  <xs:element name="i" type="xs:int"/>
+  <xs:element name="u" type="xs:unsignedLong"/>
+  <xs:element name="d" type="xs:decimal"/>
+  <xs:element name="n" type="xs:positiveInteger"/>
+  <xs:element name="t" type="xs:dateTime"/>
+  <xs:element name="b" type="xs:base64Binary"/>
+  <xs:element name="l" type="xs:NMTOKENS"/>
+  <xs:element name="a" type="xs:anyType"/>
+</xs:sequence></xs:complexType>"#,
+        );
+        let t = strukt(&m, "T");
+        let base = |n: &str| field(t, n).ty.base.clone();
+        assert_eq!(base("s"), Base::Std("String"));
+        assert_eq!(base("i"), Base::Std("i32"));
+        assert_eq!(base("u"), Base::Std("u64"));
+        assert_eq!(base("d"), Base::Runtime("types::Decimal"));
+        assert_eq!(base("n"), Base::Runtime("types::Integer"));
+        assert_eq!(base("t"), Base::Runtime("types::DateTime"));
+        assert_eq!(base("b"), Base::Runtime("types::Base64Binary"));
+        assert_eq!(base("l"), Base::List(Box::new(Base::Std("String"))));
+        assert_eq!(base("a"), Base::Runtime("types::AnyXml"));
+    }
+
+    #[test]
+    fn a_named_type_is_declared_once_however_often_it_is_used() {
+        let m = lower_type(
+            r#"<xs:complexType name="Money"><xs:sequence><xs:element name="v" type="xs:decimal"/></xs:sequence></xs:complexType>
+<xs:complexType name="T"><xs:sequence>
+  <xs:element name="price" type="tns:Money"/>
+  <xs:element name="tax" type="tns:Money" minOccurs="0"/>
+</xs:sequence></xs:complexType>"#,
+        );
+        let t = strukt(&m, "T");
+        assert_eq!(named(&field(t, "price").ty.base), "Money");
+        assert_eq!(named(&field(t, "tax").ty.base), "Money");
+        assert_eq!(m.types.iter().filter(|d| d.name() == "Money").count(), 1);
+    }
+
+    #[test]
+    fn occurrence_follows_min_max_and_nillable() {
+        let o = |min, max| Occurs { min, max };
+        use Occurrence::*;
+        assert_eq!(card(o(1, Some(1)), false), Some(One));
+        assert_eq!(card(o(0, Some(1)), false), Some(Optional));
+        assert_eq!(card(o(0, Some(1)), true), Some(OptionalNillable));
+        assert_eq!(card(o(1, Some(1)), true), Some(Nillable));
+        assert_eq!(card(o(0, None), false), Some(Many));
+        assert_eq!(card(o(1, Some(5)), true), Some(ManyNillable));
+        assert_eq!(card(o(0, Some(0)), false), None);
+    }
+}
