@@ -82,8 +82,9 @@ fn doc_attrs(doc: Option<&str>, enabled: bool) -> TokenStream {
     };
     let mut out = TokenStream::new();
     for line in doc.lines() {
-        // A leading space reads as `/// text`; backticks and brackets are kept as written.
-        let l = format!(" {}", line.replace("```", "'''"));
+        // A leading space reads as `/// text`. The text is Markdown already (a schema's prose
+        // escaped as it was read).
+        let l = format!(" {line}");
         out.extend(quote!(#[doc = #l]));
     }
     out
@@ -564,7 +565,7 @@ impl Emitter<'_> {
             } else {
                 quote!(#[xml(#(#args),*)])
             };
-            let vdoc = format!(" `xsi:type` {}.", v.xsd_type);
+            let vdoc = format!(" `xsi:type` `{}`.", v.xsd_type);
             quote! {
                 #[doc = #vdoc]
                 #attr

@@ -98,7 +98,8 @@ impl<'d> DocCtx<'d> {
     }
 
     /// The text of `xs:annotation/xs:documentation` or `wsdl:documentation` children, whitespace
-    /// tidied (common indentation removed, blank lines at the ends dropped).
+    /// tidied (common indentation removed, blank lines at the ends dropped), as Markdown that
+    /// reads as written (see [`markdown_line`]).
     pub fn documentation(&self, node: Node) -> Option<String> {
         let mut texts = Vec::new();
         for c in node.children().filter(Node::is_element) {
@@ -120,10 +121,55 @@ impl<'d> DocCtx<'d> {
             .iter()
             .map(|t| tidy(t))
             .filter(|t| !t.is_empty())
+            .map(|t| t.lines().map(markdown_line).collect::<Vec<_>>().join("\n"))
             .collect::<Vec<_>>()
             .join("\n\n");
         (!joined.is_empty()).then_some(joined)
     }
+}
+
+/// One line of a WSDL's or schema's documentation (prose, not Markdown) as a Markdown line that
+/// reads as written and that rustdoc neither tests nor warns about: its indentation dropped (an
+/// indented line would be a code block, compiled as a doctest); `[`, `]`, `` ` ``, `\` and a
+/// leading `#` escaped, and `<`, `>`, `&` written as entities (no intra-doc links, code spans or
+/// fences, headings, HTML tags); each `http://` or `https://` URL made a link.
+pub(crate) fn markdown_line(line: &str) -> String {
+    let line = line.trim();
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut rest = line;
+    while !rest.is_empty() {
+        let url = ["http://", "https://"]
+            .iter()
+            .filter_map(|s| rest.find(s))
+            .min();
+        let (text, tail) = rest.split_at(url.unwrap_or(rest.len()));
+        for c in text.chars() {
+            match c {
+                '#' if out.is_empty() => out.push_str("\\#"), // not a heading
+                '[' | ']' | '`' | '\\' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '&' => out.push_str("&amp;"),
+                c => out.push(c),
+            }
+        }
+        if tail.is_empty() {
+            break;
+        }
+        // A URL runs to white space, a quote or an angle bracket; trailing punctuation is prose.
+        let end = tail
+            .find(|c: char| c.is_whitespace() || "\"'<>".contains(c))
+            .unwrap_or(tail.len());
+        let u = tail[..end].trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
+        out.push('<');
+        out.push_str(u);
+        out.push('>');
+        rest = &tail[u.len()..];
+    }
+    out
 }
 
 /// The last path segment of a document's location (`xml.xsd`).
@@ -569,7 +615,7 @@ impl Driver<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::too_deep;
+    use super::{markdown_line, too_deep};
 
     #[test]
     fn nesting_depth_is_bounded() {
@@ -582,5 +628,25 @@ mod tests {
             + &"<e/><![CDATA[<a><a>]]>".repeat(500)
             + "</r>";
         assert_eq!(too_deep(&flat, 2), None);
+    }
+
+    #[test]
+    fn documentation_reads_as_written_without_doctests_or_rustdoc_warnings() {
+        for (text, doc) in [
+            ("\t\tIndented prose", "Indented prose"),
+            (
+                "See [RFC3927] & <b>bold</b>",
+                r"See \[RFC3927\] &amp; &lt;b&gt;bold&lt;/b&gt;",
+            ),
+            (
+                "At http://example.com/a_b, or (https://x.org/y).",
+                "At <http://example.com/a_b>, or (<https://x.org/y>).",
+            ),
+            ("```xml", r"\`\`\`xml"),
+            ("# not a heading, #1", r"\# not a heading, #1"),
+            ("http://", "<http://>"),
+        ] {
+            assert_eq!(markdown_line(text), doc, "{text:?}");
+        }
     }
 }
