@@ -27,6 +27,9 @@ impl fmt::Display for Loc {
 pub enum ErrorKind {
     /// A document could not be read from disk.
     Io(String),
+    /// Generated code could not be written (the message names the path and the reason), or the
+    /// output would replace files soapgen did not write.
+    Write(String),
     /// A document is not well-formed XML.
     Xml(String),
     /// An imported or included document could not be found.
@@ -57,6 +60,7 @@ impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ErrorKind::Io(m) => write!(f, "cannot read: {m}"),
+            ErrorKind::Write(m) => write!(f, "cannot write: {m}"),
             ErrorKind::Xml(m) => write!(f, "not well-formed XML: {m}"),
             ErrorKind::MissingImport { location, resolved } => {
                 write!(

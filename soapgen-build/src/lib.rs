@@ -398,8 +398,8 @@ pub fn write_if_changed(path: &Path, contents: &str) -> Result<(), Error> {
     }
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
-            .map_err(|e| Error::new(ErrorKind::Io(format!("{}: {e}", dir.display())), None))?;
+            .map_err(|e| Error::new(ErrorKind::Write(format!("{}: {e}", dir.display())), None))?;
     }
     std::fs::write(path, contents)
-        .map_err(|e| Error::new(ErrorKind::Io(format!("{}: {e}", path.display())), None))
+        .map_err(|e| Error::new(ErrorKind::Write(format!("{}: {e}", path.display())), None))
 }

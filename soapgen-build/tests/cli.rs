@@ -95,6 +95,94 @@ fn generate_writes_a_crate_and_is_idempotent() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `generate` leaves alone a crate directory's Cargo.toml or lib.rs that it did not write
+/// (unless `--force`), checks `--runtime`, and writes the whole command that regenerates the
+/// crate into its Cargo.toml.
+#[test]
+fn generate_refuses_foreign_files_and_bad_runtimes() {
+    let dir = std::env::temp_dir().join(format!("soapgen-cli-own-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let d = dir.to_str().unwrap();
+    let mine = "[package]\nname = \"mine\"\n";
+    std::fs::write(dir.join("Cargo.toml"), mine).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), "pub fn precious() {}\n").unwrap();
+    let e = cli(&["generate", WSDL, "-o", d]).unwrap_err().to_string();
+    assert!(
+        e.contains("Cargo.toml exists and was not written by soapgen") && e.contains("--force"),
+        "{e}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("Cargo.toml")).unwrap(),
+        mine
+    );
+    std::fs::remove_file(dir.join("Cargo.toml")).unwrap();
+    let e = cli(&["generate", WSDL, "-o", d]).unwrap_err().to_string();
+    assert!(
+        e.contains("lib.rs exists and was not written by soapgen"),
+        "{e}"
+    );
+    assert!(!dir.join("Cargo.toml").exists(), "nothing written");
+    cli(&["generate", WSDL, "-o", d, "--force"]).unwrap();
+    assert!(!std::fs::read_to_string(dir.join("src/lib.rs"))
+        .unwrap()
+        .contains("precious"));
+
+    let runtime = concat!(env!("CARGO_MANIFEST_DIR"), "/../soapgen-runtime");
+    let path_runtime = format!("path:{runtime}");
+    cli(&[
+        "generate",
+        WSDL,
+        "-o",
+        d,
+        "--runtime",
+        &path_runtime,
+        "--catalog",
+        "urn:x=a b.xsd",
+        "--no-blocking",
+    ])
+    .unwrap();
+    let cargo = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    // The command runs from the crate directory: the WSDL's path is relative to it.
+    let command = cargo.lines().nth(1).unwrap();
+    let words: Vec<&str> = command.split(' ').collect();
+    assert_eq!(words[..4], ["#", "", "", "soapgen"], "{command}");
+    assert_eq!(
+        std::fs::canonicalize(dir.join(words[5])).unwrap(),
+        std::fs::canonicalize(WSDL).unwrap(),
+        "{command}"
+    );
+    assert!(
+        command.contains(" -o . --catalog 'urn:x=")
+            && command.ends_with(&format!("a b.xsd' --runtime {path_runtime} --no-blocking")),
+        "{command}"
+    );
+    assert!(
+        cargo.contains(&format!("soapgen-runtime = {{ path = {runtime:?} }}")),
+        "--no-blocking: no blocking feature: {cargo}"
+    );
+    for (bad, says) in [
+        ("banana", "neither a version requirement"),
+        (
+            "path:/nonexistent/runtime",
+            "no Cargo.toml at /nonexistent/runtime/Cargo.toml",
+        ),
+        ("path:", "needs a directory"),
+    ] {
+        let e = cli(&["generate", WSDL, "-o", d, "--runtime", bad])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    // A file where the crate directory should be.
+    let file = dir.join("src/lib.rs");
+    let e = cli(&["generate", WSDL, "-o", file.to_str().unwrap()])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not a directory"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn errors_name_the_file() {
     let e = cli(&["inspect", "/nonexistent/service.wsdl"])
@@ -225,7 +313,7 @@ fn generate_a_selection_of_operations() {
     assert!(out.contains("(3 types, 1 clients, 1 operations)"), "{out}");
     let cargo = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
     assert!(
-        cargo.contains("-o <this directory> --operation FindOrders\n"),
+        cargo.contains(" -o . --runtime 0.1 --operation FindOrders\n"),
         "{cargo}"
     );
     let out = cli(&[

@@ -27,8 +27,24 @@ fn regenerating_the_checked_in_client_gives_no_diff() {
         ]);
         run(cli).unwrap_or_else(|e| panic!("{e}"));
         for file in ["Cargo.toml", "src/lib.rs"] {
-            let a = std::fs::read_to_string(kept.join(file)).unwrap();
-            let b = std::fs::read_to_string(out.join(file)).unwrap();
+            let mut a = std::fs::read_to_string(kept.join(file)).unwrap();
+            let mut b = std::fs::read_to_string(out.join(file)).unwrap();
+            if file == "Cargo.toml" {
+                // The command that regenerates a crate names the WSDL from the crate's directory,
+                // which differs between the two; the rest must not.
+                let command = "#   soapgen generate ../../wsdl/globalweather.wsdl -o . --name \
+                               globalweather-client --runtime path:../../../soapgen-runtime";
+                let (a_cmd, b_cmd) = (a.lines().nth(1).unwrap(), b.lines().nth(1).unwrap());
+                assert_eq!(a_cmd, command);
+                assert!(
+                    b_cmd.starts_with(
+                        "#   soapgen generate ../../../examples/wsdl/globalweather.wsdl -o . "
+                    ),
+                    "{b_cmd}"
+                );
+                a = a.replacen(a_cmd, "", 1);
+                b = b.replacen(b_cmd, "", 1);
+            }
             assert!(
                 a == b,
                 "{file} of the checked-in client is not what `soapgen generate` writes now: regenerate it with\n  \

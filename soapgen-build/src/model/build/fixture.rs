@@ -111,6 +111,14 @@ pub(super) fn field<'s>(s: &'s StructDecl, name: &str) -> &'s FieldDecl {
     })
 }
 
+/// Each field of `s`: its name, occurrence and minOccurs.
+pub(super) fn occurrences(s: &StructDecl) -> Vec<(&str, Occurrence, u64)> {
+    s.fields
+        .iter()
+        .map(|f| (f.name.as_str(), f.ty.card, f.min_occurs))
+        .collect()
+}
+
 /// `{NS}local`.
 pub(super) fn q(local: &str) -> QName {
     QName {

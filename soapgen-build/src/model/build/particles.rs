@@ -378,13 +378,8 @@ mod tests {
 </xs:sequence></xs:complexType>"#,
         );
         let s = strukt(&m, "T");
-        let got: Vec<_> = s
-            .fields
-            .iter()
-            .map(|f| (f.name.as_str(), f.ty.card, f.min_occurs))
-            .collect();
         assert_eq!(
-            got,
+            occurrences(s),
             [
                 ("one", Occurrence::One, 0),
                 ("opt", Occurrence::Optional, 0),
