@@ -401,11 +401,11 @@ impl Loader {
     }
 }
 
-/// Documents are UTF-8 (a BOM is dropped) or UTF-16 with a BOM.
+/// A document's text (XML 1.0 §4.3.3 and Appendix F): UTF-16 with a byte order mark; else the
+/// encoding its XML declaration names (ISO-8859-1, windows-1252, Shift_JIS…: any label of the
+/// WHATWG Encoding Standard, decoded by `encoding_rs`); else UTF-8 (a BOM is dropped). Bytes that
+/// are not valid in the encoding are an error that gives their line and column.
 pub(crate) fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, String> {
-    if let Some(rest) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
-        return String::from_utf8(rest.to_vec()).map_err(|e| format!("invalid UTF-8: {e}"));
-    }
     let utf16 = |le: bool| {
         let units: Vec<u16> = bytes[2..]
             .chunks_exact(2)
@@ -420,15 +420,74 @@ pub(crate) fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, String>
         String::from_utf16(&units).map_err(|e| format!("invalid UTF-16: {e}"))
     };
     match bytes.get(..2) {
-        Some([0xFF, 0xFE]) => utf16(true),
-        Some([0xFE, 0xFF]) => utf16(false),
-        _ => String::from_utf8(bytes).map_err(|e| {
-            format!(
-                "invalid UTF-8 at byte {} (documents in other encodings are not read yet)",
-                e.utf8_error().valid_up_to()
-            )
-        }),
+        Some([0xFF, 0xFE]) => return utf16(true),
+        Some([0xFE, 0xFF]) => return utf16(false),
+        _ => {}
     }
+    let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&bytes);
+    let declared = declared_encoding(body);
+    let encoding = match &declared {
+        None => encoding_rs::UTF_8,
+        Some(label) => encoding_rs::Encoding::for_label(label.as_bytes())
+            .ok_or_else(|| format!("the XML declaration names the unknown encoding {label:?}"))?,
+    };
+    if encoding == encoding_rs::UTF_8 || body.len() < bytes.len() {
+        return String::from_utf8(body.to_vec()).map_err(|e| {
+            let at = e.utf8_error().valid_up_to();
+            format!(
+                "invalid UTF-8 at {} (byte {at}; a document in another encoding names it in its \
+                 XML declaration, <?xml version=\"1.0\" encoding=\"…\"?>)",
+                line_col(body, at)
+            )
+        });
+    }
+    match encoding.decode_without_bom_handling_and_without_replacement(body) {
+        Some(text) => Ok(text.into_owned()),
+        None => {
+            // Where: the first byte the decoder cannot take.
+            let mut decoder = encoding.new_decoder_without_bom_handling();
+            let mut out = String::with_capacity(body.len() * 3);
+            let (_, read) = decoder.decode_to_string_without_replacement(body, &mut out, true);
+            Err(format!(
+                "bytes that are not {} at {}",
+                encoding.name(),
+                line_col(body, read.saturating_sub(1))
+            ))
+        }
+    }
+}
+
+/// The `encoding` of an XML declaration at the start of `body` (an ASCII-compatible encoding's
+/// bytes), if it names one (XML 1.0 §2.8 EncodingDecl).
+fn declared_encoding(body: &[u8]) -> Option<String> {
+    let decl = body.strip_prefix(b"<?xml")?;
+    let end = memchr_find(decl, b"?>")?;
+    let decl = std::str::from_utf8(&decl[..end]).ok()?;
+    let at = decl.find("encoding")?;
+    let rest = decl[at + "encoding".len()..]
+        .trim_start()
+        .strip_prefix('=')?
+        .trim_start();
+    let quote = rest.chars().next().filter(|q| *q == '"' || *q == '\'')?;
+    let value = &rest[1..];
+    Some(value[..value.find(quote)?].to_owned())
+}
+
+fn memchr_find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// `line:column` (1-based; columns in bytes) of byte `at` of `text`.
+fn line_col(text: &[u8], at: usize) -> String {
+    let before = &text[..at.min(text.len())];
+    let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+    let column = before.len()
+        - before
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |i| i + 1)
+        + 1;
+    format!("line {line}, column {column}")
 }
 
 /// Undoes `%XX` escapes (RFC 3986 §2.1); malformed escapes are kept as they are, and a
@@ -442,6 +501,34 @@ fn percent_decode(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn documents_are_decoded_as_their_declaration_or_byte_order_mark_says() {
+        let latin1 = b"<?xml version='1.0' encoding=\"ISO-8859-1\"?>\n<a>caf\xe9</a>".to_vec();
+        assert!(decode_text(latin1).unwrap().ends_with("<a>caf\u{e9}</a>"));
+        let plain = "<?xml version=\"1.0\"?><a>caf\u{e9}</a>"
+            .as_bytes()
+            .to_vec();
+        assert!(decode_text(plain).unwrap().contains("caf\u{e9}"));
+        let mut bom = vec![0xEF, 0xBB, 0xBF];
+        bom.extend_from_slice(b"<a/>");
+        assert_eq!(decode_text(bom).unwrap(), "<a/>");
+        let mut le = vec![0xFF, 0xFE];
+        le.extend("<a/>".encode_utf16().flat_map(u16::to_le_bytes));
+        assert_eq!(decode_text(le).unwrap(), "<a/>");
+        // Undeclared Latin-1 is not UTF-8: the error says where.
+        let e = decode_text(b"<a>\n  caf\xe9</a>".to_vec()).unwrap_err();
+        assert!(
+            e.contains("line 2, column 6") && e.contains("encoding="),
+            "{e}"
+        );
+        let e =
+            decode_text(b"<?xml version='1.0' encoding='x-nonsense'?><a/>".to_vec()).unwrap_err();
+        assert!(e.contains("unknown encoding \"x-nonsense\""), "{e}");
+        let e = decode_text(b"<?xml version='1.0' encoding='Shift_JIS'?>\n<a>\x81</a>".to_vec())
+            .unwrap_err();
+        assert!(e.contains("Shift_JIS at line 2"), "{e}");
+    }
 
     #[test]
     fn url_joining_and_normalising() {
