@@ -196,6 +196,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     crate::model::addressing::apply(defs, &mut clients, &mut b.warnings);
     let mut warnings = std::mem::take(&mut b.warnings);
     warnings.extend(clients::warnings(&clients));
+    warnings.extend(clients::unbound_ports(defs));
     let mut failed: BTreeMap<String, Error> = BTreeMap::new();
     let schema_only =
         defs.bindings.is_empty() && defs.port_types.is_empty() && defs.services.is_empty();

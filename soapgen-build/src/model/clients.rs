@@ -469,6 +469,24 @@ pub(crate) fn warnings(clients: &[ClientDecl]) -> Vec<Warning> {
     out
 }
 
+/// A warning for each port whose `binding` names no binding of the description (WSDL 1.1
+/// §2.7: it must name one): the port gives no client its address.
+pub(crate) fn unbound_ports(defs: &Definitions) -> Vec<Warning> {
+    defs.services
+        .iter()
+        .flat_map(|s| s.ports.iter().map(move |p| (s, p)))
+        .filter(|(_, p)| !defs.bindings.contains_key(&p.binding))
+        .map(|(s, p)| Warning {
+            message: format!(
+                "port {} of service {} names the binding {}, which is not defined (WSDL 1.1 \
+                 §2.7): the port is left out, and no client takes its address",
+                p.name, s.name.local, p.binding
+            ),
+            loc: p.loc.clone(),
+        })
+        .collect()
+}
+
 /// The name of a fault set (see the module documentation) before it is made unique.
 ///
 /// `variants` are the set's variant names; `users` the operations declaring it, as (portType,

@@ -659,6 +659,27 @@ mod tests {
     }
 
     #[test]
+    fn a_port_of_an_undefined_binding_is_a_warning_with_its_place() {
+        let wsdl = document_wsdl(
+            r#"<xs:element name="A" type="xs:string"/>"#,
+            r#"<message name="M"><part name="p" element="tns:A"/></message>
+  <portType name="Svc"><operation name="Get"><input message="tns:M"/><output message="tns:M"/></operation></portType>"#,
+            r#"<operation name="Get"><soap:operation soapAction="urn:a"/><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>"#,
+        )
+        .replace(r#"binding="tns:Bnd">"#, r#"binding="tns:Bnd2">"#);
+        let m = lower_wsdl(&wsdl);
+        let w: Vec<String> = m.warnings.iter().map(|w| w.to_string()).collect();
+        assert!(
+            w.iter().any(|w| w.contains("t.wsdl:")
+                && w.contains(
+                    "port P of service S names the binding {urn:ir-test}Bnd2, which is not defined"
+                )),
+            "{w:?}"
+        );
+        assert!(m.clients[0].ports.is_empty());
+    }
+
+    #[test]
     fn a_response_header_part_typed_with_type_is_a_warning_not_an_error() {
         // zeep's soap_header.wsdl has one: the operation is generated, the typed accessor left
         // out, and the warning says where.
