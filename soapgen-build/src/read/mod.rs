@@ -131,8 +131,9 @@ impl<'d> DocCtx<'d> {
 /// One line of a WSDL's or schema's documentation (prose, not Markdown) as a Markdown line that
 /// reads as written and that rustdoc neither tests nor warns about: its indentation dropped (an
 /// indented line would be a code block, compiled as a doctest); `[`, `]`, `` ` ``, `\` and a
-/// leading `#` escaped, and `<`, `>`, `&` written as entities (no intra-doc links, code spans or
-/// fences, headings, HTML tags); each `http://` or `https://` URL made a link.
+/// leading `#` escaped, and `<`, `>`, `&` written as entities but in a `<br>` line break (no
+/// intra-doc links, code spans or fences, headings, HTML tags); each `http://` or `https://` URL
+/// made a link.
 pub(crate) fn markdown_line(line: &str) -> String {
     let line = line.trim();
     let mut out = String::with_capacity(line.len() + 8);
@@ -143,14 +144,22 @@ pub(crate) fn markdown_line(line: &str) -> String {
             .filter_map(|s| rest.find(s))
             .min();
         let (text, tail) = rest.split_at(url.unwrap_or(rest.len()));
-        for c in text.chars() {
+        let mut chars = text.char_indices();
+        while let Some((i, c)) = chars.next() {
             match c {
                 '#' if out.is_empty() => out.push_str("\\#"), // not a heading
+                '<' => match line_break(&text[i..]) {
+                    // A line break as HTML writes it (`<br>`, `<br/>`, `<br />`) stays one.
+                    Some(tag) => {
+                        out.push_str(tag);
+                        chars.nth(tag.len() - 2);
+                    }
+                    None => out.push_str("&lt;"),
+                },
                 '[' | ']' | '`' | '\\' => {
                     out.push('\\');
                     out.push(c);
                 }
-                '<' => out.push_str("&lt;"),
                 '>' => out.push_str("&gt;"),
                 '&' => out.push_str("&amp;"),
                 c => out.push(c),
@@ -170,6 +179,19 @@ pub(crate) fn markdown_line(line: &str) -> String {
         rest = &tail[u.len()..];
     }
     out
+}
+
+/// The HTML line break tag `text` starts with, `<br>`, `<br/>` or `<br />` (any case), if any.
+fn line_break(text: &str) -> Option<&str> {
+    if !text.get(..3)?.eq_ignore_ascii_case("<br") {
+        return None;
+    }
+    let after = &text[3..];
+    let spaces = after.len() - after.trim_start_matches(' ').len();
+    let close = ["/>", ">"]
+        .into_iter()
+        .find(|c| after[spaces..].starts_with(c))?;
+    Some(&text[..3 + spaces + close.len()])
 }
 
 /// The last path segment of a document's location (`xml.xsd`).
@@ -314,8 +336,12 @@ fn parse<'t>(name: &Arc<str>, text: &'t str) -> Result<Document<'t>> {
     };
     Document::parse_with_options(text, opts).map_err(|e| {
         let pos = e.pos();
+        // The location leads the message: roxmltree's own ` at row:col` is dropped.
+        let text = e.to_string();
+        let at = format!(" at {}:{}", pos.row, pos.col);
+        let text = text.strip_suffix(&at).unwrap_or(&text).to_owned();
         Error::new(
-            ErrorKind::Xml(e.to_string()),
+            ErrorKind::Xml(text),
             Some(Loc {
                 file: name.clone(),
                 line: pos.row,
@@ -645,6 +671,10 @@ mod tests {
             ("```xml", r"\`\`\`xml"),
             ("# not a heading, #1", r"\# not a heading, #1"),
             ("http://", "<http://>"),
+            (
+                "one<br />two<BR>three<brr>",
+                "one<br />two<BR>three&lt;brr&gt;",
+            ),
         ] {
             assert_eq!(markdown_line(text), doc, "{text:?}");
         }

@@ -248,6 +248,9 @@ pub fn resolve(d: Description, defs: &mut Definitions) -> Result<()> {
                     ));
                 }
             }
+            if !matches!(b.kind, BindingType::Soap { .. }) {
+                continue; // its binding is not generated (see the notes below)
+            }
             ports.push(Port {
                 name: e.name.clone(),
                 binding: e.binding.clone(),
