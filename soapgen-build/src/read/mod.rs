@@ -99,7 +99,8 @@ impl<'d> DocCtx<'d> {
 
     /// The text of `xs:annotation/xs:documentation` or `wsdl:documentation` children, whitespace
     /// tidied (common indentation removed, blank lines at the ends dropped), as Markdown that
-    /// reads as written (see [`markdown_line`]).
+    /// reads as written: indentation dropped, Markdown's special characters escaped, URLs made
+    /// links.
     pub fn documentation(&self, node: Node) -> Option<String> {
         let mut texts = Vec::new();
         for c in node.children().filter(Node::is_element) {

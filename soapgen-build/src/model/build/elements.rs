@@ -136,10 +136,8 @@ mod tests {
 
     #[test]
     fn an_anonymous_type_is_named_after_its_element() {
-        let m = lower_type(
-            r#"<xs:complexType name="T"><xs:sequence>
-  <xs:element name="address"><xs:complexType><xs:sequence><xs:element name="city" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
-</xs:sequence></xs:complexType>"#,
+        let m = lower_sequence(
+            r#"  <xs:element name="address"><xs:complexType><xs:sequence><xs:element name="city" type="xs:string"/></xs:sequence></xs:complexType></xs:element>"#,
         );
         let ty = &field(strukt(&m, "T"), "address").ty;
         let inner = strukt(&m, named(&ty.base));

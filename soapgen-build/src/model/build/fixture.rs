@@ -145,3 +145,11 @@ pub(super) fn lower_type(schema: &str) -> Module {
 <xs:element name="OpResponse"><xs:complexType/></xs:element>"#
     ))
 }
+
+/// [`lower_type`] of a complexType `T` whose content is the sequence of `elements` (the
+/// `xs:element`s, or other particles, of an `xs:sequence`).
+pub(super) fn lower_sequence(elements: &str) -> Module {
+    lower_type(&format!(
+        r#"<xs:complexType name="T"><xs:sequence>{elements}</xs:sequence></xs:complexType>"#
+    ))
+}
