@@ -10,7 +10,9 @@
 //!   message carries as `.cer` files and describes them ([`crate::cert`]).
 
 use std::fmt::Write as _;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use crate::paths::{lexical, relative_to};
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
@@ -656,44 +658,6 @@ fn runtime_dependency(runtime: &str, out: &Path, blocking: bool) -> Result<Strin
             ))),
         },
     }
-}
-
-/// `path` with `.` and `..` resolved by its text alone (no symbolic links followed: the path
-/// may not exist yet), absolute (from the current directory) when it is relative.
-fn lexical(path: &Path) -> PathBuf {
-    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut out = PathBuf::new();
-    for c in abs.components() {
-        match c {
-            Component::ParentDir if out.file_name().is_some() => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// `path` relative to the directory `base` (both taken lexically, see [`lexical`]).
-fn relative_to(path: &Path, base: &Path) -> PathBuf {
-    let (path, base) = (lexical(path), lexical(base));
-    let common = path
-        .components()
-        .zip(base.components())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let mut rel = PathBuf::new();
-    for _ in base.components().skip(common) {
-        rel.push("..");
-    }
-    for c in path.components().skip(common) {
-        rel.push(c);
-    }
-    if rel.as_os_str().is_empty() {
-        rel.push(".");
-    }
-    rel
 }
 
 /// The `soapgen generate` command that rewrites a crate made with `args`, run from the crate's

@@ -41,6 +41,7 @@ pub mod error;
 #[cfg(feature = "cli")]
 pub mod fetch;
 pub mod model;
+mod paths;
 pub mod read;
 
 use std::path::{Path, PathBuf};

@@ -366,6 +366,9 @@ struct Driver<'l> {
     imported: std::collections::BTreeMap<(String, String), Source>,
     /// WSDL 2.0 components of every `description` read, resolved at the end.
     wsdl20: wsdl20::Description,
+    /// The entry document's folder: the notes name files relative to it (a generated crate's
+    /// header then reads the same on every machine).
+    entry_dir: Option<std::path::PathBuf>,
 }
 
 /// Reads an entry WSDL 1.1 or WSDL 2.0 document and everything it imports; WSDL 2.0 components are
@@ -384,6 +387,10 @@ pub fn read_wsdl(loader: &mut Loader, entry: &Source) -> Result<Definitions> {
         schema_namespaces: BTreeSet::new(),
         imported: std::collections::BTreeMap::new(),
         wsdl20: wsdl20::Description::default(),
+        entry_dir: match entry {
+            Source::File(p) => p.parent().map(std::path::Path::to_path_buf),
+            Source::Bundled(_) => None,
+        },
     };
     d.seen.insert((entry.clone(), None));
     d.document(entry, None, true)?;
@@ -405,6 +412,19 @@ pub fn read_wsdl(loader: &mut Loader, entry: &Source) -> Result<Definitions> {
 }
 
 impl Driver<'_> {
+    /// `file` (a path or a URL) as a note names it: a path relative to the entry document's
+    /// folder.
+    fn shown(&self, file: &str) -> String {
+        match &self.entry_dir {
+            Some(dir) if std::path::Path::new(file).is_absolute() => {
+                crate::paths::relative_to(std::path::Path::new(file), dir)
+                    .display()
+                    .to_string()
+            }
+            _ => file.to_owned(),
+        }
+    }
+
     /// Reads a WSDL or schema document (decided by its root element).
     fn document(
         &mut self,
@@ -537,9 +557,11 @@ impl Driver<'_> {
                             .map(|(_, first)| first.clone());
                         if let Some(first) = copy_of {
                             let note = format!(
-                                "{}: import of {ns:?} from {location:?} not read: a copy of {}, already imported",
-                                r.loc,
-                                first.display()
+                                "{}:{}:{}: import of {ns:?} from {location:?} not read: a copy of {}, already imported",
+                                self.shown(&r.loc.file),
+                                r.loc.line,
+                                r.loc.column,
+                                self.shown(&first.display())
                             );
                             if !self.defs.notes.contains(&note) {
                                 self.defs.notes.push(note);
