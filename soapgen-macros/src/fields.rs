@@ -496,9 +496,14 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
         }
         finals.extend(fin);
     }
+    // The element names, for an error that says when only the namespace differs.
+    let expected = fields.iter().filter(|f| !f.any && !f.group).map(|f| {
+        let (ns, local) = (&f.namespace, &f.local);
+        quote!((#ns, #local))
+    });
     let otherwise = match any_arm {
         Some(arm) => arm,
-        None => quote!(__r.unknown_element(&__child)?;),
+        None => quote!(__r.unknown_element_in(&__child, &[#(#expected),*])?;),
     };
     if by_name && arm_count > 0 {
         return quote! {

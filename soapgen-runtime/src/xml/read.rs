@@ -11,6 +11,7 @@
 //! depth, attributes and text size, and keeps the element path for errors.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use memchr::{memchr, memchr2, memchr3, memmem};
 
@@ -796,13 +797,46 @@ impl<'i> XmlReader<'i> {
     ///
     /// [`DecodeErrorKind::UnexpectedElement`] when not lenient; malformed XML while skipping.
     pub fn unknown_element(&mut self, tag: &StartTag<'i>) -> Result<(), DecodeError> {
+        self.unknown_element_in(tag, &[])
+    }
+
+    /// [`unknown_element`](Self::unknown_element) in content whose elements include `expected`,
+    /// `(namespace, local name)` pairs (`""`: no namespace): an element whose local name is one
+    /// of them in another namespace is reported as such (the usual cause: one side qualifies
+    /// local elements and the other does not, XML Schema Part 1 §3.3.2 `form` and
+    /// `elementFormDefault`). What derived readers call.
+    ///
+    /// # Errors
+    ///
+    /// As [`unknown_element`](Self::unknown_element).
+    pub fn unknown_element_in(
+        &mut self,
+        tag: &StartTag<'i>,
+        expected: &[(&str, &str)],
+    ) -> Result<(), DecodeError> {
         let mut err = self.unexpected(tag);
         if !self.limits.leniency.unknown_elements {
             if let DecodeErrorKind::UnexpectedElement(name) = &mut err.kind {
-                name.push_str(
-                    " (not in the expected content; Leniency::unknown_elements skips such \
-                     elements)",
-                );
+                let local = tag.local_name();
+                match expected.iter().find(|(_, l)| *l == local) {
+                    Some((ns, _)) => {
+                        let here = if ns.is_empty() {
+                            "in no namespace".to_owned()
+                        } else {
+                            format!("in the namespace {ns}")
+                        };
+                        let _ = write!(
+                            name,
+                            " (expected {local} {here}: the names match, the namespaces differ; \
+                             one side qualifies local elements and the other does not, XML \
+                             Schema Part 1 §3.3.2 form and elementFormDefault)"
+                        );
+                    }
+                    None => name.push_str(
+                        " (not in the expected content; Leniency::unknown_elements skips such \
+                         elements)",
+                    ),
+                }
             }
             return Err(err);
         }

@@ -172,10 +172,15 @@ fn unqualified_children_under_a_qualified_parent() {
     );
     let e = xml::from_str::<Order>(&doc).unwrap_err();
     assert!(
-        matches!(&e.kind, DecodeErrorKind::UnexpectedElement(n) if n.contains("id")),
-        "{e}"
+        matches!(&e.kind, DecodeErrorKind::UnexpectedElement(n)
+            if n.contains("id (expected id in no namespace: the names match, the namespaces differ")),
+        "the error says only the namespace differs: {e}"
     );
     assert!(e.location.path.ends_with("Order/id"), "{e}");
+    // An element of a name not declared at all: the generic message.
+    let doc = format!(r#"<o:Order xmlns:o="{NS}"><idx>o-3</idx></o:Order>"#);
+    let e = xml::from_str::<Order>(&doc).unwrap_err();
+    assert!(e.to_string().contains("not in the expected content"), "{e}");
     // `code` qualified (form="unqualified" in a qualified schema): refused at Order/item/code.
     let doc = format!(
         r#"<o:Order xmlns:o="{NS}" xmlns:q="{Q}"><id>o-4</id><item><q:code>c</q:code><q:name>x</q:name></item></o:Order>"#
