@@ -1,29 +1,37 @@
-//! Paths taken by their text: what `soapgen generate` writes into a crate and the notes of a
+//! Paths as the kernel resolves them: what `soapgen generate` writes into a crate and the notes of a
 //! generated client name documents relative to a directory, so that they read the same on every
 //! machine.
 
 use std::path::{Component, Path, PathBuf};
 
-/// `path` with `.` and `..` resolved by its text alone (no symbolic links followed: the path
-/// may not exist yet), absolute (from the current directory) when it is relative.
-pub(crate) fn lexical(path: &Path) -> PathBuf {
+/// `path` absolute, as the kernel (and so Cargo, from the directory it runs in) resolves it:
+/// its longest part that exists with symbolic links and `..` followed on disk, the rest (which
+/// does not exist yet) with `.` and `..` taken by their text.
+pub(crate) fn physical(path: &Path) -> PathBuf {
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut out = PathBuf::new();
-    for c in abs.components() {
-        match c {
-            Component::ParentDir if out.file_name().is_some() => {
-                out.pop();
+    let parts: Vec<Component<'_>> = abs.components().collect();
+    for i in (0..=parts.len()).rev() {
+        let prefix: PathBuf = parts[..i].iter().collect();
+        let Ok(mut out) = std::fs::canonicalize(&prefix) else {
+            continue;
+        };
+        for c in &parts[i..] {
+            match c {
+                Component::ParentDir => {
+                    out.pop();
+                }
+                Component::CurDir => {}
+                c => out.push(c),
             }
-            Component::CurDir => {}
-            c => out.push(c),
         }
+        return out;
     }
-    out
+    abs
 }
 
-/// `path` relative to the directory `base` (both taken lexically, see [`lexical`]).
+/// `path` relative to the directory `base` (both resolved as [`physical`] does).
 pub(crate) fn relative_to(path: &Path, base: &Path) -> PathBuf {
-    let (path, base) = (lexical(path), lexical(base));
+    let (path, base) = (physical(path), physical(base));
     let common = path
         .components()
         .zip(base.components())

@@ -401,13 +401,14 @@ impl Loader {
     }
 }
 
-/// A document's text (XML 1.0 §4.3.3 and Appendix F): UTF-16 with a byte order mark; else the
+/// A document's text (XML 1.0 §4.3.3 and Appendix F): UTF-16 with a byte order mark, or without
+/// one when the document starts with `<?` in UTF-16; else the
 /// encoding its XML declaration names (ISO-8859-1, windows-1252, Shift_JIS…: any label of the
 /// WHATWG Encoding Standard, decoded by `encoding_rs`); else UTF-8 (a BOM is dropped). Bytes that
 /// are not valid in the encoding are an error that gives their line and column.
 pub(crate) fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, String> {
-    let utf16 = |le: bool| {
-        let units: Vec<u16> = bytes[2..]
+    let utf16 = |le: bool, from: usize| {
+        let units: Vec<u16> = bytes[from..]
             .chunks_exact(2)
             .map(|c| {
                 if le {
@@ -419,14 +420,26 @@ pub(crate) fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, String>
             .collect();
         String::from_utf16(&units).map_err(|e| format!("invalid UTF-16: {e}"))
     };
-    match bytes.get(..2) {
-        Some([0xFF, 0xFE]) => return utf16(true),
-        Some([0xFE, 0xFF]) => return utf16(false),
+    match bytes.get(..4) {
+        Some([0xFF, 0xFE, ..]) => return utf16(true, 2),
+        Some([0xFE, 0xFF, ..]) => return utf16(false, 2),
+        // `<?` in UTF-16 without a byte order mark (XML 1.0 Appendix F.1).
+        Some([0x3C, 0, 0x3F, 0]) => return utf16(true, 0),
+        Some([0, 0x3C, 0, 0x3F]) => return utf16(false, 0),
         _ => {}
     }
     let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&bytes);
     let declared = declared_encoding(body);
     let encoding = match &declared {
+        // The declaration was read as ASCII: a UTF-16 document would have needed a byte order
+        // mark to be read so (XML 1.0 §4.3.3), so the declaration is wrong.
+        Some(label) if label.to_ascii_lowercase().starts_with("utf-16") => {
+            return Err(format!(
+                "the XML declaration says {label:?}, but the document has no byte order mark and \
+                 8-bit content (a UTF-16 document starts with FF FE or FE FF, XML 1.0 §4.3.3): \
+                 correct the declaration (to UTF-8, if that is what the file is)"
+            ))
+        }
         None => encoding_rs::UTF_8,
         Some(label) => encoding_rs::Encoding::for_label(label.as_bytes())
             .ok_or_else(|| format!("the XML declaration names the unknown encoding {label:?}"))?,
@@ -522,6 +535,13 @@ mod tests {
             e.contains("line 2, column 6") && e.contains("encoding="),
             "{e}"
         );
+        let bare: Vec<u8> = "<?xml version='1.0'?><a/>"
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        assert_eq!(decode_text(bare).unwrap(), "<?xml version='1.0'?><a/>");
+        let e = decode_text(b"<?xml version='1.0' encoding='utf-16'?><a/>".to_vec()).unwrap_err();
+        assert!(e.contains("no byte order mark"), "{e}");
         let e =
             decode_text(b"<?xml version='1.0' encoding='x-nonsense'?><a/>".to_vec()).unwrap_err();
         assert!(e.contains("unknown encoding \"x-nonsense\""), "{e}");

@@ -131,13 +131,17 @@ impl<'d> DocCtx<'d> {
 
 /// One line of a WSDL's or schema's documentation (prose, not Markdown) as a Markdown line that
 /// reads as written and that rustdoc neither tests nor warns about: its indentation dropped (an
-/// indented line would be a code block, compiled as a doctest); `[`, `]`, `` ` ``, `\` and a
-/// leading `#` escaped, and `<`, `>`, `&` written as entities but in a `<br>` line break (no
-/// intra-doc links, code spans or fences, headings, HTML tags); each `http://` or `https://` URL
-/// made a link.
+/// indented line would be a code block, compiled as a doctest); `[`, `]`, `` ` ``, `\`, `*`,
+/// `~`, `|`, an underscore outside a word, a leading `#` and a line of `-` or `=` escaped; `<`,
+/// `>`, `&` written as entities but in a `<br>` line break (no intra-doc links, code spans,
+/// emphasis, tables, headings, HTML tags); each `http://` or `https://` URL made a link.
 pub(crate) fn markdown_line(line: &str) -> String {
     let line = line.trim();
     let mut out = String::with_capacity(line.len() + 8);
+    // A line of `-` or `=` alone would underline the line above into a heading (or be a rule).
+    if !line.is_empty() && line.chars().all(|c| c == '-' || c == '=' || c == ' ') {
+        out.push('\\');
+    }
     let mut rest = line;
     while !rest.is_empty() {
         let url = ["http://", "https://"]
@@ -157,9 +161,15 @@ pub(crate) fn markdown_line(line: &str) -> String {
                     }
                     None => out.push_str("&lt;"),
                 },
-                '[' | ']' | '`' | '\\' => {
+                '[' | ']' | '`' | '\\' | '*' | '~' | '|' => {
                     out.push('\\');
                     out.push(c);
+                }
+                // Inside a word (`a_b`) an underscore is not emphasis; elsewhere it could be.
+                '_' if !(text[..i].ends_with(|p: char| p.is_alphanumeric())
+                    && text[i + 1..].starts_with(|n: char| n.is_alphanumeric())) =>
+                {
+                    out.push_str("\\_");
                 }
                 '>' => out.push_str("&gt;"),
                 '&' => out.push_str("&amp;"),
@@ -693,6 +703,12 @@ mod tests {
             ),
             ("```xml", r"\`\`\`xml"),
             ("# not a heading, #1", r"\# not a heading, #1"),
+            (
+                "2*3*4 ~~x~~ |a|b| a_b _c_ ___x___",
+                r"2\*3\*4 \~\~x\~\~ \|a\|b\| a_b \_c\_ \_\_\_x\_\_\_",
+            ),
+            ("--------", r"\--------"),
+            ("= =", r"\= ="),
             ("http://", "<http://>"),
             (
                 "one<br />two<BR>three<brr>",
