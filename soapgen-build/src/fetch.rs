@@ -718,9 +718,9 @@ fn references(p: &Pending, body: &[u8]) -> Result<(DocKind, Vec<(String, u32)>),
         message,
         imported_by: p.imported_by.clone(),
     };
-    let text = decode_text(body.to_vec()).map_err(bad)?;
+    let text = decode_text(body.to_vec()).map_err(|e| bad(e.to_string()))?;
     if let Some(at) = too_deep(&text, MAX_DEPTH) {
-        let line = text[..at].matches('\n').count() + 1;
+        let (line, _) = crate::read::loader::line_column(text.as_bytes(), at);
         return Err(bad(format!(
             "elements nested deeper than {MAX_DEPTH} levels at line {line}"
         )));

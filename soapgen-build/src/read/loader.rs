@@ -367,8 +367,19 @@ impl Loader {
             Source::File(p) => match std::fs::read(p) {
                 Ok(bytes) => {
                     self.files_read.push(p.clone());
-                    let text = decode_text(bytes).map_err(|m| {
-                        Error::new(ErrorKind::Io(format!("{}: {m}", p.display())), None)
+                    let text = decode_text(bytes).map_err(|e| match e.at {
+                        Some((line, column)) => Error::new(
+                            ErrorKind::Xml(e.message),
+                            Some(Loc {
+                                file: p.display().to_string().into(),
+                                line,
+                                column,
+                            }),
+                        ),
+                        None => Error::new(
+                            ErrorKind::Io(format!("{}: {}", p.display(), e.message)),
+                            None,
+                        ),
                     })?;
                     Ok((p.display().to_string().into(), text.into()))
                 }
@@ -406,7 +417,8 @@ impl Loader {
 /// encoding its XML declaration names (ISO-8859-1, windows-1252, Shift_JIS…: any label of the
 /// WHATWG Encoding Standard, decoded by `encoding_rs`); else UTF-8 (a BOM is dropped). Bytes that
 /// are not valid in the encoding are an error that gives their line and column.
-pub(crate) fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, String> {
+pub(crate) fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, TextError> {
+    let whole = |message: String| TextError { message, at: None };
     let utf16 = |le: bool, from: usize| {
         let units: Vec<u16> = bytes[from..]
             .chunks_exact(2)
@@ -418,7 +430,7 @@ pub(crate) fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, String>
                 }
             })
             .collect();
-        String::from_utf16(&units).map_err(|e| format!("invalid UTF-16: {e}"))
+        String::from_utf16(&units).map_err(|e| whole(format!("invalid UTF-16: {e}")))
     };
     match bytes.get(..4) {
         Some([0xFF, 0xFE, ..]) => return utf16(true, 2),
@@ -434,24 +446,33 @@ pub(crate) fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, String>
         // The declaration was read as ASCII: a UTF-16 document would have needed a byte order
         // mark to be read so (XML 1.0 §4.3.3), so the declaration is wrong.
         Some(label) if label.to_ascii_lowercase().starts_with("utf-16") => {
-            return Err(format!(
-                "the XML declaration says {label:?}, but the document has no byte order mark and \
-                 8-bit content (a UTF-16 document starts with FF FE or FE FF, XML 1.0 §4.3.3): \
-                 correct the declaration (to UTF-8, if that is what the file is)"
-            ))
+            return Err(TextError {
+                message: format!(
+                    "the XML declaration says {label:?}, but the document has no byte order mark \
+                     and 8-bit content (a UTF-16 document starts with FF FE or FE FF, XML 1.0 \
+                     §4.3.3): correct the declaration (to UTF-8, if that is what the file is)"
+                ),
+                at: Some(line_column(body, 0)),
+            })
         }
         None => encoding_rs::UTF_8,
-        Some(label) => encoding_rs::Encoding::for_label(label.as_bytes())
-            .ok_or_else(|| format!("the XML declaration names the unknown encoding {label:?}"))?,
+        Some(label) => {
+            encoding_rs::Encoding::for_label(label.as_bytes()).ok_or_else(|| TextError {
+                message: format!("the XML declaration names the unknown encoding {label:?}"),
+                at: Some(line_column(body, 0)),
+            })?
+        }
     };
     if encoding == encoding_rs::UTF_8 || body.len() < bytes.len() {
         return String::from_utf8(body.to_vec()).map_err(|e| {
             let at = e.utf8_error().valid_up_to();
-            format!(
-                "invalid UTF-8 at {} (byte {at}; a document in another encoding names it in its \
-                 XML declaration, <?xml version=\"1.0\" encoding=\"…\"?>)",
-                line_col(body, at)
-            )
+            TextError {
+                message: format!(
+                    "invalid UTF-8 (byte {at}; a document in another encoding names it in its XML \
+                     declaration, <?xml version=\"1.0\" encoding=\"…\"?>)"
+                ),
+                at: Some(line_column(body, at)),
+            }
         });
     }
     match encoding.decode_without_bom_handling_and_without_replacement(body) {
@@ -461,11 +482,10 @@ pub(crate) fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, String>
             let mut decoder = encoding.new_decoder_without_bom_handling();
             let mut out = String::with_capacity(body.len() * 3);
             let (_, read) = decoder.decode_to_string_without_replacement(body, &mut out, true);
-            Err(format!(
-                "bytes that are not {} at {}",
-                encoding.name(),
-                line_col(body, read.saturating_sub(1))
-            ))
+            Err(TextError {
+                message: format!("bytes that are not {}", encoding.name()),
+                at: Some(line_column(body, read.saturating_sub(1))),
+            })
         }
     }
 }
@@ -474,7 +494,7 @@ pub(crate) fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, String>
 /// bytes), if it names one (XML 1.0 §2.8 EncodingDecl).
 fn declared_encoding(body: &[u8]) -> Option<String> {
     let decl = body.strip_prefix(b"<?xml")?;
-    let end = memchr_find(decl, b"?>")?;
+    let end = decl.windows(2).position(|w| w == b"?>")?;
     let decl = std::str::from_utf8(&decl[..end]).ok()?;
     let at = decl.find("encoding")?;
     let rest = decl[at + "encoding".len()..]
@@ -486,21 +506,39 @@ fn declared_encoding(body: &[u8]) -> Option<String> {
     Some(value[..value.find(quote)?].to_owned())
 }
 
-fn memchr_find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
+/// Why a document's bytes are not text ([`decode_text`]), and where, as (line, column).
+#[derive(Debug)]
+pub(crate) struct TextError {
+    /// What is wrong.
+    pub(crate) message: String,
+    /// The 1-based line and column of the first byte that is wrong, when one is.
+    pub(crate) at: Option<(u32, u32)>,
 }
 
-/// `line:column` (1-based; columns in bytes) of byte `at` of `text`.
-fn line_col(text: &[u8], at: usize) -> String {
+impl std::fmt::Display for TextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.at {
+            Some((line, column)) => write!(f, "{} at line {line}, column {column}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+/// The 1-based line and column of byte `at` of `text` (columns count characters: bytes that do
+/// not continue a UTF-8 sequence).
+pub(crate) fn line_column(text: &[u8], at: usize) -> (u32, u32) {
     let before = &text[..at.min(text.len())];
+    let line_start = before
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
     let line = before.iter().filter(|b| **b == b'\n').count() + 1;
-    let column = before.len()
-        - before
-            .iter()
-            .rposition(|b| *b == b'\n')
-            .map_or(0, |i| i + 1)
+    let column = before[line_start..]
+        .iter()
+        .filter(|b| (**b & 0xC0) != 0x80)
+        .count()
         + 1;
-    format!("line {line}, column {column}")
+    (line as u32, column as u32)
 }
 
 /// Undoes `%XX` escapes (RFC 3986 §2.1); malformed escapes are kept as they are, and a
@@ -531,6 +569,8 @@ mod tests {
         assert_eq!(decode_text(le).unwrap(), "<a/>");
         // Undeclared Latin-1 is not UTF-8: the error says where.
         let e = decode_text(b"<a>\n  caf\xe9</a>".to_vec()).unwrap_err();
+        assert_eq!(e.at, Some((2, 6)));
+        let e = e.to_string();
         assert!(
             e.contains("line 2, column 6") && e.contains("encoding="),
             "{e}"
@@ -540,13 +580,17 @@ mod tests {
             .flat_map(u16::to_be_bytes)
             .collect();
         assert_eq!(decode_text(bare).unwrap(), "<?xml version='1.0'?><a/>");
-        let e = decode_text(b"<?xml version='1.0' encoding='utf-16'?><a/>".to_vec()).unwrap_err();
+        let e = decode_text(b"<?xml version='1.0' encoding='utf-16'?><a/>".to_vec())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no byte order mark"), "{e}");
-        let e =
-            decode_text(b"<?xml version='1.0' encoding='x-nonsense'?><a/>".to_vec()).unwrap_err();
+        let e = decode_text(b"<?xml version='1.0' encoding='x-nonsense'?><a/>".to_vec())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("unknown encoding \"x-nonsense\""), "{e}");
         let e = decode_text(b"<?xml version='1.0' encoding='Shift_JIS'?>\n<a>\x81</a>".to_vec())
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("Shift_JIS at line 2"), "{e}");
     }
 

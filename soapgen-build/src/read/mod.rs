@@ -326,12 +326,7 @@ pub(crate) fn too_deep(text: &str, max: usize) -> Option<usize> {
 
 fn parse<'t>(name: &Arc<str>, text: &'t str) -> Result<Document<'t>> {
     if let Some(at) = too_deep(text, MAX_DEPTH) {
-        let line = text[..at].bytes().filter(|&c| c == b'\n').count() as u32 + 1;
-        let column = text[..at]
-            .rsplit('\n')
-            .next()
-            .map_or(0, |l| l.chars().count()) as u32
-            + 1;
+        let (line, column) = loader::line_column(text.as_bytes(), at);
         return Err(Error::new(
             ErrorKind::Invalid(format!("elements nested deeper than {MAX_DEPTH} levels")),
             Some(Loc {
