@@ -557,7 +557,21 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             )),
             (None, _) => None,
         };
-        let expect_reply = reply_action.map(|r| quote!(.expect_reply_action(#r)));
+        // What the description says of the operation's addressing, for the WS-Addressing layer:
+        // a static of the method, given to its `Operation`.
+        let facts = (a.addressing.is_some() || reply_action.is_some()).then(|| {
+            let reply = match &reply_action {
+                Some(r) => quote!(::core::option::Option::Some(#r)),
+                None => quote!(::core::option::Option::None),
+            };
+            quote! {
+                static __FACTS: [#krate::message::Fact; 1] = [&#krate::addressing::Described::new(
+                    #client_ident::ADDRESSING,
+                    #reply,
+                )];
+            }
+        });
+        let described = facts.as_ref().map(|_| quote!(.described(&__FACTS)));
         let response_name = ma
             .response
             .clone()
@@ -633,7 +647,8 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         }
         let one_way_op = one_way.then(|| quote!(.one_way()));
         let op_value = quote! {
-            let __op = #krate::Operation::new(#op_name, #action, self.version) #one_way_op;
+            #facts
+            let __op = #krate::Operation::new(#op_name, #action, self.version) #one_way_op #described;
         };
         // Headers: each a header block; Option<T> headers are sent only when Some.
         let mut headers = TokenStream::new();
@@ -645,21 +660,21 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             let code = match shape.card {
                 Occurrence::Optional => quote_spanned! {ty.span()=>
                     if let ::core::option::Option::Some(__h) = &#id {
-                        #krate::ToXml::write_xml(__h, __env.header_writer()?, #name)?;
+                        #krate::ToXml::write_xml(__h, __req.header_writer(), #name)?;
                     }
                 },
                 Occurrence::One => quote_spanned! {ty.span()=>
-                    #krate::ToXml::write_xml(&#id, __env.header_writer()?, #name)?;
+                    #krate::ToXml::write_xml(&#id, __req.header_writer(), #name)?;
                 },
                 // Absent: no block; nil: an empty block with xsi:nil (XML Schema Part 1 §2.6.2).
                 Occurrence::OptionalNillable if shape.tristate => quote_spanned! {ty.span()=>
                     match &#id {
                         #krate::OptionalNillable::Absent => {}
                         #krate::OptionalNillable::Nil => {
-                            #krate::__private::write_nil(__env.header_writer()?, #name)?;
+                            #krate::__private::write_nil(__req.header_writer(), #name)?;
                         }
                         #krate::OptionalNillable::Value(__h) => {
-                            #krate::ToXml::write_xml(__h, __env.header_writer()?, #name)?;
+                            #krate::ToXml::write_xml(__h, __req.header_writer(), #name)?;
                         }
                     }
                 },
@@ -749,7 +764,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         let response_ns = ma.response_namespace.clone().unwrap_or_else(|| ns.clone());
         let wrapper = fields::name_expr(&krate, &response_ns, &response_name);
         let result_elem = fields::name_expr(&krate, &result_ns, &result_name);
-        let call = quote!(#krate::call);
+        let call = quote!(#krate::__private);
         // rpc style takes the response wrapper whatever its name (SOAP 1.1 §7.1).
         let wrapped = if a.style == Style::Rpc || encoded {
             quote!(rpc)
@@ -841,7 +856,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                     .as_ref()
                     .map_or_else(|| "application/octet-stream".to_owned(), |(c, _)| c.clone());
                 quote_spanned! {ty.span()=>
-                    __envelope.attach_part(
+                    __request.attach_part(
                         #part,
                         ::core::convert::Into::<#krate::mime::Attachment>::into(#id),
                         #ct,
@@ -887,7 +902,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         };
         let default_namespaces = a
             .default_namespaces
-            .then(|| quote!(__env.set_default_namespaces(true);));
+            .then(|| quote!(__req.set_default_namespaces(true);));
         let user_output = &sig.output;
         let attrs = method.attrs.iter().filter(|a| a.path().is_ident("doc"));
         let attrs2 = method.attrs.iter().filter(|a| a.path().is_ident("doc"));
@@ -897,26 +912,25 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         };
         let encode = quote! {
             #op_value
-            let __message = (|| -> ::core::result::Result<#krate::mime::RequestMessage, #krate::EncodeError> {
-                let mut __env = self.client.envelope_for(&__op, #env_ns, Self::ADDRESSING)?;
+            let __message = (|| -> ::core::result::Result<#krate::message::Request, #krate::EncodeError> {
+                let mut __req = self.client.request(#env_ns);
                 #default_namespaces
                 #headers
                 {
-                    let __w = __env.body_writer()?;
+                    let __w = __req.body_writer();
                     #body_write?;
                 }
-                __env.end_body()?;
                 #[allow(unused_mut)]
-                let mut __envelope = __env.finish_message()?;
+                let mut __request = __req.finish()?;
                 #(#attach)*
-                ::core::result::Result::Ok(__envelope)
+                ::core::result::Result::Ok(__request)
             })();
             static __SHAPE: #call::ResponseShape = #shape;
         };
         let body = if ma.response_attachments.is_empty() {
             quote! {
                 #encode
-                self.client.send(__op, __message, &__SHAPE, #decoder)#expect_reply
+                #krate::__private::send(&self.client, __op, __message, &__SHAPE, #decoder)
             }
         } else {
             // A result with MIME attachments (WSDL 1.1 §5): the body's result and the parts.
@@ -929,21 +943,14 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 let span = elem_spans.get(i).copied().unwrap_or_else(Span::call_site);
                 quote_spanned! {span=>
                     ::core::convert::From::from(#krate::__private::response_attachment(
-                        &__atts, &__op, #name, #i, &[#(#names),*],
+                        __cx, #name, #i, &[#(#names),*],
                     )?)
                 }
             });
             quote! {
                 #encode
-                let __client = self.client.clone();
-                #call::Call::from_future_at(self.client.endpoint(), async move {
-                    let __message = __message.map_err(#krate::Error::from)?;
-                    let (__body, __atts) = __client
-                        .call_with_attachments(&__op, __message, |__r, __start| {
-                            (#decoder)(::core::option::Option::Some((__r, __start)), &__SHAPE)
-                        })
-                        .await?;
-                    ::core::result::Result::Ok((__body, #(#takes),*))
+                #krate::__private::send(&self.client, __op, __message, &__SHAPE, |__child, __cx| {
+                    ::core::result::Result::Ok(((#decoder)(__child, __cx)?, #(#takes),*))
                 })
             }
         };
@@ -951,7 +958,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             #(#attrs)*
             #[doc = ""]
             #[doc = #doc]
-            pub fn #fn_ident(&self, #(#sig_params),*) -> #call::Call<#ok_ty, #err_ty> {
+            pub fn #fn_ident(&self, #(#sig_params),*) -> #krate::Call<#ok_ty, #err_ty> {
                 #body
             }
         });

@@ -98,27 +98,12 @@ impl BlockingRuntime {
 
     /// [`block_on`](Self::block_on) for the one future type of every call's exchange: instantiated
     /// once here, not once per operation. Refused where a runtime is current ([`check`](Self::check)).
-    pub(crate) fn run(
+    pub(crate) fn run<T>(
         &self,
         endpoint: &str,
-        exchange: std::pin::Pin<
-            Box<dyn Future<Output = Result<crate::transport::HttpResponse, crate::Error>> + Send>,
-        >,
-    ) -> Result<crate::transport::HttpResponse, crate::Error> {
+        exchange: std::pin::Pin<Box<dyn Future<Output = Result<T, crate::Error>> + Send>>,
+    ) -> Result<T, crate::Error> {
         Self::check(endpoint)?;
         self.runtime().block_on(exchange)
-    }
-
-    /// [`block_on`](Self::block_on) for a boxed `()` future, which writes its result where the
-    /// caller reads it: one instantiation for every other future a call may wait on. Refused
-    /// where a runtime is current ([`check`](Self::check)).
-    pub(crate) fn run_local(
-        &self,
-        endpoint: &str,
-        fut: std::pin::Pin<Box<dyn Future<Output = ()> + '_>>,
-    ) -> Result<(), crate::Error> {
-        Self::check(endpoint)?;
-        self.runtime().block_on(fut);
-        Ok(())
     }
 }

@@ -4,8 +4,8 @@
 
 use std::fmt;
 
-use crate::envelope::SoapVersion;
 use crate::error::{DecodeError, DecodeErrorKind};
+use crate::message::SoapVersion;
 use crate::types::QName;
 use crate::xml::{FromXml, Name, StartTag, XmlReader, XML_NS};
 

@@ -29,10 +29,10 @@
 //! ```
 
 use crate::addressing::AddressingVersion;
-use crate::envelope::SoapVersion;
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, ValueError};
+use crate::error::{DecodeError, EncodeError};
+use crate::message::SoapVersion;
 use crate::types::AnyElement;
-use crate::xml::{FromXml, Name, StartTag, ToXml, XmlReader, XmlWriter};
+use crate::xml::{FromXml, Name, ToXml, XmlWriter};
 
 /// SOAP 1.1's "next" actor (§4.2.2): the block is for whoever receives the message.
 pub const SOAP11_ACTOR_NEXT: &str = "http://schemas.xmlsoap.org/soap/actor/next";
@@ -128,17 +128,11 @@ impl HeaderBlock {
             attrs.push_str(&format!(" xmlns:sgenv=\"{env}\""));
         }
         if self.must_understand {
-            let one = match version {
-                SoapVersion::Soap11 => "1",
-                SoapVersion::Soap12 => "true",
-            };
+            let one = version.must_understand_true();
             attrs.push_str(&format!(" {prefix}:mustUnderstand=\"{one}\""));
         }
         if let Some(role) = &self.role {
-            let name = match version {
-                SoapVersion::Soap11 => "actor",
-                SoapVersion::Soap12 => "role",
-            };
+            let name = version.role_attribute();
             let esc = role
                 .replace('&', "&amp;")
                 .replace('<', "&lt;")
@@ -378,7 +372,7 @@ pub enum HeaderErrorKind {
     /// An addressed call's reply whose `wsa:Action` is not the operation's output action
     /// (WS-Addressing 1.0 Core §3.2 `[action]`; the action the WSDL gives the output, Metadata
     /// §4.4), or is missing. Switch the check off with
-    /// [`ClientBuilder::check_reply_action`](crate::ClientBuilder::check_reply_action).
+    /// [`Addressing::check_reply_action`](crate::addressing::Addressing::check_reply_action).
     Action {
         /// The output action the description gives.
         expected: String,
@@ -447,145 +441,10 @@ impl std::fmt::Display for HeaderErrorKind {
                 write!(
                     f,
                     " ({version}, Metadata §4.4); to accept it, \
-                     ClientBuilder::check_reply_action(false)"
+                     Addressing::check_reply_action(false)"
                 )
             }
         }
-    }
-}
-
-/// A client's SOAP header settings: its header blocks, the response blocks its caller
-/// understands, and its WS-Addressing mode.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct HeaderSettings {
-    pub blocks: Vec<HeaderBlock>,
-    pub understood: Vec<(String, String)>,
-    pub addressing: crate::addressing::AddressingMode,
-    /// The `wsa:ReplyTo` and `wsa:FaultTo` of addressed requests.
-    pub endpoints: crate::addressing::ResponseEndpoints,
-    /// `check_reply_action(false)`: the reply's `wsa:Action` is not compared.
-    pub ignore_reply_action: bool,
-}
-
-/// What the client processes of a response's headers, and what it found: the non-generic part
-/// of reading them, run on every response.
-#[derive(Debug, Default)]
-pub(crate) struct HeaderCheck<'a> {
-    /// Blocks the caller says it processes: (namespace, local name).
-    pub understood: &'a [(String, String)],
-    /// What the request carried (its addressing: the `wsa` blocks of its version are read).
-    pub sent: crate::layer::Sent<'a>,
-    /// The client's message layers, which process their own blocks (WS-Security's
-    /// `wsse:Security`, WS-Addressing's `wsa` blocks).
-    pub layers: crate::layer::Layers<'a>,
-    /// Keep every block (for [`Response::headers`]).
-    pub keep: bool,
-    /// The blocks kept.
-    pub kept: Vec<ResponseHeader>,
-    /// The reply's `wsa:RelatesTo` of the reply relationship.
-    pub relates_to: Option<String>,
-    /// The reply's `wsa:Action` (of the call's addressing version).
-    pub action: Option<String>,
-    /// The first targeted `mustUnderstand` block not understood.
-    pub not_understood: Option<HeaderErrorKind>,
-}
-
-impl HeaderCheck<'_> {
-    /// Reads one header block, `start` just read (the reader after its start tag), of an
-    /// envelope of `version`, to its end.
-    pub(crate) fn block<'i>(
-        &mut self,
-        r: &mut XmlReader<'i>,
-        start: StartTag<'i>,
-        version: SoapVersion,
-    ) -> Result<(), DecodeError> {
-        let env = version.envelope_namespace();
-        let mu = match r.attribute(&start, Name::new(env, "mustUnderstand"))? {
-            None => false,
-            Some(v) => match v.trim() {
-                "1" | "true" => true,
-                "0" | "false" => false,
-                other => {
-                    let mut e = r.error_at(
-                        DecodeErrorKind::InvalidValue(ValueError::new("boolean", other)),
-                        start.offset(),
-                    );
-                    e.location.path.push_str("/@mustUnderstand");
-                    return Err(e);
-                }
-            },
-        };
-        let role_attr = match version {
-            SoapVersion::Soap11 => "actor",
-            SoapVersion::Soap12 => "role",
-        };
-        let role = r
-            .attribute(&start, Name::new(env, role_attr))?
-            .map(|v| v.trim().to_owned());
-        let targeted = match (version, role.as_deref()) {
-            (_, None) => true,
-            (SoapVersion::Soap11, Some(a)) => a == SOAP11_ACTOR_NEXT,
-            (SoapVersion::Soap12, Some(a)) => {
-                a == SOAP12_ROLE_NEXT || a == SOAP12_ROLE_ULTIMATE_RECEIVER
-            }
-        };
-        let namespace = String::from_utf8_lossy(r.namespace_of(&start)).into_owned();
-        let local = start.local_name();
-        let wsa = self
-            .sent
-            .addressed
-            .map(|a| a.version)
-            .filter(|v| v.namespace() == namespace.as_str());
-        let understood = self
-            .layers
-            .iter()
-            .any(|l| l.understands(self.sent, &namespace, local))
-            || self
-                .understood
-                .iter()
-                .any(|(n, l)| *n == namespace && l == local);
-        if mu && targeted && !understood && self.not_understood.is_none() {
-            self.not_understood = Some(HeaderErrorKind::MustUnderstand {
-                namespace: namespace.clone(),
-                local_name: local.to_owned(),
-                role: role.clone(),
-            });
-        }
-        let relates_to = match wsa {
-            Some(v) if local == "RelatesTo" => {
-                let rel = r.attribute(&start, Name::new("", "RelationshipType"))?;
-                rel.is_none_or(|t| v.is_reply_relationship(t.trim()))
-            }
-            _ => false,
-        };
-        let action = wsa.is_some() && local == "Action" && self.action.is_none();
-        if self.keep {
-            let element = AnyElement::read_xml(r, start)?;
-            if relates_to && self.relates_to.is_none() {
-                let text: String = element.decode()?;
-                self.relates_to = Some(text.trim().to_owned());
-            }
-            if action {
-                let text: String = element.decode()?;
-                self.action = Some(text.trim().to_owned());
-            }
-            self.kept.push(ResponseHeader {
-                local_name: local.to_owned(),
-                namespace,
-                must_understand: mu,
-                role,
-                element,
-            });
-        } else if relates_to && self.relates_to.is_none() {
-            let text = r.read_text()?;
-            self.relates_to = Some(text.trim().to_owned());
-        } else if action {
-            let text = r.read_text()?;
-            self.action = Some(text.trim().to_owned());
-        } else {
-            r.skip_element()?;
-        }
-        Ok(())
     }
 }
 
@@ -616,142 +475,6 @@ mod tests {
             assert!(xml.contains(expect), "{xml}");
             assert!(xml.contains(">acme</"), "{xml}");
         }
-    }
-
-    /// Runs the header check over `header` (the Header's content) in `version`.
-    fn check(
-        version: SoapVersion,
-        header: &str,
-        addressing: Option<AddressingVersion>,
-    ) -> Result<HeaderCheck<'static>, crate::Error> {
-        let doc = format!(
-            "<e:Envelope xmlns:e=\"{}\" xmlns:x=\"urn:x\"><e:Header>{header}</e:Header><e:Body/></e:Envelope>",
-            version.envelope_namespace()
-        );
-        // Leaked (a test's few bytes): the check borrows what the request carried.
-        let addressed: Option<&'static crate::addressing::Addressed> = addressing.map(|version| {
-            &*Box::leak(Box::new(crate::addressing::Addressed {
-                version,
-                message_id: "urn:uuid:0".to_owned(),
-                reply_to: None,
-                reply_action: None,
-            }))
-        });
-        let mut c = HeaderCheck {
-            sent: crate::layer::Sent {
-                addressed,
-                signature_values: &[],
-            },
-            keep: true,
-            ..Default::default()
-        };
-        let incoming = crate::envelope::Incoming {
-            body: doc.as_bytes(),
-            attachments: None,
-            http_charset: None,
-            limits: Default::default(),
-            http_status: Some(200),
-            expected: Some(version),
-        };
-        crate::envelope::read_envelope_with_headers(incoming, Some(&mut c), &mut |r, _| {
-            r.skip_element()
-        })?;
-        Ok(c)
-    }
-
-    fn flagged(c: &HeaderCheck<'_>) -> Option<String> {
-        match &c.not_understood {
-            Some(HeaderErrorKind::MustUnderstand { local_name, .. }) => Some(local_name.clone()),
-            _ => None,
-        }
-    }
-
-    #[test]
-    fn must_understand_follows_the_actor_and_role_rules() {
-        use SoapVersion::*;
-        let cases = [
-            (Soap11, r#"<x:A e:mustUnderstand="1"/>"#, Some("A")),
-            (Soap11, r#"<x:A e:mustUnderstand="0"/>"#, None),
-            (
-                Soap11,
-                r#"<x:A e:mustUnderstand="1" e:actor="http://schemas.xmlsoap.org/soap/actor/next"/>"#,
-                Some("A"),
-            ),
-            (
-                Soap11,
-                r#"<x:A e:mustUnderstand="1" e:actor="urn:someone-else"/>"#,
-                None,
-            ),
-            (Soap12, r#"<x:A e:mustUnderstand="true"/>"#, Some("A")),
-            (
-                Soap12,
-                r#"<x:A e:mustUnderstand="false"/><x:B e:mustUnderstand="1"/>"#,
-                Some("B"),
-            ),
-            (
-                Soap12,
-                r#"<x:A e:mustUnderstand="true" e:role="http://www.w3.org/2003/05/soap-envelope/role/none"/>"#,
-                None,
-            ),
-            (
-                Soap12,
-                r#"<x:A e:mustUnderstand="true" e:role="http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"/>"#,
-                Some("A"),
-            ),
-            (
-                Soap12,
-                r#"<x:A e:mustUnderstand="true" e:role="http://www.w3.org/2003/05/soap-envelope/role/next"/>"#,
-                Some("A"),
-            ),
-            // A mustUnderstand attribute of no namespace is not SOAP's.
-            (Soap12, r#"<x:A mustUnderstand="true"/>"#, None),
-        ];
-        for (v, header, want) in cases {
-            let c = check(v, header, None).unwrap();
-            assert_eq!(flagged(&c).as_deref(), want, "{v} {header}");
-            assert!(!c.kept.is_empty(), "{header}");
-        }
-        let e = check(Soap11, r#"<x:A e:mustUnderstand="yes"/>"#, None).unwrap_err();
-        assert!(e.to_string().contains("yes"), "{e}");
-        assert!(
-            matches!(&e, crate::Error::Decode(d) if d.location.path.ends_with("/@mustUnderstand")),
-            "{e:?}"
-        );
-    }
-
-    #[test]
-    fn relates_to_is_the_reply_relationship_only() {
-        let ns = AddressingVersion::W3C.namespace();
-        let c = check(
-            SoapVersion::Soap11,
-            &format!(
-                r#"<a:RelatesTo xmlns:a="{ns}" RelationshipType="urn:other">urn:uuid:1</a:RelatesTo><a:RelatesTo xmlns:a="{ns}" e:mustUnderstand="1"> urn:uuid:2 </a:RelatesTo>"#
-            ),
-            Some(AddressingVersion::W3C),
-        )
-        .unwrap();
-        assert_eq!(c.relates_to.as_deref(), Some("urn:uuid:2"));
-        assert_eq!(
-            flagged(&c),
-            None,
-            "addressed: the wsa blocks are understood"
-        );
-        let old = AddressingVersion::Submission2004.namespace();
-        let c = check(
-            SoapVersion::Soap12,
-            &format!(r#"<w:RelatesTo xmlns:w="{old}" RelationshipType="w:Reply">urn:uuid:3</w:RelatesTo>"#),
-            Some(AddressingVersion::Submission2004),
-        )
-        .unwrap();
-        assert_eq!(c.relates_to.as_deref(), Some("urn:uuid:3"));
-        // Not addressed in that version: its mustUnderstand blocks are not understood.
-        let c = check(
-            SoapVersion::Soap11,
-            &format!(r#"<a:Action xmlns:a="{ns}" e:mustUnderstand="1">urn:x</a:Action>"#),
-            Some(AddressingVersion::Submission2004),
-        )
-        .unwrap();
-        assert_eq!(flagged(&c).as_deref(), Some("Action"));
     }
 
     #[test]

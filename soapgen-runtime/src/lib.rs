@@ -2,23 +2,27 @@
 //!
 //! Everything a generated or `#[soap_client]` client calls at run time, and nothing that reads WSDL:
 //!
+//! - [`Client`]: endpoint, transport and settings, shared by every generated client; its calls
+//!   are [`Call`]s, one call path for all;
+//! - [`message`]: the SOAP version, the operation, the request, and the message layers that
+//!   work on the message itself (yours too: [`ClientBuilder::layer`]);
 //! - [`envelope`]: SOAP 1.1 and 1.2 envelopes, written and read;
-//! - [`xml`]: the namespace-aware writer, the streaming reader, and the [`ToXml`] / [`FromXml`] traits;
-//! - [`base64`]: the streaming base64 decoder that never notices line breaks;
-//! - [`types`]: the XSD built-in types (decimal, unbounded integer, dateTime with offset, base64Binary…);
-//! - [`mime`]: MTOM/XOP and SOAP-with-Attachments packaging, read and written;
-//! - [`fault`]: SOAP faults of both versions as typed values;
 //! - [`header`]: SOAP header blocks both ways, `mustUnderstand` enforced on responses;
-//! - [`addressing`]: WS-Addressing 1.0 and 2004/08 request headers, the reply's `RelatesTo` checked;
+//! - [`fault`]: SOAP faults of both versions as typed values;
+//! - [`addressing`]: WS-Addressing 1.0 and 2004/08, as a message layer;
+//! - `wss` (feature `wss`): WS-Security — UsernameToken, Timestamp, X.509 signatures and
+//!   encryption, inbound verification — as a message layer, configured per client with
+//!   `ClientBuilder::wss`;
+//! - [`xml`]: the namespace-aware writer, the streaming reader, and the [`ToXml`] / [`FromXml`] traits;
+//! - [`types`]: the XSD built-in types (decimal, unbounded integer, dateTime with offset, base64Binary…);
+//! - [`base64`]: the streaming base64 decoder that never notices line breaks;
+//! - [`mime`]: MTOM/XOP and SOAP-with-Attachments packaging, read and written;
 //! - [`transport`]: the HTTP transport trait and its reqwest implementation;
-//! - [`Client`]: endpoint, transport and settings, shared by every generated client;
-//! - [`call`]: the call path of generated clients ([`Call`], response shapes, result readers);
-//! - [`Error`]: one error type with predicates;
+//! - [`error`]: one [`Error`] type with predicates, and the errors it carries;
 //! - [`wire`]: redaction and bounds for the logged request and response envelopes;
+//! - `blocking` (feature `blocking`): the runtime a generated blocking client waits on;
 //! - `arbitrary` (feature `proptest`): arbitrary values of XML-bound types for property tests
-//!   (`#[derive(ArbitraryXml)]`, emitted on every generated type);
-//! - `wss` (feature `wss`): WS-Security — UsernameToken, Timestamp, X.509 signatures — configured
-//!   per client with `ClientBuilder::wss`.
+//!   (`#[derive(ArbitraryXml)]`, emitted on every generated type).
 //!
 //! # Example: a client from a trait
 //!
@@ -77,13 +81,12 @@ pub mod arbitrary;
 pub mod base64;
 #[cfg(feature = "blocking")]
 pub mod blocking;
-pub mod call;
 mod client;
 pub mod envelope;
 pub mod error;
 pub mod fault;
 pub mod header;
-mod layer;
+pub mod message;
 pub mod mime;
 pub mod transport;
 pub mod types;
@@ -97,11 +100,10 @@ pub mod xml;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use call::Call;
-pub use client::{Client, ClientBuilder, Operation, DEFAULT_MAX_RESPONSE_BYTES};
-pub use envelope::SoapVersion;
+pub use client::{Call, Client, ClientBuilder, WithResponse, DEFAULT_MAX_RESPONSE_BYTES};
 pub use error::{DecodeError, EncodeError, Error, TransportError, ValueError};
 pub use fault::{Fault, FaultError};
+pub use message::{Operation, SoapVersion};
 pub use soapgen_macros::{soap_client, ArbitraryXml, FromXml, ToXml};
 
 /// Keeps its tokens with the `proptest` feature and drops them without it: the items

@@ -4,6 +4,7 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::types::Nillable;
 use crate::xml::{FromXml, Name, StartTag, XmlReader, XmlWriter};
 
+pub use crate::client::{result, send, Decoder, ResponseContext, ResponseShape};
 pub use crate::types::{collapse, FromXmlText, NoNamespaces, PrefixResolver, ToXmlText};
 pub use crate::xml::TextOut;
 
@@ -263,24 +264,25 @@ pub fn enumeration_error(
     crate::ValueError::new(type_name, text).because(format!("expected one of {allowed}"))
 }
 
-/// The attachment bound to the WSDL message part `name` of `op`'s response (WSDL 1.1 §5
-/// `mime:content`), found as [`Attachments::find_part`](crate::mime::Attachments::find_part) says.
+/// The attachment bound to the WSDL message part `name` of the response `cx` reads (WSDL 1.1
+/// §5 `mime:content`), found as [`Attachments::find_part`](crate::mime::Attachments::find_part)
+/// says.
 ///
 /// # Errors
 ///
-/// [`Error::Decode`](crate::Error::Decode) with [`DecodeErrorKind::Attachment`] when the response
-/// has no such part, naming the Content-IDs it has.
+/// [`DecodeErrorKind::Attachment`] when the response has no such part, naming the Content-IDs
+/// it has.
 pub fn response_attachment(
-    attachments: &crate::mime::Attachments,
-    op: &crate::Operation,
+    cx: &ResponseContext<'_>,
     name: &str,
     position: usize,
     names: &[&str],
-) -> Result<crate::mime::Attachment, crate::Error> {
-    match attachments.find_part(name, position, names) {
+) -> Result<crate::mime::Attachment, DecodeError> {
+    match cx.attachments.find_part(name, position, names) {
         Some(part) => Ok(crate::mime::Attachment::from_part(part)),
         None => {
-            let ids: Vec<String> = attachments
+            let ids: Vec<String> = cx
+                .attachments
                 .iter()
                 .map(|p| format!("<{}>", p.content_id.as_deref().unwrap_or("none")))
                 .collect();
@@ -293,12 +295,11 @@ pub fn response_attachment(
                 DecodeErrorKind::Attachment(format!(
                     "no attachment for the part {name:?} of the {} response (WSDL mime:content; \
                      expected a Content-ID starting with \"{name}=\" or attachment number {}): {have}",
-                    op.name,
+                    cx.operation.name,
                     position + 1
                 )),
                 crate::error::Location::default(),
-            )
-            .into())
+            ))
         }
     }
 }

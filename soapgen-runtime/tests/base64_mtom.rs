@@ -3,13 +3,12 @@
 //! messages, end to end through the derives.
 
 use bytes::Bytes;
-use soapgen_runtime::envelope::{
-    read_response_with_attachments, BodyContent, EnvelopeWriter, SoapVersion,
-};
+use soapgen_runtime::envelope::{read_response_with_attachments, BodyContent, EnvelopeWriter};
 use soapgen_runtime::error::DecodeErrorKind;
 use soapgen_runtime::mime::{parse_multipart_related, Attachments};
 use soapgen_runtime::types::Base64Binary;
 use soapgen_runtime::xml::{Limits, Name, XmlReader, XmlWriter};
+use soapgen_runtime::SoapVersion;
 use soapgen_runtime::{DecodeError, FromXml, ToXml};
 
 #[derive(Debug, Clone, PartialEq, ToXml, FromXml)]

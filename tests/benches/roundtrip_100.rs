@@ -3,8 +3,9 @@
 //! envelope, in memory. Also each direction alone.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use soapgen_runtime::envelope::{read_response, BodyContent, EnvelopeWriter, SoapVersion};
+use soapgen_runtime::envelope::{read_response, BodyContent, EnvelopeWriter};
 use soapgen_runtime::xml::{Limits, Name};
+use soapgen_runtime::SoapVersion;
 use soapgen_runtime::{FromXml, ToXml};
 use soapgen_tests::large_objects::{sample, Echo, NS};
 

@@ -20,7 +20,7 @@ use soapgen_tests::wss::{
 const OP: Operation = echo_operation(SoapVersion::Soap11);
 
 fn request(client: &Client, text: &str) -> String {
-    text_envelope(client, &OP, "tns", ECHO_NS, text)
+    text_envelope(client, &OP, &[("tns", ECHO_NS)], text)
 }
 
 fn bench(c: &mut Criterion) {

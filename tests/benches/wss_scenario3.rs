@@ -31,7 +31,7 @@ const NS: &str = "urn:bench";
 const OP: Operation = Operation::new("Echo", "urn:bench#Echo", SoapVersion::Soap11);
 
 fn message(client: &Client, text: &str) -> String {
-    text_envelope(client, &OP, "w", NS, text)
+    text_envelope(client, &OP, &[("w", NS)], text)
 }
 
 /// DER of a PEM file's content by the openssl command line (`args` after `-in <file>`).

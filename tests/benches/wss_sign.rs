@@ -20,7 +20,7 @@ use soapgen_tests::wss::{echo_operation, offline_client, text_envelope, ECHO_NS}
 const OP: Operation = echo_operation(SoapVersion::Soap11);
 
 fn request(client: &Client, text: &str) -> String {
-    text_envelope(client, &OP, "tns", ECHO_NS, text)
+    text_envelope(client, &OP, &[("tns", ECHO_NS)], text)
 }
 
 fn bench(c: &mut Criterion) {

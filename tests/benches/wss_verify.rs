@@ -65,7 +65,7 @@ struct Fixture {
 }
 
 fn message(client: &Client, text: &str) -> String {
-    text_envelope(client, &OP, "w", NS, text)
+    text_envelope(client, &OP, &[("w", NS)], text)
 }
 
 fn openssl_der(sh: &str, path: &std::path::Path) -> Vec<u8> {

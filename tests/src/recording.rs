@@ -1,7 +1,8 @@
 //! A transport that records every exchange around the reqwest transport: the request body and
 //! Content-Type, and the response's, for tests that check what went over the wire (MTOM or plain
 //! XML, SwA packaging, the request envelope as sent, a signed response as received). It can also
-//! hold each request back a while (a Timestamp that has expired when it arrives). Bodies of
+//! hold each request back a while (a Timestamp that has expired when it arrives), or change it
+//! on the way as a man in the middle would (a tampered signed Body). Bodies of
 //! [`MAX_KEPT_BODY`] bytes or more are not kept (their lengths are): the MTOM tests' 64 MiB
 //! messages are not held for the transport's life.
 //!
@@ -58,6 +59,8 @@ fn kept(body: &[u8]) -> String {
 pub struct Recording {
     inner: ReqwestTransport,
     delay: Duration,
+    /// What each request body is changed to on the way.
+    rewrite: Option<fn(&str) -> String>,
     seen: Mutex<Vec<Exchange>>,
 }
 
@@ -75,7 +78,17 @@ impl Recording {
                 .build()
                 .expect("default reqwest transport"),
             delay,
+            rewrite: None,
             seen: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A recording transport that sends each request body (UTF-8) as `rewrite` changes it, as
+    /// a man in the middle would, and records what it sent.
+    pub fn rewriting(rewrite: fn(&str) -> String) -> Self {
+        Recording {
+            rewrite: Some(rewrite),
+            ..Self::new()
         }
     }
 
@@ -128,7 +141,11 @@ impl Default for Recording {
 }
 
 impl Transport for Recording {
-    fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
+    fn send(&self, mut request: HttpRequest) -> TransportFuture<'_> {
+        if let Some(rewrite) = self.rewrite {
+            let changed = rewrite(&String::from_utf8_lossy(&request.body));
+            request.body = changed.into_bytes().into();
+        }
         let index = {
             let mut seen = self.seen.lock().unwrap();
             seen.push(Exchange {

@@ -20,6 +20,7 @@ use std::path::Path;
 
 use std::time::Duration;
 
+use soapgen_runtime::message::Request;
 use soapgen_runtime::wss::{Certificate, TrustStore, WssConfig, X509Credential, X509Signer};
 use soapgen_runtime::xml::{Name, XmlWriter};
 use soapgen_runtime::{Client, EncodeError, Operation, SoapVersion};
@@ -136,20 +137,31 @@ pub fn text_element(
     w.end_element()
 }
 
+/// The request `<prefix:{name}><prefix:text>text</prefix:text></prefix:{name}>` as `client`
+/// writes it, the first of `namespaces` (declared on the Envelope) the elements' `(prefix,
+/// namespace)`. Panics if the client cannot write it.
+pub fn text_request(
+    client: &Client,
+    namespaces: &'static [(&'static str, &'static str)],
+    name: &str,
+    text: &str,
+) -> Request {
+    let mut req = client.request(namespaces);
+    text_element(req.body_writer(), namespaces[0].1, name, text).expect("body");
+    req.finish().expect("finish")
+}
+
 /// The finished envelope `client` writes for `op` with the Body
-/// `<prefix:{op.name}><prefix:text>text</prefix:text></prefix:{op.name}>`, `prefix` bound to
-/// `ns`, without sending it. Panics if the client cannot write it.
+/// `<prefix:{op.name}><prefix:text>text</prefix:text></prefix:{op.name}>` ([`text_request`]),
+/// without sending it. Panics if the client cannot write it.
 pub fn text_envelope(
     client: &Client,
     op: &Operation,
-    prefix: &str,
-    ns: &str,
+    namespaces: &'static [(&'static str, &'static str)],
     text: &str,
 ) -> String {
-    let mut env = client.envelope(op, &[(prefix, ns)]).expect("envelope");
-    env.body(|w| text_element(w, ns, op.name, text))
-        .expect("body");
-    env.finish().expect("finish")
+    let request = text_request(client, namespaces, op.name, text);
+    client.message(op, &request).expect("envelope").envelope
 }
 
 /// A client for an unused address (`http://127.0.0.1:9/`) configured with `wss`, for writing
@@ -175,11 +187,13 @@ pub fn request_with(
     body: impl FnOnce(&mut XmlWriter) -> Result<(), EncodeError>,
 ) -> String {
     let client = offline_client(wss);
-    let mut env = client
-        .envelope(&echo_operation(version), &[("tns", ECHO_NS)])
-        .expect("envelope");
-    env.body(body).expect("body");
-    env.finish().expect("finish")
+    let mut req = client.request(&[("tns", ECHO_NS)]);
+    body(req.body_writer()).expect("body");
+    let request = req.finish().expect("finish");
+    client
+        .message(&echo_operation(version), &request)
+        .expect("envelope")
+        .envelope
 }
 
 /// A path as `&str` (the test PKI's paths are UTF-8).

@@ -6,8 +6,9 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use soapgen_runtime::envelope::{read_response, BodyContent, EnvelopeWriter, SoapVersion};
+use soapgen_runtime::envelope::{read_response, BodyContent, EnvelopeWriter};
 use soapgen_runtime::xml::{Limits, Name};
+use soapgen_runtime::SoapVersion;
 use soapgen_runtime::{Client, FromXml, ToXml};
 use soapgen_tests::large_objects::{self as hand, Echo, NS};
 

@@ -6,7 +6,7 @@
 
 use std::process::ExitCode;
 
-use soapgen_runtime::envelope::SoapVersion;
+use soapgen_runtime::SoapVersion;
 
 /// The client generated at build time from `large_objects.wsdl` (see build.rs).
 #[allow(missing_docs, clippy::all)]

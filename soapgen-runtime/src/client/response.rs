@@ -1,135 +1,243 @@
-//! Reading a call's response: MIME packaging unpacked (MTOM/XOP, SwA), the inbound WS-Security
-//! policy applied, the envelope walked and its header blocks checked (SOAP 1.1 §4.2.3, SOAP 1.2
-//! Part 1 §5.2.3), the Body's child handed to the generated decoder, and the HTTP status and
-//! content that are not a SOAP response turned into typed errors (SOAP 1.1 §6.2, SOAP 1.2 Part 2
-//! §7.5.1.2).
+//! Reading a call's response, once: MIME packaging unpacked (MTOM/XOP, SwA), each message
+//! layer's inbound check, the envelope walked with its header blocks offered to the layers and
+//! `mustUnderstand` enforced (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3), the Body's child handed
+//! to the result's reader, a reply checked or a fault annotated by the layers, and HTTP statuses
+//! and content that are not a SOAP response turned into typed errors (SOAP 1.1 §6.2, SOAP 1.2
+//! Part 2 §7.5.1.2).
 
-use super::*;
-use crate::fault::FaultSecurity;
-use crate::layer::Sent;
+use super::exchange::Exchanged;
+use super::Client;
+use crate::envelope::{read_envelope, BodyContent};
+use crate::error::{DecodeError, DecodeErrorKind, Error, Location, ValueError};
+use crate::header::{
+    HeaderError, HeaderErrorKind, ResponseHeader, SOAP11_ACTOR_NEXT, SOAP12_ROLE_NEXT,
+    SOAP12_ROLE_ULTIMATE_RECEIVER,
+};
+use crate::message::{InboundBlock, Incoming, LayerCall, Operation, SoapVersion, Verdict};
+use crate::mime::{parse_multipart_related, Attachments};
+use crate::transport::HttpResponse;
+use crate::types::AnyElement;
+use crate::xml::{FromXml, Name, StartTag, XmlReader};
+
+/// What reads a call's result: given the Body's child (the reader just after its start tag),
+/// or `None` for a one-way operation's empty acknowledgement (WSDL 1.1 §2.4.1), and the
+/// response's attachments.
+pub(crate) type ResultReader<'d> = dyn for<'i> FnMut(
+        Option<(&mut XmlReader<'i>, StartTag<'i>)>,
+        &Attachments,
+    ) -> Result<(), DecodeError>
+    + 'd;
 
 impl Client {
-    pub(super) fn decode_envelope<T>(
+    /// Reads the response of `exchanged`, a call of `op`, handing the Body's child to `read`
+    /// (with `kept`, the response's header blocks go there), and returns its attachments. Not
+    /// generic: compiled once, whatever the result types of the operations.
+    pub(crate) fn read_result(
         &self,
         op: &Operation,
-        resp: &HttpResponse,
-        sent: Sent<'_>,
-        decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
-    ) -> Result<(BodyContent<T>, Attachments), Error> {
-        crate::envelope::decode_once(decode, |body| {
-            self.decode_response(resp, Some(op.version), sent, None, body)
-        })
-    }
-
-    /// Reads the response to a call: multipart/related unpacked (MTOM/XOP, SwA), the WS-Security
-    /// inbound policy applied to a 2xx response, the envelope walked, the Body's child handed to
-    /// `decode`. Not generic: compiled once, whatever the result types of the operations.
-    ///
-    /// The header blocks are checked (`mustUnderstand`, SOAP 1.1 §4.2.3 and SOAP 1.2 Part 1
-    /// §5.2.3; the reply's `wsa:RelatesTo` against `request`'s MessageID) and, with `kept`,
-    /// kept there. `sent` is what the request carried (its addressing and SignatureValues), which
-    /// the message layers check the reply against.
-    pub(crate) fn decode_response(
-        &self,
-        resp: &HttpResponse,
-        expected: Option<SoapVersion>,
-        sent: Sent<'_>,
-        kept: Option<&mut Vec<crate::header::ResponseHeader>>,
-        decode: &mut BodyReader<'_>,
-    ) -> Result<(BodyContent<()>, Attachments), Error> {
-        let status = resp.status;
-        let content_type = resp.content_type();
-        let ok = (200..300).contains(&status);
-        let headers = &self.inner.settings.soap_headers;
-        let layers = self.inner.settings.layers();
+        exchanged: &mut Exchanged,
+        kept: Option<&mut Vec<ResponseHeader>>,
+        read: &mut ResultReader<'_>,
+    ) -> Result<Attachments, Error> {
+        let resp = &exchanged.response;
+        let layers = &mut exchanged.layers;
+        let ok = (200..300).contains(&resp.status);
         if is_blank(&resp.body) {
+            if op.one_way && ok {
+                let none = Attachments::default();
+                read(None, &none).map_err(Error::from)?;
+                return Ok(none);
+            }
             let why = layers
                 .iter()
-                .find_map(|l| l.no_envelope(sent, headers, ok))
+                .find_map(|l| l.no_envelope(ok))
                 .unwrap_or_else(|| "empty body where a SOAP envelope was expected".to_owned());
             return Err(http_error(resp, &why));
         }
+        let settings = &self.inner.settings;
+        let content_type = resp.content_type();
         // MTOM/XOP or SwA (RFC 2387): the envelope is the root part, the rest are attachments.
-        let multipart = match content_type {
+        let (xml, xml_type, attachments) = match content_type {
             Some(ct) if crate::mime::is_multipart_related(ct) => {
-                match parse_multipart_related(
-                    ct,
-                    resp.body.clone(),
-                    self.inner.settings.limits.max_mime_parts,
-                ) {
-                    Ok(m) => Some(m),
+                match parse_multipart_related(ct, resp.body.clone(), settings.limits.max_mime_parts)
+                {
+                    Ok(m) => (m.root.body, m.root.content_type, m.attachments),
                     Err(e) if ok => return Err(Error::Mime(Box::new(e))),
                     Err(_) => return Err(http_error(resp, &excerpt(&resp.body))),
                 }
             }
-            _ => None,
+            _ => (
+                resp.body.clone(),
+                content_type.map(str::to_owned),
+                Attachments::default(),
+            ),
         };
-        let (xml, attachments) = match &multipart {
-            Some(m) => (&m.root.body, Some(&m.attachments)),
-            None => (&resp.body, None),
-        };
-        let xml_type = match &multipart {
-            Some(m) => m.root.content_type.as_deref(),
-            None => content_type,
-        };
-        if !looks_like_xml(xml_type, xml) {
-            return Err(http_error(resp, &excerpt(xml)));
+        if !looks_like_xml(xml_type.as_deref(), &xml) {
+            return Err(http_error(resp, &excerpt(&xml)));
         }
-        let charset = xml_type.and_then(crate::xml::charset_of);
+        let charset = xml_type.as_deref().and_then(crate::xml::charset_of);
         let incoming = Incoming {
-            body: xml,
-            attachments,
+            body: &xml,
+            attachments: Some(&attachments),
             http_charset: charset.as_deref(),
-            limits: self.inner.settings.limits,
-            http_status: Some(status),
-            expected,
+            limits: settings.limits,
+            http_status: Some(resp.status),
+            expected: Some(op.version),
         };
-        // The message layers (WS-Security's inbound policy), before anything is read from the
-        // response: what one rewrote (a decrypted Body) is what the next sees and what is read.
+        // The layers' inbound checks, before anything is read: what one rewrote (a decrypted
+        // Body) is what the next sees and what is read.
         let mut rewritten: Option<String> = None;
-        let mut fault_security = FaultSecurity::default();
-        for l in layers.iter() {
-            let done = l.inbound(rewritten_or(incoming, &rewritten), sent, ok)?;
-            if done.rewritten.is_some() {
-                rewritten = done.rewritten;
-            }
-            if done.fault_security != FaultSecurity::NotChecked {
-                fault_security = done.fault_security;
+        let mut refused = None;
+        for l in layers.iter_mut() {
+            match l.inbound(&rewritten_or(incoming, &rewritten)) {
+                Verdict::Accept => {}
+                Verdict::Rewrite(d) => rewritten = Some(d),
+                Verdict::Refuse(e) => {
+                    refused = Some(e);
+                    break;
+                }
             }
         }
         let incoming = rewritten_or(incoming, &rewritten);
-        let mut check = crate::header::HeaderCheck {
-            understood: &headers.understood,
-            sent,
+        let mut headers = Headers {
+            understood: &settings.understood,
             layers,
-            keep: kept.is_some(),
-            ..Default::default()
+            kept,
+            not_understood: None,
         };
-        let read = read_envelope_with_headers(incoming, Some(&mut check), decode);
-        if let Some(kept) = kept {
-            *kept = std::mem::take(&mut check.kept);
-        }
-        match read {
-            Ok(v) if ok => {
-                if let Some(kind) = check.not_understood {
-                    return Err(Error::Header(Box::new(crate::header::HeaderError { kind })));
+        let walked = read_envelope(
+            &incoming,
+            Some(&mut |r, start, version| headers.block(r, start, version)),
+            &mut |r, start| match refused {
+                // A refused response is read for a fault only.
+                Some(_) => r.skip_element(),
+                None => read(Some((r, start)), &attachments),
+            },
+        );
+        let not_understood = headers.not_understood.take();
+        match walked {
+            Ok(content) if ok && refused.is_none() => {
+                if let Some(kind) = not_understood {
+                    return Err(Error::Header(Box::new(HeaderError { kind })));
                 }
-                for l in layers.iter() {
-                    l.reply(sent, &check, headers)?;
+                for l in layers.iter_mut() {
+                    l.reply()?;
                 }
-                Ok((v, multipart.map(|m| m.attachments).unwrap_or_default()))
+                match content {
+                    BodyContent::Payload(()) => {}
+                    BodyContent::Empty if op.one_way => read(None, &attachments)?,
+                    BodyContent::Empty => {
+                        return Err(Error::Decode(Box::new(DecodeError::new(
+                            DecodeErrorKind::MissingElement(format!(
+                                "response element of {}",
+                                op.name
+                            )),
+                            Location {
+                                path: "Body".to_owned(),
+                                ..Default::default()
+                            },
+                        ))))
+                    }
+                }
+                Ok(attachments)
             }
-            // A non-fault envelope with an error status: report the HTTP error.
-            Ok(_) => Err(http_error(resp, &excerpt(&resp.body))),
             Err(Error::Fault(mut f)) => {
-                f.security = fault_security;
-                f.action = check.action;
+                for l in layers.iter_mut() {
+                    l.fault(&mut f)?;
+                }
                 Err(Error::Fault(f))
             }
-            Err(e) if ok => Err(e),
+            // A non-fault envelope the layers refused.
+            Ok(_) if ok => Err(refused.unwrap_or_else(|| http_error(resp, ""))),
+            // A non-fault envelope with an error status: report the HTTP error.
+            Ok(_) => Err(http_error(resp, &excerpt(&resp.body))),
+            Err(e) if ok => Err(refused.unwrap_or(e)),
             // An error status whose body is not a readable envelope: the HTTP error is the news.
             Err(_) => Err(http_error(resp, &excerpt(&resp.body))),
         }
+    }
+}
+
+/// What the client does with a response's header blocks, as the walk reads them: offers each
+/// to the layers, keeps it (for [`Response::headers`](crate::header::Response::headers)), and
+/// notes the first `mustUnderstand` block targeted at the client that no one processes (SOAP
+/// 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3).
+struct Headers<'a> {
+    /// Blocks the caller says it processes: (namespace, local name).
+    understood: &'a [(String, String)],
+    layers: &'a mut [Box<dyn LayerCall>],
+    kept: Option<&'a mut Vec<ResponseHeader>>,
+    not_understood: Option<HeaderErrorKind>,
+}
+
+impl Headers<'_> {
+    /// Reads one header block, `start` just read, of an envelope of `version`, to its end.
+    fn block<'i>(
+        &mut self,
+        r: &mut XmlReader<'i>,
+        start: StartTag<'i>,
+        version: SoapVersion,
+    ) -> Result<(), DecodeError> {
+        let env = version.envelope_namespace();
+        let mu = match r.attribute(&start, Name::new(env, "mustUnderstand"))? {
+            None => false,
+            Some(v) => match v.trim() {
+                "1" | "true" => true,
+                "0" | "false" => false,
+                other => {
+                    let mut e = r.error_at(
+                        DecodeErrorKind::InvalidValue(ValueError::new("boolean", other)),
+                        start.offset(),
+                    );
+                    e.location.path.push_str("/@mustUnderstand");
+                    return Err(e);
+                }
+            },
+        };
+        let role = r
+            .attribute(&start, Name::new(env, version.role_attribute()))?
+            .map(|v| v.trim().to_owned());
+        let targeted = match (version, role.as_deref()) {
+            (_, None) => true,
+            (SoapVersion::Soap11, Some(a)) => a == SOAP11_ACTOR_NEXT,
+            (SoapVersion::Soap12, Some(a)) => {
+                a == SOAP12_ROLE_NEXT || a == SOAP12_ROLE_ULTIMATE_RECEIVER
+            }
+        };
+        let namespace = String::from_utf8_lossy(r.namespace_of(&start)).into_owned();
+        let local = start.local_name();
+        let kept = match self.kept {
+            Some(_) => Some(AnyElement::read_xml(r, start)?),
+            None => None,
+        };
+        let mut understood = self
+            .understood
+            .iter()
+            .any(|(n, l)| *n == namespace && l == local);
+        let mut block = InboundBlock::new(r, &start, &namespace, version, kept.as_ref());
+        for l in self.layers.iter_mut() {
+            understood |= l.header_block(&mut block)?;
+        }
+        let consumed = block.consumed();
+        if mu && targeted && !understood && self.not_understood.is_none() {
+            self.not_understood = Some(HeaderErrorKind::MustUnderstand {
+                namespace: namespace.clone(),
+                local_name: local.to_owned(),
+                role: role.clone(),
+            });
+        }
+        match (kept, &mut self.kept) {
+            (Some(element), Some(all)) => all.push(ResponseHeader {
+                local_name: local.to_owned(),
+                namespace,
+                must_understand: mu,
+                role,
+                element,
+            }),
+            _ if consumed => {}
+            _ => r.skip_element()?,
+        }
+        Ok(())
     }
 }
 
@@ -145,7 +253,7 @@ fn rewritten_or<'a>(incoming: Incoming<'a>, rewritten: &'a Option<String>) -> In
     }
 }
 
-pub(super) fn is_blank(body: &[u8]) -> bool {
+fn is_blank(body: &[u8]) -> bool {
     body.iter().all(|b| b.is_ascii_whitespace())
 }
 
@@ -176,5 +284,90 @@ fn http_error(resp: &HttpResponse, excerpt: &str) -> Error {
         status: resp.status,
         content_type: resp.content_type().map(str::to_owned),
         excerpt: excerpt.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::Incoming;
+
+    /// Runs the header checks over `header` (the Header's content) in `version`: the first
+    /// block not understood, and how many were kept.
+    fn check(version: SoapVersion, header: &str) -> Result<(Option<String>, usize), Error> {
+        let doc = format!(
+            "<e:Envelope xmlns:e=\"{}\" xmlns:x=\"urn:x\"><e:Header>{header}</e:Header><e:Body/></e:Envelope>",
+            version.envelope_namespace()
+        );
+        let mut kept = Vec::new();
+        let mut h = Headers {
+            understood: &[],
+            layers: &mut [],
+            kept: Some(&mut kept),
+            not_understood: None,
+        };
+        read_envelope(
+            &Incoming::new(doc.as_bytes(), Default::default()),
+            Some(&mut |r, s, v| h.block(r, s, v)),
+            &mut |r, _| r.skip_element(),
+        )?;
+        let flagged = match h.not_understood {
+            Some(HeaderErrorKind::MustUnderstand { local_name, .. }) => Some(local_name),
+            _ => None,
+        };
+        Ok((flagged, kept.len()))
+    }
+
+    #[test]
+    fn must_understand_follows_the_actor_and_role_rules() {
+        use SoapVersion::*;
+        let cases = [
+            (Soap11, r#"<x:A e:mustUnderstand="1"/>"#, Some("A")),
+            (Soap11, r#"<x:A e:mustUnderstand="0"/>"#, None),
+            (
+                Soap11,
+                r#"<x:A e:mustUnderstand="1" e:actor="http://schemas.xmlsoap.org/soap/actor/next"/>"#,
+                Some("A"),
+            ),
+            (
+                Soap11,
+                r#"<x:A e:mustUnderstand="1" e:actor="urn:someone-else"/>"#,
+                None,
+            ),
+            (Soap12, r#"<x:A e:mustUnderstand="true"/>"#, Some("A")),
+            (
+                Soap12,
+                r#"<x:A e:mustUnderstand="false"/><x:B e:mustUnderstand="1"/>"#,
+                Some("B"),
+            ),
+            (
+                Soap12,
+                r#"<x:A e:mustUnderstand="true" e:role="http://www.w3.org/2003/05/soap-envelope/role/none"/>"#,
+                None,
+            ),
+            (
+                Soap12,
+                r#"<x:A e:mustUnderstand="true" e:role="http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"/>"#,
+                Some("A"),
+            ),
+            (
+                Soap12,
+                r#"<x:A e:mustUnderstand="true" e:role="http://www.w3.org/2003/05/soap-envelope/role/next"/>"#,
+                Some("A"),
+            ),
+            // A mustUnderstand attribute of no namespace is not SOAP's.
+            (Soap12, r#"<x:A mustUnderstand="true"/>"#, None),
+        ];
+        for (v, header, want) in cases {
+            let (flagged, kept) = check(v, header).unwrap();
+            assert_eq!(flagged.as_deref(), want, "{v} {header}");
+            assert!(kept > 0, "{header}");
+        }
+        let e = check(Soap11, r#"<x:A e:mustUnderstand="yes"/>"#).unwrap_err();
+        assert!(e.to_string().contains("yes"), "{e}");
+        assert!(
+            matches!(&e, Error::Decode(d) if d.location.path.ends_with("/@mustUnderstand")),
+            "{e:?}"
+        );
     }
 }

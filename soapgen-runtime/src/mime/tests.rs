@@ -1,4 +1,5 @@
 use super::*;
+use crate::message::{OutgoingAttachment, Packaging, RequestMessage};
 
 fn msg(parts: &[(&str, &str)], boundary: &str) -> Vec<u8> {
     let mut out = b"preamble\r\n".to_vec();
@@ -132,8 +133,6 @@ fn mtom_requests_round_trip() {
             data: Bytes::from_static(b"\r\n--x\r\n"),
         }],
         packaging: Packaging::Mtom,
-        addressed: None,
-        signature_values: Vec::new(),
     };
     let (ct, body) = write_mtom(&m, "text/xml");
     let parsed = parse_multipart_related(&ct, body, 10).unwrap();
@@ -146,14 +145,19 @@ fn mtom_requests_round_trip() {
 
 #[test]
 fn swa_requests_have_a_text_xml_root_and_part_named_ids() {
-    let mut m = RequestMessage::from("<E/>".to_owned());
-    m.attach_part(
+    let mut r = crate::message::RequestWriter::new(&[]).finish().unwrap();
+    r.attach_part(
         "photo",
         Attachment::new("image/jpeg", vec![0xFFu8, 0xD8]),
         "image/*",
     );
-    m.attach_part("thumb nail", Attachment::from(Vec::new()), "image/*");
-    m.attach_part("doc", Attachment::from(&b"x"[..]), "text/xml");
+    r.attach_part("thumb nail", Attachment::from(Vec::new()), "image/*");
+    r.attach_part("doc", Attachment::from(&b"x"[..]), "text/xml");
+    let m = RequestMessage {
+        envelope: "<E/>".into(),
+        attachments: r.attachments().to_vec(),
+        packaging: r.packaging(),
+    };
     assert_eq!(m.packaging, Packaging::SwA);
     assert_eq!(m.attachments[0].content_type, "image/jpeg");
     assert_eq!(m.attachments[1].content_type, "application/octet-stream");

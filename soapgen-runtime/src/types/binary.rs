@@ -74,6 +74,18 @@ pub struct Base64Binary(pub Bytes);
 
 byte_wrapper!(Base64Binary);
 
+impl From<Base64Binary> for crate::mime::Attachment {
+    fn from(data: Base64Binary) -> Self {
+        data.into_bytes().into()
+    }
+}
+
+impl From<crate::mime::Attachment> for Base64Binary {
+    fn from(a: crate::mime::Attachment) -> Self {
+        Base64Binary(a.data)
+    }
+}
+
 /// Decodes base64Binary text held in one piece (attribute values, list items); element content is
 /// decoded while it streams by [`XmlReader::read_base64`](crate::xml::XmlReader::read_base64).
 pub(crate) fn decode_base64(text: &str) -> Result<Vec<u8>, ValueError> {

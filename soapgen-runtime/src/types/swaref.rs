@@ -30,8 +30,9 @@ pub const SWAREF_NS: &str = "http://ws-i.org/profiles/basic/1.1/xsd";
 /// # Examples
 ///
 /// ```
-/// use soapgen_runtime::envelope::{EnvelopeWriter, SoapVersion};
-/// use soapgen_runtime::mime::Packaging;
+/// use soapgen_runtime::envelope::EnvelopeWriter;
+/// use soapgen_runtime::message::Packaging;
+/// use soapgen_runtime::SoapVersion;
 /// use soapgen_runtime::types::SwaRef;
 /// use soapgen_runtime::xml::Name;
 /// use soapgen_runtime::ToXml;
@@ -168,15 +169,14 @@ impl FromXmlText for SwaRef {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::envelope::{
-        read_response_with_attachments, BodyContent, EnvelopeWriter, SoapVersion,
-    };
+    use crate::envelope::{read_response_with_attachments, BodyContent, EnvelopeWriter};
     use crate::error::DecodeErrorKind;
-    use crate::mime::{parse_multipart_related, write_swa, Packaging};
+    use crate::message::{Packaging, RequestMessage, SoapVersion};
+    use crate::mime::{parse_multipart_related, write_swa};
     use crate::xml::{FromXml, Limits, Name, ToXml};
     use crate::Error;
 
-    fn request(values: &[SwaRef]) -> crate::mime::RequestMessage {
+    fn request(values: &[SwaRef]) -> RequestMessage {
         let mut env = EnvelopeWriter::new(SoapVersion::Soap11, &[("p", "urn:p")]).unwrap();
         env.body(|w| {
             w.start_element(Name::new("urn:p", "Upload"))?;

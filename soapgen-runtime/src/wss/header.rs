@@ -7,7 +7,7 @@ use super::{
     random_bytes, Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE11_NS, WSSE_NS,
     WSU_NS,
 };
-use crate::envelope::SoapVersion;
+use crate::message::SoapVersion;
 use crate::xml::tree::{Document, Node};
 use crate::xml::{Name, XmlWriter};
 
@@ -27,14 +27,26 @@ pub(crate) struct Outgoing {
 }
 
 impl Outgoing {
-    pub(crate) fn new(cfg: WssConfig, header_at: usize) -> Result<Outgoing, WssError> {
+    /// The state of one envelope secured by `cfg`; the Security block goes at byte 0 until
+    /// [`set_header_at`](Self::set_header_at) says where.
+    pub(crate) fn new(cfg: WssConfig) -> Result<Outgoing, WssError> {
         Ok(Outgoing {
             cfg,
-            header_at,
+            header_at: 0,
             suffix: super::hex(&random_bytes::<8>()?),
             body_at: None,
             body_content: None,
         })
+    }
+
+    /// Records where the Security block goes: byte `at`, just inside the `Header`.
+    pub(crate) fn set_header_at(&mut self, at: usize) {
+        self.header_at = at;
+    }
+
+    /// The configuration.
+    pub(crate) fn config(&self) -> &WssConfig {
+        &self.cfg
     }
 
     /// The `wsu:Id` the Body start tag must carry, if the Body is signed.

@@ -3,7 +3,6 @@
 
 use super::verify::{process, Processed};
 use super::{InboundReport, UtcTime, WssConfig, WssError};
-use crate::fault::{Fault, FaultSecurity};
 use crate::xml::Limits;
 
 impl WssConfig {
@@ -50,8 +49,7 @@ impl WssConfig {
 
     /// As [`check_response`](Self::check_response), for the response to a request whose
     /// `ds:SignatureValue`s were `request_signatures` (raw bytes, as
-    /// [`RequestMessage::signature_values`](crate::mime::RequestMessage::signature_values) holds
-    /// them; empty for an unsigned request): with
+    /// a client's WS-Security layer keeps them; empty for an unsigned request): with
     /// [`signature_confirmation`](Self::signature_confirmation) on, the response's
     /// `wsse11:SignatureConfirmation`s must confirm exactly these (WSS 1.1 §8.5).
     ///
@@ -107,66 +105,6 @@ impl WssConfig {
             ))
         })?;
         process(self, text, sent, now, limits)
-    }
-}
-
-/// What the client does with a response after the inbound check.
-pub(crate) enum Checked {
-    /// Read the response (from `decrypted` if something was decrypted); a fault in it is marked
-    /// with `fault_security`.
-    Read {
-        decrypted: Option<String>,
-        fault_security: FaultSecurity,
-    },
-    /// Report this error.
-    Fail(crate::Error),
-}
-
-/// Called by the client on every response envelope (the root part, in `charset`), before anything
-/// is read from it: signatures verified and the Body decrypted per the policy (WSS 1.1 §8.4);
-/// `sent` the request's SignatureValues (for its SignatureConfirmations, WSS 1.1 §8.5).
-///
-/// A response that fails the policy is an [`Error::Security`](crate::Error::Security), unless it
-/// is a SOAP fault (found by `read_fault`): that is returned as the fault, marked
-/// [`FaultSecurity::NotVerified`], or refused if
-/// [`refuses_unverified_faults`](WssConfig::refuses_unverified_faults). A response with an error
-/// status that is neither (an HTML error page) is left for the client to report as the HTTP error.
-pub(crate) fn check_response(
-    cfg: &WssConfig,
-    xml: &[u8],
-    sent: &[Vec<u8>],
-    charset: Option<&str>,
-    ok: bool,
-    limits: Limits,
-    read_fault: impl FnOnce() -> Option<Box<Fault>>,
-) -> Checked {
-    let unchecked = || Checked::Read {
-        decrypted: None,
-        fault_security: FaultSecurity::NotChecked,
-    };
-    let doc = match crate::xml::to_utf8(xml, charset) {
-        Ok(d) => d,
-        Err(e) if ok => return Checked::Fail(e.into()),
-        Err(_) => return unchecked(),
-    };
-    match cfg.check_response_with_limits(&doc, Some(sent), UtcTime::now(), limits) {
-        // Only a signature vouches for a fault (WSS 1.1 §8.4).
-        Ok(p) => Checked::Read {
-            decrypted: p.decrypted,
-            fault_security: if cfg.requires_signature() {
-                FaultSecurity::Verified
-            } else {
-                FaultSecurity::NotChecked
-            },
-        },
-        Err(e) => match read_fault() {
-            Some(mut f) if !cfg.refuses_unverified_faults() => {
-                f.security = FaultSecurity::NotVerified(e.to_string());
-                Checked::Fail(crate::Error::Fault(f))
-            }
-            None if !ok => unchecked(),
-            _ => Checked::Fail(crate::Error::Security(Box::new(e))),
-        },
     }
 }
 

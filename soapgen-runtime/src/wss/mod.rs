@@ -50,9 +50,9 @@ mod c14n;
 mod decrypt;
 mod dn;
 mod encrypt;
-mod error;
 mod header;
 mod inbound;
+mod layer;
 mod policy;
 mod rsa_sha1;
 mod sign;
@@ -67,9 +67,9 @@ mod xmlenc;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use crate::error::WssError;
 pub use c14n::{canonicalize, exclusive_c14n, C14nMethod};
 pub use encrypt::{EncryptionOrder, X509Encryptor, ENCRYPTED_KEY_TOKEN};
-pub use error::WssError;
 pub use policy::{AlgorithmPolicy, C14N_10, C14N_11};
 pub use sign::{
     DigestAlgorithm, KeyReference, SignatureAlgorithm, X509Signer, DS_NS, EXC_C14N,
@@ -87,7 +87,6 @@ pub use xmlenc::{
 };
 
 pub(crate) use header::Outgoing;
-pub(crate) use inbound::{check_response, Checked};
 
 /// The `wsse` namespace of WSS 1.0 (WSS 1.1 §4, "oasis-200401-wss-wssecurity-secext-1.0.xsd").
 pub const WSSE_NS: &str =
@@ -302,9 +301,8 @@ impl WssConfig {
     /// confirmation without `Value` is accepted (§8.5: the responder's statement that there was
     /// no signature) and one with a `Value` refused; none is required.
     ///
-    /// The client passes each request's SignatureValues
-    /// ([`RequestMessage::signature_values`](crate::mime::RequestMessage::signature_values)) to
-    /// the check of its response; for a captured message use
+    /// The client's WS-Security layer keeps each request's SignatureValues for the check of
+    /// its response; for a captured message use
     /// [`check_response_to`](Self::check_response_to).
     pub fn signature_confirmation(self, required: bool) -> Self {
         self.edit(|c| c.signature_confirmation = required)

@@ -20,7 +20,7 @@ use super::{
     WssError, BASE64_BINARY, DS_NS, EXC_C14N, PASSWORD_DIGEST, PASSWORD_TEXT, THUMBPRINT_SHA1,
     WSSE11_NS, WSSE_NS, WSU_NS, X509V3, X509_SKI,
 };
-use crate::envelope::SoapVersion;
+use crate::message::SoapVersion;
 use crate::xml::Limits;
 
 /// `http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#STR-Transform`

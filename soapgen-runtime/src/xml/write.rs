@@ -113,7 +113,7 @@ pub struct XmlWriter {
     mime_base64: bool,
     /// MTOM: base64Binary values of at least this many bytes become attachments.
     mtom_threshold: Option<usize>,
-    attachments: Vec<crate::mime::OutgoingAttachment>,
+    attachments: Vec<crate::message::OutgoingAttachment>,
     /// An `xop:Include` was written: the message is MTOM, not SwA.
     xop: bool,
     /// `xsi:type` for the next start tag (SOAP 1.1 §5 encoding), (namespace, local).
@@ -202,7 +202,7 @@ impl XmlWriter {
         }
         let content_id = format!("{}.attachment@soapgen", self.attachments.len() + 1);
         let url = crate::mime::cid_url(&content_id);
-        self.attachments.push(crate::mime::OutgoingAttachment {
+        self.attachments.push(crate::message::OutgoingAttachment {
             content_id,
             content_type: "application/octet-stream".to_owned(),
             data: data.clone(),
@@ -224,7 +224,7 @@ impl XmlWriter {
         );
         let url = crate::mime::cid_url(&content_id);
         let content_type = content_type.trim();
-        self.attachments.push(crate::mime::OutgoingAttachment {
+        self.attachments.push(crate::message::OutgoingAttachment {
             content_id,
             content_type: if content_type.is_empty() {
                 "application/octet-stream".to_owned()
@@ -238,20 +238,20 @@ impl XmlWriter {
 
     /// The attachments recorded by [`mtom_attachment`](Self::mtom_attachment) and
     /// [`swa_attachment`](Self::swa_attachment), in order.
-    pub fn take_attachments(&mut self) -> Vec<crate::mime::OutgoingAttachment> {
+    pub fn take_attachments(&mut self) -> Vec<crate::message::OutgoingAttachment> {
         std::mem::take(&mut self.attachments)
     }
 
     /// How the attachments recorded so far must be packaged: [`Packaging::Mtom`] once an
     /// `xop:Include` was written, [`Packaging::SwA`] otherwise.
     ///
-    /// [`Packaging::Mtom`]: crate::mime::Packaging::Mtom
-    /// [`Packaging::SwA`]: crate::mime::Packaging::SwA
-    pub fn packaging(&self) -> crate::mime::Packaging {
+    /// [`Packaging::Mtom`]: crate::message::Packaging::Mtom
+    /// [`Packaging::SwA`]: crate::message::Packaging::SwA
+    pub fn packaging(&self) -> crate::message::Packaging {
         if self.xop {
-            crate::mime::Packaging::Mtom
+            crate::message::Packaging::Mtom
         } else {
-            crate::mime::Packaging::SwA
+            crate::message::Packaging::SwA
         }
     }
 
@@ -301,6 +301,19 @@ impl XmlWriter {
         }
         self.push_binding(prefix.to_owned(), uri);
         Ok(())
+    }
+
+    /// Treats `prefix` as bound to `uri` by a declaration outside what this writer writes (on
+    /// the `Envelope` the content goes into), so elements in `uri` use it without declaring it
+    /// again. Only before any element.
+    pub(crate) fn inherit_namespace(&mut self, prefix: &str, uri: &str) {
+        if self.open.is_empty() && self.lookup_prefix(uri) != Some(prefix) {
+            self.ns_cache.set(None);
+            self.bindings.push(Binding {
+                prefix: prefix.to_owned(),
+                uri: uri.to_owned(),
+            });
+        }
     }
 
     /// Writes the start tag of an element named `name`, declaring a prefix for its namespace if none is

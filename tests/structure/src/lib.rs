@@ -262,6 +262,20 @@ impl Crate {
         Some(&m.file)
     }
 
+    /// The paths `file` (relative to `src`) names and the file each resolves to: why it
+    /// imports what it does.
+    pub fn why(&self, file: &Path) -> Vec<(String, PathBuf)> {
+        let mut out = Vec::new();
+        for p in self.uses.get(file).into_iter().flatten() {
+            if let Some(to) = self.resolve(p, 0) {
+                if to != file {
+                    out.push((p.join("::"), to.to_owned()));
+                }
+            }
+        }
+        out
+    }
+
     /// The import graph between the crate's files.
     pub fn graph(&self) -> Graph {
         let mut g = Graph::new();
@@ -383,11 +397,8 @@ impl Uses<'_> {
     }
 
     fn note(&mut self, segments: Vec<String>) {
-        if segments.len() > 1
-            || segments
-                .first()
-                .is_some_and(|s| s == "crate" || s == "super")
-        {
+        // A lone `crate` or `super` is a visibility (`pub(crate)`), not a path to an item.
+        if segments.len() > 1 {
             let abs = self.absolute(&segments);
             if abs.first().is_none_or(|s| s != EXTERN) {
                 self.found.insert(abs);

@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run -p soapgen-structure --bin import-graph -- soapgen-runtime/src        # cycles, then each file's imports
 //! cargo run -p soapgen-structure --bin import-graph -- soapgen-runtime/src --dot  # Graphviz
+//! cargo run -p soapgen-structure --bin import-graph -- soapgen-runtime/src --why client.rs  # the paths behind one file's arrows
 //! ```
 
 use std::io::Write;
@@ -14,8 +15,8 @@ use soapgen_structure::{cycles, Crate, Graph};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(src) = args.iter().find(|a| !a.starts_with("--")) else {
-        eprintln!("usage: import-graph <crate>/src [--dot]");
+    let Some(src) = args.first().filter(|a| !a.starts_with("--")) else {
+        eprintln!("usage: import-graph <crate>/src [--dot | --why <file>]");
         return ExitCode::from(2);
     };
     let c = match Crate::read(&PathBuf::from(src)) {
@@ -25,6 +26,16 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Some(file) = args
+        .iter()
+        .position(|a| a == "--why")
+        .and_then(|i| args.get(i + 1))
+    {
+        for (path, to) in c.why(&PathBuf::from(file)) {
+            println!("{path} -> {}", to.display());
+        }
+        return ExitCode::SUCCESS;
+    }
     // A closed pipe (`| head`) ends the output quietly.
     let _ = print(&c.graph(), args.iter().any(|a| a == "--dot"));
     ExitCode::SUCCESS

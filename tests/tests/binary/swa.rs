@@ -156,21 +156,21 @@ async fn a_swa_ref_naming_no_attachment_is_a_fault_from_gsoap() {
         "urn:soapgen:swa#EchoRef",
         soapgen_runtime::SoapVersion::Soap11,
     );
-    let mut env = c
-        .client()
-        .envelope(&op, &[("p", "urn:soapgen:swa")])
-        .unwrap();
-    env.body(|w| {
+    let mut req = c.client().request(&[("p", "urn:soapgen:swa")]);
+    let w = req.body_writer();
+    {
         use soapgen_runtime::xml::Name;
-        w.start_element(Name::new("urn:soapgen:swa", "EchoRef"))?;
-        w.simple_element(Name::new("urn:soapgen:swa", "name"), "x")?;
-        w.simple_element(Name::new("urn:soapgen:swa", "photo"), "cid:nothing@here")?;
-        w.end_element()
-    })
-    .unwrap();
+        w.start_element(Name::new("urn:soapgen:swa", "EchoRef"))
+            .unwrap();
+        w.simple_element(Name::new("urn:soapgen:swa", "name"), "x")
+            .unwrap();
+        w.simple_element(Name::new("urn:soapgen:swa", "photo"), "cid:nothing@here")
+            .unwrap();
+        w.end_element().unwrap();
+    }
     let e = c
         .client()
-        .call(&op, env.finish().unwrap(), |r, _| {
+        .call(&op, req.finish().unwrap(), |r, _| {
             r.skip_element()?;
             Ok(())
         })

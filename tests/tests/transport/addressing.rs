@@ -3,7 +3,9 @@
 //! the headers: WS-Addressing 1.0 (`import/wsa5.h`) and the 2004/08 submission (`import/wsa.h`),
 //! SOAP 1.1 and 1.2 each. The client is a `#[soap_client(addressing = "…")]` trait.
 
-use soapgen_runtime::addressing::{AddressingMode, AddressingVersion, WSA_2004_NS, WSA_NS};
+use soapgen_runtime::addressing::{
+    Addressing, AddressingMode, AddressingVersion, WSA_2004_NS, WSA_NS,
+};
 use soapgen_runtime::error::TransportErrorKind;
 use soapgen_runtime::header::{HeaderBlock, HeaderErrorKind, SOAP12_ROLE_NONE};
 use soapgen_runtime::xml::Name;
@@ -312,7 +314,7 @@ fn ws_security_signs_the_addressing_headers_when_asked() {
                 .wss(wss)
                 .build()
                 .unwrap();
-            let xml = text_envelope(&client, &echo_operation(v), "tns", ECHO_NS, "signed");
+            let xml = text_envelope(&client, &echo_operation(v), &[("tns", ECHO_NS)], "signed");
             xmlsec1_verify(&xml, &["--pubkey-cert-pem", cert])
                 .unwrap_or_else(|e| panic!("{version} {v}: xmlsec1 refused:\n{e}\n{xml}"));
             let doc = roxmltree::Document::parse(&xml).unwrap();
@@ -347,12 +349,10 @@ fn ws_security_signs_the_addressing_headers_when_asked() {
         .wss(wss)
         .build()
         .unwrap();
-    let mut env = client
-        .envelope(&echo_operation(SoapVersion::Soap11), &[("tns", ECHO_NS)])
-        .unwrap();
-    env.body(|w| soapgen_tests::wss::text_element(w, ECHO_NS, "Echo", "x"))
-        .unwrap();
-    assert!(env.finish().is_err());
+    let request = soapgen_tests::wss::text_request(&client, &[("tns", ECHO_NS)], "Echo", "x");
+    assert!(client
+        .message(&echo_operation(SoapVersion::Soap11), &request)
+        .is_err());
 }
 
 /// The blocking form: `with_response().wait(…)` on a private runtime, outside async code.
@@ -517,10 +517,12 @@ async fn a_reply_with_another_action_is_a_typed_error_unless_switched_off() {
                 "{version} {v}"
             );
             assert!(e.to_string().contains("check_reply_action(false)"), "{e}");
-            let r = client(&url, v, |b| b.addressing(mode).check_reply_action(false))
-                .echo("accepted".into())
-                .await
-                .unwrap_or_else(|e| panic!("{version} {v}: {e}"));
+            let r = client(&url, v, |b| {
+                b.addressing(Addressing::from(mode).check_reply_action(false))
+            })
+            .echo("accepted".into())
+            .await
+            .unwrap_or_else(|e| panic!("{version} {v}: {e}"));
             assert_eq!(r.text, "accepted");
             // The right action passes the check.
             let r = client(&peer.url("/no-session"), v, |b| b.addressing(mode))
@@ -602,10 +604,12 @@ async fn a_fault_to_address_gets_the_fault() {
     for v in VERSIONS {
         let listener = accepting_listener();
         let sink = format!("{}faults", listener.url().trim_end_matches("soap"));
-        let e = client(&peer.url("/refuse"), v, |b| b.fault_to(&sink))
-            .echo("x".into())
-            .await
-            .unwrap_err();
+        let e = client(&peer.url("/refuse"), v, |b| {
+            b.addressing(Addressing::new().fault_to(&sink))
+        })
+        .echo("x".into())
+        .await
+        .unwrap_err();
         assert_eq!(e.status(), Some(202), "{v}: {e:?}");
         assert!(e.to_string().contains(&sink), "{e}");
         let got = relayed(&listener);
@@ -616,10 +620,12 @@ async fn a_fault_to_address_gets_the_fault() {
             "{v}: wsa:To of the relayed fault: {got}"
         );
         // With the same FaultTo, a call that succeeds gets its reply on the HTTP response.
-        let r = client(&peer.url("/no-session"), v, |b| b.fault_to(&sink))
-            .echo("replied".into())
-            .await
-            .unwrap_or_else(|e| panic!("{v}: {e}"));
+        let r = client(&peer.url("/no-session"), v, |b| {
+            b.addressing(Addressing::new().fault_to(&sink))
+        })
+        .echo("replied".into())
+        .await
+        .unwrap_or_else(|e| panic!("{v}: {e}"));
         assert_eq!(r.text, "replied");
     }
 }
@@ -632,10 +638,12 @@ async fn a_reply_to_address_gets_the_reply() {
     for v in VERSIONS {
         let listener = accepting_listener();
         let sink = format!("{}replies", listener.url().trim_end_matches("soap"));
-        let e = client(&peer.url("/relay/no-session"), v, |b| b.reply_to(&sink))
-            .echo("relayed".into())
-            .await
-            .unwrap_err();
+        let e = client(&peer.url("/relay/no-session"), v, |b| {
+            b.addressing(Addressing::new().reply_to(&sink))
+        })
+        .echo("relayed".into())
+        .await
+        .unwrap_err();
         assert_eq!(e.status(), Some(202), "{v}: {e:?}");
         assert!(e.to_string().contains(&sink), "{e}");
         let got = relayed(&listener);
@@ -646,13 +654,13 @@ async fn a_reply_to_address_gets_the_reply() {
     // Not an absolute IRI: refused when the client is built.
     for bad in ["replies", "http://a b/"] {
         let e = Client::builder(peer.url("/"))
-            .reply_to(bad)
+            .addressing(Addressing::new().reply_to(bad))
             .build()
             .unwrap_err();
         assert!(matches!(e, Error::Encode(_)), "{bad}: {e:?}");
         assert!(e.to_string().contains("wsa:ReplyTo"), "{e}");
         let e = Client::builder(peer.url("/"))
-            .fault_to(bad)
+            .addressing(Addressing::new().fault_to(bad))
             .build()
             .unwrap_err();
         assert!(e.to_string().contains("wsa:FaultTo"), "{e}");

@@ -207,7 +207,7 @@ async fn the_reply_action_the_wsdl_gives_is_checked() {
             "{v}: {e:?}"
         );
         let lenient = Client::builder(&url)
-            .check_reply_action(false)
+            .addressing(soapgen_runtime::addressing::Addressing::new().check_reply_action(false))
             .build()
             .unwrap();
         let r = AddressedEchoServiceClient::from_client(lenient)

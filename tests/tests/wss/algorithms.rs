@@ -66,12 +66,11 @@ fn try_request(signer: X509Signer) -> Result<String, String> {
             .sign(signer),
     );
     let op = echo_operation(SoapVersion::Soap11);
-    let mut env = client
-        .envelope(&op, &[("tns", ECHO_NS)])
-        .map_err(|e| e.to_string())?;
-    env.body(|w| soapgen_tests::wss::text_element(w, ECHO_NS, "Echo", "x"))
-        .map_err(|e| e.to_string())?;
-    env.finish().map_err(|e| e.to_string())
+    let request = soapgen_tests::wss::text_request(&client, &[("tns", ECHO_NS)], "Echo", "x");
+    client
+        .message(&op, &request)
+        .map(|m| m.envelope)
+        .map_err(|e| e.to_string())
 }
 
 #[test]

@@ -494,10 +494,11 @@ fn a_non_rsa_recipient_is_a_typed_error_when_sending() {
         .build()
         .unwrap();
     let op = Operation::new("Echo", "", SoapVersion::Soap11);
-    let mut env = client.envelope(&op, &[]).unwrap();
-    env.body(|w| w.simple_element(Name::new("urn:x", "x"), "1"))
+    let mut req = client.request(&[]);
+    req.body_writer()
+        .simple_element(Name::new("urn:x", "x"), "1")
         .unwrap();
-    let e = env.finish().unwrap_err();
+    let e = client.message(&op, &req.finish().unwrap()).unwrap_err();
     assert!(e.to_string().contains("not RSA"), "{e}");
 }
 
@@ -777,27 +778,21 @@ fn requests_with_attachments_are_not_sent_half_encrypted() {
         .build()
         .unwrap();
     let op = Operation::new("Put", "", SoapVersion::Soap11);
-    let mut env = client.envelope(&op, &[]).unwrap();
-    env.body(|w| {
+    let request = |client: &Client| {
+        let mut req = client.request(&[]);
+        let w = req.body_writer();
         let cid = w.swa_attachment(
             "application/octet-stream",
             &bytes::Bytes::from_static(b"data"),
         );
         w.simple_element(Name::new("urn:x", "ref"), cid.as_str())
-    })
-    .unwrap();
-    let e = env.finish_message().unwrap_err();
+            .unwrap();
+        req.finish().unwrap()
+    };
+    let e = client.message(&op, &request(&client)).unwrap_err();
     assert!(e.to_string().contains("does not cover attachments"), "{e}");
     // Without encryption the same request is fine.
     let client = Client::builder("http://127.0.0.1:9/").build().unwrap();
-    let mut env = client.envelope(&op, &[]).unwrap();
-    env.body(|w| {
-        let cid = w.swa_attachment(
-            "application/octet-stream",
-            &bytes::Bytes::from_static(b"data"),
-        );
-        w.simple_element(Name::new("urn:x", "ref"), cid.as_str())
-    })
-    .unwrap();
-    assert_eq!(env.finish_message().unwrap().attachments.len(), 1);
+    let m = client.message(&op, &request(&client)).unwrap();
+    assert_eq!(m.attachments.len(), 1);
 }

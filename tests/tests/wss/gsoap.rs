@@ -27,7 +27,7 @@ use soapgen_tests::peers;
 use soapgen_tests::pki::test_pki;
 use soapgen_tests::recording::Recording;
 use soapgen_tests::wss::uri::{RSA_SHA1, RSA_SHA256, SHA1, SHA256};
-use soapgen_tests::wss::{cert, credential, text_envelope};
+use soapgen_tests::wss::{cert, credential, text_request};
 
 const NS: &str = "urn:soapgen:wsse";
 const CHECKED_SIGNED: &str = "timestamp,signature,body-signed,timestamp-signed";
@@ -294,30 +294,21 @@ fn op(version: SoapVersion) -> Operation {
     Operation::new("EchoText", "urn:soapgen:wsse#EchoText", version)
 }
 
-/// The finished request envelope of `client` for `EchoText(text)`.
-fn envelope(client: &Client, version: SoapVersion, text: &str) -> String {
-    text_envelope(client, &op(version), "w", NS, text)
-}
-
-async fn send(
+/// `EchoText(text)` in `version` through `client`.
+async fn echo(
     client: &Client,
     version: SoapVersion,
-    xml: String,
+    text: &str,
 ) -> Result<EchoTextResponse, Error> {
+    let request = text_request(client, &[("w", NS)], "EchoText", text);
     client
-        .call(&op(version), xml, EchoTextResponse::read_xml)
+        .call(&op(version), request, EchoTextResponse::read_xml)
         .await
 }
 
 /// `EchoText(text)` over SOAP 1.1 through `client`.
 async fn echo11(client: &Client, text: &str) -> Result<EchoTextResponse, Error> {
-    let xml = envelope(client, SoapVersion::Soap11, text);
-    send(client, SoapVersion::Soap11, xml).await
-}
-
-/// The SOAP 1.1 request envelope of `client` for `EchoText("x")`.
-fn x11(client: &Client) -> String {
-    envelope(client, SoapVersion::Soap11, "x")
+    echo(client, SoapVersion::Soap11, text).await
 }
 
 fn client_for(url: String, wss: Option<WssConfig>, wire: &std::sync::Arc<Recording>) -> Client {
@@ -348,15 +339,16 @@ async fn gsoap_accepts_soapgen_signed_requests() {
             let wss = signing("client", digest, Duration::from_secs(300));
             let c = client_for(p.url("/sign"), Some(wss), &wire);
             let text = "signed ünïcödé & <markup> \"q\"\r\n\ttabs";
-            let xml = envelope(&c, version, text);
-            assert!(xml.contains(digest.uri()), "{xml}");
-            assert!(xml.contains(RSA_SHA256), "{xml}");
-            let v = send(&c, version, xml.clone()).await.unwrap_or_else(|e| {
+            let v = echo(&c, version, text).await.unwrap_or_else(|e| {
                 panic!(
-                    "{digest:?} {version}: {e}\n--- request ---\n{xml}\n--- peer ---\n{}",
+                    "{digest:?} {version}: {e}\n--- request ---\n{}\n--- peer ---\n{}",
+                    wire.last_request(),
                     p.stderr_output()
                 )
             });
+            let xml = wire.last_request();
+            assert!(xml.contains(digest.uri()), "{xml}");
+            assert!(xml.contains(RSA_SHA256), "{xml}");
             // soapgen writes the CR as `&#13;` (XML 1.0 §2.11 would otherwise turn it into LF).
             assert_eq!(v.text, text, "{digest:?} {version}");
             assert_eq!(v.checked, CHECKED_SIGNED, "{digest:?} {version}");
@@ -391,11 +383,9 @@ async fn gsoap_accepts_soapgen_signed_requests() {
     );
 }
 
-/// The fault of a refused request: its text and its detail's XML.
-async fn refused(client: &Client, xml: String, what: &str) -> String {
-    let e = send(client, SoapVersion::Soap11, xml)
-        .await
-        .expect_err(what);
+/// The fault of a refused `EchoText(text)`: its text and its detail's XML.
+async fn refused(client: &Client, text: &str, what: &str) -> String {
+    let e = echo11(client, text).await.expect_err(what);
     let f = e
         .fault()
         .unwrap_or_else(|| panic!("{what}: expected a fault, got {e}"));
@@ -413,34 +403,40 @@ async fn gsoap_refuses_unsigned_tampered_and_untrusted_requests() {
 
     // No Security header at all; a Timestamp but no signature.
     let c = client_for(url.clone(), None, &wire);
-    let f = refused(&c, x11(&c), "no security").await;
+    let f = refused(&c, "x", "no security").await;
     assert!(f.contains("no wsu:Timestamp"), "{f}");
     let c = client_for(
         url.clone(),
         Some(WssConfig::new().timestamp(Duration::from_secs(300))),
         &wire,
     );
-    let f = refused(&c, x11(&c), "unsigned").await;
+    let f = refused(&c, "x", "unsigned").await;
     assert!(f.contains("no ds:Signature"), "{f}");
-    // The Body as signed, then changed: the digest no longer matches.
+    // The Body as signed, then changed on the way: the digest no longer matches.
     let c = signed_client(url.clone(), "client", Duration::from_secs(300), &wire);
-    let xml = envelope(&c, SoapVersion::Soap11, "pay 10");
-    // The same message untouched is accepted: only the change makes the difference.
-    let ok = send(&c, SoapVersion::Soap11, xml.clone()).await.unwrap();
+    // The message untouched is accepted: only the change makes the difference.
+    let ok = echo11(&c, "pay 10").await.unwrap();
     assert_eq!(ok.checked, CHECKED_SIGNED);
-    let tampered = xml.replace(">pay 10<", ">pay 99<");
-    assert_ne!(tampered, xml);
-    let f = refused(&c, tampered, "tampered body").await;
+    let tamper = std::sync::Arc::new(Recording::rewriting(|xml| {
+        xml.replace(">pay 10<", ">pay 99<")
+    }));
+    let c = signed_client(url.clone(), "client", Duration::from_secs(300), &tamper);
+    let f = refused(&c, "pay 10", "tampered body").await;
     assert!(f.contains("FailedCheck"), "{f}");
+    assert!(tamper.last_request().contains(">pay 99<"));
     // The Timestamp changed (a later Expires).
-    let at = xml.find("<wsu:Expires>").unwrap() + "<wsu:Expires>".len();
-    let mut tampered = xml.clone();
-    tampered.replace_range(at..at + 4, "2099");
-    let f = refused(&c, tampered, "tampered timestamp").await;
+    let tamper = std::sync::Arc::new(Recording::rewriting(|xml| {
+        let at = xml.find("<wsu:Expires>").unwrap() + "<wsu:Expires>".len();
+        let mut tampered = xml.to_owned();
+        tampered.replace_range(at..at + 4, "2099");
+        tampered
+    }));
+    let c = signed_client(url.clone(), "client", Duration::from_secs(300), &tamper);
+    let f = refused(&c, "x", "tampered timestamp").await;
     assert!(f.contains("FailedCheck"), "{f}");
     // A valid signature by a certificate that does not chain to the CA.
     let c = signed_client(url.clone(), "stranger", Duration::from_secs(300), &wire);
-    let f = refused(&c, x11(&c), "stranger").await;
+    let f = refused(&c, "x", "stranger").await;
     // The plugin's words: the token referenced by the signature did not verify against the CA.
     assert!(
         f.contains("SecurityTokenUnavailable") && f.contains("Invalid certificate"),
@@ -453,7 +449,7 @@ async fn gsoap_refuses_unsigned_tampered_and_untrusted_requests() {
         Duration::from_secs(300),
         &wire,
     );
-    let f = refused(&c, x11(&c), "not encrypted").await;
+    let f = refused(&c, "x", "not encrypted").await;
     assert!(f.contains("the SOAP Body was not encrypted"), "{f}");
     // No answer to a refused request is signed.
     assert!(!wire.last_response().contains("<ds:Signature"));
@@ -462,18 +458,15 @@ async fn gsoap_refuses_unsigned_tampered_and_untrusted_requests() {
 #[tokio::test]
 async fn gsoap_refuses_an_expired_timestamp() {
     let p = peers::gsoap_wsse();
-    let wire = std::sync::Arc::new(Recording::new());
-    // A 1 ms time to live, held back 50 ms after signing: expired on arrival.
+    // Each request held back 50 ms after it is signed.
+    let wire = std::sync::Arc::new(Recording::with_delay(Duration::from_millis(50)));
+    // A 1 ms time to live: expired on arrival.
     let c = signed_client(p.url("/sign"), "client", Duration::from_millis(1), &wire);
-    let xml = envelope(&c, SoapVersion::Soap11, "late");
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    let f = refused(&c, xml, "expired").await;
+    let f = refused(&c, "late", "expired").await;
     assert!(f.contains("MessageExpired") || f.contains("expired"), "{f}");
     // The same signer with a time to live that covers the trip is accepted.
     let c = signed_client(p.url("/sign"), "client", Duration::from_secs(60), &wire);
-    let xml = envelope(&c, SoapVersion::Soap11, "on time");
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    let v = send(&c, SoapVersion::Soap11, xml).await.unwrap();
+    let v = echo11(&c, "on time").await.unwrap();
     assert_eq!(v.checked, CHECKED_SIGNED);
 }
 
@@ -552,18 +545,19 @@ async fn gsoap_and_soapgen_sign_and_encrypt_both_ways() {
                 .algorithms(policy.clone());
             let c = client_for(p.url(&format!("/sign-encrypt/{path}")), Some(wss), &wire);
             let text = format!("secret {path} ünï & <x>");
-            let xml = envelope(&c, version, &text);
-            assert!(
-                !xml.contains("secret "),
-                "the request is not encrypted: {xml}"
-            );
-            let v = send(&c, version, xml.clone()).await.unwrap_or_else(|e| {
+            let v = echo(&c, version, &text).await.unwrap_or_else(|e| {
                 panic!(
-                    "{path} {version}: {e}\n--- request ---\n{xml}\n--- response ---\n{}\n--- peer ---\n{}",
+                    "{path} {version}: {e}\n--- request ---\n{}\n--- response ---\n{}\n--- peer ---\n{}",
+                    wire.last_request(),
                     wire.last_response(),
                     p.stderr_output()
                 )
             });
+            let xml = wire.last_request();
+            assert!(
+                !xml.contains("secret "),
+                "the request is not encrypted: {xml}"
+            );
             // gSOAP verified and decrypted soapgen's request ...
             assert_eq!(v.text, text);
             assert!(
@@ -610,7 +604,7 @@ async fn gsoap_mislabelled_oaep_is_refused() {
     let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))
         .encrypt(X509Encryptor::new(cert("server.pem")));
     let c = client_for(p.url("/sign-encrypt/aes128-cbc"), Some(wss), &wire);
-    let f = refused(&c, x11(&c), "real OAEP").await;
+    let f = refused(&c, "x", "real OAEP").await;
     assert!(f.contains("padding check failed"), "{f}");
     // gSOAP's "OAEP" response (to an RSA-1_5 request it can read): DecryptionFailed.
     let wss = signing("client", DigestAlgorithm::Sha256, Duration::from_secs(300))

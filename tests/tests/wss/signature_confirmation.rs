@@ -13,7 +13,7 @@ use std::time::Duration;
 use soapgen_runtime::wss::{TrustStore, UtcTime, WssConfig, WssError, X509Signer};
 use soapgen_runtime::{Error, SoapVersion};
 use soapgen_tests::wss::{
-    cert, credential, echo_operation, offline_client, post_raw, text_element,
+    cert, credential, echo_operation, offline_client, post_raw, text_request,
     wss4j_scenario3_server, ECHO_NS,
 };
 use soapgen_tests::wss4j_service::{echo11, echo12};
@@ -138,12 +138,16 @@ fn a_captured_exchange_is_checked_with_the_request_signatures() {
     let cfg = signing(true);
     let client = offline_client(cfg.clone());
     let op = echo_operation(SoapVersion::Soap11);
-    let mut env = client.envelope(&op, &[("tns", ECHO_NS)]).unwrap();
-    env.body(|w| text_element(w, ECHO_NS, "Echo", "captured"))
+    let request = client
+        .message(
+            &op,
+            &text_request(&client, &[("tns", ECHO_NS)], "Echo", "captured"),
+        )
         .unwrap();
-    let request = env.finish_message().unwrap();
-    assert_eq!(request.signature_values.len(), 1);
-    assert_eq!(request.signature_values[0].len(), 256, "RSA-2048");
+    // The captured request's SignatureValues (XML-DSig §4.3), as a user would take them from it.
+    let signature_values = signature_values(&request.envelope);
+    assert_eq!(signature_values.len(), 1);
+    assert_eq!(signature_values[0].len(), 256, "RSA-2048");
     let (status, reply) = post_raw(
         &peer,
         "/signed/x509?confirm=request",
@@ -154,7 +158,7 @@ fn a_captured_exchange_is_checked_with_the_request_signatures() {
     assert!(reply.contains("SignatureConfirmation"), "{reply}");
 
     // Against another request's signature: refused (checked first, so nothing is remembered).
-    let mut other = request.signature_values.clone();
+    let mut other = signature_values.clone();
     other[0][0] ^= 1;
     let e = cfg
         .check_response_to(reply.as_bytes(), &other, UtcTime::now())
@@ -174,7 +178,7 @@ fn a_captured_exchange_is_checked_with_the_request_signatures() {
     );
     // Against its own request: confirmed.
     let report = cfg
-        .check_response_to(reply.as_bytes(), &request.signature_values, UtcTime::now())
+        .check_response_to(reply.as_bytes(), &signature_values, UtcTime::now())
         .unwrap_or_else(|e| panic!("{e}\n{reply}"));
     assert_eq!(report.confirmed_signatures, 1);
     // A Value changed in transit breaks the response's signature, which covers it.
@@ -182,7 +186,28 @@ fn a_captured_exchange_is_checked_with_the_request_signatures() {
     let mut tampered = reply.clone().into_bytes();
     tampered[at] = if tampered[at] == b'A' { b'B' } else { b'A' };
     let e = signing(true)
-        .check_response_to(&tampered, &request.signature_values, UtcTime::now())
+        .check_response_to(&tampered, &signature_values, UtcTime::now())
         .unwrap_err();
     assert!(matches!(&e, WssError::InvalidSignature(_)), "{e}");
+}
+
+/// The raw bytes of each `ds:SignatureValue` of `envelope`, in document order.
+fn signature_values(envelope: &str) -> Vec<Vec<u8>> {
+    use base64::Engine as _;
+    envelope
+        .split("SignatureValue>")
+        .skip(1)
+        .step_by(2)
+        .map(|v| {
+            let text: String = v
+                .split("</")
+                .next()
+                .unwrap_or_default()
+                .split_whitespace()
+                .collect();
+            base64::engine::general_purpose::STANDARD
+                .decode(text)
+                .expect("a base64 SignatureValue")
+        })
+        .collect()
 }

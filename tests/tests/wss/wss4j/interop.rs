@@ -222,39 +222,45 @@ async fn configured_header_blocks_are_signed_and_required() {
         .build()
         .unwrap();
     let op = Operation::new("Echo", "urn:soapgen:wss#Echo", SoapVersion::Soap11);
-    let envelope = |client: &Client, to_id: Option<&str>| {
-        let mut env = client.envelope(&op, &[("tns", "urn:soapgen:wss")]).unwrap();
-        env.header_entry(|w| w.simple_element(Name::new(WSA, "MessageID"), "urn:uuid:42"))
+    let request = |client: &Client, to_id: Option<&str>| {
+        let mut req = client.request(&[("tns", "urn:soapgen:wss")]);
+        let w = req.header_writer();
+        w.simple_element(Name::new(WSA, "MessageID"), "urn:uuid:42")
             .unwrap();
-        env.header_entry(|w| {
-            w.start_element(Name::new(WSA, "To"))?;
-            if let Some(id) = to_id {
-                w.attribute(
-                    Name::new(
-                        "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd",
-                        "Id",
-                    ),
-                    id,
-                )?;
-            }
-            w.text("http://example.org/to")?;
-            w.end_element()
-        })
-        .unwrap();
-        env.body(|w| {
-            w.start_element(Name::new("urn:soapgen:wss", "Echo"))?;
-            w.simple_element(Name::new("urn:soapgen:wss", "text"), "with headers")?;
-            w.end_element()
-        })
-        .unwrap();
-        env.finish().unwrap()
+        w.start_element(Name::new(WSA, "To")).unwrap();
+        if let Some(id) = to_id {
+            w.attribute(
+                Name::new(
+                    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd",
+                    "Id",
+                ),
+                id,
+            )
+            .unwrap();
+        }
+        w.text("http://example.org/to").unwrap();
+        w.end_element().unwrap();
+        let w = req.body_writer();
+        w.start_element(Name::new("urn:soapgen:wss", "Echo"))
+            .unwrap();
+        w.simple_element(Name::new("urn:soapgen:wss", "text"), "with headers")
+            .unwrap();
+        w.end_element().unwrap();
+        req.finish().unwrap()
+    };
+    // The envelope `client` sends for `request` (its own Timestamp and signature each time).
+    let envelope = |client: &Client, to_id: Option<&str>| {
+        client
+            .message(&op, &request(client, to_id))
+            .unwrap()
+            .envelope
     };
     // WSS4J verifies the signature and names every signed part; an Id the block already had is
     // kept.
     for to_id in [None, Some("to-1")] {
         let xml = envelope(&client, to_id);
         let reply = client
-            .call(&op, xml.clone(), |r, _tag| {
+            .call(&op, request(&client, to_id), |r, _tag| {
                 r.read_inner_xml().map(str::to_owned)
             })
             .await
@@ -300,10 +306,11 @@ async fn configured_header_blocks_are_signed_and_required() {
         .wss(lacking)
         .build()
         .unwrap();
-    let mut env = c3.envelope(&op, &[]).unwrap();
-    env.body(|w| w.simple_element(Name::new("urn:x", "x"), "y"))
+    let mut req = c3.request(&[]);
+    req.body_writer()
+        .simple_element(Name::new("urn:x", "x"), "y")
         .unwrap();
-    let e = env.finish().unwrap_err();
+    let e = c3.message(&op, &req.finish().unwrap()).unwrap_err();
     assert!(e.to_string().contains("ReplyTo"), "{e}");
 }
 
@@ -316,28 +323,29 @@ async fn encrypted_headers_and_an_issuer_serial_recipient() {
     let p = wss4j_scenario3_server(&[]);
     let op = Operation::new("Echo", "urn:soapgen:wss#Echo", SoapVersion::Soap11);
     let request = |client: &Client| {
-        let mut env = client.envelope(&op, &[("tns", "urn:soapgen:wss")]).unwrap();
-        env.header_entry(|w| {
-            w.start_element(Name::new(WSA, "MessageID"))?;
-            w.attribute(
-                Name::new(
-                    "http://schemas.xmlsoap.org/soap/envelope/",
-                    "mustUnderstand",
-                ),
-                "1",
-            )?;
-            w.text("urn:uuid:secret-id")?;
-            w.end_element()
-        })
+        let mut req = client.request(&[("tns", "urn:soapgen:wss")]);
+        let w = req.header_writer();
+        w.start_element(Name::new(WSA, "MessageID")).unwrap();
+        w.attribute(
+            Name::new(
+                "http://schemas.xmlsoap.org/soap/envelope/",
+                "mustUnderstand",
+            ),
+            "1",
+        )
         .unwrap();
-        env.body(|w| {
-            w.start_element(Name::new("urn:soapgen:wss", "Echo"))?;
-            w.simple_element(Name::new("urn:soapgen:wss", "text"), "hidden header")?;
-            w.end_element()
-        })
-        .unwrap();
-        env.finish().unwrap()
+        w.text("urn:uuid:secret-id").unwrap();
+        w.end_element().unwrap();
+        let w = req.body_writer();
+        w.start_element(Name::new("urn:soapgen:wss", "Echo"))
+            .unwrap();
+        w.simple_element(Name::new("urn:soapgen:wss", "text"), "hidden header")
+            .unwrap();
+        w.end_element().unwrap();
+        req.finish().unwrap()
     };
+    // The envelope `client` sends for the request (its own keys and Ids each time).
+    let envelope = |client: &Client| client.message(&op, &request(client)).unwrap().envelope;
     for reference in [
         KeyReference::X509IssuerSerial,
         KeyReference::SubjectKeyIdentifier,
@@ -357,7 +365,7 @@ async fn encrypted_headers_and_an_issuer_serial_recipient() {
             .wss(wss)
             .build()
             .unwrap();
-        let xml = request(&client);
+        let xml = envelope(&client);
         assert!(
             !xml.contains("secret-id") && xml.contains("wsse11:EncryptedHeader"),
             "{xml}"
@@ -371,7 +379,7 @@ async fn encrypted_headers_and_an_issuer_serial_recipient() {
         }
         // WSS4J decrypts the header and the Body (and soapgen, WSS4J's signed+encrypted reply).
         let reply = client
-            .call(&op, xml.clone(), |r, _tag| {
+            .call(&op, request(&client), |r, _tag| {
                 r.read_inner_xml().map(str::to_owned)
             })
             .await
@@ -390,7 +398,7 @@ async fn encrypted_headers_and_an_issuer_serial_recipient() {
         .wss(server)
         .build()
         .unwrap();
-    let response = request(&as_server);
+    let response = envelope(&as_server);
     let me = scenario3(
         BlockEncryption::Aes256Gcm,
         KeyTransport::RsaOaepMgf1Sha1,
@@ -423,7 +431,7 @@ async fn encrypted_headers_and_an_issuer_serial_recipient() {
         .build()
         .unwrap();
     let e = me
-        .process_response(request(&as_server).as_bytes(), UtcTime::now())
+        .process_response(envelope(&as_server).as_bytes(), UtcTime::now())
         .unwrap_err();
     assert!(
         matches!(&e, WssError::NotEncrypted(part) if part.contains("MessageID")),

@@ -9,11 +9,15 @@
 //! `href="cid:…"` attribute (SwA), reads as the bytes of the part with that Content-ID (RFC 2392: the
 //! `cid:` URL is percent-decoded; angle brackets around the Content-ID are not part of it).
 
+mod write;
+
 use percent_encoding::percent_decode_str;
 use std::fmt;
 
 use bytes::Bytes;
 use memchr::memmem;
+
+pub(crate) use write::{cid_url, unique_token, write_mtom, write_swa};
 
 /// The XOP namespace of `xop:Include` (XOP 1.0 §2.1).
 pub const XOP_NS: &str = "http://www.w3.org/2004/08/xop/include";
@@ -559,12 +563,6 @@ impl From<&[u8]> for Attachment {
     }
 }
 
-impl From<crate::types::Base64Binary> for Attachment {
-    fn from(data: crate::types::Base64Binary) -> Self {
-        data.into_bytes().into()
-    }
-}
-
 impl From<Attachment> for Bytes {
     fn from(a: Attachment) -> Self {
         a.data
@@ -575,142 +573,6 @@ impl From<Attachment> for Vec<u8> {
     fn from(a: Attachment) -> Self {
         a.data.to_vec()
     }
-}
-
-impl From<Attachment> for crate::types::Base64Binary {
-    fn from(a: Attachment) -> Self {
-        crate::types::Base64Binary(a.data)
-    }
-}
-
-/// An attachment to send: one MIME part of a multipart/related request, after the root part.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OutgoingAttachment {
-    /// Content-ID without angle brackets (referenced as `cid:` + this, percent-encoded).
-    pub content_id: String,
-    /// The part's Content-Type (`application/octet-stream` for MTOM parts).
-    pub content_type: String,
-    /// The bytes (shared, not copied, until the request body is assembled).
-    pub data: Bytes,
-}
-
-/// How a request with attachments is packaged.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum Packaging {
-    /// MTOM/XOP (SOAP MTOM §3, XOP 1.0 §3): the root part is `application/xop+xml` and the
-    /// envelope references attachments with `xop:Include`.
-    #[default]
-    Mtom,
-    /// SOAP Messages with Attachments 1.0 (WS-I Attachments Profile 1.0 §3): the root part is the
-    /// envelope as it is (`text/xml` for SOAP 1.1, `application/soap+xml` for 1.2); attachments are
-    /// bound to message parts by the WSDL (`mime:content`) or referenced by `swaRef` values.
-    SwA,
-}
-
-/// A request ready to send: the envelope, and the attachments it goes with.
-///
-/// Without attachments it is sent as plain SOAP; with attachments as a `multipart/related`
-/// message packaged as [`packaging`](Self::packaging) says.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RequestMessage {
-    /// The SOAP envelope (with `xop:Include` elements when MTOM attachments are referenced).
-    pub envelope: String,
-    /// The attachments, in the order they are sent.
-    pub attachments: Vec<OutgoingAttachment>,
-    /// MTOM/XOP or SwA. [`EnvelopeWriter::finish_message`](crate::envelope::EnvelopeWriter::finish_message)
-    /// chooses MTOM when the envelope holds an `xop:Include`, SwA otherwise.
-    pub packaging: Packaging,
-    /// The envelope's WS-Addressing version and `wsa:MessageID`, if it is addressed
-    /// (WS-Addressing 1.0 Core §3.2): the reply's `wsa:RelatesTo` must name it.
-    pub addressed: Option<crate::addressing::Addressed>,
-    /// The raw bytes of each `ds:SignatureValue` the request's `wsse:Security` header carries
-    /// (XML-DSig §4.3; empty when the request is not signed): with WS-Security's
-    /// `signature_confirmation` on, the response must confirm each in a
-    /// `wsse11:SignatureConfirmation` (WSS 1.1 §8.5).
-    pub signature_values: Vec<Vec<u8>>,
-}
-
-impl From<String> for RequestMessage {
-    fn from(envelope: String) -> Self {
-        RequestMessage {
-            envelope,
-            attachments: Vec::new(),
-            packaging: Packaging::default(),
-            addressed: None,
-            signature_values: Vec::new(),
-        }
-    }
-}
-
-impl RequestMessage {
-    /// Adds `attachment` as the MIME part bound to the WSDL message part `part` (WSDL 1.1 §5.3
-    /// `mime:content part="…"`), with the Content-ID WS-I Attachments Profile 1.0 §3.8 R2933
-    /// prescribes: the part name, `=`, a unique value, `@soapgen` (e.g.
-    /// `<photo=5f0c…@soapgen>`; the part name is percent-encoded where it holds characters a
-    /// Content-ID cannot). Its Content-Type is the attachment's, or `default_content_type` (the
-    /// WSDL's) when it has none.
-    ///
-    /// A message with attachments is sent as `multipart/related`; one that had none becomes
-    /// [`Packaging::SwA`] (an MTOM message keeps its packaging: the part is added to the package).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use soapgen_runtime::mime::{Attachment, Packaging, RequestMessage};
-    /// let mut m = RequestMessage::from("<Envelope/>".to_owned());
-    /// m.attach_part("photo", Attachment::from(vec![1, 2, 3]), "image/jpeg");
-    /// assert_eq!(m.packaging, Packaging::SwA);
-    /// assert!(m.attachments[0].content_id.starts_with("photo="));
-    /// assert!(m.attachments[0].content_id.ends_with("@soapgen"));
-    /// assert_eq!(m.attachments[0].content_type, "image/jpeg");
-    /// ```
-    pub fn attach_part(&mut self, part: &str, attachment: Attachment, default_content_type: &str) {
-        if self.attachments.is_empty() {
-            self.packaging = Packaging::SwA;
-        }
-        let mut id = String::with_capacity(part.len() + 40);
-        for b in part.bytes() {
-            if b.is_ascii_alphanumeric() || b"!#$&'*+-/?^_`{|}~.".contains(&b) {
-                id.push(char::from(b));
-            } else {
-                id.push_str(&format!("%{b:02X}"));
-            }
-        }
-        id.push('=');
-        id.push_str(&unique_token());
-        id.push_str("@soapgen");
-        self.attachments.push(OutgoingAttachment {
-            content_id: id,
-            content_type: attachment
-                .content_type
-                .filter(|t| !t.trim().is_empty())
-                .unwrap_or_else(|| concrete_media_type(default_content_type)),
-            data: attachment.data,
-        });
-    }
-}
-
-/// A media type to send for a `mime:content type="…"`: a wildcard (`image/*`, `*/*`, WSDL 1.1 §5.5)
-/// or nothing says too little, and becomes `application/octet-stream`.
-fn concrete_media_type(declared: &str) -> String {
-    let t = declared.trim();
-    if t.is_empty() || t.contains('*') {
-        "application/octet-stream".to_owned()
-    } else {
-        t.to_owned()
-    }
-}
-
-/// A value unique within the process and very probably across processes and hosts: the time in
-/// nanoseconds, the process id and a counter, in hex.
-pub(crate) fn unique_token() -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    format!("{nanos:x}.{:x}.{n:x}", std::process::id())
 }
 
 impl Attachments {
@@ -753,120 +615,6 @@ impl Attachments {
             .filter(|p| !names.iter().any(|n| follows(p, n)))
             .nth(position)
     }
-}
-
-/// Percent-encodes a Content-ID for a `cid:` URL (RFC 2392 §2: the URL form of an addr-spec).
-pub(crate) fn cid_url(content_id: &str) -> String {
-    let mut out = String::from("cid:");
-    for b in content_id.bytes() {
-        if b.is_ascii_alphanumeric() || b"@.-_~!$&'*+=^`{|}".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// A boundary that occurs in none of the message's parts (RFC 2046 §5.1.1 requires it).
-fn boundary_for(message: &RequestMessage) -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    loop {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let candidate = format!("uuid:soapgen-{nanos:08x}-{n:016x}");
-        let occurs = |data: &[u8]| memmem::find(data, candidate.as_bytes()).is_some();
-        if !occurs(message.envelope.as_bytes())
-            && !message.attachments.iter().any(|a| occurs(&a.data))
-        {
-            return candidate;
-        }
-    }
-}
-
-/// Escapes a value for a quoted-string parameter (RFC 2045 §5.1).
-fn quoted(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-/// Writes a multipart/related body: the root part with `root_headers` and the envelope, then every
-/// attachment as a binary part with its Content-Type and Content-ID.
-fn write_multipart(message: &RequestMessage, boundary: &str, root_headers: &str) -> Bytes {
-    let size = message.envelope.len()
-        + message
-            .attachments
-            .iter()
-            .map(|a| a.data.len() + a.content_id.len() + a.content_type.len() + 120)
-            .sum::<usize>()
-        + root_headers.len()
-        + 100;
-    let mut body = Vec::with_capacity(size);
-    body.extend_from_slice(format!("--{boundary}\r\n{root_headers}\r\n\r\n").as_bytes());
-    body.extend_from_slice(message.envelope.as_bytes());
-    for a in &message.attachments {
-        // A Content-Type with a line break would end the headers early: keep it on one line.
-        let content_type = a.content_type.replace(['\r', '\n'], " ");
-        body.extend_from_slice(
-            format!(
-                "\r\n--{boundary}\r\nContent-Type: {content_type}\r\n\
-                 Content-Transfer-Encoding: binary\r\nContent-ID: <{}>\r\n\r\n",
-                a.content_id
-            )
-            .as_bytes(),
-        );
-        body.extend_from_slice(&a.data);
-    }
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    Bytes::from(body)
-}
-
-/// The Content-ID of the root part of requests.
-const ROOT_ID: &str = "root.message@soapgen";
-
-/// Packages an MTOM request (SOAP MTOM §3, XOP 1.0 §3): returns the HTTP Content-Type and the body.
-///
-/// The root part is `application/xop+xml` with `type` = `root_type` (`text/xml` for SOAP 1.1,
-/// `application/soap+xml; action="…"` for 1.2, given by the caller); each attachment is a binary
-/// part (`Content-Transfer-Encoding: binary`) with its Content-Type.
-pub(crate) fn write_mtom(message: &RequestMessage, root_type: &str) -> (String, Bytes) {
-    let boundary = &boundary_for(message);
-    let escaped_type = quoted(root_type);
-    let content_type = format!(
-        "multipart/related; type=\"application/xop+xml\"; boundary=\"{boundary}\"; \
-         start=\"<{ROOT_ID}>\"; start-info=\"{escaped_type}\""
-    );
-    let root_headers = format!(
-        "Content-Type: application/xop+xml; charset=UTF-8; type=\"{escaped_type}\"\r\n\
-         Content-Transfer-Encoding: 8bit\r\nContent-ID: <{ROOT_ID}>"
-    );
-    let body = write_multipart(message, boundary, &root_headers);
-    (content_type, body)
-}
-
-/// Packages a SOAP Messages with Attachments request (SwA 1.0 §3, WS-I Attachments Profile 1.0
-/// §3.2–§3.5, RFC 2387): returns the HTTP Content-Type and the body.
-///
-/// `root_content_type` is the envelope's own Content-Type (`text/xml; charset=utf-8` for SOAP 1.1,
-/// `application/soap+xml; charset=utf-8; action="…"` for 1.2): the root part carries it unchanged,
-/// the `type` parameter of the multipart names its media type (R2931: `text/xml` for SOAP 1.1),
-/// and `start` names the root (R2922 is met either way: the root is the first part). Each
-/// attachment is a binary part with its Content-Type and Content-ID.
-pub(crate) fn write_swa(message: &RequestMessage, root_content_type: &str) -> (String, Bytes) {
-    let boundary = &boundary_for(message);
-    let root_media = media_type(root_content_type);
-    let content_type = format!(
-        "multipart/related; type=\"{}\"; boundary=\"{boundary}\"; start=\"<{ROOT_ID}>\"",
-        quoted(root_media)
-    );
-    let root_headers = format!(
-        "Content-Type: {}\r\nContent-Transfer-Encoding: 8bit\r\nContent-ID: <{ROOT_ID}>",
-        root_content_type.replace(['\r', '\n'], " ")
-    );
-    let body = write_multipart(message, boundary, &root_headers);
-    (content_type, body)
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! The error of WS-Security processing.
+//! The error of WS-Security processing (feature `wss`): always defined, so that [`Error::Security`](crate::Error::Security) is one variant whatever the features.
 
 /// What went wrong in WS-Security: configuring it, securing a request, or checking a response
 /// against the inbound policy. Carried by [`Error::Security`](crate::Error::Security) for a
@@ -56,7 +56,7 @@ pub enum WssError {
         skew_secs: u64,
     },
     /// The response's Timestamp was `Created` longer ago than the maximum age
-    /// ([`WssConfig::max_timestamp_age`](super::WssConfig::max_timestamp_age), WSS4J's
+    /// ([`WssConfig::max_timestamp_age`](crate::wss::WssConfig::max_timestamp_age), WSS4J's
     /// `timeStampTTL`), whatever its `Expires` says.
     #[error("WS-Security: the response's Timestamp was created at {created}, longer ago than the maximum age of {max_age_secs} s (now {now})")]
     TimestampTooOld {
@@ -128,7 +128,7 @@ pub enum WssError {
     /// could be made to point at either, the signature-wrapping set-up (WSS 1.1 §4).
     #[error("WS-Security: the Id {0:?} is carried by more than one element (refused: signature wrapping)")]
     DuplicateId(String),
-    /// An algorithm the inbound policy does not allow ([`AlgorithmPolicy`](super::AlgorithmPolicy)),
+    /// An algorithm the inbound policy does not allow ([`AlgorithmPolicy`](crate::wss::AlgorithmPolicy)),
     /// or a parameter that weakens one (an `HMACOutputLength`, XML-DSig Errata E03).
     #[error("WS-Security: {role} {uri} is not allowed by the policy")]
     AlgorithmNotAllowed {
@@ -142,7 +142,7 @@ pub enum WssError {
     #[error("WS-Security: invalid signature: {0}")]
     InvalidSignature(String),
     /// A signer's RSA key shorter than the inbound policy's minimum
-    /// ([`WssConfig::min_rsa_key_bits`](super::WssConfig::min_rsa_key_bits), default 2048 bits as
+    /// ([`WssConfig::min_rsa_key_bits`](crate::wss::WssConfig::min_rsa_key_bits), default 2048 bits as
     /// NIST SP 800-131A; XML-DSig §6.4.2 RSA), or too short for its SignatureMethod (RSA-SHA384
     /// needs 2048 bits).
     #[error("WS-Security: the signer {subject} has a {bits}-bit RSA key, shorter than the minimum of {minimum} bits")]
@@ -154,7 +154,7 @@ pub enum WssError {
         /// The minimum it fell short of.
         minimum: usize,
     },
-    /// The signer's certificate is not trusted by the [`TrustStore`](super::TrustStore).
+    /// The signer's certificate is not trusted by the [`TrustStore`](crate::wss::TrustStore).
     #[error("WS-Security: certificate {subject} is not trusted: {reason}")]
     UntrustedCertificate {
         /// The certificate's subject.
@@ -163,7 +163,7 @@ pub enum WssError {
         reason: String,
     },
     /// The signer's subject matches none of the trust store's subject patterns
-    /// ([`TrustStore::subject_pattern`](super::TrustStore::subject_pattern); WSS4J's
+    /// ([`TrustStore::subject_pattern`](crate::wss::TrustStore::subject_pattern); WSS4J's
     /// `sigSubjectCertConstraints`).
     #[error("WS-Security: the signer {subject} is not allowed: its subject matches none of the patterns {patterns:?}")]
     SubjectNotAllowed {
@@ -173,7 +173,7 @@ pub enum WssError {
         patterns: Vec<String>,
     },
     /// The signer's keyUsage extension allows neither digitalSignature nor nonRepudiation (RFC
-    /// 5280 §4.2.1.3); [`TrustStore::check_key_usage`](super::TrustStore::check_key_usage)
+    /// 5280 §4.2.1.3); [`TrustStore::check_key_usage`](crate::wss::TrustStore::check_key_usage)
     /// turns the check off.
     #[error("WS-Security: the signer {subject} may not sign: its keyUsage is {key_usage:?}, without digitalSignature or nonRepudiation (TrustStore::check_key_usage(false) accepts it)")]
     KeyUsageNotAllowed {
@@ -183,8 +183,8 @@ pub enum WssError {
         key_usage: Vec<String>,
     },
     /// The signer's extendedKeyUsage extension names no purpose a message signer may have (RFC
-    /// 5280 §4.2.1.12; see [`TrustStore`](super::TrustStore));
-    /// [`TrustStore::check_key_usage`](super::TrustStore::check_key_usage) turns the check off.
+    /// 5280 §4.2.1.12; see [`TrustStore`](crate::wss::TrustStore));
+    /// [`TrustStore::check_key_usage`](crate::wss::TrustStore::check_key_usage) turns the check off.
     #[error("WS-Security: the signer {subject} may not sign messages: its extendedKeyUsage is {purposes:?} (TrustStore::check_key_usage(false) accepts it)")]
     ExtendedKeyUsageNotAllowed {
         /// The signer certificate's subject.
@@ -192,7 +192,7 @@ pub enum WssError {
         /// The purposes it has (RFC 5280 names, or dotted OIDs).
         purposes: Vec<String>,
     },
-    /// A subject pattern given to [`TrustStore::subject_pattern`](super::TrustStore::subject_pattern)
+    /// A subject pattern given to [`TrustStore::subject_pattern`](crate::wss::TrustStore::subject_pattern)
     /// that is not a regular expression.
     #[error("WS-Security: the subject pattern {pattern:?} is not a regular expression: {reason}")]
     InvalidPattern {
@@ -223,11 +223,11 @@ pub enum WssError {
     TooManyReferences {
         /// How many the signature had (counted up to the limit plus one).
         count: usize,
-        /// The limit ([`WssConfig::max_signature_references`](super::WssConfig::max_signature_references)).
+        /// The limit ([`WssConfig::max_signature_references`](crate::wss::WssConfig::max_signature_references)).
         limit: usize,
     },
     /// The response does not confirm every signature of the request (WSS 1.1 §8.5, with
-    /// [`WssConfig::signature_confirmation`](super::WssConfig::signature_confirmation) on): one
+    /// [`WssConfig::signature_confirmation`](crate::wss::WssConfig::signature_confirmation) on): one
     /// `wsse11:SignatureConfirmation` per request `ds:SignatureValue` is required.
     #[error("WS-Security: the response has no wsse11:SignatureConfirmation for {unconfirmed} of the request's {sent} signature(s) (WSS 1.1 §8.5)")]
     MissingSignatureConfirmation {

@@ -1,0 +1,389 @@
+//! The settings of a client, set once: transport, HTTP authentication and TLS, reader limits,
+//! how requests are written, SOAP header blocks, and the message layers of every call.
+
+use std::sync::Arc;
+
+use super::{Client, Inner, Settings, DEFAULT_MAX_RESPONSE_BYTES};
+use crate::addressing::Addressing;
+use crate::error::Error;
+use crate::message::MessageLayer;
+use crate::transport::Transport;
+use crate::xml::Limits;
+
+/// The message layers of every call, in the order they apply: WS-Security (which signs and
+/// encrypts the message, so its block goes first in the `Header` and it finishes the message
+/// last, WSS 1.1 §5), WS-Addressing, then the layers added with [`ClientBuilder::layer`]. A
+/// protocol of the runtime registers here: a field, and the builder method that sets it.
+#[derive(Debug, Default)]
+struct Layers {
+    security: Option<Arc<dyn MessageLayer>>,
+    addressing: Addressing,
+    added: Vec<Arc<dyn MessageLayer>>,
+}
+
+impl Layers {
+    fn list(self) -> Vec<Arc<dyn MessageLayer>> {
+        let mut all = Vec::with_capacity(2 + self.added.len());
+        all.extend(self.security);
+        all.push(Arc::new(self.addressing));
+        all.extend(self.added);
+        all
+    }
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            headers: Vec::new(),
+            limits: Limits::default(),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            writer: Default::default(),
+            soap_headers: Vec::new(),
+            understood: Vec::new(),
+            layers: Vec::new(),
+        }
+    }
+}
+
+/// Settings for a [`Client`]. Consuming setters, as reqwest's `ClientBuilder`.
+#[derive(Debug)]
+#[must_use]
+pub struct ClientBuilder {
+    endpoint: String,
+    transport: Option<Arc<dyn Transport>>,
+    settings: Settings,
+    layers: Layers,
+    #[cfg(feature = "reqwest")]
+    reqwest: crate::transport::ReqwestTransportBuilder,
+    /// The default transport's TLS and authentication options set, by method name: refused with
+    /// a custom [`transport`](Self::transport), which would not apply them.
+    #[cfg(feature = "reqwest")]
+    reqwest_options: Vec<&'static str>,
+}
+
+impl ClientBuilder {
+    /// Sends every request through `transport` instead of the default reqwest transport (settings of
+    /// the default transport, such as [`timeout`](Self::timeout), then do not apply).
+    pub fn transport(mut self, transport: Arc<dyn Transport>) -> Self {
+        self.transport = Some(transport);
+        self
+    }
+
+    /// HTTP Basic authentication (RFC 7617) on every request.
+    pub fn basic_auth(mut self, user: &str, password: &str) -> Self {
+        use base64::Engine;
+        let token = base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
+        self.settings
+            .headers
+            .retain(|(k, _)| !k.eq_ignore_ascii_case("authorization"));
+        self.settings
+            .headers
+            .push(("Authorization".to_owned(), format!("Basic {token}")));
+        self
+    }
+
+    /// An extra HTTP header on every request.
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.settings.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Reader limits for responses (element depth, attributes, text size, references) and their
+    /// [`Leniency`](crate::xml::Leniency); replaces a leniency set before.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.settings.limits = limits;
+        self
+    }
+
+    /// The schema rules the response reader relaxes (default
+    /// [`Leniency::STRICT`](crate::xml::Leniency::STRICT): none); each relaxation that fires logs
+    /// a `tracing` warning, target `soapgen::lenient`, with the element path. The same as setting
+    /// [`Limits::leniency`] through [`limits`](Self::limits).
+    pub fn leniency(mut self, leniency: crate::xml::Leniency) -> Self {
+        self.settings.limits.leniency = leniency;
+        self
+    }
+
+    /// The largest response body accepted, in bytes (default [`DEFAULT_MAX_RESPONSE_BYTES`]).
+    pub fn max_response_bytes(mut self, bytes: usize) -> Self {
+        self.settings.max_response_bytes = bytes;
+        self
+    }
+
+    /// Write `base64Binary` values in 76-column MIME lines, for old servers that require them.
+    pub fn mime_base64(mut self, on: bool) -> Self {
+        self.settings.writer.mime_base64 = on;
+        self
+    }
+
+    /// Writes request Body payloads with default-namespace declarations (`<Get xmlns="urn:x">
+    /// <q>…</q></Get>`, `xmlns=""` on an unqualified child) instead of prefixes (`<tns:Get>`),
+    /// for servers that do not resolve element prefixes; default `false`. The same expanded names
+    /// either way (Namespaces in XML 1.0 §6.2); attributes and QName values keep prefixes, the
+    /// Envelope, Header and header blocks too. A `#[soap_client(default_namespaces)]` trait, or
+    /// a client generated with `default_namespaces`, turns it on for its own calls whatever this
+    /// says. See [`XmlWriter::set_default_namespaces`].
+    pub fn default_namespaces(mut self, on: bool) -> Self {
+        self.settings.writer.default_namespaces = on;
+        self
+    }
+
+    /// Sends requests with MTOM (SOAP MTOM §3, XOP 1.0): base64Binary values of at least
+    /// `threshold` bytes travel as binary MIME attachments referenced by `xop:Include`, smaller ones
+    /// inline; a request with no value that large is sent as plain XML. Off by default.
+    /// Multipart/related responses (MTOM or SwA) are read whatever this setting.
+    pub fn mtom(mut self, threshold: usize) -> Self {
+        self.settings.writer.mtom = Some(threshold);
+        self
+    }
+
+    /// A SOAP header block on every request (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2), after the
+    /// WS-Security and WS-Addressing blocks and before the operation's own header parts. Blocks
+    /// are sent in the order added. For one call only, see [`Client::with_soap_headers`].
+    pub fn soap_header(mut self, block: crate::header::HeaderBlock) -> Self {
+        self.settings.soap_headers.push(block);
+        self
+    }
+
+    /// Names a response header block `{namespace}local_name` the caller processes (reading it
+    /// from [`Response::headers`](crate::header::Response::headers)), so that a
+    /// `mustUnderstand` one does not fail the call with
+    /// [`HeaderErrorKind::MustUnderstand`](crate::header::HeaderErrorKind::MustUnderstand)
+    /// (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3).
+    pub fn understood_header(mut self, namespace: &str, local_name: &str) -> Self {
+        self.settings
+            .understood
+            .push((namespace.to_owned(), local_name.to_owned()));
+        self
+    }
+
+    /// A message layer of every call (see [`crate::message`]): a protocol of your own on the
+    /// SOAP message, after WS-Security and WS-Addressing and the layers added before it.
+    pub fn layer(mut self, layer: impl MessageLayer) -> Self {
+        self.layers.added.push(Arc::new(layer));
+        self
+    }
+
+    /// The client's WS-Addressing (see [`crate::addressing`]): an [`Addressing`] or an
+    /// [`AddressingMode`](crate::addressing::AddressingMode); by default calls are addressed as
+    /// the generated client's description says, replies come on the HTTP response, and the
+    /// reply's action is checked.
+    pub fn addressing(mut self, addressing: impl Into<Addressing>) -> Self {
+        self.layers.addressing = addressing.into();
+        self
+    }
+
+    /// WS-Security for every call (feature `wss`): each request gets a `wsse:Security` header
+    /// made from `cfg` (UsernameToken, Timestamp, signature, encryption; WSS 1.1 §5), first in
+    /// the `Header`, and each response must meet its inbound policy, else
+    /// [`Error::Security`]. See [`crate::wss`].
+    #[cfg(feature = "wss")]
+    pub fn wss(mut self, cfg: crate::wss::WssConfig) -> Self {
+        self.layers.security = Some(Arc::new(cfg));
+        self
+    }
+
+    /// Whole-request timeout of the default transport (default 60 s).
+    #[cfg(feature = "reqwest")]
+    pub fn timeout(mut self, t: std::time::Duration) -> Self {
+        self.reqwest = self.reqwest.timeout(Some(t));
+        self
+    }
+
+    /// Connect timeout of the default transport (default 10 s).
+    #[cfg(feature = "reqwest")]
+    pub fn connect_timeout(mut self, t: std::time::Duration) -> Self {
+        self.reqwest = self.reqwest.connect_timeout(Some(t));
+        self
+    }
+
+    /// Answers the server's HTTP authentication challenges (`401`) on the default transport with
+    /// `auth`: Digest (RFC 7616), or NTLM (MS-NLMP, RFC 4559 §4 framing) and Negotiate (RFC 4559
+    /// §4, SPNEGO of RFC 4178 with NTLM), feature `ntlm`. See
+    /// [`HttpAuth`](crate::transport::HttpAuth) and docs/http.md. A failed authentication is
+    /// [`Error::Transport`] of kind [`Auth`](crate::error::TransportErrorKind::Auth)
+    /// ([`Error::is_auth`]).
+    #[cfg(feature = "reqwest")]
+    pub fn http_auth(self, auth: crate::transport::HttpAuth) -> Self {
+        self.transport_option("http_auth", |b| b.auth(auth))
+    }
+
+    /// HTTP Digest authentication (RFC 7616: MD5, SHA-256, `qop=auth`, nonce count, a stale
+    /// nonce retried once) on the default transport: [`http_auth`](Self::http_auth) with
+    /// [`HttpAuth::digest`](crate::transport::HttpAuth::digest).
+    #[cfg(feature = "reqwest")]
+    pub fn digest_auth(self, user: &str, password: &str) -> Self {
+        self.http_auth(crate::transport::HttpAuth::digest(user, password))
+    }
+
+    /// NTLM authentication (MS-NLMP over HTTP) on the default transport, `user` as
+    /// `DOMAIN\user`, `user@domain` or `user`: [`http_auth`](Self::http_auth) with
+    /// [`HttpAuth::ntlm`](crate::transport::HttpAuth::ntlm). Feature `ntlm`.
+    #[cfg(feature = "ntlm")]
+    pub fn ntlm_auth(self, user: &str, password: &str) -> Self {
+        self.http_auth(crate::transport::HttpAuth::ntlm(user, password))
+    }
+
+    /// Negotiate authentication (RFC 4559 §4: SPNEGO, RFC 4178, with NTLM of MS-NLMP as the
+    /// mechanism, no Kerberos) on the default transport, `user` as `DOMAIN\user`,
+    /// `user@domain` or `user`: [`http_auth`](Self::http_auth) with
+    /// [`HttpAuth::negotiate`](crate::transport::HttpAuth::negotiate). The `mechListMIC`s of
+    /// RFC 4178 §5 are sent and checked. A refused password, a server that rejects NTLM or a
+    /// final token that does not verify is [`Error::Transport`] of kind
+    /// [`Auth`](crate::error::TransportErrorKind::Auth). Feature `ntlm`.
+    #[cfg(feature = "ntlm")]
+    pub fn negotiate_auth(self, user: &str, password: &str) -> Self {
+        self.http_auth(crate::transport::HttpAuth::negotiate(user, password))
+    }
+
+    /// A client certificate for servers that require TLS client authentication (mutual TLS,
+    /// RFC 8446 §4.4.2), on the default transport; from PEM or PKCS#12, see
+    /// [`ClientIdentity`](crate::transport::ClientIdentity).
+    #[cfg(feature = "reqwest")]
+    pub fn client_identity(self, identity: crate::transport::ClientIdentity) -> Self {
+        self.transport_option("client_identity", |b| b.identity(identity))
+    }
+
+    /// Also trusts these CA certificates for server certificates (RFC 5280 §6.1.1), on the
+    /// default transport; see [`TrustAnchors`](crate::transport::TrustAnchors).
+    #[cfg(feature = "reqwest")]
+    pub fn trust_anchors(self, anchors: crate::transport::TrustAnchors) -> Self {
+        self.transport_option("trust_anchors", |b| b.trust_anchors(anchors))
+    }
+
+    /// Whether the default transport also trusts the built-in Mozilla roots (default `true`);
+    /// `false` with [`trust_anchors`](Self::trust_anchors) trusts only those.
+    #[cfg(feature = "reqwest")]
+    pub fn built_in_roots(self, on: bool) -> Self {
+        self.transport_option("built_in_roots", |b| b.built_in_roots(on))
+    }
+
+    /// Sets the default transport's TLS or authentication option `name` with `set`, noting it for
+    /// [`build`](Self::build), which refuses it beside a custom [`transport`](Self::transport).
+    #[cfg(feature = "reqwest")]
+    fn transport_option(
+        mut self,
+        name: &'static str,
+        set: impl FnOnce(
+            crate::transport::ReqwestTransportBuilder,
+        ) -> crate::transport::ReqwestTransportBuilder,
+    ) -> Self {
+        self.reqwest = set(self.reqwest);
+        self.reqwest_options.push(name);
+        self
+    }
+
+    /// Configures the default reqwest transport (cookies, gzip, proxies, TLS).
+    #[cfg(feature = "reqwest")]
+    pub fn reqwest(
+        mut self,
+        f: impl FnOnce(
+            crate::transport::ReqwestTransportBuilder,
+        ) -> crate::transport::ReqwestTransportBuilder,
+    ) -> Self {
+        self.reqwest = f(self.reqwest);
+        self
+    }
+
+    /// Builds the client.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Transport`] if the endpoint is not an absolute URL (with the `reqwest` feature) or the
+    /// default transport cannot be built (kind `Tls` for an unusable certificate); without the
+    /// `reqwest` feature, if no transport was given. Kind `Request` when TLS or authentication
+    /// options of the default transport were set together with a custom
+    /// [`transport`](Self::transport) (they would not apply), or [`http_auth`](Self::http_auth)
+    /// together with [`basic_auth`](Self::basic_auth).
+    pub fn build(self) -> Result<Client, Error> {
+        self.layers.addressing.check()?;
+        #[cfg(feature = "reqwest")]
+        {
+            let refuse = |message: String| {
+                Err(Error::Transport(crate::error::TransportError::new(
+                    crate::error::TransportErrorKind::Request,
+                    self.endpoint.clone(),
+                    message,
+                    None,
+                )))
+            };
+            if self.transport.is_some() && !self.reqwest_options.is_empty() {
+                return refuse(format!(
+                    "{} set for the default transport, but a custom transport was given: set \
+                     them on that transport",
+                    self.reqwest_options.join(", ")
+                ));
+            }
+            if self.reqwest_options.contains(&"http_auth")
+                && self
+                    .settings
+                    .headers
+                    .iter()
+                    .any(|(k, _)| k.eq_ignore_ascii_case("authorization"))
+            {
+                return refuse(
+                    "an Authorization header (basic_auth or header) and http_auth are both set: \
+                     choose one"
+                        .to_owned(),
+                );
+            }
+        }
+        #[cfg(feature = "reqwest")]
+        if let Err(e) = reqwest::Url::parse(&self.endpoint) {
+            return Err(Error::Transport(crate::error::TransportError::new(
+                crate::error::TransportErrorKind::Request,
+                self.endpoint.clone(),
+                format!("invalid endpoint URL: {e}"),
+                None,
+            )));
+        }
+        let transport = match self.transport {
+            Some(t) => t,
+            None => default_transport(
+                #[cfg(feature = "reqwest")]
+                self.reqwest,
+            )?,
+        };
+        let mut settings = self.settings;
+        settings.layers = self.layers.list();
+        Ok(Client {
+            inner: Arc::new(Inner {
+                endpoint: self.endpoint,
+                transport,
+                settings,
+            }),
+        })
+    }
+}
+
+#[cfg(feature = "reqwest")]
+fn default_transport(
+    b: crate::transport::ReqwestTransportBuilder,
+) -> Result<Arc<dyn Transport>, Error> {
+    Ok(Arc::new(b.build()?))
+}
+
+#[cfg(not(feature = "reqwest"))]
+fn default_transport() -> Result<Arc<dyn Transport>, Error> {
+    Err(Error::Transport(crate::error::TransportError::new(
+        crate::error::TransportErrorKind::Request,
+        "",
+        "no transport: enable the `reqwest` feature or call ClientBuilder::transport",
+        None,
+    )))
+}
+
+impl ClientBuilder {
+    pub(super) fn new(endpoint: String) -> Self {
+        ClientBuilder {
+            endpoint,
+            transport: None,
+            settings: Settings::default(),
+            layers: Layers::default(),
+            #[cfg(feature = "reqwest")]
+            reqwest: crate::transport::ReqwestTransport::builder(),
+            #[cfg(feature = "reqwest")]
+            reqwest_options: Vec::new(),
+        }
+    }
+}

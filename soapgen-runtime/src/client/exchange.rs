@@ -1,0 +1,116 @@
+//! The exchange of one attempt of a call: the message layers started, the request put in an
+//! envelope with them, packaged (MTOM, SwA), sent over the transport, and the whole HTTP
+//! response read. Not generic: compiled once for every operation.
+
+use std::time::Instant;
+
+use bytes::Bytes;
+use tracing::Instrument;
+
+use super::Client;
+use crate::envelope::EnvelopeWriter;
+use crate::error::{EncodeError, Error};
+use crate::message::{LayerCall, Operation, Outbound, Packaging, Request, RequestMessage};
+use crate::transport::{HttpRequest, HttpResponse};
+
+/// What an exchange gave: the HTTP response, and the message layers' parts in it, which check
+/// the response as it is read.
+#[derive(Debug)]
+pub(crate) struct Exchanged {
+    pub(crate) response: HttpResponse,
+    pub(crate) layers: Vec<Box<dyn LayerCall>>,
+}
+
+impl Client {
+    /// `request` in an envelope for `op`: each message layer started for this exchange, their
+    /// header blocks first, then the client's own blocks, then the request's; secured by the
+    /// layers. Also gives back the layers' parts.
+    pub(crate) fn envelope(
+        &self,
+        op: &Operation,
+        request: &Request,
+    ) -> Result<(RequestMessage, Vec<Box<dyn LayerCall>>), EncodeError> {
+        let settings = &self.inner.settings;
+        let call = Outbound::new(op, &self.inner.endpoint);
+        let mut layers = Vec::new();
+        for l in &settings.layers {
+            if let Some(c) = l.start(&call)? {
+                layers.push(c);
+            }
+        }
+        EnvelopeWriter::of_request(op.version, request, layers, |env| {
+            for b in &settings.soap_headers {
+                b.write(env.header_writer()?, op.version)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Sends `request` for `op` and reads the whole HTTP response: the one non-generic exchange
+    /// of every call, run anew for each attempt.
+    pub(crate) async fn exchange(
+        &self,
+        op: &Operation,
+        request: &Request,
+    ) -> Result<Exchanged, Error> {
+        let (message, layers) = self.envelope(op, request)?;
+        let response = self.post(op, message).await?;
+        Ok(Exchanged { response, layers })
+    }
+
+    /// POSTs `message` for `op` (SOAP 1.1 §6.1, SOAP 1.2 Part 2 §7.1), packaged as
+    /// `multipart/related` when it has attachments, and reads the whole response.
+    async fn post(&self, op: &Operation, message: RequestMessage) -> Result<HttpResponse, Error> {
+        let inner = &*self.inner;
+        let (mut content_type, soap_action) = op.version.http_headers(op.action);
+        let mut headers = Vec::with_capacity(3 + inner.settings.headers.len());
+        headers.push(("Content-Type".to_owned(), String::new()));
+        if let Some(a) = soap_action {
+            headers.push(("SOAPAction".to_owned(), a));
+        }
+        headers.push(("Accept".to_owned(), op.version.accept().to_owned()));
+        headers.extend(inner.settings.headers.iter().cloned());
+        let span = tracing::debug_span!(
+            "soap_call",
+            operation = op.name,
+            endpoint = %inner.endpoint,
+            version = %op.version,
+            status = tracing::field::Empty,
+        );
+        tracing::trace!(target: crate::wire::TARGET, parent: &span, request = %crate::wire::envelope(message.envelope.as_bytes()), attachments = message.attachments.len(), "request envelope");
+        let body = if message.attachments.is_empty() {
+            Bytes::from(message.envelope)
+        } else {
+            // The root part's type: the envelope's own media type (SOAP MTOM §3 / XOP §4.1, SwA §3).
+            let (ct, body) = match message.packaging {
+                Packaging::Mtom => crate::mime::write_mtom(&message, &content_type),
+                Packaging::SwA => crate::mime::write_swa(&message, &content_type),
+            };
+            content_type = ct;
+            body
+        };
+        headers[0].1 = content_type;
+        let started = Instant::now();
+        let request = HttpRequest {
+            url: inner.endpoint.clone(),
+            headers,
+            body,
+            max_response_bytes: inner.settings.max_response_bytes,
+        };
+        let resp = inner
+            .transport
+            .send(request)
+            .instrument(span.clone())
+            .await?;
+        span.record("status", resp.status);
+        tracing::debug!(
+            parent: &span,
+            status = resp.status,
+            bytes = resp.body.len(),
+            elapsed_us = started.elapsed().as_micros() as u64,
+            "response received"
+        );
+        tracing::trace!(target: crate::wire::TARGET, parent: &span, response = %crate::wire::envelope(&resp.body), "response envelope");
+        Ok(resp)
+    }
+}

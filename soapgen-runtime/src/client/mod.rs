@@ -1,0 +1,190 @@
+//! The client generated code calls: endpoint, transport and per-client settings, and the one call
+//! path every call takes (HTTP binding of SOAP 1.1 §6 and SOAP 1.2 Part 2 §7):
+//!
+//! 1. generated code writes the operation's [`Request`] ([`Client::request`]) and gets a
+//!    [`Call`] ([`send`](crate::__private::send)) without sending anything;
+//! 2. when the call is first polled, the client starts its message layers, puts the request in
+//!    an envelope with them and sends it (`exchange.rs`: one non-generic future for every
+//!    operation);
+//! 3. the response is read once (`response.rs`: MIME unpacked, the layers' inbound checks, the
+//!    envelope walked with its header blocks checked, the Body's child handed to the result's
+//!    decoder, a fault annotated by the layers).
+//!
+//! [`Client::call`], [`call_with_attachments`](Client::call_with_attachments) and
+//! [`call_one_way`](Client::call_one_way) are the same path for hand-written calls.
+
+mod builder;
+mod call;
+mod exchange;
+mod response;
+mod shape;
+
+use std::sync::Arc;
+
+pub use builder::ClientBuilder;
+pub use call::{send, Call, Decoder, ResponseContext, WithResponse};
+pub use shape::{result, ResponseShape};
+
+use crate::error::EncodeError;
+use crate::header::HeaderBlock;
+use crate::message::{
+    MessageLayer, Operation, Request, RequestMessage, RequestWriter, WriterSettings,
+};
+use crate::transport::Transport;
+use crate::xml::Limits;
+
+/// Default for the largest response body accepted: 64 MiB.
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 64 * 1024 * 1024;
+
+#[derive(Debug)]
+struct Inner {
+    endpoint: String,
+    transport: Arc<dyn Transport>,
+    settings: Settings,
+}
+
+/// What a client applies to every call, set by its [`ClientBuilder`] and kept by the clients
+/// derived from it ([`Client::with_endpoint`], [`Client::with_soap_headers`]).
+#[derive(Debug, Clone)]
+struct Settings {
+    /// Extra HTTP header fields.
+    headers: Vec<(String, String)>,
+    limits: Limits,
+    max_response_bytes: usize,
+    /// How requests are written (MIME base64, MTOM, default namespaces).
+    writer: WriterSettings,
+    /// The client's own SOAP header blocks, after the layers' and before the operation's.
+    soap_headers: Vec<HeaderBlock>,
+    /// Response header blocks the caller processes: (namespace, local name).
+    understood: Vec<(String, String)>,
+    /// The message layers of every call, in order (see `ClientBuilder::layer`).
+    layers: Vec<Arc<dyn MessageLayer>>,
+}
+
+/// A SOAP client for one endpoint: cheap to clone (an `Arc`), safe to share across tasks; clones share
+/// the transport and its connection pool.
+///
+/// Generated clients wrap one. Build it with [`Client::builder`], or [`Client::new`] for defaults.
+///
+/// # Examples
+///
+/// ```
+/// # #[cfg(feature = "reqwest")] {
+/// let client = soapgen_runtime::Client::builder("http://127.0.0.1:8080/soap")
+///     .basic_auth("user", "secret")
+///     .header("X-Tenant", "acme")
+///     .build()?;
+/// assert_eq!(client.endpoint(), "http://127.0.0.1:8080/soap");
+/// # }
+/// # Ok::<(), soapgen_runtime::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+impl Client {
+    /// Settings for a client of `endpoint`.
+    pub fn builder(endpoint: impl Into<String>) -> ClientBuilder {
+        ClientBuilder::new(endpoint.into())
+    }
+
+    /// A client of `endpoint` with default settings.
+    ///
+    /// # Errors
+    ///
+    /// As [`ClientBuilder::build`].
+    pub fn new(endpoint: impl Into<String>) -> Result<Client, crate::Error> {
+        Self::builder(endpoint).build()
+    }
+
+    /// The same client (transport, settings) for another endpoint. O(1) apart from copying settings.
+    pub fn with_endpoint(&self, endpoint: impl Into<String>) -> Client {
+        self.with_settings(endpoint.into(), self.inner.settings.soap_headers.clone())
+    }
+
+    /// The same client (transport, settings) with `blocks` added to every request after its own
+    /// header blocks (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2): for one call, or a few, with
+    /// headers of their own (a session token, a tenant). O(1) apart from copying settings.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "reqwest")] {
+    /// use soapgen_runtime::header::HeaderBlock;
+    /// use soapgen_runtime::xml::Name;
+    /// let client = soapgen_runtime::Client::new("http://127.0.0.1:8080/svc")?;
+    /// let once = client.with_soap_headers([HeaderBlock::new("fr-CH", Name::new("urn:ctx", "Locale"))?]);
+    /// # }
+    /// # Ok::<(), soapgen_runtime::Error>(())
+    /// ```
+    pub fn with_soap_headers(&self, blocks: impl IntoIterator<Item = HeaderBlock>) -> Client {
+        let mut h = self.inner.settings.soap_headers.clone();
+        h.extend(blocks);
+        self.with_settings(self.inner.endpoint.clone(), h)
+    }
+
+    fn with_settings(&self, endpoint: String, soap_headers: Vec<HeaderBlock>) -> Client {
+        let settings = Settings {
+            soap_headers,
+            ..self.inner.settings.clone()
+        };
+        Client {
+            inner: Arc::new(Inner {
+                endpoint,
+                transport: self.inner.transport.clone(),
+                settings,
+            }),
+        }
+    }
+
+    /// The endpoint URL.
+    pub fn endpoint(&self) -> &str {
+        &self.inner.endpoint
+    }
+
+    /// Starts writing an operation's request, whose elements may use the `(prefix,
+    /// namespace)`s of `namespaces` (declared on the `Envelope`), as this client writes
+    /// (MIME base64, MTOM, default namespaces). Send it with [`call`](Self::call) (or, from
+    /// generated code, as a [`Call`]); the client puts it in an envelope with its message
+    /// layers' header blocks when it sends it.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: soapgen_runtime::Client) -> Result<(), soapgen_runtime::Error> {
+    /// use soapgen_runtime::xml::Name;
+    /// use soapgen_runtime::{Operation, SoapVersion};
+    /// let op = Operation::new("Add", "urn:calc/Add", SoapVersion::Soap11);
+    /// let mut req = client.request(&[("tns", "urn:calc")]);
+    /// let w = req.body_writer();
+    /// w.start_element(Name::new("urn:calc", "Add"))?;
+    /// w.simple_element(Name::new("urn:calc", "a"), "1")?;
+    /// w.simple_element(Name::new("urn:calc", "b"), "2")?;
+    /// w.end_element()?;
+    /// let sum: String = client
+    ///     .call(&op, req.finish()?, |r, _start| Ok(r.read_inner_xml()?.to_owned()))
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn request(&self, namespaces: &'static [(&'static str, &'static str)]) -> RequestWriter {
+        RequestWriter::with_settings(namespaces, self.inner.settings.writer)
+    }
+
+    /// The message this client would send for `request` to `op` now: the envelope with the
+    /// message layers' header blocks (fresh: each call gets its own `wsa:MessageID`,
+    /// Timestamp, Nonce), secured as its layers say, and the attachments. For inspecting or
+    /// sending elsewhere; a call puts its request in an envelope of its own when it is sent.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] from a layer (an addressed operation without an action, a signing key
+    /// that fails).
+    pub fn message(
+        &self,
+        op: &Operation,
+        request: &Request,
+    ) -> Result<RequestMessage, EncodeError> {
+        self.envelope(op, request).map(|(m, _)| m)
+    }
+}

@@ -1,0 +1,24 @@
+//! What a SOAP message is, apart from how it is written, sent and read: the SOAP version and
+//! its namespaces, the operation called, the request (the operation's part of it and the
+//! message on the wire), what came back, and the message layers that work on it.
+//!
+//! - [`SoapVersion`], [`SOAP11_ENV_NS`], [`SOAP12_ENV_NS`]: SOAP 1.1 and 1.2;
+//! - [`Operation`]: what generated code knows of an operation, with the description's facts
+//!   for the layers;
+//! - [`RequestWriter`] and [`Request`]: the operation's header blocks and Body content;
+//!   [`RequestMessage`]: the envelope and attachments sent;
+//! - [`MessageLayer`], [`LayerCall`]: the protocols on the message (WS-Security,
+//!   WS-Addressing, your own), with what they are told ([`Outbound`], [`Incoming`],
+//!   [`InboundBlock`]) and decide ([`Verdict`]).
+
+mod layer;
+mod operation;
+mod request;
+mod version;
+
+pub use layer::{InboundBlock, Incoming, LayerCall, MessageLayer, Outbound, Verdict};
+pub use operation::{Fact, Operation};
+pub use request::{
+    OutgoingAttachment, Packaging, Request, RequestMessage, RequestWriter, WriterSettings,
+};
+pub use version::{SoapVersion, SOAP11_ENV_NS, SOAP12_ENV_NS};

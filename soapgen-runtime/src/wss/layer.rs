@@ -1,0 +1,154 @@
+//! WS-Security (WSS 1.1) as a message layer: the `wsse:Security` block of each request
+//! (UsernameToken, Timestamp, signature, encryption; [`Outgoing`]) and the inbound policy on each
+//! response ([`WssConfig::check_response_to`]), registered by
+//! [`ClientBuilder::wss`](crate::ClientBuilder::wss).
+
+use super::{Outgoing, UtcTime, WssConfig, WssError, WSSE_NS, WSU_NS};
+use crate::error::{EncodeError, Error};
+use crate::fault::{Fault, FaultSecurity};
+use crate::message::{
+    InboundBlock, Incoming, LayerCall, MessageLayer, Outbound, RequestMessage, SoapVersion, Verdict,
+};
+use crate::xml::{Name, XmlWriter};
+
+impl MessageLayer for WssConfig {
+    /// Every call is secured: a `wsse:Security` block for its request, the inbound policy on
+    /// its response.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if the system's random source fails (the block's `wsu:Id`s).
+    fn start(&self, call: &Outbound<'_>) -> Result<Option<Box<dyn LayerCall>>, EncodeError> {
+        Ok(Some(Box::new(Secured {
+            out: Outgoing::new(self.clone())?,
+            version: call.operation.version,
+            env_prefix: String::new(),
+            content_start: None,
+            signature_values: Vec::new(),
+            failure: None,
+            verified: false,
+        })))
+    }
+}
+
+/// One secured exchange: the Security block being written, the envelope's version and
+/// namespace prefix, where the Body's content starts when it is encrypted, the request's
+/// SignatureValues (which the response's SignatureConfirmations echo, WSS 1.1 §8.5), and what
+/// the response's check found.
+#[derive(Debug)]
+struct Secured {
+    out: Outgoing,
+    version: SoapVersion,
+    env_prefix: String,
+    content_start: Option<usize>,
+    signature_values: Vec<Vec<u8>>,
+    /// Why the response failed the inbound policy.
+    failure: Option<WssError>,
+    /// The response met the inbound policy.
+    verified: bool,
+}
+
+impl LayerCall for Secured {
+    /// Notes where the Security block goes: first in the `Header` (WSS 1.1 §5); it is written
+    /// when the envelope is finished.
+    fn write_header(&mut self, w: &mut XmlWriter, version: SoapVersion) -> Result<(), EncodeError> {
+        self.version = version;
+        self.out.set_header_at(w.as_str().len());
+        Ok(())
+    }
+
+    /// The Body's `wsu:Id`, which the signature references (WSS 1.1 §4); its start tag closed
+    /// when its content is encrypted.
+    fn start_body(&mut self, w: &mut XmlWriter, at: usize) -> Result<(), EncodeError> {
+        self.out.set_body_at(at);
+        self.env_prefix = w.prefix_for(self.version.envelope_namespace())?;
+        if let Some(id) = self.out.body_id() {
+            w.declare_namespace("wsu", WSU_NS)?;
+            w.attribute(Name::new(WSU_NS, "Id"), &id)?;
+        }
+        self.content_start = if self.out.encrypts_body() {
+            w.raw("")?; // closes the Body start tag: the content starts here
+            Some(w.as_str().len())
+        } else {
+            None
+        };
+        Ok(())
+    }
+
+    fn end_body(&mut self, w: &XmlWriter) {
+        if let Some(start) = self.content_start.take() {
+            self.out.set_body_content(start, w.as_str().len());
+        }
+    }
+
+    /// Encrypts and signs the finished envelope and inserts the Security block.
+    fn finish(&mut self, message: &mut RequestMessage) -> Result<(), EncodeError> {
+        if self.out.encrypts_body() && !message.attachments.is_empty() {
+            return Err(EncodeError::misuse(
+                "WS-Security encryption does not cover attachments (MTOM, SwA): \
+                 send the data inline, or do not encrypt",
+            ));
+        }
+        self.signature_values =
+            self.out
+                .finish(self.version, &self.env_prefix, &mut message.envelope)?;
+        Ok(())
+    }
+
+    /// Signatures verified and the Body decrypted, before anything is read from the response (the
+    /// decrypted envelope is what is read); a response that fails the policy is refused.
+    fn inbound(&mut self, response: &Incoming<'_>) -> Verdict {
+        let doc = match crate::xml::to_utf8(response.body, response.http_charset) {
+            Ok(d) => d,
+            Err(e) => return Verdict::Refuse(e.into()),
+        };
+        let cfg = self.out.config();
+        match cfg.check_response_with_limits(
+            &doc,
+            Some(&self.signature_values),
+            UtcTime::now(),
+            response.limits,
+        ) {
+            Ok(p) => {
+                self.verified = true;
+                match p.decrypted {
+                    Some(d) => Verdict::Rewrite(d),
+                    None => Verdict::Accept,
+                }
+            }
+            Err(e) => {
+                self.failure = Some(e.clone());
+                Verdict::Refuse(Error::Security(Box::new(e)))
+            }
+        }
+    }
+
+    /// The `wsse:Security` block is processed (by [`inbound`](Self::inbound)).
+    fn header_block(
+        &mut self,
+        block: &mut InboundBlock<'_, '_>,
+    ) -> Result<bool, crate::error::DecodeError> {
+        Ok(block.namespace() == WSSE_NS && block.local_name() == "Security")
+    }
+
+    /// Only a signature vouches for a fault (WSS 1.1 §8.4): a fault whose envelope met a policy
+    /// that requires signatures is marked verified; one that failed the policy is marked not
+    /// verified, or refused if the configuration
+    /// [`refuses_unverified_faults`](WssConfig::refuses_unverified_faults).
+    fn fault(&mut self, fault: &mut Fault) -> Result<(), Error> {
+        let cfg = self.out.config();
+        match self.failure.take() {
+            Some(e) if cfg.refuses_unverified_faults() => Err(Error::Security(Box::new(e))),
+            Some(e) => {
+                fault.security = FaultSecurity::NotVerified(e.to_string());
+                Ok(())
+            }
+            None => {
+                if self.verified && cfg.requires_signature() {
+                    fault.security = FaultSecurity::Verified;
+                }
+                Ok(())
+            }
+        }
+    }
+}
