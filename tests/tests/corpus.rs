@@ -269,7 +269,7 @@ mod round_trip {
         }
     }
 
-    fn multipart(xml: &str, atts: Vec<soapgen_runtime::message::OutgoingAttachment>) -> soapgen_runtime::mime::MultipartRelated {
+    fn multipart(xml: &str, atts: Vec<soapgen_runtime::mime::OutgoingAttachment>) -> soapgen_runtime::mime::MultipartRelated {
         let mut body = format!("--b\r\nContent-Type: text/xml\r\n\r\n{xml}\r\n").into_bytes();
         for a in atts {
             body.extend_from_slice(format!(

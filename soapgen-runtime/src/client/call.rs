@@ -10,33 +10,12 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use super::exchange::Exchanged;
-use super::{Client, ResponseShape};
+use super::{Client, Decoder, ResponseContext, ResponseShape};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, Error, Location};
 use crate::header::{Response, ResponseHeader, ResponseHeaders};
 use crate::message::{Operation, Request};
 use crate::mime::Attachments;
 use crate::xml::{StartTag, XmlReader};
-
-/// What a result's [`Decoder`] is given beside the Body's child: how the response is laid out,
-/// its attachments, and the operation (for errors).
-#[derive(Debug, Clone, Copy)]
-pub struct ResponseContext<'a> {
-    /// The layout of the response Body.
-    pub shape: &'a ResponseShape,
-    /// The parts of a `multipart/related` response other than its root (none for plain SOAP).
-    pub attachments: &'a Attachments,
-    /// The operation called.
-    pub operation: &'a Operation,
-}
-
-/// Reads an operation's result from the Body's child (`Some`: the reader just after its start
-/// tag) or from an empty Body (`None`), as the context's shape lays it out: a plain function
-/// pointer (one of the result markers' `read`, or a non-capturing closure of generated code for
-/// results with attachments), so [`Call`] is generic over the result type only.
-pub type Decoder<T> = for<'i> fn(
-    Option<(&mut XmlReader<'i>, StartTag<'i>)>,
-    &ResponseContext<'_>,
-) -> Result<T, DecodeError>;
 
 /// The exchange of a call in flight: the request sent and the response read in full.
 type Exchange = Pin<Box<dyn Future<Output = Result<Exchanged, Error>> + Send>>;

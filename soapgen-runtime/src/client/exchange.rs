@@ -10,7 +10,8 @@ use tracing::Instrument;
 use super::Client;
 use crate::envelope::EnvelopeWriter;
 use crate::error::{EncodeError, Error};
-use crate::message::{LayerCall, Operation, Outbound, Packaging, Request, RequestMessage};
+use crate::message::{LayerCall, Operation, Outbound, Request, RequestMessage};
+use crate::mime::Packaging;
 use crate::transport::{HttpRequest, HttpResponse};
 
 /// What an exchange gave: the HTTP response, and the message layers' parts in it, which check

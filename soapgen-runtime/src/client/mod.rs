@@ -22,8 +22,8 @@ mod shape;
 use std::sync::Arc;
 
 pub use builder::ClientBuilder;
-pub use call::{send, Call, Decoder, ResponseContext, WithResponse};
-pub use shape::{result, ResponseShape};
+pub use call::{send, Call, WithResponse};
+pub use shape::{result, Decoder, ResponseContext, ResponseShape};
 
 use crate::error::EncodeError;
 use crate::header::HeaderBlock;

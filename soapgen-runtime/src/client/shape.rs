@@ -3,7 +3,10 @@
 //! generated code picks per operation, so that reading code is instantiated once per result
 //! type.
 
-use crate::xml::Name;
+use crate::error::DecodeError;
+use crate::message::Operation;
+use crate::mime::Attachments;
+use crate::xml::{Name, StartTag, XmlReader};
 
 /// The layout of an operation's response Body, as the binding describes it (WSDL 1.1 §3.5
 /// `soap:body`, §2.4.1 one-way). Static data in generated code, one per operation.
@@ -77,14 +80,35 @@ impl ResponseShape {
     }
 }
 
+/// What a result's [`Decoder`] is given beside the Body's child: how the response is laid out,
+/// its attachments, and the operation (for errors).
+#[derive(Debug, Clone, Copy)]
+pub struct ResponseContext<'a> {
+    /// The layout of the response Body.
+    pub shape: &'a ResponseShape,
+    /// The parts of a `multipart/related` response other than its root (none for plain SOAP).
+    pub attachments: &'a Attachments,
+    /// The operation called.
+    pub operation: &'a Operation,
+}
+
+/// Reads an operation's result from the Body's child (`Some`: the reader just after its start
+/// tag) or from an empty Body (`None`), as the context's shape lays it out: a plain function
+/// pointer (one of the result markers' `read`, or a non-capturing closure of generated code for
+/// results with attachments), so [`Call`] is generic over the result type only.
+pub type Decoder<T> = for<'i> fn(
+    Option<(&mut XmlReader<'i>, StartTag<'i>)>,
+    &ResponseContext<'_>,
+) -> Result<T, DecodeError>;
+
 /// How a result is read, one marker per occurrence of the result element (XML Schema Part 1
 /// §3.9.1 minOccurs/maxOccurs, §3.3.1 nillable). `#[soap_client]` picks the marker from the result
 /// type; each `read` is a [`Decoder`].
 pub mod result {
     use std::marker::PhantomData;
 
+    use super::ResponseContext;
     use super::ResponseShape;
-    use crate::client::ResponseContext;
     use crate::error::{DecodeError, DecodeErrorKind, Location};
     use crate::types::Nillable as Nil;
     use crate::xml::{FromXml, Name, StartTag, XmlReader};

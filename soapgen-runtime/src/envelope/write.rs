@@ -2,10 +2,8 @@
 //! and `Body` (SOAP 1.1 §4, SOAP 1.2 Part 1 §5).
 
 use crate::error::EncodeError;
-use crate::message::OutgoingAttachment;
-use crate::message::{
-    LayerCall, MessageLayer, Outbound, Packaging, Request, RequestMessage, SoapVersion,
-};
+use crate::message::{LayerCall, MessageLayer, Outbound, Request, RequestMessage, SoapVersion};
+use crate::mime::{OutgoingAttachment, Packaging};
 use crate::xml::{Name, XmlWriter};
 
 /// Writes a request envelope: `Envelope`, an optional `Header` with its entries, and `Body`.

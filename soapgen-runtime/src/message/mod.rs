@@ -18,7 +18,5 @@ mod version;
 
 pub use layer::{InboundBlock, Incoming, LayerCall, MessageLayer, Outbound, Verdict};
 pub use operation::{Fact, Operation};
-pub use request::{
-    OutgoingAttachment, Packaging, Request, RequestMessage, RequestWriter, WriterSettings,
-};
+pub use request::{Request, RequestMessage, RequestWriter, WriterSettings};
 pub use version::{SoapVersion, SOAP11_ENV_NS, SOAP12_ENV_NS};

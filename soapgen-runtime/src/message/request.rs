@@ -1,35 +1,9 @@
 //! A request: the operation's own part of it (header parts and Body content) as generated code
 //! writes it, and the message that goes on the wire once the client has put it in an envelope.
 
-use bytes::Bytes;
-
 use crate::error::EncodeError;
-use crate::mime::Attachment;
+use crate::mime::{Attachment, OutgoingAttachment, Packaging};
 use crate::xml::{XmlWriter, XSI_NS};
-
-/// An attachment to send: one MIME part of a multipart/related request, after the root part.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OutgoingAttachment {
-    /// Content-ID without angle brackets (referenced as `cid:` + this, percent-encoded).
-    pub content_id: String,
-    /// The part's Content-Type (`application/octet-stream` for MTOM parts).
-    pub content_type: String,
-    /// The bytes (shared, not copied, until the request body is assembled).
-    pub data: Bytes,
-}
-
-/// How a request with attachments is packaged.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum Packaging {
-    /// MTOM/XOP (SOAP MTOM §3, XOP 1.0 §3): the root part is `application/xop+xml` and the
-    /// envelope references attachments with `xop:Include`.
-    #[default]
-    Mtom,
-    /// SOAP Messages with Attachments 1.0 (WS-I Attachments Profile 1.0 §3): the root part is the
-    /// envelope as it is (`text/xml` for SOAP 1.1, `application/soap+xml` for 1.2); attachments are
-    /// bound to message parts by the WSDL (`mime:content`) or referenced by `swaRef` values.
-    SwA,
-}
 
 /// A message ready to send: the envelope, and the attachments it goes with.
 ///
@@ -229,7 +203,8 @@ impl Request {
     /// # Examples
     ///
     /// ```
-    /// use soapgen_runtime::message::{Packaging, RequestWriter};
+    /// use soapgen_runtime::message::RequestWriter;
+    /// use soapgen_runtime::mime::Packaging;
     /// use soapgen_runtime::mime::Attachment;
     /// let mut r = RequestWriter::new(&[]).finish()?;
     /// r.attach_part("photo", Attachment::from(vec![1, 2, 3]), "image/jpeg");

@@ -1,5 +1,6 @@
 use super::*;
-use crate::message::{OutgoingAttachment, Packaging, RequestMessage};
+use crate::message::RequestMessage;
+use crate::mime::{OutgoingAttachment, Packaging};
 
 fn msg(parts: &[(&str, &str)], boundary: &str) -> Vec<u8> {
     let mut out = b"preamble\r\n".to_vec();

@@ -94,38 +94,6 @@ impl ToXml for AnyElement {
     }
 }
 
-/// One attribute matched by an `xs:anyAttribute` wildcard (XML Schema Part 1 §3.10, §3.4.4), kept by
-/// its expanded name so it can be written back under any prefix.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct AnyAttribute {
-    /// Namespace URI; `""` for an unqualified attribute.
-    pub namespace: String,
-    /// Local name.
-    pub local: String,
-    /// The value, normalised and unescaped as XML 1.0 §3.3.3 reads it (written escaped again).
-    pub value: String,
-}
-
-impl AnyAttribute {
-    /// An attribute `{namespace}local="value"`; `namespace` `""` for an unqualified one.
-    pub fn new(
-        namespace: impl Into<String>,
-        local: impl Into<String>,
-        value: impl Into<String>,
-    ) -> Self {
-        AnyAttribute {
-            namespace: namespace.into(),
-            local: local.into(),
-            value: value.into(),
-        }
-    }
-
-    /// Its expanded name.
-    pub fn name(&self) -> Name<'_> {
-        Name::new(&self.namespace, &self.local)
-    }
-}
-
 /// The content of an element of type `xs:anyType` (or declared without a type), kept as XML with the
 /// namespace bindings in scope where it was read.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]

@@ -29,11 +29,11 @@ mod datetime;
 mod list;
 mod nillable;
 mod numeric;
-pub(crate) mod qname;
+mod qname;
 mod soapenc;
 mod swaref;
 
-pub use any::{AnyAttribute, AnyElement, AnyXml};
+pub use any::{AnyElement, AnyXml};
 pub use list::List;
 pub use nillable::{Nillable, OptionalNillable};
 
@@ -46,142 +46,9 @@ pub use qname::QName;
 pub use soapenc::{write_typed, EncodedType, SoapArray, SOAP_ENC_NS, XSD_NS};
 pub use swaref::{SwaRef, SWAREF_NS};
 
-use crate::error::{DecodeError, EncodeError, ValueError};
-use crate::xml::{StartTag, TextOut, XmlReader};
-
-/// A simple-type value that can be written as text (XML Schema Part 2 §2.3, lexical space).
-///
-/// Implement it (or derive [`ToXml`](crate::ToXml) on a unit-only enum) for enumerations and other
-/// simple types; element and attribute writing come with it.
-pub trait ToXmlText {
-    /// Writes the canonical lexical form (XML Schema Part 2 §2.3.1) of `self` into `out`, which escapes
-    /// it for where it lands.
-    ///
-    /// # Errors
-    ///
-    /// [`EncodeError`] if the value has no lexical form (a character XML cannot carry, a date out of
-    /// range).
-    fn write_xml_text(&self, out: &mut TextOut<'_>) -> Result<(), EncodeError>;
-
-    /// Writes an element named `name` whose content is this value (the blanket
-    /// [`ToXml`](crate::ToXml) impl calls it). The default writes the text
-    /// ([`XmlWriter::simple_element`](crate::xml::XmlWriter::simple_element)); [`Base64Binary`]
-    /// overrides it to send large values as MTOM attachments when the writer has MTOM on.
-    ///
-    /// # Errors
-    ///
-    /// As [`write_xml_text`](Self::write_xml_text).
-    fn write_element(
-        &self,
-        w: &mut crate::xml::XmlWriter,
-        name: crate::xml::Name<'_>,
-    ) -> Result<(), EncodeError> {
-        w.simple_element(name, self)
-    }
-}
-
-/// A simple-type value that can be read from text (XML Schema Part 2 §2.3, lexical space).
-pub trait FromXmlText: Sized {
-    /// Parses `text` (already unescaped, with line ends normalised per XML 1.0 §2.11), applying the
-    /// type's whiteSpace facet (§4.3.6: `collapse` for everything but the string family). `ns`
-    /// resolves prefixes for `QName` values.
-    ///
-    /// # Errors
-    ///
-    /// [`ValueError`] naming the type and the offending text.
-    fn from_xml_text(text: &str, ns: &dyn PrefixResolver) -> Result<Self, ValueError>;
-
-    /// As [`from_xml_text`](Self::from_xml_text), given the text as the reader holds it: borrowed
-    /// from the document, or owned when the reader had to build it (references expanded, CDATA
-    /// sections joined, line ends normalised: XML 1.0 §4.6, §2.7, §2.11). [`String`] takes an
-    /// owned text as it is instead of copying it; the default parses the borrowed form.
-    ///
-    /// # Errors
-    ///
-    /// As [`from_xml_text`](Self::from_xml_text).
-    fn from_xml_cow(
-        text: std::borrow::Cow<'_, str>,
-        ns: &dyn PrefixResolver,
-    ) -> Result<Self, ValueError> {
-        Self::from_xml_text(&text, ns)
-    }
-
-    /// Reads an element whose content is a value of this type, from just after its start tag up to
-    /// and including its end tag (the blanket [`FromXml`](crate::FromXml) impl calls it).
-    ///
-    /// The default reads the text ([`XmlReader::read_simple`]); [`Base64Binary`] overrides it to
-    /// decode while the text streams and to resolve MTOM/SwA attachments.
-    ///
-    /// # Errors
-    ///
-    /// As [`XmlReader::read_simple`].
-    fn read_element_content<'i>(
-        r: &mut XmlReader<'i>,
-        start: &StartTag<'i>,
-    ) -> Result<Self, DecodeError> {
-        r.read_simple(start)
-    }
-}
-
-/// Resolves namespace prefixes in scope where a simple value was read (Namespaces in XML 1.0 §6).
-pub trait PrefixResolver {
-    /// The namespace URI bound to `prefix` (`""` for the default namespace), or `None` if unbound.
-    fn resolve_prefix(&self, prefix: &str) -> Option<String>;
-
-    /// The attachment of the message that a `cid:` URL (RFC 2392) names, for [`SwaRef`] values
-    /// read from attributes or lists; `None` outside a multipart/related message (the default).
-    fn attachment(&self, reference: &str) -> Option<crate::mime::Attachment> {
-        let _ = reference;
-        None
-    }
-}
-
-/// A [`PrefixResolver`] with no bindings, for values read outside any document.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NoNamespaces;
-
-impl PrefixResolver for NoNamespaces {
-    fn resolve_prefix(&self, _prefix: &str) -> Option<String> {
-        None
-    }
-}
-
-/// Trims the XML whitespace characters (space, tab, CR, LF: XML 1.0 §2.3 production S) from both ends;
-/// the `collapse` whiteSpace facet for single tokens (XML Schema Part 2 §4.3.6).
-pub fn collapse(text: &str) -> &str {
-    text.trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n'))
-}
-
-impl ToXmlText for str {
-    fn write_xml_text(&self, out: &mut TextOut<'_>) -> Result<(), EncodeError> {
-        out.push_str(self)
-    }
-}
-
-impl ToXmlText for String {
-    fn write_xml_text(&self, out: &mut TextOut<'_>) -> Result<(), EncodeError> {
-        out.push_str(self)
-    }
-}
-
-impl FromXmlText for String {
-    fn from_xml_text(text: &str, _ns: &dyn PrefixResolver) -> Result<Self, ValueError> {
-        Ok(text.to_owned())
-    }
-
-    fn from_xml_cow(
-        text: std::borrow::Cow<'_, str>,
-        _ns: &dyn PrefixResolver,
-    ) -> Result<Self, ValueError> {
-        Ok(text.into_owned())
-    }
-}
-
-impl<T: ToXmlText + ?Sized> ToXmlText for Box<T> {
-    fn write_xml_text(&self, out: &mut TextOut<'_>) -> Result<(), EncodeError> {
-        (**self).write_xml_text(out)
-    }
-}
+pub use crate::xml::{
+    collapse, AnyAttribute, FromXmlText, NoNamespaces, PrefixResolver, ToXmlText,
+};
 
 /// Test helpers of the type modules.
 #[cfg(test)]

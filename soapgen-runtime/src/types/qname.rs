@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::{collapse, FromXmlText, PrefixResolver, ToXmlText};
 use crate::error::{EncodeError, ValueError};
-use crate::xml::{TextOut, XML_NS};
+use crate::xml::{is_ncname, TextOut, XML_NS};
 
 /// xs:QName (XML Schema Part 2 §3.2.18): an expanded name, namespace URI plus local part.
 ///
@@ -55,22 +55,6 @@ impl fmt::Display for QName {
             _ => f.write_str(&self.local_name),
         }
     }
-}
-
-/// Whether `s` looks like an NCName (Namespaces in XML 1.0 §3, production NCName), checked loosely:
-/// non-empty, not starting with a digit, `-` or `.`, and made of letters, digits, `_`, `-`, `.` and
-/// non-ASCII characters (no whitespace, no colon, no other ASCII punctuation).
-pub(crate) fn is_ncname(s: &str) -> bool {
-    let mut chars = s.chars();
-    let Some(first) = chars.next() else {
-        return false;
-    };
-    let name_char = |c: char| {
-        c.is_ascii_alphanumeric()
-            || matches!(c, '_' | '-' | '.')
-            || (!c.is_ascii() && !c.is_whitespace())
-    };
-    name_char(first) && !matches!(first, '0'..='9' | '-' | '.') && chars.all(name_char)
 }
 
 /// xs:QName (XML Schema Part 2 §3.2.18): `prefix:local`, with `prefix` bound (declared on the current

@@ -31,7 +31,7 @@ pub const SWAREF_NS: &str = "http://ws-i.org/profiles/basic/1.1/xsd";
 ///
 /// ```
 /// use soapgen_runtime::envelope::EnvelopeWriter;
-/// use soapgen_runtime::message::Packaging;
+/// use soapgen_runtime::mime::Packaging;
 /// use soapgen_runtime::SoapVersion;
 /// use soapgen_runtime::types::SwaRef;
 /// use soapgen_runtime::xml::Name;
@@ -171,7 +171,8 @@ mod tests {
     use super::*;
     use crate::envelope::{read_response_with_attachments, BodyContent, EnvelopeWriter};
     use crate::error::DecodeErrorKind;
-    use crate::message::{Packaging, RequestMessage, SoapVersion};
+    use crate::message::{RequestMessage, SoapVersion};
+    use crate::mime::Packaging;
     use crate::mime::{parse_multipart_related, write_swa};
     use crate::xml::{FromXml, Limits, Name, ToXml};
     use crate::Error;

@@ -25,6 +25,11 @@ use quick_xml::Reader;
 use super::WssError;
 use crate::xml::tree::{Node, NodeType};
 
+/// Canonical XML 1.0 (inclusive, without comments), XML-DSig §6.5.1.
+pub const C14N_10: &str = "http://www.w3.org/TR/2001/REC-xml-c14n-20010315";
+/// Canonical XML 1.1 (inclusive, without comments), XML-DSig 1.1 §6.5.2.
+pub const C14N_11: &str = "http://www.w3.org/2006/12/xml-c14n11";
+
 const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
 
 /// Writes the exclusive canonical form (without comments) of the element whose start tag begins
@@ -88,8 +93,8 @@ impl C14nMethod {
     pub const fn uri(self) -> &'static str {
         match self {
             C14nMethod::Exclusive => "http://www.w3.org/2001/10/xml-exc-c14n#",
-            C14nMethod::Inclusive10 => super::C14N_10,
-            C14nMethod::Inclusive11 => super::C14N_11,
+            C14nMethod::Inclusive10 => C14N_10,
+            C14nMethod::Inclusive11 => C14N_11,
         }
     }
 

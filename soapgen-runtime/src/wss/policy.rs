@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use super::{DigestAlgorithm, SignatureAlgorithm, UtcTime};
+use super::{DigestAlgorithm, SignatureAlgorithm, UtcTime, C14N_10, C14N_11};
 
 pub(crate) const RSA_SHA1: &str = "http://www.w3.org/2000/09/xmldsig#rsa-sha1";
 pub(crate) const RSA_SHA256: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
@@ -16,10 +16,6 @@ pub(crate) const RSA_PSS: &str = "http://www.w3.org/2007/05/xmldsig-more#rsa-pss
 pub(crate) const ECDSA_SHA256: &str = "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256";
 pub(crate) const ECDSA_SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384";
 pub(crate) const ECDSA_SHA512: &str = "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha512";
-/// Canonical XML 1.0 (inclusive, without comments), XML-DSig §6.5.1.
-pub const C14N_10: &str = "http://www.w3.org/TR/2001/REC-xml-c14n-20010315";
-/// Canonical XML 1.1 (inclusive, without comments), XML-DSig 1.1 §6.5.2.
-pub const C14N_11: &str = "http://www.w3.org/2006/12/xml-c14n11";
 pub(crate) const SHA1: &str = "http://www.w3.org/2000/09/xmldsig#sha1";
 pub(crate) const SHA256: &str = "http://www.w3.org/2001/04/xmlenc#sha256";
 pub(crate) const SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#sha384";

@@ -10,24 +10,20 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::xml::tree::{Document, Node};
-use aws_lc_rs::signature::{self, VerificationAlgorithm};
+use crate::xml::tree::Node;
 
 use super::policy::{self as alg};
 use super::trust::verify_with_certificate;
 use super::{
     canonicalize, AlgorithmPolicy, C14nMethod, Certificate, Timestamp, UtcTime, WssConfig,
-    WssError, BASE64_BINARY, DS_NS, EXC_C14N, PASSWORD_DIGEST, PASSWORD_TEXT, THUMBPRINT_SHA1,
-    WSSE11_NS, WSSE_NS, WSU_NS, X509V3, X509_SKI,
+    WssError, DS_NS, EXC_C14N, PASSWORD_DIGEST, PASSWORD_TEXT, WSSE11_NS, WSSE_NS, WSU_NS,
 };
-use crate::message::SoapVersion;
 use crate::xml::Limits;
 
 /// `http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#STR-Transform`
 /// (WSS 1.1 §8.3): the Reference digests the security token an STR points at.
 pub const STR_TRANSFORM: &str =
     "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#STR-Transform";
-const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
 pub(crate) use super::xmlenc::XENC_NS;
 
 mod algorithms;
@@ -35,51 +31,16 @@ mod document;
 mod keyinfo;
 mod tokens;
 
-pub(crate) use document::Ids;
+pub use document::MessagePart;
 pub(crate) use document::{base64, child, elements, malformed, path, text};
 use document::{ids, parse, position, shape};
+pub(crate) use document::{Ids, Shape};
 
 use algorithms::*;
 use keyinfo::*;
 pub(crate) use tokens::tokens;
 use tokens::*;
 pub use tokens::{X509_PKCS7, X509_PKIPATH};
-
-/// A part of a response that a verified signature covered or that was decrypted, identified by
-/// its position in the envelope.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum MessagePart {
-    /// The envelope's `Body` (the one child of `Envelope` of that name).
-    Body,
-    /// The `wsu:Timestamp` of the Security header addressed to this client.
-    Timestamp,
-    /// A header block (a child of `Header`), by namespace and local name.
-    Header {
-        /// Namespace URI (empty if none).
-        namespace: String,
-        /// Local name.
-        name: String,
-    },
-    /// A token or other element of the Security header (BinarySecurityToken, UsernameToken,
-    /// EncryptedKey…), by local name.
-    SecurityToken(String),
-    /// Any other element, by its path: not a part any policy can ask for (a signed `Body`
-    /// that is not the envelope's Body shows up here).
-    Other(String),
-}
-
-impl std::fmt::Display for MessagePart {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            MessagePart::Body => f.write_str("Body"),
-            MessagePart::Timestamp => f.write_str("Timestamp"),
-            MessagePart::Header { namespace, name } => write!(f, "header {{{namespace}}}{name}"),
-            MessagePart::SecurityToken(n) => write!(f, "security token {n}"),
-            MessagePart::Other(p) => write!(f, "element {p}"),
-        }
-    }
-}
 
 /// What the inbound check found in a response's `wsse:Security` header, all of it already checked
 /// against the policy.
@@ -112,13 +73,6 @@ pub struct InboundReport {
 pub(crate) struct Processed {
     pub(crate) report: InboundReport,
     pub(crate) decrypted: Option<String>,
-}
-
-/// The structural positions of an envelope.
-pub(crate) struct Shape<'a, 'i> {
-    pub(crate) header: Option<Node<'a, 'i>>,
-    pub(crate) body: Node<'a, 'i>,
-    pub(crate) security: Option<Node<'a, 'i>>,
 }
 
 /// Per-response state kept across the re-parses that decryption causes.
@@ -828,11 +782,11 @@ fn c14n_of(
                 .map(|l| l.split_ascii_whitespace().map(str::to_owned).collect())
                 .unwrap_or_default(),
         }),
-        alg::C14N_10 | alg::C14N_11 if policy.allows(uri) => Ok(C14n {
+        super::C14N_10 | super::C14N_11 if policy.allows(uri) => Ok(C14n {
             method: C14nMethod::from_uri(uri).unwrap_or(C14nMethod::Exclusive),
             prefixes: Vec::new(),
         }),
-        alg::C14N_10 | alg::C14N_11 => Err(WssError::AlgorithmNotAllowed {
+        super::C14N_10 | super::C14N_11 => Err(WssError::AlgorithmNotAllowed {
             role,
             uri: format!(
                 "{uri} (inclusive C14N is off by default, WS-I BSP 1.1 R5404; AlgorithmPolicy::allow_inclusive_c14n allows it)"

@@ -16,7 +16,9 @@ mod document;
 mod encoding;
 mod group;
 pub mod multiref;
+mod name;
 mod read;
+mod simple;
 mod write;
 
 pub use document::{from_str, from_str_with_limits, to_string};
@@ -24,17 +26,20 @@ pub(crate) use encoding::charset_of;
 pub use encoding::to_utf8;
 
 pub use group::{FromXmlGroup, ToXmlGroup};
+pub use name::{Name, XML_NS, XSI_NS};
 #[cfg(feature = "wss")]
 pub(crate) use read::tree;
 #[cfg(feature = "wss")]
 pub(crate) use read::utf8;
+pub use read::{FromXmlText, NoNamespaces, PrefixResolver};
 pub use read::{Leniency, Limits, StartTag, XmlReader};
+pub(crate) use simple::is_ncname;
+pub use simple::{collapse, AnyAttribute};
 #[cfg(feature = "wss")]
 pub(crate) use write::find_special;
-pub use write::{Name, TextOut, XmlWriter, XML_NS, XSI_NS};
+pub use write::{TextOut, ToXmlText, XmlWriter};
 
 use crate::error::{DecodeError, EncodeError};
-use crate::types::{FromXmlText, ToXmlText};
 
 /// A Rust value written as one XML element (XML Schema Part 1 §3.3: an element declaration's content).
 ///

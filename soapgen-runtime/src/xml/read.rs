@@ -17,13 +17,15 @@ use memchr::{memchr, memchr2, memchr3, memmem};
 
 use bytes::Bytes;
 
+use super::AnyAttribute;
 use crate::error::{DecodeError, DecodeErrorKind, Location};
 use crate::mime::{Attachments, XOP_NS};
-use crate::types::{AnyAttribute, FromXmlText, PrefixResolver};
 use crate::xml::{Name, XSI_NS};
+pub use text::{FromXmlText, NoNamespaces, PrefixResolver};
 
 mod attributes;
 mod binary;
+mod text;
 mod tokenizer;
 #[cfg(feature = "wss")]
 pub(crate) mod tree;
@@ -629,42 +631,6 @@ impl<'i> XmlReader<'i> {
         memchr(b'<', rest).unwrap_or(rest.len())
     }
 
-    /// Reads the current element's text and parses it as a simple type (XML Schema Part 2).
-    ///
-    /// # Errors
-    ///
-    /// As [`read_text`](Self::read_text), and [`DecodeErrorKind::InvalidValue`] at the element.
-    pub fn read_simple<T: FromXmlText>(&mut self, start: &StartTag<'i>) -> Result<T, DecodeError> {
-        let text = self.read_text()?;
-        T::from_xml_cow(text, self).map_err(|e| {
-            // The end tag is consumed: put the element back on the path (built only on error).
-            let mut err = self.error_at(DecodeErrorKind::InvalidValue(e), start.offset);
-            self.push_path(&mut err.location.path, start);
-            err
-        })
-    }
-
-    /// As [`read_simple`](Self::read_simple), but empty content (no characters at all) is read as
-    /// `default`: the value of an element whose declaration gives a default or fixed value (XML
-    /// Schema Part 1 §3.3.1 {value constraint}, §3.3.4 item 5.1).
-    ///
-    /// # Errors
-    ///
-    /// As [`read_simple`](Self::read_simple); an invalid `default` is an invalid value at the element.
-    pub fn read_simple_or<T: FromXmlText>(
-        &mut self,
-        start: &StartTag<'i>,
-        default: &str,
-    ) -> Result<T, DecodeError> {
-        let text = self.read_text()?;
-        let text: &str = if text.is_empty() { default } else { &text };
-        T::from_xml_text(text, self).map_err(|e| {
-            let mut err = self.error_at(DecodeErrorKind::InvalidValue(e), start.offset);
-            self.push_path(&mut err.location.path, start);
-            err
-        })
-    }
-
     fn push_path(&self, path: &mut String, tag: &StartTag<'i>) {
         if self.stack.len() >= self.path_skip {
             if !path.is_empty() {
@@ -904,23 +870,6 @@ impl<'i> XmlReader<'i> {
     /// Current depth (number of open elements).
     pub fn depth(&self) -> usize {
         self.stack.len()
-    }
-}
-
-impl PrefixResolver for XmlReader<'_> {
-    fn attachment(&self, reference: &str) -> Option<crate::mime::Attachment> {
-        self.attachments?
-            .get(reference)
-            .map(crate::mime::Attachment::from_part)
-    }
-
-    fn resolve_prefix(&self, prefix: &str) -> Option<String> {
-        match self.lookup(prefix) {
-            Some(uri) if !uri.is_empty() => Some(uri.to_owned()),
-            _ if prefix.is_empty() => Some(String::new()),
-            _ if prefix == "xml" => Some(crate::xml::XML_NS.to_owned()),
-            _ => None,
-        }
     }
 }
 

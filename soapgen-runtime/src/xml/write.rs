@@ -11,50 +11,15 @@
 //! Attributes never take the default namespace (§6.2), so a qualified attribute keeps a prefix in
 //! both forms.
 
-use std::fmt;
+mod escape;
+mod text;
 
+pub(crate) use escape::find_special;
+use escape::{escape_into, push_undeclaring_default};
+pub use text::{TextOut, ToXmlText};
+
+use super::{is_ncname, AnyAttribute, Name, XML_NS, XSI_NS};
 use crate::error::EncodeError;
-
-/// An expanded element or attribute name: namespace URI (empty for "no namespace") and local name.
-///
-/// Namespaces in XML 1.0 §2.1. Generated code builds these from string constants.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Name<'a> {
-    /// Namespace URI; `""` means the name is in no namespace (unqualified).
-    pub namespace: &'a str,
-    /// Local part (an NCName).
-    pub local: &'a str,
-}
-
-impl<'a> Name<'a> {
-    /// A qualified name: `namespace` URI and `local` part.
-    pub const fn new(namespace: &'a str, local: &'a str) -> Self {
-        Name { namespace, local }
-    }
-
-    /// A name in no namespace (an unqualified local element or attribute).
-    pub const fn unqualified(local: &'a str) -> Self {
-        Name {
-            namespace: "",
-            local,
-        }
-    }
-}
-
-impl fmt::Display for Name<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.namespace.is_empty() {
-            f.write_str(self.local)
-        } else {
-            write!(f, "{{{}}}{}", self.namespace, self.local)
-        }
-    }
-}
-
-/// The `xsi` namespace (XML Schema Part 1 §2.6), used for `xsi:nil` and `xsi:type`.
-pub const XSI_NS: &str = "http://www.w3.org/2001/XMLSchema-instance";
-/// The `xml` namespace, bound to the prefix `xml` by definition (Namespaces in XML 1.0 §3).
-pub const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
 
 #[derive(Debug)]
 struct Binding {
@@ -113,7 +78,7 @@ pub struct XmlWriter {
     mime_base64: bool,
     /// MTOM: base64Binary values of at least this many bytes become attachments.
     mtom_threshold: Option<usize>,
-    attachments: Vec<crate::message::OutgoingAttachment>,
+    attachments: Vec<crate::mime::OutgoingAttachment>,
     /// An `xop:Include` was written: the message is MTOM, not SwA.
     xop: bool,
     /// `xsi:type` for the next start tag (SOAP 1.1 §5 encoding), (namespace, local).
@@ -202,7 +167,7 @@ impl XmlWriter {
         }
         let content_id = format!("{}.attachment@soapgen", self.attachments.len() + 1);
         let url = crate::mime::cid_url(&content_id);
-        self.attachments.push(crate::message::OutgoingAttachment {
+        self.attachments.push(crate::mime::OutgoingAttachment {
             content_id,
             content_type: "application/octet-stream".to_owned(),
             data: data.clone(),
@@ -224,7 +189,7 @@ impl XmlWriter {
         );
         let url = crate::mime::cid_url(&content_id);
         let content_type = content_type.trim();
-        self.attachments.push(crate::message::OutgoingAttachment {
+        self.attachments.push(crate::mime::OutgoingAttachment {
             content_id,
             content_type: if content_type.is_empty() {
                 "application/octet-stream".to_owned()
@@ -238,20 +203,20 @@ impl XmlWriter {
 
     /// The attachments recorded by [`mtom_attachment`](Self::mtom_attachment) and
     /// [`swa_attachment`](Self::swa_attachment), in order.
-    pub fn take_attachments(&mut self) -> Vec<crate::message::OutgoingAttachment> {
+    pub fn take_attachments(&mut self) -> Vec<crate::mime::OutgoingAttachment> {
         std::mem::take(&mut self.attachments)
     }
 
     /// How the attachments recorded so far must be packaged: [`Packaging::Mtom`] once an
     /// `xop:Include` was written, [`Packaging::SwA`] otherwise.
     ///
-    /// [`Packaging::Mtom`]: crate::message::Packaging::Mtom
-    /// [`Packaging::SwA`]: crate::message::Packaging::SwA
-    pub fn packaging(&self) -> crate::message::Packaging {
+    /// [`Packaging::Mtom`]: crate::mime::Packaging::Mtom
+    /// [`Packaging::SwA`]: crate::mime::Packaging::SwA
+    pub fn packaging(&self) -> crate::mime::Packaging {
         if self.xop {
-            crate::message::Packaging::Mtom
+            crate::mime::Packaging::Mtom
         } else {
-            crate::message::Packaging::SwA
+            crate::mime::Packaging::SwA
         }
     }
 
@@ -472,11 +437,11 @@ impl XmlWriter {
     /// [`attribute`](Self::attribute).
     pub fn other_attribute(
         &mut self,
-        a: &crate::types::AnyAttribute,
+        a: &AnyAttribute,
         declared: &[Name<'_>],
     ) -> Result<(), EncodeError> {
         const XMLNS_NS: &str = "http://www.w3.org/2000/xmlns/";
-        let why = if !crate::types::qname::is_ncname(&a.local) {
+        let why = if !is_ncname(&a.local) {
             Some("its local name is not an NCName")
         } else if a.namespace == XMLNS_NS || (a.namespace.is_empty() && a.local == "xmlns") {
             Some("it would be a namespace declaration")
@@ -503,7 +468,7 @@ impl XmlWriter {
     /// # Errors
     ///
     /// As [`attribute`](Self::attribute), plus whatever `value` reports.
-    pub fn attribute_value<T: crate::types::ToXmlText + ?Sized>(
+    pub fn attribute_value<T: ToXmlText + ?Sized>(
         &mut self,
         name: Name<'_>,
         value: &T,
@@ -573,10 +538,7 @@ impl XmlWriter {
     /// # Errors
     ///
     /// Whatever `value` reports, or an unrepresentable character.
-    pub fn text_value<T: crate::types::ToXmlText + ?Sized>(
-        &mut self,
-        value: &T,
-    ) -> Result<(), EncodeError> {
+    pub fn text_value<T: ToXmlText + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
         value.write_xml_text(&mut TextOut {
             w: self,
             attr: None,
@@ -637,7 +599,7 @@ impl XmlWriter {
     /// # Errors
     ///
     /// As [`text_value`](Self::text_value).
-    pub fn simple_element<T: crate::types::ToXmlText + ?Sized>(
+    pub fn simple_element<T: ToXmlText + ?Sized>(
         &mut self,
         name: Name<'_>,
         value: &T,
@@ -775,228 +737,6 @@ impl XmlWriter {
             uri: uri.to_owned(),
         });
     }
-}
-
-/// Appends the well-formed XML content `xml` to `out`, adding `xmlns=""` to each top-level element
-/// whose name has no prefix and whose start tag declares no default namespace (Namespaces in XML
-/// 1.0 §6.2), so that it stays in no namespace under a default namespace declared outside it.
-fn push_undeclaring_default(out: &mut String, xml: &str) {
-    let b = xml.as_bytes();
-    let mut depth = 0usize;
-    let mut copied = 0;
-    let mut i = 0;
-    while let Some(lt) = memchr::memchr(b'<', &b[i..]).map(|k| i + k) {
-        let rest = &xml[lt..];
-        // Comments, CDATA sections, processing instructions: skipped whole.
-        let skip_to = if rest.starts_with("<!--") {
-            rest.find("-->").map(|k| lt + k + 3)
-        } else if rest.starts_with("<![CDATA[") {
-            rest.find("]]>").map(|k| lt + k + 3)
-        } else if rest.starts_with("<?") {
-            rest.find("?>").map(|k| lt + k + 2)
-        } else {
-            None
-        };
-        if let Some(end) = skip_to {
-            i = end;
-            continue;
-        }
-        // The end of the tag: the first `>` outside a quoted attribute value.
-        let mut j = lt + 1;
-        let mut quote = None;
-        while j < b.len() {
-            match (quote, b[j]) {
-                (None, q @ (b'"' | b'\'')) => quote = Some(q),
-                (Some(q), c) if c == q => quote = None,
-                (None, b'>') => break,
-                _ => {}
-            }
-            j += 1;
-        }
-        let tag = &xml[lt..j.min(xml.len())];
-        if tag.starts_with("</") {
-            depth = depth.saturating_sub(1);
-        } else {
-            let empty = tag.ends_with('/');
-            if depth == 0 {
-                let name_end = tag[1..]
-                    .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
-                    .map(|k| k + 1)
-                    .unwrap_or(tag.len());
-                let name = &tag[1..name_end];
-                let declares = tag[name_end..].split_ascii_whitespace().any(|a| {
-                    a.strip_prefix("xmlns")
-                        .is_some_and(|r| r.trim_start().starts_with('='))
-                });
-                if !name.contains(':') && !declares {
-                    out.push_str(&xml[copied..lt + name_end]);
-                    out.push_str(" xmlns=\"\"");
-                    copied = lt + name_end;
-                }
-            }
-            if !empty {
-                depth += 1;
-            }
-        }
-        i = j + 1;
-        if i >= b.len() {
-            break;
-        }
-    }
-    out.push_str(&xml[copied..]);
-}
-
-/// The sink a simple-type value writes its lexical form into ([`crate::types::ToXmlText`]).
-///
-/// Text pushed here is escaped for where it lands (element content or an attribute value). A value
-/// that needs a namespace prefix (`QName`) asks for one with [`TextOut::prefix_for`] before writing.
-pub struct TextOut<'w> {
-    w: &'w mut XmlWriter,
-    /// `Some(buffer)` while writing an attribute value (escaped into the buffer).
-    attr: Option<&'w mut String>,
-}
-
-impl TextOut<'_> {
-    /// Appends `s`, escaped.
-    ///
-    /// # Errors
-    ///
-    /// [`EncodeError`] if `s` holds a character XML 1.0 cannot represent.
-    pub fn push_str(&mut self, s: &str) -> Result<(), EncodeError> {
-        match &mut self.attr {
-            Some(buf) => escape_into(buf, s, true),
-            None => self.w.text(s),
-        }
-    }
-
-    /// Appends text known to need no escaping and to hold only XML characters (digits, signs, `T`,
-    /// `:`; base64 and hex alphabets). Debug builds check the claim.
-    pub fn push_ascii_safe(&mut self, s: &str) {
-        debug_assert!(s.bytes().all(|b| b.is_ascii_graphic()
-            && !matches!(b, b'<' | b'>' | b'&' | b'"' | b'\'')
-            || b == b'\r'
-            || b == b'\n'));
-        match &mut self.attr {
-            Some(buf) => buf.push_str(s),
-            None => {
-                self.w.close_start_tag();
-                self.w.buf.push_str(s);
-            }
-        }
-    }
-
-    /// Whether base64 should be written in 76-column MIME lines (see [`XmlWriter::set_mime_base64`]).
-    pub fn mime_base64(&self) -> bool {
-        self.w.mime_base64
-    }
-
-    /// Records `data` as an attachment of the message and returns the `cid:` URL to write as the
-    /// value (a `swaRef`, WS-I Attachments Profile 1.0 §4.4); see [`XmlWriter::swa_attachment`].
-    pub fn swa_attachment(&mut self, content_type: &str, data: &bytes::Bytes) -> String {
-        self.w.swa_attachment(content_type, data)
-    }
-
-    /// The prefix to use for `namespace` in a QName value, declared on the current start tag if needed.
-    ///
-    /// # Errors
-    ///
-    /// [`EncodeError`] if the namespace is not in scope and no element is open.
-    pub fn prefix_for(&mut self, namespace: &str) -> Result<String, EncodeError> {
-        self.w.prefix_for(namespace)
-    }
-}
-
-impl fmt::Write for TextOut<'_> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.push_str(s).map_err(|_| fmt::Error)
-    }
-}
-
-/// Escapes `s` into `out` (XML 1.0 §2.4 character data, §3.1 AttValue): `&`, `<`, `>` and `\r`
-/// always, and in attribute mode (`attr`) `"`, `\t` and `\n` too, so that they survive attribute
-/// value normalisation (§3.3.3).
-///
-/// Runs of bytes that need nothing are found eight at a time ([`find_special`]) and copied whole.
-///
-/// # Errors
-///
-/// [`EncodeError`] for a character XML 1.0 cannot represent (§2.2: C0 controls other than tab,
-/// line feed and carriage return; U+FFFE, U+FFFF), with its byte offset in `s`.
-fn escape_into(out: &mut String, s: &str, attr: bool) -> Result<(), EncodeError> {
-    let bytes = s.as_bytes();
-    let mut last = 0;
-    let mut from = 0;
-    while let Some(k) = find_special(&bytes[from..], attr) {
-        let i = from + k;
-        from = i + 1;
-        let b = bytes[i];
-        let rep: &str = match b {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'\r' => "&#13;",
-            b'"' if attr => "&quot;",
-            b'\n' if attr => "&#10;",
-            b'\t' if attr => "&#9;",
-            b'\t' | b'\n' => continue,
-            0..=0x1f => {
-                return Err(EncodeError::invalid_char(char::from(b), i));
-            }
-            0xEF if bytes.get(i + 1) == Some(&0xBF)
-                && matches!(bytes.get(i + 2), Some(0xBE | 0xBF)) =>
-            {
-                let c = if bytes[i + 2] == 0xBE {
-                    '\u{FFFE}'
-                } else {
-                    '\u{FFFF}'
-                };
-                return Err(EncodeError::invalid_char(c, i));
-            }
-            _ => continue,
-        };
-        out.push_str(&s[last..i]);
-        out.push_str(rep);
-        last = i + 1;
-    }
-    out.push_str(&s[last..]);
-    Ok(())
-}
-
-/// The offset of the first byte of `b` that [`escape_into`] must look at: a C0 control, `&`, `<`,
-/// `>`, the lead byte `0xEF` of U+FFFE/U+FFFF, and `"` in attribute mode.
-///
-/// Eight bytes are tested at once with the usual word tricks (a byte below 0x20: `(x - 0x20…) &
-/// !x & 0x80…`; a byte equal to `c`: the same test for zero on `x ^ c…`), so text without any of
-/// them costs about a third of an instruction per byte.
-#[inline]
-pub(crate) fn find_special(b: &[u8], attr: bool) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    #[inline(always)]
-    fn zero_byte(v: u64) -> u64 {
-        v.wrapping_sub(LO) & !v & HI
-    }
-    let quot = if attr { b'"' } else { b'&' };
-    let mut i = 0;
-    while i + 8 <= b.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&b[i..i + 8]);
-        let x = u64::from_le_bytes(word);
-        let hit = (x.wrapping_sub(LO * 0x20) & !x & HI)
-            | zero_byte(x ^ (LO * u64::from(b'&')))
-            | zero_byte(x ^ (LO * u64::from(b'<')))
-            | zero_byte(x ^ (LO * u64::from(b'>')))
-            | zero_byte(x ^ (LO * 0xEF))
-            | zero_byte(x ^ (LO * u64::from(quot)));
-        if hit != 0 {
-            break;
-        }
-        i += 8;
-    }
-    b[i..]
-        .iter()
-        .position(|&c| c < 0x20 || matches!(c, b'&' | b'<' | b'>' | 0xEF) || c == quot)
-        .map(|k| i + k)
 }
 
 #[cfg(test)]

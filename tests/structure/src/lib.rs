@@ -130,7 +130,10 @@ impl Crate {
             module: &path,
             found: BTreeSet::new(),
             children: BTreeSet::new(),
+            names: BTreeSet::new(),
         };
+        // Re-exports the module also uses itself are imports too: noted after the code is read.
+        let mut facades: Vec<(String, Vec<String>)> = Vec::new();
         for item in items {
             if let syn::Item::Mod(md) = item {
                 collector.children.insert(md.ident.to_string());
@@ -159,15 +162,17 @@ impl Crate {
                     let facade = !matches!(u.vis, syn::Visibility::Inherited);
                     for (full, alias) in flat {
                         let resolved = collector.absolute(&full);
-                        match alias {
+                        match &alias {
                             Some(a) if a == "*" => m.globs.push(resolved.clone()),
                             Some(a) => {
-                                m.imports.insert(a, resolved.clone());
+                                m.imports.insert(a.clone(), resolved.clone());
                             }
                             None => {}
                         }
                         if !facade {
                             collector.found.insert(resolved);
+                        } else if let Some(a) = alias.filter(|a| a != "*") {
+                            facades.push((a, resolved));
                         }
                     }
                 }
@@ -179,6 +184,11 @@ impl Crate {
                         collector.visit_item(other);
                     }
                 }
+            }
+        }
+        for (alias, resolved) in facades {
+            if collector.names.contains(&alias) {
+                collector.found.insert(resolved);
             }
         }
         let found = std::mem::take(&mut collector.found);
@@ -368,6 +378,8 @@ struct Uses<'m> {
     found: BTreeSet<Vec<String>>,
     /// The module's child modules, which a path may start with.
     children: BTreeSet<String>,
+    /// Every name the module's code uses (each segment of each path).
+    names: BTreeSet<String>,
 }
 
 impl Uses<'_> {
@@ -441,6 +453,7 @@ impl Uses<'_> {
 impl<'ast> Visit<'ast> for Uses<'_> {
     fn visit_path(&mut self, p: &'ast syn::Path) {
         let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+        self.names.extend(segs.iter().cloned());
         self.note(segs);
         syn::visit::visit_path(self, p);
     }

@@ -1,7 +1,12 @@
 //! The signature and digest methods a response may use (XML-DSig §6, RFC 6931, RFC 9231): RSA
 //! PKCS#1 v1.5, RSASSA-PSS and ECDSA, with the key-size floor.
 
-use super::*;
+use aws_lc_rs::signature::{self, VerificationAlgorithm};
+
+use super::document::{child, elements, text};
+use crate::wss::policy as alg;
+use crate::wss::{Certificate, WssConfig, WssError, DS_NS};
+use crate::xml::tree::Node;
 
 /// The verification algorithm of a SignatureMethod URI for an RSA key of `bits`: PKCS#1 v1.5
 /// (aws-lc-rs has RSA-SHA384 for 2048 bits and more only; below 1024 bits, none) or PSS (2048

@@ -4,7 +4,13 @@
 //! unique (WSS 1.1 §4, the signature-wrapping defence), element paths for errors, and text and
 //! base64 content.
 
-use super::*;
+use std::borrow::Cow;
+
+use crate::message::SoapVersion;
+use crate::wss::{WssError, WSSE_NS, WSU_NS};
+use crate::xml::tree::{Document, Node};
+use crate::xml::Limits;
+use crate::xml::XML_NS;
 
 /// Parses with the reader's tokenizer and limits (depth, attributes per element); a DOCTYPE is
 /// refused.
@@ -171,4 +177,47 @@ pub(crate) fn child<'a, 'i>(n: Node<'a, 'i>, ns: &str, name: &str) -> Option<Nod
 
 pub(crate) fn elements<'a, 'i>(n: Node<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> {
     n.children().filter(Node::is_element)
+}
+
+/// A part of a response that a verified signature covered or that was decrypted, identified by
+/// its position in the envelope.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MessagePart {
+    /// The envelope's `Body` (the one child of `Envelope` of that name).
+    Body,
+    /// The `wsu:Timestamp` of the Security header addressed to this client.
+    Timestamp,
+    /// A header block (a child of `Header`), by namespace and local name.
+    Header {
+        /// Namespace URI (empty if none).
+        namespace: String,
+        /// Local name.
+        name: String,
+    },
+    /// A token or other element of the Security header (BinarySecurityToken, UsernameToken,
+    /// EncryptedKey…), by local name.
+    SecurityToken(String),
+    /// Any other element, by its path: not a part any policy can ask for (a signed `Body`
+    /// that is not the envelope's Body shows up here).
+    Other(String),
+}
+
+impl std::fmt::Display for MessagePart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MessagePart::Body => f.write_str("Body"),
+            MessagePart::Timestamp => f.write_str("Timestamp"),
+            MessagePart::Header { namespace, name } => write!(f, "header {{{namespace}}}{name}"),
+            MessagePart::SecurityToken(n) => write!(f, "security token {n}"),
+            MessagePart::Other(p) => write!(f, "element {p}"),
+        }
+    }
+}
+
+/// The structural positions of an envelope.
+pub(crate) struct Shape<'a, 'i> {
+    pub(crate) header: Option<Node<'a, 'i>>,
+    pub(crate) body: Node<'a, 'i>,
+    pub(crate) security: Option<Node<'a, 'i>>,
 }

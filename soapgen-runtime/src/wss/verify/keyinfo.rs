@@ -2,7 +2,13 @@
 //! direct reference to a BinarySecurityToken, a KeyIdentifier (SKI, thumbprint), an
 //! X509IssuerSerial, every child of `ds:X509Data`, or a certificate known without being sent.
 
-use super::*;
+use std::collections::HashMap;
+
+use super::document::{base64, child, elements, malformed, path, text, Ids};
+use crate::wss::{
+    Certificate, WssConfig, WssError, DS_NS, THUMBPRINT_SHA1, WSSE_NS, X509V3, X509_SKI,
+};
+use crate::xml::tree::Node;
 
 /// The token a SecurityTokenReference points at by a `wsse:Reference URI="#…"` (STR-Transform,
 /// WSS 1.1 §8.3).

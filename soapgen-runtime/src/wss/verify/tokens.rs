@@ -1,7 +1,11 @@
 //! BinarySecurityTokens (X.509 Token Profile 1.1 §3.1): a single certificate, a PKIPath or a
 //! PKCS#7 chain, decoded once per message and cached by `wsu:Id`.
 
-use super::*;
+use std::collections::HashMap;
+
+use super::document::{malformed, text};
+use crate::wss::{Certificate, WssError, BASE64_BINARY, WSSE_NS, WSU_NS, X509V3};
+use crate::xml::tree::Node;
 
 /// [`tokens`], with certificates already read (same base64 text, in this response or an earlier
 /// one) taken from the configuration's cache; and the other certificates of the PKIPath and

@@ -291,7 +291,7 @@ struct NilFlag(bool);
 
 impl FromXmlText for NilFlag {
     fn from_xml_text(text: &str, _: &dyn PrefixResolver) -> Result<Self, crate::ValueError> {
-        match crate::types::collapse(text) {
+        match crate::xml::collapse(text) {
             "true" | "1" => Ok(NilFlag(true)),
             "false" | "0" => Ok(NilFlag(false)),
             _ => Err(crate::ValueError::new("boolean", text)),

@@ -133,7 +133,7 @@ impl<'i> XmlReader<'i> {
         start: &StartTag<'i>,
     ) -> Result<crate::mime::Attachment, DecodeError> {
         let text = self.read_text()?;
-        let reference = crate::types::collapse(&text);
+        let reference = crate::xml::collapse(&text);
         let result = if reference
             .get(..4)
             .is_some_and(|s| s.eq_ignore_ascii_case("cid:"))

@@ -1,0 +1,381 @@
+//! A client's WS-Security configuration ([`WssConfig`]): what each request carries and the
+//! inbound policy each response must meet.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::*;
+
+/// What a client does with WS-Security: the tokens it puts in every request and the policy its
+/// responses must meet. Cheap to clone (shared). Consuming setters, as [`ClientBuilder`](crate::ClientBuilder).
+///
+/// Outgoing (each request, in this order inside `wsse:Security`): [`timestamp`](Self::timestamp),
+/// the BinarySecurityToken of [`sign`](Self::sign), [`username_token`](Self::username_token),
+/// then the `xenc:EncryptedKey` of [`encrypt`](Self::encrypt) and the `ds:Signature` in the
+/// order the recipient processes them ([`EncryptionOrder`]).
+///
+/// Inbound policy (each response envelope, whatever its HTTP status; a SOAP fault that fails it is
+/// still returned as [`Error::Fault`](crate::Error::Fault), marked
+/// [`FaultSecurity::NotVerified`](crate::fault::FaultSecurity::NotVerified), unless
+/// [`refuse_unverified_faults`](Self::refuse_unverified_faults)), by default what the client
+/// itself sends:
+/// - a Timestamp iff the client sends one ([`require_timestamp`](Self::require_timestamp)
+///   overrides), checked against the local clock: `Created` at most
+///   [`max_timestamp_age`](Self::max_timestamp_age) ago (300 s) and at most
+///   [`clock_skew`](Self::clock_skew) ahead (60 s), `Expires` not passed by more than the skew;
+/// - a Body and Timestamp signed by a certificate the [`trust`](Self::trust) store trusts iff the
+///   client signs ([`require_signature`](Self::require_signature) overrides);
+/// - an encrypted Body iff the client encrypts ([`require_encryption`](Self::require_encryption)
+///   overrides), decrypted with [`decrypt_with`](Self::decrypt_with)'s key (by default the signing
+///   credential);
+/// - only the algorithms of [`algorithms`](Self::algorithms); at most
+///   [`max_signature_references`](Self::max_signature_references) References per signature; no
+///   replayed signature value or nonce.
+///
+/// See [`check_response`](Self::check_response) for the processing.
+#[derive(Clone, Debug, Default)]
+#[must_use]
+pub struct WssConfig {
+    inner: Arc<ConfigInner>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct ConfigInner {
+    username: Option<UsernameToken>,
+    signer: Option<X509Signer>,
+    encryptor: Option<X509Encryptor>,
+    timestamp_ttl: Option<Duration>,
+    require_timestamp: Option<bool>,
+    clock_skew: Option<Duration>,
+    max_age: Option<Duration>,
+    trust: TrustStore,
+    decryption: Option<X509Credential>,
+    require_signature: Option<bool>,
+    require_encryption: Option<bool>,
+    refuse_unverified_faults: bool,
+    signature_confirmation: bool,
+    signed_headers: Vec<(String, String)>,
+    encrypted_headers: Vec<(String, String)>,
+    algorithms: AlgorithmPolicy,
+    max_references: Option<usize>,
+    min_rsa_bits: Option<usize>,
+    expected_username: Option<UsernameToken>,
+    replay: Arc<policy::ReplayCache>,
+    certificates: Arc<policy::CertificateCache>,
+}
+
+/// Default of [`WssConfig::max_signature_references`]: 32 (a WSS message signs a handful of
+/// parts; WSS4J's own default limit is 32 too).
+pub const DEFAULT_MAX_SIGNATURE_REFERENCES: usize = 32;
+
+/// Default of [`WssConfig::min_rsa_key_bits`]: 2048 bits (NIST SP 800-131A; WSS4J's default
+/// AlgorithmSuite allows 1024).
+pub const DEFAULT_MIN_RSA_KEY_BITS: usize = 2048;
+
+impl WssConfig {
+    /// An empty configuration: an empty `wsse:Security` header and no inbound requirement until
+    /// something is added.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn edit(mut self, f: impl FnOnce(&mut ConfigInner)) -> Self {
+        f(Arc::make_mut(&mut self.inner));
+        self
+    }
+
+    /// Sends `token` in every request (WSS UsernameToken Profile 1.1 §3); a `PasswordDigest`
+    /// token gets a fresh 16-byte nonce and the current time as `Created` each time.
+    pub fn username_token(self, token: UsernameToken) -> Self {
+        self.edit(|c| c.username = Some(token))
+    }
+
+    /// Sends a `wsu:Timestamp` (WSS 1.1 §10) in every request: `Created` = now (UTC, milliseconds),
+    /// `Expires` = now + `ttl` (whole milliseconds; a zero `ttl` means [`DEFAULT_TIMESTAMP_TTL`]).
+    /// Also makes the inbound policy require a Timestamp in responses, unless
+    /// [`require_timestamp`](Self::require_timestamp) says otherwise.
+    pub fn timestamp(self, ttl: Duration) -> Self {
+        let ttl = if ttl.is_zero() {
+            DEFAULT_TIMESTAMP_TTL
+        } else {
+            ttl
+        };
+        self.edit(|c| c.timestamp_ttl = Some(ttl))
+    }
+
+    /// Signs every request (WSS 1.1 §8): the Body (given a `wsu:Id`) and, if one is sent, the
+    /// Timestamp, as [`X509Signer`] describes.
+    ///
+    /// Also makes the inbound policy require responses signed by a certificate the
+    /// [`trust`](Self::trust) store trusts, unless [`require_signature`](Self::require_signature)
+    /// says otherwise.
+    pub fn sign(self, signer: X509Signer) -> Self {
+        self.edit(|c| c.signer = Some(signer))
+    }
+
+    /// Encrypts the content of every request's Body for a recipient (WSS 1.1 §9, XML-Enc §3–4),
+    /// as [`X509Encryptor`] describes: a fresh key per request, the Body content replaced by an
+    /// `xenc:EncryptedData`, the key in an `xenc:EncryptedKey` in the Security header. With
+    /// [`sign`](Self::sign) too, the [`EncryptionOrder`] decides what the signature covers.
+    ///
+    /// A request with attachments (MTOM, SwA) is then refused with an
+    /// [`EncodeError`](crate::EncodeError): attachments are not encrypted.
+    pub fn encrypt(self, encryptor: X509Encryptor) -> Self {
+        self.edit(|c| c.encryptor = Some(encryptor))
+    }
+
+    /// Whether a successful response must carry a valid `wsu:Timestamp` in its `wsse:Security`
+    /// header (WSS 1.1 §10). Default: `true` iff the client sends one ([`timestamp`](Self::timestamp)).
+    /// A Timestamp that is present is always checked, required or not.
+    pub fn require_timestamp(self, required: bool) -> Self {
+        self.edit(|c| c.require_timestamp = Some(required))
+    }
+
+    /// The clock difference tolerated when checking an incoming Timestamp (WSS 1.1 §10; default
+    /// [`DEFAULT_CLOCK_SKEW`], 60 s, WSS4J's `timeStampFutureTTL`): `Created` may be at most this
+    /// far in the future, and `Expires` is honoured until this long after it passed. The same
+    /// for the `Created` of the UsernameToken [`expect_username_token`](Self::expect_username_token)
+    /// checks (UsernameToken Profile 1.1 §3.1, WSS4J's `utFutureTTL`).
+    pub fn clock_skew(self, skew: Duration) -> Self {
+        self.edit(|c| c.clock_skew = Some(skew))
+    }
+
+    /// How long ago an incoming Timestamp may have been `Created` (WSS 1.1 §10; default
+    /// [`DEFAULT_MAX_TIMESTAMP_AGE`], 300 s, WSS4J's `timeStampTTL`), whatever its `Expires`
+    /// says: older ones are refused with [`WssError::TimestampTooOld`], and a Timestamp without
+    /// `Expires` is bounded by this. The same for the `Created` of the UsernameToken
+    /// [`expect_username_token`](Self::expect_username_token) checks (UsernameToken Profile 1.1
+    /// §3.1, WSS4J's `utTTL`). Signature values and nonces are
+    /// remembered (replay) until the message could no longer be accepted.
+    pub fn max_timestamp_age(self, age: Duration) -> Self {
+        self.edit(|c| c.max_age = Some(age))
+    }
+
+    /// The certificates trusted to sign responses, and those a response may name without carrying
+    /// (see [`TrustStore`]). Needed whenever responses must be signed.
+    pub fn trust(self, store: TrustStore) -> Self {
+        self.edit(|c| c.trust = store)
+    }
+
+    /// The key responses are encrypted for (XML-Enc §4.2): its certificate must be the one an
+    /// `EncryptedKey` names. Default: the credential of [`sign`](Self::sign), if any.
+    pub fn decrypt_with(self, credential: X509Credential) -> Self {
+        self.edit(|c| c.decryption = Some(credential))
+    }
+
+    /// Whether responses must have their Body (and Timestamp, if they carry one) signed by a
+    /// trusted certificate. Default: `true` iff the client signs its requests.
+    pub fn require_signature(self, required: bool) -> Self {
+        self.edit(|c| c.require_signature = Some(required))
+    }
+
+    /// Whether a SOAP fault that does not meet the inbound policy (an unsigned fault when
+    /// signatures are required, WSS 1.1 §8.4) is refused with the policy's [`WssError`] as
+    /// [`Error::Security`](crate::Error::Security) instead of returned. Default: `false`, the
+    /// fault is returned as [`Error::Fault`](crate::Error::Fault) marked
+    /// [`FaultSecurity::NotVerified`](crate::fault::FaultSecurity::NotVerified). (zeep 4.2 with a
+    /// `Signature` plugin verifies every reply before it looks for a fault, so it refuses an
+    /// unsigned one: `true` is zeep's behaviour.)
+    pub fn refuse_unverified_faults(self, refuse: bool) -> Self {
+        self.edit(|c| c.refuse_unverified_faults = refuse)
+    }
+
+    /// Whether responses must confirm the request's signatures (WSS 1.1 §8.5; WSS4J's
+    /// `enableSignatureConfirmation`). Default: `false`, as WSS4J's.
+    ///
+    /// When on and the request was signed, the response's Security header must carry one
+    /// `wsse11:SignatureConfirmation` per request `ds:SignatureValue`, its `Value` attribute the
+    /// base64 of that SignatureValue, each covered by a verified signature from a trusted
+    /// certificate: a request signature left unconfirmed is
+    /// [`WssError::MissingSignatureConfirmation`], a `Value` that is no SignatureValue of the
+    /// request (or a confirmation without `Value`, the form for an unsigned request) is
+    /// [`WssError::SignatureConfirmationMismatch`], an unsigned confirmation
+    /// [`WssError::UnsignedSignatureConfirmation`]. When the request was not signed, a
+    /// confirmation without `Value` is accepted (§8.5: the responder's statement that there was
+    /// no signature) and one with a `Value` refused; none is required.
+    ///
+    /// The client's WS-Security layer keeps each request's SignatureValues for the check of
+    /// its response; for a captured message use
+    /// [`check_response_to`](Self::check_response_to).
+    pub fn signature_confirmation(self, required: bool) -> Self {
+        self.edit(|c| c.signature_confirmation = required)
+    }
+
+    /// Whether responses must confirm the request's signatures (see
+    /// [`signature_confirmation`](Self::signature_confirmation)).
+    pub fn requires_signature_confirmation(&self) -> bool {
+        self.inner.signature_confirmation
+    }
+
+    /// Whether faults that fail the inbound policy are refused (see
+    /// [`refuse_unverified_faults`](Self::refuse_unverified_faults)).
+    pub fn refuses_unverified_faults(&self) -> bool {
+        self.inner.refuse_unverified_faults
+    }
+
+    /// Requires responses to carry the header block `{namespace}name`, signed (implies
+    /// [`require_signature`](Self::require_signature)).
+    pub fn require_signed_header(self, namespace: &str, name: &str) -> Self {
+        self.edit(|c| {
+            c.signed_headers
+                .push((namespace.to_owned(), name.to_owned()));
+            c.require_signature = Some(true);
+        })
+    }
+
+    /// Requires responses to carry the header block `{namespace}name` encrypted for this client
+    /// (a `wsse11:EncryptedHeader`, WSS 1.1 §9.3, decrypted with [`decrypt_with`](Self::decrypt_with)'s
+    /// key).
+    pub fn require_encrypted_header(self, namespace: &str, name: &str) -> Self {
+        self.edit(|c| {
+            c.encrypted_headers
+                .push((namespace.to_owned(), name.to_owned()))
+        })
+    }
+
+    /// The header blocks responses must carry encrypted.
+    pub fn encrypted_headers(&self) -> &[(String, String)] {
+        &self.inner.encrypted_headers
+    }
+
+    /// Whether responses must have their Body encrypted for this client. Default: `true` iff the
+    /// client encrypts its requests.
+    pub fn require_encryption(self, required: bool) -> Self {
+        self.edit(|c| c.require_encryption = Some(required))
+    }
+
+    /// The algorithms responses may use (default [`AlgorithmPolicy::default`]).
+    pub fn algorithms(self, policy: AlgorithmPolicy) -> Self {
+        self.edit(|c| c.algorithms = policy)
+    }
+
+    /// The most References one response signature may have (default
+    /// [`DEFAULT_MAX_SIGNATURE_REFERENCES`]); also bounds the decryption passes of a response.
+    pub fn max_signature_references(self, limit: usize) -> Self {
+        self.edit(|c| c.max_references = Some(limit))
+    }
+
+    /// The shortest RSA key a response signer may have (XML-DSig §6.4.2; default
+    /// [`DEFAULT_MIN_RSA_KEY_BITS`], 2048 bits): a signer with a shorter key is refused with
+    /// [`WssError::WeakKey`] before its signature is checked. Values below 1024 act as 1024 (the
+    /// least the cryptographic library verifies); RSA-SHA384 always needs 2048.
+    pub fn min_rsa_key_bits(self, bits: usize) -> Self {
+        self.edit(|c| c.min_rsa_bits = Some(bits))
+    }
+
+    /// The minimum RSA key size of response signers (see [`min_rsa_key_bits`](Self::min_rsa_key_bits)).
+    pub fn rsa_key_minimum(&self) -> usize {
+        self.inner
+            .min_rsa_bits
+            .unwrap_or(DEFAULT_MIN_RSA_KEY_BITS)
+            .max(1024)
+    }
+
+    /// Requires every response to carry a UsernameToken for `user` with `password` (text or
+    /// digest, UsernameToken Profile 1.1 §3.1), its `Created` fresh and its Nonce not seen before.
+    pub fn expect_username_token(
+        self,
+        user: impl Into<String>,
+        password: impl Into<String>,
+    ) -> Self {
+        let token = UsernameToken::text(user, password);
+        self.edit(|c| c.expected_username = Some(token))
+    }
+
+    /// The trust store.
+    pub fn trust_store(&self) -> &TrustStore {
+        &self.inner.trust
+    }
+
+    /// The key responses are decrypted with, if any.
+    pub fn decryption_credential(&self) -> Option<&X509Credential> {
+        self.inner
+            .decryption
+            .as_ref()
+            .or_else(|| self.inner.signer.as_ref().map(X509Signer::credential))
+    }
+
+    /// Whether responses must be signed (see [`require_signature`](Self::require_signature)).
+    pub fn requires_signature(&self) -> bool {
+        self.inner
+            .require_signature
+            .unwrap_or(self.inner.signer.is_some())
+    }
+
+    /// Whether responses must be encrypted (see [`require_encryption`](Self::require_encryption)).
+    pub fn requires_encryption(&self) -> bool {
+        self.inner
+            .require_encryption
+            .unwrap_or(self.inner.encryptor.is_some())
+    }
+
+    /// The header blocks responses must carry signed.
+    pub fn signed_headers(&self) -> &[(String, String)] {
+        &self.inner.signed_headers
+    }
+
+    /// The algorithm policy for responses.
+    pub fn algorithm_policy(&self) -> &AlgorithmPolicy {
+        &self.inner.algorithms
+    }
+
+    /// The References limit per response signature.
+    pub fn signature_reference_limit(&self) -> usize {
+        self.inner
+            .max_references
+            .unwrap_or(DEFAULT_MAX_SIGNATURE_REFERENCES)
+    }
+
+    /// The expected response UsernameToken's user and password.
+    pub(crate) fn expected_username(&self) -> Option<(&str, &str)> {
+        self.inner
+            .expected_username
+            .as_ref()
+            .map(|t| (t.username(), t.password()))
+    }
+
+    pub(crate) fn replay_cache(&self) -> &policy::ReplayCache {
+        &self.inner.replay
+    }
+
+    pub(crate) fn certificate_cache(&self) -> &policy::CertificateCache {
+        &self.inner.certificates
+    }
+
+    /// The UsernameToken sent, if any.
+    pub fn username(&self) -> Option<&UsernameToken> {
+        self.inner.username.as_ref()
+    }
+
+    /// How requests are signed, if they are.
+    pub fn signer(&self) -> Option<&X509Signer> {
+        self.inner.signer.as_ref()
+    }
+
+    /// How requests are encrypted, if they are.
+    pub fn encryptor(&self) -> Option<&X509Encryptor> {
+        self.inner.encryptor.as_ref()
+    }
+
+    /// The time to live of the Timestamp sent, if one is.
+    pub fn timestamp_ttl(&self) -> Option<Duration> {
+        self.inner.timestamp_ttl
+    }
+
+    /// Whether responses must carry a Timestamp (see [`require_timestamp`](Self::require_timestamp)).
+    pub fn requires_timestamp(&self) -> bool {
+        self.inner
+            .require_timestamp
+            .unwrap_or(self.inner.timestamp_ttl.is_some())
+    }
+
+    /// The clock skew tolerated for incoming Timestamps (see [`clock_skew`](Self::clock_skew)).
+    pub fn skew(&self) -> Duration {
+        self.inner.clock_skew.unwrap_or(DEFAULT_CLOCK_SKEW)
+    }
+
+    /// The maximum age of incoming Timestamps (see [`max_timestamp_age`](Self::max_timestamp_age)).
+    pub fn timestamp_age_limit(&self) -> Duration {
+        self.inner.max_age.unwrap_or(DEFAULT_MAX_TIMESTAMP_AGE)
+    }
+}
