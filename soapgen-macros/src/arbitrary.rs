@@ -18,8 +18,9 @@ use quote::quote;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields};
 
-use crate::derive::{parse_container, parse_field_attrs};
-use crate::{fields, Errors};
+use crate::internals::attr::{parse_container, parse_field_attrs};
+use crate::internals::occurs::{shape, type_argument, Occurrence};
+use crate::internals::Errors;
 
 pub fn expand(input: DeriveInput) -> TokenStream {
     let mut errs = Errors::default();
@@ -120,8 +121,8 @@ fn struct_body(krate: &TokenStream, named: &syn::FieldsNamed, errs: &mut Errors)
             k += 1;
             continue;
         }
-        let shape = fields::shape(ty, fa.occurs);
-        if fa.text && shape.card == fields::Occurrence::Nillable && !shape.boxed {
+        let shape = shape(ty, fa.occurs);
+        if fa.text && shape.card == Occurrence::Nillable && !shape.boxed {
             // Nillable content (XML Schema Part 1 §2.6.2): always a value, since a nil content
             // without attributes is the same XML as the element being nil, which reads back as
             // `Nillable::Nil` one level up.
@@ -164,10 +165,14 @@ fn struct_body(krate: &TokenStream, named: &syn::FieldsNamed, errs: &mut Errors)
 
 /// The item type of a `Vec<T>` field type (its last path segment's one type argument).
 fn vec_item(ty: &syn::Type) -> Option<&syn::Type> {
-    crate::fields::type_argument(ty, "Vec")
+    type_argument(ty, "Vec")
 }
 
-fn enum_body(c: &crate::derive::Container, e: &syn::DataEnum, errs: &mut Errors) -> TokenStream {
+fn enum_body(
+    c: &crate::internals::attr::Container,
+    e: &syn::DataEnum,
+    errs: &mut Errors,
+) -> TokenStream {
     if e.variants.is_empty() {
         errs.push(syn::Error::new(
             e.enum_token.span,
@@ -259,7 +264,7 @@ fn enum_body(c: &crate::derive::Container, e: &syn::DataEnum, errs: &mut Errors)
         let text = match (&fa.rename, &c.rename_all) {
             (Some(r), _) => r.clone(),
             (None, Some((rule, _))) => {
-                fields::rename_all(rule, &v.ident.to_string()).unwrap_or_default()
+                crate::internals::names::rename_all(rule, &v.ident.to_string()).unwrap_or_default()
             }
             (None, None) => v.ident.to_string(),
         };

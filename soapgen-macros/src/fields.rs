@@ -1,211 +1,11 @@
 //! Code generation for element, attribute and text fields, shared by the derives and `#[soap_client]`
 //! (request wrappers are written, response wrappers read, with the same code as a derived struct).
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use syn::{GenericArgument, PathArguments, Type};
 
-pub use soapgen_contract::Occurrence;
-
-/// A field type taken apart: occurrence, whether the value is boxed, and the value type.
-pub struct Shape {
-    /// How often the element occurs: the field's `occurs = "…"`, or read from its type.
-    pub card: Occurrence,
-    /// An [`Occurrence::OptionalNillable`] field typed `OptionalNillable<T>` (one type of three
-    /// states), not `Option<Nillable<T>>`; the same on the wire.
-    pub tristate: bool,
-    pub boxed: bool,
-    /// The value type `T`; `_` (inferred from the field's own type) when `occurs` is given and the
-    /// type hides its structure (a type alias of `Vec<T>`).
-    pub inner: Type,
-}
-
-impl Shape {
-    /// The value type was not written out (a type alias under an explicit `occurs`), so code that
-    /// must name it (a model group's partial state, a result decoder) cannot be generated.
-    pub fn inferred(&self) -> bool {
-        matches!(self.inner, Type::Infer(_))
-    }
-}
-
-fn single_generic<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
-    generic_arg(ty)
-        .filter(|(seg, _)| *seg == name)
-        .map(|(_, t)| t)
-}
-
-/// The first type argument of `ty` when its last path segment is named `name` (`T` of `Vec<T>`
-/// or of `Result<T, E>`), as a type is written.
-pub fn type_argument<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
-    let Type::Path(tp) = ty else { return None };
-    let seg = tp.path.segments.last()?;
-    if seg.ident != name {
-        return None;
-    }
-    let PathArguments::AngleBracketed(args) = &seg.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        GenericArgument::Type(t) => Some(t),
-        _ => None,
-    }
-}
-
-/// `X<T>`: the last path segment's name and its one type argument, whatever the name.
-fn generic_arg(ty: &Type) -> Option<(&syn::Ident, &Type)> {
-    let Type::Path(tp) = ty else { return None };
-    if tp.qself.is_some() {
-        return None;
-    }
-    let seg = tp.path.segments.last()?;
-    let PathArguments::AngleBracketed(args) = &seg.arguments else {
-        return None;
-    };
-    if args.args.len() != 1 {
-        return None;
-    }
-    match args.args.first()? {
-        GenericArgument::Type(t) => Some((&seg.ident, t)),
-        _ => None,
-    }
-}
-
-/// The shape of a field typed `ty` with `occurs` (its attribute, if any).
-///
-/// With `occurs` the occurrence is the attribute's and the type is taken apart by position only
-/// (`occurs = "many"` reads `X<T>` as a list of `T`, whatever `X` is called; a type alias such as
-/// `type Names = Vec<String>` leaves `T` to inference): no name changes what goes on the wire, and
-/// a type that does not hold that occurrence is a type error. Without it, the occurrence is read
-/// from the type as written ([`infer`]), the default for hand-written types.
-pub fn shape(ty: &Type, occurs: Option<Occurrence>) -> Shape {
-    let Some(card) = occurs else {
-        return infer(ty);
-    };
-    let nested = |t: &Type| {
-        generic_arg(t)
-            .and_then(|(_, t)| generic_arg(t))
-            .map(|(_, t)| t.clone())
-    };
-    let (rest, tristate) = match card {
-        Occurrence::One => (Some(ty.clone()), false),
-        Occurrence::Optional | Occurrence::Many | Occurrence::Nillable => {
-            (generic_arg(ty).map(|(_, t)| t.clone()), false)
-        }
-        Occurrence::OptionalNillable => match single_generic(ty, "OptionalNillable") {
-            Some(t) => (Some(t.clone()), true),
-            None => match nested(ty) {
-                Some(t) => (Some(t), false),
-                // An alias: the runtime's one-type form, as generated code writes it.
-                None => (None, true),
-            },
-        },
-        Occurrence::ManyNillable => (nested(ty), false),
-    };
-    match rest {
-        Some(rest) => unbox(card, tristate, &rest),
-        None => Shape {
-            card,
-            tristate,
-            boxed: false,
-            inner: Type::Infer(syn::TypeInfer {
-                underscore_token: Default::default(),
-            }),
-        },
-    }
-}
-
-/// The occurrence read from the type as written, by the last path segment's name: `T`,
-/// `Option<T>`, `Vec<T>`, `Nillable<T>`, `OptionalNillable<T>`, `Option<Nillable<T>>`,
-/// `Vec<Nillable<T>>`, each `T` possibly `Box<T>`.
-pub fn infer(ty: &Type) -> Shape {
-    let (card, tristate, rest) = if let Some(t) = single_generic(ty, "OptionalNillable") {
-        (Occurrence::OptionalNillable, true, t)
-    } else if let Some(t) = single_generic(ty, "Option") {
-        match single_generic(t, "Nillable") {
-            Some(n) => (Occurrence::OptionalNillable, false, n),
-            None => (Occurrence::Optional, false, t),
-        }
-    } else if let Some(t) = single_generic(ty, "Vec") {
-        match single_generic(t, "Nillable") {
-            Some(n) => (Occurrence::ManyNillable, false, n),
-            None => (Occurrence::Many, false, t),
-        }
-    } else if let Some(t) = single_generic(ty, "Nillable") {
-        (Occurrence::Nillable, false, t)
-    } else {
-        (Occurrence::One, false, ty)
-    };
-    unbox(card, tristate, rest)
-}
-
-/// `Box<T>` (a recursive type) around the value type.
-fn unbox(card: Occurrence, tristate: bool, rest: &Type) -> Shape {
-    match single_generic(rest, "Box") {
-        Some(inner) => Shape {
-            card,
-            tristate,
-            boxed: true,
-            inner: inner.clone(),
-        },
-        None => Shape {
-            card,
-            tristate,
-            boxed: false,
-            inner: rest.clone(),
-        },
-    }
-}
-
-/// Parses `occurs = "…"` (the value of `meta`, whose key was [`keys::OCCURS`] or
-/// [`keys::RESULT_OCCURS`]).
-///
-/// [`keys::OCCURS`]: soapgen_contract::keys::OCCURS
-/// [`keys::RESULT_OCCURS`]: soapgen_contract::keys::RESULT_OCCURS
-pub fn parse_occurs(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Occurrence> {
-    let lit: syn::LitStr = meta.value()?.parse()?;
-    match Occurrence::from_keyword(&lit.value()) {
-        Some(o) => Ok(o),
-        None => Err(syn::Error::new(
-            lit.span(),
-            format!(
-                "unknown occurrence; expected {}",
-                one_of(&Occurrence::ALL.map(Occurrence::keyword), "\"")
-            ),
-        )),
-    }
-}
-
-/// `a`, `b` or `c` (each quoted with `quote`): the list an "expected" message names.
-pub fn one_of(items: &[&str], quote: &str) -> String {
-    let quoted: Vec<String> = items.iter().map(|i| format!("{quote}{i}{quote}")).collect();
-    match quoted.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
-    }
-}
-
-/// An element-valued field: where its value comes from when writing, its slot when reading.
-pub struct ElementField {
-    /// Local variable holding the value while reading.
-    pub slot: syn::Ident,
-    /// An expression of type `&FieldType` for writing.
-    pub access: TokenStream,
-    pub namespace: String,
-    pub local: String,
-    pub shape: Shape,
-    pub span: Span,
-    /// An `xs:any` wildcard: collects the child elements no other field takes.
-    pub any: bool,
-    /// A model group (`#[xml(group)]`: a choice enum or a sequence struct), no element of its own.
-    pub group: bool,
-    /// `#[xml(default = "…")]`: the value of the element when it is present and empty (its
-    /// declaration's default or fixed value, XML Schema Part 1 §3.3.4 item 5.1); simple types only.
-    pub default: Option<String>,
-    /// `#[xml(min = N)]` on a `Vec` field: its minOccurs (XML Schema Part 1 §3.9.1); fewer
-    /// occurrences are an error when reading. 0 when not given.
-    pub min: u64,
-}
+pub use crate::internals::ast::{AttributeField, ElementField};
+use crate::internals::occurs::Occurrence;
 
 /// The call reading one occurrence of element field `f` (`which`: `required`, `optional` or
 /// `nillable`, the `__private` reader of that name), or its `_or` form when `f` has a default.
@@ -221,21 +21,6 @@ pub fn read_call(krate: &TokenStream, f: &ElementField, which: &str) -> TokenStr
             quote!(#krate::__private::#id::<#inner>(__r, __child, #d)?)
         }
     }
-}
-
-/// An attribute-valued field.
-pub struct AttributeField {
-    pub slot: syn::Ident,
-    pub access: TokenStream,
-    pub namespace: String,
-    pub local: String,
-    pub optional: bool,
-    /// The schema's `default` or `fixed` value (`true`: fixed) read when the attribute is absent.
-    pub constraint: Option<(String, bool)>,
-    /// An `xs:anyAttribute` wildcard (`Vec<AnyAttribute>`): the attributes no other field takes.
-    pub any: bool,
-    pub ty: Type,
-    pub span: Span,
 }
 
 pub fn name_expr(krate: &TokenStream, ns: &str, local: &str) -> TokenStream {
@@ -376,119 +161,29 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
     let by_name = !fields.iter().any(|f| f.group && !f.any);
     let mut name_arms = TokenStream::new();
     for f in fields.iter() {
-        let slot = &f.slot;
-        let inner = &f.shape.inner;
-        let name = name_expr(krate, &f.namespace, &f.local);
         if f.any {
-            let (decl, arm) = match f.shape.card {
-                Occurrence::Many => (
-                    quote!(let mut #slot: ::std::vec::Vec<#inner> = ::std::vec::Vec::new();),
-                    quote!(#slot.push(<#inner as #krate::FromXml>::read_xml(__r, __child)?);),
-                ),
-                _ => (
-                    quote!(let mut #slot: ::core::option::Option<#inner> = ::core::option::Option::None;),
-                    quote! {
-                        if #slot.is_some() { return ::core::result::Result::Err(__r.unexpected(&__child)); }
-                        #slot = ::core::option::Option::Some(<#inner as #krate::FromXml>::read_xml(__r, __child)?);
-                    },
-                ),
-            };
+            let (decl, arm) = any_slot(krate, f);
             decls.extend(quote::quote_spanned!(f.span=> #decl));
             any_arm = Some(arm);
             continue;
         }
         let i = arm_count;
         arm_count += 1;
-        if f.group {
-            let (decl, cond, arm, fin) = group_arm(krate, f);
-            decls.extend(quote::quote_spanned!(f.span=> #decl));
-            if i == 0 {
-                arms.extend(quote!(if #cond { #arm }));
-            } else {
-                arms.extend(quote!(else if #cond { #arm }));
-            }
-            finals.extend(fin);
-            continue;
-        }
-        let boxed_ty = if f.shape.boxed {
-            quote!(::std::boxed::Box<#inner>)
+        let (decl, cond, arm, fin) = if f.group {
+            group_arm(krate, f)
         } else {
-            quote!(#inner)
-        };
-        let wrap = |v: TokenStream| {
-            if f.shape.boxed {
-                quote!(::std::boxed::Box::new(#v))
-            } else {
-                v
+            let (decl, arm, fin) = element_slot(krate, f);
+            if by_name {
+                decls.extend(quote::quote_spanned!(f.span=> #decl));
+                let (ns, local) = (&f.namespace, &f.local);
+                name_arms.extend(quote!(#local if __child.namespace() == #ns => { #arm }));
+                finals.extend(fin);
+                continue;
             }
-        };
-        let nillable_ty = quote!(#krate::Nillable<#boxed_ty>);
-        let read_req = wrap(read_call(krate, f, "required"));
-        let read_nil = if f.shape.boxed {
-            let read = read_call(krate, f, "nillable");
-            quote!(#read.map(::std::boxed::Box::new))
-        } else {
-            read_call(krate, f, "nillable")
-        };
-        let dup = quote! {
-            if #slot.is_some() { return ::core::result::Result::Err(__r.duplicate(&__child)); }
-        };
-        let (decl, arm, fin) = match f.shape.card {
-            Occurrence::One => (
-                quote!(let mut #slot: ::core::option::Option<#boxed_ty> = ::core::option::Option::None;),
-                quote!(#dup #slot = ::core::option::Option::Some(#read_req);),
-                quote!(let #slot = #krate::__private::required(__r, &__start, #slot, #name)?;),
-            ),
-            Occurrence::Optional => {
-                let read_opt = if f.shape.boxed {
-                    let read = read_call(krate, f, "optional");
-                    quote!(#read.map(::std::boxed::Box::new))
-                } else {
-                    read_call(krate, f, "optional")
-                };
-                (
-                    quote!(let mut #slot: ::core::option::Option<#boxed_ty> = ::core::option::Option::None;),
-                    quote!(#dup #slot = #read_opt;),
-                    quote!(),
-                )
-            }
-            Occurrence::Many => (
-                quote!(let mut #slot: ::std::vec::Vec<#boxed_ty> = ::std::vec::Vec::new();),
-                quote!(#slot.push(#read_req);),
-                min_check(krate, f),
-            ),
-            Occurrence::Nillable => (
-                quote!(let mut #slot: ::core::option::Option<#nillable_ty> = ::core::option::Option::None;),
-                quote!(#dup #slot = ::core::option::Option::Some(#read_nil);),
-                quote!(let #slot = #krate::__private::required(__r, &__start, #slot, #name)?;),
-            ),
-            Occurrence::OptionalNillable if !f.shape.tristate => (
-                quote!(let mut #slot: ::core::option::Option<#nillable_ty> = ::core::option::Option::None;),
-                quote!(#dup #slot = ::core::option::Option::Some(#read_nil);),
-                quote!(),
-            ),
-            Occurrence::OptionalNillable => (
-                quote!(let mut #slot: #krate::OptionalNillable<#boxed_ty> = #krate::OptionalNillable::Absent;),
-                quote! {
-                    if !#slot.is_absent() { return ::core::result::Result::Err(__r.duplicate(&__child)); }
-                    #slot = ::core::convert::From::from(#read_nil);
-                },
-                quote!(),
-            ),
-            Occurrence::ManyNillable => (
-                quote!(let mut #slot: ::std::vec::Vec<#nillable_ty> = ::std::vec::Vec::new();),
-                quote!(#slot.push(#read_nil);),
-                min_check(krate, f),
-            ),
+            let name = name_expr(krate, &f.namespace, &f.local);
+            (decl, quote!(__child.is(#name)), arm, fin)
         };
         decls.extend(quote::quote_spanned!(f.span=> #decl));
-        if by_name {
-            let (ns, local) = (&f.namespace, &f.local);
-            name_arms.extend(quote!(#local if __child.namespace() == #ns => { #arm }));
-            finals.extend(fin);
-            continue;
-        }
-        let cond = quote!(__child.is(#name));
         if i == 0 {
             arms.extend(quote!(if #cond { #arm }));
         } else {
@@ -529,6 +224,100 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
             #fallback
         }
         #finals
+    }
+}
+
+/// An `any` field's slot and what a child no other field takes does to it: pushed to a `Vec`,
+/// or kept once in an `Option`.
+fn any_slot(krate: &TokenStream, f: &ElementField) -> (TokenStream, TokenStream) {
+    let (slot, inner) = (&f.slot, &f.shape.inner);
+    match f.shape.card {
+        Occurrence::Many => (
+            quote!(let mut #slot: ::std::vec::Vec<#inner> = ::std::vec::Vec::new();),
+            quote!(#slot.push(<#inner as #krate::FromXml>::read_xml(__r, __child)?);),
+        ),
+        _ => (
+            quote!(let mut #slot: ::core::option::Option<#inner> = ::core::option::Option::None;),
+            quote! {
+                if #slot.is_some() { return ::core::result::Result::Err(__r.unexpected(&__child)); }
+                #slot = ::core::option::Option::Some(<#inner as #krate::FromXml>::read_xml(__r, __child)?);
+            },
+        ),
+    }
+}
+
+/// An element field's slot, by its occurrence (XML Schema Part 1 §3.9.1, §3.3.1): its
+/// declaration, what reading one occurrence does to it (a second single one is a duplicate), and
+/// the check after the content loop (required, minOccurs).
+fn element_slot(krate: &TokenStream, f: &ElementField) -> (TokenStream, TokenStream, TokenStream) {
+    let slot = &f.slot;
+    let inner = &f.shape.inner;
+    let name = name_expr(krate, &f.namespace, &f.local);
+    let boxed_ty = if f.shape.boxed {
+        quote!(::std::boxed::Box<#inner>)
+    } else {
+        quote!(#inner)
+    };
+    let boxed = |read: TokenStream| {
+        if f.shape.boxed {
+            quote!(#read.map(::std::boxed::Box::new))
+        } else {
+            read
+        }
+    };
+    let nillable_ty = quote!(#krate::Nillable<#boxed_ty>);
+    let read_req = if f.shape.boxed {
+        let read = read_call(krate, f, "required");
+        quote!(::std::boxed::Box::new(#read))
+    } else {
+        read_call(krate, f, "required")
+    };
+    let read_nil = boxed(read_call(krate, f, "nillable"));
+    let dup = quote! {
+        if #slot.is_some() { return ::core::result::Result::Err(__r.duplicate(&__child)); }
+    };
+    match f.shape.card {
+        Occurrence::One => (
+            quote!(let mut #slot: ::core::option::Option<#boxed_ty> = ::core::option::Option::None;),
+            quote!(#dup #slot = ::core::option::Option::Some(#read_req);),
+            quote!(let #slot = #krate::__private::required(__r, &__start, #slot, #name)?;),
+        ),
+        Occurrence::Optional => {
+            let read_opt = boxed(read_call(krate, f, "optional"));
+            (
+                quote!(let mut #slot: ::core::option::Option<#boxed_ty> = ::core::option::Option::None;),
+                quote!(#dup #slot = #read_opt;),
+                quote!(),
+            )
+        }
+        Occurrence::Many => (
+            quote!(let mut #slot: ::std::vec::Vec<#boxed_ty> = ::std::vec::Vec::new();),
+            quote!(#slot.push(#read_req);),
+            min_check(krate, f),
+        ),
+        Occurrence::Nillable => (
+            quote!(let mut #slot: ::core::option::Option<#nillable_ty> = ::core::option::Option::None;),
+            quote!(#dup #slot = ::core::option::Option::Some(#read_nil);),
+            quote!(let #slot = #krate::__private::required(__r, &__start, #slot, #name)?;),
+        ),
+        Occurrence::OptionalNillable if !f.shape.tristate => (
+            quote!(let mut #slot: ::core::option::Option<#nillable_ty> = ::core::option::Option::None;),
+            quote!(#dup #slot = ::core::option::Option::Some(#read_nil);),
+            quote!(),
+        ),
+        Occurrence::OptionalNillable => (
+            quote!(let mut #slot: #krate::OptionalNillable<#boxed_ty> = #krate::OptionalNillable::Absent;),
+            quote! {
+                if !#slot.is_absent() { return ::core::result::Result::Err(__r.duplicate(&__child)); }
+                #slot = ::core::convert::From::from(#read_nil);
+            },
+            quote!(),
+        ),
+        Occurrence::ManyNillable => (
+            quote!(let mut #slot: ::std::vec::Vec<#nillable_ty> = ::std::vec::Vec::new();),
+            quote!(#slot.push(#read_nil);),
+            min_check(krate, f),
+        ),
     }
 }
 
@@ -657,74 +446,4 @@ fn group_arm(
         #required
     };
     (decl, cond, arm, fin)
-}
-
-/// A slot identifier for field number `i` named `name`.
-pub fn slot_ident(i: usize, name: &str) -> syn::Ident {
-    format_ident!("__f{}_{}", i, name.trim_start_matches("r#"))
-}
-
-/// Converts a Rust identifier (snake_case field or PascalCase variant) by a `rename_all` rule.
-pub fn rename_all(rule: &str, ident: &str) -> Option<String> {
-    let ident = ident.trim_start_matches("r#");
-    // Split into words at underscores and lower→upper boundaries.
-    let mut words: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for c in ident.chars() {
-        if c == '_' {
-            if !cur.is_empty() {
-                words.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-            continue;
-        }
-        if c.is_uppercase() && prev_lower && !cur.is_empty() {
-            words.push(std::mem::take(&mut cur));
-        }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        cur.push(c);
-    }
-    if !cur.is_empty() {
-        words.push(cur);
-    }
-    let cap = |w: &str| {
-        let mut cs = w.chars();
-        match cs.next() {
-            Some(f) => f.to_uppercase().collect::<String>() + &cs.as_str().to_lowercase(),
-            None => String::new(),
-        }
-    };
-    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-    Some(match rule {
-        "lowercase" => lower.concat(),
-        "UPPERCASE" => lower.concat().to_uppercase(),
-        "camelCase" => {
-            let mut s = lower.first().cloned().unwrap_or_default();
-            for w in &lower[1.min(lower.len())..] {
-                s.push_str(&cap(w));
-            }
-            s
-        }
-        "PascalCase" => lower.iter().map(|w| cap(w)).collect(),
-        "snake_case" => lower.join("_"),
-        "SCREAMING_SNAKE_CASE" => lower.join("_").to_uppercase(),
-        "kebab-case" => lower.join("-"),
-        _ => return None,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::rename_all;
-
-    #[test]
-    fn renames() {
-        assert_eq!(rename_all("camelCase", "first_name").unwrap(), "firstName");
-        assert_eq!(rename_all("PascalCase", "first_name").unwrap(), "FirstName");
-        assert_eq!(rename_all("camelCase", "FirstName").unwrap(), "firstName");
-        assert_eq!(rename_all("kebab-case", "FirstName").unwrap(), "first-name");
-        assert_eq!(rename_all("SCREAMING_SNAKE_CASE", "a_b").unwrap(), "A_B");
-        assert!(rename_all("nope", "a").is_none());
-    }
 }

@@ -6,7 +6,9 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::fields::{min_take, name_expr, stored_ty, ElementField, Occurrence};
+use crate::fields::{min_take, name_expr, stored_ty, ElementField};
+use crate::internals::ast::Variant;
+use crate::internals::occurs::Occurrence;
 
 /// The per-field pieces of a positional reader.
 struct Piece {
@@ -25,143 +27,175 @@ struct Piece {
     take: TokenStream,
 }
 
+/// The piece of element field `f`, read into the local `local`: a nested group, a wildcard or an
+/// element.
 fn piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
+    if f.group {
+        group_piece(krate, f, local)
+    } else if f.any {
+        any_piece(krate, f, local)
+    } else {
+        element_piece(krate, f, local)
+    }
+}
+
+/// `Option<t>`.
+fn opt(t: TokenStream) -> TokenStream {
+    quote!(::core::option::Option<#t>)
+}
+
+/// `Vec<t>`.
+fn vec(t: TokenStream) -> TokenStream {
+    quote!(::std::vec::Vec<#t>)
+}
+
+/// `v` in a `Box` when `f` holds boxed values.
+fn wrap(f: &ElementField, v: TokenStream) -> TokenStream {
+    if f.shape.boxed {
+        quote!(::std::boxed::Box::new(#v))
+    } else {
+        v
+    }
+}
+
+/// A `group` field (a choice enum or sequence struct, XML Schema Part 1 §3.8) among a sequence's
+/// fields: its partial state stays open while the group continues.
+fn group_piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
     let slot = &f.slot;
     let open = format_ident!("{}_open", slot);
     let inner = &f.shape.inner;
     let stored = stored_ty(f);
-    let name = name_expr(krate, &f.namespace, &f.local);
-    let wrap = |v: TokenStream| {
-        if f.shape.boxed {
-            quote!(::std::boxed::Box::new(#v))
+    let g = quote!(<#inner as #krate::xml::FromXmlGroup>);
+    let many = f.shape.card == Occurrence::Many;
+    let slot_ty = if many {
+        vec(stored.clone())
+    } else {
+        opt(stored.clone())
+    };
+    let partial_ty = opt(quote!(#g::Partial));
+    let continues = quote! {
+        (match &self.#open {
+            ::core::option::Option::Some(__p) => #g::continues(__p, __r, __child),
+            ::core::option::Option::None => false,
+        })
+    };
+    let continues_named = quote! {
+        (match &self.#open {
+            ::core::option::Option::Some(__p) => #g::continues_named(__p, __r, __child),
+            ::core::option::Option::None => false,
+        })
+    };
+    let repeat = if many {
+        (
+            quote!((#continues_named || #g::starts_named(__r, __child))),
+            quote!((#continues || #g::starts(__r, __child))),
+        )
+    } else {
+        (continues_named, continues.clone())
+    };
+    let store = |parent: TokenStream| {
+        let v = wrap(f, quote!(#g::finish(__p, __r, #parent)?));
+        if many {
+            quote!(self.#slot.push(#v);)
         } else {
-            v
+            quote!(self.#slot = ::core::option::Option::Some(#v);)
         }
     };
-    let opt = |t: TokenStream| quote!(::core::option::Option<#t>);
-    let vec = |t: TokenStream| quote!(::std::vec::Vec<#t>);
-    if f.group {
-        let g = quote!(<#inner as #krate::xml::FromXmlGroup>);
-        let many = f.shape.card == Occurrence::Many;
-        let slot_ty = if many {
-            vec(stored.clone())
-        } else {
-            opt(stored.clone())
-        };
-        let partial_ty = opt(quote!(#g::Partial));
-        let continues = quote! {
-            (match &self.#open {
-                ::core::option::Option::Some(__p) => #g::continues(__p, __r, __child),
-                ::core::option::Option::None => false,
-            })
-        };
-        let continues_named = quote! {
-            (match &self.#open {
-                ::core::option::Option::Some(__p) => #g::continues_named(__p, __r, __child),
-                ::core::option::Option::None => false,
-            })
-        };
-        let repeat = if many {
-            (
-                quote!((#continues_named || #g::starts_named(__r, __child))),
-                quote!((#continues || #g::starts(__r, __child))),
-            )
-        } else {
-            (continues_named, continues.clone())
-        };
-        let store = |parent: TokenStream| {
-            let v = wrap(quote!(#g::finish(__p, __r, #parent)?));
-            if many {
-                quote!(self.#slot.push(#v);)
-            } else {
-                quote!(self.#slot = ::core::option::Option::Some(#v);)
+    let store_child = store(quote!(&__child));
+    let dup = if many {
+        quote!()
+    } else {
+        quote! {
+            if self.#slot.is_some() || self.#open.is_some() {
+                return ::core::result::Result::Err(__r.duplicate(&__child));
             }
+        }
+    };
+    let accept = quote! {
+        let __cont = match &self.#open {
+            ::core::option::Option::Some(__p) => #g::continues(__p, __r, &__child),
+            ::core::option::Option::None => false,
         };
-        let store_child = store(quote!(&__child));
-        let dup = if many {
-            quote!()
+        if __cont {
+            if let ::core::option::Option::Some(__p) = self.#open.as_mut() {
+                #g::extend(__p, __r, __child)?;
+            }
         } else {
+            if let ::core::option::Option::Some(__p) = self.#open.take() {
+                #store_child
+            }
+            #dup
+            self.#open = ::core::option::Option::Some(#g::begin(__r, __child)?);
+        }
+    };
+    let store_parent = store(quote!(__parent));
+    let gname = name_expr(krate, "", &f.local);
+    let fin = match f.shape.card {
+        Occurrence::One => {
+            quote!(let #local = #krate::__private::required(__r, __parent, self.#slot, #gname)?;)
+        }
+        _ => min_take(
+            krate,
+            f,
+            quote!(#local),
+            quote!(self.#slot),
+            quote!(__parent),
+        )
+        .unwrap_or_else(|| quote!(let #local = self.#slot;)),
+    };
+    Piece {
+        decl: quote!(#slot: #slot_ty, #open: #partial_ty,),
+        repeat: (Some(repeat.0), Some(repeat.1)),
+        start: (
+            Some(quote!(#g::starts_named(__r, __child))),
+            Some(quote!(#g::starts(__r, __child))),
+        ),
+        required: f.shape.card == Occurrence::One,
+        accept,
+        take: quote! {
+            if let ::core::option::Option::Some(__p) = self.#open.take() {
+                #store_parent
+            }
+            #fin
+        },
+    }
+}
+
+/// An `any` field (`xs:any`, XML Schema Part 1 §3.10): a child no field takes by name.
+fn any_piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
+    let slot = &f.slot;
+    let inner = &f.shape.inner;
+    let read = quote!(<#inner as #krate::FromXml>::read_xml(__r, __child)?);
+    let many = f.shape.card == Occurrence::Many;
+    let (slot_ty, accept) = if many {
+        (vec(quote!(#inner)), quote!(self.#slot.push(#read);))
+    } else {
+        (
+            opt(quote!(#inner)),
             quote! {
-                if self.#slot.is_some() || self.#open.is_some() {
-                    return ::core::result::Result::Err(__r.duplicate(&__child));
-                }
-            }
-        };
-        let accept = quote! {
-            let __cont = match &self.#open {
-                ::core::option::Option::Some(__p) => #g::continues(__p, __r, &__child),
-                ::core::option::Option::None => false,
-            };
-            if __cont {
-                if let ::core::option::Option::Some(__p) = self.#open.as_mut() {
-                    #g::extend(__p, __r, __child)?;
-                }
-            } else {
-                if let ::core::option::Option::Some(__p) = self.#open.take() {
-                    #store_child
-                }
-                #dup
-                self.#open = ::core::option::Option::Some(#g::begin(__r, __child)?);
-            }
-        };
-        let store_parent = store(quote!(__parent));
-        let gname = name_expr(krate, "", &f.local);
-        let fin = match f.shape.card {
-            Occurrence::One => {
-                quote!(let #local = #krate::__private::required(__r, __parent, self.#slot, #gname)?;)
-            }
-            _ => min_take(
-                krate,
-                f,
-                quote!(#local),
-                quote!(self.#slot),
-                quote!(__parent),
-            )
-            .unwrap_or_else(|| quote!(let #local = self.#slot;)),
-        };
-        return Piece {
-            decl: quote!(#slot: #slot_ty, #open: #partial_ty,),
-            repeat: (Some(repeat.0), Some(repeat.1)),
-            start: (
-                Some(quote!(#g::starts_named(__r, __child))),
-                Some(quote!(#g::starts(__r, __child))),
-            ),
-            required: f.shape.card == Occurrence::One,
-            accept,
-            take: quote! {
-                if let ::core::option::Option::Some(__p) = self.#open.take() {
-                    #store_parent
-                }
-                #fin
+                if self.#slot.is_some() { return ::core::result::Result::Err(__r.unexpected(&__child)); }
+                self.#slot = ::core::option::Option::Some(#read);
             },
-        };
+        )
+    };
+    Piece {
+        decl: quote!(#slot: #slot_ty,),
+        repeat: (None, many.then(|| quote!(true))),
+        start: (None, Some(quote!(true))),
+        required: false,
+        accept,
+        take: quote!(let #local = self.#slot;),
     }
-    if f.any {
-        let read = quote!(<#inner as #krate::FromXml>::read_xml(__r, __child)?);
-        let many = f.shape.card == Occurrence::Many;
-        let (slot_ty, accept) = if many {
-            (vec(quote!(#inner)), quote!(self.#slot.push(#read);))
-        } else {
-            (
-                opt(quote!(#inner)),
-                quote! {
-                    if self.#slot.is_some() { return ::core::result::Result::Err(__r.unexpected(&__child)); }
-                    self.#slot = ::core::option::Option::Some(#read);
-                },
-            )
-        };
-        return Piece {
-            decl: quote!(#slot: #slot_ty,),
-            repeat: (None, many.then(|| quote!(true))),
-            start: (None, Some(quote!(true))),
-            required: false,
-            accept,
-            take: quote!(let #local = self.#slot;),
-        };
-    }
+}
+
+/// An element field, by its occurrence (XML Schema Part 1 §3.9.1).
+fn element_piece(krate: &TokenStream, f: &ElementField, local: &syn::Ident) -> Piece {
+    let slot = &f.slot;
+    let stored = stored_ty(f);
+    let name = name_expr(krate, &f.namespace, &f.local);
     let matches = quote!(__child.is(#name));
     let nillable = quote!(#krate::Nillable<#stored>);
-    let read_req = wrap(crate::fields::read_call(krate, f, "required"));
+    let read_req = wrap(f, crate::fields::read_call(krate, f, "required"));
     let read_nil = if f.shape.boxed {
         let read = crate::fields::read_call(krate, f, "nillable");
         quote!(#read.map(::std::boxed::Box::new))
@@ -426,12 +460,6 @@ pub fn sequence_from_group(
     }
 }
 
-/// One variant of a choice enum: its identifier and its content as a one-field element list.
-pub struct Variant {
-    pub ident: syn::Ident,
-    pub field: ElementField,
-}
-
 /// `impl ToXmlGroup` for a choice enum: the chosen alternative's elements.
 pub fn choice_to_group(
     krate: &TokenStream,
@@ -481,63 +509,109 @@ pub fn choice_from_group(
     partial: &syn::Ident,
     variants: &[Variant],
 ) -> TokenStream {
-    let mut pvariants = TokenStream::new();
-    let mut starts = Vec::new();
-    let mut starts_wild = Vec::new();
-    let mut continues = TokenStream::new();
-    let mut continues_named = TokenStream::new();
-    let mut begins = TokenStream::new();
-    let mut begins_wild = TokenStream::new();
-    let mut extends = TokenStream::new();
-    let mut finishes = TokenStream::new();
+    let mut p = ChoiceReader::default();
     for v in variants {
-        let vi = &v.ident;
-        let f = &v.field;
+        if v.field.any {
+            p.wildcard(krate, ident, partial, v);
+        } else if v.field.group {
+            p.group(krate, ident, partial, v);
+        } else {
+            p.element(krate, ident, partial, v);
+        }
+    }
+    p.into_impl(krate, ident, partial)
+}
+
+/// The pieces of a choice's `FromXmlGroup` impl, gathered one variant at a time: the partial
+/// enum's variants, and the arms or conditions of each method.
+#[derive(Default)]
+struct ChoiceReader {
+    pvariants: TokenStream,
+    starts: Vec<TokenStream>,
+    starts_wild: Vec<TokenStream>,
+    continues: TokenStream,
+    continues_named: TokenStream,
+    begins: TokenStream,
+    begins_wild: TokenStream,
+    extends: TokenStream,
+    finishes: TokenStream,
+}
+
+impl ChoiceReader {
+    /// An `any` variant: any child no other variant takes by name, read whole.
+    fn wildcard(
+        &mut self,
+        krate: &TokenStream,
+        ident: &syn::Ident,
+        partial: &syn::Ident,
+        v: &Variant,
+    ) {
+        let (vi, f) = (&v.ident, &v.field);
+        let inner = &f.shape.inner;
+        self.starts_wild.push(quote!(true));
+        let read = wrap(
+            f,
+            quote!(<#inner as #krate::FromXml>::read_xml(__r, __child)?),
+        );
+        self.begins_wild.extend(quote! {
+            return ::core::result::Result::Ok(#partial::__Done(#ident::#vi(#read)));
+        });
+    }
+
+    /// A nested group: its own partial state, continued while it continues.
+    fn group(
+        &mut self,
+        krate: &TokenStream,
+        ident: &syn::Ident,
+        partial: &syn::Ident,
+        v: &Variant,
+    ) {
+        let (vi, f) = (&v.ident, &v.field);
+        let inner = &f.shape.inner;
+        let g = quote!(<#inner as #krate::xml::FromXmlGroup>);
+        self.pvariants.extend(quote!(#vi(#g::Partial),));
+        self.starts.push(quote!(#g::starts_named(__r, __child)));
+        self.starts_wild.push(quote!(#g::starts(__r, __child)));
+        self.continues
+            .extend(quote!(#partial::#vi(__g) => #g::continues(__g, __r, __child),));
+        self.continues_named
+            .extend(quote!(#partial::#vi(__g) => #g::continues_named(__g, __r, __child),));
+        self.begins.extend(quote! {
+            if #g::starts_named(__r, &__child) {
+                return ::core::result::Result::Ok(#partial::#vi(#g::begin(__r, __child)?));
+            }
+        });
+        self.begins_wild.extend(quote! {
+            if #g::starts(__r, &__child) {
+                return ::core::result::Result::Ok(#partial::#vi(#g::begin(__r, __child)?));
+            }
+        });
+        self.extends
+            .extend(quote!(#partial::#vi(__g) => #g::extend(__g, __r, __child),));
+        let fin = wrap(f, quote!(#g::finish(__g, __r, __parent)?));
+        self.finishes
+            .extend(quote!(#partial::#vi(__g) => #ident::#vi(#fin),));
+    }
+
+    /// An element: read at once (`T`, `Nillable<T>`), or its items gathered while they repeat.
+    fn element(
+        &mut self,
+        krate: &TokenStream,
+        ident: &syn::Ident,
+        partial: &syn::Ident,
+        v: &Variant,
+    ) {
+        let (vi, f) = (&v.ident, &v.field);
         let inner = &f.shape.inner;
         let stored = stored_ty(f);
         let name = name_expr(krate, &f.namespace, &f.local);
-        let wrap = |x: TokenStream| {
-            if f.shape.boxed {
-                quote!(::std::boxed::Box::new(#x))
-            } else {
-                x
-            }
-        };
-        if f.any {
-            starts_wild.push(quote!(true));
-            let read = wrap(quote!(<#inner as #krate::FromXml>::read_xml(__r, __child)?));
-            begins_wild.extend(quote! {
-                return ::core::result::Result::Ok(#partial::__Done(#ident::#vi(#read)));
-            });
-            continue;
-        }
-        if f.group {
-            let g = quote!(<#inner as #krate::xml::FromXmlGroup>);
-            pvariants.extend(quote!(#vi(#g::Partial),));
-            starts.push(quote!(#g::starts_named(__r, __child)));
-            starts_wild.push(quote!(#g::starts(__r, __child)));
-            continues.extend(quote!(#partial::#vi(__g) => #g::continues(__g, __r, __child),));
-            continues_named
-                .extend(quote!(#partial::#vi(__g) => #g::continues_named(__g, __r, __child),));
-            begins.extend(quote! {
-                if #g::starts_named(__r, &__child) {
-                    return ::core::result::Result::Ok(#partial::#vi(#g::begin(__r, __child)?));
-                }
-            });
-            begins_wild.extend(quote! {
-                if #g::starts(__r, &__child) {
-                    return ::core::result::Result::Ok(#partial::#vi(#g::begin(__r, __child)?));
-                }
-            });
-            extends.extend(quote!(#partial::#vi(__g) => #g::extend(__g, __r, __child),));
-            let fin = wrap(quote!(#g::finish(__g, __r, __parent)?));
-            finishes.extend(quote!(#partial::#vi(__g) => #ident::#vi(#fin),));
-            continue;
-        }
         let cond = quote!(__child.is(#name));
-        starts.push(cond.clone());
+        self.starts.push(cond.clone());
         let begin_cond = quote!(__child.is(#name));
-        let read_req = wrap(quote!(#krate::__private::read_required::<#inner>(__r, __child)?));
+        let read_req = wrap(
+            f,
+            quote!(#krate::__private::read_required::<#inner>(__r, __child)?),
+        );
         let read_nil = if f.shape.boxed {
             quote!(#krate::__private::read_nillable::<#inner>(__r, __child)?.map(::std::boxed::Box::new))
         } else {
@@ -550,21 +624,23 @@ pub fn choice_from_group(
         };
         match many_item {
             Some((item, read)) => {
-                pvariants.extend(quote!(#vi(::std::vec::Vec<#item>),));
-                continues.extend(quote!(#partial::#vi(_) => #cond,));
-                continues_named.extend(quote!(#partial::#vi(_) => #cond,));
-                begins.extend(quote! {
+                self.pvariants.extend(quote!(#vi(::std::vec::Vec<#item>),));
+                self.continues.extend(quote!(#partial::#vi(_) => #cond,));
+                self.continues_named
+                    .extend(quote!(#partial::#vi(_) => #cond,));
+                self.begins.extend(quote! {
                     if #begin_cond {
                         return ::core::result::Result::Ok(#partial::#vi(::std::vec![#read]));
                     }
                 });
-                extends.extend(quote! {
+                self.extends.extend(quote! {
                     #partial::#vi(__v) => {
                         __v.push(#read);
                         ::core::result::Result::Ok(())
                     }
                 });
-                finishes.extend(quote!(#partial::#vi(__v) => #ident::#vi(__v),));
+                self.finishes
+                    .extend(quote!(#partial::#vi(__v) => #ident::#vi(__v),));
             }
             None => {
                 let read = if f.shape.card == Occurrence::Nillable {
@@ -572,7 +648,7 @@ pub fn choice_from_group(
                 } else {
                     read_req
                 };
-                begins.extend(quote! {
+                self.begins.extend(quote! {
                     if #begin_cond {
                         return ::core::result::Result::Ok(#partial::__Done(#ident::#vi(#read)));
                     }
@@ -580,81 +656,101 @@ pub fn choice_from_group(
             }
         }
     }
-    let starts = if starts.is_empty() {
-        quote!(false)
-    } else {
-        quote!(#(#starts)||*)
-    };
-    let starts_wild = if starts_wild.is_empty() {
-        quote!(false)
-    } else {
-        quote!(#(#starts_wild)||*)
-    };
-    quote! {
-        #[doc(hidden)]
-        #[allow(non_snake_case, non_camel_case_types, dead_code, clippy::all)]
-        pub enum #partial {
-            __Done(#ident),
-            #pvariants
-        }
 
-        #[automatically_derived]
-        #[allow(unused_variables, unreachable_patterns, unreachable_code, clippy::all)]
-        impl #krate::xml::FromXmlGroup for #ident {
-            type Partial = #partial;
-            fn starts<'i>(__r: &#krate::xml::XmlReader<'i>, __child: &#krate::xml::StartTag<'i>) -> bool {
-                (#starts) || (#starts_wild)
+    /// The partial enum and the `FromXmlGroup` impl.
+    fn into_impl(
+        self,
+        krate: &TokenStream,
+        ident: &syn::Ident,
+        partial: &syn::Ident,
+    ) -> TokenStream {
+        let ChoiceReader {
+            pvariants,
+            starts,
+            starts_wild,
+            continues,
+            continues_named,
+            begins,
+            begins_wild,
+            extends,
+            finishes,
+        } = self;
+        let starts = if starts.is_empty() {
+            quote!(false)
+        } else {
+            quote!(#(#starts)||*)
+        };
+        let starts_wild = if starts_wild.is_empty() {
+            quote!(false)
+        } else {
+            quote!(#(#starts_wild)||*)
+        };
+        quote! {
+            #[doc(hidden)]
+            #[allow(non_snake_case, non_camel_case_types, dead_code, clippy::all)]
+            pub enum #partial {
+                __Done(#ident),
+                #pvariants
             }
-            fn starts_named<'i>(__r: &#krate::xml::XmlReader<'i>, __child: &#krate::xml::StartTag<'i>) -> bool {
-                #starts
-            }
-            fn continues<'i>(
-                __p: &#partial,
-                __r: &#krate::xml::XmlReader<'i>,
-                __child: &#krate::xml::StartTag<'i>,
-            ) -> bool {
-                match __p {
-                    #continues
-                    _ => false,
+
+            #[automatically_derived]
+            #[allow(unused_variables, unreachable_patterns, unreachable_code, clippy::all)]
+            impl #krate::xml::FromXmlGroup for #ident {
+                type Partial = #partial;
+                fn starts<'i>(__r: &#krate::xml::XmlReader<'i>, __child: &#krate::xml::StartTag<'i>) -> bool {
+                    (#starts) || (#starts_wild)
                 }
-            }
-            fn continues_named<'i>(
-                __p: &#partial,
-                __r: &#krate::xml::XmlReader<'i>,
-                __child: &#krate::xml::StartTag<'i>,
-            ) -> bool {
-                match __p {
-                    #continues_named
-                    _ => false,
+                fn starts_named<'i>(__r: &#krate::xml::XmlReader<'i>, __child: &#krate::xml::StartTag<'i>) -> bool {
+                    #starts
                 }
-            }
-            fn begin<'i>(
-                __r: &mut #krate::xml::XmlReader<'i>,
-                __child: #krate::xml::StartTag<'i>,
-            ) -> ::core::result::Result<#partial, #krate::DecodeError> {
-                #begins
-                #begins_wild
-                ::core::result::Result::Err(__r.unexpected(&__child))
-            }
-            fn extend<'i>(
-                __p: &mut #partial,
-                __r: &mut #krate::xml::XmlReader<'i>,
-                __child: #krate::xml::StartTag<'i>,
-            ) -> ::core::result::Result<(), #krate::DecodeError> {
-                match __p {
-                    #extends
-                    _ => ::core::result::Result::Err(__r.unexpected(&__child)),
+                fn continues<'i>(
+                    __p: &#partial,
+                    __r: &#krate::xml::XmlReader<'i>,
+                    __child: &#krate::xml::StartTag<'i>,
+                ) -> bool {
+                    match __p {
+                        #continues
+                        _ => false,
+                    }
                 }
-            }
-            fn finish<'i>(
-                __p: #partial,
-                __r: &#krate::xml::XmlReader<'i>,
-                __parent: &#krate::xml::StartTag<'i>,
-            ) -> ::core::result::Result<Self, #krate::DecodeError> {
-                ::core::result::Result::Ok(match __p {
-                    #partial::__Done(__v) => __v,
-                    #finishes
-                })
+                fn continues_named<'i>(
+                    __p: &#partial,
+                    __r: &#krate::xml::XmlReader<'i>,
+                    __child: &#krate::xml::StartTag<'i>,
+                ) -> bool {
+                    match __p {
+                        #continues_named
+                        _ => false,
+                    }
+                }
+                fn begin<'i>(
+                    __r: &mut #krate::xml::XmlReader<'i>,
+                    __child: #krate::xml::StartTag<'i>,
+                ) -> ::core::result::Result<#partial, #krate::DecodeError> {
+                    #begins
+                    #begins_wild
+                    ::core::result::Result::Err(__r.unexpected(&__child))
+                }
+                fn extend<'i>(
+                    __p: &mut #partial,
+                    __r: &mut #krate::xml::XmlReader<'i>,
+                    __child: #krate::xml::StartTag<'i>,
+                ) -> ::core::result::Result<(), #krate::DecodeError> {
+                    match __p {
+                        #extends
+                        _ => ::core::result::Result::Err(__r.unexpected(&__child)),
+                    }
+                }
+                fn finish<'i>(
+                    __p: #partial,
+                    __r: &#krate::xml::XmlReader<'i>,
+                    __parent: &#krate::xml::StartTag<'i>,
+                ) -> ::core::result::Result<Self, #krate::DecodeError> {
+                    ::core::result::Result::Ok(match __p {
+                        #partial::__Done(__v) => __v,
+                        #finishes
+                    })
+                }
             }
         }
     }

@@ -1,0 +1,367 @@
+//! The code of one operation: the client's method (its request written into a `Request`, the
+//! response's layout as static data and the reader of its result; WSDL 1.1 §2.4, §3), the
+//! trait's method forwarding to it, and the blocking client's.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{ReturnType, Type};
+
+use super::types::Names;
+use crate::fields::{self, ElementField};
+use crate::internals::attr::ClientArgs;
+use crate::internals::occurs::shape;
+use crate::internals::service::{HeaderKind, Operation, Response};
+
+/// The three methods of one operation: the async client's, the trait impl's, the blocking
+/// client's.
+pub(super) struct Methods {
+    pub(super) inherent: TokenStream,
+    pub(super) trait_impl: TokenStream,
+    pub(super) blocking: TokenStream,
+}
+
+/// The methods of `op` on a client of arguments `a`.
+pub(super) fn methods(op: &Operation, a: &ClientArgs, n: &Names) -> Methods {
+    let krate = &n.krate;
+    let client_ident = &n.client;
+    let fn_ident = &op.fn_ident;
+    let ok_ty = &op.ok_ty;
+    let err_ty = result_err_type(&op.output, krate);
+    let sig_params: Vec<TokenStream> = op.params.iter().map(|(id, ty)| quote!(#id: #ty)).collect();
+    let arg_names: Vec<&syn::Ident> = op.params.iter().map(|(id, _)| id).collect();
+    let doc = format!(
+        "SOAP call: request element `{}`, soapAction `{}`.\n\n# Errors\n\n\
+         Transport, HTTP, SOAP fault, XML and decode errors ([`Error`]({krate_s}::Error)), in the \
+         error type the method declares.",
+        op.name,
+        op.action,
+        krate_s = krate.to_string().replace(' ', "")
+    );
+    let body = call(op, a, n);
+    let docs = &op.docs;
+    let user_output = &op.output;
+    let user_ret = match &op.output {
+        ReturnType::Type(_, t) => quote!(#t),
+        ReturnType::Default => quote!(()),
+    };
+    Methods {
+        inherent: quote! {
+            #(#docs)*
+            #[doc = ""]
+            #[doc = #doc]
+            pub fn #fn_ident(&self, #(#sig_params),*) -> #krate::Call<#ok_ty, #err_ty> {
+                #body
+            }
+        },
+        trait_impl: quote! {
+            fn #fn_ident(&self, #(#sig_params),*)
+                -> impl ::core::future::Future<Output = #user_ret> + ::core::marker::Send {
+                #client_ident::#fn_ident(self, #(#arg_names),*)
+            }
+        },
+        blocking: quote! {
+            #(#docs)*
+            #[doc = ""]
+            #[doc = #doc]
+            pub fn #fn_ident(&self, #(#sig_params),*) #user_output {
+                #client_ident::#fn_ident(&self.inner, #(#arg_names),*).wait(&self.runtime)
+            }
+        },
+    }
+}
+
+/// The body of the client's method: the operation, its request written, and the `Call` that
+/// sends it and reads the result (with the response's attachments when it has some).
+fn call(op: &Operation, a: &ClientArgs, n: &Names) -> TokenStream {
+    let krate = &n.krate;
+    let encode = encode(op, a, n);
+    let (shape, decoder) = response(op, a, krate);
+    let private = quote!(#krate::__private);
+    if op.response_attachments.is_empty() {
+        return quote! {
+            #encode
+            static __SHAPE: #private::ResponseShape = #shape;
+            #private::send(&self.client, __op, __message, &__SHAPE, #decoder)
+        };
+    }
+    // A result with MIME attachments (WSDL 1.1 §5): the body's result and the parts.
+    let names: Vec<&String> = op.response_attachments.iter().map(|(n, _)| n).collect();
+    let elem_spans: Vec<Span> = match &op.ok_ty {
+        Type::Tuple(t) => t.elems.iter().skip(1).map(|e| e.span()).collect(),
+        _ => Vec::new(),
+    };
+    let takes = names.iter().enumerate().map(|(i, name)| {
+        let span = elem_spans.get(i).copied().unwrap_or_else(Span::call_site);
+        quote_spanned! {span=>
+            ::core::convert::From::from(#krate::__private::response_attachment(
+                __cx, #name, #i, &[#(#names),*],
+            )?)
+        }
+    });
+    quote! {
+        #encode
+        static __SHAPE: #private::ResponseShape = #shape;
+        #private::send(&self.client, __op, __message, &__SHAPE, |__child, __cx| {
+            ::core::result::Result::Ok(((#decoder)(__child, __cx)?, #(#takes),*))
+        })
+    }
+}
+
+/// The operation `__op` (with the description's addressing facts on an addressed trait) and its
+/// request `__message`, written when the method is called.
+fn encode(op: &Operation, a: &ClientArgs, n: &Names) -> TokenStream {
+    let krate = &n.krate;
+    let client_ident = &n.client;
+    let (name, action) = (&op.name, &op.action);
+    // What the description says of the operation's addressing, for the WS-Addressing layer:
+    // a static of the method, given to its `Operation`.
+    let facts = (a.addressing.is_some() || op.reply_action.is_some()).then(|| {
+        let reply = match &op.reply_action {
+            Some(r) => quote!(::core::option::Option::Some(#r)),
+            None => quote!(::core::option::Option::None),
+        };
+        quote! {
+            static __FACTS: [#krate::message::Fact; 1] = [&#krate::addressing::Described::new(
+                #client_ident::ADDRESSING,
+                #reply,
+            )];
+        }
+    });
+    let described = facts.as_ref().map(|_| quote!(.described(&__FACTS)));
+    let one_way = op.one_way.then(|| quote!(.one_way()));
+    let ns = &op.namespace;
+    let env_ns = if op.encoded {
+        quote!(&[
+            ("tns", #ns),
+            ("soapenc", #krate::types::SOAP_ENC_NS),
+            ("xsd", #krate::types::XSD_NS),
+        ])
+    } else {
+        quote!(&[("tns", #ns)])
+    };
+    let default_namespaces = a
+        .default_namespaces
+        .then(|| quote!(__req.set_default_namespaces(true);));
+    let headers = headers(op, krate);
+    let body_write = body(op, krate);
+    let attach = attachments(op, krate);
+    quote! {
+        #facts
+        let __op = #krate::Operation::new(#name, #action, self.version) #one_way #described;
+        let __message = (|| -> ::core::result::Result<#krate::message::Request, #krate::EncodeError> {
+            let mut __req = self.client.request(#env_ns);
+            #default_namespaces
+            #headers
+            {
+                let __w = __req.body_writer();
+                #body_write?;
+            }
+            #[allow(unused_mut)]
+            let mut __request = __req.finish()?;
+            #(#attach)*
+            ::core::result::Result::Ok(__request)
+        })();
+    }
+}
+
+/// The header blocks (SOAP 1.1 §4.2): each header parameter, `Option<T>` ones only when `Some`.
+fn headers(op: &Operation, krate: &TokenStream) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (p, kind) in &op.headers {
+        let (id, ty) = (&p.ident, &p.ty);
+        let hns = p
+            .attrs
+            .namespace
+            .clone()
+            .unwrap_or_else(|| op.namespace.clone());
+        let local = p.attrs.rename.clone().unwrap_or_else(|| id.to_string());
+        let name = fields::name_expr(krate, &hns, &local);
+        out.extend(match kind {
+            HeaderKind::Optional => quote_spanned! {ty.span()=>
+                if let ::core::option::Option::Some(__h) = &#id {
+                    #krate::ToXml::write_xml(__h, __req.header_writer(), #name)?;
+                }
+            },
+            HeaderKind::One => quote_spanned! {ty.span()=>
+                #krate::ToXml::write_xml(&#id, __req.header_writer(), #name)?;
+            },
+            // Absent: no block; nil: an empty block with xsi:nil (XML Schema Part 1 §2.6.2).
+            HeaderKind::Tristate => quote_spanned! {ty.span()=>
+                match &#id {
+                    #krate::OptionalNillable::Absent => {}
+                    #krate::OptionalNillable::Nil => {
+                        #krate::__private::write_nil(__req.header_writer(), #name)?;
+                    }
+                    #krate::OptionalNillable::Value(__h) => {
+                        #krate::ToXml::write_xml(__h, __req.header_writer(), #name)?;
+                    }
+                }
+            },
+        });
+    }
+    out
+}
+
+/// The Body's content, written into `__w`: nothing (an empty request, WSDL 1.1 §2.3.1), the
+/// encoded operation element (SOAP 1.1 §7), the one body parameter (bare), or the wrapper with
+/// one child per parameter (wrapped, rpc/literal).
+fn body(op: &Operation, krate: &TokenStream) -> TokenStream {
+    let op_elem = fields::name_expr(krate, &op.namespace, &op.name);
+    if op.empty_request {
+        return quote!(::core::result::Result::<(), #krate::EncodeError>::Ok(()));
+    }
+    if op.encoded {
+        let writes = op.body.iter().map(|p| {
+            let pns = p
+                .attrs
+                .namespace
+                .clone()
+                .unwrap_or_else(|| op.child_namespace.clone());
+            let name = fields::name_expr(krate, &pns, &local_name(&p.ident, &p.attrs.rename));
+            let (id, ty) = (&p.ident, &p.ty);
+            quote_spanned! {ty.span()=>
+                #krate::types::write_typed(__w, #name, &#id)?;
+            }
+        });
+        return quote! {{
+            __w.start_element(#op_elem)?;
+            __w.attribute(
+                #krate::xml::Name::new(__op.version.envelope_namespace(), "encodingStyle"),
+                #krate::types::SOAP_ENC_NS,
+            )?;
+            #(#writes)*
+            __w.end_element()
+        }};
+    }
+    if op.bare {
+        return match op.body.first() {
+            Some(p) => {
+                let id = &p.ident;
+                quote!(#krate::ToXml::write_xml(&#id, __w, #op_elem))
+            }
+            None => quote!(::core::result::Result::<(), #krate::EncodeError>::Ok(())),
+        };
+    }
+    let efs: Vec<ElementField> = op
+        .body
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let id = &p.ident;
+            ElementField {
+                slot: crate::internals::names::slot_ident(i, &id.to_string()),
+                access: quote!(&#id),
+                namespace: p
+                    .attrs
+                    .namespace
+                    .clone()
+                    .unwrap_or_else(|| op.child_namespace.clone()),
+                local: local_name(id, &p.attrs.rename),
+                shape: shape(&p.ty, p.attrs.occurs),
+                span: p.ty.span(),
+                any: false,
+                group: false,
+                default: None,
+                min: 0,
+            }
+        })
+        .collect();
+    let writes = fields::write_elements(krate, &efs);
+    quote! {{
+        __w.start_element(#op_elem)?;
+        #writes
+        __w.end_element()
+    }}
+}
+
+/// A parameter's element name: `rename`, else its own (without `r#`).
+fn local_name(id: &syn::Ident, rename: &Option<String>) -> String {
+    rename
+        .clone()
+        .unwrap_or_else(|| id.to_string().trim_start_matches("r#").to_owned())
+}
+
+/// The attachment parameters: MIME parts after the envelope (WSDL 1.1 §5, SwA).
+fn attachments(op: &Operation, krate: &TokenStream) -> Vec<TokenStream> {
+    op.attachments
+        .iter()
+        .map(|p| {
+            let (id, ty) = (&p.ident, &p.ty);
+            let part = match &p.attrs.attachment {
+                Some((part, _)) if !part.is_empty() => part.clone(),
+                _ => id.to_string().trim_start_matches("r#").to_owned(),
+            };
+            let ct = p
+                .attrs
+                .content_type
+                .as_ref()
+                .map_or_else(|| "application/octet-stream".to_owned(), |(c, _)| c.clone());
+            quote_spanned! {ty.span()=>
+                __request.attach_part(
+                    #part,
+                    ::core::convert::Into::<#krate::mime::Attachment>::into(#id),
+                    #ct,
+                );
+            }
+        })
+        .collect()
+}
+
+/// The response's layout as static data, and the reader of the result's occurrence: no decoding
+/// code of its own per operation.
+fn response(op: &Operation, a: &ClientArgs, krate: &TokenStream) -> (TokenStream, TokenStream) {
+    let call = quote!(#krate::__private);
+    let wrapper = fields::name_expr(krate, &op.response_namespace, &op.response_name);
+    let result_elem = fields::name_expr(krate, &op.result_namespace, &op.result_name);
+    // rpc style takes the response wrapper whatever its name (SOAP 1.1 §7.1).
+    let wrapped = if op.rpc_response(a) {
+        format_ident!("rpc")
+    } else {
+        format_ident!("wrapped")
+    };
+    let body_ty = &op.body_ty;
+    match &op.response {
+        Response::OneWay => (
+            quote!(#call::ResponseShape::OneWay),
+            quote!(#call::result::Unit::read),
+        ),
+        Response::Whole => (
+            quote!(#call::ResponseShape::Element(#wrapper)),
+            quote!(#call::result::Whole::<#body_ty>::read),
+        ),
+        Response::Encoded => (
+            quote!(#call::ResponseShape::encoded(#wrapper, #result_elem)),
+            quote!(#call::result::Whole::<#body_ty>::read),
+        ),
+        Response::Unit => (
+            quote!(#call::ResponseShape::#wrapped(#wrapper, #result_elem, 0)),
+            quote!(#call::result::Unit::read),
+        ),
+        Response::Wrapped { marker, inner, min } => {
+            let marker = format_ident!("{}", marker);
+            (
+                quote!(#call::ResponseShape::#wrapped(#wrapper, #result_elem, #min)),
+                quote_spanned!(body_ty.span()=> #call::result::#marker::<#inner>::read),
+            )
+        }
+    }
+}
+
+/// The `E` of `Result<T, E>`; for `Result<T>` (an alias with a default error), the alias's own
+/// error type, named through `__private::ResultError`.
+fn result_err_type(ret: &ReturnType, krate: &TokenStream) -> TokenStream {
+    let ReturnType::Type(_, ty) = ret else {
+        return quote!(#krate::Error);
+    };
+    if let Type::Path(tp) = &**ty {
+        if let Some(seg) = tp.path.segments.last() {
+            if let syn::PathArguments::AngleBracketed(args) = &seg.arguments {
+                if let Some(syn::GenericArgument::Type(e)) = args.args.iter().nth(1) {
+                    return quote!(#e);
+                }
+            }
+        }
+    }
+    quote!(<#ty as #krate::__private::ResultError>::Error)
+}
