@@ -23,7 +23,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 use super::WssError;
-use crate::xml::tree::{Node, NodeType};
+use crate::xml::read::tree::{Node, NodeType};
 
 /// Canonical XML 1.0 (inclusive, without comments), XML-DSig §6.5.1.
 pub const C14N_10: &str = "http://www.w3.org/TR/2001/REC-xml-c14n-20010315";
@@ -247,7 +247,7 @@ pub fn canonicalize(
 }
 
 /// [`exclusive_c14n`] of `apex`, an element of a document already parsed
-/// ([`crate::xml::tree`]): the same output, from the tree — no second reading of the text.
+/// ([`crate::xml::read::tree`]): the same output, from the tree — no second reading of the text.
 /// Element and attribute prefixes are as written in the source, namespaces from the tree's
 /// in-scope declarations, text and attribute values as the parser
 /// normalised them (XML 1.0 §2.11, §3.3.3), which is what Canonical XML 1.0 §2.3 writes.
@@ -709,7 +709,7 @@ fn escape_attr(s: &str, out: &mut Vec<u8>) {
 fn escape(s: &str, out: &mut Vec<u8>, attr: bool) {
     let bytes = s.as_bytes();
     let (mut last, mut from) = (0, 0);
-    while let Some(k) = crate::xml::find_special(&bytes[from..], attr) {
+    while let Some(k) = crate::xml::write::find_special(&bytes[from..], attr) {
         let i = from + k;
         from = i + 1;
         let rep: &[u8] = match bytes[i] {
@@ -744,7 +744,7 @@ mod tests {
             r#"<r xmlns:x="urn:x" xml:lang="en"><x:s xml:space="preserve" xmlns:x="urn:x"><x:t xmlns:x="urn:other"> <u/> </x:t></x:s><v xmlns:y="urn:y"><w y:a="1" xmlns:y="urn:y"/></v></r>"#,
         ];
         for doc in docs {
-            let d = crate::xml::tree::Document::parse(doc, crate::xml::Limits::default()).unwrap();
+            let d = crate::xml::read::tree::Document::parse(doc, crate::xml::Limits::default()).unwrap();
             for n in d.descendants().filter(|n| n.is_element()) {
                 for prefixes in [&[][..], &["#default"], &["x", "p", "e"]] {
                     let mut text = Vec::new();

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::xml::tree::Node;
+use crate::xml::read::tree::Node;
 
 use super::verify::{base64, child, elements, malformed, Ids, Shape};
 use super::verify::{MessagePart, XENC_NS};

@@ -2,13 +2,13 @@
 //! the rest of the envelope is written.
 
 use super::encrypt::{EncryptionOrder, X509Encryptor};
-use super::sign::{KeyReference, DS_NS, EXC_C14N, THUMBPRINT_SHA1, X509V3, X509_SKI};
+use super::sign::{KeyReference, X509Signer, DS_NS, EXC_C14N, THUMBPRINT_SHA1, X509V3, X509_SKI};
 use super::{
     random_bytes, Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE11_NS, WSSE_NS,
     WSU_NS,
 };
 use crate::message::SoapVersion;
-use crate::xml::tree::{Document, Node};
+use crate::xml::read::tree::{Document, Node};
 use crate::xml::{Name, XmlWriter};
 
 /// WS-Security state of one envelope being written: the configuration, where the Security block
@@ -368,28 +368,7 @@ impl Outgoing {
             w.attribute(Name::unqualified("Id"), &format!("SIG-{suffix}"))?;
             w.raw("")?;
             let signed_info_at = w.as_str().len();
-            w.start_element(Name::new(DS_NS, "SignedInfo"))?;
-            w.start_element(Name::new(DS_NS, "CanonicalizationMethod"))?;
-            w.attribute(Name::unqualified("Algorithm"), EXC_C14N)?;
-            w.end_element()?;
-            w.start_element(Name::new(DS_NS, "SignatureMethod"))?;
-            w.attribute(Name::unqualified("Algorithm"), signer.signature.uri())?;
-            w.end_element()?;
-            for (id, digest) in &references {
-                w.start_element(Name::new(DS_NS, "Reference"))?;
-                w.attribute(Name::unqualified("URI"), &format!("#{id}"))?;
-                w.start_element(Name::new(DS_NS, "Transforms"))?;
-                w.start_element(Name::new(DS_NS, "Transform"))?;
-                w.attribute(Name::unqualified("Algorithm"), EXC_C14N)?;
-                w.end_element()?;
-                w.end_element()?;
-                w.start_element(Name::new(DS_NS, "DigestMethod"))?;
-                w.attribute(Name::unqualified("Algorithm"), signer.digest.uri())?;
-                w.end_element()?;
-                w.simple_element(Name::new(DS_NS, "DigestValue"), digest.as_str())?;
-                w.end_element()?;
-            }
-            w.end_element()?; // SignedInfo
+            write_signed_info(&mut w, signer, &references)?;
             scratch.clear();
             super::exclusive_c14n(w.as_str(), signed_info_at, &[], &mut scratch)?;
             let raw = signer.sign_raw(&scratch)?;
@@ -398,47 +377,7 @@ impl Outgoing {
                 super::base64(&raw).as_str(),
             )?;
             signature_value = Some(raw);
-            w.start_element(Name::new(DS_NS, "KeyInfo"))?;
-            w.attribute(Name::unqualified("Id"), &format!("KI-{suffix}"))?;
-            w.start_element(Name::new(WSSE_NS, "SecurityTokenReference"))?;
-            w.attribute(Name::new(WSU_NS, "Id"), &format!("STR-{suffix}"))?;
-            let cert = signer.credential().certificate();
-            let key_identifier = |w: &mut XmlWriter, value_type: &str, bytes: &[u8]| {
-                w.start_element(Name::new(WSSE_NS, "KeyIdentifier"))?;
-                w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
-                w.attribute(Name::unqualified("ValueType"), value_type)?;
-                w.text(&super::base64(bytes))?;
-                w.end_element()
-            };
-            match signer.key_reference {
-                KeyReference::DirectReference => {
-                    w.start_element(Name::new(WSSE_NS, "Reference"))?;
-                    w.attribute(Name::unqualified("URI"), &format!("#{bst_id}"))?;
-                    w.attribute(Name::unqualified("ValueType"), X509V3)?;
-                    w.end_element()?;
-                }
-                KeyReference::SubjectKeyIdentifier => {
-                    let ski = cert.subject_key_identifier().ok_or_else(|| {
-                        WssError::Encode("the certificate has no SubjectKeyIdentifier".to_owned())
-                    })?;
-                    key_identifier(&mut w, X509_SKI, ski)?;
-                }
-                KeyReference::ThumbprintSha1 => {
-                    key_identifier(&mut w, THUMBPRINT_SHA1, &cert.sha1_thumbprint())?;
-                }
-                KeyReference::X509IssuerSerial => {
-                    w.start_element(Name::new(DS_NS, "X509Data"))?;
-                    w.start_element(Name::new(DS_NS, "X509IssuerSerial"))?;
-                    let issuer = cert.issuer_rfc4514();
-                    w.simple_element(Name::new(DS_NS, "X509IssuerName"), issuer.as_str())?;
-                    let serial = cert.serial_decimal();
-                    w.simple_element(Name::new(DS_NS, "X509SerialNumber"), serial.as_str())?;
-                    w.end_element()?;
-                    w.end_element()?;
-                }
-            }
-            w.end_element()?;
-            w.end_element()?; // KeyInfo
+            write_key_info(&mut w, signer, suffix, &bst_id)?;
             w.end_element()?; // Signature
         }
         if signature_first {
@@ -447,6 +386,92 @@ impl Outgoing {
         w.end_element()?;
         Ok((w.into_string()?, signature_value))
     }
+}
+
+/// The `ds:SignedInfo` of a signature by `signer` over `references` ((wsu:Id, digest) pairs):
+/// Exclusive C14N, the signer's SignatureMethod, one Reference per part with an Exclusive C14N
+/// Transform and the signer's DigestMethod (XML-DSig §4.4, WSS 1.1 §8).
+fn write_signed_info(
+    w: &mut XmlWriter,
+    signer: &X509Signer,
+    references: &[(String, String)],
+) -> Result<(), WssError> {
+    w.start_element(Name::new(DS_NS, "SignedInfo"))?;
+    w.start_element(Name::new(DS_NS, "CanonicalizationMethod"))?;
+    w.attribute(Name::unqualified("Algorithm"), EXC_C14N)?;
+    w.end_element()?;
+    w.start_element(Name::new(DS_NS, "SignatureMethod"))?;
+    w.attribute(Name::unqualified("Algorithm"), signer.signature.uri())?;
+    w.end_element()?;
+    for (id, digest) in references {
+        w.start_element(Name::new(DS_NS, "Reference"))?;
+        w.attribute(Name::unqualified("URI"), &format!("#{id}"))?;
+        w.start_element(Name::new(DS_NS, "Transforms"))?;
+        w.start_element(Name::new(DS_NS, "Transform"))?;
+        w.attribute(Name::unqualified("Algorithm"), EXC_C14N)?;
+        w.end_element()?;
+        w.end_element()?;
+        w.start_element(Name::new(DS_NS, "DigestMethod"))?;
+        w.attribute(Name::unqualified("Algorithm"), signer.digest.uri())?;
+        w.end_element()?;
+        w.simple_element(Name::new(DS_NS, "DigestValue"), digest.as_str())?;
+        w.end_element()?;
+    }
+    w.end_element()?; // SignedInfo
+    Ok(())
+}
+
+/// The signature's `ds:KeyInfo`: a SecurityTokenReference to the signer's certificate as its
+/// key reference says (WSS 1.1 §7: a DirectReference to the BinarySecurityToken `bst_id`, a
+/// KeyIdentifier, or `ds:X509IssuerSerial`, X.509 Token Profile 1.1 §3.2).
+fn write_key_info(
+    w: &mut XmlWriter,
+    signer: &X509Signer,
+    suffix: &str,
+    bst_id: &str,
+) -> Result<(), WssError> {
+    w.start_element(Name::new(DS_NS, "KeyInfo"))?;
+    w.attribute(Name::unqualified("Id"), &format!("KI-{suffix}"))?;
+    w.start_element(Name::new(WSSE_NS, "SecurityTokenReference"))?;
+    w.attribute(Name::new(WSU_NS, "Id"), &format!("STR-{suffix}"))?;
+    let cert = signer.credential().certificate();
+    let key_identifier = |w: &mut XmlWriter, value_type: &str, bytes: &[u8]| {
+        w.start_element(Name::new(WSSE_NS, "KeyIdentifier"))?;
+        w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
+        w.attribute(Name::unqualified("ValueType"), value_type)?;
+        w.text(&super::base64(bytes))?;
+        w.end_element()
+    };
+    match signer.key_reference {
+        KeyReference::DirectReference => {
+            w.start_element(Name::new(WSSE_NS, "Reference"))?;
+            w.attribute(Name::unqualified("URI"), &format!("#{bst_id}"))?;
+            w.attribute(Name::unqualified("ValueType"), X509V3)?;
+            w.end_element()?;
+        }
+        KeyReference::SubjectKeyIdentifier => {
+            let ski = cert.subject_key_identifier().ok_or_else(|| {
+                WssError::Encode("the certificate has no SubjectKeyIdentifier".to_owned())
+            })?;
+            key_identifier(w, X509_SKI, ski)?;
+        }
+        KeyReference::ThumbprintSha1 => {
+            key_identifier(w, THUMBPRINT_SHA1, &cert.sha1_thumbprint())?;
+        }
+        KeyReference::X509IssuerSerial => {
+            w.start_element(Name::new(DS_NS, "X509Data"))?;
+            w.start_element(Name::new(DS_NS, "X509IssuerSerial"))?;
+            let issuer = cert.issuer_rfc4514();
+            w.simple_element(Name::new(DS_NS, "X509IssuerName"), issuer.as_str())?;
+            let serial = cert.serial_decimal();
+            w.simple_element(Name::new(DS_NS, "X509SerialNumber"), serial.as_str())?;
+            w.end_element()?;
+            w.end_element()?;
+        }
+    }
+    w.end_element()?;
+    w.end_element()?; // KeyInfo
+    Ok(())
 }
 
 /// The children of the SOAP `Header` of `doc` named by `wanted` ((namespace, local name) pairs),

@@ -98,7 +98,7 @@ impl WssConfig {
         now: UtcTime,
         limits: Limits,
     ) -> Result<Processed, WssError> {
-        let text = crate::xml::utf8(envelope).map_err(|e| {
+        let text = crate::xml::read::utf8(envelope).map_err(|e| {
             WssError::Read(format!(
                 "invalid UTF-8 at byte {} (transcode with xml::to_utf8 first)",
                 e.valid_up_to()

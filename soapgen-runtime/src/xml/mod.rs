@@ -17,9 +17,9 @@ mod encoding;
 mod group;
 pub mod multiref;
 mod name;
-mod read;
+pub(crate) mod read;
 mod simple;
-mod write;
+pub(crate) mod write;
 
 pub use document::{from_str, from_str_with_limits, to_string};
 pub(crate) use encoding::charset_of;
@@ -27,16 +27,10 @@ pub use encoding::to_utf8;
 
 pub use group::{FromXmlGroup, ToXmlGroup};
 pub use name::{Name, XML_NS, XSI_NS};
-#[cfg(feature = "wss")]
-pub(crate) use read::tree;
-#[cfg(feature = "wss")]
-pub(crate) use read::utf8;
 pub use read::{FromXmlText, NoNamespaces, PrefixResolver};
 pub use read::{Leniency, Limits, StartTag, XmlReader};
 pub(crate) use simple::is_ncname;
 pub use simple::{collapse, AnyAttribute};
-#[cfg(feature = "wss")]
-pub(crate) use write::find_special;
 pub use write::{TextOut, ToXmlText, XmlWriter};
 
 use crate::error::{DecodeError, EncodeError};

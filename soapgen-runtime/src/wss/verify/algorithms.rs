@@ -6,7 +6,7 @@ use aws_lc_rs::signature::{self, VerificationAlgorithm};
 use super::document::{child, elements, text};
 use crate::wss::policy as alg;
 use crate::wss::{Certificate, WssConfig, WssError, DS_NS};
-use crate::xml::tree::Node;
+use crate::xml::read::tree::Node;
 
 /// The verification algorithm of a SignatureMethod URI for an RSA key of `bits`: PKCS#1 v1.5
 /// (aws-lc-rs has RSA-SHA384 for 2048 bits and more only; below 1024 bits, none) or PSS (2048

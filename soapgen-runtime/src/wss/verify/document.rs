@@ -8,7 +8,7 @@ use std::borrow::Cow;
 
 use crate::message::SoapVersion;
 use crate::wss::{WssError, WSSE_NS, WSU_NS};
-use crate::xml::tree::{Document, Node};
+use crate::xml::read::tree::{Document, Node};
 use crate::xml::Limits;
 use crate::xml::XML_NS;
 

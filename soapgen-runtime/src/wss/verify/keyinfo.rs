@@ -8,7 +8,7 @@ use super::document::{base64, child, elements, malformed, path, text, Ids};
 use crate::wss::{
     Certificate, WssConfig, WssError, DS_NS, THUMBPRINT_SHA1, WSSE_NS, X509V3, X509_SKI,
 };
-use crate::xml::tree::Node;
+use crate::xml::read::tree::Node;
 
 /// The token a SecurityTokenReference points at by a `wsse:Reference URI="#…"` (STR-Transform,
 /// WSS 1.1 §8.3).

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::document::{malformed, text};
 use crate::wss::{Certificate, WssError, BASE64_BINARY, WSSE_NS, WSU_NS, X509V3};
-use crate::xml::tree::Node;
+use crate::xml::read::tree::Node;
 
 /// [`tokens`], with certificates already read (same base64 text, in this response or an earlier
 /// one) taken from the configuration's cache; and the other certificates of the PKIPath and
