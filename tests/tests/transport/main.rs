@@ -3,8 +3,10 @@
 //! - [`http_auth`]: HTTP Digest, NTLM, Negotiate and TLS client certificates (reqwest transport,
 //!   and `soapgen fetch`);
 //! - [`addressing`]: WS-Addressing and SOAP headers both ways, `#[soap_client]` route;
-//! - [`addressing_wsdl`]: WS-Addressing turned on by the WSDL.
+//! - [`addressing_wsdl`]: WS-Addressing turned on by the WSDL;
+//! - [`layer`]: a message layer of the test's own, registered with one line.
 
 mod addressing;
 mod addressing_wsdl;
 mod http_auth;
+mod layer;
