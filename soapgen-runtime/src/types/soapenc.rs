@@ -7,7 +7,7 @@
 //!   whatever its items are named.
 //!
 //! Multi-reference values (`href`/`id`, §5.4.1) are resolved before decoding; see
-//! [`multiref`](crate::xml::multiref).
+//! the envelope reader.
 
 use std::ops::{Deref, DerefMut};
 

@@ -3,7 +3,7 @@
 //! - [`XmlWriter`]: namespace-aware writer for requests.
 //! - [`XmlReader`]: streaming pull reader for responses (no DOM: text is borrowed from the response
 //!   buffer, line-broken base64 is never copied to be normalised).
-//! - [`multiref`]: SOAP 1.1 §5.4.1 `href`/`id` multi-reference values resolved before decoding
+//! - `multiref` (internal): SOAP 1.1 §5.4.1 `href`/`id` multi-reference values resolved before decoding
 //!   (rpc/encoded responses).
 //! - [`ToXmlGroup`] / [`FromXmlGroup`]: a choice (enum) or sequence (struct) among an element's
 //!   children, once or repeated (XML Schema Part 1 §3.8).
@@ -15,7 +15,7 @@
 mod document;
 mod encoding;
 mod group;
-pub mod multiref;
+pub(crate) mod multiref;
 mod name;
 pub(crate) mod read;
 mod simple;

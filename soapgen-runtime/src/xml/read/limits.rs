@@ -22,7 +22,7 @@ pub struct Limits {
     /// Maximum number of SOAP 1.1 §5.4.1 `href="#id"` references followed in one response, in total
     /// (default 65,536): a bound on the work of resolving multi-reference values (rpc/encoded), so
     /// that a small document of shared references cannot expand exponentially. See
-    /// [`multiref`](crate::xml::multiref).
+    /// the envelope reader.
     pub max_references: usize,
 }
 
