@@ -114,6 +114,16 @@ impl Core {
         value.ok_or_else(done_error)
     }
 
+    /// The result alone.
+    fn result<T>(
+        &self,
+        mut exchanged: Exchanged,
+        shape: &ResponseShape,
+        decode: Decoder<T>,
+    ) -> Result<T, Error> {
+        self.finish(&mut exchanged, None, shape, decode)
+    }
+
     /// The result with what came with it.
     fn response<T>(
         &self,
@@ -129,6 +139,49 @@ impl Core {
             status: exchanged.response.status,
             http_headers: exchanged.response.headers,
         })
+    }
+}
+
+/// How a finished exchange becomes a call's output: [`Core::result`] or [`Core::response`].
+type Read<T, R> = fn(&Core, Exchanged, &'static ResponseShape, Decoder<T>) -> Result<R, Error>;
+
+impl<T> State<T> {
+    /// Drives the exchange; once it is over, reads its output with `read` and is done.
+    fn poll_read<R>(&mut self, cx: &mut Context<'_>, read: Read<T, R>) -> Poll<Result<R, Error>> {
+        let out = match self {
+            State::Pending {
+                core,
+                shape,
+                decode,
+            } => match core.poll(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => Err(e),
+                Poll::Ready(Ok(exchanged)) => read(core, exchanged, shape, *decode),
+            },
+            State::Done => Err(done_error()),
+        };
+        *self = State::Done;
+        Poll::Ready(out)
+    }
+
+    /// Runs the exchange to its end on `runtime`, then reads its output with `read`.
+    #[cfg(feature = "blocking")]
+    fn wait_read<R>(
+        self,
+        runtime: &crate::blocking::BlockingRuntime,
+        read: Read<T, R>,
+    ) -> Result<R, Error> {
+        match self {
+            State::Pending {
+                mut core,
+                shape,
+                decode,
+            } => {
+                let exchanged = core.wait(runtime)?;
+                read(&core, exchanged, shape, decode)
+            }
+            State::Done => Err(done_error()),
+        }
     }
 }
 
@@ -173,18 +226,7 @@ impl<T, E: From<Error>> Call<T, E> {
     /// endpoint, and nothing is sent (see [`BlockingRuntime::check`](crate::blocking::BlockingRuntime::check)).
     #[cfg(feature = "blocking")]
     pub fn wait(self, runtime: &crate::blocking::BlockingRuntime) -> Result<T, E> {
-        match self.state {
-            State::Pending {
-                mut core,
-                shape,
-                decode,
-            } => {
-                let mut exchanged = core.wait(runtime)?;
-                core.finish(&mut exchanged, None, shape, decode)
-                    .map_err(E::from)
-            }
-            State::Done => Err(E::from(done_error())),
-        }
+        self.state.wait_read(runtime, Core::result).map_err(E::from)
     }
 }
 
@@ -194,20 +236,9 @@ impl<T, E: From<Error>> Future for Call<T, E> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         // `State` is `Unpin` (every field is, and `T` is not stored), so `Call` is too.
         let this = self.get_mut();
-        let out = match &mut this.state {
-            State::Pending {
-                core,
-                shape,
-                decode,
-            } => match core.poll(cx) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(Err(e)) => Err(e),
-                Poll::Ready(Ok(mut exchanged)) => core.finish(&mut exchanged, None, shape, *decode),
-            },
-            State::Done => Err(done_error()),
-        };
-        this.state = State::Done;
-        Poll::Ready(out.map_err(E::from))
+        this.state
+            .poll_read(cx, Core::result)
+            .map(|out| out.map_err(E::from))
     }
 }
 
@@ -259,20 +290,9 @@ impl<T, E: From<Error>> Future for WithResponse<T, E> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        let out = match &mut this.state {
-            State::Pending {
-                core,
-                shape,
-                decode,
-            } => match core.poll(cx) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(Err(e)) => Err(e),
-                Poll::Ready(Ok(exchanged)) => core.response(exchanged, shape, *decode),
-            },
-            State::Done => Err(done_error()),
-        };
-        this.state = State::Done;
-        Poll::Ready(out.map_err(E::from))
+        this.state
+            .poll_read(cx, Core::response)
+            .map(|out| out.map_err(E::from))
     }
 }
 
@@ -286,17 +306,9 @@ impl<T, E: From<Error>> WithResponse<T, E> {
     /// current.
     #[cfg(feature = "blocking")]
     pub fn wait(self, runtime: &crate::blocking::BlockingRuntime) -> Result<Response<T>, E> {
-        match self.state {
-            State::Pending {
-                mut core,
-                shape,
-                decode,
-            } => {
-                let exchanged = core.wait(runtime)?;
-                core.response(exchanged, shape, decode).map_err(E::from)
-            }
-            State::Done => Err(E::from(done_error())),
-        }
+        self.state
+            .wait_read(runtime, Core::response)
+            .map_err(E::from)
     }
 }
 

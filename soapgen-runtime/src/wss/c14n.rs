@@ -744,7 +744,8 @@ mod tests {
             r#"<r xmlns:x="urn:x" xml:lang="en"><x:s xml:space="preserve" xmlns:x="urn:x"><x:t xmlns:x="urn:other"> <u/> </x:t></x:s><v xmlns:y="urn:y"><w y:a="1" xmlns:y="urn:y"/></v></r>"#,
         ];
         for doc in docs {
-            let d = crate::xml::read::tree::Document::parse(doc, crate::xml::Limits::default()).unwrap();
+            let d = crate::xml::read::tree::Document::parse(doc, crate::xml::Limits::default())
+                .unwrap();
             for n in d.descendants().filter(|n| n.is_element()) {
                 for prefixes in [&[][..], &["#default"], &["x", "p", "e"]] {
                     let mut text = Vec::new();
