@@ -1,5 +1,5 @@
-//! The remaining "cases that must work", each from its own WSDL under wsdl/cases/ and
-//! generated at build time (tests/build.rs): values written by the generated types, read back and
+//! Mapping cases (unqualified and unprefixed elements, anyType, xmime, SOAP 1.2 fault Subcodes,
+//! occurrence bounds), each from its own WSDL under wsdl/cases/ and generated at build time (tests/build.rs): values written by the generated types, read back and
 //! compared, and what is on the wire checked with a DOM nobody here wrote (roxmltree). A gSOAP
 //! server built from five of these WSDLs (tests/peers/gsoap/cases) echoes the unqualified, no
 //! namespace, anyType and xmime values, sends the SOAP 1.2 fault with a chain of QName Subcodes,

@@ -1,5 +1,5 @@
-//! Regressions found by probing the newest XSD features (xsi:type, fixed attributes,
-//! anyAttribute) with hand-written types through the derives, as generated code uses them.
+//! xsi:type on derived types, fixed attributes and anyAttribute, with hand-written types through
+//! the derives as generated code uses them (XML Schema Part 1 §3.4.6, §3.2.3, §3.10).
 
 use soapgen_runtime::xml::{self, Name, XmlWriter};
 use soapgen_runtime::{FromXml, ToXml};
