@@ -1,9 +1,10 @@
 //! Mapping cases (unqualified and unprefixed elements, anyType, xmime, SOAP 1.2 fault Subcodes,
-//! occurrence bounds), each from its own WSDL under wsdl/cases/ and generated at build time (tests/build.rs): values written by the generated types, read back and
-//! compared, and what is on the wire checked with a DOM nobody here wrote (roxmltree). A gSOAP
-//! server built from five of these WSDLs (tests/peers/gsoap/cases) echoes the unqualified, no
-//! namespace, anyType and xmime values, sends the SOAP 1.2 fault with a chain of QName Subcodes,
-//! and a result with fewer items than its minOccurs; spyne does the latter for `#[soap_client]`.
+//! occurrence bounds), each from its own WSDL under wsdl/cases/ and generated at build time
+//! (tests/build.rs): values written by the generated types, read back and compared, and what is
+//! on the wire checked with a DOM nobody here wrote (roxmltree). A gSOAP server built from five of
+//! these WSDLs (tests/peers/gsoap/cases) echoes the unqualified, no namespace, anyType and xmime
+//! values, sends the SOAP 1.2 fault with a chain of QName Subcodes, and a result with fewer items
+//! than its minOccurs; spyne does the latter for `#[soap_client]`.
 
 use soapgen_runtime::error::DecodeErrorKind;
 use soapgen_runtime::types::{AnyXml, Base64Binary, QName};
