@@ -122,7 +122,7 @@ impl ClientBuilder {
     /// either way (Namespaces in XML 1.0 §6.2); attributes and QName values keep prefixes, the
     /// Envelope, Header and header blocks too. A `#[soap_client(default_namespaces)]` trait, or
     /// a client generated with `default_namespaces`, turns it on for its own calls whatever this
-    /// says. See [`XmlWriter::set_default_namespaces`].
+    /// says. See [`XmlWriter::set_default_namespaces`](crate::xml::XmlWriter::set_default_namespaces).
     pub fn default_namespaces(mut self, on: bool) -> Self {
         self.settings.writer.default_namespaces = on;
         self

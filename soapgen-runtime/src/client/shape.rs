@@ -95,7 +95,7 @@ pub struct ResponseContext<'a> {
 /// Reads an operation's result from the Body's child (`Some`: the reader just after its start
 /// tag) or from an empty Body (`None`), as the context's shape lays it out: a plain function
 /// pointer (one of the result markers' `read`, or a non-capturing closure of generated code for
-/// results with attachments), so [`Call`] is generic over the result type only.
+/// results with attachments), so [`Call`](crate::Call) is generic over the result type only.
 pub type Decoder<T> = for<'i> fn(
     Option<(&mut XmlReader<'i>, StartTag<'i>)>,
     &ResponseContext<'_>,

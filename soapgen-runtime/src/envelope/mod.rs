@@ -51,7 +51,7 @@ pub fn read_response<T>(
 ///
 /// # Errors
 ///
-/// As [`read_response`]; [`DecodeErrorKind::Attachment`] for a reference to no attachment; an
+/// As [`read_response`]; [`DecodeErrorKind::Attachment`](crate::error::DecodeErrorKind::Attachment) for a reference to no attachment; an
 /// unknown encoding or bytes invalid in it.
 pub fn read_response_with_attachments<T>(
     body: &[u8],

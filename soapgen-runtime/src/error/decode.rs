@@ -111,8 +111,8 @@ pub enum DecodeErrorKind {
 }
 
 impl DecodeErrorKind {
-    /// Whether this is a well-formedness, encoding or limit problem (reported as [`Error::Xml`]) rather
-    /// than a mismatch with the expected message ([`Error::Decode`]).
+    /// Whether this is a well-formedness, encoding or limit problem (reported as [`Error::Xml`](crate::Error::Xml)) rather
+    /// than a mismatch with the expected message ([`Error::Decode`](crate::Error::Decode)).
     pub fn is_well_formedness(&self) -> bool {
         matches!(
             self,

@@ -61,7 +61,7 @@ use crate::mime::Attachments;
 use crate::types::AnyElement;
 use crate::xml::{Limits, Name, StartTag, XmlReader, XmlWriter};
 
-/// A protocol a client applies to the SOAP message of every call: see the [module](self) docs.
+/// A protocol a client applies to the SOAP message of every call: see the [module](crate::message) docs.
 pub trait MessageLayer: fmt::Debug + Send + Sync + 'static {
     /// Starts the layer's part in one exchange of `call` (each attempt of a call is an exchange of
     /// its own): what it writes into that request and checks in its response. `Ok(None)`: the
@@ -96,7 +96,7 @@ impl<'a> Outbound<'a> {
 
 /// One layer's part in one exchange: its hooks on the way out (writing the request) and on the
 /// way in (reading the response), each with a default that does nothing. See the
-/// [module](self) docs for when each is called.
+/// [module](crate::message) docs for when each is called.
 pub trait LayerCall: fmt::Debug + Send {
     /// A `(prefix, namespace)` to declare on the request's `Envelope`, so that the layer's
     /// header blocks share one declaration (none by default).

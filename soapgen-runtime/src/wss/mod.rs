@@ -72,7 +72,7 @@ pub use crate::error::WssError;
 pub(crate) use bytes::{base64, hex, random_bytes};
 pub use c14n::{canonicalize, exclusive_c14n, C14nMethod};
 pub use c14n::{C14N_10, C14N_11};
-pub use config::WssConfig;
+pub use config::{WssConfig, DEFAULT_MAX_SIGNATURE_REFERENCES, DEFAULT_MIN_RSA_KEY_BITS};
 pub use encrypt::{EncryptionOrder, X509Encryptor, ENCRYPTED_KEY_TOKEN};
 pub use policy::AlgorithmPolicy;
 pub use sign::{

@@ -125,7 +125,7 @@ pub fn globalweather_binary() -> PathBuf {
 /// * `EchoData(name, data)` -> `(name, size, data)`: the same name and bytes,
 ///   `size` = byte count received;
 /// * `GetData(size, pattern?)` -> `data`: `size` bytes (0 ..= 256 MiB), pattern
-///   `mod251` (default) = [`pattern_bytes`], or `zeros`.
+///   `mod251` (default) = [`pattern_bytes`](super::pattern_bytes), or `zeros`.
 ///
 /// Requests may be MTOM (`multipart/related; type="application/xop+xml"`)
 /// or plain SOAP with inline base64 on every path.  The first path segment

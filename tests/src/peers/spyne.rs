@@ -29,7 +29,7 @@ pub fn spyne() -> Peer {
 }
 
 /// The byte at offset `i` of the `GetData` pattern `mod251` served by
-/// [`gsoap_mtom`] and [`linebreak_server`]: `(i * 31 + 7) mod 251`.
+/// [`gsoap_mtom`](super::gsoap_mtom) and [`linebreak_server`](super::linebreak_server): `(i * 31 + 7) mod 251`.
 pub fn pattern_byte(i: u64) -> u8 {
     (((i % 251) * 31 + 7) % 251) as u8
 }

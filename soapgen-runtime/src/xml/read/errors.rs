@@ -32,7 +32,7 @@ impl<'i> XmlReader<'i> {
 
     /// An element that the expected content has no place for, just read: an error
     /// ([`unexpected`](Self::unexpected)), or with
-    /// [`Leniency::unknown_elements`] skipped (with its content) and logged as a warning.
+    /// [`Leniency::unknown_elements`](crate::xml::Leniency::unknown_elements) skipped (with its content) and logged as a warning.
     ///
     /// # Errors
     ///

@@ -86,7 +86,7 @@ impl Limits {
 
 /// Opt-in relaxations of XML Schema rules that the reader otherwise enforces, for servers whose
 /// responses break them. All off by default ([`Leniency::STRICT`]): a response that breaks a rule is
-/// a [`DecodeError`] with the element path. Each switch, when it lets something through, logs a
+/// a [`DecodeError`](crate::DecodeError) with the element path. Each switch, when it lets something through, logs a
 /// `tracing` warning (target `soapgen::lenient`) with the element path, line and column, so that
 /// the deviation stays visible.
 ///
@@ -113,15 +113,15 @@ pub struct Leniency {
     /// elements the WSDL does not have yet. Also relaxes §3.3.4 clause 4.3 (an `xsi:type` must be
     /// the declared type or derived from it) for a type the client does not know: the element is
     /// read as its declared type, the unknown extension's elements skipped. Missing required
-    /// elements and invalid values remain errors. Off: [`DecodeErrorKind::UnexpectedElement`] or
-    /// [`DecodeErrorKind::UnexpectedType`].
+    /// elements and invalid values remain errors. Off: [`DecodeErrorKind::UnexpectedElement`](crate::error::DecodeErrorKind::UnexpectedElement) or
+    /// [`DecodeErrorKind::UnexpectedType`](crate::error::DecodeErrorKind::UnexpectedType).
     pub unknown_elements: bool,
     /// Read `xsi:nil="true"` on an element that is not declared nillable as the element being
     /// absent, where the field is optional (`Option<T>`, `minOccurs="0"`), and log it (default
     /// `false`). Relaxes XML Schema Part 1 §3.3.4 Element Locally Valid (Element) clause 3.1 (no
     /// `xsi:nil` unless {nillable} is true, §2.6.2), for servers that send nil for a null value
     /// whatever the schema says. A required element that is nil stays an error (it cannot be
-    /// absent). Off: [`DecodeErrorKind::UnexpectedNil`].
+    /// absent). Off: [`DecodeErrorKind::UnexpectedNil`](crate::error::DecodeErrorKind::UnexpectedNil).
     pub nil_on_non_nillable: bool,
 }
 

@@ -24,7 +24,7 @@ pub trait ToXmlText {
 
     /// Writes an element named `name` whose content is this value (the blanket
     /// [`ToXml`](crate::ToXml) impl calls it). The default writes the text
-    /// ([`XmlWriter::simple_element`](crate::xml::XmlWriter::simple_element)); [`Base64Binary`]
+    /// ([`XmlWriter::simple_element`](crate::xml::XmlWriter::simple_element)); [`Base64Binary`](crate::types::Base64Binary)
     /// overrides it to send large values as MTOM attachments when the writer has MTOM on.
     ///
     /// # Errors
