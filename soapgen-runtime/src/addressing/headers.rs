@@ -12,7 +12,7 @@ use crate::xml::{Name, XmlWriter};
 /// # Errors
 ///
 /// [`EncodeError`] naming `what` (`wsa:ReplyTo`) and what is wrong.
-pub fn check_address(what: &str, address: &str) -> Result<(), EncodeError> {
+pub(crate) fn check_address(what: &str, address: &str) -> Result<(), EncodeError> {
     let scheme_ok = address.split_once(':').is_some_and(|(s, _)| {
         s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
             && s.chars()
@@ -36,7 +36,7 @@ pub fn check_address(what: &str, address: &str) -> Result<(), EncodeError> {
 /// # Errors
 ///
 /// [`EncodeError`] if the operating system gives no random bytes.
-pub fn new_message_id() -> Result<String, EncodeError> {
+pub(crate) fn new_message_id() -> Result<String, EncodeError> {
     let mut b = [0u8; 16];
     getrandom::getrandom(&mut b).map_err(|e| EncodeError {
         message: format!("no random bytes for a WS-Addressing MessageID: {e}"),

@@ -47,7 +47,7 @@
 mod headers;
 mod layer;
 
-pub use headers::{check_address, new_message_id};
+pub(crate) use headers::check_address;
 
 use crate::error::EncodeError;
 use crate::message::SoapVersion;

@@ -128,7 +128,7 @@ pub struct MultipartRelated {
 }
 
 /// Whether a Content-Type is `multipart/related` (case-insensitive, parameters ignored).
-pub fn is_multipart_related(content_type: &str) -> bool {
+pub(crate) fn is_multipart_related(content_type: &str) -> bool {
     media_type(content_type).eq_ignore_ascii_case("multipart/related")
 }
 
@@ -139,7 +139,7 @@ fn media_type(content_type: &str) -> &str {
 
 /// The parameters of a Content-Type value (RFC 2045 §5.1): names lowercased, quoted strings unquoted
 /// (with `\` escapes undone).
-pub fn content_type_parameters(content_type: &str) -> Vec<(String, String)> {
+pub(crate) fn content_type_parameters(content_type: &str) -> Vec<(String, String)> {
     let mut params = Vec::new();
     let Some((_, mut rest)) = content_type.split_once(';') else {
         return params;
