@@ -25,9 +25,9 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::model::components::XS;
+use crate::read::components::{WSDL, WSDL20, XS};
 use crate::read::loader::{decode_text, join_url, normalize_url};
-use crate::read::{catalog, too_deep, wsdl, MAX_DEPTH};
+use crate::read::{catalog, too_deep, MAX_DEPTH};
 pub use crate::CATALOG_FILE_NAME;
 
 mod names;
@@ -741,7 +741,7 @@ fn references(p: &Pending, body: &[u8]) -> Result<(DocKind, Vec<(String, u32)>),
         root.tag_name().name(),
     );
     let kind = match (ns, name) {
-        (wsdl::WSDL, "definitions") | (wsdl::WSDL20, "description") => DocKind::Wsdl,
+        (WSDL, "definitions") | (WSDL20, "description") => DocKind::Wsdl,
         (XS, "schema") => DocKind::Schema,
         _ => {
             return Err(bad(format!(
@@ -753,7 +753,7 @@ fn references(p: &Pending, body: &[u8]) -> Result<(DocKind, Vec<(String, u32)>),
     for node in doc.descendants().filter(roxmltree::Node::is_element) {
         let t = node.tag_name();
         let attr = match (t.namespace().unwrap_or(""), t.name()) {
-            (wsdl::WSDL | wsdl::WSDL20, "import" | "include") => "location",
+            (WSDL | WSDL20, "import" | "include") => "location",
             (XS, "import" | "include" | "redefine" | "override") => "schemaLocation",
             _ => continue,
         };

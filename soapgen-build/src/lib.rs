@@ -46,7 +46,7 @@ pub mod read;
 
 use std::path::{Path, PathBuf};
 
-pub use error::{Error, ErrorKind, Errors, Loc};
+pub use error::{Error, ErrorKind, Errors, Loc, Warning};
 pub use read::loader::{Catalog, CATALOG_FILE_NAME};
 
 /// Generates clients from WSDL files: the `build.rs` entry point (consuming setters).

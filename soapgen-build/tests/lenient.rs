@@ -7,8 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use soapgen_build::model::ir::{SoapVersion, Warning};
-use soapgen_build::{Builder, Error, ErrorKind, Generated};
+use soapgen_build::model::ir::SoapVersion;
+use soapgen_build::{Builder, Error, ErrorKind, Generated, Warning};
 
 fn wsdl(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

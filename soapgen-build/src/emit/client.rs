@@ -8,6 +8,7 @@ use quote::quote;
 
 use super::{doc_attrs, ident, occurs_arg, origin_line, Emitter};
 use crate::model::ir::*;
+use crate::read::components::QName;
 use soapgen_contract::keys;
 
 /// The doc lines of an operation with MIME attachments (WSDL 1.1 §5), empty without.
@@ -239,7 +240,7 @@ impl Emitter<'_> {
     /// once: `SESSION_HEADER` for `{ns}Session`. Nothing when there are none.
     fn declared_headers(&self, c: &ClientDecl) -> TokenStream {
         let rt = &self.rt;
-        let mut seen: Vec<&crate::model::components::QName> = Vec::new();
+        let mut seen: Vec<&QName> = Vec::new();
         let mut used: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
         let mut consts = Vec::new();
         for op in &c.operations {

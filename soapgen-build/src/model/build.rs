@@ -13,11 +13,11 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use crate::error::{Error, ErrorKind, Errors, Loc};
+use crate::error::{Error, ErrorKind, Errors, Loc, Warning};
 use crate::model::clients;
-use crate::model::components::*;
 use crate::model::ir::*;
 use crate::model::names::{self, Scope};
+use crate::read::components::*;
 
 mod attributes;
 mod choice;

@@ -5,8 +5,8 @@
 
 use std::fmt;
 
-use crate::error::Loc;
-use crate::model::components::QName;
+use crate::error::{Loc, Warning};
+use crate::read::components::{AddressingVersion, QName};
 
 /// Everything generated from one WSDL.
 #[derive(Debug, Clone, Default)]
@@ -30,21 +30,6 @@ pub struct Module {
     pub warnings: Vec<Warning>,
     /// Some operation is rpc/encoded (SOAP 1.1 §5): the types also get `EncodedType` impls.
     pub encoded: bool,
-}
-
-/// A problem in the WSDL that does not stop generation, with where it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Warning {
-    /// What is wrong and what soapgen did about it (lowercase, no location).
-    pub message: String,
-    /// Where it is.
-    pub loc: Loc,
-}
-
-impl fmt::Display for Warning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.loc, self.message)
-    }
 }
 
 /// A generated type.
@@ -372,7 +357,7 @@ pub struct ClientDecl {
     pub operations: Vec<OperationDecl>,
     /// The WS-Addressing its calls are addressed in, per SOAP version whose binding or port
     /// says so (none: not addressed), in [`versions`](Self::versions) order.
-    pub addressing: Vec<(SoapVersion, crate::model::addressing::AddressingVersion)>,
+    pub addressing: Vec<(SoapVersion, AddressingVersion)>,
 }
 
 impl ClientDecl {

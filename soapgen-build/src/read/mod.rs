@@ -4,6 +4,7 @@
 //! each document read once (cycles end), chameleon includes take the includer's namespace.
 
 pub mod catalog;
+pub mod components;
 pub mod loader;
 pub mod policy;
 pub mod wsdl;
@@ -16,7 +17,7 @@ use std::sync::Arc;
 use roxmltree::{Document, Node};
 
 use crate::error::{Error, ErrorKind, Loc, Result};
-use crate::model::components::{Definitions, QName, XS};
+use crate::read::components::{Definitions, QName, WSDL, WSDL20, XS};
 use loader::{Loader, Source};
 
 /// A parsed document and its name, for locations and QName resolution.
@@ -105,9 +106,7 @@ impl<'d> DocCtx<'d> {
         let mut texts = Vec::new();
         for c in node.children().filter(Node::is_element) {
             let n = c.tag_name();
-            if n.name() == "documentation"
-                && matches!(n.namespace(), Some(wsdl::WSDL | wsdl::WSDL20))
-            {
+            if n.name() == "documentation" && matches!(n.namespace(), Some(WSDL | WSDL20)) {
                 texts.push(collect_text(c));
             } else if n.name() == "annotation" && n.namespace() == Some(XS) {
                 for d in c
@@ -443,8 +442,8 @@ impl Driver<'_> {
         let root = doc.root_element();
         let root_ns = root.tag_name().namespace();
         let wsdl_ns = match (root_ns, root.tag_name().name()) {
-            (Some(wsdl::WSDL), "definitions") => Some(wsdl::WSDL),
-            (Some(wsdl::WSDL20), "description") => Some(wsdl::WSDL20),
+            (Some(WSDL), "definitions") => Some(WSDL),
+            (Some(WSDL20), "description") => Some(WSDL20),
             _ => None,
         };
         if let Some(wsdl_ns) = wsdl_ns {
@@ -455,7 +454,7 @@ impl Driver<'_> {
                     .to_owned();
                 self.defs.doc = ctx.documentation(root);
             }
-            let imports = if wsdl_ns == wsdl::WSDL {
+            let imports = if wsdl_ns == WSDL {
                 wsdl::read_definitions(&ctx, root, &mut self.defs)?
             } else {
                 wsdl20::read_description(&ctx, root, &mut self.wsdl20)?
@@ -649,7 +648,7 @@ impl Driver<'_> {
                 }
             }
             self.schema(&ctx, src, root, inherited_tns)
-        } else if root.tag_name().namespace() == Some(wsdl::WSDL) {
+        } else if root.tag_name().namespace() == Some(WSDL) {
             // Some services point xs:import at a WSDL whose types hold the schema.
             for schema in root.descendants().filter(xsd::is_schema) {
                 self.schema(&ctx, src, schema, None)?;

@@ -4,13 +4,9 @@
 use roxmltree::Node;
 
 use crate::error::{Error, ErrorKind, Loc, Result};
-use crate::model::components::*;
+use crate::read::components::*;
 use crate::read::DocCtx;
 
-/// The WSDL 1.1 namespace.
-pub const WSDL: &str = "http://schemas.xmlsoap.org/wsdl/";
-/// The WSDL 2.0 namespace.
-pub const WSDL20: &str = "http://www.w3.org/ns/wsdl";
 const SOAP11: &str = "http://schemas.xmlsoap.org/wsdl/soap/";
 const SOAP12: &str = "http://schemas.xmlsoap.org/wsdl/soap12/";
 const HTTP: &str = "http://schemas.xmlsoap.org/wsdl/http/";

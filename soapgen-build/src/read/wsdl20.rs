@@ -28,10 +28,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use roxmltree::Node;
 
+use crate::error::Warning;
 use crate::error::{Error, ErrorKind, Loc, Result};
-use crate::model::components::*;
-use crate::model::ir::Warning;
-use crate::read::wsdl::{WsdlImport, WSDL20};
+use crate::read::components::*;
+use crate::read::wsdl::WsdlImport;
 use crate::read::DocCtx;
 
 mod binding;
@@ -259,7 +259,7 @@ pub struct Description {
     /// What was read otherwise than written (a SOAP binding without `wsoap:protocol`), located.
     pub warnings: Vec<Warning>,
     /// What the documents say about WS-Addressing.
-    pub addressing: crate::model::addressing::AddressingFacts,
+    pub addressing: AddressingFacts,
 }
 
 fn missing(doc: &DocCtx, node: Node, what: &str) -> Error {

@@ -4,7 +4,7 @@
 use roxmltree::Node;
 
 use crate::error::{Error, ErrorKind, Loc, Result};
-use crate::model::components::*;
+use crate::read::components::*;
 use crate::read::DocCtx;
 
 /// A document a schema asks for.
