@@ -25,9 +25,10 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::read::catalog;
 use crate::read::components::{WSDL, WSDL20, XS};
+use crate::read::document::{too_deep, MAX_DEPTH};
 use crate::read::loader::{decode_text, join_url, normalize_url};
-use crate::read::{catalog, too_deep, MAX_DEPTH};
 pub use crate::CATALOG_FILE_NAME;
 
 mod names;

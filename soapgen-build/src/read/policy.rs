@@ -18,7 +18,7 @@ use roxmltree::Node;
 
 use crate::error::Warning;
 use crate::read::components::{AddressingFacts, AddressingVersion, OperationActions, QName};
-use crate::read::DocCtx;
+use crate::read::document::DocCtx;
 
 /// The names of the elements read, in WSDL 1.1 and in WSDL 2.0.
 struct Dialect {

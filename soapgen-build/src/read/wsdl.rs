@@ -5,7 +5,7 @@ use roxmltree::Node;
 
 use crate::error::{Error, ErrorKind, Loc, Result};
 use crate::read::components::*;
-use crate::read::DocCtx;
+use crate::read::document::DocCtx;
 
 const SOAP11: &str = "http://schemas.xmlsoap.org/wsdl/soap/";
 const SOAP12: &str = "http://schemas.xmlsoap.org/wsdl/soap12/";

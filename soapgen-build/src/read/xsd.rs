@@ -5,7 +5,7 @@ use roxmltree::Node;
 
 use crate::error::{Error, ErrorKind, Loc, Result};
 use crate::read::components::*;
-use crate::read::DocCtx;
+use crate::read::document::DocCtx;
 
 /// A document a schema asks for.
 #[derive(Debug, Clone)]

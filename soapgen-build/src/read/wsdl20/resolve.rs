@@ -3,18 +3,15 @@
 //! messages, bindings and endpoints into bindings and ports; duplicates and undefined references
 //! are located errors.
 
-use super::*;
+use std::collections::{BTreeMap, BTreeSet};
 
-pub(super) fn duplicate(what: &str, name: &QName, first: &Loc, at: &Loc) -> Error {
-    Error::at(
-        ErrorKind::Duplicate(format!("{what} {name} (first defined at {first})")),
-        at,
-    )
-}
-
-pub(super) fn undefined(what: String, at: &Loc) -> Error {
-    Error::at(ErrorKind::Undefined(what), at)
-}
+use super::binding::mep_reason;
+use super::description::{
+    BindingOperation20, BindingType, ContentModel, Description, InterfaceFault, InterfaceOperation,
+};
+use super::syntax::{duplicate, undefined, SOAP_MEP_REQUEST_RESPONSE};
+use crate::error::{Error, ErrorKind, Loc, Result};
+use crate::read::components::*;
 
 /// An interface with everything it inherits (Part 1 §2.2.1): operations and faults, each once,
 /// base interfaces' first.
