@@ -31,7 +31,10 @@ mod resolve;
 mod service;
 mod syntax;
 
-pub use description::*;
+pub use description::{
+    Binding20, BindingOperation20, BindingType, ContentModel, Description, Endpoint, Interface,
+    InterfaceFault, InterfaceOperation, MessageRef, Pattern, Service20,
+};
 pub use resolve::resolve;
 pub use syntax::{WHTTP, WSOAP};
 

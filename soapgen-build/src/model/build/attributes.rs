@@ -1,7 +1,13 @@
 //! Attribute uses (XML Schema Part 1 §3.2, §3.5 attribute groups, §3.10 `anyAttribute`) as
 //! fields, with their `default`/`fixed` value constraints (§3.2.1).
 
-use super::*;
+use std::collections::BTreeSet;
+
+use super::context::{append_doc, undefined, Builder, R};
+use super::fields::{push_any_attribute, Collector};
+use crate::model::ir::*;
+use crate::model::names::{self};
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     pub(super) fn attributes(
@@ -97,55 +103,6 @@ impl<'d> Builder<'d> {
         }
         Ok(())
     }
-}
-
-/// An element field's default or fixed value (XML Schema Part 1 §3.3.1 {value constraint}): noted in
-/// its documentation and, for a simple type (`simple`), read for a present, empty element (§3.3.4
-/// item 5.1; a complex type's simple content with a default is only documented).
-pub(super) fn value_constraint(
-    field: Option<&mut FieldDecl>,
-    simple: bool,
-    default: Option<&String>,
-    fixed: Option<&String>,
-) {
-    let value = default
-        .map(|d| ("Default", d))
-        .or(fixed.map(|f| ("Fixed value", f)));
-    let (Some((what, v)), Some(f)) = (value, field) else {
-        return;
-    };
-    if simple {
-        f.constraint = Some((v.clone(), fixed.is_some() && default.is_none()));
-    }
-    let line = format!("{what} when present and empty: `{v}` (an absent element stays absent).");
-    append_doc(&mut f.doc, line);
-}
-
-/// The field of an `xs:anyAttribute` wildcard (XML Schema Part 1 §3.10), once per type however many
-/// wildcards its base, its attribute groups and itself declare (§3.4.2 takes their union).
-pub(super) fn push_any_attribute(c: &mut Collector) {
-    if c.fields.iter().any(|f| f.kind == FieldKind::AnyAttribute) {
-        return;
-    }
-    c.push(
-        "any_attribute",
-        FieldDecl {
-            name: String::new(),
-            xml: QName::new("", ""),
-            kind: FieldKind::AnyAttribute,
-            constraint: None,
-            min_occurs: 0,
-            ty: TypeExpr {
-                base: Base::Runtime("types::AnyAttribute"),
-                card: Occurrence::Many,
-                boxed: false,
-            },
-            doc: Some(
-                "Attributes matched by the wildcard `xs:anyAttribute`, kept by name and value."
-                    .into(),
-            ),
-        },
-    );
 }
 
 #[cfg(test)]

@@ -1,7 +1,13 @@
 //! Where an XSD `choice` (XML Schema Part 1 §3.8, compositor `choice`) becomes a Rust enum: one
 //! variant per alternative (an element, a nested sequence as a struct, a wildcard), in document order.
 
-use super::*;
+use super::context::{undefined, unsupported, Builder, R};
+use super::fields::majority_namespace;
+use super::particles::first_element;
+use crate::error::Loc;
+use crate::model::ir::*;
+use crate::model::names::{self, Scope};
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     /// The enum for the choice of `ps` (XML Schema Part 1 §3.8), named `name`; `origin` says what

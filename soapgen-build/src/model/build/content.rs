@@ -2,7 +2,13 @@
 //! mixed, empty, simple content (an extension or restriction of a simple type with attributes),
 //! and complex content derived by extension or restriction.
 
-use super::*;
+use std::collections::BTreeSet;
+
+use super::context::{undefined, unsupported, Builder, R};
+use super::fields::{push_any_attribute, Collector};
+use crate::error::{Error, ErrorKind, Loc};
+use crate::model::ir::*;
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     /// Collects the fields of `ct`'s content and attributes, base types first.

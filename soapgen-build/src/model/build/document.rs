@@ -2,7 +2,14 @@
 //! operation (the element named after the operation, a sequence of elements) is unwrapped into
 //! parameters, as svcutil and zeep present it.
 
-use super::*;
+use std::collections::BTreeSet;
+
+use super::context::{append_doc, undefined, Builder, WrapperChild, R};
+use super::fields::card;
+use crate::error::Loc;
+use crate::model::ir::*;
+use crate::model::names::{self, Scope};
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     /// The children of a wrapper element: `Some` if its type is a plain sequence of elements with no

@@ -3,7 +3,14 @@
 //! fault set (§2.4.5 faults) and attachments (§5 MIME binding); operations that cannot be
 //! generated are dropped with a located note when asked.
 
-use super::*;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::context::{undefined, unsupported, Builder, R};
+use crate::error::{Error, ErrorKind, Loc, Warning};
+use crate::model::clients;
+use crate::model::ir::*;
+use crate::model::names::{self, Scope};
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     /// With `skip_unsupported`: drops the types that failed and every type that reaches one, and the

@@ -1,7 +1,12 @@
 //! Simple types (XML Schema Part 2 §4.1): restrictions of built-ins become aliases or enums (an
 //! `enumeration` facet, §4.3.5), lists and unions their Rust shapes.
 
-use super::*;
+use std::collections::BTreeSet;
+
+use super::context::{Builder, R};
+use crate::model::ir::*;
+use crate::model::names::{self, Scope};
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     /// The Rust type of a simple type: an enum for enumerations (named `hint` when anonymous),

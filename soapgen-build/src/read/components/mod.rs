@@ -12,9 +12,16 @@ mod addressing;
 mod schema;
 mod wsdl;
 
-pub use addressing::*;
-pub use schema::*;
-pub use wsdl::*;
+pub use addressing::{AddressingFacts, AddressingVersion, OperationActions};
+pub use schema::{
+    redefined_name, AttributeDecl, AttributeGroupDef, AttributeItem, AttributeUse, ComplexType,
+    Content, Derivation, ElementDecl, GroupDef, LocalElement, Occurs, Particle, SchemaSet,
+    SimpleType, SimpleVariety, Term, TypeDef, TypeRef,
+};
+pub use wsdl::{
+    Binding, BindingKind, BindingMessage, BindingOperation, BodyUse, Definitions, Message,
+    MimeAttachment, Part, PartKind, Port, PortType, PortTypeOperation, Service, Style,
+};
 
 use std::fmt;
 
