@@ -51,7 +51,7 @@ impl Emitter<'_> {
     pub(super) fn client(&self, c: &ClientDecl) -> TokenStream {
         let rt = &self.rt;
         let name = ident(&c.name);
-        let doc = doc_attrs(c.doc.as_deref(), self.opts.docs);
+        let doc = doc_attrs(c.doc.as_ref(), self.opts.docs);
         let summary = origin_line(&c.summary, !doc.is_empty());
         // Every port of the client's bindings (WSDL 1.1 §2.7): the default endpoint is the first's
         // address; the others are a constructor with the URL away.
@@ -113,7 +113,7 @@ impl Emitter<'_> {
             .then(|| quote!(default_namespaces,));
         let methods = c.operations.iter().map(|op| {
             let m = ident(&op.method);
-            let odoc = doc_attrs(op.doc.as_deref(), self.opts.docs);
+            let odoc = doc_attrs(op.doc.as_ref(), self.opts.docs);
             let mut args: Vec<TokenStream> = Vec::new();
             let req_local = &op.request.local;
             let req_ns = &op.request.ns;

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use crate::error::{Error, ErrorKind, Errors};
 use crate::model::addressing;
 use crate::model::clients;
-use crate::model::ir::{ClientDecl, Module};
+use crate::model::ir::{ClientDecl, Doc, Module};
 use crate::model::names;
 use crate::read::components::{BindingKind, Content, Definitions, TypeDef, TypeRef};
 use context::{Builder, TypeKey};
@@ -84,7 +84,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     b.nil_content(&clients);
     Ok(Module {
         source: source.to_owned(),
-        doc: defs.doc.clone(),
+        doc: defs.doc.as_ref().map(Doc::prose),
         types: b.decls.into_values().collect(),
         encoded: clients
             .iter()

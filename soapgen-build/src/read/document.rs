@@ -89,9 +89,8 @@ impl<'d> DocCtx<'d> {
     }
 
     /// The text of `xs:annotation/xs:documentation` or `wsdl:documentation` children, whitespace
-    /// tidied (common indentation removed, blank lines at the ends dropped), as Markdown that
-    /// reads as written: indentation dropped, Markdown's special characters escaped, URLs made
-    /// links.
+    /// tidied (common indentation removed, blank lines at the ends dropped), one paragraph each,
+    /// separated by a blank line. It is prose as written, not Markdown: emission escapes it.
     pub fn documentation(&self, node: Node) -> Option<String> {
         let mut texts = Vec::new();
         for c in node.children().filter(Node::is_element) {
@@ -111,87 +110,10 @@ impl<'d> DocCtx<'d> {
             .iter()
             .map(|t| tidy(t))
             .filter(|t| !t.is_empty())
-            .map(|t| t.lines().map(markdown_line).collect::<Vec<_>>().join("\n"))
             .collect::<Vec<_>>()
             .join("\n\n");
         (!joined.is_empty()).then_some(joined)
     }
-}
-
-/// One line of a WSDL's or schema's documentation (prose, not Markdown) as a Markdown line that
-/// reads as written and that rustdoc neither tests nor warns about: its indentation dropped (an
-/// indented line would be a code block, compiled as a doctest); `[`, `]`, `` ` ``, `\`, `*`,
-/// `~`, `|`, an underscore outside a word, a leading `#` and a line of `-` or `=` escaped; `<`,
-/// `>`, `&` written as entities but in a `<br>` line break (no intra-doc links, code spans,
-/// emphasis, tables, headings, HTML tags); each `http://` or `https://` URL made a link.
-pub(crate) fn markdown_line(line: &str) -> String {
-    let line = line.trim();
-    let mut out = String::with_capacity(line.len() + 8);
-    // A line of `-` or `=` alone would underline the line above into a heading (or be a rule).
-    if !line.is_empty() && line.chars().all(|c| c == '-' || c == '=' || c == ' ') {
-        out.push('\\');
-    }
-    let mut rest = line;
-    while !rest.is_empty() {
-        let url = ["http://", "https://"]
-            .iter()
-            .filter_map(|s| rest.find(s))
-            .min();
-        let (text, tail) = rest.split_at(url.unwrap_or(rest.len()));
-        let mut chars = text.char_indices();
-        while let Some((i, c)) = chars.next() {
-            match c {
-                '#' if out.is_empty() => out.push_str("\\#"), // not a heading
-                '<' => match line_break(&text[i..]) {
-                    // A line break as HTML writes it (`<br>`, `<br/>`, `<br />`) stays one.
-                    Some(tag) => {
-                        out.push_str(tag);
-                        chars.nth(tag.len() - 2);
-                    }
-                    None => out.push_str("&lt;"),
-                },
-                '[' | ']' | '`' | '\\' | '*' | '~' | '|' => {
-                    out.push('\\');
-                    out.push(c);
-                }
-                // Inside a word (`a_b`) an underscore is not emphasis; elsewhere it could be.
-                '_' if !(text[..i].ends_with(|p: char| p.is_alphanumeric())
-                    && text[i + 1..].starts_with(|n: char| n.is_alphanumeric())) =>
-                {
-                    out.push_str("\\_");
-                }
-                '>' => out.push_str("&gt;"),
-                '&' => out.push_str("&amp;"),
-                c => out.push(c),
-            }
-        }
-        if tail.is_empty() {
-            break;
-        }
-        // A URL runs to white space, a quote or an angle bracket; trailing punctuation is prose.
-        let end = tail
-            .find(|c: char| c.is_whitespace() || "\"'<>".contains(c))
-            .unwrap_or(tail.len());
-        let u = tail[..end].trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
-        out.push('<');
-        out.push_str(u);
-        out.push('>');
-        rest = &tail[u.len()..];
-    }
-    out
-}
-
-/// The HTML line break tag `text` starts with, `<br>`, `<br/>` or `<br />` (any case), if any.
-fn line_break(text: &str) -> Option<&str> {
-    if !text.get(..3)?.eq_ignore_ascii_case("<br") {
-        return None;
-    }
-    let after = &text[3..];
-    let spaces = after.len() - after.trim_start_matches(' ').len();
-    let close = ["/>", ">"]
-        .into_iter()
-        .find(|c| after[spaces..].starts_with(c))?;
-    Some(&text[..3 + spaces + close.len()])
 }
 
 fn memchr_iter(needle: u8, hay: &[u8]) -> impl Iterator<Item = usize> + '_ {
@@ -338,7 +260,7 @@ pub fn parse<'t>(name: &Arc<str>, text: &'t str) -> Result<Document<'t>> {
 
 #[cfg(test)]
 mod tests {
-    use super::{markdown_line, too_deep};
+    use super::too_deep;
 
     #[test]
     fn nesting_depth_is_bounded() {
@@ -351,35 +273,5 @@ mod tests {
             + &"<e/><![CDATA[<a><a>]]>".repeat(500)
             + "</r>";
         assert_eq!(too_deep(&flat, 2), None);
-    }
-
-    #[test]
-    fn documentation_reads_as_written_without_doctests_or_rustdoc_warnings() {
-        for (text, doc) in [
-            ("\t\tIndented prose", "Indented prose"),
-            (
-                "See [RFC3927] & <b>bold</b>",
-                r"See \[RFC3927\] &amp; &lt;b&gt;bold&lt;/b&gt;",
-            ),
-            (
-                "At http://example.com/a_b, or (https://x.org/y).",
-                "At <http://example.com/a_b>, or (<https://x.org/y>).",
-            ),
-            ("```xml", r"\`\`\`xml"),
-            ("# not a heading, #1", r"\# not a heading, #1"),
-            (
-                "2*3*4 ~~x~~ |a|b| a_b _c_ ___x___",
-                r"2\*3\*4 \~\~x\~\~ \|a\|b\| a_b \_c\_ \_\_\_x\_\_\_",
-            ),
-            ("--------", r"\--------"),
-            ("= =", r"\= ="),
-            ("http://", "<http://>"),
-            (
-                "one<br />two<BR>three<brr>",
-                "one<br />two<BR>three&lt;brr&gt;",
-            ),
-        ] {
-            assert_eq!(markdown_line(text), doc, "{text:?}");
-        }
     }
 }

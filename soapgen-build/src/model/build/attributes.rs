@@ -3,10 +3,10 @@
 
 use std::collections::BTreeSet;
 
-use super::context::{append_doc, undefined, Builder, R};
+use super::context::{append_doc, prose, undefined, Builder, R};
 use super::fields::{push_any_attribute, Collector};
 use crate::model::ir::*;
-use crate::model::names::{self};
+use crate::model::names;
 use crate::read::components::*;
 
 impl<'d> Builder<'d> {
@@ -42,15 +42,15 @@ impl<'d> Builder<'d> {
                     }
                     let (ty_ref, doc) = if a.is_ref {
                         match self.schemas().attributes.get(&a.name).cloned() {
-                            Some(g) => (g.ty, a.doc.clone().or(g.doc)),
+                            Some(g) => (g.ty, prose(a.doc.as_ref().or(g.doc.as_ref()))),
                             // xml:lang and friends without xml.xsd loaded: plain strings.
                             None if a.name.ns == "http://www.w3.org/XML/1998/namespace" => {
-                                (None, a.doc.clone())
+                                (None, prose(a.doc.as_ref()))
                             }
                             None => return Err(undefined(format!("attribute {}", a.name), &a.loc)),
                         }
                     } else {
-                        (a.ty.clone(), a.doc.clone())
+                        (a.ty.clone(), prose(a.doc.as_ref()))
                     };
                     let base = match &ty_ref {
                         None => Base::Std("String"),
@@ -80,7 +80,7 @@ impl<'d> Builder<'d> {
                     if let Some((d, fixed)) = &constraint {
                         let what = if *fixed { "Fixed value" } else { "Default" };
                         let line = format!("{what} when absent: `{d}`.");
-                        append_doc(&mut doc, line);
+                        append_doc(&mut doc, Paragraph::Markdown(line));
                     }
                     c.push(
                         &a.name.local.clone(),

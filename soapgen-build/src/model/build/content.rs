@@ -178,7 +178,9 @@ fn push_mixed(c: &mut Collector) {
             kind: FieldKind::Content,
             ty: TypeExpr::one(Base::Runtime("types::AnyXml")),
             min_occurs: 0,
-            doc: Some("Mixed content (text and elements), kept as XML.".into()),
+            doc: Some(Doc::markdown(
+                "Mixed content (text and elements), kept as XML.",
+            )),
         },
     );
 }
@@ -193,7 +195,7 @@ fn text_field(base: Base, doc: &str) -> FieldDecl {
         kind: FieldKind::Text,
         ty: TypeExpr::one(base),
         min_occurs: 0,
-        doc: Some(doc.into()),
+        doc: Some(Doc::markdown(doc)),
     }
 }
 

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::error::{Error, ErrorKind, Loc, Warning};
-use crate::model::ir::{Base, TypeDecl};
+use crate::model::ir::{Base, Doc, Paragraph, TypeDecl};
 use crate::model::names::Scope;
 use crate::model::select::Selection;
 use crate::read::components::{Definitions, Occurs, QName, SchemaSet, TypeRef};
@@ -108,10 +108,12 @@ pub(super) fn undefined(what: impl Into<String>, loc: &Loc) -> Error {
 /// A child of a document/literal wrapper element: name, type, occurrence, nillable, location.
 pub(super) type WrapperChild = (QName, Option<TypeRef>, Occurs, bool, Loc, Option<String>);
 
-/// Adds a paragraph to a doc comment.
-pub(super) fn append_doc(doc: &mut Option<String>, paragraph: String) {
-    *doc = Some(match doc.take() {
-        Some(d) => format!("{d}\n\n{paragraph}"),
-        None => paragraph,
-    });
+/// Adds a paragraph to an item's documentation.
+pub(super) fn append_doc(doc: &mut Option<Doc>, paragraph: Paragraph) {
+    doc.get_or_insert_with(Doc::default).push(paragraph);
+}
+
+/// A component's documentation (prose as read) as an item's.
+pub(super) fn prose(doc: Option<&String>) -> Option<Doc> {
+    doc.map(Doc::prose)
 }

@@ -71,7 +71,7 @@ impl<'d> Builder<'d> {
             name.clone(),
             TypeDecl::Derivations(DerivationsDecl {
                 name,
-                doc: Some(doc),
+                doc: Some(Doc::markdown(doc)),
                 base: q.clone(),
                 is_abstract,
                 variants,

@@ -139,11 +139,7 @@ impl<'d> Builder<'d> {
                     let pname =
                         names::escape_keyword(&pscope.unique(&names::field_name(&name.local)));
                     if let Some(d) = doc {
-                        param_docs.push(format!(
-                            "- `{}`: {}",
-                            pname.trim_start_matches("r#"),
-                            d.replace('\n', " ")
-                        ));
+                        param_docs.push((pname.trim_start_matches("r#").to_owned(), d));
                     }
                     decl.params.push(ParamDecl {
                         name: pname,
@@ -156,7 +152,10 @@ impl<'d> Builder<'d> {
                     });
                 }
                 if !param_docs.is_empty() {
-                    let block = format!("Parameters:\n{}", param_docs.join("\n"));
+                    let block = Paragraph::List {
+                        heading: "Parameters:".to_owned(),
+                        items: param_docs,
+                    };
                     append_doc(&mut decl.doc, block);
                 }
                 match (&resp, outs) {

@@ -95,7 +95,7 @@ impl<'d> Builder<'d> {
                 } else {
                     0
                 },
-                doc,
+                doc: doc.map(Doc::prose),
             },
         );
         Ok(())

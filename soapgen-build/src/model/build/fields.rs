@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::context::append_doc;
-use crate::model::ir::{Base, FieldDecl, FieldKind, Occurrence, TypeExpr};
+use crate::model::ir::{Base, Doc, FieldDecl, FieldKind, Occurrence, Paragraph, TypeExpr};
 use crate::model::names::{self, Scope};
 use crate::read::components::{Occurs, QName};
 
@@ -94,7 +94,7 @@ pub(super) fn value_constraint(
         f.constraint = Some((v.clone(), fixed.is_some() && default.is_none()));
     }
     let line = format!("{what} when present and empty: `{v}` (an absent element stays absent).");
-    append_doc(&mut f.doc, line);
+    append_doc(&mut f.doc, Paragraph::Markdown(line));
 }
 
 /// The field of an `xs:anyAttribute` wildcard (XML Schema Part 1 §3.10), once per type however many
@@ -116,10 +116,9 @@ pub(super) fn push_any_attribute(c: &mut Collector) {
                 card: Occurrence::Many,
                 boxed: false,
             },
-            doc: Some(
-                "Attributes matched by the wildcard `xs:anyAttribute`, kept by name and value."
-                    .into(),
-            ),
+            doc: Some(Doc::markdown(
+                "Attributes matched by the wildcard `xs:anyAttribute`, kept by name and value.",
+            )),
         },
     );
 }

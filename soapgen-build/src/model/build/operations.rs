@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::context::{undefined, unsupported, Builder, R};
+use super::context::{prose, undefined, unsupported, Builder, R};
 use crate::error::{Error, ErrorKind, Loc, Warning};
 use crate::model::clients;
 use crate::model::ir::*;
@@ -135,10 +135,15 @@ impl<'d> Builder<'d> {
             .services
             .iter()
             .find(|s| s.ports.iter().any(|p| p.binding == binding.name))
-            .and_then(|s| s.doc.clone());
-        let doc = match (service_doc, pt.doc.clone()) {
-            (Some(s), Some(p)) if s != p => Some(format!("{s}\n\n{p}")),
-            (s, p) => s.or(p),
+            .and_then(|s| s.doc.as_ref());
+        // Both, unless they say the same (however indented).
+        let doc = match (service_doc, pt.doc.as_ref()) {
+            (Some(s), Some(p)) if !s.lines().map(str::trim).eq(p.lines().map(str::trim)) => {
+                Some(Doc {
+                    paragraphs: vec![Paragraph::Prose(s.clone()), Paragraph::Prose(p.clone())],
+                })
+            }
+            (s, p) => prose(s.or(p)),
         };
         Ok(ClientDecl {
             name: String::new(),
@@ -228,7 +233,7 @@ impl<'d> Builder<'d> {
                 name.clone(),
                 TypeDecl::Faults(FaultsDecl {
                     name: name.clone(),
-                    doc: Some(doc),
+                    doc: Some(Doc::markdown(doc)),
                     variants: self.fault_sets[i].clone(),
                 }),
             );
@@ -381,7 +386,7 @@ impl<'d> Builder<'d> {
         let mut decl = OperationDecl {
             method,
             wsdl_name: op.name.clone(),
-            doc: op.doc.clone(),
+            doc: prose(op.doc.as_ref()),
             action: bop.soap_action.clone().unwrap_or_default(),
             reply_action: None,
             request: QName::new("", ""),

@@ -2,10 +2,10 @@
 //! fields in order, a repeated or optional group its own struct; `Collector` gathers a type's fields
 //! with their names and occurrence. A `choice` goes to [`choice`](super::choice).
 
-use super::context::{append_doc, undefined, unsupported, Builder, R};
+use super::context::{append_doc, prose, undefined, unsupported, Builder, R};
 use super::fields::{majority_namespace, value_constraint, Collector};
 use crate::model::ir::*;
-use crate::model::names::{self};
+use crate::model::names;
 use crate::read::components::*;
 
 impl<'d> Builder<'d> {
@@ -20,7 +20,7 @@ impl<'d> Builder<'d> {
         let sequence = c.positional();
         Ok(StructDecl {
             name: name.to_owned(),
-            doc: ct.doc.clone(),
+            doc: prose(ct.doc.as_ref()),
             origin,
             xsd_type: None,
             namespace: majority_namespace(c.fields.iter().map(|f| (f.kind, &f.xml))),
@@ -97,7 +97,7 @@ impl<'d> Builder<'d> {
                     boxed: false,
                 },
                 min_occurs: if card == Occurrence::Many { occ.min } else { 0 },
-                doc: Some(doc.into()),
+                doc: Some(Doc::markdown(doc)),
             },
         );
         Ok(())
@@ -226,7 +226,7 @@ impl<'d> Builder<'d> {
                             "One of a choice: at most one of {} is present.",
                             names.join(", ")
                         );
-                        append_doc(&mut f.doc, line);
+                        append_doc(&mut f.doc, Paragraph::Markdown(line));
                     }
                 }
                 Ok(())
@@ -257,9 +257,9 @@ impl<'d> Builder<'d> {
                             boxed: false,
                         },
                         min_occurs: 0,
-                        doc: Some(format!(
+                        doc: Some(Doc::markdown(format!(
                             "Elements matched by the wildcard `xs:any namespace=\"{namespace}\"`, kept as XML."
-                        )),
+                        ))),
                     },
                 );
                 Ok(())

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::context::{Builder, R};
+use super::context::{prose, Builder, R};
 use crate::model::ir::*;
 use crate::model::names::{self, Scope};
 use crate::read::components::*;
@@ -62,7 +62,7 @@ pub(super) fn enum_decl(
         .collect();
     EnumDecl {
         name: name.to_owned(),
-        doc: st.doc.clone(),
+        doc: prose(st.doc.as_ref()),
         origin,
         xsd_type: None,
         values,
@@ -97,7 +97,9 @@ mod tests {
         };
         assert_eq!(a.target, Base::Std("String"));
         assert!(
-            a.doc.as_deref().unwrap_or("").contains("maxLength"),
+            a.doc
+                .as_ref()
+                .is_some_and(|d| d.to_string().contains("maxLength")),
             "facets are documented"
         );
     }

@@ -2,7 +2,7 @@
 //! declaration queued for generation), and each queued type becomes its declaration (XML Schema Part 1
 //! §3.4 complexType, §3.14 simpleType, §3.3 element with an anonymous type).
 
-use super::context::{append_doc, undefined, unsupported, Builder, TypeKey, R};
+use super::context::{append_doc, prose, undefined, unsupported, Builder, TypeKey, R};
 use super::simple::enum_decl;
 use super::soapenc::{is_soap_array, is_soap_enc_ns, is_swa_ref};
 use crate::error::Loc;
@@ -124,7 +124,7 @@ impl<'d> Builder<'d> {
                             _ => {
                                 let target =
                                     self.simple_base(&st, Some(&format!("{name}Value")))?;
-                                let mut doc = st.doc.clone();
+                                let mut doc = prose(st.doc.as_ref());
                                 if let SimpleVariety::Restriction { facets, .. } = &st.variety {
                                     if !facets.is_empty() {
                                         let f = facets
@@ -133,7 +133,7 @@ impl<'d> Builder<'d> {
                                             .collect::<Vec<_>>()
                                             .join(", ");
                                         let line = format!("Facets (not checked): {f}.");
-                                        append_doc(&mut doc, line);
+                                        append_doc(&mut doc, Paragraph::Markdown(line));
                                     }
                                 }
                                 if let SimpleVariety::Union { members } = &st.variety {
@@ -141,7 +141,7 @@ impl<'d> Builder<'d> {
                                         "A union of {} member types, kept as its text.",
                                         members.len()
                                     );
-                                    append_doc(&mut doc, line);
+                                    append_doc(&mut doc, Paragraph::Markdown(line));
                                 }
                                 self.decls.insert(
                                     name.clone(),
@@ -167,7 +167,7 @@ impl<'d> Builder<'d> {
                     TypeDef::Complex(ct) => {
                         let mut d = self.struct_decl(&name, ct, format!("element {q}"))?;
                         if d.doc.is_none() {
-                            d.doc = e.doc.clone();
+                            d.doc = prose(e.doc.as_ref());
                         }
                         self.decls.insert(name, TypeDecl::Struct(d));
                     }
@@ -186,7 +186,7 @@ impl<'d> Builder<'d> {
                                     name.clone(),
                                     TypeDecl::Alias(AliasDecl {
                                         name,
-                                        doc: e.doc.clone(),
+                                        doc: prose(e.doc.as_ref()),
                                         origin,
                                         target,
                                     }),
