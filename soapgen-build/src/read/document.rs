@@ -168,7 +168,7 @@ pub const MAX_DEPTH: usize = 256;
 
 /// The byte offset where element nesting first exceeds `max`, scanning tags only (comments, CDATA,
 /// processing instructions, the DOCTYPE and quoted attribute values are skipped).
-pub(crate) fn too_deep(text: &str, max: usize) -> Option<usize> {
+pub fn too_deep(text: &str, max: usize) -> Option<usize> {
     let b = text.as_bytes();
     let mut depth = 0usize;
     let mut i = 0;

@@ -1,5 +1,5 @@
 //! Reads WSDL 2.0 `description` documents (W3C Recommendation 2007: Part 1 "Core Language", Part 2
-//! "Adjuncts") into the same [`Definitions`] a WSDL 1.1 document gives, so one model and one emitter
+//! "Adjuncts") into the same [`Definitions`](crate::read::components::Definitions) a WSDL 1.1 document gives, so one model and one emitter
 //! serve both:
 //!
 //! - an `interface` (Part 1 §2.2) becomes a portType holding its own operations and those of every
@@ -55,9 +55,9 @@ use syntax::{check_extension, duplicate, missing, required, unexpected};
 ///
 /// # Errors
 ///
-/// [`ErrorKind::Missing`] for a required attribute, [`ErrorKind::Duplicate`] for a component named
-/// twice, [`ErrorKind::Unsupported`] for a message exchange pattern a client cannot call, a required
-/// extension, a SOAP module or protocol not implemented, [`ErrorKind::Invalid`] for an element the
+/// [`ErrorKind::Missing`](crate::ErrorKind::Missing) for a required attribute, [`ErrorKind::Duplicate`](crate::ErrorKind::Duplicate) for a component named
+/// twice, [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) for a message exchange pattern a client cannot call, a required
+/// extension, a SOAP module or protocol not implemented, [`ErrorKind::Invalid`](crate::ErrorKind::Invalid) for an element the
 /// operation's pattern does not allow or an attribute or element of WSDL 1.1's SOAP namespace in a
 /// SOAP binding; each located. A SOAP binding without `wsoap:protocol` is read as SOAP over HTTP
 /// with a warning in `into.warnings`.
