@@ -4,6 +4,11 @@
 //! portType that differ only in SOAP version become one client; [`clients`]
 //! says when, and how clients and fault sets are named.
 //!
+//! [`build`] runs the steps in order; the lowering's state is in `build/context.rs`, each kind of
+//! component has its file (types, simple, derivation, elements, particles, choice, content,
+//! attributes, soapenc, operations, document, rpc, recursion, nil_content), and `build/fields.rs`
+//! holds what every kind of field shares.
+//!
 //! SOAP with Attachments (WSDL 1.1 §5, WS-I Attachments Profile 1.0): in a `mime:multipartRelated`
 //! binding the `mime:part` holding `soap:body` gives the envelope's parts, and each message part
 //! bound by a `mime:content` becomes an attachment parameter (`mime::Attachment`, after the body's

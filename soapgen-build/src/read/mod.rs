@@ -1,7 +1,9 @@
-//! Reading: documents found through the [`loader`] and [`catalog`], parsed with roxmltree, read
-//! into components by [`wsdl`] and [`xsd`]. [`read_wsdl`] drives it from an entry WSDL: every
-//! `wsdl:import`, `xs:import` and `xs:include` is followed, relative to the document containing it,
-//! each document read once (cycles end), chameleon includes take the includer's namespace.
+//! Reading, the first stage: documents found through the [`loader`] and [`catalog`], parsed with
+//! roxmltree ([`document`]), read into [`components`] by [`wsdl`], [`wsdl20`], [`xsd`] and
+//! [`policy`]. [`read_wsdl`] drives it from an entry WSDL: every `wsdl:import`, `xs:import` and
+//! `xs:include` is followed, relative to the document containing it, each document read once
+//! (cycles end), chameleon includes take the includer's namespace. Nothing here knows the model
+//! or the output.
 
 pub mod catalog;
 pub mod components;
