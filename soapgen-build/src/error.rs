@@ -1,5 +1,6 @@
 //! Errors of code generation, each with where it happened (file:line:col) and, where one helps, what
-//! to do about it.
+//! to do about it; and warnings, located the same way, of what was generated but may not work as
+//! the WSDL reads.
 
 use std::fmt;
 use std::sync::Arc;
@@ -150,6 +151,24 @@ impl std::error::Error for Errors {}
 impl From<Error> for Errors {
     fn from(e: Error) -> Self {
         Errors(vec![e])
+    }
+}
+
+/// A problem in the WSDL that does not stop generation, with where it is: found by the readers
+/// (a WSDL 2.0 SOAP binding without `wsoap:protocol`, a policy reference to nothing) and by the
+/// model (a port address that is not an absolute HTTP(S) URL, `use="encoded"` under
+/// `style="document"`), gathered in [`Module::warnings`](crate::model::ir::Module::warnings).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// What is wrong and what soapgen did about it (lowercase, no location).
+    pub message: String,
+    /// Where it is.
+    pub loc: Loc,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.loc, self.message)
     }
 }
 

@@ -1,19 +1,21 @@
-//! soapgen-build: reads WSDL 1.1 and XSD at build time and emits statically typed SOAP clients.
+//! soapgen-build: reads WSDL 1.1 or 2.0 and XSD at build time and emits statically typed SOAP
+//! clients.
 //!
-//! The pipeline, one folder a stage:
+//! The pipeline, one folder a stage, each depending only on the ones before:
 //!
 //! 1. [`read`]: documents found relative to the document that references them or through a catalog
-//!    (offline: the standard W3C/OASIS schemas are bundled), parsed into components;
-//! 2. [`model`]: components resolved into a Rust model: structs, enums, aliases, one client trait per
-//!    portType (its SOAP bindings that differ only in SOAP version are one client, see
-//!    [`model::clients`]), document/literal wrapped operations unwrapped into parameters;
+//!    (offline: the standard W3C/OASIS schemas are bundled), parsed into the
+//!    [components](read::components) they define;
+//! 2. [`model`]: components resolved into a Rust model ([`model::ir`]): structs, enums, aliases, one
+//!    client trait per portType (its SOAP bindings that differ only in SOAP version are one client,
+//!    see [`model::clients`]), document/literal wrapped operations unwrapped into parameters;
 //! 3. [`emit`]: the model as formatted Rust: `#[derive(ToXml, FromXml)]` types and
-//!    `#[soap_client]` traits, which the runtime's macros expand (and, for `inspect`, sample
-//!    request envelopes).
+//!    `#[soap_client]` traits, which the runtime's macros expand (and, for `soapgen inspect`,
+//!    sample request envelopes).
 //!
-//! With the `cli` feature, `fetch` downloads a WSDL and everything it imports into a folder with a
-//! catalog ([`CATALOG_FILE_NAME`]) that the [`Builder`] reads from beside the WSDL, and `cli` is the
-//! `soapgen` tool (fetch, generate, inspect).
+//! The `soapgen` command (fetch, generate, inspect, cert) is the `soapgen-cli` crate, built on this
+//! one: `soapgen fetch` writes a catalog ([`CATALOG_FILE_NAME`]) beside the WSDL it downloads,
+//! which the [`Builder`] reads.
 //!
 //! # In `build.rs`
 //!
@@ -26,27 +28,18 @@
 //! ```
 //!
 //! and in the crate: `soapgen_runtime::include_client!("globalweather");`.
-//!
-//! # Cargo features
-#![doc = document_features::document_features!()]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-#[cfg(feature = "cli")]
-pub mod cert;
-#[cfg(feature = "cli")]
-pub mod cli;
 pub mod emit;
 pub mod error;
-#[cfg(feature = "cli")]
-pub mod fetch;
 pub mod model;
-mod paths;
+pub mod paths;
 pub mod read;
 
 use std::path::{Path, PathBuf};
 
-pub use error::{Error, ErrorKind, Errors, Loc};
+pub use error::{Error, ErrorKind, Errors, Loc, Warning};
 pub use read::loader::{Catalog, CATALOG_FILE_NAME};
 
 /// Generates clients from WSDL files: the `build.rs` entry point (consuming setters).

@@ -7,7 +7,7 @@ use std::path::{Component, Path, PathBuf};
 /// `path` absolute, as the kernel (and so Cargo, from the directory it runs in) resolves it:
 /// its longest part that exists with symbolic links and `..` followed on disk, the rest (which
 /// does not exist yet) with `.` and `..` taken by their text.
-pub(crate) fn physical(path: &Path) -> PathBuf {
+pub fn physical(path: &Path) -> PathBuf {
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let parts: Vec<Component<'_>> = abs.components().collect();
     for i in (0..=parts.len()).rev() {
@@ -30,7 +30,7 @@ pub(crate) fn physical(path: &Path) -> PathBuf {
 }
 
 /// `path` relative to the directory `base` (both resolved as [`physical`] does).
-pub(crate) fn relative_to(path: &Path, base: &Path) -> PathBuf {
+pub fn relative_to(path: &Path, base: &Path) -> PathBuf {
     let (path, base) = (physical(path), physical(base));
     let common = path
         .components()

@@ -5,8 +5,8 @@
 //! (`wsam:Action`, else WS-Addressing Metadata §4.4.4's default pattern). The calls themselves
 //! are tested against gSOAP's WS-Addressing plugin in tests/tests/addressing_wsdl.rs.
 
-use soapgen_build::model::addressing::AddressingVersion;
 use soapgen_build::model::ir::SoapVersion;
+use soapgen_build::read::components::AddressingVersion;
 use soapgen_build::{Builder, Generated};
 
 const WSDL: &str = r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use soapgen_build::model::ir::{ClientDecl, Module, OperationDecl, SoapVersion, TypeDecl};
+use soapgen_build::model::ir::{ClientDecl, Doc, Module, OperationDecl, SoapVersion, TypeDecl};
 use soapgen_build::{Builder, Error, ErrorKind};
 
 const PATH: &str = "/nonexistent/w2/service.wsdl";
@@ -152,9 +152,8 @@ fn in_out_and_in_only_over_soap_1_2_by_default() {
     assert_eq!(ping.params[0].xml.local, "text");
     assert!(ping
         .doc
-        .as_deref()
-        .unwrap_or("")
-        .contains("Answers with the text sent."));
+        .as_ref()
+        .is_some_and(|d| d.to_string().contains("Answers with the text sent.")));
     // in-only and robust-in-only: no response; the operation without wsoap:action has none.
     for name in ["Notify", "Report"] {
         let o = op(c, name);
@@ -170,7 +169,7 @@ fn in_out_and_in_only_over_soap_1_2_by_default() {
         op(c, "Report").bare,
         "Report's element is not named after it: bare"
     );
-    assert_eq!(m.doc.as_deref(), Some("The W2 service."));
+    assert_eq!(m.doc, Some(Doc::prose("The W2 service.")));
 }
 
 #[test]

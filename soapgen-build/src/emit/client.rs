@@ -8,6 +8,7 @@ use quote::quote;
 
 use super::{doc_attrs, ident, occurs_arg, origin_line, Emitter};
 use crate::model::ir::*;
+use crate::read::components::QName;
 use soapgen_contract::keys;
 
 /// The doc lines of an operation with MIME attachments (WSDL 1.1 §5), empty without.
@@ -46,180 +47,137 @@ fn attachments_doc(op: &OperationDecl) -> TokenStream {
     out
 }
 
+/// The doc lines of a client's ports (WSDL 1.1 §2.7): the default endpoint is the first's
+/// address; the others are a constructor with the URL away.
+fn ports_doc(c: &ClientDecl) -> TokenStream {
+    let head = if c.ports.is_empty() {
+        " No port uses its bindings: give the URL when constructing the client.".to_owned()
+    } else if c.endpoint.is_some() {
+        " Ports (the first is the default endpoint):".to_owned()
+    } else {
+        " Ports (no default endpoint: the first port's address is not an absolute HTTP(S) \
+         URL):"
+            .to_owned()
+    };
+    let lines = c.ports.iter().map(|p| {
+        let at = format!(
+            " - service `{}`, port `{}`, {}",
+            p.service, p.port, p.version
+        );
+        let line = match (&p.address, &p.address_problem) {
+            (Some(a), None) => format!("{at}: <{a}>"),
+            (Some(a), Some(problem)) => {
+                format!("{at}: `{}` (not used: it {problem})", a.replace('`', "'"))
+            }
+            (None, _) => format!("{at} (no address)"),
+        };
+        quote!(#[doc = #line])
+    });
+    quote! {
+        #[doc = ""]
+        #[doc = #head]
+        #(#lines)*
+    }
+}
+
+/// The `addressing` argument of a client's `#[soap_client]`: for every SOAP version, or for the
+/// addressed ones; nothing when the client's calls are not addressed.
+fn addressing_arg(c: &ClientDecl) -> Option<TokenStream> {
+    c.addressing.first().map(|&(_, a)| {
+        let v = a.attr_value();
+        if c.versions.iter().all(|sv| c.addressing.contains(&(*sv, a))) {
+            quote!(addressing = #v,)
+        } else {
+            let soap: Vec<&str> = c
+                .addressing
+                .iter()
+                .filter(|(_, x)| *x == a)
+                .map(|(s, _)| s.number())
+                .collect();
+            let soap = soap.join(", ");
+            quote!(addressing(version = #v, soap = #soap),)
+        }
+    })
+}
+
+/// The arguments of an operation's `#[soap(…)]`: its request element and action, the reply
+/// action, the response element (or `one_way`), how the body is shaped (`encoded`,
+/// `empty_request`, `bare`, `bare_response`), the result element and its occurrence, and the
+/// response's attachments.
+fn operation_args(op: &OperationDecl) -> Vec<TokenStream> {
+    let mut args: Vec<TokenStream> = Vec::new();
+    let req_local = &op.request.local;
+    let req_ns = &op.request.ns;
+    args.push(quote!(name = #req_local));
+    let action = &op.action;
+    args.push(quote!(action = #action));
+    if let Some(r) = &op.reply_action {
+        args.push(quote!(reply_action = #r));
+    }
+    args.push(quote!(namespace = #req_ns));
+    match &op.response {
+        Some(r) => {
+            let l = &r.local;
+            let n = &r.ns;
+            args.push(quote!(response = #l));
+            if n != req_ns {
+                args.push(quote!(response_namespace = #n));
+            }
+        }
+        None => args.push(quote!(one_way)),
+    }
+    if op.encoded {
+        args.push(quote!(encoded));
+    }
+    if op.empty_request {
+        args.push(quote!(empty_request));
+    }
+    if op.bare {
+        args.push(quote!(bare));
+    } else if op.bare_response {
+        args.push(quote!(bare_response));
+    }
+    if let Some(r) = &op.result {
+        let l = &r.local;
+        let n = &r.ns;
+        args.push(quote!(result = #l));
+        args.push(quote!(result_namespace = #n));
+        if op.result_min > 0 {
+            let m = proc_macro2::Literal::u64_unsuffixed(op.result_min);
+            args.push(quote!(result_min = #m));
+        }
+    }
+    if let Some(t) = &op.ret {
+        args.extend(occurs_arg(keys::RESULT_OCCURS, t.card));
+    }
+    for a in &op.response_attachments {
+        let part = &a.part;
+        args.push(quote!(response_attachment = #part));
+    }
+    args
+}
+
 impl Emitter<'_> {
+    /// The `#[soap_client]` trait of `c`, its documentation (the WSDL's, what soapgen says of it,
+    /// its ports) and the constants of the response headers it declares.
     pub(super) fn client(&self, c: &ClientDecl) -> TokenStream {
         let rt = &self.rt;
         let name = ident(&c.name);
-        let doc = doc_attrs(c.doc.as_deref(), self.opts.docs);
+        let doc = doc_attrs(c.doc.as_ref(), self.opts.docs);
         let summary = origin_line(&c.summary, !doc.is_empty());
-        // Every port of the client's bindings (WSDL 1.1 §2.7): the default endpoint is the first's
-        // address; the others are a constructor with the URL away.
-        let ports = {
-            let head = if c.ports.is_empty() {
-                " No port uses its bindings: give the URL when constructing the client.".to_owned()
-            } else if c.endpoint.is_some() {
-                " Ports (the first is the default endpoint):".to_owned()
-            } else {
-                " Ports (no default endpoint: the first port's address is not an absolute HTTP(S) \
-                 URL):"
-                    .to_owned()
-            };
-            let lines = c.ports.iter().map(|p| {
-                let at = format!(
-                    " - service `{}`, port `{}`, {}",
-                    p.service, p.port, p.version
-                );
-                let line = match (&p.address, &p.address_problem) {
-                    (Some(a), None) => format!("{at}: <{a}>"),
-                    (Some(a), Some(problem)) => {
-                        format!("{at}: `{}` (not used: it {problem})", a.replace('`', "'"))
-                    }
-                    (None, _) => format!("{at} (no address)"),
-                };
-                quote!(#[doc = #line])
-            });
-            quote! {
-                #[doc = ""]
-                #[doc = #head]
-                #(#lines)*
-            }
-        };
+        let ports = ports_doc(c);
         let ns = &c.namespace;
         let versions: Vec<&str> = c.versions.iter().map(|v| v.number()).collect();
         let version = versions.join(", ");
         let endpoint = c.endpoint.as_ref().map(|e| quote!(endpoint = #e,));
-        // WS-Addressing: for every SOAP version, or for the addressed ones.
-        let addressing = c.addressing.first().map(|&(_, a)| {
-            let v = a.attr_value();
-            if c.versions.iter().all(|sv| c.addressing.contains(&(*sv, a))) {
-                quote!(addressing = #v,)
-            } else {
-                let soap: Vec<&str> = c
-                    .addressing
-                    .iter()
-                    .filter(|(_, x)| *x == a)
-                    .map(|(s, _)| s.number())
-                    .collect();
-                let soap = soap.join(", ");
-                quote!(addressing(version = #v, soap = #soap),)
-            }
-        });
+        let addressing = addressing_arg(c);
         let krate = self.crate_arg();
         let blocking = self.opts.blocking.then(|| quote!(blocking));
         let default_namespaces = self
             .opts
             .default_namespaces
             .then(|| quote!(default_namespaces,));
-        let methods = c.operations.iter().map(|op| {
-            let m = ident(&op.method);
-            let odoc = doc_attrs(op.doc.as_deref(), self.opts.docs);
-            let mut args: Vec<TokenStream> = Vec::new();
-            let req_local = &op.request.local;
-            let req_ns = &op.request.ns;
-            args.push(quote!(name = #req_local));
-            let action = &op.action;
-            args.push(quote!(action = #action));
-            if let Some(r) = &op.reply_action {
-                args.push(quote!(reply_action = #r));
-            }
-            args.push(quote!(namespace = #req_ns));
-            match &op.response {
-                Some(r) => {
-                    let l = &r.local;
-                    let n = &r.ns;
-                    args.push(quote!(response = #l));
-                    if n != req_ns {
-                        args.push(quote!(response_namespace = #n));
-                    }
-                }
-                None => args.push(quote!(one_way)),
-            }
-            if op.encoded {
-                args.push(quote!(encoded));
-            }
-            if op.empty_request {
-                args.push(quote!(empty_request));
-            }
-            if op.bare {
-                args.push(quote!(bare));
-            } else if op.bare_response {
-                args.push(quote!(bare_response));
-            }
-            if let Some(r) = &op.result {
-                let l = &r.local;
-                let n = &r.ns;
-                args.push(quote!(result = #l));
-                args.push(quote!(result_namespace = #n));
-                if op.result_min > 0 {
-                    let m = proc_macro2::Literal::u64_unsuffixed(op.result_min);
-                    args.push(quote!(result_min = #m));
-                }
-            }
-            if let Some(t) = &op.ret {
-                args.extend(occurs_arg(keys::RESULT_OCCURS, t.card));
-            }
-            for a in &op.response_attachments {
-                let part = &a.part;
-                args.push(quote!(response_attachment = #part));
-            }
-            let headers = op.headers.iter().map(|p| {
-                let pi = ident(&p.name);
-                let ty = self.type_expr(&p.ty, false);
-                let l = &p.xml.local;
-                let n = &p.xml.ns;
-                let occurs = occurs_arg(keys::OCCURS, p.ty.card).map(|o| quote!(, #o));
-                quote!(#[soap(header, rename = #l, namespace = #n #occurs)] #pi: #ty)
-            });
-            let params = op.params.iter().map(|p| {
-                let pi = ident(&p.name);
-                let ty = self.type_expr(&p.ty, false);
-                let occurs = occurs_arg(keys::OCCURS, p.ty.card);
-                if op.bare {
-                    match occurs {
-                        Some(o) => quote!(#[soap(#o)] #pi: #ty),
-                        None => quote!(#pi: #ty),
-                    }
-                } else {
-                    let l = &p.xml.local;
-                    let n = &p.xml.ns;
-                    let occurs = occurs.map(|o| quote!(, #o));
-                    quote!(#[soap(rename = #l, namespace = #n #occurs)] #pi: #ty)
-                }
-            });
-            let attachments = op.attachments.iter().map(|a| {
-                let pi = ident(&a.name);
-                let part = &a.part;
-                let ct = a.default_content_type();
-                quote!(#[soap(attachment = #part, content_type = #ct)] #pi: #rt::mime::Attachment)
-            });
-            let mut ret = match &op.ret {
-                Some(t) => self.type_expr(t, false),
-                None => quote!(()),
-            };
-            if !op.response_attachments.is_empty() {
-                let atts = op
-                    .response_attachments
-                    .iter()
-                    .map(|_| quote!(#rt::mime::Attachment));
-                ret = quote!((#ret, #(#atts),*));
-            }
-            let err = match &op.faults {
-                Some(f) => {
-                    let fi = ident(f);
-                    quote!(#rt::FaultError<types::#fi>)
-                }
-                None => quote!(#rt::Error),
-            };
-            let wsdl_doc = origin_line(&format!("WSDL operation `{}`.", op.wsdl_name), !odoc.is_empty());
-            let swa_doc = attachments_doc(op);
-            quote! {
-                #odoc
-                #wsdl_doc
-                #swa_doc
-                #[soap(#(#args),*)]
-                async fn #m(&self, #(#headers,)* #(#params,)* #(#attachments),*) -> ::core::result::Result<#ret, #err>;
-            }
-        });
+        let methods = c.operations.iter().map(|op| self.method(op));
         let declared_headers = self.declared_headers(c);
         quote! {
             #doc
@@ -234,12 +192,90 @@ impl Emitter<'_> {
         }
     }
 
+    /// The trait method of `op`: its documentation, its `#[soap(…)]` attribute
+    /// ([`operation_args`]), its parameters (headers, body, attachments) and its result.
+    fn method(&self, op: &OperationDecl) -> TokenStream {
+        let m = ident(&op.method);
+        let odoc = doc_attrs(op.doc.as_ref(), self.opts.docs);
+        let args = operation_args(op);
+        let headers = op.headers.iter().map(|p| {
+            let pi = ident(&p.name);
+            let ty = self.type_expr(&p.ty, false);
+            let l = &p.xml.local;
+            let n = &p.xml.ns;
+            let occurs = occurs_arg(keys::OCCURS, p.ty.card).map(|o| quote!(, #o));
+            quote!(#[soap(header, rename = #l, namespace = #n #occurs)] #pi: #ty)
+        });
+        let params = op.params.iter().map(|p| {
+            let pi = ident(&p.name);
+            let ty = self.type_expr(&p.ty, false);
+            let occurs = occurs_arg(keys::OCCURS, p.ty.card);
+            if op.bare {
+                match occurs {
+                    Some(o) => quote!(#[soap(#o)] #pi: #ty),
+                    None => quote!(#pi: #ty),
+                }
+            } else {
+                let l = &p.xml.local;
+                let n = &p.xml.ns;
+                let occurs = occurs.map(|o| quote!(, #o));
+                quote!(#[soap(rename = #l, namespace = #n #occurs)] #pi: #ty)
+            }
+        });
+        let rt = &self.rt;
+        let attachments = op.attachments.iter().map(|a| {
+            let pi = ident(&a.name);
+            let part = &a.part;
+            let ct = a.default_content_type();
+            quote!(#[soap(attachment = #part, content_type = #ct)] #pi: #rt::mime::Attachment)
+        });
+        let (ret, err) = self.method_result(op);
+        let wsdl_doc = origin_line(
+            &format!("WSDL operation `{}`.", op.wsdl_name),
+            !odoc.is_empty(),
+        );
+        let swa_doc = attachments_doc(op);
+        quote! {
+            #odoc
+            #wsdl_doc
+            #swa_doc
+            #[soap(#(#args),*)]
+            async fn #m(&self, #(#headers,)* #(#params,)* #(#attachments),*) -> ::core::result::Result<#ret, #err>;
+        }
+    }
+
+    /// What the method of `op` returns: its result (`()` without; a tuple with the response's
+    /// attachments after it, SwA) and its error (`FaultError` of the fault set it declares, else
+    /// `Error`).
+    fn method_result(&self, op: &OperationDecl) -> (TokenStream, TokenStream) {
+        let rt = &self.rt;
+        let mut ret = match &op.ret {
+            Some(t) => self.type_expr(t, false),
+            None => quote!(()),
+        };
+        if !op.response_attachments.is_empty() {
+            let atts = op
+                .response_attachments
+                .iter()
+                .map(|_| quote!(#rt::mime::Attachment));
+            ret = quote!((#ret, #(#atts),*));
+        }
+        let err = match &op.faults {
+            Some(f) => {
+                let fi = ident(f);
+                quote!(#rt::FaultError<types::#fi>)
+            }
+            None => quote!(#rt::Error),
+        };
+        (ret, err)
+    }
+
     /// The response headers the client's operations declare (WSDL 1.1 §3.7 `soap:header` of an
     /// output), as `DeclaredHeader` constants of the generated `{Trait}Client`, each element
     /// once: `SESSION_HEADER` for `{ns}Session`. Nothing when there are none.
     fn declared_headers(&self, c: &ClientDecl) -> TokenStream {
         let rt = &self.rt;
-        let mut seen: Vec<&crate::model::components::QName> = Vec::new();
+        let mut seen: Vec<&QName> = Vec::new();
         let mut used: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
         let mut consts = Vec::new();
         for op in &c.operations {

@@ -25,6 +25,7 @@
 //! Constructors are `#[inline]`, so that unused ones cost nothing to compile.
 
 mod client;
+mod docs;
 pub mod sample;
 
 use proc_macro2::{Ident, Span, TokenStream};
@@ -76,14 +77,13 @@ fn ident(name: &str) -> Ident {
     }
 }
 
-fn doc_attrs(doc: Option<&str>, enabled: bool) -> TokenStream {
+fn doc_attrs(doc: Option<&Doc>, enabled: bool) -> TokenStream {
     let Some(doc) = doc.filter(|_| enabled) else {
         return TokenStream::new();
     };
     let mut out = TokenStream::new();
-    for line in doc.lines() {
-        // A leading space reads as `/// text`. The text is Markdown already (a schema's prose
-        // escaped as it was read).
+    for line in docs::markdown(doc).lines() {
+        // A leading space reads as `/// text`.
         let l = format!(" {line}");
         out.extend(quote!(#[doc = #l]));
     }
@@ -368,7 +368,7 @@ impl Emitter<'_> {
     fn struct_decl(&self, s: &StructDecl, types: &[TypeDecl]) -> TokenStream {
         let rt = &self.rt;
         let name = ident(&s.name);
-        let doc = doc_attrs(s.doc.as_deref(), self.opts.docs);
+        let doc = doc_attrs(s.doc.as_ref(), self.opts.docs);
         let origin = origin_attrs(&s.origin, !doc.is_empty());
         let ns = &s.namespace;
         let krate = self.crate_arg();
@@ -387,7 +387,7 @@ impl Emitter<'_> {
         let fields = s.fields.iter().map(|f| {
             let fname = ident(&f.name);
             let ty = self.type_expr(&f.ty, true);
-            let fdoc = doc_attrs(f.doc.as_deref(), self.opts.docs);
+            let fdoc = doc_attrs(f.doc.as_ref(), self.opts.docs);
             let local = &f.xml.local;
             let needs_rename = f.name.trim_start_matches("r#") != local;
             let mut args: Vec<TokenStream> = Vec::new();
@@ -469,7 +469,7 @@ impl Emitter<'_> {
     fn choice_decl(&self, c: &ChoiceDecl) -> TokenStream {
         let rt = &self.rt;
         let name = ident(&c.name);
-        let doc = doc_attrs(c.doc.as_deref(), self.opts.docs);
+        let doc = doc_attrs(c.doc.as_ref(), self.opts.docs);
         let origin = origin_line(
             &format!("One occurrence of the {} (one alternative).", c.origin),
             !doc.is_empty(),
@@ -488,7 +488,7 @@ impl Emitter<'_> {
         let variants = c.variants.iter().map(|v| {
             let vi = ident(&v.name);
             let ty = self.type_expr(&v.ty, true);
-            let vdoc = doc_attrs(v.doc.as_deref(), self.opts.docs);
+            let vdoc = doc_attrs(v.doc.as_ref(), self.opts.docs);
             let mut args: Vec<TokenStream> = Vec::new();
             match &v.xml {
                 None if v.any => args.push(quote!(any)),
@@ -535,7 +535,7 @@ impl Emitter<'_> {
     fn derivations_decl(&self, d: &DerivationsDecl) -> TokenStream {
         let rt = &self.rt;
         let name = ident(&d.name);
-        let doc = doc_attrs(d.doc.as_deref(), self.opts.docs);
+        let doc = doc_attrs(d.doc.as_ref(), self.opts.docs);
         let krate = self.crate_arg();
         let ns = &d.base.ns;
         let local = &d.base.local;
@@ -609,7 +609,7 @@ impl Emitter<'_> {
     fn enum_decl(&self, e: &EnumDecl) -> TokenStream {
         let rt = &self.rt;
         let name = ident(&e.name);
-        let doc = doc_attrs(e.doc.as_deref(), self.opts.docs);
+        let doc = doc_attrs(e.doc.as_ref(), self.opts.docs);
         let origin = origin_attrs(&e.origin, !doc.is_empty());
         let krate = self.crate_arg();
         let container = if self.rt_attr.is_some() {
@@ -668,7 +668,7 @@ impl Emitter<'_> {
 
     fn alias_decl(&self, a: &AliasDecl) -> TokenStream {
         let name = ident(&a.name);
-        let doc = doc_attrs(a.doc.as_deref(), self.opts.docs);
+        let doc = doc_attrs(a.doc.as_ref(), self.opts.docs);
         let origin = origin_attrs(&a.origin, !doc.is_empty());
         let target = self.base(&a.target, true);
         quote! {
@@ -681,9 +681,9 @@ impl Emitter<'_> {
     fn faults_decl(&self, f: &FaultsDecl) -> TokenStream {
         let rt = &self.rt;
         let name = ident(&f.name);
-        let doc = doc_attrs(f.doc.as_deref(), self.opts.docs);
+        let doc = doc_attrs(f.doc.as_ref(), self.opts.docs);
         let doc = if doc.is_empty() {
-            let d = f.doc.clone().unwrap_or_default();
+            let d = f.doc.as_ref().map(docs::markdown).unwrap_or_default();
             let l = format!(" {d}");
             quote!(#[doc = #l])
         } else {

@@ -22,10 +22,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::model::components::QName;
 use crate::model::ir::{
     Base, FieldKind, Module, Occurrence, OperationDecl, SoapVersion, TypeDecl, TypeExpr,
 };
+use crate::read::components::QName;
 
 /// SOAP 1.1 envelope namespace (SOAP 1.1 §4).
 const SOAP11: &str = "http://schemas.xmlsoap.org/soap/envelope/";

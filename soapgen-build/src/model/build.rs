@@ -4,6 +4,11 @@
 //! portType that differ only in SOAP version become one client; [`clients`]
 //! says when, and how clients and fault sets are named.
 //!
+//! [`build`] runs the steps in order; the lowering's state is in `build/context.rs`, each kind of
+//! component has its file (types, simple, derivation, elements, particles, choice, content,
+//! attributes, soapenc, operations, document, rpc, recursion, nil_content), and `build/fields.rs`
+//! holds what every kind of field shares.
+//!
 //! SOAP with Attachments (WSDL 1.1 §5, WS-I Attachments Profile 1.0): in a `mime:multipartRelated`
 //! binding the `mime:part` holding `soap:body` gives the envelope's parts, and each message part
 //! bound by a `mime:content` becomes an attachment parameter (`mime::Attachment`, after the body's
@@ -11,20 +16,25 @@
 //! tuple). The WS-I `swaRef` type becomes `types::SwaRef`, whether its schema is the bundled one or
 //! declared inline.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::BTreeMap;
 
-use crate::error::{Error, ErrorKind, Errors, Loc};
+use crate::error::{Error, ErrorKind, Errors};
+use crate::model::addressing;
 use crate::model::clients;
-use crate::model::components::*;
-use crate::model::ir::*;
-use crate::model::names::{self, Scope};
+use crate::model::ir::{ClientDecl, Doc, Module};
+use crate::model::names;
+use crate::read::components::{BindingKind, Content, Definitions, TypeDef, TypeRef};
+use context::{Builder, TypeKey};
+use soapenc::{is_soap_array, is_soap_enc_ns, is_swa_ref};
 
 mod attributes;
 mod choice;
 mod content;
+mod context;
 mod derivation;
 mod document;
 mod elements;
+mod fields;
 #[cfg(test)]
 mod fixture;
 mod nil_content;
@@ -36,200 +46,34 @@ mod simple;
 mod soapenc;
 mod types;
 
-use attributes::{push_any_attribute, value_constraint};
-use particles::{first_element, majority_namespace, Collector};
-use simple::enum_decl;
-use soapenc::{is_soap_array, is_soap_enc_ns, is_swa_ref};
-use types::card;
+pub use context::Options;
 
-/// Choices of the model builder.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    /// Leave out operations that use unsupported constructs (each listed in the module docs), instead
-    /// of failing.
-    pub skip_unsupported: bool,
-    /// Which WSDL operations to generate (default all); only the types they reach are generated.
-    pub selection: crate::model::select::Selection,
-    /// Refuse `use="encoded"` under `style="document"` (SOAP 1.1 §5 encoding is for rpc style,
-    /// WS-I Basic Profile 1.0 R2706) instead of reading it as literal with a warning.
-    pub strict_use: bool,
-}
-
-/// What a named or element-anonymous type is generated as.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum TypeKey {
-    Named(QName),
-    Element(QName),
-    /// A named complexType with derived types, as an element's declared type: the enum of it and
-    /// them (XML Schema Part 1 §2.6.1 `xsi:type`).
-    Derivations(QName),
-}
-
-struct Builder<'d> {
-    defs: &'d Definitions,
-    opts: &'d Options,
-    /// Rust names of every named type and every element with an anonymous type.
-    names: BTreeMap<TypeKey, String>,
-    scope: Scope,
-    decls: BTreeMap<String, TypeDecl>,
-    queue: VecDeque<TypeKey>,
-    queued: BTreeSet<TypeKey>,
-    notes: Vec<String>,
-    /// What was generated otherwise than the WSDL reads, each located.
-    warnings: Vec<Warning>,
-    /// The fault set of each portType operation (shared by the bindings of that portType): its
-    /// index in `fault_sets`.
-    fault_types: BTreeMap<(QName, String), usize>,
-    /// The distinct fault sets, in order of first use; named once the clients are
-    /// ([`clients`](crate::model::clients)).
-    fault_sets: Vec<Vec<(String, Base, QName)>>,
-    /// SOAP-ENC array item types being resolved (an array of itself is refused, not recursed).
-    arrays: Vec<QName>,
-    /// The direct members of each substitution group head (XML Schema Part 1 §3.3.2
-    /// {substitution group affiliation}), over every schema read, in name order.
-    members: BTreeMap<QName, Vec<QName>>,
-    /// The complexTypes derived directly from each named complexType (XML Schema Part 1 §3.4.2
-    /// {base type definition}, by extension or restriction, complex or simple content), over every
-    /// schema read, in name order.
-    derived: BTreeMap<QName, Vec<QName>>,
-}
-
-type R<T> = Result<T, Error>;
-
-/// Builds the model of `defs`.
+/// Builds the model of `defs`: names every type first (so that names do not depend on which
+/// operations reach a type), lowers the operations of every SOAP binding into clients, merges and
+/// names the clients and their fault sets, then declares the types the operations reach (every
+/// type, for a schema on its own) and boxes recursive fields.
 ///
 /// # Errors
 ///
 /// Every unsupported construct and undefined reference found, each with its location (all
 /// operations are tried, so one run reports them all).
 pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module, Errors> {
-    let mut b = Builder {
-        defs,
-        opts,
-        names: BTreeMap::new(),
-        scope: Scope::new(),
-        decls: BTreeMap::new(),
-        queue: VecDeque::new(),
-        queued: BTreeSet::new(),
-        notes: defs.notes.clone(),
-        warnings: defs.warnings.clone(),
-        fault_types: BTreeMap::new(),
-        fault_sets: Vec::new(),
-        arrays: Vec::new(),
-        members: BTreeMap::new(),
-        derived: BTreeMap::new(),
-    };
-    for (q, e) in &defs.schemas.elements {
-        if let Some(head) = &e.substitution_group {
-            b.members.entry(head.clone()).or_default().push(q.clone());
-        }
-    }
-    // Names for every named type first, then elements with anonymous types, each in sorted order:
-    // the names do not depend on which operations reach them.
-    for q in defs.schemas.types.keys() {
-        let n = b.scope.unique(&names::type_name(&q.local));
-        b.names.insert(TypeKey::Named(q.clone()), n);
-    }
-    for (q, e) in &defs.schemas.elements {
-        if matches!(e.ty, Some(TypeRef::Anonymous(_))) {
-            let n = b.scope.unique(&names::type_name(&q.local));
-            b.names.insert(TypeKey::Element(q.clone()), n);
-        }
-    }
-    for (q, t) in &defs.schemas.types {
-        let TypeDef::Complex(ct) = t else { continue };
-        let (Content::Complex { base, .. } | Content::Simple { base, .. }) = &ct.content else {
-            continue;
-        };
-        let complex_base = matches!(defs.schemas.types.get(base), Some(TypeDef::Complex(_)));
-        if complex_base && base != q && !is_soap_enc_ns(&base.ns) && !is_soap_array(ct) {
-            b.derived.entry(base.clone()).or_default().push(q.clone());
-        }
-    }
-    // Last, so that the names above do not depend on them.
-    for q in b.derived.keys() {
-        let n = b
-            .scope
-            .unique(&format!("{}Kind", b.names[&TypeKey::Named(q.clone())]));
-        b.names.insert(TypeKey::Derivations(q.clone()), n);
-    }
+    let mut b = Builder::new(defs, opts);
+    b.index_derivations();
+    b.name_types();
     opts.selection.check(defs, source)?;
     let mut errors = Vec::new();
-    let mut clients = Vec::new();
-    for binding in defs.bindings.values() {
-        match binding.kind {
-            BindingKind::Soap11 | BindingKind::Soap12 => match b.client(binding) {
-                Ok(c) => clients.push(c),
-                Err(mut es) => errors.append(&mut es),
-            },
-            BindingKind::Http => b.notes.push(format!(
-                "binding {} is an HTTP GET/POST binding (WSDL 1.1 §4): not generated; use a SOAP binding of the same portType",
-                binding.name.local
-            )),
-            BindingKind::Other(ref ns) => b.notes.push(format!(
-                "binding {} uses the protocol namespace {ns:?}: not generated",
-                binding.name.local
-            )),
-        }
-    }
-    if !opts.selection.is_all() {
-        // Bindings left without operations are left out (before clients are merged and named).
-        clients.retain(|c| !c.operations.is_empty());
-        let ops = defs
-            .bindings
-            .values()
-            .filter(|b| matches!(b.kind, BindingKind::Soap11 | BindingKind::Soap12))
-            .flat_map(|b| b.operations.iter());
-        let (all, left_out) = ops.fold((0, 0), |(n, l), o| {
-            (n + 1, l + usize::from(!opts.selection.selects(&o.name)))
-        });
-        b.notes.push(format!(
-            "{left_out} of the {all} operations of the SOAP bindings (not selected), and the types \
-             only they reach"
-        ));
-    }
-    // One client per portType and set of bindings that differ only in SOAP version, named; then
-    // the fault sets, named after them (before the types the queue below names).
-    let mut clients = clients::merge(clients, defs);
-    let port_type_names = clients::name(&mut clients, defs, &mut b.scope);
-    b.name_fault_sets(&mut clients, &port_type_names);
-    crate::model::addressing::apply(defs, &mut clients, &mut b.warnings);
+    let clients = b.binding_clients(&mut errors);
+    let mut clients = b.merge_clients(clients);
     let mut warnings = std::mem::take(&mut b.warnings);
     warnings.extend(clients::warnings(&clients));
     warnings.extend(clients::unbound_ports(defs));
-    let mut failed: BTreeMap<String, Error> = BTreeMap::new();
     let schema_only =
         defs.bindings.is_empty() && defs.port_types.is_empty() && defs.services.is_empty();
     if schema_only {
-        // A schema given on its own (no WSDL): every type and element it defines.
-        let keys: Vec<TypeKey> = b
-            .names
-            .keys()
-            .filter(|k| !matches!(k, TypeKey::Named(q) if is_swa_ref(q)))
-            .cloned()
-            .collect();
-        for k in keys {
-            b.enqueue(k);
-        }
-        for e in defs.schemas.elements.values() {
-            if let Some(TypeRef::Named(t, loc)) = &e.ty {
-                if let Err(err) = b.named_type(t, loc) {
-                    errors.push(err);
-                }
-            }
-        }
-        b.notes
-            .push("no WSDL bindings: the schema's types only, no client".to_owned());
+        b.schema_types(&mut errors);
     }
-    while let Some(key) = b.queue.pop_front() {
-        if let Err(e) = b.type_decl(&key) {
-            if opts.skip_unsupported && matches!(e.kind, ErrorKind::Unsupported(_)) {
-                failed.insert(b.names[&key].clone(), e);
-            } else {
-                errors.push(e);
-            }
-        }
-    }
+    let failed = b.declare_queued(&mut errors);
     if !failed.is_empty() {
         b.drop_unsupported(&mut clients, &failed);
     }
@@ -245,7 +89,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     b.nil_content(&clients);
     Ok(Module {
         source: source.to_owned(),
-        doc: defs.doc.clone(),
+        doc: defs.doc.as_ref().map(Doc::prose),
         types: b.decls.into_values().collect(),
         encoded: clients
             .iter()
@@ -254,6 +98,151 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         notes: b.notes,
         warnings,
     })
+}
+
+impl Builder<'_> {
+    /// The members of each substitution group head, and the complexTypes derived from each named
+    /// complexType (not SOAP-ENC arrays, not SOAP-ENC's own types), over every schema read.
+    fn index_derivations(&mut self) {
+        let defs = self.defs;
+        for (q, e) in &defs.schemas.elements {
+            if let Some(head) = &e.substitution_group {
+                self.members
+                    .entry(head.clone())
+                    .or_default()
+                    .push(q.clone());
+            }
+        }
+        for (q, t) in &defs.schemas.types {
+            let TypeDef::Complex(ct) = t else { continue };
+            let (Content::Complex { base, .. } | Content::Simple { base, .. }) = &ct.content else {
+                continue;
+            };
+            let complex_base = matches!(defs.schemas.types.get(base), Some(TypeDef::Complex(_)));
+            if complex_base && base != q && !is_soap_enc_ns(&base.ns) && !is_soap_array(ct) {
+                self.derived
+                    .entry(base.clone())
+                    .or_default()
+                    .push(q.clone());
+            }
+        }
+    }
+
+    /// Names every named type first, then elements with anonymous types, each in sorted order, so
+    /// that the names do not depend on which operations reach them; last the enums of types with
+    /// derivations, so that the names before do not depend on them.
+    fn name_types(&mut self) {
+        let defs = self.defs;
+        for q in defs.schemas.types.keys() {
+            let n = self.scope.unique(&names::type_name(&q.local));
+            self.names.insert(TypeKey::Named(q.clone()), n);
+        }
+        for (q, e) in &defs.schemas.elements {
+            if matches!(e.ty, Some(TypeRef::Anonymous(_))) {
+                let n = self.scope.unique(&names::type_name(&q.local));
+                self.names.insert(TypeKey::Element(q.clone()), n);
+            }
+        }
+        for q in self.derived.keys() {
+            let n = self
+                .scope
+                .unique(&format!("{}Kind", self.names[&TypeKey::Named(q.clone())]));
+            self.names.insert(TypeKey::Derivations(q.clone()), n);
+        }
+    }
+
+    /// The client of every SOAP binding (errors collected in `errors`), with a note for each
+    /// binding of another protocol; with a selection, the clients left without operations are
+    /// left out and a note counts the operations not selected.
+    fn binding_clients(&mut self, errors: &mut Vec<Error>) -> Vec<ClientDecl> {
+        let defs = self.defs;
+        let mut clients = Vec::new();
+        for binding in defs.bindings.values() {
+            match binding.kind {
+                BindingKind::Soap11 | BindingKind::Soap12 => match self.client(binding) {
+                    Ok(c) => clients.push(c),
+                    Err(mut es) => errors.append(&mut es),
+                },
+                BindingKind::Http => self.notes.push(format!(
+                    "binding {} is an HTTP GET/POST binding (WSDL 1.1 §4): not generated; use a SOAP binding of the same portType",
+                    binding.name.local
+                )),
+                BindingKind::Other(ref ns) => self.notes.push(format!(
+                    "binding {} uses the protocol namespace {ns:?}: not generated",
+                    binding.name.local
+                )),
+            }
+        }
+        let selection = &self.opts.selection;
+        if !selection.is_all() {
+            // Bindings left without operations are left out (before clients are merged and named).
+            clients.retain(|c| !c.operations.is_empty());
+            let ops = defs
+                .bindings
+                .values()
+                .filter(|b| matches!(b.kind, BindingKind::Soap11 | BindingKind::Soap12))
+                .flat_map(|b| b.operations.iter());
+            let (all, left_out) = ops.fold((0, 0), |(n, l), o| {
+                (n + 1, l + usize::from(!selection.selects(&o.name)))
+            });
+            self.notes.push(format!(
+                "{left_out} of the {all} operations of the SOAP bindings (not selected), and the \
+                 types only they reach"
+            ));
+        }
+        clients
+    }
+
+    /// One client per portType and set of bindings that differ only in SOAP version, named; then
+    /// the fault sets, named after them (before the types the queue names); then each client's
+    /// WS-Addressing.
+    fn merge_clients(&mut self, clients: Vec<ClientDecl>) -> Vec<ClientDecl> {
+        let defs = self.defs;
+        let mut clients = clients::merge(clients, defs);
+        let port_type_names = clients::name(&mut clients, defs, &mut self.scope);
+        self.name_fault_sets(&mut clients, &port_type_names);
+        addressing::apply(defs, &mut clients, &mut self.warnings);
+        clients
+    }
+
+    /// A schema given on its own (no WSDL): every type and element it defines is declared.
+    fn schema_types(&mut self, errors: &mut Vec<Error>) {
+        let keys: Vec<TypeKey> = self
+            .names
+            .keys()
+            .filter(|k| !matches!(k, TypeKey::Named(q) if is_swa_ref(q)))
+            .cloned()
+            .collect();
+        for k in keys {
+            self.enqueue(k);
+        }
+        for e in self.defs.schemas.elements.values() {
+            if let Some(TypeRef::Named(t, loc)) = &e.ty {
+                if let Err(err) = self.named_type(t, loc) {
+                    errors.push(err);
+                }
+            }
+        }
+        self.notes
+            .push("no WSDL bindings: the schema's types only, no client".to_owned());
+    }
+
+    /// Declares every type queued, and those they queue in turn. Errors go to `errors`, but with
+    /// `skip_unsupported` an unsupported construct is returned instead, by the name of the type
+    /// that has it, for [`drop_unsupported`](Builder::drop_unsupported).
+    fn declare_queued(&mut self, errors: &mut Vec<Error>) -> BTreeMap<String, Error> {
+        let mut failed = BTreeMap::new();
+        while let Some(key) = self.queue.pop_front() {
+            if let Err(e) = self.type_decl(&key) {
+                if self.opts.skip_unsupported && matches!(e.kind, ErrorKind::Unsupported(_)) {
+                    failed.insert(self.names[&key].clone(), e);
+                } else {
+                    errors.push(e);
+                }
+            }
+        }
+        failed
+    }
 }
 
 /// The error of a WSDL (not a schema on its own) that gives no client with an operation: every
@@ -299,29 +288,4 @@ fn no_client(defs: &Definitions, clients: &[ClientDecl], notes: &[String]) -> Er
     .with_hint(
         "a document of schemas only (no portType, binding or service) generates its types alone",
     )
-}
-
-fn unsupported(what: impl Into<String>, loc: &Loc) -> Error {
-    Error::at(ErrorKind::Unsupported(what.into()), loc)
-}
-
-fn undefined(what: impl Into<String>, loc: &Loc) -> Error {
-    Error::at(ErrorKind::Undefined(what.into()), loc)
-}
-
-/// A child of a document/literal wrapper element: name, type, occurrence, nillable, location.
-type WrapperChild = (QName, Option<TypeRef>, Occurs, bool, Loc, Option<String>);
-
-impl<'d> Builder<'d> {
-    fn schemas(&self) -> &'d SchemaSet {
-        &self.defs.schemas
-    }
-}
-
-/// Adds a paragraph to a doc comment.
-fn append_doc(doc: &mut Option<String>, paragraph: String) {
-    *doc = Some(match doc.take() {
-        Some(d) => format!("{d}\n\n{paragraph}"),
-        None => paragraph,
-    });
 }

@@ -70,9 +70,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::components::{BindingKind, Definitions, QName, Style};
-use crate::model::ir::{ClientDecl, OperationDecl, PortDecl, SoapVersion, Warning};
+use crate::error::Warning;
+use crate::model::ir::{ClientDecl, OperationDecl, PortDecl, SoapVersion};
 use crate::model::names::{self, Scope};
+use crate::read::components::{BindingKind, Definitions, QName, Style};
 
 /// Trailing words removed from client names (step 3).
 const NOISE: &[&str] = &["Binding", "PortType", "Port", "Soap", "Soap11", "Soap12"];

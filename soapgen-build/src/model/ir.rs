@@ -1,12 +1,13 @@
 //! The resolved model emitted as Rust: named types with their fields, and one client trait per
 //! portType with its operations (SOAP bindings of a portType that differ only in SOAP version are one
 //! client). Everything is resolved: names are final Rust identifiers, types are concrete, element
-//! names are expanded names.
+//! names are expanded names. Documentation is data ([`Doc`]): the documents' prose as written
+//! beside what soapgen says itself, written as Markdown only by emission.
 
 use std::fmt;
 
-use crate::error::Loc;
-use crate::model::components::QName;
+use crate::error::{Loc, Warning};
+use crate::read::components::{AddressingVersion, QName};
 
 /// Everything generated from one WSDL.
 #[derive(Debug, Clone, Default)]
@@ -14,7 +15,7 @@ pub struct Module {
     /// The entry document's display name.
     pub source: String,
     /// The WSDL's documentation.
-    pub doc: Option<String>,
+    pub doc: Option<Doc>,
     /// Types, sorted by name.
     pub types: Vec<TypeDecl>,
     /// The clients: one per portType and set of SOAP bindings that differ only in SOAP version, in
@@ -32,18 +33,72 @@ pub struct Module {
     pub encoded: bool,
 }
 
-/// A problem in the WSDL that does not stop generation, with where it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Warning {
-    /// What is wrong and what soapgen did about it (lowercase, no location).
-    pub message: String,
-    /// Where it is.
-    pub loc: Loc,
+/// The documentation of a generated item, kept as data: prose from the WSDL or a schema as it
+/// was written, and what soapgen says of the item, paragraph by paragraph. Emission writes it as
+/// Markdown, escaping the prose so that it reads as written (no code blocks, links, emphasis or
+/// HTML from a document's text). `Display` shows it as text, the prose unescaped.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Doc {
+    /// The paragraphs, in order.
+    pub paragraphs: Vec<Paragraph>,
 }
 
-impl fmt::Display for Warning {
+/// One paragraph of a [`Doc`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Paragraph {
+    /// Prose from the WSDL or a schema (`wsdl:documentation`, `xs:annotation/xs:documentation`)
+    /// as read: its lines as written, common indentation removed, blank lines at the ends dropped.
+    Prose(String),
+    /// What soapgen writes, in Markdown (names and values in code spans).
+    Markdown(String),
+    /// A list soapgen writes: a heading line in Markdown, then one item per Rust name (written in
+    /// a code span) with its prose on one line (the parameters of an unwrapped operation).
+    List {
+        /// The line above the items, in Markdown.
+        heading: String,
+        /// (Rust name, prose) per item, in order.
+        items: Vec<(String, String)>,
+    },
+}
+
+impl Doc {
+    /// One paragraph of a document's prose.
+    pub fn prose(text: impl Into<String>) -> Self {
+        Doc {
+            paragraphs: vec![Paragraph::Prose(text.into())],
+        }
+    }
+
+    /// One paragraph soapgen writes, in Markdown.
+    pub fn markdown(text: impl Into<String>) -> Self {
+        Doc {
+            paragraphs: vec![Paragraph::Markdown(text.into())],
+        }
+    }
+
+    /// Adds a paragraph at the end.
+    pub fn push(&mut self, paragraph: Paragraph) {
+        self.paragraphs.push(paragraph);
+    }
+}
+
+impl fmt::Display for Doc {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.loc, self.message)
+        for (i, p) in self.paragraphs.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n\n")?;
+            }
+            match p {
+                Paragraph::Prose(t) | Paragraph::Markdown(t) => f.write_str(t)?,
+                Paragraph::List { heading, items } => {
+                    f.write_str(heading)?;
+                    for (name, prose) in items {
+                        write!(f, "\n- {name}: {prose}")?;
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -86,7 +141,7 @@ pub struct StructDecl {
     /// Rust name.
     pub name: String,
     /// Doc comment.
-    pub doc: Option<String>,
+    pub doc: Option<Doc>,
     /// What it was generated from (`complexType {ns}Name`).
     pub origin: String,
     /// The named XSD type it was generated from (its `xsi:type` in SOAP 1.1 §5 encoding); `None` for
@@ -107,7 +162,7 @@ pub struct ChoiceDecl {
     /// Rust name.
     pub name: String,
     /// Doc comment.
-    pub doc: Option<String>,
+    pub doc: Option<Doc>,
     /// What it was generated from.
     pub origin: String,
     /// The namespace most element variants are in (the derive's default).
@@ -124,7 +179,7 @@ pub struct DerivationsDecl {
     /// Rust name (the declared type's struct name + `Kind`).
     pub name: String,
     /// Doc comment.
-    pub doc: Option<String>,
+    pub doc: Option<Doc>,
     /// The declared type.
     pub base: QName,
     /// The declared type is abstract (§3.4.1 {abstract}): no variant of its own, `xsi:type`
@@ -159,7 +214,7 @@ pub struct VariantDecl {
     /// The value: `One`, `Nillable`, `Many` or `ManyNillable` for elements, `One` for groups.
     pub ty: TypeExpr,
     /// Doc comment.
-    pub doc: Option<String>,
+    pub doc: Option<Doc>,
 }
 
 /// How a field is carried in XML.
@@ -199,7 +254,7 @@ pub struct FieldDecl {
     /// `#[xml(min = N)]` only when above 0, and reading refuses fewer occurrences.
     pub min_occurs: u64,
     /// Doc comment.
-    pub doc: Option<String>,
+    pub doc: Option<Doc>,
     /// The value constraint (XML Schema Part 1 §3.2.1, §3.3.1): the `default` or `fixed` literal
     /// (`true`: fixed). An attribute's is what it reads as when absent (the field is then `One`);
     /// a simple-typed element's is what it reads as when present and empty (§3.3.4 item 5.1).
@@ -254,7 +309,7 @@ pub struct EnumDecl {
     /// Rust name.
     pub name: String,
     /// Doc comment.
-    pub doc: Option<String>,
+    pub doc: Option<Doc>,
     /// What it was generated from.
     pub origin: String,
     /// The named simpleType it was generated from (its `xsi:type` in SOAP 1.1 §5 encoding).
@@ -269,7 +324,7 @@ pub struct AliasDecl {
     /// Rust name.
     pub name: String,
     /// Doc comment (facets included).
-    pub doc: Option<String>,
+    pub doc: Option<Doc>,
     /// What it was generated from.
     pub origin: String,
     /// The aliased type.
@@ -282,7 +337,7 @@ pub struct FaultsDecl {
     /// Rust name.
     pub name: String,
     /// Doc comment.
-    pub doc: Option<String>,
+    pub doc: Option<Doc>,
     /// (variant, detail type, detail element).
     pub variants: Vec<(String, Base, QName)>,
 }
@@ -351,7 +406,7 @@ pub struct ClientDecl {
     /// [`build`](crate::model::build) documents.
     pub name: String,
     /// Doc comment from the WSDL (service and portType documentation).
-    pub doc: Option<String>,
+    pub doc: Option<Doc>,
     /// What soapgen says of it (bindings, versions, portType), always emitted.
     pub summary: String,
     /// The portType (WSDL 2.0: interface) it implements.
@@ -372,7 +427,7 @@ pub struct ClientDecl {
     pub operations: Vec<OperationDecl>,
     /// The WS-Addressing its calls are addressed in, per SOAP version whose binding or port
     /// says so (none: not addressed), in [`versions`](Self::versions) order.
-    pub addressing: Vec<(SoapVersion, crate::model::addressing::AddressingVersion)>,
+    pub addressing: Vec<(SoapVersion, AddressingVersion)>,
 }
 
 impl ClientDecl {
@@ -393,7 +448,7 @@ pub struct OperationDecl {
     /// WSDL operation name.
     pub wsdl_name: String,
     /// Doc comment.
-    pub doc: Option<String>,
+    pub doc: Option<Doc>,
     /// soapAction.
     pub action: String,
     /// The `wsa:Action` the reply of an addressed call must carry (WS-Addressing 1.0 Metadata

@@ -1,11 +1,12 @@
-//! The model: [`components`] as read from WSDL and XSD (names resolved, locations kept), then the
-//! Rust-facing [`ir`] that [`build`] derives from them and emission writes out; [`clients`] decides
-//! which bindings make one client and what clients and fault sets are called.
+//! The model: the Rust-facing [`ir`] that [`build`] derives from the
+//! [components](crate::read::components) read from WSDL and XSD, and emission writes out;
+//! [`clients`] decides which bindings make one client and what clients and fault sets are called,
+//! [`select`] which operations are generated, [`names`] what things are called in Rust, and
+//! [`addressing`] which clients address their calls.
 
 pub mod addressing;
 pub mod build;
 pub mod clients;
-pub mod components;
 pub mod ir;
 pub mod names;
 pub mod select;

@@ -14,7 +14,7 @@
 use std::collections::BTreeSet;
 
 use crate::error::{Error, ErrorKind, Errors};
-use crate::model::components::{BindingKind, Definitions};
+use crate::read::components::{BindingKind, Definitions};
 
 /// Which WSDL operations to generate: all (the default), only some, all but some.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -114,8 +114,9 @@ fn absolute(p: &Path) -> PathBuf {
     }
 }
 
-/// http and https are the same document; a trailing `/` or `#` does not change it.
-pub(crate) fn normalize_url(url: &str) -> String {
+/// `url` as a key that names one document: http and https are the same document; a trailing `/`
+/// or `#` does not change it.
+pub fn normalize_url(url: &str) -> String {
     let u = url.trim();
     let u = u
         .strip_prefix("https://")
@@ -156,7 +157,7 @@ fn normalize_path(p: &Path) -> PathBuf {
 /// takes the base's scheme, `?query` keeps the base's path, `/path` its authority, and other
 /// paths are merged with the base's directory and cleared of `.` and `..` segments. A fragment
 /// on the reference is dropped (it names a part of a document, not another document).
-pub(crate) fn join_url(base: &str, reference: &str) -> String {
+pub fn join_url(base: &str, reference: &str) -> String {
     let reference = reference.trim();
     if is_absolute_url(reference) {
         return reference.to_owned();
@@ -417,7 +418,12 @@ impl Loader {
 /// encoding its XML declaration names (ISO-8859-1, windows-1252, Shift_JIS…: any label of the
 /// WHATWG Encoding Standard, decoded by `encoding_rs`); else UTF-8 (a BOM is dropped). Bytes that
 /// are not valid in the encoding are an error that gives their line and column.
-pub(crate) fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, TextError> {
+///
+/// # Errors
+///
+/// [`TextError`]: invalid UTF-16 or UTF-8, an unknown encoding label, a UTF-16 declaration on
+/// 8-bit content, bytes that are not text in the declared encoding.
+pub fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, TextError> {
     let whole = |message: String| TextError { message, at: None };
     let utf16 = |le: bool, from: usize| {
         let units: Vec<u16> = bytes[from..]
@@ -507,13 +513,15 @@ fn declared_encoding(body: &[u8]) -> Option<String> {
 }
 
 /// Why a document's bytes are not text ([`decode_text`]), and where, as (line, column).
-#[derive(Debug)]
-pub(crate) struct TextError {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextError {
     /// What is wrong.
-    pub(crate) message: String,
+    pub message: String,
     /// The 1-based line and column of the first byte that is wrong, when one is.
-    pub(crate) at: Option<(u32, u32)>,
+    pub at: Option<(u32, u32)>,
 }
+
+impl std::error::Error for TextError {}
 
 impl std::fmt::Display for TextError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -526,7 +534,7 @@ impl std::fmt::Display for TextError {
 
 /// The 1-based line and column of byte `at` of `text` (columns count characters: bytes that do
 /// not continue a UTF-8 sequence).
-pub(crate) fn line_column(text: &[u8], at: usize) -> (u32, u32) {
+pub fn line_column(text: &[u8], at: usize) -> (u32, u32) {
     let before = &text[..at.min(text.len())];
     let line_start = before
         .iter()

@@ -1,9 +1,13 @@
-//! Reading: documents found through the [`loader`] and [`catalog`], parsed with roxmltree, read
-//! into components by [`wsdl`] and [`xsd`]. [`read_wsdl`] drives it from an entry WSDL: every
-//! `wsdl:import`, `xs:import` and `xs:include` is followed, relative to the document containing it,
-//! each document read once (cycles end), chameleon includes take the includer's namespace.
+//! Reading, the first stage: documents found through the [`loader`] and [`catalog`], parsed with
+//! roxmltree ([`document`]), read into [`components`] by [`wsdl`], [`wsdl20`], [`xsd`] and
+//! [`policy`]. [`read_wsdl`] drives it from an entry WSDL: every `wsdl:import`, `xs:import` and
+//! `xs:include` is followed, relative to the document containing it, each document read once
+//! (cycles end), chameleon includes take the includer's namespace. Nothing here knows the model
+//! or the output.
 
 pub mod catalog;
+pub mod components;
+pub mod document;
 pub mod loader;
 pub mod policy;
 pub mod wsdl;
@@ -11,199 +15,13 @@ pub mod wsdl20;
 pub mod xsd;
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
-use roxmltree::{Document, Node};
+use roxmltree::Node;
 
 use crate::error::{Error, ErrorKind, Loc, Result};
-use crate::model::components::{Definitions, QName, XS};
+use crate::read::components::{Definitions, WSDL, WSDL20, XS};
+use document::{parse, DocCtx};
 use loader::{Loader, Source};
-
-/// A parsed document and its name, for locations and QName resolution.
-pub struct DocCtx<'d> {
-    /// Display name of the document.
-    pub file: Arc<str>,
-    /// The parsed document.
-    pub doc: &'d Document<'d>,
-    /// Byte offsets where lines start (roxmltree's own lookup scans from the start each time).
-    line_starts: Vec<usize>,
-}
-
-impl<'d> DocCtx<'d> {
-    /// A context for `doc`, named `file`.
-    pub fn new(file: Arc<str>, doc: &'d Document<'d>) -> Self {
-        let text = doc.input_text();
-        let mut line_starts = vec![0];
-        line_starts.extend(memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
-        DocCtx {
-            file,
-            doc,
-            line_starts,
-        }
-    }
-
-    /// The location of `node`'s start tag.
-    pub fn loc(&self, node: Node) -> Loc {
-        let pos = node.range().start;
-        let line = self.line_starts.partition_point(|&s| s <= pos);
-        let start = self.line_starts[line - 1];
-        let text = self.doc.input_text();
-        let column = text.get(start..pos).map_or(1, |t| t.chars().count() + 1);
-        Loc {
-            file: self.file.clone(),
-            line: line as u32,
-            column: column as u32,
-        }
-    }
-
-    /// Resolves a QName written in `node`'s scope (`prefix:local`, or `local` in the default
-    /// namespace, as XML Schema Part 1 §3.15.3 resolves QName-valued attributes).
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::UnboundPrefix`].
-    pub fn resolve_qname(&self, node: Node, text: &str) -> Result<QName> {
-        let text = text.trim();
-        match text.split_once(':') {
-            Some((prefix, local)) => {
-                let ns = if prefix == "xml" {
-                    Some("http://www.w3.org/XML/1998/namespace")
-                } else {
-                    node.lookup_namespace_uri(Some(prefix))
-                };
-                let ns = ns.ok_or_else(|| {
-                    Error::at(ErrorKind::UnboundPrefix(prefix.to_owned()), &self.loc(node))
-                        .with_hint(format!(
-                            "declare xmlns:{prefix}=\"…\" on this element or an ancestor"
-                        ))
-                })?;
-                Ok(QName::new(ns, local))
-            }
-            None => Ok(QName::new(
-                node.lookup_namespace_uri(None).unwrap_or_default(),
-                text,
-            )),
-        }
-    }
-
-    /// The QName value of attribute `attr`, if present.
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::UnboundPrefix`].
-    pub fn qname_attr(&self, node: Node, attr: &str) -> Result<Option<QName>> {
-        node.attribute(attr)
-            .map(|v| self.resolve_qname(node, v))
-            .transpose()
-    }
-
-    /// The text of `xs:annotation/xs:documentation` or `wsdl:documentation` children, whitespace
-    /// tidied (common indentation removed, blank lines at the ends dropped), as Markdown that
-    /// reads as written: indentation dropped, Markdown's special characters escaped, URLs made
-    /// links.
-    pub fn documentation(&self, node: Node) -> Option<String> {
-        let mut texts = Vec::new();
-        for c in node.children().filter(Node::is_element) {
-            let n = c.tag_name();
-            if n.name() == "documentation"
-                && matches!(n.namespace(), Some(wsdl::WSDL | wsdl::WSDL20))
-            {
-                texts.push(collect_text(c));
-            } else if n.name() == "annotation" && n.namespace() == Some(XS) {
-                for d in c
-                    .children()
-                    .filter(|d| d.is_element() && d.tag_name().name() == "documentation")
-                {
-                    texts.push(collect_text(d));
-                }
-            }
-        }
-        let joined = texts
-            .iter()
-            .map(|t| tidy(t))
-            .filter(|t| !t.is_empty())
-            .map(|t| t.lines().map(markdown_line).collect::<Vec<_>>().join("\n"))
-            .collect::<Vec<_>>()
-            .join("\n\n");
-        (!joined.is_empty()).then_some(joined)
-    }
-}
-
-/// One line of a WSDL's or schema's documentation (prose, not Markdown) as a Markdown line that
-/// reads as written and that rustdoc neither tests nor warns about: its indentation dropped (an
-/// indented line would be a code block, compiled as a doctest); `[`, `]`, `` ` ``, `\`, `*`,
-/// `~`, `|`, an underscore outside a word, a leading `#` and a line of `-` or `=` escaped; `<`,
-/// `>`, `&` written as entities but in a `<br>` line break (no intra-doc links, code spans,
-/// emphasis, tables, headings, HTML tags); each `http://` or `https://` URL made a link.
-pub(crate) fn markdown_line(line: &str) -> String {
-    let line = line.trim();
-    let mut out = String::with_capacity(line.len() + 8);
-    // A line of `-` or `=` alone would underline the line above into a heading (or be a rule).
-    if !line.is_empty() && line.chars().all(|c| c == '-' || c == '=' || c == ' ') {
-        out.push('\\');
-    }
-    let mut rest = line;
-    while !rest.is_empty() {
-        let url = ["http://", "https://"]
-            .iter()
-            .filter_map(|s| rest.find(s))
-            .min();
-        let (text, tail) = rest.split_at(url.unwrap_or(rest.len()));
-        let mut chars = text.char_indices();
-        while let Some((i, c)) = chars.next() {
-            match c {
-                '#' if out.is_empty() => out.push_str("\\#"), // not a heading
-                '<' => match line_break(&text[i..]) {
-                    // A line break as HTML writes it (`<br>`, `<br/>`, `<br />`) stays one.
-                    Some(tag) => {
-                        out.push_str(tag);
-                        chars.nth(tag.len() - 2);
-                    }
-                    None => out.push_str("&lt;"),
-                },
-                '[' | ']' | '`' | '\\' | '*' | '~' | '|' => {
-                    out.push('\\');
-                    out.push(c);
-                }
-                // Inside a word (`a_b`) an underscore is not emphasis; elsewhere it could be.
-                '_' if !(text[..i].ends_with(|p: char| p.is_alphanumeric())
-                    && text[i + 1..].starts_with(|n: char| n.is_alphanumeric())) =>
-                {
-                    out.push_str("\\_");
-                }
-                '>' => out.push_str("&gt;"),
-                '&' => out.push_str("&amp;"),
-                c => out.push(c),
-            }
-        }
-        if tail.is_empty() {
-            break;
-        }
-        // A URL runs to white space, a quote or an angle bracket; trailing punctuation is prose.
-        let end = tail
-            .find(|c: char| c.is_whitespace() || "\"'<>".contains(c))
-            .unwrap_or(tail.len());
-        let u = tail[..end].trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
-        out.push('<');
-        out.push_str(u);
-        out.push('>');
-        rest = &tail[u.len()..];
-    }
-    out
-}
-
-/// The HTML line break tag `text` starts with, `<br>`, `<br/>` or `<br />` (any case), if any.
-fn line_break(text: &str) -> Option<&str> {
-    if !text.get(..3)?.eq_ignore_ascii_case("<br") {
-        return None;
-    }
-    let after = &text[3..];
-    let spaces = after.len() - after.trim_start_matches(' ').len();
-    let close = ["/>", ">"]
-        .into_iter()
-        .find(|c| after[spaces..].starts_with(c))?;
-    Some(&text[..3 + spaces + close.len()])
-}
 
 /// The last path segment of a document's location (`xml.xsd`).
 fn file_name(src: &Source) -> String {
@@ -219,142 +37,6 @@ fn file_name(src: &Source) -> String {
             .unwrap_or(url)
             .to_owned(),
     }
-}
-
-fn memchr_iter(needle: u8, hay: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    hay.iter()
-        .enumerate()
-        .filter_map(move |(i, &b)| (b == needle).then_some(i))
-}
-
-fn collect_text(node: Node) -> String {
-    node.descendants()
-        .filter(Node::is_text)
-        .filter_map(|t| t.text())
-        .collect()
-}
-
-fn tidy(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let indent = lines
-        .iter()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.len() - l.trim_start().len())
-        .min()
-        .unwrap_or(0);
-    let mut out: Vec<String> = lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            if i == 0 {
-                l.trim().to_owned()
-            } else {
-                l.get(indent..)
-                    .unwrap_or(l.trim_start())
-                    .trim_end()
-                    .to_owned()
-            }
-        })
-        .collect();
-    while out.first().is_some_and(|l| l.is_empty()) {
-        out.remove(0);
-    }
-    while out.last().is_some_and(|l| l.is_empty()) {
-        out.pop();
-    }
-    out.join("\n")
-}
-
-/// Deepest element nesting accepted in a WSDL or schema document. roxmltree parses recursively, so
-/// a hostile or broken document nested thousands deep would overflow the stack; real documents stay
-/// far below this.
-pub const MAX_DEPTH: usize = 256;
-
-/// The byte offset where element nesting first exceeds `max`, scanning tags only (comments, CDATA,
-/// processing instructions, the DOCTYPE and quoted attribute values are skipped).
-pub(crate) fn too_deep(text: &str, max: usize) -> Option<usize> {
-    let b = text.as_bytes();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while let Some(off) = b[i..].iter().position(|&c| c == b'<') {
-        let start = i + off;
-        let rest = &b[start..];
-        let skip_to = |end: &[u8]| {
-            rest.windows(end.len())
-                .position(|w| w == end)
-                .map_or(b.len(), |p| start + p + end.len())
-        };
-        if rest.starts_with(b"<!--") {
-            i = skip_to(b"-->");
-        } else if rest.starts_with(b"<![CDATA[") {
-            i = skip_to(b"]]>");
-        } else if rest.starts_with(b"<?") {
-            i = skip_to(b"?>");
-        } else if rest.starts_with(b"<!") {
-            i = skip_to(b">");
-        } else if rest.starts_with(b"</") {
-            depth = depth.saturating_sub(1);
-            i = skip_to(b">");
-        } else {
-            // A start tag: find its end outside quoted values; `/>` closes it at once.
-            let mut j = start + 1;
-            let mut quote = None;
-            while j < b.len() {
-                match (quote, b[j]) {
-                    (None, q @ (b'"' | b'\'')) => quote = Some(q),
-                    (Some(q), c) if c == q => quote = None,
-                    (None, b'>') => break,
-                    _ => {}
-                }
-                j += 1;
-            }
-            if j >= b.len() || b[j - 1] != b'/' {
-                depth += 1;
-                if depth > max {
-                    return Some(start);
-                }
-            }
-            i = j + 1;
-        }
-        if i >= b.len() {
-            break;
-        }
-    }
-    None
-}
-
-fn parse<'t>(name: &Arc<str>, text: &'t str) -> Result<Document<'t>> {
-    if let Some(at) = too_deep(text, MAX_DEPTH) {
-        let (line, column) = loader::line_column(text.as_bytes(), at);
-        return Err(Error::new(
-            ErrorKind::Invalid(format!("elements nested deeper than {MAX_DEPTH} levels")),
-            Some(Loc {
-                file: name.clone(),
-                line,
-                column,
-            }),
-        ));
-    }
-    let opts = roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..Default::default()
-    };
-    Document::parse_with_options(text, opts).map_err(|e| {
-        let pos = e.pos();
-        // The location leads the message: roxmltree's own ` at row:col` is dropped.
-        let text = e.to_string();
-        let at = format!(" at {}:{}", pos.row, pos.col);
-        let text = text.strip_suffix(&at).unwrap_or(&text).to_owned();
-        Error::new(
-            ErrorKind::Xml(text),
-            Some(Loc {
-                file: name.clone(),
-                line: pos.row,
-                column: pos.col,
-            }),
-        )
-    })
 }
 
 struct Driver<'l> {
@@ -443,8 +125,8 @@ impl Driver<'_> {
         let root = doc.root_element();
         let root_ns = root.tag_name().namespace();
         let wsdl_ns = match (root_ns, root.tag_name().name()) {
-            (Some(wsdl::WSDL), "definitions") => Some(wsdl::WSDL),
-            (Some(wsdl::WSDL20), "description") => Some(wsdl::WSDL20),
+            (Some(WSDL), "definitions") => Some(WSDL),
+            (Some(WSDL20), "description") => Some(WSDL20),
             _ => None,
         };
         if let Some(wsdl_ns) = wsdl_ns {
@@ -455,7 +137,7 @@ impl Driver<'_> {
                     .to_owned();
                 self.defs.doc = ctx.documentation(root);
             }
-            let imports = if wsdl_ns == wsdl::WSDL {
+            let imports = if wsdl_ns == WSDL {
                 wsdl::read_definitions(&ctx, root, &mut self.defs)?
             } else {
                 wsdl20::read_description(&ctx, root, &mut self.wsdl20)?
@@ -649,7 +331,7 @@ impl Driver<'_> {
                 }
             }
             self.schema(&ctx, src, root, inherited_tns)
-        } else if root.tag_name().namespace() == Some(wsdl::WSDL) {
+        } else if root.tag_name().namespace() == Some(WSDL) {
             // Some services point xs:import at a WSDL whose types hold the schema.
             for schema in root.descendants().filter(xsd::is_schema) {
                 self.schema(&ctx, src, schema, None)?;
@@ -663,54 +345,6 @@ impl Driver<'_> {
                 )),
                 at,
             ))
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{markdown_line, too_deep};
-
-    #[test]
-    fn nesting_depth_is_bounded() {
-        let deep = "<a>".repeat(300) + &"</a>".repeat(300);
-        assert_eq!(too_deep(&deep, 256), Some(3 * 256));
-        let ok = "<a>".repeat(200) + &"</a>".repeat(200);
-        assert_eq!(too_deep(&ok, 256), None);
-        // Empty elements, comments, CDATA, PIs and quoted `>` do not nest.
-        let flat = "<?xml version='1.0'?><!-- <a> --><r x='>'>".to_owned()
-            + &"<e/><![CDATA[<a><a>]]>".repeat(500)
-            + "</r>";
-        assert_eq!(too_deep(&flat, 2), None);
-    }
-
-    #[test]
-    fn documentation_reads_as_written_without_doctests_or_rustdoc_warnings() {
-        for (text, doc) in [
-            ("\t\tIndented prose", "Indented prose"),
-            (
-                "See [RFC3927] & <b>bold</b>",
-                r"See \[RFC3927\] &amp; &lt;b&gt;bold&lt;/b&gt;",
-            ),
-            (
-                "At http://example.com/a_b, or (https://x.org/y).",
-                "At <http://example.com/a_b>, or (<https://x.org/y>).",
-            ),
-            ("```xml", r"\`\`\`xml"),
-            ("# not a heading, #1", r"\# not a heading, #1"),
-            (
-                "2*3*4 ~~x~~ |a|b| a_b _c_ ___x___",
-                r"2\*3\*4 \~\~x\~\~ \|a\|b\| a_b \_c\_ \_\_\_x\_\_\_",
-            ),
-            ("--------", r"\--------"),
-            ("= =", r"\= ="),
-            ("http://", "<http://>"),
-            (
-                "one<br />two<BR>three<brr>",
-                "one<br />two<BR>three&lt;brr&gt;",
-            ),
-        ] {
-            assert_eq!(markdown_line(text), doc, "{text:?}");
         }
     }
 }

@@ -16,10 +16,9 @@
 
 use roxmltree::Node;
 
-use crate::model::addressing::{AddressingFacts, AddressingVersion, OperationActions};
-use crate::model::components::QName;
-use crate::model::ir::Warning;
-use crate::read::DocCtx;
+use crate::error::Warning;
+use crate::read::components::{AddressingFacts, AddressingVersion, OperationActions, QName};
+use crate::read::document::DocCtx;
 
 /// The names of the elements read, in WSDL 1.1 and in WSDL 2.0.
 struct Dialect {
@@ -39,7 +38,7 @@ const WSDL11: Dialect = Dialect {
 };
 
 const WSDL20: Dialect = Dialect {
-    ns: crate::read::wsdl::WSDL20,
+    ns: crate::read::components::WSDL20,
     port_type: "interface",
     port: "endpoint",
     faults: ["infault", "outfault"],

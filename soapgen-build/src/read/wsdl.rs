@@ -1,16 +1,14 @@
 //! Reads WSDL 1.1 `definitions` (WSDL 1.1 §2) with the SOAP 1.1 (§3), SOAP 1.2 and HTTP (§4) binding
 //! extensions into [`Definitions`].
 
+use std::collections::BTreeMap;
+
 use roxmltree::Node;
 
 use crate::error::{Error, ErrorKind, Loc, Result};
-use crate::model::components::*;
-use crate::read::DocCtx;
+use crate::read::components::*;
+use crate::read::document::DocCtx;
 
-/// The WSDL 1.1 namespace.
-pub const WSDL: &str = "http://schemas.xmlsoap.org/wsdl/";
-/// The WSDL 2.0 namespace.
-pub const WSDL20: &str = "http://www.w3.org/ns/wsdl";
 const SOAP11: &str = "http://schemas.xmlsoap.org/wsdl/soap/";
 const SOAP12: &str = "http://schemas.xmlsoap.org/wsdl/soap12/";
 const HTTP: &str = "http://schemas.xmlsoap.org/wsdl/http/";
@@ -75,7 +73,8 @@ fn style(v: Option<&str>) -> Option<Style> {
 }
 
 /// Reads the messages, portTypes, bindings and services of one `wsdl:definitions` into `defs` and
-/// returns its `wsdl:import`s. The `wsdl:types` schemas are read by the caller.
+/// returns its `wsdl:import`s; then its WS-Addressing facts ([`policy`](crate::read::policy)).
+/// The `wsdl:types` schemas are read by the caller.
 ///
 /// # Errors
 ///
@@ -95,150 +94,165 @@ pub fn read_definitions(
         if c.tag_name().namespace() != Some(WSDL) {
             continue; // extensibility elements (policies…) at the top level carry no messages
         }
-        let loc = doc.loc(c);
         match c.tag_name().name() {
             "import" => imports.push(WsdlImport {
                 location: required(doc, c, "location")?.to_owned(),
-                loc,
+                loc: doc.loc(c),
             }),
             "message" => {
-                let name = qn(required(doc, c, "name")?);
-                let mut parts = Vec::new();
-                for p in wsdl_children(c, "part") {
-                    let ploc = doc.loc(p);
-                    let kind = if let Some(e) = doc.qname_attr(p, "element")? {
-                        PartKind::Element(e)
-                    } else if let Some(t) = doc.qname_attr(p, "type")? {
-                        PartKind::Type(t)
-                    } else {
-                        return Err(Error::at(
-                            ErrorKind::Missing("`element` or `type` on wsdl:part".into()),
-                            &ploc,
-                        ));
-                    };
-                    parts.push(Part {
-                        name: required(doc, p, "name")?.to_owned(),
-                        kind,
-                        loc: ploc,
-                    });
-                }
-                if let Some(prev) = defs.messages.get(&name) {
-                    return Err(Error::at(
-                        ErrorKind::Duplicate(format!(
-                            "message {name} (first defined at {})",
-                            prev.loc
-                        )),
-                        &loc,
-                    ));
-                }
-                defs.messages
-                    .insert(name.clone(), Message { name, parts, loc });
+                let m = read_message(doc, c, qn(required(doc, c, "name")?))?;
+                insert_once(&mut defs.messages, "message", m.name.clone(), m, |m| &m.loc)?;
             }
             "portType" => {
-                let name = qn(required(doc, c, "name")?);
-                let mut operations = Vec::new();
-                for o in wsdl_children(c, "operation") {
-                    let oloc = doc.loc(o);
-                    let msgs: Vec<Node> = o
-                        .children()
-                        .filter(|m| m.is_element() && m.tag_name().namespace() == Some(WSDL))
-                        .collect();
-                    let first_io = msgs
-                        .iter()
-                        .find(|m| matches!(m.tag_name().name(), "input" | "output"));
-                    if first_io.is_some_and(|m| m.tag_name().name() == "output") {
-                        return Err(Error::at(
-                            ErrorKind::Unsupported(
-                                "solicit-response and notification operations (output before input, WSDL 1.1 §2.4.3–4): a client cannot call them".into(),
-                            ),
-                            &oloc,
-                        ));
-                    }
-                    let mut op = PortTypeOperation {
-                        name: required(doc, o, "name")?.to_owned(),
-                        input: None,
-                        input_name: None,
-                        output: None,
-                        faults: Vec::new(),
-                        doc: doc.documentation(o),
-                        loc: oloc,
-                    };
-                    for m in msgs {
-                        match m.tag_name().name() {
-                            "input" => {
-                                op.input = Some(required_qname(doc, m, "message")?);
-                                op.input_name = m.attribute("name").map(str::to_owned);
-                            }
-                            "output" => op.output = Some(required_qname(doc, m, "message")?),
-                            "fault" => op.faults.push((
-                                required(doc, m, "name")?.to_owned(),
-                                required_qname(doc, m, "message")?,
-                            )),
-                            _ => {}
-                        }
-                    }
-                    operations.push(op);
-                }
-                if let Some(prev) = defs.port_types.get(&name) {
-                    return Err(Error::at(
-                        ErrorKind::Duplicate(format!(
-                            "portType {name} (first defined at {})",
-                            prev.loc
-                        )),
-                        &loc,
-                    ));
-                }
-                defs.port_types.insert(
-                    name.clone(),
-                    PortType {
-                        name,
-                        operations,
-                        doc: doc.documentation(c),
-                        loc,
-                    },
-                );
+                let pt = read_port_type(doc, c, qn(required(doc, c, "name")?))?;
+                insert_once(&mut defs.port_types, "portType", pt.name.clone(), pt, |p| {
+                    &p.loc
+                })?;
             }
             "binding" => {
                 let b = read_binding(doc, c, qn(required(doc, c, "name")?))?;
-                if let Some(prev) = defs.bindings.get(&b.name) {
-                    return Err(Error::at(
-                        ErrorKind::Duplicate(format!(
-                            "binding {} (first defined at {})",
-                            b.name, prev.loc
-                        )),
-                        &loc,
-                    ));
-                }
-                defs.bindings.insert(b.name.clone(), b);
+                insert_once(&mut defs.bindings, "binding", b.name.clone(), b, |b| &b.loc)?;
             }
             "service" => {
-                let name = qn(required(doc, c, "name")?);
-                let mut ports = Vec::new();
-                for p in wsdl_children(c, "port") {
-                    let address = p
-                        .children()
-                        .find(|a| a.is_element() && a.tag_name().name() == "address")
-                        .and_then(|a| a.attribute("location"))
-                        .map(str::to_owned);
-                    ports.push(Port {
-                        name: required(doc, p, "name")?.to_owned(),
-                        binding: required_qname(doc, p, "binding")?,
-                        address,
-                        loc: doc.loc(p),
-                    });
-                }
-                defs.services.push(Service {
-                    name,
-                    ports,
-                    doc: doc.documentation(c),
-                    loc,
-                });
+                let s = read_service(doc, c, qn(required(doc, c, "name")?))?;
+                defs.services.push(s);
             }
             _ => {}
         }
     }
     crate::read::policy::read(doc, root, &tns, &mut defs.addressing, &mut defs.warnings);
     Ok(imports)
+}
+
+/// Adds `value` under `name`, unless a definition of that name was read already (WSDL 1.1 §2.1.1:
+/// names are unique in their symbol space): then a [`ErrorKind::Duplicate`] at the new one,
+/// naming where the first is.
+fn insert_once<T>(
+    map: &mut BTreeMap<QName, T>,
+    what: &str,
+    name: QName,
+    value: T,
+    loc: impl Fn(&T) -> &Loc,
+) -> Result<()> {
+    if let Some(prev) = map.get(&name) {
+        return Err(Error::at(
+            ErrorKind::Duplicate(format!("{what} {name} (first defined at {})", loc(prev))),
+            loc(&value),
+        ));
+    }
+    map.insert(name, value);
+    Ok(())
+}
+
+/// A `wsdl:message` and its parts, each typed by `element=` or `type=` (WSDL 1.1 §2.3).
+fn read_message(doc: &DocCtx, node: Node, name: QName) -> Result<Message> {
+    let mut parts = Vec::new();
+    for p in wsdl_children(node, "part") {
+        let ploc = doc.loc(p);
+        let kind = if let Some(e) = doc.qname_attr(p, "element")? {
+            PartKind::Element(e)
+        } else if let Some(t) = doc.qname_attr(p, "type")? {
+            PartKind::Type(t)
+        } else {
+            return Err(Error::at(
+                ErrorKind::Missing("`element` or `type` on wsdl:part".into()),
+                &ploc,
+            ));
+        };
+        parts.push(Part {
+            name: required(doc, p, "name")?.to_owned(),
+            kind,
+            loc: ploc,
+        });
+    }
+    Ok(Message {
+        name,
+        parts,
+        loc: doc.loc(node),
+    })
+}
+
+/// A `wsdl:portType` and its operations (WSDL 1.1 §2.4).
+fn read_port_type(doc: &DocCtx, node: Node, name: QName) -> Result<PortType> {
+    let operations = wsdl_children(node, "operation")
+        .map(|o| read_port_type_operation(doc, o))
+        .collect::<Result<_>>()?;
+    Ok(PortType {
+        name,
+        operations,
+        doc: doc.documentation(node),
+        loc: doc.loc(node),
+    })
+}
+
+/// One operation of a portType: its input, output and faults (WSDL 1.1 §2.4.1–§2.4.2, §2.4.5).
+/// Solicit-response and notification operations (§2.4.3–§2.4.4), where the service speaks
+/// first, are refused.
+fn read_port_type_operation(doc: &DocCtx, node: Node) -> Result<PortTypeOperation> {
+    let loc = doc.loc(node);
+    let msgs: Vec<Node> = node
+        .children()
+        .filter(|m| m.is_element() && m.tag_name().namespace() == Some(WSDL))
+        .collect();
+    let first_io = msgs
+        .iter()
+        .find(|m| matches!(m.tag_name().name(), "input" | "output"));
+    if first_io.is_some_and(|m| m.tag_name().name() == "output") {
+        return Err(Error::at(
+            ErrorKind::Unsupported(
+                "solicit-response and notification operations (output before input, WSDL 1.1 §2.4.3–4): a client cannot call them".into(),
+            ),
+            &loc,
+        ));
+    }
+    let mut op = PortTypeOperation {
+        name: required(doc, node, "name")?.to_owned(),
+        input: None,
+        input_name: None,
+        output: None,
+        faults: Vec::new(),
+        doc: doc.documentation(node),
+        loc,
+    };
+    for m in msgs {
+        match m.tag_name().name() {
+            "input" => {
+                op.input = Some(required_qname(doc, m, "message")?);
+                op.input_name = m.attribute("name").map(str::to_owned);
+            }
+            "output" => op.output = Some(required_qname(doc, m, "message")?),
+            "fault" => op.faults.push((
+                required(doc, m, "name")?.to_owned(),
+                required_qname(doc, m, "message")?,
+            )),
+            _ => {}
+        }
+    }
+    Ok(op)
+}
+
+/// A `wsdl:service` and its ports, each with its binding and `soap:address` (WSDL 1.1 §2.7, §3.8).
+fn read_service(doc: &DocCtx, node: Node, name: QName) -> Result<Service> {
+    let mut ports = Vec::new();
+    for p in wsdl_children(node, "port") {
+        let address = p
+            .children()
+            .find(|a| a.is_element() && a.tag_name().name() == "address")
+            .and_then(|a| a.attribute("location"))
+            .map(str::to_owned);
+        ports.push(Port {
+            name: required(doc, p, "name")?.to_owned(),
+            binding: required_qname(doc, p, "binding")?,
+            address,
+            loc: doc.loc(p),
+        });
+    }
+    Ok(Service {
+        name,
+        ports,
+        doc: doc.documentation(node),
+        loc: doc.loc(node),
+    })
 }
 
 fn read_binding(doc: &DocCtx, node: Node, name: QName) -> Result<Binding> {

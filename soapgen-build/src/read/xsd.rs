@@ -4,8 +4,8 @@
 use roxmltree::Node;
 
 use crate::error::{Error, ErrorKind, Loc, Result};
-use crate::model::components::*;
-use crate::read::DocCtx;
+use crate::read::components::*;
+use crate::read::document::DocCtx;
 
 /// A document a schema asks for.
 #[derive(Debug, Clone)]

@@ -12,6 +12,7 @@ fn crates() -> Vec<PathBuf> {
     [
         "soapgen-runtime",
         "soapgen-build",
+        "soapgen-cli",
         "soapgen-macros",
         "soapgen-contract",
     ]

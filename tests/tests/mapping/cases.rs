@@ -694,8 +694,8 @@ async fn default_namespace_requests_are_accepted_by_gsoap_and_infoset_equal() {
             args.push("--default-namespaces");
         }
         use clap::Parser;
-        let cli = soapgen_build::cli::Cli::parse_from(args);
-        let out = soapgen_build::cli::run(cli).unwrap();
+        let cli = soapgen_cli::Cli::parse_from(args);
+        let out = soapgen_cli::run(cli).unwrap();
         let sample =
             &out[out.find("<soapenv:Envelope").unwrap()..out.find("</soapenv:Envelope>").unwrap()];
         assert_eq!(start_tags(sample), start_tags(sent), "{sample}\n{sent}");

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use clap::Parser;
-use soapgen_build::cli::{run, Cli};
+use soapgen_cli::{run, Cli};
 
 #[test]
 fn regenerating_the_checked_in_client_gives_no_diff() {
@@ -48,7 +48,7 @@ fn regenerating_the_checked_in_client_gives_no_diff() {
             assert!(
                 a == b,
                 "{file} of the checked-in client is not what `soapgen generate` writes now: regenerate it with\n  \
-                 cargo run -p soapgen-build --features cli --bin soapgen -- generate examples/wsdl/globalweather.wsdl \
+                 cargo run -p soapgen-cli -- generate examples/wsdl/globalweather.wsdl \
                  -o examples/generated/globalweather-client --name globalweather-client --runtime path:../../../soapgen-runtime"
             );
         }

@@ -701,8 +701,8 @@ fn fetch_docs(name: &str) -> (PathBuf, PathBuf) {
     (docs, root.join("out"))
 }
 
-fn fetch_options(url: String, out: &std::path::Path) -> soapgen_build::fetch::FetchOptions {
-    let mut o = soapgen_build::fetch::FetchOptions::new(url, out);
+fn fetch_options(url: String, out: &std::path::Path) -> soapgen_cli::fetch::FetchOptions {
+    let mut o = soapgen_cli::fetch::FetchOptions::new(url, out);
     o.progress = false;
     o.timeout = std::time::Duration::from_secs(10);
     o
@@ -714,7 +714,7 @@ fn fetch_options(url: String, out: &std::path::Path) -> soapgen_build::fetch::Fe
 /// refused with the server's 401.
 #[test]
 fn fetch_answers_the_peers_digest_challenge() {
-    use soapgen_build::fetch::{fetch, AuthScheme, FetchError};
+    use soapgen_cli::fetch::{fetch, AuthScheme, FetchError};
     let (docs, out) = fetch_docs("digest");
     let peer = peers::gsoap_auth(&["--digest", "dave:s3cret", "--docs", docs.to_str().unwrap()]);
     let url = format!("http://127.0.0.1:{}/svc/svc.wsdl?wsdl", peer.port());
@@ -776,7 +776,7 @@ fn fetch_answers_the_peers_digest_challenge() {
 #[test]
 fn fetch_presents_a_client_certificate() {
     use clap::Parser as _;
-    use soapgen_build::fetch::fetch;
+    use soapgen_cli::fetch::fetch;
     let (docs, out) = fetch_docs("mtls");
     let keyfile = localhost_keyfile();
     let pki = pki::test_pki();
@@ -789,7 +789,7 @@ fn fetch_presents_a_client_certificate() {
         docs.to_str().unwrap(),
     ]);
     let url = format!("https://127.0.0.1:{}/svc.wsdl", peer.port());
-    let cli = soapgen_build::cli::Cli::try_parse_from([
+    let cli = soapgen_cli::Cli::try_parse_from([
         "soapgen",
         "fetch",
         &url,
@@ -804,7 +804,7 @@ fn fetch_presents_a_client_certificate() {
         pki.path("client.key").to_str().unwrap(),
     ])
     .unwrap();
-    let report = soapgen_build::cli::run(cli).unwrap_or_else(|e| panic!("{e}"));
+    let report = soapgen_cli::run(cli).unwrap_or_else(|e| panic!("{e}"));
     assert!(report.contains("fetched 2 documents"), "{report}");
     assert!(out.join("pem").join("types.xsd").is_file());
 
@@ -825,7 +825,7 @@ fn fetch_presents_a_client_certificate() {
     o.client_identity = None;
     let e = fetch(&o).unwrap_err();
     assert!(
-        matches!(e, soapgen_build::fetch::FetchError::Transport { .. }),
+        matches!(e, soapgen_cli::fetch::FetchError::Transport { .. }),
         "{e:?}"
     );
     assert!(
@@ -834,7 +834,7 @@ fn fetch_presents_a_client_certificate() {
         peer.stderr_output()
     );
     // A PKCS#12 store with the wrong password is refused before anything is sent.
-    let cli = soapgen_build::cli::Cli::try_parse_from([
+    let cli = soapgen_cli::Cli::try_parse_from([
         "soapgen",
         "fetch",
         &url,
@@ -846,7 +846,7 @@ fn fetch_presents_a_client_certificate() {
         "not-it",
     ])
     .unwrap();
-    let e = soapgen_build::cli::run(cli).unwrap_err();
+    let e = soapgen_cli::run(cli).unwrap_err();
     assert!(e.to_string().contains("--client-pkcs12"), "{e}");
 }
 
@@ -856,7 +856,7 @@ fn fetch_presents_a_client_certificate() {
 /// error, naming the user and not the password.
 #[test]
 fn fetch_authenticates_with_ntlm_and_negotiate() {
-    use soapgen_build::fetch::{fetch, AuthScheme, FetchError};
+    use soapgen_cli::fetch::{fetch, AuthScheme, FetchError};
     for (protocol, scheme) in [
         ("ntlm", AuthScheme::Ntlm),
         ("negotiate", AuthScheme::Negotiate),

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use base64::Engine as _;
-use soapgen_build::cert::extract;
-use soapgen_build::cli::main_with_args;
+use soapgen_cli::cert::extract;
+use soapgen_cli::main_with_args;
 use soapgen_runtime::wss::{WssConfig, X509Signer};
 use soapgen_runtime::SoapVersion;
 use soapgen_tests::pki::{openssl, test_pki};

@@ -1,7 +1,13 @@
 //! Attribute uses (XML Schema Part 1 §3.2, §3.5 attribute groups, §3.10 `anyAttribute`) as
 //! fields, with their `default`/`fixed` value constraints (§3.2.1).
 
-use super::*;
+use std::collections::BTreeSet;
+
+use super::context::{append_doc, prose, undefined, Builder, R};
+use super::fields::{push_any_attribute, Collector};
+use crate::model::ir::*;
+use crate::model::names;
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     pub(super) fn attributes(
@@ -36,15 +42,15 @@ impl<'d> Builder<'d> {
                     }
                     let (ty_ref, doc) = if a.is_ref {
                         match self.schemas().attributes.get(&a.name).cloned() {
-                            Some(g) => (g.ty, a.doc.clone().or(g.doc)),
+                            Some(g) => (g.ty, prose(a.doc.as_ref().or(g.doc.as_ref()))),
                             // xml:lang and friends without xml.xsd loaded: plain strings.
                             None if a.name.ns == "http://www.w3.org/XML/1998/namespace" => {
-                                (None, a.doc.clone())
+                                (None, prose(a.doc.as_ref()))
                             }
                             None => return Err(undefined(format!("attribute {}", a.name), &a.loc)),
                         }
                     } else {
-                        (a.ty.clone(), a.doc.clone())
+                        (a.ty.clone(), prose(a.doc.as_ref()))
                     };
                     let base = match &ty_ref {
                         None => Base::Std("String"),
@@ -74,7 +80,7 @@ impl<'d> Builder<'d> {
                     if let Some((d, fixed)) = &constraint {
                         let what = if *fixed { "Fixed value" } else { "Default" };
                         let line = format!("{what} when absent: `{d}`.");
-                        append_doc(&mut doc, line);
+                        append_doc(&mut doc, Paragraph::Markdown(line));
                     }
                     c.push(
                         &a.name.local.clone(),
@@ -97,55 +103,6 @@ impl<'d> Builder<'d> {
         }
         Ok(())
     }
-}
-
-/// An element field's default or fixed value (XML Schema Part 1 §3.3.1 {value constraint}): noted in
-/// its documentation and, for a simple type (`simple`), read for a present, empty element (§3.3.4
-/// item 5.1; a complex type's simple content with a default is only documented).
-pub(super) fn value_constraint(
-    field: Option<&mut FieldDecl>,
-    simple: bool,
-    default: Option<&String>,
-    fixed: Option<&String>,
-) {
-    let value = default
-        .map(|d| ("Default", d))
-        .or(fixed.map(|f| ("Fixed value", f)));
-    let (Some((what, v)), Some(f)) = (value, field) else {
-        return;
-    };
-    if simple {
-        f.constraint = Some((v.clone(), fixed.is_some() && default.is_none()));
-    }
-    let line = format!("{what} when present and empty: `{v}` (an absent element stays absent).");
-    append_doc(&mut f.doc, line);
-}
-
-/// The field of an `xs:anyAttribute` wildcard (XML Schema Part 1 §3.10), once per type however many
-/// wildcards its base, its attribute groups and itself declare (§3.4.2 takes their union).
-pub(super) fn push_any_attribute(c: &mut Collector) {
-    if c.fields.iter().any(|f| f.kind == FieldKind::AnyAttribute) {
-        return;
-    }
-    c.push(
-        "any_attribute",
-        FieldDecl {
-            name: String::new(),
-            xml: QName::new("", ""),
-            kind: FieldKind::AnyAttribute,
-            constraint: None,
-            min_occurs: 0,
-            ty: TypeExpr {
-                base: Base::Runtime("types::AnyAttribute"),
-                card: Occurrence::Many,
-                boxed: false,
-            },
-            doc: Some(
-                "Attributes matched by the wildcard `xs:anyAttribute`, kept by name and value."
-                    .into(),
-            ),
-        },
-    );
 }
 
 #[cfg(test)]

@@ -1,7 +1,13 @@
 //! Where an XSD `choice` (XML Schema Part 1 §3.8, compositor `choice`) becomes a Rust enum: one
 //! variant per alternative (an element, a nested sequence as a struct, a wildcard), in document order.
 
-use super::*;
+use super::context::{prose, undefined, unsupported, Builder, R};
+use super::fields::majority_namespace;
+use super::particles::first_element;
+use crate::error::Loc;
+use crate::model::ir::*;
+use crate::model::names::{self, Scope};
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     /// The enum for the choice of `ps` (XML Schema Part 1 §3.8), named `name`; `origin` says what
@@ -78,7 +84,7 @@ impl<'d> Builder<'d> {
             Term::Element(le) => {
                 let hint = format!("{owner}{}", names::type_name(&le.name.local));
                 let base = self.type_ref(le.ty.as_ref(), &hint)?;
-                element(&le.name, base, le.nillable, le.doc.clone());
+                element(&le.name, base, le.nillable, prose(le.doc.as_ref()));
                 return Ok(());
             }
             Term::ElementRef(r) => {
@@ -96,7 +102,7 @@ impl<'d> Builder<'d> {
                 }
                 for m in &set {
                     let (base, nillable) = self.element_content(m, &q.loc, 0)?;
-                    let doc = self.schemas().elements.get(m).and_then(|e| e.doc.clone());
+                    let doc = prose(self.schemas().elements.get(m).and_then(|e| e.doc.as_ref()));
                     element(m, base, nillable, doc);
                 }
                 return Ok(());
@@ -121,9 +127,9 @@ impl<'d> Builder<'d> {
                     xml: None,
                     any: true,
                     ty: TypeExpr::one(Base::Runtime("types::AnyElement")),
-                    doc: Some(format!(
+                    doc: Some(Doc::markdown(format!(
                         "An element matched by the wildcard `xs:any namespace=\"{namespace}\"`, kept as XML."
-                    )),
+                    ))),
                 });
                 return Ok(());
             }
@@ -145,7 +151,9 @@ impl<'d> Builder<'d> {
             xml: None,
             any: false,
             ty: TypeExpr::one(Base::Named(sname)),
-            doc: Some("A sequence of elements (one alternative of the choice).".into()),
+            doc: Some(Doc::markdown(
+                "A sequence of elements (one alternative of the choice).",
+            )),
         });
         Ok(())
     }

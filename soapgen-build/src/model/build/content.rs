@@ -2,7 +2,13 @@
 //! mixed, empty, simple content (an extension or restriction of a simple type with attributes),
 //! and complex content derived by extension or restriction.
 
-use super::*;
+use std::collections::BTreeSet;
+
+use super::context::{undefined, unsupported, Builder, R};
+use super::fields::{push_any_attribute, Collector};
+use crate::error::{Error, ErrorKind, Loc};
+use crate::model::ir::*;
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     /// Collects the fields of `ct`'s content and attributes, base types first.
@@ -172,7 +178,9 @@ fn push_mixed(c: &mut Collector) {
             kind: FieldKind::Content,
             ty: TypeExpr::one(Base::Runtime("types::AnyXml")),
             min_occurs: 0,
-            doc: Some("Mixed content (text and elements), kept as XML.".into()),
+            doc: Some(Doc::markdown(
+                "Mixed content (text and elements), kept as XML.",
+            )),
         },
     );
 }
@@ -187,7 +195,7 @@ fn text_field(base: Base, doc: &str) -> FieldDecl {
         kind: FieldKind::Text,
         ty: TypeExpr::one(base),
         min_occurs: 0,
-        doc: Some(doc.into()),
+        doc: Some(Doc::markdown(doc)),
     }
 }
 

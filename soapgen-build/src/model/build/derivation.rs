@@ -2,7 +2,12 @@
 //! enum (XML Schema Part 1 §2.6.1, §3.4.2), and the members of a substitution group its
 //! alternatives (§3.3.2 {substitution group affiliation}, §3.3.6).
 
-use super::*;
+use std::collections::BTreeSet;
+
+use super::context::{unsupported, Builder, TypeKey, R};
+use crate::model::ir::*;
+use crate::read::components::*;
+use std::collections::VecDeque;
 
 impl<'d> Builder<'d> {
     /// The types an element declared with the complexType `q` may hold (XML Schema Part 1 §3.4.6
@@ -66,7 +71,7 @@ impl<'d> Builder<'d> {
             name.clone(),
             TypeDecl::Derivations(DerivationsDecl {
                 name,
-                doc: Some(doc),
+                doc: Some(Doc::markdown(doc)),
                 base: q.clone(),
                 is_abstract,
                 variants,

@@ -2,7 +2,14 @@
 //! operation (the element named after the operation, a sequence of elements) is unwrapped into
 //! parameters, as svcutil and zeep present it.
 
-use super::*;
+use std::collections::BTreeSet;
+
+use super::context::{append_doc, undefined, Builder, WrapperChild, R};
+use super::fields::card;
+use crate::error::Loc;
+use crate::model::ir::*;
+use crate::model::names::{self, Scope};
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     /// The children of a wrapper element: `Some` if its type is a plain sequence of elements with no
@@ -132,11 +139,7 @@ impl<'d> Builder<'d> {
                     let pname =
                         names::escape_keyword(&pscope.unique(&names::field_name(&name.local)));
                     if let Some(d) = doc {
-                        param_docs.push(format!(
-                            "- `{}`: {}",
-                            pname.trim_start_matches("r#"),
-                            d.replace('\n', " ")
-                        ));
+                        param_docs.push((pname.trim_start_matches("r#").to_owned(), d));
                     }
                     decl.params.push(ParamDecl {
                         name: pname,
@@ -149,7 +152,10 @@ impl<'d> Builder<'d> {
                     });
                 }
                 if !param_docs.is_empty() {
-                    let block = format!("Parameters:\n{}", param_docs.join("\n"));
+                    let block = Paragraph::List {
+                        heading: "Parameters:".to_owned(),
+                        items: param_docs,
+                    };
                     append_doc(&mut decl.doc, block);
                 }
                 match (&resp, outs) {

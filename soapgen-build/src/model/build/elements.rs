@@ -1,7 +1,11 @@
 //! Element declarations (XML Schema Part 1 §3.3) as fields: global or local, by type or anonymous,
 //! nillable, with their occurrence.
 
-use super::*;
+use super::context::{undefined, unsupported, Builder, TypeKey, R};
+use super::fields::{card, Collector};
+use crate::error::{Error, ErrorKind, Loc};
+use crate::model::ir::*;
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     /// The Rust type of a global element's content.
@@ -91,7 +95,7 @@ impl<'d> Builder<'d> {
                 } else {
                     0
                 },
-                doc,
+                doc: doc.map(Doc::prose),
             },
         );
         Ok(())

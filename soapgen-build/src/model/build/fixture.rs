@@ -1,7 +1,8 @@
 //! Test fixtures for the lowering files: a schema wrapped in a one-operation WSDL 1.1 document,
 //! lowered to the [`Module`] the emitter would get, and lookups into it.
 
-use super::*;
+use crate::model::ir::*;
+use crate::read::components::*;
 
 /// The target namespace of [`lower`]'s schema and WSDL (prefix `tns`).
 pub(super) const NS: &str = "urn:ir-test";

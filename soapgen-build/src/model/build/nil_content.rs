@@ -5,7 +5,10 @@
 //! whose content is nil, and writes back the same; the same struct elsewhere reads and writes as
 //! before with a `Nillable::Value` content.
 
-use super::*;
+use std::collections::BTreeSet;
+
+use super::context::Builder;
+use crate::model::ir::*;
 
 impl<'d> Builder<'d> {
     /// Makes the text field of every simpleContent struct with attributes that a nillable field,

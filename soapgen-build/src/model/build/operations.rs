@@ -3,7 +3,14 @@
 //! fault set (§2.4.5 faults) and attachments (§5 MIME binding); operations that cannot be
 //! generated are dropped with a located note when asked.
 
-use super::*;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::context::{prose, undefined, unsupported, Builder, R};
+use crate::error::{Error, ErrorKind, Loc, Warning};
+use crate::model::clients;
+use crate::model::ir::*;
+use crate::model::names::{self, Scope};
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     /// With `skip_unsupported`: drops the types that failed and every type that reaches one, and the
@@ -128,10 +135,15 @@ impl<'d> Builder<'d> {
             .services
             .iter()
             .find(|s| s.ports.iter().any(|p| p.binding == binding.name))
-            .and_then(|s| s.doc.clone());
-        let doc = match (service_doc, pt.doc.clone()) {
-            (Some(s), Some(p)) if s != p => Some(format!("{s}\n\n{p}")),
-            (s, p) => s.or(p),
+            .and_then(|s| s.doc.as_ref());
+        // Both, unless they say the same (however indented).
+        let doc = match (service_doc, pt.doc.as_ref()) {
+            (Some(s), Some(p)) if !s.lines().map(str::trim).eq(p.lines().map(str::trim)) => {
+                Some(Doc {
+                    paragraphs: vec![Paragraph::Prose(s.clone()), Paragraph::Prose(p.clone())],
+                })
+            }
+            (s, p) => prose(s.or(p)),
         };
         Ok(ClientDecl {
             name: String::new(),
@@ -221,7 +233,7 @@ impl<'d> Builder<'d> {
                 name.clone(),
                 TypeDecl::Faults(FaultsDecl {
                     name: name.clone(),
-                    doc: Some(doc),
+                    doc: Some(Doc::markdown(doc)),
                     variants: self.fault_sets[i].clone(),
                 }),
             );
@@ -252,6 +264,9 @@ impl<'d> Builder<'d> {
             .ok_or_else(|| undefined(format!("part {part} of message {mq}"), loc))
     }
 
+    /// The method of binding operation `bop` (of `binding`, binding portType `pt`), named
+    /// `method`: the portType operation's messages read by its style (document or rpc) and use,
+    /// then its headers, attachments and fault set.
     fn operation(
         &mut self,
         binding: &Binding,
@@ -275,10 +290,69 @@ impl<'d> Builder<'d> {
             .as_ref()
             .map(|q| self.message(q, &op.loc))
             .transpose()?;
+        let (in_bind, out_bind, encoded) = self.body_use(binding, bop, style)?;
+        check_attachments(input, &in_bind)?;
+        if let Some(output) = output {
+            check_attachments(output, &out_bind)?;
+        }
+        let header_parts: BTreeSet<(QName, String)> = in_bind
+            .iter()
+            .chain(out_bind.iter())
+            .flat_map(|b| b.headers.iter().map(|(m, p, _)| (m.clone(), p.clone())))
+            .collect();
+        let in_parts = body_parts(input, &in_bind, &header_parts);
+        let out_parts = output.map(|m| body_parts(m, &out_bind, &header_parts));
+        // A document-style output message with no parts at all (WSDL 1.1 §2.3.1 allows it): the
+        // response Body is empty, read as a one-way operation's acknowledgement (a fault is still
+        // reported).
+        let out_parts = match (style, output) {
+            (Style::Document, Some(m))
+                if m.parts.is_empty()
+                    && out_bind.as_ref().is_none_or(|b| b.attachments.is_empty()) =>
+            {
+                None
+            }
+            _ => out_parts,
+        };
+        let mut decl = new_operation(method, op, bop, encoded);
+        match style {
+            Style::Document => self.document_op(op, &in_parts, out_parts.as_deref(), &mut decl)?,
+            Style::Rpc => self.rpc_op(
+                op,
+                &in_parts,
+                out_parts.as_deref(),
+                in_bind.as_ref(),
+                out_bind.as_ref(),
+                &mut decl,
+            )?,
+        }
+        // Header and attachment parameters come after the body's, named apart from them.
+        let mut pscope = Scope::new();
+        for p in &decl.params {
+            pscope.unique(p.name.trim_start_matches("r#"));
+        }
+        attachments(&mut decl, in_bind.as_ref(), out_bind.as_ref());
+        self.request_headers(&mut decl, in_bind.as_ref(), &mut pscope)?;
+        self.response_headers(&mut decl, op, out_bind.as_ref())?;
+        for a in &mut decl.attachments {
+            a.name = names::escape_keyword(&pscope.unique(&names::field_name(&a.part)));
+        }
+        decl.faults = self.fault_set(pt, op, decl.encoded)?;
+        Ok(decl)
+    }
+
+    /// The input and output bindings of `bop` as they are read, and whether the operation is
+    /// rpc/encoded. SOAP 1.1 §5 encoding belongs to rpc style (§7); document/encoded is an erratum
+    /// of published WSDLs (WS-I Basic Profile 1.0 R2706 forbids encoded), read as literal with a
+    /// located warning, or refused with `strict_use`.
+    fn body_use(
+        &mut self,
+        binding: &Binding,
+        bop: &BindingOperation,
+        style: Style,
+    ) -> R<(Option<BindingMessage>, Option<BindingMessage>, bool)> {
         let mut in_bind = bop.input.clone();
         let mut out_bind = bop.output.clone();
-        // SOAP 1.1 §5 encoding: rpc style (§7). document/encoded is an erratum of published WSDLs
-        // (WS-I Basic Profile 1.0 R2706 forbids encoded): read as literal, unless `strict_use`.
         let encoded_at = [&in_bind, &out_bind]
             .into_iter()
             .flatten()
@@ -306,124 +380,17 @@ impl<'d> Builder<'d> {
             }
         }
         let encoded = style == Style::Rpc && encoded_at.is_some();
-        let header_parts: BTreeSet<(QName, String)> = in_bind
-            .iter()
-            .chain(out_bind.iter())
-            .flat_map(|b| b.headers.iter().map(|(m, p, _)| (m.clone(), p.clone())))
-            .collect();
-        // Parts bound to MIME attachments (WSDL 1.1 §5.3): each must exist, once.
-        for (msg, bind) in [(Some(input), &in_bind), (output, &out_bind)] {
-            let (Some(msg), Some(bind)) = (msg, bind) else {
-                continue;
-            };
-            let mut seen = BTreeSet::new();
-            for a in &bind.attachments {
-                if !msg.parts.iter().any(|p| p.name == a.part) {
-                    return Err(undefined(
-                        format!(
-                            "part {} of message {} (mime:content part=)",
-                            a.part, msg.name
-                        ),
-                        &a.loc,
-                    ));
-                }
-                let in_body = bind.parts.as_ref().is_some_and(|l| l.contains(&a.part));
-                if !seen.insert(a.part.as_str()) || in_body {
-                    return Err(unsupported(
-                        format!(
-                            "message part {} bound twice (to two mime:parts, or to soap:body and \
-                             a mime:part)",
-                            a.part
-                        ),
-                        &a.loc,
-                    ));
-                }
-            }
-        }
-        let body_parts = |msg: &'d Message, bind: &Option<BindingMessage>| -> Vec<&'d Part> {
-            let attached = |name: &str| {
-                bind.as_ref()
-                    .is_some_and(|b| b.attachments.iter().any(|a| a.part == name))
-            };
-            msg.parts
-                .iter()
-                .filter(|p| match bind.as_ref().and_then(|b| b.parts.as_ref()) {
-                    Some(list) => list.contains(&p.name),
-                    None => {
-                        !header_parts.contains(&(msg.name.clone(), p.name.clone()))
-                            && !attached(&p.name)
-                    }
-                })
-                .collect()
-        };
-        let in_parts = body_parts(input, &in_bind);
-        let out_parts = output.map(|m| body_parts(m, &out_bind));
-        // A document-style output message with no parts at all (WSDL 1.1 §2.3.1 allows it): the
-        // response Body is empty, read as a one-way operation's acknowledgement (a fault is still
-        // reported).
-        let out_parts = match (style, output) {
-            (Style::Document, Some(m))
-                if m.parts.is_empty()
-                    && out_bind.as_ref().is_none_or(|b| b.attachments.is_empty()) =>
-            {
-                None
-            }
-            _ => out_parts,
-        };
-        // An overloaded operation name (WSDL 1.1 §2.4.5) is told apart by its input's name.
-        let mut decl = OperationDecl {
-            method,
-            wsdl_name: op.name.clone(),
-            doc: op.doc.clone(),
-            action: bop.soap_action.clone().unwrap_or_default(),
-            reply_action: None,
-            request: QName::new("", ""),
-            empty_request: false,
-            response: None,
-            bare: false,
-            encoded,
-            bare_response: false,
-            result: None,
-            result_min: 0,
-            params: Vec::new(),
-            headers: Vec::new(),
-            response_headers: Vec::new(),
-            ret: None,
-            faults: None,
-            attachments: Vec::new(),
-            response_attachments: Vec::new(),
-        };
-        match style {
-            Style::Document => self.document_op(op, &in_parts, out_parts.as_deref(), &mut decl)?,
-            Style::Rpc => self.rpc_op(
-                op,
-                &in_parts,
-                out_parts.as_deref(),
-                in_bind.as_ref(),
-                out_bind.as_ref(),
-                &mut decl,
-            )?,
-        }
-        // Headers: element parts sent as header blocks, each optional.
-        let mut pscope = Scope::new();
-        for p in &decl.params {
-            pscope.unique(p.name.trim_start_matches("r#"));
-        }
-        // Attachments: parameters after the body's, results after the body's (SwA).
-        for a in in_bind.iter().flat_map(|b| b.attachments.iter()) {
-            decl.attachments.push(AttachmentDecl {
-                name: String::new(),
-                part: a.part.clone(),
-                content_types: a.content_types.clone(),
-            });
-        }
-        for a in out_bind.iter().flat_map(|b| b.attachments.iter()) {
-            decl.response_attachments.push(AttachmentDecl {
-                name: a.part.clone(),
-                part: a.part.clone(),
-                content_types: a.content_types.clone(),
-            });
-        }
+        Ok((in_bind, out_bind, encoded))
+    }
+
+    /// Header parameters: each `soap:header` of the input (WSDL 1.1 §3.7), an element part sent
+    /// as an optional header block, named apart from the other parameters (`pscope`).
+    fn request_headers(
+        &mut self,
+        decl: &mut OperationDecl,
+        in_bind: Option<&BindingMessage>,
+        pscope: &mut Scope,
+    ) -> R<()> {
         for (mq, part, loc) in in_bind.iter().flat_map(|b| b.headers.iter()) {
             let p = self.header_part(mq, part, loc)?;
             let PartKind::Element(eq) = &p.kind else {
@@ -443,8 +410,18 @@ impl<'d> Builder<'d> {
                 },
             });
         }
-        // Response headers (WSDL 1.1 §3.7 soap:header in the output): read typed from
-        // `Response::header`, one constant per element, named after it.
+        Ok(())
+    }
+
+    /// Response headers (WSDL 1.1 §3.7 `soap:header` in the output): read typed from
+    /// `Response::header`, one constant per element, named after it. A part typed with `type=`
+    /// gets no accessor, with a located warning.
+    fn response_headers(
+        &mut self,
+        decl: &mut OperationDecl,
+        op: &PortTypeOperation,
+        out_bind: Option<&BindingMessage>,
+    ) -> R<()> {
         let mut hscope = Scope::new();
         for (mq, part, loc) in out_bind.iter().flat_map(|b| b.headers.iter()) {
             let p = self.header_part(mq, part, loc)?;
@@ -476,56 +453,65 @@ impl<'d> Builder<'d> {
                 },
             });
         }
-        for a in &mut decl.attachments {
-            a.name = names::escape_keyword(&pscope.unique(&names::field_name(&a.part)));
-        }
-        // Faults: each declared fault's single element part is a variant of the operation's fault type.
+        Ok(())
+    }
+
+    /// The fault set of portType operation `op` (WSDL 1.1 §2.4.5): each declared fault's single
+    /// element part (with `encoded`, a part typed by `type=` too, SOAP 1.1 §5) is a variant.
+    /// Operations that declare the same faults share one set, named once the clients are: this
+    /// is its placeholder name, or `None` without faults.
+    fn fault_set(
+        &mut self,
+        pt: &PortType,
+        op: &PortTypeOperation,
+        encoded: bool,
+    ) -> R<Option<String>> {
         if let Some(&i) = self.fault_types.get(&(pt.name.clone(), op.name.clone())) {
-            decl.faults = Some(format!("{FAULT_PLACEHOLDER}{i}"));
-        } else if !op.faults.is_empty() {
-            let mut variants = Vec::new();
-            let mut vscope = Scope::new();
-            for (fname, mq) in &op.faults {
-                let m = self.message(mq, &op.loc)?;
-                let [part] = m.parts.as_slice() else {
-                    return Err(unsupported(
-                        format!(
-                            "fault message {mq} with {} parts (WSDL 1.1 §3.6 allows one)",
-                            m.parts.len()
-                        ),
-                        &m.loc,
-                    ));
-                };
-                let (base, detail) = match &part.kind {
-                    PartKind::Element(eq) => (self.element_base(eq, &part.loc)?.0, eq.clone()),
-                    // rpc/encoded (SOAP 1.1 §5): the detail entry is an accessor named after the
-                    // part, its type given by type=.
-                    PartKind::Type(t) if decl.encoded => (
-                        self.named_type(t, &part.loc)?,
-                        QName::new("", part.name.clone()),
+            return Ok(Some(format!("{FAULT_PLACEHOLDER}{i}")));
+        }
+        if op.faults.is_empty() {
+            return Ok(None);
+        }
+        let mut variants = Vec::new();
+        let mut vscope = Scope::new();
+        for (fname, mq) in &op.faults {
+            let m = self.message(mq, &op.loc)?;
+            let [part] = m.parts.as_slice() else {
+                return Err(unsupported(
+                    format!(
+                        "fault message {mq} with {} parts (WSDL 1.1 §3.6 allows one)",
+                        m.parts.len()
                     ),
-                    PartKind::Type(_) => {
-                        return Err(unsupported(
-                            "a fault part typed with type= (fault details are elements)",
-                            &part.loc,
-                        ))
-                    }
-                };
-                variants.push((vscope.unique(&names::type_name(fname)), base, detail));
-            }
-            // Operations that declare the same faults share one set, named once the clients are.
-            let i = match self.fault_sets.iter().position(|f| *f == variants) {
-                Some(i) => i,
-                None => {
-                    self.fault_sets.push(variants);
-                    self.fault_sets.len() - 1
+                    &m.loc,
+                ));
+            };
+            let (base, detail) = match &part.kind {
+                PartKind::Element(eq) => (self.element_base(eq, &part.loc)?.0, eq.clone()),
+                // rpc/encoded (SOAP 1.1 §5): the detail entry is an accessor named after the
+                // part, its type given by type=.
+                PartKind::Type(t) if encoded => (
+                    self.named_type(t, &part.loc)?,
+                    QName::new("", part.name.clone()),
+                ),
+                PartKind::Type(_) => {
+                    return Err(unsupported(
+                        "a fault part typed with type= (fault details are elements)",
+                        &part.loc,
+                    ))
                 }
             };
-            self.fault_types
-                .insert((pt.name.clone(), op.name.clone()), i);
-            decl.faults = Some(format!("{FAULT_PLACEHOLDER}{i}"));
+            variants.push((vscope.unique(&names::type_name(fname)), base, detail));
         }
-        Ok(decl)
+        let i = match self.fault_sets.iter().position(|f| *f == variants) {
+            Some(i) => i,
+            None => {
+                self.fault_sets.push(variants);
+                self.fault_sets.len() - 1
+            }
+        };
+        self.fault_types
+            .insert((pt.name.clone(), op.name.clone()), i);
+        Ok(Some(format!("{FAULT_PLACEHOLDER}{i}")))
     }
 
     /// The element of a document-style message: exactly one `element=` part.
@@ -549,6 +535,115 @@ impl<'d> Builder<'d> {
                 &op.loc,
             )),
         }
+    }
+}
+
+/// The parts of `msg` bound to MIME attachments by `bind` (WSDL 1.1 §5.3): each must exist, and be
+/// bound once (not to two `mime:part`s, not to `soap:body` too).
+fn check_attachments(msg: &Message, bind: &Option<BindingMessage>) -> R<()> {
+    let Some(bind) = bind else {
+        return Ok(());
+    };
+    let mut seen = BTreeSet::new();
+    for a in &bind.attachments {
+        if !msg.parts.iter().any(|p| p.name == a.part) {
+            return Err(undefined(
+                format!(
+                    "part {} of message {} (mime:content part=)",
+                    a.part, msg.name
+                ),
+                &a.loc,
+            ));
+        }
+        let in_body = bind.parts.as_ref().is_some_and(|l| l.contains(&a.part));
+        if !seen.insert(a.part.as_str()) || in_body {
+            return Err(unsupported(
+                format!(
+                    "message part {} bound twice (to two mime:parts, or to soap:body and a \
+                     mime:part)",
+                    a.part
+                ),
+                &a.loc,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The parts of `msg` that go in the SOAP Body: those `soap:body parts=` lists, else every part
+/// not sent as a header (`header_parts`: message and part) or an attachment.
+fn body_parts<'m>(
+    msg: &'m Message,
+    bind: &Option<BindingMessage>,
+    header_parts: &BTreeSet<(QName, String)>,
+) -> Vec<&'m Part> {
+    let attached = |name: &str| {
+        bind.as_ref()
+            .is_some_and(|b| b.attachments.iter().any(|a| a.part == name))
+    };
+    msg.parts
+        .iter()
+        .filter(|p| match bind.as_ref().and_then(|b| b.parts.as_ref()) {
+            Some(list) => list.contains(&p.name),
+            None => {
+                !header_parts.contains(&(msg.name.clone(), p.name.clone())) && !attached(&p.name)
+            }
+        })
+        .collect()
+}
+
+/// The method `method` of portType operation `op` bound by `bop`, before its messages are read:
+/// its names, documentation and soapAction.
+fn new_operation(
+    method: String,
+    op: &PortTypeOperation,
+    bop: &BindingOperation,
+    encoded: bool,
+) -> OperationDecl {
+    OperationDecl {
+        method,
+        wsdl_name: op.name.clone(),
+        doc: prose(op.doc.as_ref()),
+        action: bop.soap_action.clone().unwrap_or_default(),
+        reply_action: None,
+        request: QName::new("", ""),
+        empty_request: false,
+        response: None,
+        bare: false,
+        encoded,
+        bare_response: false,
+        result: None,
+        result_min: 0,
+        params: Vec::new(),
+        headers: Vec::new(),
+        response_headers: Vec::new(),
+        ret: None,
+        faults: None,
+        attachments: Vec::new(),
+        response_attachments: Vec::new(),
+    }
+}
+
+/// The attachments of SOAP with Attachments (WSDL 1.1 §5): parameters after the body's, results
+/// after the body's, in `mime:part` order (the parameters are named later).
+fn attachments(
+    decl: &mut OperationDecl,
+    in_bind: Option<&BindingMessage>,
+    out_bind: Option<&BindingMessage>,
+) {
+    for a in in_bind.iter().flat_map(|b| b.attachments.iter()) {
+        decl.attachments.push(AttachmentDecl {
+            name: String::new(),
+            part: a.part.clone(),
+            content_types: a.content_types.clone(),
+        });
+    }
+    for a in out_bind.iter().flat_map(|b| b.attachments.iter()) {
+        decl.response_attachments.push(AttachmentDecl {
+            name: a.part.clone(),
+            part: a.part.clone(),
+            content_types: a.content_types.clone(),
+        });
     }
 }
 

@@ -2,7 +2,11 @@
 //! fields in order, a repeated or optional group its own struct; `Collector` gathers a type's fields
 //! with their names and occurrence. A `choice` goes to [`choice`](super::choice).
 
-use super::*;
+use super::context::{append_doc, prose, undefined, unsupported, Builder, R};
+use super::fields::{majority_namespace, value_constraint, Collector};
+use crate::model::ir::*;
+use crate::model::names;
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     pub(super) fn struct_decl(
@@ -16,7 +20,7 @@ impl<'d> Builder<'d> {
         let sequence = c.positional();
         Ok(StructDecl {
             name: name.to_owned(),
-            doc: ct.doc.clone(),
+            doc: prose(ct.doc.as_ref()),
             origin,
             xsd_type: None,
             namespace: majority_namespace(c.fields.iter().map(|f| (f.kind, &f.xml))),
@@ -93,7 +97,7 @@ impl<'d> Builder<'d> {
                     boxed: false,
                 },
                 min_occurs: if card == Occurrence::Many { occ.min } else { 0 },
-                doc: Some(doc.into()),
+                doc: Some(Doc::markdown(doc)),
             },
         );
         Ok(())
@@ -222,7 +226,7 @@ impl<'d> Builder<'d> {
                             "One of a choice: at most one of {} is present.",
                             names.join(", ")
                         );
-                        append_doc(&mut f.doc, line);
+                        append_doc(&mut f.doc, Paragraph::Markdown(line));
                     }
                 }
                 Ok(())
@@ -253,65 +257,15 @@ impl<'d> Builder<'d> {
                             boxed: false,
                         },
                         min_occurs: 0,
-                        doc: Some(format!(
+                        doc: Some(Doc::markdown(format!(
                             "Elements matched by the wildcard `xs:any namespace=\"{namespace}\"`, kept as XML."
-                        )),
+                        ))),
                     },
                 );
                 Ok(())
             }
         }
     }
-}
-
-/// A field being collected from a content model.
-pub(super) struct Collector {
-    pub(super) fields: Vec<FieldDecl>,
-    pub(super) scope: Scope,
-    pub(super) elements: BTreeSet<QName>,
-    /// Some element name occurs twice: the fields are read by position.
-    pub(super) dup: bool,
-    /// A model group field (xs:choice, repeated xs:sequence) sits among the fields: they are read
-    /// by position. A substitution group's field does not count: its elements are in `elements`.
-    pub(super) groups: bool,
-}
-
-impl Collector {
-    pub(super) fn new() -> Self {
-        Collector {
-            fields: Vec::new(),
-            scope: Scope::new(),
-            elements: BTreeSet::new(),
-            dup: false,
-            groups: false,
-        }
-    }
-
-    /// Whether the element fields must be read by position (`#[xml(sequence)]`): an element name
-    /// occurs twice, or a model group field sits among them.
-    pub(super) fn positional(&self) -> bool {
-        self.dup || self.groups
-    }
-
-    pub(super) fn push(&mut self, xml_name: &str, mut f: FieldDecl) {
-        f.name = names::escape_keyword(&self.scope.unique(&names::field_name(xml_name)));
-        self.fields.push(f);
-    }
-}
-
-/// The namespace most element fields are in (the derive's default); ties go to the smaller URI.
-pub(super) fn majority_namespace<'a>(
-    fields: impl Iterator<Item = (FieldKind, &'a QName)>,
-) -> String {
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for (_, q) in fields.filter(|(k, _)| *k == FieldKind::Element) {
-        *counts.entry(q.ns.as_str()).or_default() += 1;
-    }
-    counts
-        .iter()
-        .max_by_key(|(ns, n)| (**n, std::cmp::Reverse(**ns)))
-        .map(|(ns, _)| (*ns).to_owned())
-        .unwrap_or_default()
 }
 
 /// Whether a particle can match no element at all (XML Schema Part 1 §3.8.6 emptiable).

@@ -1,7 +1,10 @@
 //! Recursion breaking: types that contain themselves by value (directly or through a cycle) get
 //! a `Box` on the edges of each strongly connected component, so every type has a finite size.
 
-use super::*;
+use std::collections::BTreeMap;
+
+use super::context::Builder;
+use crate::model::ir::*;
 
 impl<'d> Builder<'d> {
     /// Boxes the fields that make a type contain itself by value (through `T` or `Option<T>` fields):

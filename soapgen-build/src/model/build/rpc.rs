@@ -1,7 +1,11 @@
 //! RPC style (WSDL 1.1 §3.5, SOAP 1.1 §7.1): the body is a wrapper named after the operation whose
 //! children are the message parts, literal or SOAP-encoded.
 
-use super::*;
+use super::context::{Builder, R};
+use super::fields::Collector;
+use crate::model::ir::*;
+use crate::model::names::{self, Scope};
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     #[allow(clippy::too_many_arguments)]

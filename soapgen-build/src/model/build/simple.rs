@@ -1,7 +1,12 @@
 //! Simple types (XML Schema Part 2 §4.1): restrictions of built-ins become aliases or enums (an
 //! `enumeration` facet, §4.3.5), lists and unions their Rust shapes.
 
-use super::*;
+use std::collections::BTreeSet;
+
+use super::context::{prose, Builder, R};
+use crate::model::ir::*;
+use crate::model::names::{self, Scope};
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     /// The Rust type of a simple type: an enum for enumerations (named `hint` when anonymous),
@@ -57,7 +62,7 @@ pub(super) fn enum_decl(
         .collect();
     EnumDecl {
         name: name.to_owned(),
-        doc: st.doc.clone(),
+        doc: prose(st.doc.as_ref()),
         origin,
         xsd_type: None,
         values,
@@ -92,7 +97,9 @@ mod tests {
         };
         assert_eq!(a.target, Base::Std("String"));
         assert!(
-            a.doc.as_deref().unwrap_or("").contains("maxLength"),
+            a.doc
+                .as_ref()
+                .is_some_and(|d| d.to_string().contains("maxLength")),
             "facets are documented"
         );
     }

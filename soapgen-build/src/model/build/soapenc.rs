@@ -2,7 +2,9 @@
 //! arrays become `Vec`s of their item type; the WS-I `swaRef` type (Attachments Profile 1.0 §4.4)
 //! is recognised.
 
-use super::*;
+use super::context::{Builder, R};
+use crate::model::ir::*;
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     /// The item type of a SOAP-ENC array type (SOAP 1.1 §5.4.2; WSDL 1.1 §2.2): from

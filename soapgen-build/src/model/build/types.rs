@@ -2,7 +2,12 @@
 //! declaration queued for generation), and each queued type becomes its declaration (XML Schema Part 1
 //! §3.4 complexType, §3.14 simpleType, §3.3 element with an anonymous type).
 
-use super::*;
+use super::context::{append_doc, prose, undefined, unsupported, Builder, TypeKey, R};
+use super::simple::enum_decl;
+use super::soapenc::{is_soap_array, is_soap_enc_ns, is_swa_ref};
+use crate::error::Loc;
+use crate::model::ir::*;
+use crate::read::components::*;
 
 impl<'d> Builder<'d> {
     pub(super) fn enqueue(&mut self, key: TypeKey) -> String {
@@ -119,7 +124,7 @@ impl<'d> Builder<'d> {
                             _ => {
                                 let target =
                                     self.simple_base(&st, Some(&format!("{name}Value")))?;
-                                let mut doc = st.doc.clone();
+                                let mut doc = prose(st.doc.as_ref());
                                 if let SimpleVariety::Restriction { facets, .. } = &st.variety {
                                     if !facets.is_empty() {
                                         let f = facets
@@ -128,7 +133,7 @@ impl<'d> Builder<'d> {
                                             .collect::<Vec<_>>()
                                             .join(", ");
                                         let line = format!("Facets (not checked): {f}.");
-                                        append_doc(&mut doc, line);
+                                        append_doc(&mut doc, Paragraph::Markdown(line));
                                     }
                                 }
                                 if let SimpleVariety::Union { members } = &st.variety {
@@ -136,7 +141,7 @@ impl<'d> Builder<'d> {
                                         "A union of {} member types, kept as its text.",
                                         members.len()
                                     );
-                                    append_doc(&mut doc, line);
+                                    append_doc(&mut doc, Paragraph::Markdown(line));
                                 }
                                 self.decls.insert(
                                     name.clone(),
@@ -162,7 +167,7 @@ impl<'d> Builder<'d> {
                     TypeDef::Complex(ct) => {
                         let mut d = self.struct_decl(&name, ct, format!("element {q}"))?;
                         if d.doc.is_none() {
-                            d.doc = e.doc.clone();
+                            d.doc = prose(e.doc.as_ref());
                         }
                         self.decls.insert(name, TypeDecl::Struct(d));
                     }
@@ -181,7 +186,7 @@ impl<'d> Builder<'d> {
                                     name.clone(),
                                     TypeDecl::Alias(AliasDecl {
                                         name,
-                                        doc: e.doc.clone(),
+                                        doc: prose(e.doc.as_ref()),
                                         origin,
                                         target,
                                     }),
@@ -235,18 +240,6 @@ fn builtin(local: &str) -> Option<Base> {
     })
 }
 
-pub(super) fn card(occurs: Occurs, nillable: bool) -> Option<Occurrence> {
-    Some(match (occurs.max, occurs.min, nillable) {
-        (Some(0), _, _) => return None,
-        (Some(1), 0, false) => Occurrence::Optional,
-        (Some(1), 0, true) => Occurrence::OptionalNillable,
-        (Some(1), _, false) => Occurrence::One,
-        (Some(1), _, true) => Occurrence::Nillable,
-        (_, _, false) => Occurrence::Many,
-        (_, _, true) => Occurrence::ManyNillable,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::fixture::*;
@@ -291,18 +284,5 @@ mod tests {
         assert_eq!(named(&field(t, "price").ty.base), "Money");
         assert_eq!(named(&field(t, "tax").ty.base), "Money");
         assert_eq!(m.types.iter().filter(|d| d.name() == "Money").count(), 1);
-    }
-
-    #[test]
-    fn occurrence_follows_min_max_and_nillable() {
-        let o = |min, max| Occurs { min, max };
-        use Occurrence::*;
-        assert_eq!(card(o(1, Some(1)), false), Some(One));
-        assert_eq!(card(o(0, Some(1)), false), Some(Optional));
-        assert_eq!(card(o(0, Some(1)), true), Some(OptionalNillable));
-        assert_eq!(card(o(1, Some(1)), true), Some(Nillable));
-        assert_eq!(card(o(0, None), false), Some(Many));
-        assert_eq!(card(o(1, Some(5)), true), Some(ManyNillable));
-        assert_eq!(card(o(0, Some(0)), false), None);
     }
 }

@@ -2,7 +2,17 @@
 //! `wsoap:action` per operation, `wsoap:header`s, and the checks that tell a WSDL 1.1 SOAP binding
 //! element misplaced in a WSDL 2.0 document from a missing attribute.
 
-use super::*;
+use roxmltree::Node;
+
+use super::description::{Binding20, BindingOperation20, BindingType};
+use super::syntax::{
+    check_extension, is_wsoap_element, required, required_qname, truthy, unexpected, unsupported,
+    wsoap_attr, SOAP11_HTTP, SOAP12_HTTP, SOAP_MEP_REQUEST_RESPONSE, SOAP_MEP_SOAP_RESPONSE, WHTTP,
+    WHTTP_DRAFTS, WSOAP, WSOAP_2004_SOAP12, WSOAP_DRAFTS,
+};
+use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::read::components::{QName, WSDL20};
+use crate::read::document::DocCtx;
 
 pub(super) fn read_binding(
     doc: &DocCtx,
