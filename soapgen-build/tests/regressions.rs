@@ -1,6 +1,6 @@
-//! Regressions found by probing the newest XSD features through the generator (documents held in
-//! memory): derivation from itself, method names of overloaded operations, and wrapper elements
-//! whose type has derived types (XML Schema Part 1 §2.6.1, §3.4.6; WSDL 1.1 §2.4.5).
+//! Generator edge cases (documents held in memory): derivation from itself, method names of
+//! overloaded operations, and wrapper elements whose type has derived types (XML Schema Part 1
+//! §2.6.1, §3.4.6; WSDL 1.1 §2.4.5).
 
 use soapgen_build::Builder;
 
