@@ -45,8 +45,9 @@ mvn_args=(
 )
 # Offline first (no network once the repository holds everything), online when it does not.
 if ! mvn -o "${mvn_args[@]}" >"$work/mvn-offline.log" 2>&1; then
-  if ! mvn "${mvn_args[@]}"; then
-    echo "build.sh: mvn failed (offline attempt: $(tail -n 3 "$work/mvn-offline.log"))" >&2
+  if ! mvn "${mvn_args[@]}" >"$work/mvn.log" 2>&1; then
+    echo "build.sh: mvn failed:" >&2
+    cat "$work/mvn.log" >&2
     exit 1
   fi
 fi
