@@ -9,6 +9,9 @@
 //!   (encrypt, then sign; the service's certificate in its responses) the request way only.
 //! * TransportBinding over HTTPS with a UsernameToken supporting token: `DoubleItPlaintextPort`
 //!   (PasswordText) and `DoubleItHashedPort` (PasswordDigest); CXF's responses carry a Timestamp.
+//! * `DoubleItAsymmetricSHA256Port` (Basic128Sha256: SHA-256 digests) both ways, and
+//!   `DoubleItTransportEndorsingPort` (HTTPS with an endorsing X.509 signature; its responses
+//!   carry a Timestamp, TLS protects them).
 //! * Not yet both ways: `DoubleItAsymmetricEncryptBeforeSigningPort`, whose responses soapgen
 //!   cannot verify (see [`asymmetric_encrypt_before_signing_request_accepted`]).
 //! * Requests that break a policy, refused by CXF with its fault naming the assertion not met.
@@ -302,6 +305,35 @@ async fn asymmetric_encrypt_before_signing_request_accepted() {
     );
 }
 
+/// `DoubleItAsymmetricSHA256Port`: AlgorithmSuite Basic128Sha256 (SHA-256 digests; the
+/// asymmetric signature stays RSA-SHA1, which is all WSS4J accepts for it), no reference
+/// requirements (soapgen names the service's certificate by its SKI).
+#[tokio::test]
+async fn asymmetric_basic128sha256_both_ways() {
+    let url = x509_port("DoubleItAsymmetricSHA256Port");
+    let sha256_digests = X509Signer::new(credential("client"))
+        .signature_algorithm(SignatureAlgorithm::RsaSha1)
+        .digest(DigestAlgorithm::Sha256);
+    let wss = asymmetric_basic128(
+        KeyReference::SubjectKeyIdentifier,
+        EncryptionOrder::SignThenEncrypt,
+    )
+    .sign(sha256_digests);
+    let (value, request, response) = doubled_on_the_wire(url.clone(), wss.clone(), 12).await;
+    assert_eq!(value, 24);
+    let sha256 = "DigestMethod Algorithm=\"http://www.w3.org/2001/04/xmlenc#sha256\"";
+    assert!(request.contains(sha256), "{request}");
+    assert!(response.contains(sha256), "{response}");
+    // SHA-1 digests are not Basic128Sha256's.
+    let sha1 = wss.sign(
+        X509Signer::new(credential("client"))
+            .signature_algorithm(SignatureAlgorithm::RsaSha1)
+            .digest(DigestAlgorithm::Sha1),
+    );
+    let fault = refused(url, sha1, 1).await;
+    assert_eq!(fault.code.local_name, "InvalidSecurity", "{fault:?}");
+}
+
 #[tokio::test]
 async fn asymmetric_requests_that_break_the_policy_are_refused() {
     let url = x509_port("DoubleItAsymmetricIssuerSerialPort");
@@ -437,6 +469,32 @@ async fn transport_binding_with_a_plaintext_username_token() {
 async fn transport_binding_with_a_hashed_username_token() {
     let wss = transport_with(UsernameToken::digest(USER.0, USER.1));
     assert_eq!(doubled(ut_port("DoubleItHashedPort"), wss, 50).await, 100);
+}
+
+/// `DoubleItTransportEndorsingPort` (of `DoubleItX509.wsdl`): HTTPS, a Timestamp, and an X.509
+/// EndorsingSupportingToken: soapgen's signature (Timestamp and Body, RSA-SHA1, its certificate
+/// sent) endorses the message. The responses carry a Timestamp and no signature (the transport
+/// protects them), so this client requires none; without the endorsing signature CXF refuses.
+#[tokio::test]
+async fn transport_binding_with_an_endorsing_x509_signature() {
+    let url = cxf().https_url("/DoubleItX509/DoubleItTransportEndorsingPort");
+    let endorsing = WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .sign(
+            X509Signer::new(credential("client"))
+                .signature_algorithm(SignatureAlgorithm::RsaSha1)
+                .digest(DigestAlgorithm::Sha1),
+        )
+        .trust(TrustStore::new().anchor(cert("ca.pem")))
+        .require_signature(false)
+        .require_timestamp(true);
+    assert_eq!(doubled(url.clone(), endorsing, 33).await, 66);
+    let plain = WssConfig::new().timestamp(Duration::from_secs(300));
+    let reason = fault_reason(url, plain, 1).await;
+    assert!(
+        reason.contains("EndorsingSupportingTokens: The received token does not match the endorsing supporting token requirement"),
+        "{reason}"
+    );
 }
 
 #[tokio::test]
