@@ -5,15 +5,15 @@
 //! * AsymmetricBinding, Basic128 (RSA-SHA1, SHA-1, AES-128-CBC, RSA-OAEP), Timestamp, Body signed
 //!   and encrypted both ways: `DoubleItAsymmetricIssuerSerialPort` (the recipient named by
 //!   IssuerSerial), `DoubleItAsymmetricThumbprintPort` (by SHA-1 thumbprint): CXF verifies and
-//!   decrypts soapgen's request, soapgen CXF's response; `DoubleItAsymmetricEncryptBeforeSigningPort`
-//!   (encrypt, then sign; the service's certificate in its responses) the request way only.
+//!   decrypts soapgen's request, soapgen CXF's response.
 //! * TransportBinding over HTTPS with a UsernameToken supporting token: `DoubleItPlaintextPort`
 //!   (PasswordText) and `DoubleItHashedPort` (PasswordDigest); CXF's responses carry a Timestamp.
 //! * `DoubleItAsymmetricSHA256Port` (Basic128Sha256: SHA-256 digests) both ways, and
 //!   `DoubleItTransportEndorsingPort` (HTTPS with an endorsing X.509 signature; its responses
 //!   carry a Timestamp, TLS protects them).
-//! * Not yet both ways: `DoubleItAsymmetricEncryptBeforeSigningPort`, whose responses soapgen
-//!   cannot verify (see [`asymmetric_encrypt_before_signing_request_accepted`]).
+//! * Not yet both ways: `DoubleItAsymmetricEncryptBeforeSigningPort` (encrypt, then sign; the
+//!   service's certificate in its responses): CXF accepts soapgen's request, soapgen cannot read
+//!   the response (see [`asymmetric_encrypt_before_signing_request_accepted`]).
 //! * Requests that break a policy, refused by CXF with its fault naming the assertion not met.
 //!
 //! One CXF peer serves every test of this binary: it publishes all ports of both WSDLs (and of
