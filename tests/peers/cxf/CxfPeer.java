@@ -39,7 +39,10 @@
 //
 // Ports the peer cannot serve are left out with one stderr line each, "SKIPPED <path>: <why>":
 // those whose policy needs a token issuer or a KDC this peer does not have (sp:IssuedToken,
-// sp:SamlToken, sp:KerberosToken, sp:SpnegoContextToken), and those CXF refuses to publish.
+// sp:SamlToken, sp:KerberosToken, sp:SpnegoContextToken), those whose policy CXF cannot build (it
+// would serve them with less than the WSDL says; see policyProblems) and those CXF refuses to
+// publish. A port whose WSDL attaches no policy (CXF's own tests configure some ports' policies
+// elsewhere) is served without one, as its WSDL says.
 // Every published port gets one line "PUBLISHED <path> <service QName> <port name>".
 //
 // Needs: OpenJDK 17 and the jars build.sh resolves with Maven (Apache CXF 4.2 and what it pulls
