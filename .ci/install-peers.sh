@@ -12,6 +12,10 @@
 #   WSS4J peer  : OpenJDK 17 (javac, java) + libwss4j-java (WSS4J 1.6.19) +
 #                 libxml-security-java (Santuario 2.1.7) + commons-logging + slf4j
 #                 (tests/peers/wss4j/, WS-Security interop)
+#   CXF peer    : OpenJDK 17 + Maven 3.8 (tests/peers/cxf/, WS-SecurityPolicy interop); its
+#                 build (Apache CXF 4.2 and what it pulls in, from Maven Central, into the
+#                 Maven repository <target-dir>/peers/maven-repo) is run once here, so that
+#                 the tests' own build of it is an offline compile
 #   HTTP auth   : pyspnego (PyPI; NTLM/Negotiate acceptor of tests/peers/ntlm_server.py),
 #                 pip'd into /usr/bin/python3; gSOAP's httpda plugin and gsoapssl for
 #                 tests/peers/gsoap/auth/ (the gSOAP packages above)
@@ -53,6 +57,7 @@ packages=(
   openssl
   curl
   openjdk-17-jdk-headless
+  maven
   libwss4j-java
   libxml-security-java
   libcommons-logging-java
@@ -74,7 +79,9 @@ fi
 
 # Verify what the test harness (tests/src/peers.rs) relies on.
 /usr/bin/python3 -c 'import spyne, lxml, zeep, xmlsec; print("spyne", spyne.__version__, "zeep", zeep.__version__, "xmlsec", xmlsec.__version__)'
-command -v wsdl2h soapcpp2 gcc g++ pkg-config curl xmlsec1 xmllint openssl javac java >/dev/null
+for tool in wsdl2h soapcpp2 gcc g++ pkg-config curl xmlsec1 xmllint openssl javac java mvn; do
+  command -v "$tool" >/dev/null || { echo "install-peers.sh: $tool is missing" >&2; exit 1; }
+done
 for jar in wss4j xmlsec commons-logging slf4j-api slf4j-nop; do
   test -f "/usr/share/java/$jar.jar"
 done
@@ -85,4 +92,15 @@ test -f /usr/share/gsoap/import/xop.h -a -f /usr/share/gsoap/import/xmime5.h
 # The WS-Addressing peer (tests/peers/gsoap/wsa/): gSOAP's wsaapi plugin, both versions.
 test -f /usr/share/gsoap/plugin/wsaapi.c -a -f /usr/share/gsoap/import/wsa5.h -a -f /usr/share/gsoap/import/wsa.h
 echo "gsoap $(pkg-config --modversion gsoap): $(pkg-config --cflags --libs gsoap)"
+# The CXF peer's Maven dependencies, fetched once into the Maven repository the tests' builds use
+# (tests/peers/cxf/build.sh: <target-dir>/peers/maven-repo; the target directory as cargo's,
+# CARGO_TARGET_DIR relative to the workspace root). The build made here is thrown away: the tests
+# build their own, keyed by the peer's inputs.
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+target_dir="${CARGO_TARGET_DIR:-target}"
+[[ "$target_dir" = /* ]] || target_dir="$repo_root/$target_dir"
+started=$SECONDS
+bash "$repo_root/tests/peers/cxf/build.sh" "$target_dir/peers/cxf-prefetch"
+rm -rf "$target_dir/peers/cxf-prefetch"
+echo "CXF peer: Maven dependencies in $target_dir/peers/maven-repo ($((SECONDS - started)) s)"
 echo "install-peers.sh: all peer dependencies installed"

@@ -1,7 +1,7 @@
 //! Real SOAP peers for the interop tests: a spyne (Python) server, six
-//! gSOAP (C) servers, a WSS4J (Java) server and a stdlib-Python server of
-//! line-broken base64, started as child processes on 127.0.0.1 with a free
-//! port.
+//! gSOAP (C) servers, a WSS4J (Java) server, an Apache CXF (Java) server and a
+//! stdlib-Python server of line-broken base64, started as child processes on
+//! 127.0.0.1 with a free port.
 //!
 //! ```no_run
 //! let spyne = soapgen_tests::peers::spyne();
@@ -23,6 +23,9 @@
 //!     "--user", "bob", "--password", "pw"]);
 //! let wsse = soapgen_tests::peers::gsoap_wsse();
 //! let signed = wsse.url("/sign"); // or "/sign-encrypt/aes128-cbc", "/plain", ...
+//! let wsdls = soapgen_tests::peers::cxf_policy_wsdls(&["org/apache/cxf/systest/ws/x509/DoubleItX509.wsdl"]);
+//! let cxf = soapgen_tests::peers::cxf(&["--wsdl", wsdls[0].to_str().unwrap()]);
+//! let port = cxf.url("/DoubleItX509/DoubleItAsymmetricIssuerSerialPort");
 //! ```
 //!
 //! * spyne: `tests/peers/spyne_server.py`, run with `/usr/bin/python3`
@@ -70,6 +73,12 @@
 //!   sign + encrypt).  See [`wss4j`]; the same program builds secured
 //!   requests ([`wss4j_make_request`]) and processes messages from stdin
 //!   ([`wss4j_process`]).
+//! * Apache CXF: `tests/peers/cxf/` (`CxfPeer.java`, `pom.xml`, `build.sh`), built
+//!   by Maven into `<target-dir>/peers/cxf-<inputs hash>/` (Maven's repository
+//!   `<target-dir>/peers/maven-repo`, downloaded once); every port of the WSDLs
+//!   it is given (the CXF policy corpus, [`cxf_policy_wsdls`]) at
+//!   `/<WSDL name>/<port name>`, CXF's policy engine enforcing each port's
+//!   WS-SecurityPolicy.  See [`cxf`].
 //! * zeep's WS-Security: `tests/peers/zeep_wss.py` prints a request secured
 //!   by zeep 4.2's own `UsernameToken` + `BinarySignature` plugins.  See
 //!   [`zeep_wss_request`].
@@ -83,6 +92,7 @@
 //! killed and reaped when the [`Peer`] is dropped; the peers are also started
 //! with `--exit-with-parent`, so they go away if the test binary is killed.
 
+mod cxf;
 mod gsoap;
 mod linebreak;
 mod process;
@@ -91,6 +101,7 @@ mod spyne;
 mod wss4j;
 mod zeep;
 
+pub use cxf::{cxf, cxf_binary, cxf_policy_corpus, cxf_policy_wsdls};
 pub use gsoap::*;
 pub use linebreak::linebreak_server;
 pub use process::start_command;
@@ -126,6 +137,12 @@ impl Peer {
         }
     }
 
+    /// `https://127.0.0.1:PORT` + `path`, for a peer that also speaks TLS on its port (the CXF peer
+    /// with `--tls-keystore`).
+    pub fn https_url(&self, path: &str) -> String {
+        format!("https{}", &self.url(path)["http".len()..])
+    }
+
     /// The TCP port the peer listens on (127.0.0.1).
     pub fn port(&self) -> u16 {
         self.port
@@ -142,7 +159,7 @@ impl Peer {
     }
 
     /// `"spyne"`, `"gsoap"`, `"globalweather"`, `"gsoap-mtom"`, `"gsoap-swa"`,
-    /// `"gsoap-encoded"`, `"gsoap-wsse"`, `"wss4j"` or `"linebreak"`.
+    /// `"gsoap-encoded"`, `"gsoap-wsse"`, `"wss4j"`, `"cxf"` or `"linebreak"`.
     pub fn name(&self) -> &'static str {
         self.name
     }

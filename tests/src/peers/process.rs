@@ -223,7 +223,8 @@ pub(super) fn peers_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("peers")
 }
 
-fn workspace_root() -> PathBuf {
+/// The workspace root (the repository's top folder).
+pub(super) fn workspace_root() -> PathBuf {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest.parent().unwrap_or(manifest).to_path_buf()
 }
@@ -258,7 +259,18 @@ pub fn start_command(name: &'static str, cmd: Command, install_hint: &str) -> Pe
 }
 
 /// Spawns `cmd`, waits for its `LISTENING <port>` line and returns the peer.
-pub(super) fn start(name: &'static str, mut cmd: Command, install_hint: &str) -> Peer {
+pub(super) fn start(name: &'static str, cmd: Command, install_hint: &str) -> Peer {
+    start_within(name, cmd, install_hint, STARTUP_TIMEOUT)
+}
+
+/// [`start`], waiting up to `timeout` for the `LISTENING <port>` line (for peers slower to start
+/// than [`STARTUP_TIMEOUT`] allows on a loaded machine).
+pub(super) fn start_within(
+    name: &'static str,
+    mut cmd: Command,
+    install_hint: &str,
+    timeout: Duration,
+) -> Peer {
     let program = cmd.get_program().to_os_string();
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -343,7 +355,7 @@ pub(super) fn start(name: &'static str, mut cmd: Command, install_hint: &str) ->
         )
         };
 
-    match rx.recv_timeout(STARTUP_TIMEOUT) {
+    match rx.recv_timeout(timeout) {
         Ok(Ok(port)) => Peer {
             name,
             child,
@@ -353,7 +365,7 @@ pub(super) fn start(name: &'static str, mut cmd: Command, install_hint: &str) ->
         Ok(Err(msg)) => fail(&mut child, msg),
         Err(mpsc::RecvTimeoutError::Timeout) => fail(
             &mut child,
-            format!("no `LISTENING <port>` line within {STARTUP_TIMEOUT:?}"),
+            format!("no `LISTENING <port>` line within {timeout:?}"),
         ),
         Err(mpsc::RecvTimeoutError::Disconnected) => fail(
             &mut child,

@@ -17,10 +17,12 @@
 //!
 //! Peers, both directions: [`wss4j`] (Apache WSS4J: UsernameToken and Timestamps, Scenario 3 as
 //! fixtures and in exchanges with soapgen), [`zeep`] (zeep's UsernameToken and BinarySignature),
-//! [`gsoap`] (gSOAP's wsse plugin).
+//! [`gsoap`] (gSOAP's wsse plugin), [`cxf`] (Apache CXF enforcing the WS-SecurityPolicy of its own
+//! system tests' WSDLs).
 
 mod algorithms;
 mod cert_extract;
+mod cxf;
 mod encrypt;
 mod gsoap;
 mod pkcs12;
