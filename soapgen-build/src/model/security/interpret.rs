@@ -1,4 +1,4 @@
-//! One policy alternative's assertions read as the security they demand ([`MessagePolicy`]), or
+//! One policy alternative's assertions read as the security they demand ([`MessagePolicy`](super::types::MessagePolicy)), or
 //! refused: each assertion of WS-SecurityPolicy 1.1, 1.2 and 1.3 (§ numbers are SP 1.2's) is
 //! either understood and enforced, understood and without effect on a client (`sp:Trust10`, the
 //! `sp:MustSupportRef…` assertions), or a [`Refusal`] naming it and why. An assertion no reader
