@@ -58,6 +58,7 @@ pub struct Builder {
     default_namespaces: bool,
     documents: Vec<(PathBuf, std::sync::Arc<str>)>,
     selection: model::select::Selection,
+    manual_security: model::security::ManualSecurity,
 }
 
 /// The output of generating one WSDL.
@@ -210,6 +211,31 @@ impl Builder {
         self
     }
 
+    /// The ports whose security the caller configures by hand (by port or binding local name;
+    /// `"*"` for every port). A port's WS-SecurityPolicy (WS-SecurityPolicy 1.2, attached as Web
+    /// Services Policy 1.5 Attachment §4.1 says) that has no alternative soapgen can enforce
+    /// (an `sp:IssuedToken`, a Kerberos or SAML token, an assertion soapgen does not know) is
+    /// otherwise an error naming each assertion and its binding; for these ports it is a
+    /// warning, and the client is generated without it. Calls add up.
+    ///
+    /// ```no_run
+    /// soapgen_build::Builder::new()
+    ///     .wsdl("wsdl/DoubleItSaml.wsdl")
+    ///     .manual_security(["DoubleItSaml2TransportPort"])
+    ///     .build()
+    ///     .unwrap();
+    /// ```
+    pub fn manual_security<I, S>(mut self, ports: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.manual_security
+            .0
+            .extend(ports.into_iter().map(Into::into));
+        self
+    }
+
     /// Whether to carry documentation from the WSDL and schemas into doc comments (default true).
     pub fn docs(mut self, on: bool) -> Self {
         self.no_docs = !on;
@@ -271,6 +297,7 @@ impl Builder {
                 skip_unsupported: self.skip_unsupported,
                 strict_use: self.strict_use,
                 selection: self.selection.clone(),
+                manual_security: self.manual_security.clone(),
             },
         )?;
         let code = emit::emit(

@@ -51,6 +51,12 @@ pub struct GenerateArgs {
     /// do not resolve element prefixes (the same names; Namespaces in XML 1.0 §6.2).
     #[arg(long)]
     pub default_namespaces: bool,
+    /// Configure this port's security by hand (port or binding name, repeatable; `*` for every
+    /// port): a WS-SecurityPolicy soapgen cannot enforce (an IssuedToken, a Kerberos or SAML
+    /// token, an assertion it does not know) is then a warning instead of an error.
+    /// `soapgen inspect` shows what each port's policy demands.
+    #[arg(long = "manual-security", value_name = "PORT")]
+    pub manual_security: Vec<String>,
 }
 
 /// Runs `soapgen generate`: generates the client of the WSDL and writes the crate, unless a
@@ -67,7 +73,8 @@ pub fn run(args: &GenerateArgs) -> Result<String, Errors> {
         .builder()?
         .docs(!args.no_docs)
         .blocking(!args.no_blocking)
-        .default_namespaces(args.default_namespaces);
+        .default_namespaces(args.default_namespaces)
+        .manual_security(&args.manual_security);
     if !args.operation.is_empty() {
         b = b.operations(&args.operation);
     }
@@ -343,6 +350,9 @@ fn regenerate_command(args: &GenerateArgs) -> String {
     }
     for o in &args.exclude_operation {
         push("--exclude-operation", Some(o.clone()));
+    }
+    for p in &args.manual_security {
+        push("--manual-security", Some(p.clone()));
     }
     words
         .iter()

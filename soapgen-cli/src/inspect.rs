@@ -11,6 +11,7 @@ use soapgen_build::emit::sample;
 use soapgen_build::model::ir::{
     Base, ClientDecl, Module, Occurrence, OperationDecl, SoapVersion, TypeDecl, TypeExpr,
 };
+use soapgen_build::model::security::PortSecurity;
 use soapgen_build::{Builder, Error, ErrorKind, Errors};
 
 use crate::input::InputArgs;
@@ -42,7 +43,8 @@ pub struct InspectArgs {
 ///
 /// Generation errors (with locations); no operation of that name.
 pub fn run(args: &InspectArgs) -> Result<String, Errors> {
-    let b = args.input.builder()?;
+    // Every port's policy is shown, whether soapgen can enforce it or not.
+    let b = args.input.builder()?.manual_security(["*"]);
     let g = b.generate_one(&args.input.wsdl)?;
     match &args.operation {
         Some(op) => {
@@ -74,7 +76,10 @@ pub fn inspect(m: &Module, types: bool) -> String {
         let _ = writeln!(out, "note: {n}");
     }
     for w in &m.warnings {
-        let _ = writeln!(out, "warning: {w}");
+        // A port's WS-SecurityPolicy is shown with the port.
+        if !w.message.contains("its WS-SecurityPolicy") {
+            let _ = writeln!(out, "warning: {w}");
+        }
     }
     out
 }
@@ -125,6 +130,9 @@ fn client_summary(out: &mut String, c: &ClientDecl) {
             "  service {}, port {} ({}): {address}",
             p.service, p.port, p.version
         );
+        if let Some(sec) = &p.security {
+            security_summary(out, sec);
+        }
     }
     if c.ports.is_empty() {
         let _ = writeln!(
@@ -134,6 +142,49 @@ fn client_summary(out: &mut String, c: &ClientDecl) {
     }
     for op in &c.operations {
         let _ = writeln!(out, "  {}", signature(op));
+    }
+}
+
+/// What a port's WS-SecurityPolicy demands, the credentials a client needs, and what soapgen
+/// cannot enforce of it.
+fn security_summary(out: &mut String, sec: &PortSecurity) {
+    use soapgen_build::model::security::describe;
+    let mut refused: Vec<String> = Vec::new();
+    for op in &sec.operations {
+        for m in [&op.input, &op.output] {
+            if m.chosen().is_none() && !m.is_unsecured() {
+                for r in m.alternatives.iter().flat_map(|a| &a.refused) {
+                    let line = r.to_string();
+                    if !refused.contains(&line) {
+                        refused.push(line);
+                    }
+                }
+            }
+        }
+    }
+    if !refused.is_empty() {
+        let _ = writeln!(out, "    security: cannot be enforced by soapgen:");
+        for r in refused {
+            let _ = writeln!(out, "      {r}");
+        }
+        return;
+    }
+    let _ = writeln!(out, "    security: {}", describe::summary(sec));
+    let mut responses: Vec<String> = Vec::new();
+    for op in &sec.operations {
+        if let Some(p) = op.output.chosen() {
+            let text = describe::response(p);
+            if !responses.contains(&text) {
+                responses.push(text);
+            }
+        }
+    }
+    if !responses.is_empty() {
+        let _ = writeln!(out, "    responses must have: {}", responses.join(" | "));
+    }
+    let creds = describe::credentials(sec);
+    if !creds.is_empty() {
+        let _ = writeln!(out, "    credentials: {}", creds.join("; "));
     }
 }
 

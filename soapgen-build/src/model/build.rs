@@ -19,10 +19,10 @@
 use std::collections::BTreeMap;
 
 use crate::error::{Error, ErrorKind, Errors};
-use crate::model::addressing;
 use crate::model::clients;
 use crate::model::ir::{ClientDecl, Doc, Module};
 use crate::model::names;
+use crate::model::{addressing, security};
 use crate::read::components::{BindingKind, Content, Definitions, TypeDef, TypeRef};
 use context::{Builder, TypeKey};
 use soapenc::{is_soap_array, is_soap_enc_ns, is_swa_ref};
@@ -65,6 +65,13 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     let mut errors = Vec::new();
     let clients = b.binding_clients(&mut errors);
     let mut clients = b.merge_clients(clients);
+    security::apply(
+        defs,
+        &mut clients,
+        &opts.manual_security,
+        &mut b.warnings,
+        &mut errors,
+    );
     let mut warnings = std::mem::take(&mut b.warnings);
     warnings.extend(clients::warnings(&clients));
     warnings.extend(clients::unbound_ports(defs));

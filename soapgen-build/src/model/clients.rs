@@ -192,6 +192,7 @@ pub(crate) fn merge(per_binding: Vec<ClientDecl>, defs: &Definitions) -> Vec<Cli
                         version: *v,
                         address_problem: p.address.as_deref().and_then(address_problem),
                         address: p.address.clone(),
+                        security: None,
                         loc: p.loc.clone(),
                     })
                 })

@@ -385,6 +385,9 @@ pub struct PortDecl {
     /// Why the address cannot be a client's endpoint (relative, not HTTP or HTTPS), if so; then
     /// [`Module::warnings`] says so too.
     pub address_problem: Option<String>,
+    /// What its WS-SecurityPolicy demands of each operation's messages; `None` when it
+    /// demands nothing.
+    pub security: Option<crate::model::security::types::PortSecurity>,
     /// Where the port is.
     pub loc: Loc,
 }

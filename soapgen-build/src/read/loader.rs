@@ -317,6 +317,14 @@ impl Loader {
                 let decoded = percent_decode(location);
                 let target =
                     normalize_path(&dir.join(decoded.split(['?', '#']).next().unwrap_or("")));
+                // A location written relative to something else than its document (Apache
+                // CXF's tests import `src/test/resources/…`, relative to their Maven module):
+                // a catalog entry for the location as written maps it.
+                if !target.exists() {
+                    if let Some(found) = self.catalog.lookup(location) {
+                        return Ok(Source::File(absolute(found)));
+                    }
+                }
                 Ok(Source::File(target))
             }
             Source::Bundled(url) => self.resolve_url(&join_url(url, location), at),
@@ -392,7 +400,7 @@ impl Loader {
                         },
                         loc,
                     )
-                    .with_hint("relative locations resolve against the folder of the document that contains the import")),
+                    .with_hint("relative locations resolve against the folder of the document that contains the import; to map one written relative to something else, add a catalog entry for the location as written (`--catalog LOCATION=PATH`)")),
                     None => Err(Error::new(
                         ErrorKind::Io(format!("{}: no such file", p.display())),
                         None,

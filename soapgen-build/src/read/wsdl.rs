@@ -73,7 +73,8 @@ fn style(v: Option<&str>) -> Option<Style> {
 }
 
 /// Reads the messages, portTypes, bindings and services of one `wsdl:definitions` into `defs` and
-/// returns its `wsdl:import`s; then its WS-Addressing facts ([`policy`](crate::read::policy)).
+/// returns its `wsdl:import`s; then its WS-Addressing facts and the WS-Policy attached to its
+/// subjects ([`policy`](crate::read::policy)).
 /// The `wsdl:types` schemas are read by the caller.
 ///
 /// # Errors
@@ -121,6 +122,15 @@ pub fn read_definitions(
         }
     }
     crate::read::policy::read(doc, root, &tns, &mut defs.addressing, &mut defs.warnings);
+    // The addressing reader has warned of the references it could not resolve; the same
+    // reference is not reported twice.
+    let mut warnings = Vec::new();
+    crate::read::policy::attach::read(doc, root, &tns, &mut defs.policies, &mut warnings)?;
+    for w in warnings {
+        if !defs.warnings.iter().any(|d| d.loc == w.loc) {
+            defs.warnings.push(w);
+        }
+    }
     Ok(imports)
 }
 

@@ -22,6 +22,9 @@ pub struct Options {
     /// Refuse `use="encoded"` under `style="document"` (SOAP 1.1 §5 encoding is for rpc style,
     /// WS-I Basic Profile 1.0 R2706) instead of reading it as literal with a warning.
     pub strict_use: bool,
+    /// The ports whose security the user configures by hand (their WS-SecurityPolicy is
+    /// reported, not enforced or refused).
+    pub manual_security: crate::model::security::ManualSecurity,
 }
 
 /// What a named or element-anonymous type is generated as.

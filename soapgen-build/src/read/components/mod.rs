@@ -3,16 +3,22 @@
 //! the specs: XML Schema Part 1 §3 for the schema components in [`SchemaSet`] (element
 //! declarations, complex and simple type definitions, particles, model groups, attribute uses,
 //! wildcards), WSDL 1.1 §2 for messages, portTypes, bindings and services (WSDL 2.0 descriptions
-//! are mapped onto them), and [`AddressingFacts`] for what the documents say about WS-Addressing.
+//! are mapped onto them), [`AddressingFacts`] for what the documents say about WS-Addressing, and
+//! [`PolicyAttachments`] for the WS-Policy attached to their subjects.
 //!
 //! The readers ([`wsdl`](super::wsdl), [`wsdl20`](super::wsdl20), [`xsd`](super::xsd),
 //! [`policy`](super::policy)) fill these in; the [model](crate::model) is built from them.
 
 mod addressing;
+mod policy;
 mod schema;
 mod wsdl;
 
 pub use addressing::{AddressingFacts, AddressingVersion, OperationActions};
+pub use policy::{
+    Alternative, Assertion, OperationPolicies, Policy, PolicyAttachments, PolicyElement,
+    MAX_ALTERNATIVES,
+};
 pub use schema::{
     redefined_name, AttributeDecl, AttributeGroupDef, AttributeItem, AttributeUse, ComplexType,
     Content, Derivation, ElementDecl, GroupDef, LocalElement, Occurs, Particle, SchemaSet,

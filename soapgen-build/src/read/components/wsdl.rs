@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{AddressingFacts, QName, SchemaSet};
+use super::{AddressingFacts, PolicyAttachments, QName, SchemaSet};
 use crate::error::{Loc, Warning};
 
 /// A WSDL message part (WSDL 1.1 §2.3.1).
@@ -219,4 +219,6 @@ pub struct Definitions {
     pub warnings: Vec<Warning>,
     /// What the WSDL says about WS-Addressing (bindings, ports, actions).
     pub addressing: AddressingFacts,
+    /// The WS-Policy attached to its subjects (WSDL 1.1 documents), each in normal form.
+    pub policies: PolicyAttachments,
 }

@@ -20,6 +20,8 @@ use crate::error::Warning;
 use crate::read::components::{AddressingFacts, AddressingVersion, OperationActions, QName};
 use crate::read::document::DocCtx;
 
+use super::expression::Expressions;
+
 /// The names of the elements read, in WSDL 1.1 and in WSDL 2.0.
 struct Dialect {
     ns: &'static str,
@@ -44,13 +46,6 @@ const WSDL20: Dialect = Dialect {
     faults: ["infault", "outfault"],
     wsdl20: true,
 };
-/// WS-Policy 1.5 (W3C) and 1.2 (the 2004/09 submission WCF writes).
-const WSP: [&str; 2] = [
-    "http://www.w3.org/ns/ws-policy",
-    "http://schemas.xmlsoap.org/ws/2004/09/policy",
-];
-const WSU: &str =
-    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
 /// The WSDL Binding CR's namespace (`wsaw:UsingAddressing`, `wsaw:Action`).
 const WSAW: &str = "http://www.w3.org/2006/05/addressing/wsdl";
 /// Metadata 1.0 (`wsam:Addressing`, `wsam:Action`).
@@ -60,12 +55,6 @@ const WSAP: &str = "http://schemas.xmlsoap.org/ws/2004/08/addressing/policy";
 /// The 2004/08 submission itself (its `wsa:Action` attribute on WSDL messages).
 const WSA2004: &str = "http://schemas.xmlsoap.org/ws/2004/08/addressing";
 
-fn is_wsp(n: Node, local: &str) -> bool {
-    n.is_element()
-        && n.tag_name().name() == local
-        && n.tag_name().namespace().is_some_and(|ns| WSP.contains(&ns))
-}
-
 fn is_wsdl(d: &Dialect, n: Node, local: &str) -> bool {
     n.is_element() && n.tag_name().namespace() == Some(d.ns) && n.tag_name().name() == local
 }
@@ -73,105 +62,31 @@ fn is_wsdl(d: &Dialect, n: Node, local: &str) -> bool {
 /// The addressing assertion `n` is, if it is one.
 fn assertion(n: Node) -> Option<AddressingVersion> {
     let t = n.tag_name();
-    match (t.namespace(), t.name()) {
-        (Some(WSAW), "UsingAddressing") | (Some(WSAM), "Addressing") => {
-            Some(AddressingVersion::W3C)
-        }
-        (Some(WSAP), "UsingAddressing") => Some(AddressingVersion::Submission2004),
+    named(t.namespace().unwrap_or_default(), t.name())
+}
+
+/// The addressing assertion named `{ns}local`, if it is one.
+fn named(ns: &str, local: &str) -> Option<AddressingVersion> {
+    match (ns, local) {
+        (WSAW, "UsingAddressing") | (WSAM, "Addressing") => Some(AddressingVersion::W3C),
+        (WSAP, "UsingAddressing") => Some(AddressingVersion::Submission2004),
         _ => None,
     }
 }
 
-struct Reader<'a, 'd, 'i> {
-    doc: &'a DocCtx<'d>,
-    /// Every `wsp:Policy` of the document.
-    policies: Vec<Node<'d, 'i>>,
-    warnings: &'a mut Vec<Warning>,
-}
-
-impl<'d, 'i> Reader<'_, 'd, 'i> {
-    /// The policy `uri` names: `#id` (its `wsu:Id` or `xml:id`), else its `Name`.
-    fn resolve(&self, uri: &str) -> Option<Node<'d, 'i>> {
-        let uri = uri.trim();
-        self.policies
-            .iter()
-            .copied()
-            .find(|p| match uri.strip_prefix('#') {
-                Some(id) => {
-                    p.attribute((WSU, "Id")) == Some(id)
-                        || p.attribute(("http://www.w3.org/XML/1998/namespace", "id")) == Some(id)
-                }
-                None => p.attribute("Name") == Some(uri),
-            })
+/// The addressing of a policy subject (a binding, a port or an endpoint): a `wsaw:UsingAddressing`
+/// extension element, or an addressing assertion in any alternative of the policy attached to it.
+fn subject<'d, 'i>(x: &mut Expressions<'_, 'd, 'i>, n: Node<'d, 'i>) -> Option<AddressingVersion> {
+    if let Some(v) = n.children().find_map(assertion) {
+        return Some(v);
     }
-
-    /// The addressing a policy expression (or a reference to one) holds, looked for in every
-    /// alternative; `depth` bounds reference chains.
-    fn in_policy(&mut self, n: Node<'d, 'i>, depth: usize) -> Option<AddressingVersion> {
-        if depth > 16 {
-            return None;
-        }
-        if let Some(v) = assertion(n) {
-            return Some(v);
-        }
-        if is_wsp(n, "PolicyReference") {
-            let uri = n.attribute("URI").unwrap_or_default();
-            return match self.resolve(uri) {
-                Some(p) => self.in_policy(p, depth + 1),
-                None => {
-                    self.warnings.push(Warning {
-                        message: format!(
-                            "wsp:PolicyReference {uri:?} names no wsp:Policy of this document: \
-                             not applied (WS-PolicyAttachment 1.5 §4.1)"
-                        ),
-                        loc: self.doc.loc(n),
-                    });
-                    None
-                }
-            };
-        }
-        if is_wsp(n, "Policy") || is_wsp(n, "ExactlyOne") || is_wsp(n, "All") {
-            let children: Vec<Node<'d, 'i>> = n.children().filter(Node::is_element).collect();
-            for c in children {
-                if let Some(v) = self.in_policy(c, depth + 1) {
-                    return Some(v);
-                }
-            }
-        }
-        None
-    }
-
-    /// What a binding or port element says, directly or by attached policies.
-    fn subject(&mut self, n: Node<'d, 'i>) -> Option<AddressingVersion> {
-        let children: Vec<Node<'d, 'i>> = n.children().filter(Node::is_element).collect();
-        for c in children {
-            if let Some(v) = self.in_policy(c, 0) {
-                return Some(v);
-            }
-        }
-        let uris = WSP
-            .iter()
-            .find_map(|ns| n.attribute((*ns, "PolicyURIs")))
-            .unwrap_or_default()
-            .to_owned();
-        for uri in uris.split_whitespace() {
-            match self.resolve(uri) {
-                Some(p) => {
-                    if let Some(v) = self.in_policy(p, 0) {
-                        return Some(v);
-                    }
-                }
-                None => self.warnings.push(Warning {
-                    message: format!(
-                        "wsp:PolicyURIs names {uri:?}, no wsp:Policy of this document: not \
-                         applied (WS-PolicyAttachment 1.5 §4.1)"
-                    ),
-                    loc: self.doc.loc(n),
-                }),
-            }
-        }
-        None
-    }
+    // A policy too large to normalize is reported where security policies are read.
+    let policy = x.attached(n).ok().flatten()?;
+    policy
+        .alternatives
+        .iter()
+        .flat_map(|a| &a.assertions)
+        .find_map(|a| named(&a.name.ns, &a.name.local))
 }
 
 /// The explicit action on a WSDL input, output or fault element.
@@ -200,14 +115,7 @@ pub fn read(
         &WSDL11
     };
     let qn = |local: &str| QName::new(tns.to_owned(), local);
-    let mut r = Reader {
-        doc,
-        policies: root
-            .descendants()
-            .filter(|n| is_wsp(*n, "Policy"))
-            .collect(),
-        warnings,
-    };
+    let mut x = Expressions::new(doc, root, warnings);
     for c in root.children().filter(Node::is_element) {
         let Some(name) = c.attribute("name") else {
             continue;
@@ -239,12 +147,12 @@ pub fn read(
                 facts.actions.insert((qn(name), op.to_owned()), acts);
             }
         } else if is_wsdl(d, c, "binding") {
-            if let Some(v) = r.subject(c) {
+            if let Some(v) = subject(&mut x, c) {
                 facts.bindings.insert(qn(name), (v, doc.loc(c)));
             }
         } else if is_wsdl(d, c, "service") {
             for p in c.children().filter(|p| is_wsdl(d, *p, d.port)) {
-                if let (Some(port), Some(v)) = (p.attribute("name"), r.subject(p)) {
+                if let (Some(port), Some(v)) = (p.attribute("name"), subject(&mut x, p)) {
                     facts
                         .ports
                         .insert((qn(name), port.to_owned()), (v, doc.loc(p)));

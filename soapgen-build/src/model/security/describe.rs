@@ -1,0 +1,367 @@
+//! What a port's security policy demands, in words (for warnings and `soapgen inspect`), the
+//! credentials a client needs to meet it, and the parts of an understood policy the runtime
+//! cannot produce.
+
+use super::types::{
+    Digest, Encryption, HttpAuthentication, Inclusion, KeyTransport, MessagePolicy,
+    PasswordRequirement, PortSecurity, ProtectedParts, ProtectionOrder, Refusal, SecurityBinding,
+    Token, TokenKind, X509TokenType,
+};
+use crate::read::components::QName;
+
+/// What the runtime cannot produce or check of `policy`, although soapgen understands it.
+pub fn unenforceable(policy: &MessagePolicy) -> Vec<Refusal> {
+    let mut out = Vec::new();
+    let Some(binding) = &policy.binding else {
+        return out;
+    };
+    let (properties, loc) = match binding {
+        SecurityBinding::Transport { properties, token } => (properties, &token.loc),
+        SecurityBinding::Asymmetric {
+            properties,
+            initiator_signature,
+            initiator_encryption,
+            recipient_signature,
+            recipient_encryption,
+            ..
+        } => {
+            let any = [
+                initiator_signature,
+                recipient_encryption,
+                recipient_signature,
+                initiator_encryption,
+            ]
+            .into_iter()
+            .flatten()
+            .next();
+            match any {
+                Some(t) => (properties, &t.loc),
+                None => return out,
+            }
+        }
+        SecurityBinding::Symmetric {
+            properties,
+            signature,
+            ..
+        } => (properties, &signature.loc),
+    };
+    let suite = &properties.suite;
+    let mut refuse = |why: &str| {
+        out.push(Refusal {
+            assertion: QName::new(super::interpret::SP12, &suite.name),
+            reason: format!("{why}: not in soapgen's runtime"),
+            loc: loc.clone(),
+        })
+    };
+    if matches!(binding, SecurityBinding::Transport { .. }) {
+        return out;
+    }
+    if suite.encryption == Encryption::Aes192Gcm {
+        refuse("AES-192-GCM");
+    }
+    if suite.key_transport == KeyTransport::RsaOaepMgf1Sha256 {
+        refuse("RSA-OAEP with MGF1-SHA-256");
+    }
+    if suite.digest == Digest::Sha512 {
+        refuse("SHA-512 digests");
+    }
+    if suite.str_transform {
+        refuse("the STR-Transform");
+    }
+    out
+}
+
+fn token(t: &Token) -> String {
+    let mut s = match &t.kind {
+        TokenKind::X509 {
+            token_type,
+            references,
+        } => {
+            let mut s = match token_type {
+                X509TokenType::PkiPath => "an X.509 certificate path (PkiPath)".to_owned(),
+                X509TokenType::V1 => "an X.509 v1 certificate".to_owned(),
+                _ => "an X.509 certificate".to_owned(),
+            };
+            let mut refs = Vec::new();
+            if references.issuer_serial {
+                refs.push("issuer/serial");
+            }
+            if references.thumbprint {
+                refs.push("thumbprint");
+            }
+            if references.key_identifier {
+                refs.push("key identifier");
+            }
+            if references.embedded {
+                refs.push("embedded");
+            }
+            if !refs.is_empty() {
+                s.push_str(&format!(" referenced by {}", refs.join(" or ")));
+            }
+            s
+        }
+        TokenKind::Username {
+            password,
+            created,
+            nonce,
+            ..
+        } => {
+            let mut s = match password {
+                PasswordRequirement::Text => "a UsernameToken with its password",
+                PasswordRequirement::Hash => "a UsernameToken with a password digest",
+                PasswordRequirement::None => "a UsernameToken without password",
+            }
+            .to_owned();
+            match (created, nonce) {
+                (true, true) => s.push_str(", a Nonce and Created"),
+                (true, false) => s.push_str(", Created"),
+                (false, true) => s.push_str(", a Nonce"),
+                (false, false) => {}
+            }
+            s
+        }
+        TokenKind::Https {
+            client_certificate,
+            http_authentication,
+        } => {
+            let mut s = "HTTPS".to_owned();
+            if *client_certificate {
+                s.push_str(" with a client certificate");
+            }
+            match http_authentication {
+                Some(HttpAuthentication::Basic) => s.push_str(" and HTTP Basic authentication"),
+                Some(HttpAuthentication::Digest) => s.push_str(" and HTTP Digest authentication"),
+                None => {}
+            }
+            s
+        }
+        TokenKind::KeyValue => "an RSA key value".to_owned(),
+    };
+    match t.inclusion {
+        Inclusion::Never => s.push_str(" (never sent)"),
+        Inclusion::Once => s.push_str(" (sent once)"),
+        _ => {}
+    }
+    if t.derived_keys {
+        s.push_str(" with derived keys");
+    }
+    s
+}
+
+fn parts(what: &str, p: &ProtectedParts) -> Option<String> {
+    if p.is_empty() {
+        return None;
+    }
+    let mut items = Vec::new();
+    if p.body {
+        items.push("the Body".to_owned());
+    }
+    for h in &p.headers {
+        items.push(match &h.name {
+            Some(n) => format!("header {{{}}}{n}", h.namespace),
+            None => format!("every header of {}", h.namespace),
+        });
+    }
+    if p.attachments {
+        items.push("the attachments".to_owned());
+    }
+    for x in &p.elements {
+        items.push(x.expression.clone());
+    }
+    Some(format!("{what} {}", items.join(", ")))
+}
+
+/// A request's demands, in words.
+pub fn message(p: &MessagePolicy) -> String {
+    words(p, false)
+}
+
+/// A response's demands, in words: supporting tokens are the requester's (SP 1.2 §8), and
+/// what a transport binding protects, TLS protects.
+pub fn response(p: &MessagePolicy) -> String {
+    words(p, true)
+}
+
+fn words(p: &MessagePolicy, response: bool) -> String {
+    let mut out = Vec::new();
+    match &p.binding {
+        Some(SecurityBinding::Transport {
+            token: t,
+            properties,
+        }) => {
+            let mut s = format!("TransportBinding over {}", token(t));
+            if properties.include_timestamp {
+                s.push_str(", a Timestamp");
+            }
+            out.push(s);
+        }
+        Some(SecurityBinding::Asymmetric {
+            initiator_signature,
+            recipient_encryption,
+            properties,
+            protection,
+            ..
+        }) => {
+            let mut s = format!("AsymmetricBinding ({})", properties.suite.name);
+            let mut does = Vec::new();
+            if let Some(t) = initiator_signature {
+                does.push(format!("the client signs with {}", token(t)));
+            }
+            if let Some(t) = recipient_encryption {
+                does.push(format!("encrypts for {}", token(t)));
+            }
+            if !does.is_empty() {
+                s.push_str(&format!(": {}", does.join(", ")));
+            }
+            if properties.include_timestamp {
+                s.push_str(", a Timestamp");
+            }
+            if protection.order == ProtectionOrder::EncryptBeforeSigning {
+                s.push_str(", encrypt before signing");
+            }
+            if protection.encrypt_signature {
+                s.push_str(", the signature encrypted");
+            }
+            if protection.protect_tokens {
+                s.push_str(", tokens signed");
+            }
+            out.push(s);
+        }
+        Some(SecurityBinding::Symmetric {
+            signature,
+            properties,
+            protection,
+            ..
+        }) => {
+            let mut s = format!(
+                "SymmetricBinding ({}): a key of the client's protected by {}",
+                properties.suite.name,
+                token(signature)
+            );
+            if properties.include_timestamp {
+                s.push_str(", a Timestamp");
+            }
+            if protection.order == ProtectionOrder::EncryptBeforeSigning {
+                s.push_str(", encrypt before signing");
+            }
+            out.push(s);
+        }
+        None => {}
+    }
+    if !response {
+        for s in &p.supporting {
+            let tokens: Vec<String> = s.tokens.iter().map(token).collect();
+            out.push(format!("{}: {}", s.role.local_name(), tokens.join(", ")));
+        }
+    }
+    let by_tls = matches!(p.binding, Some(SecurityBinding::Transport { .. }));
+    let (signs, encrypts) = if by_tls {
+        ("TLS protects", "TLS encrypts")
+    } else {
+        ("signs", "encrypts")
+    };
+    out.extend(parts(signs, &p.signed));
+    out.extend(parts(encrypts, &p.encrypted));
+    if !p.content_encrypted.is_empty() {
+        let x: Vec<&str> = p
+            .content_encrypted
+            .iter()
+            .map(|x| x.expression.as_str())
+            .collect();
+        out.push(format!("encrypts the content of {}", x.join(", ")));
+    }
+    let mut required: Vec<String> = p
+        .required_headers
+        .iter()
+        .map(|h| match &h.name {
+            Some(n) => format!("header {{{}}}{n}", h.namespace),
+            None => format!("a header of {}", h.namespace),
+        })
+        .collect();
+    required.extend(p.required_elements.iter().map(|x| x.expression.clone()));
+    if !required.is_empty() {
+        out.push(format!("requires {}", required.join(", ")));
+    }
+    if p.wss.is_some_and(|w| w.require_signature_confirmation) {
+        out.push("signature confirmation".to_owned());
+    }
+    if out.is_empty() {
+        "nothing".to_owned()
+    } else {
+        out.join("; ")
+    }
+}
+
+/// A port's demands in words: its first operation's request, and the operations that differ.
+pub fn summary(security: &PortSecurity) -> String {
+    let mut seen: Vec<(String, Vec<&str>)> = Vec::new();
+    for op in &security.operations {
+        let Some(p) = op.input.chosen() else { continue };
+        let text = message(p);
+        match seen.iter_mut().find(|(t, _)| *t == text) {
+            Some((_, ops)) => ops.push(&op.wsdl_name),
+            None => seen.push((text, vec![&op.wsdl_name])),
+        }
+    }
+    match seen.as_slice() {
+        [] => "nothing".to_owned(),
+        [(t, _)] => t.clone(),
+        many => many
+            .iter()
+            .map(|(t, ops)| format!("{}: {t}", ops.join(", ")))
+            .collect::<Vec<_>>()
+            .join(" | "),
+    }
+}
+
+/// The credentials a client needs for a port's demands, in words, each once.
+pub fn credentials(security: &PortSecurity) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |s: &str| {
+        if !out.iter().any(|o| o == s) {
+            out.push(s.to_owned());
+        }
+    };
+    for op in &security.operations {
+        for (p, response) in [(op.input.chosen(), false), (op.output.chosen(), true)] {
+            let Some(p) = p else { continue };
+            match &p.binding {
+                Some(SecurityBinding::Transport { token: t, .. }) => {
+                    add("the CA that issues the service's TLS certificate");
+                    if let TokenKind::Https {
+                        client_certificate: true,
+                        ..
+                    } = t.kind
+                    {
+                        add("a TLS client certificate and key");
+                    }
+                }
+                Some(SecurityBinding::Asymmetric { .. }) if !response => {
+                    add("the client's signing key and certificate");
+                    add("the service's certificate");
+                }
+                Some(SecurityBinding::Asymmetric { .. }) => {
+                    add("the CA that issues the service's signing certificate");
+                }
+                Some(SecurityBinding::Symmetric { .. }) => add("the service's certificate"),
+                None => {}
+            }
+            for s in &p.supporting {
+                for t in &s.tokens {
+                    match &t.kind {
+                        TokenKind::Username { password, .. } => {
+                            if *password == PasswordRequirement::None {
+                                add("a username");
+                            } else {
+                                add("a username and password");
+                            }
+                        }
+                        TokenKind::X509 { .. } => add("a supporting X.509 key and certificate"),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,252 @@
+//! The security each port's WS-SecurityPolicy demands of each operation's messages.
+//!
+//! The effective policy of a message (Web Services Policy 1.5 Attachment §4.1.2) is the merge of
+//! the policies attached to its endpoint (the port, its binding and its portType), to its
+//! operation (in the binding and in the portType) and to the message itself (the binding's and
+//! the portType's `input`/`output`, and the `wsdl:message`). Each alternative of it is
+//! [interpreted](interpret) into a [`MessagePolicy`] or refused; a client uses the first
+//! alternative it can enforce (as CXF does). [`apply`] puts the result on each client's ports
+//! ([`PortDecl::security`](crate::model::ir::PortDecl::security)), refuses a port whose
+//! policy has no alternative soapgen can enforce (a located error naming each assertion and its
+//! binding), unless the user configures that port's security by hand, and says what it leaves
+//! out.
+
+pub mod describe;
+pub mod interpret;
+pub mod types;
+
+use std::collections::BTreeSet;
+
+use crate::error::{Error, ErrorKind, Warning};
+use crate::model::ir::ClientDecl;
+use crate::read::components::{Definitions, OperationPolicies, Policy, QName};
+
+pub use types::{
+    Interpretation, MessagePolicy, MessageSecurity, OperationSecurity, PortSecurity, Refusal,
+};
+
+/// Which ports' security the user configures by hand (their policy is reported but neither
+/// enforced nor refused): port or binding local names; `*` for every port.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ManualSecurity(pub BTreeSet<String>);
+
+impl ManualSecurity {
+    fn covers(&self, port: &str, binding: &QName) -> bool {
+        self.0.contains("*") || self.0.contains(port) || self.0.contains(&binding.local)
+    }
+}
+
+/// The effective policy of one message (Attachment §4.1.2), or `None` when the merge has too
+/// many alternatives.
+fn effective(parts: &[Option<&Policy>]) -> Option<Policy> {
+    let mut p = Policy::default();
+    for q in parts.iter().flatten() {
+        p = p.merge(q)?;
+    }
+    Some(p)
+}
+
+/// Interprets every alternative of `policy`.
+fn interpreted(policy: &Policy) -> MessageSecurity {
+    MessageSecurity {
+        alternatives: policy
+            .alternatives
+            .iter()
+            .map(|a| {
+                let mut i = interpret::interpret(a);
+                i.refused.extend(describe::unenforceable(&i.policy));
+                i
+            })
+            .collect(),
+    }
+}
+
+/// Sets each client port's [`security`](crate::model::ir::PortDecl::security) from the policies
+/// attached in `defs`. A port whose request or response policy has no alternative soapgen can
+/// enforce is an error in `errors` naming the assertions and the binding (unless `manual`
+/// covers it: then a warning); ignorable or optional assertions left out, and each secured
+/// port's demands, go to `warnings`.
+pub fn apply(
+    defs: &Definitions,
+    clients: &mut [ClientDecl],
+    manual: &ManualSecurity,
+    warnings: &mut Vec<Warning>,
+    errors: &mut Vec<Error>,
+) {
+    let att = &defs.policies;
+    for c in clients.iter_mut() {
+        for port in &mut c.ports {
+            let Some(binding) = defs.bindings.get(&port.binding) else {
+                continue;
+            };
+            let service = defs
+                .services
+                .iter()
+                .find(|s| s.name.local == port.service)
+                .map(|s| s.name.clone());
+            let port_key = service.map(|s| (s, port.port.clone()));
+            let endpoint = [
+                port_key.as_ref().and_then(|k| att.ports.get(k)),
+                att.bindings.get(&binding.name),
+                att.port_types.get(&binding.port_type),
+            ];
+            let mut security = PortSecurity {
+                manual: manual.covers(&port.port, &binding.name),
+                ..PortSecurity::default()
+            };
+            let none = OperationPolicies::default();
+            for op in &binding.operations {
+                let b = att
+                    .binding_operations
+                    .get(&(binding.name.clone(), op.name.clone()))
+                    .unwrap_or(&none);
+                let t = att
+                    .port_type_operations
+                    .get(&(binding.port_type.clone(), op.name.clone()))
+                    .unwrap_or(&none);
+                let pto = defs
+                    .port_types
+                    .get(&binding.port_type)
+                    .and_then(|pt| pt.operations.iter().find(|o| o.name == op.name));
+                let input_msg = pto
+                    .and_then(|o| o.input.as_ref())
+                    .and_then(|m| att.messages.get(m));
+                let output_msg = pto
+                    .and_then(|o| o.output.as_ref())
+                    .and_then(|m| att.messages.get(m));
+                let mut message = |m: [Option<&Policy>; 3]| {
+                    let mut all: Vec<Option<&Policy>> = endpoint.to_vec();
+                    all.extend([Some(&b.operation), Some(&t.operation)]);
+                    all.extend(m);
+                    match effective(&all) {
+                        Some(p) => interpreted(&p),
+                        None => {
+                            errors.push(Error::at(
+                                ErrorKind::Unsupported(format!(
+                                    "the effective WS-Policy of operation {} at port {} has more \
+                                     than {} alternatives (WS-Policy 1.5 §4.5)",
+                                    op.name,
+                                    port.port,
+                                    crate::read::components::MAX_ALTERNATIVES
+                                )),
+                                &port.loc,
+                            ));
+                            MessageSecurity::default()
+                        }
+                    }
+                };
+                let input = message([Some(&b.input), Some(&t.input), input_msg]);
+                let output = message([Some(&b.output), Some(&t.output), output_msg]);
+                security.operations.push(OperationSecurity {
+                    wsdl_name: op.name.clone(),
+                    input,
+                    output,
+                });
+            }
+            report(
+                &port.port,
+                &binding.name,
+                &security,
+                warnings,
+                errors,
+                &port.loc,
+            );
+            if !security.is_unsecured() {
+                port.security = Some(security);
+            }
+        }
+    }
+}
+
+/// The warnings and errors of one port.
+fn report(
+    port: &str,
+    binding: &QName,
+    security: &PortSecurity,
+    warnings: &mut Vec<Warning>,
+    errors: &mut Vec<Error>,
+    loc: &crate::error::Loc,
+) {
+    if security.is_unsecured() {
+        return;
+    }
+    let mut refused: Vec<String> = Vec::new();
+    let mut first_loc = None;
+    for op in &security.operations {
+        for (what, m) in [("request", &op.input), ("response", &op.output)] {
+            if m.is_unsecured() {
+                continue;
+            }
+            match m.chosen() {
+                Some(_) => {
+                    for i in m
+                        .alternatives
+                        .iter()
+                        .filter(|a| a.refused.is_empty())
+                        .take(1)
+                    {
+                        for r in &i.ignored {
+                            warnings.push(Warning {
+                                message: format!(
+                                    "port {port} (binding {binding}): {} is optional or \
+                                     ignorable and not supported: left out of the {what} of \
+                                     {} ({})",
+                                    types::prefixed(&r.assertion),
+                                    op.wsdl_name,
+                                    r.reason
+                                ),
+                                loc: r.loc.clone(),
+                            });
+                        }
+                    }
+                }
+                None => {
+                    for a in &m.alternatives {
+                        for r in &a.refused {
+                            first_loc.get_or_insert_with(|| r.loc.clone());
+                            let line = r.to_string();
+                            if !refused.contains(&line) {
+                                refused.push(line);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if !refused.is_empty() {
+        let message = format!(
+            "port {port} (binding {binding}): its WS-SecurityPolicy has no alternative soapgen \
+             can enforce: {}",
+            refused.join("; ")
+        );
+        if security.manual {
+            warnings.push(Warning {
+                message: format!("{message} (its security is configured by hand)"),
+                loc: first_loc.unwrap_or_else(|| loc.clone()),
+            });
+        } else {
+            errors.push(Error::at(
+                ErrorKind::Unsupported(format!(
+                    "{message}; leave the port out or configure its security by hand \
+                     (Builder::manual_security, soapgen generate --manual-security {port})"
+                )),
+                &first_loc.unwrap_or_else(|| loc.clone()),
+            ));
+        }
+        return;
+    }
+    warnings.push(Warning {
+        message: format!(
+            "port {port} (binding {binding}): its WS-SecurityPolicy demands {}; the generated \
+             client does not apply it yet: configure soapgen_runtime::wss::WssConfig by hand \
+             (needed: {})",
+            describe::summary(security),
+            describe::credentials(security).join(", ")
+        ),
+        loc: loc.clone(),
+    });
+}
+
+#[cfg(test)]
+mod tests;
