@@ -69,4 +69,44 @@ fn main() {
     if let Err(e) = five.build() {
         panic!("soapgen: {e}");
     }
+    cxf_policy();
+}
+
+/// Clients of Apache CXF's WS-SecurityPolicy test WSDLs (the policy corpus beside the
+/// repository), for the ports the CXF peer enforces and soapgen applies
+/// (tests/tests/wss/policy_driven.rs). The corpus's WSDLs import their portType from a path
+/// relative to CXF's Maven module: a catalog entry maps it.
+fn cxf_policy() {
+    let resources = "../../shared/corpus/cxf-policy/src/test/resources";
+    let logical = format!("{resources}/DoubleItLogical.wsdl");
+    println!("cargo:rerun-if-changed={resources}");
+    let x509 = format!("{resources}/org/apache/cxf/systest/ws/x509/DoubleItX509.wsdl");
+    let ut = format!("{resources}/org/apache/cxf/systest/ws/ut/DoubleItUt.wsdl");
+    for (wsdl, name, ports) in [
+        (
+            &x509,
+            "cxf_x509",
+            &[
+                "DoubleItAsymmetricIssuerSerialPort",
+                "DoubleItAsymmetricThumbprintPort",
+                "DoubleItAsymmetricSHA256Port",
+                "DoubleItAsymmetricEncryptBeforeSigningPort",
+                "DoubleItTransportEndorsingPort",
+            ][..],
+        ),
+        (
+            &ut,
+            "cxf_ut",
+            &["DoubleItPlaintextPort", "DoubleItHashedPort"][..],
+        ),
+    ] {
+        let b = soapgen_build::Builder::new()
+            .wsdl(wsdl)
+            .out_name(wsdl, name)
+            .catalog_entry("src/test/resources/DoubleItLogical.wsdl", &logical)
+            .ports(ports.iter().copied());
+        if let Err(e) = b.build() {
+            panic!("soapgen: {e}");
+        }
+    }
 }

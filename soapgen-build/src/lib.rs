@@ -59,6 +59,7 @@ pub struct Builder {
     documents: Vec<(PathBuf, std::sync::Arc<str>)>,
     selection: model::select::Selection,
     manual_security: model::security::ManualSecurity,
+    ports: model::security::PortSelection,
 }
 
 /// The output of generating one WSDL.
@@ -211,6 +212,21 @@ impl Builder {
         self
     }
 
+    /// Generates only these ports (`wsdl:port` names, WSDL 1.1 §2.7): the others are left out
+    /// of the clients (their addresses, their WS-SecurityPolicy). An unknown name is an error
+    /// listing the ports. Calls add up.
+    pub fn ports<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.ports
+            .0
+            .get_or_insert_with(Default::default)
+            .extend(names.into_iter().map(Into::into));
+        self
+    }
+
     /// The ports whose security the caller configures by hand (by port or binding local name;
     /// `"*"` for every port). A port's WS-SecurityPolicy (WS-SecurityPolicy 1.2, attached as Web
     /// Services Policy 1.5 Attachment §4.1 says) that has no alternative soapgen can enforce
@@ -298,6 +314,7 @@ impl Builder {
                 strict_use: self.strict_use,
                 selection: self.selection.clone(),
                 manual_security: self.manual_security.clone(),
+                ports: self.ports.clone(),
             },
         )?;
         let code = emit::emit(

@@ -84,15 +84,15 @@ fn what_a_port_demands_is_in_the_model_and_said() {
     let p = op.input.chosen().expect("an enforceable alternative");
     assert!(matches!(p.binding, Some(SecurityBinding::Transport { .. })));
     assert_eq!(p.supporting[0].role, SupportingRole::Supporting);
-    let w: Vec<String> = g.module.warnings.iter().map(|w| w.to_string()).collect();
-    let said = w
+    let notes = &g.module.notes;
+    let said = notes
         .iter()
-        .find(|w| w.contains("SecurePort"))
-        .unwrap_or_else(|| panic!("{w:?}"));
+        .find(|n| n.contains("SecurePort"))
+        .unwrap_or_else(|| panic!("{notes:?}"));
     assert!(said.contains("TransportBinding over HTTPS"), "{said}");
     assert!(said.contains("a username and password"), "{said}");
     assert!(
-        said.contains("configure soapgen_runtime::wss::WssConfig by hand"),
+        said.contains("ClientBuilder::security_policy(…Client::port_policy(\"SecurePort\")"),
         "{said}"
     );
 }

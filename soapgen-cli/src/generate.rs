@@ -351,6 +351,9 @@ fn regenerate_command(args: &GenerateArgs) -> String {
     for o in &args.exclude_operation {
         push("--exclude-operation", Some(o.clone()));
     }
+    for p in &args.input.port {
+        push("--port", Some(p.clone()));
+    }
     for p in &args.manual_security {
         push("--manual-security", Some(p.clone()));
     }

@@ -28,6 +28,10 @@ pub struct InputArgs {
     /// it as use="literal" with a warning (WS-I Basic Profile 1.0 R2706 forbids encoded).
     #[arg(long)]
     pub strict_use: bool,
+    /// Generate only this port (its `wsdl:port` name; repeatable): the others are left out of
+    /// the clients, with their WS-SecurityPolicy.
+    #[arg(long = "port", value_name = "NAME")]
+    pub port: Vec<String>,
 }
 
 impl InputArgs {
@@ -41,6 +45,9 @@ impl InputArgs {
             .wsdl(&self.wsdl)
             .skip_unsupported_operations(self.skip_unsupported)
             .strict_use(self.strict_use);
+        if !self.port.is_empty() {
+            b = b.ports(&self.port);
+        }
         for entry in &self.catalog {
             let Some((url, path)) = entry.rsplit_once('=') else {
                 return Err(Error::new(

@@ -88,6 +88,9 @@ pub mod fault;
 pub mod header;
 pub mod message;
 pub mod mime;
+#[cfg(feature = "wss")]
+#[cfg_attr(docsrs, doc(cfg(feature = "wss")))]
+pub mod policy;
 pub mod transport;
 pub mod types;
 pub mod wire;
@@ -105,6 +108,24 @@ pub use error::{DecodeError, EncodeError, Error, TransportError, ValueError};
 pub use fault::{Fault, FaultError};
 pub use message::{Operation, SoapVersion};
 pub use soapgen_macros::{soap_client, ArbitraryXml, FromXml, ToXml};
+
+/// Keeps its tokens with the `wss` feature and drops them without it: the WS-SecurityPolicy
+/// of generated clients (`PORT_POLICIES`). Not a public API.
+#[cfg(feature = "wss")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __if_wss {
+    ($($t:tt)*) => { $($t)* };
+}
+
+/// Keeps its tokens with the `wss` feature and drops them without it: the WS-SecurityPolicy
+/// of generated clients (`PORT_POLICIES`). Not a public API.
+#[cfg(not(feature = "wss"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __if_wss {
+    ($($t:tt)*) => {};
+}
 
 /// Keeps its tokens with the `proptest` feature and drops them without it: the items
 /// `#[derive(ArbitraryXml)]` emits. Not a public API.

@@ -64,13 +64,23 @@ fn ports_doc(c: &ClientDecl) -> TokenStream {
             " - service `{}`, port `{}`, {}",
             p.service, p.port, p.version
         );
-        let line = match (&p.address, &p.address_problem) {
+        let mut line = match (&p.address, &p.address_problem) {
             (Some(a), None) => format!("{at}: <{a}>"),
             (Some(a), Some(problem)) => {
                 format!("{at}: `{}` (not used: it {problem})", a.replace('`', "'"))
             }
             (None, _) => format!("{at} (no address)"),
         };
+        if let Some(sec) = &p.security {
+            if sec.manual {
+                line.push_str("; WS-SecurityPolicy configured by hand");
+            } else {
+                line.push_str(&format!(
+                    "; WS-SecurityPolicy: `Self::port_policy(\"{}\")` (runtime feature `wss`)",
+                    p.port
+                ));
+            }
+        }
         quote!(#[doc = #line])
     });
     quote! {
@@ -179,6 +189,7 @@ impl Emitter<'_> {
             .then(|| quote!(default_namespaces,));
         let methods = c.operations.iter().map(|op| self.method(op));
         let declared_headers = self.declared_headers(c);
+        let policies = self.port_policies(c);
         quote! {
             #doc
             #summary
@@ -189,6 +200,7 @@ impl Emitter<'_> {
                 #(#methods)*
             }
             #declared_headers
+            #policies
         }
     }
 

@@ -26,6 +26,7 @@
 
 mod client;
 mod docs;
+mod policy;
 pub mod sample;
 
 use proc_macro2::{Ident, Span, TokenStream};

@@ -62,6 +62,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     b.index_derivations();
     b.name_types();
     opts.selection.check(defs, source)?;
+    opts.ports.check(defs)?;
     let mut errors = Vec::new();
     let clients = b.binding_clients(&mut errors);
     let mut clients = b.merge_clients(clients);
@@ -69,8 +70,11 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         defs,
         &mut clients,
         &opts.manual_security,
-        &mut b.warnings,
-        &mut errors,
+        &mut security::Diagnostics {
+            notes: &mut b.notes,
+            warnings: &mut b.warnings,
+            errors: &mut errors,
+        },
     );
     let mut warnings = std::mem::take(&mut b.warnings);
     warnings.extend(clients::warnings(&clients));
@@ -206,6 +210,7 @@ impl Builder<'_> {
     fn merge_clients(&mut self, clients: Vec<ClientDecl>) -> Vec<ClientDecl> {
         let defs = self.defs;
         let mut clients = clients::merge(clients, defs);
+        self.opts.ports.apply(&mut clients);
         let port_type_names = clients::name(&mut clients, defs, &mut self.scope);
         self.name_fault_sets(&mut clients, &port_type_names);
         addressing::apply(defs, &mut clients, &mut self.warnings);

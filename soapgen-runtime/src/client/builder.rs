@@ -19,6 +19,12 @@ struct Layers {
     security: Option<Arc<dyn MessageLayer>>,
     addressing: Addressing,
     added: Vec<Arc<dyn MessageLayer>>,
+    /// Why a layer could not be set up (a credential missing): [`ClientBuilder::build`] fails
+    /// with it.
+    refused: Option<Error>,
+    /// A port whose policy demands a TLS client certificate.
+    #[cfg(feature = "wss")]
+    client_certificate_for: Option<String>,
 }
 
 impl Layers {
@@ -183,6 +189,46 @@ impl ClientBuilder {
         self
     }
 
+    /// WS-Security as a port's WS-SecurityPolicy demands (feature `wss`): `port` is the policy a
+    /// generated client describes (`…Client::PORT_POLICIES`), `credentials` what the user
+    /// supplies. Each operation's request is secured as its policy says and its response checked
+    /// against it ([`crate::policy`]); HTTP authentication the policy's `sp:HttpsToken` demands
+    /// is set from the credentials' username. Replaces [`wss`](Self::wss).
+    ///
+    /// A credential the policy needs and `credentials` lack, a transport binding at an `http://`
+    /// endpoint, or a TLS client certificate the policy demands and
+    /// [`client_identity`](Self::client_identity) did not give fails [`build`](Self::build) with
+    /// [`Error::Security`] naming it.
+    #[cfg(feature = "wss")]
+    pub fn security_policy(
+        mut self,
+        port: &'static crate::policy::PortPolicy,
+        credentials: crate::policy::Credentials,
+    ) -> Self {
+        match crate::policy::PolicyLayer::new(port, &credentials, &self.endpoint) {
+            Ok(layer) => {
+                if layer.client_certificate() {
+                    self.layers.client_certificate_for = Some(port.port.to_owned());
+                }
+                let http = layer.http_authentication(&credentials);
+                self.layers.security = Some(Arc::new(layer));
+                match http {
+                    Ok(Some((crate::policy::HttpAuthentication::Basic, user, password))) => {
+                        self = self.basic_auth(&user, &password);
+                    }
+                    #[cfg(feature = "reqwest")]
+                    Ok(Some((crate::policy::HttpAuthentication::Digest, user, password))) => {
+                        self = self.digest_auth(&user, &password);
+                    }
+                    Ok(_) => {}
+                    Err(e) => self.layers.refused = Some(Error::Security(Box::new(e))),
+                }
+            }
+            Err(e) => self.layers.refused = Some(Error::Security(Box::new(e))),
+        }
+        self
+    }
+
     /// Whole-request timeout of the default transport (default 60 s).
     #[cfg(feature = "reqwest")]
     pub fn timeout(mut self, t: std::time::Duration) -> Self {
@@ -295,8 +341,23 @@ impl ClientBuilder {
     /// options of the default transport were set together with a custom
     /// [`transport`](Self::transport) (they would not apply), or [`http_auth`](Self::http_auth)
     /// together with [`basic_auth`](Self::basic_auth).
-    pub fn build(self) -> Result<Client, Error> {
+    pub fn build(mut self) -> Result<Client, Error> {
         self.layers.addressing.check()?;
+        if let Some(e) = self.layers.refused.take() {
+            return Err(e);
+        }
+        #[cfg(all(feature = "reqwest", feature = "wss"))]
+        if let Some(port) = &self.layers.client_certificate_for {
+            if self.transport.is_none() && !self.reqwest_options.contains(&"client_identity") {
+                return Err(Error::Security(Box::new(
+                    crate::wss::WssError::MissingCredential {
+                        port: port.clone(),
+                        assertion: "sp:RequireClientCertificate",
+                        credential: "a TLS client certificate (ClientBuilder::client_identity)",
+                    },
+                )));
+            }
+        }
         #[cfg(feature = "reqwest")]
         {
             let refuse = |message: String| {

@@ -252,6 +252,35 @@ pub enum WssError {
     /// A response's UsernameToken does not match what the policy expects.
     #[error("WS-Security: UsernameToken refused: {0}")]
     UsernameToken(String),
+    /// A port's WS-SecurityPolicy needs a credential that was not given
+    /// ([`Credentials`](crate::policy::Credentials)).
+    #[error("WS-SecurityPolicy of port {port}: {assertion} needs {credential}, which the Credentials do not give")]
+    MissingCredential {
+        /// The port.
+        port: String,
+        /// The assertion that needs it (`sp:InitiatorToken`…).
+        assertion: &'static str,
+        /// What is missing, in words.
+        credential: &'static str,
+    },
+    /// A port's `sp:TransportBinding` needs HTTPS; the endpoint is not (WS-SecurityPolicy 1.2
+    /// §7.3).
+    #[error("WS-SecurityPolicy of port {port}: sp:TransportBinding needs an https endpoint, not {endpoint}")]
+    HttpsRequired {
+        /// The port.
+        port: String,
+        /// The endpoint given.
+        endpoint: String,
+    },
+    /// A response that falls short of the port's WS-SecurityPolicy: the assertion it does not
+    /// meet, and what the check found.
+    #[error("the response does not meet {assertion} of the port's WS-SecurityPolicy: {cause}")]
+    PolicyNotMet {
+        /// The assertion (`sp:IncludeTimestamp`, `sp:SignedParts`…).
+        assertion: &'static str,
+        /// What the check found.
+        cause: Box<WssError>,
+    },
 }
 
 impl From<WssError> for crate::EncodeError {

@@ -26,6 +26,7 @@ mod cxf;
 mod encrypt;
 mod gsoap;
 mod pkcs12;
+mod policy_driven;
 mod sign;
 mod signature_confirmation;
 mod signer_constraints;

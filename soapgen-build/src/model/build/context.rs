@@ -25,6 +25,8 @@ pub struct Options {
     /// The ports whose security the user configures by hand (their WS-SecurityPolicy is
     /// reported, not enforced or refused).
     pub manual_security: crate::model::security::ManualSecurity,
+    /// The ports to generate (all by default).
+    pub ports: crate::model::security::PortSelection,
 }
 
 /// What a named or element-anonymous type is generated as.

@@ -1,75 +1,10 @@
-//! What a port's security policy demands, in words (for warnings and `soapgen inspect`), the
-//! credentials a client needs to meet it, and the parts of an understood policy the runtime
-//! cannot produce.
+//! What a port's security policy demands, in words (for warnings and `soapgen inspect`), and the
+//! credentials a client needs to meet it.
 
 use super::types::{
-    Digest, Encryption, HttpAuthentication, Inclusion, KeyTransport, MessagePolicy,
-    PasswordRequirement, PortSecurity, ProtectedParts, ProtectionOrder, Refusal, SecurityBinding,
-    Token, TokenKind, X509TokenType,
+    HttpAuthentication, Inclusion, MessagePolicy, PasswordRequirement, PortSecurity,
+    ProtectedParts, ProtectionOrder, SecurityBinding, Token, TokenKind, X509TokenType,
 };
-use crate::read::components::QName;
-
-/// What the runtime cannot produce or check of `policy`, although soapgen understands it.
-pub fn unenforceable(policy: &MessagePolicy) -> Vec<Refusal> {
-    let mut out = Vec::new();
-    let Some(binding) = &policy.binding else {
-        return out;
-    };
-    let (properties, loc) = match binding {
-        SecurityBinding::Transport { properties, token } => (properties, &token.loc),
-        SecurityBinding::Asymmetric {
-            properties,
-            initiator_signature,
-            initiator_encryption,
-            recipient_signature,
-            recipient_encryption,
-            ..
-        } => {
-            let any = [
-                initiator_signature,
-                recipient_encryption,
-                recipient_signature,
-                initiator_encryption,
-            ]
-            .into_iter()
-            .flatten()
-            .next();
-            match any {
-                Some(t) => (properties, &t.loc),
-                None => return out,
-            }
-        }
-        SecurityBinding::Symmetric {
-            properties,
-            signature,
-            ..
-        } => (properties, &signature.loc),
-    };
-    let suite = &properties.suite;
-    let mut refuse = |why: &str| {
-        out.push(Refusal {
-            assertion: QName::new(super::interpret::SP12, &suite.name),
-            reason: format!("{why}: not in soapgen's runtime"),
-            loc: loc.clone(),
-        })
-    };
-    if matches!(binding, SecurityBinding::Transport { .. }) {
-        return out;
-    }
-    if suite.encryption == Encryption::Aes192Gcm {
-        refuse("AES-192-GCM");
-    }
-    if suite.key_transport == KeyTransport::RsaOaepMgf1Sha256 {
-        refuse("RSA-OAEP with MGF1-SHA-256");
-    }
-    if suite.digest == Digest::Sha512 {
-        refuse("SHA-512 digests");
-    }
-    if suite.str_transform {
-        refuse("the STR-Transform");
-    }
-    out
-}
 
 fn token(t: &Token) -> String {
     let mut s = match &t.kind {

@@ -13,6 +13,7 @@
 
 pub mod describe;
 pub mod interpret;
+pub mod runtime;
 pub mod types;
 
 use std::collections::BTreeSet;
@@ -24,6 +25,73 @@ use crate::read::components::{Definitions, OperationPolicies, Policy, QName};
 pub use types::{
     Interpretation, MessagePolicy, MessageSecurity, OperationSecurity, PortSecurity, Refusal,
 };
+
+/// Which ports to generate (by port name; all when `None`): the others are left out of the
+/// clients, their policies neither enforced nor refused.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PortSelection(pub Option<BTreeSet<String>>);
+
+impl PortSelection {
+    fn selects(&self, port: &str) -> bool {
+        self.0.as_ref().is_none_or(|s| s.contains(port))
+    }
+
+    /// Checks that every name given is a port of `defs`.
+    ///
+    /// # Errors
+    ///
+    /// An unknown name, listing the ports there are.
+    pub fn check(&self, defs: &Definitions) -> Result<(), crate::error::Errors> {
+        let Some(names) = &self.0 else {
+            return Ok(());
+        };
+        let known: BTreeSet<&str> = defs
+            .services
+            .iter()
+            .flat_map(|s| s.ports.iter().map(|p| p.name.as_str()))
+            .collect();
+        let errors: Vec<Error> = names
+            .iter()
+            .filter(|n| !known.contains(n.as_str()))
+            .map(|n| {
+                Error::new(
+                    ErrorKind::Invalid(format!(
+                        "no port named {n:?}; the ports are: {}",
+                        known.iter().copied().collect::<Vec<_>>().join(", ")
+                    )),
+                    None,
+                )
+            })
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(crate::error::Errors(errors))
+        }
+    }
+
+    /// Leaves out of `clients` the ports not selected, the bindings no selected port uses, and
+    /// the clients left with no binding; a client's default endpoint is its first selected
+    /// port's address.
+    pub fn apply(&self, clients: &mut Vec<ClientDecl>) {
+        if self.0.is_none() {
+            return;
+        }
+        for c in clients.iter_mut() {
+            c.ports.retain(|p| self.selects(&p.port));
+            let used: Vec<QName> = c.ports.iter().map(|p| p.binding.clone()).collect();
+            c.bindings.retain(|(b, _)| used.contains(b));
+            c.versions
+                .retain(|v| c.bindings.iter().any(|(_, bv)| bv == v));
+            c.endpoint = c
+                .ports
+                .first()
+                .and_then(|p| p.usable_address())
+                .map(str::to_owned);
+        }
+        clients.retain(|c| !c.bindings.is_empty());
+    }
+}
 
 /// Which ports' security the user configures by hand (their policy is reported but neither
 /// enforced nor refused): port or binding local names; `*` for every port.
@@ -54,25 +122,41 @@ fn interpreted(policy: &Policy) -> MessageSecurity {
             .iter()
             .map(|a| {
                 let mut i = interpret::interpret(a);
-                i.refused.extend(describe::unenforceable(&i.policy));
+                i.refused.extend(runtime::unenforceable(&i.policy));
                 i
             })
             .collect(),
     }
 }
 
+/// Where [`apply`] reports: notes (what each secured port demands), warnings (what is left
+/// out), errors (what cannot be enforced).
+#[derive(Debug)]
+pub struct Diagnostics<'a> {
+    /// What each secured port demands and how to meet it.
+    pub notes: &'a mut Vec<String>,
+    /// Located warnings.
+    pub warnings: &'a mut Vec<Warning>,
+    /// Located errors.
+    pub errors: &'a mut Vec<Error>,
+}
+
 /// Sets each client port's [`security`](crate::model::ir::PortDecl::security) from the policies
 /// attached in `defs`. A port whose request or response policy has no alternative soapgen can
-/// enforce is an error in `errors` naming the assertions and the binding (unless `manual`
-/// covers it: then a warning); ignorable or optional assertions left out, and each secured
-/// port's demands, go to `warnings`.
+/// enforce is an error naming the assertions and the binding (unless `manual` covers it: then a
+/// warning); ignorable or optional assertions left out are warnings; each secured port's
+/// demands are a note. Ports not in `selection` are left out of the clients.
 pub fn apply(
     defs: &Definitions,
     clients: &mut [ClientDecl],
     manual: &ManualSecurity,
-    warnings: &mut Vec<Warning>,
-    errors: &mut Vec<Error>,
+    diagnostics: &mut Diagnostics<'_>,
 ) {
+    let Diagnostics {
+        notes,
+        warnings,
+        errors,
+    } = diagnostics;
     let att = &defs.policies;
     for c in clients.iter_mut() {
         for port in &mut c.ports {
@@ -147,8 +231,11 @@ pub fn apply(
                 &port.port,
                 &binding.name,
                 &security,
-                warnings,
-                errors,
+                &mut Diagnostics {
+                    notes,
+                    warnings,
+                    errors,
+                },
                 &port.loc,
             );
             if !security.is_unsecured() {
@@ -163,10 +250,10 @@ fn report(
     port: &str,
     binding: &QName,
     security: &PortSecurity,
-    warnings: &mut Vec<Warning>,
-    errors: &mut Vec<Error>,
+    d: &mut Diagnostics<'_>,
     loc: &crate::error::Loc,
 ) {
+    let (warnings, errors) = (&mut *d.warnings, &mut *d.errors);
     if security.is_unsecured() {
         return;
     }
@@ -236,17 +323,11 @@ fn report(
         }
         return;
     }
-    warnings.push(Warning {
-        message: format!(
-            "port {port} (binding {binding}): its WS-SecurityPolicy demands {}; the generated \
-             client does not apply it yet: configure soapgen_runtime::wss::WssConfig by hand \
-             (needed: {})",
-            describe::summary(security),
-            describe::credentials(security).join(", ")
-        ),
-        loc: loc.clone(),
-    });
+    d.notes.push(format!(
+        "port {port} (binding {binding}): its WS-SecurityPolicy demands {}: build the client \
+         with ClientBuilder::security_policy(…Client::port_policy(\"{port}\"), credentials) \
+         (runtime feature wss; credentials: {})",
+        describe::summary(security),
+        describe::credentials(security).join(", ")
+    ));
 }
-
-#[cfg(test)]
-mod tests;

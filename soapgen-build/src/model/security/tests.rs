@@ -208,7 +208,7 @@ fn a_suite_the_runtime_lacks_is_refused_when_its_port_is_read() {
            </wsp:Policy></sp:AsymmetricBinding>"##,
     );
     assert!(i.refused.is_empty(), "understood: {:?}", i.refused);
-    let missing = super::describe::unenforceable(&i.policy);
+    let missing = super::runtime::unenforceable(&i.policy);
     assert_eq!(missing.len(), 1, "{missing:?}");
     assert!(missing[0].reason.contains("AES-192-GCM"), "{missing:?}");
 }

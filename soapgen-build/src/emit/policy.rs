@@ -1,0 +1,263 @@
+//! Each secured port's WS-SecurityPolicy as static data of the generated client
+//! (`{Trait}Client::PORT_POLICIES`, the runtime's `policy::PortPolicy`): per operation, the
+//! alternative of the request's and of the response's effective policy that soapgen enforces.
+//! Ports whose security is configured by hand, or whose policy soapgen refuses, have none.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{ident, Emitter};
+use crate::model::ir::ClientDecl;
+use crate::model::security::types::{
+    AlgorithmSuite, Digest, Encryption, HttpAuthentication, Inclusion, KeyTransport, MessagePolicy,
+    PasswordRequirement, PortSecurity, ProtectedParts, ProtectionOrder, SecurityBinding,
+    SupportingRole, Token, TokenKind, X509TokenType,
+};
+
+impl Emitter<'_> {
+    /// `PORT_POLICIES` and `port_policy` of `c`'s client, when a port of it is secured; kept by
+    /// the runtime's `__if_wss!` (its `policy` module needs the `wss` feature).
+    pub(super) fn port_policies(&self, c: &ClientDecl) -> TokenStream {
+        let rt = &self.rt;
+        let ports: Vec<TokenStream> = c
+            .ports
+            .iter()
+            .filter_map(|p| {
+                let sec = p.security.as_ref()?;
+                self.port_policy(&p.port, &p.binding.local, sec)
+            })
+            .collect();
+        if ports.is_empty() {
+            return TokenStream::new();
+        }
+        let client = ident(&format!("{}Client", c.name));
+        let doc = format!(
+            " The WS-SecurityPolicy of each secured port of `{}` (WS-SecurityPolicy 1.2, \
+             attached as WS-Policy 1.5 Attachment §4.1 says): give one, with the credentials \
+             `soapgen inspect` lists, to `ClientBuilder::security_policy` (runtime feature \
+             `wss`).",
+            c.name
+        );
+        quote! {
+            #rt::__if_wss! {
+                impl #client {
+                    #[doc = #doc]
+                    pub const PORT_POLICIES: &'static [#rt::policy::PortPolicy] = &[#(#ports),*];
+
+                    /// The WS-SecurityPolicy of the port named `port`, if it is secured.
+                    pub fn port_policy(port: &str) -> ::core::option::Option<&'static #rt::policy::PortPolicy> {
+                        Self::PORT_POLICIES.iter().find(|p| p.port == port)
+                    }
+                }
+            }
+        }
+    }
+
+    fn port_policy(&self, port: &str, binding: &str, sec: &PortSecurity) -> Option<TokenStream> {
+        if sec.manual {
+            return None;
+        }
+        let rt = &self.rt;
+        let mut ops = Vec::new();
+        for op in &sec.operations {
+            let request = if op.input.is_unsecured() {
+                quote!(#rt::policy::MessagePolicy::NONE)
+            } else {
+                self.message(op.input.chosen()?)
+            };
+            let response = if op.output.is_unsecured() {
+                quote!(#rt::policy::MessagePolicy::NONE)
+            } else {
+                self.message(op.output.chosen()?)
+            };
+            let name = &op.wsdl_name;
+            ops.push(quote!(#rt::policy::OperationPolicy::new(#name, #request, #response)));
+        }
+        Some(quote!(#rt::policy::PortPolicy::new(#port, #binding, &[#(#ops),*])))
+    }
+
+    /// One message's policy as runtime constructors (the subset `model::security::runtime`
+    /// lets through).
+    fn message(&self, p: &MessagePolicy) -> TokenStream {
+        let rt = &self.rt;
+        let binding = match &p.binding {
+            Some(SecurityBinding::Transport {
+                token, properties, ..
+            }) => {
+                let mut b = quote!(#rt::policy::TransportBinding::new());
+                if let TokenKind::Https {
+                    client_certificate,
+                    http_authentication,
+                } = &token.kind
+                {
+                    if *client_certificate {
+                        b.extend(quote!(.client_certificate()));
+                    }
+                    match http_authentication {
+                        Some(HttpAuthentication::Basic) => b.extend(
+                            quote!(.http_authentication(#rt::policy::HttpAuthentication::Basic)),
+                        ),
+                        Some(HttpAuthentication::Digest) => b.extend(
+                            quote!(.http_authentication(#rt::policy::HttpAuthentication::Digest)),
+                        ),
+                        None => {}
+                    }
+                }
+                if properties.include_timestamp {
+                    b.extend(quote!(.timestamp()));
+                }
+                let suite = self.suite(&properties.suite);
+                b.extend(quote!(.suite(#suite)));
+                quote!(::core::option::Option::Some(#rt::policy::Binding::Transport(#b)))
+            }
+            Some(SecurityBinding::Asymmetric {
+                initiator_signature,
+                recipient_signature,
+                recipient_encryption,
+                properties,
+                protection,
+                ..
+            }) => {
+                let suite = self.suite(&properties.suite);
+                let mut b = quote!(#rt::policy::AsymmetricBinding::new(#suite));
+                if let Some(t) = initiator_signature {
+                    let t = self.x509(t);
+                    b.extend(quote!(.initiator_signature(#t)));
+                }
+                if let Some(t) = recipient_signature {
+                    let t = self.x509(t);
+                    b.extend(quote!(.recipient_signature(#t)));
+                }
+                if let Some(t) = recipient_encryption {
+                    let t = self.x509(t);
+                    b.extend(quote!(.recipient_encryption(#t)));
+                }
+                if properties.include_timestamp {
+                    b.extend(quote!(.timestamp()));
+                }
+                if protection.order == ProtectionOrder::EncryptBeforeSigning {
+                    b.extend(quote!(.encrypt_before_signing()));
+                }
+                quote!(::core::option::Option::Some(#rt::policy::Binding::Asymmetric(#b)))
+            }
+            _ => quote!(::core::option::Option::None),
+        };
+        let mut m = quote!(#rt::policy::MessagePolicy::new(#binding));
+        for s in &p.supporting {
+            for t in &s.tokens {
+                match &t.kind {
+                    TokenKind::Username {
+                        password,
+                        created,
+                        nonce,
+                        ..
+                    } => {
+                        let mut u = match password {
+                            PasswordRequirement::Hash => {
+                                quote!(#rt::policy::UsernameTokenPolicy::digest())
+                            }
+                            _ => quote!(#rt::policy::UsernameTokenPolicy::text()),
+                        };
+                        if *created || *nonce {
+                            u.extend(quote!(.nonce()));
+                        }
+                        m.extend(quote!(.username_token(#u)));
+                    }
+                    TokenKind::X509 { .. }
+                        if matches!(
+                            s.role,
+                            SupportingRole::Endorsing | SupportingRole::SignedEndorsing
+                        ) =>
+                    {
+                        let t = self.x509(t);
+                        m.extend(quote!(.endorsing(#t)));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if !p.signed.is_empty() {
+            let parts = self.parts(&p.signed);
+            m.extend(quote!(.signed(#parts)));
+        }
+        if !p.encrypted.is_empty() {
+            let parts = self.parts(&p.encrypted);
+            m.extend(quote!(.encrypted(#parts)));
+        }
+        if p.wss.is_some_and(|w| w.require_signature_confirmation) {
+            m.extend(quote!(.signature_confirmation()));
+        }
+        m
+    }
+
+    fn parts(&self, p: &ProtectedParts) -> TokenStream {
+        let rt = &self.rt;
+        let body = p.body;
+        let headers = p.headers.iter().filter_map(|h| {
+            let (ns, name) = (&h.namespace, h.name.as_ref()?);
+            Some(quote!((#ns, #name)))
+        });
+        quote!(#rt::policy::Parts::new(#body, &[#(#headers),*]))
+    }
+
+    fn x509(&self, t: &Token) -> TokenStream {
+        let rt = &self.rt;
+        let TokenKind::X509 {
+            token_type,
+            references,
+        } = &t.kind
+        else {
+            return TokenStream::new();
+        };
+        let ty = match token_type {
+            X509TokenType::PkiPath => quote!(#rt::policy::X509TokenType::PkiPath),
+            _ => quote!(#rt::policy::X509TokenType::V3),
+        };
+        let inclusion = match t.inclusion {
+            Inclusion::Never => quote!(Never),
+            Inclusion::Once => quote!(Once),
+            Inclusion::AlwaysToRecipient => quote!(AlwaysToRecipient),
+            Inclusion::AlwaysToInitiator => quote!(AlwaysToInitiator),
+            Inclusion::Always => quote!(Always),
+        };
+        let mut out = quote!(#rt::policy::X509Token::new(#ty, #rt::policy::Inclusion::#inclusion));
+        if references.issuer_serial {
+            out.extend(quote!(.issuer_serial()));
+        }
+        if references.thumbprint {
+            out.extend(quote!(.thumbprint()));
+        }
+        if references.key_identifier {
+            out.extend(quote!(.key_identifier()));
+        }
+        out
+    }
+
+    fn suite(&self, s: &AlgorithmSuite) -> TokenStream {
+        let rt = &self.rt;
+        let name = &s.name;
+        let digest = match s.digest {
+            Digest::Sha1 => quote!(Sha1),
+            _ => quote!(Sha256),
+        };
+        let enc = match s.encryption {
+            Encryption::Aes128Cbc => quote!(Aes128Cbc),
+            Encryption::Aes192Cbc => quote!(Aes192Cbc),
+            Encryption::Aes256Cbc => quote!(Aes256Cbc),
+            Encryption::TripleDesCbc => quote!(TripleDesCbc),
+            Encryption::Aes128Gcm => quote!(Aes128Gcm),
+            _ => quote!(Aes256Gcm),
+        };
+        let kt = match s.key_transport {
+            KeyTransport::Rsa15 => quote!(Rsa15),
+            _ => quote!(RsaOaepMgf1Sha1),
+        };
+        quote!(#rt::policy::Suite::new(
+            #name,
+            #rt::wss::DigestAlgorithm::#digest,
+            #rt::wss::BlockEncryption::#enc,
+            #rt::wss::KeyTransport::#kt,
+            #rt::wss::SignatureAlgorithm::RsaSha1
+        ))
+    }
+}

@@ -1,0 +1,463 @@
+//! What a WS-SecurityPolicy 1.2 demands of one port's messages, as generated code describes it:
+//! static data built with `const` constructors (§ numbers are SP 1.2's). Only what the runtime
+//! can produce and check is here; soapgen-build refuses the rest when it generates the client.
+
+use crate::wss::{BlockEncryption, DigestAlgorithm, KeyTransport, SignatureAlgorithm};
+
+/// When a token is put in the message (§5.1.1 `sp:IncludeToken`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Inclusion {
+    /// Never sent: referenced by issuer/serial, thumbprint or key identifier.
+    Never,
+    /// Sent in the first message only.
+    Once,
+    /// Sent in the requests.
+    AlwaysToRecipient,
+    /// Sent in the responses.
+    AlwaysToInitiator,
+    /// Sent in every message.
+    Always,
+}
+
+impl Inclusion {
+    /// Whether a request carries the token.
+    pub const fn in_requests(self) -> bool {
+        matches!(
+            self,
+            Inclusion::Always | Inclusion::AlwaysToRecipient | Inclusion::Once
+        )
+    }
+}
+
+/// The X.509 token profile of a token (§5.4.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum X509TokenType {
+    /// One X.509 v3 certificate (`WssX509V3Token10/11`, or no profile named).
+    V3,
+    /// A PkiPath certificate chain (`WssX509PkiPathV1Token10/11`).
+    PkiPath,
+}
+
+/// An `sp:X509Token` (§5.4.3): its profile, inclusion and the reference styles it requires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct X509Token {
+    /// The profile.
+    pub token_type: X509TokenType,
+    /// When it is sent.
+    pub inclusion: Inclusion,
+    /// `sp:RequireIssuerSerialReference`.
+    pub issuer_serial: bool,
+    /// `sp:RequireThumbprintReference`.
+    pub thumbprint: bool,
+    /// `sp:RequireKeyIdentifierReference`.
+    pub key_identifier: bool,
+}
+
+impl X509Token {
+    /// A token of `token_type` included as `inclusion`, no reference style required.
+    pub const fn new(token_type: X509TokenType, inclusion: Inclusion) -> Self {
+        X509Token {
+            token_type,
+            inclusion,
+            issuer_serial: false,
+            thumbprint: false,
+            key_identifier: false,
+        }
+    }
+
+    /// Requires references by issuer name and serial number.
+    pub const fn issuer_serial(mut self) -> Self {
+        self.issuer_serial = true;
+        self
+    }
+
+    /// Requires references by SHA-1 thumbprint.
+    pub const fn thumbprint(mut self) -> Self {
+        self.thumbprint = true;
+        self
+    }
+
+    /// Requires references by SubjectKeyIdentifier.
+    pub const fn key_identifier(mut self) -> Self {
+        self.key_identifier = true;
+        self
+    }
+}
+
+/// An algorithm suite (§6.1) with the runtime's algorithms for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Suite {
+    /// Its name as the policy writes it (`Basic128`, `Basic256Sha256Rsa15`…).
+    pub name: &'static str,
+    /// `[Dig]`.
+    pub digest: DigestAlgorithm,
+    /// `[Enc]`.
+    pub encryption: BlockEncryption,
+    /// `[Asym KW]`.
+    pub key_transport: KeyTransport,
+    /// `[AsymSig]`.
+    pub signature: SignatureAlgorithm,
+}
+
+impl Suite {
+    /// The suite `name` with these algorithms.
+    pub const fn new(
+        name: &'static str,
+        digest: DigestAlgorithm,
+        encryption: BlockEncryption,
+        key_transport: KeyTransport,
+        signature: SignatureAlgorithm,
+    ) -> Self {
+        Suite {
+            name,
+            digest,
+            encryption,
+            key_transport,
+            signature,
+        }
+    }
+}
+
+/// HTTP authentication an `sp:HttpsToken` requires (§5.4.10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HttpAuthentication {
+    /// `sp:HttpBasicAuthentication`.
+    Basic,
+    /// `sp:HttpDigestAuthentication`.
+    Digest,
+}
+
+/// `sp:TransportBinding` (§7.3) over HTTPS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct TransportBinding {
+    /// `sp:RequireClientCertificate`.
+    pub client_certificate: bool,
+    /// HTTP authentication required, if any.
+    pub http_authentication: Option<HttpAuthentication>,
+    /// `sp:IncludeTimestamp`.
+    pub timestamp: bool,
+    /// The algorithm suite of the signatures endorsing supporting tokens make.
+    pub suite: Option<Suite>,
+}
+
+impl TransportBinding {
+    /// HTTPS, nothing more.
+    pub const fn new() -> Self {
+        TransportBinding {
+            client_certificate: false,
+            http_authentication: None,
+            timestamp: false,
+            suite: None,
+        }
+    }
+
+    /// The algorithm suite of endorsing signatures.
+    pub const fn suite(mut self, suite: Suite) -> Self {
+        self.suite = Some(suite);
+        self
+    }
+
+    /// Requires a TLS client certificate.
+    pub const fn client_certificate(mut self) -> Self {
+        self.client_certificate = true;
+        self
+    }
+
+    /// Requires HTTP authentication.
+    pub const fn http_authentication(mut self, auth: HttpAuthentication) -> Self {
+        self.http_authentication = Some(auth);
+        self
+    }
+
+    /// Requires a Timestamp.
+    pub const fn timestamp(mut self) -> Self {
+        self.timestamp = true;
+        self
+    }
+}
+
+impl Default for TransportBinding {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `sp:AsymmetricBinding` (§7.5): each side signs with its own key and encrypts to the
+/// other's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct AsymmetricBinding {
+    /// The token the client signs with.
+    pub initiator_signature: Option<X509Token>,
+    /// The token the service signs with.
+    pub recipient_signature: Option<X509Token>,
+    /// The token requests are encrypted for (the service's certificate).
+    pub recipient_encryption: Option<X509Token>,
+    /// The algorithm suite.
+    pub suite: Suite,
+    /// `sp:IncludeTimestamp`.
+    pub timestamp: bool,
+    /// `sp:EncryptBeforeSigning`.
+    pub encrypt_before_signing: bool,
+}
+
+impl AsymmetricBinding {
+    /// A binding of `suite` with no token yet.
+    pub const fn new(suite: Suite) -> Self {
+        AsymmetricBinding {
+            initiator_signature: None,
+            recipient_signature: None,
+            recipient_encryption: None,
+            suite,
+            timestamp: false,
+            encrypt_before_signing: false,
+        }
+    }
+
+    /// The client signs with `token`.
+    pub const fn initiator_signature(mut self, token: X509Token) -> Self {
+        self.initiator_signature = Some(token);
+        self
+    }
+
+    /// The service signs with `token`.
+    pub const fn recipient_signature(mut self, token: X509Token) -> Self {
+        self.recipient_signature = Some(token);
+        self
+    }
+
+    /// Requests are encrypted for `token`.
+    pub const fn recipient_encryption(mut self, token: X509Token) -> Self {
+        self.recipient_encryption = Some(token);
+        self
+    }
+
+    /// Requires a Timestamp.
+    pub const fn timestamp(mut self) -> Self {
+        self.timestamp = true;
+        self
+    }
+
+    /// Encrypts before signing.
+    pub const fn encrypt_before_signing(mut self) -> Self {
+        self.encrypt_before_signing = true;
+        self
+    }
+}
+
+/// A security binding (§7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Binding {
+    /// `sp:TransportBinding`.
+    Transport(TransportBinding),
+    /// `sp:AsymmetricBinding`.
+    Asymmetric(AsymmetricBinding),
+}
+
+/// A UsernameToken a supporting tokens assertion demands (§5.4.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct UsernameTokenPolicy {
+    /// `sp:HashPassword`: a password digest (UsernameToken Profile 1.0 §3.1).
+    pub digest: bool,
+    /// SP 1.3 `sp13:Nonce` / `sp13:Created`: a Nonce and Created with a plaintext password.
+    pub nonce: bool,
+}
+
+impl UsernameTokenPolicy {
+    /// A token with the password in clear text.
+    pub const fn text() -> Self {
+        UsernameTokenPolicy {
+            digest: false,
+            nonce: false,
+        }
+    }
+
+    /// A token with a password digest (always with Nonce and Created).
+    pub const fn digest() -> Self {
+        UsernameTokenPolicy {
+            digest: true,
+            nonce: true,
+        }
+    }
+
+    /// With Nonce and Created.
+    pub const fn nonce(mut self) -> Self {
+        self.nonce = true;
+        self
+    }
+}
+
+/// What a message must have signed or encrypted (§4.1.1, §4.2.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Parts {
+    /// `sp:Body`.
+    pub body: bool,
+    /// `sp:Header`s: (namespace, local name).
+    pub headers: &'static [(&'static str, &'static str)],
+}
+
+impl Parts {
+    /// Nothing.
+    pub const NONE: Parts = Parts {
+        body: false,
+        headers: &[],
+    };
+
+    /// The Body and `headers`.
+    pub const fn new(body: bool, headers: &'static [(&'static str, &'static str)]) -> Self {
+        Parts { body, headers }
+    }
+
+    /// Whether nothing is demanded.
+    pub const fn is_empty(&self) -> bool {
+        !self.body && self.headers.is_empty()
+    }
+}
+
+/// What one message (a request or a response) of an operation must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct MessagePolicy {
+    /// The security binding, if any.
+    pub binding: Option<Binding>,
+    /// A UsernameToken (`sp:SupportingTokens`, or `sp:SignedSupportingTokens` under a transport
+    /// binding, where TLS protects it).
+    pub username_token: Option<UsernameTokenPolicy>,
+    /// An X.509 endorsing supporting token (`sp:EndorsingSupportingTokens` and
+    /// `sp:SignedEndorsingSupportingTokens` under a transport binding): the client signs the
+    /// Timestamp and Body with that key (§8.3).
+    pub endorsing: Option<X509Token>,
+    /// `sp:SignedParts`.
+    pub signed: Parts,
+    /// `sp:EncryptedParts`.
+    pub encrypted: Parts,
+    /// `sp:Wss11/sp:RequireSignatureConfirmation`.
+    pub signature_confirmation: bool,
+}
+
+impl MessagePolicy {
+    /// A message with no security.
+    pub const NONE: MessagePolicy = MessagePolicy {
+        binding: None,
+        username_token: None,
+        endorsing: None,
+        signed: Parts::NONE,
+        encrypted: Parts::NONE,
+        signature_confirmation: false,
+    };
+
+    /// A message protected by `binding`.
+    pub const fn new(binding: Option<Binding>) -> Self {
+        MessagePolicy {
+            binding,
+            ..Self::NONE
+        }
+    }
+
+    /// With a UsernameToken.
+    pub const fn username_token(mut self, token: UsernameTokenPolicy) -> Self {
+        self.username_token = Some(token);
+        self
+    }
+
+    /// With an X.509 endorsing supporting token.
+    pub const fn endorsing(mut self, token: X509Token) -> Self {
+        self.endorsing = Some(token);
+        self
+    }
+
+    /// Signing `parts`.
+    pub const fn signed(mut self, parts: Parts) -> Self {
+        self.signed = parts;
+        self
+    }
+
+    /// Encrypting `parts`.
+    pub const fn encrypted(mut self, parts: Parts) -> Self {
+        self.encrypted = parts;
+        self
+    }
+
+    /// With signatures confirmed (WSS 1.1 §8.5).
+    pub const fn signature_confirmation(mut self) -> Self {
+        self.signature_confirmation = true;
+        self
+    }
+
+    /// Whether the message needs no security.
+    pub const fn is_empty(&self) -> bool {
+        self.binding.is_none()
+            && self.username_token.is_none()
+            && self.endorsing.is_none()
+            && self.signed.is_empty()
+            && self.encrypted.is_empty()
+    }
+}
+
+/// What one operation's request and response must be at a port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct OperationPolicy {
+    /// The WSDL operation name.
+    pub operation: &'static str,
+    /// Its request.
+    pub request: MessagePolicy,
+    /// Its response.
+    pub response: MessagePolicy,
+}
+
+impl OperationPolicy {
+    /// The policy of `operation`.
+    pub const fn new(
+        operation: &'static str,
+        request: MessagePolicy,
+        response: MessagePolicy,
+    ) -> Self {
+        OperationPolicy {
+            operation,
+            request,
+            response,
+        }
+    }
+}
+
+/// The WS-SecurityPolicy of one port (WSDL 1.1 §2.7): what each operation's messages must be.
+/// Generated clients have one per secured port (`…Client::PORT_POLICIES`); give it to
+/// [`ClientBuilder::security_policy`](crate::ClientBuilder::security_policy) with the
+/// [`Credentials`](super::Credentials) it needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct PortPolicy {
+    /// The port's name.
+    pub port: &'static str,
+    /// Its binding's local name.
+    pub binding: &'static str,
+    /// Each operation's policy.
+    pub operations: &'static [OperationPolicy],
+}
+
+impl PortPolicy {
+    /// The policy of `port` (binding `binding`).
+    pub const fn new(
+        port: &'static str,
+        binding: &'static str,
+        operations: &'static [OperationPolicy],
+    ) -> Self {
+        PortPolicy {
+            port,
+            binding,
+            operations,
+        }
+    }
+
+    /// The policy of the operation named `name`.
+    pub fn operation(&self, name: &str) -> Option<&'static OperationPolicy> {
+        self.operations.iter().find(|o| o.operation == name)
+    }
+}

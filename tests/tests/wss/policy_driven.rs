@@ -1,0 +1,242 @@
+//! Security from the WSDL's policy, live: clients generated from Apache CXF's own
+//! WS-SecurityPolicy test WSDLs (tests/build.rs, the policy corpus), configured by
+//! `ClientBuilder::security_policy` with the port's generated policy and credentials only, against
+//! the CXF peer enforcing those policies ([`super::cxf::cxf`]): each request as CXF demands, each
+//! response checked against what the policy requires of it. A missing credential, a plain HTTP
+//! endpoint for a transport binding, and a response that falls short of the policy are typed
+//! errors naming what is missing.
+
+use std::sync::Arc;
+
+use soapgen_runtime::policy::{Credentials, PortPolicy};
+use soapgen_runtime::transport::{
+    HttpRequest, ReqwestTransport, Transport, TransportFuture, TrustAnchors,
+};
+use soapgen_runtime::wss::{TrustStore, WssError};
+use soapgen_runtime::{Client, Error};
+use soapgen_tests::pki::test_pki;
+use soapgen_tests::recording::Recording;
+use soapgen_tests::wss::{cert, credential};
+
+use super::cxf::{cxf, USER};
+
+mod x509 {
+    soapgen_runtime::include_client!("cxf_x509");
+}
+mod ut {
+    soapgen_runtime::include_client!("cxf_ut");
+}
+
+use ut::DoubleItServiceClient as UtClient;
+use x509::DoubleItServiceClient as X509Client;
+
+/// What the asymmetric ports need: the client's key, the service's certificate, the CA.
+fn x509_credentials() -> Credentials {
+    Credentials::new()
+        .signing(credential("client"))
+        .service_certificate(cert("server.pem"))
+        .trust(TrustStore::new().anchor(cert("ca.pem")))
+}
+
+fn policy_of(policy: Option<&'static PortPolicy>, port: &str) -> &'static PortPolicy {
+    policy.unwrap_or_else(|| panic!("no generated policy for {port}"))
+}
+
+/// The client of `port` of DoubleItX509.wsdl at the CXF peer, over plain HTTP through a
+/// recording transport.
+fn x509_client(
+    port: &str,
+    credentials: Credentials,
+    wire: &Arc<Recording>,
+) -> Result<X509Client, Error> {
+    let url = cxf().url(&format!("/DoubleItX509/{port}"));
+    let client = Client::builder(url)
+        .transport(wire.clone())
+        .security_policy(policy_of(X509Client::port_policy(port), port), credentials)
+        .build()?;
+    Ok(X509Client::from_client(client))
+}
+
+/// `DoubleIt(n)` at an asymmetric port, which must give `2n`; the request as sent.
+async fn x509_doubled(port: &str, n: i32) -> String {
+    let wire = Arc::new(Recording::new());
+    let client = x509_client(port, x509_credentials(), &wire).expect("client");
+    match client.double_it(n).await {
+        Ok(v) => assert_eq!(v, 2 * n, "{port}"),
+        Err(e) => panic!(
+            "{port}: {e}\n{:?}\n--- CXF ---\n{}",
+            wire.exchanges().last(),
+            cxf().stderr_output()
+        ),
+    }
+    wire.requests().pop().expect("a request")
+}
+
+#[tokio::test]
+async fn asymmetric_ports_secured_from_their_policy_alone() {
+    let issuer_serial = x509_doubled("DoubleItAsymmetricIssuerSerialPort", 21).await;
+    // The policy's reference styles: the client's certificate sent (AlwaysToRecipient), the
+    // service's named by issuer and serial (Never, RequireIssuerSerialReference).
+    assert!(
+        issuer_serial.contains("X509IssuerSerial"),
+        "{issuer_serial}"
+    );
+    assert!(
+        issuer_serial.contains("BinarySecurityToken"),
+        "{issuer_serial}"
+    );
+    let thumbprint = x509_doubled("DoubleItAsymmetricThumbprintPort", 5).await;
+    assert!(thumbprint.contains("#ThumbprintSHA1"), "{thumbprint}");
+    // Basic128Sha256: SHA-256 digests, RSA-SHA1 signatures.
+    let sha256 = x509_doubled("DoubleItAsymmetricSHA256Port", 7).await;
+    assert!(sha256.contains("xmlenc#sha256"), "{sha256}");
+    assert!(sha256.contains("xmldsig#rsa-sha1"), "{sha256}");
+}
+
+/// The client of `port` of DoubleItUt.wsdl at the CXF peer, over HTTPS (the test CA trusted).
+fn ut_client(port: &str, credentials: Credentials) -> Result<UtClient, Error> {
+    let url = cxf().https_url(&format!("/DoubleItUt/{port}"));
+    let client = Client::builder(url)
+        .trust_anchors(TrustAnchors::from_pem(&test_pki().read("ca.pem")).expect("ca.pem"))
+        .security_policy(policy_of(UtClient::port_policy(port), port), credentials)
+        .build()?;
+    Ok(UtClient::from_client(client))
+}
+
+#[tokio::test]
+async fn transport_ports_with_username_tokens_from_their_policy_alone() {
+    for (port, n) in [("DoubleItPlaintextPort", 4), ("DoubleItHashedPort", 9)] {
+        let client = ut_client(port, Credentials::new().username(USER.0, USER.1)).expect("client");
+        let v = client
+            .double_it(n)
+            .await
+            .unwrap_or_else(|e| panic!("{port}: {e}\n--- CXF ---\n{}", cxf().stderr_output()));
+        assert_eq!(v, 2 * n, "{port}");
+    }
+    // CXF refuses a wrong password: the policy was applied with the credentials given.
+    let wrong = ut_client(
+        "DoubleItPlaintextPort",
+        Credentials::new().username(USER.0, "nope"),
+    )
+    .expect("client");
+    let e = wrong.double_it(1).await.unwrap_err();
+    assert!(e.to_string().contains("security"), "{e}");
+}
+
+#[tokio::test]
+async fn a_transport_port_with_an_endorsing_x509_token_from_its_policy_alone() {
+    let port = "DoubleItTransportEndorsingPort";
+    let client = Client::builder(cxf().https_url(&format!("/DoubleItX509/{port}")))
+        .trust_anchors(TrustAnchors::from_pem(&test_pki().read("ca.pem")).expect("ca.pem"))
+        .security_policy(
+            policy_of(X509Client::port_policy(port), port),
+            Credentials::new().signing(credential("client")),
+        )
+        .build()
+        .expect("client");
+    let v = X509Client::from_client(client)
+        .double_it(8)
+        .await
+        .unwrap_or_else(|e| panic!("{port}: {e}\n--- CXF ---\n{}", cxf().stderr_output()));
+    assert_eq!(v, 16);
+}
+
+#[test]
+fn a_missing_credential_or_a_plain_http_endpoint_is_a_typed_error_naming_it() {
+    let wire = Arc::new(Recording::new());
+    let Err(e) = x509_client(
+        "DoubleItAsymmetricIssuerSerialPort",
+        Credentials::new().service_certificate(cert("server.pem")),
+        &wire,
+    ) else {
+        panic!("built without the client's key")
+    };
+    match e {
+        Error::Security(w) => match *w {
+            WssError::MissingCredential {
+                port,
+                assertion,
+                credential,
+            } => {
+                assert_eq!(port, "DoubleItAsymmetricIssuerSerialPort");
+                assert_eq!(assertion, "sp:InitiatorToken");
+                assert!(credential.contains("signing key"), "{credential}");
+            }
+            other => panic!("{other}"),
+        },
+        other => panic!("{other}"),
+    }
+    let policy = policy_of(UtClient::port_policy("DoubleItPlaintextPort"), "");
+    let e = Client::builder("http://127.0.0.1:9/DoubleItUt")
+        .security_policy(policy, Credentials::new().username(USER.0, USER.1))
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(e, Error::Security(ref w) if matches!(**w, WssError::HttpsRequired { .. })),
+        "{e}"
+    );
+    let e = Client::builder(cxf().https_url("/DoubleItUt/DoubleItPlaintextPort"))
+        .security_policy(policy, Credentials::new())
+        .build()
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("sp:UsernameToken needs a username and password"),
+        "{e}"
+    );
+}
+
+/// A man in the middle of the TLS connection's application data: the service's responses with
+/// their `wsu:Timestamp` taken out, what a response that falls short of `sp:IncludeTimestamp`
+/// looks like.
+#[derive(Debug)]
+struct StripTimestamp(ReqwestTransport);
+
+impl Transport for StripTimestamp {
+    fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
+        Box::pin(async move {
+            let mut resp = self.0.send(request).await?;
+            let text = String::from_utf8_lossy(&resp.body).into_owned();
+            let start = text.find("<wsu:Timestamp");
+            let end = text.find("</wsu:Timestamp>");
+            if let (Some(a), Some(b)) = (start, end) {
+                let mut t = text.clone();
+                t.replace_range(a..b + "</wsu:Timestamp>".len(), "");
+                resp.body = t.into_bytes().into();
+            }
+            Ok(resp)
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_response_without_the_timestamp_the_policy_demands_is_refused_naming_it() {
+    let port = "DoubleItPlaintextPort";
+    let url = cxf().https_url(&format!("/DoubleItUt/{port}"));
+    let tls = ReqwestTransport::builder()
+        .trust_anchors(TrustAnchors::from_pem(&test_pki().read("ca.pem")).expect("ca.pem"))
+        .build()
+        .expect("transport");
+    let client = Client::builder(url)
+        .transport(Arc::new(StripTimestamp(tls)))
+        .security_policy(
+            policy_of(UtClient::port_policy(port), port),
+            Credentials::new().username(USER.0, USER.1),
+        )
+        .build()
+        .expect("client");
+    let e = UtClient::from_client(client)
+        .double_it(3)
+        .await
+        .unwrap_err();
+    match e.error {
+        Error::Security(w) => match *w {
+            WssError::PolicyNotMet { assertion, cause } => {
+                assert_eq!(assertion, "sp:IncludeTimestamp");
+                assert!(matches!(*cause, WssError::MissingTimestamp), "{cause}");
+            }
+            other => panic!("{other}"),
+        },
+        other => panic!("{other}"),
+    }
+}
