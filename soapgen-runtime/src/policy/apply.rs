@@ -16,7 +16,8 @@ use crate::message::{
     InboundBlock, Incoming, LayerCall, MessageLayer, Outbound, RequestMessage, SoapVersion, Verdict,
 };
 use crate::wss::{
-    EncryptionOrder, KeyReference, UsernameToken, WssConfig, WssError, X509Encryptor, X509Signer,
+    AlgorithmPolicy, EncryptionOrder, KeyReference, UsernameToken, WssConfig, WssError,
+    X509Encryptor, X509Signer,
 };
 use crate::xml::XmlWriter;
 
@@ -229,7 +230,14 @@ fn inbound(
         return Ok(cfg.require_signature(false).require_encryption(false));
     };
     let signed = a.recipient_signature.is_some() && !resp.signed.is_empty();
-    cfg = cfg.require_signature(signed);
+    cfg = cfg
+        .require_signature(signed)
+        .algorithms(AlgorithmPolicy::only(
+            a.suite.signature,
+            a.suite.digest,
+            a.suite.encryption,
+            a.suite.key_transport,
+        ));
     if signed {
         let mut trust = creds.trust.clone().ok_or_else(|| {
             missing(

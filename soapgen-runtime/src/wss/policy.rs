@@ -147,6 +147,24 @@ impl AlgorithmPolicy {
         self.allow(alg.uri())
     }
 
+    /// Only the algorithms of a WS-SecurityPolicy algorithm suite (SP 1.2 §6.1): its signature
+    /// method, digest, block encryption and key transport (3DES and RSA-1_5 too when the suite
+    /// names them).
+    pub fn only(
+        signature: SignatureAlgorithm,
+        digest: DigestAlgorithm,
+        encryption: super::BlockEncryption,
+        key_transport: super::KeyTransport,
+    ) -> Self {
+        AlgorithmPolicy {
+            allowed: Vec::new(),
+        }
+        .allow(signature.uri())
+        .allow(digest.uri())
+        .allow(encryption.uri())
+        .allow(key_transport.uri())
+    }
+
     /// Whether the algorithm with this URI is allowed.
     pub fn allows(&self, uri: &str) -> bool {
         self.allowed.contains(&uri)

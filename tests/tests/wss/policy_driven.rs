@@ -8,11 +8,11 @@
 
 use std::sync::Arc;
 
-use soapgen_runtime::policy::{Credentials, PortPolicy};
+use soapgen_runtime::policy::{Binding, Credentials, OperationPolicy, PortPolicy, Suite};
 use soapgen_runtime::transport::{
     HttpRequest, ReqwestTransport, Transport, TransportFuture, TrustAnchors,
 };
-use soapgen_runtime::wss::{TrustStore, WssError};
+use soapgen_runtime::wss::{DigestAlgorithm, TrustStore, WssError};
 use soapgen_runtime::{Client, Error};
 use soapgen_tests::pki::test_pki;
 use soapgen_tests::recording::Recording;
@@ -186,27 +186,127 @@ fn a_missing_credential_or_a_plain_http_endpoint_is_a_typed_error_naming_it() {
     );
 }
 
-/// A man in the middle of the TLS connection's application data: the service's responses with
-/// their `wsu:Timestamp` taken out, what a response that falls short of `sp:IncludeTimestamp`
-/// looks like.
+/// A man in the middle of the connection's application data: each response changed by its
+/// function on the way to the client, to make responses that fall short of the policy.
 #[derive(Debug)]
-struct StripTimestamp(ReqwestTransport);
+struct Tamper(ReqwestTransport, fn(String) -> String);
 
-impl Transport for StripTimestamp {
+impl Transport for Tamper {
     fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
         Box::pin(async move {
             let mut resp = self.0.send(request).await?;
             let text = String::from_utf8_lossy(&resp.body).into_owned();
-            let start = text.find("<wsu:Timestamp");
-            let end = text.find("</wsu:Timestamp>");
-            if let (Some(a), Some(b)) = (start, end) {
-                let mut t = text.clone();
-                t.replace_range(a..b + "</wsu:Timestamp>".len(), "");
-                resp.body = t.into_bytes().into();
-            }
+            resp.body = (self.1)(text).into_bytes().into();
             Ok(resp)
         })
     }
+}
+
+/// `text` without its first element named `name` (a prefixed start tag through its end tag).
+fn without(text: String, name: &str) -> String {
+    let (open, close) = (format!("<{name}"), format!("</{name}>"));
+    match (text.find(&open), text.find(&close)) {
+        (Some(a), Some(b)) => {
+            let mut t = text.clone();
+            t.replace_range(a..b + close.len(), "");
+            t
+        }
+        _ => text,
+    }
+}
+
+/// The assertion a call's error says the response does not meet.
+fn not_met(e: Error) -> (&'static str, WssError) {
+    match e {
+        Error::Security(w) => match *w {
+            WssError::PolicyNotMet { assertion, cause } => (assertion, *cause),
+            other => panic!("{other}"),
+        },
+        other => panic!("{other}"),
+    }
+}
+
+/// `DoubleIt(1)` at the asymmetric `port` with `policy` and `credentials`, each response changed
+/// by `tamper`: the error.
+async fn x509_refused(
+    port: &str,
+    policy: &'static PortPolicy,
+    credentials: Credentials,
+    tamper: fn(String) -> String,
+) -> Error {
+    let client = Client::builder(cxf().url(&format!("/DoubleItX509/{port}")))
+        .transport(Arc::new(Tamper(
+            ReqwestTransport::new().expect("transport"),
+            tamper,
+        )))
+        .security_policy(policy, credentials)
+        .build()
+        .expect("client");
+    match X509Client::from_client(client).double_it(1).await {
+        Ok(v) => panic!("{port}: accepted ({v})"),
+        Err(e) => e.error,
+    }
+}
+
+#[tokio::test]
+async fn asymmetric_responses_short_of_the_policy_are_refused_naming_the_assertion() {
+    let port = "DoubleItAsymmetricIssuerSerialPort";
+    let policy = policy_of(X509Client::port_policy(port), port);
+    // The service's signature taken out: sp:SignedParts is not met.
+    let e = x509_refused(port, policy, x509_credentials(), |t| {
+        without(t, "ds:Signature")
+    })
+    .await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:SignedParts", "{cause}");
+    // Signed by a certificate the credentials' trust anchors do not issue: sp:RecipientToken.
+    let untrusting = Credentials::new()
+        .signing(credential("client"))
+        .service_certificate(cert("server.pem"))
+        .trust(TrustStore::new().anchor(cert("client.pem")));
+    let e = x509_refused(port, policy, untrusting, |t| t).await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:RecipientToken", "{cause}");
+    // The response's algorithms are not the suite's: this port answers with SHA-1 digests, a
+    // policy whose responses are Basic128Sha256 refuses them.
+    static SHA256_RESPONSES: [OperationPolicy; 1] = [sha256_responses()];
+    static STRICTER: PortPolicy = PortPolicy::new(
+        "DoubleItAsymmetricIssuerSerialPort",
+        "stricter",
+        &SHA256_RESPONSES,
+    );
+    let e = x509_refused(port, &STRICTER, x509_credentials(), |t| t).await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:AlgorithmSuite", "{cause}");
+}
+
+/// The IssuerSerial port's generated policy, its responses held to Basic128Sha256.
+const fn sha256_responses() -> OperationPolicy {
+    // The port's policy, found by name (a `const` loop).
+    let policies = X509Client::PORT_POLICIES;
+    let mut i = 0;
+    while !eq(policies[i].port, "DoubleItAsymmetricIssuerSerialPort") {
+        i += 1;
+    }
+    let generated = match policies[i].operations {
+        [op] => *op,
+        _ => panic!("one operation"),
+    };
+    let Some(Binding::Asymmetric(b)) = generated.response.binding else {
+        panic!("an asymmetric binding")
+    };
+    let sha256 = Suite::new(
+        "Basic128Sha256",
+        DigestAlgorithm::Sha256,
+        b.suite.encryption,
+        b.suite.key_transport,
+        b.suite.signature,
+    );
+    let mut stricter = b;
+    stricter.suite = sha256;
+    let mut response = generated.response;
+    response.binding = Some(Binding::Asymmetric(stricter));
+    OperationPolicy::new(generated.operation, generated.request, response)
 }
 
 #[tokio::test]
@@ -218,7 +318,7 @@ async fn a_response_without_the_timestamp_the_policy_demands_is_refused_naming_i
         .build()
         .expect("transport");
     let client = Client::builder(url)
-        .transport(Arc::new(StripTimestamp(tls)))
+        .transport(Arc::new(Tamper(tls, |t| without(t, "wsu:Timestamp"))))
         .security_policy(
             policy_of(UtClient::port_policy(port), port),
             Credentials::new().username(USER.0, USER.1),
@@ -229,14 +329,23 @@ async fn a_response_without_the_timestamp_the_policy_demands_is_refused_naming_i
         .double_it(3)
         .await
         .unwrap_err();
-    match e.error {
-        Error::Security(w) => match *w {
-            WssError::PolicyNotMet { assertion, cause } => {
-                assert_eq!(assertion, "sp:IncludeTimestamp");
-                assert!(matches!(*cause, WssError::MissingTimestamp), "{cause}");
-            }
-            other => panic!("{other}"),
-        },
-        other => panic!("{other}"),
+    let (assertion, cause) = not_met(e.error);
+    assert_eq!(assertion, "sp:IncludeTimestamp");
+    assert!(matches!(cause, WssError::MissingTimestamp), "{cause}");
+}
+
+/// `a == b`, in a `const` context.
+const fn eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
     }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
