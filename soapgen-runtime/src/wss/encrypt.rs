@@ -10,6 +10,12 @@ use crate::xml::{Name, XmlWriter};
 pub const ENCRYPTED_KEY_TOKEN: &str =
     "http://docs.oasis-open.org/wss/oasis-wss-soap-message-security-1.1#EncryptedKey";
 
+/// `ValueType` of a `wsse:KeyIdentifier` naming an `xenc:EncryptedKey` by the SHA-1 of the octets
+/// of its CipherValue, base64 (WSS 1.1 §7.3), as a SecurityTokenReference in an EncryptedData's
+/// or a signature's `ds:KeyInfo`.
+pub const ENCRYPTED_KEY_SHA1: &str =
+    "http://docs.oasis-open.org/wss/oasis-wss-soap-message-security-1.1#EncryptedKeySHA1";
+
 /// Whether the Body is signed before or after it is encrypted, when a client does both
 /// (WSS 1.1 §5: the recipient processes the Security header's blocks in document order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

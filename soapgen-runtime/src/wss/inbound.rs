@@ -23,7 +23,11 @@ impl WssConfig {
     ///   must trust;
     /// - each `xenc:EncryptedKey` for this client is unwrapped with the
     ///   [`decrypt_with`](Self::decrypt_with) key and the EncryptedData it lists are decrypted
-    ///   (the decrypted envelope is what the client then reads).
+    ///   (the decrypted envelope is what the client then reads); an EncryptedKey without a
+    ///   ReferenceList keeps its key for the EncryptedData whose KeyInfo names it (by `#Id` or
+    ///   [`#EncryptedKeySHA1`](super::ENCRYPTED_KEY_SHA1)), which a standalone
+    ///   `xenc:ReferenceList` later in the header decrypts where it stands (WSS 1.1 §9.4), so a
+    ///   signature between the two is verified over the ciphertext it was made over.
     ///
     /// Then the policy: the Body (and the Timestamp, and each
     /// [`require_signed_header`](Self::require_signed_header)) covered by a trusted signature when

@@ -2,7 +2,9 @@
 //! client is processed element by element in document order (WSS 1.1 §5: each element was
 //! prepended, so document order undoes them): Timestamps read, BinarySecurityTokens collected,
 //! signatures verified (XML-DSig §3.2 core validation, restricted to what WSS needs), EncryptedKeys
-//! unwrapped and the EncryptedData they list decrypted in place (XML-Enc §4.2). Then the policy
+//! unwrapped and the EncryptedData they list decrypted in place (XML-Enc §4.2), standalone
+//! ReferenceLists decrypted with the keys their EncryptedData name (WSS 1.1 §9.4), each where it
+//! stands: a signature before a ReferenceList covers the ciphertext. Then the policy
 //! is checked against what was found, by position in the envelope: the signed Body is the
 //! envelope's one Body, the signed Timestamp the one in this Security header (signature wrapping
 //! defence), with every Id in the document unique.
@@ -91,6 +93,9 @@ struct State {
     confirmations: Vec<(Option<String>, Option<Vec<u8>>, String)>,
     /// The wsu:Ids of the SignatureConfirmations a verified signature covered.
     signed_confirmations: Vec<String>,
+    /// Keys of EncryptedKeys without a ReferenceList, for the standalone ReferenceLists after
+    /// them (WSS 1.1 §9.4).
+    keys: super::decrypt::KeyRing,
 }
 
 /// Runs the whole inbound processing of `envelope` (UTF-8) at `now`.
@@ -172,18 +177,29 @@ pub(crate) fn process(
                         st.confirmations.push((id, value, position(child)));
                     }
                     (XENC_NS, "EncryptedKey") => {
-                        let edits =
-                            super::decrypt::encrypted_key(cfg, &shape, &ids, &tokens, child)?;
+                        let later = super::decrypt::listed_by(&children[st.cursor..], &ids);
+                        let edits = super::decrypt::encrypted_key(
+                            cfg,
+                            &shape,
+                            &ids,
+                            &tokens,
+                            child,
+                            &later,
+                            &mut st.keys,
+                        )?;
                         if !edits.is_empty() {
                             replaced = Some(edits);
                             break;
                         }
                     }
                     (XENC_NS, "ReferenceList") => {
-                        return Err(malformed(
-                            child,
-                            "a ReferenceList outside an EncryptedKey (a key agreed out of band) is not supported",
-                        ))
+                        let edits = super::decrypt::reference_list(
+                            cfg, &shape, &ids, &tokens, child, &st.keys,
+                        )?;
+                        if !edits.is_empty() {
+                            replaced = Some(edits);
+                            break;
+                        }
                     }
                     // BinarySecurityTokens were collected above; other elements
                     // (SecurityTokenReference, …) carry nothing to check.

@@ -11,15 +11,17 @@
 //! * `DoubleItAsymmetricSHA256Port` (Basic128Sha256: SHA-256 digests) both ways, and
 //!   `DoubleItTransportEndorsingPort` (HTTPS with an endorsing X.509 signature; its responses
 //!   carry a Timestamp, TLS protects them).
-//! * Not yet both ways: `DoubleItAsymmetricEncryptBeforeSigningPort` (encrypt, then sign; the
-//!   service's certificate in its responses): CXF accepts soapgen's request, soapgen cannot read
-//!   the response (see [`asymmetric_encrypt_before_signing_request_accepted`]).
+//! * `DoubleItAsymmetricEncryptBeforeSigningPort` (encrypt, then sign; the service's certificate
+//!   in its responses, their Body's key named by a standalone ReferenceList after the signature)
+//!   both ways, and copies of its reply with that ReferenceList moved out of order refused.
 //! * Requests that break a policy, refused by CXF with its fault naming the assertion not met.
 //!
 //! One CXF peer serves every test of this binary: it publishes all ports of both WSDLs (and of
 //! `saml/DoubleItSaml.wsdl`, whose ports it must report as skipped) once.
 
 use std::sync::{Arc, OnceLock};
+
+use base64::Engine as _;
 use std::time::Duration;
 
 use soapgen_runtime::fault::Fault;
@@ -265,44 +267,129 @@ async fn asymmetric_thumbprint_both_ways() {
     );
 }
 
-/// `DoubleItAsymmetricEncryptBeforeSigningPort`: CXF accepts soapgen's encrypted-then-signed
-/// request (it answers with its secured DoubleItResponse, not a fault), but soapgen cannot yet
-/// read CXF's response. CXF lays its Security header out as Timestamp, EncryptedKey (without a
-/// ReferenceList), BinarySecurityToken (RecipientToken `AlwaysToInitiator`), Signature (over the
-/// Timestamp and the *encrypted* Body), then a ReferenceList of its own naming the Body's
-/// EncryptedData, whose KeyInfo points at the EncryptedKey. soapgen decrypts that EncryptedData
-/// where the EncryptedKey stands, before it reaches the Signature, so the Body's digest no longer
-/// matches; and it refuses a ReferenceList outside an EncryptedKey. This test holds both halves:
-/// the request accepted, the response refused so.
+/// `DoubleItAsymmetricEncryptBeforeSigningPort` both ways: soapgen encrypts, then signs; CXF
+/// lays its response's Security header out as Timestamp, EncryptedKey (without a ReferenceList),
+/// BinarySecurityToken (RecipientToken `AlwaysToInitiator`), Signature (over the Timestamp and the
+/// *encrypted* Body), then a standalone ReferenceList naming the Body's EncryptedData, whose
+/// KeyInfo points at the EncryptedKey. soapgen processes it in that order: the signature is
+/// verified over the ciphertext, then the ReferenceList decrypts the Body.
 #[tokio::test]
-async fn asymmetric_encrypt_before_signing_request_accepted() {
+async fn asymmetric_encrypt_before_signing_both_ways() {
     let url = x509_port("DoubleItAsymmetricEncryptBeforeSigningPort");
     let wss = asymmetric_basic128(
         KeyReference::SubjectKeyIdentifier,
         EncryptionOrder::EncryptThenSign,
     );
-    let (result, wire) = double_it(&url, wss, 7).await;
-    let e = result.expect_err(
-        "soapgen read CXF's encrypt-before-signing response: make this the full round trip",
-    );
+    let (value, _, response) = doubled_on_the_wire(url.clone(), wss.clone(), 7).await;
+    assert_eq!(value, 14);
+    let list_at = response
+        .find("</ds:Signature><xenc:ReferenceList")
+        .map(|at| at + "</ds:Signature>".len())
+        .unwrap_or_else(|| panic!("no standalone ReferenceList after the Signature:\n{response}"));
     assert!(
-        matches!(&e, Error::Security(w) if matches!(&**w, WssError::InvalidSignature(m)
-            if m.contains("(/Envelope/Body) does not match"))),
-        "{e}\n{wire}"
-    );
-    let response = wire
-        .split("--- response ---")
-        .nth(1)
-        .expect("a response was recorded");
-    // CXF accepted the request: its answer is the DoubleItResponse, signed over the encrypted
-    // Body and encrypted for the client, laid out as above.
-    assert!(!response.contains("Fault>"), "{response}");
-    assert!(
-        response.contains("</ds:Signature><xenc:ReferenceList")
-            && response.contains("#EncryptedKey")
-            && response.contains("<xenc:EncryptedData"),
+        response.contains("#EncryptedKey") && !response[..list_at].contains("ReferenceList"),
         "{response}"
     );
+    assert_eq!(doubled(url, wss, -8).await, -16);
+
+    // The same reply with its ReferenceList moved: before the EncryptedKey, it names a key not
+    // met yet; before the Signature, the Body is decrypted before the signature over its
+    // ciphertext is checked. Each checked by a client of its own (no replay of the original).
+    let list_end = list_at
+        + response[list_at..]
+            .find("</xenc:ReferenceList>")
+            .expect("the ReferenceList ends")
+        + "</xenc:ReferenceList>".len();
+    let list = &response[list_at..list_end];
+    let without = format!("{}{}", &response[..list_at], &response[list_end..]);
+    let moved_before = |marker: &str| {
+        let at = without.find(marker).expect(marker);
+        format!("{}{list}{}", &without[..at], &without[at..])
+    };
+    let fresh = || {
+        asymmetric_basic128(
+            KeyReference::SubjectKeyIdentifier,
+            EncryptionOrder::EncryptThenSign,
+        )
+    };
+    let now = soapgen_runtime::wss::UtcTime::now();
+    let early = fresh()
+        .check_response(moved_before("<xenc:EncryptedKey").as_bytes(), now)
+        .unwrap_err();
+    assert!(
+        matches!(&early, WssError::Malformed { path, reason } if path.contains("/Body/EncryptedData")
+            && reason.contains("no EncryptedKey for this client before the ReferenceList")),
+        "{early}"
+    );
+    let before_signature = fresh()
+        .check_response(moved_before("<ds:Signature").as_bytes(), now)
+        .unwrap_err();
+    assert!(
+        matches!(&before_signature, WssError::InvalidSignature(m) if m.contains("(/Envelope/Body) does not match")),
+        "{before_signature}"
+    );
+    // Copies whose signature no longer verifies, checked by a client that decrypts only.
+    let decrypting = || {
+        WssConfig::new()
+            .decrypt_with(credential("client"))
+            .require_encryption(true)
+    };
+    // The Body's EncryptedData without its KeyInfo: nothing names its key.
+    let ed_at = response
+        .find("<xenc:EncryptedData")
+        .expect("an EncryptedData");
+    let ki_at = ed_at + response[ed_at..].find("<ds:KeyInfo").expect("its KeyInfo");
+    let ki_end = ki_at
+        + response[ki_at..]
+            .find("</ds:KeyInfo>")
+            .expect("KeyInfo ends")
+        + "</ds:KeyInfo>".len();
+    let no_key = format!("{}{}", &response[..ki_at], &response[ki_end..]);
+    let e = decrypting()
+        .check_response(no_key.as_bytes(), now)
+        .unwrap_err();
+    assert!(
+        matches!(&e, WssError::Malformed { path, reason } if path.contains("/Body/EncryptedData")
+            && reason.contains("must name its key in its KeyInfo")),
+        "{e}"
+    );
+    // Named by the EncryptedKeySHA1 of the EncryptedKey instead of its Id (WSS 1.1 §7.3): the
+    // same key, found the other way.
+    let cv_at = response
+        .find("<xenc:CipherValue>")
+        .expect("the EncryptedKey's CipherValue")
+        + "<xenc:CipherValue>".len();
+    let cv_end = cv_at + response[cv_at..].find('<').expect("CipherValue ends");
+    let octets = soapgen_runtime::base64::decode(&response.as_bytes()[cv_at..cv_end]).unwrap();
+    let sha1 =
+        base64::engine::general_purpose::STANDARD.encode(DigestAlgorithm::Sha1.digest(&octets));
+    let by_sha1 = format!(
+        "{}<ds:KeyInfo xmlns:ds=\"http://www.w3.org/2000/09/xmldsig#\"><wsse:SecurityTokenReference xmlns:wsse=\"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd\"><wsse:KeyIdentifier ValueType=\"{}\">{sha1}</wsse:KeyIdentifier></wsse:SecurityTokenReference></ds:KeyInfo>{}",
+        &response[..ki_at],
+        soapgen_runtime::wss::ENCRYPTED_KEY_SHA1,
+        &response[ki_end..]
+    );
+    let (report, plain) = decrypting()
+        .process_response(by_sha1.as_bytes(), now)
+        .expect("the key found by its EncryptedKeySHA1");
+    assert!(
+        plain.contains("<doubledNumber>14</doubledNumber>"),
+        "{plain}"
+    );
+    assert!(report
+        .decrypted
+        .contains(&soapgen_runtime::wss::MessagePart::Body));
+    // The original still passes a fresh client's check, and decrypts.
+    let (report, plain) = fresh()
+        .process_response(response.as_bytes(), now)
+        .expect("CXF's reply");
+    assert!(
+        plain.contains("<doubledNumber>14</doubledNumber>"),
+        "{plain}"
+    );
+    assert!(report
+        .decrypted
+        .contains(&soapgen_runtime::wss::MessagePart::Body));
 }
 
 /// `DoubleItAsymmetricSHA256Port`: AlgorithmSuite Basic128Sha256 (SHA-256 digests; the
