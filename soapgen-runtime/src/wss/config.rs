@@ -52,6 +52,7 @@ struct ConfigInner {
     decryption: Option<X509Credential>,
     require_signature: Option<bool>,
     require_encryption: Option<bool>,
+    require_encrypted_signature: Option<bool>,
     refuse_unverified_faults: bool,
     signature_confirmation: bool,
     signed_headers: Vec<(String, String)>,
@@ -242,6 +243,28 @@ impl WssConfig {
     /// client encrypts its requests.
     pub fn require_encryption(self, required: bool) -> Self {
         self.edit(|c| c.require_encryption = Some(required))
+    }
+
+    /// Whether the signature of a response that must be signed must also have been encrypted
+    /// for this client (WS-SecurityPolicy 1.2 §6.3 `sp:EncryptSignature`): its `ds:Signature`
+    /// decrypted from an `xenc:EncryptedData` before it was verified, else
+    /// [`WssError::NotEncrypted`] (`"Signature (sp:EncryptSignature)"`). Default: `true` iff the
+    /// client encrypts its own signature ([`X509Encryptor::encrypt_signature`]).
+    pub fn require_encrypted_signature(self, required: bool) -> Self {
+        self.edit(|c| c.require_encrypted_signature = Some(required))
+    }
+
+    /// Whether responses' signatures must have been encrypted (see
+    /// [`require_encrypted_signature`](Self::require_encrypted_signature)).
+    pub fn requires_encrypted_signature(&self) -> bool {
+        self.inner.require_encrypted_signature.unwrap_or(
+            self.inner.signer.is_some()
+                && self
+                    .inner
+                    .encryptor
+                    .as_ref()
+                    .is_some_and(|e| e.encrypt_signature),
+        )
     }
 
     /// The algorithms responses may use (default [`AlgorithmPolicy::default`]).

@@ -71,6 +71,9 @@ pub struct X509Encryptor {
     pub(crate) order: EncryptionOrder,
     /// Header blocks encrypted besides the Body content: (namespace, local name).
     pub(crate) headers: Vec<(String, String)>,
+    /// Whether the request's `ds:Signature` is encrypted too (WS-SecurityPolicy 1.2 §6.3
+    /// `sp:EncryptSignature`).
+    pub(crate) encrypt_signature: bool,
 }
 
 impl X509Encryptor {
@@ -90,6 +93,7 @@ impl X509Encryptor {
             key_reference,
             order: EncryptionOrder::default(),
             headers: Vec::new(),
+            encrypt_signature: false,
         }
     }
 
@@ -158,6 +162,29 @@ impl X509Encryptor {
         self.headers
             .push((namespace.to_owned(), local_name.to_owned()));
         self
+    }
+
+    /// Also encrypts the request's `ds:Signature` (WS-SecurityPolicy 1.2 §6.3 and §7.3
+    /// `sp:EncryptSignature`): once signed, the whole Signature element is replaced where it
+    /// stands in the Security header by an `xenc:EncryptedData` (`Type` Element, XML-Enc §3.5)
+    /// under the Body's content key, listed in the same EncryptedKey after the Body's, so that the
+    /// recipient decrypts it before it verifies (the Signature declares the `wsse` and `wsu`
+    /// prefixes its KeyInfo uses, so the plaintext stands alone). Default `false`; no effect
+    /// without [`WssConfig::sign`](super::WssConfig::sign). It also makes the inbound policy
+    /// require responses whose signature was encrypted
+    /// ([`WssConfig::require_encrypted_signature`](super::WssConfig::require_encrypted_signature)).
+    ///
+    /// With [`EncryptionOrder::EncryptThenSign`] a request is refused
+    /// ([`WssError::Encode`]): its EncryptedKey follows the Signature, so a recipient processing
+    /// the header in order could not decrypt the Signature where it stands.
+    pub fn encrypt_signature(mut self, on: bool) -> Self {
+        self.encrypt_signature = on;
+        self
+    }
+
+    /// Whether the request's signature is encrypted ([`encrypt_signature`](Self::encrypt_signature)).
+    pub fn encrypts_signature(&self) -> bool {
+        self.encrypt_signature
     }
 
     /// The recipient's certificate.

@@ -139,6 +139,15 @@ impl Outgoing {
                     digest = body_digest(envelope, &mut scratch)?;
                 }
                 let mut data_ids = vec![data_id];
+                if enc.encrypt_signature && cfg.signer().is_some() {
+                    if !sign_first {
+                        return Err(WssError::Encode(
+                            "sp:EncryptSignature needs EncryptionOrder::SignThenEncrypt (the EncryptedKey must precede the Signature it decrypts)"
+                                .to_owned(),
+                        ));
+                    }
+                    data_ids.push(format!("ESIG-{}", self.suffix));
+                }
                 if !enc.headers.is_empty() {
                     if !sign_first
                         && cfg
@@ -153,7 +162,13 @@ impl Outgoing {
                     data_ids.extend(self.encrypt_headers(enc, &key, envelope)?);
                 }
                 let wrapped = enc.wrap(&key)?;
-                encrypted = Some((enc, key_id, data_ids, wrapped));
+                encrypted = Some(Encrypted {
+                    enc,
+                    key_id,
+                    data_ids,
+                    wrapped,
+                    key,
+                });
             }
         }
         let (security, signature_value) = self.security_header(
@@ -295,7 +310,7 @@ impl Outgoing {
         env_prefix: &str,
         header_digests: Vec<(String, String)>,
         body_digest: Option<String>,
-        encrypted: Option<(&X509Encryptor, String, Vec<String>, Vec<u8>)>,
+        encrypted: Option<Encrypted<'_>>,
         mut scratch: Vec<u8>,
     ) -> Result<(String, Option<Vec<u8>>), WssError> {
         let cfg = &self.cfg;
@@ -341,14 +356,15 @@ impl Outgoing {
             ut.write(&mut w, &format!("UT-{suffix}"), now)?;
         }
         let write_encrypted_key = |w: &mut XmlWriter| match &encrypted {
-            Some((enc, key_id, data_ids, wrapped)) => {
-                enc.write_encrypted_key(w, key_id, data_ids, wrapped)
-            }
+            Some(e) => e
+                .enc
+                .write_encrypted_key(w, &e.key_id, &e.data_ids, &e.wrapped),
             None => Ok(()),
         };
         let signature_first = encrypted
             .as_ref()
-            .is_some_and(|(enc, ..)| enc.order == EncryptionOrder::EncryptThenSign);
+            .is_some_and(|e| e.enc.order == EncryptionOrder::EncryptThenSign);
+        let mut signature_range = None;
         if !signature_first {
             write_encrypted_key(&mut w)?;
         }
@@ -364,6 +380,8 @@ impl Outgoing {
             references.extend(header_digests);
             references.push((format!("id-{suffix}"), body_digest));
 
+            w.raw("")?;
+            let signature_at = w.as_str().len();
             w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;
             w.attribute(Name::unqualified("Id"), &format!("SIG-{suffix}"))?;
             w.raw("")?;
@@ -379,13 +397,58 @@ impl Outgoing {
             signature_value = Some(raw);
             write_key_info(&mut w, signer, suffix, &bst_id)?;
             w.end_element()?; // Signature
+            signature_range = Some(signature_at..w.as_str().len());
         }
         if signature_first {
             write_encrypted_key(&mut w)?;
         }
         w.end_element()?;
-        Ok((w.into_string()?, signature_value))
+        let mut security = w.into_string()?;
+        if let (Some(range), Some(e)) = (signature_range, &encrypted) {
+            if e.enc.encrypt_signature {
+                encrypt_signature(&mut security, range, e, &format!("ESIG-{suffix}"))?;
+            }
+        }
+        Ok((security, signature_value))
     }
+}
+
+/// What the Body's encryption left for the Security header: the encryptor, the EncryptedKey's
+/// Id, the Ids of the EncryptedData its ReferenceList names, the wrapped key, and the content key
+/// itself (for the Signature, with `sp:EncryptSignature`).
+struct Encrypted<'a> {
+    enc: &'a X509Encryptor,
+    key_id: String,
+    data_ids: Vec<String>,
+    wrapped: Vec<u8>,
+    key: Vec<u8>,
+}
+
+/// Replaces the `ds:Signature` at `range` of the finished Security block `security` by an
+/// `xenc:EncryptedData` (`Type` Element, Id `data_id`) under the content key of `e`
+/// (WS-SecurityPolicy 1.2 §6.3 `sp:EncryptSignature`). The Signature's start tag gets the
+/// `wsse` and `wsu` declarations its KeyInfo relies on, so that the plaintext stands alone; the
+/// SignedInfo's exclusive canonical form, which uses neither, is unchanged.
+fn encrypt_signature(
+    security: &mut String,
+    range: std::ops::Range<usize>,
+    e: &Encrypted<'_>,
+    data_id: &str,
+) -> Result<(), WssError> {
+    const START: &str = "<ds:Signature";
+    let signature = security
+        .get(range.clone())
+        .filter(|s| s.starts_with(START))
+        .ok_or_else(|| WssError::Encode("the Signature to encrypt is out of range".to_owned()))?;
+    let mut plaintext = String::with_capacity(signature.len() + 200);
+    plaintext.push_str(START);
+    plaintext.push_str(&format!(" xmlns:wsse=\"{WSSE_NS}\" xmlns:wsu=\"{WSU_NS}\""));
+    plaintext.push_str(&signature[START.len()..]);
+    let data = e
+        .enc
+        .encrypted_data(&e.key, plaintext.as_bytes(), data_id, true)?;
+    security.replace_range(range, &data);
+    Ok(())
 }
 
 /// The `ds:SignedInfo` of a signature by `signer` over `references` ((wsu:Id, digest) pairs):

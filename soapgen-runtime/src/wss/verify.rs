@@ -313,6 +313,16 @@ fn check_policy(
     if cfg.requires_signature_confirmation() {
         report.confirmed_signatures = check_confirmations(cfg, st, sent)?;
     }
+    if cfg.requires_signature()
+        && cfg.requires_encrypted_signature()
+        && !st
+            .decrypted
+            .contains(&MessagePart::SecurityToken("Signature".to_owned()))
+    {
+        return Err(WssError::NotEncrypted(
+            "Signature (sp:EncryptSignature)".to_owned(),
+        ));
+    }
     if cfg.requires_encryption() && !st.decrypted.contains(&MessagePart::Body) {
         return Err(WssError::NotEncrypted("Body".to_owned()));
     }

@@ -1,0 +1,208 @@
+//! The message shapes of the AsymmetricBinding ports that go beyond sign-and-encrypt, against the
+//! CXF peer of [`super`], both ways:
+//!
+//! * `DoubleItAsymmetricEncryptBeforeSigningPort`: CXF's replies name the Body's key from a
+//!   standalone ReferenceList after the signature (WSS 1.1 §9.4); copies with that list moved out
+//!   of order, or whose EncryptedData names no key, are refused.
+//! * `DoubleItAsymmetricEncryptSignaturePort` (`sp:EncryptSignature`): the signature encrypted
+//!   under the Body's key, both ways; a reply with its signature in the clear is refused.
+
+use base64::Engine as _;
+use soapgen_runtime::wss::{DigestAlgorithm, EncryptionOrder, KeyReference, WssConfig, WssError};
+use soapgen_tests::wss::credential;
+
+use super::{
+    asymmetric_basic128, basic128_encryptor, double_it, doubled, doubled_on_the_wire, fault_reason,
+    x509_port,
+};
+
+/// `DoubleItAsymmetricEncryptBeforeSigningPort` both ways: soapgen encrypts, then signs; CXF
+/// lays its response's Security header out as Timestamp, EncryptedKey (without a ReferenceList),
+/// BinarySecurityToken (RecipientToken `AlwaysToInitiator`), Signature (over the Timestamp and the
+/// *encrypted* Body), then a standalone ReferenceList naming the Body's EncryptedData, whose
+/// KeyInfo points at the EncryptedKey. soapgen processes it in that order: the signature is
+/// verified over the ciphertext, then the ReferenceList decrypts the Body.
+#[tokio::test]
+async fn asymmetric_encrypt_before_signing_both_ways() {
+    let url = x509_port("DoubleItAsymmetricEncryptBeforeSigningPort");
+    let wss = asymmetric_basic128(
+        KeyReference::SubjectKeyIdentifier,
+        EncryptionOrder::EncryptThenSign,
+    );
+    let (value, _, response) = doubled_on_the_wire(url.clone(), wss.clone(), 7).await;
+    assert_eq!(value, 14);
+    let list_at = response
+        .find("</ds:Signature><xenc:ReferenceList")
+        .map(|at| at + "</ds:Signature>".len())
+        .unwrap_or_else(|| panic!("no standalone ReferenceList after the Signature:\n{response}"));
+    assert!(
+        response.contains("#EncryptedKey") && !response[..list_at].contains("ReferenceList"),
+        "{response}"
+    );
+    assert_eq!(doubled(url, wss, -8).await, -16);
+
+    // The same reply with its ReferenceList moved: before the EncryptedKey, it names a key not
+    // met yet; before the Signature, the Body is decrypted before the signature over its
+    // ciphertext is checked. Each checked by a client of its own (no replay of the original).
+    let list_end = list_at
+        + response[list_at..]
+            .find("</xenc:ReferenceList>")
+            .expect("the ReferenceList ends")
+        + "</xenc:ReferenceList>".len();
+    let list = &response[list_at..list_end];
+    let without = format!("{}{}", &response[..list_at], &response[list_end..]);
+    let moved_before = |marker: &str| {
+        let at = without.find(marker).expect(marker);
+        format!("{}{list}{}", &without[..at], &without[at..])
+    };
+    let fresh = || {
+        asymmetric_basic128(
+            KeyReference::SubjectKeyIdentifier,
+            EncryptionOrder::EncryptThenSign,
+        )
+    };
+    let now = soapgen_runtime::wss::UtcTime::now();
+    let early = fresh()
+        .check_response(moved_before("<xenc:EncryptedKey").as_bytes(), now)
+        .unwrap_err();
+    assert!(
+        matches!(&early, WssError::Malformed { path, reason } if path.contains("/Body/EncryptedData")
+            && reason.contains("no EncryptedKey for this client before the ReferenceList")),
+        "{early}"
+    );
+    let before_signature = fresh()
+        .check_response(moved_before("<ds:Signature").as_bytes(), now)
+        .unwrap_err();
+    assert!(
+        matches!(&before_signature, WssError::InvalidSignature(m) if m.contains("(/Envelope/Body) does not match")),
+        "{before_signature}"
+    );
+    // Copies whose signature no longer verifies, checked by a client that decrypts only.
+    let decrypting = || {
+        WssConfig::new()
+            .decrypt_with(credential("client"))
+            .require_encryption(true)
+    };
+    // The Body's EncryptedData without its KeyInfo: nothing names its key.
+    let ed_at = response
+        .find("<xenc:EncryptedData")
+        .expect("an EncryptedData");
+    let ki_at = ed_at + response[ed_at..].find("<ds:KeyInfo").expect("its KeyInfo");
+    let ki_end = ki_at
+        + response[ki_at..]
+            .find("</ds:KeyInfo>")
+            .expect("KeyInfo ends")
+        + "</ds:KeyInfo>".len();
+    let no_key = format!("{}{}", &response[..ki_at], &response[ki_end..]);
+    let e = decrypting()
+        .check_response(no_key.as_bytes(), now)
+        .unwrap_err();
+    assert!(
+        matches!(&e, WssError::Malformed { path, reason } if path.contains("/Body/EncryptedData")
+            && reason.contains("must name its key in its KeyInfo")),
+        "{e}"
+    );
+    // Named by the EncryptedKeySHA1 of the EncryptedKey instead of its Id (WSS 1.1 §7.3): the
+    // same key, found the other way.
+    let cv_at = response
+        .find("<xenc:CipherValue>")
+        .expect("the EncryptedKey's CipherValue")
+        + "<xenc:CipherValue>".len();
+    let cv_end = cv_at + response[cv_at..].find('<').expect("CipherValue ends");
+    let octets = soapgen_runtime::base64::decode(&response.as_bytes()[cv_at..cv_end]).unwrap();
+    let sha1 =
+        base64::engine::general_purpose::STANDARD.encode(DigestAlgorithm::Sha1.digest(&octets));
+    let by_sha1 = format!(
+        "{}<ds:KeyInfo xmlns:ds=\"http://www.w3.org/2000/09/xmldsig#\"><wsse:SecurityTokenReference xmlns:wsse=\"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd\"><wsse:KeyIdentifier ValueType=\"{}\">{sha1}</wsse:KeyIdentifier></wsse:SecurityTokenReference></ds:KeyInfo>{}",
+        &response[..ki_at],
+        soapgen_runtime::wss::ENCRYPTED_KEY_SHA1,
+        &response[ki_end..]
+    );
+    let (report, plain) = decrypting()
+        .process_response(by_sha1.as_bytes(), now)
+        .expect("the key found by its EncryptedKeySHA1");
+    assert!(
+        plain.contains("<doubledNumber>14</doubledNumber>"),
+        "{plain}"
+    );
+    assert!(report
+        .decrypted
+        .contains(&soapgen_runtime::wss::MessagePart::Body));
+    // The original still passes a fresh client's check, and decrypts.
+    let (report, plain) = fresh()
+        .process_response(response.as_bytes(), now)
+        .expect("CXF's reply");
+    assert!(
+        plain.contains("<doubledNumber>14</doubledNumber>"),
+        "{plain}"
+    );
+    assert!(report
+        .decrypted
+        .contains(&soapgen_runtime::wss::MessagePart::Body));
+}
+
+/// `DoubleItAsymmetricEncryptSignaturePort` both ways (`sp:EncryptSignature`): soapgen's
+/// signature travels encrypted under the Body's key, and CXF's reply carries its own signature
+/// encrypted for the client, which soapgen decrypts, then verifies. A reply whose signature was
+/// not encrypted is refused, and CXF refuses a request whose signature is in the clear.
+#[tokio::test]
+async fn asymmetric_encrypt_signature_both_ways() {
+    let url = x509_port("DoubleItAsymmetricEncryptSignaturePort");
+    let plain = asymmetric_basic128(
+        KeyReference::SubjectKeyIdentifier,
+        EncryptionOrder::SignThenEncrypt,
+    );
+    let wss = plain.clone().encrypt(
+        basic128_encryptor(
+            KeyReference::SubjectKeyIdentifier,
+            EncryptionOrder::SignThenEncrypt,
+        )
+        .encrypt_signature(true),
+    );
+    let (value, request, response) = doubled_on_the_wire(url.clone(), wss.clone(), 9).await;
+    assert_eq!(value, 18);
+    for (what, message) in [("request", &request), ("response", &response)] {
+        assert!(
+            !message.contains("SignatureValue")
+                && message.matches("<xenc:EncryptedData").count() >= 2,
+            "the {what}'s signature is not encrypted:\n{message}"
+        );
+    }
+    assert!(request.contains("URI=\"#ESIG-"), "{request}");
+    assert_eq!(doubled(url.clone(), wss.clone(), -9).await, -18);
+
+    // A reply whose signature is in the clear (the IssuerSerial port's) fails the requirement.
+    let other = x509_port("DoubleItAsymmetricIssuerSerialPort");
+    let issuer_serial = || {
+        asymmetric_basic128(
+            KeyReference::X509IssuerSerial,
+            EncryptionOrder::SignThenEncrypt,
+        )
+    };
+    let (_, _, clear) = doubled_on_the_wire(other, issuer_serial(), 2).await;
+    let e = issuer_serial()
+        .require_encrypted_signature(true)
+        .check_response(clear.as_bytes(), soapgen_runtime::wss::UtcTime::now())
+        .unwrap_err();
+    assert_eq!(
+        e,
+        WssError::NotEncrypted("Signature (sp:EncryptSignature)".to_owned())
+    );
+    // CXF refuses a request whose signature is not encrypted.
+    let reason = fault_reason(url.clone(), plain, 1).await;
+    assert!(
+        reason.contains("AsymmetricBinding: The signature is not protected"),
+        "{reason}"
+    );
+    // Encrypting the signature needs it made before the EncryptedKey is written.
+    let after = wss.encrypt(
+        basic128_encryptor(
+            KeyReference::SubjectKeyIdentifier,
+            EncryptionOrder::EncryptThenSign,
+        )
+        .encrypt_signature(true),
+    );
+    let (result, _) = double_it(&url, after, 1).await;
+    let e = result.expect_err("an encrypted signature with EncryptThenSign");
+    assert!(e.to_string().contains("sp:EncryptSignature needs"), "{e}");
+}
