@@ -53,6 +53,7 @@ struct ConfigInner {
     require_signature: Option<bool>,
     require_encryption: Option<bool>,
     require_encrypted_signature: Option<bool>,
+    require_protected_token: Option<bool>,
     refuse_unverified_faults: bool,
     signature_confirmation: bool,
     signed_headers: Vec<(String, String)>,
@@ -265,6 +266,25 @@ impl WssConfig {
                     .as_ref()
                     .is_some_and(|e| e.encrypt_signature),
         )
+    }
+
+    /// Whether every verified signature of a response must also cover the token its KeyInfo
+    /// references in the message (WS-SecurityPolicy 1.2 §6.5 `sp:ProtectTokens`): the
+    /// `wsse:BinarySecurityToken`, by a Reference to it or through the STR-Transform (WSS 1.1
+    /// §8.3), else [`WssError::NotSigned`] (`"signing token (sp:ProtectTokens)"`, naming the
+    /// signature). A signature whose key is named but not sent (KeyIdentifier, IssuerSerial) has
+    /// no token in the message to cover. Default: `true` iff the client protects its own
+    /// ([`X509Signer::protect_token`]).
+    pub fn require_protected_token(self, required: bool) -> Self {
+        self.edit(|c| c.require_protected_token = Some(required))
+    }
+
+    /// Whether responses' signatures must cover their tokens (see
+    /// [`require_protected_token`](Self::require_protected_token)).
+    pub fn requires_protected_token(&self) -> bool {
+        self.inner
+            .require_protected_token
+            .unwrap_or(self.inner.signer.as_ref().is_some_and(|s| s.protect_token))
     }
 
     /// The algorithms responses may use (default [`AlgorithmPolicy::default`]).

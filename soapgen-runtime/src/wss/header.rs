@@ -341,10 +341,13 @@ impl Outgoing {
         }
         let bst_id = format!("X509-{suffix}");
         let mut signature_value = None;
+        let mut bst_at = None;
         if let Some(signer) = cfg
             .signer()
             .filter(|s| s.key_reference == KeyReference::DirectReference)
         {
+            w.raw("")?;
+            bst_at = Some(w.as_str().len());
             w.start_element(Name::new(WSSE_NS, "BinarySecurityToken"))?;
             w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
             w.attribute(Name::unqualified("ValueType"), X509V3)?;
@@ -376,6 +379,17 @@ impl Outgoing {
             if let Some(at) = ts_at {
                 let digest = signer.reference_digest(w.as_str(), at, &mut scratch)?;
                 references.push((ts_id.clone(), digest));
+            }
+            if signer.protect_token {
+                // WS-SecurityPolicy 1.2 §6.5 sp:ProtectTokens: the signing token signed too.
+                let at = bst_at.ok_or_else(|| {
+                    WssError::Encode(
+                        "sp:ProtectTokens (X509Signer::protect_token) needs the certificate in the message (KeyReference::DirectReference)"
+                            .to_owned(),
+                    )
+                })?;
+                let digest = signer.reference_digest(w.as_str(), at, &mut scratch)?;
+                references.push((bst_id.clone(), digest));
             }
             references.extend(header_digests);
             references.push((format!("id-{suffix}"), body_digest));

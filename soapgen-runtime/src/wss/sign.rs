@@ -176,6 +176,9 @@ pub struct X509Signer {
     pub(crate) key_reference: KeyReference,
     /// Header blocks signed besides the Body and Timestamp: (namespace, local name).
     pub(crate) headers: Vec<(String, String)>,
+    /// Whether the signature also covers the BinarySecurityToken of the signer's certificate
+    /// (WS-SecurityPolicy 1.2 §6.5 `sp:ProtectTokens`).
+    pub(crate) protect_token: bool,
 }
 
 impl X509Signer {
@@ -189,6 +192,7 @@ impl X509Signer {
             digest: DigestAlgorithm::default(),
             key_reference: KeyReference::default(),
             headers: Vec::new(),
+            protect_token: false,
         }
     }
 
@@ -238,6 +242,25 @@ impl X509Signer {
         }
         self.key_reference = reference;
         Ok(self)
+    }
+
+    /// Also signs the token of the signature (WS-SecurityPolicy 1.2 §6.5 `sp:ProtectTokens`):
+    /// one more Reference, after the Timestamp's, to the `wsse:BinarySecurityToken` carrying the
+    /// certificate, by its `wsu:Id`, with the exclusive C14N transform. Default `false`. It also
+    /// makes the inbound policy require responses whose signature covers its own token
+    /// ([`WssConfig::require_protected_token`](super::WssConfig::require_protected_token)).
+    ///
+    /// Only a token in the message can be covered so: with another
+    /// [`key_reference`](Self::key_reference) than [`KeyReference::DirectReference`] every
+    /// request fails with [`WssError::Encode`].
+    pub fn protect_token(mut self, on: bool) -> Self {
+        self.protect_token = on;
+        self
+    }
+
+    /// Whether the signature covers its own token ([`protect_token`](Self::protect_token)).
+    pub fn protects_token(&self) -> bool {
+        self.protect_token
     }
 
     /// The SignatureMethod (default: RSA-SHA256 for an RSA key, the ECDSA method of the curve

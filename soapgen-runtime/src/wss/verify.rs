@@ -96,6 +96,8 @@ struct State {
     /// Keys of EncryptedKeys without a ReferenceList, for the standalone ReferenceLists after
     /// them (WSS 1.1 §9.4).
     keys: super::decrypt::KeyRing,
+    /// The first verified signature whose token, in the message, it does not cover.
+    unprotected_token: Option<String>,
 }
 
 /// Runs the whole inbound processing of `envelope` (UTF-8) at `now`.
@@ -151,6 +153,9 @@ pub(crate) fn process(
                             child,
                             now,
                         )?;
+                        if v.token_covered == Some(false) && st.unprotected_token.is_none() {
+                            st.unprotected_token = Some(position(child));
+                        }
                         st.wrapped_body |= v.wrapped_body;
                         st.signed_confirmations.extend(v.confirmations);
                         st.signature_values.push(v.value);
@@ -308,6 +313,16 @@ fn check_policy(
                     detail: String::new(),
                 });
             }
+        }
+    }
+    if cfg.requires_protected_token() {
+        if let Some(at) = &st.unprotected_token {
+            return Err(WssError::NotSigned {
+                part: "signing token (sp:ProtectTokens)".to_owned(),
+                detail: format!(
+                    " (the signature at {at} does not cover the BinarySecurityToken its KeyInfo references)"
+                ),
+            });
         }
     }
     if cfg.requires_signature_confirmation() {

@@ -29,6 +29,10 @@ pub(super) struct Verified {
     pub(super) wrapped_body: bool,
     /// The wsu:Ids of the Security header's SignatureConfirmations it covered.
     pub(super) confirmations: Vec<String>,
+    /// Whether a Reference covers the token its KeyInfo points at in the message (directly, or
+    /// through the STR-Transform; WS-SecurityPolicy 1.2 §6.5 `sp:ProtectTokens`); `None` when
+    /// the key is not a token of the message (a KeyIdentifier, an IssuerSerial).
+    pub(super) token_covered: Option<bool>,
 }
 
 /// XML-DSig §3.2 core validation of one `ds:Signature`, restricted to what WSS 1.1 §8 uses, with
@@ -65,8 +69,20 @@ pub(super) fn verify_signature(
     let mut wrapped_body = false;
     let mut confirmations = Vec::new();
     let policy = cfg.algorithm_policy();
+    let token = key_info
+        .and_then(|k| child(k, WSSE_NS, "SecurityTokenReference"))
+        .and_then(|s| child(s, WSSE_NS, "Reference"))
+        .and_then(|r| r.attribute("URI"))
+        .and_then(|u| u.strip_prefix('#'))
+        .and_then(|id| ids.get(id).copied());
+    let mut token_covered = token.map(|_| false);
     for r in references {
         let (id, target) = reference_target(r, doc, ids, policy, &mut buf)?;
+        if let (Some(t), Some(covered)) = (token, token_covered.as_mut()) {
+            *covered |= target == t
+                || (target.has_tag_name((WSSE_NS, "SecurityTokenReference"))
+                    && dereference_str(target, ids).ok() == Some(t));
+        }
         let part = classify(target, shape);
         if matches!(&part, MessagePart::Other(_)) && target.tag_name().name() == "Body" {
             wrapped_body = true;
@@ -87,6 +103,7 @@ pub(super) fn verify_signature(
         value,
         wrapped_body,
         confirmations,
+        token_covered,
     })
 }
 

@@ -6,10 +6,18 @@
 //!   of order, or whose EncryptedData names no key, are refused.
 //! * `DoubleItAsymmetricEncryptSignaturePort` (`sp:EncryptSignature`): the signature encrypted
 //!   under the Body's key, both ways; a reply with its signature in the clear is refused.
+//! * `DoubleItAsymmetricProtectTokensPort` (`sp:ProtectTokens`): the signature covers its
+//!   BinarySecurityToken; a reply whose signature leaves its token out is refused.
 
 use base64::Engine as _;
-use soapgen_runtime::wss::{DigestAlgorithm, EncryptionOrder, KeyReference, WssConfig, WssError};
-use soapgen_tests::wss::credential;
+use std::time::Duration;
+
+use soapgen_runtime::wss::{
+    DigestAlgorithm, EncryptionOrder, KeyReference, MessagePart, SignatureAlgorithm, TrustStore,
+    WssConfig, WssError, X509Signer,
+};
+use soapgen_runtime::SoapVersion;
+use soapgen_tests::wss::{cert, credential};
 
 use super::{
     asymmetric_basic128, basic128_encryptor, double_it, doubled, doubled_on_the_wire, fault_reason,
@@ -125,9 +133,7 @@ async fn asymmetric_encrypt_before_signing_both_ways() {
         plain.contains("<doubledNumber>14</doubledNumber>"),
         "{plain}"
     );
-    assert!(report
-        .decrypted
-        .contains(&soapgen_runtime::wss::MessagePart::Body));
+    assert!(report.decrypted.contains(&MessagePart::Body));
     // The original still passes a fresh client's check, and decrypts.
     let (report, plain) = fresh()
         .process_response(response.as_bytes(), now)
@@ -136,9 +142,7 @@ async fn asymmetric_encrypt_before_signing_both_ways() {
         plain.contains("<doubledNumber>14</doubledNumber>"),
         "{plain}"
     );
-    assert!(report
-        .decrypted
-        .contains(&soapgen_runtime::wss::MessagePart::Body));
+    assert!(report.decrypted.contains(&MessagePart::Body));
 }
 
 /// `DoubleItAsymmetricEncryptSignaturePort` both ways (`sp:EncryptSignature`): soapgen's
@@ -205,4 +209,95 @@ async fn asymmetric_encrypt_signature_both_ways() {
     let (result, _) = double_it(&url, after, 1).await;
     let e = result.expect_err("an encrypted signature with EncryptThenSign");
     assert!(e.to_string().contains("sp:EncryptSignature needs"), "{e}");
+}
+
+/// `DoubleItAsymmetricProtectTokensPort` (`sp:ProtectTokens`): soapgen's signature also covers
+/// its BinarySecurityToken. CXF's replies are signed with a key named by IssuerSerial (the
+/// RecipientToken is never included), so they carry no token to cover, and pass a client that
+/// requires it. (CXF 4.2 accepts a request whose signature leaves its token out as well: it does
+/// not check ProtectTokens on what it receives.) A reply whose signature leaves its
+/// BinarySecurityToken out (the encrypt-before-signing port's) is refused by a client that
+/// requires it; a message soapgen signed with the option passes that client, the same message
+/// signed without it is refused.
+#[tokio::test]
+async fn asymmetric_protect_tokens_both_ways() {
+    let url = x509_port("DoubleItAsymmetricProtectTokensPort");
+    let signer = || {
+        X509Signer::new(credential("client"))
+            .signature_algorithm(SignatureAlgorithm::RsaSha1)
+            .digest(DigestAlgorithm::Sha1)
+    };
+    let wss = asymmetric_basic128(
+        KeyReference::X509IssuerSerial,
+        EncryptionOrder::SignThenEncrypt,
+    )
+    .sign(signer().protect_token(true));
+    assert!(wss.requires_protected_token());
+    let (value, request, response) = doubled_on_the_wire(url.clone(), wss.clone(), 11).await;
+    assert_eq!(value, 22);
+    let bst_id = request
+        .split("<wsse:BinarySecurityToken ")
+        .nth(1)
+        .and_then(|t| t.split("wsu:Id=\"").nth(1))
+        .and_then(|t| t.split('"').next())
+        .unwrap_or_else(|| panic!("no BinarySecurityToken Id:\n{request}"));
+    assert!(
+        request.contains(&format!("<ds:Reference URI=\"#{bst_id}\">")),
+        "{request}"
+    );
+    assert!(!response.contains("BinarySecurityToken"), "{response}");
+    assert_eq!(doubled(url, wss, 4).await, 8);
+
+    // A CXF reply whose signature leaves its BinarySecurityToken out.
+    let ebs = || {
+        asymmetric_basic128(
+            KeyReference::SubjectKeyIdentifier,
+            EncryptionOrder::EncryptThenSign,
+        )
+    };
+    let (_, _, reply) = doubled_on_the_wire(
+        x509_port("DoubleItAsymmetricEncryptBeforeSigningPort"),
+        ebs(),
+        5,
+    )
+    .await;
+    let now = soapgen_runtime::wss::UtcTime::now();
+    let e = ebs()
+        .require_protected_token(true)
+        .check_response(reply.as_bytes(), now)
+        .unwrap_err();
+    assert!(
+        matches!(&e, WssError::NotSigned { part, detail } if part == "signing token (sp:ProtectTokens)"
+            && detail.contains("/Envelope/Header/Security/Signature")),
+        "{e}"
+    );
+    // Messages soapgen signed, with and without the token covered.
+    let checker = || {
+        WssConfig::new()
+            .trust(TrustStore::new().anchor(cert("ca.pem")))
+            .require_signature(true)
+            .require_protected_token(true)
+    };
+    let signed = |protect: bool| {
+        soapgen_tests::wss::request(
+            WssConfig::new()
+                .timestamp(Duration::from_secs(300))
+                .sign(signer().protect_token(protect)),
+            SoapVersion::Soap11,
+            "protected?",
+        )
+    };
+    let report = checker()
+        .check_response(signed(true).as_bytes(), now)
+        .expect("the token is covered");
+    assert!(report.signed.contains(&MessagePart::SecurityToken(
+        "BinarySecurityToken".to_owned()
+    )));
+    let e = checker()
+        .check_response(signed(false).as_bytes(), now)
+        .unwrap_err();
+    assert!(
+        matches!(&e, WssError::NotSigned { part, .. } if part.contains("ProtectTokens")),
+        "{e}"
+    );
 }
