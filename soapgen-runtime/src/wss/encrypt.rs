@@ -74,6 +74,9 @@ pub struct X509Encryptor {
     /// Whether the request's `ds:Signature` is encrypted too (WS-SecurityPolicy 1.2 §6.3
     /// `sp:EncryptSignature`).
     pub(crate) encrypt_signature: bool,
+    /// Whether the request's UsernameToken is encrypted too (WS-SecurityPolicy 1.2 §8.4
+    /// `sp:EncryptedSupportingTokens`).
+    pub(crate) encrypt_username_token: bool,
 }
 
 impl X509Encryptor {
@@ -94,6 +97,7 @@ impl X509Encryptor {
             order: EncryptionOrder::default(),
             headers: Vec::new(),
             encrypt_signature: false,
+            encrypt_username_token: false,
         }
     }
 
@@ -180,6 +184,25 @@ impl X509Encryptor {
     pub fn encrypt_signature(mut self, on: bool) -> Self {
         self.encrypt_signature = on;
         self
+    }
+
+    /// Also encrypts the request's `wsse:UsernameToken` (WS-SecurityPolicy 1.2 §8.4
+    /// `sp:EncryptedSupportingTokens`, and with
+    /// [`X509Signer::sign_username_token`](super::X509Signer::sign_username_token) §8.5
+    /// `sp:SignedEncryptedSupportingTokens`): the token is written right after the
+    /// `xenc:EncryptedKey`, so that a recipient processing the header in order has its key first,
+    /// and replaced there by an `xenc:EncryptedData` (`Type` Element, XML-Enc §3.5) under the
+    /// Body's content key, listed in the same EncryptedKey. Default `false`; no effect without
+    /// [`WssConfig::username_token`](super::WssConfig::username_token).
+    pub fn encrypt_username_token(mut self, on: bool) -> Self {
+        self.encrypt_username_token = on;
+        self
+    }
+
+    /// Whether the request's UsernameToken is encrypted
+    /// ([`encrypt_username_token`](Self::encrypt_username_token)).
+    pub fn encrypts_username_token(&self) -> bool {
+        self.encrypt_username_token
     }
 
     /// Whether the request's signature is encrypted ([`encrypt_signature`](Self::encrypt_signature)).

@@ -179,6 +179,9 @@ pub struct X509Signer {
     /// Whether the signature also covers the BinarySecurityToken of the signer's certificate
     /// (WS-SecurityPolicy 1.2 §6.5 `sp:ProtectTokens`).
     pub(crate) protect_token: bool,
+    /// Whether the signature also covers the UsernameToken (WS-SecurityPolicy 1.2 §8.2
+    /// `sp:SignedSupportingTokens`).
+    pub(crate) sign_username_token: bool,
 }
 
 impl X509Signer {
@@ -193,6 +196,7 @@ impl X509Signer {
             key_reference: KeyReference::default(),
             headers: Vec::new(),
             protect_token: false,
+            sign_username_token: false,
         }
     }
 
@@ -256,6 +260,26 @@ impl X509Signer {
     pub fn protect_token(mut self, on: bool) -> Self {
         self.protect_token = on;
         self
+    }
+
+    /// Also signs the request's `wsse:UsernameToken` (WS-SecurityPolicy 1.2 §8.2
+    /// `sp:SignedSupportingTokens`; with
+    /// [`X509Encryptor::encrypt_username_token`](super::X509Encryptor::encrypt_username_token),
+    /// §8.5 `sp:SignedEncryptedSupportingTokens`, the plaintext token is signed, then encrypted):
+    /// one more Reference, to the token's `wsu:Id`, with the exclusive C14N transform. Default
+    /// `false`. A request without a UsernameToken
+    /// ([`WssConfig::username_token`](super::WssConfig::username_token)), or whose encrypted
+    /// token follows the Signature ([`EncryptionOrder::EncryptThenSign`](super::EncryptionOrder)),
+    /// fails with [`WssError::Encode`].
+    pub fn sign_username_token(mut self, on: bool) -> Self {
+        self.sign_username_token = on;
+        self
+    }
+
+    /// Whether the signature covers the UsernameToken
+    /// ([`sign_username_token`](Self::sign_username_token)).
+    pub fn signs_username_token(&self) -> bool {
+        self.sign_username_token
     }
 
     /// Whether the signature covers its own token ([`protect_token`](Self::protect_token)).

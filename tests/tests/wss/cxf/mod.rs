@@ -58,7 +58,7 @@ const UT_WSDL: &str = "org/apache/cxf/systest/ws/ut/DoubleItUt.wsdl";
 const SAML_WSDL: &str = "org/apache/cxf/systest/ws/saml/DoubleItSaml.wsdl";
 
 /// The UsernameToken account CXF's password callback knows.
-const USER: (&str, &str) = ("alice", "s3cret & ünï");
+pub(super) const USER: (&str, &str) = ("alice", "s3cret & ünï");
 
 /// The CXF peer of this test binary: the test PKI's `server.p12` its key, `ca.pem` its trust
 /// anchor, `client.pem` known, the account [`USER`], and a TLS key for 127.0.0.1 issued by the

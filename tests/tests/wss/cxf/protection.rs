@@ -8,20 +8,22 @@
 //!   under the Body's key, both ways; a reply with its signature in the clear is refused.
 //! * `DoubleItAsymmetricProtectTokensPort` (`sp:ProtectTokens`): the signature covers its
 //!   BinarySecurityToken; a reply whose signature leaves its token out is refused.
+//! * `DoubleItAsymmetricUsernameTokenPort`: a UsernameToken encrypted as an
+//!   `sp:EncryptedSupportingTokens`.
 
-use base64::Engine as _;
 use std::time::Duration;
 
+use base64::Engine as _;
 use soapgen_runtime::wss::{
     DigestAlgorithm, EncryptionOrder, KeyReference, MessagePart, SignatureAlgorithm, TrustStore,
-    WssConfig, WssError, X509Signer,
+    UsernameToken, WssConfig, WssError, X509Signer,
 };
 use soapgen_runtime::SoapVersion;
 use soapgen_tests::wss::{cert, credential};
 
 use super::{
     asymmetric_basic128, basic128_encryptor, double_it, doubled, doubled_on_the_wire, fault_reason,
-    x509_port,
+    x509_port, USER,
 };
 
 /// `DoubleItAsymmetricEncryptBeforeSigningPort` both ways: soapgen encrypts, then signs; CXF
@@ -299,5 +301,76 @@ async fn asymmetric_protect_tokens_both_ways() {
     assert!(
         matches!(&e, WssError::NotSigned { part, .. } if part.contains("ProtectTokens")),
         "{e}"
+    );
+}
+
+/// `DoubleItAsymmetricUsernameTokenPort`: a UsernameToken as an `sp:EncryptedSupportingTokens`
+/// (encrypted under the Body's key, listed in the same EncryptedKey) of an encrypt-before-signing
+/// AsymmetricBinding. CXF decrypts the token and checks the password; it refuses the token in the
+/// clear, and a wrong password.
+#[tokio::test]
+async fn asymmetric_encrypted_username_token_both_ways() {
+    let url = x509_port("DoubleItAsymmetricUsernameTokenPort");
+    let base = || {
+        asymmetric_basic128(
+            KeyReference::SubjectKeyIdentifier,
+            EncryptionOrder::EncryptThenSign,
+        )
+    };
+    let with = |password: &str, encrypted: bool| {
+        base()
+            .username_token(UsernameToken::text(USER.0, password))
+            .encrypt(
+                basic128_encryptor(
+                    KeyReference::SubjectKeyIdentifier,
+                    EncryptionOrder::EncryptThenSign,
+                )
+                .encrypt_username_token(encrypted),
+            )
+    };
+    let (value, request, _) = doubled_on_the_wire(url.clone(), with(USER.1, true), 13).await;
+    assert_eq!(value, 26);
+    assert!(
+        !request.contains("UsernameToken") && request.contains("URI=\"#EUT-"),
+        "{request}"
+    );
+    assert_eq!(doubled(url.clone(), with(USER.1, true), 1).await, 2);
+    let reason = fault_reason(url.clone(), with(USER.1, false), 1).await;
+    assert!(
+        reason.contains("EncryptedSupportingTokens: The received token does not match the encrypted supporting token requirement"),
+        "{reason}"
+    );
+    // Signed too (sp:SignedEncryptedSupportingTokens) needs the token before the signature, so
+    // sign-then-encrypt: a message soapgen made so, read back with the service's key.
+    let signed_encrypted = WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .username_token(UsernameToken::digest(USER.0, USER.1))
+        .sign(X509Signer::new(credential("client")).sign_username_token(true))
+        .encrypt(
+            basic128_encryptor(
+                KeyReference::SubjectKeyIdentifier,
+                EncryptionOrder::SignThenEncrypt,
+            )
+            .encrypt_username_token(true),
+        );
+    let message = soapgen_tests::wss::request(signed_encrypted, SoapVersion::Soap11, "ut");
+    let report = WssConfig::new()
+        .decrypt_with(credential("server"))
+        .trust(TrustStore::new().anchor(cert("ca.pem")))
+        .require_signature(true)
+        .require_encryption(true)
+        .expect_username_token(USER.0, USER.1)
+        .check_response(message.as_bytes(), soapgen_runtime::wss::UtcTime::now())
+        .expect("a signed, encrypted UsernameToken");
+    let token = MessagePart::SecurityToken("UsernameToken".to_owned());
+    assert!(
+        report.signed.contains(&token) && report.decrypted.contains(&token),
+        "{report:?}"
+    );
+    assert_eq!(report.username.as_deref(), Some(USER.0));
+    let reason = fault_reason(url, with("not the password", true), 1).await;
+    assert_eq!(
+        reason,
+        "The security token could not be authenticated or authorized"
     );
 }

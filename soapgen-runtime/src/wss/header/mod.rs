@@ -2,14 +2,12 @@
 //! the rest of the envelope is written.
 
 use super::encrypt::{EncryptionOrder, X509Encryptor};
-use super::sign::{KeyReference, X509Signer, DS_NS, EXC_C14N, THUMBPRINT_SHA1, X509V3, X509_SKI};
-use super::{
-    random_bytes, Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE11_NS, WSSE_NS,
-    WSU_NS,
-};
+use super::{random_bytes, WssConfig, WssError, WSSE11_NS, WSU_NS};
 use crate::message::SoapVersion;
 use crate::xml::read::tree::{Document, Node};
-use crate::xml::{Name, XmlWriter};
+
+mod block;
+use block::Encrypted;
 
 /// WS-Security state of one envelope being written: the configuration, where the Security block
 /// goes, and the Body's `wsu:Id` when the Body is signed.
@@ -148,6 +146,9 @@ impl Outgoing {
                     }
                     data_ids.push(format!("ESIG-{}", self.suffix));
                 }
+                if enc.encrypt_username_token && cfg.username().is_some() {
+                    data_ids.push(format!("EUT-{}", self.suffix));
+                }
                 if !enc.headers.is_empty() {
                     if !sign_first
                         && cfg
@@ -171,7 +172,9 @@ impl Outgoing {
                 });
             }
         }
-        let (security, signature_value) = self.security_header(
+        let (security, signature_value) = block::security_header(
+            &self.cfg,
+            &self.suffix,
             version,
             env_prefix,
             header_digests,
@@ -294,261 +297,6 @@ impl Outgoing {
         }
         Ok((out, shift))
     }
-
-    /// The `wsse:Security` element, a self-contained fragment (it declares `wsse`, `wsu` and the
-    /// envelope prefix itself), in this order: Timestamp, BinarySecurityToken, UsernameToken,
-    /// then EncryptedKey and Signature in processing order (WSS 1.1 §5: EncryptedKey first when
-    /// the plaintext was signed, Signature first when the ciphertext was). `mustUnderstand` is
-    /// `"1"` in SOAP 1.1 (§4.2.3), `"true"` in SOAP 1.2 (Part 1 §5.2.3). `body_digest` is the
-    /// Body Reference's DigestValue when signing; `encrypted` the encryptor, the EncryptedKey's
-    /// and EncryptedData's Ids and the wrapped key when encrypting. Returns the block and the
-    /// raw SignatureValue, when signed.
-    #[allow(clippy::too_many_arguments)]
-    fn security_header(
-        &self,
-        version: SoapVersion,
-        env_prefix: &str,
-        header_digests: Vec<(String, String)>,
-        body_digest: Option<String>,
-        encrypted: Option<Encrypted<'_>>,
-        mut scratch: Vec<u8>,
-    ) -> Result<(String, Option<Vec<u8>>), WssError> {
-        let cfg = &self.cfg;
-        let suffix = &self.suffix;
-        let now = UtcTime::now();
-        let mut w = XmlWriter::with_capacity(if cfg.signer().is_some() || encrypted.is_some() {
-            4096
-        } else {
-            1024
-        });
-        w.start_element_prefixed(Name::new(WSSE_NS, "Security"), Some("wsse"))?;
-        w.declare_namespace("wsu", WSU_NS)?;
-        w.declare_namespace(env_prefix, version.envelope_namespace())?;
-        let must_understand = match version {
-            SoapVersion::Soap11 => "1",
-            SoapVersion::Soap12 => "true",
-        };
-        w.attribute(
-            Name::new(version.envelope_namespace(), "mustUnderstand"),
-            must_understand,
-        )?;
-        let ts_id = format!("TS-{suffix}");
-        let mut ts_at = None;
-        if let Some(ttl) = cfg.timestamp_ttl() {
-            w.raw("")?; // close the open start tag so the offset is that of the next `<`
-            ts_at = Some(w.as_str().len());
-            Timestamp::new(now, ttl).write(&mut w, &ts_id)?;
-        }
-        let bst_id = format!("X509-{suffix}");
-        let mut signature_value = None;
-        let mut bst_at = None;
-        if let Some(signer) = cfg
-            .signer()
-            .filter(|s| s.key_reference == KeyReference::DirectReference)
-        {
-            w.raw("")?;
-            bst_at = Some(w.as_str().len());
-            w.start_element(Name::new(WSSE_NS, "BinarySecurityToken"))?;
-            w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
-            w.attribute(Name::unqualified("ValueType"), X509V3)?;
-            w.attribute(Name::new(WSU_NS, "Id"), &bst_id)?;
-            w.text(&super::base64(signer.credential().certificate().der()))?;
-            w.end_element()?;
-        }
-        if let Some(ut) = cfg.username() {
-            ut.write(&mut w, &format!("UT-{suffix}"), now)?;
-        }
-        let write_encrypted_key = |w: &mut XmlWriter| match &encrypted {
-            Some(e) => e
-                .enc
-                .write_encrypted_key(w, &e.key_id, &e.data_ids, &e.wrapped),
-            None => Ok(()),
-        };
-        let signature_first = encrypted
-            .as_ref()
-            .is_some_and(|e| e.enc.order == EncryptionOrder::EncryptThenSign);
-        let mut signature_range = None;
-        if !signature_first {
-            write_encrypted_key(&mut w)?;
-        }
-        if let Some(signer) = cfg.signer() {
-            let body_digest = body_digest
-                .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
-            // Digests first: they do not depend on the Signature element.
-            let mut references = Vec::with_capacity(2 + header_digests.len());
-            if let Some(at) = ts_at {
-                let digest = signer.reference_digest(w.as_str(), at, &mut scratch)?;
-                references.push((ts_id.clone(), digest));
-            }
-            if signer.protect_token {
-                // WS-SecurityPolicy 1.2 §6.5 sp:ProtectTokens: the signing token signed too.
-                let at = bst_at.ok_or_else(|| {
-                    WssError::Encode(
-                        "sp:ProtectTokens (X509Signer::protect_token) needs the certificate in the message (KeyReference::DirectReference)"
-                            .to_owned(),
-                    )
-                })?;
-                let digest = signer.reference_digest(w.as_str(), at, &mut scratch)?;
-                references.push((bst_id.clone(), digest));
-            }
-            references.extend(header_digests);
-            references.push((format!("id-{suffix}"), body_digest));
-
-            w.raw("")?;
-            let signature_at = w.as_str().len();
-            w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;
-            w.attribute(Name::unqualified("Id"), &format!("SIG-{suffix}"))?;
-            w.raw("")?;
-            let signed_info_at = w.as_str().len();
-            write_signed_info(&mut w, signer, &references)?;
-            scratch.clear();
-            super::exclusive_c14n(w.as_str(), signed_info_at, &[], &mut scratch)?;
-            let raw = signer.sign_raw(&scratch)?;
-            w.simple_element(
-                Name::new(DS_NS, "SignatureValue"),
-                super::base64(&raw).as_str(),
-            )?;
-            signature_value = Some(raw);
-            write_key_info(&mut w, signer, suffix, &bst_id)?;
-            w.end_element()?; // Signature
-            signature_range = Some(signature_at..w.as_str().len());
-        }
-        if signature_first {
-            write_encrypted_key(&mut w)?;
-        }
-        w.end_element()?;
-        let mut security = w.into_string()?;
-        if let (Some(range), Some(e)) = (signature_range, &encrypted) {
-            if e.enc.encrypt_signature {
-                encrypt_signature(&mut security, range, e, &format!("ESIG-{suffix}"))?;
-            }
-        }
-        Ok((security, signature_value))
-    }
-}
-
-/// What the Body's encryption left for the Security header: the encryptor, the EncryptedKey's
-/// Id, the Ids of the EncryptedData its ReferenceList names, the wrapped key, and the content key
-/// itself (for the Signature, with `sp:EncryptSignature`).
-struct Encrypted<'a> {
-    enc: &'a X509Encryptor,
-    key_id: String,
-    data_ids: Vec<String>,
-    wrapped: Vec<u8>,
-    key: Vec<u8>,
-}
-
-/// Replaces the `ds:Signature` at `range` of the finished Security block `security` by an
-/// `xenc:EncryptedData` (`Type` Element, Id `data_id`) under the content key of `e`
-/// (WS-SecurityPolicy 1.2 §6.3 `sp:EncryptSignature`). The Signature's start tag gets the
-/// `wsse` and `wsu` declarations its KeyInfo relies on, so that the plaintext stands alone; the
-/// SignedInfo's exclusive canonical form, which uses neither, is unchanged.
-fn encrypt_signature(
-    security: &mut String,
-    range: std::ops::Range<usize>,
-    e: &Encrypted<'_>,
-    data_id: &str,
-) -> Result<(), WssError> {
-    const START: &str = "<ds:Signature";
-    let signature = security
-        .get(range.clone())
-        .filter(|s| s.starts_with(START))
-        .ok_or_else(|| WssError::Encode("the Signature to encrypt is out of range".to_owned()))?;
-    let mut plaintext = String::with_capacity(signature.len() + 200);
-    plaintext.push_str(START);
-    plaintext.push_str(&format!(" xmlns:wsse=\"{WSSE_NS}\" xmlns:wsu=\"{WSU_NS}\""));
-    plaintext.push_str(&signature[START.len()..]);
-    let data = e
-        .enc
-        .encrypted_data(&e.key, plaintext.as_bytes(), data_id, true)?;
-    security.replace_range(range, &data);
-    Ok(())
-}
-
-/// The `ds:SignedInfo` of a signature by `signer` over `references` ((wsu:Id, digest) pairs):
-/// Exclusive C14N, the signer's SignatureMethod, one Reference per part with an Exclusive C14N
-/// Transform and the signer's DigestMethod (XML-DSig §4.4, WSS 1.1 §8).
-fn write_signed_info(
-    w: &mut XmlWriter,
-    signer: &X509Signer,
-    references: &[(String, String)],
-) -> Result<(), WssError> {
-    w.start_element(Name::new(DS_NS, "SignedInfo"))?;
-    w.start_element(Name::new(DS_NS, "CanonicalizationMethod"))?;
-    w.attribute(Name::unqualified("Algorithm"), EXC_C14N)?;
-    w.end_element()?;
-    w.start_element(Name::new(DS_NS, "SignatureMethod"))?;
-    w.attribute(Name::unqualified("Algorithm"), signer.signature.uri())?;
-    w.end_element()?;
-    for (id, digest) in references {
-        w.start_element(Name::new(DS_NS, "Reference"))?;
-        w.attribute(Name::unqualified("URI"), &format!("#{id}"))?;
-        w.start_element(Name::new(DS_NS, "Transforms"))?;
-        w.start_element(Name::new(DS_NS, "Transform"))?;
-        w.attribute(Name::unqualified("Algorithm"), EXC_C14N)?;
-        w.end_element()?;
-        w.end_element()?;
-        w.start_element(Name::new(DS_NS, "DigestMethod"))?;
-        w.attribute(Name::unqualified("Algorithm"), signer.digest.uri())?;
-        w.end_element()?;
-        w.simple_element(Name::new(DS_NS, "DigestValue"), digest.as_str())?;
-        w.end_element()?;
-    }
-    w.end_element()?; // SignedInfo
-    Ok(())
-}
-
-/// The signature's `ds:KeyInfo`: a SecurityTokenReference to the signer's certificate as its
-/// key reference says (WSS 1.1 §7: a DirectReference to the BinarySecurityToken `bst_id`, a
-/// KeyIdentifier, or `ds:X509IssuerSerial`, X.509 Token Profile 1.1 §3.2).
-fn write_key_info(
-    w: &mut XmlWriter,
-    signer: &X509Signer,
-    suffix: &str,
-    bst_id: &str,
-) -> Result<(), WssError> {
-    w.start_element(Name::new(DS_NS, "KeyInfo"))?;
-    w.attribute(Name::unqualified("Id"), &format!("KI-{suffix}"))?;
-    w.start_element(Name::new(WSSE_NS, "SecurityTokenReference"))?;
-    w.attribute(Name::new(WSU_NS, "Id"), &format!("STR-{suffix}"))?;
-    let cert = signer.credential().certificate();
-    let key_identifier = |w: &mut XmlWriter, value_type: &str, bytes: &[u8]| {
-        w.start_element(Name::new(WSSE_NS, "KeyIdentifier"))?;
-        w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
-        w.attribute(Name::unqualified("ValueType"), value_type)?;
-        w.text(&super::base64(bytes))?;
-        w.end_element()
-    };
-    match signer.key_reference {
-        KeyReference::DirectReference => {
-            w.start_element(Name::new(WSSE_NS, "Reference"))?;
-            w.attribute(Name::unqualified("URI"), &format!("#{bst_id}"))?;
-            w.attribute(Name::unqualified("ValueType"), X509V3)?;
-            w.end_element()?;
-        }
-        KeyReference::SubjectKeyIdentifier => {
-            let ski = cert.subject_key_identifier().ok_or_else(|| {
-                WssError::Encode("the certificate has no SubjectKeyIdentifier".to_owned())
-            })?;
-            key_identifier(w, X509_SKI, ski)?;
-        }
-        KeyReference::ThumbprintSha1 => {
-            key_identifier(w, THUMBPRINT_SHA1, &cert.sha1_thumbprint())?;
-        }
-        KeyReference::X509IssuerSerial => {
-            w.start_element(Name::new(DS_NS, "X509Data"))?;
-            w.start_element(Name::new(DS_NS, "X509IssuerSerial"))?;
-            let issuer = cert.issuer_rfc4514();
-            w.simple_element(Name::new(DS_NS, "X509IssuerName"), issuer.as_str())?;
-            let serial = cert.serial_decimal();
-            w.simple_element(Name::new(DS_NS, "X509SerialNumber"), serial.as_str())?;
-            w.end_element()?;
-            w.end_element()?;
-        }
-    }
-    w.end_element()?;
-    w.end_element()?; // KeyInfo
-    Ok(())
 }
 
 /// The children of the SOAP `Header` of `doc` named by `wanted` ((namespace, local name) pairs),

@@ -1,0 +1,372 @@
+//! The `wsse:Security` block itself (WSS 1.1 §5), written once the envelope's Body is secured:
+//! its tokens, the EncryptedKey and the Signature in processing order, and the elements encrypted
+//! inside it.
+
+use super::super::encrypt::{EncryptionOrder, X509Encryptor};
+use super::super::sign::{
+    KeyReference, X509Signer, DS_NS, EXC_C14N, THUMBPRINT_SHA1, X509V3, X509_SKI,
+};
+use super::super::{Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE_NS, WSU_NS};
+use crate::message::SoapVersion;
+use crate::xml::{Name, XmlWriter};
+
+/// The `wsse:Security` element, a self-contained fragment (it declares `wsse`, `wsu` and the
+/// envelope prefix itself), in this order: Timestamp, BinarySecurityToken, UsernameToken (after
+/// the EncryptedKey when it is encrypted, so that a recipient processing the header in order has
+/// its key first), then EncryptedKey and Signature in processing order (WSS 1.1 §5: EncryptedKey
+/// first when the plaintext was signed, Signature first when the ciphertext was).
+/// `mustUnderstand` is `"1"` in SOAP 1.1 (§4.2.3), `"true"` in SOAP 1.2 (Part 1 §5.2.3).
+/// `body_digest` is the Body Reference's DigestValue when signing; `encrypted` the encryptor, the
+/// EncryptedKey's and EncryptedData's Ids and the keys when encrypting. The Signature and the
+/// UsernameToken are then replaced in place by their EncryptedData when the encryptor says so.
+/// Returns the block and the raw SignatureValue, when signed.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn security_header(
+    cfg: &WssConfig,
+    suffix: &str,
+    version: SoapVersion,
+    env_prefix: &str,
+    header_digests: Vec<(String, String)>,
+    body_digest: Option<String>,
+    encrypted: Option<Encrypted<'_>>,
+    mut scratch: Vec<u8>,
+) -> Result<(String, Option<Vec<u8>>), WssError> {
+    let now = UtcTime::now();
+    let mut w = XmlWriter::with_capacity(if cfg.signer().is_some() || encrypted.is_some() {
+        4096
+    } else {
+        1024
+    });
+    w.start_element_prefixed(Name::new(WSSE_NS, "Security"), Some("wsse"))?;
+    w.declare_namespace("wsu", WSU_NS)?;
+    w.declare_namespace(env_prefix, version.envelope_namespace())?;
+    let must_understand = match version {
+        SoapVersion::Soap11 => "1",
+        SoapVersion::Soap12 => "true",
+    };
+    w.attribute(
+        Name::new(version.envelope_namespace(), "mustUnderstand"),
+        must_understand,
+    )?;
+    let ids = BlockIds::new(suffix);
+    // Byte offsets of the parts a signature may cover, once written.
+    let mut at = Offsets::default();
+    if let Some(ttl) = cfg.timestamp_ttl() {
+        at.timestamp = Some(offset(&mut w)?);
+        Timestamp::new(now, ttl).write(&mut w, &ids.timestamp)?;
+    }
+    if let Some(signer) = cfg
+        .signer()
+        .filter(|s| s.key_reference == KeyReference::DirectReference)
+    {
+        at.token = Some(offset(&mut w)?);
+        w.start_element(Name::new(WSSE_NS, "BinarySecurityToken"))?;
+        w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
+        w.attribute(Name::unqualified("ValueType"), X509V3)?;
+        w.attribute(Name::new(WSU_NS, "Id"), &ids.token)?;
+        w.text(&super::super::base64(
+            signer.credential().certificate().der(),
+        ))?;
+        w.end_element()?;
+    }
+    let encrypts = |f: fn(&X509Encryptor) -> bool| encrypted.as_ref().is_some_and(|e| f(e.enc));
+    let ut_encrypted = encrypts(|e| e.encrypt_username_token);
+    let write_username = |w: &mut XmlWriter, at: &mut Offsets| match cfg.username() {
+        Some(ut) => {
+            let start = offset(w)?;
+            ut.write(w, &ids.username, now)?;
+            at.username = Some(start..w.as_str().len());
+            Ok::<(), WssError>(())
+        }
+        None => Ok(()),
+    };
+    if !ut_encrypted {
+        write_username(&mut w, &mut at)?;
+    }
+    let write_encrypted_key = |w: &mut XmlWriter, at: &mut Offsets| -> Result<(), WssError> {
+        if let Some(e) = &encrypted {
+            e.enc
+                .write_encrypted_key(w, &e.key_id, &e.data_ids, &e.wrapped)?;
+            if ut_encrypted {
+                write_username(w, at)?;
+            }
+        }
+        Ok(())
+    };
+    let signature_first = encrypts(|e| e.order == EncryptionOrder::EncryptThenSign);
+    if !signature_first {
+        write_encrypted_key(&mut w, &mut at)?;
+    }
+    let mut signature_value = None;
+    if let Some(signer) = cfg.signer() {
+        let body_digest = body_digest
+            .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
+        let mut references = Vec::with_capacity(3 + header_digests.len());
+        reference_parts(signer, w.as_str(), &at, &ids, &mut references, &mut scratch)?;
+        references.extend(header_digests);
+        references.push((ids.body.clone(), body_digest));
+        let (range, raw) = write_signature(&mut w, signer, &references, &ids, &mut scratch)?;
+        at.signature = Some(range);
+        signature_value = Some(raw);
+    }
+    if signature_first {
+        write_encrypted_key(&mut w, &mut at)?;
+    }
+    w.end_element()?;
+    let mut security = w.into_string()?;
+    if let Some(e) = &encrypted {
+        // From the end, so that the earlier range stays valid.
+        let mut inside = Vec::new();
+        if let Some(r) = at.signature.filter(|_| e.enc.encrypt_signature) {
+            inside.push((r, ids.encrypted_signature.as_str()));
+        }
+        if let Some(r) = at.username.filter(|_| ut_encrypted) {
+            inside.push((r, ids.encrypted_username.as_str()));
+        }
+        inside.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
+        for (range, data_id) in inside {
+            encrypt_in_place(&mut security, range, e, data_id)?;
+        }
+    }
+    Ok((security, signature_value))
+}
+
+/// The `wsu:Id`s (and `Id`s) of one Security block, each with the message's random suffix.
+pub(super) struct BlockIds {
+    timestamp: String,
+    token: String,
+    username: String,
+    body: String,
+    signature: String,
+    key_info: String,
+    str_id: String,
+    /// Of the EncryptedData that replaces the Signature (`sp:EncryptSignature`).
+    pub(super) encrypted_signature: String,
+    /// Of the EncryptedData that replaces the UsernameToken (an encrypted supporting token).
+    pub(super) encrypted_username: String,
+}
+
+impl BlockIds {
+    pub(super) fn new(suffix: &str) -> Self {
+        BlockIds {
+            timestamp: format!("TS-{suffix}"),
+            token: format!("X509-{suffix}"),
+            username: format!("UT-{suffix}"),
+            body: format!("id-{suffix}"),
+            signature: format!("SIG-{suffix}"),
+            key_info: format!("KI-{suffix}"),
+            str_id: format!("STR-{suffix}"),
+            encrypted_signature: format!("ESIG-{suffix}"),
+            encrypted_username: format!("EUT-{suffix}"),
+        }
+    }
+}
+
+/// Where the parts of the block were written: start offsets of the Timestamp and the
+/// BinarySecurityToken, byte ranges of the UsernameToken and the Signature.
+#[derive(Default)]
+struct Offsets {
+    timestamp: Option<usize>,
+    token: Option<usize>,
+    username: Option<std::ops::Range<usize>>,
+    signature: Option<std::ops::Range<usize>>,
+}
+
+/// The offset of the next element `w` writes (its open start tag closed first).
+fn offset(w: &mut XmlWriter) -> Result<usize, WssError> {
+    w.raw("")?;
+    Ok(w.as_str().len())
+}
+
+/// The References to parts of the Security block a signature by `signer` covers, in this order:
+/// the Timestamp; the BinarySecurityToken with `sp:ProtectTokens` (WS-SecurityPolicy 1.2 §6.5);
+/// the UsernameToken when the signer signs it (a signed supporting token, §8.2).
+fn reference_parts(
+    signer: &X509Signer,
+    block: &str,
+    at: &Offsets,
+    ids: &BlockIds,
+    references: &mut Vec<(String, String)>,
+    scratch: &mut Vec<u8>,
+) -> Result<(), WssError> {
+    if let Some(ts) = at.timestamp {
+        references.push((
+            ids.timestamp.clone(),
+            signer.reference_digest(block, ts, scratch)?,
+        ));
+    }
+    if signer.protect_token {
+        let token = at.token.ok_or_else(|| {
+            WssError::Encode(
+                "sp:ProtectTokens (X509Signer::protect_token) needs the certificate in the message (KeyReference::DirectReference)"
+                    .to_owned(),
+            )
+        })?;
+        references.push((
+            ids.token.clone(),
+            signer.reference_digest(block, token, scratch)?,
+        ));
+    }
+    if signer.sign_username_token {
+        let ut = at.username.as_ref().ok_or_else(|| {
+            WssError::Encode(
+                "X509Signer::sign_username_token needs a UsernameToken (WssConfig::username_token) written before the Signature"
+                    .to_owned(),
+            )
+        })?;
+        references.push((
+            ids.username.clone(),
+            signer.reference_digest(block, ut.start, scratch)?,
+        ));
+    }
+    Ok(())
+}
+
+/// Writes the `ds:Signature` of `signer` over `references` ((Id, DigestValue) pairs): SignedInfo,
+/// its SignatureValue, KeyInfo (XML-DSig §4, WSS 1.1 §8). Returns its byte range in `w` and the
+/// raw SignatureValue.
+fn write_signature(
+    w: &mut XmlWriter,
+    signer: &X509Signer,
+    references: &[(String, String)],
+    ids: &BlockIds,
+    scratch: &mut Vec<u8>,
+) -> Result<(std::ops::Range<usize>, Vec<u8>), WssError> {
+    let start = offset(w)?;
+    w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;
+    w.attribute(Name::unqualified("Id"), &ids.signature)?;
+    let signed_info_at = offset(w)?;
+    write_signed_info(w, signer, references)?;
+    scratch.clear();
+    super::super::exclusive_c14n(w.as_str(), signed_info_at, &[], scratch)?;
+    let raw = signer.sign_raw(scratch)?;
+    w.simple_element(
+        Name::new(DS_NS, "SignatureValue"),
+        super::super::base64(&raw).as_str(),
+    )?;
+    write_key_info(w, signer, ids)?;
+    w.end_element()?; // Signature
+    Ok((start..w.as_str().len(), raw))
+}
+
+/// What the Body's encryption left for the Security header: the encryptor, the EncryptedKey's
+/// Id, the Ids of the EncryptedData its ReferenceList names, the wrapped key, and the content key
+/// itself (for the Signature, with `sp:EncryptSignature`).
+pub(super) struct Encrypted<'a> {
+    pub(super) enc: &'a X509Encryptor,
+    pub(super) key_id: String,
+    pub(super) data_ids: Vec<String>,
+    pub(super) wrapped: Vec<u8>,
+    pub(super) key: Vec<u8>,
+}
+
+/// Replaces the element at `range` of the finished Security block `security` (the
+/// `ds:Signature`, WS-SecurityPolicy 1.2 §6.3 `sp:EncryptSignature`; the UsernameToken, an
+/// encrypted supporting token, §8.4) by an `xenc:EncryptedData` (`Type` Element, Id `data_id`)
+/// under the content key of `e`. The element's start tag gets the `wsse` and `wsu` declarations
+/// it or its children may rely on, so that the plaintext stands alone; the exclusive canonical
+/// form of a SignedInfo, which uses neither, is unchanged.
+fn encrypt_in_place(
+    security: &mut String,
+    range: std::ops::Range<usize>,
+    e: &Encrypted<'_>,
+    data_id: &str,
+) -> Result<(), WssError> {
+    let element = security
+        .get(range.clone())
+        .ok_or_else(|| WssError::Encode("the element to encrypt is out of range".to_owned()))?;
+    let name_len = element
+        .find(|c: char| c.is_ascii_whitespace() || c == '>' || c == '/')
+        .filter(|n| *n > 1 && element.starts_with('<'))
+        .ok_or_else(|| WssError::Encode("the element to encrypt has no start tag".to_owned()))?;
+    let mut plaintext = String::with_capacity(element.len() + 200);
+    plaintext.push_str(&element[..name_len]);
+    plaintext.push_str(&format!(" xmlns:wsse=\"{WSSE_NS}\" xmlns:wsu=\"{WSU_NS}\""));
+    plaintext.push_str(&element[name_len..]);
+    let data = e
+        .enc
+        .encrypted_data(&e.key, plaintext.as_bytes(), data_id, true)?;
+    security.replace_range(range, &data);
+    Ok(())
+}
+
+/// The `ds:SignedInfo` of a signature by `signer` over `references` ((wsu:Id, digest) pairs):
+/// Exclusive C14N, the signer's SignatureMethod, one Reference per part with an Exclusive C14N
+/// Transform and the signer's DigestMethod (XML-DSig §4.4, WSS 1.1 §8).
+fn write_signed_info(
+    w: &mut XmlWriter,
+    signer: &X509Signer,
+    references: &[(String, String)],
+) -> Result<(), WssError> {
+    w.start_element(Name::new(DS_NS, "SignedInfo"))?;
+    w.start_element(Name::new(DS_NS, "CanonicalizationMethod"))?;
+    w.attribute(Name::unqualified("Algorithm"), EXC_C14N)?;
+    w.end_element()?;
+    w.start_element(Name::new(DS_NS, "SignatureMethod"))?;
+    w.attribute(Name::unqualified("Algorithm"), signer.signature.uri())?;
+    w.end_element()?;
+    for (id, digest) in references {
+        w.start_element(Name::new(DS_NS, "Reference"))?;
+        w.attribute(Name::unqualified("URI"), &format!("#{id}"))?;
+        w.start_element(Name::new(DS_NS, "Transforms"))?;
+        w.start_element(Name::new(DS_NS, "Transform"))?;
+        w.attribute(Name::unqualified("Algorithm"), EXC_C14N)?;
+        w.end_element()?;
+        w.end_element()?;
+        w.start_element(Name::new(DS_NS, "DigestMethod"))?;
+        w.attribute(Name::unqualified("Algorithm"), signer.digest.uri())?;
+        w.end_element()?;
+        w.simple_element(Name::new(DS_NS, "DigestValue"), digest.as_str())?;
+        w.end_element()?;
+    }
+    w.end_element()?; // SignedInfo
+    Ok(())
+}
+
+/// The signature's `ds:KeyInfo`: a SecurityTokenReference to the signer's certificate as its
+/// key reference says (WSS 1.1 §7: a DirectReference to the BinarySecurityToken `bst_id`, a
+/// KeyIdentifier, or `ds:X509IssuerSerial`, X.509 Token Profile 1.1 §3.2).
+fn write_key_info(w: &mut XmlWriter, signer: &X509Signer, ids: &BlockIds) -> Result<(), WssError> {
+    w.start_element(Name::new(DS_NS, "KeyInfo"))?;
+    w.attribute(Name::unqualified("Id"), &ids.key_info)?;
+    w.start_element(Name::new(WSSE_NS, "SecurityTokenReference"))?;
+    w.attribute(Name::new(WSU_NS, "Id"), &ids.str_id)?;
+    let cert = signer.credential().certificate();
+    let key_identifier = |w: &mut XmlWriter, value_type: &str, bytes: &[u8]| {
+        w.start_element(Name::new(WSSE_NS, "KeyIdentifier"))?;
+        w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
+        w.attribute(Name::unqualified("ValueType"), value_type)?;
+        w.text(&super::super::base64(bytes))?;
+        w.end_element()
+    };
+    match signer.key_reference {
+        KeyReference::DirectReference => {
+            w.start_element(Name::new(WSSE_NS, "Reference"))?;
+            w.attribute(Name::unqualified("URI"), &format!("#{}", ids.token))?;
+            w.attribute(Name::unqualified("ValueType"), X509V3)?;
+            w.end_element()?;
+        }
+        KeyReference::SubjectKeyIdentifier => {
+            let ski = cert.subject_key_identifier().ok_or_else(|| {
+                WssError::Encode("the certificate has no SubjectKeyIdentifier".to_owned())
+            })?;
+            key_identifier(w, X509_SKI, ski)?;
+        }
+        KeyReference::ThumbprintSha1 => {
+            key_identifier(w, THUMBPRINT_SHA1, &cert.sha1_thumbprint())?;
+        }
+        KeyReference::X509IssuerSerial => {
+            w.start_element(Name::new(DS_NS, "X509Data"))?;
+            w.start_element(Name::new(DS_NS, "X509IssuerSerial"))?;
+            let issuer = cert.issuer_rfc4514();
+            w.simple_element(Name::new(DS_NS, "X509IssuerName"), issuer.as_str())?;
+            let serial = cert.serial_decimal();
+            w.simple_element(Name::new(DS_NS, "X509SerialNumber"), serial.as_str())?;
+            w.end_element()?;
+            w.end_element()?;
+        }
+    }
+    w.end_element()?;
+    w.end_element()?; // KeyInfo
+    Ok(())
+}
