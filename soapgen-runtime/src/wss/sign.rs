@@ -182,6 +182,9 @@ pub struct X509Signer {
     /// Whether the signature also covers the UsernameToken (WS-SecurityPolicy 1.2 §8.2
     /// `sp:SignedSupportingTokens`).
     pub(crate) sign_username_token: bool,
+    /// The certificates that issued the signer's, from its issuer toward the trust anchor, when
+    /// its token is a PKIPath (X.509 Token Profile 1.1 §3.1).
+    pub(crate) pki_path: Option<Vec<super::Certificate>>,
 }
 
 impl X509Signer {
@@ -197,6 +200,7 @@ impl X509Signer {
             headers: Vec::new(),
             protect_token: false,
             sign_username_token: false,
+            pki_path: None,
         }
     }
 
@@ -280,6 +284,21 @@ impl X509Signer {
     /// ([`sign_username_token`](Self::sign_username_token)).
     pub fn signs_username_token(&self) -> bool {
         self.sign_username_token
+    }
+
+    /// Sends the signer's certificate path instead of its certificate alone (X.509 Token Profile
+    /// 1.1 §3.1; WS-SecurityPolicy 1.2 §5.4.3 `sp:WssX509PkiPathV1Token11`): the
+    /// `wsse:BinarySecurityToken` has `ValueType` [`X509_PKIPATH`](super::X509_PKIPATH) and holds
+    /// a DER `PkiPath` (`SEQUENCE OF Certificate`) of `issuers` — the certificates that issued the
+    /// signer's, from its issuer up toward the trust anchor, as a recipient needs them to build
+    /// the path — written anchor-most first and the signer's certificate last; the KeyInfo's
+    /// DirectReference carries the same ValueType. `issuers` may be empty (the path is then the
+    /// certificate alone). Sets the key reference to [`KeyReference::DirectReference`]; a later
+    /// [`key_reference`](Self::key_reference) to another form sends no token at all.
+    pub fn pki_path(mut self, issuers: Vec<super::Certificate>) -> Self {
+        self.pki_path = Some(issuers);
+        self.key_reference = KeyReference::DirectReference;
+        self
     }
 
     /// Whether the signature covers its own token ([`protect_token`](Self::protect_token)).

@@ -6,7 +6,11 @@ use super::super::encrypt::{EncryptionOrder, X509Encryptor};
 use super::super::sign::{
     KeyReference, X509Signer, DS_NS, EXC_C14N, THUMBPRINT_SHA1, X509V3, X509_SKI,
 };
-use super::super::{Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE_NS, WSU_NS};
+use super::super::x509::pki_path_der;
+use super::super::{
+    Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE11_NS, WSSE_NS, WSU_NS,
+    X509_PKIPATH,
+};
 use crate::message::SoapVersion;
 use crate::xml::{Name, XmlWriter};
 
@@ -62,11 +66,17 @@ pub(super) fn security_header(
         at.token = Some(offset(&mut w)?);
         w.start_element(Name::new(WSSE_NS, "BinarySecurityToken"))?;
         w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
-        w.attribute(Name::unqualified("ValueType"), X509V3)?;
+        w.attribute(Name::unqualified("ValueType"), token_type(signer))?;
         w.attribute(Name::new(WSU_NS, "Id"), &ids.token)?;
-        w.text(&super::super::base64(
-            signer.credential().certificate().der(),
-        ))?;
+        let leaf = signer.credential().certificate();
+        match &signer.pki_path {
+            None => w.text(&super::super::base64(leaf.der()))?,
+            Some(issuers) => {
+                // X.509 Token Profile 1.1 §3.1: anchor-most first, the signer's last.
+                let path: Vec<_> = issuers.iter().rev().chain([leaf]).collect();
+                w.text(&super::super::base64(&pki_path_der(&path)))?;
+            }
+        }
         w.end_element()?;
     }
     let encrypts = |f: fn(&X509Encryptor) -> bool| encrypted.as_ref().is_some_and(|e| f(e.enc));
@@ -129,6 +139,16 @@ pub(super) fn security_header(
         }
     }
     Ok((security, signature_value))
+}
+
+/// The `ValueType` of the signer's BinarySecurityToken: `#X509v3`, or `#X509PKIPathv1` with
+/// [`X509Signer::pki_path`] (X.509 Token Profile 1.1 §3.1).
+fn token_type(signer: &X509Signer) -> &'static str {
+    if signer.pki_path.is_some() {
+        X509_PKIPATH
+    } else {
+        X509V3
+    }
 }
 
 /// The `wsu:Id`s (and `Id`s) of one Security block, each with the message's random suffix.
@@ -324,13 +344,18 @@ fn write_signed_info(
 }
 
 /// The signature's `ds:KeyInfo`: a SecurityTokenReference to the signer's certificate as its
-/// key reference says (WSS 1.1 §7: a DirectReference to the BinarySecurityToken `bst_id`, a
+/// key reference says (WSS 1.1 §7: a DirectReference to the BinarySecurityToken `ids.token`, of its ValueType, a
 /// KeyIdentifier, or `ds:X509IssuerSerial`, X.509 Token Profile 1.1 §3.2).
 fn write_key_info(w: &mut XmlWriter, signer: &X509Signer, ids: &BlockIds) -> Result<(), WssError> {
     w.start_element(Name::new(DS_NS, "KeyInfo"))?;
     w.attribute(Name::unqualified("Id"), &ids.key_info)?;
     w.start_element(Name::new(WSSE_NS, "SecurityTokenReference"))?;
     w.attribute(Name::new(WSU_NS, "Id"), &ids.str_id)?;
+    if signer.pki_path.is_some() && signer.key_reference == KeyReference::DirectReference {
+        // WS-I BSP 1.1 R5215: a reference to a PKIPath token names its TokenType.
+        w.declare_namespace("wsse11", WSSE11_NS)?;
+        w.attribute(Name::new(WSSE11_NS, "TokenType"), X509_PKIPATH)?;
+    }
     let cert = signer.credential().certificate();
     let key_identifier = |w: &mut XmlWriter, value_type: &str, bytes: &[u8]| {
         w.start_element(Name::new(WSSE_NS, "KeyIdentifier"))?;
@@ -343,7 +368,7 @@ fn write_key_info(w: &mut XmlWriter, signer: &X509Signer, ids: &BlockIds) -> Res
         KeyReference::DirectReference => {
             w.start_element(Name::new(WSSE_NS, "Reference"))?;
             w.attribute(Name::unqualified("URI"), &format!("#{}", ids.token))?;
-            w.attribute(Name::unqualified("ValueType"), X509V3)?;
+            w.attribute(Name::unqualified("ValueType"), token_type(signer))?;
             w.end_element()?;
         }
         KeyReference::SubjectKeyIdentifier => {

@@ -10,13 +10,14 @@
 //!   BinarySecurityToken; a reply whose signature leaves its token out is refused.
 //! * `DoubleItAsymmetricUsernameTokenPort`: a UsernameToken encrypted as an
 //!   `sp:EncryptedSupportingTokens`.
+//! * `DoubleItAsymmetricPKIPathPort`: the signer's certificate path as a PKIPath token.
 
 use std::time::Duration;
 
 use base64::Engine as _;
 use soapgen_runtime::wss::{
     DigestAlgorithm, EncryptionOrder, KeyReference, MessagePart, SignatureAlgorithm, TrustStore,
-    UsernameToken, WssConfig, WssError, X509Signer,
+    UsernameToken, WssConfig, WssError, X509Signer, X509_PKIPATH,
 };
 use soapgen_runtime::SoapVersion;
 use soapgen_tests::wss::{cert, credential};
@@ -372,5 +373,58 @@ async fn asymmetric_encrypted_username_token_both_ways() {
     assert_eq!(
         reason,
         "The security token could not be authenticated or authorized"
+    );
+}
+
+/// `DoubleItAsymmetricPKIPathPort` (`sp:WssX509PkiPathV1Token11`): soapgen's certificate travels
+/// with its CA as a PKIPath BinarySecurityToken, which CXF verifies; a plain X.509 v3 token is
+/// refused. A message soapgen signed so is verified by soapgen with the CA as its only anchor.
+#[tokio::test]
+async fn asymmetric_pki_path_both_ways() {
+    let url = x509_port("DoubleItAsymmetricPKIPathPort");
+    let signer = || {
+        X509Signer::new(credential("client"))
+            .signature_algorithm(SignatureAlgorithm::RsaSha1)
+            .digest(DigestAlgorithm::Sha1)
+    };
+    let v3 = asymmetric_basic128(
+        KeyReference::SubjectKeyIdentifier,
+        EncryptionOrder::SignThenEncrypt,
+    );
+    let wss = v3.clone().sign(signer().pki_path(vec![cert("ca.pem")]));
+    let (value, request, _) = doubled_on_the_wire(url.clone(), wss.clone(), 17).await;
+    assert_eq!(value, 34);
+    assert_eq!(
+        request
+            .matches(&format!("ValueType=\"{X509_PKIPATH}\""))
+            .count(),
+        2,
+        "the token and the reference to it:\n{request}"
+    );
+    assert_eq!(doubled(url.clone(), wss, 0).await, 0);
+    assert!(
+        request.contains(&format!("wsse11:TokenType=\"{X509_PKIPATH}\"")),
+        "WS-I BSP R5215:\n{request}"
+    );
+    let reason = fault_reason(url, v3, 1).await;
+    assert!(
+        reason.contains("X509Token: An incorrect X.509 Token Type is detected"),
+        "{reason}"
+    );
+    let message = soapgen_tests::wss::request(
+        WssConfig::new()
+            .timestamp(Duration::from_secs(300))
+            .sign(signer().pki_path(vec![cert("ca.pem")])),
+        SoapVersion::Soap11,
+        "path",
+    );
+    let report = WssConfig::new()
+        .trust(TrustStore::new().anchor(cert("ca.pem")))
+        .require_signature(true)
+        .check_response(message.as_bytes(), soapgen_runtime::wss::UtcTime::now())
+        .expect("the PKIPath token verified through the CA");
+    assert_eq!(
+        report.signer.map(|c| c.subject().to_owned()),
+        Some(credential("client").certificate().subject().to_owned())
     );
 }
