@@ -43,6 +43,7 @@ pub struct WssConfig {
 struct ConfigInner {
     username: Option<UsernameToken>,
     signer: Option<X509Signer>,
+    endorsements: Vec<Endorsement>,
     encryptor: Option<X509Encryptor>,
     timestamp_ttl: Option<Duration>,
     require_timestamp: Option<bool>,
@@ -113,6 +114,19 @@ impl WssConfig {
     /// says otherwise.
     pub fn sign(self, signer: X509Signer) -> Self {
         self.edit(|c| c.signer = Some(signer))
+    }
+
+    /// Adds an endorsing signature to every signed request (WS-SecurityPolicy 1.2 §8.3–8.4):
+    /// after the message signature of [`sign`](Self::sign), a second signature by the
+    /// endorsement's key over it, as [`Endorsement`] describes. Repeatable: each endorsement
+    /// signs in the order added. Responses are not asked to carry one.
+    pub fn endorse(self, endorsement: Endorsement) -> Self {
+        self.edit(|c| c.endorsements.push(endorsement))
+    }
+
+    /// The endorsing signatures of each request ([`endorse`](Self::endorse)).
+    pub fn endorsements(&self) -> &[Endorsement] {
+        &self.inner.endorsements
     }
 
     /// Encrypts the content of every request's Body for a recipient (WSS 1.1 §9, XML-Enc §3–4),

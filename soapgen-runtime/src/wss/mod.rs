@@ -52,6 +52,7 @@ mod config;
 mod decrypt;
 mod dn;
 mod encrypt;
+mod endorse;
 mod header;
 mod inbound;
 mod layer;
@@ -74,6 +75,7 @@ pub use c14n::{canonicalize, exclusive_c14n, C14nMethod};
 pub use c14n::{C14N_10, C14N_11};
 pub use config::{WssConfig, DEFAULT_MAX_SIGNATURE_REFERENCES, DEFAULT_MIN_RSA_KEY_BITS};
 pub use encrypt::{EncryptionOrder, X509Encryptor, ENCRYPTED_KEY_SHA1, ENCRYPTED_KEY_TOKEN};
+pub use endorse::Endorsement;
 pub use policy::AlgorithmPolicy;
 pub use sign::{
     DigestAlgorithm, KeyReference, SignatureAlgorithm, X509Signer, DS_NS, EXC_C14N,

@@ -7,6 +7,7 @@ use super::super::sign::{
     KeyReference, X509Signer, DS_NS, EXC_C14N, THUMBPRINT_SHA1, X509V3, X509_SKI,
 };
 use super::super::x509::pki_path_der;
+use super::super::Endorsement;
 use super::super::{
     Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE11_NS, WSSE_NS, WSU_NS,
     X509_PKIPATH,
@@ -31,7 +32,7 @@ pub(super) fn security_header(
     version: SoapVersion,
     env_prefix: &str,
     header_digests: Vec<(String, String)>,
-    body_digest: Option<String>,
+    body_digest: Option<BodyDigests>,
     encrypted: Option<Encrypted<'_>>,
     mut scratch: Vec<u8>,
 ) -> Result<(String, Option<Vec<u8>>), WssError> {
@@ -52,32 +53,19 @@ pub(super) fn security_header(
         Name::new(version.envelope_namespace(), "mustUnderstand"),
         must_understand,
     )?;
-    let ids = BlockIds::new(suffix);
+    let ids = BlockIds::new(suffix, cfg.endorsements().len());
     // Byte offsets of the parts a signature may cover, once written.
     let mut at = Offsets::default();
     if let Some(ttl) = cfg.timestamp_ttl() {
         at.timestamp = Some(offset(&mut w)?);
         Timestamp::new(now, ttl).write(&mut w, &ids.timestamp)?;
     }
-    if let Some(signer) = cfg
-        .signer()
-        .filter(|s| s.key_reference == KeyReference::DirectReference)
-    {
-        at.token = Some(offset(&mut w)?);
-        w.start_element(Name::new(WSSE_NS, "BinarySecurityToken"))?;
-        w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
-        w.attribute(Name::unqualified("ValueType"), token_type(signer))?;
-        w.attribute(Name::new(WSU_NS, "Id"), &ids.token)?;
-        let leaf = signer.credential().certificate();
-        match &signer.pki_path {
-            None => w.text(&super::super::base64(leaf.der()))?,
-            Some(issuers) => {
-                // X.509 Token Profile 1.1 §3.1: anchor-most first, the signer's last.
-                let path: Vec<_> = issuers.iter().rev().chain([leaf]).collect();
-                w.text(&super::super::base64(&pki_path_der(&path)))?;
-            }
-        }
-        w.end_element()?;
+    if let Some(signer) = cfg.signer() {
+        at.token = write_token(&mut w, signer, &ids.primary.token)?;
+    }
+    for (e, e_ids) in cfg.endorsements().iter().zip(&ids.endorsing) {
+        at.endorsing_tokens
+            .push(write_token(&mut w, &e.signer, &e_ids.token)?);
     }
     let encrypts = |f: fn(&X509Encryptor) -> bool| encrypted.as_ref().is_some_and(|e| f(e.enc));
     let ut_encrypted = encrypts(|e| e.encrypt_username_token);
@@ -113,11 +101,26 @@ pub(super) fn security_header(
             .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
         let mut references = Vec::with_capacity(3 + header_digests.len());
         reference_parts(signer, w.as_str(), &at, &ids, &mut references, &mut scratch)?;
+        signed_endorsing_tokens(
+            cfg,
+            signer,
+            w.as_str(),
+            &at,
+            &ids,
+            &mut references,
+            &mut scratch,
+        )?;
         references.extend(header_digests);
-        references.push((ids.body.clone(), body_digest));
-        let (range, raw) = write_signature(&mut w, signer, &references, &ids, &mut scratch)?;
+        references.push((ids.body.clone(), body_digest.primary));
+        let (range, raw) =
+            write_signature(&mut w, signer, &references, &ids.primary, &mut scratch)?;
+        let primary_at = range.start;
         at.signature = Some(range);
         signature_value = Some(raw);
+        for (i, e) in cfg.endorsements().iter().enumerate() {
+            let body = body_digest.endorsing.get(i).cloned().flatten();
+            endorse(&mut w, e, primary_at, body, &at, &ids, i, &mut scratch)?;
+        }
     }
     if signature_first {
         write_encrypted_key(&mut w, &mut at)?;
@@ -154,32 +157,54 @@ fn token_type(signer: &X509Signer) -> &'static str {
 /// The `wsu:Id`s (and `Id`s) of one Security block, each with the message's random suffix.
 pub(super) struct BlockIds {
     timestamp: String,
-    token: String,
     username: String,
     body: String,
-    signature: String,
-    key_info: String,
-    str_id: String,
+    /// Of the message signature and its token.
+    primary: SignatureIds,
+    /// Of each endorsing signature and its token, in [`WssConfig::endorsements`] order.
+    endorsing: Vec<SignatureIds>,
     /// Of the EncryptedData that replaces the Signature (`sp:EncryptSignature`).
     pub(super) encrypted_signature: String,
     /// Of the EncryptedData that replaces the UsernameToken (an encrypted supporting token).
     pub(super) encrypted_username: String,
 }
 
+/// The Ids of one signature: its `ds:Signature`, `ds:KeyInfo`, SecurityTokenReference, and the
+/// BinarySecurityToken of its key.
+struct SignatureIds {
+    signature: String,
+    key_info: String,
+    str_id: String,
+    token: String,
+}
+
 impl BlockIds {
-    pub(super) fn new(suffix: &str) -> Self {
+    pub(super) fn new(suffix: &str, endorsements: usize) -> Self {
+        let signature = |tag: &str| SignatureIds {
+            signature: format!("SIG{tag}-{suffix}"),
+            key_info: format!("KI{tag}-{suffix}"),
+            str_id: format!("STR{tag}-{suffix}"),
+            token: format!("X509{tag}-{suffix}"),
+        };
         BlockIds {
             timestamp: format!("TS-{suffix}"),
-            token: format!("X509-{suffix}"),
             username: format!("UT-{suffix}"),
             body: format!("id-{suffix}"),
-            signature: format!("SIG-{suffix}"),
-            key_info: format!("KI-{suffix}"),
-            str_id: format!("STR-{suffix}"),
+            primary: signature(""),
+            endorsing: (1..=endorsements)
+                .map(|i| signature(&format!("E{i}")))
+                .collect(),
             encrypted_signature: format!("ESIG-{suffix}"),
             encrypted_username: format!("EUT-{suffix}"),
         }
     }
+}
+
+/// The Body's DigestValue for the message signature and, for each endorsement that covers the
+/// Body, for its signature (each with its signer's DigestMethod).
+pub(super) struct BodyDigests {
+    pub(super) primary: String,
+    pub(super) endorsing: Vec<Option<String>>,
 }
 
 /// Where the parts of the block were written: start offsets of the Timestamp and the
@@ -188,6 +213,8 @@ impl BlockIds {
 struct Offsets {
     timestamp: Option<usize>,
     token: Option<usize>,
+    /// Of each endorsing signer's BinarySecurityToken, if it sends one.
+    endorsing_tokens: Vec<Option<usize>>,
     username: Option<std::ops::Range<usize>>,
     signature: Option<std::ops::Range<usize>>,
 }
@@ -223,7 +250,7 @@ fn reference_parts(
             )
         })?;
         references.push((
-            ids.token.clone(),
+            ids.primary.token.clone(),
             signer.reference_digest(block, token, scratch)?,
         ));
     }
@@ -242,6 +269,103 @@ fn reference_parts(
     Ok(())
 }
 
+/// Writes the BinarySecurityToken of `signer`'s certificate with `wsu:Id` `id` (its certificate
+/// path with [`X509Signer::pki_path`]) when its key reference is a DirectReference; its offset.
+fn write_token(
+    w: &mut XmlWriter,
+    signer: &X509Signer,
+    id: &str,
+) -> Result<Option<usize>, WssError> {
+    if signer.key_reference != KeyReference::DirectReference {
+        return Ok(None);
+    }
+    let at = offset(w)?;
+    w.start_element(Name::new(WSSE_NS, "BinarySecurityToken"))?;
+    w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
+    w.attribute(Name::unqualified("ValueType"), token_type(signer))?;
+    w.attribute(Name::new(WSU_NS, "Id"), id)?;
+    let leaf = signer.credential().certificate();
+    match &signer.pki_path {
+        None => w.text(&super::super::base64(leaf.der()))?,
+        Some(issuers) => {
+            // X.509 Token Profile 1.1 §3.1: anchor-most first, the signer's last.
+            let path: Vec<_> = issuers.iter().rev().chain([leaf]).collect();
+            w.text(&super::super::base64(&pki_path_der(&path)))?;
+        }
+    }
+    w.end_element()?;
+    Ok(Some(at))
+}
+
+/// The References of the message signature by `signer` to the tokens of the
+/// [`Endorsement::signed`](super::super::Endorsement::signed) endorsements
+/// (`sp:SignedEndorsingSupportingTokens`, WS-SecurityPolicy 1.2 §8.4).
+fn signed_endorsing_tokens(
+    cfg: &WssConfig,
+    signer: &X509Signer,
+    block: &str,
+    at: &Offsets,
+    ids: &BlockIds,
+    references: &mut Vec<(String, String)>,
+    scratch: &mut Vec<u8>,
+) -> Result<(), WssError> {
+    for (i, e) in cfg.endorsements().iter().enumerate() {
+        if !e.signed {
+            continue;
+        }
+        let token = at.endorsing_tokens.get(i).copied().flatten().ok_or_else(|| {
+            WssError::Encode(
+                "a signed endorsing token (Endorsement::signed) must be in the message (KeyReference::DirectReference)"
+                    .to_owned(),
+            )
+        })?;
+        references.push((
+            ids.endorsing[i].token.clone(),
+            signer.reference_digest(block, token, scratch)?,
+        ));
+    }
+    Ok(())
+}
+
+/// Writes the `i`th endorsing signature `e` (WS-SecurityPolicy 1.2 §8.3): References to the
+/// message signature at byte `primary_at` (by its `Id`), to the endorser's own token with
+/// [`X509Signer::protect_token`], and to the Body when `body` (its DigestValue) is given.
+#[allow(clippy::too_many_arguments)]
+fn endorse(
+    w: &mut XmlWriter,
+    e: &Endorsement,
+    primary_at: usize,
+    body: Option<String>,
+    at: &Offsets,
+    ids: &BlockIds,
+    i: usize,
+    scratch: &mut Vec<u8>,
+) -> Result<(), WssError> {
+    let signer = &e.signer;
+    let own = &ids.endorsing[i];
+    let mut references = vec![(
+        ids.primary.signature.clone(),
+        signer.reference_digest(w.as_str(), primary_at, scratch)?,
+    )];
+    if signer.protect_token {
+        let token = at.endorsing_tokens[i].ok_or_else(|| {
+            WssError::Encode(
+                "sp:ProtectTokens of an endorsing signer needs its certificate in the message (KeyReference::DirectReference)"
+                    .to_owned(),
+            )
+        })?;
+        references.push((
+            own.token.clone(),
+            signer.reference_digest(w.as_str(), token, scratch)?,
+        ));
+    }
+    if let Some(digest) = body {
+        references.push((ids.body.clone(), digest));
+    }
+    write_signature(w, signer, &references, own, scratch)?;
+    Ok(())
+}
+
 /// Writes the `ds:Signature` of `signer` over `references` ((Id, DigestValue) pairs): SignedInfo,
 /// its SignatureValue, KeyInfo (XML-DSig §4, WSS 1.1 §8). Returns its byte range in `w` and the
 /// raw SignatureValue.
@@ -249,7 +373,7 @@ fn write_signature(
     w: &mut XmlWriter,
     signer: &X509Signer,
     references: &[(String, String)],
-    ids: &BlockIds,
+    ids: &SignatureIds,
     scratch: &mut Vec<u8>,
 ) -> Result<(std::ops::Range<usize>, Vec<u8>), WssError> {
     let start = offset(w)?;
@@ -346,7 +470,11 @@ fn write_signed_info(
 /// The signature's `ds:KeyInfo`: a SecurityTokenReference to the signer's certificate as its
 /// key reference says (WSS 1.1 §7: a DirectReference to the BinarySecurityToken `ids.token`, of its ValueType, a
 /// KeyIdentifier, or `ds:X509IssuerSerial`, X.509 Token Profile 1.1 §3.2).
-fn write_key_info(w: &mut XmlWriter, signer: &X509Signer, ids: &BlockIds) -> Result<(), WssError> {
+fn write_key_info(
+    w: &mut XmlWriter,
+    signer: &X509Signer,
+    ids: &SignatureIds,
+) -> Result<(), WssError> {
     w.start_element(Name::new(DS_NS, "KeyInfo"))?;
     w.attribute(Name::unqualified("Id"), &ids.key_info)?;
     w.start_element(Name::new(WSSE_NS, "SecurityTokenReference"))?;

@@ -7,7 +7,7 @@ use crate::message::SoapVersion;
 use crate::xml::read::tree::{Document, Node};
 
 mod block;
-use block::Encrypted;
+use block::{BodyDigests, Encrypted};
 
 /// WS-Security state of one envelope being written: the configuration, where the Security block
 /// goes, and the Body's `wsu:Id` when the Body is signed.
@@ -96,11 +96,27 @@ impl Outgoing {
                 header_digests.push((id, signer.reference_digest(envelope, at, &mut scratch)?));
             }
         }
+        if !cfg.endorsements().is_empty() && cfg.signer().is_none() {
+            return Err(WssError::Encode(
+                "an endorsing signature (WssConfig::endorse) needs a message signature (WssConfig::sign)"
+                    .to_owned(),
+            ));
+        }
         let body_digest = |envelope: &str, scratch: &mut Vec<u8>| -> Result<_, WssError> {
             match (cfg.signer(), body_at) {
                 (Some(signer), Some(at)) => {
+                    scratch.clear();
                     scratch.reserve(envelope.len().saturating_sub(at));
-                    Ok(Some(signer.reference_digest(envelope, at, scratch)?))
+                    super::exclusive_c14n(envelope, at, &[], scratch)?;
+                    let digest = |s: &super::X509Signer| super::base64(&s.digest.digest(scratch));
+                    Ok(Some(BodyDigests {
+                        primary: digest(signer),
+                        endorsing: cfg
+                            .endorsements()
+                            .iter()
+                            .map(|e| e.body.then(|| digest(&e.signer)))
+                            .collect(),
+                    }))
                 }
                 (Some(_), None) => Err(WssError::Encode(
                     "the Body to sign was not written".to_owned(),

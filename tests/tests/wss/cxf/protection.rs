@@ -11,13 +11,14 @@
 //! * `DoubleItAsymmetricUsernameTokenPort`: a UsernameToken encrypted as an
 //!   `sp:EncryptedSupportingTokens`.
 //! * `DoubleItAsymmetricPKIPathPort`: the signer's certificate path as a PKIPath token.
+//! * `DoubleItAsymmetricEndorsingPort`: a second signature, by another key, over the first.
 
 use std::time::Duration;
 
 use base64::Engine as _;
 use soapgen_runtime::wss::{
-    DigestAlgorithm, EncryptionOrder, KeyReference, MessagePart, SignatureAlgorithm, TrustStore,
-    UsernameToken, WssConfig, WssError, X509Signer, X509_PKIPATH,
+    DigestAlgorithm, EncryptionOrder, Endorsement, KeyReference, MessagePart, SignatureAlgorithm,
+    TrustStore, UsernameToken, WssConfig, WssError, X509Signer, X509_PKIPATH,
 };
 use soapgen_runtime::SoapVersion;
 use soapgen_tests::wss::{cert, credential};
@@ -426,5 +427,96 @@ async fn asymmetric_pki_path_both_ways() {
     assert_eq!(
         report.signer.map(|c| c.subject().to_owned()),
         Some(credential("client").certificate().subject().to_owned())
+    );
+}
+
+/// An RSA leaf of the test CA for endorsing signatures (digitalSignature only).
+fn endorser() -> X509Signer {
+    let stem = soapgen_tests::pki::leaf_with_extensions(
+        "endorser",
+        "5151",
+        "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nsubjectKeyIdentifier=hash\n",
+    );
+    X509Signer::new(credential(&stem))
+        .signature_algorithm(SignatureAlgorithm::RsaSha1)
+        .digest(DigestAlgorithm::Sha1)
+}
+
+/// `DoubleItAsymmetricEndorsingPort` (`sp:EndorsingSupportingTokens` with an X.509 token and
+/// `sp:SignedParts` Body): after soapgen's message signature, a second signature by another key
+/// of the test CA covers it and the Body. The port has no message policy of its own: CXF's
+/// replies carry a Timestamp signed with the service's key. CXF refuses the request without the
+/// endorsing signature (it accepts one that leaves the Body out: it does not check the
+/// supporting token's SignedParts). A signed endorsement soapgen made is read back by soapgen.
+#[tokio::test]
+async fn asymmetric_endorsing_both_ways() {
+    let url = x509_port("DoubleItAsymmetricEndorsingPort");
+    // A fresh configuration each time (clones share their replay cache).
+    let plain = || {
+        WssConfig::new()
+            .timestamp(Duration::from_secs(300))
+            .sign(
+                X509Signer::new(credential("client"))
+                    .signature_algorithm(SignatureAlgorithm::RsaSha1)
+                    .digest(DigestAlgorithm::Sha1),
+            )
+            .trust(
+                TrustStore::new()
+                    .anchor(cert("ca.pem"))
+                    .known_certificate(cert("server.pem")),
+            )
+            .require_signature(false)
+            .require_timestamp(true)
+    };
+    let wss = plain().endorse(Endorsement::new(endorser()).cover_body(true));
+    let (value, request, response) = doubled_on_the_wire(url.clone(), wss.clone(), 19).await;
+    assert_eq!(value, 38);
+    assert_eq!(request.matches("<ds:Signature ").count(), 2, "{request}");
+    // The reply: the Timestamp signed by the service's key, nothing else.
+    let report = plain()
+        .check_response(response.as_bytes(), soapgen_runtime::wss::UtcTime::now())
+        .expect("CXF's reply");
+    assert_eq!(report.signed, vec![MessagePart::Timestamp]);
+    assert_eq!(
+        report.signer, None,
+        "the Body is not signed, so no signer vouches for it"
+    );
+    let reason = fault_reason(url, plain(), 1).await;
+    assert!(
+        reason.contains("EndorsingSupportingTokens: The received token does not match the endorsing supporting token requirement"),
+        "{reason}"
+    );
+    // A message soapgen signed and endorsed (the endorsing token signed by the message
+    // signature too, sp:SignedEndorsingSupportingTokens), read back: both signatures verify,
+    // one covers the other.
+    let message = soapgen_tests::wss::request(
+        WssConfig::new()
+            .timestamp(Duration::from_secs(300))
+            .sign(X509Signer::new(credential("client")))
+            .endorse(
+                Endorsement::new(endorser().protect_token(true))
+                    .cover_body(true)
+                    .signed(true),
+            ),
+        SoapVersion::Soap11,
+        "endorsed",
+    );
+    let report = WssConfig::new()
+        .trust(TrustStore::new().anchor(cert("ca.pem")))
+        .require_signature(true)
+        .check_response(message.as_bytes(), soapgen_runtime::wss::UtcTime::now())
+        .expect("both signatures verify");
+    let count = |part: &MessagePart| report.signed.iter().filter(|p| *p == part).count();
+    assert_eq!(
+        count(&MessagePart::SecurityToken("Signature".to_owned())),
+        1
+    );
+    assert_eq!(count(&MessagePart::Body), 2, "{report:?}");
+    assert_eq!(
+        count(&MessagePart::SecurityToken(
+            "BinarySecurityToken".to_owned()
+        )),
+        2,
+        "the endorsing token, by both signatures: {report:?}"
     );
 }
