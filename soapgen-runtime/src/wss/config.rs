@@ -44,6 +44,8 @@ struct ConfigInner {
     username: Option<UsernameToken>,
     signer: Option<X509Signer>,
     endorsements: Vec<Endorsement>,
+    layout: Layout,
+    required_layout: Option<Layout>,
     encryptor: Option<X509Encryptor>,
     timestamp_ttl: Option<Duration>,
     require_timestamp: Option<bool>,
@@ -122,6 +124,33 @@ impl WssConfig {
     /// signs in the order added. Responses are not asked to carry one.
     pub fn endorse(self, endorsement: Endorsement) -> Self {
         self.edit(|c| c.endorsements.push(endorsement))
+    }
+
+    /// The order of the Security header's children both ways (WS-SecurityPolicy 1.2 §7.7,
+    /// default [`Layout::Lax`]): requests are written in it ([`Layout::LaxTsLast`] puts the
+    /// Timestamp last; every other layout is met by soapgen's own order: Timestamp, tokens,
+    /// EncryptedKey and Signature in processing order), and responses must follow it, else
+    /// [`WssError::Layout`] naming the rule (checked on the header as received, before
+    /// anything is decrypted; `Lax` checks nothing), unless
+    /// [`require_layout`](Self::require_layout) says otherwise.
+    pub fn layout(self, layout: Layout) -> Self {
+        self.edit(|c| c.layout = layout)
+    }
+
+    /// The layout responses must follow, whatever requests follow (default: the
+    /// [`layout`](Self::layout)).
+    pub fn require_layout(self, layout: Layout) -> Self {
+        self.edit(|c| c.required_layout = Some(layout))
+    }
+
+    /// The layout of requests ([`layout`](Self::layout)).
+    pub fn security_layout(&self) -> Layout {
+        self.inner.layout
+    }
+
+    /// The layout responses must follow ([`require_layout`](Self::require_layout)).
+    pub fn required_layout(&self) -> Layout {
+        self.inner.required_layout.unwrap_or(self.inner.layout)
     }
 
     /// The endorsing signatures of each request ([`endorse`](Self::endorse)).

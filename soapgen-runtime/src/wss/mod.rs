@@ -85,7 +85,7 @@ pub use time::UtcTime;
 pub use timestamp::Timestamp;
 pub use trust::TrustStore;
 pub use username::{PasswordType, UsernameToken};
-pub use verify::{InboundReport, MessagePart, STR_TRANSFORM, X509_PKCS7, X509_PKIPATH};
+pub use verify::{InboundReport, Layout, MessagePart, STR_TRANSFORM, X509_PKCS7, X509_PKIPATH};
 pub use x509::{Certificate, X509Credential};
 pub use xmlenc::{
     BlockEncryption, KeyTransport, MGF1_SHA1, RSA_OAEP_XENC11, XENC11_NS, XENC_CONTENT,

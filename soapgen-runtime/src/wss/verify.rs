@@ -24,6 +24,7 @@ pub(crate) use super::xmlenc::XENC_NS;
 mod algorithms;
 mod document;
 mod keyinfo;
+mod layout;
 mod signature;
 mod tokens;
 
@@ -31,6 +32,7 @@ pub use document::MessagePart;
 pub(crate) use document::{base64, child, elements, malformed, path, text};
 use document::{ids, parse, position, shape};
 pub(crate) use document::{Ids, Shape};
+pub use layout::Layout;
 
 use signature::verify_signature;
 pub use signature::STR_TRANSFORM;
@@ -89,8 +91,8 @@ struct State {
     username_created: Option<UtcTime>,
     unverified: usize,
     passes: usize,
-    /// The `wsse11:SignatureConfirmation`s of the header: (wsu:Id, decoded Value, path).
-    confirmations: Vec<(Option<String>, Option<Vec<u8>>, String)>,
+    /// The `wsse11:SignatureConfirmation`s of the header.
+    confirmations: Vec<Confirmation>,
     /// The wsu:Ids of the SignatureConfirmations a verified signature covered.
     signed_confirmations: Vec<String>,
     /// Keys of EncryptedKeys without a ReferenceList, for the standalone ReferenceLists after
@@ -127,6 +129,9 @@ pub(crate) fn process(
         report.security_header = shape.security.is_some();
         let mut replaced = None;
         if let Some(sec) = shape.security {
+            if st.passes == 1 {
+                layout::check(cfg.required_layout(), sec, &ids)?;
+            }
             let (tokens, sent_chain) = cached_tokens(sec, cfg.certificate_cache())?;
             let children: Vec<Node<'_, '_>> = sec.children().filter(Node::is_element).collect();
             while let Some(child) = children.get(st.cursor).copied() {
@@ -165,21 +170,7 @@ pub(crate) fn process(
                     }
                     (WSSE_NS, "UsernameToken") => read_username(cfg, child, &mut st, now)?,
                     (WSSE11_NS, "SignatureConfirmation") => {
-                        let value = match child.attribute("Value") {
-                            None => None,
-                            Some(v) => {
-                                let compact: Vec<u8> =
-                                    v.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-                                Some(crate::base64::decode(&compact).map_err(|e| {
-                                    WssError::SignatureConfirmationMismatch(format!(
-                                        "the Value of {} is not base64: {e}",
-                                        position(child)
-                                    ))
-                                })?)
-                            }
-                        };
-                        let id = child.attribute((WSU_NS, "Id")).map(str::to_owned);
-                        st.confirmations.push((id, value, position(child)));
+                        st.confirmations.push(read_confirmation(child)?);
                     }
                     (XENC_NS, "EncryptedKey") => {
                         let later = super::decrypt::listed_by(&children[st.cursor..], &ids);
@@ -252,6 +243,28 @@ pub(crate) fn process(
             Cow::Borrowed(_) => None,
         },
     })
+}
+
+/// A `wsse11:SignatureConfirmation` of the header: (wsu:Id, decoded Value, path).
+type Confirmation = (Option<String>, Option<Vec<u8>>, String);
+
+/// A `wsse11:SignatureConfirmation` (WSS 1.1 §8.5): its `wsu:Id`, its decoded `Value` (none
+/// for an unsigned request's), and where it is.
+fn read_confirmation(n: Node<'_, '_>) -> Result<Confirmation, WssError> {
+    let value = match n.attribute("Value") {
+        None => None,
+        Some(v) => {
+            let compact: Vec<u8> = v.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+            Some(crate::base64::decode(&compact).map_err(|e| {
+                WssError::SignatureConfirmationMismatch(format!(
+                    "the Value of {} is not base64: {e}",
+                    position(n)
+                ))
+            })?)
+        }
+    };
+    let id = n.attribute((WSU_NS, "Id")).map(str::to_owned);
+    Ok((id, value, position(n)))
 }
 
 fn check_policy(

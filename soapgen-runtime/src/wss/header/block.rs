@@ -7,7 +7,7 @@ use super::super::sign::{
     KeyReference, X509Signer, DS_NS, EXC_C14N, THUMBPRINT_SHA1, X509V3, X509_SKI,
 };
 use super::super::x509::pki_path_der;
-use super::super::Endorsement;
+use super::super::{Endorsement, Layout};
 use super::super::{
     Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE11_NS, WSSE_NS, WSU_NS,
     X509_PKIPATH,
@@ -56,9 +56,15 @@ pub(super) fn security_header(
     let ids = BlockIds::new(suffix, cfg.endorsements().len());
     // Byte offsets of the parts a signature may cover, once written.
     let mut at = Offsets::default();
-    if let Some(ttl) = cfg.timestamp_ttl() {
-        at.timestamp = Some(offset(&mut w)?);
-        Timestamp::new(now, ttl).write(&mut w, &ids.timestamp)?;
+    let timestamp = cfg.timestamp_ttl().map(|ttl| Timestamp::new(now, ttl));
+    let timestamp_last = cfg.security_layout() == Layout::LaxTsLast;
+    if let Some(ts) = &timestamp {
+        if timestamp_last {
+            at.timestamp_alone = Some(timestamp_alone(ts, &ids.timestamp)?);
+        } else {
+            at.timestamp = Some(offset(&mut w)?);
+            ts.write(&mut w, &ids.timestamp)?;
+        }
     }
     if let Some(signer) = cfg.signer() {
         at.token = write_token(&mut w, signer, &ids.primary.token)?;
@@ -124,6 +130,10 @@ pub(super) fn security_header(
     }
     if signature_first {
         write_encrypted_key(&mut w, &mut at)?;
+    }
+    if let Some(ts) = timestamp.filter(|_| timestamp_last) {
+        // WS-SecurityPolicy 1.2 §7.7.4 LaxTsLast: the Timestamp after every other child.
+        ts.write(&mut w, &ids.timestamp)?;
     }
     w.end_element()?;
     let mut security = w.into_string()?;
@@ -212,11 +222,27 @@ pub(super) struct BodyDigests {
 #[derive(Default)]
 struct Offsets {
     timestamp: Option<usize>,
+    /// With the Timestamp written last: the same Timestamp in a Security block of its own and
+    /// its offset there, for its digest before it is written.
+    timestamp_alone: Option<(String, usize)>,
     token: Option<usize>,
     /// Of each endorsing signer's BinarySecurityToken, if it sends one.
     endorsing_tokens: Vec<Option<usize>>,
     username: Option<std::ops::Range<usize>>,
     signature: Option<std::ops::Range<usize>>,
+}
+
+/// `ts` with `wsu:Id` `id` in an otherwise empty Security block (the same namespace context as
+/// the real one for what exclusive C14N renders), and its offset: what the Timestamp's digest is
+/// taken from before it is written last (WS-SecurityPolicy 1.2 §7.7.4).
+fn timestamp_alone(ts: &Timestamp, id: &str) -> Result<(String, usize), WssError> {
+    let mut w = XmlWriter::with_capacity(512);
+    w.start_element_prefixed(Name::new(WSSE_NS, "Security"), Some("wsse"))?;
+    w.declare_namespace("wsu", WSU_NS)?;
+    let at = offset(&mut w)?;
+    ts.write(&mut w, id)?;
+    w.end_element()?;
+    Ok((w.into_string()?, at))
 }
 
 /// The offset of the next element `w` writes (its open start tag closed first).
@@ -240,6 +266,11 @@ fn reference_parts(
         references.push((
             ids.timestamp.clone(),
             signer.reference_digest(block, ts, scratch)?,
+        ));
+    } else if let Some((alone, ts)) = &at.timestamp_alone {
+        references.push((
+            ids.timestamp.clone(),
+            signer.reference_digest(alone, *ts, scratch)?,
         ));
     }
     if signer.protect_token {

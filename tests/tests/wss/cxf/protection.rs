@@ -12,13 +12,14 @@
 //!   `sp:EncryptedSupportingTokens`.
 //! * `DoubleItAsymmetricPKIPathPort`: the signer's certificate path as a PKIPath token.
 //! * `DoubleItAsymmetricEndorsingPort`: a second signature, by another key, over the first.
+//! * `sp:Layout`: a LaxTsLast request; CXF's replies checked Strict, LaxTsFirst, LaxTsLast.
 
 use std::time::Duration;
 
 use base64::Engine as _;
 use soapgen_runtime::wss::{
-    DigestAlgorithm, EncryptionOrder, Endorsement, KeyReference, MessagePart, SignatureAlgorithm,
-    TrustStore, UsernameToken, WssConfig, WssError, X509Signer, X509_PKIPATH,
+    DigestAlgorithm, EncryptionOrder, Endorsement, KeyReference, Layout, MessagePart,
+    SignatureAlgorithm, TrustStore, UsernameToken, WssConfig, WssError, X509Signer, X509_PKIPATH,
 };
 use soapgen_runtime::SoapVersion;
 use soapgen_tests::wss::{cert, credential};
@@ -519,4 +520,152 @@ async fn asymmetric_endorsing_both_ways() {
         2,
         "the endorsing token, by both signatures: {report:?}"
     );
+}
+
+/// The children of the response's Security header, by local name, in order.
+fn security_children(envelope: &str) -> Vec<String> {
+    let start = envelope.find("<wsse:Security").expect("a Security header");
+    let end = envelope.find("</wsse:Security>").expect("its end");
+    let mut names = Vec::new();
+    let mut depth = 0usize;
+    let inner = &envelope[start..end];
+    let body = &inner[inner.find('>').expect("start tag") + 1..];
+    let mut rest = body;
+    while let Some(lt) = rest.find('<') {
+        rest = &rest[lt + 1..];
+        let close = rest.starts_with('/');
+        let tag_end = rest.find('>').expect("tag end");
+        let self_closing = rest[..tag_end].ends_with('/');
+        if close {
+            depth -= 1;
+        } else {
+            if depth == 0 {
+                let name = rest[..tag_end]
+                    .split(|c: char| c.is_ascii_whitespace() || c == '/')
+                    .next()
+                    .unwrap_or("");
+                names.push(name.rsplit(':').next().unwrap_or(name).to_owned());
+            }
+            if !self_closing {
+                depth += 1;
+            }
+        }
+        rest = &rest[tag_end + 1..];
+    }
+    names
+}
+
+/// `sp:Layout` (WS-SecurityPolicy 1.2 §7.7) both ways against CXF's Lax ports: a request laid
+/// out LaxTsLast (the Timestamp after the signature that covers it) is accepted (its Lax reply
+/// too); CXF's
+/// encrypt-before-signing reply meets Strict, and copies of it with the token moved after the
+/// signature, or the Timestamp moved last, are refused under Strict (and the latter under
+/// LaxTsFirst) with the rule named, while Lax and LaxTsLast accept what their rules allow.
+#[tokio::test]
+async fn security_header_layouts_both_ways() {
+    let url = x509_port("DoubleItAsymmetricIssuerSerialPort");
+    let last = asymmetric_basic128(
+        KeyReference::X509IssuerSerial,
+        EncryptionOrder::SignThenEncrypt,
+    )
+    .layout(Layout::LaxTsLast)
+    .require_layout(Layout::Lax);
+    let (value, request, _) = doubled_on_the_wire(url, last, 23).await;
+    assert_eq!(value, 46);
+    let order = security_children(&request);
+    assert_eq!(
+        order.last().map(String::as_str),
+        Some("Timestamp"),
+        "{order:?}"
+    );
+    assert_eq!(
+        order.first().map(String::as_str),
+        Some("BinarySecurityToken"),
+        "{order:?}"
+    );
+
+    let ebs = |layout: Layout| {
+        asymmetric_basic128(
+            KeyReference::SubjectKeyIdentifier,
+            EncryptionOrder::EncryptThenSign,
+        )
+        .layout(layout)
+    };
+    let url = x509_port("DoubleItAsymmetricEncryptBeforeSigningPort");
+    let (_, _, reply) = doubled_on_the_wire(url, ebs(Layout::Strict), 3).await;
+    assert_eq!(
+        security_children(&reply),
+        [
+            "Timestamp",
+            "EncryptedKey",
+            "BinarySecurityToken",
+            "Signature",
+            "ReferenceList"
+        ]
+    );
+    // Cut one child out (by its start and end markers) and put it back elsewhere.
+    let take = |doc: &str, open: &str, close: &str| {
+        let a = doc.find(open).expect(open);
+        let b = a + doc[a..].find(close).expect(close) + close.len();
+        (doc[a..b].to_owned(), format!("{}{}", &doc[..a], &doc[b..]))
+    };
+    let (token, without) = take(
+        &reply,
+        "<wsse:BinarySecurityToken",
+        "</wsse:BinarySecurityToken>",
+    );
+    let token_late = without.replacen("</ds:Signature>", &format!("</ds:Signature>{token}"), 1);
+    let (ts, without) = take(&reply, "<wsu:Timestamp", "</wsu:Timestamp>");
+    let ts_last = without.replacen("</wsse:Security>", &format!("{ts}</wsse:Security>"), 1);
+    let now = soapgen_runtime::wss::UtcTime::now();
+    let check = |layout: Layout, doc: &str| ebs(layout).check_response(doc.as_bytes(), now);
+    let refused = |layout: Layout, doc: &str, rule: &str| match check(layout, doc) {
+        Err(WssError::Layout {
+            layout: l,
+            rule: r,
+            element,
+        }) => {
+            assert_eq!((l, r), (layout.name(), rule), "{element}");
+            element
+        }
+        other => panic!("{layout:?}: {other:?}"),
+    };
+    check(Layout::Strict, &reply).expect("CXF's reply is laid out Strict");
+    let at = refused(
+        Layout::Strict,
+        &token_late,
+        "a signature's token must come before the signature",
+    );
+    assert!(at.contains("/Security/Signature"), "{at}");
+    let at = refused(
+        Layout::Strict,
+        &ts_last,
+        "an element of the header must come before the signature that signs it",
+    );
+    assert!(at.contains("/Security/Signature"), "{at}");
+    let at = refused(
+        Layout::LaxTsFirst,
+        &ts_last,
+        "the wsu:Timestamp must be the first child",
+    );
+    assert!(at.contains("/Security/EncryptedKey"), "{at}");
+    refused(
+        Layout::LaxTsLast,
+        &reply,
+        "the wsu:Timestamp must be the last child",
+    );
+    let (list, without) = take(&reply, "<xenc:ReferenceList", "</xenc:ReferenceList>");
+    let list_first = without.replacen(
+        "<xenc:EncryptedKey",
+        &format!("{list}<xenc:EncryptedKey"),
+        1,
+    );
+    let at = refused(
+        Layout::Strict,
+        &list_first,
+        "the EncryptedKey of a ReferenceList's EncryptedData must come before the ReferenceList",
+    );
+    assert!(at.contains("/Security/ReferenceList"), "{at}");
+    check(Layout::Lax, &token_late).expect("Lax takes the token after the signature");
+    check(Layout::LaxTsLast, &ts_last).expect("the Timestamp last");
 }
