@@ -44,6 +44,7 @@ struct ConfigInner {
     username: Option<UsernameToken>,
     signer: Option<X509Signer>,
     endorsements: Vec<Endorsement>,
+    symmetric: Option<SymmetricBinding>,
     layout: Layout,
     required_layout: Option<Layout>,
     encryptor: Option<X509Encryptor>,
@@ -116,6 +117,22 @@ impl WssConfig {
     /// says otherwise.
     pub fn sign(self, signer: X509Signer) -> Self {
         self.edit(|c| c.signer = Some(signer))
+    }
+
+    /// Protects every request with a SymmetricBinding (WS-SecurityPolicy 1.2 §7.4) as
+    /// [`SymmetricBinding`] describes: a fresh key per request, wrapped for the service's
+    /// certificate, signs (HMAC-SHA1) and encrypts the request, and the response must be signed
+    /// (and encrypted, when the request was) under it. It takes the place of [`sign`](Self::sign)
+    /// and [`encrypt`](Self::encrypt), which must not be set with it (requests then fail with
+    /// [`WssError::Encode`]); the inbound policy requires a signed response (and an encrypted one
+    /// when the binding encrypts) unless told otherwise.
+    pub fn symmetric(self, binding: SymmetricBinding) -> Self {
+        self.edit(|c| c.symmetric = Some(binding))
+    }
+
+    /// The SymmetricBinding of each request ([`symmetric`](Self::symmetric)).
+    pub fn symmetric_binding(&self) -> Option<&SymmetricBinding> {
+        self.inner.symmetric.as_ref()
     }
 
     /// Adds an endorsing signature to every signed request (WS-SecurityPolicy 1.2 §8.3–8.4):
@@ -385,14 +402,19 @@ impl WssConfig {
     pub fn requires_signature(&self) -> bool {
         self.inner
             .require_signature
-            .unwrap_or(self.inner.signer.is_some())
+            .unwrap_or(self.inner.signer.is_some() || self.inner.symmetric.is_some())
     }
 
     /// Whether responses must be encrypted (see [`require_encryption`](Self::require_encryption)).
     pub fn requires_encryption(&self) -> bool {
-        self.inner
-            .require_encryption
-            .unwrap_or(self.inner.encryptor.is_some())
+        self.inner.require_encryption.unwrap_or(
+            self.inner.encryptor.is_some()
+                || self
+                    .inner
+                    .symmetric
+                    .as_ref()
+                    .is_some_and(|s| s.encrypt_body),
+        )
     }
 
     /// The header blocks responses must carry signed.

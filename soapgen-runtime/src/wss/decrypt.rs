@@ -21,6 +21,7 @@ use super::{
 };
 
 use super::encrypt::ENCRYPTED_KEY_SHA1;
+use super::symmetric::RequestKey;
 use super::xmlenc::{XENC11_NS, XENC_CONTENT as CONTENT, XENC_ELEMENT as ELEMENT};
 
 /// One EncryptedData (or the EncryptedHeader around it) to replace by its plaintext.
@@ -63,7 +64,7 @@ pub(crate) fn encrypted_key<'a, 'i>(
         let key = Unwrapper::new(cfg, tokens, ek)?;
         return targets
             .into_iter()
-            .map(|ed| decrypt_data(cfg, shape, &key, ed))
+            .map(|ed| decrypt_data(cfg, shape, &ContentKey::Wrapped(&key), ed))
             .collect();
     }
     let id = ek.attribute("Id");
@@ -85,7 +86,7 @@ pub(crate) fn encrypted_key<'a, 'i>(
     let edits = targets
         .into_iter()
         .filter(|ed| !listed_later.contains(ed))
-        .map(|ed| decrypt_data(cfg, shape, &key, ed))
+        .map(|ed| decrypt_data(cfg, shape, &ContentKey::Wrapped(&key), ed))
         .collect::<Result<Vec<_>, _>>()?;
     ring.keys.push(HeldKey {
         id: id.map(str::to_owned),
@@ -111,10 +112,18 @@ pub(crate) fn reference_list<'a, 'i>(
     ids: &Ids<'a, 'i>,
     tokens: &HashMap<String, Certificate>,
     list: Node<'a, 'i>,
-    ring: &KeyRing,
+    (ring, request_key): (&KeyRing, Option<&RequestKey>),
 ) -> Result<Vec<Edit>, WssError> {
     let mut edits = Vec::new();
     for ed in data_references(list, ids)? {
+        // Under a SymmetricBinding: the request key, or a key derived from it.
+        let symmetric = || -> Result<Edit, WssError> {
+            let str_node = child(ed, DS_NS, "KeyInfo")
+                .and_then(|k| child(k, WSSE_NS, "SecurityTokenReference"))
+                .ok_or_else(|| malformed(ed, "no SecurityTokenReference in its KeyInfo"))?;
+            let key = super::verify::symmetric_key(str_node, ids, request_key)?;
+            decrypt_data(cfg, shape, &ContentKey::Raw(key), ed)
+        };
         let not_before = |what: String| {
             malformed(
                 ed,
@@ -127,23 +136,24 @@ pub(crate) fn reference_list<'a, 'i>(
         };
         let edit = match key_ref(ed) {
             Some(KeyRef::Inline(ek)) => {
-                decrypt_data(cfg, shape, &Unwrapper::new(cfg, tokens, ek)?, ed)?
+                let key = Unwrapper::new(cfg, tokens, ek)?;
+                decrypt_data(cfg, shape, &ContentKey::Wrapped(&key), ed)?
             }
-            Some(KeyRef::Id(id)) => {
-                let held = ring
-                    .keys
-                    .iter()
-                    .find(|k| k.id.as_deref() == Some(id))
-                    .ok_or_else(|| not_before(format!("the key #{id}")))?;
-                decrypt_data(cfg, shape, &held.key, ed)?
-            }
+            Some(KeyRef::Id(id)) => match ring.keys.iter().find(|k| k.id.as_deref() == Some(id)) {
+                Some(held) => decrypt_data(cfg, shape, &ContentKey::Wrapped(&held.key), ed)?,
+                None if request_key.is_some() => symmetric()?,
+                None => return Err(not_before(format!("the key #{id}"))),
+            },
             Some(KeyRef::Sha1(v)) => {
-                let held = ring
+                match ring
                     .keys
                     .iter()
                     .find(|k| k.sha1.is_some_and(|s| s[..] == v[..]))
-                    .ok_or_else(|| not_before("an EncryptedKeySHA1".to_owned()))?;
-                decrypt_data(cfg, shape, &held.key, ed)?
+                {
+                    Some(held) => decrypt_data(cfg, shape, &ContentKey::Wrapped(&held.key), ed)?,
+                    None if request_key.is_some() => symmetric()?,
+                    None => return Err(not_before("an EncryptedKeySHA1".to_owned())),
+                }
             }
             None => return Err(malformed(
                 ed,
@@ -282,7 +292,7 @@ pub(crate) fn inline_encrypted_data(
                 }),
             };
             let key = Unwrapper::new(cfg, tokens, ek)?;
-            edits.push(decrypt_data(cfg, shape, &key, ed)?);
+            edits.push(decrypt_data(cfg, shape, &ContentKey::Wrapped(&key), ed)?);
         }
     }
     Ok(edits)
@@ -426,11 +436,30 @@ fn names(n: Node<'_, '_>, cert: &Certificate, tokens: &HashMap<String, Certifica
     )
 }
 
+/// The content-encryption key of an EncryptedData: wrapped in an EncryptedKey for this client,
+/// or a SymmetricBinding's request key (or a key derived from it).
+enum ContentKey<'k> {
+    Wrapped(&'k Unwrapper),
+    Raw(Vec<u8>),
+}
+
+impl ContentKey<'_> {
+    /// The key for a cipher of `len`-byte keys; a raw key of another length is the one
+    /// [`WssError::DecryptionFailed`].
+    fn key(&self, len: usize) -> Result<Vec<u8>, WssError> {
+        match self {
+            ContentKey::Wrapped(u) => u.key(len),
+            ContentKey::Raw(k) if k.len() == len => Ok(k.clone()),
+            ContentKey::Raw(_) => Err(WssError::DecryptionFailed),
+        }
+    }
+}
+
 /// Decrypts one EncryptedData with the key of `key`.
 fn decrypt_data(
     cfg: &WssConfig,
     shape: &Shape<'_, '_>,
-    key: &Unwrapper,
+    key: &ContentKey<'_>,
     ed: Node<'_, '_>,
 ) -> Result<Edit, WssError> {
     let method = child(ed, XENC_NS, "EncryptionMethod")

@@ -244,15 +244,18 @@ impl X509Encryptor {
     /// `key`: the `xenc:EncryptedData` element that replaces it, a self-contained fragment with
     /// `Id` = `data_id` and `Type` Content or Element (XML-Enc §3.5).
     ///
-    /// The EncryptedData has no `ds:KeyInfo` pointing back at the EncryptedKey: the EncryptedKey's
-    /// ReferenceList already names it (WSS 1.1 §9.4 allows either), and gSOAP 2.8's wsse plugin
-    /// fails to decrypt when both are present.
+    /// Without `key_info` the EncryptedData has no `ds:KeyInfo` pointing back at the
+    /// EncryptedKey: the EncryptedKey's ReferenceList already names it (WSS 1.1 §9.4 allows
+    /// either), and gSOAP 2.8's wsse plugin fails to decrypt when both are present. With it, a
+    /// `ds:KeyInfo` holding that SecurityTokenReference (as a SymmetricBinding's EncryptedData
+    /// name their key, or the DerivedKeyToken it comes from).
     pub(crate) fn encrypted_data(
         &self,
         key: &[u8],
         plaintext: &[u8],
         data_id: &str,
         element: bool,
+        key_info: Option<&StrRef<'_>>,
     ) -> Result<String, WssError> {
         let cipher = self.block.encrypt(key, plaintext)?;
         let mut w = XmlWriter::with_capacity(cipher.len() / 3 * 4 + 1024);
@@ -265,6 +268,11 @@ impl X509Encryptor {
         w.start_element(Name::new(XENC_NS, "EncryptionMethod"))?;
         w.attribute(Name::unqualified("Algorithm"), self.block.uri())?;
         w.end_element()?;
+        if let Some(r) = key_info {
+            w.start_element_prefixed(Name::new(DS_NS, "KeyInfo"), Some("ds"))?;
+            r.write(&mut w)?;
+            w.end_element()?;
+        }
         write_cipher_data(&mut w, &cipher)?;
         w.end_element()?; // EncryptedData
         Ok(w.into_string()?)
@@ -273,13 +281,17 @@ impl X509Encryptor {
     /// Writes the `xenc:EncryptedKey` (XML-Enc §3.5.1, WSS 1.1 §9.4.1) into a Security header
     /// being written by `w` (where `wsse` is in scope): `Id` = `key_id`, the key transport method
     /// (with a SHA-1 `ds:DigestMethod` for OAEP, XML-Enc §5.4.2), KeyInfo naming the recipient,
-    /// `wrapped` as CipherValue, and a ReferenceList with a DataReference to each of `data_ids`.
+    /// `wrapped` as CipherValue, and a ReferenceList with a DataReference to each of `data_ids`
+    /// (none when `data_ids` is empty: a standalone ReferenceList, or the EncryptedData's own
+    /// KeyInfo, then names the key). With [`KeyReference::DirectReference`] the recipient's
+    /// certificate is the BinarySecurityToken `token_id`.
     pub(crate) fn write_encrypted_key(
         &self,
         w: &mut XmlWriter,
         key_id: &str,
         data_ids: &[String],
         wrapped: &[u8],
+        token_id: Option<&str>,
     ) -> Result<(), WssError> {
         w.start_element_prefixed(Name::new(XENC_NS, "EncryptedKey"), Some("xenc"))?;
         w.attribute(Name::unqualified("Id"), key_id)?;
@@ -328,6 +340,15 @@ impl X509Encryptor {
                 w.end_element()?;
                 w.end_element()?;
             }
+            KeyReference::DirectReference if token_id.is_some() => {
+                w.start_element(Name::new(WSSE_NS, "Reference"))?;
+                w.attribute(
+                    Name::unqualified("URI"),
+                    &format!("#{}", token_id.unwrap_or_default()),
+                )?;
+                w.attribute(Name::unqualified("ValueType"), super::X509V3)?;
+                w.end_element()?;
+            }
             other => {
                 return Err(WssError::Encode(format!(
                     "an EncryptedKey cannot name its recipient by {other:?}"
@@ -337,14 +358,59 @@ impl X509Encryptor {
         w.end_element()?; // SecurityTokenReference
         w.end_element()?; // KeyInfo
         write_cipher_data(w, wrapped)?;
-        w.start_element(Name::new(XENC_NS, "ReferenceList"))?;
-        for data_id in data_ids {
-            w.start_element(Name::new(XENC_NS, "DataReference"))?;
-            w.attribute(Name::unqualified("URI"), &format!("#{data_id}"))?;
-            w.end_element()?;
+        if !data_ids.is_empty() {
+            write_reference_list(w, data_ids)?;
         }
-        w.end_element()?; // ReferenceList
         w.end_element()?; // EncryptedKey
+        Ok(())
+    }
+}
+
+/// `<xenc:ReferenceList>` with a DataReference to each of `data_ids` (XML-Enc §3.6), in an
+/// EncryptedKey or standing in the Security header (WSS 1.1 §9.4).
+pub(crate) fn write_reference_list(w: &mut XmlWriter, data_ids: &[String]) -> Result<(), WssError> {
+    w.start_element_prefixed(Name::new(XENC_NS, "ReferenceList"), Some("xenc"))?;
+    for data_id in data_ids {
+        w.start_element(Name::new(XENC_NS, "DataReference"))?;
+        w.attribute(Name::unqualified("URI"), &format!("#{data_id}"))?;
+        w.end_element()?;
+    }
+    w.end_element()?;
+    Ok(())
+}
+
+/// A `wsse:SecurityTokenReference` with a `wsse:Reference` to a token of the message (WSS 1.1
+/// §7.2): to an `xenc:EncryptedKey` (its `wsse11:TokenType` `#EncryptedKey`, WSS 1.1 §7.5) or to
+/// a `wsc:DerivedKeyToken` (its `ValueType`).
+pub(crate) enum StrRef<'a> {
+    /// `#Id` of an EncryptedKey.
+    EncryptedKey(&'a str),
+    /// `#Id` of a DerivedKeyToken, and the `ValueType` of its version.
+    DerivedKey(&'a str, &'static str),
+}
+
+impl StrRef<'_> {
+    /// Writes the SecurityTokenReference (the `wsse` prefix declared on it when not in scope).
+    pub(crate) fn write(&self, w: &mut XmlWriter) -> Result<(), WssError> {
+        w.start_element_prefixed(Name::new(WSSE_NS, "SecurityTokenReference"), Some("wsse"))?;
+        let (id, value_type) = match self {
+            StrRef::EncryptedKey(id) => {
+                w.declare_namespace("wsse11", super::WSSE11_NS)?;
+                w.attribute(
+                    Name::new(super::WSSE11_NS, "TokenType"),
+                    ENCRYPTED_KEY_TOKEN,
+                )?;
+                (*id, None)
+            }
+            StrRef::DerivedKey(id, value_type) => (*id, Some(*value_type)),
+        };
+        w.start_element(Name::new(WSSE_NS, "Reference"))?;
+        w.attribute(Name::unqualified("URI"), &format!("#{id}"))?;
+        if let Some(v) = value_type {
+            w.attribute(Name::unqualified("ValueType"), v)?;
+        }
+        w.end_element()?;
+        w.end_element()?;
         Ok(())
     }
 }

@@ -1,6 +1,7 @@
 //! Checks of a response's `wsse:Security` header against the client's inbound policy: the public
 //! entry point over [`verify`](super::verify), which does the work.
 
+use super::symmetric::RequestKey;
 use super::verify::{process, Processed};
 use super::{InboundReport, UtcTime, WssConfig, WssError};
 use crate::xml::Limits;
@@ -47,7 +48,7 @@ impl WssConfig {
     /// (here that is a [`WssError::SignatureConfirmationMismatch`] saying so).
     pub fn check_response(&self, envelope: &[u8], now: UtcTime) -> Result<InboundReport, WssError> {
         Ok(self
-            .check_response_with_limits(envelope, None, now, Limits::default())?
+            .check_response_with_limits(envelope, None, None, now, Limits::default())?
             .report)
     }
 
@@ -69,7 +70,13 @@ impl WssConfig {
         now: UtcTime,
     ) -> Result<InboundReport, WssError> {
         Ok(self
-            .check_response_with_limits(envelope, Some(request_signatures), now, Limits::default())?
+            .check_response_with_limits(
+                envelope,
+                Some(request_signatures),
+                None,
+                now,
+                Limits::default(),
+            )?
             .report)
     }
 
@@ -85,7 +92,7 @@ impl WssConfig {
         envelope: &[u8],
         now: UtcTime,
     ) -> Result<(InboundReport, String), WssError> {
-        let p = self.check_response_with_limits(envelope, None, now, Limits::default())?;
+        let p = self.check_response_with_limits(envelope, None, None, now, Limits::default())?;
         let doc = match p.decrypted {
             Some(d) => d,
             None => String::from_utf8_lossy(envelope).into_owned(),
@@ -94,11 +101,13 @@ impl WssConfig {
     }
 
     /// `sent`: the request's SignatureValues, when known (see
-    /// [`check_response_to`](Self::check_response_to)).
+    /// [`check_response_to`](Self::check_response_to)); `key`: the request key of a
+    /// SymmetricBinding, the only key a symmetric signature or encryption of the response may use.
     pub(crate) fn check_response_with_limits(
         &self,
         envelope: &[u8],
         sent: Option<&[Vec<u8>]>,
+        key: Option<&RequestKey>,
         now: UtcTime,
         limits: Limits,
     ) -> Result<Processed, WssError> {
@@ -108,7 +117,7 @@ impl WssConfig {
                 e.valid_up_to()
             ))
         })?;
-        process(self, text, sent, now, limits)
+        process(self, text, sent, key, now, limits)
     }
 }
 

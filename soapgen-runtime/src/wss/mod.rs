@@ -59,6 +59,7 @@ mod layer;
 mod policy;
 mod rsa_sha1;
 mod sign;
+mod symmetric;
 mod time;
 mod timestamp;
 mod trust;
@@ -81,6 +82,9 @@ pub use sign::{
     DigestAlgorithm, KeyReference, SignatureAlgorithm, X509Signer, DS_NS, EXC_C14N,
     THUMBPRINT_SHA1, X509V3, X509_SKI,
 };
+pub use symmetric::{
+    SecureConversation, SymmetricBinding, DEFAULT_LABEL, HMAC_SHA1, WSC_13_NS, WSC_2005_NS,
+};
 pub use time::UtcTime;
 pub use timestamp::Timestamp;
 pub use trust::TrustStore;
@@ -92,7 +96,7 @@ pub use xmlenc::{
     XENC_ELEMENT, XENC_NS,
 };
 
-pub(crate) use header::Outgoing;
+pub(crate) use header::{Outgoing, Sent};
 
 /// The `wsse` namespace of WSS 1.0 (WSS 1.1 §4, "oasis-200401-wss-wssecurity-secext-1.0.xsd").
 pub const WSSE_NS: &str =

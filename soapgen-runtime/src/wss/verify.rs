@@ -13,6 +13,7 @@ use std::borrow::Cow;
 
 use crate::xml::read::tree::Node;
 
+use super::symmetric::RequestKey;
 use super::{
     Certificate, Timestamp, UtcTime, WssConfig, WssError, DS_NS, PASSWORD_DIGEST, PASSWORD_TEXT,
     WSSE11_NS, WSSE_NS, WSU_NS,
@@ -22,12 +23,14 @@ use crate::xml::Limits;
 pub(crate) use super::xmlenc::XENC_NS;
 
 mod algorithms;
+mod derived;
 mod document;
 mod keyinfo;
 mod layout;
 mod signature;
 mod tokens;
 
+pub(crate) use derived::symmetric_key;
 pub use document::MessagePart;
 pub(crate) use document::{base64, child, elements, malformed, path, text};
 use document::{ids, parse, position, shape};
@@ -100,20 +103,28 @@ struct State {
     keys: super::decrypt::KeyRing,
     /// The first verified signature whose token, in the message, it does not cover.
     unprotected_token: Option<String>,
+    /// The request key of a SymmetricBinding: the only key symmetric signatures and encryption
+    /// of the response may use.
+    request_key: Option<RequestKey>,
 }
 
 /// Runs the whole inbound processing of `envelope` (UTF-8) at `now`.
 ///
-/// `sent`: the request's raw SignatureValues, when known (WSS 1.1 §8.5).
+/// `sent`: the request's raw SignatureValues, when known (WSS 1.1 §8.5); `key`: the request key
+/// of a SymmetricBinding.
 pub(crate) fn process(
     cfg: &WssConfig,
     envelope: &str,
     sent: Option<&[Vec<u8>]>,
+    key: Option<&RequestKey>,
     now: UtcTime,
     limits: Limits,
 ) -> Result<Processed, WssError> {
     let mut doc: Cow<'_, str> = Cow::Borrowed(envelope);
-    let mut st = State::default();
+    let mut st = State {
+        request_key: key.cloned(),
+        ..State::default()
+    };
     let mut report = InboundReport::default();
     loop {
         st.passes += 1;
@@ -156,6 +167,7 @@ pub(crate) fn process(
                             &ids,
                             (&tokens, &sent_chain),
                             child,
+                            st.request_key.as_ref(),
                             now,
                         )?;
                         if v.token_covered == Some(false) && st.unprotected_token.is_none() {
@@ -190,7 +202,12 @@ pub(crate) fn process(
                     }
                     (XENC_NS, "ReferenceList") => {
                         let edits = super::decrypt::reference_list(
-                            cfg, &shape, &ids, &tokens, child, &st.keys,
+                            cfg,
+                            &shape,
+                            &ids,
+                            &tokens,
+                            child,
+                            (&st.keys, st.request_key.as_ref()),
                         )?;
                         if !edits.is_empty() {
                             replaced = Some(edits);

@@ -90,7 +90,7 @@ pub(super) fn security_header(
     let write_encrypted_key = |w: &mut XmlWriter, at: &mut Offsets| -> Result<(), WssError> {
         if let Some(e) = &encrypted {
             e.enc
-                .write_encrypted_key(w, &e.key_id, &e.data_ids, &e.wrapped)?;
+                .write_encrypted_key(w, &e.key_id, &e.data_ids, &e.wrapped, None)?;
             if ut_encrypted {
                 write_username(w, at)?;
             }
@@ -411,7 +411,7 @@ fn write_signature(
     w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;
     w.attribute(Name::unqualified("Id"), &ids.signature)?;
     let signed_info_at = offset(w)?;
-    write_signed_info(w, signer, references)?;
+    write_signed_info(w, signer.signature.uri(), signer.digest, references)?;
     scratch.clear();
     super::super::exclusive_c14n(w.as_str(), signed_info_at, &[], scratch)?;
     let raw = signer.sign_raw(scratch)?;
@@ -460,17 +460,18 @@ fn encrypt_in_place(
     plaintext.push_str(&element[name_len..]);
     let data = e
         .enc
-        .encrypted_data(&e.key, plaintext.as_bytes(), data_id, true)?;
+        .encrypted_data(&e.key, plaintext.as_bytes(), data_id, true, None)?;
     security.replace_range(range, &data);
     Ok(())
 }
 
-/// The `ds:SignedInfo` of a signature by `signer` over `references` ((wsu:Id, digest) pairs):
-/// Exclusive C14N, the signer's SignatureMethod, one Reference per part with an Exclusive C14N
-/// Transform and the signer's DigestMethod (XML-DSig §4.4, WSS 1.1 §8).
-fn write_signed_info(
+/// The `ds:SignedInfo` of a signature over `references` ((wsu:Id, DigestValue) pairs): Exclusive
+/// C14N, the SignatureMethod `method`, one Reference per part with an Exclusive C14N Transform
+/// and the DigestMethod `digest` (XML-DSig §4.4, WSS 1.1 §8).
+pub(super) fn write_signed_info(
     w: &mut XmlWriter,
-    signer: &X509Signer,
+    method: &str,
+    digest: super::super::DigestAlgorithm,
     references: &[(String, String)],
 ) -> Result<(), WssError> {
     w.start_element(Name::new(DS_NS, "SignedInfo"))?;
@@ -478,9 +479,9 @@ fn write_signed_info(
     w.attribute(Name::unqualified("Algorithm"), EXC_C14N)?;
     w.end_element()?;
     w.start_element(Name::new(DS_NS, "SignatureMethod"))?;
-    w.attribute(Name::unqualified("Algorithm"), signer.signature.uri())?;
+    w.attribute(Name::unqualified("Algorithm"), method)?;
     w.end_element()?;
-    for (id, digest) in references {
+    for (id, value) in references {
         w.start_element(Name::new(DS_NS, "Reference"))?;
         w.attribute(Name::unqualified("URI"), &format!("#{id}"))?;
         w.start_element(Name::new(DS_NS, "Transforms"))?;
@@ -489,9 +490,9 @@ fn write_signed_info(
         w.end_element()?;
         w.end_element()?;
         w.start_element(Name::new(DS_NS, "DigestMethod"))?;
-        w.attribute(Name::unqualified("Algorithm"), signer.digest.uri())?;
+        w.attribute(Name::unqualified("Algorithm"), digest.uri())?;
         w.end_element()?;
-        w.simple_element(Name::new(DS_NS, "DigestValue"), digest.as_str())?;
+        w.simple_element(Name::new(DS_NS, "DigestValue"), value.as_str())?;
         w.end_element()?;
     }
     w.end_element()?; // SignedInfo

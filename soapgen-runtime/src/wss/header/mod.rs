@@ -7,7 +7,17 @@ use crate::message::SoapVersion;
 use crate::xml::read::tree::{Document, Node};
 
 mod block;
+mod symmetric;
 use block::{BodyDigests, Encrypted};
+
+/// What a request's Security block leaves for the check of its response: the raw bytes of each
+/// `ds:SignatureValue` (which `wsse11:SignatureConfirmation`s echo, WSS 1.1 §8.5) and, under a
+/// SymmetricBinding, the request key the response must be protected with.
+#[derive(Debug, Default)]
+pub(crate) struct Sent {
+    pub(crate) signature_values: Vec<Vec<u8>>,
+    pub(crate) request_key: Option<super::symmetric::RequestKey>,
+}
 
 /// WS-Security state of one envelope being written: the configuration, where the Security block
 /// goes, and the Body's `wsu:Id` when the Body is signed.
@@ -49,7 +59,8 @@ impl Outgoing {
 
     /// The `wsu:Id` the Body start tag must carry, if the Body is signed.
     pub(crate) fn body_id(&self) -> Option<String> {
-        self.cfg.signer().map(|_| format!("id-{}", self.suffix))
+        (self.cfg.signer().is_some() || self.cfg.symmetric_binding().is_some())
+            .then(|| format!("id-{}", self.suffix))
     }
 
     /// Records where the Body start tag begins.
@@ -61,6 +72,7 @@ impl Outgoing {
     /// its content, and [`set_body_content`](Self::set_body_content) called.
     pub(crate) fn encrypts_body(&self) -> bool {
         self.cfg.encryptor().is_some()
+            || self.cfg.symmetric_binding().is_some_and(|b| b.encrypt_body)
     }
 
     /// Records the byte range of the Body's content, `start..end`.
@@ -70,16 +82,19 @@ impl Outgoing {
 
     /// Secures the finished `envelope`, whose envelope namespace prefix is `env_prefix`: encrypts
     /// the Body's content if asked (signing the Body before or after, as the
-    /// [`EncryptionOrder`] says), then inserts the Security block. Returns the raw bytes of each
-    /// `ds:SignatureValue` the block carries (empty when not signed), which a response's
-    /// `wsse11:SignatureConfirmation` must echo (WSS 1.1 §8.5).
+    /// [`EncryptionOrder`] says), then inserts the Security block; under a SymmetricBinding as
+    /// [`SymmetricBinding`](super::SymmetricBinding) says. Returns what the response's check
+    /// needs ([`Sent`]).
     pub(crate) fn finish(
         &self,
         version: SoapVersion,
         env_prefix: &str,
         envelope: &mut String,
-    ) -> Result<Vec<Vec<u8>>, WssError> {
+    ) -> Result<Sent, WssError> {
         let cfg = &self.cfg;
+        if let Some(b) = cfg.symmetric_binding() {
+            return self.finish_symmetric(b, version, env_prefix, envelope);
+        }
         let mut scratch = Vec::new();
         // Header blocks to sign get a wsu:Id if they have none: later offsets move by `shift`.
         let (header_refs, shift) = match cfg.signer() {
@@ -142,7 +157,7 @@ impl Outgoing {
                 let data_id = format!("ED-{}", self.suffix);
                 let key_id = format!("EK-{}", self.suffix);
                 let key = enc.new_key()?;
-                let data = enc.encrypted_data(&key, plaintext.as_bytes(), &data_id, false)?;
+                let data = enc.encrypted_data(&key, plaintext.as_bytes(), &data_id, false, None)?;
                 // (not `replace_range`: its splice is byte by byte when the text grows)
                 let tail = envelope.get(end..).unwrap_or_default().to_owned();
                 envelope.truncate(start);
@@ -199,7 +214,10 @@ impl Outgoing {
             scratch,
         )?;
         envelope.insert_str(self.header_at, &security);
-        Ok(signature_value.into_iter().collect())
+        Ok(Sent {
+            signature_values: signature_value.into_iter().collect(),
+            request_key: None,
+        })
     }
 
     /// Replaces each header block `enc` encrypts by a `wsse11:EncryptedHeader` (WSS 1.1 §9.3) with
@@ -247,7 +265,7 @@ impl Outgoing {
                 .get(range.clone())
                 .ok_or_else(|| bad("a header block to encrypt is out of range".to_owned()))?;
             let data_id = format!("EDH{}-{}", i + 1, self.suffix);
-            let data = enc.encrypted_data(key, plaintext.as_bytes(), &data_id, true)?;
+            let data = enc.encrypted_data(key, plaintext.as_bytes(), &data_id, true, None)?;
             let wrapper = format!(
                 "<wsse11:EncryptedHeader xmlns:wsse11=\"{WSSE11_NS}\" xmlns:wsu=\"{WSU_NS}\" wsu:Id=\"EH{}-{}\"{copied}>{data}</wsse11:EncryptedHeader>",
                 i + 1,

@@ -11,9 +11,14 @@
 //! * `DoubleItAsymmetricSHA256Port` (Basic128Sha256: SHA-256 digests) both ways, and
 //!   `DoubleItTransportEndorsingPort` (HTTPS with an endorsing X.509 signature; its responses
 //!   carry a Timestamp, TLS protects them).
-//! * In [`protection`]: `DoubleItAsymmetricEncryptBeforeSigningPort` (encrypt, then sign; the
-//!   Body's key of the responses named by a standalone ReferenceList after the signature) and
-//!   `DoubleItAsymmetricEncryptSignaturePort` (`sp:EncryptSignature`) both ways.
+//! * In [`symmetric`]: the SymmetricBinding ports with an X.509 ProtectionToken (HMAC-SHA1, the
+//!   request key wrapped for the service, derived keys), both ways.
+//! * In [`protection`], both ways: `DoubleItAsymmetricEncryptBeforeSigningPort` (encrypt, then
+//!   sign; the Body's key of the responses named by a standalone ReferenceList after the
+//!   signature), `DoubleItAsymmetricEncryptSignaturePort` (`sp:EncryptSignature`),
+//!   `DoubleItAsymmetricProtectTokensPort`, `DoubleItAsymmetricUsernameTokenPort` (an encrypted
+//!   UsernameToken), `DoubleItAsymmetricPKIPathPort`, `DoubleItAsymmetricEndorsingPort`, and the
+//!   Security header layouts.
 //! * Requests that break a policy, refused by CXF with its fault naming the assertion not met.
 //!
 //! One CXF peer serves every test of this binary: it publishes all ports of both WSDLs (and of
@@ -35,6 +40,7 @@ use soapgen_tests::recording::Recording;
 use soapgen_tests::wss::{cert, credential, path_str, strs, STOREPASS};
 
 mod protection;
+mod symmetric;
 
 /// The DoubleIt portType of the corpus's `DoubleItLogical.wsdl`: document/literal wrapped, the
 /// wrappers' children unqualified (the schema has no `elementFormDefault`), `soapAction=""`.
@@ -139,8 +145,17 @@ pub(super) async fn double_it(
     wss: WssConfig,
     number: i32,
 ) -> (Result<i32, Error>, String) {
+    double_it_via(url, wss, number, Arc::new(Recording::new())).await
+}
+
+/// [`double_it`] through `recording` (over plain HTTP).
+pub(super) async fn double_it_via(
+    url: &str,
+    wss: WssConfig,
+    number: i32,
+    recording: Arc<Recording>,
+) -> (Result<i32, Error>, String) {
     let builder = Client::builder(url).wss(wss);
-    let recording = Arc::new(Recording::new());
     let client = if url.starts_with("https:") {
         builder.trust_anchors(TrustAnchors::from_pem(&test_pki().read("ca.pem")).expect("ca.pem"))
     } else {
