@@ -105,6 +105,16 @@ impl Recording {
         }
     }
 
+    /// A recording transport that changes each request body with `request` and each response
+    /// body with `response` ([`rewriting`](Self::rewriting), [`rewriting_responses`](Self::rewriting_responses)).
+    pub fn rewriting_both(request: fn(&str) -> String, response: fn(&str) -> String) -> Self {
+        Recording {
+            rewrite: Some(request),
+            rewrite_response: Some(response),
+            ..Self::new()
+        }
+    }
+
     /// Every exchange so far.
     pub fn exchanges(&self) -> Vec<Exchange> {
         self.seen.lock().unwrap().clone()

@@ -269,13 +269,15 @@ pub(crate) fn hmac_sha1_verify(key: &[u8], data: &[u8], tag: &[u8]) -> bool {
     aws_lc_rs::hmac::verify(&key, data, tag).is_ok()
 }
 
-/// The key one symmetric request was protected with, kept for its response: the key itself and
-/// the SHA-1 of its EncryptedKey's CipherValue octets, by which the service names it
-/// (`#EncryptedKeySHA1`, WSS 1.1 §7.3).
+/// The key one symmetric request was protected with, kept for its response: the key itself, the
+/// SHA-1 of its EncryptedKey's CipherValue octets, by which the service names it
+/// (`#EncryptedKeySHA1`, WSS 1.1 §7.3), and that EncryptedKey's `Id`, by which it may name it
+/// too (a Reference to an element of the request, not of the response).
 #[derive(Clone)]
 pub(crate) struct RequestKey {
     pub(crate) key: Vec<u8>,
     pub(crate) sha1: [u8; 20],
+    pub(crate) id: String,
 }
 
 impl std::fmt::Debug for RequestKey {

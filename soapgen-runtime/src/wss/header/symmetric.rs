@@ -151,6 +151,7 @@ impl Outgoing {
             request_key: Some(RequestKey {
                 key,
                 sha1: fingerprint,
+                id: ids.key.clone(),
             }),
         })
     }

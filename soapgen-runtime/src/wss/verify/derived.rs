@@ -1,5 +1,6 @@
 //! The keys of a response under a SymmetricBinding (WS-SecurityPolicy 1.2 §7.4): the request key
-//! the client made, named by the `#EncryptedKeySHA1` of its EncryptedKey (WSS 1.1 §7.3), or a key
+//! the client made, named by the `#EncryptedKeySHA1` of its EncryptedKey (WSS 1.1 §7.3) or by a
+//! Reference to that EncryptedKey's `Id` (which no element of the response may carry), or a key
 //! derived from it by a `wsc:DerivedKeyToken` (WS-SecureConversation 1.3 §7, or the February
 //! 2005 namespace). No other key is accepted for a symmetric signature or decryption: a key the
 //! response itself carries, wrapped for this client's public key, proves nothing about its sender.
@@ -13,7 +14,8 @@ use crate::xml::read::tree::Node;
 const MAX_DEPTH: usize = 4;
 
 /// The key a `wsse:SecurityTokenReference` names under a SymmetricBinding: the request key
-/// (`KeyIdentifier` `#EncryptedKeySHA1` equal to the request's), or the key a DerivedKeyToken of
+/// (`KeyIdentifier` `#EncryptedKeySHA1` equal to the request's, or a `Reference` to the request's
+/// EncryptedKey `Id` when no element of the response has it), or the key a DerivedKeyToken of
 /// the message derives from it (`Reference` to it).
 ///
 /// # Errors
@@ -66,14 +68,19 @@ fn resolve(
         .ok_or_else(|| {
             untrusted("a SecurityTokenReference that is no KeyIdentifier or Reference")
         })?;
-    let target = ids
-        .get(id)
-        .copied()
-        .ok_or_else(|| untrusted(&format!("#{id} names no element of the response")))?;
+    let Some(target) = ids.get(id).copied() else {
+        // The request's own EncryptedKey, by its Id (not an element of the response).
+        if id == request.id {
+            return Ok(request.key.clone());
+        }
+        return Err(untrusted(&format!(
+            "#{id} names no element of the response"
+        )));
+    };
     let ns = target.tag_name().namespace().unwrap_or("");
     if target.tag_name().name() != "DerivedKeyToken" || (ns != WSC_13_NS && ns != WSC_2005_NS) {
         return Err(untrusted(&format!(
-            "#{id} is a {}, not a DerivedKeyToken",
+            "#{id} names a {} element, not a DerivedKeyToken",
             target.tag_name().name()
         )));
     }

@@ -47,6 +47,9 @@ impl Layout {
 ///
 /// [`WssError::Layout`] naming the rule and the first element that breaks it.
 pub(super) fn check(layout: Layout, sec: Node<'_, '_>, ids: &Ids<'_, '_>) -> Result<(), WssError> {
+    if layout == Layout::Lax {
+        return Ok(());
+    }
     let children: Vec<Node<'_, '_>> = elements(sec).collect();
     let broken = |rule: &'static str, at: Node<'_, '_>| WssError::Layout {
         layout: layout.name(),

@@ -205,7 +205,7 @@ async fn symmetric_replies_under_another_key_are_refused() {
     let (r, wire) = double_it_via(&url, wss(), 3, through(own_key)).await;
     let e = security_error(r, &wire);
     assert!(
-        matches!(&e, WssError::UntrustedKey(m) if m.contains("is a EncryptedKey, not a DerivedKeyToken")),
+        matches!(&e, WssError::UntrustedKey(m) if m.contains("names a EncryptedKey element, not a DerivedKeyToken")),
         "{e}"
     );
     // A changed HMAC.
@@ -248,4 +248,78 @@ async fn symmetric_replies_under_another_key_are_refused() {
         matches!(&e, WssError::AlgorithmNotAllowed { role: "SignatureMethod", uri } if uri.contains("hmac-sha1")),
         "{e}"
     );
+}
+
+/// The `Id` of the EncryptedKey of the last request sent through [`by_key_id`].
+static REQUEST_KEY_ID: Mutex<String> = Mutex::new(String::new());
+
+/// The request unchanged, its EncryptedKey's `Id` noted.
+fn note_key_id(request: &str) -> String {
+    let at = request
+        .find("<xenc:EncryptedKey ")
+        .expect("an EncryptedKey");
+    let id = request[at..]
+        .split(" Id=\"")
+        .nth(1)
+        .and_then(|t| t.split('"').next())
+        .expect("its Id");
+    *REQUEST_KEY_ID.lock().unwrap() = id.to_owned();
+    request.to_owned()
+}
+
+/// The reply with every `#EncryptedKeySHA1` KeyIdentifier replaced by a Reference to the
+/// request's EncryptedKey by its `Id` (the other way WSS 1.1 §7 names it).
+fn by_key_id(reply: &str) -> String {
+    let id = REQUEST_KEY_ID.lock().unwrap().clone();
+    let mut out = String::new();
+    let mut rest = reply;
+    while let Some(at) = rest.find("<wsse:KeyIdentifier ") {
+        let end = at + rest[at..].find("</wsse:KeyIdentifier>").expect("its end") + 21;
+        out.push_str(&rest[..at]);
+        out.push_str(&format!("<wsse:Reference URI=\"#{id}\"/>"));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// [`by_key_id`], and a DerivedKeyToken of the reply's own carrying that `Id`, derived from an
+/// EncryptedKey the reply carries (a key anyone can wrap for this client).
+fn by_key_id_shadowed(reply: &str) -> String {
+    let id = REQUEST_KEY_ID.lock().unwrap().clone();
+    let own = format!(
+        "<xenc:EncryptedKey xmlns:xenc=\"http://www.w3.org/2001/04/xmlenc#\" Id=\"EK-mine\"><xenc:EncryptionMethod Algorithm=\"http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p\"/><xenc:CipherData><xenc:CipherValue>AAAA</xenc:CipherValue></xenc:CipherData></xenc:EncryptedKey>\
+         <wsc:DerivedKeyToken xmlns:wsc=\"http://docs.oasis-open.org/ws-sx/ws-secureconversation/200512\" wsu:Id=\"{id}\"><wsse:SecurityTokenReference><wsse:Reference URI=\"#EK-mine\"/></wsse:SecurityTokenReference><wsc:Length>16</wsc:Length><wsc:Nonce>AAAAAAAAAAAAAAAAAAAAAA==</wsc:Nonce></wsc:DerivedKeyToken>"
+    );
+    by_key_id(reply).replacen("<wsu:Timestamp", &format!("{own}<wsu:Timestamp"), 1)
+}
+
+/// A reply that names the request key by its EncryptedKey's `Id` is read; one that also carries
+/// an element of that `Id` (a key derived from one of its own) is refused.
+#[tokio::test]
+async fn symmetric_reply_naming_the_request_key_by_id() {
+    let url = x509_port("DoubleItKeyIdentifierPort");
+    let wss = || symmetric(binding(KeyReference::SubjectKeyIdentifier));
+    let (r, wire) = double_it_via(
+        &url,
+        wss(),
+        21,
+        Arc::new(Recording::rewriting_both(note_key_id, by_key_id)),
+    )
+    .await;
+    assert_eq!(r.unwrap_or_else(|e| panic!("{e}\n{wire}")), 42);
+    let (r, wire) = double_it_via(
+        &url,
+        wss(),
+        21,
+        Arc::new(Recording::rewriting_both(note_key_id, by_key_id_shadowed)),
+    )
+    .await;
+    match r {
+        Err(Error::Security(e)) => assert!(
+            matches!(&*e, WssError::UntrustedKey(m) if m.contains("#EK-mine names a EncryptedKey element, not a DerivedKeyToken")),
+            "{e}"
+        ),
+        other => panic!("{other:?}\n{wire}"),
+    }
 }
