@@ -170,15 +170,7 @@ pub(crate) fn process(
                             st.request_key.as_ref(),
                             now,
                         )?;
-                        if v.token_covered == Some(false) && st.unprotected_token.is_none() {
-                            st.unprotected_token = Some(position(child));
-                        }
-                        st.wrapped_body |= v.wrapped_body;
-                        st.signed_confirmations.extend(v.confirmations);
-                        st.signature_values.push(v.value);
-                        for p in v.parts {
-                            st.signed.push((p, v.signer.clone()));
-                        }
+                        record_signature(cfg, &mut st, v, child);
                     }
                     (WSSE_NS, "UsernameToken") => read_username(cfg, child, &mut st, now)?,
                     (WSSE11_NS, "SignatureConfirmation") => {
@@ -260,6 +252,24 @@ pub(crate) fn process(
             Cow::Borrowed(_) => None,
         },
     })
+}
+
+/// What the verified signature `sig` covered, into the state.
+fn record_signature(cfg: &WssConfig, st: &mut State, v: signature::Verified, sig: Node<'_, '_>) {
+    // (Its position only when it will be reported: finding the line and column costs a scan of
+    // the document.)
+    if v.token_covered == Some(false)
+        && cfg.requires_protected_token()
+        && st.unprotected_token.is_none()
+    {
+        st.unprotected_token = Some(position(sig));
+    }
+    st.wrapped_body |= v.wrapped_body;
+    st.signed_confirmations.extend(v.confirmations);
+    st.signature_values.push(v.value);
+    for p in v.parts {
+        st.signed.push((p, v.signer.clone()));
+    }
 }
 
 /// A `wsse11:SignatureConfirmation` of the header: (wsu:Id, decoded Value, path).

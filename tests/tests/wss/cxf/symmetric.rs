@@ -12,7 +12,9 @@
 //! * `DoubleItSymmetric256Port` (Basic128Sha256) and `DoubleItSymmetricProtectTokensPort` (the
 //!   service's certificate sent, the signature covering its tokens).
 //! * Replies under another key, replayed from an earlier exchange, or with a changed HMAC are
-//!   refused; an HMAC reply is refused by a client that sent no symmetric request.
+//!   refused; an HMAC reply is refused by a client that sent no symmetric request; a reply naming
+//!   the request key by its EncryptedKey's `Id` is read; DerivedKeyTokens too short or with both
+//!   Offset and Generation are refused.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -321,5 +323,65 @@ async fn symmetric_reply_naming_the_request_key_by_id() {
             "{e}"
         ),
         other => panic!("{other:?}\n{wire}"),
+    }
+}
+
+/// CXF's DerivedKeyTokens with their `Length` made 8 bytes (a key too short to sign with).
+fn short_derived_key(reply: &str) -> String {
+    let re = |s: &str| {
+        let at = s.find(":Length>").expect("a Length") + ":Length>".len();
+        let end = at + s[at..].find('<').expect("its end");
+        format!("{}8{}", &s[..at], &s[end..])
+    };
+    re(reply)
+}
+
+/// CXF's first DerivedKeyToken with a Generation beside its Offset.
+fn offset_and_generation(reply: &str) -> String {
+    let at = reply.find(":Length>").expect("a Length");
+    let open = reply[..at].rfind('<').expect("its start tag");
+    let prefix = &reply[open + 1..at];
+    reply.replacen(
+        &format!("<{prefix}:Length>"),
+        &format!("<{prefix}:Generation>1</{prefix}:Generation><{prefix}:Length>"),
+        1,
+    )
+}
+
+/// CXF's DerivedKeyTokens broken against WS-SecureConversation 1.3 §7 are refused, naming the
+/// token.
+#[tokio::test]
+async fn malformed_derived_keys_are_refused() {
+    let url = x509_port("DoubleItKeyIdentifierDerivedPort");
+    let wss = || {
+        symmetric(binding(KeyReference::SubjectKeyIdentifier).derived_keys(SecureConversation::V13))
+    };
+    let (_, _, reply) = doubled_on_the_wire(url.clone(), wss(), 2).await;
+    assert!(
+        reply.contains(":Offset>") && reply.contains(":Length>"),
+        "CXF's DerivedKeyTokens carry an Offset and a Length: {reply}"
+    );
+    for (rewrite, reason) in [
+        (
+            short_derived_key as fn(&str) -> String,
+            "a Length of 8 bytes (16 to 64 are accepted)",
+        ),
+        (offset_and_generation, "both Offset and Generation"),
+    ] {
+        let (r, wire) = double_it_via(
+            &url,
+            wss(),
+            2,
+            Arc::new(Recording::rewriting_responses(rewrite)),
+        )
+        .await;
+        match r {
+            Err(Error::Security(e)) => assert!(
+                matches!(&*e, WssError::Malformed { path, reason: r }
+                    if path.contains("/Security/DerivedKeyToken") && r == reason),
+                "{e}"
+            ),
+            other => panic!("{other:?}\n{wire}"),
+        }
     }
 }
