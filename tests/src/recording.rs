@@ -61,6 +61,8 @@ pub struct Recording {
     delay: Duration,
     /// What each request body is changed to on the way.
     rewrite: Option<fn(&str) -> String>,
+    /// What each response body is changed to on the way back.
+    rewrite_response: Option<fn(&str) -> String>,
     seen: Mutex<Vec<Exchange>>,
 }
 
@@ -79,6 +81,7 @@ impl Recording {
                 .expect("default reqwest transport"),
             delay,
             rewrite: None,
+            rewrite_response: None,
             seen: Mutex::new(Vec::new()),
         }
     }
@@ -88,6 +91,26 @@ impl Recording {
     pub fn rewriting(rewrite: fn(&str) -> String) -> Self {
         Recording {
             rewrite: Some(rewrite),
+            ..Self::new()
+        }
+    }
+
+    /// A recording transport that hands the client each response body (UTF-8) as `rewrite`
+    /// changes it, as a man in the middle would; what is recorded is the response as the peer
+    /// sent it.
+    pub fn rewriting_responses(rewrite: fn(&str) -> String) -> Self {
+        Recording {
+            rewrite_response: Some(rewrite),
+            ..Self::new()
+        }
+    }
+
+    /// A recording transport that changes each request body with `request` and each response
+    /// body with `response` ([`rewriting`](Self::rewriting), [`rewriting_responses`](Self::rewriting_responses)).
+    pub fn rewriting_both(request: fn(&str) -> String, response: fn(&str) -> String) -> Self {
+        Recording {
+            rewrite: Some(request),
+            rewrite_response: Some(response),
             ..Self::new()
         }
     }
@@ -165,12 +188,18 @@ impl Transport for Recording {
             if !self.delay.is_zero() {
                 tokio::time::sleep(self.delay).await;
             }
-            let resp = self.inner.send(request).await?;
-            let mut seen = self.seen.lock().unwrap();
-            let e = &mut seen[index];
-            e.response_content_type = resp.content_type().unwrap_or_default().to_owned();
-            e.response = kept(&resp.body);
-            e.response_len = resp.body.len();
+            let mut resp = self.inner.send(request).await?;
+            {
+                let mut seen = self.seen.lock().unwrap();
+                let e = &mut seen[index];
+                e.response_content_type = resp.content_type().unwrap_or_default().to_owned();
+                e.response = kept(&resp.body);
+                e.response_len = resp.body.len();
+            }
+            if let Some(rewrite) = self.rewrite_response {
+                let changed = rewrite(&String::from_utf8_lossy(&resp.body));
+                resp.body = changed.into_bytes().into();
+            }
             Ok(resp)
         })
     }

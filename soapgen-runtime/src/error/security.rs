@@ -217,6 +217,21 @@ pub enum WssError {
     /// A part the policy requires encrypted is not.
     #[error("WS-Security: the response's {0} is not encrypted, but the policy requires it")]
     NotEncrypted(String),
+    /// A response's Security header whose children are not in the order its layout requires
+    /// ([`WssConfig::layout`](crate::wss::WssConfig::layout), WS-SecurityPolicy 1.2 §7.7): a
+    /// token after the signature or EncryptedKey that uses it, a signed element of the header
+    /// after the signature that covers it, an EncryptedKey after the ReferenceList that needs it
+    /// (`Strict`, §7.7.1), the Timestamp not first (`LaxTsFirst`, §7.7.3) or not last
+    /// (`LaxTsLast`, §7.7.4).
+    #[error("WS-Security: the response's Security header breaks the {layout} layout (WS-SecurityPolicy 1.2 §7.7): {rule} (at {element})")]
+    Layout {
+        /// The layout: `"Strict"`, `"LaxTsFirst"` or `"LaxTsLast"`.
+        layout: &'static str,
+        /// The rule broken.
+        rule: &'static str,
+        /// The element that breaks it: its path, line and column.
+        element: String,
+    },
     /// A signature with more References than the policy's limit (denial of service by digest
     /// work).
     #[error("WS-Security: a signature has {count} References, more than the limit of {limit}")]

@@ -43,6 +43,10 @@ pub struct WssConfig {
 struct ConfigInner {
     username: Option<UsernameToken>,
     signer: Option<X509Signer>,
+    endorsements: Vec<Endorsement>,
+    symmetric: Option<SymmetricBinding>,
+    layout: Layout,
+    required_layout: Option<Layout>,
     encryptor: Option<X509Encryptor>,
     timestamp_ttl: Option<Duration>,
     require_timestamp: Option<bool>,
@@ -52,6 +56,8 @@ struct ConfigInner {
     decryption: Option<X509Credential>,
     require_signature: Option<bool>,
     require_encryption: Option<bool>,
+    require_encrypted_signature: Option<bool>,
+    require_protected_token: Option<bool>,
     refuse_unverified_faults: bool,
     signature_confirmation: bool,
     signed_headers: Vec<(String, String)>,
@@ -111,6 +117,62 @@ impl WssConfig {
     /// says otherwise.
     pub fn sign(self, signer: X509Signer) -> Self {
         self.edit(|c| c.signer = Some(signer))
+    }
+
+    /// Protects every request with a SymmetricBinding (WS-SecurityPolicy 1.2 §7.4) as
+    /// [`SymmetricBinding`] describes: a fresh key per request, wrapped for the service's
+    /// certificate, signs (HMAC-SHA1) and encrypts the request, and the response must be signed
+    /// (and encrypted, when the request was) under it. It takes the place of [`sign`](Self::sign)
+    /// and [`encrypt`](Self::encrypt), which must not be set with it (requests then fail with
+    /// [`WssError::Encode`]); the inbound policy requires a signed response (and an encrypted one
+    /// when the binding encrypts) unless told otherwise.
+    pub fn symmetric(self, binding: SymmetricBinding) -> Self {
+        self.edit(|c| c.symmetric = Some(binding))
+    }
+
+    /// The SymmetricBinding of each request ([`symmetric`](Self::symmetric)).
+    pub fn symmetric_binding(&self) -> Option<&SymmetricBinding> {
+        self.inner.symmetric.as_ref()
+    }
+
+    /// Adds an endorsing signature to every signed request (WS-SecurityPolicy 1.2 §8.3–8.4):
+    /// after the message signature of [`sign`](Self::sign), a second signature by the
+    /// endorsement's key over it, as [`Endorsement`] describes. Repeatable: each endorsement
+    /// signs in the order added. Responses are not asked to carry one.
+    pub fn endorse(self, endorsement: Endorsement) -> Self {
+        self.edit(|c| c.endorsements.push(endorsement))
+    }
+
+    /// The order of the Security header's children both ways (WS-SecurityPolicy 1.2 §7.7,
+    /// default [`Layout::Lax`]): requests are written in it ([`Layout::LaxTsLast`] puts the
+    /// Timestamp last; every other layout is met by soapgen's own order: Timestamp, tokens,
+    /// EncryptedKey and Signature in processing order), and responses must follow it, else
+    /// [`WssError::Layout`] naming the rule (checked on the header as received, before
+    /// anything is decrypted; `Lax` checks nothing), unless
+    /// [`require_layout`](Self::require_layout) says otherwise.
+    pub fn layout(self, layout: Layout) -> Self {
+        self.edit(|c| c.layout = layout)
+    }
+
+    /// The layout responses must follow, whatever requests follow (default: the
+    /// [`layout`](Self::layout)).
+    pub fn require_layout(self, layout: Layout) -> Self {
+        self.edit(|c| c.required_layout = Some(layout))
+    }
+
+    /// The layout of requests ([`layout`](Self::layout)).
+    pub fn security_layout(&self) -> Layout {
+        self.inner.layout
+    }
+
+    /// The layout responses must follow ([`require_layout`](Self::require_layout)).
+    pub fn required_layout(&self) -> Layout {
+        self.inner.required_layout.unwrap_or(self.inner.layout)
+    }
+
+    /// The endorsing signatures of each request ([`endorse`](Self::endorse)).
+    pub fn endorsements(&self) -> &[Endorsement] {
+        &self.inner.endorsements
     }
 
     /// Encrypts the content of every request's Body for a recipient (WSS 1.1 §9, XML-Enc §3–4),
@@ -244,6 +306,47 @@ impl WssConfig {
         self.edit(|c| c.require_encryption = Some(required))
     }
 
+    /// Whether the signature of a response that must be signed must also have been encrypted
+    /// for this client (WS-SecurityPolicy 1.2 §6.3 `sp:EncryptSignature`): its `ds:Signature`
+    /// decrypted from an `xenc:EncryptedData` before it was verified, else
+    /// [`WssError::NotEncrypted`] (`"Signature (sp:EncryptSignature)"`). Default: `true` iff the
+    /// client encrypts its own signature ([`X509Encryptor::encrypt_signature`]).
+    pub fn require_encrypted_signature(self, required: bool) -> Self {
+        self.edit(|c| c.require_encrypted_signature = Some(required))
+    }
+
+    /// Whether responses' signatures must have been encrypted (see
+    /// [`require_encrypted_signature`](Self::require_encrypted_signature)).
+    pub fn requires_encrypted_signature(&self) -> bool {
+        self.inner.require_encrypted_signature.unwrap_or(
+            self.inner.signer.is_some()
+                && self
+                    .inner
+                    .encryptor
+                    .as_ref()
+                    .is_some_and(|e| e.encrypt_signature),
+        )
+    }
+
+    /// Whether every verified signature of a response must also cover the token its KeyInfo
+    /// references in the message (WS-SecurityPolicy 1.2 §6.5 `sp:ProtectTokens`): the
+    /// `wsse:BinarySecurityToken`, by a Reference to it or through the STR-Transform (WSS 1.1
+    /// §8.3), else [`WssError::NotSigned`] (`"signing token (sp:ProtectTokens)"`, naming the
+    /// signature). A signature whose key is named but not sent (KeyIdentifier, IssuerSerial) has
+    /// no token in the message to cover. Default: `true` iff the client protects its own
+    /// ([`X509Signer::protect_token`]).
+    pub fn require_protected_token(self, required: bool) -> Self {
+        self.edit(|c| c.require_protected_token = Some(required))
+    }
+
+    /// Whether responses' signatures must cover their tokens (see
+    /// [`require_protected_token`](Self::require_protected_token)).
+    pub fn requires_protected_token(&self) -> bool {
+        self.inner
+            .require_protected_token
+            .unwrap_or(self.inner.signer.as_ref().is_some_and(|s| s.protect_token))
+    }
+
     /// The algorithms responses may use (default [`AlgorithmPolicy::default`]).
     pub fn algorithms(self, policy: AlgorithmPolicy) -> Self {
         self.edit(|c| c.algorithms = policy)
@@ -299,14 +402,19 @@ impl WssConfig {
     pub fn requires_signature(&self) -> bool {
         self.inner
             .require_signature
-            .unwrap_or(self.inner.signer.is_some())
+            .unwrap_or(self.inner.signer.is_some() || self.inner.symmetric.is_some())
     }
 
     /// Whether responses must be encrypted (see [`require_encryption`](Self::require_encryption)).
     pub fn requires_encryption(&self) -> bool {
-        self.inner
-            .require_encryption
-            .unwrap_or(self.inner.encryptor.is_some())
+        self.inner.require_encryption.unwrap_or(
+            self.inner.encryptor.is_some()
+                || self
+                    .inner
+                    .symmetric
+                    .as_ref()
+                    .is_some_and(|s| s.encrypt_body),
+        )
     }
 
     /// The header blocks responses must carry signed.

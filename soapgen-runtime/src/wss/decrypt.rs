@@ -1,7 +1,8 @@
 //! Decryption of a response (XML-Enc §4.2 "Decryption", WSS 1.1 §9.4): the content-encryption
 //! key of an `xenc:EncryptedKey` addressed to this client is unwrapped with its private key, and
-//! each `xenc:EncryptedData` it lists (or that carries it inline in its `ds:KeyInfo`) is replaced by
-//! its plaintext, which must be a well-formed XML fragment in the EncryptedData's context.
+//! each `xenc:EncryptedData` it lists (or that carries it inline in its `ds:KeyInfo`, or that a
+//! standalone `xenc:ReferenceList` lists and names it from its KeyInfo) is replaced by its
+//! plaintext, which must be a well-formed XML fragment in the EncryptedData's context.
 //!
 //! Every failure after the recipient is identified — key transport, block decryption, padding, GCM
 //! tag, plaintext that is not UTF-8 or not well-formed — is the one
@@ -19,6 +20,8 @@ use super::{
     Certificate, WssConfig, WssError, DS_NS, THUMBPRINT_SHA1, WSSE11_NS, WSSE_NS, X509V3, X509_SKI,
 };
 
+use super::encrypt::ENCRYPTED_KEY_SHA1;
+use super::symmetric::RequestKey;
 use super::xmlenc::{XENC11_NS, XENC_CONTENT as CONTENT, XENC_ELEMENT as ELEMENT};
 
 /// One EncryptedData (or the EncryptedHeader around it) to replace by its plaintext.
@@ -29,61 +32,228 @@ pub(crate) struct Edit {
     part: MessagePart,
 }
 
-/// Processes an `xenc:EncryptedKey` of the Security header: the EncryptedData of its ReferenceList
-/// (or those whose KeyInfo references it), decrypted.
-pub(crate) fn encrypted_key(
+/// Processes an `xenc:EncryptedKey` of the Security header (WSS 1.1 §9.4).
+///
+/// With a `xenc:ReferenceList` inside, the EncryptedData it lists are decrypted now (the key is
+/// unwrapped first; an EncryptedKey listing nothing is skipped). Without one, the key is for the
+/// EncryptedData whose `ds:KeyInfo` names it (a SecurityTokenReference by `#Id`, or by the
+/// `#EncryptedKeySHA1` of its CipherValue, WSS 1.1 §7.3): those that a later standalone
+/// ReferenceList of the header lists (`listed_later`) are left for it, since the header is
+/// processed in order (a signature between the two covers the ciphertext); the others are
+/// decrypted now. The key is then held in `ring` for that ReferenceList.
+///
+/// # Errors
+///
+/// [`WssError::Malformed`] for a ReferenceList that lists anything but EncryptedData, or an
+/// EncryptedKey that is not for this client's certificate; [`WssError::AlgorithmNotAllowed`];
+/// [`WssError::DecryptionFailed`].
+pub(crate) fn encrypted_key<'a, 'i>(
     cfg: &WssConfig,
-    shape: &Shape<'_, '_>,
-    ids: &Ids<'_, '_>,
+    shape: &Shape<'a, 'i>,
+    ids: &Ids<'a, 'i>,
     tokens: &HashMap<String, Certificate>,
-    ek: Node<'_, '_>,
+    ek: Node<'a, 'i>,
+    listed_later: &[Node<'a, 'i>],
+    ring: &mut KeyRing,
 ) -> Result<Vec<Edit>, WssError> {
-    let mut targets = Vec::new();
     if let Some(list) = child(ek, XENC_NS, "ReferenceList") {
-        for r in elements(list) {
-            if !r.has_tag_name((XENC_NS, "DataReference")) {
-                return Err(malformed(
-                    r,
-                    "a ReferenceList may hold only DataReferences here",
-                ));
-            }
-            let uri = r.attribute("URI").unwrap_or("");
-            let id = uri
-                .strip_prefix('#')
-                .ok_or_else(|| malformed(r, "DataReference URI is not a same-document #Id"))?;
-            let ed = ids
-                .get(id)
-                .copied()
-                .filter(|n| n.has_tag_name((XENC_NS, "EncryptedData")))
-                .ok_or_else(|| malformed(r, &format!("#{id} is not an EncryptedData")))?;
-            targets.push(ed);
+        let targets = data_references(list, ids)?;
+        if targets.is_empty() {
+            return Ok(Vec::new());
         }
-    } else if let Some(id) = ek.attribute("Id") {
-        // EncryptedData that reference this key from their KeyInfo (WSS 1.1 §9.4, an STR to it).
-        let uri = format!("#{id}");
-        for ed in ek
-            .document()
-            .descendants()
-            .filter(|n| n.has_tag_name((XENC_NS, "EncryptedData")))
-        {
-            let refers = child(ed, DS_NS, "KeyInfo")
-                .and_then(|k| child(k, WSSE_NS, "SecurityTokenReference"))
-                .and_then(|s| child(s, WSSE_NS, "Reference"))
-                .and_then(|r| r.attribute("URI"))
-                == Some(uri.as_str());
-            if refers {
-                targets.push(ed);
-            }
-        }
+        let key = Unwrapper::new(cfg, tokens, ek)?;
+        return targets
+            .into_iter()
+            .map(|ed| decrypt_data(cfg, shape, &ContentKey::Wrapped(&key), ed))
+            .collect();
     }
+    let id = ek.attribute("Id");
+    let sha1 = encrypted_key_sha1(ek);
+    let targets: Vec<Node<'a, 'i>> = ek
+        .document()
+        .descendants()
+        .filter(|n| n.has_tag_name((XENC_NS, "EncryptedData")))
+        .filter(|ed| match key_ref(*ed) {
+            Some(KeyRef::Id(r)) => Some(r) == id,
+            Some(KeyRef::Sha1(v)) => sha1.is_some_and(|s| v[..] == s[..]),
+            _ => false,
+        })
+        .collect();
     if targets.is_empty() {
         return Ok(Vec::new());
     }
     let key = Unwrapper::new(cfg, tokens, ek)?;
-    targets
+    let edits = targets
         .into_iter()
-        .map(|ed| decrypt_data(cfg, shape, &key, ed))
+        .filter(|ed| !listed_later.contains(ed))
+        .map(|ed| decrypt_data(cfg, shape, &ContentKey::Wrapped(&key), ed))
+        .collect::<Result<Vec<_>, _>>()?;
+    ring.keys.push(HeldKey {
+        id: id.map(str::to_owned),
+        sha1,
+        key,
+    });
+    Ok(edits)
+}
+
+/// Processes an `xenc:ReferenceList` standing in the Security header on its own (WSS 1.1 §9.4:
+/// its EncryptedData were encrypted with a key named in their own `ds:KeyInfo`): each
+/// EncryptedData it lists, decrypted with the key its KeyInfo names: an EncryptedKey met earlier
+/// in the header (`ring`; by `#Id` or `#EncryptedKeySHA1`), or one carried inline.
+///
+/// # Errors
+///
+/// [`WssError::Malformed`] naming the EncryptedData when its KeyInfo names no key, or a key that
+/// no EncryptedKey for this client before the ReferenceList carried (the header is processed in
+/// document order, WSS 1.1 §5); as [`encrypted_key`] otherwise.
+pub(crate) fn reference_list<'a, 'i>(
+    cfg: &WssConfig,
+    shape: &Shape<'a, 'i>,
+    ids: &Ids<'a, 'i>,
+    tokens: &HashMap<String, Certificate>,
+    list: Node<'a, 'i>,
+    (ring, request_key): (&KeyRing, Option<&RequestKey>),
+) -> Result<Vec<Edit>, WssError> {
+    let mut edits = Vec::new();
+    for ed in data_references(list, ids)? {
+        // Under a SymmetricBinding: the request key, or a key derived from it.
+        let symmetric = || -> Result<Edit, WssError> {
+            let str_node = child(ed, DS_NS, "KeyInfo")
+                .and_then(|k| child(k, WSSE_NS, "SecurityTokenReference"))
+                .ok_or_else(|| malformed(ed, "no SecurityTokenReference in its KeyInfo"))?;
+            let key = super::verify::symmetric_key(str_node, ids, request_key)?;
+            decrypt_data(cfg, shape, &ContentKey::Raw(key), ed)
+        };
+        let not_before = |what: String| {
+            malformed(
+                ed,
+                &format!(
+                    "its KeyInfo names {what}, which no EncryptedKey for this client before the \
+                     ReferenceList carried (WSS 1.1 §5, §9.4: the Security header is processed in \
+                     document order)"
+                ),
+            )
+        };
+        let edit = match key_ref(ed) {
+            Some(KeyRef::Inline(ek)) => {
+                let key = Unwrapper::new(cfg, tokens, ek)?;
+                decrypt_data(cfg, shape, &ContentKey::Wrapped(&key), ed)?
+            }
+            Some(KeyRef::Id(id)) => match ring.keys.iter().find(|k| k.id.as_deref() == Some(id)) {
+                Some(held) => decrypt_data(cfg, shape, &ContentKey::Wrapped(&held.key), ed)?,
+                None if request_key.is_some() => symmetric()?,
+                None => return Err(not_before(format!("the key #{id}"))),
+            },
+            Some(KeyRef::Sha1(v)) => {
+                match ring
+                    .keys
+                    .iter()
+                    .find(|k| k.sha1.is_some_and(|s| s[..] == v[..]))
+                {
+                    Some(held) => decrypt_data(cfg, shape, &ContentKey::Wrapped(&held.key), ed)?,
+                    None if request_key.is_some() => symmetric()?,
+                    None => return Err(not_before("an EncryptedKeySHA1".to_owned())),
+                }
+            }
+            None => return Err(malformed(
+                ed,
+                "listed by a ReferenceList outside an EncryptedKey, it must name its key in its \
+                     KeyInfo (a SecurityTokenReference to an EncryptedKey, WSS 1.1 §9.4)",
+            )),
+        };
+        edits.push(edit);
+    }
+    Ok(edits)
+}
+
+/// The EncryptedData that the standalone `xenc:ReferenceList`s among `later` (Security header
+/// children after the one being processed) list; Ids that name nothing are left to
+/// [`reference_list`] to refuse.
+pub(crate) fn listed_by<'a, 'i>(later: &[Node<'a, 'i>], ids: &Ids<'a, 'i>) -> Vec<Node<'a, 'i>> {
+    later
+        .iter()
+        .filter(|c| c.has_tag_name((XENC_NS, "ReferenceList")))
+        .flat_map(|l| elements(*l))
+        .filter_map(|r| r.attribute("URI")?.strip_prefix('#'))
+        .filter_map(|id| ids.get(id).copied())
         .collect()
+}
+
+/// The keys of the EncryptedKeys without a ReferenceList met so far in a response's Security
+/// header, for the standalone ReferenceLists after them (WSS 1.1 §9.4). Kept across the
+/// re-parses that decryption causes.
+#[derive(Default)]
+pub(crate) struct KeyRing {
+    keys: Vec<HeldKey>,
+}
+
+/// One key of a [`KeyRing`]: the EncryptedKey's `Id` and the SHA-1 of its CipherValue octets
+/// (the two ways a KeyInfo names it), and the key, not yet unwrapped.
+struct HeldKey {
+    id: Option<String>,
+    sha1: Option<[u8; 20]>,
+    key: Unwrapper,
+}
+
+/// How an EncryptedData's `ds:KeyInfo` names its key.
+enum KeyRef<'a, 'i> {
+    /// A SecurityTokenReference `Reference` to `#Id`.
+    Id(&'a str),
+    /// A SecurityTokenReference `KeyIdentifier` of ValueType `#EncryptedKeySHA1`, decoded.
+    Sha1(Vec<u8>),
+    /// An `xenc:EncryptedKey` inside the KeyInfo (plain XML-Enc).
+    Inline(Node<'a, 'i>),
+}
+
+fn key_ref<'a, 'i>(ed: Node<'a, 'i>) -> Option<KeyRef<'a, 'i>> {
+    let key_info = child(ed, DS_NS, "KeyInfo")?;
+    if let Some(ek) = child(key_info, XENC_NS, "EncryptedKey") {
+        return Some(KeyRef::Inline(ek));
+    }
+    let str_ = child(key_info, WSSE_NS, "SecurityTokenReference")?;
+    if let Some(r) = child(str_, WSSE_NS, "Reference") {
+        return r.attribute("URI")?.strip_prefix('#').map(KeyRef::Id);
+    }
+    let k = child(str_, WSSE_NS, "KeyIdentifier")?;
+    if k.attribute("ValueType") != Some(ENCRYPTED_KEY_SHA1) {
+        return None;
+    }
+    base64(k).ok().map(KeyRef::Sha1)
+}
+
+/// SHA-1 of the octets of an EncryptedKey's CipherValue (WSS 1.1 §7.3 `#EncryptedKeySHA1`).
+fn encrypted_key_sha1(ek: Node<'_, '_>) -> Option<[u8; 20]> {
+    let cv = child(ek, XENC_NS, "CipherData").and_then(|c| child(c, XENC_NS, "CipherValue"))?;
+    let octets = base64(cv).ok()?;
+    let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY, &octets);
+    d.as_ref().try_into().ok()
+}
+
+/// The EncryptedData a ReferenceList lists (XML-Enc §3.6), in order.
+fn data_references<'a, 'i>(
+    list: Node<'a, 'i>,
+    ids: &Ids<'a, 'i>,
+) -> Result<Vec<Node<'a, 'i>>, WssError> {
+    let mut targets = Vec::new();
+    for r in elements(list) {
+        if !r.has_tag_name((XENC_NS, "DataReference")) {
+            return Err(malformed(
+                r,
+                "a ReferenceList may hold only DataReferences here",
+            ));
+        }
+        let uri = r.attribute("URI").unwrap_or("");
+        let id = uri
+            .strip_prefix('#')
+            .ok_or_else(|| malformed(r, "DataReference URI is not a same-document #Id"))?;
+        let ed = ids
+            .get(id)
+            .copied()
+            .filter(|n| n.has_tag_name((XENC_NS, "EncryptedData")))
+            .ok_or_else(|| malformed(r, &format!("#{id} is not an EncryptedData")))?;
+        targets.push(ed);
+    }
+    Ok(targets)
 }
 
 /// EncryptedData anywhere in the Body or Header that carry their EncryptedKey inline in
@@ -122,7 +292,7 @@ pub(crate) fn inline_encrypted_data(
                 }),
             };
             let key = Unwrapper::new(cfg, tokens, ek)?;
-            edits.push(decrypt_data(cfg, shape, &key, ed)?);
+            edits.push(decrypt_data(cfg, shape, &ContentKey::Wrapped(&key), ed)?);
         }
     }
     Ok(edits)
@@ -266,11 +436,30 @@ fn names(n: Node<'_, '_>, cert: &Certificate, tokens: &HashMap<String, Certifica
     )
 }
 
+/// The content-encryption key of an EncryptedData: wrapped in an EncryptedKey for this client,
+/// or a SymmetricBinding's request key (or a key derived from it).
+enum ContentKey<'k> {
+    Wrapped(&'k Unwrapper),
+    Raw(Vec<u8>),
+}
+
+impl ContentKey<'_> {
+    /// The key for a cipher of `len`-byte keys; a raw key of another length is the one
+    /// [`WssError::DecryptionFailed`].
+    fn key(&self, len: usize) -> Result<Vec<u8>, WssError> {
+        match self {
+            ContentKey::Wrapped(u) => u.key(len),
+            ContentKey::Raw(k) if k.len() == len => Ok(k.clone()),
+            ContentKey::Raw(_) => Err(WssError::DecryptionFailed),
+        }
+    }
+}
+
 /// Decrypts one EncryptedData with the key of `key`.
 fn decrypt_data(
     cfg: &WssConfig,
     shape: &Shape<'_, '_>,
-    key: &Unwrapper,
+    key: &ContentKey<'_>,
     ed: Node<'_, '_>,
 ) -> Result<Edit, WssError> {
     let method = child(ed, XENC_NS, "EncryptionMethod")

@@ -10,6 +10,12 @@ use crate::xml::{Name, XmlWriter};
 pub const ENCRYPTED_KEY_TOKEN: &str =
     "http://docs.oasis-open.org/wss/oasis-wss-soap-message-security-1.1#EncryptedKey";
 
+/// `ValueType` of a `wsse:KeyIdentifier` naming an `xenc:EncryptedKey` by the SHA-1 of the octets
+/// of its CipherValue, base64 (WSS 1.1 §7.3), as a SecurityTokenReference in an EncryptedData's
+/// or a signature's `ds:KeyInfo`.
+pub const ENCRYPTED_KEY_SHA1: &str =
+    "http://docs.oasis-open.org/wss/oasis-wss-soap-message-security-1.1#EncryptedKeySHA1";
+
 /// Whether the Body is signed before or after it is encrypted, when a client does both
 /// (WSS 1.1 §5: the recipient processes the Security header's blocks in document order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -65,6 +71,12 @@ pub struct X509Encryptor {
     pub(crate) order: EncryptionOrder,
     /// Header blocks encrypted besides the Body content: (namespace, local name).
     pub(crate) headers: Vec<(String, String)>,
+    /// Whether the request's `ds:Signature` is encrypted too (WS-SecurityPolicy 1.2 §6.3
+    /// `sp:EncryptSignature`).
+    pub(crate) encrypt_signature: bool,
+    /// Whether the request's UsernameToken is encrypted too (WS-SecurityPolicy 1.2 §8.4
+    /// `sp:EncryptedSupportingTokens`).
+    pub(crate) encrypt_username_token: bool,
 }
 
 impl X509Encryptor {
@@ -84,6 +96,8 @@ impl X509Encryptor {
             key_reference,
             order: EncryptionOrder::default(),
             headers: Vec::new(),
+            encrypt_signature: false,
+            encrypt_username_token: false,
         }
     }
 
@@ -154,6 +168,48 @@ impl X509Encryptor {
         self
     }
 
+    /// Also encrypts the request's `ds:Signature` (WS-SecurityPolicy 1.2 §6.3 and §7.3
+    /// `sp:EncryptSignature`): once signed, the whole Signature element is replaced where it
+    /// stands in the Security header by an `xenc:EncryptedData` (`Type` Element, XML-Enc §3.5)
+    /// under the Body's content key, listed in the same EncryptedKey after the Body's, so that the
+    /// recipient decrypts it before it verifies (the Signature declares the `wsse` and `wsu`
+    /// prefixes its KeyInfo uses, so the plaintext stands alone). Default `false`; no effect
+    /// without [`WssConfig::sign`](super::WssConfig::sign). It also makes the inbound policy
+    /// require responses whose signature was encrypted
+    /// ([`WssConfig::require_encrypted_signature`](super::WssConfig::require_encrypted_signature)).
+    ///
+    /// With [`EncryptionOrder::EncryptThenSign`] a request is refused
+    /// ([`WssError::Encode`]): its EncryptedKey follows the Signature, so a recipient processing
+    /// the header in order could not decrypt the Signature where it stands.
+    pub fn encrypt_signature(mut self, on: bool) -> Self {
+        self.encrypt_signature = on;
+        self
+    }
+
+    /// Also encrypts the request's `wsse:UsernameToken` (WS-SecurityPolicy 1.2 §8.4
+    /// `sp:EncryptedSupportingTokens`, and with
+    /// [`X509Signer::sign_username_token`](super::X509Signer::sign_username_token) §8.5
+    /// `sp:SignedEncryptedSupportingTokens`): the token is written right after the
+    /// `xenc:EncryptedKey`, so that a recipient processing the header in order has its key first,
+    /// and replaced there by an `xenc:EncryptedData` (`Type` Element, XML-Enc §3.5) under the
+    /// Body's content key, listed in the same EncryptedKey. Default `false`; no effect without
+    /// [`WssConfig::username_token`](super::WssConfig::username_token).
+    pub fn encrypt_username_token(mut self, on: bool) -> Self {
+        self.encrypt_username_token = on;
+        self
+    }
+
+    /// Whether the request's UsernameToken is encrypted
+    /// ([`encrypt_username_token`](Self::encrypt_username_token)).
+    pub fn encrypts_username_token(&self) -> bool {
+        self.encrypt_username_token
+    }
+
+    /// Whether the request's signature is encrypted ([`encrypt_signature`](Self::encrypt_signature)).
+    pub fn encrypts_signature(&self) -> bool {
+        self.encrypt_signature
+    }
+
     /// The recipient's certificate.
     pub fn recipient(&self) -> &Certificate {
         &self.recipient
@@ -188,15 +244,18 @@ impl X509Encryptor {
     /// `key`: the `xenc:EncryptedData` element that replaces it, a self-contained fragment with
     /// `Id` = `data_id` and `Type` Content or Element (XML-Enc §3.5).
     ///
-    /// The EncryptedData has no `ds:KeyInfo` pointing back at the EncryptedKey: the EncryptedKey's
-    /// ReferenceList already names it (WSS 1.1 §9.4 allows either), and gSOAP 2.8's wsse plugin
-    /// fails to decrypt when both are present.
+    /// Without `key_info` the EncryptedData has no `ds:KeyInfo` pointing back at the
+    /// EncryptedKey: the EncryptedKey's ReferenceList already names it (WSS 1.1 §9.4 allows
+    /// either), and gSOAP 2.8's wsse plugin fails to decrypt when both are present. With it, a
+    /// `ds:KeyInfo` holding that SecurityTokenReference (as a SymmetricBinding's EncryptedData
+    /// name their key, or the DerivedKeyToken it comes from).
     pub(crate) fn encrypted_data(
         &self,
         key: &[u8],
         plaintext: &[u8],
         data_id: &str,
         element: bool,
+        key_info: Option<&StrRef<'_>>,
     ) -> Result<String, WssError> {
         let cipher = self.block.encrypt(key, plaintext)?;
         let mut w = XmlWriter::with_capacity(cipher.len() / 3 * 4 + 1024);
@@ -209,6 +268,11 @@ impl X509Encryptor {
         w.start_element(Name::new(XENC_NS, "EncryptionMethod"))?;
         w.attribute(Name::unqualified("Algorithm"), self.block.uri())?;
         w.end_element()?;
+        if let Some(r) = key_info {
+            w.start_element_prefixed(Name::new(DS_NS, "KeyInfo"), Some("ds"))?;
+            r.write(&mut w)?;
+            w.end_element()?;
+        }
         write_cipher_data(&mut w, &cipher)?;
         w.end_element()?; // EncryptedData
         Ok(w.into_string()?)
@@ -217,13 +281,17 @@ impl X509Encryptor {
     /// Writes the `xenc:EncryptedKey` (XML-Enc §3.5.1, WSS 1.1 §9.4.1) into a Security header
     /// being written by `w` (where `wsse` is in scope): `Id` = `key_id`, the key transport method
     /// (with a SHA-1 `ds:DigestMethod` for OAEP, XML-Enc §5.4.2), KeyInfo naming the recipient,
-    /// `wrapped` as CipherValue, and a ReferenceList with a DataReference to each of `data_ids`.
+    /// `wrapped` as CipherValue, and a ReferenceList with a DataReference to each of `data_ids`
+    /// (none when `data_ids` is empty: a standalone ReferenceList, or the EncryptedData's own
+    /// KeyInfo, then names the key). With [`KeyReference::DirectReference`] the recipient's
+    /// certificate is the BinarySecurityToken `token_id`.
     pub(crate) fn write_encrypted_key(
         &self,
         w: &mut XmlWriter,
         key_id: &str,
         data_ids: &[String],
         wrapped: &[u8],
+        token_id: Option<&str>,
     ) -> Result<(), WssError> {
         w.start_element_prefixed(Name::new(XENC_NS, "EncryptedKey"), Some("xenc"))?;
         w.attribute(Name::unqualified("Id"), key_id)?;
@@ -272,6 +340,15 @@ impl X509Encryptor {
                 w.end_element()?;
                 w.end_element()?;
             }
+            KeyReference::DirectReference if token_id.is_some() => {
+                w.start_element(Name::new(WSSE_NS, "Reference"))?;
+                w.attribute(
+                    Name::unqualified("URI"),
+                    &format!("#{}", token_id.unwrap_or_default()),
+                )?;
+                w.attribute(Name::unqualified("ValueType"), super::X509V3)?;
+                w.end_element()?;
+            }
             other => {
                 return Err(WssError::Encode(format!(
                     "an EncryptedKey cannot name its recipient by {other:?}"
@@ -281,14 +358,59 @@ impl X509Encryptor {
         w.end_element()?; // SecurityTokenReference
         w.end_element()?; // KeyInfo
         write_cipher_data(w, wrapped)?;
-        w.start_element(Name::new(XENC_NS, "ReferenceList"))?;
-        for data_id in data_ids {
-            w.start_element(Name::new(XENC_NS, "DataReference"))?;
-            w.attribute(Name::unqualified("URI"), &format!("#{data_id}"))?;
-            w.end_element()?;
+        if !data_ids.is_empty() {
+            write_reference_list(w, data_ids)?;
         }
-        w.end_element()?; // ReferenceList
         w.end_element()?; // EncryptedKey
+        Ok(())
+    }
+}
+
+/// `<xenc:ReferenceList>` with a DataReference to each of `data_ids` (XML-Enc §3.6), in an
+/// EncryptedKey or standing in the Security header (WSS 1.1 §9.4).
+pub(crate) fn write_reference_list(w: &mut XmlWriter, data_ids: &[String]) -> Result<(), WssError> {
+    w.start_element_prefixed(Name::new(XENC_NS, "ReferenceList"), Some("xenc"))?;
+    for data_id in data_ids {
+        w.start_element(Name::new(XENC_NS, "DataReference"))?;
+        w.attribute(Name::unqualified("URI"), &format!("#{data_id}"))?;
+        w.end_element()?;
+    }
+    w.end_element()?;
+    Ok(())
+}
+
+/// A `wsse:SecurityTokenReference` with a `wsse:Reference` to a token of the message (WSS 1.1
+/// §7.2): to an `xenc:EncryptedKey` (its `wsse11:TokenType` `#EncryptedKey`, WSS 1.1 §7.5) or to
+/// a `wsc:DerivedKeyToken` (its `ValueType`).
+pub(crate) enum StrRef<'a> {
+    /// `#Id` of an EncryptedKey.
+    EncryptedKey(&'a str),
+    /// `#Id` of a DerivedKeyToken, and the `ValueType` of its version.
+    DerivedKey(&'a str, &'static str),
+}
+
+impl StrRef<'_> {
+    /// Writes the SecurityTokenReference (the `wsse` prefix declared on it when not in scope).
+    pub(crate) fn write(&self, w: &mut XmlWriter) -> Result<(), WssError> {
+        w.start_element_prefixed(Name::new(WSSE_NS, "SecurityTokenReference"), Some("wsse"))?;
+        let (id, value_type) = match self {
+            StrRef::EncryptedKey(id) => {
+                w.declare_namespace("wsse11", super::WSSE11_NS)?;
+                w.attribute(
+                    Name::new(super::WSSE11_NS, "TokenType"),
+                    ENCRYPTED_KEY_TOKEN,
+                )?;
+                (*id, None)
+            }
+            StrRef::DerivedKey(id, value_type) => (*id, Some(*value_type)),
+        };
+        w.start_element(Name::new(WSSE_NS, "Reference"))?;
+        w.attribute(Name::unqualified("URI"), &format!("#{id}"))?;
+        if let Some(v) = value_type {
+            w.attribute(Name::unqualified("ValueType"), v)?;
+        }
+        w.end_element()?;
+        w.end_element()?;
         Ok(())
     }
 }

@@ -1,6 +1,7 @@
 //! Checks of a response's `wsse:Security` header against the client's inbound policy: the public
 //! entry point over [`verify`](super::verify), which does the work.
 
+use super::symmetric::RequestKey;
 use super::verify::{process, Processed};
 use super::{InboundReport, UtcTime, WssConfig, WssError};
 use crate::xml::Limits;
@@ -23,7 +24,11 @@ impl WssConfig {
     ///   must trust;
     /// - each `xenc:EncryptedKey` for this client is unwrapped with the
     ///   [`decrypt_with`](Self::decrypt_with) key and the EncryptedData it lists are decrypted
-    ///   (the decrypted envelope is what the client then reads).
+    ///   (the decrypted envelope is what the client then reads); an EncryptedKey without a
+    ///   ReferenceList keeps its key for the EncryptedData whose KeyInfo names it (by `#Id` or
+    ///   [`#EncryptedKeySHA1`](super::ENCRYPTED_KEY_SHA1)), which a standalone
+    ///   `xenc:ReferenceList` later in the header decrypts where it stands (WSS 1.1 §9.4), so a
+    ///   signature between the two is verified over the ciphertext it was made over.
     ///
     /// Then the policy: the Body (and the Timestamp, and each
     /// [`require_signed_header`](Self::require_signed_header)) covered by a trusted signature when
@@ -43,7 +48,7 @@ impl WssConfig {
     /// (here that is a [`WssError::SignatureConfirmationMismatch`] saying so).
     pub fn check_response(&self, envelope: &[u8], now: UtcTime) -> Result<InboundReport, WssError> {
         Ok(self
-            .check_response_with_limits(envelope, None, now, Limits::default())?
+            .check_response_with_limits(envelope, None, None, now, Limits::default())?
             .report)
     }
 
@@ -65,7 +70,13 @@ impl WssConfig {
         now: UtcTime,
     ) -> Result<InboundReport, WssError> {
         Ok(self
-            .check_response_with_limits(envelope, Some(request_signatures), now, Limits::default())?
+            .check_response_with_limits(
+                envelope,
+                Some(request_signatures),
+                None,
+                now,
+                Limits::default(),
+            )?
             .report)
     }
 
@@ -81,7 +92,7 @@ impl WssConfig {
         envelope: &[u8],
         now: UtcTime,
     ) -> Result<(InboundReport, String), WssError> {
-        let p = self.check_response_with_limits(envelope, None, now, Limits::default())?;
+        let p = self.check_response_with_limits(envelope, None, None, now, Limits::default())?;
         let doc = match p.decrypted {
             Some(d) => d,
             None => String::from_utf8_lossy(envelope).into_owned(),
@@ -90,11 +101,13 @@ impl WssConfig {
     }
 
     /// `sent`: the request's SignatureValues, when known (see
-    /// [`check_response_to`](Self::check_response_to)).
+    /// [`check_response_to`](Self::check_response_to)); `key`: the request key of a
+    /// SymmetricBinding, the only key a symmetric signature or encryption of the response may use.
     pub(crate) fn check_response_with_limits(
         &self,
         envelope: &[u8],
         sent: Option<&[Vec<u8>]>,
+        key: Option<&RequestKey>,
         now: UtcTime,
         limits: Limits,
     ) -> Result<Processed, WssError> {
@@ -104,7 +117,7 @@ impl WssConfig {
                 e.valid_up_to()
             ))
         })?;
-        process(self, text, sent, now, limits)
+        process(self, text, sent, key, now, limits)
     }
 }
 

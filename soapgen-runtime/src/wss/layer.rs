@@ -3,7 +3,7 @@
 //! response ([`WssConfig::check_response_to`]), registered by
 //! [`ClientBuilder::wss`](crate::ClientBuilder::wss).
 
-use super::{Outgoing, UtcTime, WssConfig, WssError, WSSE_NS, WSU_NS};
+use super::{Outgoing, Sent, UtcTime, WssConfig, WssError, WSSE_NS, WSU_NS};
 use crate::error::{EncodeError, Error};
 use crate::fault::{Fault, FaultSecurity};
 use crate::message::{
@@ -24,7 +24,7 @@ impl MessageLayer for WssConfig {
             version: call.operation.version,
             env_prefix: String::new(),
             content_start: None,
-            signature_values: Vec::new(),
+            sent: Sent::default(),
             failure: None,
             verified: false,
         })))
@@ -32,16 +32,16 @@ impl MessageLayer for WssConfig {
 }
 
 /// One secured exchange: the Security block being written, the envelope's version and
-/// namespace prefix, where the Body's content starts when it is encrypted, the request's
-/// SignatureValues (which the response's SignatureConfirmations echo, WSS 1.1 §8.5), and what
-/// the response's check found.
+/// namespace prefix, where the Body's content starts when it is encrypted, what the request left
+/// for its response's check (its SignatureValues, which the response's SignatureConfirmations
+/// echo, WSS 1.1 §8.5; a SymmetricBinding's request key), and what the response's check found.
 #[derive(Debug)]
 struct Secured {
     out: Outgoing,
     version: SoapVersion,
     env_prefix: String,
     content_start: Option<usize>,
-    signature_values: Vec<Vec<u8>>,
+    sent: Sent,
     /// Why the response failed the inbound policy.
     failure: Option<WssError>,
     /// The response met the inbound policy.
@@ -89,9 +89,9 @@ impl LayerCall for Secured {
                  send the data inline, or do not encrypt",
             ));
         }
-        self.signature_values =
-            self.out
-                .finish(self.version, &self.env_prefix, &mut message.envelope)?;
+        self.sent = self
+            .out
+            .finish(self.version, &self.env_prefix, &mut message.envelope)?;
         Ok(())
     }
 
@@ -105,7 +105,8 @@ impl LayerCall for Secured {
         let cfg = self.out.config();
         match cfg.check_response_with_limits(
             &doc,
-            Some(&self.signature_values),
+            Some(&self.sent.signature_values),
+            self.sent.request_key.as_ref(),
             UtcTime::now(),
             response.limits,
         ) {

@@ -52,12 +52,14 @@ mod config;
 mod decrypt;
 mod dn;
 mod encrypt;
+mod endorse;
 mod header;
 mod inbound;
 mod layer;
 mod policy;
 mod rsa_sha1;
 mod sign;
+mod symmetric;
 mod time;
 mod timestamp;
 mod trust;
@@ -73,24 +75,28 @@ pub(crate) use bytes::{base64, hex, random_bytes};
 pub use c14n::{canonicalize, exclusive_c14n, C14nMethod};
 pub use c14n::{C14N_10, C14N_11};
 pub use config::{WssConfig, DEFAULT_MAX_SIGNATURE_REFERENCES, DEFAULT_MIN_RSA_KEY_BITS};
-pub use encrypt::{EncryptionOrder, X509Encryptor, ENCRYPTED_KEY_TOKEN};
+pub use encrypt::{EncryptionOrder, X509Encryptor, ENCRYPTED_KEY_SHA1, ENCRYPTED_KEY_TOKEN};
+pub use endorse::Endorsement;
 pub use policy::AlgorithmPolicy;
 pub use sign::{
     DigestAlgorithm, KeyReference, SignatureAlgorithm, X509Signer, DS_NS, EXC_C14N,
     THUMBPRINT_SHA1, X509V3, X509_SKI,
 };
+pub use symmetric::{
+    SecureConversation, SymmetricBinding, DEFAULT_LABEL, HMAC_SHA1, WSC_13_NS, WSC_2005_NS,
+};
 pub use time::UtcTime;
 pub use timestamp::Timestamp;
 pub use trust::TrustStore;
 pub use username::{PasswordType, UsernameToken};
-pub use verify::{InboundReport, MessagePart, STR_TRANSFORM, X509_PKCS7, X509_PKIPATH};
+pub use verify::{InboundReport, Layout, MessagePart, STR_TRANSFORM, X509_PKCS7, X509_PKIPATH};
 pub use x509::{Certificate, X509Credential};
 pub use xmlenc::{
     BlockEncryption, KeyTransport, MGF1_SHA1, RSA_OAEP_XENC11, XENC11_NS, XENC_CONTENT,
     XENC_ELEMENT, XENC_NS,
 };
 
-pub(crate) use header::Outgoing;
+pub(crate) use header::{Outgoing, Sent};
 
 /// The `wsse` namespace of WSS 1.0 (WSS 1.1 §4, "oasis-200401-wss-wssecurity-secext-1.0.xsd").
 pub const WSSE_NS: &str =

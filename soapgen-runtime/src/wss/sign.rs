@@ -176,6 +176,15 @@ pub struct X509Signer {
     pub(crate) key_reference: KeyReference,
     /// Header blocks signed besides the Body and Timestamp: (namespace, local name).
     pub(crate) headers: Vec<(String, String)>,
+    /// Whether the signature also covers the BinarySecurityToken of the signer's certificate
+    /// (WS-SecurityPolicy 1.2 §6.5 `sp:ProtectTokens`).
+    pub(crate) protect_token: bool,
+    /// Whether the signature also covers the UsernameToken (WS-SecurityPolicy 1.2 §8.2
+    /// `sp:SignedSupportingTokens`).
+    pub(crate) sign_username_token: bool,
+    /// The certificates that issued the signer's, from its issuer toward the trust anchor, when
+    /// its token is a PKIPath (X.509 Token Profile 1.1 §3.1).
+    pub(crate) pki_path: Option<Vec<super::Certificate>>,
 }
 
 impl X509Signer {
@@ -189,6 +198,9 @@ impl X509Signer {
             digest: DigestAlgorithm::default(),
             key_reference: KeyReference::default(),
             headers: Vec::new(),
+            protect_token: false,
+            sign_username_token: false,
+            pki_path: None,
         }
     }
 
@@ -238,6 +250,60 @@ impl X509Signer {
         }
         self.key_reference = reference;
         Ok(self)
+    }
+
+    /// Also signs the token of the signature (WS-SecurityPolicy 1.2 §6.5 `sp:ProtectTokens`):
+    /// one more Reference, after the Timestamp's, to the `wsse:BinarySecurityToken` carrying the
+    /// certificate, by its `wsu:Id`, with the exclusive C14N transform. Default `false`. It also
+    /// makes the inbound policy require responses whose signature covers its own token
+    /// ([`WssConfig::require_protected_token`](super::WssConfig::require_protected_token)).
+    ///
+    /// Only a token in the message can be covered so: with another
+    /// [`key_reference`](Self::key_reference) than [`KeyReference::DirectReference`] every
+    /// request fails with [`WssError::Encode`].
+    pub fn protect_token(mut self, on: bool) -> Self {
+        self.protect_token = on;
+        self
+    }
+
+    /// Also signs the request's `wsse:UsernameToken` (WS-SecurityPolicy 1.2 §8.2
+    /// `sp:SignedSupportingTokens`; with
+    /// [`X509Encryptor::encrypt_username_token`](super::X509Encryptor::encrypt_username_token),
+    /// §8.5 `sp:SignedEncryptedSupportingTokens`, the plaintext token is signed, then encrypted):
+    /// one more Reference, to the token's `wsu:Id`, with the exclusive C14N transform. Default
+    /// `false`. A request without a UsernameToken
+    /// ([`WssConfig::username_token`](super::WssConfig::username_token)), or whose encrypted
+    /// token follows the Signature ([`EncryptionOrder::EncryptThenSign`](super::EncryptionOrder)),
+    /// fails with [`WssError::Encode`].
+    pub fn sign_username_token(mut self, on: bool) -> Self {
+        self.sign_username_token = on;
+        self
+    }
+
+    /// Whether the signature covers the UsernameToken
+    /// ([`sign_username_token`](Self::sign_username_token)).
+    pub fn signs_username_token(&self) -> bool {
+        self.sign_username_token
+    }
+
+    /// Sends the signer's certificate path instead of its certificate alone (X.509 Token Profile
+    /// 1.1 §3.1; WS-SecurityPolicy 1.2 §5.4.3 `sp:WssX509PkiPathV1Token11`): the
+    /// `wsse:BinarySecurityToken` has `ValueType` [`X509_PKIPATH`](super::X509_PKIPATH) and holds
+    /// a DER `PkiPath` (`SEQUENCE OF Certificate`) of `issuers` — the certificates that issued the
+    /// signer's, from its issuer up toward the trust anchor, as a recipient needs them to build
+    /// the path — written anchor-most first and the signer's certificate last; the KeyInfo's
+    /// DirectReference carries the same ValueType. `issuers` may be empty (the path is then the
+    /// certificate alone). Sets the key reference to [`KeyReference::DirectReference`]; a later
+    /// [`key_reference`](Self::key_reference) to another form sends no token at all.
+    pub fn pki_path(mut self, issuers: Vec<super::Certificate>) -> Self {
+        self.pki_path = Some(issuers);
+        self.key_reference = KeyReference::DirectReference;
+        self
+    }
+
+    /// Whether the signature covers its own token ([`protect_token`](Self::protect_token)).
+    pub fn protects_token(&self) -> bool {
+        self.protect_token
     }
 
     /// The SignatureMethod (default: RSA-SHA256 for an RSA key, the ECDSA method of the curve

@@ -2,7 +2,9 @@
 //! client is processed element by element in document order (WSS 1.1 §5: each element was
 //! prepended, so document order undoes them): Timestamps read, BinarySecurityTokens collected,
 //! signatures verified (XML-DSig §3.2 core validation, restricted to what WSS needs), EncryptedKeys
-//! unwrapped and the EncryptedData they list decrypted in place (XML-Enc §4.2). Then the policy
+//! unwrapped and the EncryptedData they list decrypted in place (XML-Enc §4.2), standalone
+//! ReferenceLists decrypted with the keys their EncryptedData name (WSS 1.1 §9.4), each where it
+//! stands: a signature before a ReferenceList covers the ciphertext. Then the policy
 //! is checked against what was found, by position in the envelope: the signed Body is the
 //! envelope's one Body, the signed Timestamp the one in this Security header (signature wrapping
 //! defence), with every Id in the document unique.
@@ -11,6 +13,7 @@ use std::borrow::Cow;
 
 use crate::xml::read::tree::Node;
 
+use super::symmetric::RequestKey;
 use super::{
     Certificate, Timestamp, UtcTime, WssConfig, WssError, DS_NS, PASSWORD_DIGEST, PASSWORD_TEXT,
     WSSE11_NS, WSSE_NS, WSU_NS,
@@ -20,15 +23,19 @@ use crate::xml::Limits;
 pub(crate) use super::xmlenc::XENC_NS;
 
 mod algorithms;
+mod derived;
 mod document;
 mod keyinfo;
+mod layout;
 mod signature;
 mod tokens;
 
+pub(crate) use derived::symmetric_key;
 pub use document::MessagePart;
 pub(crate) use document::{base64, child, elements, malformed, path, text};
 use document::{ids, parse, position, shape};
 pub(crate) use document::{Ids, Shape};
+pub use layout::Layout;
 
 use signature::verify_signature;
 pub use signature::STR_TRANSFORM;
@@ -87,24 +94,37 @@ struct State {
     username_created: Option<UtcTime>,
     unverified: usize,
     passes: usize,
-    /// The `wsse11:SignatureConfirmation`s of the header: (wsu:Id, decoded Value, path).
-    confirmations: Vec<(Option<String>, Option<Vec<u8>>, String)>,
+    /// The `wsse11:SignatureConfirmation`s of the header.
+    confirmations: Vec<Confirmation>,
     /// The wsu:Ids of the SignatureConfirmations a verified signature covered.
     signed_confirmations: Vec<String>,
+    /// Keys of EncryptedKeys without a ReferenceList, for the standalone ReferenceLists after
+    /// them (WSS 1.1 §9.4).
+    keys: super::decrypt::KeyRing,
+    /// The first verified signature whose token, in the message, it does not cover.
+    unprotected_token: Option<String>,
+    /// The request key of a SymmetricBinding: the only key symmetric signatures and encryption
+    /// of the response may use.
+    request_key: Option<RequestKey>,
 }
 
 /// Runs the whole inbound processing of `envelope` (UTF-8) at `now`.
 ///
-/// `sent`: the request's raw SignatureValues, when known (WSS 1.1 §8.5).
+/// `sent`: the request's raw SignatureValues, when known (WSS 1.1 §8.5); `key`: the request key
+/// of a SymmetricBinding.
 pub(crate) fn process(
     cfg: &WssConfig,
     envelope: &str,
     sent: Option<&[Vec<u8>]>,
+    key: Option<&RequestKey>,
     now: UtcTime,
     limits: Limits,
 ) -> Result<Processed, WssError> {
     let mut doc: Cow<'_, str> = Cow::Borrowed(envelope);
-    let mut st = State::default();
+    let mut st = State {
+        request_key: key.cloned(),
+        ..State::default()
+    };
     let mut report = InboundReport::default();
     loop {
         st.passes += 1;
@@ -120,6 +140,9 @@ pub(crate) fn process(
         report.security_header = shape.security.is_some();
         let mut replaced = None;
         if let Some(sec) = shape.security {
+            if st.passes == 1 {
+                layout::check(cfg.required_layout(), sec, &ids)?;
+            }
             let (tokens, sent_chain) = cached_tokens(sec, cfg.certificate_cache())?;
             let children: Vec<Node<'_, '_>> = sec.children().filter(Node::is_element).collect();
             while let Some(child) = children.get(st.cursor).copied() {
@@ -144,46 +167,44 @@ pub(crate) fn process(
                             &ids,
                             (&tokens, &sent_chain),
                             child,
+                            st.request_key.as_ref(),
                             now,
                         )?;
-                        st.wrapped_body |= v.wrapped_body;
-                        st.signed_confirmations.extend(v.confirmations);
-                        st.signature_values.push(v.value);
-                        for p in v.parts {
-                            st.signed.push((p, v.signer.clone()));
-                        }
+                        record_signature(cfg, &mut st, v, child);
                     }
                     (WSSE_NS, "UsernameToken") => read_username(cfg, child, &mut st, now)?,
                     (WSSE11_NS, "SignatureConfirmation") => {
-                        let value = match child.attribute("Value") {
-                            None => None,
-                            Some(v) => {
-                                let compact: Vec<u8> =
-                                    v.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-                                Some(crate::base64::decode(&compact).map_err(|e| {
-                                    WssError::SignatureConfirmationMismatch(format!(
-                                        "the Value of {} is not base64: {e}",
-                                        position(child)
-                                    ))
-                                })?)
-                            }
-                        };
-                        let id = child.attribute((WSU_NS, "Id")).map(str::to_owned);
-                        st.confirmations.push((id, value, position(child)));
+                        st.confirmations.push(read_confirmation(child)?);
                     }
                     (XENC_NS, "EncryptedKey") => {
-                        let edits =
-                            super::decrypt::encrypted_key(cfg, &shape, &ids, &tokens, child)?;
+                        let later = super::decrypt::listed_by(&children[st.cursor..], &ids);
+                        let edits = super::decrypt::encrypted_key(
+                            cfg,
+                            &shape,
+                            &ids,
+                            &tokens,
+                            child,
+                            &later,
+                            &mut st.keys,
+                        )?;
                         if !edits.is_empty() {
                             replaced = Some(edits);
                             break;
                         }
                     }
                     (XENC_NS, "ReferenceList") => {
-                        return Err(malformed(
+                        let edits = super::decrypt::reference_list(
+                            cfg,
+                            &shape,
+                            &ids,
+                            &tokens,
                             child,
-                            "a ReferenceList outside an EncryptedKey (a key agreed out of band) is not supported",
-                        ))
+                            (&st.keys, st.request_key.as_ref()),
+                        )?;
+                        if !edits.is_empty() {
+                            replaced = Some(edits);
+                            break;
+                        }
                     }
                     // BinarySecurityTokens were collected above; other elements
                     // (SecurityTokenReference, …) carry nothing to check.
@@ -231,6 +252,46 @@ pub(crate) fn process(
             Cow::Borrowed(_) => None,
         },
     })
+}
+
+/// What the verified signature `sig` covered, into the state.
+fn record_signature(cfg: &WssConfig, st: &mut State, v: signature::Verified, sig: Node<'_, '_>) {
+    // (Its position only when it will be reported: finding the line and column costs a scan of
+    // the document.)
+    if v.token_covered == Some(false)
+        && cfg.requires_protected_token()
+        && st.unprotected_token.is_none()
+    {
+        st.unprotected_token = Some(position(sig));
+    }
+    st.wrapped_body |= v.wrapped_body;
+    st.signed_confirmations.extend(v.confirmations);
+    st.signature_values.push(v.value);
+    for p in v.parts {
+        st.signed.push((p, v.signer.clone()));
+    }
+}
+
+/// A `wsse11:SignatureConfirmation` of the header: (wsu:Id, decoded Value, path).
+type Confirmation = (Option<String>, Option<Vec<u8>>, String);
+
+/// A `wsse11:SignatureConfirmation` (WSS 1.1 §8.5): its `wsu:Id`, its decoded `Value` (none
+/// for an unsigned request's), and where it is.
+fn read_confirmation(n: Node<'_, '_>) -> Result<Confirmation, WssError> {
+    let value = match n.attribute("Value") {
+        None => None,
+        Some(v) => {
+            let compact: Vec<u8> = v.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+            Some(crate::base64::decode(&compact).map_err(|e| {
+                WssError::SignatureConfirmationMismatch(format!(
+                    "the Value of {} is not base64: {e}",
+                    position(n)
+                ))
+            })?)
+        }
+    };
+    let id = n.attribute((WSU_NS, "Id")).map(str::to_owned);
+    Ok((id, value, position(n)))
 }
 
 fn check_policy(
@@ -294,8 +355,28 @@ fn check_policy(
             }
         }
     }
+    if cfg.requires_protected_token() {
+        if let Some(at) = &st.unprotected_token {
+            return Err(WssError::NotSigned {
+                part: "signing token (sp:ProtectTokens)".to_owned(),
+                detail: format!(
+                    " (the signature at {at} does not cover the BinarySecurityToken its KeyInfo references)"
+                ),
+            });
+        }
+    }
     if cfg.requires_signature_confirmation() {
         report.confirmed_signatures = check_confirmations(cfg, st, sent)?;
+    }
+    if cfg.requires_signature()
+        && cfg.requires_encrypted_signature()
+        && !st
+            .decrypted
+            .contains(&MessagePart::SecurityToken("Signature".to_owned()))
+    {
+        return Err(WssError::NotEncrypted(
+            "Signature (sp:EncryptSignature)".to_owned(),
+        ));
     }
     if cfg.requires_encryption() && !st.decrypted.contains(&MessagePart::Body) {
         return Err(WssError::NotEncrypted("Body".to_owned()));

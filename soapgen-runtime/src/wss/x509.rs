@@ -18,7 +18,7 @@ use super::WssError;
 mod chain;
 mod credential;
 
-pub(crate) use chain::{pkcs7_certificates, pki_path};
+pub(crate) use chain::{pkcs7_certificates, pki_path, pki_path_der};
 use credential::read_pkcs12;
 pub use credential::X509Credential;
 

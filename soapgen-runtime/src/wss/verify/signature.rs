@@ -6,9 +6,11 @@
 use std::collections::HashMap;
 
 use super::algorithms::{check_key_size, digest_algorithm, known_signature_method, rsa_pss_params};
+use super::derived::symmetric_key;
 use super::document::{base64, child, elements, malformed, path, Ids, MessagePart, Shape};
 use super::keyinfo::{dereference_str, signer_certificate};
 use crate::wss::policy as alg;
+use crate::wss::symmetric::{hmac_sha1_verify, RequestKey, HMAC_SHA1};
 use crate::wss::trust::verify_with_certificate;
 use crate::wss::{
     canonicalize, AlgorithmPolicy, C14nMethod, Certificate, UtcTime, WssConfig, WssError, DS_NS,
@@ -29,10 +31,20 @@ pub(super) struct Verified {
     pub(super) wrapped_body: bool,
     /// The wsu:Ids of the Security header's SignatureConfirmations it covered.
     pub(super) confirmations: Vec<String>,
+    /// Whether a Reference covers the token its KeyInfo points at in the message (directly, or
+    /// through the STR-Transform; WS-SecurityPolicy 1.2 §6.5 `sp:ProtectTokens`); `None` when
+    /// the key is not a token of the message (a KeyIdentifier, an IssuerSerial).
+    pub(super) token_covered: Option<bool>,
 }
 
 /// XML-DSig §3.2 core validation of one `ds:Signature`, restricted to what WSS 1.1 §8 uses, with
 /// the key resolved from its KeyInfo and trusted by the client's TrustStore.
+///
+/// A symmetric signature (HMAC-SHA1, XML-DSig §6.3.1) is verified only under a SymmetricBinding,
+/// with the request key `request_key` or a key derived from it (WS-SecurityPolicy 1.2 §7.4), its
+/// value compared in constant time; its signer is then the binding's service certificate, whose
+/// key alone could unwrap the request key.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn verify_signature(
     cfg: &WssConfig,
     doc: &str,
@@ -40,33 +52,71 @@ pub(super) fn verify_signature(
     ids: &Ids<'_, '_>,
     (tokens, sent_chain): (&HashMap<String, Certificate>, &[Certificate]),
     sig: Node<'_, '_>,
+    request_key: Option<&RequestKey>,
     now: UtcTime,
 ) -> Result<Verified, WssError> {
     let (signed_info, value_node, key_info) = signature_children(sig)?;
     let (si_c14n, method_uri, references) = signed_info_of(cfg, signed_info)?;
-
-    // The key, and whether it is trusted: before any digest work.
-    let signer = signer_certificate(cfg, key_info, tokens, sig)?;
-    let verification = check_key_size(cfg, &signer, method_uri)?;
-    cfg.trust_store()
-        .check_with_chain(&signer, sent_chain, now)?;
-
-    // SignatureValue over the canonical SignedInfo.
     let value = base64(value_node).map_err(|r| malformed(value_node, &r))?;
     // One buffer for every canonical form of this signature, as large as the envelope: the
     // canonical Body is about that size, and grows no more.
     let mut buf = Vec::with_capacity(doc.len());
-    si_c14n.apply(doc, signed_info, &mut buf)?;
-    verify_with_certificate(&signer, verification, &buf, &value)
-        .map_err(WssError::InvalidSignature)?;
+    let signer = if method_uri == HMAC_SHA1 {
+        let binding = cfg
+            .symmetric_binding()
+            .ok_or_else(|| WssError::AlgorithmNotAllowed {
+                role: "SignatureMethod",
+                uri: format!(
+                    "{method_uri} (HMAC signatures are refused without a SymmetricBinding)"
+                ),
+            })?;
+        let str_node = key_info
+            .and_then(|k| child(k, WSSE_NS, "SecurityTokenReference"))
+            .ok_or_else(|| {
+                WssError::UntrustedKey(
+                    "a symmetric signature without a SecurityTokenReference".to_owned(),
+                )
+            })?;
+        let key = symmetric_key(str_node, ids, request_key)?;
+        si_c14n.apply(doc, signed_info, &mut buf)?;
+        if !hmac_sha1_verify(&key, &buf, &value) {
+            return Err(WssError::InvalidSignature(
+                "the HMAC-SHA1 SignatureValue does not match".to_owned(),
+            ));
+        }
+        binding.recipient().clone()
+    } else {
+        // The key, and whether it is trusted: before any digest work.
+        let signer = signer_certificate(cfg, key_info, tokens, sig)?;
+        let verification = check_key_size(cfg, &signer, method_uri)?;
+        cfg.trust_store()
+            .check_with_chain(&signer, sent_chain, now)?;
+        // SignatureValue over the canonical SignedInfo.
+        si_c14n.apply(doc, signed_info, &mut buf)?;
+        verify_with_certificate(&signer, verification, &buf, &value)
+            .map_err(WssError::InvalidSignature)?;
+        signer
+    };
 
     // Each Reference.
     let mut parts = Vec::with_capacity(references.len());
     let mut wrapped_body = false;
     let mut confirmations = Vec::new();
     let policy = cfg.algorithm_policy();
+    let token = key_info
+        .and_then(|k| child(k, WSSE_NS, "SecurityTokenReference"))
+        .and_then(|s| child(s, WSSE_NS, "Reference"))
+        .and_then(|r| r.attribute("URI"))
+        .and_then(|u| u.strip_prefix('#'))
+        .and_then(|id| ids.get(id).copied());
+    let mut token_covered = token.map(|_| false);
     for r in references {
         let (id, target) = reference_target(r, doc, ids, policy, &mut buf)?;
+        if let (Some(t), Some(covered)) = (token, token_covered.as_mut()) {
+            *covered |= target == t
+                || (target.has_tag_name((WSSE_NS, "SecurityTokenReference"))
+                    && dereference_str(target, ids).ok() == Some(t));
+        }
         let part = classify(target, shape);
         if matches!(&part, MessagePart::Other(_)) && target.tag_name().name() == "Body" {
             wrapped_body = true;
@@ -87,6 +137,7 @@ pub(super) fn verify_signature(
         value,
         wrapped_body,
         confirmations,
+        token_covered,
     })
 }
 
@@ -140,7 +191,10 @@ fn signed_info_of<'a, 'i>(
         .filter(|n| n.has_tag_name((DS_NS, "SignatureMethod")))
         .ok_or_else(|| malformed(signed_info, "no SignatureMethod"))?;
     let mut method_uri = method.attribute("Algorithm").unwrap_or("");
-    if child(method, DS_NS, "HMACOutputLength").is_some() || method_uri.contains("hmac") {
+    let symmetric = method_uri == HMAC_SHA1 && cfg.symmetric_binding().is_some();
+    if child(method, DS_NS, "HMACOutputLength").is_some()
+        || (method_uri.contains("hmac") && !symmetric)
+    {
         return Err(WssError::AlgorithmNotAllowed {
             role: "SignatureMethod",
             uri: format!(
@@ -148,7 +202,9 @@ fn signed_info_of<'a, 'i>(
             ),
         });
     }
-    if method_uri == alg::RSA_PSS && policy.allows(alg::RSA_PSS) {
+    if symmetric {
+        // Checked against the request key in verify_signature.
+    } else if method_uri == alg::RSA_PSS && policy.allows(alg::RSA_PSS) {
         // RFC 6931 §2.3.10: the parameters say which PSS; verified as that §2.3.11 method.
         method_uri = rsa_pss_params(method)?;
     } else if !known_signature_method(method_uri) || !policy.allows(method_uri) {

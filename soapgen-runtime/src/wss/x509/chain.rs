@@ -58,6 +58,35 @@ pub(super) fn der_certificates(
     Ok(out)
 }
 
+/// The DER `PkiPath` (`SEQUENCE OF Certificate`, X.509 Token Profile 1.1 §3.1) of `path`, in the
+/// order given (a path is written from the certificate nearest the trust anchor to the end
+/// entity, leaf last).
+pub(crate) fn pki_path_der(path: &[&Certificate]) -> Vec<u8> {
+    let len: usize = path.iter().map(|c| c.der().len()).sum();
+    let mut out = sequence_header(len);
+    out.reserve(len);
+    for c in path {
+        out.extend_from_slice(c.der());
+    }
+    out
+}
+
+/// The tag and definite length (X.690 §8.1.3) of a DER SEQUENCE of `len` content bytes.
+fn sequence_header(len: usize) -> Vec<u8> {
+    let mut out = vec![0x30];
+    match u8::try_from(len) {
+        Ok(short) if short < 0x80 => out.push(short),
+        _ => {
+            let bytes = len.to_be_bytes();
+            let skip = bytes.iter().take_while(|b| **b == 0).count();
+            // At most 8 length bytes: the count fits the low 7 bits.
+            out.push(0x80 | u8::try_from(bytes.len() - skip).unwrap_or(0x7f));
+            out.extend_from_slice(&bytes[skip..]);
+        }
+    }
+    out
+}
+
 /// The certificates of an ASN.1 `PkiPath` (`SEQUENCE OF Certificate`, X.509 Token Profile 1.1
 /// §3.1), in order.
 pub(crate) fn pki_path(der: &[u8], name: &str) -> Result<Vec<Certificate>, WssError> {
@@ -106,5 +135,25 @@ pub(crate) fn pkcs7_certificates(der: &[u8], name: &str) -> Result<Vec<Certifica
     match der_tlv(signed_data) {
         Some((0xa0, certificates, _, _)) => der_certificates(certificates, name),
         _ => Ok(Vec::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sequence_lengths_read_back() {
+        // Each DER length form: short, one length byte, two, three.
+        for len in [0usize, 0x7f, 0x80, 0xff, 0x100, 0xffff, 0x1_0000] {
+            let mut tlv = sequence_header(len);
+            tlv.resize(tlv.len() + len, 0);
+            let (tag, content, whole, rest) = der_tlv(&tlv).expect("a TLV");
+            assert_eq!(
+                (tag, content.len(), whole.len(), rest.len()),
+                (0x30, len, tlv.len(), 0)
+            );
+        }
+        assert_eq!(pki_path_der(&[]), vec![0x30, 0x00]);
     }
 }

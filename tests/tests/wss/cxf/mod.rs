@@ -11,9 +11,14 @@
 //! * `DoubleItAsymmetricSHA256Port` (Basic128Sha256: SHA-256 digests) both ways, and
 //!   `DoubleItTransportEndorsingPort` (HTTPS with an endorsing X.509 signature; its responses
 //!   carry a Timestamp, TLS protects them).
-//! * Not yet both ways: `DoubleItAsymmetricEncryptBeforeSigningPort` (encrypt, then sign; the
-//!   service's certificate in its responses): CXF accepts soapgen's request, soapgen cannot read
-//!   the response (see [`asymmetric_encrypt_before_signing_request_accepted`]).
+//! * In [`symmetric`]: the SymmetricBinding ports with an X.509 ProtectionToken (HMAC-SHA1, the
+//!   request key wrapped for the service, derived keys), both ways.
+//! * In [`protection`], both ways: `DoubleItAsymmetricEncryptBeforeSigningPort` (encrypt, then
+//!   sign; the Body's key of the responses named by a standalone ReferenceList after the
+//!   signature), `DoubleItAsymmetricEncryptSignaturePort` (`sp:EncryptSignature`),
+//!   `DoubleItAsymmetricProtectTokensPort`, `DoubleItAsymmetricUsernameTokenPort` (an encrypted
+//!   UsernameToken), `DoubleItAsymmetricPKIPathPort`, `DoubleItAsymmetricEndorsingPort`, and the
+//!   Security header layouts.
 //! * Requests that break a policy, refused by CXF with its fault naming the assertion not met.
 //!
 //! One CXF peer serves every test of this binary: it publishes all ports of both WSDLs (and of
@@ -26,13 +31,16 @@ use soapgen_runtime::fault::Fault;
 use soapgen_runtime::transport::TrustAnchors;
 use soapgen_runtime::wss::{
     BlockEncryption, DigestAlgorithm, EncryptionOrder, KeyReference, KeyTransport,
-    SignatureAlgorithm, TrustStore, UsernameToken, WssConfig, WssError, X509Encryptor, X509Signer,
+    SignatureAlgorithm, TrustStore, UsernameToken, WssConfig, X509Encryptor, X509Signer,
 };
 use soapgen_runtime::{soap_client, Client, Error};
 use soapgen_tests::peers::{self, Peer};
 use soapgen_tests::pki::{self, test_pki};
 use soapgen_tests::recording::Recording;
 use soapgen_tests::wss::{cert, credential, path_str, strs, STOREPASS};
+
+mod protection;
+mod symmetric;
 
 /// The DoubleIt portType of the corpus's `DoubleItLogical.wsdl`: document/literal wrapped, the
 /// wrappers' children unqualified (the schema has no `elementFormDefault`), `soapAction=""`.
@@ -132,9 +140,22 @@ fn tls_keystore() -> std::path::PathBuf {
 /// `DoubleIt(number)` at `url` through a client configured with `wss`: over plain HTTP through a
 /// [`Recording`] transport, over HTTPS with the test CA as trust anchor. The result, and what went
 /// over the wire (plain HTTP only) for failure messages.
-async fn double_it(url: &str, wss: WssConfig, number: i32) -> (Result<i32, Error>, String) {
+pub(super) async fn double_it(
+    url: &str,
+    wss: WssConfig,
+    number: i32,
+) -> (Result<i32, Error>, String) {
+    double_it_via(url, wss, number, Arc::new(Recording::new())).await
+}
+
+/// [`double_it`] through `recording` (over plain HTTP).
+pub(super) async fn double_it_via(
+    url: &str,
+    wss: WssConfig,
+    number: i32,
+    recording: Arc<Recording>,
+) -> (Result<i32, Error>, String) {
     let builder = Client::builder(url).wss(wss);
-    let recording = Arc::new(Recording::new());
     let client = if url.starts_with("https:") {
         builder.trust_anchors(TrustAnchors::from_pem(&test_pki().read("ca.pem")).expect("ca.pem"))
     } else {
@@ -154,12 +175,16 @@ async fn double_it(url: &str, wss: WssConfig, number: i32) -> (Result<i32, Error
 
 /// `DoubleIt(number)` that must succeed: `2 × number`, or a panic with the error, the exchange and
 /// CXF's log.
-async fn doubled(url: String, wss: WssConfig, number: i32) -> i32 {
+pub(super) async fn doubled(url: String, wss: WssConfig, number: i32) -> i32 {
     doubled_on_the_wire(url, wss, number).await.0
 }
 
 /// [`doubled`], and the request and the response as recorded (plain HTTP only).
-async fn doubled_on_the_wire(url: String, wss: WssConfig, number: i32) -> (i32, String, String) {
+pub(super) async fn doubled_on_the_wire(
+    url: String,
+    wss: WssConfig,
+    number: i32,
+) -> (i32, String, String) {
     let (result, wire) = double_it(&url, wss, number).await;
     let value = result
         .unwrap_or_else(|e| panic!("{url}: {e}\n{wire}\n--- CXF ---\n{}", cxf().stderr_output()));
@@ -172,7 +197,7 @@ async fn doubled_on_the_wire(url: String, wss: WssConfig, number: i32) -> (i32, 
 
 /// The SOAP fault CXF answered `DoubleIt(number)` with, sent with `wss`; a panic if the call did
 /// not end in a fault.
-async fn refused(url: String, wss: WssConfig, number: i32) -> Fault {
+pub(super) async fn refused(url: String, wss: WssConfig, number: i32) -> Fault {
     match double_it(&url, wss, number).await {
         (Ok(v), wire) => panic!("{url}: CXF accepted the request ({v})\n{wire}"),
         (Err(e), wire) => match e.fault() {
@@ -186,11 +211,24 @@ async fn refused(url: String, wss: WssConfig, number: i32) -> Fault {
 }
 
 /// The reason of the fault of [`refused`].
-async fn fault_reason(url: String, wss: WssConfig, number: i32) -> String {
+pub(super) async fn fault_reason(url: String, wss: WssConfig, number: i32) -> String {
     refused(url, wss, number).await.reason
 }
 
-fn x509_port(port: &str) -> String {
+/// CXF's log once it holds `line` (CXF may log a refusal after it has sent the fault), or as it
+/// is after 10 s.
+pub(super) async fn cxf_log_with(line: &str) -> String {
+    for _ in 0..100 {
+        let log = cxf().stderr_output();
+        if log.contains(line) {
+            return log;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    cxf().stderr_output()
+}
+
+pub(super) fn x509_port(port: &str) -> String {
     cxf().url(&format!("/DoubleItX509/{port}"))
 }
 
@@ -201,7 +239,7 @@ fn x509_port(port: &str) -> String {
 /// service's certificate, named by `recipient` (the RecipientToken is `Never` included). The
 /// responses must be signed by the service (its certificate known, as it is not sent) and encrypted
 /// for the client, with a Timestamp.
-fn asymmetric_basic128(recipient: KeyReference, order: EncryptionOrder) -> WssConfig {
+pub(super) fn asymmetric_basic128(recipient: KeyReference, order: EncryptionOrder) -> WssConfig {
     WssConfig::new()
         .timestamp(Duration::from_secs(300))
         .sign(
@@ -209,14 +247,7 @@ fn asymmetric_basic128(recipient: KeyReference, order: EncryptionOrder) -> WssCo
                 .signature_algorithm(SignatureAlgorithm::RsaSha1)
                 .digest(DigestAlgorithm::Sha1),
         )
-        .encrypt(
-            X509Encryptor::new(cert("server.pem"))
-                .block_encryption(BlockEncryption::Aes128Cbc)
-                .key_transport(KeyTransport::RsaOaepMgf1Sha1)
-                .key_reference(recipient)
-                .expect("the server certificate has what the reference needs")
-                .order(order),
-        )
+        .encrypt(basic128_encryptor(recipient, order))
         .trust(
             TrustStore::new()
                 .anchor(cert("ca.pem"))
@@ -225,6 +256,17 @@ fn asymmetric_basic128(recipient: KeyReference, order: EncryptionOrder) -> WssCo
         .require_timestamp(true)
         .require_signature(true)
         .require_encryption(true)
+}
+
+/// Basic128's encryption for the service's certificate, named by `recipient`: AES-128-CBC,
+/// RSA-OAEP.
+pub(super) fn basic128_encryptor(recipient: KeyReference, order: EncryptionOrder) -> X509Encryptor {
+    X509Encryptor::new(cert("server.pem"))
+        .block_encryption(BlockEncryption::Aes128Cbc)
+        .key_transport(KeyTransport::RsaOaepMgf1Sha1)
+        .key_reference(recipient)
+        .expect("the server certificate has what the reference needs")
+        .order(order)
 }
 
 #[tokio::test]
@@ -261,46 +303,6 @@ async fn asymmetric_thumbprint_both_ways() {
     assert!(request.contains(thumbprint), "{request}");
     assert!(
         response.matches(thumbprint).count() >= 2 && !response.contains("BinarySecurityToken"),
-        "{response}"
-    );
-}
-
-/// `DoubleItAsymmetricEncryptBeforeSigningPort`: CXF accepts soapgen's encrypted-then-signed
-/// request (it answers with its secured DoubleItResponse, not a fault), but soapgen cannot yet
-/// read CXF's response. CXF lays its Security header out as Timestamp, EncryptedKey (without a
-/// ReferenceList), BinarySecurityToken (RecipientToken `AlwaysToInitiator`), Signature (over the
-/// Timestamp and the *encrypted* Body), then a ReferenceList of its own naming the Body's
-/// EncryptedData, whose KeyInfo points at the EncryptedKey. soapgen decrypts that EncryptedData
-/// where the EncryptedKey stands, before it reaches the Signature, so the Body's digest no longer
-/// matches; and it refuses a ReferenceList outside an EncryptedKey. This test holds both halves:
-/// the request accepted, the response refused so.
-#[tokio::test]
-async fn asymmetric_encrypt_before_signing_request_accepted() {
-    let url = x509_port("DoubleItAsymmetricEncryptBeforeSigningPort");
-    let wss = asymmetric_basic128(
-        KeyReference::SubjectKeyIdentifier,
-        EncryptionOrder::EncryptThenSign,
-    );
-    let (result, wire) = double_it(&url, wss, 7).await;
-    let e = result.expect_err(
-        "soapgen read CXF's encrypt-before-signing response: make this the full round trip",
-    );
-    assert!(
-        matches!(&e, Error::Security(w) if matches!(&**w, WssError::InvalidSignature(m)
-            if m.contains("(/Envelope/Body) does not match"))),
-        "{e}\n{wire}"
-    );
-    let response = wire
-        .split("--- response ---")
-        .nth(1)
-        .expect("a response was recorded");
-    // CXF accepted the request: its answer is the DoubleItResponse, signed over the encrypted
-    // Body and encrypted for the client, laid out as above.
-    assert!(!response.contains("Fault>"), "{response}");
-    assert!(
-        response.contains("</ds:Signature><xenc:ReferenceList")
-            && response.contains("#EncryptedKey")
-            && response.contains("<xenc:EncryptedData"),
         "{response}"
     );
 }
@@ -401,7 +403,10 @@ async fn asymmetric_requests_that_break_the_policy_are_refused() {
         fault.reason,
         "An error was discovered processing the <wsse:Security> header"
     );
-    let log = cxf().stderr_output();
+    let log = cxf_log_with(
+        "SignatureMethod http://www.w3.org/2001/04/xmldsig-more#rsa-sha256 does not match required values",
+    )
+    .await;
     assert!(
         log.contains("SignatureMethod http://www.w3.org/2001/04/xmldsig-more#rsa-sha256 does not match required values"),
         "{log}"

@@ -2,14 +2,22 @@
 //! the rest of the envelope is written.
 
 use super::encrypt::{EncryptionOrder, X509Encryptor};
-use super::sign::{KeyReference, X509Signer, DS_NS, EXC_C14N, THUMBPRINT_SHA1, X509V3, X509_SKI};
-use super::{
-    random_bytes, Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE11_NS, WSSE_NS,
-    WSU_NS,
-};
+use super::{random_bytes, WssConfig, WssError, WSSE11_NS, WSU_NS};
 use crate::message::SoapVersion;
 use crate::xml::read::tree::{Document, Node};
-use crate::xml::{Name, XmlWriter};
+
+mod block;
+mod symmetric;
+use block::{BodyDigests, Encrypted};
+
+/// What a request's Security block leaves for the check of its response: the raw bytes of each
+/// `ds:SignatureValue` (which `wsse11:SignatureConfirmation`s echo, WSS 1.1 §8.5) and, under a
+/// SymmetricBinding, the request key the response must be protected with.
+#[derive(Debug, Default)]
+pub(crate) struct Sent {
+    pub(crate) signature_values: Vec<Vec<u8>>,
+    pub(crate) request_key: Option<super::symmetric::RequestKey>,
+}
 
 /// WS-Security state of one envelope being written: the configuration, where the Security block
 /// goes, and the Body's `wsu:Id` when the Body is signed.
@@ -51,7 +59,8 @@ impl Outgoing {
 
     /// The `wsu:Id` the Body start tag must carry, if the Body is signed.
     pub(crate) fn body_id(&self) -> Option<String> {
-        self.cfg.signer().map(|_| format!("id-{}", self.suffix))
+        (self.cfg.signer().is_some() || self.cfg.symmetric_binding().is_some())
+            .then(|| format!("id-{}", self.suffix))
     }
 
     /// Records where the Body start tag begins.
@@ -63,6 +72,7 @@ impl Outgoing {
     /// its content, and [`set_body_content`](Self::set_body_content) called.
     pub(crate) fn encrypts_body(&self) -> bool {
         self.cfg.encryptor().is_some()
+            || self.cfg.symmetric_binding().is_some_and(|b| b.encrypt_body)
     }
 
     /// Records the byte range of the Body's content, `start..end`.
@@ -72,16 +82,19 @@ impl Outgoing {
 
     /// Secures the finished `envelope`, whose envelope namespace prefix is `env_prefix`: encrypts
     /// the Body's content if asked (signing the Body before or after, as the
-    /// [`EncryptionOrder`] says), then inserts the Security block. Returns the raw bytes of each
-    /// `ds:SignatureValue` the block carries (empty when not signed), which a response's
-    /// `wsse11:SignatureConfirmation` must echo (WSS 1.1 §8.5).
+    /// [`EncryptionOrder`] says), then inserts the Security block; under a SymmetricBinding as
+    /// [`SymmetricBinding`](super::SymmetricBinding) says. Returns what the response's check
+    /// needs ([`Sent`]).
     pub(crate) fn finish(
         &self,
         version: SoapVersion,
         env_prefix: &str,
         envelope: &mut String,
-    ) -> Result<Vec<Vec<u8>>, WssError> {
+    ) -> Result<Sent, WssError> {
         let cfg = &self.cfg;
+        if let Some(b) = cfg.symmetric_binding() {
+            return self.finish_symmetric(b, version, env_prefix, envelope);
+        }
         let mut scratch = Vec::new();
         // Header blocks to sign get a wsu:Id if they have none: later offsets move by `shift`.
         let (header_refs, shift) = match cfg.signer() {
@@ -98,11 +111,27 @@ impl Outgoing {
                 header_digests.push((id, signer.reference_digest(envelope, at, &mut scratch)?));
             }
         }
+        if !cfg.endorsements().is_empty() && cfg.signer().is_none() {
+            return Err(WssError::Encode(
+                "an endorsing signature (WssConfig::endorse) needs a message signature (WssConfig::sign)"
+                    .to_owned(),
+            ));
+        }
         let body_digest = |envelope: &str, scratch: &mut Vec<u8>| -> Result<_, WssError> {
             match (cfg.signer(), body_at) {
                 (Some(signer), Some(at)) => {
+                    scratch.clear();
                     scratch.reserve(envelope.len().saturating_sub(at));
-                    Ok(Some(signer.reference_digest(envelope, at, scratch)?))
+                    super::exclusive_c14n(envelope, at, &[], scratch)?;
+                    let digest = |s: &super::X509Signer| super::base64(&s.digest.digest(scratch));
+                    Ok(Some(BodyDigests {
+                        primary: digest(signer),
+                        endorsing: cfg
+                            .endorsements()
+                            .iter()
+                            .map(|e| e.body.then(|| digest(&e.signer)))
+                            .collect(),
+                    }))
                 }
                 (Some(_), None) => Err(WssError::Encode(
                     "the Body to sign was not written".to_owned(),
@@ -128,7 +157,7 @@ impl Outgoing {
                 let data_id = format!("ED-{}", self.suffix);
                 let key_id = format!("EK-{}", self.suffix);
                 let key = enc.new_key()?;
-                let data = enc.encrypted_data(&key, plaintext.as_bytes(), &data_id, false)?;
+                let data = enc.encrypted_data(&key, plaintext.as_bytes(), &data_id, false, None)?;
                 // (not `replace_range`: its splice is byte by byte when the text grows)
                 let tail = envelope.get(end..).unwrap_or_default().to_owned();
                 envelope.truncate(start);
@@ -139,6 +168,18 @@ impl Outgoing {
                     digest = body_digest(envelope, &mut scratch)?;
                 }
                 let mut data_ids = vec![data_id];
+                if enc.encrypt_signature && cfg.signer().is_some() {
+                    if !sign_first {
+                        return Err(WssError::Encode(
+                            "sp:EncryptSignature needs EncryptionOrder::SignThenEncrypt (the EncryptedKey must precede the Signature it decrypts)"
+                                .to_owned(),
+                        ));
+                    }
+                    data_ids.push(format!("ESIG-{}", self.suffix));
+                }
+                if enc.encrypt_username_token && cfg.username().is_some() {
+                    data_ids.push(format!("EUT-{}", self.suffix));
+                }
                 if !enc.headers.is_empty() {
                     if !sign_first
                         && cfg
@@ -153,10 +194,18 @@ impl Outgoing {
                     data_ids.extend(self.encrypt_headers(enc, &key, envelope)?);
                 }
                 let wrapped = enc.wrap(&key)?;
-                encrypted = Some((enc, key_id, data_ids, wrapped));
+                encrypted = Some(Encrypted {
+                    enc,
+                    key_id,
+                    data_ids,
+                    wrapped,
+                    key,
+                });
             }
         }
-        let (security, signature_value) = self.security_header(
+        let (security, signature_value) = block::security_header(
+            &self.cfg,
+            &self.suffix,
             version,
             env_prefix,
             header_digests,
@@ -165,7 +214,10 @@ impl Outgoing {
             scratch,
         )?;
         envelope.insert_str(self.header_at, &security);
-        Ok(signature_value.into_iter().collect())
+        Ok(Sent {
+            signature_values: signature_value.into_iter().collect(),
+            request_key: None,
+        })
     }
 
     /// Replaces each header block `enc` encrypts by a `wsse11:EncryptedHeader` (WSS 1.1 §9.3) with
@@ -213,7 +265,7 @@ impl Outgoing {
                 .get(range.clone())
                 .ok_or_else(|| bad("a header block to encrypt is out of range".to_owned()))?;
             let data_id = format!("EDH{}-{}", i + 1, self.suffix);
-            let data = enc.encrypted_data(key, plaintext.as_bytes(), &data_id, true)?;
+            let data = enc.encrypted_data(key, plaintext.as_bytes(), &data_id, true, None)?;
             let wrapper = format!(
                 "<wsse11:EncryptedHeader xmlns:wsse11=\"{WSSE11_NS}\" xmlns:wsu=\"{WSU_NS}\" wsu:Id=\"EH{}-{}\"{copied}>{data}</wsse11:EncryptedHeader>",
                 i + 1,
@@ -279,199 +331,6 @@ impl Outgoing {
         }
         Ok((out, shift))
     }
-
-    /// The `wsse:Security` element, a self-contained fragment (it declares `wsse`, `wsu` and the
-    /// envelope prefix itself), in this order: Timestamp, BinarySecurityToken, UsernameToken,
-    /// then EncryptedKey and Signature in processing order (WSS 1.1 §5: EncryptedKey first when
-    /// the plaintext was signed, Signature first when the ciphertext was). `mustUnderstand` is
-    /// `"1"` in SOAP 1.1 (§4.2.3), `"true"` in SOAP 1.2 (Part 1 §5.2.3). `body_digest` is the
-    /// Body Reference's DigestValue when signing; `encrypted` the encryptor, the EncryptedKey's
-    /// and EncryptedData's Ids and the wrapped key when encrypting. Returns the block and the
-    /// raw SignatureValue, when signed.
-    #[allow(clippy::too_many_arguments)]
-    fn security_header(
-        &self,
-        version: SoapVersion,
-        env_prefix: &str,
-        header_digests: Vec<(String, String)>,
-        body_digest: Option<String>,
-        encrypted: Option<(&X509Encryptor, String, Vec<String>, Vec<u8>)>,
-        mut scratch: Vec<u8>,
-    ) -> Result<(String, Option<Vec<u8>>), WssError> {
-        let cfg = &self.cfg;
-        let suffix = &self.suffix;
-        let now = UtcTime::now();
-        let mut w = XmlWriter::with_capacity(if cfg.signer().is_some() || encrypted.is_some() {
-            4096
-        } else {
-            1024
-        });
-        w.start_element_prefixed(Name::new(WSSE_NS, "Security"), Some("wsse"))?;
-        w.declare_namespace("wsu", WSU_NS)?;
-        w.declare_namespace(env_prefix, version.envelope_namespace())?;
-        let must_understand = match version {
-            SoapVersion::Soap11 => "1",
-            SoapVersion::Soap12 => "true",
-        };
-        w.attribute(
-            Name::new(version.envelope_namespace(), "mustUnderstand"),
-            must_understand,
-        )?;
-        let ts_id = format!("TS-{suffix}");
-        let mut ts_at = None;
-        if let Some(ttl) = cfg.timestamp_ttl() {
-            w.raw("")?; // close the open start tag so the offset is that of the next `<`
-            ts_at = Some(w.as_str().len());
-            Timestamp::new(now, ttl).write(&mut w, &ts_id)?;
-        }
-        let bst_id = format!("X509-{suffix}");
-        let mut signature_value = None;
-        if let Some(signer) = cfg
-            .signer()
-            .filter(|s| s.key_reference == KeyReference::DirectReference)
-        {
-            w.start_element(Name::new(WSSE_NS, "BinarySecurityToken"))?;
-            w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
-            w.attribute(Name::unqualified("ValueType"), X509V3)?;
-            w.attribute(Name::new(WSU_NS, "Id"), &bst_id)?;
-            w.text(&super::base64(signer.credential().certificate().der()))?;
-            w.end_element()?;
-        }
-        if let Some(ut) = cfg.username() {
-            ut.write(&mut w, &format!("UT-{suffix}"), now)?;
-        }
-        let write_encrypted_key = |w: &mut XmlWriter| match &encrypted {
-            Some((enc, key_id, data_ids, wrapped)) => {
-                enc.write_encrypted_key(w, key_id, data_ids, wrapped)
-            }
-            None => Ok(()),
-        };
-        let signature_first = encrypted
-            .as_ref()
-            .is_some_and(|(enc, ..)| enc.order == EncryptionOrder::EncryptThenSign);
-        if !signature_first {
-            write_encrypted_key(&mut w)?;
-        }
-        if let Some(signer) = cfg.signer() {
-            let body_digest = body_digest
-                .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
-            // Digests first: they do not depend on the Signature element.
-            let mut references = Vec::with_capacity(2 + header_digests.len());
-            if let Some(at) = ts_at {
-                let digest = signer.reference_digest(w.as_str(), at, &mut scratch)?;
-                references.push((ts_id.clone(), digest));
-            }
-            references.extend(header_digests);
-            references.push((format!("id-{suffix}"), body_digest));
-
-            w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;
-            w.attribute(Name::unqualified("Id"), &format!("SIG-{suffix}"))?;
-            w.raw("")?;
-            let signed_info_at = w.as_str().len();
-            write_signed_info(&mut w, signer, &references)?;
-            scratch.clear();
-            super::exclusive_c14n(w.as_str(), signed_info_at, &[], &mut scratch)?;
-            let raw = signer.sign_raw(&scratch)?;
-            w.simple_element(
-                Name::new(DS_NS, "SignatureValue"),
-                super::base64(&raw).as_str(),
-            )?;
-            signature_value = Some(raw);
-            write_key_info(&mut w, signer, suffix, &bst_id)?;
-            w.end_element()?; // Signature
-        }
-        if signature_first {
-            write_encrypted_key(&mut w)?;
-        }
-        w.end_element()?;
-        Ok((w.into_string()?, signature_value))
-    }
-}
-
-/// The `ds:SignedInfo` of a signature by `signer` over `references` ((wsu:Id, digest) pairs):
-/// Exclusive C14N, the signer's SignatureMethod, one Reference per part with an Exclusive C14N
-/// Transform and the signer's DigestMethod (XML-DSig §4.4, WSS 1.1 §8).
-fn write_signed_info(
-    w: &mut XmlWriter,
-    signer: &X509Signer,
-    references: &[(String, String)],
-) -> Result<(), WssError> {
-    w.start_element(Name::new(DS_NS, "SignedInfo"))?;
-    w.start_element(Name::new(DS_NS, "CanonicalizationMethod"))?;
-    w.attribute(Name::unqualified("Algorithm"), EXC_C14N)?;
-    w.end_element()?;
-    w.start_element(Name::new(DS_NS, "SignatureMethod"))?;
-    w.attribute(Name::unqualified("Algorithm"), signer.signature.uri())?;
-    w.end_element()?;
-    for (id, digest) in references {
-        w.start_element(Name::new(DS_NS, "Reference"))?;
-        w.attribute(Name::unqualified("URI"), &format!("#{id}"))?;
-        w.start_element(Name::new(DS_NS, "Transforms"))?;
-        w.start_element(Name::new(DS_NS, "Transform"))?;
-        w.attribute(Name::unqualified("Algorithm"), EXC_C14N)?;
-        w.end_element()?;
-        w.end_element()?;
-        w.start_element(Name::new(DS_NS, "DigestMethod"))?;
-        w.attribute(Name::unqualified("Algorithm"), signer.digest.uri())?;
-        w.end_element()?;
-        w.simple_element(Name::new(DS_NS, "DigestValue"), digest.as_str())?;
-        w.end_element()?;
-    }
-    w.end_element()?; // SignedInfo
-    Ok(())
-}
-
-/// The signature's `ds:KeyInfo`: a SecurityTokenReference to the signer's certificate as its
-/// key reference says (WSS 1.1 §7: a DirectReference to the BinarySecurityToken `bst_id`, a
-/// KeyIdentifier, or `ds:X509IssuerSerial`, X.509 Token Profile 1.1 §3.2).
-fn write_key_info(
-    w: &mut XmlWriter,
-    signer: &X509Signer,
-    suffix: &str,
-    bst_id: &str,
-) -> Result<(), WssError> {
-    w.start_element(Name::new(DS_NS, "KeyInfo"))?;
-    w.attribute(Name::unqualified("Id"), &format!("KI-{suffix}"))?;
-    w.start_element(Name::new(WSSE_NS, "SecurityTokenReference"))?;
-    w.attribute(Name::new(WSU_NS, "Id"), &format!("STR-{suffix}"))?;
-    let cert = signer.credential().certificate();
-    let key_identifier = |w: &mut XmlWriter, value_type: &str, bytes: &[u8]| {
-        w.start_element(Name::new(WSSE_NS, "KeyIdentifier"))?;
-        w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
-        w.attribute(Name::unqualified("ValueType"), value_type)?;
-        w.text(&super::base64(bytes))?;
-        w.end_element()
-    };
-    match signer.key_reference {
-        KeyReference::DirectReference => {
-            w.start_element(Name::new(WSSE_NS, "Reference"))?;
-            w.attribute(Name::unqualified("URI"), &format!("#{bst_id}"))?;
-            w.attribute(Name::unqualified("ValueType"), X509V3)?;
-            w.end_element()?;
-        }
-        KeyReference::SubjectKeyIdentifier => {
-            let ski = cert.subject_key_identifier().ok_or_else(|| {
-                WssError::Encode("the certificate has no SubjectKeyIdentifier".to_owned())
-            })?;
-            key_identifier(w, X509_SKI, ski)?;
-        }
-        KeyReference::ThumbprintSha1 => {
-            key_identifier(w, THUMBPRINT_SHA1, &cert.sha1_thumbprint())?;
-        }
-        KeyReference::X509IssuerSerial => {
-            w.start_element(Name::new(DS_NS, "X509Data"))?;
-            w.start_element(Name::new(DS_NS, "X509IssuerSerial"))?;
-            let issuer = cert.issuer_rfc4514();
-            w.simple_element(Name::new(DS_NS, "X509IssuerName"), issuer.as_str())?;
-            let serial = cert.serial_decimal();
-            w.simple_element(Name::new(DS_NS, "X509SerialNumber"), serial.as_str())?;
-            w.end_element()?;
-            w.end_element()?;
-        }
-    }
-    w.end_element()?;
-    w.end_element()?; // KeyInfo
-    Ok(())
 }
 
 /// The children of the SOAP `Header` of `doc` named by `wanted` ((namespace, local name) pairs),

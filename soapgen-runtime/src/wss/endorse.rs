@@ -1,0 +1,68 @@
+//! Endorsing supporting tokens (WS-SecurityPolicy 1.2 §8.3–8.4): a second signature, by another
+//! X.509 key, over the message signature.
+
+use super::X509Signer;
+
+/// An endorsing signature a client adds to every signed request (WS-SecurityPolicy 1.2 §8.3
+/// `sp:EndorsingSupportingTokens`, §8.4 `sp:SignedEndorsingSupportingTokens`): after the message
+/// signature of [`WssConfig::sign`](super::WssConfig::sign), a second `ds:Signature` by
+/// [`signer`](Self::new)'s key whose References cover the message signature's `ds:Signature`
+/// element (by its `Id`), and, as asked, the Body ([`cover_body`](Self::cover_body), an
+/// `sp:SignedParts` inside the supporting token's policy) and its own BinarySecurityToken
+/// ([`X509Signer::protect_token`]). Its algorithms, digest, key reference and token form
+/// ([`X509Signer::pki_path`]) are the signer's own. With [`signed`](Self::signed) the message
+/// signature covers the endorsing token too.
+///
+/// A request with an endorsement but no message signature fails with
+/// [`WssError::Encode`](super::WssError::Encode).
+///
+/// # Examples
+///
+/// ```no_run
+/// use soapgen_runtime::wss::{Endorsement, WssConfig, X509Credential, X509Signer};
+/// let me = X509Credential::from_pkcs12_file("client.p12", "changeit")?;
+/// let endorser = X509Credential::from_pkcs12_file("endorser.p12", "changeit")?;
+/// let wss = WssConfig::new()
+///     .sign(X509Signer::new(me))
+///     .endorse(Endorsement::new(X509Signer::new(endorser)).cover_body(true));
+/// # Ok::<(), soapgen_runtime::wss::WssError>(())
+/// ```
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Endorsement {
+    pub(crate) signer: X509Signer,
+    pub(crate) body: bool,
+    pub(crate) signed: bool,
+}
+
+impl Endorsement {
+    /// An endorsing signature by `signer`, over the message signature only.
+    pub fn new(signer: X509Signer) -> Self {
+        Endorsement {
+            signer,
+            body: false,
+            signed: false,
+        }
+    }
+
+    /// Whether the endorsing signature also covers the Body (default `false`): what an
+    /// `sp:SignedParts` with `sp:Body` inside the supporting token's policy asks.
+    pub fn cover_body(mut self, on: bool) -> Self {
+        self.body = on;
+        self
+    }
+
+    /// Whether the message signature also covers the endorsing token's BinarySecurityToken
+    /// (default `false`; `sp:SignedEndorsingSupportingTokens`, WS-SecurityPolicy 1.2 §8.4). The
+    /// token must then be in the message ([`KeyReference::DirectReference`](super::KeyReference),
+    /// the default), else requests fail with [`WssError::Encode`](super::WssError::Encode).
+    pub fn signed(mut self, on: bool) -> Self {
+        self.signed = on;
+        self
+    }
+
+    /// The endorsing signer.
+    pub fn signer(&self) -> &X509Signer {
+        &self.signer
+    }
+}

@@ -1,0 +1,557 @@
+//! The `wsse:Security` block itself (WSS 1.1 §5), written once the envelope's Body is secured:
+//! its tokens, the EncryptedKey and the Signature in processing order, and the elements encrypted
+//! inside it.
+
+use super::super::encrypt::{EncryptionOrder, X509Encryptor};
+use super::super::sign::{
+    KeyReference, X509Signer, DS_NS, EXC_C14N, THUMBPRINT_SHA1, X509V3, X509_SKI,
+};
+use super::super::x509::pki_path_der;
+use super::super::{Endorsement, Layout};
+use super::super::{
+    Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE11_NS, WSSE_NS, WSU_NS,
+    X509_PKIPATH,
+};
+use crate::message::SoapVersion;
+use crate::xml::{Name, XmlWriter};
+
+/// The `wsse:Security` element, a self-contained fragment (it declares `wsse`, `wsu` and the
+/// envelope prefix itself), in this order: Timestamp, BinarySecurityToken, UsernameToken (after
+/// the EncryptedKey when it is encrypted, so that a recipient processing the header in order has
+/// its key first), then EncryptedKey and Signature in processing order (WSS 1.1 §5: EncryptedKey
+/// first when the plaintext was signed, Signature first when the ciphertext was).
+/// `mustUnderstand` is `"1"` in SOAP 1.1 (§4.2.3), `"true"` in SOAP 1.2 (Part 1 §5.2.3).
+/// `body_digest` is the Body Reference's DigestValue when signing; `encrypted` the encryptor, the
+/// EncryptedKey's and EncryptedData's Ids and the keys when encrypting. The Signature and the
+/// UsernameToken are then replaced in place by their EncryptedData when the encryptor says so.
+/// Returns the block and the raw SignatureValue, when signed.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn security_header(
+    cfg: &WssConfig,
+    suffix: &str,
+    version: SoapVersion,
+    env_prefix: &str,
+    header_digests: Vec<(String, String)>,
+    body_digest: Option<BodyDigests>,
+    encrypted: Option<Encrypted<'_>>,
+    mut scratch: Vec<u8>,
+) -> Result<(String, Option<Vec<u8>>), WssError> {
+    let now = UtcTime::now();
+    let mut w = XmlWriter::with_capacity(if cfg.signer().is_some() || encrypted.is_some() {
+        4096
+    } else {
+        1024
+    });
+    w.start_element_prefixed(Name::new(WSSE_NS, "Security"), Some("wsse"))?;
+    w.declare_namespace("wsu", WSU_NS)?;
+    w.declare_namespace(env_prefix, version.envelope_namespace())?;
+    let must_understand = match version {
+        SoapVersion::Soap11 => "1",
+        SoapVersion::Soap12 => "true",
+    };
+    w.attribute(
+        Name::new(version.envelope_namespace(), "mustUnderstand"),
+        must_understand,
+    )?;
+    let ids = BlockIds::new(suffix, cfg.endorsements().len());
+    // Byte offsets of the parts a signature may cover, once written.
+    let mut at = Offsets::default();
+    let timestamp = cfg.timestamp_ttl().map(|ttl| Timestamp::new(now, ttl));
+    let timestamp_last = cfg.security_layout() == Layout::LaxTsLast;
+    if let Some(ts) = &timestamp {
+        if timestamp_last {
+            at.timestamp_alone = Some(timestamp_alone(ts, &ids.timestamp)?);
+        } else {
+            at.timestamp = Some(offset(&mut w)?);
+            ts.write(&mut w, &ids.timestamp)?;
+        }
+    }
+    if let Some(signer) = cfg.signer() {
+        at.token = write_token(&mut w, signer, &ids.primary.token)?;
+    }
+    for (e, e_ids) in cfg.endorsements().iter().zip(&ids.endorsing) {
+        at.endorsing_tokens
+            .push(write_token(&mut w, &e.signer, &e_ids.token)?);
+    }
+    let encrypts = |f: fn(&X509Encryptor) -> bool| encrypted.as_ref().is_some_and(|e| f(e.enc));
+    let ut_encrypted = encrypts(|e| e.encrypt_username_token);
+    let write_username = |w: &mut XmlWriter, at: &mut Offsets| match cfg.username() {
+        Some(ut) => {
+            let start = offset(w)?;
+            ut.write(w, &ids.username, now)?;
+            at.username = Some(start..w.as_str().len());
+            Ok::<(), WssError>(())
+        }
+        None => Ok(()),
+    };
+    if !ut_encrypted {
+        write_username(&mut w, &mut at)?;
+    }
+    let write_encrypted_key = |w: &mut XmlWriter, at: &mut Offsets| -> Result<(), WssError> {
+        if let Some(e) = &encrypted {
+            e.enc
+                .write_encrypted_key(w, &e.key_id, &e.data_ids, &e.wrapped, None)?;
+            if ut_encrypted {
+                write_username(w, at)?;
+            }
+        }
+        Ok(())
+    };
+    let signature_first = encrypts(|e| e.order == EncryptionOrder::EncryptThenSign);
+    if !signature_first {
+        write_encrypted_key(&mut w, &mut at)?;
+    }
+    let mut signature_value = None;
+    if let Some(signer) = cfg.signer() {
+        let body_digest = body_digest
+            .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
+        let mut references = Vec::with_capacity(3 + header_digests.len());
+        reference_parts(signer, w.as_str(), &at, &ids, &mut references, &mut scratch)?;
+        signed_endorsing_tokens(
+            cfg,
+            signer,
+            w.as_str(),
+            &at,
+            &ids,
+            &mut references,
+            &mut scratch,
+        )?;
+        references.extend(header_digests);
+        references.push((ids.body.clone(), body_digest.primary));
+        let (range, raw) =
+            write_signature(&mut w, signer, &references, &ids.primary, &mut scratch)?;
+        let primary_at = range.start;
+        at.signature = Some(range);
+        signature_value = Some(raw);
+        for (i, e) in cfg.endorsements().iter().enumerate() {
+            let body = body_digest.endorsing.get(i).cloned().flatten();
+            endorse(&mut w, e, primary_at, body, &at, &ids, i, &mut scratch)?;
+        }
+    }
+    if signature_first {
+        write_encrypted_key(&mut w, &mut at)?;
+    }
+    if let Some(ts) = timestamp.filter(|_| timestamp_last) {
+        // WS-SecurityPolicy 1.2 §7.7.4 LaxTsLast: the Timestamp after every other child.
+        ts.write(&mut w, &ids.timestamp)?;
+    }
+    w.end_element()?;
+    let mut security = w.into_string()?;
+    if let Some(e) = &encrypted {
+        // From the end, so that the earlier range stays valid.
+        let mut inside = Vec::new();
+        if let Some(r) = at.signature.filter(|_| e.enc.encrypt_signature) {
+            inside.push((r, ids.encrypted_signature.as_str()));
+        }
+        if let Some(r) = at.username.filter(|_| ut_encrypted) {
+            inside.push((r, ids.encrypted_username.as_str()));
+        }
+        inside.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
+        for (range, data_id) in inside {
+            encrypt_in_place(&mut security, range, e, data_id)?;
+        }
+    }
+    Ok((security, signature_value))
+}
+
+/// The `ValueType` of the signer's BinarySecurityToken: `#X509v3`, or `#X509PKIPathv1` with
+/// [`X509Signer::pki_path`] (X.509 Token Profile 1.1 §3.1).
+fn token_type(signer: &X509Signer) -> &'static str {
+    if signer.pki_path.is_some() {
+        X509_PKIPATH
+    } else {
+        X509V3
+    }
+}
+
+/// The `wsu:Id`s (and `Id`s) of one Security block, each with the message's random suffix.
+pub(super) struct BlockIds {
+    timestamp: String,
+    username: String,
+    body: String,
+    /// Of the message signature and its token.
+    primary: SignatureIds,
+    /// Of each endorsing signature and its token, in [`WssConfig::endorsements`] order.
+    endorsing: Vec<SignatureIds>,
+    /// Of the EncryptedData that replaces the Signature (`sp:EncryptSignature`).
+    pub(super) encrypted_signature: String,
+    /// Of the EncryptedData that replaces the UsernameToken (an encrypted supporting token).
+    pub(super) encrypted_username: String,
+}
+
+/// The Ids of one signature: its `ds:Signature`, `ds:KeyInfo`, SecurityTokenReference, and the
+/// BinarySecurityToken of its key.
+struct SignatureIds {
+    signature: String,
+    key_info: String,
+    str_id: String,
+    token: String,
+}
+
+impl BlockIds {
+    pub(super) fn new(suffix: &str, endorsements: usize) -> Self {
+        let signature = |tag: &str| SignatureIds {
+            signature: format!("SIG{tag}-{suffix}"),
+            key_info: format!("KI{tag}-{suffix}"),
+            str_id: format!("STR{tag}-{suffix}"),
+            token: format!("X509{tag}-{suffix}"),
+        };
+        BlockIds {
+            timestamp: format!("TS-{suffix}"),
+            username: format!("UT-{suffix}"),
+            body: format!("id-{suffix}"),
+            primary: signature(""),
+            endorsing: (1..=endorsements)
+                .map(|i| signature(&format!("E{i}")))
+                .collect(),
+            encrypted_signature: format!("ESIG-{suffix}"),
+            encrypted_username: format!("EUT-{suffix}"),
+        }
+    }
+}
+
+/// The Body's DigestValue for the message signature and, for each endorsement that covers the
+/// Body, for its signature (each with its signer's DigestMethod).
+pub(super) struct BodyDigests {
+    pub(super) primary: String,
+    pub(super) endorsing: Vec<Option<String>>,
+}
+
+/// Where the parts of the block were written: start offsets of the Timestamp and the
+/// BinarySecurityToken, byte ranges of the UsernameToken and the Signature.
+#[derive(Default)]
+struct Offsets {
+    timestamp: Option<usize>,
+    /// With the Timestamp written last: the same Timestamp in a Security block of its own and
+    /// its offset there, for its digest before it is written.
+    timestamp_alone: Option<(String, usize)>,
+    token: Option<usize>,
+    /// Of each endorsing signer's BinarySecurityToken, if it sends one.
+    endorsing_tokens: Vec<Option<usize>>,
+    username: Option<std::ops::Range<usize>>,
+    signature: Option<std::ops::Range<usize>>,
+}
+
+/// `ts` with `wsu:Id` `id` in an otherwise empty Security block (the same namespace context as
+/// the real one for what exclusive C14N renders), and its offset: what the Timestamp's digest is
+/// taken from before it is written last (WS-SecurityPolicy 1.2 §7.7.4).
+fn timestamp_alone(ts: &Timestamp, id: &str) -> Result<(String, usize), WssError> {
+    let mut w = XmlWriter::with_capacity(512);
+    w.start_element_prefixed(Name::new(WSSE_NS, "Security"), Some("wsse"))?;
+    w.declare_namespace("wsu", WSU_NS)?;
+    let at = offset(&mut w)?;
+    ts.write(&mut w, id)?;
+    w.end_element()?;
+    Ok((w.into_string()?, at))
+}
+
+/// The offset of the next element `w` writes (its open start tag closed first).
+fn offset(w: &mut XmlWriter) -> Result<usize, WssError> {
+    w.raw("")?;
+    Ok(w.as_str().len())
+}
+
+/// The References to parts of the Security block a signature by `signer` covers, in this order:
+/// the Timestamp; the BinarySecurityToken with `sp:ProtectTokens` (WS-SecurityPolicy 1.2 §6.5);
+/// the UsernameToken when the signer signs it (a signed supporting token, §8.2).
+fn reference_parts(
+    signer: &X509Signer,
+    block: &str,
+    at: &Offsets,
+    ids: &BlockIds,
+    references: &mut Vec<(String, String)>,
+    scratch: &mut Vec<u8>,
+) -> Result<(), WssError> {
+    if let Some(ts) = at.timestamp {
+        references.push((
+            ids.timestamp.clone(),
+            signer.reference_digest(block, ts, scratch)?,
+        ));
+    } else if let Some((alone, ts)) = &at.timestamp_alone {
+        references.push((
+            ids.timestamp.clone(),
+            signer.reference_digest(alone, *ts, scratch)?,
+        ));
+    }
+    if signer.protect_token {
+        let token = at.token.ok_or_else(|| {
+            WssError::Encode(
+                "sp:ProtectTokens (X509Signer::protect_token) needs the certificate in the message (KeyReference::DirectReference)"
+                    .to_owned(),
+            )
+        })?;
+        references.push((
+            ids.primary.token.clone(),
+            signer.reference_digest(block, token, scratch)?,
+        ));
+    }
+    if signer.sign_username_token {
+        let ut = at.username.as_ref().ok_or_else(|| {
+            WssError::Encode(
+                "X509Signer::sign_username_token needs a UsernameToken (WssConfig::username_token) written before the Signature"
+                    .to_owned(),
+            )
+        })?;
+        references.push((
+            ids.username.clone(),
+            signer.reference_digest(block, ut.start, scratch)?,
+        ));
+    }
+    Ok(())
+}
+
+/// Writes the BinarySecurityToken of `signer`'s certificate with `wsu:Id` `id` (its certificate
+/// path with [`X509Signer::pki_path`]) when its key reference is a DirectReference; its offset.
+fn write_token(
+    w: &mut XmlWriter,
+    signer: &X509Signer,
+    id: &str,
+) -> Result<Option<usize>, WssError> {
+    if signer.key_reference != KeyReference::DirectReference {
+        return Ok(None);
+    }
+    let at = offset(w)?;
+    w.start_element(Name::new(WSSE_NS, "BinarySecurityToken"))?;
+    w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
+    w.attribute(Name::unqualified("ValueType"), token_type(signer))?;
+    w.attribute(Name::new(WSU_NS, "Id"), id)?;
+    let leaf = signer.credential().certificate();
+    match &signer.pki_path {
+        None => w.text(&super::super::base64(leaf.der()))?,
+        Some(issuers) => {
+            // X.509 Token Profile 1.1 §3.1: anchor-most first, the signer's last.
+            let path: Vec<_> = issuers.iter().rev().chain([leaf]).collect();
+            w.text(&super::super::base64(&pki_path_der(&path)))?;
+        }
+    }
+    w.end_element()?;
+    Ok(Some(at))
+}
+
+/// The References of the message signature by `signer` to the tokens of the
+/// [`Endorsement::signed`](super::super::Endorsement::signed) endorsements
+/// (`sp:SignedEndorsingSupportingTokens`, WS-SecurityPolicy 1.2 §8.4).
+fn signed_endorsing_tokens(
+    cfg: &WssConfig,
+    signer: &X509Signer,
+    block: &str,
+    at: &Offsets,
+    ids: &BlockIds,
+    references: &mut Vec<(String, String)>,
+    scratch: &mut Vec<u8>,
+) -> Result<(), WssError> {
+    for (i, e) in cfg.endorsements().iter().enumerate() {
+        if !e.signed {
+            continue;
+        }
+        let token = at.endorsing_tokens.get(i).copied().flatten().ok_or_else(|| {
+            WssError::Encode(
+                "a signed endorsing token (Endorsement::signed) must be in the message (KeyReference::DirectReference)"
+                    .to_owned(),
+            )
+        })?;
+        references.push((
+            ids.endorsing[i].token.clone(),
+            signer.reference_digest(block, token, scratch)?,
+        ));
+    }
+    Ok(())
+}
+
+/// Writes the `i`th endorsing signature `e` (WS-SecurityPolicy 1.2 §8.3): References to the
+/// message signature at byte `primary_at` (by its `Id`), to the endorser's own token with
+/// [`X509Signer::protect_token`], and to the Body when `body` (its DigestValue) is given.
+#[allow(clippy::too_many_arguments)]
+fn endorse(
+    w: &mut XmlWriter,
+    e: &Endorsement,
+    primary_at: usize,
+    body: Option<String>,
+    at: &Offsets,
+    ids: &BlockIds,
+    i: usize,
+    scratch: &mut Vec<u8>,
+) -> Result<(), WssError> {
+    let signer = &e.signer;
+    let own = &ids.endorsing[i];
+    let mut references = vec![(
+        ids.primary.signature.clone(),
+        signer.reference_digest(w.as_str(), primary_at, scratch)?,
+    )];
+    if signer.protect_token {
+        let token = at.endorsing_tokens[i].ok_or_else(|| {
+            WssError::Encode(
+                "sp:ProtectTokens of an endorsing signer needs its certificate in the message (KeyReference::DirectReference)"
+                    .to_owned(),
+            )
+        })?;
+        references.push((
+            own.token.clone(),
+            signer.reference_digest(w.as_str(), token, scratch)?,
+        ));
+    }
+    if let Some(digest) = body {
+        references.push((ids.body.clone(), digest));
+    }
+    write_signature(w, signer, &references, own, scratch)?;
+    Ok(())
+}
+
+/// Writes the `ds:Signature` of `signer` over `references` ((Id, DigestValue) pairs): SignedInfo,
+/// its SignatureValue, KeyInfo (XML-DSig §4, WSS 1.1 §8). Returns its byte range in `w` and the
+/// raw SignatureValue.
+fn write_signature(
+    w: &mut XmlWriter,
+    signer: &X509Signer,
+    references: &[(String, String)],
+    ids: &SignatureIds,
+    scratch: &mut Vec<u8>,
+) -> Result<(std::ops::Range<usize>, Vec<u8>), WssError> {
+    let start = offset(w)?;
+    w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;
+    w.attribute(Name::unqualified("Id"), &ids.signature)?;
+    let signed_info_at = offset(w)?;
+    write_signed_info(w, signer.signature.uri(), signer.digest, references)?;
+    scratch.clear();
+    super::super::exclusive_c14n(w.as_str(), signed_info_at, &[], scratch)?;
+    let raw = signer.sign_raw(scratch)?;
+    w.simple_element(
+        Name::new(DS_NS, "SignatureValue"),
+        super::super::base64(&raw).as_str(),
+    )?;
+    write_key_info(w, signer, ids)?;
+    w.end_element()?; // Signature
+    Ok((start..w.as_str().len(), raw))
+}
+
+/// What the Body's encryption left for the Security header: the encryptor, the EncryptedKey's
+/// Id, the Ids of the EncryptedData its ReferenceList names, the wrapped key, and the content key
+/// itself (for the Signature, with `sp:EncryptSignature`).
+pub(super) struct Encrypted<'a> {
+    pub(super) enc: &'a X509Encryptor,
+    pub(super) key_id: String,
+    pub(super) data_ids: Vec<String>,
+    pub(super) wrapped: Vec<u8>,
+    pub(super) key: Vec<u8>,
+}
+
+/// Replaces the element at `range` of the finished Security block `security` (the
+/// `ds:Signature`, WS-SecurityPolicy 1.2 §6.3 `sp:EncryptSignature`; the UsernameToken, an
+/// encrypted supporting token, §8.4) by an `xenc:EncryptedData` (`Type` Element, Id `data_id`)
+/// under the content key of `e`. The element's start tag gets the `wsse` and `wsu` declarations
+/// it or its children may rely on, so that the plaintext stands alone; the exclusive canonical
+/// form of a SignedInfo, which uses neither, is unchanged.
+fn encrypt_in_place(
+    security: &mut String,
+    range: std::ops::Range<usize>,
+    e: &Encrypted<'_>,
+    data_id: &str,
+) -> Result<(), WssError> {
+    let element = security
+        .get(range.clone())
+        .ok_or_else(|| WssError::Encode("the element to encrypt is out of range".to_owned()))?;
+    let name_len = element
+        .find(|c: char| c.is_ascii_whitespace() || c == '>' || c == '/')
+        .filter(|n| *n > 1 && element.starts_with('<'))
+        .ok_or_else(|| WssError::Encode("the element to encrypt has no start tag".to_owned()))?;
+    let mut plaintext = String::with_capacity(element.len() + 200);
+    plaintext.push_str(&element[..name_len]);
+    plaintext.push_str(&format!(" xmlns:wsse=\"{WSSE_NS}\" xmlns:wsu=\"{WSU_NS}\""));
+    plaintext.push_str(&element[name_len..]);
+    let data = e
+        .enc
+        .encrypted_data(&e.key, plaintext.as_bytes(), data_id, true, None)?;
+    security.replace_range(range, &data);
+    Ok(())
+}
+
+/// The `ds:SignedInfo` of a signature over `references` ((wsu:Id, DigestValue) pairs): Exclusive
+/// C14N, the SignatureMethod `method`, one Reference per part with an Exclusive C14N Transform
+/// and the DigestMethod `digest` (XML-DSig §4.4, WSS 1.1 §8).
+pub(super) fn write_signed_info(
+    w: &mut XmlWriter,
+    method: &str,
+    digest: super::super::DigestAlgorithm,
+    references: &[(String, String)],
+) -> Result<(), WssError> {
+    w.start_element(Name::new(DS_NS, "SignedInfo"))?;
+    w.start_element(Name::new(DS_NS, "CanonicalizationMethod"))?;
+    w.attribute(Name::unqualified("Algorithm"), EXC_C14N)?;
+    w.end_element()?;
+    w.start_element(Name::new(DS_NS, "SignatureMethod"))?;
+    w.attribute(Name::unqualified("Algorithm"), method)?;
+    w.end_element()?;
+    for (id, value) in references {
+        w.start_element(Name::new(DS_NS, "Reference"))?;
+        w.attribute(Name::unqualified("URI"), &format!("#{id}"))?;
+        w.start_element(Name::new(DS_NS, "Transforms"))?;
+        w.start_element(Name::new(DS_NS, "Transform"))?;
+        w.attribute(Name::unqualified("Algorithm"), EXC_C14N)?;
+        w.end_element()?;
+        w.end_element()?;
+        w.start_element(Name::new(DS_NS, "DigestMethod"))?;
+        w.attribute(Name::unqualified("Algorithm"), digest.uri())?;
+        w.end_element()?;
+        w.simple_element(Name::new(DS_NS, "DigestValue"), value.as_str())?;
+        w.end_element()?;
+    }
+    w.end_element()?; // SignedInfo
+    Ok(())
+}
+
+/// The signature's `ds:KeyInfo`: a SecurityTokenReference to the signer's certificate as its
+/// key reference says (WSS 1.1 §7: a DirectReference to the BinarySecurityToken `ids.token`, of its ValueType, a
+/// KeyIdentifier, or `ds:X509IssuerSerial`, X.509 Token Profile 1.1 §3.2).
+fn write_key_info(
+    w: &mut XmlWriter,
+    signer: &X509Signer,
+    ids: &SignatureIds,
+) -> Result<(), WssError> {
+    w.start_element(Name::new(DS_NS, "KeyInfo"))?;
+    w.attribute(Name::unqualified("Id"), &ids.key_info)?;
+    w.start_element(Name::new(WSSE_NS, "SecurityTokenReference"))?;
+    w.attribute(Name::new(WSU_NS, "Id"), &ids.str_id)?;
+    if signer.pki_path.is_some() && signer.key_reference == KeyReference::DirectReference {
+        // WS-I BSP 1.1 R5215: a reference to a PKIPath token names its TokenType.
+        w.declare_namespace("wsse11", WSSE11_NS)?;
+        w.attribute(Name::new(WSSE11_NS, "TokenType"), X509_PKIPATH)?;
+    }
+    let cert = signer.credential().certificate();
+    let key_identifier = |w: &mut XmlWriter, value_type: &str, bytes: &[u8]| {
+        w.start_element(Name::new(WSSE_NS, "KeyIdentifier"))?;
+        w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
+        w.attribute(Name::unqualified("ValueType"), value_type)?;
+        w.text(&super::super::base64(bytes))?;
+        w.end_element()
+    };
+    match signer.key_reference {
+        KeyReference::DirectReference => {
+            w.start_element(Name::new(WSSE_NS, "Reference"))?;
+            w.attribute(Name::unqualified("URI"), &format!("#{}", ids.token))?;
+            w.attribute(Name::unqualified("ValueType"), token_type(signer))?;
+            w.end_element()?;
+        }
+        KeyReference::SubjectKeyIdentifier => {
+            let ski = cert.subject_key_identifier().ok_or_else(|| {
+                WssError::Encode("the certificate has no SubjectKeyIdentifier".to_owned())
+            })?;
+            key_identifier(w, X509_SKI, ski)?;
+        }
+        KeyReference::ThumbprintSha1 => {
+            key_identifier(w, THUMBPRINT_SHA1, &cert.sha1_thumbprint())?;
+        }
+        KeyReference::X509IssuerSerial => {
+            w.start_element(Name::new(DS_NS, "X509Data"))?;
+            w.start_element(Name::new(DS_NS, "X509IssuerSerial"))?;
+            let issuer = cert.issuer_rfc4514();
+            w.simple_element(Name::new(DS_NS, "X509IssuerName"), issuer.as_str())?;
+            let serial = cert.serial_decimal();
+            w.simple_element(Name::new(DS_NS, "X509SerialNumber"), serial.as_str())?;
+            w.end_element()?;
+            w.end_element()?;
+        }
+    }
+    w.end_element()?;
+    w.end_element()?; // KeyInfo
+    Ok(())
+}

@@ -1,0 +1,324 @@
+//! The Security block of a request under a SymmetricBinding with an X.509 ProtectionToken
+//! (WS-SecurityPolicy 1.2 §7.4): the request key wrapped for the service, the HMAC-SHA1 signature
+//! and the Body's encryption under it (or under keys derived from it), laid out Strict (§7.7.1).
+
+use super::super::encrypt::{write_reference_list, EncryptionOrder, StrRef, X509Encryptor};
+use super::super::sign::{KeyReference, DS_NS, X509V3};
+use super::super::symmetric::{
+    hmac_sha1, p_sha1, RequestKey, SecureConversation, SymmetricBinding, DEFAULT_LABEL, HMAC_SHA1,
+};
+use super::super::{
+    random_bytes, Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE_NS, WSU_NS,
+};
+use super::block::write_signed_info;
+use super::{Outgoing, Sent};
+use crate::message::SoapVersion;
+use crate::xml::{Name, XmlWriter};
+
+/// The Ids of one symmetric Security block.
+struct Ids {
+    timestamp: String,
+    token: String,
+    key: String,
+    signing_key: String,
+    encryption_key: String,
+    data: String,
+    signature: String,
+    body: String,
+    username: String,
+}
+
+/// The keys a request is signed and encrypted with: the request key itself, or two keys derived
+/// from it and the DerivedKeyTokens that say how.
+struct Keys {
+    signing: Vec<u8>,
+    encryption: Vec<u8>,
+    /// (version, signing nonce, encryption nonce) with derived keys.
+    derived: Option<(SecureConversation, [u8; 16], [u8; 16])>,
+}
+
+impl Outgoing {
+    /// Secures the finished `envelope` under the SymmetricBinding `b` (see
+    /// [`SymmetricBinding`]): a fresh key wrapped for the service, the Body's content encrypted
+    /// and the Timestamp and Body signed under it in `b`'s order, the Security block inserted.
+    /// Returns the SignatureValue and the request key, which the response must be protected with.
+    pub(super) fn finish_symmetric(
+        &self,
+        b: &SymmetricBinding,
+        version: SoapVersion,
+        env_prefix: &str,
+        envelope: &mut String,
+    ) -> Result<Sent, WssError> {
+        let cfg = &self.cfg;
+        if cfg.signer().is_some() || cfg.encryptor().is_some() {
+            return Err(WssError::Encode(
+                "a SymmetricBinding (WssConfig::symmetric) signs and encrypts by itself: WssConfig::sign and WssConfig::encrypt must not be set with it"
+                    .to_owned(),
+            ));
+        }
+        if !cfg.endorsements().is_empty()
+            || cfg.security_layout() == super::super::Layout::LaxTsLast
+        {
+            return Err(WssError::Encode(
+                "a SymmetricBinding writes its requests Strict, without endorsing signatures: WssConfig::endorse and Layout::LaxTsLast are not supported with it"
+                    .to_owned(),
+            ));
+        }
+        let s = &self.suffix;
+        let ids = Ids {
+            timestamp: format!("TS-{s}"),
+            token: format!("X509-{s}"),
+            key: format!("EK-{s}"),
+            signing_key: format!("DKS-{s}"),
+            encryption_key: format!("DKE-{s}"),
+            data: format!("ED-{s}"),
+            signature: format!("SIG-{s}"),
+            body: format!("id-{s}"),
+            username: format!("UT-{s}"),
+        };
+        let enc = X509Encryptor {
+            recipient: b.recipient.clone(),
+            block: b.block,
+            key_transport: b.key_transport,
+            key_reference: b.key_reference,
+            order: b.order,
+            headers: Vec::new(),
+            encrypt_signature: false,
+            encrypt_username_token: false,
+        };
+        let key = b.block.generate_key()?;
+        let wrapped = enc.wrap(&key)?;
+        let keys = derive(b, &key)?;
+        let body_at = self
+            .body_at
+            .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
+        let mut scratch = Vec::new();
+        let digest = |envelope: &str, scratch: &mut Vec<u8>| {
+            scratch.clear();
+            super::super::exclusive_c14n(envelope, body_at, &[], scratch)?;
+            Ok::<_, WssError>(super::super::base64(&b.digest.digest(scratch)))
+        };
+        let sign_first = b.order == EncryptionOrder::SignThenEncrypt;
+        let mut body_digest = None;
+        if sign_first || !b.encrypt_body {
+            body_digest = Some(digest(envelope, &mut scratch)?);
+        }
+        if b.encrypt_body {
+            let (start, end) = self.body_content.ok_or_else(|| {
+                WssError::Encode("the Body to encrypt was not written".to_owned())
+            })?;
+            let plaintext = envelope.get(start..end).ok_or_else(|| {
+                WssError::Encode("the Body to encrypt is out of range".to_owned())
+            })?;
+            let key_info = match keys.derived {
+                Some((v, ..)) => StrRef::DerivedKey(&ids.encryption_key, v.dk_value_type()),
+                None => StrRef::EncryptedKey(&ids.key),
+            };
+            let data = enc.encrypted_data(
+                &keys.encryption,
+                plaintext.as_bytes(),
+                &ids.data,
+                false,
+                Some(&key_info),
+            )?;
+            let tail = envelope.get(end..).unwrap_or_default().to_owned();
+            envelope.truncate(start);
+            envelope.push_str(&data);
+            envelope.push_str(&tail);
+            if !sign_first {
+                body_digest = Some(digest(envelope, &mut scratch)?);
+            }
+        }
+        let body_digest = body_digest.unwrap_or_default();
+        let (security, value) = security_block(
+            cfg,
+            b,
+            &enc,
+            &ids,
+            (&keys, &wrapped),
+            version,
+            env_prefix,
+            body_digest,
+            scratch,
+        )?;
+        envelope.insert_str(self.header_at, &security);
+        let sha1 =
+            aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY, &wrapped);
+        let mut fingerprint = [0u8; 20];
+        fingerprint.copy_from_slice(sha1.as_ref());
+        Ok(Sent {
+            signature_values: vec![value],
+            request_key: Some(RequestKey {
+                key,
+                sha1: fingerprint,
+                id: ids.key.clone(),
+            }),
+        })
+    }
+}
+
+/// The signing and encryption keys of a request protected by `key`: `key` itself, or two keys
+/// derived from it by P_SHA-1 with fresh nonces (WS-SecureConversation 1.3 §7).
+fn derive(b: &SymmetricBinding, key: &[u8]) -> Result<Keys, WssError> {
+    let Some(version) = b.derived else {
+        return Ok(Keys {
+            signing: key.to_vec(),
+            encryption: key.to_vec(),
+            derived: None,
+        });
+    };
+    let (sn, en) = (random_bytes::<16>()?, random_bytes::<16>()?);
+    let seed = |nonce: &[u8]| [DEFAULT_LABEL.as_bytes(), nonce].concat();
+    Ok(Keys {
+        signing: p_sha1(key, &seed(&sn), 0, b.signature_key_len())?,
+        encryption: p_sha1(key, &seed(&en), 0, b.block.key_len())?,
+        derived: Some((version, sn, en)),
+    })
+}
+
+/// The `wsse:Security` block of a symmetric request: Timestamp, the service's
+/// BinarySecurityToken (DirectReference), EncryptedKey, DerivedKeyTokens, then the Signature and
+/// the standalone ReferenceList in processing order. Returns it and the raw SignatureValue.
+#[allow(clippy::too_many_arguments)]
+fn security_block(
+    cfg: &WssConfig,
+    b: &SymmetricBinding,
+    enc: &X509Encryptor,
+    ids: &Ids,
+    (keys, wrapped): (&Keys, &[u8]),
+    version: SoapVersion,
+    env_prefix: &str,
+    body_digest: String,
+    mut scratch: Vec<u8>,
+) -> Result<(String, Vec<u8>), WssError> {
+    let now = UtcTime::now();
+    let mut w = XmlWriter::with_capacity(4096);
+    w.start_element_prefixed(Name::new(WSSE_NS, "Security"), Some("wsse"))?;
+    w.declare_namespace("wsu", WSU_NS)?;
+    w.declare_namespace(env_prefix, version.envelope_namespace())?;
+    let must_understand = match version {
+        SoapVersion::Soap11 => "1",
+        SoapVersion::Soap12 => "true",
+    };
+    w.attribute(
+        Name::new(version.envelope_namespace(), "mustUnderstand"),
+        must_understand,
+    )?;
+    let mut references = Vec::with_capacity(4);
+    let digest = |w: &mut XmlWriter, at: usize, scratch: &mut Vec<u8>| {
+        scratch.clear();
+        super::super::exclusive_c14n(w.as_str(), at, &[], scratch)?;
+        Ok::<_, WssError>(super::super::base64(&b.digest.digest(scratch)))
+    };
+    if let Some(ttl) = cfg.timestamp_ttl() {
+        let at = offset(&mut w)?;
+        Timestamp::new(now, ttl).write(&mut w, &ids.timestamp)?;
+        references.push((ids.timestamp.clone(), digest(&mut w, at, &mut scratch)?));
+    }
+    let direct = b.key_reference == KeyReference::DirectReference;
+    if direct {
+        let at = offset(&mut w)?;
+        w.start_element(Name::new(WSSE_NS, "BinarySecurityToken"))?;
+        w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
+        w.attribute(Name::unqualified("ValueType"), X509V3)?;
+        w.attribute(Name::new(WSU_NS, "Id"), &ids.token)?;
+        w.text(&super::super::base64(b.recipient.der()))?;
+        w.end_element()?;
+        if b.protect_tokens {
+            references.push((ids.token.clone(), digest(&mut w, at, &mut scratch)?));
+        }
+    }
+    if let Some(ut) = cfg.username() {
+        ut.write(&mut w, &ids.username, now)?;
+    }
+    let sign_first = b.order == EncryptionOrder::SignThenEncrypt;
+    // The EncryptedKey lists the Body's EncryptedData itself only when the Body is decrypted
+    // with its key directly and before the signature is checked.
+    let listed_inside = b.encrypt_body && sign_first && keys.derived.is_none();
+    let inside = if listed_inside {
+        vec![ids.data.clone()]
+    } else {
+        Vec::new()
+    };
+    let at = offset(&mut w)?;
+    let token = direct.then_some(ids.token.as_str());
+    enc.write_encrypted_key(&mut w, &ids.key, &inside, wrapped, token)?;
+    if b.protect_tokens {
+        references.push((ids.key.clone(), digest(&mut w, at, &mut scratch)?));
+    }
+    if let Some((v, sn, en)) = &keys.derived {
+        write_derived_key(
+            &mut w,
+            *v,
+            &ids.signing_key,
+            &ids.key,
+            sn,
+            keys.signing.len(),
+        )?;
+        write_derived_key(
+            &mut w,
+            *v,
+            &ids.encryption_key,
+            &ids.key,
+            en,
+            keys.encryption.len(),
+        )?;
+    }
+    let standalone = b.encrypt_body && !listed_inside;
+    if standalone && sign_first {
+        write_reference_list(&mut w, std::slice::from_ref(&ids.data))?;
+    }
+    references.push((ids.body.clone(), body_digest));
+    // The Signature: HMAC-SHA1 under the signing key (XML-DSig §6.3.1).
+    w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;
+    w.attribute(Name::unqualified("Id"), &ids.signature)?;
+    let signed_info_at = offset(&mut w)?;
+    write_signed_info(&mut w, HMAC_SHA1, b.digest, &references)?;
+    scratch.clear();
+    super::super::exclusive_c14n(w.as_str(), signed_info_at, &[], &mut scratch)?;
+    let value = hmac_sha1(&keys.signing, &scratch);
+    w.simple_element(
+        Name::new(DS_NS, "SignatureValue"),
+        super::super::base64(&value).as_str(),
+    )?;
+    w.start_element(Name::new(DS_NS, "KeyInfo"))?;
+    match keys.derived {
+        Some((v, ..)) => StrRef::DerivedKey(&ids.signing_key, v.dk_value_type()).write(&mut w)?,
+        None => StrRef::EncryptedKey(&ids.key).write(&mut w)?,
+    }
+    w.end_element()?; // KeyInfo
+    w.end_element()?; // Signature
+    if standalone && !sign_first {
+        write_reference_list(&mut w, std::slice::from_ref(&ids.data))?;
+    }
+    w.end_element()?; // Security
+    Ok((w.into_string()?, value))
+}
+
+/// A `wsc:DerivedKeyToken` (WS-SecureConversation 1.3 §7) of `version` with `wsu:Id` `id`: a
+/// SecurityTokenReference to the EncryptedKey `key_id`, Offset 0, `length` and `nonce` (the
+/// default label).
+fn write_derived_key(
+    w: &mut XmlWriter,
+    version: SecureConversation,
+    id: &str,
+    key_id: &str,
+    nonce: &[u8],
+    length: usize,
+) -> Result<(), WssError> {
+    let ns = version.namespace();
+    w.start_element_prefixed(Name::new(ns, "DerivedKeyToken"), Some("wsc"))?;
+    w.attribute(Name::new(WSU_NS, "Id"), id)?;
+    StrRef::EncryptedKey(key_id).write(w)?;
+    w.simple_element(Name::new(ns, "Offset"), "0")?;
+    w.simple_element(Name::new(ns, "Length"), length.to_string().as_str())?;
+    w.simple_element(Name::new(ns, "Nonce"), super::super::base64(nonce).as_str())?;
+    w.end_element()?;
+    Ok(())
+}
+
+/// The offset of the next element `w` writes (its open start tag closed first).
+fn offset(w: &mut XmlWriter) -> Result<usize, WssError> {
+    w.raw("")?;
+    Ok(w.as_str().len())
+}
