@@ -70,6 +70,107 @@ fn main() {
         panic!("soapgen: {e}");
     }
     cxf_policy();
+    cxf_matrix();
+}
+
+/// Every port of the policy corpus whose WS-SecurityPolicy soapgen applies, of the DoubleIt
+/// portType: for each WSDL of the corpus, the client of those ports (`cxf_m{i}.rs`), and
+/// `cxf_matrix.rs`, which lists them with a call of `DoubleIt` through each
+/// (tests/tests/wss/policy_matrix.rs).
+fn cxf_matrix() {
+    use std::fmt::Write as _;
+    let resources = std::path::Path::new("../../shared/corpus/cxf-policy/src/test/resources");
+    let logical = resources.join("DoubleItLogical.wsdl");
+    let mut wsdls = Vec::new();
+    let mut dirs = vec![resources.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).expect("the policy corpus") {
+            let p = e.expect("a corpus entry").path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "wsdl") {
+                wsdls.push(p);
+            }
+        }
+    }
+    wsdls.sort();
+    let builder = |wsdl: &std::path::Path| {
+        soapgen_build::Builder::new()
+            .wsdl(wsdl)
+            .catalog_entry("src/test/resources/DoubleItLogical.wsdl", &logical)
+    };
+    let mut modules = String::new();
+    let mut entries = String::new();
+    let mut files = Vec::new();
+    for wsdl in &wsdls {
+        let Ok(g) = builder(wsdl).manual_security(["*"]).generate_one(wsdl) else {
+            continue;
+        };
+        let ports: Vec<String> = g
+            .module
+            .clients
+            .iter()
+            .filter(|c| c.port_type.local == "DoubleItPortType")
+            .flat_map(|c| &c.ports)
+            .filter(|p| {
+                p.security.as_ref().is_some_and(|s| {
+                    s.operations.iter().all(|o| {
+                        (o.input.is_unsecured() || o.input.chosen().is_some())
+                            && (o.output.is_unsecured() || o.output.chosen().is_some())
+                    })
+                })
+            })
+            .map(|p| p.port.clone())
+            .collect();
+        if ports.is_empty() {
+            continue;
+        }
+        let i = files.len();
+        let name = format!("cxf_m{i}");
+        let b = builder(wsdl).out_name(wsdl, &name).ports(ports.iter());
+        let g = match b.generate_one(wsdl) {
+            Ok(g) => g,
+            Err(e) => panic!("soapgen: {e}"),
+        };
+        if let Err(e) = b.build() {
+            panic!("soapgen: {e}");
+        }
+        let rel = wsdl.strip_prefix(resources).expect("in the corpus");
+        let rel = rel.display().to_string();
+        let stem = wsdl
+            .file_stem()
+            .expect("a file name")
+            .to_string_lossy()
+            .into_owned();
+        let _ = writeln!(
+            modules,
+            "pub mod m{i} {{ soapgen_runtime::include_client!({name:?}); }}"
+        );
+        for c in &g.module.clients {
+            let client = format!("m{i}::{}Client", c.name);
+            for p in &c.ports {
+                let port = &p.port;
+                let _ = writeln!(
+                    entries,
+                    "        MatrixPort {{ wsdl: {rel:?}, path: concat!(\"/\", {stem:?}, \"/\", {port:?}), port: {port:?}, \
+                     policy: {client}::port_policy({port:?}).expect(\"generated\"), \
+                     call: |c, n| ::std::boxed::Box::pin(async move {{ {client}::from_client(c).double_it(n).await.map_err(|e| e.to_string()) }}) }},"
+                );
+            }
+        }
+        files.push(rel);
+    }
+    let list: Vec<String> = files.iter().map(|f| format!("{f:?}")).collect();
+    let text = format!(
+        "// Written by tests/build.rs: the ports of the policy corpus whose policy soapgen applies.\n\
+         /// The corpus WSDLs with such ports, relative to its `src/test/resources`.\n\
+         pub const WSDLS: &[&str] = &[{}];\n{modules}\n\
+         /// Every port, with its generated policy and a call of `DoubleIt` through its client.\n\
+         pub fn ports() -> Vec<MatrixPort> {{\n    vec![\n{entries}    ]\n}}\n",
+        list.join(", ")
+    );
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    std::fs::write(out.join("cxf_matrix.rs"), text).expect("write cxf_matrix.rs");
 }
 
 /// Clients of Apache CXF's WS-SecurityPolicy test WSDLs (the policy corpus beside the

@@ -9,9 +9,9 @@ use quote::quote;
 use super::{ident, Emitter};
 use crate::model::ir::ClientDecl;
 use crate::model::security::types::{
-    AlgorithmSuite, Digest, Encryption, HttpAuthentication, Inclusion, KeyTransport, MessagePolicy,
-    PasswordRequirement, PortSecurity, ProtectedParts, ProtectionOrder, SecurityBinding,
-    SupportingRole, Token, TokenKind, X509TokenType,
+    AlgorithmSuite, Digest, Encryption, HttpAuthentication, Inclusion, KeyTransport, Layout,
+    MessagePolicy, PasswordRequirement, PortSecurity, ProtectedParts, ProtectionOrder,
+    SecurityBinding, SupportingRole, Token, TokenKind, X509TokenType,
 };
 
 impl Emitter<'_> {
@@ -24,7 +24,13 @@ impl Emitter<'_> {
             .iter()
             .filter_map(|p| {
                 let sec = p.security.as_ref()?;
-                self.port_policy(&p.port, &p.binding.local, sec)
+                let policy = self.port_policy(&p.port, &p.binding.local, sec)?;
+                let client_addressed = c.addressing.iter().any(|(v, _)| *v == p.version);
+                Some(if client_addressed && !p.addressed {
+                    quote!(#policy.unaddressed())
+                } else {
+                    policy
+                })
             })
             .collect();
         if ports.is_empty() {
@@ -80,7 +86,27 @@ impl Emitter<'_> {
     /// lets through).
     fn message(&self, p: &MessagePolicy) -> TokenStream {
         let rt = &self.rt;
-        let binding = match &p.binding {
+        let binding = self.binding(p);
+        let mut m = quote!(#rt::policy::MessagePolicy::new(#binding));
+        m.extend(self.supporting(p));
+        if !p.signed.is_empty() {
+            let parts = self.parts(&p.signed);
+            m.extend(quote!(.signed(#parts)));
+        }
+        if !p.encrypted.is_empty() {
+            let parts = self.parts(&p.encrypted);
+            m.extend(quote!(.encrypted(#parts)));
+        }
+        if p.wss.is_some_and(|w| w.require_signature_confirmation) {
+            m.extend(quote!(.signature_confirmation()));
+        }
+        m
+    }
+
+    /// The message's security binding, as an `Option<Binding>` expression.
+    fn binding(&self, p: &MessagePolicy) -> TokenStream {
+        let rt = &self.rt;
+        match &p.binding {
             Some(SecurityBinding::Transport {
                 token, properties, ..
             }) => {
@@ -108,6 +134,8 @@ impl Emitter<'_> {
                 }
                 let suite = self.suite(&properties.suite);
                 b.extend(quote!(.suite(#suite)));
+                let layout = self.layout(properties.layout);
+                b.extend(quote!(.layout(#layout)));
                 quote!(::core::option::Option::Some(#rt::policy::Binding::Transport(#b)))
             }
             Some(SecurityBinding::Asymmetric {
@@ -138,11 +166,46 @@ impl Emitter<'_> {
                 if protection.order == ProtectionOrder::EncryptBeforeSigning {
                     b.extend(quote!(.encrypt_before_signing()));
                 }
+                if protection.encrypt_signature {
+                    b.extend(quote!(.encrypt_signature()));
+                }
+                if protection.protect_tokens {
+                    b.extend(quote!(.protect_tokens()));
+                }
+                let layout = self.layout(properties.layout);
+                b.extend(quote!(.layout(#layout)));
                 quote!(::core::option::Option::Some(#rt::policy::Binding::Asymmetric(#b)))
             }
-            _ => quote!(::core::option::Option::None),
-        };
-        let mut m = quote!(#rt::policy::MessagePolicy::new(#binding));
+            Some(SecurityBinding::Symmetric {
+                signature,
+                properties,
+                protection,
+                ..
+            }) => {
+                let suite = self.suite(&properties.suite);
+                let token = self.x509(signature);
+                let mut b = quote!(#rt::policy::SymmetricBinding::new(#token, #suite));
+                if properties.include_timestamp {
+                    b.extend(quote!(.timestamp()));
+                }
+                if protection.order == ProtectionOrder::EncryptBeforeSigning {
+                    b.extend(quote!(.encrypt_before_signing()));
+                }
+                if protection.protect_tokens {
+                    b.extend(quote!(.protect_tokens()));
+                }
+                let layout = self.layout(properties.layout);
+                b.extend(quote!(.layout(#layout)));
+                quote!(::core::option::Option::Some(#rt::policy::Binding::Symmetric(#b)))
+            }
+            None => quote!(::core::option::Option::None),
+        }
+    }
+
+    /// The setters of the message's supporting tokens: a UsernameToken, an endorsing token.
+    fn supporting(&self, p: &MessagePolicy) -> TokenStream {
+        let rt = &self.rt;
+        let mut m = TokenStream::new();
         for s in &p.supporting {
             for t in &s.tokens {
                 match &t.kind {
@@ -161,6 +224,20 @@ impl Emitter<'_> {
                         if *created || *nonce {
                             u.extend(quote!(.nonce()));
                         }
+                        let asymmetric =
+                            matches!(p.binding, Some(SecurityBinding::Asymmetric { .. }));
+                        let (signed, encrypted) = match s.role {
+                            SupportingRole::Signed => (true, false),
+                            SupportingRole::SignedEncrypted => (true, true),
+                            SupportingRole::Encrypted => (false, true),
+                            _ => (false, false),
+                        };
+                        if asymmetric && signed {
+                            u.extend(quote!(.signed()));
+                        }
+                        if asymmetric && encrypted {
+                            u.extend(quote!(.encrypted()));
+                        }
                         m.extend(quote!(.username_token(#u)));
                     }
                     TokenKind::X509 { .. }
@@ -170,22 +247,30 @@ impl Emitter<'_> {
                         ) =>
                     {
                         let t = self.x509(t);
-                        m.extend(quote!(.endorsing(#t)));
+                        let mut e = quote!(#rt::policy::EndorsingToken::new(#t));
+                        if s.role == SupportingRole::SignedEndorsing {
+                            e.extend(quote!(.signed()));
+                        }
+                        if s.signed.body {
+                            e.extend(quote!(.covers_body()));
+                        }
+                        let headers: Vec<TokenStream> = s
+                            .signed
+                            .headers
+                            .iter()
+                            .filter_map(|h| {
+                                let (ns, name) = (&h.namespace, h.name.as_ref()?);
+                                Some(quote!((#ns, #name)))
+                            })
+                            .collect();
+                        if !headers.is_empty() {
+                            e.extend(quote!(.headers(&[#(#headers),*])));
+                        }
+                        m.extend(quote!(.endorsing(#e)));
                     }
                     _ => {}
                 }
             }
-        }
-        if !p.signed.is_empty() {
-            let parts = self.parts(&p.signed);
-            m.extend(quote!(.signed(#parts)));
-        }
-        if !p.encrypted.is_empty() {
-            let parts = self.parts(&p.encrypted);
-            m.extend(quote!(.encrypted(#parts)));
-        }
-        if p.wss.is_some_and(|w| w.require_signature_confirmation) {
-            m.extend(quote!(.signature_confirmation()));
         }
         m
     }
@@ -230,7 +315,22 @@ impl Emitter<'_> {
         if references.key_identifier {
             out.extend(quote!(.key_identifier()));
         }
+        if t.derived_keys {
+            let v = if t.sp11 { quote!(V2005) } else { quote!(V13) };
+            out.extend(quote!(.derived_keys(#rt::wss::SecureConversation::#v)));
+        }
         out
+    }
+
+    fn layout(&self, l: Layout) -> TokenStream {
+        let rt = &self.rt;
+        let l = match l {
+            Layout::Strict => quote!(Strict),
+            Layout::Lax => quote!(Lax),
+            Layout::LaxTsFirst => quote!(LaxTsFirst),
+            Layout::LaxTsLast => quote!(LaxTsLast),
+        };
+        quote!(#rt::wss::Layout::#l)
     }
 
     fn suite(&self, s: &AlgorithmSuite) -> TokenStream {

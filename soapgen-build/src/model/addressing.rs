@@ -64,6 +64,13 @@ pub fn default_output_name(op: &str, acts: &OperationActions) -> String {
 pub fn apply(defs: &Definitions, clients: &mut [ClientDecl], warnings: &mut Vec<Warning>) {
     let facts = &defs.addressing;
     for c in clients.iter_mut() {
+        for p in &mut c.ports {
+            p.addressed = facts.bindings.contains_key(&p.binding)
+                || facts
+                    .ports
+                    .keys()
+                    .any(|(s, n)| s.local == p.service && *n == p.port);
+        }
         // Per SOAP version: its binding's word, else one of its ports'.
         for v in c.versions.clone() {
             let from_binding = c

@@ -193,6 +193,7 @@ pub(crate) fn merge(per_binding: Vec<ClientDecl>, defs: &Definitions) -> Vec<Cli
                         address_problem: p.address.as_deref().and_then(address_problem),
                         address: p.address.clone(),
                         security: None,
+                        addressed: false,
                         loc: p.loc.clone(),
                     })
                 })

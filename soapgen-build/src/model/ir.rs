@@ -388,6 +388,10 @@ pub struct PortDecl {
     /// What its WS-SecurityPolicy demands of each operation's messages; `None` when it
     /// demands nothing.
     pub security: Option<crate::model::security::types::PortSecurity>,
+    /// Whether this port's binding or the port itself says it is addressed (WS-Addressing
+    /// Metadata §3.1); a client addresses its calls when any port of a SOAP version is, so
+    /// an unaddressed port of an addressed client must turn addressing off.
+    pub addressed: bool,
     /// Where the port is.
     pub loc: Loc,
 }

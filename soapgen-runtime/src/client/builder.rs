@@ -207,6 +207,10 @@ impl ClientBuilder {
     ) -> Self {
         match crate::policy::PolicyLayer::new(port, &credentials, &self.endpoint) {
             Ok(layer) => {
+                if port.unaddressed {
+                    let off = crate::addressing::AddressingMode::Off;
+                    self.layers.addressing = std::mem::take(&mut self.layers.addressing).mode(off);
+                }
                 if layer.client_certificate() {
                     self.layers.client_certificate_for = Some(port.port.to_owned());
                 }

@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 use super::model::{
-    Binding, HttpAuthentication, MessagePolicy, OperationPolicy, PortPolicy, TransportBinding,
-    X509Token,
+    AsymmetricBinding, Binding, HttpAuthentication, MessagePolicy, OperationPolicy, PortPolicy,
+    Suite, SymmetricBinding, TransportBinding, X509Token, X509TokenType,
 };
 use super::Credentials;
 use crate::error::{EncodeError, Error};
@@ -16,8 +16,8 @@ use crate::message::{
     InboundBlock, Incoming, LayerCall, MessageLayer, Outbound, RequestMessage, SoapVersion, Verdict,
 };
 use crate::wss::{
-    AlgorithmPolicy, EncryptionOrder, KeyReference, UsernameToken, WssConfig, WssError,
-    X509Encryptor, X509Signer,
+    self, AlgorithmPolicy, EncryptionOrder, Endorsement, KeyReference, Layout, UsernameToken,
+    WssConfig, WssError, X509Encryptor, X509Signer,
 };
 use crate::xml::XmlWriter;
 
@@ -139,6 +139,11 @@ fn configure(
         return Ok(None);
     }
     let mut cfg = WssConfig::new();
+    let (timestamp, layout) = properties(req);
+    if timestamp {
+        cfg = cfg.timestamp(TIMESTAMP_TTL);
+    }
+    cfg = cfg.layout(layout);
     if let Some(u) = req.username_token {
         let (user, password) = creds
             .username
@@ -150,73 +155,181 @@ fn configure(
             UsernameToken::text(user, password).with_nonce(u.nonce)
         });
     }
-    let timestamp = |m: &MessagePolicy| match m.binding {
-        Some(Binding::Transport(t)) => t.timestamp,
-        Some(Binding::Asymmetric(a)) => a.timestamp,
-        None => false,
+    cfg = match req.binding {
+        Some(Binding::Transport(t)) => transport(port, req, t, creds, cfg)?,
+        Some(Binding::Asymmetric(a)) => asymmetric(port, req, a, creds, cfg)?,
+        Some(Binding::Symmetric(b)) => symmetric(port, req, b, creds, cfg)?,
+        None => cfg,
     };
-    if timestamp(req) {
-        cfg = cfg.timestamp(TIMESTAMP_TTL);
+    inbound(port, resp, creds, cfg.require_timestamp(properties(resp).0)).map(Some)
+}
+
+/// A message's `sp:IncludeTimestamp` and `sp:Layout`.
+fn properties(m: &MessagePolicy) -> (bool, Layout) {
+    match m.binding {
+        Some(Binding::Transport(t)) => (t.timestamp, t.layout),
+        Some(Binding::Asymmetric(a)) => (a.timestamp, a.layout),
+        Some(Binding::Symmetric(b)) => (b.timestamp, b.layout),
+        None => (false, Layout::Lax),
     }
-    if let Some(token) = req.endorsing {
-        let cred = creds.signing.clone().ok_or_else(|| {
+}
+
+/// The signer of an endorsing token: the credentials' endorsing key, else their signing key.
+fn endorser(
+    port: &PortPolicy,
+    token: &X509Token,
+    suite: Option<Suite>,
+    creds: &Credentials,
+) -> Result<X509Signer, WssError> {
+    let cred = creds
+        .endorsing
+        .clone()
+        .or_else(|| creds.signing.clone())
+        .ok_or_else(|| {
             missing(
                 port,
                 "sp:EndorsingSupportingTokens",
+                "an endorsing key and certificate",
+            )
+        })?;
+    let mut signer =
+        X509Signer::new(cred).key_reference(reference(token, token.inclusion.in_requests()))?;
+    if let Some(suite) = suite {
+        signer = signer
+            .signature_algorithm(suite.signature)
+            .digest(suite.digest);
+    }
+    Ok(signer)
+}
+
+/// Over TLS: an endorsing token signs the Timestamp and Body.
+fn transport(
+    port: &PortPolicy,
+    req: &MessagePolicy,
+    t: TransportBinding,
+    creds: &Credentials,
+    cfg: WssConfig,
+) -> Result<WssConfig, WssError> {
+    match req.endorsing {
+        Some(e) => {
+            let mut signer = endorser(port, &e.token, t.suite, creds)?;
+            for (ns, name) in e.headers {
+                signer = signer.sign_header(ns, name);
+            }
+            Ok(cfg.sign(signer))
+        }
+        None => Ok(cfg),
+    }
+}
+
+/// The client's signature, the encryption for the service, an endorsing signature.
+fn asymmetric(
+    port: &PortPolicy,
+    req: &MessagePolicy,
+    a: AsymmetricBinding,
+    creds: &Credentials,
+    mut cfg: WssConfig,
+) -> Result<WssConfig, WssError> {
+    let ut = req.username_token;
+    // A message signature whenever something is to be signed (the parts, the Timestamp, the
+    // token, the signature an endorsing token signs) or the token is to be sent: a signature
+    // carries it.
+    let signs = !req.signed.is_empty()
+        || a.timestamp
+        || a.protect_tokens
+        || req.endorsing.is_some()
+        || a.initiator_signature
+            .is_some_and(|t| t.inclusion.in_requests());
+    if let (Some(token), true) = (a.initiator_signature, signs) {
+        let cred = creds.signing.clone().ok_or_else(|| {
+            missing(
+                port,
+                "sp:InitiatorToken",
                 "the client's signing key and certificate",
             )
         })?;
         let mut signer = X509Signer::new(cred)
-            .key_reference(reference(&token, token.inclusion.in_requests()))?;
-        if let Some(Binding::Transport(TransportBinding {
-            suite: Some(suite), ..
-        })) = req.binding
-        {
-            signer = signer
-                .signature_algorithm(suite.signature)
-                .digest(suite.digest);
+            .signature_algorithm(a.suite.signature)
+            .digest(a.suite.digest)
+            .key_reference(reference(&token, token.inclusion.in_requests()))?
+            .protect_token(a.protect_tokens)
+            .sign_username_token(ut.is_some_and(|u| u.signed));
+        if token.token_type == X509TokenType::PkiPath {
+            if creds.issuers.is_empty() {
+                return Err(missing(
+                    port,
+                    "sp:WssX509PkiPathV1Token11",
+                    "the issuers of the client's certificate (a PkiPath token)",
+                ));
+            }
+            signer = signer.pki_path(creds.issuers.clone());
+        }
+        for (ns, name) in req.signed.headers {
+            signer = signer.sign_header(ns, name);
         }
         cfg = cfg.sign(signer);
     }
-    if let Some(Binding::Asymmetric(a)) = req.binding {
-        if let (Some(token), false) = (a.initiator_signature, req.signed.is_empty()) {
-            let cred = creds.signing.clone().ok_or_else(|| {
-                missing(
-                    port,
-                    "sp:InitiatorToken",
-                    "the client's signing key and certificate",
-                )
-            })?;
-            let mut signer = X509Signer::new(cred)
-                .signature_algorithm(a.suite.signature)
-                .digest(a.suite.digest)
-                .key_reference(reference(&token, token.inclusion.in_requests()))?;
-            for (ns, name) in req.signed.headers {
-                signer = signer.sign_header(ns, name);
-            }
-            cfg = cfg.sign(signer);
+    if let (Some(token), false) = (a.recipient_encryption, req.encrypted.is_empty()) {
+        let cert = creds
+            .service_certificate
+            .clone()
+            .ok_or_else(|| missing(port, "sp:RecipientToken", "the service's certificate"))?;
+        let mut enc = X509Encryptor::new(cert)
+            .block_encryption(a.suite.encryption)
+            .key_transport(a.suite.key_transport)
+            .key_reference(reference(&token, false))?
+            .order(if a.encrypt_before_signing {
+                EncryptionOrder::EncryptThenSign
+            } else {
+                EncryptionOrder::SignThenEncrypt
+            })
+            .encrypt_signature(a.encrypt_signature)
+            .encrypt_username_token(ut.is_some_and(|u| u.encrypted));
+        for (ns, name) in req.encrypted.headers {
+            enc = enc.encrypt_header(ns, name);
         }
-        if let (Some(token), false) = (a.recipient_encryption, req.encrypted.is_empty()) {
-            let cert = creds
-                .service_certificate
-                .clone()
-                .ok_or_else(|| missing(port, "sp:RecipientToken", "the service's certificate"))?;
-            let mut enc = X509Encryptor::new(cert)
-                .block_encryption(a.suite.encryption)
-                .key_transport(a.suite.key_transport)
-                .key_reference(reference(&token, false))?
-                .order(if a.encrypt_before_signing {
-                    EncryptionOrder::EncryptThenSign
-                } else {
-                    EncryptionOrder::SignThenEncrypt
-                });
-            for (ns, name) in req.encrypted.headers {
-                enc = enc.encrypt_header(ns, name);
-            }
-            cfg = cfg.encrypt(enc);
-        }
+        cfg = cfg.encrypt(enc);
     }
-    inbound(port, resp, creds, cfg.require_timestamp(timestamp(resp))).map(Some)
+    if let Some(e) = req.endorsing {
+        let signer = endorser(port, &e.token, Some(a.suite), creds)?;
+        cfg = cfg.endorse(
+            Endorsement::new(signer)
+                .cover_body(e.covers_body)
+                .signed(e.signed),
+        );
+    }
+    Ok(cfg)
+}
+
+/// A key per request, wrapped for the service's certificate, signs and encrypts.
+fn symmetric(
+    port: &PortPolicy,
+    req: &MessagePolicy,
+    b: SymmetricBinding,
+    creds: &Credentials,
+    cfg: WssConfig,
+) -> Result<WssConfig, WssError> {
+    let cert = creds
+        .service_certificate
+        .clone()
+        .ok_or_else(|| missing(port, "sp:ProtectionToken", "the service's certificate"))?;
+    let token = b.protection;
+    let mut binding = wss::SymmetricBinding::new(cert)
+        .key_reference(reference(&token, token.inclusion.in_requests()))?
+        .block_encryption(b.suite.encryption)
+        .key_transport(b.suite.key_transport)
+        .digest(b.suite.digest)
+        .order(if b.encrypt_before_signing {
+            EncryptionOrder::EncryptThenSign
+        } else {
+            EncryptionOrder::SignThenEncrypt
+        })
+        .encrypt_body(req.encrypted.body)
+        .protect_tokens(b.protect_tokens);
+    if let Some(version) = token.derived_keys {
+        binding = binding.derived_keys(version);
+    }
+    Ok(cfg.symmetric(binding))
 }
 
 /// What the response must be.
@@ -226,8 +339,16 @@ fn inbound(
     creds: &Credentials,
     mut cfg: WssConfig,
 ) -> Result<WssConfig, WssError> {
-    let Some(Binding::Asymmetric(a)) = resp.binding else {
-        return Ok(cfg.require_signature(false).require_encryption(false));
+    let a = match resp.binding {
+        Some(Binding::Asymmetric(a)) => a,
+        // The response is signed and encrypted under the request's key, as its policy says.
+        Some(Binding::Symmetric(_)) => {
+            return Ok(cfg
+                .require_signature(!resp.signed.is_empty())
+                .require_encryption(resp.encrypted.body)
+                .signature_confirmation(resp.signature_confirmation))
+        }
+        _ => return Ok(cfg.require_signature(false).require_encryption(false)),
     };
     let signed = a.recipient_signature.is_some() && !resp.signed.is_empty();
     cfg = cfg
@@ -238,6 +359,9 @@ fn inbound(
             a.suite.encryption,
             a.suite.key_transport,
         ));
+    cfg = cfg
+        .require_protected_token(a.protect_tokens && signed)
+        .require_encrypted_signature(a.encrypt_signature && signed);
     if signed {
         let mut trust = creds.trust.clone().ok_or_else(|| {
             missing(
@@ -286,10 +410,12 @@ fn assertion_of(e: &WssError, resp: &MessagePolicy) -> &'static str {
         | WssError::SignatureConfirmationMismatch(_)
         | WssError::UnsignedSignatureConfirmation(_) => "sp:RequireSignatureConfirmation",
         WssError::AlgorithmNotAllowed { .. } => "sp:AlgorithmSuite",
+        WssError::Layout { .. } => "sp:Layout",
         WssError::UntrustedCertificate { .. } | WssError::UntrustedKey(_) => "sp:RecipientToken",
         _ => match resp.binding {
             Some(Binding::Transport(_)) => "sp:TransportBinding",
             Some(Binding::Asymmetric(_)) => "sp:AsymmetricBinding",
+            Some(Binding::Symmetric(_)) => "sp:SymmetricBinding",
             None => "sp:SupportingTokens",
         },
     }

@@ -20,6 +20,8 @@ use crate::wss::{Certificate, TrustStore, X509Credential};
 pub struct Credentials {
     pub(crate) username: Option<(String, String)>,
     pub(crate) signing: Option<X509Credential>,
+    pub(crate) issuers: Vec<Certificate>,
+    pub(crate) endorsing: Option<X509Credential>,
     pub(crate) service_certificate: Option<Certificate>,
     pub(crate) trust: Option<TrustStore>,
 }
@@ -39,6 +41,20 @@ impl Credentials {
     /// The client's key and certificate: it signs requests and decrypts responses.
     pub fn signing(mut self, credential: X509Credential) -> Self {
         self.signing = Some(credential);
+        self
+    }
+
+    /// The certificates that issued the signing certificate, the issuing CA first: sent with it
+    /// when the policy's initiator token is a PkiPath (X.509 Token Profile 1.1 §3.1).
+    pub fn issuers(mut self, issuers: Vec<Certificate>) -> Self {
+        self.issuers = issuers;
+        self
+    }
+
+    /// The key and certificate of an endorsing supporting token (WS-SecurityPolicy 1.2 §8.3;
+    /// default: the signing key).
+    pub fn endorsing(mut self, credential: X509Credential) -> Self {
+        self.endorsing = Some(credential);
         self
     }
 
@@ -62,6 +78,8 @@ impl fmt::Debug for Credentials {
         f.debug_struct("Credentials")
             .field("username", &self.username.as_ref().map(|(u, _)| u))
             .field("signing", &self.signing.is_some())
+            .field("issuers", &self.issuers.len())
+            .field("endorsing", &self.endorsing.is_some())
             .field("service_certificate", &self.service_certificate.is_some())
             .field("trust", &self.trust.is_some())
             .finish()

@@ -27,6 +27,7 @@ mod model;
 pub(crate) use apply::PolicyLayer;
 pub use credentials::Credentials;
 pub use model::{
-    AsymmetricBinding, Binding, HttpAuthentication, Inclusion, MessagePolicy, OperationPolicy,
-    Parts, PortPolicy, Suite, TransportBinding, UsernameTokenPolicy, X509Token, X509TokenType,
+    AsymmetricBinding, Binding, EndorsingToken, HttpAuthentication, Inclusion, MessagePolicy,
+    OperationPolicy, Parts, PortPolicy, Suite, SymmetricBinding, TransportBinding,
+    UsernameTokenPolicy, X509Token, X509TokenType,
 };

@@ -2,7 +2,9 @@
 //! static data built with `const` constructors (§ numbers are SP 1.2's). Only what the runtime
 //! can produce and check is here; soapgen-build refuses the rest when it generates the client.
 
-use crate::wss::{BlockEncryption, DigestAlgorithm, KeyTransport, SignatureAlgorithm};
+use crate::wss::{
+    BlockEncryption, DigestAlgorithm, KeyTransport, Layout, SecureConversation, SignatureAlgorithm,
+};
 
 /// When a token is put in the message (§5.1.1 `sp:IncludeToken`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -52,6 +54,9 @@ pub struct X509Token {
     pub thumbprint: bool,
     /// `sp:RequireKeyIdentifierReference`.
     pub key_identifier: bool,
+    /// `sp:RequireDerivedKeys`: keys derived from this token's, as `wsc:DerivedKeyToken`s of this
+    /// WS-SecureConversation version (a symmetric binding's protection token).
+    pub derived_keys: Option<SecureConversation>,
 }
 
 impl X509Token {
@@ -63,6 +68,7 @@ impl X509Token {
             issuer_serial: false,
             thumbprint: false,
             key_identifier: false,
+            derived_keys: None,
         }
     }
 
@@ -81,6 +87,12 @@ impl X509Token {
     /// Requires references by SubjectKeyIdentifier.
     pub const fn key_identifier(mut self) -> Self {
         self.key_identifier = true;
+        self
+    }
+
+    /// Requires keys derived from the token's (WS-SecureConversation `version`).
+    pub const fn derived_keys(mut self, version: SecureConversation) -> Self {
+        self.derived_keys = Some(version);
         self
     }
 }
@@ -141,6 +153,8 @@ pub struct TransportBinding {
     pub timestamp: bool,
     /// The algorithm suite of the signatures endorsing supporting tokens make.
     pub suite: Option<Suite>,
+    /// `sp:Layout`.
+    pub layout: Layout,
 }
 
 impl TransportBinding {
@@ -151,7 +165,14 @@ impl TransportBinding {
             http_authentication: None,
             timestamp: false,
             suite: None,
+            layout: Layout::Lax,
         }
+    }
+
+    /// The Security header's layout.
+    pub const fn layout(mut self, layout: Layout) -> Self {
+        self.layout = layout;
+        self
     }
 
     /// The algorithm suite of endorsing signatures.
@@ -202,6 +223,12 @@ pub struct AsymmetricBinding {
     pub timestamp: bool,
     /// `sp:EncryptBeforeSigning`.
     pub encrypt_before_signing: bool,
+    /// `sp:EncryptSignature`.
+    pub encrypt_signature: bool,
+    /// `sp:ProtectTokens`.
+    pub protect_tokens: bool,
+    /// `sp:Layout`.
+    pub layout: Layout,
 }
 
 impl AsymmetricBinding {
@@ -214,6 +241,9 @@ impl AsymmetricBinding {
             suite,
             timestamp: false,
             encrypt_before_signing: false,
+            encrypt_signature: false,
+            protect_tokens: false,
+            layout: Layout::Lax,
         }
     }
 
@@ -246,6 +276,81 @@ impl AsymmetricBinding {
         self.encrypt_before_signing = true;
         self
     }
+
+    /// Encrypts the signature.
+    pub const fn encrypt_signature(mut self) -> Self {
+        self.encrypt_signature = true;
+        self
+    }
+
+    /// The signature covers its own token.
+    pub const fn protect_tokens(mut self) -> Self {
+        self.protect_tokens = true;
+        self
+    }
+
+    /// The Security header's layout.
+    pub const fn layout(mut self, layout: Layout) -> Self {
+        self.layout = layout;
+        self
+    }
+}
+
+/// `sp:SymmetricBinding` (§7.4) with an X.509 protection token: a key the client makes for each
+/// request, wrapped for the service's certificate, signs (HMAC-SHA1) and encrypts both ways.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct SymmetricBinding {
+    /// The protection token: the service's certificate.
+    pub protection: X509Token,
+    /// The algorithm suite.
+    pub suite: Suite,
+    /// `sp:IncludeTimestamp`.
+    pub timestamp: bool,
+    /// `sp:EncryptBeforeSigning`.
+    pub encrypt_before_signing: bool,
+    /// `sp:ProtectTokens`.
+    pub protect_tokens: bool,
+    /// `sp:Layout`.
+    pub layout: Layout,
+}
+
+impl SymmetricBinding {
+    /// A binding protected by `protection`, of `suite`.
+    pub const fn new(protection: X509Token, suite: Suite) -> Self {
+        SymmetricBinding {
+            protection,
+            suite,
+            timestamp: false,
+            encrypt_before_signing: false,
+            protect_tokens: false,
+            layout: Layout::Lax,
+        }
+    }
+
+    /// Requires a Timestamp.
+    pub const fn timestamp(mut self) -> Self {
+        self.timestamp = true;
+        self
+    }
+
+    /// Encrypts before signing.
+    pub const fn encrypt_before_signing(mut self) -> Self {
+        self.encrypt_before_signing = true;
+        self
+    }
+
+    /// The signature covers the protection token.
+    pub const fn protect_tokens(mut self) -> Self {
+        self.protect_tokens = true;
+        self
+    }
+
+    /// The Security header's layout.
+    pub const fn layout(mut self, layout: Layout) -> Self {
+        self.layout = layout;
+        self
+    }
 }
 
 /// A security binding (§7).
@@ -256,6 +361,8 @@ pub enum Binding {
     Transport(TransportBinding),
     /// `sp:AsymmetricBinding`.
     Asymmetric(AsymmetricBinding),
+    /// `sp:SymmetricBinding`.
+    Symmetric(SymmetricBinding),
 }
 
 /// A UsernameToken a supporting tokens assertion demands (§5.4.1).
@@ -266,6 +373,11 @@ pub struct UsernameTokenPolicy {
     pub digest: bool,
     /// SP 1.3 `sp13:Nonce` / `sp13:Created`: a Nonce and Created with a plaintext password.
     pub nonce: bool,
+    /// Covered by the message signature (`sp:SignedSupportingTokens` and the like in an
+    /// asymmetric binding).
+    pub signed: bool,
+    /// Encrypted (`sp:SignedEncryptedSupportingTokens`, `sp:EncryptedSupportingTokens`).
+    pub encrypted: bool,
 }
 
 impl UsernameTokenPolicy {
@@ -274,6 +386,8 @@ impl UsernameTokenPolicy {
         UsernameTokenPolicy {
             digest: false,
             nonce: false,
+            signed: false,
+            encrypted: false,
         }
     }
 
@@ -282,12 +396,72 @@ impl UsernameTokenPolicy {
         UsernameTokenPolicy {
             digest: true,
             nonce: true,
+            signed: false,
+            encrypted: false,
         }
     }
 
     /// With Nonce and Created.
     pub const fn nonce(mut self) -> Self {
         self.nonce = true;
+        self
+    }
+
+    /// Covered by the message signature.
+    pub const fn signed(mut self) -> Self {
+        self.signed = true;
+        self
+    }
+
+    /// Encrypted.
+    pub const fn encrypted(mut self) -> Self {
+        self.encrypted = true;
+        self
+    }
+}
+
+/// An X.509 endorsing supporting token (§8.3, §8.4): a second signature, by another key, over
+/// the message signature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct EndorsingToken {
+    /// The token.
+    pub token: X509Token,
+    /// `sp:SignedEndorsingSupportingTokens`: the message signature covers it.
+    pub signed: bool,
+    /// Its own `sp:SignedParts` has the Body: the endorsing signature covers it too.
+    pub covers_body: bool,
+    /// The header blocks its own `sp:SignedParts` names: (namespace, local name); over TLS the
+    /// endorsing signature covers them too.
+    pub headers: &'static [(&'static str, &'static str)],
+}
+
+impl EndorsingToken {
+    /// An endorsing `token`.
+    pub const fn new(token: X509Token) -> Self {
+        EndorsingToken {
+            token,
+            signed: false,
+            covers_body: false,
+            headers: &[],
+        }
+    }
+
+    /// Covered by the message signature.
+    pub const fn signed(mut self) -> Self {
+        self.signed = true;
+        self
+    }
+
+    /// Also covers the Body.
+    pub const fn covers_body(mut self) -> Self {
+        self.covers_body = true;
+        self
+    }
+
+    /// Also covers these header blocks (namespace, local name).
+    pub const fn headers(mut self, headers: &'static [(&'static str, &'static str)]) -> Self {
+        self.headers = headers;
         self
     }
 }
@@ -329,10 +503,11 @@ pub struct MessagePolicy {
     /// A UsernameToken (`sp:SupportingTokens`, or `sp:SignedSupportingTokens` under a transport
     /// binding, where TLS protects it).
     pub username_token: Option<UsernameTokenPolicy>,
-    /// An X.509 endorsing supporting token (`sp:EndorsingSupportingTokens` and
-    /// `sp:SignedEndorsingSupportingTokens` under a transport binding): the client signs the
-    /// Timestamp and Body with that key (§8.3).
-    pub endorsing: Option<X509Token>,
+    /// An X.509 endorsing supporting token (`sp:EndorsingSupportingTokens`,
+    /// `sp:SignedEndorsingSupportingTokens`): under a transport binding, the client signs the
+    /// Timestamp and Body with that key; under an asymmetric binding, it signs the message
+    /// signature (§8.3, §8.4).
+    pub endorsing: Option<EndorsingToken>,
     /// `sp:SignedParts`.
     pub signed: Parts,
     /// `sp:EncryptedParts`.
@@ -367,7 +542,7 @@ impl MessagePolicy {
     }
 
     /// With an X.509 endorsing supporting token.
-    pub const fn endorsing(mut self, token: X509Token) -> Self {
+    pub const fn endorsing(mut self, token: EndorsingToken) -> Self {
         self.endorsing = Some(token);
         self
     }
@@ -440,6 +615,9 @@ pub struct PortPolicy {
     pub binding: &'static str,
     /// Each operation's policy.
     pub operations: &'static [OperationPolicy],
+    /// The port is not addressed although other ports of its client are: the client addresses
+    /// no call at it (WS-Addressing Metadata §3.1).
+    pub unaddressed: bool,
 }
 
 impl PortPolicy {
@@ -453,7 +631,14 @@ impl PortPolicy {
             port,
             binding,
             operations,
+            unaddressed: false,
         }
+    }
+
+    /// The port is not addressed (its client is, for its other ports).
+    pub const fn unaddressed(mut self) -> Self {
+        self.unaddressed = true;
+        self
     }
 
     /// The policy of the operation named `name`.

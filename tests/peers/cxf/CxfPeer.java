@@ -25,7 +25,9 @@
 //   --ca   a certificate trusted as a trust anchor for the signatures of requests (repeatable).
 //   --cert a certificate the peer holds without trusting it as an anchor (repeatable): a request
 //        signature may name it by KeyIdentifier or IssuerSerial instead of carrying it.
-//   Responses are encrypted for the certificate that signed the request (CXF's "useReqSigCert").
+//   Responses are encrypted for the certificate that signed the request (CXF's "useReqSigCert"),
+//   or, with --encrypt-for client.pem, for that certificate (policies that encrypt requests
+//   without signing them leave the peer no signer to encrypt for).
 //   --user the UsernameToken accounts the password callback knows (repeatable).
 //   --tls-keystore/--tls-storepass a TLS server key (PKCS#12). The one port then speaks both plain
 //        HTTP and HTTPS (Jetty detects a TLS ClientHello on each connection), so ports whose policy
@@ -141,6 +143,7 @@ public final class CxfPeer {
         String alias;
         final List<String> cas = new ArrayList<>();
         final List<String> certs = new ArrayList<>();
+        String encryptFor;
         final Map<String, String> users = new HashMap<>();
         String tlsKeystore;
         String tlsStorepass = "";
@@ -208,6 +211,7 @@ public final class CxfPeer {
                 case "--alias": o.alias = v; break;
                 case "--ca": o.cas.add(v); break;
                 case "--cert": o.certs.add(v); break;
+                case "--encrypt-for": o.encryptFor = v; break;
                 case "--user": {
                     int colon = v.indexOf(':');
                     if (colon <= 0) {
@@ -308,7 +312,12 @@ public final class CxfPeer {
         if (alias != null) {
             p.put(SecurityConstants.SIGNATURE_USERNAME, alias);
         }
-        p.put(SecurityConstants.ENCRYPT_USERNAME, "useReqSigCert");
+        if (o.encryptFor != null) {
+            keys.setCertificateEntry("encrypt-for", readCert(o.encryptFor));
+            p.put(SecurityConstants.ENCRYPT_USERNAME, "encrypt-for");
+        } else {
+            p.put(SecurityConstants.ENCRYPT_USERNAME, "useReqSigCert");
+        }
         p.put(SecurityConstants.CALLBACK_HANDLER, passwords(o, alias));
         if (!o.genericFaults) {
             p.put(SecurityConstants.RETURN_SECURITY_ERROR, Boolean.TRUE);

@@ -51,6 +51,9 @@ const CXF_STARTUP_TIMEOUT: Duration = Duration::from_secs(180);
 /// * `--cert known.pem` (repeatable): a certificate the peer holds (not an anchor), for request
 ///   signatures that name it by KeyIdentifier or IssuerSerial. Responses are encrypted for the
 ///   certificate that signed the request (CXF's `useReqSigCert`);
+/// * `--encrypt-for client.pem`: responses are encrypted for this certificate (default: the
+///   certificate that signed the request), for policies that encrypt requests without signing
+///   them;
 /// * `--user NAME:PASSWORD` (repeatable): the UsernameToken accounts its password callback knows;
 /// * `--tls-keystore tls.p12 --tls-storepass changeit`: a TLS server key; the one port then speaks
 ///   HTTP and HTTPS (Jetty tells a TLS handshake from plain HTTP on each connection), so ports with

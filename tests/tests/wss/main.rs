@@ -27,6 +27,7 @@ mod encrypt;
 mod gsoap;
 mod pkcs12;
 mod policy_driven;
+mod policy_matrix;
 mod sign;
 mod signature_confirmation;
 mod signer_constraints;

@@ -433,6 +433,7 @@ fn token(cx: &mut Interpretation, a: &Assertion) -> Option<Token> {
         kind,
         inclusion,
         derived_keys,
+        sp11: a.name.ns == SP11,
         loc: a.loc.clone(),
     })
 }

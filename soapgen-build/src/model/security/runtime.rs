@@ -1,11 +1,15 @@
-//! What soapgen's runtime can produce and check of an understood policy (its `policy` module:
-//! the transport binding over HTTPS, the asymmetric binding with X.509 v3 tokens, UsernameTokens,
-//! X.509 endorsing tokens over TLS, Body and header parts, signature confirmation): the rest of
-//! an alternative is refused at generation, each with the assertion and why.
+//! What soapgen's runtime can produce and check of an understood policy (its `policy` module):
+//! the rest of an alternative is refused at generation, each with the assertion and why.
+//!
+//! Applied: the transport binding over HTTPS; the asymmetric binding with X.509 v3 tokens (a
+//! PkiPath signing token too), EncryptSignature, ProtectTokens, every layout; the symmetric
+//! binding with an X.509 protection token, derived keys, ProtectTokens; UsernameTokens (signed
+//! and encrypted ones in an asymmetric binding); X.509 endorsing tokens over TLS and in an
+//! asymmetric binding; Body and named header parts; signature confirmation.
 
 use super::types::{
     AlgorithmSuite, Digest, Encryption, KeyTransport, Layout, MessagePolicy, PasswordRequirement,
-    Refusal, SecurityBinding, SupportingRole, Token, TokenKind, X509TokenType,
+    ProtectionOrder, Refusal, SecurityBinding, SupportingRole, Token, TokenKind, X509TokenType,
 };
 use crate::error::Loc;
 use crate::read::components::QName;
@@ -25,105 +29,37 @@ impl Refusals {
     }
 }
 
+/// Which binding an alternative has, for the rules that depend on it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Transport,
+    Asymmetric,
+    Symmetric,
+    None,
+}
+
 /// What the runtime cannot produce or check of `policy`, although soapgen understands it.
 pub fn unenforceable(policy: &MessagePolicy) -> Vec<Refusal> {
     let mut r = Refusals(Vec::new());
-    let transport = matches!(policy.binding, Some(SecurityBinding::Transport { .. }));
-    let mut at: Option<Loc> = None;
-    match &policy.binding {
-        Some(SecurityBinding::Transport {
-            token, properties, ..
-        }) => {
-            at = Some(token.loc.clone());
-            if properties.layout == Layout::LaxTsLast {
-                r.add(
-                    "LaxTsLast",
-                    &token.loc,
-                    "the Timestamp last in the Security header",
-                );
-            }
-        }
-        Some(SecurityBinding::Asymmetric {
-            initiator_signature,
-            initiator_encryption,
-            recipient_signature,
-            recipient_encryption,
-            properties,
-            protection,
-        }) => {
-            let tokens = [
-                initiator_signature,
-                initiator_encryption,
-                recipient_signature,
-                recipient_encryption,
-            ];
-            let Some(first) = tokens.iter().copied().flatten().next() else {
-                return r.0;
-            };
-            at = Some(first.loc.clone());
-            for t in tokens.into_iter().flatten() {
-                x509(&mut r, t);
-            }
-            suite(&mut r, &properties.suite, &first.loc);
-            if properties.layout == Layout::LaxTsLast {
-                r.add(
-                    "LaxTsLast",
-                    &first.loc,
-                    "the Timestamp last in the Security header",
-                );
-            }
-            if protection.encrypt_signature {
-                r.add("EncryptSignature", &first.loc, "an encrypted signature");
-            }
-            if protection.protect_tokens {
-                r.add(
-                    "ProtectTokens",
-                    &first.loc,
-                    "a signature over its own token",
-                );
-            }
-        }
-        Some(SecurityBinding::Symmetric { signature, .. }) => {
-            r.add(
-                "SymmetricBinding",
-                &signature.loc,
-                "symmetric keys and HMAC signatures",
-            );
-            return r.0;
-        }
-        None => {}
-    }
+    let (kind, at) = binding(&mut r, policy);
     for s in &policy.supporting {
         for t in &s.tokens {
-            match &t.kind {
-                TokenKind::Username { password, .. } => {
-                    if *password == PasswordRequirement::None {
-                        r.add("NoPassword", &t.loc, "a UsernameToken without password");
-                    }
-                    let plain = matches!(s.role, SupportingRole::Supporting);
-                    if !transport && !plain {
-                        r.add(
-                            s.role.local_name(),
-                            &t.loc,
-                            "a signed or encrypted UsernameToken",
-                        );
-                    }
-                }
-                TokenKind::X509 { .. } => {
-                    let endorsing = matches!(
-                        s.role,
-                        SupportingRole::Endorsing | SupportingRole::SignedEndorsing
-                    );
-                    if !transport || !endorsing {
-                        r.add(
-                            s.role.local_name(),
-                            &t.loc,
-                            "X.509 supporting tokens other than an endorsing one over TLS",
-                        );
-                    }
-                    x509(&mut r, t);
-                }
-                _ => r.add(s.role.local_name(), &t.loc, "this supporting token"),
+            supporting(&mut r, kind, s.role, t);
+        }
+        if let Some(loc) = s.tokens.first().map(|t| t.loc.clone()) {
+            let endorsed_headers = !s.signed.headers.is_empty() && kind != Kind::Transport;
+            if !s.signed.elements.is_empty()
+                || s.signed.attachments
+                || !s.encrypted.is_empty()
+                || endorsed_headers
+                || s.signed.headers.iter().any(|h| h.name.is_none())
+            {
+                r.add(
+                    s.role.local_name(),
+                    &loc,
+                    "parts a supporting token protects beyond the Body (XPath, attachments, \
+                     encryption, headers outside a transport binding)",
+                );
             }
         }
     }
@@ -140,26 +76,170 @@ pub fn unenforceable(policy: &MessagePolicy) -> Vec<Refusal> {
                 column: 0,
             })
     });
+    parts(&mut r, policy, &loc);
+    if kind == Kind::None {
+        let protected = !policy.signed.is_empty() || !policy.encrypted.is_empty();
+        let roles = policy
+            .supporting
+            .iter()
+            .any(|s| s.role != SupportingRole::Supporting);
+        if protected || roles {
+            r.add(
+                "SignedParts",
+                &loc,
+                "signed or encrypted parts or tokens with no security binding in the WSDL (the \
+                 service configures its binding elsewhere)",
+            );
+        }
+    }
+    r.0
+}
+
+/// The binding's own refusals; its kind and where its first token is.
+fn binding(r: &mut Refusals, policy: &MessagePolicy) -> (Kind, Option<Loc>) {
+    match &policy.binding {
+        Some(SecurityBinding::Transport { token, .. }) => {
+            (Kind::Transport, Some(token.loc.clone()))
+        }
+        Some(SecurityBinding::Asymmetric {
+            initiator_signature,
+            initiator_encryption,
+            recipient_signature,
+            recipient_encryption,
+            properties,
+            protection,
+        }) => {
+            let tokens = [
+                initiator_signature,
+                initiator_encryption,
+                recipient_signature,
+                recipient_encryption,
+            ];
+            let Some(first) = tokens.iter().copied().flatten().next() else {
+                return (Kind::Asymmetric, None);
+            };
+            for (i, t) in tokens.into_iter().enumerate() {
+                if let Some(t) = t {
+                    if !matches!(t.kind, TokenKind::X509 { .. }) {
+                        r.add(
+                            "AsymmetricBinding",
+                            &t.loc,
+                            "a binding token other than X.509",
+                        );
+                    }
+                    // A PkiPath is sent by the client's signature, read in the service's.
+                    x509(r, t, i == 0 || i == 2, false);
+                }
+            }
+            suite(r, &properties.suite, &first.loc);
+            if protection.encrypt_signature
+                && protection.order == ProtectionOrder::EncryptBeforeSigning
+            {
+                r.add(
+                    "EncryptSignature",
+                    &first.loc,
+                    "an encrypted signature over an encrypted Body",
+                );
+            }
+            (Kind::Asymmetric, Some(first.loc.clone()))
+        }
+        Some(SecurityBinding::Symmetric {
+            signature,
+            encryption,
+            properties,
+            protection,
+        }) => {
+            if signature != encryption {
+                r.add(
+                    "SignatureToken",
+                    &signature.loc,
+                    "separate signature and encryption tokens",
+                );
+            }
+            if !matches!(signature.kind, TokenKind::X509 { .. }) {
+                r.add(
+                    "ProtectionToken",
+                    &signature.loc,
+                    "a symmetric binding protected by other than an X.509 token",
+                );
+            }
+            x509(r, signature, false, true);
+            suite(r, &properties.suite, &signature.loc);
+            if properties.layout == Layout::LaxTsLast {
+                r.add(
+                    "LaxTsLast",
+                    &signature.loc,
+                    "the Timestamp last with a symmetric binding",
+                );
+            }
+            if protection.encrypt_signature {
+                r.add(
+                    "EncryptSignature",
+                    &signature.loc,
+                    "an encrypted signature with a symmetric binding",
+                );
+            }
+            (Kind::Symmetric, Some(signature.loc.clone()))
+        }
+        None => (Kind::None, None),
+    }
+}
+
+/// A supporting token's refusals.
+fn supporting(r: &mut Refusals, kind: Kind, role: SupportingRole, t: &Token) {
+    use SupportingRole::*;
+    match &t.kind {
+        TokenKind::Username { password, .. } => {
+            if *password == PasswordRequirement::None {
+                r.add("NoPassword", &t.loc, "a UsernameToken without password");
+            }
+            let protected = !matches!(role, Supporting);
+            let endorsing = matches!(
+                role,
+                Endorsing | SignedEndorsing | EndorsingEncrypted | SignedEndorsingEncrypted
+            );
+            if endorsing || (protected && !matches!(kind, Kind::Transport | Kind::Asymmetric)) {
+                r.add(
+                    role.local_name(),
+                    &t.loc,
+                    "a UsernameToken in this role with this binding",
+                );
+            }
+        }
+        TokenKind::X509 { .. } => {
+            let endorsing = matches!(role, Endorsing | SignedEndorsing);
+            if !endorsing || !matches!(kind, Kind::Transport | Kind::Asymmetric) {
+                r.add(
+                    role.local_name(),
+                    &t.loc,
+                    "X.509 supporting tokens other than an endorsing one over TLS or in an asymmetric binding",
+                );
+            }
+            x509(r, t, true, false);
+        }
+        _ => r.add(role.local_name(), &t.loc, "this supporting token"),
+    }
+}
+
+/// Parts the runtime cannot protect or check.
+fn parts(r: &mut Refusals, policy: &MessagePolicy, loc: &Loc) {
     for (what, p) in [
         ("SignedParts", &policy.signed),
         ("EncryptedParts", &policy.encrypted),
     ] {
         if p.attachments {
-            r.add(what, &loc, "protected attachments");
+            r.add(what, loc, "protected attachments");
         }
         if p.headers.iter().any(|h| h.name.is_none()) {
-            r.add(what, &loc, "every header of a namespace");
+            r.add(what, loc, "every header of a namespace");
         }
         for x in &p.elements {
-            r.add(
-                if what == "SignedParts" {
-                    "SignedElements"
-                } else {
-                    "EncryptedElements"
-                },
-                &x.loc,
-                "parts named by XPath",
-            );
+            let element = if what == "SignedParts" {
+                "SignedElements"
+            } else {
+                "EncryptedElements"
+            };
+            r.add(element, &x.loc, "parts named by XPath");
         }
     }
     for x in &policy.content_encrypted {
@@ -169,21 +249,28 @@ pub fn unenforceable(policy: &MessagePolicy) -> Vec<Refusal> {
         r.add("RequiredElements", &x.loc, "parts named by XPath");
     }
     if !policy.required_headers.is_empty() {
-        r.add("RequiredParts", &loc, "checking that headers are present");
+        r.add("RequiredParts", loc, "checking that headers are present");
     }
-    r.0
 }
 
-fn x509(r: &mut Refusals, t: &Token) {
+/// An X.509 token's refusals: a PkiPath where it cannot be one, v1 tokens, derived keys
+/// outside a symmetric binding's protection token.
+fn x509(r: &mut Refusals, t: &Token, pki_path_ok: bool, derived_ok: bool) {
     if let TokenKind::X509 { token_type, .. } = &t.kind {
         match token_type {
-            X509TokenType::PkiPath => r.add("WssX509PkiPathV1Token11", &t.loc, "PkiPath tokens"),
+            X509TokenType::PkiPath if !pki_path_ok => {
+                r.add("WssX509PkiPathV1Token11", &t.loc, "a PkiPath token here")
+            }
             X509TokenType::V1 => r.add("WssX509V1Token11", &t.loc, "X.509 v1 tokens"),
             _ => {}
         }
     }
-    if t.derived_keys {
-        r.add("RequireDerivedKeys", &t.loc, "derived keys");
+    if t.derived_keys && !derived_ok {
+        r.add(
+            "RequireDerivedKeys",
+            &t.loc,
+            "derived keys outside a symmetric binding",
+        );
     }
 }
 

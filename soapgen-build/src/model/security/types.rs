@@ -138,6 +138,9 @@ pub struct Token {
     pub inclusion: Inclusion,
     /// `sp:RequireDerivedKeys` (WS-SecureConversation `DerivedKeyToken`s are used for it).
     pub derived_keys: bool,
+    /// Written in SecurityPolicy 1.1's namespace: derived keys then use WS-SecureConversation
+    /// of February 2005, 1.3 otherwise.
+    pub sp11: bool,
     /// Where its assertion is.
     pub loc: Loc,
 }

@@ -71,9 +71,15 @@ pub(crate) const USER: (&str, &str) = ("alice", "s3cret & ünï");
 /// test CA.
 pub(crate) fn cxf() -> &'static Peer {
     static PEER: OnceLock<Peer> = OnceLock::new();
-    PEER.get_or_init(|| {
+    PEER.get_or_init(|| start_cxf(&[X509_WSDL, UT_WSDL, SAML_WSDL], &[]))
+}
+
+/// A CXF peer publishing every port of `wsdls` (paths in the policy corpus), with the keys and
+/// account of [`cxf`] and the options `extra` (`peers::cxf` documents them).
+pub(crate) fn start_cxf(wsdls: &[&str], extra: &[String]) -> Peer {
+    {
         let pki = test_pki();
-        let wsdls = peers::cxf_policy_wsdls(&[X509_WSDL, UT_WSDL, SAML_WSDL]);
+        let wsdls = peers::cxf_policy_wsdls(wsdls);
         let tls = tls_keystore();
         let path = |name: &str| path_str(&pki.path(name)).to_owned();
         let mut args: Vec<String> = vec![
@@ -97,9 +103,10 @@ pub(crate) fn cxf() -> &'static Peer {
         for w in &wsdls {
             args.extend(["--wsdl".into(), path_str(w).into()]);
         }
+        args.extend(extra.iter().cloned());
         let args = strs(&args);
         peers::cxf(&args)
-    })
+    }
 }
 
 /// A PKCS#12 store (password `changeit`) of a TLS server key for 127.0.0.1 issued by the test CA.

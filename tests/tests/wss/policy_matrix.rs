@@ -1,0 +1,105 @@
+//! Every port of Apache CXF's WS-SecurityPolicy test WSDLs whose policy soapgen applies (the
+//! DoubleIt ones: tests/build.rs finds them and generates their clients), called through its
+//! generated client configured by `ClientBuilder::security_policy` with the port's generated
+//! policy and the test's credentials, against one CXF peer publishing every port of those WSDLs
+//! with its policy engine on: CXF must accept each request, soapgen each response.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::OnceLock;
+
+use soapgen_runtime::policy::{Binding, Credentials, PortPolicy};
+use soapgen_runtime::transport::{ClientIdentity, TrustAnchors};
+use soapgen_runtime::wss::TrustStore;
+use soapgen_runtime::Client;
+use soapgen_tests::peers::Peer;
+use soapgen_tests::pki::test_pki;
+use soapgen_tests::wss::{cert, credential, STOREPASS};
+
+use super::cxf::{start_cxf, USER};
+
+/// One port of the matrix: where the CXF peer serves it, its generated policy, and `DoubleIt`
+/// through its generated client.
+pub struct MatrixPort {
+    /// The WSDL, in the policy corpus.
+    pub wsdl: &'static str,
+    /// The peer's path of the port.
+    pub path: &'static str,
+    /// The port's name.
+    pub port: &'static str,
+    /// Its generated policy.
+    pub policy: &'static PortPolicy,
+    /// `DoubleIt(n)` through its client.
+    pub call: DoubleIt,
+}
+
+/// `DoubleIt(n)` through a port's generated client: its result, or the error as text.
+pub type DoubleIt = fn(Client, i32) -> Pin<Box<dyn Future<Output = Result<i32, String>> + Send>>;
+
+mod matrix {
+    use super::MatrixPort;
+    include!(concat!(env!("OUT_DIR"), "/cxf_matrix.rs"));
+}
+
+fn peer() -> &'static Peer {
+    static PEER: OnceLock<Peer> = OnceLock::new();
+    // Ports that encrypt requests without signing them: responses encrypted for the client.
+    let client = test_pki().path("client.pem").display().to_string();
+    PEER.get_or_init(|| start_cxf(matrix::WSDLS, &["--encrypt-for".to_owned(), client]))
+}
+
+/// Every credential a port of the corpus may need: the UsernameToken account, the client's key
+/// (its issuer for PkiPath tokens), the service's certificate, the test CA.
+fn credentials() -> Credentials {
+    Credentials::new()
+        .username(USER.0, USER.1)
+        .signing(credential("client"))
+        .issuers(vec![cert("ca.pem")])
+        .service_certificate(cert("server.pem"))
+        .trust(TrustStore::new().anchor(cert("ca.pem")))
+}
+
+fn over_tls(p: &PortPolicy) -> bool {
+    p.operations.iter().any(|o| {
+        [o.request.binding, o.response.binding]
+            .iter()
+            .any(|b| matches!(b, Some(Binding::Transport(_))))
+    })
+}
+
+#[tokio::test]
+async fn every_port_whose_policy_soapgen_applies_round_trips_against_cxf() {
+    let ports = matrix::ports();
+    assert!(ports.len() >= 40, "{} ports", ports.len());
+    let pki = test_pki();
+    let mut failures = Vec::new();
+    for p in &ports {
+        let builder = if over_tls(p.policy) {
+            Client::builder(peer().https_url(p.path))
+                .trust_anchors(TrustAnchors::from_pem(&pki.read("ca.pem")).expect("ca.pem"))
+                .client_identity(
+                    ClientIdentity::from_pkcs12(&pki.read("client.p12"), STOREPASS)
+                        .expect("client.p12"),
+                )
+        } else {
+            Client::builder(peer().url(p.path))
+        };
+        let result = match builder.security_policy(p.policy, credentials()).build() {
+            Ok(client) => (p.call)(client, 21).await,
+            Err(e) => Err(format!("build: {e}")),
+        };
+        match result {
+            Ok(42) => {}
+            Ok(v) => failures.push(format!("{} {}: {v}", p.wsdl, p.port)),
+            Err(e) => failures.push(format!("{} {}: {e}", p.wsdl, p.port)),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} ports failed:\n{}\n--- CXF ---\n{}",
+        failures.len(),
+        ports.len(),
+        failures.join("\n"),
+        peer().stderr_output()
+    );
+}
