@@ -161,7 +161,9 @@ fn configure(
         Some(Binding::Symmetric(b)) => symmetric(port, req, b, creds, cfg)?,
         None => cfg,
     };
-    inbound(port, resp, creds, cfg.require_timestamp(properties(resp).0)).map(Some)
+    let (timestamp, layout) = properties(resp);
+    let cfg = cfg.require_timestamp(timestamp).require_layout(layout);
+    inbound(port, resp, creds, cfg).map(Some)
 }
 
 /// A message's `sp:IncludeTimestamp` and `sp:Layout`.
@@ -404,6 +406,12 @@ fn assertion_of(e: &WssError, resp: &MessagePolicy) -> &'static str {
         | WssError::TimestampExpired { .. }
         | WssError::TimestampTooOld { .. }
         | WssError::TimestampInFuture { .. } => "sp:IncludeTimestamp",
+        WssError::NotSigned { part, detail }
+            if part.contains("ProtectTokens") || detail.contains("ProtectTokens") =>
+        {
+            "sp:ProtectTokens"
+        }
+        WssError::NotEncrypted(part) if part.contains("EncryptSignature") => "sp:EncryptSignature",
         WssError::NotSigned { .. } | WssError::InvalidSignature(_) => "sp:SignedParts",
         WssError::NotEncrypted(_) | WssError::DecryptionFailed => "sp:EncryptedParts",
         WssError::MissingSignatureConfirmation { .. }

@@ -8,11 +8,13 @@
 
 use std::sync::Arc;
 
-use soapgen_runtime::policy::{Binding, Credentials, OperationPolicy, PortPolicy, Suite};
+use soapgen_runtime::policy::{
+    Binding, Credentials, MessagePolicy, OperationPolicy, Parts, PortPolicy, Suite,
+};
 use soapgen_runtime::transport::{
     HttpRequest, ReqwestTransport, Transport, TransportFuture, TrustAnchors,
 };
-use soapgen_runtime::wss::{DigestAlgorithm, TrustStore, WssError};
+use soapgen_runtime::wss::{DigestAlgorithm, Layout, TrustStore, WssError};
 use soapgen_runtime::{Client, Error};
 use soapgen_tests::pki::test_pki;
 use soapgen_tests::recording::Recording;
@@ -269,44 +271,52 @@ async fn asymmetric_responses_short_of_the_policy_are_refused_naming_the_asserti
     assert_eq!(assertion, "sp:RecipientToken", "{cause}");
     // The response's algorithms are not the suite's: this port answers with SHA-1 digests, a
     // policy whose responses are Basic128Sha256 refuses them.
-    static SHA256_RESPONSES: [OperationPolicy; 1] = [sha256_responses()];
-    static STRICTER: PortPolicy = PortPolicy::new(
-        "DoubleItAsymmetricIssuerSerialPort",
-        "stricter",
-        &SHA256_RESPONSES,
-    );
-    let e = x509_refused(port, &STRICTER, x509_credentials(), |t| t).await;
+    let sha256 = stricter(port, |r| {
+        if let Some(Binding::Asymmetric(mut b)) = r.binding {
+            b.suite = Suite::new(
+                "Basic128Sha256",
+                DigestAlgorithm::Sha256,
+                b.suite.encryption,
+                b.suite.key_transport,
+                b.suite.signature,
+            );
+            r.binding = Some(Binding::Asymmetric(b));
+        }
+    });
+    let e = x509_refused(port, sha256, x509_credentials(), |t| t).await;
     let (assertion, cause) = not_met(e);
     assert_eq!(assertion, "sp:AlgorithmSuite", "{cause}");
+    // A header the policy wants encrypted in the response is not: sp:EncryptedParts.
+    let header = stricter(port, |r| {
+        r.encrypted = Parts::new(true, &[("urn:x", "Session")])
+    });
+    let e = x509_refused(port, header, x509_credentials(), |t| t).await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:EncryptedParts", "{cause}");
+    // CXF confirms no signature unless asked: sp:RequireSignatureConfirmation.
+    let confirmed = stricter(port, |r| *r = r.signature_confirmation());
+    let e = x509_refused(port, confirmed, x509_credentials(), |t| t).await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:RequireSignatureConfirmation", "{cause}");
+    // Its responses put the Timestamp first: a LaxTsLast policy refuses them (sp:Layout).
+    let last = stricter(port, |r| {
+        if let Some(Binding::Asymmetric(b)) = r.binding {
+            r.binding = Some(Binding::Asymmetric(b.layout(Layout::LaxTsLast)));
+        }
+    });
+    let e = x509_refused(port, last, x509_credentials(), |t| t).await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:Layout", "{cause}");
 }
 
-/// The IssuerSerial port's generated policy, its responses held to Basic128Sha256.
-const fn sha256_responses() -> OperationPolicy {
-    // The port's policy, found by name (a `const` loop).
-    let policies = X509Client::PORT_POLICIES;
-    let mut i = 0;
-    while !eq(policies[i].port, "DoubleItAsymmetricIssuerSerialPort") {
-        i += 1;
-    }
-    let generated = match policies[i].operations {
-        [op] => *op,
-        _ => panic!("one operation"),
-    };
-    let Some(Binding::Asymmetric(b)) = generated.response.binding else {
-        panic!("an asymmetric binding")
-    };
-    let sha256 = Suite::new(
-        "Basic128Sha256",
-        DigestAlgorithm::Sha256,
-        b.suite.encryption,
-        b.suite.key_transport,
-        b.suite.signature,
-    );
-    let mut stricter = b;
-    stricter.suite = sha256;
-    let mut response = generated.response;
-    response.binding = Some(Binding::Asymmetric(stricter));
-    OperationPolicy::new(generated.operation, generated.request, response)
+/// The generated policy of `port` (of DoubleItX509.wsdl), its responses held to more by `edit`;
+/// its requests as generated.
+fn stricter(port: &str, edit: impl FnOnce(&mut MessagePolicy)) -> &'static PortPolicy {
+    let generated = policy_of(X509Client::port_policy(port), port);
+    let mut op = generated.operations[0];
+    edit(&mut op.response);
+    let ops: &'static [OperationPolicy] = Box::leak(Box::new([op]));
+    Box::leak(Box::new(PortPolicy::new(generated.port, "stricter", ops)))
 }
 
 #[tokio::test]
@@ -332,20 +342,4 @@ async fn a_response_without_the_timestamp_the_policy_demands_is_refused_naming_i
     let (assertion, cause) = not_met(e.error);
     assert_eq!(assertion, "sp:IncludeTimestamp");
     assert!(matches!(cause, WssError::MissingTimestamp), "{cause}");
-}
-
-/// `a == b`, in a `const` context.
-const fn eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
