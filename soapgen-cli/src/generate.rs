@@ -82,7 +82,14 @@ pub fn run(args: &GenerateArgs) -> Result<String, Errors> {
     let g = b.generate_one(&args.input.wsdl)?;
     let name = package_name(args)?;
     let out = &args.out;
-    let dep = runtime_dependency(&args.runtime, out, !args.no_blocking)?;
+    // A port whose WS-SecurityPolicy the client applies needs the runtime's `wss` feature.
+    let secured = g
+        .module
+        .clients
+        .iter()
+        .flat_map(|c| &c.ports)
+        .any(|p| p.security.as_ref().is_some_and(|s| !s.manual));
+    let dep = runtime_dependency(&args.runtime, out, !args.no_blocking, secured)?;
     let wsdl_name = wsdl_file_name(&args.input.wsdl);
     let cargo = cargo_toml(args, &name, &wsdl_name, &dep);
     let lib = format!(
@@ -262,11 +269,17 @@ fn refuse_foreign(path: &Path, ours: impl Fn(&str) -> bool) -> Result<(), Error>
 /// The `soapgen-runtime` dependency line of a generated crate in `out`: `runtime` is a version
 /// requirement (Cargo's syntax, `0.1`, `^0.1.2`, `=0.1.0`) or `path:DIR` (relative to `out`, or
 /// absolute), which must hold a Cargo.toml.
-fn runtime_dependency(runtime: &str, out: &Path, blocking: bool) -> Result<String, Error> {
-    let features = if blocking {
-        ", features = [\"blocking\"]"
-    } else {
-        ""
+fn runtime_dependency(
+    runtime: &str,
+    out: &Path,
+    blocking: bool,
+    wss: bool,
+) -> Result<String, Error> {
+    let features = match (blocking, wss) {
+        (true, true) => ", features = [\"blocking\", \"wss\"]",
+        (true, false) => ", features = [\"blocking\"]",
+        (false, true) => ", features = [\"wss\"]",
+        (false, false) => "",
     };
     let invalid = |why: String| Error::new(ErrorKind::Invalid(why), None);
     match runtime.strip_prefix("path:") {

@@ -75,9 +75,15 @@ fn ports_doc(c: &ClientDecl) -> TokenStream {
             if sec.manual {
                 line.push_str("; WS-SecurityPolicy configured by hand");
             } else {
+                use crate::model::security::describe;
                 line.push_str(&format!(
-                    "; WS-SecurityPolicy: `Self::port_policy(\"{}\")` (runtime feature `wss`)",
-                    p.port
+                    "; its WS-SecurityPolicy demands {}: build the client with \
+                     `ClientBuilder::security_policy({}Client::port_policy(\"{}\"), credentials)` \
+                     (runtime feature `wss`; credentials: {})",
+                    describe::summary(sec),
+                    c.name,
+                    p.port,
+                    describe::credentials(sec).join(", ")
                 ));
             }
         }

@@ -71,11 +71,12 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         &mut clients,
         &opts.manual_security,
         &mut security::Diagnostics {
-            notes: &mut b.notes,
             warnings: &mut b.warnings,
             errors: &mut errors,
         },
     );
+    // Selection and security change what a client's summary says.
+    clients.iter_mut().for_each(clients::summarize);
     let mut warnings = std::mem::take(&mut b.warnings);
     warnings.extend(clients::warnings(&clients));
     warnings.extend(clients::unbound_ports(defs));

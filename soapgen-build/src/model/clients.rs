@@ -217,27 +217,42 @@ pub(crate) fn merge(per_binding: Vec<ClientDecl>, defs: &Definitions) -> Vec<Cli
             .first()
             .and_then(PortDecl::usable_address)
             .map(str::to_owned);
-        let bindings: Vec<String> = c
-            .bindings
-            .iter()
-            .map(|(b, v)| format!("`{}` ({v})", b.local))
-            .collect();
-        c.summary = match bindings.as_slice() {
-            [one] => format!(
-                "Generated from binding {one} of portType `{}`.",
-                c.port_type.local
-            ),
-            [init @ .., last] => format!(
-                "Generated from bindings {} and {last} of portType `{}`, which differ only in SOAP \
-                 version; {} is the default.",
+        summarize(c);
+    }
+    merged
+}
+
+/// Fills in a client's [`summary`](ClientDecl::summary) from its bindings: which it was generated
+/// from, and, when its ports are secured, that each port keeps its own WS-SecurityPolicy. Run
+/// again after ports are selected or secured.
+pub(crate) fn summarize(c: &mut ClientDecl) {
+    let bindings: Vec<String> = c
+        .bindings
+        .iter()
+        .map(|(b, v)| format!("`{}` ({v})", b.local))
+        .collect();
+    let secured = c.ports.iter().any(|p| p.security.is_some());
+    c.summary = match bindings.as_slice() {
+        [] => String::new(),
+        [one] => format!(
+            "Generated from binding {one} of portType `{}`.",
+            c.port_type.local
+        ),
+        [init @ .., last] => {
+            let how = if secured {
+                "which have the same operations; each port is secured as its binding's \
+                 WS-SecurityPolicy says"
+            } else {
+                "which differ only in SOAP version"
+            };
+            format!(
+                "Generated from bindings {} and {last} of portType `{}`, {how}; {} is the default.",
                 init.join(", "),
                 c.port_type.local,
                 c.default_version()
-            ),
-            [] => String::new(),
-        };
-    }
-    merged
+            )
+        }
+    };
 }
 
 /// Whether two bindings' operations are the same, in any order.

@@ -90,7 +90,8 @@ impl PolicyLayer {
                 .ok_or_else(|| WssError::MissingCredential {
                     port: self.port.to_owned(),
                     assertion: "sp:HttpsToken",
-                    credential: "a username and password (HTTP authentication)",
+                    credential:
+                        "a username and password for HTTP authentication (Credentials::username)",
                 })?;
         Ok(Some((auth, user, password)))
     }
@@ -145,10 +146,13 @@ fn configure(
     }
     cfg = cfg.layout(layout);
     if let Some(u) = req.username_token {
-        let (user, password) = creds
-            .username
-            .clone()
-            .ok_or_else(|| missing(port, "sp:UsernameToken", "a username and password"))?;
+        let (user, password) = creds.username.clone().ok_or_else(|| {
+            missing(
+                port,
+                "sp:UsernameToken",
+                "a username and password (Credentials::username)",
+            )
+        })?;
         cfg = cfg.username_token(if u.digest {
             UsernameToken::digest(user, password)
         } else {
@@ -191,7 +195,7 @@ fn endorser(
             missing(
                 port,
                 "sp:EndorsingSupportingTokens",
-                "an endorsing key and certificate",
+                "an endorsing key and certificate (Credentials::endorsing)",
             )
         })?;
     let mut signer =
@@ -247,7 +251,7 @@ fn asymmetric(
             missing(
                 port,
                 "sp:InitiatorToken",
-                "the client's signing key and certificate",
+                "the client's signing key and certificate (Credentials::signing)",
             )
         })?;
         let mut signer = X509Signer::new(cred)
@@ -261,7 +265,7 @@ fn asymmetric(
                 return Err(missing(
                     port,
                     "sp:WssX509PkiPathV1Token11",
-                    "the issuers of the client's certificate (a PkiPath token)",
+                    "the issuers of the client's certificate for a PkiPath token (Credentials::issuers)",
                 ));
             }
             signer = signer.pki_path(creds.issuers.clone());
@@ -272,10 +276,13 @@ fn asymmetric(
         cfg = cfg.sign(signer);
     }
     if let (Some(token), false) = (a.recipient_encryption, req.encrypted.is_empty()) {
-        let cert = creds
-            .service_certificate
-            .clone()
-            .ok_or_else(|| missing(port, "sp:RecipientToken", "the service's certificate"))?;
+        let cert = creds.service_certificate.clone().ok_or_else(|| {
+            missing(
+                port,
+                "sp:RecipientToken",
+                "the service's certificate (Credentials::service_certificate)",
+            )
+        })?;
         let mut enc = X509Encryptor::new(cert)
             .block_encryption(a.suite.encryption)
             .key_transport(a.suite.key_transport)
@@ -311,10 +318,13 @@ fn symmetric(
     creds: &Credentials,
     cfg: WssConfig,
 ) -> Result<WssConfig, WssError> {
-    let cert = creds
-        .service_certificate
-        .clone()
-        .ok_or_else(|| missing(port, "sp:ProtectionToken", "the service's certificate"))?;
+    let cert = creds.service_certificate.clone().ok_or_else(|| {
+        missing(
+            port,
+            "sp:ProtectionToken",
+            "the service's certificate (Credentials::service_certificate)",
+        )
+    })?;
     let token = b.protection;
     let mut binding = wss::SymmetricBinding::new(cert)
         .key_reference(reference(&token, token.inclusion.in_requests()))?
@@ -369,7 +379,7 @@ fn inbound(
             missing(
                 port,
                 "sp:RecipientToken",
-                "the trust anchors of the service's signing certificate",
+                "the trust anchors of the service's signing certificate (Credentials::trust)",
             )
         })?;
         if let Some(c) = &creds.service_certificate {
@@ -387,7 +397,7 @@ fn inbound(
             missing(
                 port,
                 "sp:InitiatorToken",
-                "the client's key (it decrypts the responses)",
+                "the client's key, which decrypts the responses (Credentials::signing)",
             )
         })?;
         cfg = cfg.decrypt_with(key);

@@ -262,23 +262,27 @@ pub fn credentials(security: &PortSecurity) -> Vec<String> {
             let Some(p) = p else { continue };
             match &p.binding {
                 Some(SecurityBinding::Transport { token: t, .. }) => {
-                    add("the CA that issues the service's TLS certificate");
+                    add("the CA that issues the service's TLS certificate, unless the system trusts it (ClientBuilder::trust_anchors)");
                     if let TokenKind::Https {
                         client_certificate: true,
                         ..
                     } = t.kind
                     {
-                        add("a TLS client certificate and key");
+                        add("a TLS client certificate and key (ClientBuilder::client_identity)");
                     }
                 }
                 Some(SecurityBinding::Asymmetric { .. }) if !response => {
-                    add("the client's signing key and certificate");
-                    add("the service's certificate");
+                    add("the client's signing key and certificate (Credentials::signing)");
+                    add("the service's certificate (Credentials::service_certificate)");
                 }
                 Some(SecurityBinding::Asymmetric { .. }) => {
-                    add("the CA that issues the service's signing certificate");
+                    add(
+                        "the CA that issues the service's signing certificate (Credentials::trust)",
+                    );
                 }
-                Some(SecurityBinding::Symmetric { .. }) => add("the service's certificate"),
+                Some(SecurityBinding::Symmetric { .. }) => {
+                    add("the service's certificate (Credentials::service_certificate)");
+                }
                 None => {}
             }
             for s in &p.supporting {
@@ -286,12 +290,14 @@ pub fn credentials(security: &PortSecurity) -> Vec<String> {
                     match &t.kind {
                         TokenKind::Username { password, .. } => {
                             if *password == PasswordRequirement::None {
-                                add("a username");
+                                add("a username (Credentials::username)");
                             } else {
-                                add("a username and password");
+                                add("a username and password (Credentials::username)");
                             }
                         }
-                        TokenKind::X509 { .. } => add("a supporting X.509 key and certificate"),
+                        TokenKind::X509 { .. } => {
+                            add("a supporting X.509 key and certificate (Credentials::endorsing)")
+                        }
                         _ => {}
                     }
                 }

@@ -129,12 +129,11 @@ fn interpreted(policy: &Policy) -> MessageSecurity {
     }
 }
 
-/// Where [`apply`] reports: notes (what each secured port demands), warnings (what is left
-/// out), errors (what cannot be enforced).
+/// Where [`apply`] reports: warnings (what is left out), errors (what cannot be enforced). What
+/// each secured port demands is in its [`PortSecurity`], which the generated client's
+/// documentation and `soapgen inspect` describe.
 #[derive(Debug)]
 pub struct Diagnostics<'a> {
-    /// What each secured port demands and how to meet it.
-    pub notes: &'a mut Vec<String>,
     /// Located warnings.
     pub warnings: &'a mut Vec<Warning>,
     /// Located errors.
@@ -144,19 +143,14 @@ pub struct Diagnostics<'a> {
 /// Sets each client port's [`security`](crate::model::ir::PortDecl::security) from the policies
 /// attached in `defs`. A port whose request or response policy has no alternative soapgen can
 /// enforce is an error naming the assertions and the binding (unless `manual` covers it: then a
-/// warning); ignorable or optional assertions left out are warnings; each secured port's
-/// demands are a note. Ports not in `selection` are left out of the clients.
+/// warning); ignorable or optional assertions left out are warnings.
 pub fn apply(
     defs: &Definitions,
     clients: &mut [ClientDecl],
     manual: &ManualSecurity,
     diagnostics: &mut Diagnostics<'_>,
 ) {
-    let Diagnostics {
-        notes,
-        warnings,
-        errors,
-    } = diagnostics;
+    let Diagnostics { warnings, errors } = diagnostics;
     let att = &defs.policies;
     for c in clients.iter_mut() {
         for port in &mut c.ports {
@@ -231,11 +225,7 @@ pub fn apply(
                 &port.port,
                 &binding.name,
                 &security,
-                &mut Diagnostics {
-                    notes,
-                    warnings,
-                    errors,
-                },
+                &mut Diagnostics { warnings, errors },
                 &port.loc,
             );
             if !security.is_unsecured() {
@@ -321,13 +311,5 @@ fn report(
                 &first_loc.unwrap_or_else(|| loc.clone()),
             ));
         }
-        return;
     }
-    d.notes.push(format!(
-        "port {port} (binding {binding}): its WS-SecurityPolicy demands {}: build the client \
-         with ClientBuilder::security_policy(…Client::port_policy(\"{port}\"), credentials) \
-         (runtime feature wss; credentials: {})",
-        describe::summary(security),
-        describe::credentials(security).join(", ")
-    ));
 }
