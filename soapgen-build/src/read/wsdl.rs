@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use roxmltree::Node;
 
-use crate::error::{Error, ErrorKind, Loc, Result};
+use crate::error::{Error, ErrorKind, Loc, Result, Warning};
 use crate::read::components::*;
 use crate::read::document::DocCtx;
 
@@ -91,41 +91,84 @@ pub fn read_definitions(
         .to_owned();
     let qn = |local: &str| QName::new(tns.clone(), local);
     let mut imports = Vec::new();
+    // Top-level definitions an earlier document defined first: left out, with what is attached
+    // to them.
+    let mut shadowed: Vec<Node> = Vec::new();
     for c in root.children().filter(|c| c.is_element()) {
         if c.tag_name().namespace() != Some(WSDL) {
             continue; // extensibility elements (policies…) at the top level carry no messages
         }
-        match c.tag_name().name() {
-            "import" => imports.push(WsdlImport {
-                location: required(doc, c, "location")?.to_owned(),
-                loc: doc.loc(c),
-            }),
+        let w = &mut defs.warnings;
+        let kept = match c.tag_name().name() {
+            "import" => {
+                imports.push(WsdlImport {
+                    location: required(doc, c, "location")?.to_owned(),
+                    loc: doc.loc(c),
+                });
+                true
+            }
             "message" => {
                 let m = read_message(doc, c, qn(required(doc, c, "name")?))?;
-                insert_once(&mut defs.messages, "message", m.name.clone(), m, |m| &m.loc)?;
+                insert_once(
+                    &mut defs.messages,
+                    "message",
+                    m.name.clone(),
+                    m,
+                    |m| &m.loc,
+                    w,
+                )?
             }
             "portType" => {
                 let pt = read_port_type(doc, c, qn(required(doc, c, "name")?))?;
-                insert_once(&mut defs.port_types, "portType", pt.name.clone(), pt, |p| {
-                    &p.loc
-                })?;
+                let name = pt.name.clone();
+                insert_once(&mut defs.port_types, "portType", name, pt, |p| &p.loc, w)?
             }
             "binding" => {
                 let b = read_binding(doc, c, qn(required(doc, c, "name")?))?;
-                insert_once(&mut defs.bindings, "binding", b.name.clone(), b, |b| &b.loc)?;
+                insert_once(
+                    &mut defs.bindings,
+                    "binding",
+                    b.name.clone(),
+                    b,
+                    |b| &b.loc,
+                    w,
+                )?
             }
             "service" => {
                 let s = read_service(doc, c, qn(required(doc, c, "name")?))?;
-                defs.services.push(s);
+                match defs.services.iter().find(|t| t.name == s.name) {
+                    Some(first) => once_more("service", &s.name, &first.loc, s.loc.clone(), w)?,
+                    None => {
+                        defs.services.push(s);
+                        true
+                    }
+                }
             }
-            _ => {}
+            _ => true,
+        };
+        if !kept {
+            shadowed.push(c);
         }
     }
-    crate::read::policy::read(doc, root, &tns, &mut defs.addressing, &mut defs.warnings);
+    crate::read::policy::read(
+        doc,
+        root,
+        &tns,
+        &shadowed,
+        &mut defs.addressing,
+        &mut defs.warnings,
+    );
     // The addressing reader has warned of the references it could not resolve; the same
     // reference is not reported twice.
     let mut warnings = Vec::new();
-    crate::read::policy::attach::read(doc, root, &tns, &mut defs.policies, &mut warnings)?;
+    crate::read::policy::attach::read(
+        doc,
+        root,
+        &tns,
+        &shadowed,
+        &mut defs.policies,
+        &mut warnings,
+    )?;
     for w in warnings {
         if !defs.warnings.iter().any(|d| d.loc == w.loc) {
             defs.warnings.push(w);
@@ -134,24 +177,50 @@ pub fn read_definitions(
     Ok(imports)
 }
 
-/// Adds `value` under `name`, unless a definition of that name was read already (WSDL 1.1 §2.1.1:
-/// names are unique in their symbol space): then a [`ErrorKind::Duplicate`] at the new one,
-/// naming where the first is.
+/// Adds `value` under `name` and returns `true`, unless a definition of that name was read
+/// already (WSDL 1.1 §2.1.1: names are unique in their symbol space): see [`once_more`].
 fn insert_once<T>(
     map: &mut BTreeMap<QName, T>,
     what: &str,
     name: QName,
     value: T,
     loc: impl Fn(&T) -> &Loc,
-) -> Result<()> {
+    warnings: &mut Vec<Warning>,
+) -> Result<bool> {
     if let Some(prev) = map.get(&name) {
-        return Err(Error::at(
-            ErrorKind::Duplicate(format!("{what} {name} (first defined at {})", loc(prev))),
-            loc(&value),
-        ));
+        return once_more(what, &name, loc(prev), loc(&value).clone(), warnings);
     }
     map.insert(name, value);
-    Ok(())
+    Ok(true)
+}
+
+/// A second definition of `name` at `again`, the first at `first` (WSDL 1.1 §2.1.1: names are
+/// unique in their symbol space). In the same document, an [`ErrorKind::Duplicate`] at the
+/// second. In another document (an overlay that imports the documents it redefines, as
+/// WSDL4J-based stacks accept), the first read is kept, the entry document's before its imports'
+/// (depth first), and `Ok(false)` says the second and what is attached to it are left out, with a
+/// warning at it.
+fn once_more(
+    what: &str,
+    name: &QName,
+    first: &Loc,
+    again: Loc,
+    warnings: &mut Vec<Warning>,
+) -> Result<bool> {
+    if first.file != again.file {
+        warnings.push(Warning {
+            message: format!(
+                "{what} {name} is defined again in another document; the first definition, at \
+                 {first}, is used and this one left out with its policies"
+            ),
+            loc: again,
+        });
+        return Ok(false);
+    }
+    Err(Error::at(
+        ErrorKind::Duplicate(format!("{what} {name} (first defined at {first})")),
+        &again,
+    ))
 }
 
 /// A `wsdl:message` and its parts, each typed by `element=` or `type=` (WSDL 1.1 §2.3).

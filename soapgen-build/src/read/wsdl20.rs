@@ -117,6 +117,13 @@ pub fn read_description(
             _ => return Err(unexpected(doc, c, "description")),
         }
     }
-    crate::read::policy::read(doc, root, &tns, &mut into.addressing, &mut into.warnings);
+    crate::read::policy::read(
+        doc,
+        root,
+        &tns,
+        &[],
+        &mut into.addressing,
+        &mut into.warnings,
+    );
     Ok(imports)
 }

@@ -298,8 +298,37 @@ fn insert<T>(
     Ok(())
 }
 
+/// Whether `node` is a top-level definition another document made first with the same text (a
+/// schema copied into several WSDLs of one service): then it is read once. Records the first.
+fn copied(ctx: &SchemaCtx, node: Node, loc: &Loc, out: &mut SchemaSet) -> Result<bool> {
+    use std::hash::{Hash, Hasher};
+    let space = match node.tag_name().name() {
+        "element" => "element",
+        "complexType" | "simpleType" => "type",
+        "group" => "group",
+        "attributeGroup" => "attribute group",
+        "attribute" => "attribute",
+        _ => return Ok(false),
+    };
+    let name = ctx.global_name(node)?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    node.document().input_text()[node.range()].hash(&mut h);
+    let print = h.finish();
+    match out.fingerprints.get(&(space, name.clone())) {
+        Some((first, file)) => Ok(*first == print && *file != loc.file),
+        None => {
+            out.fingerprints
+                .insert((space, name), (print, loc.file.clone()));
+            Ok(false)
+        }
+    }
+}
+
 fn read_top_level(ctx: &SchemaCtx, node: Node, out: &mut SchemaSet) -> Result<()> {
     let loc = ctx.doc.loc(node);
+    if copied(ctx, node, &loc, out)? {
+        return Ok(());
+    }
     match node.tag_name().name() {
         "element" => {
             let name = ctx.global_name(node)?;

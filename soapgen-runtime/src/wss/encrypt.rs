@@ -71,6 +71,9 @@ pub struct X509Encryptor {
     pub(crate) order: EncryptionOrder,
     /// Header blocks encrypted besides the Body content: (namespace, local name).
     pub(crate) headers: Vec<(String, String)>,
+    /// Header blocks encrypted when the request has them
+    /// ([`X509Encryptor::encrypt_header_if_present`]).
+    pub(crate) optional_headers: Vec<(String, String)>,
     /// Whether the request's `ds:Signature` is encrypted too (WS-SecurityPolicy 1.2 §6.3
     /// `sp:EncryptSignature`).
     pub(crate) encrypt_signature: bool,
@@ -96,6 +99,7 @@ impl X509Encryptor {
             key_reference,
             order: EncryptionOrder::default(),
             headers: Vec::new(),
+            optional_headers: Vec::new(),
             encrypt_signature: false,
             encrypt_username_token: false,
         }
@@ -164,6 +168,16 @@ impl X509Encryptor {
     /// [`EncryptionOrder::SignThenEncrypt`].
     pub fn encrypt_header(mut self, namespace: &str, local_name: &str) -> Self {
         self.headers
+            .push((namespace.to_owned(), local_name.to_owned()));
+        self
+    }
+
+    /// Also encrypts every header block `{namespace}local_name` the request has, as
+    /// [`encrypt_header`](Self::encrypt_header) does, and nothing when it has none: a header a
+    /// WS-SecurityPolicy `sp:EncryptedParts/sp:Header` names is protected when it is in the
+    /// message (WS-SecurityPolicy 1.2 §5.2.1).
+    pub fn encrypt_header_if_present(mut self, namespace: &str, local_name: &str) -> Self {
+        self.optional_headers
             .push((namespace.to_owned(), local_name.to_owned()));
         self
     }

@@ -176,6 +176,8 @@ pub struct X509Signer {
     pub(crate) key_reference: KeyReference,
     /// Header blocks signed besides the Body and Timestamp: (namespace, local name).
     pub(crate) headers: Vec<(String, String)>,
+    /// Header blocks signed when the request has them ([`X509Signer::sign_header_if_present`]).
+    pub(crate) optional_headers: Vec<(String, String)>,
     /// Whether the signature also covers the BinarySecurityToken of the signer's certificate
     /// (WS-SecurityPolicy 1.2 §6.5 `sp:ProtectTokens`).
     pub(crate) protect_token: bool,
@@ -198,6 +200,7 @@ impl X509Signer {
             digest: DigestAlgorithm::default(),
             key_reference: KeyReference::default(),
             headers: Vec::new(),
+            optional_headers: Vec::new(),
             protect_token: false,
             sign_username_token: false,
             pki_path: None,
@@ -211,6 +214,16 @@ impl X509Signer {
     /// error ([`WssError::Encode`]), not a request signed less than asked.
     pub fn sign_header(mut self, namespace: &str, local_name: &str) -> Self {
         self.headers
+            .push((namespace.to_owned(), local_name.to_owned()));
+        self
+    }
+
+    /// Also signs every header block `{namespace}local_name` the request has, as
+    /// [`sign_header`](Self::sign_header) does, and nothing when it has none: a header a
+    /// WS-SecurityPolicy `sp:SignedParts/sp:Header` names is protected when it is in the message
+    /// (WS-SecurityPolicy 1.2 §5.1.1).
+    pub fn sign_header_if_present(mut self, namespace: &str, local_name: &str) -> Self {
+        self.optional_headers
             .push((namespace.to_owned(), local_name.to_owned()));
         self
     }

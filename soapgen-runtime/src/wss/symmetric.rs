@@ -109,6 +109,10 @@ pub struct SymmetricBinding {
     pub(crate) encrypt_body: bool,
     pub(crate) derived: Option<SecureConversation>,
     pub(crate) protect_tokens: bool,
+    /// Header blocks signed besides the Timestamp and Body: (namespace, local name).
+    pub(crate) headers: Vec<(String, String)>,
+    /// Header blocks signed when the request has them.
+    pub(crate) optional_headers: Vec<(String, String)>,
 }
 
 impl SymmetricBinding {
@@ -130,6 +134,8 @@ impl SymmetricBinding {
             encrypt_body: true,
             derived: None,
             protect_tokens: false,
+            headers: Vec::new(),
+            optional_headers: Vec::new(),
         }
     }
 
@@ -205,6 +211,26 @@ impl SymmetricBinding {
     /// it is sent). Default `false`.
     pub fn protect_tokens(mut self, on: bool) -> Self {
         self.protect_tokens = on;
+        self
+    }
+
+    /// Also signs every header block `{namespace}local_name` of the request (WS-Addressing's
+    /// `To`, `Action`, a custom header…) under the request key, each referenced by its `wsu:Id`
+    /// (one is added to a block that has none, WSS 1.1 §4), after the Timestamp and tokens and
+    /// before the Body in SignedInfo. A request without such a header block is an error
+    /// ([`WssError::Encode`]).
+    pub fn sign_header(mut self, namespace: &str, local_name: &str) -> Self {
+        self.headers
+            .push((namespace.to_owned(), local_name.to_owned()));
+        self
+    }
+
+    /// Also signs every header block `{namespace}local_name` the request has, and nothing when
+    /// it has none (WS-SecurityPolicy 1.2 §5.1.1: a header `sp:SignedParts` names is protected
+    /// when it is in the message).
+    pub fn sign_header_if_present(mut self, namespace: &str, local_name: &str) -> Self {
+        self.optional_headers
+            .push((namespace.to_owned(), local_name.to_owned()));
         self
     }
 

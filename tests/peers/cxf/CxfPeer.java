@@ -2,7 +2,8 @@
 // of the WSDL files given is published on 127.0.0.1 with CXF's WS-Policy engine on, so CXF
 // enforces each port's effective policy on requests and applies it to responses, as a CXF service
 // built from that WSDL would. The operation behind every port is DoubleIt: numberToDouble in,
-// doubledNumber = 2 x numberToDouble out.
+// doubledNumber = 2 x numberToDouble out; or, for a payload named echo (the IPingService of the
+// WS-Security interop WSDLs), echo: request in, the same text out as echoResult.
 //
 //   java -cp <classes>:<jars> CxfPeer --port 0 [--exit-with-parent] --wsdl A.wsdl [--wsdl B.wsdl]...
 //        [--keystore service.p12 --storepass changeit [--alias service]] [--ca ca.pem]...
@@ -532,25 +533,39 @@ public final class CxfPeer {
         }
     }
 
-    /** DoubleIt for any port: the first numberToDouble of the payload, doubled. */
+    /**
+     * The operation of any port: DoubleIt (the first numberToDouble of the payload, doubled) or,
+     * for the WS-Security interop WSDLs' IPingService, echo (its request returned as echoResult
+     * in an echoResponse of the request's namespace).
+     */
     @WebServiceProvider
     @ServiceMode(Service.Mode.PAYLOAD)
     public static final class DoubleIt implements Provider<Source> {
         @Override
         public Source invoke(Source request) {
             Document in = toDocument(request);
-            NodeList n = in.getElementsByTagNameNS("*", "numberToDouble");
-            if (n.getLength() == 0) {
-                throw new WebServiceException("no numberToDouble in the request");
+            Element root = in.getDocumentElement();
+            String xml;
+            if ("echo".equals(root.getLocalName())) {
+                NodeList r = root.getElementsByTagNameNS("*", "request");
+                String text = r.getLength() == 0 ? "" : r.item(0).getTextContent();
+                xml = "<ns2:echoResponse xmlns:ns2=\"" + root.getNamespaceURI() + "\"><echoResult>"
+                    + text.replace("&", "&amp;").replace("<", "&lt;")
+                    + "</echoResult></ns2:echoResponse>";
+            } else {
+                NodeList n = in.getElementsByTagNameNS("*", "numberToDouble");
+                if (n.getLength() == 0) {
+                    throw new WebServiceException("no numberToDouble in the request");
+                }
+                long value;
+                try {
+                    value = Long.parseLong(n.item(0).getTextContent().trim());
+                } catch (NumberFormatException e) {
+                    throw new WebServiceException("numberToDouble is not an integer", e);
+                }
+                xml = "<ns2:DoubleItResponse xmlns:ns2=\"" + DOUBLEIT_NS + "\"><doubledNumber>"
+                    + (2 * value) + "</doubledNumber></ns2:DoubleItResponse>";
             }
-            long value;
-            try {
-                value = Long.parseLong(n.item(0).getTextContent().trim());
-            } catch (NumberFormatException e) {
-                throw new WebServiceException("numberToDouble is not an integer", e);
-            }
-            String xml = "<ns2:DoubleItResponse xmlns:ns2=\"" + DOUBLEIT_NS + "\"><doubledNumber>"
-                + (2 * value) + "</doubledNumber></ns2:DoubleItResponse>";
             try {
                 DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
                 f.setNamespaceAware(true);

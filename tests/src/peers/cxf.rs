@@ -113,10 +113,12 @@ pub fn cxf_policy_corpus() -> PathBuf {
 
 /// Copies the corpus WSDLs `files` (paths under the corpus's `src/test/resources/`, e.g.
 /// `org/apache/cxf/systest/ws/x509/DoubleItX509.wsdl`) into one folder of this process, each
-/// under its own file name, with the documents they import by a module-relative location
+/// under its own file name, with the documents they import: by a module-relative location
 /// (`location="src/test/resources/…"`, as the DoubleIt WSDLs import `DoubleItLogical.wsdl`) at that
-/// relative path, so that their imports resolve there. Returns the copies' paths, in order. The
-/// corpus itself is never changed. Panics if a file is missing or two share a name.
+/// relative path, by a file name beside them (as the WS-Security interop WSDLs import each other)
+/// beside the copy, and what those import in turn, so that their imports resolve there. Returns
+/// the copies' paths, in order. The corpus itself is never changed. Panics if a file is missing or
+/// two share a name.
 pub fn cxf_policy_wsdls(files: &[&str]) -> Vec<PathBuf> {
     let corpus = cxf_policy_corpus();
     let resources = corpus.join("src/test/resources");
@@ -125,37 +127,53 @@ pub fn cxf_policy_wsdls(files: &[&str]) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
     for file in files {
         let src = resources.join(file);
-        let text = fs::read_to_string(&src)
-            .unwrap_or_else(|e| panic!("corpus WSDL {} unreadable: {e}", src.display()));
         let name = Path::new(file).file_name().expect("a file name");
         let dest = dir.join(name);
         assert!(
             !out.contains(&dest),
             "two corpus WSDLs named {name:?}: {files:?}"
         );
-        copy_if_changed(&text, &dest);
-        for import in module_relative_imports(&text) {
-            let from = corpus.join(&import);
-            let imported = fs::read_to_string(&from)
-                .unwrap_or_else(|e| panic!("{} imports {import}: {e}", src.display()));
-            copy_if_changed(&imported, &dir.join(&import));
+        // (source, copy) of the file and everything it imports, each once.
+        let mut todo = vec![(src, dest.clone())];
+        let mut done: Vec<PathBuf> = Vec::new();
+        while let Some((from, to)) = todo.pop() {
+            if done.contains(&from) {
+                continue;
+            }
+            let text = fs::read_to_string(&from)
+                .unwrap_or_else(|e| panic!("corpus WSDL {} unreadable: {e}", from.display()));
+            copy_if_changed(&text, &to);
+            for import in imports(&text) {
+                if let Some(rel) = import.strip_prefix("src/test/resources/") {
+                    todo.push((resources.join(rel), dir.join(&import)));
+                } else if !import.contains(['/', ':']) {
+                    let beside = from.parent().expect("a folder").join(&import);
+                    todo.push((beside, to.parent().expect("a folder").join(&import)));
+                }
+            }
+            done.push(from);
         }
         out.push(dest);
     }
     out
 }
 
-/// The `location="src/test/resources/…"` values of `wsdl` (imports relative to the Maven module).
-fn module_relative_imports(wsdl: &str) -> Vec<String> {
-    let key = "location=\"src/test/resources/";
+/// The `location="…"` values of `wsdl`'s imports.
+fn imports(wsdl: &str) -> Vec<String> {
+    let key = "location=\"";
     let mut found = Vec::new();
     let mut rest = wsdl;
     while let Some(at) = rest.find(key) {
-        let value = &rest[at + "location=\"".len()..];
+        // `location=` of an import, not of a soap:address or a schemaLocation.
+        let before = &rest[..at];
+        let tag = &before[before.rfind('<').unwrap_or(0)..];
+        let value = &rest[at + key.len()..];
         let end = value.find('"').unwrap_or(value.len());
-        let location = value[..end].to_owned();
-        if !found.contains(&location) {
-            found.push(location);
+        if tag.contains(":import") {
+            let location = value[..end].to_owned();
+            if !found.contains(&location) {
+                found.push(location);
+            }
         }
         rest = &value[end..];
     }

@@ -77,6 +77,13 @@ pub fn unenforceable(policy: &MessagePolicy) -> Vec<Refusal> {
             })
     });
     parts(&mut r, policy, &loc);
+    if kind == Kind::Symmetric && !policy.encrypted.headers.is_empty() {
+        r.add(
+            "EncryptedParts",
+            &loc,
+            "encrypted headers with a symmetric binding",
+        );
+    }
     if kind == Kind::None {
         let protected = !policy.signed.is_empty() || !policy.encrypted.is_empty();
         let roles = policy

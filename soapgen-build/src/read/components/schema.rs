@@ -328,6 +328,9 @@ pub struct SchemaSet {
     /// (`"type"`, `"group"`, `"attribute group"`) and name: the redefinition holds the name, the
     /// original is kept under [`redefined_name`] as the redefinition's base or self-reference.
     pub redefinitions: std::collections::BTreeSet<(&'static str, QName)>,
+    /// Each top-level component's symbol space and name, with a hash of its text and the document
+    /// it is in: the same definition copied into another document is read once.
+    pub(crate) fingerprints: BTreeMap<(&'static str, QName), (u64, std::sync::Arc<str>)>,
 }
 
 /// The name the original of a component replaced by `xs:redefine` is kept under (XML Schema Part

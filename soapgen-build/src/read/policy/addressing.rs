@@ -97,8 +97,9 @@ fn action(n: Node) -> Option<String> {
         .map(|a| a.trim().to_owned())
 }
 
-/// Reads the WS-Addressing facts of `root` with target namespace `tns` into `facts`;
-/// unresolved policy references go to `warnings`. `root` is a WSDL 1.1 `wsdl:definitions`, or a
+/// Reads the WS-Addressing facts of `root` with target namespace `tns` into `facts`, but those
+/// of the `shadowed` definitions (names an earlier document defined); unresolved policy
+/// references go to `warnings`. `root` is a WSDL 1.1 `wsdl:definitions`, or a
 /// WSDL 2.0 `description` (told by its namespace: interfaces, bindings, services' endpoints; an
 /// interface operation's `fault` references are `infault`/`outfault`). Reads what it understands
 /// and passes over the rest: it cannot fail.
@@ -106,6 +107,7 @@ pub fn read(
     doc: &DocCtx,
     root: Node,
     tns: &str,
+    shadowed: &[Node],
     facts: &mut AddressingFacts,
     warnings: &mut Vec<Warning>,
 ) {
@@ -116,7 +118,10 @@ pub fn read(
     };
     let qn = |local: &str| QName::new(tns.to_owned(), local);
     let mut x = Expressions::new(doc, root, warnings);
-    for c in root.children().filter(Node::is_element) {
+    for c in root
+        .children()
+        .filter(|c| c.is_element() && !shadowed.contains(c))
+    {
         let Some(name) = c.attribute("name") else {
             continue;
         };

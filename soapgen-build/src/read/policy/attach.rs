@@ -16,7 +16,8 @@ fn is_wsdl(n: Node, local: &str) -> bool {
 }
 
 /// Reads the policies attached in the `wsdl:definitions` `root` (target namespace `tns`) into
-/// `out`; unresolved references go to `warnings`.
+/// `out`, but those of the `shadowed` definitions (names an earlier document defined); unresolved
+/// references go to `warnings`.
 ///
 /// # Errors
 ///
@@ -25,12 +26,16 @@ pub fn read(
     doc: &DocCtx,
     root: Node,
     tns: &str,
+    shadowed: &[Node],
     out: &mut PolicyAttachments,
     warnings: &mut Vec<Warning>,
 ) -> Result<()> {
     let mut x = Expressions::new(doc, root, warnings);
     let qn = |local: &str| QName::new(tns.to_owned(), local);
-    for c in root.children().filter(Node::is_element) {
+    for c in root
+        .children()
+        .filter(|c| c.is_element() && !shadowed.contains(c))
+    {
         let Some(name) = c.attribute("name") else {
             continue;
         };

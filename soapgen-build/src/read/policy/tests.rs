@@ -19,7 +19,15 @@ fn read(body: &str) -> (PolicyAttachments, Vec<String>) {
     let cx = DocCtx::new(Arc::from("t.wsdl"), &doc);
     let mut out = PolicyAttachments::default();
     let mut warnings = Vec::new();
-    attach::read(&cx, doc.root_element(), "urn:t", &mut out, &mut warnings).unwrap();
+    attach::read(
+        &cx,
+        doc.root_element(),
+        "urn:t",
+        &[],
+        &mut out,
+        &mut warnings,
+    )
+    .unwrap();
     (out, warnings.into_iter().map(|w| w.message).collect())
 }
 
@@ -116,9 +124,16 @@ fn read_err(body: &str) -> String {
     let doc = roxmltree::Document::parse(&text).unwrap();
     let cx = DocCtx::new(Arc::from("t.wsdl"), &doc);
     let mut out = PolicyAttachments::default();
-    attach::read(&cx, doc.root_element(), "urn:t", &mut out, &mut Vec::new())
-        .unwrap_err()
-        .to_string()
+    attach::read(
+        &cx,
+        doc.root_element(),
+        "urn:t",
+        &[],
+        &mut out,
+        &mut Vec::new(),
+    )
+    .unwrap_err()
+    .to_string()
 }
 
 #[test]

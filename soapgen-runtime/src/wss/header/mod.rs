@@ -98,10 +98,10 @@ impl Outgoing {
         let mut scratch = Vec::new();
         // Header blocks to sign get a wsu:Id if they have none: later offsets move by `shift`.
         let (header_refs, shift) = match cfg.signer() {
-            Some(signer) if !signer.headers.is_empty() => {
-                self.identify_headers(&signer.headers, envelope)?
+            Some(signer) => {
+                self.identify_headers(&signer.headers, &signer.optional_headers, envelope)?
             }
-            _ => (Vec::new(), 0),
+            None => (Vec::new(), 0),
         };
         let body_at = self.body_at.map(|a| a + shift);
         let body_content = self.body_content.map(|(s, e)| (s + shift, e + shift));
@@ -180,12 +180,14 @@ impl Outgoing {
                 if enc.encrypt_username_token && cfg.username().is_some() {
                     data_ids.push(format!("EUT-{}", self.suffix));
                 }
-                if !enc.headers.is_empty() {
-                    if !sign_first
-                        && cfg
-                            .signer()
-                            .is_some_and(|s| s.headers.iter().any(|h| enc.headers.contains(h)))
-                    {
+                if !enc.headers.is_empty() || !enc.optional_headers.is_empty() {
+                    let both = |s: &super::X509Signer| {
+                        s.headers
+                            .iter()
+                            .chain(&s.optional_headers)
+                            .any(|h| enc.headers.contains(h) || enc.optional_headers.contains(h))
+                    };
+                    if !sign_first && cfg.signer().is_some_and(both) {
                         return Err(WssError::Encode(
                             "a header block both signed and encrypted needs EncryptionOrder::SignThenEncrypt"
                                 .to_owned(),
@@ -236,7 +238,8 @@ impl Outgoing {
             let doc = Document::parse(envelope, crate::xml::Limits::default())
                 .map_err(|e| bad(format!("cannot find the header blocks to encrypt: {e}")))?;
             let env_ns = doc.root_element().tag_name().namespace().unwrap_or("");
-            for block in wanted_header_blocks(&doc, &enc.headers, "encrypt")? {
+            for block in wanted_header_blocks(&doc, &enc.headers, &enc.optional_headers, "encrypt")?
+            {
                 let mut copied = String::new();
                 for a in block.attributes() {
                     if a.namespace() == Some(env_ns)
@@ -282,18 +285,22 @@ impl Outgoing {
     /// `envelope`, before the Security block is inserted) and gives it a `wsu:Id` if it has none:
     /// its (Id, start offset) pairs in document order, and how many bytes were inserted (all
     /// before the Body).
-    fn identify_headers(
+    pub(super) fn identify_headers(
         &self,
         wanted: &[(String, String)],
+        optional: &[(String, String)],
         envelope: &mut String,
     ) -> Result<(Vec<(String, usize)>, usize), WssError> {
+        if wanted.is_empty() && optional.is_empty() {
+            return Ok((Vec::new(), 0));
+        }
         let bad = |s: String| WssError::Encode(s);
         // (start offset, existing Id, insertion offset, prefix to declare) per signed block.
         let mut found: Vec<(usize, Option<String>, usize, Option<&str>)> = Vec::new();
         {
             let doc = Document::parse(envelope, crate::xml::Limits::default())
                 .map_err(|e| bad(format!("cannot find the header blocks to sign: {e}")))?;
-            for block in wanted_header_blocks(&doc, wanted, "sign")? {
+            for block in wanted_header_blocks(&doc, wanted, optional, "sign")? {
                 let start = block.range().start;
                 let existing = block.attribute((WSU_NS, "Id")).map(str::to_owned);
                 // Right after the element's qualified name in its start tag.
@@ -333,18 +340,20 @@ impl Outgoing {
     }
 }
 
-/// The children of the SOAP `Header` of `doc` named by `wanted` ((namespace, local name) pairs),
-/// for each pair in `wanted`'s order and then in document order: the header blocks a caller asked
-/// to sign (WSS 1.1 §8) or encrypt (WSS 1.1 §9.3, `wsse11:EncryptedHeader`). A block named twice
-/// comes twice. `purpose` (`"sign"`, `"encrypt"`) names the operation in the error.
+/// The children of the SOAP `Header` of `doc` named by `wanted` and `optional` ((namespace,
+/// local name) pairs), for each pair in `wanted`'s order, then `optional`'s, and then in document
+/// order: the header blocks a caller asked to sign (WSS 1.1 §8) or encrypt (WSS 1.1 §9.3,
+/// `wsse11:EncryptedHeader`). A block named twice comes twice. `purpose` (`"sign"`,
+/// `"encrypt"`) names the operation in the error.
 ///
 /// # Errors
 ///
-/// [`WssError::Encode`] for the first pair of `wanted` that names no block in the Header (or when
-/// there is no Header).
+/// [`WssError::Encode`] for the first pair of `wanted` (not `optional`) that names no block in
+/// the Header (or when there is no Header).
 fn wanted_header_blocks<'a, 'input>(
     doc: &'a Document<'input>,
     wanted: &[(String, String)],
+    optional: &[(String, String)],
     purpose: &str,
 ) -> Result<Vec<Node<'a, 'input>>, WssError> {
     let header = doc
@@ -352,7 +361,8 @@ fn wanted_header_blocks<'a, 'input>(
         .children()
         .find(|c| c.is_element() && c.tag_name().name() == "Header");
     let mut blocks = Vec::new();
-    for (ns, name) in wanted {
+    let required = wanted.iter().map(|w| (w, true));
+    for ((ns, name), required) in required.chain(optional.iter().map(|o| (o, false))) {
         let before = blocks.len();
         blocks.extend(
             header
@@ -360,7 +370,7 @@ fn wanted_header_blocks<'a, 'input>(
                 .flat_map(|h| h.children())
                 .filter(|c| c.has_tag_name((ns.as_str(), name.as_str()))),
         );
-        if blocks.len() == before {
+        if required && blocks.len() == before {
             return Err(WssError::Encode(format!(
                 "the header block {{{ns}}}{name} to {purpose} is not in the request"
             )));

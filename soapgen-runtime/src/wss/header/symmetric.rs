@@ -83,30 +83,43 @@ impl Outgoing {
             key_reference: b.key_reference,
             order: b.order,
             headers: Vec::new(),
+            optional_headers: Vec::new(),
             encrypt_signature: false,
             encrypt_username_token: false,
         };
         let key = b.block.generate_key()?;
         let wrapped = enc.wrap(&key)?;
         let keys = derive(b, &key)?;
+        // Header blocks to sign get a wsu:Id if they have none: later offsets move by `shift`.
+        let (header_refs, shift) =
+            self.identify_headers(&b.headers, &b.optional_headers, envelope)?;
         let body_at = self
             .body_at
-            .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
+            .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?
+            + shift;
         let mut scratch = Vec::new();
-        let digest = |envelope: &str, scratch: &mut Vec<u8>| {
+        let digest_at = |envelope: &str, at: usize, scratch: &mut Vec<u8>| {
             scratch.clear();
-            super::super::exclusive_c14n(envelope, body_at, &[], scratch)?;
+            super::super::exclusive_c14n(envelope, at, &[], scratch)?;
             Ok::<_, WssError>(super::super::base64(&b.digest.digest(scratch)))
         };
+        let mut header_digests = Vec::with_capacity(header_refs.len());
+        for (id, at) in header_refs {
+            header_digests.push((id, digest_at(envelope, at, &mut scratch)?));
+        }
+        let digest = |envelope: &str, scratch: &mut Vec<u8>| digest_at(envelope, body_at, scratch);
         let sign_first = b.order == EncryptionOrder::SignThenEncrypt;
         let mut body_digest = None;
         if sign_first || !b.encrypt_body {
             body_digest = Some(digest(envelope, &mut scratch)?);
         }
         if b.encrypt_body {
-            let (start, end) = self.body_content.ok_or_else(|| {
-                WssError::Encode("the Body to encrypt was not written".to_owned())
-            })?;
+            let (start, end) = self
+                .body_content
+                .map(|(start, end)| (start + shift, end + shift))
+                .ok_or_else(|| {
+                    WssError::Encode("the Body to encrypt was not written".to_owned())
+                })?;
             let plaintext = envelope.get(start..end).ok_or_else(|| {
                 WssError::Encode("the Body to encrypt is out of range".to_owned())
             })?;
@@ -138,7 +151,7 @@ impl Outgoing {
             (&keys, &wrapped),
             version,
             env_prefix,
-            body_digest,
+            (header_digests, body_digest),
             scratch,
         )?;
         envelope.insert_str(self.header_at, &security);
@@ -177,8 +190,10 @@ fn derive(b: &SymmetricBinding, key: &[u8]) -> Result<Keys, WssError> {
 }
 
 /// The `wsse:Security` block of a symmetric request: Timestamp, the service's
-/// BinarySecurityToken (DirectReference), EncryptedKey, DerivedKeyTokens, then the Signature and
-/// the standalone ReferenceList in processing order. Returns it and the raw SignatureValue.
+/// BinarySecurityToken (DirectReference), EncryptedKey, DerivedKeyTokens, then the Signature (of
+/// the Timestamp, the protected tokens, the signed header blocks and the Body: `digests` holds the
+/// header blocks' Ids and digests and the Body's digest) and the standalone ReferenceList in
+/// processing order. Returns it and the raw SignatureValue.
 #[allow(clippy::too_many_arguments)]
 fn security_block(
     cfg: &WssConfig,
@@ -188,7 +203,7 @@ fn security_block(
     (keys, wrapped): (&Keys, &[u8]),
     version: SoapVersion,
     env_prefix: &str,
-    body_digest: String,
+    (header_digests, body_digest): (Vec<(String, String)>, String),
     mut scratch: Vec<u8>,
 ) -> Result<(String, Vec<u8>), WssError> {
     let now = UtcTime::now();
@@ -268,6 +283,7 @@ fn security_block(
     if standalone && sign_first {
         write_reference_list(&mut w, std::slice::from_ref(&ids.data))?;
     }
+    references.extend(header_digests);
     references.push((ids.body.clone(), body_digest));
     // The Signature: HMAC-SHA1 under the signing key (XML-DSig §6.3.1).
     w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;

@@ -312,6 +312,28 @@ async fn configured_header_blocks_are_signed_and_required() {
         .unwrap();
     let e = c3.message(&op, &req.finish().unwrap()).unwrap_err();
     assert!(e.to_string().contains("ReplyTo"), "{e}");
+    // A header a policy's sp:SignedParts names is signed when the request has it, and its
+    // absence is no error (WS-SecurityPolicy 1.2 §5.1.1): WSS4J names what was signed.
+    let if_present = WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .sign(
+            X509Signer::new(credential("client"))
+                .digest(DigestAlgorithm::Sha256)
+                .sign_header_if_present(WSA, "ReplyTo")
+                .sign_header_if_present(WSA, "To"),
+        )
+        .require_signature(false);
+    let c4 = Client::builder(p.url("/echo"))
+        .wss(if_present)
+        .build()
+        .unwrap();
+    let reply = c4
+        .call(&op, request(&c4, None), |r, _tag| {
+            r.read_inner_xml().map(str::to_owned)
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}\n{}", p.stderr_output()));
+    assert!(reply.contains(">Timestamp,To,Body<"), "{reply}");
 }
 
 #[tokio::test]
