@@ -223,6 +223,10 @@ fn cxf_policy() {
                 "DoubleItAsymmetricSHA256Port",
                 "DoubleItAsymmetricEncryptBeforeSigningPort",
                 "DoubleItTransportEndorsingPort",
+                "DoubleItAsymmetricEncryptSignaturePort",
+                "DoubleItAsymmetricProtectTokensPort",
+                "DoubleItKeyIdentifierPort",
+                "DoubleItSymmetricProtectTokensPort",
             ][..],
         ),
         (

@@ -1,8 +1,10 @@
-//! A definition repeated across the documents of one WSDL (WSDL 1.1 §2.1.1: names are unique in
-//! their symbol space): an overlay that imports the documents it redefines keeps the first
+//! WSDLs of several documents. A definition repeated across them (WSDL 1.1 §2.1.1: names are
+//! unique in their symbol space): an overlay that imports the documents it redefines keeps the first
 //! definition read, with a located warning, and the policies attached to the one left out are
 //! left out with it; in one document a repeated name is an error; a schema component copied with
-//! the same text into two documents is read once, a different one is an error.
+//! the same text into two documents is read once, a different one is an error. A policy
+//! reference to another document's policy is linked (WS-Policy 1.5 Attachment §4.1); one to no
+//! policy read refuses the port, naming it.
 
 use std::path::{Path, PathBuf};
 
@@ -149,4 +151,72 @@ fn a_schema_component_defined_differently_in_two_documents_is_an_error() {
         "{e}"
     );
     assert!(e.contains("s2.wsdl:") && e.contains("s.wsdl:"), "{e}");
+}
+
+/// A binding document whose binding `B` references `uri` and defines no policy.
+fn referencing(uri: &str) -> String {
+    binding("", None)
+        .replace(r##"<wsp:Policy wsu:Id="Pol"></wsp:Policy>"##, "")
+        .replace(r##"URI="#Pol""##, &format!(r#"URI="{uri}""#))
+}
+
+/// A document that defines the policy `Pol` (TRANSPORT) and nothing else.
+fn policies() -> String {
+    format!(r#"{HEAD}<wsp:Policy wsu:Id="Pol">{TRANSPORT}</wsp:Policy></definitions>"#)
+}
+
+#[test]
+fn a_reference_to_a_policy_of_another_document_is_linked() {
+    for uri in ["#Pol", "policies.wsdl#Pol", "./policies.wsdl#Pol"] {
+        let dir = lay_out(
+            "linked",
+            &[
+                ("s.wsdl", service("b.wsdl", SCHEMA)),
+                (
+                    "b.wsdl",
+                    referencing(uri).replace(
+                        "</definitions>",
+                        r#"<import namespace="urn:t" location="policies.wsdl"/></definitions>"#,
+                    ),
+                ),
+                ("policies.wsdl", policies()),
+            ],
+        );
+        let g = generate(&dir.join("s.wsdl")).unwrap_or_else(|e| panic!("{uri}: {e}"));
+        let sec = g.module.clients[0].ports[0]
+            .security
+            .as_ref()
+            .unwrap_or_else(|| panic!("{uri}: the linked policy"));
+        let chosen = sec.operations[0].input.chosen().expect("applied");
+        assert!(chosen.binding.is_some(), "{uri}: {chosen:?}");
+    }
+}
+
+#[test]
+fn a_reference_to_no_policy_read_refuses_the_port_naming_it() {
+    let dir = lay_out(
+        "dangling",
+        &[
+            ("s.wsdl", service("b.wsdl", SCHEMA)),
+            ("b.wsdl", referencing("#Nowhere")),
+        ],
+    );
+    let e = generate(&dir.join("s.wsdl")).unwrap_err().to_string();
+    assert!(e.contains("#Nowhere"), "{e}");
+    assert!(e.contains("wsp:PolicyReference to no policy"), "{e}");
+    assert!(e.contains("b.wsdl:"), "at the reference: {e}");
+    // Configured by hand, it is a warning.
+    let g = Builder::new()
+        .wsdl(dir.join("s.wsdl"))
+        .manual_security(["P"])
+        .generate_one(&dir.join("s.wsdl"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        g.module
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("#Nowhere")),
+        "{:?}",
+        g.module.warnings
+    );
 }

@@ -92,6 +92,8 @@ pub fn read_wsdl(loader: &mut Loader, entry: &Source) -> Result<Definitions> {
             }
         }
     }
+    // References to policies of other documents, now that every document is read.
+    policy::link::link(&mut d.defs.policies)?;
     if d.wsdl20.read {
         wsdl20::resolve(std::mem::take(&mut d.wsdl20), &mut d.defs)?;
     }

@@ -150,30 +150,8 @@ pub fn read_definitions(
             shadowed.push(c);
         }
     }
-    crate::read::policy::read(
-        doc,
-        root,
-        &tns,
-        &shadowed,
-        &mut defs.addressing,
-        &mut defs.warnings,
-    );
-    // The addressing reader has warned of the references it could not resolve; the same
-    // reference is not reported twice.
-    let mut warnings = Vec::new();
-    crate::read::policy::attach::read(
-        doc,
-        root,
-        &tns,
-        &shadowed,
-        &mut defs.policies,
-        &mut warnings,
-    )?;
-    for w in warnings {
-        if !defs.warnings.iter().any(|d| d.loc == w.loc) {
-            defs.warnings.push(w);
-        }
-    }
+    crate::read::policy::read(doc, root, &tns, &shadowed, &mut defs.addressing);
+    crate::read::policy::attach::read(doc, root, &tns, &shadowed, &mut defs.policies)?;
     Ok(imports)
 }
 

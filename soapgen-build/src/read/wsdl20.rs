@@ -117,13 +117,6 @@ pub fn read_description(
             _ => return Err(unexpected(doc, c, "description")),
         }
     }
-    crate::read::policy::read(
-        doc,
-        root,
-        &tns,
-        &[],
-        &mut into.addressing,
-        &mut into.warnings,
-    );
+    crate::read::policy::read(doc, root, &tns, &[], &mut into.addressing);
     Ok(imports)
 }

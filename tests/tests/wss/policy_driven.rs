@@ -309,6 +309,99 @@ async fn asymmetric_responses_short_of_the_policy_are_refused_naming_the_asserti
     assert_eq!(assertion, "sp:Layout", "{cause}");
 }
 
+#[tokio::test]
+async fn responses_short_of_encrypt_signature_or_protect_tokens_are_refused_naming_them() {
+    // CXF signs this port's responses in the clear: a policy that wants the response's
+    // signature encrypted refuses them (sp:EncryptSignature).
+    let port = "DoubleItAsymmetricIssuerSerialPort";
+    let encrypted = stricter(port, |r| {
+        if let Some(Binding::Asymmetric(b)) = r.binding {
+            r.binding = Some(Binding::Asymmetric(b.encrypt_signature()));
+        }
+    });
+    let e = x509_refused(port, encrypted, x509_credentials(), |t| t).await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:EncryptSignature", "{cause}");
+    // As its policy says, it is accepted with the signature encrypted.
+    x509_doubled("DoubleItAsymmetricEncryptSignaturePort", 4).await;
+    // A port whose policy protects the tokens is accepted; its response with the signature's
+    // key swapped for a BinarySecurityToken the signature does not cover (KeyInfo is outside
+    // SignedInfo: the signature still verifies) is refused naming sp:ProtectTokens.
+    let port = "DoubleItAsymmetricProtectTokensPort";
+    x509_doubled(port, 5).await;
+    let policy = policy_of(X509Client::port_policy(port), port);
+    let e = x509_refused(port, policy, x509_credentials(), unprotected_token).await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:ProtectTokens", "{cause}");
+}
+
+/// `text` (a signed response) with the service's certificate added as a BinarySecurityToken
+/// that the Signature's KeyInfo references instead of what it named.
+fn unprotected_token(text: String) -> String {
+    const WSSE: &str =
+        "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
+    const WSU: &str =
+        "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
+    const X509: &str =
+        "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3";
+    let pem = String::from_utf8(test_pki().read("server.pem")).expect("PEM");
+    let der: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();
+    let token = format!(
+        "<wsse:BinarySecurityToken xmlns:wsse=\"{WSSE}\" xmlns:wsu=\"{WSU}\" wsu:Id=\"X509-swapped\" \
+         ValueType=\"{X509}\" EncodingType=\"http://docs.oasis-open.org/wss/2004/01/\
+         oasis-200401-wss-soap-message-security-1.0#Base64Binary\">{der}</wsse:BinarySecurityToken>"
+    );
+    let reference = format!(
+        "<wsse:SecurityTokenReference xmlns:wsse=\"{WSSE}\"><wsse:Reference URI=\"#X509-swapped\" \
+         ValueType=\"{X509}\"/></wsse:SecurityTokenReference>"
+    );
+    let mut t = text;
+    // The Signature's KeyInfo (an EncryptedKey before it has one of its own).
+    let value = t.find("<ds:SignatureValue").expect("a signature");
+    let (Some(ki), Some(ki_end)) = (
+        t[value..].find("<ds:KeyInfo").map(|i| value + i),
+        t[value..].find("</ds:KeyInfo>").map(|i| value + i),
+    ) else {
+        panic!("no ds:KeyInfo in the Signature of {t}")
+    };
+    let inner = t[ki..].find('>').map(|g| ki + g + 1).expect("a start tag");
+    t.replace_range(inner..ki_end, &reference);
+    let security = t.find("<wsse:Security").expect("a Security header");
+    let after = t[security..]
+        .find('>')
+        .map(|g| security + g + 1)
+        .expect("a start tag");
+    t.insert_str(after, &token);
+    t
+}
+
+#[tokio::test]
+async fn symmetric_responses_short_of_the_policy_are_refused_naming_the_assertion() {
+    for port in [
+        "DoubleItKeyIdentifierPort",
+        "DoubleItSymmetricProtectTokensPort",
+    ] {
+        let policy = policy_of(X509Client::port_policy(port), port);
+        // As its policy says: accepted.
+        x509_doubled(port, 6).await;
+        // Its signature under the request's key taken out: sp:SignedParts.
+        let e = x509_refused(port, policy, x509_credentials(), |t| {
+            without(t, "ds:Signature")
+        })
+        .await;
+        let (assertion, cause) = not_met(e);
+        assert_eq!(assertion, "sp:SignedParts", "{port}: {cause}");
+        // CXF confirms no signature unless asked: sp:RequireSignatureConfirmation.
+        let confirmed = stricter(port, |r| *r = r.signature_confirmation());
+        let e = x509_refused(port, confirmed, x509_credentials(), |t| t).await;
+        let (assertion, cause) = not_met(e);
+        assert_eq!(
+            assertion, "sp:RequireSignatureConfirmation",
+            "{port}: {cause}"
+        );
+    }
+}
+
 /// The generated policy of `port` (of DoubleItX509.wsdl), its responses held to more by `edit`;
 /// its requests as generated.
 fn stricter(port: &str, edit: impl FnOnce(&mut MessagePolicy)) -> &'static PortPolicy {

@@ -155,6 +155,11 @@ fn top_level(cx: &mut Interpretation, a: &Assertion) {
 }
 
 fn unknown_reason(name: &QName) -> String {
+    if name.ns == crate::read::policy::link::REFERENCE {
+        return "a wsp:PolicyReference to no policy of the WSDL or of the documents it imports: \
+                what the service demands there is unknown"
+            .to_owned();
+    }
     match (sp_version(name).is_some(), name.local.as_str()) {
         (
             true,

@@ -32,7 +32,7 @@ fn all(body: &str) -> Vec<Interpretation> {
     let doc = roxmltree::Document::parse(&text).unwrap();
     let cx = DocCtx::new(Arc::from("t.wsdl"), &doc);
     let mut att = PolicyAttachments::default();
-    attach::read(&cx, doc.root_element(), "urn:t", &[], &mut att, &mut Vec::new()).unwrap();
+    attach::read(&cx, doc.root_element(), "urn:t", &[], &mut att).unwrap();
     att.bindings[&QName::new("urn:t", "B")]
         .alternatives
         .iter()

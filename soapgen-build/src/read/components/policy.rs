@@ -195,6 +195,9 @@ pub struct PolicyAttachments {
     pub services: BTreeMap<QName, Policy>,
     /// To a `wsdl:message`.
     pub messages: BTreeMap<QName, Policy>,
+    /// Every policy a reference can name, in reading order: the document it is in, its key (`#`
+    /// and its `wsu:Id` or `xml:id`, or its `Name`), its normal form.
+    pub named: Vec<(std::sync::Arc<str>, String, Policy)>,
 }
 
 impl PolicyAttachments {
@@ -207,5 +210,6 @@ impl PolicyAttachments {
         self.ports.extend(other.ports);
         self.services.extend(other.services);
         self.messages.extend(other.messages);
+        self.named.extend(other.named);
     }
 }

@@ -11,12 +11,12 @@
 //! - each portType (WSDL 2.0: interface) operation's explicit actions: `wsam:Action` (Metadata
 //!   §4.4.1) or `wsaw:Action` on its input, output and faults.
 //!
-//! A `wsp:PolicyReference` to no policy of the document is a located warning (policies in other
-//! documents are not fetched).
+//! Only the policies of the document itself are read for addressing: a reference to another
+//! document's policy does not make a binding addressed (its security assertions are linked in
+//! later, [`super::link`]).
 
 use roxmltree::Node;
 
-use crate::error::Warning;
 use crate::read::components::{AddressingFacts, AddressingVersion, OperationActions, QName};
 use crate::read::document::DocCtx;
 
@@ -98,26 +98,18 @@ fn action(n: Node) -> Option<String> {
 }
 
 /// Reads the WS-Addressing facts of `root` with target namespace `tns` into `facts`, but those
-/// of the `shadowed` definitions (names an earlier document defined); unresolved policy
-/// references go to `warnings`. `root` is a WSDL 1.1 `wsdl:definitions`, or a
+/// of the `shadowed` definitions (names an earlier document defined). `root` is a WSDL 1.1 `wsdl:definitions`, or a
 /// WSDL 2.0 `description` (told by its namespace: interfaces, bindings, services' endpoints; an
 /// interface operation's `fault` references are `infault`/`outfault`). Reads what it understands
 /// and passes over the rest: it cannot fail.
-pub fn read(
-    doc: &DocCtx,
-    root: Node,
-    tns: &str,
-    shadowed: &[Node],
-    facts: &mut AddressingFacts,
-    warnings: &mut Vec<Warning>,
-) {
+pub fn read(doc: &DocCtx, root: Node, tns: &str, shadowed: &[Node], facts: &mut AddressingFacts) {
     let d = if root.tag_name().namespace() == Some(WSDL20.ns) {
         &WSDL20
     } else {
         &WSDL11
     };
     let qn = |local: &str| QName::new(tns.to_owned(), local);
-    let mut x = Expressions::new(doc, root, warnings);
+    let mut x = Expressions::new(doc, root);
     for c in root
         .children()
         .filter(|c| c.is_element() && !shadowed.contains(c))

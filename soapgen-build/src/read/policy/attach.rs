@@ -7,7 +7,7 @@
 use roxmltree::Node;
 
 use super::expression::Expressions;
-use crate::error::{Result, Warning};
+use crate::error::Result;
 use crate::read::components::{OperationPolicies, Policy, PolicyAttachments, QName, WSDL};
 use crate::read::document::DocCtx;
 
@@ -16,8 +16,9 @@ fn is_wsdl(n: Node, local: &str) -> bool {
 }
 
 /// Reads the policies attached in the `wsdl:definitions` `root` (target namespace `tns`) into
-/// `out`, but those of the `shadowed` definitions (names an earlier document defined); unresolved
-/// references go to `warnings`.
+/// `out`, but those of the `shadowed` definitions (names an earlier document defined); and every
+/// policy a reference can name into `out.named`, under `file`. A reference to no policy of the
+/// document is kept as a placeholder [`super::link`] resolves.
 ///
 /// # Errors
 ///
@@ -28,9 +29,12 @@ pub fn read(
     tns: &str,
     shadowed: &[Node],
     out: &mut PolicyAttachments,
-    warnings: &mut Vec<Warning>,
 ) -> Result<()> {
-    let mut x = Expressions::new(doc, root, warnings);
+    let mut x = Expressions::new(doc, root);
+    let file = doc.loc(root).file;
+    for (key, policy) in x.named() {
+        out.named.push((file.clone(), key, policy));
+    }
     let qn = |local: &str| QName::new(tns.to_owned(), local);
     for c in root
         .children()

@@ -7,7 +7,7 @@
 
 use roxmltree::Node;
 
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::{Error, ErrorKind, Result};
 use crate::read::components::{
     Alternative, Assertion, Policy, PolicyElement, QName, MAX_ALTERNATIVES,
 };
@@ -60,20 +60,17 @@ pub struct Expressions<'a, 'd, 'i> {
     doc: &'a DocCtx<'d>,
     /// Every `wsp:Policy` of the document, which references resolve to.
     policies: Vec<Node<'d, 'i>>,
-    /// Unresolved references, located.
-    pub warnings: &'a mut Vec<Warning>,
 }
 
 impl<'a, 'd, 'i> Expressions<'a, 'd, 'i> {
     /// The normalizer of the document `root` belongs to.
-    pub fn new(doc: &'a DocCtx<'d>, root: Node<'d, 'i>, warnings: &'a mut Vec<Warning>) -> Self {
+    pub fn new(doc: &'a DocCtx<'d>, root: Node<'d, 'i>) -> Self {
         Expressions {
             doc,
             policies: root
                 .descendants()
                 .filter(|n| is_wsp(*n, "Policy"))
                 .collect(),
-            warnings,
         }
     }
 
@@ -108,25 +105,57 @@ impl<'a, 'd, 'i> Expressions<'a, 'd, 'i> {
             .to_owned();
         for uri in uris.split_whitespace() {
             found = true;
-            match self.resolve(uri) {
-                Some(p) => {
-                    let p = self.expression(p, 1)?;
-                    policy = self.merged(&policy, &p, n)?;
-                }
-                None => self.unresolved("wsp:PolicyURIs names", uri, n),
-            }
+            let p = match self.resolve(uri) {
+                Some(p) => self.expression(p, 1)?,
+                None => self.unresolved(uri, n),
+            };
+            policy = self.merged(&policy, &p, n)?;
         }
         Ok(found.then_some(policy))
     }
 
-    fn unresolved(&mut self, what: &str, uri: &str, at: Node) {
-        self.warnings.push(Warning {
-            message: format!(
-                "{what} {uri:?}, no wsp:Policy of this document: not applied (policies in other \
-                 documents are not fetched; WS-Policy 1.5 Attachment §4.1)"
-            ),
-            loc: self.doc.loc(at),
-        });
+    /// A reference to no policy of this document: a placeholder assertion
+    /// ([`super::link::REFERENCE`]) that [`super::link`] replaces by the policy of another
+    /// document of the WSDL it names, once every document is read; one it names nowhere stays,
+    /// and whoever interprets the policy refuses it.
+    fn unresolved(&self, uri: &str, at: Node) -> Policy {
+        Policy {
+            alternatives: vec![Alternative {
+                assertions: vec![Assertion {
+                    name: QName::new(super::link::REFERENCE, uri.trim()),
+                    ignorable: false,
+                    optional: false,
+                    attributes: Vec::new(),
+                    parameters: Vec::new(),
+                    nested: None,
+                    loc: self.doc.loc(at),
+                }],
+            }],
+        }
+    }
+
+    /// Every `wsp:Policy` of the document that a reference can name, normalized: by `#` and its
+    /// `wsu:Id` or `xml:id`, and by its `Name` (WS-Policy 1.5 §2.3). One that cannot be
+    /// normalized is left out (a reference to it then names nothing).
+    pub fn named(&mut self) -> Vec<(String, Policy)> {
+        let mut out = Vec::new();
+        for p in self.policies.clone() {
+            let keys: Vec<String> = [p.attribute((WSU, "Id")), p.attribute((XML, "id"))]
+                .into_iter()
+                .flatten()
+                .map(|id| format!("#{}", id.trim()))
+                .chain(p.attribute("Name").map(|n| n.trim().to_owned()))
+                .collect();
+            if keys.is_empty() {
+                continue;
+            }
+            if let Ok(policy) = self.expression(p, 0) {
+                for k in keys {
+                    out.push((k, policy.clone()));
+                }
+            }
+        }
+        out
     }
 
     fn merged(&self, a: &Policy, b: &Policy, at: Node) -> Result<Policy> {
@@ -176,10 +205,7 @@ impl<'a, 'd, 'i> Expressions<'a, 'd, 'i> {
             let uri = n.attribute("URI").unwrap_or_default();
             return match self.resolve(uri) {
                 Some(p) => self.expression(p, depth + 1),
-                None => {
-                    self.unresolved("wsp:PolicyReference", uri, n);
-                    Ok(Policy::default())
-                }
+                None => Ok(self.unresolved(uri, n)),
             };
         }
         self.assertion(n, depth)
