@@ -366,10 +366,14 @@ fn inbound(
         Some(Binding::Asymmetric(a)) => a,
         // The response is signed and encrypted under the request's key, as its policy says.
         Some(Binding::Symmetric(_)) => {
-            return Ok(cfg
+            cfg = cfg
                 .require_signature(!resp.signed.is_empty())
                 .require_encryption(resp.encrypted.body)
-                .signature_confirmation(resp.signature_confirmation))
+                .signature_confirmation(resp.signature_confirmation);
+            for (ns, name) in resp.signed.headers {
+                cfg = cfg.require_signed_header_if_present(ns, name);
+            }
+            return Ok(cfg);
         }
         _ => return Ok(cfg.require_signature(false).require_encryption(false)),
     };
@@ -398,7 +402,7 @@ fn inbound(
         }
         cfg = cfg.trust(trust);
         for (ns, name) in resp.signed.headers {
-            cfg = cfg.require_signed_header(ns, name);
+            cfg = cfg.require_signed_header_if_present(ns, name);
         }
     }
     let encrypted = resp.encrypted.body || !resp.encrypted.headers.is_empty();
@@ -413,7 +417,7 @@ fn inbound(
         })?;
         cfg = cfg.decrypt_with(key);
         for (ns, name) in resp.encrypted.headers {
-            cfg = cfg.require_encrypted_header(ns, name);
+            cfg = cfg.require_encrypted_header_if_present(ns, name);
         }
     }
     Ok(cfg.signature_confirmation(resp.signature_confirmation))

@@ -62,6 +62,8 @@ struct ConfigInner {
     signature_confirmation: bool,
     signed_headers: Vec<(String, String)>,
     encrypted_headers: Vec<(String, String)>,
+    signed_headers_if_present: Vec<(String, String)>,
+    encrypted_headers_if_present: Vec<(String, String)>,
     algorithms: AlgorithmPolicy,
     max_references: Option<usize>,
     min_rsa_bits: Option<usize>,
@@ -298,6 +300,41 @@ impl WssConfig {
     /// The header blocks responses must carry encrypted.
     pub fn encrypted_headers(&self) -> &[(String, String)] {
         &self.inner.encrypted_headers
+    }
+
+    /// Requires the header block `{namespace}name` of a response, when it has one, to be signed
+    /// (implies [`require_signature`](Self::require_signature)); a response without it passes:
+    /// what a WS-SecurityPolicy `sp:SignedParts/sp:Header` asks (WS-SecurityPolicy 1.2 §5.1.1).
+    /// A block present and unsigned fails the check with [`WssError::NotSigned`].
+    pub fn require_signed_header_if_present(self, namespace: &str, name: &str) -> Self {
+        self.edit(|c| {
+            c.signed_headers_if_present
+                .push((namespace.to_owned(), name.to_owned()));
+            c.require_signature = Some(true);
+        })
+    }
+
+    /// Requires the header block `{namespace}name` of a response, when it has one, to come
+    /// encrypted (a `wsse11:EncryptedHeader`, WSS 1.1 §9.3); a response without it passes: what a
+    /// WS-SecurityPolicy `sp:EncryptedParts/sp:Header` asks (WS-SecurityPolicy 1.2 §5.2.1). A
+    /// block in the clear fails the check with [`WssError::NotEncrypted`].
+    pub fn require_encrypted_header_if_present(self, namespace: &str, name: &str) -> Self {
+        self.edit(|c| {
+            c.encrypted_headers_if_present
+                .push((namespace.to_owned(), name.to_owned()))
+        })
+    }
+
+    /// The header blocks a response must have signed when it has them
+    /// ([`require_signed_header_if_present`](Self::require_signed_header_if_present)).
+    pub fn signed_headers_if_present(&self) -> &[(String, String)] {
+        &self.inner.signed_headers_if_present
+    }
+
+    /// The header blocks a response must have encrypted when it has them
+    /// ([`require_encrypted_header_if_present`](Self::require_encrypted_header_if_present)).
+    pub fn encrypted_headers_if_present(&self) -> &[(String, String)] {
+        &self.inner.encrypted_headers_if_present
     }
 
     /// Whether responses must have their Body encrypted for this client. Default: `true` iff the

@@ -294,6 +294,13 @@ fn read_confirmation(n: Node<'_, '_>) -> Result<Confirmation, WssError> {
     Ok((id, value, position(n)))
 }
 
+/// Whether the response's Header has a block `{ns}name`.
+fn has_header(shape: &Shape<'_, '_>, ns: &str, name: &str) -> bool {
+    shape
+        .header
+        .is_some_and(|h| h.children().any(|c| c.has_tag_name((ns, name))))
+}
+
 fn check_policy(
     cfg: &WssConfig,
     shape: &Shape<'_, '_>,
@@ -354,6 +361,18 @@ fn check_policy(
                 });
             }
         }
+        for (ns, name) in cfg.signed_headers_if_present() {
+            let part = MessagePart::Header {
+                namespace: ns.clone(),
+                name: name.clone(),
+            };
+            if has_header(shape, ns, name) && signed(&part).is_none() {
+                return Err(WssError::NotSigned {
+                    part: part.to_string(),
+                    detail: " (the response has it)".to_owned(),
+                });
+            }
+        }
     }
     if cfg.requires_protected_token() {
         if let Some(at) = &st.unprotected_token {
@@ -387,6 +406,15 @@ fn check_policy(
             name: name.clone(),
         };
         if !st.decrypted.contains(&part) {
+            return Err(WssError::NotEncrypted(part.to_string()));
+        }
+    }
+    for (ns, name) in cfg.encrypted_headers_if_present() {
+        let part = MessagePart::Header {
+            namespace: ns.clone(),
+            name: name.clone(),
+        };
+        if has_header(shape, ns, name) && !st.decrypted.contains(&part) {
             return Err(WssError::NotEncrypted(part.to_string()));
         }
     }

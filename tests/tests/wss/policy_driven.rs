@@ -217,6 +217,18 @@ fn without(text: String, name: &str) -> String {
     }
 }
 
+/// `text` with `block` added as the first child of its SOAP Header.
+fn with_header(text: String, block: &str) -> String {
+    let mut t = text;
+    let header = t.find(":Header").expect("a Header");
+    let after = t[header..]
+        .find('>')
+        .map(|g| header + g + 1)
+        .expect("a start tag");
+    t.insert_str(after, block);
+    t
+}
+
 /// The assertion a call's error says the response does not meet.
 fn not_met(e: Error) -> (&'static str, WssError) {
     match e {
@@ -286,13 +298,39 @@ async fn asymmetric_responses_short_of_the_policy_are_refused_naming_the_asserti
     let e = x509_refused(port, sha256, x509_credentials(), |t| t).await;
     let (assertion, cause) = not_met(e);
     assert_eq!(assertion, "sp:AlgorithmSuite", "{cause}");
-    // A header the policy wants encrypted in the response is not: sp:EncryptedParts.
+    // A header the policy wants encrypted, when the response has it, is in the clear:
+    // sp:EncryptedParts. Without it, the response meets the policy (WS-SecurityPolicy 1.2
+    // §5.2.1: the header is protected when present).
     let header = stricter(port, |r| {
         r.encrypted = Parts::new(true, &[("urn:x", "Session")])
     });
-    let e = x509_refused(port, header, x509_credentials(), |t| t).await;
+    let e = x509_refused(port, header, x509_credentials(), |t| {
+        with_header(t, r#"<x:Session xmlns:x="urn:x">1</x:Session>"#)
+    })
+    .await;
     let (assertion, cause) = not_met(e);
     assert_eq!(assertion, "sp:EncryptedParts", "{cause}");
+    let client = Client::builder(cxf().url(&format!("/DoubleItX509/{port}")))
+        .security_policy(header, x509_credentials())
+        .build()
+        .expect("client");
+    assert_eq!(
+        X509Client::from_client(client)
+            .double_it(2)
+            .await
+            .expect("met"),
+        4
+    );
+    // The same of a header it wants signed: sp:SignedParts.
+    let signed = stricter(port, |r| {
+        r.signed = Parts::new(true, &[("urn:x", "Session")])
+    });
+    let e = x509_refused(port, signed, x509_credentials(), |t| {
+        with_header(t, r#"<x:Session xmlns:x="urn:x">1</x:Session>"#)
+    })
+    .await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:SignedParts", "{cause}");
     // CXF confirms no signature unless asked: sp:RequireSignatureConfirmation.
     let confirmed = stricter(port, |r| *r = r.signature_confirmation());
     let e = x509_refused(port, confirmed, x509_credentials(), |t| t).await;
