@@ -110,12 +110,7 @@ fn cxf_matrix() {
             .module
             .clients
             .iter()
-            .filter(|c| {
-                matches!(
-                    c.port_type.local.as_str(),
-                    "DoubleItPortType" | "IPingService"
-                )
-            })
+            .filter(|c| answer(&c.port_type.local).is_some())
             .flat_map(|c| &c.ports)
             // The peer publishes the services of the file it is given, not of its imports.
             .filter(|p| {
@@ -160,30 +155,14 @@ fn cxf_matrix() {
         );
         for c in &g.module.clients {
             let client = format!("m{i}::{}Client", c.name);
-            // DoubleIt doubles its number; IPingService's echo returns its text.
-            let (doubles, call) = if c.port_type.local == "IPingService" {
-                (
-                    false,
-                    format!(
-                        "{client}::from_client(c).echo(n.to_string().into()).await.map_err(|e| e.to_string())\
-                         .and_then(|r| r.into_option().ok_or(\"no echoResult\".to_owned()))\
-                         .and_then(|r| r.parse().map_err(|e| format!(\"echoResult {{r:?}}: {{e}}\")))"
-                    ),
-                )
-            } else {
-                (
-                    true,
-                    format!(
-                        "{client}::from_client(c).double_it(n).await.map_err(|e| e.to_string())"
-                    ),
-                )
-            };
+            let (answer, call) = answer(&c.port_type.local).expect("a portType of the matrix");
+            let call = call.replace("CLIENT", &client);
             for p in &c.ports {
                 let port = &p.port;
                 let _ = writeln!(
                     entries,
                     "        MatrixPort {{ wsdl: {rel:?}, path: concat!(\"/\", {stem:?}, \"/\", {port:?}), port: {port:?}, \
-                     policy: {client}::port_policy({port:?}).expect(\"generated\"), doubles: {doubles}, \
+                     policy: {client}::port_policy({port:?}).expect(\"generated\"), answer: Answer::{answer}, \
                      call: |c, n| ::std::boxed::Box::pin(async move {{ {call} }}) }},"
                 );
             }
@@ -201,6 +180,34 @@ fn cxf_matrix() {
     );
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     std::fs::write(out.join("cxf_matrix.rs"), text).expect("write cxf_matrix.rs");
+}
+
+/// How the matrix calls a port of `port_type` (the operations CXF's peer serves): what it
+/// answers (`Answer` of tests/tests/wss/policy_matrix.rs) and the call of `CLIENT` with the
+/// number `n`, giving `Result<Option<i32>, String>`.
+fn answer(port_type: &str) -> Option<(&'static str, &'static str)> {
+    Some(match port_type {
+        "DoubleItPortType" | "DoubleItPortType2" => (
+            "Doubled",
+            "CLIENT::from_client(c).double_it(n).await.map(Some).map_err(|e| e.to_string())",
+        ),
+        "DoubleItMtomPortType" => (
+            "Doubled",
+            "CLIENT::from_client(c).double_it4(n, ::soapgen_runtime::types::Base64Binary::from(vec![1u8, 2, 3])).await\
+             .map(Some).map_err(|e| e.to_string())",
+        ),
+        "DoubleItOneWayPortType" => (
+            "Nothing",
+            "CLIENT::from_client(c).double_it(n).await.map(|()| None).map_err(|e| e.to_string())",
+        ),
+        "IPingService" => (
+            "Echoed",
+            "CLIENT::from_client(c).echo(n.to_string().into()).await.map_err(|e| e.to_string())\
+             .and_then(|r| r.into_option().ok_or(\"no echoResult\".to_owned()))\
+             .and_then(|r| r.parse().map(Some).map_err(|e| format!(\"echoResult {r:?}: {e}\")))",
+        ),
+        _ => return None,
+    })
 }
 
 /// Clients of Apache CXF's WS-SecurityPolicy test WSDLs (the policy corpus beside the

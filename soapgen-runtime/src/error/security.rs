@@ -201,6 +201,21 @@ pub enum WssError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The response's signature names its key otherwise than the policy requires (X.509 Token
+    /// Profile 1.1 §3.2; WS-SecurityPolicy 1.2 §5.4.3 `sp:RequireIssuerSerialReference`,
+    /// `sp:RequireThumbprintReference`, `sp:RequireKeyIdentifierReference`, and `sp:IncludeToken`
+    /// `Never`: no BinarySecurityToken).
+    #[error("WS-Security: the response's signature names its key by {found}, but the policy allows only {} (at {at})", allowed.join(", "))]
+    KeyReference {
+        /// How the signature's KeyInfo names the key: the name of the `wss::KeyReference` form
+        /// (`"DirectReference"`, `"SubjectKeyIdentifier"`, `"ThumbprintSha1"`,
+        /// `"X509IssuerSerial"`).
+        found: &'static str,
+        /// The forms the policy allows, named the same way.
+        allowed: Vec<&'static str>,
+        /// The signature: its path, line and column.
+        at: String,
+    },
     /// A signature whose key cannot be trusted at all, whatever the trust store holds: a key given
     /// as a bare `ds:KeyValue`, a KeyIdentifier naming no known certificate, a reference soapgen
     /// cannot resolve.

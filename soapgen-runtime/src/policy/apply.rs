@@ -389,6 +389,9 @@ fn inbound(
     cfg = cfg
         .require_protected_token(a.protect_tokens && signed)
         .require_encrypted_signature(a.encrypt_signature && signed);
+    if let (Some(token), true) = (a.recipient_signature, signed) {
+        cfg = cfg.allow_signer_references(&signer_references(&token));
+    }
     if signed {
         let mut trust = creds.trust.clone().ok_or_else(|| {
             missing(
@@ -423,6 +426,33 @@ fn inbound(
     Ok(cfg.signature_confirmation(resp.signature_confirmation))
 }
 
+/// How the service's signature may name its token (X.509 Token Profile 1.1 §3.2): as its
+/// `sp:Require…Reference` assertions say, by a BinarySecurityToken unless `sp:IncludeToken` is
+/// `Never`; every form when it requires none and may send the token.
+fn signer_references(token: &X509Token) -> Vec<KeyReference> {
+    let mut forms = Vec::new();
+    if token.issuer_serial {
+        forms.push(KeyReference::X509IssuerSerial);
+    }
+    if token.thumbprint {
+        forms.push(KeyReference::ThumbprintSha1);
+    }
+    if token.key_identifier {
+        forms.push(KeyReference::SubjectKeyIdentifier);
+    }
+    let never = token.inclusion == super::model::Inclusion::Never;
+    if forms.is_empty() && never {
+        forms = vec![
+            KeyReference::X509IssuerSerial,
+            KeyReference::ThumbprintSha1,
+            KeyReference::SubjectKeyIdentifier,
+        ];
+    } else if !forms.is_empty() && !never {
+        forms.push(KeyReference::DirectReference);
+    }
+    forms
+}
+
 /// The assertion of `resp`'s policy a response check failure means it does not meet.
 fn assertion_of(e: &WssError, resp: &MessagePolicy) -> &'static str {
     match e {
@@ -444,7 +474,9 @@ fn assertion_of(e: &WssError, resp: &MessagePolicy) -> &'static str {
         | WssError::UnsignedSignatureConfirmation(_) => "sp:RequireSignatureConfirmation",
         WssError::AlgorithmNotAllowed { .. } => "sp:AlgorithmSuite",
         WssError::Layout { .. } => "sp:Layout",
-        WssError::UntrustedCertificate { .. } | WssError::UntrustedKey(_) => "sp:RecipientToken",
+        WssError::UntrustedCertificate { .. }
+        | WssError::UntrustedKey(_)
+        | WssError::KeyReference { .. } => "sp:RecipientToken",
         _ => match resp.binding {
             Some(Binding::Transport(_)) => "sp:TransportBinding",
             Some(Binding::Asymmetric(_)) => "sp:AsymmetricBinding",

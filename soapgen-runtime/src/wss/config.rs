@@ -63,6 +63,7 @@ struct ConfigInner {
     signed_headers: Vec<(String, String)>,
     encrypted_headers: Vec<(String, String)>,
     signed_headers_if_present: Vec<(String, String)>,
+    signer_references: Vec<super::KeyReference>,
     encrypted_headers_if_present: Vec<(String, String)>,
     algorithms: AlgorithmPolicy,
     max_references: Option<usize>,
@@ -323,6 +324,21 @@ impl WssConfig {
             c.encrypted_headers_if_present
                 .push((namespace.to_owned(), name.to_owned()))
         })
+    }
+
+    /// Allows a response's signatures to name their key only in these forms (X.509 Token
+    /// Profile 1.1 §3.2: a BinarySecurityToken by direct reference, a KeyIdentifier, an issuer
+    /// and serial number); every form when empty (the default). What a WS-SecurityPolicy
+    /// RecipientToken's `sp:Require…Reference` and `sp:IncludeToken` ask of the service's
+    /// signature. Another form fails the check with [`WssError::KeyReference`].
+    pub fn allow_signer_references(self, forms: &[super::KeyReference]) -> Self {
+        self.edit(|c| c.signer_references = forms.to_vec())
+    }
+
+    /// The forms a response's signatures may name their key in; every form when empty
+    /// ([`allow_signer_references`](Self::allow_signer_references)).
+    pub fn allowed_signer_references(&self) -> &[super::KeyReference] {
+        &self.inner.signer_references
     }
 
     /// The header blocks a response must have signed when it has them

@@ -71,6 +71,19 @@ pub enum KeyReference {
     X509IssuerSerial,
 }
 
+impl KeyReference {
+    /// The form's name, as written above (`"DirectReference"`, `"SubjectKeyIdentifier"`,
+    /// `"ThumbprintSha1"`, `"X509IssuerSerial"`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            KeyReference::DirectReference => "DirectReference",
+            KeyReference::SubjectKeyIdentifier => "SubjectKeyIdentifier",
+            KeyReference::ThumbprintSha1 => "ThumbprintSha1",
+            KeyReference::X509IssuerSerial => "X509IssuerSerial",
+        }
+    }
+}
+
 /// The SignatureMethod (XML-DSig §6.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]

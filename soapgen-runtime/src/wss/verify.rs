@@ -106,6 +106,9 @@ struct State {
     /// The request key of a SymmetricBinding: the only key symmetric signatures and encryption
     /// of the response may use.
     request_key: Option<RequestKey>,
+    /// The first verified signature whose KeyInfo names its key otherwise than the policy
+    /// allows: how, and where.
+    wrong_reference: Option<(super::KeyReference, String)>,
 }
 
 /// Runs the whole inbound processing of `envelope` (UTF-8) at `now`.
@@ -264,6 +267,12 @@ fn record_signature(cfg: &WssConfig, st: &mut State, v: signature::Verified, sig
     {
         st.unprotected_token = Some(position(sig));
     }
+    let allowed = cfg.allowed_signer_references();
+    if let Some(found) = v.reference {
+        if !allowed.is_empty() && !allowed.contains(&found) && st.wrong_reference.is_none() {
+            st.wrong_reference = Some((found, position(sig)));
+        }
+    }
     st.wrapped_body |= v.wrapped_body;
     st.signed_confirmations.extend(v.confirmations);
     st.signature_values.push(v.value);
@@ -373,6 +382,17 @@ fn check_policy(
                 });
             }
         }
+    }
+    if let Some((found, at)) = st.wrong_reference.take() {
+        return Err(WssError::KeyReference {
+            found: found.name(),
+            allowed: cfg
+                .allowed_signer_references()
+                .iter()
+                .map(|r| r.name())
+                .collect(),
+            at,
+        });
     }
     if cfg.requires_protected_token() {
         if let Some(at) = &st.unprotected_token {

@@ -9,7 +9,8 @@
 use std::sync::Arc;
 
 use soapgen_runtime::policy::{
-    Binding, Credentials, MessagePolicy, OperationPolicy, Parts, PortPolicy, Suite,
+    Binding, Credentials, Inclusion, MessagePolicy, OperationPolicy, Parts, PortPolicy, Suite,
+    X509Token,
 };
 use soapgen_runtime::transport::{
     HttpRequest, ReqwestTransport, Transport, TransportFuture, TrustAnchors,
@@ -281,6 +282,29 @@ async fn asymmetric_responses_short_of_the_policy_are_refused_naming_the_asserti
     let e = x509_refused(port, policy, untrusting, |t| t).await;
     let (assertion, cause) = not_met(e);
     assert_eq!(assertion, "sp:RecipientToken", "{cause}");
+    // Its signature names the service's certificate by issuer and serial, as the port's policy
+    // says; a policy that requires a thumbprint reference refuses it (sp:RecipientToken).
+    let thumbprint = stricter(port, |r| {
+        if let Some(Binding::Asymmetric(mut b)) = r.binding {
+            b.recipient_signature = b
+                .recipient_signature
+                .map(|t| X509Token::new(t.token_type, t.inclusion).thumbprint());
+            r.binding = Some(Binding::Asymmetric(b));
+        }
+    });
+    let e = x509_refused(port, thumbprint, x509_credentials(), |t| t).await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:RecipientToken", "{cause}");
+    assert!(
+        matches!(
+            cause,
+            WssError::KeyReference {
+                found: "X509IssuerSerial",
+                ..
+            }
+        ),
+        "{cause}"
+    );
     // The response's algorithms are not the suite's: this port answers with SHA-1 digests, a
     // policy whose responses are Basic128Sha256 refuses them.
     let sha256 = stricter(port, |r| {
@@ -367,10 +391,23 @@ async fn responses_short_of_encrypt_signature_or_protect_tokens_are_refused_nami
     // SignedInfo: the signature still verifies) is refused naming sp:ProtectTokens.
     let port = "DoubleItAsymmetricProtectTokensPort";
     x509_doubled(port, 5).await;
+    // (The port's policy never sends the service's token: a token in the response is refused
+    // as sp:RecipientToken first. Held to sp:ProtectTokens alone, it is sent to the client.)
+    let sent = stricter(port, |r| {
+        if let Some(Binding::Asymmetric(mut b)) = r.binding {
+            b.recipient_signature = b
+                .recipient_signature
+                .map(|t| X509Token::new(t.token_type, Inclusion::AlwaysToInitiator));
+            r.binding = Some(Binding::Asymmetric(b));
+        }
+    });
+    let e = x509_refused(port, sent, x509_credentials(), unprotected_token).await;
+    let (assertion, _) = not_met(e);
+    assert_eq!(assertion, "sp:ProtectTokens");
     let policy = policy_of(X509Client::port_policy(port), port);
     let e = x509_refused(port, policy, x509_credentials(), unprotected_token).await;
     let (assertion, cause) = not_met(e);
-    assert_eq!(assertion, "sp:ProtectTokens", "{cause}");
+    assert_eq!(assertion, "sp:RecipientToken", "{cause}");
 }
 
 /// `text` (a signed response) with the service's certificate added as a BinarySecurityToken

@@ -35,6 +35,9 @@ pub(super) struct Verified {
     /// through the STR-Transform; WS-SecurityPolicy 1.2 §6.5 `sp:ProtectTokens`); `None` when
     /// the key is not a token of the message (a KeyIdentifier, an IssuerSerial).
     pub(super) token_covered: Option<bool>,
+    /// How its KeyInfo names the signer's certificate; `None` for an HMAC signature or a form
+    /// outside [`KeyReference`].
+    pub(super) reference: Option<super::super::KeyReference>,
 }
 
 /// XML-DSig §3.2 core validation of one `ds:Signature`, restricted to what WSS 1.1 §8 uses, with
@@ -131,6 +134,11 @@ pub(super) fn verify_signature(
         }
         parts.push(part);
     }
+    let reference = if method_uri == HMAC_SHA1 {
+        None
+    } else {
+        key_info.and_then(reference_form)
+    };
     Ok(Verified {
         parts,
         signer,
@@ -138,6 +146,7 @@ pub(super) fn verify_signature(
         wrapped_body,
         confirmations,
         token_covered,
+        reference,
     })
 }
 
@@ -406,4 +415,24 @@ fn classify(target: Node<'_, '_>, shape: &Shape<'_, '_>) -> MessagePart {
         };
     }
     MessagePart::Other(path(target))
+}
+
+/// How a signature's `ds:KeyInfo` names the signer's certificate (X.509 Token Profile 1.1 §3.2).
+fn reference_form(key_info: Node<'_, '_>) -> Option<super::super::KeyReference> {
+    use super::super::KeyReference;
+    let str_node = child(key_info, WSSE_NS, "SecurityTokenReference")?;
+    if child(str_node, WSSE_NS, "Reference").is_some() {
+        return Some(KeyReference::DirectReference);
+    }
+    if let Some(k) = child(str_node, WSSE_NS, "KeyIdentifier") {
+        return match k.attribute("ValueType").unwrap_or("") {
+            v if v.ends_with("#X509SubjectKeyIdentifier") => {
+                Some(KeyReference::SubjectKeyIdentifier)
+            }
+            v if v.ends_with("#ThumbprintSHA1") => Some(KeyReference::ThumbprintSha1),
+            _ => None,
+        };
+    }
+    let data = child(str_node, DS_NS, "X509Data")?;
+    child(data, DS_NS, "X509IssuerSerial").map(|_| KeyReference::X509IssuerSerial)
 }
