@@ -116,3 +116,43 @@ fn a_wsdl_without_policies_has_no_port_security() {
         g.module.warnings
     );
 }
+
+#[test]
+fn a_fault_whose_policy_differs_from_the_response_is_a_warning() {
+    // The operation gets a fault; the binding's output is signed by policy, its fault not.
+    let signed = r##"<wsp:Policy wsu:Id="SignedOut"><sp:SignedParts><sp:Body/></sp:SignedParts></wsp:Policy>"##;
+    let doc = WSDL
+        .replace("STS_PORT", "")
+        .replace(
+            r#"<output message="t:Out"/></operation></portType>"#,
+            r#"<output message="t:Out"/><fault name="F" message="t:Out"/></operation></portType>"#,
+        )
+        .replace(" <types>", &format!(" {signed}\n <types>"))
+        .replacen(
+            r#"<output><soap:body use="literal"/></output></operation></binding>"#,
+            r##"<output><wsp:PolicyReference URI="#SignedOut"/><soap:body use="literal"/></output><fault name="F"><soap:fault name="F" use="literal"/></fault></operation></binding>"##,
+            1,
+        );
+    let g = generate(&doc, &[]).unwrap_or_else(|e| panic!("{e}\n{doc}"));
+    let w: Vec<String> = g.module.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        w.iter().any(|w| w.contains("SecurePort")
+            && w.contains("fault F")
+            && w.contains("differs from the response's")),
+        "{w:?}"
+    );
+    // The same policy on the fault: nothing to say.
+    let same = doc.replace(
+        r#"<fault name="F"><soap:fault"#,
+        r##"<fault name="F"><wsp:PolicyReference URI="#SignedOut"/><soap:fault"##,
+    );
+    let g = generate(&same, &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        !g.module
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("fault F")),
+        "{:?}",
+        g.module.warnings
+    );
+}

@@ -215,6 +215,27 @@ pub fn apply(
                 };
                 let input = message([Some(&b.input), Some(&t.input), input_msg]);
                 let output = message([Some(&b.output), Some(&t.output), output_msg]);
+                // A fault is checked against the response's policy (WSS 1.1 §8.4: marked
+                // verified or not); a fault whose own policy asks otherwise is said.
+                for (fault, fault_message) in pto.map(|o| o.faults.as_slice()).unwrap_or(&[]) {
+                    let f = message([
+                        b.faults.get(fault),
+                        t.faults.get(fault),
+                        att.messages.get(fault_message),
+                    ]);
+                    let said = |m: &MessageSecurity| m.chosen().map(describe::response);
+                    if said(&f) != said(&output) {
+                        warnings.push(Warning {
+                            message: format!(
+                                "port {} operation {}: the WS-SecurityPolicy of fault {fault} \
+                                 differs from the response's; a fault is checked against the \
+                                 response's policy and marked verified or not (WSS 1.1 §8.4)",
+                                port.port, op.name
+                            ),
+                            loc: port.loc.clone(),
+                        });
+                    }
+                }
                 security.operations.push(OperationSecurity {
                     wsdl_name: op.name.clone(),
                     input,
