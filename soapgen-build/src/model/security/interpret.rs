@@ -122,21 +122,31 @@ fn top_level(cx: &mut Interpretation, a: &Assertion) {
         }
         "SignedParts" => parts(cx, a, Protect::Signed),
         "EncryptedParts" => parts(cx, a, Protect::Encrypted),
+        // An absolute path to the Body or a header block names what sp:SignedParts,
+        // sp:EncryptedParts and sp:RequiredParts name (§4.1.1, §4.2.1, §4.3.2).
         "SignedElements" => {
             let x = xpaths(cx, a);
-            cx.policy.signed.elements.extend(x);
+            signed_elements(&mut cx.policy.signed, x);
         }
         "EncryptedElements" => {
             let x = xpaths(cx, a);
-            cx.policy.encrypted.elements.extend(x);
+            encrypted_elements(&mut cx.policy.encrypted, x);
         }
         "ContentEncryptedElements" => {
-            let x = xpaths(cx, a);
-            cx.policy.content_encrypted.extend(x);
+            for x in xpaths(cx, a) {
+                match envelope_part(&x) {
+                    Some(EnvelopePart::Body) => cx.policy.encrypted.body = true,
+                    _ => cx.policy.content_encrypted.push(x),
+                }
+            }
         }
         "RequiredElements" => {
-            let x = xpaths(cx, a);
-            cx.policy.required_elements.extend(x);
+            for x in xpaths(cx, a) {
+                match envelope_part(&x) {
+                    Some(EnvelopePart::Header(h)) => cx.policy.required_headers.push(h),
+                    _ => cx.policy.required_elements.push(x),
+                }
+            }
         }
         "RequiredParts" => {
             for p in &a.parameters {
@@ -566,8 +576,8 @@ fn supporting(
             }
             "SignedParts" => protected(cx, n, &mut s.signed),
             "EncryptedParts" => protected(cx, n, &mut s.encrypted),
-            "SignedElements" => s.signed.elements.extend(xpaths(cx, n)),
-            "EncryptedElements" => s.encrypted.elements.extend(xpaths(cx, n)),
+            "SignedElements" => signed_elements(&mut s.signed, xpaths(cx, n)),
+            "EncryptedElements" => encrypted_elements(&mut s.encrypted, xpaths(cx, n)),
             _ => {
                 if let Some(t) = token(cx, n) {
                     s.tokens.push(t);
@@ -676,6 +686,62 @@ fn xpaths(cx: &mut Interpretation, a: &Assertion) -> Vec<XPathExpression> {
         }
     }
     out
+}
+
+/// `sp:SignedElements` into `parts`: the Body or a header block as `sp:SignedParts` names them,
+/// other elements by their XPath.
+fn signed_elements(parts: &mut ProtectedParts, xs: Vec<XPathExpression>) {
+    for x in xs {
+        match envelope_part(&x) {
+            Some(EnvelopePart::Body) => parts.body = true,
+            Some(EnvelopePart::Header(h)) => parts.headers.push(h),
+            None => parts.elements.push(x),
+        }
+    }
+}
+
+/// `sp:EncryptedElements` into `parts`: a header block as `sp:EncryptedParts` names it (an
+/// `EncryptedHeader`), other elements (the Body element itself among them) by their XPath.
+fn encrypted_elements(parts: &mut ProtectedParts, xs: Vec<XPathExpression>) {
+    for x in xs {
+        match envelope_part(&x) {
+            Some(EnvelopePart::Header(h)) => parts.headers.push(h),
+            _ => parts.elements.push(x),
+        }
+    }
+}
+
+/// What an absolute XPath of child steps names when it is the SOAP Body
+/// (`/soap:Envelope/soap:Body`) or a header block (`/soap:Envelope/soap:Header/ns:Name`), SOAP
+/// 1.1 or 1.2.
+enum EnvelopePart {
+    Body,
+    Header(HeaderPart),
+}
+
+fn envelope_part(x: &XPathExpression) -> Option<EnvelopePart> {
+    const ENVELOPES: [&str; 2] = [
+        "http://schemas.xmlsoap.org/soap/envelope/",
+        "http://www.w3.org/2003/05/soap-envelope",
+    ];
+    if x.steps.iter().any(|s| s.descendant) {
+        return None;
+    }
+    let env = |s: &XPathStep, local: &str| {
+        ENVELOPES.contains(&s.name.ns.as_str()) && s.name.local == local
+    };
+    match x.steps.as_slice() {
+        [e, b] if env(e, "Envelope") && env(b, "Body") && e.name.ns == b.name.ns => {
+            Some(EnvelopePart::Body)
+        }
+        [e, h, block] if env(e, "Envelope") && env(h, "Header") && e.name.ns == h.name.ns => {
+            Some(EnvelopePart::Header(HeaderPart {
+                namespace: block.name.ns.clone(),
+                name: Some(block.name.local.clone()),
+            }))
+        }
+        _ => None,
+    }
 }
 
 /// The steps of an XPath expression in the subset [`XPathExpression`] documents.

@@ -334,3 +334,6 @@ fn report(
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

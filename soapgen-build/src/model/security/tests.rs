@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use super::interpret::interpret;
 use super::types::{
-    Digest, Encryption, Inclusion, KeyTransport, Layout, PasswordRequirement, ProtectionOrder,
-    SecurityBinding, SupportingRole, TokenKind, X509TokenType,
+    Digest, Encryption, HeaderPart, Inclusion, KeyTransport, Layout, PasswordRequirement,
+    ProtectionOrder, SecurityBinding, SupportingRole, TokenKind, X509TokenType,
 };
 use super::Interpretation;
 use crate::read::components::{PolicyAttachments, QName};
@@ -196,6 +196,33 @@ fn xpaths_of_the_supported_subset_and_others() {
     assert_eq!(why.len(), 2, "{why:?}");
     assert!(why[0].contains("not an element name"), "{why:?}");
     assert!(why[1].contains("prefix \"u\" is not declared"), "{why:?}");
+}
+
+#[test]
+fn xpaths_to_the_body_or_a_header_block_name_those_parts() {
+    let i = first(
+        r##"<sp:SignedElements><sp:XPath xmlns:s="http://www.w3.org/2003/05/soap-envelope">/s:Envelope/s:Body</sp:XPath>
+             <sp:XPath xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" xmlns:h="urn:h">/s:Envelope/s:Header/h:Session</sp:XPath></sp:SignedElements>
+           <sp:ContentEncryptedElements><sp:XPath xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">/s:Envelope/s:Body</sp:XPath></sp:ContentEncryptedElements>
+           <sp:EncryptedElements><sp:XPath xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" xmlns:h="urn:h">/s:Envelope/s:Header/h:Session</sp:XPath>
+             <sp:XPath xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">/s:Envelope/s:Body</sp:XPath></sp:EncryptedElements>
+           <sp:RequiredElements><sp:XPath xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" xmlns:h="urn:h">/s:Envelope/s:Header/h:Session</sp:XPath>
+             <sp:XPath xmlns:h="urn:h">//h:Session</sp:XPath></sp:RequiredElements>"##,
+    );
+    assert!(i.refused.is_empty(), "{:?}", i.refused);
+    let session = HeaderPart {
+        namespace: "urn:h".to_owned(),
+        name: Some("Session".to_owned()),
+    };
+    let p = &i.policy;
+    assert!(p.signed.body && p.signed.headers == [session.clone()] && p.signed.elements.is_empty());
+    assert!(p.encrypted.body && p.content_encrypted.is_empty());
+    assert_eq!(p.encrypted.headers, std::slice::from_ref(&session));
+    // Encrypting the Body element itself is not what sp:EncryptedParts names: kept as XPath.
+    assert_eq!(p.encrypted.elements.len(), 1);
+    assert_eq!(p.required_headers, [session]);
+    // A descendant step may match anywhere: kept as XPath.
+    assert_eq!(p.required_elements.len(), 1);
 }
 
 #[test]
