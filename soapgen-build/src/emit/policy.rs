@@ -224,15 +224,19 @@ impl Emitter<'_> {
                         if *created || *nonce {
                             u.extend(quote!(.nonce()));
                         }
+                        // Over TLS the transport protects it: signed and encrypted by the
+                        // message's own protection only under a message-level binding.
                         let asymmetric =
                             matches!(p.binding, Some(SecurityBinding::Asymmetric { .. }));
+                        let symmetric =
+                            matches!(p.binding, Some(SecurityBinding::Symmetric { .. }));
                         let (signed, encrypted) = match s.role {
                             SupportingRole::Signed => (true, false),
                             SupportingRole::SignedEncrypted => (true, true),
                             SupportingRole::Encrypted => (false, true),
                             _ => (false, false),
                         };
-                        if asymmetric && signed {
+                        if (asymmetric || symmetric) && signed {
                             u.extend(quote!(.signed()));
                         }
                         if asymmetric && encrypted {

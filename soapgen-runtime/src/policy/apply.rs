@@ -341,6 +341,16 @@ fn symmetric(
     for (ns, name) in req.signed.headers {
         binding = binding.sign_header_if_present(ns, name);
     }
+    if let Some(u) = req.username_token {
+        if u.encrypted {
+            // soapgen-build refuses such a policy; one built by hand is refused here.
+            return Err(WssError::Encode(format!(
+                "port {}: an encrypted UsernameToken with a SymmetricBinding is not supported yet",
+                port.port
+            )));
+        }
+        binding = binding.sign_username_token(u.signed);
+    }
     if let Some((ns, name)) = req.encrypted.headers.first() {
         // soapgen-build refuses such a policy; one built by hand is refused here.
         return Err(WssError::Encode(format!(

@@ -374,7 +374,7 @@ pub struct UsernameTokenPolicy {
     /// SP 1.3 `sp13:Nonce` / `sp13:Created`: a Nonce and Created with a plaintext password.
     pub nonce: bool,
     /// Covered by the message signature (`sp:SignedSupportingTokens` and the like in an
-    /// asymmetric binding).
+    /// asymmetric or symmetric binding).
     pub signed: bool,
     /// Encrypted (`sp:SignedEncryptedSupportingTokens`, `sp:EncryptedSupportingTokens`).
     pub encrypted: bool,

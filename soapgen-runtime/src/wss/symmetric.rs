@@ -113,6 +113,8 @@ pub struct SymmetricBinding {
     pub(crate) headers: Vec<(String, String)>,
     /// Header blocks signed when the request has them.
     pub(crate) optional_headers: Vec<(String, String)>,
+    /// Whether the signature also covers the UsernameToken (`sp:SignedSupportingTokens`).
+    pub(crate) sign_username_token: bool,
 }
 
 impl SymmetricBinding {
@@ -136,6 +138,7 @@ impl SymmetricBinding {
             protect_tokens: false,
             headers: Vec::new(),
             optional_headers: Vec::new(),
+            sign_username_token: false,
         }
     }
 
@@ -231,6 +234,15 @@ impl SymmetricBinding {
     pub fn sign_header_if_present(mut self, namespace: &str, local_name: &str) -> Self {
         self.optional_headers
             .push((namespace.to_owned(), local_name.to_owned()));
+        self
+    }
+
+    /// Whether the signature also covers the request's UsernameToken
+    /// ([`WssConfig::username_token`](super::WssConfig::username_token); WS-SecurityPolicy 1.2
+    /// §8.2 `sp:SignedSupportingTokens`, the UsernameToken-for-certificate pattern of WCF's
+    /// message security). Default `false`.
+    pub fn sign_username_token(mut self, on: bool) -> Self {
+        self.sign_username_token = on;
         self
     }
 

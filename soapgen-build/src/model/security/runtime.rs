@@ -205,7 +205,13 @@ fn supporting(r: &mut Refusals, kind: Kind, role: SupportingRole, t: &Token) {
                 role,
                 Endorsing | SignedEndorsing | EndorsingEncrypted | SignedEndorsingEncrypted
             );
-            if endorsing || (protected && !matches!(kind, Kind::Transport | Kind::Asymmetric)) {
+            // Under a SymmetricBinding, signed (not encrypted) by the request key.
+            let symmetric_signed = kind == Kind::Symmetric && matches!(role, Signed);
+            if endorsing
+                || (protected
+                    && !symmetric_signed
+                    && !matches!(kind, Kind::Transport | Kind::Asymmetric))
+            {
                 r.add(
                     role.local_name(),
                     &t.loc,

@@ -244,7 +244,11 @@ fn security_block(
         }
     }
     if let Some(ut) = cfg.username() {
+        let at = offset(&mut w)?;
         ut.write(&mut w, &ids.username, now)?;
+        if b.sign_username_token {
+            references.push((ids.username.clone(), digest(&mut w, at, &mut scratch)?));
+        }
     }
     let sign_first = b.order == EncryptionOrder::SignThenEncrypt;
     // The EncryptedKey lists the Body's EncryptedData itself only when the Body is decrypted
