@@ -244,15 +244,25 @@ impl Emitter<'_> {
                         }
                         m.extend(quote!(.username_token(#u)));
                     }
+                    // Over TLS an encrypted endorsing token is encrypted by the transport.
                     TokenKind::X509 { .. }
                         if matches!(
                             s.role,
                             SupportingRole::Endorsing | SupportingRole::SignedEndorsing
-                        ) =>
+                        ) || (matches!(p.binding, Some(SecurityBinding::Transport { .. }))
+                            && matches!(
+                                s.role,
+                                SupportingRole::EndorsingEncrypted
+                                    | SupportingRole::SignedEndorsingEncrypted
+                            )) =>
                     {
                         let t = self.x509(t);
                         let mut e = quote!(#rt::policy::EndorsingToken::new(#t));
-                        if s.role == SupportingRole::SignedEndorsing {
+                        if matches!(
+                            s.role,
+                            SupportingRole::SignedEndorsing
+                                | SupportingRole::SignedEndorsingEncrypted
+                        ) {
                             e.extend(quote!(.signed()));
                         }
                         if s.signed.body {

@@ -220,7 +220,10 @@ fn supporting(r: &mut Refusals, kind: Kind, role: SupportingRole, t: &Token) {
             }
         }
         TokenKind::X509 { .. } => {
-            let endorsing = matches!(role, Endorsing | SignedEndorsing);
+            // Over TLS, an encrypted endorsing token is encrypted by the transport.
+            let endorsing = matches!(role, Endorsing | SignedEndorsing)
+                || (kind == Kind::Transport
+                    && matches!(role, EndorsingEncrypted | SignedEndorsingEncrypted));
             if !endorsing || !matches!(kind, Kind::Transport | Kind::Asymmetric) {
                 r.add(
                     role.local_name(),
