@@ -362,7 +362,16 @@ fn symmetric(
     if let Some(version) = token.derived_keys {
         binding = binding.derived_keys(version);
     }
-    Ok(cfg.symmetric(binding))
+    let mut cfg = cfg.symmetric(binding);
+    if let Some(e) = req.endorsing {
+        let signer = endorser(port, &e.token, Some(b.suite), creds)?;
+        cfg = cfg.endorse(
+            Endorsement::new(signer)
+                .cover_body(e.covers_body)
+                .signed(e.signed),
+        );
+    }
+    Ok(cfg)
 }
 
 /// What the response must be.
@@ -375,8 +384,14 @@ fn inbound(
     let a = match resp.binding {
         Some(Binding::Asymmetric(a)) => a,
         // The response is signed and encrypted under the request's key, as its policy says.
-        Some(Binding::Symmetric(_)) => {
+        Some(Binding::Symmetric(b)) => {
             cfg = cfg
+                .algorithms(AlgorithmPolicy::only(
+                    b.suite.signature,
+                    b.suite.digest,
+                    b.suite.encryption,
+                    b.suite.key_transport,
+                ))
                 .require_signature(!resp.signed.is_empty())
                 .require_encryption(resp.encrypted.body)
                 .signature_confirmation(resp.signature_confirmation);

@@ -73,7 +73,10 @@ impl SecureConversation {
 /// - encrypt, then sign: Timestamp, EncryptedKey, DerivedKeyTokens, Signature (over the Body's
 ///   EncryptedData), then a standalone ReferenceList.
 ///
-/// Endorsing signatures ([`WssConfig::endorse`](super::WssConfig::endorse)) and
+/// Endorsing signatures ([`WssConfig::endorse`](super::WssConfig::endorse), WS-SecurityPolicy
+/// 1.2 §8.3) follow the Signature, each after its BinarySecurityToken, and sign it (and the Body
+/// when they cover it): WCF's mutual-certificate message security. A signed endorsing token
+/// ([`Endorsement::signed`](super::Endorsement::signed)) and
 /// [`Layout::LaxTsLast`](super::Layout::LaxTsLast) are not supported with it: such a request
 /// fails with [`WssError::Encode`].
 ///

@@ -221,14 +221,21 @@ fn supporting(r: &mut Refusals, kind: Kind, role: SupportingRole, t: &Token) {
         }
         TokenKind::X509 { .. } => {
             // Over TLS, an encrypted endorsing token is encrypted by the transport.
+            // A SymmetricBinding's endorsing signature follows its message signature, which
+            // cannot cover the endorsing token then (no SignedEndorsing there).
             let endorsing = matches!(role, Endorsing | SignedEndorsing)
                 || (kind == Kind::Transport
                     && matches!(role, EndorsingEncrypted | SignedEndorsingEncrypted));
-            if !endorsing || !matches!(kind, Kind::Transport | Kind::Asymmetric) {
+            let binding = match kind {
+                Kind::Transport | Kind::Asymmetric => true,
+                Kind::Symmetric => role == Endorsing,
+                Kind::None => false,
+            };
+            if !endorsing || !binding {
                 r.add(
                     role.local_name(),
                     &t.loc,
-                    "X.509 supporting tokens other than an endorsing one over TLS or in an asymmetric binding",
+                    "X.509 supporting tokens other than an endorsing one over TLS or in an asymmetric or symmetric binding (there, not signed)",
                 );
             }
             x509(r, t, true, false);

@@ -24,7 +24,7 @@ use crate::xml::{Name, XmlWriter};
 /// `body_digest` is the Body Reference's DigestValue when signing; `encrypted` the encryptor, the
 /// EncryptedKey's and EncryptedData's Ids and the keys when encrypting. The Signature and the
 /// UsernameToken are then replaced in place by their EncryptedData when the encryptor says so.
-/// Returns the block and the raw SignatureValue, when signed.
+/// Returns the block and the raw SignatureValues: the message signature's, then each endorsing one's.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn security_header(
     cfg: &WssConfig,
@@ -35,7 +35,7 @@ pub(super) fn security_header(
     body_digest: Option<BodyDigests>,
     encrypted: Option<Encrypted<'_>>,
     mut scratch: Vec<u8>,
-) -> Result<(String, Option<Vec<u8>>), WssError> {
+) -> Result<(String, Vec<Vec<u8>>), WssError> {
     let now = UtcTime::now();
     let mut w = XmlWriter::with_capacity(if cfg.signer().is_some() || encrypted.is_some() {
         4096
@@ -101,7 +101,8 @@ pub(super) fn security_header(
     if !signature_first {
         write_encrypted_key(&mut w, &mut at)?;
     }
-    let mut signature_value = None;
+    // The raw SignatureValues: the message signature's, then the endorsing ones'.
+    let mut signature_values = Vec::new();
     if let Some(signer) = cfg.signer() {
         let body_digest = body_digest
             .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
@@ -122,10 +123,19 @@ pub(super) fn security_header(
             write_signature(&mut w, signer, &references, &ids.primary, &mut scratch)?;
         let primary_at = range.start;
         at.signature = Some(range);
-        signature_value = Some(raw);
+        signature_values.push(raw);
         for (i, e) in cfg.endorsements().iter().enumerate() {
             let body = body_digest.endorsing.get(i).cloned().flatten();
-            endorse(&mut w, e, primary_at, body, &at, &ids, i, &mut scratch)?;
+            signature_values.push(endorse(
+                &mut w,
+                e,
+                primary_at,
+                body,
+                &at,
+                &ids,
+                i,
+                &mut scratch,
+            )?);
         }
     }
     if signature_first {
@@ -151,7 +161,7 @@ pub(super) fn security_header(
             encrypt_in_place(&mut security, range, e, data_id)?;
         }
     }
-    Ok((security, signature_value))
+    Ok((security, signature_values))
 }
 
 /// The `ValueType` of the signer's BinarySecurityToken: `#X509v3`, or `#X509PKIPathv1` with
@@ -371,7 +381,7 @@ fn endorse(
     ids: &BlockIds,
     i: usize,
     scratch: &mut Vec<u8>,
-) -> Result<(), WssError> {
+) -> Result<Vec<u8>, WssError> {
     let signer = &e.signer;
     let own = &ids.endorsing[i];
     let mut references = vec![(
@@ -393,8 +403,41 @@ fn endorse(
     if let Some(digest) = body {
         references.push((ids.body.clone(), digest));
     }
-    write_signature(w, signer, &references, own, scratch)?;
-    Ok(())
+    let (_, raw) = write_signature(w, signer, &references, own, scratch)?;
+    Ok(raw)
+}
+
+/// Writes the endorsing signatures of `cfg` (WS-SecurityPolicy 1.2 §8.3) after a message
+/// signature that is not `cfg`'s signer's (a SymmetricBinding's, Id `SIG-{suffix}`) at byte
+/// `primary_at` of `w`: each endorser's BinarySecurityToken when it is sent, then its signature
+/// over the message signature, and over the Body when it covers it (`body`: the Body's
+/// DigestValue for each endorsement, by its signer's DigestMethod). A signed endorsing token
+/// (`Endorsement::signed`) is refused: the message signature is written already. Returns their
+/// raw SignatureValues, which the response's SignatureConfirmations confirm.
+pub(super) fn endorse_signature(
+    w: &mut XmlWriter,
+    cfg: &WssConfig,
+    suffix: &str,
+    primary_at: usize,
+    body: &[Option<String>],
+    scratch: &mut Vec<u8>,
+) -> Result<Vec<Vec<u8>>, WssError> {
+    let ids = BlockIds::new(suffix, cfg.endorsements().len());
+    let mut at = Offsets::default();
+    let mut values = Vec::with_capacity(cfg.endorsements().len());
+    for (i, e) in cfg.endorsements().iter().enumerate() {
+        if e.signed {
+            return Err(WssError::Encode(
+                "a signed endorsing token (Endorsement::signed) is not supported with a SymmetricBinding"
+                    .to_owned(),
+            ));
+        }
+        at.endorsing_tokens
+            .push(write_token(w, &e.signer, &ids.endorsing[i].token)?);
+        let digest = body.get(i).cloned().flatten();
+        values.push(endorse(w, e, primary_at, digest, &at, &ids, i, scratch)?);
+    }
+    Ok(values)
 }
 
 /// Writes the `ds:Signature` of `signer` over `references` ((Id, DigestValue) pairs): SignedInfo,

@@ -205,7 +205,7 @@ impl Outgoing {
                 });
             }
         }
-        let (security, signature_value) = block::security_header(
+        let (security, signature_values) = block::security_header(
             &self.cfg,
             &self.suffix,
             version,
@@ -217,7 +217,7 @@ impl Outgoing {
         )?;
         envelope.insert_str(self.header_at, &security);
         Ok(Sent {
-            signature_values: signature_value.into_iter().collect(),
+            signature_values,
             request_key: None,
         })
     }

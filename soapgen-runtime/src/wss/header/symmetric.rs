@@ -17,6 +17,8 @@ use crate::xml::{Name, XmlWriter};
 
 /// The Ids of one symmetric Security block.
 struct Ids {
+    /// The message's random suffix, which every Id ends with.
+    suffix: String,
     timestamp: String,
     token: String,
     key: String,
@@ -56,16 +58,15 @@ impl Outgoing {
                     .to_owned(),
             ));
         }
-        if !cfg.endorsements().is_empty()
-            || cfg.security_layout() == super::super::Layout::LaxTsLast
-        {
+        if cfg.security_layout() == super::super::Layout::LaxTsLast {
             return Err(WssError::Encode(
-                "a SymmetricBinding writes its requests Strict, without endorsing signatures: WssConfig::endorse and Layout::LaxTsLast are not supported with it"
+                "a SymmetricBinding writes its requests Strict: Layout::LaxTsLast is not supported with it"
                     .to_owned(),
             ));
         }
         let s = &self.suffix;
         let ids = Ids {
+            suffix: s.clone(),
             timestamp: format!("TS-{s}"),
             token: format!("X509-{s}"),
             key: format!("EK-{s}"),
@@ -108,10 +109,26 @@ impl Outgoing {
             header_digests.push((id, digest_at(envelope, at, &mut scratch)?));
         }
         let digest = |envelope: &str, scratch: &mut Vec<u8>| digest_at(envelope, body_at, scratch);
+        // The Body as the endorsing signatures that cover it see it: as the message signature does.
+        let endorsing_digests = |envelope: &str, scratch: &mut Vec<u8>| {
+            cfg.endorsements()
+                .iter()
+                .map(|e| {
+                    if !e.body {
+                        return Ok(None);
+                    }
+                    scratch.clear();
+                    super::super::exclusive_c14n(envelope, body_at, &[], scratch)?;
+                    Ok(Some(super::super::base64(&e.signer.digest.digest(scratch))))
+                })
+                .collect::<Result<Vec<_>, WssError>>()
+        };
         let sign_first = b.order == EncryptionOrder::SignThenEncrypt;
         let mut body_digest = None;
+        let mut endorsing_body = Vec::new();
         if sign_first || !b.encrypt_body {
             body_digest = Some(digest(envelope, &mut scratch)?);
+            endorsing_body = endorsing_digests(envelope, &mut scratch)?;
         }
         if b.encrypt_body {
             let (start, end) = self
@@ -140,10 +157,11 @@ impl Outgoing {
             envelope.push_str(&tail);
             if !sign_first {
                 body_digest = Some(digest(envelope, &mut scratch)?);
+                endorsing_body = endorsing_digests(envelope, &mut scratch)?;
             }
         }
         let body_digest = body_digest.unwrap_or_default();
-        let (security, value) = security_block(
+        let (security, signature_values) = security_block(
             cfg,
             b,
             &enc,
@@ -151,7 +169,7 @@ impl Outgoing {
             (&keys, &wrapped),
             version,
             env_prefix,
-            (header_digests, body_digest),
+            (header_digests, body_digest, endorsing_body),
             scratch,
         )?;
         envelope.insert_str(self.header_at, &security);
@@ -160,7 +178,7 @@ impl Outgoing {
         let mut fingerprint = [0u8; 20];
         fingerprint.copy_from_slice(sha1.as_ref());
         Ok(Sent {
-            signature_values: vec![value],
+            signature_values,
             request_key: Some(RequestKey {
                 key,
                 sha1: fingerprint,
@@ -192,8 +210,9 @@ fn derive(b: &SymmetricBinding, key: &[u8]) -> Result<Keys, WssError> {
 /// The `wsse:Security` block of a symmetric request: Timestamp, the service's
 /// BinarySecurityToken (DirectReference), EncryptedKey, DerivedKeyTokens, then the Signature (of
 /// the Timestamp, the protected tokens, the signed header blocks and the Body: `digests` holds the
-/// header blocks' Ids and digests and the Body's digest) and the standalone ReferenceList in
-/// processing order. Returns it and the raw SignatureValue.
+/// header blocks' Ids and digests and the Body's digest) followed by the endorsing signatures
+/// over it, and the standalone ReferenceList in processing order. Returns it and the raw
+/// SignatureValues (the message signature's, then each endorsing one's).
 #[allow(clippy::too_many_arguments)]
 fn security_block(
     cfg: &WssConfig,
@@ -203,9 +222,13 @@ fn security_block(
     (keys, wrapped): (&Keys, &[u8]),
     version: SoapVersion,
     env_prefix: &str,
-    (header_digests, body_digest): (Vec<(String, String)>, String),
+    (header_digests, body_digest, endorsing_body): (
+        Vec<(String, String)>,
+        String,
+        Vec<Option<String>>,
+    ),
     mut scratch: Vec<u8>,
-) -> Result<(String, Vec<u8>), WssError> {
+) -> Result<(String, Vec<Vec<u8>>), WssError> {
     let now = UtcTime::now();
     let mut w = XmlWriter::with_capacity(4096);
     w.start_element_prefixed(Name::new(WSSE_NS, "Security"), Some("wsse"))?;
@@ -290,6 +313,7 @@ fn security_block(
     references.extend(header_digests);
     references.push((ids.body.clone(), body_digest));
     // The Signature: HMAC-SHA1 under the signing key (XML-DSig §6.3.1).
+    let signature_at = offset(&mut w)?;
     w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;
     w.attribute(Name::unqualified("Id"), &ids.signature)?;
     let signed_info_at = offset(&mut w)?;
@@ -308,11 +332,20 @@ fn security_block(
     }
     w.end_element()?; // KeyInfo
     w.end_element()?; // Signature
+                      // Endorsing signatures over it (WS-SecurityPolicy 1.2 §8.3), each after its token.
+    let endorsing_values = super::block::endorse_signature(
+        &mut w,
+        cfg,
+        &ids.suffix,
+        signature_at,
+        &endorsing_body,
+        &mut scratch,
+    )?;
     if standalone && !sign_first {
         write_reference_list(&mut w, std::slice::from_ref(&ids.data))?;
     }
     w.end_element()?; // Security
-    Ok((w.into_string()?, value))
+    Ok((w.into_string()?, [vec![value], endorsing_values].concat()))
 }
 
 /// A `wsc:DerivedKeyToken` (WS-SecureConversation 1.3 §7) of `version` with `wsu:Id` `id`: a
