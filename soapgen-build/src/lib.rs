@@ -228,11 +228,12 @@ impl Builder {
     }
 
     /// The ports whose security the caller configures by hand (by port or binding local name;
-    /// `"*"` for every port). A port's WS-SecurityPolicy (WS-SecurityPolicy 1.2, attached as Web
-    /// Services Policy 1.5 Attachment §4.1 says) that has no alternative soapgen can enforce
-    /// (an `sp:IssuedToken`, a Kerberos or SAML token, an assertion soapgen does not know) is
-    /// otherwise an error naming each assertion and its binding; for these ports it is a
-    /// warning, and the client is generated without it. Calls add up.
+    /// `"*"` for every port whose policy soapgen cannot enforce, the others keeping theirs). A
+    /// port's WS-SecurityPolicy (WS-SecurityPolicy 1.2, attached as Web Services Policy 1.5
+    /// Attachment §4.1 says) that has no alternative soapgen can enforce (an `sp:IssuedToken`,
+    /// a Kerberos or SAML token, an assertion soapgen does not know) is otherwise an error
+    /// naming each assertion and its binding; for these ports it is a warning, and the client
+    /// is generated without it. A name that is no port or binding is an error. Calls add up.
     ///
     /// ```no_run
     /// soapgen_build::Builder::new()

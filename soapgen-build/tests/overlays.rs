@@ -203,7 +203,9 @@ fn a_reference_to_no_policy_read_refuses_the_port_naming_it() {
     );
     let e = generate(&dir.join("s.wsdl")).unwrap_err().to_string();
     assert!(e.contains("#Nowhere"), "{e}");
-    assert!(e.contains("wsp:PolicyReference to no policy"), "{e}");
+    assert!(e.contains("wsp:PolicyReference \"#Nowhere\""), "{e}");
+    assert!(e.contains("no policy of the WSDL"), "{e}");
+    assert!(!e.contains(":0:0"), "{e}");
     assert!(e.contains("b.wsdl:"), "at the reference: {e}");
     // Configured by hand, it is a warning.
     let g = Builder::new()

@@ -119,8 +119,10 @@ fn a_wsdl_without_policies_has_no_port_security() {
 
 #[test]
 fn a_fault_whose_policy_differs_from_the_response_is_a_warning() {
-    // The operation gets a fault; the binding's output is signed by policy, its fault not.
-    let signed = r##"<wsp:Policy wsu:Id="SignedOut"><sp:SignedParts><sp:Body/></sp:SignedParts></wsp:Policy>"##;
+    // The operation gets a fault; the binding's output is signed by policy, its fault's own
+    // policy asks for something else.
+    let signed = r##"<wsp:Policy wsu:Id="SignedOut"><sp:SignedParts><sp:Body/></sp:SignedParts></wsp:Policy>
+ <wsp:Policy wsu:Id="Other"><sp:EncryptedParts><sp:Body/></sp:EncryptedParts></wsp:Policy>"##;
     let doc = WSDL
         .replace("STS_PORT", "")
         .replace(
@@ -130,7 +132,7 @@ fn a_fault_whose_policy_differs_from_the_response_is_a_warning() {
         .replace(" <types>", &format!(" {signed}\n <types>"))
         .replacen(
             r#"<output><soap:body use="literal"/></output></operation></binding>"#,
-            r##"<output><wsp:PolicyReference URI="#SignedOut"/><soap:body use="literal"/></output><fault name="F"><soap:fault name="F" use="literal"/></fault></operation></binding>"##,
+            r##"<output><wsp:PolicyReference URI="#SignedOut"/><soap:body use="literal"/></output><fault name="F"><wsp:PolicyReference URI="#Other"/><soap:fault name="F" use="literal"/></fault></operation></binding>"##,
             1,
         );
     let g = generate(&doc, &[]).unwrap_or_else(|e| panic!("{e}\n{doc}"));
@@ -141,18 +143,19 @@ fn a_fault_whose_policy_differs_from_the_response_is_a_warning() {
             && w.contains("differs from the response's")),
         "{w:?}"
     );
-    // The same policy on the fault: nothing to say.
-    let same = doc.replace(
-        r#"<fault name="F"><soap:fault"#,
-        r##"<fault name="F"><wsp:PolicyReference URI="#SignedOut"/><soap:fault"##,
-    );
-    let g = generate(&same, &[]).unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        !g.module
-            .warnings
-            .iter()
-            .any(|w| w.message.contains("fault F")),
-        "{:?}",
-        g.module.warnings
-    );
+    // The same policy on the fault, or none of its own: nothing to say.
+    for same in [
+        doc.replace(r##"URI="#Other""##, r##"URI="#SignedOut""##),
+        doc.replace(r##"<wsp:PolicyReference URI="#Other"/>"##, ""),
+    ] {
+        let g = generate(&same, &[]).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            !g.module
+                .warnings
+                .iter()
+                .any(|w| w.message.contains("fault F")),
+            "{:?}",
+            g.module.warnings
+        );
+    }
 }

@@ -52,8 +52,9 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub default_namespaces: bool,
     /// Configure this port's security by hand (port or binding name, repeatable; `*` for every
-    /// port): a WS-SecurityPolicy soapgen cannot enforce (an IssuedToken, a Kerberos or SAML
-    /// token, an assertion it does not know) is then a warning instead of an error.
+    /// port whose policy soapgen cannot enforce, the others keeping theirs): a WS-SecurityPolicy
+    /// soapgen cannot enforce (an IssuedToken, a Kerberos or SAML token, an assertion it does
+    /// not know) is then a warning instead of an error. A named port's policy is not applied.
     /// `soapgen inspect` shows what each port's policy demands.
     #[arg(long = "manual-security", value_name = "PORT")]
     pub manual_security: Vec<String>,

@@ -78,7 +78,7 @@ fn ports_doc(c: &ClientDecl) -> TokenStream {
                 use crate::model::security::describe;
                 line.push_str(&format!(
                     "; its WS-SecurityPolicy demands {}: build the client with \
-                     `ClientBuilder::security_policy({}Client::port_policy(\"{}\"), credentials)` \
+                     `ClientBuilder::security_policy({}Client::port_policy(\"{}\")?, credentials)` \
                      (runtime feature `wss`; credentials: {})",
                     describe::summary(sec),
                     c.name,

@@ -50,9 +50,13 @@ impl Emitter<'_> {
                     #[doc = #doc]
                     pub const PORT_POLICIES: &'static [#rt::policy::PortPolicy] = &[#(#ports),*];
 
-                    /// The WS-SecurityPolicy of the port named `port`, if it is secured.
-                    pub fn port_policy(port: &str) -> ::core::option::Option<&'static #rt::policy::PortPolicy> {
-                        Self::PORT_POLICIES.iter().find(|p| p.port == port)
+                    /// The WS-SecurityPolicy of the port named `port`.
+                    ///
+                    /// # Errors
+                    ///
+                    /// `UnknownPort`, listing the secured ports, for a port with no policy here.
+                    pub fn port_policy(port: &str) -> ::core::result::Result<&'static #rt::policy::PortPolicy, #rt::policy::UnknownPort> {
+                        #rt::policy::PortPolicy::find(Self::PORT_POLICIES, port)
                     }
                 }
             }
@@ -99,6 +103,28 @@ impl Emitter<'_> {
         }
         if p.wss.is_some_and(|w| w.require_signature_confirmation) {
             m.extend(quote!(.signature_confirmation()));
+        }
+        let required: Vec<TokenStream> = p
+            .required_headers
+            .iter()
+            .filter_map(|h| {
+                let (ns, name) = (&h.namespace, h.name.as_ref()?);
+                Some(quote!((#ns, #name)))
+            })
+            .collect();
+        if !required.is_empty() {
+            m.extend(quote!(.required_headers(&[#(#required),*])));
+        }
+        if !p.required_elements.is_empty() {
+            let paths = p.required_elements.iter().map(|x| {
+                let expression = &x.expression;
+                let steps = x.steps.iter().map(|s| {
+                    let (descendant, ns, name) = (s.descendant, &s.name.ns, &s.name.local);
+                    quote!(#rt::policy::XPathStep { descendant: #descendant, namespace: #ns, name: #name })
+                });
+                quote!(#rt::policy::XPath { expression: #expression, steps: &[#(#steps),*] })
+            });
+            m.extend(quote!(.required_elements(&[#(#paths),*])));
         }
         m
     }

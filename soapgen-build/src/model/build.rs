@@ -63,6 +63,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     b.name_types();
     opts.selection.check(defs, source)?;
     opts.ports.check(defs)?;
+    opts.manual_security.check(defs)?;
     let mut errors = Vec::new();
     let clients = b.binding_clients(&mut errors);
     let mut clients = b.merge_clients(clients);

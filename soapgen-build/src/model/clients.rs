@@ -240,8 +240,9 @@ pub(crate) fn summarize(c: &mut ClientDecl) {
         ),
         [init @ .., last] => {
             let how = if secured {
-                "which have the same operations; each port is secured as its binding's \
-                 WS-SecurityPolicy says"
+                "which have the same operations; each secured port's WS-SecurityPolicy is \
+                 applied by `ClientBuilder::security_policy` with `…Client::port_policy` (a \
+                 client built otherwise sends no security)"
             } else {
                 "which differ only in SOAP version"
             };

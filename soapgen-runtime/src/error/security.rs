@@ -201,6 +201,15 @@ pub enum WssError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The response lacks a header block or an element the policy requires present
+    /// (WS-SecurityPolicy 1.2 §4.3.1 `sp:RequiredElements`, §4.3.2 `sp:RequiredParts`).
+    #[error("WS-Security: the response has no {part}, which the policy requires ({assertion})")]
+    MissingRequired {
+        /// `"sp:RequiredParts"` or `"sp:RequiredElements"`.
+        assertion: &'static str,
+        /// The header block `{namespace}name`, or the element path as the policy wrote it.
+        part: String,
+    },
     /// The response's signature names its key otherwise than the policy requires (X.509 Token
     /// Profile 1.1 §3.2; WS-SecurityPolicy 1.2 §5.4.3 `sp:RequireIssuerSerialReference`,
     /// `sp:RequireThumbprintReference`, `sp:RequireKeyIdentifierReference`, and `sp:IncludeToken`

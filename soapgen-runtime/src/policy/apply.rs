@@ -167,7 +167,7 @@ fn configure(
     };
     let (timestamp, layout) = properties(resp);
     let cfg = cfg.require_timestamp(timestamp).require_layout(layout);
-    inbound(port, resp, creds, cfg).map(Some)
+    inbound(port, resp, creds, cfg).map(|cfg| Some(required(resp, cfg)))
 }
 
 /// A message's `sp:IncludeTimestamp` and `sp:Layout`.
@@ -451,6 +451,60 @@ fn inbound(
     Ok(cfg.signature_confirmation(resp.signature_confirmation))
 }
 
+/// `sp:RequiredParts` and `sp:RequiredElements` of a response.
+fn required(resp: &MessagePolicy, mut cfg: WssConfig) -> WssConfig {
+    for (ns, name) in resp.required_headers {
+        cfg = cfg.require_header(ns, name);
+    }
+    for x in resp.required_elements {
+        cfg = cfg.require_element(x.to_element_path());
+    }
+    cfg
+}
+
+/// Whether `request` has what `policy`'s `sp:RequiredParts` and `sp:RequiredElements` ask.
+///
+/// # Errors
+///
+/// The first header block or element missing, naming the assertion.
+fn check_required(policy: &MessagePolicy, request: &str) -> Result<(), EncodeError> {
+    if policy.required_headers.is_empty() && policy.required_elements.is_empty() {
+        return Ok(());
+    }
+    let doc = crate::xml::read::tree::Document::parse(request, crate::xml::Limits::default())
+        .map_err(|e| EncodeError {
+            message: format!("the request to check against sp:RequiredParts: {e}"),
+        })?;
+    let root = doc.root();
+    let header = root
+        .children()
+        .filter(|n| n.is_element())
+        .flat_map(|envelope| envelope.children())
+        .find(|n| n.is_element() && n.tag_name().name() == "Header");
+    for (ns, name) in policy.required_headers {
+        if !header.is_some_and(|h| h.children().any(|c| c.has_tag_name((*ns, *name)))) {
+            return Err(EncodeError {
+                message: format!(
+                    "the request has no header block {{{ns}}}{name}, which its policy requires \
+                     (sp:RequiredParts)"
+                ),
+            });
+        }
+    }
+    for x in policy.required_elements {
+        if !x.to_element_path().matches_in(root) {
+            return Err(EncodeError {
+                message: format!(
+                    "the request has no element {}, which its policy requires \
+                     (sp:RequiredElements)",
+                    x.expression
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// How the service's signature may name its token (X.509 Token Profile 1.1 §3.2): as its
 /// `sp:Require…Reference` assertions say, by a BinarySecurityToken unless `sp:IncludeToken` is
 /// `Never`; every form when it requires none and may send the token.
@@ -498,6 +552,7 @@ fn assertion_of(e: &WssError, resp: &MessagePolicy) -> &'static str {
         | WssError::SignatureConfirmationMismatch(_)
         | WssError::UnsignedSignatureConfirmation(_) => "sp:RequireSignatureConfirmation",
         WssError::AlgorithmNotAllowed { .. } => "sp:AlgorithmSuite",
+        WssError::MissingRequired { assertion, .. } => assertion,
         WssError::Layout { .. } => "sp:Layout",
         WssError::UntrustedCertificate { .. }
         | WssError::UntrustedKey(_)
@@ -541,6 +596,7 @@ impl MessageLayer for PolicyLayer {
         Ok(cfg.start(call)?.map(|inner| {
             Box::new(Checked {
                 inner,
+                request: &op.request,
                 response: &op.response,
             }) as Box<dyn LayerCall>
         }))
@@ -552,6 +608,7 @@ impl MessageLayer for PolicyLayer {
 #[derive(Debug)]
 struct Checked {
     inner: Box<dyn LayerCall>,
+    request: &'static MessagePolicy,
     response: &'static MessagePolicy,
 }
 
@@ -573,7 +630,8 @@ impl LayerCall for Checked {
     }
 
     fn finish(&mut self, message: &mut RequestMessage) -> Result<(), EncodeError> {
-        self.inner.finish(message)
+        self.inner.finish(message)?;
+        check_required(self.request, &message.envelope)
     }
 
     fn no_envelope(&self, ok: bool) -> Option<String> {

@@ -28,6 +28,6 @@ pub(crate) use apply::PolicyLayer;
 pub use credentials::Credentials;
 pub use model::{
     AsymmetricBinding, Binding, EndorsingToken, HttpAuthentication, Inclusion, MessagePolicy,
-    OperationPolicy, Parts, PortPolicy, Suite, SymmetricBinding, TransportBinding,
-    UsernameTokenPolicy, X509Token, X509TokenType,
+    OperationPolicy, Parts, PortPolicy, Suite, SymmetricBinding, TransportBinding, UnknownPort,
+    UsernameTokenPolicy, X509Token, X509TokenType, XPath, XPathStep,
 };

@@ -494,6 +494,46 @@ impl Parts {
     }
 }
 
+/// One step of an [`XPath`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct XPathStep {
+    /// `//`: any descendant of the context, not only a child.
+    pub descendant: bool,
+    /// The element's namespace (`""`: none).
+    pub namespace: &'static str,
+    /// Its local name.
+    pub name: &'static str,
+}
+
+/// An `sp:XPath` of the subset soapgen evaluates (WS-SecurityPolicy 1.2 §4.1.2): steps of
+/// element names, the first from the document (a child step names the root element).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct XPath {
+    /// As the policy wrote it.
+    pub expression: &'static str,
+    /// Its steps.
+    pub steps: &'static [XPathStep],
+}
+
+impl XPath {
+    /// The runtime's path for it ([`crate::wss::ElementPath`]).
+    pub fn to_element_path(&self) -> crate::wss::ElementPath {
+        crate::wss::ElementPath::new(
+            self.expression,
+            self.steps
+                .iter()
+                .map(|s| {
+                    if s.descendant {
+                        crate::wss::PathStep::descendant(s.namespace, s.name)
+                    } else {
+                        crate::wss::PathStep::child(s.namespace, s.name)
+                    }
+                })
+                .collect(),
+        )
+    }
+}
+
 /// What one message (a request or a response) of an operation must be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -514,6 +554,10 @@ pub struct MessagePolicy {
     pub encrypted: Parts,
     /// `sp:Wss11/sp:RequireSignatureConfirmation`.
     pub signature_confirmation: bool,
+    /// `sp:RequiredParts`: header blocks the message must carry (namespace, local name).
+    pub required_headers: &'static [(&'static str, &'static str)],
+    /// `sp:RequiredElements`: elements the message must have.
+    pub required_elements: &'static [XPath],
 }
 
 impl MessagePolicy {
@@ -525,6 +569,8 @@ impl MessagePolicy {
         signed: Parts::NONE,
         encrypted: Parts::NONE,
         signature_confirmation: false,
+        required_headers: &[],
+        required_elements: &[],
     };
 
     /// A message protected by `binding`.
@@ -538,6 +584,21 @@ impl MessagePolicy {
     /// With a UsernameToken.
     pub const fn username_token(mut self, token: UsernameTokenPolicy) -> Self {
         self.username_token = Some(token);
+        self
+    }
+
+    /// Requiring these header blocks (namespace, local name) present (`sp:RequiredParts`).
+    pub const fn required_headers(
+        mut self,
+        headers: &'static [(&'static str, &'static str)],
+    ) -> Self {
+        self.required_headers = headers;
+        self
+    }
+
+    /// Requiring these elements present (`sp:RequiredElements`).
+    pub const fn required_elements(mut self, elements: &'static [XPath]) -> Self {
+        self.required_elements = elements;
         self
     }
 
@@ -572,6 +633,8 @@ impl MessagePolicy {
             && self.endorsing.is_none()
             && self.signed.is_empty()
             && self.encrypted.is_empty()
+            && self.required_headers.is_empty()
+            && self.required_elements.is_empty()
     }
 }
 
@@ -645,4 +708,34 @@ impl PortPolicy {
     pub fn operation(&self, name: &str) -> Option<&'static OperationPolicy> {
         self.operations.iter().find(|o| o.operation == name)
     }
+
+    /// The policy of the port named `port` among `policies` (a generated client's
+    /// `PORT_POLICIES`).
+    ///
+    /// # Errors
+    ///
+    /// [`UnknownPort`], listing the secured ports, when none is named `port` (a port the
+    /// client was generated without, or one whose WSDL demands no security).
+    pub fn find(
+        policies: &'static [PortPolicy],
+        port: &str,
+    ) -> Result<&'static PortPolicy, UnknownPort> {
+        policies
+            .iter()
+            .find(|p| p.port == port)
+            .ok_or_else(|| UnknownPort {
+                port: port.to_owned(),
+                secured: policies.iter().map(|p| p.port).collect(),
+            })
+    }
+}
+
+/// A port name a generated client has no WS-SecurityPolicy for ([`PortPolicy::find`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no WS-SecurityPolicy for port {port:?}: the client's secured ports are {}", secured.join(", "))]
+pub struct UnknownPort {
+    /// The name asked for.
+    pub port: String,
+    /// The ports the client has a policy for.
+    pub secured: Vec<&'static str>,
 }

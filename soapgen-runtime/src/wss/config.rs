@@ -64,6 +64,8 @@ struct ConfigInner {
     encrypted_headers: Vec<(String, String)>,
     signed_headers_if_present: Vec<(String, String)>,
     signer_references: Vec<super::KeyReference>,
+    required_headers: Vec<(String, String)>,
+    required_elements: Vec<super::ElementPath>,
     encrypted_headers_if_present: Vec<(String, String)>,
     algorithms: AlgorithmPolicy,
     max_references: Option<usize>,
@@ -333,6 +335,33 @@ impl WssConfig {
     /// signature. Another form fails the check with [`WssError::KeyReference`].
     pub fn allow_signer_references(self, forms: &[super::KeyReference]) -> Self {
         self.edit(|c| c.signer_references = forms.to_vec())
+    }
+
+    /// Requires responses to carry the header block `{namespace}name` (WS-SecurityPolicy 1.2
+    /// §4.3.2 `sp:RequiredParts`), signed or not; one without it fails the check with
+    /// [`WssError::MissingRequired`].
+    pub fn require_header(self, namespace: &str, name: &str) -> Self {
+        self.edit(|c| {
+            c.required_headers
+                .push((namespace.to_owned(), name.to_owned()))
+        })
+    }
+
+    /// Requires responses, once decrypted, to have an element `path` names (WS-SecurityPolicy
+    /// 1.2 §4.3.1 `sp:RequiredElements`); one without fails the check with
+    /// [`WssError::MissingRequired`].
+    pub fn require_element(self, path: super::ElementPath) -> Self {
+        self.edit(|c| c.required_elements.push(path))
+    }
+
+    /// The header blocks responses must carry ([`require_header`](Self::require_header)).
+    pub fn required_headers(&self) -> &[(String, String)] {
+        &self.inner.required_headers
+    }
+
+    /// The elements responses must have ([`require_element`](Self::require_element)).
+    pub fn required_elements(&self) -> &[super::ElementPath] {
+        &self.inner.required_elements
     }
 
     /// The forms a response's signatures may name their key in; every form when empty

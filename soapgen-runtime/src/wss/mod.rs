@@ -56,6 +56,7 @@ mod endorse;
 mod header;
 mod inbound;
 mod layer;
+mod path;
 mod policy;
 mod rsa_sha1;
 mod sign;
@@ -77,6 +78,7 @@ pub use c14n::{C14N_10, C14N_11};
 pub use config::{WssConfig, DEFAULT_MAX_SIGNATURE_REFERENCES, DEFAULT_MIN_RSA_KEY_BITS};
 pub use encrypt::{EncryptionOrder, X509Encryptor, ENCRYPTED_KEY_SHA1, ENCRYPTED_KEY_TOKEN};
 pub use endorse::Endorsement;
+pub use path::{ElementPath, PathStep};
 pub use policy::AlgorithmPolicy;
 pub use sign::{
     DigestAlgorithm, KeyReference, SignatureAlgorithm, X509Signer, DS_NS, EXC_C14N,

@@ -310,6 +310,53 @@ fn has_header(shape: &Shape<'_, '_>, ns: &str, name: &str) -> bool {
         .is_some_and(|h| h.children().any(|c| c.has_tag_name((ns, name))))
 }
 
+/// The parts the policy requires encrypted, and the header blocks and elements it requires
+/// present (WS-SecurityPolicy 1.2 §4.2, §4.3).
+fn check_encrypted_and_required(
+    cfg: &WssConfig,
+    shape: &Shape<'_, '_>,
+    st: &State,
+) -> Result<(), WssError> {
+    if cfg.requires_encryption() && !st.decrypted.contains(&MessagePart::Body) {
+        return Err(WssError::NotEncrypted("Body".to_owned()));
+    }
+    for (ns, name) in cfg.encrypted_headers() {
+        let part = MessagePart::Header {
+            namespace: ns.clone(),
+            name: name.clone(),
+        };
+        if !st.decrypted.contains(&part) {
+            return Err(WssError::NotEncrypted(part.to_string()));
+        }
+    }
+    for (ns, name) in cfg.encrypted_headers_if_present() {
+        let part = MessagePart::Header {
+            namespace: ns.clone(),
+            name: name.clone(),
+        };
+        if has_header(shape, ns, name) && !st.decrypted.contains(&part) {
+            return Err(WssError::NotEncrypted(part.to_string()));
+        }
+    }
+    for (ns, name) in cfg.required_headers() {
+        if !has_header(shape, ns, name) {
+            return Err(WssError::MissingRequired {
+                assertion: "sp:RequiredParts",
+                part: format!("header block {{{ns}}}{name}"),
+            });
+        }
+    }
+    for path in cfg.required_elements() {
+        if !path.matches_in(shape.body.document().root()) {
+            return Err(WssError::MissingRequired {
+                assertion: "sp:RequiredElements",
+                part: format!("element {}", path.expression),
+            });
+        }
+    }
+    Ok(())
+}
+
 fn check_policy(
     cfg: &WssConfig,
     shape: &Shape<'_, '_>,
@@ -417,27 +464,7 @@ fn check_policy(
             "Signature (sp:EncryptSignature)".to_owned(),
         ));
     }
-    if cfg.requires_encryption() && !st.decrypted.contains(&MessagePart::Body) {
-        return Err(WssError::NotEncrypted("Body".to_owned()));
-    }
-    for (ns, name) in cfg.encrypted_headers() {
-        let part = MessagePart::Header {
-            namespace: ns.clone(),
-            name: name.clone(),
-        };
-        if !st.decrypted.contains(&part) {
-            return Err(WssError::NotEncrypted(part.to_string()));
-        }
-    }
-    for (ns, name) in cfg.encrypted_headers_if_present() {
-        let part = MessagePart::Header {
-            namespace: ns.clone(),
-            name: name.clone(),
-        };
-        if has_header(shape, ns, name) && !st.decrypted.contains(&part) {
-            return Err(WssError::NotEncrypted(part.to_string()));
-        }
-    }
+    check_encrypted_and_required(cfg, shape, st)?;
     if cfg.expected_username().is_some() && st.username.is_none() {
         return Err(WssError::UsernameToken(
             "the response has no UsernameToken, but the policy expects one".to_owned(),

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use soapgen_runtime::policy::{
     Binding, Credentials, Inclusion, MessagePolicy, OperationPolicy, Parts, PortPolicy, Suite,
-    X509Token,
+    UnknownPort, X509Token, XPath, XPathStep,
 };
 use soapgen_runtime::transport::{
     HttpRequest, ReqwestTransport, Transport, TransportFuture, TrustAnchors,
@@ -41,8 +41,19 @@ fn x509_credentials() -> Credentials {
         .trust(TrustStore::new().anchor(cert("ca.pem")))
 }
 
-fn policy_of(policy: Option<&'static PortPolicy>, port: &str) -> &'static PortPolicy {
-    policy.unwrap_or_else(|| panic!("no generated policy for {port}"))
+fn policy_of(policy: Result<&'static PortPolicy, UnknownPort>, port: &str) -> &'static PortPolicy {
+    policy.unwrap_or_else(|e| panic!("{port}: {e}"))
+}
+
+#[test]
+fn a_port_without_a_policy_is_an_error_listing_the_secured_ones() {
+    let e = X509Client::port_policy("DoubleItNoSuchPort").unwrap_err();
+    assert_eq!(e.port, "DoubleItNoSuchPort");
+    assert!(
+        e.secured.contains(&"DoubleItAsymmetricIssuerSerialPort"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("DoubleItKeyIdentifierPort"), "{e}");
 }
 
 /// The client of `port` of DoubleItX509.wsdl at the CXF peer, over plain HTTP through a
@@ -475,6 +486,79 @@ async fn symmetric_responses_short_of_the_policy_are_refused_naming_the_assertio
             "{port}: {cause}"
         );
     }
+}
+
+#[tokio::test]
+async fn required_parts_and_elements_are_checked_both_ways() {
+    let port = "DoubleItAsymmetricIssuerSerialPort";
+    // CXF's response has a Security header and a doubledNumber: met.
+    const NUMBER: &[XPathStep] = &[XPathStep {
+        descendant: true,
+        namespace: "",
+        name: "doubledNumber",
+    }];
+    let met = stricter(port, |r| {
+        *r = r
+            .required_headers(&[(
+                "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd",
+                "Security",
+            )])
+            .required_elements(&[XPath {
+                expression: "//doubledNumber",
+                steps: NUMBER,
+            }])
+    });
+    let client = Client::builder(cxf().url(&format!("/DoubleItX509/{port}")))
+        .security_policy(met, x509_credentials())
+        .build()
+        .expect("client");
+    assert_eq!(
+        X509Client::from_client(client)
+            .double_it(3)
+            .await
+            .expect("met"),
+        6
+    );
+    // A header it does not carry: sp:RequiredParts; an element it does not have:
+    // sp:RequiredElements.
+    let header = stricter(port, |r| *r = r.required_headers(&[("urn:x", "Session")]));
+    let e = x509_refused(port, header, x509_credentials(), |t| t).await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:RequiredParts", "{cause}");
+    assert!(cause.to_string().contains("{urn:x}Session"), "{cause}");
+    const NOWHERE: &[XPathStep] = &[XPathStep {
+        descendant: true,
+        namespace: "urn:x",
+        name: "Nowhere",
+    }];
+    let element = stricter(port, |r| {
+        *r = r.required_elements(&[XPath {
+            expression: "//x:Nowhere",
+            steps: NOWHERE,
+        }])
+    });
+    let e = x509_refused(port, element, x509_credentials(), |t| t).await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:RequiredElements", "{cause}");
+    // A request short of its own policy is not sent.
+    let generated = policy_of(X509Client::port_policy(port), port);
+    let mut op = generated.operations[0];
+    op.request = op.request.required_headers(&[("urn:x", "Session")]);
+    let ops: &'static [OperationPolicy] = Box::leak(Box::new([op]));
+    let policy: &'static PortPolicy =
+        Box::leak(Box::new(PortPolicy::new(generated.port, "request", ops)));
+    let client = Client::builder(cxf().url(&format!("/DoubleItX509/{port}")))
+        .security_policy(policy, x509_credentials())
+        .build()
+        .expect("client");
+    let e = X509Client::from_client(client)
+        .double_it(3)
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("sp:RequiredParts") && e.to_string().contains("{urn:x}Session"),
+        "{e}"
+    );
 }
 
 /// The generated policy of `port` (of DoubleItX509.wsdl), its responses held to more by `edit`;

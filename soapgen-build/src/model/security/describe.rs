@@ -91,11 +91,24 @@ fn parts(what: &str, p: &ProtectedParts) -> Option<String> {
     if p.body {
         items.push("the Body".to_owned());
     }
+    // The named headers of one namespace together: `headers To, Action of {ns}`.
+    let mut namespaces: Vec<&str> = Vec::new();
     for h in &p.headers {
-        items.push(match &h.name {
-            Some(n) => format!("header {{{}}}{n}", h.namespace),
-            None => format!("every header of {}", h.namespace),
-        });
+        if !namespaces.contains(&h.namespace.as_str()) {
+            namespaces.push(&h.namespace);
+        }
+    }
+    for ns in namespaces {
+        let of_ns = p.headers.iter().filter(|h| h.namespace == ns);
+        let names: Vec<&str> = of_ns.clone().filter_map(|h| h.name.as_deref()).collect();
+        match names.as_slice() {
+            [] => {}
+            [one] => items.push(format!("header {{{ns}}}{one}")),
+            many => items.push(format!("headers {} of {{{ns}}}", many.join(", "))),
+        }
+        if of_ns.clone().any(|h| h.name.is_none()) {
+            items.push(format!("every header of {ns}"));
+        }
     }
     if p.attachments {
         items.push("the attachments".to_owned());
@@ -296,7 +309,7 @@ pub fn credentials(security: &PortSecurity) -> Vec<String> {
                             }
                         }
                         TokenKind::X509 { .. } => {
-                            add("a supporting X.509 key and certificate (Credentials::endorsing)")
+                            add("an endorsing key and certificate (Credentials::endorsing, else the signing one)")
                         }
                         _ => {}
                     }

@@ -15,6 +15,7 @@ pub mod describe;
 pub mod interpret;
 pub mod runtime;
 pub mod types;
+mod xpath;
 
 use std::collections::BTreeSet;
 
@@ -94,13 +95,54 @@ impl PortSelection {
 }
 
 /// Which ports' security the user configures by hand (their policy is reported but neither
-/// enforced nor refused): port or binding local names; `*` for every port.
+/// enforced nor refused): port or binding local names; `*` for every port whose policy soapgen
+/// cannot enforce (the others keep theirs).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ManualSecurity(pub BTreeSet<String>);
 
 impl ManualSecurity {
-    fn covers(&self, port: &str, binding: &QName) -> bool {
-        self.0.contains("*") || self.0.contains(port) || self.0.contains(&binding.local)
+    /// Whether the port or its binding is named.
+    fn names(&self, port: &str, binding: &QName) -> bool {
+        self.0.contains(port) || self.0.contains(&binding.local)
+    }
+
+    /// Whether `*` was given.
+    fn every_refused(&self) -> bool {
+        self.0.contains("*")
+    }
+
+    /// Checks that every name given is `*` or a port or binding of `defs`.
+    ///
+    /// # Errors
+    ///
+    /// An unknown name, listing the ports and bindings there are.
+    pub fn check(&self, defs: &Definitions) -> Result<(), crate::error::Errors> {
+        let known: BTreeSet<&str> = defs
+            .services
+            .iter()
+            .flat_map(|s| s.ports.iter().map(|p| p.name.as_str()))
+            .chain(defs.bindings.keys().map(|b| b.local.as_str()))
+            .collect();
+        let errors: Vec<Error> = self
+            .0
+            .iter()
+            .filter(|n| n.as_str() != "*" && !known.contains(n.as_str()))
+            .map(|n| {
+                Error::new(
+                    ErrorKind::Invalid(format!(
+                        "manual security for {n:?}: no port or binding of that name; they are: \
+                         {} (or * for every port whose policy soapgen cannot enforce)",
+                        known.iter().copied().collect::<Vec<_>>().join(", ")
+                    )),
+                    None,
+                )
+            })
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(crate::error::Errors(errors))
+        }
     }
 }
 
@@ -122,7 +164,14 @@ fn interpreted(policy: &Policy) -> MessageSecurity {
             .iter()
             .map(|a| {
                 let mut i = interpret::interpret(a);
-                i.refused.extend(runtime::unenforceable(&i.policy));
+                // With a reference to no policy, what the rest lacks is beside the point.
+                let unknown = i
+                    .refused
+                    .iter()
+                    .any(|r| r.assertion.ns == crate::read::policy::link::REFERENCE);
+                if !unknown {
+                    i.refused.extend(runtime::unenforceable(&i.policy));
+                }
                 i
             })
             .collect(),
@@ -169,7 +218,7 @@ pub fn apply(
                 att.port_types.get(&binding.port_type),
             ];
             let mut security = PortSecurity {
-                manual: manual.covers(&port.port, &binding.name),
+                manual: manual.names(&port.port, &binding.name),
                 ..PortSecurity::default()
             };
             let none = OperationPolicies::default();
@@ -217,12 +266,18 @@ pub fn apply(
                 let output = message([Some(&b.output), Some(&t.output), output_msg]);
                 // A fault is checked against the response's policy (WSS 1.1 §8.4: marked
                 // verified or not); a fault whose own policy asks otherwise is said.
+                // One with no policy of its own asks less than the response: held to the
+                // response's, it is only marked.
                 for (fault, fault_message) in pto.map(|o| o.faults.as_slice()).unwrap_or(&[]) {
-                    let f = message([
+                    let own = [
                         b.faults.get(fault),
                         t.faults.get(fault),
                         att.messages.get(fault_message),
-                    ]);
+                    ];
+                    if own.iter().flatten().all(|p| p.is_empty()) {
+                        continue;
+                    }
+                    let f = message(own);
                     let said = |m: &MessageSecurity| m.chosen().map(describe::response);
                     if said(&f) != said(&output) {
                         warnings.push(Warning {
@@ -241,6 +296,9 @@ pub fn apply(
                     input,
                     output,
                 });
+            }
+            if manual.every_refused() && !security.enforceable() {
+                security.manual = true;
             }
             report(
                 &port.port,
@@ -312,6 +370,16 @@ fn report(
             }
         }
     }
+    if refused.is_empty() && !security.manual && clear_password(security) {
+        warnings.push(Warning {
+            message: format!(
+                "port {port} (binding {binding}): the UsernameToken its policy asks for \
+                 carries the password as text, neither hashed nor encrypted, outside a \
+                 TransportBinding: call this port over https only"
+            ),
+            loc: loc.clone(),
+        });
+    }
     if !refused.is_empty() {
         let message = format!(
             "port {port} (binding {binding}): its WS-SecurityPolicy has no alternative soapgen \
@@ -326,13 +394,46 @@ fn report(
         } else {
             errors.push(Error::at(
                 ErrorKind::Unsupported(format!(
-                    "{message}; leave the port out or configure its security by hand \
-                     (Builder::manual_security, soapgen generate --manual-security {port})"
+                    "{message}; leave the port out (generate the ports you call: --port, \
+                     Builder::ports) or configure its security by hand (--manual-security \
+                     {port}, or '*' for every port whose policy soapgen cannot enforce; \
+                     Builder::manual_security)"
                 )),
                 &first_loc.unwrap_or_else(|| loc.clone()),
             ));
         }
     }
+}
+
+/// Whether a request's policy sends a UsernameToken's password as text, unencrypted, outside
+/// a TransportBinding (UsernameToken Profile 1.1 §4.1 warns against it).
+fn clear_password(security: &PortSecurity) -> bool {
+    use types::{PasswordRequirement, SecurityBinding, SupportingRole, TokenKind};
+    security
+        .operations
+        .iter()
+        .filter_map(|o| o.input.chosen())
+        .filter(|p| !matches!(p.binding, Some(SecurityBinding::Transport { .. })))
+        .flat_map(|p| &p.supporting)
+        .filter(|s| {
+            !matches!(
+                s.role,
+                SupportingRole::Encrypted
+                    | SupportingRole::SignedEncrypted
+                    | SupportingRole::EndorsingEncrypted
+                    | SupportingRole::SignedEndorsingEncrypted
+            )
+        })
+        .flat_map(|s| &s.tokens)
+        .any(|t| {
+            matches!(
+                t.kind,
+                TokenKind::Username {
+                    password: PasswordRequirement::Text,
+                    ..
+                }
+            )
+        })
 }
 
 #[cfg(test)]

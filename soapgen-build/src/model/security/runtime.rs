@@ -4,8 +4,10 @@
 //! Applied: the transport binding over HTTPS; the asymmetric binding with X.509 v3 tokens (a
 //! PkiPath signing token too), EncryptSignature, ProtectTokens, every layout; the symmetric
 //! binding with an X.509 protection token, derived keys, ProtectTokens; UsernameTokens (signed
-//! and encrypted ones in an asymmetric binding); X.509 endorsing tokens over TLS and in an
-//! asymmetric binding; Body and named header parts; signature confirmation.
+//! and encrypted ones in an asymmetric binding, signed ones in a symmetric binding); X.509
+//! endorsing tokens over TLS (encrypted ones too) and in an asymmetric or symmetric binding; Body
+//! and named header parts (also as XPaths to them); required headers and elements; signature
+//! confirmation.
 
 use super::types::{
     AlgorithmSuite, Digest, Encryption, KeyTransport, Layout, MessagePolicy, PasswordRequirement,
@@ -268,11 +270,8 @@ fn parts(r: &mut Refusals, policy: &MessagePolicy, loc: &Loc) {
     for x in &policy.content_encrypted {
         r.add("ContentEncryptedElements", &x.loc, "parts named by XPath");
     }
-    for x in &policy.required_elements {
-        r.add("RequiredElements", &x.loc, "parts named by XPath");
-    }
-    if !policy.required_headers.is_empty() {
-        r.add("RequiredParts", loc, "checking that headers are present");
+    if policy.required_headers.iter().any(|h| h.name.is_none()) {
+        r.add("RequiredParts", loc, "every header of a namespace");
     }
 }
 
@@ -292,7 +291,7 @@ fn x509(r: &mut Refusals, t: &Token, pki_path_ok: bool, derived_ok: bool) {
         r.add(
             "RequireDerivedKeys",
             &t.loc,
-            "derived keys outside a symmetric binding",
+            "derived keys from a token other than a symmetric binding's protection token",
         );
     }
 }

@@ -492,6 +492,10 @@ pub fn prefixed(name: &QName) -> String {
         | "http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702" => "sp",
         "http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200802" => "sp13",
         "http://www.w3.org/ns/ws-policy" | "http://schemas.xmlsoap.org/ws/2004/09/policy" => "wsp",
+        // A reference to no policy read: shown as the reference it was.
+        crate::read::policy::link::REFERENCE => {
+            return format!("wsp:PolicyReference {:?}", name.local)
+        }
         _ => return name.to_string(),
     };
     format!("{prefix}:{}", name.local)
@@ -560,5 +564,15 @@ impl PortSecurity {
         self.operations
             .iter()
             .all(|o| o.input.is_unsecured() && o.output.is_unsecured())
+    }
+
+    /// Whether soapgen can enforce every message's policy: each demands nothing or has an
+    /// alternative nothing of which is refused.
+    pub fn enforceable(&self) -> bool {
+        self.operations.iter().all(|o| {
+            [&o.input, &o.output]
+                .iter()
+                .all(|m| m.is_unsecured() || m.chosen().is_some())
+        })
     }
 }
