@@ -159,3 +159,28 @@ fn a_fault_whose_policy_differs_from_the_response_is_a_warning() {
         );
     }
 }
+
+#[test]
+fn a_star_covers_only_the_ports_soapgen_cannot_secure_and_unknown_names_are_errors() {
+    let doc = WSDL.replace("STS_PORT", STS_PORT);
+    let g = generate(&doc, &["*"]).unwrap_or_else(|e| panic!("{e}"));
+    let ports = &g.module.clients[0].ports;
+    let security = |name: &str| {
+        ports
+            .iter()
+            .find(|p| p.port == name)
+            .and_then(|p| p.security.as_ref())
+            .unwrap_or_else(|| panic!("{name}: {ports:?}"))
+    };
+    // The enforceable port keeps its policy; the other is configured by hand, with a warning.
+    assert!(!security("SecurePort").manual);
+    assert!(security("StsPort").manual);
+    assert!(
+        g.code.contains("port_policy"),
+        "the secure port's policy is generated"
+    );
+    let e = generate(&doc, &["Nope"]).unwrap_err();
+    assert!(e.contains("manual security for \"Nope\""), "{e}");
+    // It lists the ports and bindings there are.
+    assert!(e.contains("Secure, SecurePort, Sts, StsPort"), "{e}");
+}

@@ -51,24 +51,9 @@ impl PortSelection {
             .iter()
             .flat_map(|s| s.ports.iter().map(|p| p.name.as_str()))
             .collect();
-        let errors: Vec<Error> = names
-            .iter()
-            .filter(|n| !known.contains(n.as_str()))
-            .map(|n| {
-                Error::new(
-                    ErrorKind::Invalid(format!(
-                        "no port named {n:?}; the ports are: {}",
-                        known.iter().copied().collect::<Vec<_>>().join(", ")
-                    )),
-                    None,
-                )
-            })
-            .collect();
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(crate::error::Errors(errors))
-        }
+        unknown_names(names.iter(), &known, |n, known| {
+            format!("no port named {n:?}; the ports are: {known}")
+        })
     }
 
     /// Leaves out of `clients` the ports not selected, the bindings no selected port uses, and
@@ -123,26 +108,31 @@ impl ManualSecurity {
             .flat_map(|s| s.ports.iter().map(|p| p.name.as_str()))
             .chain(defs.bindings.keys().map(|b| b.local.as_str()))
             .collect();
-        let errors: Vec<Error> = self
-            .0
-            .iter()
-            .filter(|n| n.as_str() != "*" && !known.contains(n.as_str()))
-            .map(|n| {
-                Error::new(
-                    ErrorKind::Invalid(format!(
-                        "manual security for {n:?}: no port or binding of that name; they are: \
-                         {} (or * for every port whose policy soapgen cannot enforce)",
-                        known.iter().copied().collect::<Vec<_>>().join(", ")
-                    )),
-                    None,
-                )
-            })
-            .collect();
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(crate::error::Errors(errors))
-        }
+        unknown_names(self.0.iter().filter(|n| *n != "*"), &known, |n, known| {
+            format!(
+                "manual security for {n:?}: no port or binding of that name; they are: {known} \
+                 (or * for every port whose policy soapgen cannot enforce)"
+            )
+        })
+    }
+}
+
+/// An error per name of `names` that `known` lacks, its message from `message(name, the known
+/// names listed)`.
+fn unknown_names<'a>(
+    names: impl Iterator<Item = &'a String>,
+    known: &BTreeSet<&str>,
+    message: impl Fn(&str, &str) -> String,
+) -> Result<(), crate::error::Errors> {
+    let listed = known.iter().copied().collect::<Vec<_>>().join(", ");
+    let errors: Vec<Error> = names
+        .filter(|n| !known.contains(n.as_str()))
+        .map(|n| Error::new(ErrorKind::Invalid(message(n, &listed)), None))
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(crate::error::Errors(errors))
     }
 }
 
