@@ -220,6 +220,9 @@ impl Emitter<'_> {
                 if protection.protect_tokens {
                     b.extend(quote!(.protect_tokens()));
                 }
+                if protection.encrypt_signature {
+                    b.extend(quote!(.encrypt_signature()));
+                }
                 let layout = self.layout(properties.layout);
                 b.extend(quote!(.layout(#layout)));
                 quote!(::core::option::Option::Some(#rt::policy::Binding::Symmetric(#b)))

@@ -337,7 +337,8 @@ fn symmetric(
             EncryptionOrder::SignThenEncrypt
         })
         .encrypt_body(req.encrypted.body)
-        .protect_tokens(b.protect_tokens);
+        .protect_tokens(b.protect_tokens)
+        .encrypt_signature(b.encrypt_signature);
     for (ns, name) in req.signed.headers {
         binding = binding.sign_header_if_present(ns, name);
     }
@@ -393,6 +394,7 @@ fn inbound(
                     b.suite.key_transport,
                 ))
                 .require_signature(!resp.signed.is_empty())
+                .require_encrypted_signature(b.encrypt_signature && !resp.signed.is_empty())
                 .require_encryption(resp.encrypted.body)
                 .signature_confirmation(resp.signature_confirmation);
             for (ns, name) in resp.signed.headers {

@@ -311,6 +311,8 @@ pub struct SymmetricBinding {
     pub encrypt_before_signing: bool,
     /// `sp:ProtectTokens`.
     pub protect_tokens: bool,
+    /// `sp:EncryptSignature`: the signature is encrypted under the request's key.
+    pub encrypt_signature: bool,
     /// `sp:Layout`.
     pub layout: Layout,
 }
@@ -324,8 +326,15 @@ impl SymmetricBinding {
             timestamp: false,
             encrypt_before_signing: false,
             protect_tokens: false,
+            encrypt_signature: false,
             layout: Layout::Lax,
         }
+    }
+
+    /// The signature is encrypted (`sp:EncryptSignature`).
+    pub const fn encrypt_signature(mut self) -> Self {
+        self.encrypt_signature = true;
+        self
     }
 
     /// Requires a Timestamp.

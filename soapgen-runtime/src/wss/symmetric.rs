@@ -118,6 +118,8 @@ pub struct SymmetricBinding {
     pub(crate) optional_headers: Vec<(String, String)>,
     /// Whether the signature also covers the UsernameToken (`sp:SignedSupportingTokens`).
     pub(crate) sign_username_token: bool,
+    /// Whether the Signature is encrypted once written (`sp:EncryptSignature`).
+    pub(crate) encrypt_signature: bool,
 }
 
 impl SymmetricBinding {
@@ -142,6 +144,7 @@ impl SymmetricBinding {
             headers: Vec::new(),
             optional_headers: Vec::new(),
             sign_username_token: false,
+            encrypt_signature: false,
         }
     }
 
@@ -246,6 +249,17 @@ impl SymmetricBinding {
     /// message security). Default `false`.
     pub fn sign_username_token(mut self, on: bool) -> Self {
         self.sign_username_token = on;
+        self
+    }
+
+    /// Whether the request's Signature is encrypted under the request key once written
+    /// (WS-SecurityPolicy 1.2 §6.3 `sp:EncryptSignature`): replaced where it stands by an
+    /// `xenc:EncryptedData` (`Type` Element) that the ReferenceList before it names, so the
+    /// service decrypts it before it verifies. Needs [`EncryptionOrder::SignThenEncrypt`] and
+    /// no endorsing signature (they sign the Signature in the clear); a request otherwise fails
+    /// with [`WssError::Encode`]. Default `false`.
+    pub fn encrypt_signature(mut self, on: bool) -> Self {
+        self.encrypt_signature = on;
         self
     }
 

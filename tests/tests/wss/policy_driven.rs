@@ -485,6 +485,15 @@ async fn symmetric_responses_short_of_the_policy_are_refused_naming_the_assertio
             assertion, "sp:RequireSignatureConfirmation",
             "{port}: {cause}"
         );
+        // Its signature in the clear, where a policy wants it encrypted: sp:EncryptSignature.
+        let encrypted = stricter(port, |r| {
+            if let Some(Binding::Symmetric(b)) = r.binding {
+                r.binding = Some(Binding::Symmetric(b.encrypt_signature()));
+            }
+        });
+        let e = x509_refused(port, encrypted, x509_credentials(), |t| t).await;
+        let (assertion, cause) = not_met(e);
+        assert_eq!(assertion, "sp:EncryptSignature", "{port}: {cause}");
     }
 }
 

@@ -181,11 +181,25 @@ fn binding(r: &mut Refusals, policy: &MessagePolicy) -> (Kind, Option<Loc>) {
                     "the Timestamp last with a symmetric binding",
                 );
             }
-            if protection.encrypt_signature {
+            // Encrypted once signed, under the request key; endorsing signatures over an
+            // encrypted one are not written.
+            let endorsed = policy.supporting.iter().any(|s| {
+                matches!(
+                    s.role,
+                    SupportingRole::Endorsing
+                        | SupportingRole::SignedEndorsing
+                        | SupportingRole::EndorsingEncrypted
+                        | SupportingRole::SignedEndorsingEncrypted
+                )
+            });
+            if protection.encrypt_signature
+                && (protection.order == ProtectionOrder::EncryptBeforeSigning || endorsed)
+            {
                 r.add(
                     "EncryptSignature",
                     &signature.loc,
-                    "an encrypted signature with a symmetric binding",
+                    "an encrypted signature with a symmetric binding that encrypts first or \
+                     has endorsing tokens",
                 );
             }
             (Kind::Symmetric, Some(signature.loc.clone()))

@@ -26,6 +26,8 @@ struct Ids {
     encryption_key: String,
     data: String,
     signature: String,
+    /// Of the EncryptedData that replaces the Signature (`sp:EncryptSignature`).
+    signature_data: String,
     body: String,
     username: String,
 }
@@ -74,6 +76,7 @@ impl Outgoing {
             encryption_key: format!("DKE-{s}"),
             data: format!("ED-{s}"),
             signature: format!("SIG-{s}"),
+            signature_data: format!("ESIG-{s}"),
             body: format!("id-{s}"),
             username: format!("UT-{s}"),
         };
@@ -274,11 +277,12 @@ fn security_block(
         }
     }
     let sign_first = b.order == EncryptionOrder::SignThenEncrypt;
-    // The EncryptedKey lists the Body's EncryptedData itself only when the Body is decrypted
-    // with its key directly and before the signature is checked.
-    let listed_inside = b.encrypt_body && sign_first && keys.derived.is_none();
+    let data_ids = decrypted_with_the_key(cfg, b, ids, sign_first)?;
+    // The EncryptedKey lists them itself only when they are decrypted with its key directly
+    // and before the signature is checked.
+    let listed_inside = !data_ids.is_empty() && sign_first && keys.derived.is_none();
     let inside = if listed_inside {
-        vec![ids.data.clone()]
+        data_ids.clone()
     } else {
         Vec::new()
     };
@@ -306,9 +310,9 @@ fn security_block(
             keys.encryption.len(),
         )?;
     }
-    let standalone = b.encrypt_body && !listed_inside;
+    let standalone = !data_ids.is_empty() && !listed_inside;
     if standalone && sign_first {
-        write_reference_list(&mut w, std::slice::from_ref(&ids.data))?;
+        write_reference_list(&mut w, &data_ids)?;
     }
     references.extend(header_digests);
     references.push((ids.body.clone(), body_digest));
@@ -332,7 +336,8 @@ fn security_block(
     }
     w.end_element()?; // KeyInfo
     w.end_element()?; // Signature
-                      // Endorsing signatures over it (WS-SecurityPolicy 1.2 §8.3), each after its token.
+    let signature_end = offset(&mut w)?;
+    // Endorsing signatures over it (WS-SecurityPolicy 1.2 §8.3), each after its token.
     let endorsing_values = super::block::endorse_signature(
         &mut w,
         cfg,
@@ -342,10 +347,74 @@ fn security_block(
         &mut scratch,
     )?;
     if standalone && !sign_first {
-        write_reference_list(&mut w, std::slice::from_ref(&ids.data))?;
+        write_reference_list(&mut w, &data_ids)?;
     }
     w.end_element()?; // Security
-    Ok((w.into_string()?, [vec![value], endorsing_values].concat()))
+    let mut security = w.into_string()?;
+    if b.encrypt_signature {
+        encrypt_signature(&mut security, signature_at..signature_end, enc, ids, keys)?;
+    }
+    Ok((security, [vec![value], endorsing_values].concat()))
+}
+
+/// The Ids of the EncryptedData the service decrypts with the request's key: the Body's
+/// content, the Signature (`sp:EncryptSignature`, which needs signing first and no endorsing
+/// signature).
+fn decrypted_with_the_key(
+    cfg: &WssConfig,
+    b: &SymmetricBinding,
+    ids: &Ids,
+    sign_first: bool,
+) -> Result<Vec<String>, WssError> {
+    if b.encrypt_signature && (!sign_first || !cfg.endorsements().is_empty()) {
+        return Err(WssError::Encode(
+            "an encrypted signature (SymmetricBinding::encrypt_signature) needs \
+             EncryptionOrder::SignThenEncrypt and no endorsing signature"
+                .to_owned(),
+        ));
+    }
+    let mut data_ids = Vec::new();
+    if b.encrypt_body {
+        data_ids.push(ids.data.clone());
+    }
+    if b.encrypt_signature {
+        data_ids.push(ids.signature_data.clone());
+    }
+    Ok(data_ids)
+}
+
+/// Replaces the Signature at `range` of the finished Security block by the EncryptedData the
+/// ReferenceList before it names (`sp:EncryptSignature`), under the request's encryption key.
+fn encrypt_signature(
+    security: &mut String,
+    range: std::ops::Range<usize>,
+    enc: &X509Encryptor,
+    ids: &Ids,
+    keys: &Keys,
+) -> Result<(), WssError> {
+    let signature = security
+        .get(range.clone())
+        .ok_or_else(|| WssError::Encode("the Signature is out of range".to_owned()))?;
+    // Its prefixes declared on it: decrypted, it stands in the Security header again.
+    let name_len = "<ds:Signature".len();
+    let plaintext = format!(
+        "{} xmlns:wsse=\"{WSSE_NS}\" xmlns:wsu=\"{WSU_NS}\"{}",
+        &signature[..name_len],
+        &signature[name_len..]
+    );
+    let key_info = match keys.derived {
+        Some((v, ..)) => StrRef::DerivedKey(&ids.encryption_key, v.dk_value_type()),
+        None => StrRef::EncryptedKey(&ids.key),
+    };
+    let data = enc.encrypted_data(
+        &keys.encryption,
+        plaintext.as_bytes(),
+        &ids.signature_data,
+        true,
+        Some(&key_info),
+    )?;
+    security.replace_range(range, &data);
+    Ok(())
 }
 
 /// A `wsc:DerivedKeyToken` (WS-SecureConversation 1.3 §7) of `version` with `wsu:Id` `id`: a
