@@ -47,6 +47,7 @@ impl Default for Settings {
             soap_headers: Vec::new(),
             understood: Vec::new(),
             layers: Vec::new(),
+            deadline: None,
         }
     }
 }
@@ -68,8 +69,11 @@ pub struct ClientBuilder {
 }
 
 impl ClientBuilder {
-    /// Sends every request through `transport` instead of the default reqwest transport (settings of
-    /// the default transport, such as [`timeout`](Self::timeout), then do not apply).
+    /// Sends every request through `transport` instead of the default reqwest transport. The
+    /// default transport's own settings (TLS, HTTP authentication,
+    /// [`connect_timeout`](Self::connect_timeout), [`read_timeout`](Self::read_timeout)) do not
+    /// apply to it: [`build`](Self::build) fails when one is set. [`timeout`](Self::timeout)
+    /// holds around it.
     pub fn transport(mut self, transport: Arc<dyn Transport>) -> Self {
         self.transport = Some(transport);
         self
@@ -233,18 +237,38 @@ impl ClientBuilder {
         self
     }
 
-    /// Whole-request timeout of the default transport (default 60 s).
-    #[cfg(feature = "reqwest")]
+    /// The whole-exchange timeout of every call: from handing the request to the transport to
+    /// the response's last byte (connecting, sending, waiting, reading), on every transport: the
+    /// default one (also its own request timeout; default 60 s there), the hyper one, a custom
+    /// [`transport`](Self::transport). When it expires the exchange is abandoned (its
+    /// connection dropped) and the call fails with [`Error::Transport`] of kind
+    /// [`Timeout`](crate::error::TransportErrorKind::Timeout). Nothing is retried.
+    #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
     pub fn timeout(mut self, t: std::time::Duration) -> Self {
-        self.reqwest = self.reqwest.timeout(Some(t));
+        self.settings.deadline = Some(t);
+        #[cfg(feature = "reqwest")]
+        {
+            self.reqwest = self.reqwest.timeout(Some(t));
+        }
         self
     }
 
-    /// Connect timeout of the default transport (default 10 s).
+    /// Connect timeout of the default transport (default 10 s): a TCP and TLS connection not
+    /// made in time fails the call with kind [`Timeout`](crate::error::TransportErrorKind::Timeout)
+    /// or [`Connect`](crate::error::TransportErrorKind::Connect). With a custom
+    /// [`transport`](Self::transport), which would not apply it, [`build`](Self::build) fails.
     #[cfg(feature = "reqwest")]
-    pub fn connect_timeout(mut self, t: std::time::Duration) -> Self {
-        self.reqwest = self.reqwest.connect_timeout(Some(t));
-        self
+    pub fn connect_timeout(self, t: std::time::Duration) -> Self {
+        self.transport_option("connect_timeout", |b| b.connect_timeout(Some(t)))
+    }
+
+    /// Read-idle timeout of the default transport (default none): a response that sends no byte
+    /// for `t` (before its headers or in its body) fails the call with kind
+    /// [`Timeout`](crate::error::TransportErrorKind::Timeout), however long the whole exchange
+    /// may take. With a custom [`transport`](Self::transport) [`build`](Self::build) fails.
+    #[cfg(feature = "reqwest")]
+    pub fn read_timeout(self, t: std::time::Duration) -> Self {
+        self.transport_option("read_timeout", |b| b.read_timeout(Some(t)))
     }
 
     /// Answers the server's HTTP authentication challenges (`401`) on the default transport with

@@ -98,11 +98,21 @@ impl Client {
             body,
             max_response_bytes: inner.settings.max_response_bytes,
         };
-        let resp = inner
-            .transport
-            .send(request)
-            .instrument(span.clone())
-            .await?;
+        let send = inner.transport.send(request).instrument(span.clone());
+        #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
+        let resp = match inner.settings.deadline {
+            Some(d) => tokio::time::timeout(d, send).await.map_err(|_| {
+                crate::error::TransportError::new(
+                    crate::error::TransportErrorKind::Timeout,
+                    inner.endpoint.clone(),
+                    format!("no complete response within {d:?} (ClientBuilder::timeout)"),
+                    None,
+                )
+            })??,
+            None => send.await?,
+        };
+        #[cfg(not(any(feature = "reqwest", feature = "hyper", feature = "blocking")))]
+        let resp = send.await?;
         span.record("status", resp.status);
         tracing::debug!(
             parent: &span,

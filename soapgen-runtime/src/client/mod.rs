@@ -59,6 +59,13 @@ struct Settings {
     understood: Vec<(String, String)>,
     /// The message layers of every call, in order (see `ClientBuilder::layer`).
     layers: Vec<Arc<dyn MessageLayer>>,
+    /// The whole-exchange deadline around the transport, on every transport (see
+    /// `ClientBuilder::timeout`; without a timer, as without tokio, none).
+    #[cfg_attr(
+        not(any(feature = "reqwest", feature = "hyper", feature = "blocking")),
+        allow(dead_code)
+    )]
+    deadline: Option<std::time::Duration>,
 }
 
 /// A SOAP client for one endpoint: cheap to clone (an `Arc`), safe to share across tasks; clones share

@@ -41,6 +41,7 @@ pub struct ReqwestTransportBuilder {
     trust_anchors: TrustAnchors,
     built_in_roots: bool,
     auth: Option<HttpAuth>,
+    read_timeout: Option<std::time::Duration>,
 }
 
 impl Default for ReqwestTransportBuilder {
@@ -56,12 +57,21 @@ impl Default for ReqwestTransportBuilder {
             trust_anchors: TrustAnchors::default(),
             built_in_roots: true,
             auth: None,
+            read_timeout: None,
         }
     }
 }
 
 impl ReqwestTransportBuilder {
     timeout_setters!();
+
+    /// Read-idle timeout (default none): a response that sends no byte for `t`, before its
+    /// headers or within its body, fails with kind
+    /// [`Timeout`](crate::error::TransportErrorKind::Timeout).
+    pub fn read_timeout(mut self, t: Option<std::time::Duration>) -> Self {
+        self.read_timeout = t;
+        self
+    }
 
     /// Keep cookies the server sets and send them back (default on; sessions of stateful services).
     pub fn cookies(mut self, on: bool) -> Self {
@@ -171,6 +181,9 @@ impl ReqwestTransportBuilder {
         }
         if let Some(t) = self.timeouts.connect {
             b = b.connect_timeout(t);
+        }
+        if let Some(t) = self.read_timeout {
+            b = b.read_timeout(t);
         }
         if !self.proxy_from_env {
             b = b.no_proxy();

@@ -4,9 +4,12 @@
 //!   and `soapgen fetch`);
 //! - [`addressing`]: WS-Addressing and SOAP headers both ways, `#[soap_client]` route;
 //! - [`addressing_wsdl`]: WS-Addressing turned on by the WSDL;
-//! - [`layer`]: a message layer of the test's own, registered with one line.
+//! - [`layer`]: a message layer of the test's own, registered with one line;
+//! - [`faults`]: a server that stalls, truncates, closes or refuses: timeouts on every
+//!   transport, typed errors, one request each.
 
 mod addressing;
 mod addressing_wsdl;
+mod faults;
 mod http_auth;
 mod layer;

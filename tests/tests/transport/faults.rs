@@ -1,0 +1,252 @@
+//! What a server that misbehaves does to a call: a loopback HTTP server of the test's own (tokio)
+//! that stalls, resets, truncates or refuses, and counts the requests it reads. Each call ends in
+//! the documented typed error, well within its timeout plus a margin (these machines are shared:
+//! the margin is generous, the point is that nothing hangs), and the server saw exactly one
+//! request: nothing is retried.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use soapgen_runtime::error::TransportErrorKind;
+use soapgen_runtime::transport::{HyperTransport, ReqwestTransport};
+use soapgen_runtime::{soap_client, Client, Error};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+#[soap_client(namespace = "urn:soapgen:faults", soap = "1.1")]
+pub trait Faulty {
+    #[soap(action = "urn:soapgen:faults#echo", result = "text")]
+    async fn echo(&self, text: String) -> Result<String, Error>;
+}
+
+/// What the server does once it has read a request.
+#[derive(Debug, Clone, Copy)]
+enum Misbehaviour {
+    /// Never answers.
+    Stall,
+    /// Answers the status line and headers, promises a body, sends part of it, then stalls.
+    StallMidBody,
+    /// Answers part of a promised body and closes the connection.
+    Truncate,
+    /// Closes the connection without a byte.
+    Close,
+    /// `503 Service Unavailable` with `Retry-After`.
+    Unavailable,
+}
+
+/// A server on 127.0.0.1 that behaves as `how`; its URL, and how many requests it has read.
+async fn server(how: Misbehaviour) -> (String, Arc<AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}/faults", listener.local_addr().expect("address"));
+    let requests = Arc::new(AtomicUsize::new(0));
+    let counted = requests.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            let counted = counted.clone();
+            tokio::spawn(async move {
+                // The whole request: its headers, then the body its Content-Length announces.
+                let mut read = Vec::new();
+                let mut buf = [0u8; 4096];
+                loop {
+                    let Ok(n) = socket.read(&mut buf).await else {
+                        return;
+                    };
+                    if n == 0 {
+                        return;
+                    }
+                    read.extend_from_slice(&buf[..n]);
+                    let text = String::from_utf8_lossy(&read);
+                    if let Some(end) = text.find("\r\n\r\n") {
+                        let length = text[..end]
+                            .lines()
+                            .find_map(|l| {
+                                l.to_ascii_lowercase()
+                                    .strip_prefix("content-length:")
+                                    .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                            })
+                            .unwrap_or(0);
+                        if read.len() >= end + 4 + length {
+                            break;
+                        }
+                    }
+                }
+                counted.fetch_add(1, Ordering::SeqCst);
+                let stall = || tokio::time::sleep(Duration::from_secs(3600));
+                match how {
+                    Misbehaviour::Stall => stall().await,
+                    Misbehaviour::StallMidBody => {
+                        let _ = socket
+                            .write_all(
+                                b"HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: 500\r\n\r\n<soap:Env",
+                            )
+                            .await;
+                        stall().await;
+                    }
+                    Misbehaviour::Truncate => {
+                        let _ = socket
+                            .write_all(
+                                b"HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: 500\r\n\r\n<soap:Env",
+                            )
+                            .await;
+                    }
+                    Misbehaviour::Close => {}
+                    Misbehaviour::Unavailable => {
+                        let _ = socket
+                            .write_all(
+                                b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 120\r\nContent-Type: text/plain\r\nContent-Length: 11\r\n\r\nunavailable",
+                            )
+                            .await;
+                    }
+                }
+            });
+        }
+    });
+    (url, requests)
+}
+
+/// The transport error of `result`, failing the test otherwise.
+fn transport_kind<T: std::fmt::Debug>(result: Result<T, Error>) -> TransportErrorKind {
+    match result {
+        Err(Error::Transport(t)) => t.kind,
+        other => panic!("expected a transport error, got {other:?}"),
+    }
+}
+
+/// A margin over a timeout for a shared, noisy machine: what matters is that the call ends.
+const MARGIN: Duration = Duration::from_secs(5);
+
+#[tokio::test]
+async fn a_server_that_never_answers_times_out_on_every_transport() {
+    let timeout = Duration::from_millis(400);
+    let (url, requests) = server(Misbehaviour::Stall).await;
+    // The default transport; the hyper transport and a custom one with no timeout of their own:
+    // ClientBuilder::timeout holds around them too.
+    let hyper = HyperTransport::builder().timeout(None).build();
+    let reqwest = ReqwestTransport::builder()
+        .timeout(None)
+        .build()
+        .expect("reqwest transport");
+    let clients = [
+        ("default", Client::builder(&url).timeout(timeout).build()),
+        (
+            "hyper",
+            Client::builder(&url)
+                .transport(Arc::new(hyper))
+                .timeout(timeout)
+                .build(),
+        ),
+        (
+            "custom",
+            Client::builder(&url)
+                .transport(Arc::new(reqwest))
+                .timeout(timeout)
+                .build(),
+        ),
+    ];
+    for (i, (name, client)) in clients.into_iter().enumerate() {
+        let client = FaultyClient::from_client(client.expect("client"));
+        let started = Instant::now();
+        let kind = transport_kind(client.echo("x".into()).await);
+        assert_eq!(kind, TransportErrorKind::Timeout, "{name}");
+        assert!(
+            started.elapsed() < timeout + MARGIN,
+            "{name}: {:?}",
+            started.elapsed()
+        );
+        assert_eq!(
+            requests.load(Ordering::SeqCst),
+            i + 1,
+            "{name}: one request each"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_body_that_stops_coming_times_out_by_the_read_idle_timeout() {
+    let (url, requests) = server(Misbehaviour::StallMidBody).await;
+    let client = Client::builder(&url)
+        .read_timeout(Duration::from_millis(400))
+        .timeout(Duration::from_secs(600))
+        .build()
+        .expect("client");
+    let started = Instant::now();
+    let kind = transport_kind(FaultyClient::from_client(client).echo("x".into()).await);
+    assert_eq!(kind, TransportErrorKind::Timeout);
+    assert!(started.elapsed() < Duration::from_millis(400) + MARGIN);
+    assert_eq!(requests.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_truncated_body_or_a_closed_connection_is_a_transport_error_not_a_retry() {
+    for how in [Misbehaviour::Truncate, Misbehaviour::Close] {
+        let (url, requests) = server(how).await;
+        let client = Client::builder(&url)
+            .timeout(Duration::from_secs(30))
+            .build()
+            .expect("client");
+        let started = Instant::now();
+        let kind = transport_kind(FaultyClient::from_client(client).echo("x".into()).await);
+        assert_ne!(
+            kind,
+            TransportErrorKind::Timeout,
+            "{how:?}: it ends at once"
+        );
+        assert!(
+            started.elapsed() < MARGIN,
+            "{how:?}: {:?}",
+            started.elapsed()
+        );
+        assert_eq!(requests.load(Ordering::SeqCst), 1, "{how:?}: not retried");
+    }
+}
+
+#[tokio::test]
+async fn a_503_is_one_request_and_an_error_naming_the_status() {
+    let (url, requests) = server(Misbehaviour::Unavailable).await;
+    let client = Client::builder(&url).build().expect("client");
+    let e = FaultyClient::from_client(client)
+        .echo("x".into())
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("503"), "{e}");
+    assert_eq!(requests.load(Ordering::SeqCst), 1, "not retried");
+}
+
+#[tokio::test]
+async fn a_refused_connection_fails_at_once() {
+    // A port nothing listens on: bound, then closed.
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}/faults", listener.local_addr().expect("address"));
+    drop(listener);
+    let client = Client::builder(&url).build().expect("client");
+    let started = Instant::now();
+    let kind = transport_kind(FaultyClient::from_client(client).echo("x".into()).await);
+    assert_eq!(kind, TransportErrorKind::Connect);
+    assert!(started.elapsed() < MARGIN);
+}
+
+#[test]
+fn timeouts_a_custom_transport_would_not_apply_are_refused_at_build() {
+    let custom = || Arc::new(ReqwestTransport::new().expect("transport"));
+    for (name, builder) in [
+        (
+            "connect_timeout",
+            Client::builder("http://127.0.0.1:9/")
+                .transport(custom())
+                .connect_timeout(Duration::from_secs(1)),
+        ),
+        (
+            "read_timeout",
+            Client::builder("http://127.0.0.1:9/")
+                .transport(custom())
+                .read_timeout(Duration::from_secs(1)),
+        ),
+    ] {
+        let e = builder.build().unwrap_err();
+        assert!(e.to_string().contains(name), "{e}");
+    }
+}
