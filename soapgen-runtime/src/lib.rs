@@ -103,6 +103,8 @@ pub mod xml;
 #[path = "private.rs"]
 pub mod __private;
 
+#[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
+pub use client::Retry;
 pub use client::{Call, Client, ClientBuilder, WithResponse, DEFAULT_MAX_RESPONSE_BYTES};
 pub use error::{DecodeError, EncodeError, Error, TransportError, ValueError};
 pub use fault::{Fault, FaultError};

@@ -48,6 +48,8 @@ impl Default for Settings {
             understood: Vec::new(),
             layers: Vec::new(),
             deadline: None,
+            #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
+            retry: None,
         }
     }
 }
@@ -250,6 +252,16 @@ impl ClientBuilder {
         {
             self.reqwest = self.reqwest.timeout(Some(t));
         }
+        self
+    }
+
+    /// Tries a call again as `retry` says (default: never, a SOAP call not being idempotent):
+    /// after a connection that could not be made, a `502`/`503`/`504` (its `Retry-After`
+    /// honoured), and, if asked, a timeout; each attempt a new exchange, with a fresh Timestamp,
+    /// Nonce and MessageID from the message layers. See [`Retry`](super::Retry).
+    #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
+    pub fn retry(mut self, retry: super::Retry) -> Self {
+        self.settings.retry = Some(retry);
         self
     }
 

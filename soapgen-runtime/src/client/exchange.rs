@@ -48,12 +48,44 @@ impl Client {
     }
 
     /// Sends `request` for `op` and reads the whole HTTP response: the one non-generic exchange
-    /// of every call, run anew for each attempt.
+    /// of every call, run anew for each attempt the client's `Retry` allows.
     pub(crate) async fn exchange(
         &self,
         op: &Operation,
         request: &Request,
     ) -> Result<Exchanged, Error> {
+        #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
+        if let Some(retry) = &self.inner.settings.retry {
+            let first = Instant::now();
+            let mut attempt = 1;
+            loop {
+                let (message, layers) = self.envelope(op, request)?;
+                let outcome = self.post(op, message).await;
+                let wait = match &outcome {
+                    Ok(r) => retry.after_status(attempt, r.status, r.header("retry-after")),
+                    Err(Error::Transport(t)) => retry.after_error(attempt, t.kind),
+                    Err(_) => None,
+                };
+                match wait {
+                    Some(wait) if retry.within_total(first.elapsed(), wait) => {
+                        tracing::debug!(
+                            operation = op.name,
+                            attempt,
+                            wait_ms = wait.as_millis() as u64,
+                            "trying the call again"
+                        );
+                        tokio::time::sleep(wait).await;
+                        attempt += 1;
+                    }
+                    _ => {
+                        return Ok(Exchanged {
+                            response: outcome?,
+                            layers,
+                        })
+                    }
+                }
+            }
+        }
         let (message, layers) = self.envelope(op, request)?;
         let response = self.post(op, message).await?;
         Ok(Exchanged { response, layers })

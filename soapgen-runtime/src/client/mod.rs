@@ -17,12 +17,16 @@ mod builder;
 mod call;
 mod exchange;
 mod response;
+#[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
+mod retry;
 mod shape;
 
 use std::sync::Arc;
 
 pub use builder::ClientBuilder;
 pub use call::{send, Call, WithResponse};
+#[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
+pub use retry::Retry;
 pub use shape::{result, Decoder, ResponseContext, ResponseShape};
 
 use crate::error::EncodeError;
@@ -66,6 +70,9 @@ struct Settings {
         allow(dead_code)
     )]
     deadline: Option<std::time::Duration>,
+    /// When a call is tried again (see `ClientBuilder::retry`); never when `None`.
+    #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
+    retry: Option<retry::Retry>,
 }
 
 /// A SOAP client for one endpoint: cheap to clone (an `Arc`), safe to share across tasks; clones share

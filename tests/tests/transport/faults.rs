@@ -31,15 +31,46 @@ enum Misbehaviour {
     Truncate,
     /// Closes the connection without a byte.
     Close,
-    /// `503 Service Unavailable` with `Retry-After`.
+    /// `503 Service Unavailable` with `Retry-After: 120`.
     Unavailable,
+    /// `503` with `Retry-After: 1` to the first request, the echo to the others.
+    UnavailableOnce,
+}
+
+/// The echo the server answers to `request`: related to its WS-Addressing MessageID, if it has
+/// one.
+fn echo_for(request: &str) -> String {
+    let header = request
+        .find("MessageID>")
+        .map(|at| {
+            let id = &request[at + "MessageID>".len()..];
+            let id = &id[..id.find('<').unwrap_or(id.len())];
+            format!(
+                r#"<soap:Header><wsa:RelatesTo xmlns:wsa="http://www.w3.org/2005/08/addressing">{id}</wsa:RelatesTo></soap:Header>"#
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        r#"<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">{header}<soap:Body><f:echoResponse xmlns:f="urn:soapgen:faults"><f:text>back</f:text></f:echoResponse></soap:Body></soap:Envelope>"#
+    )
 }
 
 /// A server on 127.0.0.1 that behaves as `how`; its URL, and how many requests it has read.
 async fn server(how: Misbehaviour) -> (String, Arc<AtomicUsize>) {
+    let (url, requests, _) = recording_server(how).await;
+    (url, requests)
+}
+
+/// Each request's text, as the server read it.
+type Bodies = Arc<std::sync::Mutex<Vec<String>>>;
+
+/// [`server`], also keeping each request it read.
+async fn recording_server(how: Misbehaviour) -> (String, Arc<AtomicUsize>, Bodies) {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let url = format!("http://{}/faults", listener.local_addr().expect("address"));
     let requests = Arc::new(AtomicUsize::new(0));
+    let bodies: Bodies = Arc::default();
+    let kept = bodies.clone();
     let counted = requests.clone();
     tokio::spawn(async move {
         loop {
@@ -47,6 +78,7 @@ async fn server(how: Misbehaviour) -> (String, Arc<AtomicUsize>) {
                 return;
             };
             let counted = counted.clone();
+            let kept = kept.clone();
             tokio::spawn(async move {
                 // The whole request: its headers, then the body its Content-Length announces.
                 let mut read = Vec::new();
@@ -74,7 +106,10 @@ async fn server(how: Misbehaviour) -> (String, Arc<AtomicUsize>) {
                         }
                     }
                 }
-                counted.fetch_add(1, Ordering::SeqCst);
+                let n = counted.fetch_add(1, Ordering::SeqCst);
+                kept.lock()
+                    .expect("bodies")
+                    .push(String::from_utf8_lossy(&read).into_owned());
                 let stall = || tokio::time::sleep(Duration::from_secs(3600));
                 match how {
                     Misbehaviour::Stall => stall().await,
@@ -101,11 +136,27 @@ async fn server(how: Misbehaviour) -> (String, Arc<AtomicUsize>) {
                             )
                             .await;
                     }
+                    Misbehaviour::UnavailableOnce if n == 0 => {
+                        let _ = socket
+                            .write_all(
+                                b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Type: text/plain\r\nContent-Length: 11\r\nConnection: close\r\n\r\nunavailable",
+                            )
+                            .await;
+                    }
+                    Misbehaviour::UnavailableOnce => {
+                        let body = echo_for(&String::from_utf8_lossy(&read));
+                        let head = format!(
+                            "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: {}\r\n\r\n",
+                            body.len()
+                        );
+                        let _ = socket.write_all(head.as_bytes()).await;
+                        let _ = socket.write_all(body.as_bytes()).await;
+                    }
                 }
             });
         }
     });
-    (url, requests)
+    (url, requests, bodies)
 }
 
 /// The transport error of `result`, failing the test otherwise.
@@ -249,4 +300,83 @@ fn timeouts_a_custom_transport_would_not_apply_are_refused_at_build() {
         let e = builder.build().unwrap_err();
         assert!(e.to_string().contains(name), "{e}");
     }
+}
+
+#[tokio::test]
+async fn retries_are_asked_for_and_each_attempt_is_a_new_message() {
+    use soapgen_runtime::addressing::{Addressing, AddressingVersion};
+    use soapgen_runtime::Retry;
+    // Without a Retry, the 503 is the answer.
+    let (url, requests) = server(Misbehaviour::UnavailableOnce).await;
+    let client = Client::builder(&url).build().expect("client");
+    let e = FaultyClient::from_client(client)
+        .echo("x".into())
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("503"), "{e}");
+    assert_eq!(requests.load(Ordering::SeqCst), 1);
+    // With one, the second attempt after the Retry-After second answers; each attempt is
+    // addressed anew (its own MessageID).
+    let (url, requests, bodies) = recording_server(Misbehaviour::UnavailableOnce).await;
+    let client = Client::builder(&url)
+        .addressing(Addressing::on(AddressingVersion::W3C).check_reply_action(false))
+        .retry(Retry::new(3))
+        .build()
+        .expect("client");
+    let started = Instant::now();
+    let answer = FaultyClient::from_client(client).echo("x".into()).await;
+    assert_eq!(answer.expect("the second attempt"), "back");
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "Retry-After honoured"
+    );
+    assert_eq!(requests.load(Ordering::SeqCst), 2);
+    let ids: Vec<String> = bodies
+        .lock()
+        .expect("bodies")
+        .iter()
+        .map(|b| {
+            let at = b.find("MessageID>").expect("a MessageID") + "MessageID>".len();
+            b[at..at + 45].to_owned()
+        })
+        .collect();
+    assert_ne!(ids[0], ids[1], "{ids:?}");
+    // A Retry-After longer than the longest wait ends the retries; the attempts are counted.
+    let (url, requests) = server(Misbehaviour::Unavailable).await;
+    let client = Client::builder(&url)
+        .retry(Retry::new(3))
+        .build()
+        .expect("client");
+    let e = FaultyClient::from_client(client)
+        .echo("x".into())
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("503"), "{e}");
+    assert_eq!(
+        requests.load(Ordering::SeqCst),
+        1,
+        "120 s is longer than 30 s"
+    );
+    // A stalled server is not tried again unless asked: the request may have been processed.
+    let (url, requests) = server(Misbehaviour::Stall).await;
+    let client = Client::builder(&url)
+        .timeout(Duration::from_millis(300))
+        .retry(Retry::new(3).backoff(Duration::from_millis(10), Duration::from_millis(20)))
+        .build()
+        .expect("client");
+    let kind = transport_kind(FaultyClient::from_client(client).echo("x".into()).await);
+    assert_eq!(kind, TransportErrorKind::Timeout);
+    assert_eq!(requests.load(Ordering::SeqCst), 1);
+    let client = Client::builder(&url)
+        .timeout(Duration::from_millis(300))
+        .retry(
+            Retry::new(3)
+                .backoff(Duration::from_millis(10), Duration::from_millis(20))
+                .timeouts(true),
+        )
+        .build()
+        .expect("client");
+    let kind = transport_kind(FaultyClient::from_client(client).echo("x".into()).await);
+    assert_eq!(kind, TransportErrorKind::Timeout);
+    assert_eq!(requests.load(Ordering::SeqCst), 4, "1 before, 3 now");
 }
