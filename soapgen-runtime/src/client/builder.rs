@@ -274,6 +274,17 @@ impl ClientBuilder {
         self.transport_option("connect_timeout", |b| b.connect_timeout(Some(t)))
     }
 
+    /// Sends every request of the default transport through `proxy` (HTTP, `CONNECT` for
+    /// `https://` endpoints, Basic proxy authentication), instead of the proxies of
+    /// `HTTP_PROXY`/`HTTPS_PROXY`/`NO_PROXY` it uses by default. With a custom
+    /// [`transport`](Self::transport) [`build`](Self::build) fails. An invalid proxy URL fails
+    /// `build` with kind [`Request`](crate::error::TransportErrorKind::Request); a proxy that
+    /// refuses the request answers it (a `407` without credentials is [`Error::Http`]).
+    #[cfg(feature = "reqwest")]
+    pub fn proxy(self, proxy: crate::transport::Proxy) -> Self {
+        self.transport_option("proxy", |b| b.proxy(proxy))
+    }
+
     /// Read-idle timeout of the default transport (default none): a response that sends no byte
     /// for `t` (before its headers or in its body) fails the call with kind
     /// [`Timeout`](crate::error::TransportErrorKind::Timeout), however long the whole exchange

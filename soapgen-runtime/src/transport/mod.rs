@@ -34,7 +34,7 @@ macro_rules! timeout_setters {
 mod reqwest_impl;
 
 #[cfg(feature = "reqwest")]
-pub use reqwest_impl::{ReqwestTransport, ReqwestTransportBuilder};
+pub use reqwest_impl::{Proxy, ReqwestTransport, ReqwestTransportBuilder};
 
 #[cfg(feature = "reqwest")]
 pub mod auth;

@@ -42,6 +42,42 @@ pub struct ReqwestTransportBuilder {
     built_in_roots: bool,
     auth: Option<HttpAuth>,
     read_timeout: Option<std::time::Duration>,
+    proxy: Option<Proxy>,
+}
+
+/// An HTTP proxy every request goes through ([`ReqwestTransportBuilder::proxy`],
+/// [`ClientBuilder::proxy`](crate::ClientBuilder::proxy)): `http://` endpoints by an
+/// absolute-form request to it (RFC 9112 §3.2.2), `https://` ones through a `CONNECT` tunnel
+/// (RFC 9110 §9.3.6), with Basic proxy authentication (RFC 9110 §11.7.1) when given.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Proxy {
+    url: String,
+    basic: Option<(String, String)>,
+}
+
+impl Proxy {
+    /// The proxy at `url` (`http://host:port`; checked when the transport is built).
+    pub fn new(url: impl Into<String>) -> Self {
+        Proxy {
+            url: url.into(),
+            basic: None,
+        }
+    }
+
+    /// Authenticates to the proxy with Basic credentials (`Proxy-Authorization`).
+    pub fn basic_auth(mut self, user: &str, password: &str) -> Self {
+        self.basic = Some((user.to_owned(), password.to_owned()));
+        self
+    }
+}
+
+impl std::fmt::Debug for Proxy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Proxy")
+            .field("url", &self.url)
+            .field("user", &self.basic.as_ref().map(|(u, _)| u))
+            .finish()
+    }
 }
 
 impl Default for ReqwestTransportBuilder {
@@ -58,6 +94,7 @@ impl Default for ReqwestTransportBuilder {
             built_in_roots: true,
             auth: None,
             read_timeout: None,
+            proxy: None,
         }
     }
 }
@@ -85,9 +122,16 @@ impl ReqwestTransportBuilder {
         self
     }
 
-    /// Use proxies from `HTTP_PROXY`/`HTTPS_PROXY`/`NO_PROXY` (default on).
+    /// Use proxies from `HTTP_PROXY`/`HTTPS_PROXY`/`NO_PROXY` (default on; a
+    /// [`proxy`](Self::proxy) given replaces them).
     pub fn proxy_from_env(mut self, on: bool) -> Self {
         self.proxy_from_env = on;
+        self
+    }
+
+    /// Sends every request through `proxy`, whatever the environment says.
+    pub fn proxy(mut self, proxy: Proxy) -> Self {
+        self.proxy = Some(proxy);
         self
     }
 
@@ -185,8 +229,23 @@ impl ReqwestTransportBuilder {
         if let Some(t) = self.read_timeout {
             b = b.read_timeout(t);
         }
-        if !self.proxy_from_env {
-            b = b.no_proxy();
+        match &self.proxy {
+            Some(p) => {
+                let mut proxy = reqwest::Proxy::all(p.url.as_str()).map_err(|e| {
+                    TransportError::new(
+                        TransportErrorKind::Request,
+                        p.url.clone(),
+                        format!("invalid proxy URL: {e}"),
+                        None,
+                    )
+                })?;
+                if let Some((user, password)) = &p.basic {
+                    proxy = proxy.basic_auth(user, password);
+                }
+                b = b.no_proxy().proxy(proxy);
+            }
+            None if !self.proxy_from_env => b = b.no_proxy(),
+            None => {}
         }
         let client = b.build().map_err(|e| map_error(e, ""))?;
         let auth = self.auth.map(|a| {

@@ -6,10 +6,12 @@
 //! - [`addressing_wsdl`]: WS-Addressing turned on by the WSDL;
 //! - [`layer`]: a message layer of the test's own, registered with one line;
 //! - [`faults`]: a server that stalls, truncates, closes or refuses: timeouts on every
-//!   transport, typed errors, one request each.
+//!   transport, typed errors, one request each, retries only when asked;
+//! - [`proxy`]: calls through an HTTP proxy with Basic authentication, `CONNECT` for https.
 
 mod addressing;
 mod addressing_wsdl;
 mod faults;
 mod http_auth;
 mod layer;
+mod proxy;
