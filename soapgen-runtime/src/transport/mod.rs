@@ -56,6 +56,12 @@ mod hyper_impl;
 #[cfg(feature = "hyper")]
 pub use hyper_impl::{HyperTransport, HyperTransportBuilder};
 
+#[cfg(feature = "tower")]
+mod tower_impl;
+
+#[cfg(feature = "tower")]
+pub use tower_impl::{TowerTransport, TransportService};
+
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;

@@ -380,3 +380,86 @@ async fn retries_are_asked_for_and_each_attempt_is_a_new_message() {
     assert_eq!(kind, TransportErrorKind::Timeout);
     assert_eq!(requests.load(Ordering::SeqCst), 4, "1 before, 3 now");
 }
+
+/// A server that answers the echo after `delay`, and the most requests it held at once.
+async fn slow_server(delay: Duration) -> (String, Arc<AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}/slow", listener.local_addr().expect("address"));
+    let (now, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let seen = most.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            let (now, most) = (now.clone(), seen.clone());
+            tokio::spawn(async move {
+                let mut buf = [0u8; 8192];
+                loop {
+                    // One request per read on this loopback (small bodies): answer each.
+                    match socket.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(_) => {}
+                    }
+                    let held = now.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(held, Ordering::SeqCst);
+                    tokio::time::sleep(delay).await;
+                    now.fetch_sub(1, Ordering::SeqCst);
+                    let body = echo_for("");
+                    let head = format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: {}\r\n\r\n",
+                        body.len()
+                    );
+                    let _ = socket.write_all(head.as_bytes()).await;
+                    let _ = socket.write_all(body.as_bytes()).await;
+                }
+            });
+        }
+    });
+    (url, most)
+}
+
+#[tokio::test]
+async fn tower_layers_around_the_transport_limit_and_time_the_calls() {
+    use soapgen_runtime::transport::{TowerTransport, TransportService};
+    use tower::ServiceBuilder;
+    let (url, most) = slow_server(Duration::from_millis(150)).await;
+    let inner = || {
+        TransportService::new(Arc::new(
+            ReqwestTransport::builder()
+                .timeout(None)
+                .build()
+                .expect("transport"),
+        ))
+    };
+    // At most one call at a time, whatever the callers do.
+    let limited = ServiceBuilder::new().concurrency_limit(1).service(inner());
+    let client = FaultyClient::from_client(
+        Client::builder(&url)
+            .transport(Arc::new(TowerTransport::new(limited)))
+            .build()
+            .expect("client"),
+    );
+    let calls = (0..4).map(|_| {
+        let c = client.clone();
+        tokio::spawn(async move { c.echo("x".into()).await })
+    });
+    for call in calls {
+        assert_eq!(call.await.expect("task").expect("echo"), "back");
+    }
+    assert_eq!(most.load(Ordering::SeqCst), 1, "one at a time");
+    // Tower's timeout is a transport timeout.
+    let timed = ServiceBuilder::new()
+        .timeout(Duration::from_millis(50))
+        .service(inner());
+    let client = FaultyClient::from_client(
+        Client::builder(&url)
+            .transport(Arc::new(TowerTransport::new(timed)))
+            .build()
+            .expect("client"),
+    );
+    assert_eq!(
+        transport_kind(client.echo("x".into()).await),
+        TransportErrorKind::Timeout
+    );
+}
