@@ -143,17 +143,7 @@ impl Outgoing {
             let plaintext = envelope.get(start..end).ok_or_else(|| {
                 WssError::Encode("the Body to encrypt is out of range".to_owned())
             })?;
-            let key_info = match keys.derived {
-                Some((v, ..)) => StrRef::DerivedKey(&ids.encryption_key, v.dk_value_type()),
-                None => StrRef::EncryptedKey(&ids.key),
-            };
-            let data = enc.encrypted_data(
-                &keys.encryption,
-                plaintext.as_bytes(),
-                &ids.data,
-                false,
-                Some(&key_info),
-            )?;
+            let data = encrypted_under(&enc, &keys, &ids, plaintext, &ids.data, false)?;
             let tail = envelope.get(end..).unwrap_or_default().to_owned();
             envelope.truncate(start);
             envelope.push_str(&data);
@@ -402,19 +392,33 @@ fn encrypt_signature(
         &signature[..name_len],
         &signature[name_len..]
     );
+    let data = encrypted_under(enc, keys, ids, &plaintext, &ids.signature_data, true)?;
+    security.replace_range(range, &data);
+    Ok(())
+}
+
+/// `plaintext` as an `xenc:EncryptedData` (`Type` Element when `element`, else Content) with
+/// Id `data_id`, under the request's encryption key, its KeyInfo naming that key (the
+/// EncryptedKey, or the DerivedKeyToken derived from it).
+fn encrypted_under(
+    enc: &X509Encryptor,
+    keys: &Keys,
+    ids: &Ids,
+    plaintext: &str,
+    data_id: &str,
+    element: bool,
+) -> Result<String, WssError> {
     let key_info = match keys.derived {
         Some((v, ..)) => StrRef::DerivedKey(&ids.encryption_key, v.dk_value_type()),
         None => StrRef::EncryptedKey(&ids.key),
     };
-    let data = enc.encrypted_data(
+    enc.encrypted_data(
         &keys.encryption,
         plaintext.as_bytes(),
-        &ids.signature_data,
-        true,
+        data_id,
+        element,
         Some(&key_info),
-    )?;
-    security.replace_range(range, &data);
-    Ok(())
+    )
 }
 
 /// A `wsc:DerivedKeyToken` (WS-SecureConversation 1.3 §7) of `version` with `wsu:Id` `id`: a
