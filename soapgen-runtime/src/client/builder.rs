@@ -188,10 +188,14 @@ impl ClientBuilder {
     /// WS-Security for every call (feature `wss`): each request gets a `wsse:Security` header
     /// made from `cfg` (UsernameToken, Timestamp, signature, encryption; WSS 1.1 §5), first in
     /// the `Header`, and each response must meet its inbound policy, else
-    /// [`Error::Security`]. See [`crate::wss`].
+    /// [`Error::Security`]. See [`crate::wss`]. Replaces a
+    /// [`security_policy`](Self::security_policy) given before, with what its credentials
+    /// lacked (the HTTP authentication it set stays).
     #[cfg(feature = "wss")]
     pub fn wss(mut self, cfg: crate::wss::WssConfig) -> Self {
         self.layers.security = Some(Arc::new(cfg));
+        self.layers.refused = None;
+        self.layers.client_certificate_for = None;
         self
     }
 

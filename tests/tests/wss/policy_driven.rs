@@ -604,3 +604,15 @@ async fn a_response_without_the_timestamp_the_policy_demands_is_refused_naming_i
     assert_eq!(assertion, "sp:IncludeTimestamp");
     assert!(matches!(cause, WssError::MissingTimestamp), "{cause}");
 }
+
+#[test]
+fn wss_after_security_policy_replaces_it_with_what_it_lacked() {
+    // The policy lacks the client's key; the hand-built configuration that follows wins.
+    let port = "DoubleItAsymmetricIssuerSerialPort";
+    let policy = policy_of(X509Client::port_policy(port), port);
+    let built = Client::builder("http://127.0.0.1:9/")
+        .security_policy(policy, Credentials::new())
+        .wss(soapgen_runtime::wss::WssConfig::new())
+        .build();
+    assert!(built.is_ok(), "{:?}", built.err());
+}
