@@ -249,12 +249,14 @@ impl ClientBuilder {
     /// [`transport`](Self::transport). When it expires the exchange is abandoned (its
     /// connection dropped) and the call fails with [`Error::Transport`] of kind
     /// [`Timeout`](crate::error::TransportErrorKind::Timeout). Nothing is retried.
+    /// `Duration::ZERO` means no timeout at all (as JAX-WS's 0).
     #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
     pub fn timeout(mut self, t: std::time::Duration) -> Self {
-        self.settings.deadline = Some(t);
+        let t = (!t.is_zero()).then_some(t);
+        self.settings.deadline = t;
         #[cfg(feature = "reqwest")]
         {
-            self.reqwest = self.reqwest.timeout(Some(t));
+            self.reqwest = self.reqwest.timeout(t);
         }
         self
     }
@@ -273,9 +275,11 @@ impl ClientBuilder {
     /// made in time fails the call with kind [`Timeout`](crate::error::TransportErrorKind::Timeout)
     /// or [`Connect`](crate::error::TransportErrorKind::Connect). With a custom
     /// [`transport`](Self::transport), which would not apply it, [`build`](Self::build) fails.
+    /// `Duration::ZERO` means none.
     #[cfg(feature = "reqwest")]
     pub fn connect_timeout(self, t: std::time::Duration) -> Self {
-        self.transport_option("connect_timeout", |b| b.connect_timeout(Some(t)))
+        let t = (!t.is_zero()).then_some(t);
+        self.transport_option("connect_timeout", |b| b.connect_timeout(t))
     }
 
     /// Sends every request of the default transport through `proxy` (HTTP, `CONNECT` for
@@ -283,19 +287,25 @@ impl ClientBuilder {
     /// `HTTP_PROXY`/`HTTPS_PROXY`/`NO_PROXY` it uses by default. With a custom
     /// [`transport`](Self::transport) [`build`](Self::build) fails. An invalid proxy URL fails
     /// `build` with kind [`Request`](crate::error::TransportErrorKind::Request); a proxy that
-    /// refuses the request answers it (a `407` without credentials is [`Error::Http`]).
+    /// refuses the request answers it: a `407` without credentials is [`Error::Http`] for an
+    /// `http://` endpoint, a transport error of kind
+    /// [`Connect`](crate::error::TransportErrorKind::Connect) for an `https://` one (its
+    /// tunnel refused). A proxy URL that is not `http://` or `https://` fails `build`.
     #[cfg(feature = "reqwest")]
     pub fn proxy(self, proxy: crate::transport::Proxy) -> Self {
         self.transport_option("proxy", |b| b.proxy(proxy))
     }
 
-    /// Read-idle timeout of the default transport (default none): a response that sends no byte
-    /// for `t` (before its headers or in its body) fails the call with kind
+    /// Read timeout of the default transport (default none): within the body, no byte for `t`
+    /// (an idle timer); before the body, the status line and headers not complete within `t`.
+    /// Either fails the call with kind
     /// [`Timeout`](crate::error::TransportErrorKind::Timeout), however long the whole exchange
     /// may take. With a custom [`transport`](Self::transport) [`build`](Self::build) fails.
+    /// `Duration::ZERO` means none.
     #[cfg(feature = "reqwest")]
     pub fn read_timeout(self, t: std::time::Duration) -> Self {
-        self.transport_option("read_timeout", |b| b.read_timeout(Some(t)))
+        let t = (!t.is_zero()).then_some(t);
+        self.transport_option("read_timeout", |b| b.read_timeout(t))
     }
 
     /// Answers the server's HTTP authentication challenges (`401`) on the default transport with

@@ -49,7 +49,8 @@ impl Retry {
         self
     }
 
-    /// No attempt starts later than `total` after the first one began.
+    /// No attempt starts later than `total` after the first one began (the last attempt may
+    /// then run its own [`timeout`](super::ClientBuilder::timeout) beyond it).
     pub fn total(mut self, total: Duration) -> Self {
         self.total = Some(total);
         self
@@ -113,8 +114,11 @@ impl Retry {
         let random = std::collections::hash_map::RandomState::new()
             .build_hasher()
             .finish();
-        let span = (full - half).as_nanos().max(1) as u64;
-        half + Duration::from_nanos(random % span)
+        // At most u64::MAX ns (584 years): a span wider than that is drawn within it.
+        let span = u64::try_from((full - half).as_nanos())
+            .unwrap_or(u64::MAX)
+            .max(1);
+        half.saturating_add(Duration::from_nanos(random % span))
     }
 }
 
@@ -152,6 +156,9 @@ mod tests {
         assert_eq!(r.after_status(1, 503, Some("120")), None);
         assert!(r.after_status(1, 502, None).is_some());
         assert_eq!(r.after_status(1, 500, None), None);
+        // Absurd backoffs do not overflow.
+        let huge = Retry::new(3).backoff(Duration::MAX, Duration::MAX);
+        assert!(huge.after_status(1, 503, None).is_some());
         // The total deadline.
         let total = r.total(Duration::from_secs(2));
         assert!(total.within_total(Duration::from_secs(1), Duration::from_millis(900)));

@@ -231,14 +231,21 @@ impl ReqwestTransportBuilder {
         }
         match &self.proxy {
             Some(p) => {
-                let mut proxy = reqwest::Proxy::all(p.url.as_str()).map_err(|e| {
-                    TransportError::new(
-                        TransportErrorKind::Request,
-                        p.url.clone(),
-                        format!("invalid proxy URL: {e}"),
-                        None,
-                    )
-                })?;
+                let invalid = |why: String| {
+                    TransportError::new(TransportErrorKind::Request, p.url.clone(), why, None)
+                };
+                // An HTTP proxy: reqwest would pass other schemes by, or fail at the call.
+                if !["http://", "https://"]
+                    .iter()
+                    .any(|s| p.url.to_ascii_lowercase().starts_with(s))
+                {
+                    return Err(invalid(format!(
+                        "invalid proxy URL {:?}: an HTTP proxy is an http:// or https:// URL",
+                        p.url
+                    )));
+                }
+                let mut proxy = reqwest::Proxy::all(p.url.as_str())
+                    .map_err(|e| invalid(format!("invalid proxy URL {:?}: {e}", p.url)))?;
                 if let Some((user, password)) = &p.basic {
                     proxy = proxy.basic_auth(user, password);
                 }

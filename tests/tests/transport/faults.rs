@@ -463,3 +463,15 @@ async fn tower_layers_around_the_transport_limit_and_time_the_calls() {
         TransportErrorKind::Timeout
     );
 }
+
+#[tokio::test]
+async fn a_zero_timeout_is_no_timeout() {
+    let (url, _) = slow_server(Duration::from_millis(100)).await;
+    let client = Client::builder(&url)
+        .timeout(Duration::ZERO)
+        .read_timeout(Duration::ZERO)
+        .build()
+        .expect("client");
+    let answer = FaultyClient::from_client(client).echo("x".into()).await;
+    assert_eq!(answer.expect("no timeout"), "back");
+}

@@ -148,6 +148,12 @@ fn a_bad_proxy_url_and_a_proxy_with_a_custom_transport_fail_at_build() {
         .build()
         .unwrap_err();
     assert!(e.to_string().contains("invalid proxy URL"), "{e}");
+    // Another scheme would be passed by, the call going direct: refused.
+    let e = Client::builder("http://origin.invalid/")
+        .proxy(Proxy::new("ftp://127.0.0.1:21"))
+        .build()
+        .unwrap_err();
+    assert!(e.to_string().contains("an HTTP proxy"), "{e}");
     let custom = soapgen_runtime::transport::ReqwestTransport::new().expect("transport");
     let e = Client::builder("http://origin.invalid/")
         .transport(Arc::new(custom))
