@@ -12,11 +12,11 @@ use std::sync::Arc;
 
 use crate::error::{TransportError, TransportErrorKind};
 
-/// A single-threaded tokio runtime shared by the clones of one blocking client.
+/// The single-threaded tokio runtime blocking clients drive their calls on: one per process
+/// ([`new`](Self::new)).
 ///
 /// Calls are refused (a typed error, see the [module docs](self)) on a thread where a tokio
-/// runtime is current; use the async client there. Dropping the last clone on such a thread
-/// shuts the runtime down in the background instead of blocking.
+/// runtime is current; use the async client there.
 #[derive(Debug, Clone)]
 pub struct BlockingRuntime {
     rt: Arc<Owned>,
@@ -38,18 +38,29 @@ impl Drop for Owned {
 }
 
 impl BlockingRuntime {
-    /// A new current-thread runtime with I/O and timers enabled.
+    /// The process's runtime for blocking clients: one current-thread runtime with I/O and
+    /// timers enabled, made on first use and shared by every blocking client (tokio lets several
+    /// threads block on it at once, taking turns at its drivers). One runtime, because a pooled
+    /// connection belongs to the runtime it was opened on: blocking clients that share a
+    /// [`Client`](crate::Client), and so its transport's pool, must drive it on the same one.
     ///
     /// # Errors
     ///
-    /// The I/O error if the OS refuses the runtime's resources (an epoll instance, an eventfd).
+    /// The I/O error if the OS refuses the runtime's resources (an epoll instance, an eventfd);
+    /// the next call tries again.
     pub fn new() -> std::io::Result<Self> {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()?;
-        Ok(BlockingRuntime {
-            rt: Arc::new(Owned(Some(rt))),
-        })
+        static SHARED: std::sync::Mutex<Option<Arc<Owned>>> = std::sync::Mutex::new(None);
+        let mut shared = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(rt) = shared.as_ref() {
+            return Ok(BlockingRuntime { rt: rt.clone() });
+        }
+        let rt = Arc::new(Owned(Some(
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?,
+        )));
+        *shared = Some(rt.clone());
+        Ok(BlockingRuntime { rt })
     }
 
     fn runtime(&self) -> &tokio::runtime::Runtime {

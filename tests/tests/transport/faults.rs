@@ -475,3 +475,35 @@ async fn a_zero_timeout_is_no_timeout() {
     let answer = FaultyClient::from_client(client).echo("x".into()).await;
     assert_eq!(answer.expect("no timeout"), "back");
 }
+
+#[soap_client(namespace = "urn:soapgen:faults", soap = "1.1", blocking)]
+pub trait Shared {
+    #[soap(action = "urn:soapgen:faults#echo", result = "text")]
+    async fn echo(&self, text: String) -> Result<String, Error>;
+}
+
+#[test]
+fn blocking_clients_sharing_a_client_share_its_connections() {
+    // The server runs on a runtime of its own; the test thread has none current.
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let (url, _) = rt.block_on(slow_server(Duration::from_millis(10)));
+    let shared = Client::builder(&url)
+        .timeout(Duration::from_secs(20))
+        .build()
+        .expect("client");
+    let first = SharedBlockingClient::from_client(shared.clone()).expect("first");
+    let second = SharedBlockingClient::from_client(shared).expect("second");
+    // Each one's call, one after the other and from two threads at once, reuses the pooled
+    // connection the other opened: none waits on another runtime's connection.
+    let started = Instant::now();
+    assert_eq!(first.echo("a".into()).expect("first"), "back");
+    assert_eq!(second.echo("b".into()).expect("second"), "back");
+    let threads: Vec<_> = [first, second]
+        .into_iter()
+        .map(|c| std::thread::spawn(move || c.echo("c".into())))
+        .collect();
+    for t in threads {
+        assert_eq!(t.join().expect("thread").expect("echo"), "back");
+    }
+    assert!(started.elapsed() < MARGIN, "{:?}", started.elapsed());
+}
