@@ -54,41 +54,60 @@ impl Client {
         op: &Operation,
         request: &Request,
     ) -> Result<Exchanged, Error> {
-        #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
-        if let Some(retry) = &self.inner.settings.retry {
-            let first = Instant::now();
-            let mut attempt = 1;
-            loop {
-                let (message, layers) = self.envelope(op, request)?;
-                let outcome = self.post(op, message).await;
-                let wait = match &outcome {
-                    Ok(r) => retry.after_status(attempt, r.status, r.header("retry-after")),
-                    Err(Error::Transport(t)) => retry.after_error(attempt, t.kind),
-                    Err(_) => None,
-                };
-                match wait {
-                    Some(wait) if retry.within_total(first.elapsed(), wait) => {
-                        tracing::debug!(
-                            operation = op.name,
-                            attempt,
-                            wait_ms = wait.as_millis() as u64,
-                            "trying the call again"
-                        );
-                        tokio::time::sleep(wait).await;
-                        attempt += 1;
-                    }
-                    _ => {
-                        return Ok(Exchanged {
-                            response: outcome?,
-                            layers,
-                        })
-                    }
+        let first = Instant::now();
+        let mut attempt = 1;
+        loop {
+            let (message, layers) = self.envelope(op, request)?;
+            let outcome = self.post(op, message).await;
+            match self.retry_wait(attempt, first, &outcome) {
+                Some(wait) => {
+                    tracing::debug!(
+                        operation = op.name,
+                        attempt,
+                        wait_ms = wait.as_millis() as u64,
+                        "trying the call again"
+                    );
+                    #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
+                    tokio::time::sleep(wait).await;
+                    attempt += 1;
+                }
+                None => {
+                    return Ok(Exchanged {
+                        response: outcome?,
+                        layers,
+                    })
                 }
             }
         }
-        let (message, layers) = self.envelope(op, request)?;
-        let response = self.post(op, message).await?;
-        Ok(Exchanged { response, layers })
+    }
+
+    /// How long to wait before trying again after attempt `attempt` (from 1; the first began
+    /// at `first`) gave `outcome`, when the client's `Retry` says to.
+    #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
+    fn retry_wait(
+        &self,
+        attempt: u32,
+        first: Instant,
+        outcome: &Result<HttpResponse, Error>,
+    ) -> Option<std::time::Duration> {
+        let retry = self.inner.settings.retry.as_ref()?;
+        let wait = match outcome {
+            Ok(r) => retry.after_status(attempt, r.status, r.header("retry-after")),
+            Err(Error::Transport(t)) => retry.after_error(attempt, t.kind),
+            Err(_) => None,
+        }?;
+        retry.within_total(first.elapsed(), wait).then_some(wait)
+    }
+
+    /// Without a timer (no tokio), no call is tried again.
+    #[cfg(not(any(feature = "reqwest", feature = "hyper", feature = "blocking")))]
+    fn retry_wait(
+        &self,
+        _attempt: u32,
+        _first: Instant,
+        _outcome: &Result<HttpResponse, Error>,
+    ) -> Option<std::time::Duration> {
+        None
     }
 
     /// POSTs `message` for `op` (SOAP 1.1 §6.1, SOAP 1.2 Part 2 §7.1), packaged as

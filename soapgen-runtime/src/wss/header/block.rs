@@ -42,17 +42,7 @@ pub(super) fn security_header(
     } else {
         1024
     });
-    w.start_element_prefixed(Name::new(WSSE_NS, "Security"), Some("wsse"))?;
-    w.declare_namespace("wsu", WSU_NS)?;
-    w.declare_namespace(env_prefix, version.envelope_namespace())?;
-    let must_understand = match version {
-        SoapVersion::Soap11 => "1",
-        SoapVersion::Soap12 => "true",
-    };
-    w.attribute(
-        Name::new(version.envelope_namespace(), "mustUnderstand"),
-        must_understand,
-    )?;
+    start_security(&mut w, version, env_prefix)?;
     let ids = BlockIds::new(suffix, cfg.endorsements().len());
     // Byte offsets of the parts a signature may cover, once written.
     let mut at = Offsets::default();
@@ -162,6 +152,27 @@ pub(super) fn security_header(
         }
     }
     Ok((security, signature_values))
+}
+
+/// Opens the `wsse:Security` header block in `w` (WSS 1.1 §5): `wsse` and `wsu` declared, the
+/// envelope's prefix `env_prefix` too, `mustUnderstand` as `version` writes it.
+pub(super) fn start_security(
+    w: &mut XmlWriter,
+    version: SoapVersion,
+    env_prefix: &str,
+) -> Result<(), WssError> {
+    w.start_element_prefixed(Name::new(WSSE_NS, "Security"), Some("wsse"))?;
+    w.declare_namespace("wsu", WSU_NS)?;
+    w.declare_namespace(env_prefix, version.envelope_namespace())?;
+    let must_understand = match version {
+        SoapVersion::Soap11 => "1",
+        SoapVersion::Soap12 => "true",
+    };
+    w.attribute(
+        Name::new(version.envelope_namespace(), "mustUnderstand"),
+        must_understand,
+    )?;
+    Ok(())
 }
 
 /// The `ValueType` of the signer's BinarySecurityToken: `#X509v3`, or `#X509PKIPathv1` with

@@ -224,17 +224,7 @@ fn security_block(
 ) -> Result<(String, Vec<Vec<u8>>), WssError> {
     let now = UtcTime::now();
     let mut w = XmlWriter::with_capacity(4096);
-    w.start_element_prefixed(Name::new(WSSE_NS, "Security"), Some("wsse"))?;
-    w.declare_namespace("wsu", WSU_NS)?;
-    w.declare_namespace(env_prefix, version.envelope_namespace())?;
-    let must_understand = match version {
-        SoapVersion::Soap11 => "1",
-        SoapVersion::Soap12 => "true",
-    };
-    w.attribute(
-        Name::new(version.envelope_namespace(), "mustUnderstand"),
-        must_understand,
-    )?;
+    super::block::start_security(&mut w, version, env_prefix)?;
     let mut references = Vec::with_capacity(4);
     let digest = |w: &mut XmlWriter, at: usize, scratch: &mut Vec<u8>| {
         scratch.clear();
