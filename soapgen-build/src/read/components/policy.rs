@@ -199,17 +199,3 @@ pub struct PolicyAttachments {
     /// and its `wsu:Id` or `xml:id`, or its `Name`), its normal form.
     pub named: Vec<(std::sync::Arc<str>, String, Policy)>,
 }
-
-impl PolicyAttachments {
-    /// Adds `other`'s attachments (another document's); on the same subject, `other`'s.
-    pub fn absorb(&mut self, other: PolicyAttachments) {
-        self.bindings.extend(other.bindings);
-        self.binding_operations.extend(other.binding_operations);
-        self.port_types.extend(other.port_types);
-        self.port_type_operations.extend(other.port_type_operations);
-        self.ports.extend(other.ports);
-        self.services.extend(other.services);
-        self.messages.extend(other.messages);
-        self.named.extend(other.named);
-    }
-}
