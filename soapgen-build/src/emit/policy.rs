@@ -248,6 +248,9 @@ impl Emitter<'_> {
                             PasswordRequirement::Hash => {
                                 quote!(#rt::policy::UsernameTokenPolicy::digest())
                             }
+                            PasswordRequirement::None => {
+                                quote!(#rt::policy::UsernameTokenPolicy::no_password())
+                            }
                             _ => quote!(#rt::policy::UsernameTokenPolicy::text()),
                         };
                         if *created || *nonce {
@@ -389,6 +392,7 @@ impl Emitter<'_> {
             Encryption::Aes256Cbc => quote!(Aes256Cbc),
             Encryption::TripleDesCbc => quote!(TripleDesCbc),
             Encryption::Aes128Gcm => quote!(Aes128Gcm),
+            Encryption::Aes192Gcm => quote!(Aes192Gcm),
             _ => quote!(Aes256Gcm),
         };
         let kt = match s.key_transport {

@@ -150,10 +150,16 @@ fn configure(
             missing(
                 port,
                 "sp:UsernameToken",
-                "a username and password (Credentials::username)",
+                if u.no_password {
+                    "a username (Credentials::username; the password is not sent)"
+                } else {
+                    "a username and password (Credentials::username)"
+                },
             )
         })?;
-        cfg = cfg.username_token(if u.digest {
+        cfg = cfg.username_token(if u.no_password {
+            UsernameToken::without_password(user).with_nonce(u.nonce)
+        } else if u.digest {
             UsernameToken::digest(user, password)
         } else {
             UsernameToken::text(user, password).with_nonce(u.nonce)

@@ -387,6 +387,8 @@ pub struct UsernameTokenPolicy {
     pub signed: bool,
     /// Encrypted (`sp:SignedEncryptedSupportingTokens`, `sp:EncryptedSupportingTokens`).
     pub encrypted: bool,
+    /// `sp:NoPassword`: the username alone ([`PasswordType::None`](crate::wss::PasswordType::None)).
+    pub no_password: bool,
 }
 
 impl UsernameTokenPolicy {
@@ -397,6 +399,7 @@ impl UsernameTokenPolicy {
             nonce: false,
             signed: false,
             encrypted: false,
+            no_password: false,
         }
     }
 
@@ -407,6 +410,18 @@ impl UsernameTokenPolicy {
             nonce: true,
             signed: false,
             encrypted: false,
+            no_password: false,
+        }
+    }
+
+    /// A token without password (`sp:NoPassword`, SP 1.2 §5.4.1).
+    pub const fn no_password() -> Self {
+        UsernameTokenPolicy {
+            digest: false,
+            nonce: false,
+            signed: false,
+            encrypted: false,
+            no_password: true,
         }
     }
 

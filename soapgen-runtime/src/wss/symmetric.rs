@@ -255,9 +255,10 @@ impl SymmetricBinding {
     /// Whether the request's Signature is encrypted under the request key once written
     /// (WS-SecurityPolicy 1.2 §6.3 `sp:EncryptSignature`): replaced where it stands by an
     /// `xenc:EncryptedData` (`Type` Element) that the ReferenceList before it names, so the
-    /// service decrypts it before it verifies. Needs [`EncryptionOrder::SignThenEncrypt`] and
-    /// no endorsing signature (they sign the Signature in the clear); a request otherwise fails
-    /// with [`WssError::Encode`]. Default `false`.
+    /// service decrypts it before it verifies. The endorsing signatures
+    /// ([`WssConfig::endorse`](super::WssConfig::endorse)) sign it in the clear and are then
+    /// encrypted the same way. Needs [`EncryptionOrder::SignThenEncrypt`]; a request otherwise
+    /// fails with [`WssError::Encode`]. Default `false`.
     pub fn encrypt_signature(mut self, on: bool) -> Self {
         self.encrypt_signature = on;
         self

@@ -17,6 +17,10 @@ pub enum PasswordType {
     /// `#PasswordDigest`: Base64(SHA-1(nonce + created + password)) with a fresh `Nonce` and
     /// `Created` (§3.1, §4), so the password does not travel.
     Digest,
+    /// No `wsse:Password` at all (§3.1 makes it optional; WS-SecurityPolicy 1.2 §5.4.1
+    /// `sp:NoPassword`): the username alone, for a service that authenticates the sender by
+    /// other means (a signature, TLS) and takes the name from the token.
+    None,
 }
 
 /// A username and password sent as `wsse:UsernameToken` (UsernameToken Profile 1.1 §3):
@@ -62,8 +66,19 @@ impl UsernameToken {
         }
     }
 
-    /// Whether a `PasswordText` token also carries `Nonce` and `Created` (§4; default `false`).
-    /// A `PasswordDigest` token always does.
+    /// A token with the username only, no `wsse:Password` ([`PasswordType::None`]; SP 1.2
+    /// §5.4.1 `sp:NoPassword`).
+    pub fn without_password(username: impl Into<String>) -> Self {
+        UsernameToken {
+            username: username.into(),
+            password: String::new(),
+            kind: PasswordType::None,
+            nonce: false,
+        }
+    }
+
+    /// Whether a `PasswordText` token (or one without password) also carries `Nonce` and
+    /// `Created` (§4; default `false`). A `PasswordDigest` token always does.
     #[must_use]
     pub fn with_nonce(mut self, on: bool) -> Self {
         self.nonce = on || self.kind == PasswordType::Digest;
@@ -116,18 +131,21 @@ impl UsernameToken {
         } else {
             (None, None)
         };
-        w.start_element(Name::new(WSSE_NS, "Password"))?;
         match (self.kind, &nonce, &created) {
+            (PasswordType::None, _, _) => {}
             (PasswordType::Digest, Some(n), Some(c)) => {
+                w.start_element(Name::new(WSSE_NS, "Password"))?;
                 w.attribute(Name::unqualified("Type"), PASSWORD_DIGEST)?;
                 w.text(&Self::password_digest(n, c, &self.password))?;
+                w.end_element()?;
             }
             _ => {
+                w.start_element(Name::new(WSSE_NS, "Password"))?;
                 w.attribute(Name::unqualified("Type"), PASSWORD_TEXT)?;
                 w.text(&self.password)?;
+                w.end_element()?;
             }
         }
-        w.end_element()?;
         if let (Some(n), Some(c)) = (nonce, created) {
             w.start_element(Name::new(WSSE_NS, "Nonce"))?;
             w.attribute(Name::unqualified("EncodingType"), BASE64_BINARY)?;
@@ -193,5 +211,15 @@ mod tests {
         assert!(s.contains("#Base64Binary\">"), "{s}");
         assert!(s.contains(">1970-01-01T00:00:00.000Z</"), "{s}");
         assert!(!s.contains("secret"), "{s}");
+
+        let mut w = XmlWriter::new();
+        UsernameToken::without_password("bob")
+            .with_nonce(true)
+            .write(&mut w, "UT-1", now)
+            .unwrap();
+        let s = w.into_string().unwrap();
+        assert!(s.contains(">bob</"), "{s}");
+        assert!(!s.contains("Password"), "{s}");
+        assert!(s.contains("Nonce") && s.contains("Created"), "{s}");
     }
 }

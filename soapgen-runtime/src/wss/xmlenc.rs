@@ -61,6 +61,8 @@ pub enum BlockEncryption {
     Aes256Cbc,
     /// AES-128 in GCM mode, `xmlenc11#aes128-gcm` (XML-Enc 1.1 §5.2.4).
     Aes128Gcm,
+    /// AES-192 in GCM mode, `xmlenc11#aes192-gcm` (XML-Enc 1.1 §5.2.4).
+    Aes192Gcm,
     /// AES-256 in GCM mode, `xmlenc11#aes256-gcm` (XML-Enc 1.1 §5.2.4).
     Aes256Gcm,
     /// Triple DES (EDE, three keys) in CBC mode, `xmlenc#tripledes-cbc` (XML-Enc §5.2.1). Legacy.
@@ -69,11 +71,12 @@ pub enum BlockEncryption {
 
 impl BlockEncryption {
     /// Every algorithm, in declaration order.
-    pub const ALL: [BlockEncryption; 6] = [
+    pub const ALL: [BlockEncryption; 7] = [
         BlockEncryption::Aes128Cbc,
         BlockEncryption::Aes192Cbc,
         BlockEncryption::Aes256Cbc,
         BlockEncryption::Aes128Gcm,
+        BlockEncryption::Aes192Gcm,
         BlockEncryption::Aes256Gcm,
         BlockEncryption::TripleDesCbc,
     ];
@@ -86,6 +89,7 @@ impl BlockEncryption {
             BlockEncryption::Aes192Cbc => "http://www.w3.org/2001/04/xmlenc#aes192-cbc",
             BlockEncryption::Aes256Cbc => "http://www.w3.org/2001/04/xmlenc#aes256-cbc",
             BlockEncryption::Aes128Gcm => "http://www.w3.org/2009/xmlenc11#aes128-gcm",
+            BlockEncryption::Aes192Gcm => "http://www.w3.org/2009/xmlenc11#aes192-gcm",
             BlockEncryption::Aes256Gcm => "http://www.w3.org/2009/xmlenc11#aes256-gcm",
             BlockEncryption::TripleDesCbc => "http://www.w3.org/2001/04/xmlenc#tripledes-cbc",
         }
@@ -100,7 +104,9 @@ impl BlockEncryption {
     pub const fn key_len(self) -> usize {
         match self {
             BlockEncryption::Aes128Cbc | BlockEncryption::Aes128Gcm => 16,
-            BlockEncryption::Aes192Cbc | BlockEncryption::TripleDesCbc => 24,
+            BlockEncryption::Aes192Cbc
+            | BlockEncryption::Aes192Gcm
+            | BlockEncryption::TripleDesCbc => 24,
             BlockEncryption::Aes256Cbc | BlockEncryption::Aes256Gcm => 32,
         }
     }
@@ -128,11 +134,10 @@ impl BlockEncryption {
         if key.len() != self.key_len() {
             return Err(WssError::Encryption);
         }
-        match self {
-            BlockEncryption::Aes128Gcm | BlockEncryption::Aes256Gcm => {
-                gcm_seal(self.gcm_algorithm(), key, plaintext)
-            }
-            _ => self.cbc_encrypt(key, plaintext),
+        if self.is_gcm() {
+            gcm_seal(self.gcm_algorithm(), key, plaintext)
+        } else {
+            self.cbc_encrypt(key, plaintext)
         }
     }
 
@@ -149,17 +154,25 @@ impl BlockEncryption {
         if key.len() != self.key_len() {
             return Err(WssError::DecryptionFailed);
         }
-        match self {
-            BlockEncryption::Aes128Gcm | BlockEncryption::Aes256Gcm => {
-                gcm_open(self.gcm_algorithm(), key, data)
-            }
-            _ => self.cbc_decrypt(key, data),
+        if self.is_gcm() {
+            gcm_open(self.gcm_algorithm(), key, data)
+        } else {
+            self.cbc_decrypt(key, data)
         }
+    }
+
+    /// Whether this is a GCM mode (authenticated; XML-Enc 1.1 §5.2.4).
+    pub const fn is_gcm(self) -> bool {
+        matches!(
+            self,
+            BlockEncryption::Aes128Gcm | BlockEncryption::Aes192Gcm | BlockEncryption::Aes256Gcm
+        )
     }
 
     fn gcm_algorithm(self) -> &'static aws_lc_rs::aead::Algorithm {
         match self {
             BlockEncryption::Aes128Gcm => &aws_lc_rs::aead::AES_128_GCM,
+            BlockEncryption::Aes192Gcm => &aws_lc_rs::aead::AES_192_GCM,
             _ => &aws_lc_rs::aead::AES_256_GCM,
         }
     }
@@ -519,9 +532,7 @@ mod tests {
                 let plain: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
                 let c = alg.encrypt(&key, &plain).unwrap();
                 let (block, overhead) = match alg {
-                    BlockEncryption::Aes128Gcm | BlockEncryption::Aes256Gcm => {
-                        (1, GCM_IV + GCM_TAG)
-                    }
+                    a if a.is_gcm() => (1, GCM_IV + GCM_TAG),
                     BlockEncryption::TripleDesCbc => (8, 8 + 8 - len % 8),
                     _ => (16, 16 + 16 - len % 16),
                 };
@@ -543,7 +554,7 @@ mod tests {
             let mut bad: Vec<Vec<u8>> = Vec::new();
             let last = c.len() - 1;
             match alg {
-                BlockEncryption::Aes128Gcm | BlockEncryption::Aes256Gcm => {
+                a if a.is_gcm() => {
                     bad.push(flip(&c, 0)); // IV
                     bad.push(flip(&c, GCM_IV + 3)); // ciphertext
                     bad.push(flip(&c, last)); // tag

@@ -198,7 +198,23 @@ fn words(p: &MessagePolicy, response: bool) -> String {
     }
     if !response {
         for s in &p.supporting {
-            let tokens: Vec<String> = s.tokens.iter().map(token).collect();
+            let message_security = matches!(
+                p.binding,
+                Some(SecurityBinding::Asymmetric { .. } | SecurityBinding::Symmetric { .. })
+            );
+            let tokens: Vec<String> = s
+                .tokens
+                .iter()
+                .map(|t| match &t.kind {
+                    // Its key pair signs: no key derives from one (as CXF and WCF do).
+                    TokenKind::X509 { .. } if t.derived_keys && message_security => token(t)
+                        .replace(
+                            " with derived keys",
+                            " (RequireDerivedKeys: the key pair signs)",
+                        ),
+                    _ => token(t),
+                })
+                .collect();
             out.push(format!("{}: {}", s.role.local_name(), tokens.join(", ")));
         }
     }
@@ -303,7 +319,7 @@ pub fn credentials(security: &PortSecurity) -> Vec<String> {
                     match &t.kind {
                         TokenKind::Username { password, .. } => {
                             if *password == PasswordRequirement::None {
-                                add("a username (Credentials::username)");
+                                add("a username (Credentials::username; the password is not sent)");
                             } else {
                                 add("a username and password (Credentials::username)");
                             }

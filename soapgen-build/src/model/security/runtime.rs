@@ -3,15 +3,15 @@
 //!
 //! Applied: the transport binding over HTTPS; the asymmetric binding with X.509 v3 tokens (a
 //! PkiPath signing token too), EncryptSignature, ProtectTokens, every layout; the symmetric
-//! binding with an X.509 protection token, derived keys, ProtectTokens; UsernameTokens (signed
-//! and encrypted ones in an asymmetric binding, signed ones in a symmetric binding); X.509
-//! endorsing tokens over TLS (encrypted ones too) and in an asymmetric or symmetric binding; Body
-//! and named header parts (also as XPaths to them); required headers and elements; signature
-//! confirmation.
+//! binding with an X.509 protection token, derived keys, ProtectTokens, EncryptSignature when
+//! signing first; UsernameTokens, with or without password (signed and encrypted ones in an
+//! asymmetric binding, signed ones in a symmetric binding); X.509 endorsing tokens over TLS
+//! (encrypted ones too) and in an asymmetric or symmetric binding; Body and named header parts
+//! (also as XPaths to them); required headers and elements; signature confirmation.
 
 use super::types::{
-    AlgorithmSuite, Digest, Encryption, KeyTransport, Layout, MessagePolicy, PasswordRequirement,
-    ProtectionOrder, Refusal, SecurityBinding, SupportingRole, Token, TokenKind, X509TokenType,
+    AlgorithmSuite, Digest, KeyTransport, Layout, MessagePolicy, ProtectionOrder, Refusal,
+    SecurityBinding, SupportingRole, Token, TokenKind, X509TokenType,
 };
 use crate::error::Loc;
 use crate::read::components::QName;
@@ -181,25 +181,14 @@ fn binding(r: &mut Refusals, policy: &MessagePolicy) -> (Kind, Option<Loc>) {
                     "the Timestamp last with a symmetric binding",
                 );
             }
-            // Encrypted once signed, under the request key; endorsing signatures over an
-            // encrypted one are not written.
-            let endorsed = policy.supporting.iter().any(|s| {
-                matches!(
-                    s.role,
-                    SupportingRole::Endorsing
-                        | SupportingRole::SignedEndorsing
-                        | SupportingRole::EndorsingEncrypted
-                        | SupportingRole::SignedEndorsingEncrypted
-                )
-            });
+            // Encrypted once signed, under the request key, the endorsing signatures too.
             if protection.encrypt_signature
-                && (protection.order == ProtectionOrder::EncryptBeforeSigning || endorsed)
+                && protection.order == ProtectionOrder::EncryptBeforeSigning
             {
                 r.add(
                     "EncryptSignature",
                     &signature.loc,
-                    "an encrypted signature with a symmetric binding that encrypts first or \
-                     has endorsing tokens",
+                    "an encrypted signature with a symmetric binding that encrypts first",
                 );
             }
             (Kind::Symmetric, Some(signature.loc.clone()))
@@ -212,10 +201,7 @@ fn binding(r: &mut Refusals, policy: &MessagePolicy) -> (Kind, Option<Loc>) {
 fn supporting(r: &mut Refusals, kind: Kind, role: SupportingRole, t: &Token) {
     use SupportingRole::*;
     match &t.kind {
-        TokenKind::Username { password, .. } => {
-            if *password == PasswordRequirement::None {
-                r.add("NoPassword", &t.loc, "a UsernameToken without password");
-            }
+        TokenKind::Username { .. } => {
             let protected = !matches!(role, Supporting);
             let endorsing = matches!(
                 role,
@@ -254,7 +240,12 @@ fn supporting(r: &mut Refusals, kind: Kind, role: SupportingRole, t: &Token) {
                     "X.509 supporting tokens other than an endorsing one over TLS or in an asymmetric or symmetric binding (there, not signed)",
                 );
             }
-            x509(r, t, true, false);
+            // An endorsing key pair signs with its private key under a message-security
+            // binding: no key derives from it, so RequireDerivedKeys asks nothing more there
+            // (what CXF and WCF send). Over TLS, CXF would wrap a key for it and derive from
+            // that instead.
+            let derived_ok = endorsing && matches!(kind, Kind::Asymmetric | Kind::Symmetric);
+            x509(r, t, true, derived_ok);
         }
         _ => r.add(role.local_name(), &t.loc, "this supporting token"),
     }
@@ -312,9 +303,6 @@ fn x509(r: &mut Refusals, t: &Token, pki_path_ok: bool, derived_ok: bool) {
 
 fn suite(r: &mut Refusals, s: &AlgorithmSuite, loc: &Loc) {
     let name = s.name.as_str();
-    if s.encryption == Encryption::Aes192Gcm {
-        r.add(name, loc, "AES-192-GCM");
-    }
     if s.key_transport == KeyTransport::RsaOaepMgf1Sha256 {
         r.add(name, loc, "RSA-OAEP with MGF1-SHA-256");
     }

@@ -116,16 +116,8 @@ pub(super) fn security_header(
         signature_values.push(raw);
         for (i, e) in cfg.endorsements().iter().enumerate() {
             let body = body_digest.endorsing.get(i).cloned().flatten();
-            signature_values.push(endorse(
-                &mut w,
-                e,
-                primary_at,
-                body,
-                &at,
-                &ids,
-                i,
-                &mut scratch,
-            )?);
+            let (_, raw) = endorse(&mut w, e, primary_at, body, &at, &ids, i, &mut scratch)?;
+            signature_values.push(raw);
         }
     }
     if signature_first {
@@ -392,7 +384,7 @@ fn endorse(
     ids: &BlockIds,
     i: usize,
     scratch: &mut Vec<u8>,
-) -> Result<Vec<u8>, WssError> {
+) -> Result<Written, WssError> {
     let signer = &e.signer;
     let own = &ids.endorsing[i];
     let mut references = vec![(
@@ -414,17 +406,20 @@ fn endorse(
     if let Some(digest) = body {
         references.push((ids.body.clone(), digest));
     }
-    let (_, raw) = write_signature(w, signer, &references, own, scratch)?;
-    Ok(raw)
+    write_signature(w, signer, &references, own, scratch)
 }
+
+/// A `ds:Signature` written: its byte range, and its raw SignatureValue.
+pub(super) type Written = (std::ops::Range<usize>, Vec<u8>);
 
 /// Writes the endorsing signatures of `cfg` (WS-SecurityPolicy 1.2 §8.3) after a message
 /// signature that is not `cfg`'s signer's (a SymmetricBinding's, Id `SIG-{suffix}`) at byte
 /// `primary_at` of `w`: each endorser's BinarySecurityToken when it is sent, then its signature
 /// over the message signature, and over the Body when it covers it (`body`: the Body's
 /// DigestValue for each endorsement, by its signer's DigestMethod). A signed endorsing token
-/// (`Endorsement::signed`) is refused: the message signature is written already. Returns their
-/// raw SignatureValues, which the response's SignatureConfirmations confirm.
+/// (`Endorsement::signed`) is refused: the message signature is written already. Returns the
+/// byte range of each `ds:Signature` in `w` and its raw SignatureValue, which the response's
+/// SignatureConfirmations confirm.
 pub(super) fn endorse_signature(
     w: &mut XmlWriter,
     cfg: &WssConfig,
@@ -432,7 +427,7 @@ pub(super) fn endorse_signature(
     primary_at: usize,
     body: &[Option<String>],
     scratch: &mut Vec<u8>,
-) -> Result<Vec<Vec<u8>>, WssError> {
+) -> Result<Vec<Written>, WssError> {
     let ids = BlockIds::new(suffix, cfg.endorsements().len());
     let mut at = Offsets::default();
     let mut values = Vec::with_capacity(cfg.endorsements().len());

@@ -28,6 +28,8 @@ struct Ids {
     signature: String,
     /// Of the EncryptedData that replaces the Signature (`sp:EncryptSignature`).
     signature_data: String,
+    /// Of the EncryptedData that replaces each endorsing signature then.
+    endorsing_data: Vec<String>,
     body: String,
     username: String,
 }
@@ -77,6 +79,9 @@ impl Outgoing {
             data: format!("ED-{s}"),
             signature: format!("SIG-{s}"),
             signature_data: format!("ESIG-{s}"),
+            endorsing_data: (1..=cfg.endorsements().len())
+                .map(|i| format!("ESIGE{i}-{s}"))
+                .collect(),
             body: format!("id-{s}"),
             username: format!("UT-{s}"),
         };
@@ -257,7 +262,7 @@ fn security_block(
         }
     }
     let sign_first = b.order == EncryptionOrder::SignThenEncrypt;
-    let data_ids = decrypted_with_the_key(cfg, b, ids, sign_first)?;
+    let data_ids = decrypted_with_the_key(b, ids, sign_first)?;
     // The EncryptedKey lists them itself only when they are decrypted with its key directly
     // and before the signature is checked.
     let listed_inside = !data_ids.is_empty() && sign_first && keys.derived.is_none();
@@ -318,7 +323,7 @@ fn security_block(
     w.end_element()?; // Signature
     let signature_end = offset(&mut w)?;
     // Endorsing signatures over it (WS-SecurityPolicy 1.2 §8.3), each after its token.
-    let endorsing_values = super::block::endorse_signature(
+    let endorsing = super::block::endorse_signature(
         &mut w,
         cfg,
         &ids.suffix,
@@ -331,25 +336,34 @@ fn security_block(
     }
     w.end_element()?; // Security
     let mut security = w.into_string()?;
-    if b.encrypt_signature {
-        encrypt_signature(&mut security, signature_at..signature_end, enc, ids, keys)?;
+    let mut values = vec![value];
+    let mut signatures = vec![(signature_at..signature_end, ids.signature_data.as_str())];
+    for ((range, raw), data_id) in endorsing.into_iter().zip(&ids.endorsing_data) {
+        values.push(raw);
+        signatures.push((range, data_id.as_str()));
     }
-    Ok((security, [vec![value], endorsing_values].concat()))
+    if b.encrypt_signature {
+        // Every signature, as CXF does with sp:EncryptSignature: from the last, so that the
+        // earlier ranges stay valid.
+        for (range, data_id) in signatures.into_iter().rev() {
+            encrypt_signature(&mut security, range, enc, ids, keys, data_id)?;
+        }
+    }
+    Ok((security, values))
 }
 
 /// The Ids of the EncryptedData the service decrypts with the request's key: the Body's
-/// content, the Signature (`sp:EncryptSignature`, which needs signing first and no endorsing
-/// signature).
+/// content, the Signature and the endorsing signatures (`sp:EncryptSignature`, which needs
+/// signing first).
 fn decrypted_with_the_key(
-    cfg: &WssConfig,
     b: &SymmetricBinding,
     ids: &Ids,
     sign_first: bool,
 ) -> Result<Vec<String>, WssError> {
-    if b.encrypt_signature && (!sign_first || !cfg.endorsements().is_empty()) {
+    if b.encrypt_signature && !sign_first {
         return Err(WssError::Encode(
             "an encrypted signature (SymmetricBinding::encrypt_signature) needs \
-             EncryptionOrder::SignThenEncrypt and no endorsing signature"
+             EncryptionOrder::SignThenEncrypt"
                 .to_owned(),
         ));
     }
@@ -359,18 +373,21 @@ fn decrypted_with_the_key(
     }
     if b.encrypt_signature {
         data_ids.push(ids.signature_data.clone());
+        data_ids.extend(ids.endorsing_data.iter().cloned());
     }
     Ok(data_ids)
 }
 
-/// Replaces the Signature at `range` of the finished Security block by the EncryptedData the
-/// ReferenceList before it names (`sp:EncryptSignature`), under the request's encryption key.
+/// Replaces the `ds:Signature` at `range` of the finished Security block by the EncryptedData
+/// `data_id` the ReferenceList before it names (`sp:EncryptSignature`), under the request's
+/// encryption key.
 fn encrypt_signature(
     security: &mut String,
     range: std::ops::Range<usize>,
     enc: &X509Encryptor,
     ids: &Ids,
     keys: &Keys,
+    data_id: &str,
 ) -> Result<(), WssError> {
     let signature = security
         .get(range.clone())
@@ -382,7 +399,7 @@ fn encrypt_signature(
         &signature[..name_len],
         &signature[name_len..]
     );
-    let data = encrypted_under(enc, keys, ids, &plaintext, &ids.signature_data, true)?;
+    let data = encrypted_under(enc, keys, ids, &plaintext, data_id, true)?;
     security.replace_range(range, &data);
     Ok(())
 }
