@@ -107,10 +107,7 @@ impl Emitter<'_> {
         let required: Vec<TokenStream> = p
             .required_headers
             .iter()
-            .filter_map(|h| {
-                let (ns, name) = (&h.namespace, h.name.as_ref()?);
-                Some(quote!((#ns, #name)))
-            })
+            .map(|h| header(&h.namespace, h.name.as_deref()))
             .collect();
         if !required.is_empty() {
             m.extend(quote!(.required_headers(&[#(#required),*])));
@@ -271,7 +268,7 @@ impl Emitter<'_> {
                         if (asymmetric || symmetric) && signed {
                             u.extend(quote!(.signed()));
                         }
-                        if asymmetric && encrypted {
+                        if (asymmetric || symmetric) && encrypted {
                             u.extend(quote!(.encrypted()));
                         }
                         m.extend(quote!(.username_token(#u)));
@@ -304,10 +301,7 @@ impl Emitter<'_> {
                             .signed
                             .headers
                             .iter()
-                            .filter_map(|h| {
-                                let (ns, name) = (&h.namespace, h.name.as_ref()?);
-                                Some(quote!((#ns, #name)))
-                            })
+                            .map(|h| header(&h.namespace, h.name.as_deref()))
                             .collect();
                         if !headers.is_empty() {
                             e.extend(quote!(.headers(&[#(#headers),*])));
@@ -324,10 +318,10 @@ impl Emitter<'_> {
     fn parts(&self, p: &ProtectedParts) -> TokenStream {
         let rt = &self.rt;
         let body = p.body;
-        let headers = p.headers.iter().filter_map(|h| {
-            let (ns, name) = (&h.namespace, h.name.as_ref()?);
-            Some(quote!((#ns, #name)))
-        });
+        let headers = p
+            .headers
+            .iter()
+            .map(|h| header(&h.namespace, h.name.as_deref()));
         quote!(#rt::policy::Parts::new(#body, &[#(#headers),*]))
     }
 
@@ -407,4 +401,11 @@ impl Emitter<'_> {
             #rt::wss::SignatureAlgorithm::RsaSha1
         ))
     }
+}
+
+/// A header block as the runtime's policy names it: `(namespace, local name)`, the name empty
+/// for every block of the namespace (`sp:Header` without `Name`, WS-SecurityPolicy 1.2 §5.1.1).
+fn header(namespace: &str, name: Option<&str>) -> TokenStream {
+    let name = name.unwrap_or("");
+    quote!((#namespace, #name))
 }

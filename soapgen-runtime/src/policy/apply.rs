@@ -349,22 +349,20 @@ fn symmetric(
         binding = binding.sign_header_if_present(ns, name);
     }
     if let Some(u) = req.username_token {
-        if u.encrypted {
+        if u.encrypted && u.signed {
             // soapgen-build refuses such a policy; one built by hand is refused here.
             return Err(WssError::Encode(format!(
-                "port {}: an encrypted UsernameToken with a SymmetricBinding is not supported yet",
+                "port {}: a UsernameToken both signed and encrypted with a SymmetricBinding is \
+                 not supported yet",
                 port.port
             )));
         }
-        binding = binding.sign_username_token(u.signed);
+        binding = binding
+            .sign_username_token(u.signed)
+            .encrypt_username_token(u.encrypted);
     }
-    if let Some((ns, name)) = req.encrypted.headers.first() {
-        // soapgen-build refuses such a policy; one built by hand is refused here.
-        return Err(WssError::Encode(format!(
-            "port {}: sp:EncryptedParts names the header {{{ns}}}{name}, which a SymmetricBinding \
-             does not encrypt yet",
-            port.port
-        )));
+    for (ns, name) in req.encrypted.headers {
+        binding = binding.encrypt_header_if_present(ns, name);
     }
     if let Some(version) = token.derived_keys {
         binding = binding.derived_keys(version);
@@ -405,6 +403,9 @@ fn inbound(
                 .signature_confirmation(resp.signature_confirmation);
             for (ns, name) in resp.signed.headers {
                 cfg = cfg.require_signed_header_if_present(ns, name);
+            }
+            for (ns, name) in resp.encrypted.headers {
+                cfg = cfg.require_encrypted_header_if_present(ns, name);
             }
             return Ok(cfg);
         }

@@ -455,8 +455,8 @@ pub struct EndorsingToken {
     pub signed: bool,
     /// Its own `sp:SignedParts` has the Body: the endorsing signature covers it too.
     pub covers_body: bool,
-    /// The header blocks its own `sp:SignedParts` names: (namespace, local name); over TLS the
-    /// endorsing signature covers them too.
+    /// The header blocks its own `sp:SignedParts` names: (namespace, local name; empty for every
+    /// block of the namespace); over TLS the endorsing signature covers them too.
     pub headers: &'static [(&'static str, &'static str)],
 }
 
@@ -496,7 +496,8 @@ impl EndorsingToken {
 pub struct Parts {
     /// `sp:Body`.
     pub body: bool,
-    /// `sp:Header`s: (namespace, local name).
+    /// `sp:Header`s: (namespace, local name), the name empty for every block of the namespace
+    /// (an `sp:Header` without `Name`, WS-SecurityPolicy 1.2 §5.1.1).
     pub headers: &'static [(&'static str, &'static str)],
 }
 
@@ -578,7 +579,8 @@ pub struct MessagePolicy {
     pub encrypted: Parts,
     /// `sp:Wss11/sp:RequireSignatureConfirmation`.
     pub signature_confirmation: bool,
-    /// `sp:RequiredParts`: header blocks the message must carry (namespace, local name).
+    /// `sp:RequiredParts`: header blocks the message must carry (namespace, local name; an empty
+    /// name asks for a block of the namespace, whichever its name).
     pub required_headers: &'static [(&'static str, &'static str)],
     /// `sp:RequiredElements`: elements the message must have.
     pub required_elements: &'static [XPath],

@@ -309,6 +309,7 @@ impl WssConfig {
     /// (implies [`require_signature`](Self::require_signature)); a response without it passes:
     /// what a WS-SecurityPolicy `sp:SignedParts/sp:Header` asks (WS-SecurityPolicy 1.2 §5.1.1).
     /// A block present and unsigned fails the check with [`WssError::NotSigned`].
+    /// An empty local name names every block of the namespace (an `sp:Header` without `Name`).
     pub fn require_signed_header_if_present(self, namespace: &str, name: &str) -> Self {
         self.edit(|c| {
             c.signed_headers_if_present
@@ -321,6 +322,7 @@ impl WssConfig {
     /// encrypted (a `wsse11:EncryptedHeader`, WSS 1.1 §9.3); a response without it passes: what a
     /// WS-SecurityPolicy `sp:EncryptedParts/sp:Header` asks (WS-SecurityPolicy 1.2 §5.2.1). A
     /// block in the clear fails the check with [`WssError::NotEncrypted`].
+    /// An empty local name names every block of the namespace (an `sp:Header` without `Name`).
     pub fn require_encrypted_header_if_present(self, namespace: &str, name: &str) -> Self {
         self.edit(|c| {
             c.encrypted_headers_if_present
@@ -340,6 +342,8 @@ impl WssConfig {
     /// Requires responses to carry the header block `{namespace}name` (WS-SecurityPolicy 1.2
     /// §4.3.2 `sp:RequiredParts`), signed or not; one without it fails the check with
     /// [`WssError::MissingRequired`].
+    /// An empty `name` asks for a block of the namespace, whichever its name (an `sp:Header`
+    /// without `Name`).
     pub fn require_header(self, namespace: &str, name: &str) -> Self {
         self.edit(|c| {
             c.required_headers

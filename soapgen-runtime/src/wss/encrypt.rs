@@ -176,6 +176,7 @@ impl X509Encryptor {
     /// [`encrypt_header`](Self::encrypt_header) does, and nothing when it has none: a header a
     /// WS-SecurityPolicy `sp:EncryptedParts/sp:Header` names is protected when it is in the
     /// message (WS-SecurityPolicy 1.2 §5.2.1).
+    /// An empty local name names every block of the namespace (an `sp:Header` without `Name`).
     pub fn encrypt_header_if_present(mut self, namespace: &str, local_name: &str) -> Self {
         self.optional_headers
             .push((namespace.to_owned(), local_name.to_owned()));

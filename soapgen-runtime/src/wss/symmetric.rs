@@ -120,6 +120,10 @@ pub struct SymmetricBinding {
     pub(crate) sign_username_token: bool,
     /// Whether the Signature is encrypted once written (`sp:EncryptSignature`).
     pub(crate) encrypt_signature: bool,
+    /// Header blocks encrypted when the request has them: (namespace, local name).
+    pub(crate) encrypted_headers: Vec<(String, String)>,
+    /// Whether the UsernameToken is encrypted (`sp:EncryptedSupportingTokens`).
+    pub(crate) encrypt_username_token: bool,
 }
 
 impl SymmetricBinding {
@@ -145,6 +149,8 @@ impl SymmetricBinding {
             optional_headers: Vec::new(),
             sign_username_token: false,
             encrypt_signature: false,
+            encrypted_headers: Vec::new(),
+            encrypt_username_token: false,
         }
     }
 
@@ -237,9 +243,31 @@ impl SymmetricBinding {
     /// Also signs every header block `{namespace}local_name` the request has, and nothing when
     /// it has none (WS-SecurityPolicy 1.2 §5.1.1: a header `sp:SignedParts` names is protected
     /// when it is in the message).
+    /// An empty local name names every block of the namespace (an `sp:Header` without `Name`).
     pub fn sign_header_if_present(mut self, namespace: &str, local_name: &str) -> Self {
         self.optional_headers
             .push((namespace.to_owned(), local_name.to_owned()));
+        self
+    }
+
+    /// Also encrypts every header block `{namespace}local_name` the request has under the
+    /// request key (an empty local name: every block of the namespace), and nothing when it has
+    /// none (WS-SecurityPolicy 1.2 §5.2.1): each replaced by a `wsse11:EncryptedHeader` (WSS 1.1
+    /// §9.3). A block also signed needs [`EncryptionOrder::SignThenEncrypt`]; a request
+    /// otherwise fails with [`WssError::Encode`].
+    pub fn encrypt_header_if_present(mut self, namespace: &str, local_name: &str) -> Self {
+        self.encrypted_headers
+            .push((namespace.to_owned(), local_name.to_owned()));
+        self
+    }
+
+    /// Whether the request's UsernameToken is encrypted under the request key
+    /// (WS-SecurityPolicy 1.2 §8.4 `sp:EncryptedSupportingTokens`): written last in the
+    /// Security header as an `xenc:EncryptedData` (`Type` Element) that the ReferenceList names.
+    /// It cannot also be signed ([`sign_username_token`](Self::sign_username_token)); a request
+    /// asking both fails with [`WssError::Encode`]. Default `false`.
+    pub fn encrypt_username_token(mut self, on: bool) -> Self {
+        self.encrypt_username_token = on;
         self
     }
 

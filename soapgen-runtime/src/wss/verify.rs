@@ -304,10 +304,23 @@ fn read_confirmation(n: Node<'_, '_>) -> Result<Confirmation, WssError> {
 }
 
 /// Whether the response's Header has a block `{ns}name`.
-fn has_header(shape: &Shape<'_, '_>, ns: &str, name: &str) -> bool {
+/// The header blocks of the response named by (`ns`, `name`), each as a part; an empty `name`
+/// names every block of `ns` (WS-SecurityPolicy 1.2 §5.1.1 `sp:Header` without `Name`).
+fn header_parts(shape: &Shape<'_, '_>, ns: &str, name: &str) -> Vec<MessagePart> {
     shape
         .header
-        .is_some_and(|h| h.children().any(|c| c.has_tag_name((ns, name))))
+        .iter()
+        .flat_map(|h| h.children())
+        .filter(|c| super::header::names_block(c, ns, name))
+        .map(|c| MessagePart::Header {
+            namespace: ns.to_owned(),
+            name: c.tag_name().name().to_owned(),
+        })
+        .collect()
+}
+
+fn has_header(shape: &Shape<'_, '_>, ns: &str, name: &str) -> bool {
+    !header_parts(shape, ns, name).is_empty()
 }
 
 /// The parts the policy requires encrypted, and the header blocks and elements it requires
@@ -330,19 +343,21 @@ fn check_encrypted_and_required(
         }
     }
     for (ns, name) in cfg.encrypted_headers_if_present() {
-        let part = MessagePart::Header {
-            namespace: ns.clone(),
-            name: name.clone(),
-        };
-        if has_header(shape, ns, name) && !st.decrypted.contains(&part) {
-            return Err(WssError::NotEncrypted(part.to_string()));
+        for part in header_parts(shape, ns, name) {
+            if !st.decrypted.contains(&part) {
+                return Err(WssError::NotEncrypted(part.to_string()));
+            }
         }
     }
     for (ns, name) in cfg.required_headers() {
         if !has_header(shape, ns, name) {
             return Err(WssError::MissingRequired {
                 assertion: "sp:RequiredParts",
-                part: format!("header block {{{ns}}}{name}"),
+                part: if name.is_empty() {
+                    format!("a header block of {ns}")
+                } else {
+                    format!("header block {{{ns}}}{name}")
+                },
             });
         }
     }
@@ -418,15 +433,13 @@ fn check_policy(
             }
         }
         for (ns, name) in cfg.signed_headers_if_present() {
-            let part = MessagePart::Header {
-                namespace: ns.clone(),
-                name: name.clone(),
-            };
-            if has_header(shape, ns, name) && signed(&part).is_none() {
-                return Err(WssError::NotSigned {
-                    part: part.to_string(),
-                    detail: " (the response has it)".to_owned(),
-                });
+            for part in header_parts(shape, ns, name) {
+                if signed(&part).is_none() {
+                    return Err(WssError::NotSigned {
+                        part: part.to_string(),
+                        detail: " (the response has it)".to_owned(),
+                    });
+                }
             }
         }
     }

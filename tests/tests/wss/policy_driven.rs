@@ -616,3 +616,44 @@ fn wss_after_security_policy_replaces_it_with_what_it_lacked() {
         .build();
     assert!(built.is_ok(), "{:?}", built.err());
 }
+
+#[tokio::test]
+async fn headers_named_by_namespace_only_are_held_to_the_policy_in_responses() {
+    // An `sp:Header` without `Name`: every block of the namespace the response has.
+    let port = "DoubleItAsymmetricIssuerSerialPort";
+    fn session(t: String) -> String {
+        with_header(t, r#"<x:Session xmlns:x="urn:x">s</x:Session>"#)
+    }
+    // CXF's response has no block of urn:x: met.
+    let signed = stricter(port, |r| {
+        *r = r.signed(Parts::new(true, &[("urn:x", "")]));
+    });
+    let client = Client::builder(cxf().url(&format!("/DoubleItX509/{port}")))
+        .security_policy(signed, x509_credentials())
+        .build()
+        .expect("client");
+    let doubled = X509Client::from_client(client).double_it(4).await;
+    assert_eq!(doubled.expect("met"), 8);
+    // One added, unsigned: sp:SignedParts, naming the block.
+    let e = x509_refused(port, signed, x509_credentials(), session).await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:SignedParts", "{cause}");
+    assert!(cause.to_string().contains("{urn:x}Session"), "{cause}");
+    // One added in the clear: sp:EncryptedParts.
+    let encrypted = stricter(port, |r| {
+        *r = r.encrypted(Parts::new(true, &[("urn:x", "")]));
+    });
+    let e = x509_refused(port, encrypted, x509_credentials(), session).await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:EncryptedParts", "{cause}");
+    assert!(cause.to_string().contains("{urn:x}Session"), "{cause}");
+    // None at all where one is required: sp:RequiredParts, naming the namespace.
+    let required = stricter(port, |r| *r = r.required_headers(&[("urn:x", "")]));
+    let e = x509_refused(port, required, x509_credentials(), |t| t).await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:RequiredParts", "{cause}");
+    assert!(
+        cause.to_string().contains("a header block of urn:x"),
+        "{cause}"
+    );
+}

@@ -54,7 +54,6 @@ pub fn unenforceable(policy: &MessagePolicy) -> Vec<Refusal> {
                 || s.signed.attachments
                 || !s.encrypted.is_empty()
                 || endorsed_headers
-                || s.signed.headers.iter().any(|h| h.name.is_none())
             {
                 r.add(
                     s.role.local_name(),
@@ -79,13 +78,6 @@ pub fn unenforceable(policy: &MessagePolicy) -> Vec<Refusal> {
             })
     });
     parts(&mut r, policy, &loc);
-    if kind == Kind::Symmetric && !policy.encrypted.headers.is_empty() {
-        r.add(
-            "EncryptedParts",
-            &loc,
-            "encrypted headers with a symmetric binding",
-        );
-    }
     if kind == Kind::None {
         let protected = !policy.signed.is_empty() || !policy.encrypted.is_empty();
         let roles = policy
@@ -207,12 +199,10 @@ fn supporting(r: &mut Refusals, kind: Kind, role: SupportingRole, t: &Token) {
                 role,
                 Endorsing | SignedEndorsing | EndorsingEncrypted | SignedEndorsingEncrypted
             );
-            // Under a SymmetricBinding, signed (not encrypted) by the request key.
-            let symmetric_signed = kind == Kind::Symmetric && matches!(role, Signed);
+            // Under a SymmetricBinding, signed or encrypted (not both) by the request key.
+            let symmetric = kind == Kind::Symmetric && matches!(role, Signed | Encrypted);
             if endorsing
-                || (protected
-                    && !symmetric_signed
-                    && !matches!(kind, Kind::Transport | Kind::Asymmetric))
+                || (protected && !symmetric && !matches!(kind, Kind::Transport | Kind::Asymmetric))
             {
                 r.add(
                     role.local_name(),
@@ -260,9 +250,6 @@ fn parts(r: &mut Refusals, policy: &MessagePolicy, loc: &Loc) {
         if p.attachments {
             r.add(what, loc, "protected attachments");
         }
-        if p.headers.iter().any(|h| h.name.is_none()) {
-            r.add(what, loc, "every header of a namespace");
-        }
         for x in &p.elements {
             let element = if what == "SignedParts" {
                 "SignedElements"
@@ -274,9 +261,6 @@ fn parts(r: &mut Refusals, policy: &MessagePolicy, loc: &Loc) {
     }
     for x in &policy.content_encrypted {
         r.add("ContentEncryptedElements", &x.loc, "parts named by XPath");
-    }
-    if policy.required_headers.iter().any(|h| h.name.is_none()) {
-        r.add("RequiredParts", loc, "every header of a namespace");
     }
 }
 

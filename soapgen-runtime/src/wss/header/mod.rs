@@ -1,7 +1,7 @@
 //! The outgoing `wsse:Security` header block (WSS 1.1 §5), assembled from a [`WssConfig`] once
 //! the rest of the envelope is written.
 
-use super::encrypt::{EncryptionOrder, X509Encryptor};
+use super::encrypt::{EncryptionOrder, StrRef, X509Encryptor};
 use super::{random_bytes, WssConfig, WssError, WSSE11_NS, WSU_NS};
 use crate::message::SoapVersion;
 use crate::xml::read::tree::{Document, Node};
@@ -193,7 +193,7 @@ impl Outgoing {
                                 .to_owned(),
                         ));
                     }
-                    data_ids.extend(self.encrypt_headers(enc, &key, envelope)?);
+                    data_ids.extend(self.encrypt_headers(enc, &key, None, envelope)?);
                 }
                 let wrapped = enc.wrap(&key)?;
                 encrypted = Some(Encrypted {
@@ -223,12 +223,14 @@ impl Outgoing {
     }
 
     /// Replaces each header block `enc` encrypts by a `wsse11:EncryptedHeader` (WSS 1.1 §9.3) with
-    /// its `xenc:EncryptedData` (Type Element) under `key`: the EncryptedData Ids, in document
-    /// order. Everything it changes is before the Body, whose digest is already taken.
-    fn encrypt_headers(
+    /// its `xenc:EncryptedData` (Type Element) under `key`, its KeyInfo `key_info` if any: the
+    /// EncryptedData Ids, in document order. Everything it changes is before the Body, whose
+    /// digest is already taken.
+    pub(super) fn encrypt_headers(
         &self,
         enc: &X509Encryptor,
         key: &[u8],
+        key_info: Option<&StrRef<'_>>,
         envelope: &mut String,
     ) -> Result<Vec<String>, WssError> {
         let bad = |s: String| WssError::Encode(s);
@@ -268,7 +270,7 @@ impl Outgoing {
                 .get(range.clone())
                 .ok_or_else(|| bad("a header block to encrypt is out of range".to_owned()))?;
             let data_id = format!("EDH{}-{}", i + 1, self.suffix);
-            let data = enc.encrypted_data(key, plaintext.as_bytes(), &data_id, true, None)?;
+            let data = enc.encrypted_data(key, plaintext.as_bytes(), &data_id, true, key_info)?;
             let wrapper = format!(
                 "<wsse11:EncryptedHeader xmlns:wsse11=\"{WSSE11_NS}\" xmlns:wsu=\"{WSU_NS}\" wsu:Id=\"EH{}-{}\"{copied}>{data}</wsse11:EncryptedHeader>",
                 i + 1,
@@ -340,8 +342,16 @@ impl Outgoing {
     }
 }
 
+/// Whether the element `node` is the header block (`ns`, `name`); an empty `name` names every
+/// block of `ns` (WS-SecurityPolicy 1.2 §5.1.1: `sp:Header` without `Name`).
+pub(crate) fn names_block(node: &Node<'_, '_>, ns: &str, name: &str) -> bool {
+    node.is_element()
+        && node.tag_name().namespace().unwrap_or("") == ns
+        && (name.is_empty() || node.tag_name().name() == name)
+}
+
 /// The children of the SOAP `Header` of `doc` named by `wanted` and `optional` ((namespace,
-/// local name) pairs), for each pair in `wanted`'s order, then `optional`'s, and then in document
+/// local name) pairs, an empty local name naming every block of the namespace), for each pair in `wanted`'s order, then `optional`'s, and then in document
 /// order: the header blocks a caller asked to sign (WSS 1.1 §8) or encrypt (WSS 1.1 §9.3,
 /// `wsse11:EncryptedHeader`). A block named twice comes twice. `purpose` (`"sign"`,
 /// `"encrypt"`) names the operation in the error.
@@ -368,7 +378,7 @@ fn wanted_header_blocks<'a, 'input>(
             header
                 .iter()
                 .flat_map(|h| h.children())
-                .filter(|c| c.has_tag_name((ns.as_str(), name.as_str()))),
+                .filter(|c| names_block(c, ns, name)),
         );
         if required && blocks.len() == before {
             return Err(WssError::Encode(format!(

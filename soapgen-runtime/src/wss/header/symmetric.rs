@@ -30,6 +30,8 @@ struct Ids {
     signature_data: String,
     /// Of the EncryptedData that replaces each endorsing signature then.
     endorsing_data: Vec<String>,
+    /// Of the EncryptedData that replaces the UsernameToken (`sp:EncryptedSupportingTokens`).
+    username_data: String,
     body: String,
     username: String,
 }
@@ -84,6 +86,7 @@ impl Outgoing {
                 .collect(),
             body: format!("id-{s}"),
             username: format!("UT-{s}"),
+            username_data: format!("EUT-{s}"),
         };
         let enc = X509Encryptor {
             recipient: b.recipient.clone(),
@@ -92,10 +95,11 @@ impl Outgoing {
             key_reference: b.key_reference,
             order: b.order,
             headers: Vec::new(),
-            optional_headers: Vec::new(),
+            optional_headers: b.encrypted_headers.clone(),
             encrypt_signature: false,
             encrypt_username_token: false,
         };
+        refuse_unsupported(b, cfg)?;
         let key = b.block.generate_key()?;
         let wrapped = enc.wrap(&key)?;
         let keys = derive(b, &key)?;
@@ -159,6 +163,13 @@ impl Outgoing {
             }
         }
         let body_digest = body_digest.unwrap_or_default();
+        // The header blocks to encrypt, before the Body: its digest is taken already.
+        let encrypted_headers = if b.encrypted_headers.is_empty() {
+            Vec::new()
+        } else {
+            let key_info = key_info(&keys, &ids);
+            self.encrypt_headers(&enc, &keys.encryption, Some(&key_info), envelope)?
+        };
         let (security, signature_values) = security_block(
             cfg,
             b,
@@ -168,6 +179,7 @@ impl Outgoing {
             version,
             env_prefix,
             (header_digests, body_digest, endorsing_body),
+            &encrypted_headers,
             scratch,
         )?;
         envelope.insert_str(self.header_at, &security);
@@ -225,6 +237,7 @@ fn security_block(
         String,
         Vec<Option<String>>,
     ),
+    encrypted_headers: &[String],
     mut scratch: Vec<u8>,
 ) -> Result<(String, Vec<Vec<u8>>), WssError> {
     let now = UtcTime::now();
@@ -254,7 +267,9 @@ fn security_block(
             references.push((ids.token.clone(), digest(&mut w, at, &mut scratch)?));
         }
     }
-    if let Some(ut) = cfg.username() {
+    // An encrypted UsernameToken comes last, after the ReferenceList that names it.
+    let encrypted_username = cfg.username().filter(|_| b.encrypt_username_token);
+    if let Some(ut) = cfg.username().filter(|_| encrypted_username.is_none()) {
         let at = offset(&mut w)?;
         ut.write(&mut w, &ids.username, now)?;
         if b.sign_username_token {
@@ -262,7 +277,11 @@ fn security_block(
         }
     }
     let sign_first = b.order == EncryptionOrder::SignThenEncrypt;
-    let data_ids = decrypted_with_the_key(b, ids, sign_first)?;
+    let mut data_ids = decrypted_with_the_key(b, ids, sign_first)?;
+    data_ids.extend(encrypted_headers.iter().cloned());
+    if encrypted_username.is_some() {
+        data_ids.push(ids.username_data.clone());
+    }
     // The EncryptedKey lists them itself only when they are decrypted with its key directly
     // and before the signature is checked.
     let listed_inside = !data_ids.is_empty() && sign_first && keys.derived.is_none();
@@ -334,22 +353,77 @@ fn security_block(
     if standalone && !sign_first {
         write_reference_list(&mut w, &data_ids)?;
     }
-    w.end_element()?; // Security
-    let mut security = w.into_string()?;
-    let mut values = vec![value];
-    let mut signatures = vec![(signature_at..signature_end, ids.signature_data.as_str())];
-    for ((range, raw), data_id) in endorsing.into_iter().zip(&ids.endorsing_data) {
-        values.push(raw);
-        signatures.push((range, data_id.as_str()));
+    let mut encrypted = Vec::new();
+    if let Some(ut) = encrypted_username {
+        let at = offset(&mut w)?;
+        ut.write(&mut w, &ids.username, now)?;
+        encrypted.push((at..offset(&mut w)?, ids.username_data.as_str()));
     }
-    if b.encrypt_signature {
-        // Every signature, as CXF does with sp:EncryptSignature: from the last, so that the
-        // earlier ranges stay valid.
-        for (range, data_id) in signatures.into_iter().rev() {
-            encrypt_signature(&mut security, range, enc, ids, keys, data_id)?;
+    w.end_element()?; // Security
+    let signatures = std::iter::once((signature_at..signature_end, value)).chain(endorsing);
+    seal(w.into_string()?, b, enc, ids, keys, signatures, encrypted)
+}
+
+/// The finished Security block `security` with the elements at the ranges of `encrypted` and,
+/// with `sp:EncryptSignature`, every signature of `signatures` (the message signature, then the
+/// endorsing ones) replaced by their EncryptedData; and the signatures' raw SignatureValues.
+fn seal<'a>(
+    mut security: String,
+    b: &SymmetricBinding,
+    enc: &X509Encryptor,
+    ids: &'a Ids,
+    keys: &Keys,
+    signatures: impl Iterator<Item = super::block::Written>,
+    mut encrypted: Vec<(std::ops::Range<usize>, &'a str)>,
+) -> Result<(String, Vec<Vec<u8>>), WssError> {
+    let data_ids = std::iter::once(&ids.signature_data).chain(&ids.endorsing_data);
+    let mut values = Vec::new();
+    for ((range, raw), data_id) in signatures.zip(data_ids) {
+        values.push(raw);
+        if b.encrypt_signature {
+            // Every signature, as CXF does with sp:EncryptSignature.
+            encrypted.push((range, data_id.as_str()));
         }
     }
+    // From the last, so that the earlier ranges stay valid.
+    encrypted.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
+    for (range, data_id) in encrypted {
+        encrypt_element(&mut security, range, enc, ids, keys, data_id)?;
+    }
     Ok((security, values))
+}
+
+/// What a symmetric request cannot be asked: a UsernameToken both signed and encrypted; a header
+/// block both signed and encrypted when encrypting first.
+fn refuse_unsupported(b: &SymmetricBinding, cfg: &WssConfig) -> Result<(), WssError> {
+    if b.encrypt_username_token && b.sign_username_token && cfg.username().is_some() {
+        return Err(WssError::Encode(
+            "a UsernameToken both signed and encrypted is not supported with a SymmetricBinding"
+                .to_owned(),
+        ));
+    }
+    let signed = |h: &(String, String)| {
+        b.headers
+            .iter()
+            .chain(&b.optional_headers)
+            .any(|s| s.0 == h.0 && (s.1 == h.1 || s.1.is_empty() || h.1.is_empty()))
+    };
+    if b.order == EncryptionOrder::EncryptThenSign && b.encrypted_headers.iter().any(signed) {
+        return Err(WssError::Encode(
+            "a header block both signed and encrypted needs EncryptionOrder::SignThenEncrypt"
+                .to_owned(),
+        ));
+    }
+    Ok(())
+}
+
+/// The KeyInfo of what the request key encrypts: the EncryptedKey, or the DerivedKeyToken
+/// derived from it for encryption.
+fn key_info<'a>(keys: &Keys, ids: &'a Ids) -> StrRef<'a> {
+    match keys.derived {
+        Some((v, ..)) => StrRef::DerivedKey(&ids.encryption_key, v.dk_value_type()),
+        None => StrRef::EncryptedKey(&ids.key),
+    }
 }
 
 /// The Ids of the EncryptedData the service decrypts with the request's key: the Body's
@@ -378,10 +452,10 @@ fn decrypted_with_the_key(
     Ok(data_ids)
 }
 
-/// Replaces the `ds:Signature` at `range` of the finished Security block by the EncryptedData
-/// `data_id` the ReferenceList before it names (`sp:EncryptSignature`), under the request's
-/// encryption key.
-fn encrypt_signature(
+/// Replaces the element at `range` of the finished Security block (a `ds:Signature`,
+/// `sp:EncryptSignature`; the UsernameToken) by the EncryptedData `data_id` the ReferenceList
+/// names, under the request's encryption key.
+fn encrypt_element(
     security: &mut String,
     range: std::ops::Range<usize>,
     enc: &X509Encryptor,
@@ -389,15 +463,18 @@ fn encrypt_signature(
     keys: &Keys,
     data_id: &str,
 ) -> Result<(), WssError> {
-    let signature = security
+    let element = security
         .get(range.clone())
-        .ok_or_else(|| WssError::Encode("the Signature is out of range".to_owned()))?;
-    // Its prefixes declared on it: decrypted, it stands in the Security header again.
-    let name_len = "<ds:Signature".len();
+        .ok_or_else(|| WssError::Encode("the element to encrypt is out of range".to_owned()))?;
+    // The Security block's prefixes declared on it, after its qualified name: decrypted, it
+    // stands in the Security header again.
+    let name_len = element
+        .find(|c: char| c.is_ascii_whitespace() || c == '>' || c == '/')
+        .unwrap_or(element.len());
     let plaintext = format!(
         "{} xmlns:wsse=\"{WSSE_NS}\" xmlns:wsu=\"{WSU_NS}\"{}",
-        &signature[..name_len],
-        &signature[name_len..]
+        &element[..name_len],
+        &element[name_len..]
     );
     let data = encrypted_under(enc, keys, ids, &plaintext, data_id, true)?;
     security.replace_range(range, &data);
@@ -415,10 +492,7 @@ fn encrypted_under(
     data_id: &str,
     element: bool,
 ) -> Result<String, WssError> {
-    let key_info = match keys.derived {
-        Some((v, ..)) => StrRef::DerivedKey(&ids.encryption_key, v.dk_value_type()),
-        None => StrRef::EncryptedKey(&ids.key),
-    };
+    let key_info = key_info(keys, ids);
     enc.encrypted_data(
         &keys.encryption,
         plaintext.as_bytes(),
