@@ -112,8 +112,15 @@ impl Emitter<'_> {
         if !required.is_empty() {
             m.extend(quote!(.required_headers(&[#(#required),*])));
         }
-        if !p.required_elements.is_empty() {
-            let paths = p.required_elements.iter().map(|x| {
+        for (method, xs) in [
+            (quote!(required_elements), &p.required_elements),
+            (quote!(signed_elements), &p.signed.elements),
+            (quote!(encrypted_elements), &p.encrypted.elements),
+        ] {
+            if xs.is_empty() {
+                continue;
+            }
+            let paths = xs.iter().map(|x| {
                 let expression = &x.expression;
                 let steps = x.steps.iter().map(|s| {
                     let (descendant, ns, name) = (s.descendant, &s.name.ns, &s.name.local);
@@ -121,7 +128,7 @@ impl Emitter<'_> {
                 });
                 quote!(#rt::policy::XPath { expression: #expression, steps: &[#(#steps),*] })
             });
-            m.extend(quote!(.required_elements(&[#(#paths),*])));
+            m.extend(quote!(.#method(&[#(#paths),*])));
         }
         m
     }

@@ -364,6 +364,12 @@ fn symmetric(
     for (ns, name) in req.encrypted.headers {
         binding = binding.encrypt_header_if_present(ns, name);
     }
+    for x in req.signed_elements {
+        binding = binding.sign_element_if_present(x.to_element_path());
+    }
+    for x in req.encrypted_elements {
+        binding = binding.encrypt_element_if_present(x.to_element_path());
+    }
     if let Some(version) = token.derived_keys {
         binding = binding.derived_keys(version);
     }
@@ -460,8 +466,15 @@ fn inbound(
     Ok(cfg.signature_confirmation(resp.signature_confirmation))
 }
 
-/// `sp:RequiredParts` and `sp:RequiredElements` of a response.
+/// `sp:RequiredParts`, `sp:RequiredElements`, `sp:SignedElements` and `sp:EncryptedElements` of
+/// a response.
 fn required(resp: &MessagePolicy, mut cfg: WssConfig) -> WssConfig {
+    for x in resp.signed_elements {
+        cfg = cfg.require_signed_element_if_present(x.to_element_path());
+    }
+    for x in resp.encrypted_elements {
+        cfg = cfg.require_encrypted_element_if_present(x.to_element_path());
+    }
     for (ns, name) in resp.required_headers {
         cfg = cfg.require_header(ns, name);
     }
@@ -555,6 +568,8 @@ fn assertion_of(e: &WssError, resp: &MessagePolicy) -> &'static str {
             "sp:ProtectTokens"
         }
         WssError::NotEncrypted(part) if part.contains("EncryptSignature") => "sp:EncryptSignature",
+        WssError::NotSigned { part, .. } if part.starts_with("element ") => "sp:SignedElements",
+        WssError::NotEncrypted(part) if part.starts_with("element ") => "sp:EncryptedElements",
         WssError::NotSigned { .. } | WssError::InvalidSignature(_) => "sp:SignedParts",
         WssError::NotEncrypted(_) | WssError::DecryptionFailed => "sp:EncryptedParts",
         WssError::MissingSignatureConfirmation { .. }

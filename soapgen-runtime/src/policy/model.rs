@@ -584,6 +584,10 @@ pub struct MessagePolicy {
     pub required_headers: &'static [(&'static str, &'static str)],
     /// `sp:RequiredElements`: elements the message must have.
     pub required_elements: &'static [XPath],
+    /// `sp:SignedElements`: elements signed when the message has them (besides the parts).
+    pub signed_elements: &'static [XPath],
+    /// `sp:EncryptedElements`: elements encrypted when the message has them.
+    pub encrypted_elements: &'static [XPath],
 }
 
 impl MessagePolicy {
@@ -597,6 +601,8 @@ impl MessagePolicy {
         signature_confirmation: false,
         required_headers: &[],
         required_elements: &[],
+        signed_elements: &[],
+        encrypted_elements: &[],
     };
 
     /// A message protected by `binding`.
@@ -625,6 +631,18 @@ impl MessagePolicy {
     /// Requiring these elements present (`sp:RequiredElements`).
     pub const fn required_elements(mut self, elements: &'static [XPath]) -> Self {
         self.required_elements = elements;
+        self
+    }
+
+    /// Signing these elements when the message has them (`sp:SignedElements`).
+    pub const fn signed_elements(mut self, elements: &'static [XPath]) -> Self {
+        self.signed_elements = elements;
+        self
+    }
+
+    /// Encrypting these elements when the message has them (`sp:EncryptedElements`).
+    pub const fn encrypted_elements(mut self, elements: &'static [XPath]) -> Self {
+        self.encrypted_elements = elements;
         self
     }
 
@@ -661,6 +679,8 @@ impl MessagePolicy {
             && self.encrypted.is_empty()
             && self.required_headers.is_empty()
             && self.required_elements.is_empty()
+            && self.signed_elements.is_empty()
+            && self.encrypted_elements.is_empty()
     }
 }
 

@@ -66,6 +66,8 @@ struct ConfigInner {
     signer_references: Vec<super::KeyReference>,
     required_headers: Vec<(String, String)>,
     required_elements: Vec<super::ElementPath>,
+    signed_elements_if_present: Vec<super::ElementPath>,
+    encrypted_elements_if_present: Vec<super::ElementPath>,
     encrypted_headers_if_present: Vec<(String, String)>,
     algorithms: AlgorithmPolicy,
     max_references: Option<usize>,
@@ -356,6 +358,35 @@ impl WssConfig {
     /// [`WssError::MissingRequired`].
     pub fn require_element(self, path: super::ElementPath) -> Self {
         self.edit(|c| c.required_elements.push(path))
+    }
+
+    /// Requires every element of a response that `path` names to be signed: the target of a
+    /// verified signature reference, or inside one; a response without such an element passes:
+    /// what WS-SecurityPolicy 1.2 §4.1.2 `sp:SignedElements` asks. An element unsigned fails the
+    /// check with [`WssError::NotSigned`].
+    pub fn require_signed_element_if_present(self, path: super::ElementPath) -> Self {
+        self.edit(|c| c.signed_elements_if_present.push(path))
+    }
+
+    /// Requires every element of a response that `path` names to have come encrypted (itself,
+    /// or inside encrypted content, decrypted with [`decrypt_with`](Self::decrypt_with)'s key or
+    /// the request key); a response without such an element passes: what WS-SecurityPolicy 1.2
+    /// §4.2.2 `sp:EncryptedElements` asks. An element in the clear fails the check with
+    /// [`WssError::NotEncrypted`].
+    pub fn require_encrypted_element_if_present(self, path: super::ElementPath) -> Self {
+        self.edit(|c| c.encrypted_elements_if_present.push(path))
+    }
+
+    /// The elements responses must have signed when they have them
+    /// ([`require_signed_element_if_present`](Self::require_signed_element_if_present)).
+    pub fn signed_elements_if_present(&self) -> &[super::ElementPath] {
+        &self.inner.signed_elements_if_present
+    }
+
+    /// The elements responses must have encrypted when they have them
+    /// ([`require_encrypted_element_if_present`](Self::require_encrypted_element_if_present)).
+    pub fn encrypted_elements_if_present(&self) -> &[super::ElementPath] {
+        &self.inner.encrypted_elements_if_present
     }
 
     /// The header blocks responses must carry ([`require_header`](Self::require_header)).

@@ -298,15 +298,32 @@ pub(crate) fn inline_encrypted_data(
     Ok(edits)
 }
 
-/// Replaces each edited range by its plaintext; the parts decrypted.
-pub(crate) fn apply(
-    doc: &str,
-    mut edits: Vec<Edit>,
-) -> Result<(String, Vec<MessagePart>), WssError> {
+/// What one pass of decryption did to a document: the new text, the parts decrypted, and each
+/// replacement as (the range replaced in the old text, the plaintext's range in the new one).
+pub(crate) struct Applied {
+    pub(crate) text: String,
+    pub(crate) parts: Vec<MessagePart>,
+    pub(crate) replaced: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)>,
+}
+
+impl Applied {
+    /// Where offset `p` of the old text is in the new one (a replacement that ends at or before
+    /// `p` moves it by its change in length).
+    pub(crate) fn moved(&self, p: usize) -> usize {
+        self.replaced
+            .iter()
+            .filter(|(old, _)| old.end <= p)
+            .fold(p, |p, (old, new)| p + new.len() - old.len())
+    }
+}
+
+/// Replaces each edited range by its plaintext.
+pub(crate) fn apply(doc: &str, mut edits: Vec<Edit>) -> Result<Applied, WssError> {
     edits.sort_by_key(|e| e.range.start);
     let mut out = String::with_capacity(doc.len());
     let mut at = 0;
     let mut parts = Vec::with_capacity(edits.len());
+    let mut replaced = Vec::with_capacity(edits.len());
     for e in edits {
         if e.range.start < at {
             return Err(WssError::Malformed {
@@ -315,12 +332,18 @@ pub(crate) fn apply(
             });
         }
         out.push_str(doc.get(at..e.range.start).unwrap_or_default());
+        let start = out.len();
         out.push_str(&e.plaintext);
+        replaced.push((e.range.clone(), start..out.len()));
         at = e.range.end;
         parts.push(e.part);
     }
     out.push_str(doc.get(at..).unwrap_or_default());
-    Ok((out, parts))
+    Ok(Applied {
+        text: out,
+        parts,
+        replaced,
+    })
 }
 
 /// An EncryptedKey checked to be for this client, its key not yet unwrapped (the key length comes

@@ -58,6 +58,12 @@ impl ElementPath {
 
     /// Whether the document of `root` (its document node) has an element the path names.
     pub(crate) fn matches_in(&self, root: Node<'_, '_>) -> bool {
+        !self.select(root).is_empty()
+    }
+
+    /// The elements of the document of `root` (its document node) the path names, in document
+    /// order.
+    pub(crate) fn select<'a, 'input>(&self, root: Node<'a, 'input>) -> Vec<Node<'a, 'input>> {
         let mut context = vec![root];
         for step in &self.steps {
             let named = |n: &Node<'_, '_>| {
@@ -74,11 +80,11 @@ impl ElementPath {
             next.sort_by_key(|n| n.index());
             next.dedup_by_key(|n| n.index());
             if next.is_empty() {
-                return false;
+                return next;
             }
             context = next;
         }
-        true
+        context
     }
 }
 

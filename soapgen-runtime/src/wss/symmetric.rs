@@ -7,7 +7,7 @@
 use super::encrypt::EncryptionOrder;
 use super::sign::{DigestAlgorithm, KeyReference};
 use super::xmlenc::{BlockEncryption, KeyTransport};
-use super::{Certificate, WssError};
+use super::{Certificate, ElementPath, WssError};
 
 /// `http://www.w3.org/2000/09/xmldsig#hmac-sha1`: the symmetric SignatureMethod of every
 /// WS-SecurityPolicy 1.2 algorithm suite (§6.1, XML-DSig §6.3.1).
@@ -124,6 +124,10 @@ pub struct SymmetricBinding {
     pub(crate) encrypted_headers: Vec<(String, String)>,
     /// Whether the UsernameToken is encrypted (`sp:EncryptedSupportingTokens`).
     pub(crate) encrypt_username_token: bool,
+    /// Elements signed when the request has them (`sp:SignedElements`).
+    pub(crate) signed_elements: Vec<ElementPath>,
+    /// Elements encrypted when the request has them (`sp:EncryptedElements`).
+    pub(crate) encrypted_elements: Vec<ElementPath>,
 }
 
 impl SymmetricBinding {
@@ -151,6 +155,8 @@ impl SymmetricBinding {
             encrypt_signature: false,
             encrypted_headers: Vec::new(),
             encrypt_username_token: false,
+            signed_elements: Vec::new(),
+            encrypted_elements: Vec::new(),
         }
     }
 
@@ -258,6 +264,24 @@ impl SymmetricBinding {
     pub fn encrypt_header_if_present(mut self, namespace: &str, local_name: &str) -> Self {
         self.encrypted_headers
             .push((namespace.to_owned(), local_name.to_owned()));
+        self
+    }
+
+    /// Also signs every element of the request `path` names, and nothing when it names none
+    /// (WS-SecurityPolicy 1.2 §4.1.2 `sp:SignedElements`): each referenced by its `wsu:Id` (one
+    /// is added to an element that has none, WSS 1.1 §4), before the Body in SignedInfo.
+    pub fn sign_element_if_present(mut self, path: ElementPath) -> Self {
+        self.signed_elements.push(path);
+        self
+    }
+
+    /// Also encrypts every element of the request `path` names under the request key, and
+    /// nothing when it names none (WS-SecurityPolicy 1.2 §4.2.2 `sp:EncryptedElements`): each
+    /// replaced by an `xenc:EncryptedData` (`Type` Element) that the ReferenceList names; one in
+    /// a Body whose content is encrypted is encrypted with it. Needs
+    /// [`EncryptionOrder::SignThenEncrypt`]; a request otherwise fails with [`WssError::Encode`].
+    pub fn encrypt_element_if_present(mut self, path: ElementPath) -> Self {
+        self.encrypted_elements.push(path);
         self
     }
 

@@ -85,6 +85,10 @@ struct State {
     /// (part, signer) of every verified signature reference.
     signed: Vec<(MessagePart, Certificate)>,
     decrypted: Vec<MessagePart>,
+    /// Where each plaintext decrypted stands in the current document.
+    decrypted_ranges: Vec<std::ops::Range<usize>>,
+    /// The Ids of the targets of every verified signature reference.
+    signed_ids: Vec<String>,
     /// A `Body` element somewhere else was referenced by a signature (a wrapping attempt).
     wrapped_body: bool,
     signature_values: Vec<Vec<u8>>,
@@ -228,9 +232,16 @@ pub(crate) fn process(
                     limit: cfg.signature_reference_limit(),
                 });
             }
-            let (new, parts) = super::decrypt::apply(&doc, edits)?;
-            st.decrypted.extend(parts);
-            doc = Cow::Owned(new);
+            let applied = super::decrypt::apply(&doc, edits)?;
+            // The plaintext decrypted before, where it is now; then this pass's.
+            for r in &mut st.decrypted_ranges {
+                // (A replacement inside one makes it longer by its change in length.)
+                *r = applied.moved(r.start)..applied.moved(r.end);
+            }
+            st.decrypted_ranges
+                .extend(applied.replaced.iter().map(|(_, new)| new.clone()));
+            st.decrypted.extend(applied.parts);
+            doc = Cow::Owned(applied.text);
             continue;
         }
         // Nothing left encrypted that was meant for us to read.
@@ -279,6 +290,7 @@ fn record_signature(cfg: &WssConfig, st: &mut State, v: signature::Verified, sig
     for p in v.parts {
         st.signed.push((p, v.signer.clone()));
     }
+    st.signed_ids.extend(v.ids);
 }
 
 /// A `wsse11:SignatureConfirmation` of the header: (wsu:Id, decoded Value, path).
@@ -361,12 +373,55 @@ fn check_encrypted_and_required(
             });
         }
     }
+    for path in cfg.encrypted_elements_if_present() {
+        for n in path.select(shape.body.document().root()) {
+            let r = n.range();
+            if !st
+                .decrypted_ranges
+                .iter()
+                .any(|d| d.start <= r.start && r.end <= d.end)
+            {
+                return Err(WssError::NotEncrypted(format!(
+                    "element {} ({})",
+                    path.expression,
+                    super::verify::path(n)
+                )));
+            }
+        }
+    }
     for path in cfg.required_elements() {
         if !path.matches_in(shape.body.document().root()) {
             return Err(WssError::MissingRequired {
                 assertion: "sp:RequiredElements",
                 part: format!("element {}", path.expression),
             });
+        }
+    }
+    Ok(())
+}
+
+/// Every element of the response a `sp:SignedElements` path names is signed: the target of a
+/// verified reference, or inside one (WS-SecurityPolicy 1.2 §4.1.2).
+fn check_signed_elements(
+    cfg: &WssConfig,
+    shape: &Shape<'_, '_>,
+    st: &State,
+) -> Result<(), WssError> {
+    for path in cfg.signed_elements_if_present() {
+        for n in path.select(shape.body.document().root()) {
+            // Signed itself, or inside what a reference signed.
+            let signed = n.ancestors().any(|a| {
+                [a.attribute((WSU_NS, "Id")), a.attribute("Id")]
+                    .into_iter()
+                    .flatten()
+                    .any(|id| st.signed_ids.iter().any(|s| s == id))
+            });
+            if !signed {
+                return Err(WssError::NotSigned {
+                    part: format!("element {}", path.expression),
+                    detail: format!(" ({})", super::verify::path(n)),
+                });
+            }
         }
     }
     Ok(())
@@ -394,6 +449,7 @@ fn check_policy(
         }
         None => {}
     }
+    check_signed_elements(cfg, shape, st)?;
     let signed = |part: &MessagePart| st.signed.iter().find(|(p, _)| p == part);
     if cfg.requires_signature() {
         if shape.security.is_none() {

@@ -657,3 +657,52 @@ async fn headers_named_by_namespace_only_are_held_to_the_policy_in_responses() {
         "{cause}"
     );
 }
+
+#[tokio::test]
+async fn elements_named_by_xpath_are_held_to_the_policy_in_responses() {
+    let port = "DoubleItAsymmetricIssuerSerialPort";
+    const NUMBER: &[XPathStep] = &[XPathStep {
+        descendant: true,
+        namespace: "",
+        name: "doubledNumber",
+    }];
+    const SESSION: &[XPathStep] = &[XPathStep {
+        descendant: true,
+        namespace: "urn:x",
+        name: "Session",
+    }];
+    const NUMBER_PATH: &[XPath] = &[XPath {
+        expression: "//doubledNumber",
+        steps: NUMBER,
+    }];
+    const SESSION_PATH: &[XPath] = &[XPath {
+        expression: "//x:Session",
+        steps: SESSION,
+    }];
+    fn session(t: String) -> String {
+        with_header(t, r#"<x:Session xmlns:x="urn:x">s</x:Session>"#)
+    }
+    // CXF signs and encrypts the Body: the doubledNumber inside it is both.
+    let met = stricter(port, |r| {
+        *r = r
+            .signed_elements(NUMBER_PATH)
+            .encrypted_elements(NUMBER_PATH)
+    });
+    let client = Client::builder(cxf().url(&format!("/DoubleItX509/{port}")))
+        .security_policy(met, x509_credentials())
+        .build()
+        .expect("client");
+    let doubled = X509Client::from_client(client).double_it(5).await;
+    assert_eq!(doubled.expect("met"), 10);
+    // A header block added, neither signed nor encrypted.
+    let signed = stricter(port, |r| *r = r.signed_elements(SESSION_PATH));
+    let e = x509_refused(port, signed, x509_credentials(), session).await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:SignedElements", "{cause}");
+    assert!(cause.to_string().contains("//x:Session"), "{cause}");
+    let encrypted = stricter(port, |r| *r = r.encrypted_elements(SESSION_PATH));
+    let e = x509_refused(port, encrypted, x509_credentials(), session).await;
+    let (assertion, cause) = not_met(e);
+    assert_eq!(assertion, "sp:EncryptedElements", "{cause}");
+    assert!(cause.to_string().contains("//x:Session"), "{cause}");
+}

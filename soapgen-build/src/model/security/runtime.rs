@@ -77,7 +77,7 @@ pub fn unenforceable(policy: &MessagePolicy) -> Vec<Refusal> {
                 column: 0,
             })
     });
-    parts(&mut r, policy, &loc);
+    parts(&mut r, policy, kind, &loc);
     if kind == Kind::None {
         let protected = !policy.signed.is_empty() || !policy.encrypted.is_empty();
         let roles = policy
@@ -242,7 +242,14 @@ fn supporting(r: &mut Refusals, kind: Kind, role: SupportingRole, t: &Token) {
 }
 
 /// Parts the runtime cannot protect or check.
-fn parts(r: &mut Refusals, policy: &MessagePolicy, loc: &Loc) {
+fn parts(r: &mut Refusals, policy: &MessagePolicy, kind: Kind, loc: &Loc) {
+    // Elements by XPath: signed and encrypted under a SymmetricBinding's request key, which
+    // encrypts them once signed.
+    let encrypts_first = matches!(
+        &policy.binding,
+        Some(SecurityBinding::Symmetric { protection, .. })
+            if protection.order == ProtectionOrder::EncryptBeforeSigning
+    );
     for (what, p) in [
         ("SignedParts", &policy.signed),
         ("EncryptedParts", &policy.encrypted),
@@ -250,13 +257,25 @@ fn parts(r: &mut Refusals, policy: &MessagePolicy, loc: &Loc) {
         if p.attachments {
             r.add(what, loc, "protected attachments");
         }
+        let (element, first) = if what == "SignedParts" {
+            ("SignedElements", false)
+        } else {
+            ("EncryptedElements", encrypts_first)
+        };
         for x in &p.elements {
-            let element = if what == "SignedParts" {
-                "SignedElements"
-            } else {
-                "EncryptedElements"
-            };
-            r.add(element, &x.loc, "parts named by XPath");
+            if kind != Kind::Symmetric {
+                r.add(
+                    element,
+                    &x.loc,
+                    "parts named by XPath without a SymmetricBinding",
+                );
+            } else if first {
+                r.add(
+                    element,
+                    &x.loc,
+                    "parts named by XPath encrypted before signing",
+                );
+            }
         }
     }
     for x in &policy.content_encrypted {

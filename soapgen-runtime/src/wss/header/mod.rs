@@ -296,21 +296,53 @@ impl Outgoing {
         if wanted.is_empty() && optional.is_empty() {
             return Ok((Vec::new(), 0));
         }
+        let (refs, inserted) = self.identify(envelope, "H", |doc| {
+            wanted_header_blocks(doc, wanted, optional, "sign")
+        })?;
+        Ok((refs, inserted.iter().map(|(_, len)| len).sum()))
+    }
+
+    /// Finds each element of `envelope` (before the Security block is inserted) that `paths`
+    /// name (WS-SecurityPolicy 1.2 §4.1.2 `sp:SignedElements`) and gives it a `wsu:Id` if it has
+    /// none: its (Id, start offset) pairs in document order, and the (offset, length) of each
+    /// insertion, in order.
+    pub(super) fn identify_elements(
+        &self,
+        paths: &[super::ElementPath],
+        envelope: &mut String,
+    ) -> Result<Identified, WssError> {
+        if paths.is_empty() {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        self.identify(envelope, "EL", |doc| {
+            Ok(paths.iter().flat_map(|p| p.select(doc.root())).collect())
+        })
+    }
+
+    /// Gives each element `select` finds in `envelope` a `wsu:Id` (`{tag}{n}-{suffix}`) if it
+    /// has none: (Id, start offset) pairs in document order, and each insertion's (offset,
+    /// length).
+    fn identify(
+        &self,
+        envelope: &mut String,
+        tag: &str,
+        select: impl for<'a, 'i> Fn(&'a Document<'i>) -> Result<Vec<Node<'a, 'i>>, WssError>,
+    ) -> Result<Identified, WssError> {
         let bad = |s: String| WssError::Encode(s);
-        // (start offset, existing Id, insertion offset, prefix to declare) per signed block.
+        // (start offset, existing Id, insertion offset, prefix to declare) per element.
         let mut found: Vec<(usize, Option<String>, usize, Option<&str>)> = Vec::new();
         {
             let doc = Document::parse(envelope, crate::xml::Limits::default())
-                .map_err(|e| bad(format!("cannot find the header blocks to sign: {e}")))?;
-            for block in wanted_header_blocks(&doc, wanted, optional, "sign")? {
-                let start = block.range().start;
-                let existing = block.attribute((WSU_NS, "Id")).map(str::to_owned);
+                .map_err(|e| bad(format!("cannot find the elements to sign: {e}")))?;
+            for node in select(&doc)? {
+                let start = node.range().start;
+                let existing = node.attribute((WSU_NS, "Id")).map(str::to_owned);
                 // Right after the element's qualified name in its start tag.
                 let tag = envelope.get(start + 1..).unwrap_or_default();
                 let name_len = tag
                     .find(|c: char| c.is_ascii_whitespace() || c == '>' || c == '/')
                     .unwrap_or(tag.len());
-                let prefix = match block.lookup_namespace_uri(Some("wsu")) {
+                let prefix = match node.lookup_namespace_uri(Some("wsu")) {
                     Some(WSU_NS) => None,
                     Some(_) => Some("sgwsu"),
                     None => Some("wsu"),
@@ -319,28 +351,87 @@ impl Outgoing {
             }
         }
         found.sort_by_key(|f| f.0);
-        found.dedup_by_key(|f| f.0); // a block asked for twice is signed once
+        found.dedup_by_key(|f| f.0); // an element asked for twice is signed once
         let mut out = Vec::with_capacity(found.len());
+        let mut inserted = Vec::new();
         let mut shift = 0usize;
         for (i, (start, existing, insert_at, prefix)) in found.into_iter().enumerate() {
             let start = start + shift;
             match existing {
                 Some(id) => out.push((id, start)),
                 None => {
-                    let id = format!("H{}-{}", i + 1, self.suffix);
+                    let id = format!("{tag}{}-{}", i + 1, self.suffix);
                     let attr = match prefix {
                         Some(p) => format!(" xmlns:{p}=\"{WSU_NS}\" {p}:Id=\"{id}\""),
                         None => format!(" wsu:Id=\"{id}\""),
                     };
                     envelope.insert_str(insert_at + shift, &attr);
+                    inserted.push((insert_at + shift, attr.len()));
                     shift += attr.len();
                     out.push((id, start));
                 }
             }
         }
-        Ok((out, shift))
+        Ok((out, inserted))
+    }
+
+    /// Replaces each element of `envelope` that `paths` name (WS-SecurityPolicy 1.2 §4.2.2
+    /// `sp:EncryptedElements`) by its `xenc:EncryptedData` (Type Element) under `key`, its
+    /// KeyInfo `key_info`; elements inside another one named, or inside the Body when
+    /// `skip_body` (its content is encrypted whole), are left to it. The EncryptedData Ids, in
+    /// document order.
+    pub(super) fn encrypt_elements(
+        &self,
+        enc: &X509Encryptor,
+        (key, key_info): (&[u8], &StrRef<'_>),
+        paths: &[super::ElementPath],
+        skip_body: bool,
+        envelope: &mut String,
+    ) -> Result<Vec<String>, WssError> {
+        let mut ranges: Vec<std::ops::Range<usize>> = {
+            let doc = Document::parse(envelope, crate::xml::Limits::default()).map_err(|e| {
+                WssError::Encode(format!("cannot find the elements to encrypt: {e}"))
+            })?;
+            let body = doc
+                .root_element()
+                .children()
+                .find(|c| c.is_element() && c.tag_name().name() == "Body");
+            let in_body = |n: &Node<'_, '_>| n.ancestors().skip(1).any(|a| Some(a) == body);
+            paths
+                .iter()
+                .flat_map(|p| p.select(doc.root()))
+                .filter(|n| !(skip_body && in_body(n)))
+                .map(|n| n.range())
+                .collect()
+        };
+        ranges.sort_by_key(|r| r.start);
+        // An element inside one already taken is encrypted with it.
+        let mut outer: Vec<std::ops::Range<usize>> = Vec::with_capacity(ranges.len());
+        for r in ranges {
+            if outer.last().is_none_or(|o| r.start >= o.end) {
+                outer.push(r);
+            }
+        }
+        let mut ids = Vec::with_capacity(outer.len());
+        // Back to front, so that earlier ranges stay valid.
+        for (i, range) in outer.into_iter().enumerate().rev() {
+            let plaintext = envelope.get(range.clone()).ok_or_else(|| {
+                WssError::Encode("an element to encrypt is out of range".to_owned())
+            })?;
+            let data_id = format!("EDE{}-{}", i + 1, self.suffix);
+            let data =
+                enc.encrypted_data(key, plaintext.as_bytes(), &data_id, true, Some(key_info))?;
+            envelope.replace_range(range, &data);
+            ids.push(data_id);
+        }
+        ids.reverse();
+        Ok(ids)
     }
 }
+
+/// Elements given a `wsu:Id`: their (Id, start offset) pairs in document order, and each
+/// insertion's (offset, length), in order.
+pub(super) type Identified = (Vec<(String, usize)>, Vec<(usize, usize)>);
 
 /// Whether the element `node` is the header block (`ns`, `name`); an empty `name` names every
 /// block of `ns` (WS-SecurityPolicy 1.2 §5.1.1: `sp:Header` without `Name`).

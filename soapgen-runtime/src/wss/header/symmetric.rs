@@ -104,20 +104,15 @@ impl Outgoing {
         let wrapped = enc.wrap(&key)?;
         let keys = derive(b, &key)?;
         // Header blocks to sign get a wsu:Id if they have none: later offsets move by `shift`.
-        let (header_refs, shift) =
-            self.identify_headers(&b.headers, &b.optional_headers, envelope)?;
-        let body_at = self
-            .body_at
-            .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?
-            + shift;
         let mut scratch = Vec::new();
         let digest_at = |envelope: &str, at: usize, scratch: &mut Vec<u8>| {
             scratch.clear();
             super::super::exclusive_c14n(envelope, at, &[], scratch)?;
             Ok::<_, WssError>(super::super::base64(&b.digest.digest(scratch)))
         };
-        let mut header_digests = Vec::with_capacity(header_refs.len());
-        for (id, at) in header_refs {
+        let (refs, body_at, body_content) = self.identify_signed(b, envelope)?;
+        let mut header_digests = Vec::with_capacity(refs.len());
+        for (id, at) in refs {
             header_digests.push((id, digest_at(envelope, at, &mut scratch)?));
         }
         let digest = |envelope: &str, scratch: &mut Vec<u8>| digest_at(envelope, body_at, scratch);
@@ -143,12 +138,9 @@ impl Outgoing {
             endorsing_body = endorsing_digests(envelope, &mut scratch)?;
         }
         if b.encrypt_body {
-            let (start, end) = self
-                .body_content
-                .map(|(start, end)| (start + shift, end + shift))
-                .ok_or_else(|| {
-                    WssError::Encode("the Body to encrypt was not written".to_owned())
-                })?;
+            let (start, end) = body_content.ok_or_else(|| {
+                WssError::Encode("the Body to encrypt was not written".to_owned())
+            })?;
             let plaintext = envelope.get(start..end).ok_or_else(|| {
                 WssError::Encode("the Body to encrypt is out of range".to_owned())
             })?;
@@ -163,13 +155,22 @@ impl Outgoing {
             }
         }
         let body_digest = body_digest.unwrap_or_default();
-        // The header blocks to encrypt, before the Body: its digest is taken already.
-        let encrypted_headers = if b.encrypted_headers.is_empty() {
-            Vec::new()
-        } else {
-            let key_info = key_info(&keys, &ids);
-            self.encrypt_headers(&enc, &keys.encryption, Some(&key_info), envelope)?
-        };
+        // The header blocks and elements to encrypt: the Body's digest is taken already.
+        let mut encrypted_parts = Vec::new();
+        let key_info = key_info(&keys, &ids);
+        if !b.encrypted_headers.is_empty() {
+            encrypted_parts =
+                self.encrypt_headers(&enc, &keys.encryption, Some(&key_info), envelope)?;
+        }
+        if !b.encrypted_elements.is_empty() {
+            encrypted_parts.extend(self.encrypt_elements(
+                &enc,
+                (&keys.encryption, &key_info),
+                &b.encrypted_elements,
+                b.encrypt_body,
+                envelope,
+            )?);
+        }
         let (security, signature_values) = security_block(
             cfg,
             b,
@@ -179,7 +180,7 @@ impl Outgoing {
             version,
             env_prefix,
             (header_digests, body_digest, endorsing_body),
-            &encrypted_headers,
+            &encrypted_parts,
             scratch,
         )?;
         envelope.insert_str(self.header_at, &security);
@@ -195,6 +196,36 @@ impl Outgoing {
                 id: ids.key.clone(),
             }),
         })
+    }
+}
+
+impl Outgoing {
+    /// Gives the header blocks and elements `b` signs a `wsu:Id` where they have none: their
+    /// (Id, start offset) pairs, headers first, and the Body's start and content range as they
+    /// are then.
+    #[allow(clippy::type_complexity)] // (refs, Body start, Body content)
+    fn identify_signed(
+        &self,
+        b: &SymmetricBinding,
+        envelope: &mut String,
+    ) -> Result<(Vec<(String, usize)>, usize, Option<(usize, usize)>), WssError> {
+        let (mut refs, shift) = self.identify_headers(&b.headers, &b.optional_headers, envelope)?;
+        let (elements, inserted) = self.identify_elements(&b.signed_elements, envelope)?;
+        refs.extend(elements);
+        // Where an offset taken before the elements got their Ids is now.
+        // (Each insertion's offset counts the ones before it.)
+        let moved = |p: usize| {
+            inserted
+                .iter()
+                .fold(p + shift, |p, (at, len)| if *at < p { p + len } else { p })
+        };
+        let body_at = self
+            .body_at
+            .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
+        let content = self
+            .body_content
+            .map(|(start, end)| (moved(start), moved(end)));
+        Ok((refs, moved(body_at), content))
     }
 }
 
@@ -237,7 +268,7 @@ fn security_block(
         String,
         Vec<Option<String>>,
     ),
-    encrypted_headers: &[String],
+    encrypted_parts: &[String],
     mut scratch: Vec<u8>,
 ) -> Result<(String, Vec<Vec<u8>>), WssError> {
     let now = UtcTime::now();
@@ -278,7 +309,7 @@ fn security_block(
     }
     let sign_first = b.order == EncryptionOrder::SignThenEncrypt;
     let mut data_ids = decrypted_with_the_key(b, ids, sign_first)?;
-    data_ids.extend(encrypted_headers.iter().cloned());
+    data_ids.extend(encrypted_parts.iter().cloned());
     if encrypted_username.is_some() {
         data_ids.push(ids.username_data.clone());
     }
@@ -408,6 +439,13 @@ fn refuse_unsupported(b: &SymmetricBinding, cfg: &WssConfig) -> Result<(), WssEr
             .chain(&b.optional_headers)
             .any(|s| s.0 == h.0 && (s.1 == h.1 || s.1.is_empty() || h.1.is_empty()))
     };
+    if b.order == EncryptionOrder::EncryptThenSign && !b.encrypted_elements.is_empty() {
+        return Err(WssError::Encode(
+            "encrypted elements (SymmetricBinding::encrypt_element_if_present) need \
+             EncryptionOrder::SignThenEncrypt"
+                .to_owned(),
+        ));
+    }
     if b.order == EncryptionOrder::EncryptThenSign && b.encrypted_headers.iter().any(signed) {
         return Err(WssError::Encode(
             "a header block both signed and encrypted needs EncryptionOrder::SignThenEncrypt"

@@ -26,6 +26,8 @@ pub const STR_TRANSFORM: &str =
 /// What a verified signature covered.
 pub(super) struct Verified {
     pub(super) parts: Vec<MessagePart>,
+    /// The Ids its References name, each resolved to its target.
+    pub(super) ids: Vec<String>,
     pub(super) signer: Certificate,
     pub(super) value: Vec<u8>,
     pub(super) wrapped_body: bool,
@@ -103,6 +105,7 @@ pub(super) fn verify_signature(
 
     // Each Reference.
     let mut parts = Vec::with_capacity(references.len());
+    let mut signed_ids = Vec::with_capacity(references.len());
     let mut wrapped_body = false;
     let mut confirmations = Vec::new();
     let policy = cfg.algorithm_policy();
@@ -133,6 +136,7 @@ pub(super) fn verify_signature(
             confirmations.push(id.to_owned());
         }
         parts.push(part);
+        signed_ids.push(id.to_owned());
     }
     let reference = if method_uri == HMAC_SHA1 {
         None
@@ -141,6 +145,7 @@ pub(super) fn verify_signature(
     };
     Ok(Verified {
         parts,
+        ids: signed_ids,
         signer,
         value,
         wrapped_body,
