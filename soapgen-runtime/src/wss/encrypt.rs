@@ -193,9 +193,12 @@ impl X509Encryptor {
     /// require responses whose signature was encrypted
     /// ([`WssConfig::require_encrypted_signature`](super::WssConfig::require_encrypted_signature)).
     ///
-    /// With [`EncryptionOrder::EncryptThenSign`] a request is refused
-    /// ([`WssError::Encode`]): its EncryptedKey follows the Signature, so a recipient processing
-    /// the header in order could not decrypt the Signature where it stands.
+    /// With [`EncryptionOrder::EncryptThenSign`] the EncryptedKey comes first and lists nothing:
+    /// a ReferenceList after it names the Signature's EncryptedData, another after the Signature
+    /// the Body's and the rest, and each EncryptedData names the key in its KeyInfo (WSS 1.1
+    /// §9.4), so that a recipient processing the header in order decrypts the Signature, verifies
+    /// it over the ciphertext, then decrypts the rest (what CXF sends). An encrypted
+    /// UsernameToken is then refused ([`WssError::Encode`]).
     pub fn encrypt_signature(mut self, on: bool) -> Self {
         self.encrypt_signature = on;
         self

@@ -133,13 +133,23 @@ fn binding(r: &mut Refusals, policy: &MessagePolicy) -> (Kind, Option<Loc>) {
                 }
             }
             suite(r, &properties.suite, &first.loc);
+            let ut_encrypted = policy.supporting.iter().any(|s| {
+                matches!(
+                    s.role,
+                    SupportingRole::Encrypted | SupportingRole::SignedEncrypted
+                ) && s
+                    .tokens
+                    .iter()
+                    .any(|t| matches!(t.kind, TokenKind::Username { .. }))
+            });
             if protection.encrypt_signature
                 && protection.order == ProtectionOrder::EncryptBeforeSigning
+                && ut_encrypted
             {
                 r.add(
                     "EncryptSignature",
                     &first.loc,
-                    "an encrypted signature over an encrypted Body",
+                    "an encrypted signature over an encrypted Body with an encrypted UsernameToken",
                 );
             }
             (Kind::Asymmetric, Some(first.loc.clone()))

@@ -87,8 +87,23 @@ pub(super) fn security_header(
         }
         Ok(())
     };
-    let signature_first = encrypts(|e| e.order == EncryptionOrder::EncryptThenSign);
-    if !signature_first {
+    let standalone = encrypted.as_ref().filter(|e| e.standalone);
+    // (the Signature's EncryptedData Id; the others')
+    let lists = standalone.map(|e| {
+        let (first, rest): (Vec<String>, Vec<String>) = e
+            .data_ids
+            .iter()
+            .cloned()
+            .partition(|id| *id == ids.encrypted_signature);
+        (first, rest)
+    });
+    let signature_first =
+        standalone.is_none() && encrypts(|e| e.order == EncryptionOrder::EncryptThenSign);
+    if let (Some(e), Some((first, _))) = (standalone, &lists) {
+        e.enc
+            .write_encrypted_key(&mut w, &e.key_id, &[], &e.wrapped, None)?;
+        super::super::encrypt::write_reference_list(&mut w, first)?;
+    } else if !signature_first {
         write_encrypted_key(&mut w, &mut at)?;
     }
     // The raw SignatureValues: the message signature's, then the endorsing ones'.
@@ -123,6 +138,9 @@ pub(super) fn security_header(
     if signature_first {
         write_encrypted_key(&mut w, &mut at)?;
     }
+    if let Some((_, rest)) = &lists {
+        super::super::encrypt::write_reference_list(&mut w, rest)?;
+    }
     if let Some(ts) = timestamp.filter(|_| timestamp_last) {
         // WS-SecurityPolicy 1.2 §7.7.4 LaxTsLast: the Timestamp after every other child.
         ts.write(&mut w, &ids.timestamp)?;
@@ -139,8 +157,10 @@ pub(super) fn security_header(
             inside.push((r, ids.encrypted_username.as_str()));
         }
         inside.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
+        let key_info = super::super::encrypt::StrRef::EncryptedKey(&e.key_id);
+        let key_info = e.standalone.then_some(&key_info);
         for (range, data_id) in inside {
-            encrypt_in_place(&mut security, range, e, data_id)?;
+            encrypt_in_place(&mut security, range, e, data_id, key_info)?;
         }
     }
     Ok((security, signature_values))
@@ -482,6 +502,11 @@ pub(super) struct Encrypted<'a> {
     pub(super) data_ids: Vec<String>,
     pub(super) wrapped: Vec<u8>,
     pub(super) key: Vec<u8>,
+    /// The Signature is encrypted while the ciphertext is signed (`sp:EncryptSignature` with
+    /// `sp:EncryptBeforeSigning`): the EncryptedKey comes first and lists nothing, a ReferenceList
+    /// after it names the Signature's EncryptedData, another after the Signature the rest, and
+    /// every EncryptedData names the key in its KeyInfo (WSS 1.1 §9.4).
+    pub(super) standalone: bool,
 }
 
 /// Replaces the element at `range` of the finished Security block `security` (the
@@ -495,6 +520,7 @@ fn encrypt_in_place(
     range: std::ops::Range<usize>,
     e: &Encrypted<'_>,
     data_id: &str,
+    key_info: Option<&super::super::encrypt::StrRef<'_>>,
 ) -> Result<(), WssError> {
     let element = security
         .get(range.clone())
@@ -509,7 +535,7 @@ fn encrypt_in_place(
     plaintext.push_str(&element[name_len..]);
     let data = e
         .enc
-        .encrypted_data(&e.key, plaintext.as_bytes(), data_id, true, None)?;
+        .encrypted_data(&e.key, plaintext.as_bytes(), data_id, true, key_info)?;
     security.replace_range(range, &data);
     Ok(())
 }

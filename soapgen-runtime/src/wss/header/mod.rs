@@ -156,8 +156,13 @@ impl Outgoing {
                 })?;
                 let data_id = format!("ED-{}", self.suffix);
                 let key_id = format!("EK-{}", self.suffix);
+                // An encrypted Signature over the ciphertext: every EncryptedData names its key.
+                let standalone = !sign_first && enc.encrypt_signature && cfg.signer().is_some();
+                let key_info = StrRef::EncryptedKey(&key_id);
+                let key_info = standalone.then_some(&key_info);
                 let key = enc.new_key()?;
-                let data = enc.encrypted_data(&key, plaintext.as_bytes(), &data_id, false, None)?;
+                let data =
+                    enc.encrypted_data(&key, plaintext.as_bytes(), &data_id, false, key_info)?;
                 // (not `replace_range`: its splice is byte by byte when the text grows)
                 let tail = envelope.get(end..).unwrap_or_default().to_owned();
                 envelope.truncate(start);
@@ -169,15 +174,16 @@ impl Outgoing {
                 }
                 let mut data_ids = vec![data_id];
                 if enc.encrypt_signature && cfg.signer().is_some() {
-                    if !sign_first {
-                        return Err(WssError::Encode(
-                            "sp:EncryptSignature needs EncryptionOrder::SignThenEncrypt (the EncryptedKey must precede the Signature it decrypts)"
-                                .to_owned(),
-                        ));
-                    }
                     data_ids.push(format!("ESIG-{}", self.suffix));
                 }
                 if enc.encrypt_username_token && cfg.username().is_some() {
+                    if standalone {
+                        return Err(WssError::Encode(
+                            "an encrypted UsernameToken with sp:EncryptSignature needs \
+                             EncryptionOrder::SignThenEncrypt"
+                                .to_owned(),
+                        ));
+                    }
                     data_ids.push(format!("EUT-{}", self.suffix));
                 }
                 if !enc.headers.is_empty() || !enc.optional_headers.is_empty() {
@@ -193,7 +199,7 @@ impl Outgoing {
                                 .to_owned(),
                         ));
                     }
-                    data_ids.extend(self.encrypt_headers(enc, &key, None, envelope)?);
+                    data_ids.extend(self.encrypt_headers(enc, &key, key_info, envelope)?);
                 }
                 let wrapped = enc.wrap(&key)?;
                 encrypted = Some(Encrypted {
@@ -202,6 +208,7 @@ impl Outgoing {
                     data_ids,
                     wrapped,
                     key,
+                    standalone,
                 });
             }
         }
