@@ -128,8 +128,9 @@ fn binding(r: &mut Refusals, policy: &MessagePolicy) -> (Kind, Option<Loc>) {
                             "a binding token other than X.509",
                         );
                     }
-                    // A PkiPath is sent by the client's signature, read in the service's.
-                    x509(r, t, i == 0 || i == 2, false);
+                    // A PkiPath is sent by the client's signature, read in the service's; the
+                    // client's own encryption token is never sent (its key decrypts).
+                    x509(r, t, i != 3, false);
                 }
             }
             suite(r, &properties.suite, &first.loc);
