@@ -160,7 +160,14 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
     // as a guard (the keys are constants; the tag's namespace was resolved when it was read).
     let by_name = !fields.iter().any(|f| f.group && !f.any);
     let mut name_arms = TokenStream::new();
-    for f in fields.iter() {
+    for (idx, f) in fields.iter().enumerate() {
+        // A child whose single-occurrence field is full goes to the next particle that can take
+        // it (XML Schema Part 1 §3.9.4): a later field of the same name, else a later wildcard.
+        let room = room(f).filter(|_| {
+            fields[idx + 1..]
+                .iter()
+                .any(|g| g.any || (!g.group && g.namespace == f.namespace && g.local == f.local))
+        });
         if f.any {
             let (decl, arm) = any_slot(krate, f);
             decls.extend(quote::quote_spanned!(f.span=> #decl));
@@ -173,15 +180,16 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
             group_arm(krate, f)
         } else {
             let (decl, arm, fin) = element_slot(krate, f);
+            let room = room.map(|r| quote!(&& #r));
             if by_name {
                 decls.extend(quote::quote_spanned!(f.span=> #decl));
                 let (ns, local) = (&f.namespace, &f.local);
-                name_arms.extend(quote!(#local if __child.namespace() == #ns => { #arm }));
+                name_arms.extend(quote!(#local if __child.namespace() == #ns #room => { #arm }));
                 finals.extend(fin);
                 continue;
             }
             let name = name_expr(krate, &f.namespace, &f.local);
-            (decl, quote!(__child.is(#name)), arm, fin)
+            (decl, quote!(__child.is(#name) #room), arm, fin)
         };
         decls.extend(quote::quote_spanned!(f.span=> #decl));
         if i == 0 {
@@ -224,6 +232,20 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
             #fallback
         }
         #finals
+    }
+}
+
+/// Whether a name-matched element field's slot can take another occurrence, for a field that
+/// takes one only (`None` for a repeated field or a group, which always can).
+fn room(f: &ElementField) -> Option<TokenStream> {
+    let slot = &f.slot;
+    if f.any || f.group {
+        return None;
+    }
+    match f.shape.card {
+        Occurrence::Many | Occurrence::ManyNillable => None,
+        Occurrence::OptionalNillable if f.shape.tristate => Some(quote!(#slot.is_absent())),
+        _ => Some(quote!(#slot.is_none())),
     }
 }
 

@@ -323,6 +323,55 @@ fn any_elements_are_kept_self_contained() {
     assert_eq!(twice, once);
 }
 
+/// A record as the CRM partner API's query results send it: `sequence(Id?, any*)` whose
+/// wildcard takes the record's fields, the Id among them once more.
+#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
+#[xml(namespace = "urn:test")]
+struct Record {
+    #[xml(rename = "Id")]
+    id: Option<String>,
+    #[xml(any)]
+    fields: Vec<soapgen_runtime::types::AnyElement>,
+}
+
+/// `sequence(a?, b?, a?)` without a wildcard: the second `a` is the third particle's.
+#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
+#[xml(namespace = "urn:test")]
+struct Twice {
+    a: Option<i32>,
+    b: Option<i32>,
+    #[xml(rename = "a")]
+    a2: Option<i32>,
+}
+
+#[test]
+fn a_repeated_single_element_goes_to_the_next_particle_that_takes_it() {
+    // XML Schema Part 1 §3.9.4: the second Id cannot be the first particle's again; the
+    // wildcard after it takes it (the document is schema-valid).
+    let xml =
+        r#"<t:r xmlns:t="urn:test"><t:Id>001</t:Id><t:Id>001</t:Id><t:Name>Acme</t:Name></t:r>"#;
+    let r: Record = xml::from_str(xml).unwrap();
+    assert_eq!(r.id.as_deref(), Some("001"));
+    assert_eq!(r.fields.len(), 2);
+    assert_eq!(r.fields[0].xml, r#"<t:Id xmlns:t="urn:test">001</t:Id>"#);
+    // A later field of the same name takes the repeat; a third has no particle left.
+    let t: Twice =
+        xml::from_str(r#"<t:t xmlns:t="urn:test"><t:a>1</t:a><t:b>2</t:b><t:a>3</t:a></t:t>"#)
+            .unwrap();
+    assert_eq!((t.a, t.b, t.a2), (Some(1), Some(2), Some(3)));
+    let e = xml::from_str::<Twice>(
+        r#"<t:t xmlns:t="urn:test"><t:a>1</t:a><t:a>3</t:a><t:a>4</t:a></t:t>"#,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("appears more than once"), "{e}");
+    // A required element repeated goes to the wildcard after it as well.
+    let o: Open = xml::from_str(
+        r#"<t:open xmlns:t="urn:test"><t:known>k</t:known><t:known>k2</t:known></t:open>"#,
+    )
+    .unwrap();
+    assert_eq!((o.known.as_str(), o.rest.len()), ("k", 1));
+}
+
 #[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
 #[xml(namespace = "urn:test")]
 struct OpenAttributes {
