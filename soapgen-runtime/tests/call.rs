@@ -64,6 +64,19 @@ pub trait RpcCalc {
     async fn add(&self, a: i32, b: i32) -> Result<i32, Error>;
 }
 
+/// An rpc reply of two parts, read whole as one struct.
+#[derive(Debug, Clone, PartialEq, soapgen_runtime::ToXml, soapgen_runtime::FromXml)]
+pub struct DivResult {
+    quotient: i32,
+    remainder: i32,
+}
+
+#[soap_client(namespace = "urn:calc", style = "rpc", blocking)]
+pub trait RpcDiv {
+    #[soap(action = "urn:calc#div", bare_response)]
+    async fn div(&self, a: i32, b: i32) -> Result<DivResult, Error>;
+}
+
 #[soap_client(namespace = "urn:calc", blocking)]
 pub trait DocCalc {
     #[soap(action = "urn:calc#add", result = "sum")]
@@ -81,6 +94,20 @@ async fn an_rpc_response_wrapper_is_read_whatever_its_name() {
     );
     let c = RpcCalcClient::from_client(client(&t));
     assert_eq!(c.add(1, 2).await.unwrap(), 3);
+}
+
+#[tokio::test]
+async fn an_rpc_reply_of_several_parts_is_read_whatever_its_name() {
+    // An rpc/encoded service's reply named after its message (`Message`), not `divResponse`.
+    let t = Canned::new(
+        200,
+        &Canned::envelope(
+            "<snp:Message xmlns:snp=\"urn:MessageService\"><quotient>3</quotient><remainder>1</remainder></snp:Message>",
+        ),
+    );
+    let c = RpcDivClient::from_client(client(&t));
+    let r = c.div(7, 2).await.unwrap();
+    assert_eq!((r.quotient, r.remainder), (3, 1));
 }
 
 #[tokio::test]

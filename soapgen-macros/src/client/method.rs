@@ -326,6 +326,11 @@ fn response(op: &Operation, a: &ClientArgs, krate: &TokenStream) -> (TokenStream
             quote!(#call::ResponseShape::OneWay),
             quote!(#call::result::Unit::read),
         ),
+        // rpc: the wrapper of several parts, whatever its name (SOAP 1.1 §7.1).
+        Response::Whole if op.rpc_response(a) => (
+            quote!(#call::ResponseShape::rpc_whole(#wrapper)),
+            quote!(#call::result::Whole::<#body_ty>::read),
+        ),
         Response::Whole => (
             quote!(#call::ResponseShape::Element(#wrapper)),
             quote!(#call::result::Whole::<#body_ty>::read),

@@ -47,6 +47,14 @@ pub enum ResponseShape {
     /// A one-way operation (WSDL 1.1 §2.4.1): no response is expected; a 2xx with an empty body or
     /// an empty `Body` is success, a fault is still reported.
     OneWay,
+    /// rpc style with several parts (WSDL 1.1 §3.5, SOAP 1.1 §7.1): the response wrapper read
+    /// whole as one struct of the part accessors, whatever its name, which is not significant.
+    /// Built with [`ResponseShape::rpc_whole`].
+    #[non_exhaustive]
+    RpcWhole {
+        /// The response wrapper's conventional name (`{operation}Response`), for errors.
+        wrapper: Name<'static>,
+    },
 }
 
 impl ResponseShape {
@@ -71,6 +79,12 @@ impl ResponseShape {
             min,
             rpc: true,
         }
+    }
+
+    /// rpc style with several parts (SOAP 1.1 §7.1): the wrapper read whole, whatever its name;
+    /// `wrapper` is the conventional name, for errors.
+    pub const fn rpc_whole(wrapper: Name<'static>) -> Self {
+        ResponseShape::RpcWhole { wrapper }
     }
 
     /// rpc/encoded (SOAP 1.1 §7.1): the wrapper's single child, whatever its name; `wrapper` and
@@ -135,9 +149,9 @@ pub mod result {
     fn empty(shape: &ResponseShape) -> DecodeError {
         let what = match shape {
             ResponseShape::Element(n) => n.local,
-            ResponseShape::Wrapped { wrapper, .. } | ResponseShape::Encoded { wrapper, .. } => {
-                wrapper.local
-            }
+            ResponseShape::Wrapped { wrapper, .. }
+            | ResponseShape::Encoded { wrapper, .. }
+            | ResponseShape::RpcWhole { wrapper } => wrapper.local,
             ResponseShape::OneWay => "",
         };
         DecodeError::new(
@@ -222,8 +236,9 @@ pub mod result {
         }
     }
 
-    /// `T` read whole: the Body's child ([`ResponseShape::Element`]), or the single accessor of an
-    /// rpc/encoded wrapper whatever its name ([`ResponseShape::Encoded`], SOAP 1.1 §7.1).
+    /// `T` read whole: the Body's child ([`ResponseShape::Element`]; an rpc wrapper whatever its
+    /// name, [`ResponseShape::RpcWhole`]), or the single accessor of an rpc/encoded wrapper
+    /// whatever its name ([`ResponseShape::Encoded`], SOAP 1.1 §7.1).
     #[derive(Debug)]
     pub struct Whole<T>(PhantomData<T>);
 
@@ -244,6 +259,7 @@ pub mod result {
             };
             match *shape {
                 ResponseShape::Element(name) if r.matches(&start, name) => T::read_xml(r, start),
+                ResponseShape::RpcWhole { .. } => T::read_xml(r, start),
                 ResponseShape::Encoded { result, .. } => {
                     let Some(c) = r.next_child()? else {
                         return Err(r.missing(result));
