@@ -238,6 +238,33 @@ fn generate_refuses_foreign_files_and_bad_runtimes() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("not a directory"), "{e}");
+    // With --force too: a file is not replaced by a directory.
+    let e = cli(&["generate", WSDL, "-o", file.to_str().unwrap(), "--force"])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("not a directory") && e.contains("nothing written"),
+        "{e}"
+    );
+    // A `..` after a directory that does not exist: nothing created.
+    let ghost = dir.join("nonex");
+    let through = format!("{}/../x", ghost.display());
+    let e = cli(&["generate", WSDL, "-o", &through])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("does not exist"), "{e}");
+    assert!(!ghost.exists() && !dir.join("x").exists());
+    // A directory where Cargo.toml goes, with or without --force.
+    let odd_crate = dir.join("odd");
+    std::fs::create_dir_all(odd_crate.join("Cargo.toml")).unwrap();
+    for force in [false, true] {
+        let mut args = vec!["generate", WSDL, "-o", odd_crate.to_str().unwrap()];
+        if force {
+            args.push("--force");
+        }
+        let e = cli(&args).unwrap_err().to_string();
+        assert!(e.contains("Cargo.toml is a directory"), "{e}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
