@@ -172,7 +172,9 @@ impl Builder {
     /// fault enum of an operation) may get another numeric suffix when the type it shared a name
     /// with is no longer generated.
     ///
-    /// An unknown name is an error naming the operations there are (and the closest one).
+    /// A name is the WSDL name or the generated method's (`debtor_get_name` for
+    /// `Debtor_GetName`). An unknown name is an error naming the operations there are (and the
+    /// closest one).
     ///
     /// [`exclude_operations`]: Self::exclude_operations
     ///
@@ -313,7 +315,7 @@ impl Builder {
             &model::build::Options {
                 skip_unsupported: self.skip_unsupported,
                 strict_use: self.strict_use,
-                selection: self.selection.clone(),
+                selection: self.selection.resolve(&defs, &source)?,
                 manual_security: self.manual_security.clone(),
                 ports: self.ports.clone(),
             },

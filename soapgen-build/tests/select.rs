@@ -269,17 +269,38 @@ fn substitution_group_members_of_a_reached_head_are_kept() {
 }
 
 #[test]
+fn an_operation_is_named_by_its_wsdl_name_or_its_method_name() {
+    let wcf = path("tests/wsdl/wcf.wsdl");
+    let by_method = Builder::new()
+        .operations(["get_customer"])
+        .exclude_operations(["save-customer"])
+        .generate_one(&wcf)
+        .unwrap();
+    let by_wsdl = Builder::new()
+        .operations(["GetCustomer"])
+        .generate_one(&wcf)
+        .unwrap();
+    assert_eq!(by_method.code, by_wsdl.code);
+    let ops: Vec<&str> = by_method.module.clients[0]
+        .operations
+        .iter()
+        .map(|o| o.wsdl_name.as_str())
+        .collect();
+    assert_eq!(ops, ["GetCustomer"]);
+}
+
+#[test]
 fn an_unknown_operation_is_an_error_with_a_suggestion() {
     let wcf = path("tests/wsdl/wcf.wsdl");
     let e = Builder::new()
-        .operations(["get_customer", "FindOrder"])
+        .operations(["get_customr", "FindOrder"])
         .exclude_operations(["Nothing"])
         .generate_one(&wcf)
         .unwrap_err();
     assert_eq!(e.0.len(), 3, "{e}");
     let text = e.to_string();
     for part in [
-        "undefined operation \"get_customer\" to generate in wcf.wsdl",
+        "undefined operation \"get_customr\" to generate in wcf.wsdl",
         "did you mean \"GetCustomer\"?",
         "undefined operation \"FindOrder\" to generate",
         "did you mean \"FindOrders\"?",

@@ -38,12 +38,14 @@ pub struct GenerateArgs {
     /// default such files are left alone and nothing is written).
     #[arg(long)]
     pub force: bool,
-    /// Generate only this operation, by its WSDL name, and the types it reaches (repeatable; as
-    /// gSOAP's wsdl2h -Ow4, types derived from reached ones and substitution group members are
-    /// kept). `soapgen inspect --operation NAME` shows what one keeps.
+    /// Generate only this operation, by its WSDL name or its method name, and the types it
+    /// reaches (repeatable; as gSOAP's wsdl2h -Ow4, types derived from reached ones and
+    /// substitution group members are kept). `soapgen inspect --operation NAME` shows what one
+    /// keeps.
     #[arg(long = "operation", value_name = "NAME")]
     pub operation: Vec<String>,
-    /// Leave out this operation, by its WSDL name, and the types only it reaches (repeatable).
+    /// Leave out this operation, by its WSDL name or its method name, and the types only it
+    /// reaches (repeatable).
     #[arg(long = "exclude-operation", value_name = "NAME")]
     pub exclude_operation: Vec<String>,
     /// The clients write request payloads with default-namespace declarations (`<Get

@@ -61,7 +61,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     let mut b = Builder::new(defs, opts);
     b.index_derivations();
     b.name_types();
-    opts.selection.check(defs, source)?;
+    // (the Builder resolved the selection's names already)
     opts.ports.check(defs)?;
     opts.manual_security.check(defs)?;
     let mut errors = Vec::new();

@@ -2,7 +2,8 @@
 //! gSOAP's `wsdl2h -Ow4` does.
 //!
 //! Operations are named by their WSDL name (the `name` of the `wsdl:operation` in the portType and
-//! binding, WSDL 1.1 §2.4, §2.5); a name selects every operation of that name, in every SOAP
+//! binding, WSDL 1.1 §2.4, §2.5) or by the generated method's name (the one WSDL name it spells but
+//! for case, `_` and `-`); a name selects every operation of that name, in every SOAP
 //! binding (an overloaded name, §2.4.5, selects all its overloads). The model builder then
 //! reaches types from the selected operations only, as it always does from the operations it
 //! generates: through fields, choices, aliases and fault details; every type derived from a
@@ -36,25 +37,51 @@ impl Selection {
         self.only.as_ref().is_none_or(|o| o.contains(name)) && !self.exclude.contains(name)
     }
 
-    /// Checks that every name given is an operation of a SOAP binding of `defs`.
+    /// The selection with every name given as an operation of a SOAP binding of `defs`: a WSDL
+    /// name as it is, the generated method's name (`debtor_get_name`, or any spelling equal to
+    /// one WSDL name but for case, `_` and `-`) as that WSDL name.
     ///
     /// # Errors
     ///
     /// One error per unknown name, with a "did you mean" when a name is close and the names
-    /// there are.
-    pub fn check(&self, defs: &Definitions, source: &str) -> Result<(), Errors> {
+    /// there are; one per name that several WSDL names spell alike, listing them.
+    pub fn resolve(&self, defs: &Definitions, source: &str) -> Result<Selection, Errors> {
         let known = operation_names(defs);
-        let errors: Vec<Error> = self
-            .only
-            .iter()
-            .flatten()
-            .map(|n| ("to generate", n))
-            .chain(self.exclude.iter().map(|n| ("to leave out", n)))
-            .filter(|(_, n)| !known.contains(n.as_str()))
-            .map(|(what, n)| unknown(what, n, &known, source))
-            .collect();
+        let mut errors = Vec::new();
+        let mut resolve = |what: &str, names: &BTreeSet<String>| -> BTreeSet<String> {
+            let mut out = BTreeSet::new();
+            for n in names {
+                if known.contains(n.as_str()) {
+                    out.insert(n.clone());
+                    continue;
+                }
+                let k = key(n);
+                let alike: Vec<&str> = known.iter().copied().filter(|w| key(w) == k).collect();
+                match alike.as_slice() {
+                    [one] => {
+                        out.insert((*one).to_owned());
+                    }
+                    [] => errors.push(unknown(what, n, &known, source)),
+                    many => errors.push(
+                        Error::new(
+                            ErrorKind::Undefined(format!(
+                                "operation {n:?} {what} in {source} is ambiguous"
+                            )),
+                            None,
+                        )
+                        .with_hint(format!(
+                            "it spells {} alike (WSDL names): name one of them",
+                            many.join(", ")
+                        )),
+                    ),
+                }
+            }
+            out
+        };
+        let only = self.only.as_ref().map(|o| resolve("to generate", o));
+        let exclude = resolve("to leave out", &self.exclude);
         if errors.is_empty() {
-            Ok(())
+            Ok(Selection { only, exclude })
         } else {
             Err(Errors(errors))
         }
