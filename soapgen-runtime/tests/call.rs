@@ -133,6 +133,41 @@ async fn a_document_response_wrapper_must_be_the_declared_element() {
 }
 
 #[tokio::test]
+async fn a_result_or_wrapper_in_another_namespace_is_named_as_such() {
+    // The result element unqualified where the client expects it qualified (or the other way):
+    // the names match, the namespaces differ.
+    let t = Canned::new(
+        200,
+        &Canned::envelope("<m:addResponse xmlns:m=\"urn:calc\"><sum>3</sum></m:addResponse>"),
+    );
+    let e = DocCalcClient::from_client(client(&t))
+        .add(1, 2)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(
+            "expected sum in the namespace urn:calc: the names match, the namespaces differ"
+        ),
+        "{e}"
+    );
+    // The wrapper itself.
+    let t = Canned::new(
+        200,
+        &Canned::envelope("<addResponse><m:sum xmlns:m=\"urn:calc\">3</m:sum></addResponse>"),
+    );
+    let e = DocCalcClient::from_client(client(&t))
+        .add(1, 2)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("expected addResponse in the namespace urn:calc: the names match"),
+        "{e}"
+    );
+}
+
+#[tokio::test]
 async fn one_way_accepts_an_empty_202_or_a_body_and_reports_a_fault() {
     let t = Canned::new(202, "");
     DocCalcClient::from_client(client(&t))

@@ -141,6 +141,9 @@ pub mod result {
                 rpc,
             } if rpc || r.matches(start, wrapper) => Ok((result, min)),
             ResponseShape::Encoded { result, .. } => Ok((result, 0)),
+            ResponseShape::Wrapped { wrapper, .. } => {
+                Err(r.unexpected_in(start, &[(wrapper.namespace, wrapper.local)]))
+            }
             _ => Err(r.unexpected(start)),
         }
     }
@@ -188,7 +191,7 @@ pub mod result {
             if r.matches(&child, result) {
                 accept(slot, r, child)?;
             } else {
-                r.unknown_element(&child)?;
+                r.unknown_element_in(&child, &[(result.namespace, result.local)])?;
             }
         }
         Ok(Wrapper {
@@ -269,6 +272,9 @@ pub mod result {
                         return Err(r.unexpected(&x));
                     }
                     Ok(v)
+                }
+                ResponseShape::Element(name) => {
+                    Err(r.unexpected_in(&start, &[(name.namespace, name.local)]))
                 }
                 _ => Err(r.unexpected(&start)),
             }

@@ -55,32 +55,20 @@ impl<'i> XmlReader<'i> {
         tag: &StartTag<'i>,
         expected: &[(&str, &str)],
     ) -> Result<(), DecodeError> {
-        let mut err = self.unexpected(tag);
         if !self.limits.leniency.unknown_elements {
+            let mut err = self.unexpected_in(tag, expected);
+            let other_namespace = expected.iter().any(|(_, l)| *l == tag.local_name());
             if let DecodeErrorKind::UnexpectedElement(name) = &mut err.kind {
-                let local = tag.local_name();
-                match expected.iter().find(|(_, l)| *l == local) {
-                    Some((ns, _)) => {
-                        let here = if ns.is_empty() {
-                            "in no namespace".to_owned()
-                        } else {
-                            format!("in the namespace {ns}")
-                        };
-                        let _ = write!(
-                            name,
-                            " (expected {local} {here}: the names match, the namespaces differ; \
-                             one side qualifies local elements and the other does not, XML \
-                             Schema Part 1 §3.3.2 form and elementFormDefault)"
-                        );
-                    }
-                    None => name.push_str(
+                if !other_namespace {
+                    name.push_str(
                         " (not in the expected content; Leniency::unknown_elements skips such \
                          elements)",
-                    ),
+                    );
                 }
             }
             return Err(err);
         }
+        let err = self.unexpected(tag);
         let xml = self.read_outer_xml(tag)?;
         let mut end = xml.len().min(512);
         while !xml.is_char_boundary(end) {
@@ -95,6 +83,31 @@ impl<'i> XmlReader<'i> {
             "unknown element skipped (Leniency::unknown_elements)"
         );
         Ok(())
+    }
+
+    /// [`unexpected`](Self::unexpected) where one of `expected` (`(namespace, local name)`
+    /// pairs) was due: when `tag`'s local name is one of them in another namespace, the error says
+    /// so (the usual cause: one side qualifies local elements and the other does not, XML Schema
+    /// Part 1 §3.3.2 `form` and `elementFormDefault`).
+    pub fn unexpected_in(&self, tag: &StartTag<'i>, expected: &[(&str, &str)]) -> DecodeError {
+        let mut err = self.unexpected(tag);
+        if let DecodeErrorKind::UnexpectedElement(name) = &mut err.kind {
+            let local = tag.local_name();
+            if let Some((ns, _)) = expected.iter().find(|(_, l)| *l == local) {
+                let here = if ns.is_empty() {
+                    "in no namespace".to_owned()
+                } else {
+                    format!("in the namespace {ns}")
+                };
+                let _ = write!(
+                    name,
+                    " (expected {local} {here}: the names match, the namespaces differ; one side \
+                     qualifies local elements and the other does not, XML Schema Part 1 §3.3.2 \
+                     form and elementFormDefault)"
+                );
+            }
+        }
+        err
     }
 
     /// "Missing required element" for `name`, inside the current element.
