@@ -31,14 +31,19 @@ pub fn words(name: &str) -> Vec<String> {
         }
         if let Some(&prev) = cur.chars().last().as_ref() {
             let next = chars.get(i + 1).copied();
-            // An acronym's plural stays one word: `IDs`, `URLs` (not `I`, `Ds`).
-            let plural_s = next == Some('s') && !chars.get(i + 2).is_some_and(|c| c.is_lowercase());
+            // The small letters after `c`: a word goes on with two or more (`HTTPResponse`); one
+            // alone is an acronym's plural (`IDs`, `URLs`) or part of it (`IPv4`, `XMLa`).
+            let small = chars[i + 1..]
+                .iter()
+                .take_while(|c| c.is_lowercase())
+                .count();
             let boundary = (c.is_uppercase() && prev.is_lowercase())
+                || (c.is_uppercase() && prev.is_uppercase() && small >= 2)
+                // After a digit, a capital starts a word unless it ends the name's run of
+                // letters alone (`Sha256Hash`, `Dot1X`).
                 || (c.is_uppercase()
-                    && prev.is_uppercase()
-                    && next.is_some_and(char::is_lowercase)
-                    && !plural_s)
-                || (c.is_alphabetic() && prev.is_ascii_digit() && c.is_uppercase());
+                    && prev.is_ascii_digit()
+                    && next.is_some_and(char::is_alphabetic));
             if boundary {
                 words.push(std::mem::take(&mut cur));
             }
@@ -204,15 +209,21 @@ impl Scope {
             .contains_key(&name.to_lowercase().replace('_', ""))
     }
 
-    /// `base`, or `base2`, `base3`… if taken. Comparison ignores case and `_`, so `Foo` and `foo`,
-    /// or `a_b` and `ab`, never meet.
+    /// `base`, or `base2`, `base3`… if taken (`base_2`… when `base` ends with a digit:
+    /// `soap12_2`, `Sha256_2`). Comparison ignores case and `_`, so `Foo` and `foo`, or `a_b`
+    /// and `ab`, never meet.
     pub fn unique(&mut self, base: &str) -> String {
         let key = |s: &str| s.to_lowercase().replace('_', "");
+        let sep = if base.ends_with(|c: char| c.is_ascii_digit()) {
+            "_"
+        } else {
+            ""
+        };
         let mut candidate = base.to_owned();
         let mut n = 1;
         while self.used.contains_key(&key(&candidate)) {
             n += 1;
-            candidate = format!("{base}{n}");
+            candidate = format!("{base}{sep}{n}");
         }
         self.used.insert(key(&candidate), 1);
         candidate
@@ -230,6 +241,17 @@ mod tests {
             ["get", "HTTP", "Response", "v2"]
         );
         assert_eq!(type_name("get_weather"), "GetWeather");
+        assert_eq!(field_name("IPv4Address"), "ipv4_address");
+        assert_eq!(field_name("Dot1X"), "dot1x");
+        assert_eq!(field_name("Sha256Hash"), "sha256_hash");
+        assert_eq!(field_name("HTTPResponse"), "http_response");
+        assert_eq!(field_name("userIDs"), "user_ids");
+        assert_eq!(type_name("IPv6"), "Ipv6");
+        let mut scope = Scope::new();
+        assert_eq!(scope.unique("soap12"), "soap12");
+        assert_eq!(scope.unique("soap12"), "soap12_2");
+        assert_eq!(scope.unique("Sha256"), "Sha256");
+        assert_eq!(scope.unique("sha_256"), "sha_256_2");
         assert_eq!(type_name("HTTPHeader"), "HttpHeader");
         assert_eq!(type_name("3dPoint"), "T3dPoint");
         assert_eq!(field_name("CityName"), "city_name");
