@@ -164,6 +164,7 @@ pub mod keys {
         "empty_request",
         "response_attachment",
         "encoded",
+        "rpc",
     ];
     /// `#[soap(...)]` on a parameter.
     pub const PARAMETER: &[&str] = &[

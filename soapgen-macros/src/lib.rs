@@ -113,6 +113,7 @@
 //! | `empty_request` | the input message has no parts: an empty Body (§2.3.1) |
 //! | `response_attachment = "part"` | a MIME part of the response, once per part in order (§5) |
 //! | `encoded` | rpc/encoded (SOAP 1.1 §5 and §7) |
+//! | `rpc` | this operation is rpc/literal (WSDL 1.1 §3.5): its response wrapper is read whatever its name (SOAP 1.1 §7.1) |
 //!
 //! ## `#[soap(...)]` on a parameter
 //!

@@ -77,6 +77,16 @@ pub trait RpcDiv {
     async fn div(&self, a: i32, b: i32) -> Result<DivResult, Error>;
 }
 
+/// rpc/literal operations as generated clients declare them: `#[soap(rpc)]` in a client of the
+/// default (document) style.
+#[soap_client(namespace = "urn:calc", blocking)]
+pub trait RpcLiteral {
+    #[soap(action = "urn:calc#add", rpc, result = "sum", result_namespace = "")]
+    async fn add(&self, a: i32, b: i32) -> Result<i32, Error>;
+    #[soap(action = "urn:calc#div", rpc, bare_response)]
+    async fn div(&self, a: i32, b: i32) -> Result<DivResult, Error>;
+}
+
 #[soap_client(namespace = "urn:calc", blocking)]
 pub trait DocCalc {
     #[soap(action = "urn:calc#add", result = "sum")]
@@ -107,6 +117,32 @@ async fn an_rpc_reply_of_several_parts_is_read_whatever_its_name() {
     );
     let c = RpcDivClient::from_client(client(&t));
     let r = c.div(7, 2).await.unwrap();
+    assert_eq!((r.quotient, r.remainder), (3, 1));
+}
+
+#[tokio::test]
+async fn an_rpc_literal_operation_reads_its_wrapper_whatever_its_name() {
+    let t = Canned::new(
+        200,
+        &Canned::envelope("<m:AddResult xmlns:m=\"urn:calc\"><sum>3</sum></m:AddResult>"),
+    );
+    assert_eq!(
+        RpcLiteralClient::from_client(client(&t))
+            .add(1, 2)
+            .await
+            .unwrap(),
+        3
+    );
+    let t = Canned::new(
+        200,
+        &Canned::envelope(
+            "<m:DivideResult xmlns:m=\"urn:calc\"><quotient>3</quotient><remainder>1</remainder></m:DivideResult>",
+        ),
+    );
+    let r = RpcLiteralClient::from_client(client(&t))
+        .div(7, 2)
+        .await
+        .unwrap();
     assert_eq!((r.quotient, r.remainder), (3, 1));
 }
 

@@ -117,7 +117,7 @@ fn addressing_arg(c: &ClientDecl) -> Option<TokenStream> {
 }
 
 /// The arguments of an operation's `#[soap(…)]`: its request element and action, the reply
-/// action, the response element (or `one_way`), how the body is shaped (`encoded`,
+/// action, the response element (or `one_way`), how the body is shaped (`encoded`, `rpc`,
 /// `empty_request`, `bare`, `bare_response`), the result element and its occurrence, and the
 /// response's attachments.
 fn operation_args(op: &OperationDecl) -> Vec<TokenStream> {
@@ -144,6 +144,8 @@ fn operation_args(op: &OperationDecl) -> Vec<TokenStream> {
     }
     if op.encoded {
         args.push(quote!(encoded));
+    } else if op.rpc {
+        args.push(quote!(rpc));
     }
     if op.empty_request {
         args.push(quote!(empty_request));

@@ -476,6 +476,8 @@ pub struct OperationDecl {
     /// rpc/encoded (`soap:body use="encoded"`, SOAP 1.1 §5 and §7): `encodingStyle` on the request
     /// element, `xsi:type` on each part.
     pub encoded: bool,
+    /// rpc style (WSDL 1.1 §3.5): the response wrapper is read whatever its name (SOAP 1.1 §7.1).
+    pub rpc: bool,
     /// Parameters are unwrapped but the result is the whole response element (a response wrapper
     /// with several children).
     pub bare_response: bool,

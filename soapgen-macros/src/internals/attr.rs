@@ -349,6 +349,9 @@ pub(crate) struct MethodAttrs {
     pub(crate) response_attachments: Vec<(String, Span)>,
     /// `encoded`: SOAP 1.1 §5 encoding (`soap:body use="encoded"`), rpc style.
     pub(crate) encoded: bool,
+    /// `rpc`: this operation is rpc style (WSDL 1.1 §3.5) in a document-style client: its
+    /// response wrapper is read whatever its name (SOAP 1.1 §7.1).
+    pub(crate) rpc: bool,
     /// `result_min = N`: minOccurs of a repeated (`Vec`) result element, with the literal's span.
     pub(crate) result_min: Option<(u64, Span)>,
     /// `result_occurs = "…"`: the result's occurrence, instead of reading it from the type.
@@ -414,6 +417,8 @@ pub(crate) fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) ->
             m.response_attachments.push((s()?, span));
         } else if meta.path.is_ident("encoded") {
             m.encoded = true;
+        } else if meta.path.is_ident("rpc") {
+            m.rpc = true;
         } else if meta.path.is_ident("result_min") {
             let lit = meta.value()?.parse::<syn::LitInt>()?;
             m.result_min = Some((lit.base10_parse::<u64>()?, lit.span()));

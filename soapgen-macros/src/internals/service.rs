@@ -66,6 +66,9 @@ pub(crate) struct Operation {
     pub(crate) one_way: bool,
     pub(crate) empty_request: bool,
     pub(crate) encoded: bool,
+    /// rpc style in a document-style client (`#[soap(rpc)]`): the response wrapper is read
+    /// whatever its name.
+    pub(crate) rpc: bool,
     /// The request is the body element itself (document/literal bare).
     pub(crate) bare: bool,
     /// The request element's namespace.
@@ -227,6 +230,7 @@ impl Operation {
             one_way: ma.one_way,
             empty_request: ma.empty_request,
             encoded: ma.encoded,
+            rpc: ma.rpc,
             bare,
             namespace,
             child_namespace,
@@ -248,7 +252,7 @@ impl Operation {
 
     /// The response wrapper is taken whatever its name: rpc style (SOAP 1.1 §7.1).
     pub(crate) fn rpc_response(&self, a: &ClientArgs) -> bool {
-        a.style == Style::Rpc || self.encoded
+        a.style == Style::Rpc || self.encoded || self.rpc
     }
 }
 

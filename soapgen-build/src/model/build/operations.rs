@@ -315,6 +315,7 @@ impl<'d> Builder<'d> {
             _ => out_parts,
         };
         let mut decl = new_operation(method, op, bop, encoded);
+        decl.rpc = style == Style::Rpc;
         match style {
             Style::Document => self.document_op(op, &in_parts, out_parts.as_deref(), &mut decl)?,
             Style::Rpc => self.rpc_op(
@@ -611,6 +612,7 @@ fn new_operation(
         response: None,
         bare: false,
         encoded,
+        rpc: false,
         bare_response: false,
         result: None,
         result_min: 0,
