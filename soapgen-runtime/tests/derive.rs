@@ -372,6 +372,44 @@ fn a_repeated_single_element_goes_to_the_next_particle_that_takes_it() {
     assert_eq!((o.known.as_str(), o.rest.len()), ("k", 1));
 }
 
+/// Salesforce's `sObject` as generated: `sequence(type, fieldsToNull*, Id?, any*)`, read by
+/// position since a wildcard follows the elements.
+#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
+#[xml(namespace = "urn:test", sequence)]
+struct SObject {
+    r#type: String,
+    #[xml(rename = "fieldsToNull")]
+    fields_to_null: Vec<String>,
+    #[xml(rename = "Id")]
+    id: Option<String>,
+    #[xml(any)]
+    any: Vec<soapgen_runtime::types::AnyElement>,
+}
+
+#[test]
+fn an_element_whose_particle_has_passed_is_the_wildcards() {
+    // XML Schema Part 1 §3.9.4: after Id, a fieldsToNull can only be the wildcard's.
+    let o: SObject = xml::from_str(
+        r#"<t:o xmlns:t="urn:test"><t:type>A</t:type><t:fieldsToNull>X</t:fieldsToNull><t:Id>1</t:Id><t:fieldsToNull>Y</t:fieldsToNull><t:Id>1</t:Id><t:Name>N</t:Name></t:o>"#,
+    )
+    .unwrap();
+    assert_eq!(o.fields_to_null, ["X"]);
+    assert_eq!(o.id.as_deref(), Some("1"));
+    let kept: Vec<&str> = o.any.iter().map(|a| a.xml.as_str()).collect();
+    assert_eq!(
+        kept,
+        [
+            r#"<t:fieldsToNull xmlns:t="urn:test">Y</t:fieldsToNull>"#,
+            r#"<t:Id xmlns:t="urn:test">1</t:Id>"#,
+            r#"<t:Name xmlns:t="urn:test">N</t:Name>"#,
+        ]
+    );
+    // Written back in the same order.
+    let again: SObject = xml::from_str(&xml::to_string(&o, Name::new(NS, "o")).unwrap()).unwrap();
+    assert_eq!(again.any.len(), 3);
+    assert_eq!(again.fields_to_null, ["X"]);
+}
+
 #[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
 #[xml(namespace = "urn:test")]
 struct OpenAttributes {

@@ -34,9 +34,17 @@ impl Collector {
     }
 
     /// Whether the element fields must be read by position (`#[xml(sequence)]`): an element name
-    /// occurs twice, or a model group field sits among them.
+    /// occurs twice, a model group field sits among them, or a wildcard does (an element whose
+    /// particle has passed is the wildcard's then, XML Schema Part 1 §3.9.4: read by name, a
+    /// repeated `fieldsToNull` after `Id` would go back to its field). Not with text content.
     pub(super) fn positional(&self) -> bool {
-        self.dup || self.groups
+        let has = |k: FieldKind| self.fields.iter().any(|f| f.kind == k);
+        self.dup
+            || self.groups
+            || (has(FieldKind::Any)
+                && has(FieldKind::Element)
+                && !has(FieldKind::Text)
+                && !has(FieldKind::Content))
     }
 
     pub(super) fn push(&mut self, xml_name: &str, mut f: FieldDecl) {
