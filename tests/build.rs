@@ -159,10 +159,30 @@ fn cxf_matrix() {
             let call = call.replace("CLIENT", &client);
             for p in &c.ports {
                 let port = &p.port;
+                // What `soapgen inspect` lists: the setters' names.
+                let credentials: Vec<String> = p
+                    .security
+                    .as_ref()
+                    .map(soapgen_build::model::security::describe::credentials)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|c| {
+                        let (_, after) = c
+                            .split_once("(Credentials::")
+                            .or_else(|| c.split_once("(ClientBuilder::"))?;
+                        let name: String = after
+                            .chars()
+                            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                            .collect();
+                        Some(format!("{name:?}"))
+                    })
+                    .collect();
+                let credentials = credentials.join(", ");
                 let _ = writeln!(
                     entries,
                     "        MatrixPort {{ wsdl: {rel:?}, path: concat!(\"/\", {stem:?}, \"/\", {port:?}), port: {port:?}, \
                      policy: {client}::port_policy({port:?}).expect(\"generated\"), answer: Answer::{answer}, \
+                     credentials: &[{credentials}], \
                      call: |c, n| ::std::boxed::Box::pin(async move {{ {call} }}) }},"
                 );
             }

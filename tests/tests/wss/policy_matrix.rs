@@ -32,6 +32,9 @@ pub struct MatrixPort {
     pub policy: &'static PortPolicy,
     /// What its operation answers.
     pub answer: Answer,
+    /// The credentials `soapgen inspect` lists for it: the names of the `Credentials` and
+    /// `ClientBuilder` setters.
+    pub credentials: &'static [&'static str],
     /// Its operation through its client, given a number.
     pub call: Call,
 }
@@ -123,4 +126,68 @@ async fn every_port_whose_policy_soapgen_applies_round_trips_against_cxf() {
         failures.join("\n"),
         peer().stderr_output()
     );
+}
+
+/// Only the credentials named (as `MatrixPort::credentials` names them) of [`credentials`].
+fn only(names: &[&str]) -> Credentials {
+    let mut c = Credentials::new();
+    for n in names {
+        c = match *n {
+            "username" => c.username(USER.0, USER.1),
+            "signing" => c.signing(credential("client")),
+            "issuers" => c.issuers(vec![cert("ca.pem")]),
+            "endorsing" => c.endorsing(credential("client")),
+            "service_certificate" => c.service_certificate(cert("server.pem")),
+            "trust" => c.trust(TrustStore::new().anchor(cert("ca.pem"))),
+            // TLS settings of the builder, not credentials of the policy.
+            "trust_anchors" | "client_identity" => c,
+            other => panic!("a credential the test does not know: {other}"),
+        };
+    }
+    c
+}
+
+#[test]
+fn the_credentials_inspect_lists_are_the_ones_a_client_needs() {
+    // For every port of the matrix: a client builds with exactly the credentials `soapgen
+    // inspect` lists, and not without any one of them (but the endorsing key, for which the
+    // signing one stands in). Building connects to nothing: the URLs lead nowhere.
+    let mut problems = Vec::new();
+    for p in matrix::ports() {
+        let url = if over_tls(p.policy) {
+            "https://127.0.0.1:9/x"
+        } else {
+            "http://127.0.0.1:9/x"
+        };
+        let build = |names: &[&str]| {
+            Client::builder(url)
+                .security_policy(p.policy, only(names))
+                .build()
+                .map(|_| ())
+        };
+        if let Err(e) = build(p.credentials) {
+            problems.push(format!(
+                "{} {}: not enough with {:?}: {e}",
+                p.wsdl, p.port, p.credentials
+            ));
+            continue;
+        }
+        for left_out in p.credentials {
+            let fewer: Vec<&str> = p
+                .credentials
+                .iter()
+                .copied()
+                .filter(|c| c != left_out)
+                .collect();
+            let stands_in = *left_out == "endorsing" && fewer.contains(&"signing");
+            let tls = matches!(*left_out, "trust_anchors" | "client_identity");
+            if !stands_in && !tls && build(&fewer).is_ok() {
+                problems.push(format!(
+                    "{} {}: builds without {left_out}, which inspect lists",
+                    p.wsdl, p.port
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

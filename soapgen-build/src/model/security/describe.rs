@@ -293,21 +293,76 @@ pub fn credentials(security: &PortSecurity) -> Vec<String> {
                 Some(SecurityBinding::Transport { token: t, .. }) => {
                     add("the CA that issues the service's TLS certificate, unless the system trusts it (ClientBuilder::trust_anchors)");
                     if let TokenKind::Https {
-                        client_certificate: true,
-                        ..
-                    } = t.kind
+                        client_certificate,
+                        http_authentication,
+                    } = &t.kind
                     {
-                        add("a TLS client certificate and key (ClientBuilder::client_identity)");
+                        if *client_certificate {
+                            add(
+                                "a TLS client certificate and key (ClientBuilder::client_identity)",
+                            );
+                        }
+                        if http_authentication.is_some() {
+                            add("a username and password for HTTP authentication (Credentials::username)");
+                        }
                     }
                 }
-                Some(SecurityBinding::Asymmetric { .. }) if !response => {
-                    add("the client's signing key and certificate (Credentials::signing)");
-                    add("the service's certificate (Credentials::service_certificate)");
+                // What the runtime asks for (policy::apply): a signing key when the request
+                // signs something or carries the token, the service's certificate when it
+                // encrypts; trust when the response must be signed, the client's key when it
+                // comes encrypted.
+                Some(SecurityBinding::Asymmetric {
+                    initiator_signature,
+                    recipient_encryption,
+                    properties,
+                    protection,
+                    ..
+                }) if !response => {
+                    let endorsed = p
+                        .supporting
+                        .iter()
+                        .any(|s| s.role.local_name().contains("Endorsing"));
+                    let sent = initiator_signature.as_ref().is_some_and(|t| {
+                        matches!(
+                            t.inclusion,
+                            Inclusion::Always | Inclusion::AlwaysToRecipient | Inclusion::Once
+                        )
+                    });
+                    let signs = !p.signed.is_empty()
+                        || properties.include_timestamp
+                        || protection.protect_tokens
+                        || endorsed
+                        || sent;
+                    if initiator_signature.is_some() && signs {
+                        add("the client's signing key and certificate (Credentials::signing)");
+                        if initiator_signature.as_ref().is_some_and(|t| {
+                            matches!(
+                                t.kind,
+                                TokenKind::X509 {
+                                    token_type: X509TokenType::PkiPath,
+                                    ..
+                                }
+                            )
+                        }) {
+                            add("the certificates that issued the client's, for its PkiPath token (Credentials::issuers)");
+                        }
+                    }
+                    if recipient_encryption.is_some() && !p.encrypted.is_empty() {
+                        add("the service's certificate (Credentials::service_certificate)");
+                    }
                 }
-                Some(SecurityBinding::Asymmetric { .. }) => {
-                    add(
-                        "the CA that issues the service's signing certificate (Credentials::trust)",
-                    );
+                Some(SecurityBinding::Asymmetric {
+                    recipient_signature,
+                    ..
+                }) => {
+                    if recipient_signature.is_some() && !p.signed.is_empty() {
+                        add("the CA that issues the service's signing certificate (Credentials::trust)");
+                    }
+                    if !p.encrypted.is_empty() {
+                        add(
+                            "the client's key, which decrypts the responses (Credentials::signing)",
+                        );
+                    }
                 }
                 Some(SecurityBinding::Symmetric { .. }) => {
                     add("the service's certificate (Credentials::service_certificate)");
