@@ -222,3 +222,32 @@ fn a_reference_to_no_policy_read_refuses_the_port_naming_it() {
         g.module.warnings
     );
 }
+
+#[test]
+fn a_port_name_in_the_wrong_case_suggests_the_port() {
+    let dir = lay_out(
+        "port_case",
+        &[
+            ("s.wsdl", service("b.wsdl", SCHEMA)),
+            ("b.wsdl", referencing("#Nowhere")),
+        ],
+    );
+    for (what, b) in [
+        (
+            "ports",
+            Builder::new().wsdl(dir.join("s.wsdl")).ports(["p"]),
+        ),
+        (
+            "manual_security",
+            Builder::new()
+                .wsdl(dir.join("s.wsdl"))
+                .manual_security(["p"]),
+        ),
+    ] {
+        let e = b.generate_one(&dir.join("s.wsdl")).unwrap_err().to_string();
+        assert!(
+            e.contains("\"p\"") && e.contains("hint: did you mean \"P\"?"),
+            "{what}: {e}"
+        );
+    }
+}

@@ -144,7 +144,7 @@ fn key(s: &str) -> String {
 /// The known name `name` most likely meant: the same letters ignoring case and `_` (a Rust method
 /// name for its WSDL name), else the nearest by edit distance if it is within a third of the
 /// length.
-fn closest<'a>(name: &str, known: &BTreeSet<&'a str>) -> Option<&'a str> {
+pub(crate) fn closest<'a>(name: &str, known: &BTreeSet<&'a str>) -> Option<&'a str> {
     let k = key(name);
     if let Some(same) = known.iter().find(|n| key(n) == k) {
         return Some(same);

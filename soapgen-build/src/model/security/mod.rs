@@ -127,7 +127,13 @@ fn unknown_names<'a>(
     let listed = known.iter().copied().collect::<Vec<_>>().join(", ");
     let errors: Vec<Error> = names
         .filter(|n| !known.contains(n.as_str()))
-        .map(|n| Error::new(ErrorKind::Invalid(message(n, &listed)), None))
+        .map(|n| {
+            let e = Error::new(ErrorKind::Invalid(message(n, &listed)), None);
+            match crate::model::select::closest(n, known) {
+                Some(close) => e.with_hint(format!("did you mean {close:?}?")),
+                None => e,
+            }
+        })
         .collect();
     if errors.is_empty() {
         Ok(())
