@@ -319,3 +319,39 @@ fn an_unknown_operation_is_an_error_with_a_suggestion() {
         "{e}"
     );
 }
+
+#[test]
+fn a_client_keeps_its_name_whichever_ports_are_generated() {
+    // One service of two portTypes: each client is named after its portType, also when only
+    // one of the ports is generated.
+    let wsdl = r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="urn:two" targetNamespace="urn:two">
+  <types><xs:schema targetNamespace="urn:two" elementFormDefault="qualified">
+    <xs:element name="A"><xs:complexType/></xs:element>
+    <xs:element name="B"><xs:complexType/></xs:element>
+  </xs:schema></types>
+  <message name="a"><part name="p" element="tns:A"/></message>
+  <message name="b"><part name="p" element="tns:B"/></message>
+  <portType name="Alpha"><operation name="Ping"><input message="tns:a"/><output message="tns:a"/></operation></portType>
+  <portType name="Beta"><operation name="Pong"><input message="tns:b"/><output message="tns:b"/></operation></portType>
+  <binding name="AlphaBinding" type="tns:Alpha"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+    <operation name="Ping"><soap:operation soapAction="ping"/><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation></binding>
+  <binding name="BetaBinding" type="tns:Beta"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+    <operation name="Pong"><soap:operation soapAction="pong"/><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation></binding>
+  <service name="Both">
+    <port name="AlphaPort" binding="tns:AlphaBinding"><soap:address location="http://localhost/a"/></port>
+    <port name="BetaPort" binding="tns:BetaBinding"><soap:address location="http://localhost/b"/></port>
+  </service>
+</definitions>"#;
+    let dir = std::env::temp_dir().join(format!("soapgen-port-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("two.wsdl");
+    std::fs::write(&file, wsdl).unwrap();
+    let names = |b: Builder| -> Vec<String> {
+        let g = b.generate_one(&file).unwrap_or_else(|e| panic!("{e}"));
+        g.module.clients.iter().map(|c| c.name.clone()).collect()
+    };
+    assert_eq!(names(Builder::new()), ["Alpha", "Beta"]);
+    assert_eq!(names(Builder::new().ports(["AlphaPort"])), ["Alpha"]);
+    assert_eq!(names(Builder::new().ports(["BetaPort"])), ["Beta"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

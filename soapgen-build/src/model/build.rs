@@ -212,8 +212,10 @@ impl Builder<'_> {
     fn merge_clients(&mut self, clients: Vec<ClientDecl>) -> Vec<ClientDecl> {
         let defs = self.defs;
         let mut clients = clients::merge(clients, defs);
-        self.opts.ports.apply(&mut clients);
+        // Named among every port first, so that a client keeps its name whichever ports are
+        // generated.
         let port_type_names = clients::name(&mut clients, defs, &mut self.scope);
+        self.opts.ports.apply(&mut clients);
         self.name_fault_sets(&mut clients, &port_type_names);
         addressing::apply(defs, &mut clients, &mut self.warnings);
         clients

@@ -31,7 +31,7 @@ mod ut {
 }
 
 use ut::DoubleItServiceClient as UtClient;
-use x509::DoubleItServiceClient as X509Client;
+use x509::DoubleItPortTypeClient as X509Client;
 
 /// What the asymmetric ports need: the client's key, the service's certificate, the CA.
 fn x509_credentials() -> Credentials {
