@@ -107,3 +107,40 @@ fn wrapper_elements_of_a_type_with_derived_types_are_not_unwrapped() {
     let sig = &sig[..sig.find(';').unwrap()];
     assert_eq!(sig.matches("TopKind").count(), 2, "{sig}");
 }
+
+/// A SOAP 1.1 port and a SOAP 1.2 port at different addresses: the client knows both, and the
+/// default endpoint is its default version's (WSDL 1.1 §2.7; WCF's basicHttp and wsHttp ports).
+#[test]
+fn ports_of_two_versions_at_two_addresses_give_an_endpoint_per_version() {
+    let doc = wsdl(
+        r#"<xs:complexType name="A"><xs:sequence><xs:element name="v" type="xs:int"/></xs:sequence></xs:complexType>"#,
+        ONE_OP,
+        &bound("Get", "urn:get"),
+    )
+    .replace(
+        r#" <service name="S"><port name="P" binding="t:B"><soap:address location="http://localhost/x"/></port></service>"#,
+        &format!(
+            r#" <binding name="B12" type="t:PT"><soap12:binding xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" style="document" transport="http://schemas.xmlsoap.org/soap/http"/>{}</binding>
+ <service name="S"><port name="P" binding="t:B"><soap:address location="http://localhost/basic"/></port>
+ <port name="P12" binding="t:B12"><soap12:address xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" location="http://localhost/ws"/></port></service>"#,
+            bound("Get", "urn:get").replace("soap:", "soap12:").replace(
+                "<soap12:operation",
+                r#"<soap12:operation xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/""#
+            ).replace("<soap12:body", r#"<soap12:body xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/""#)
+        ),
+    );
+    let code = generate(&doc).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        code.contains(r#"endpoint = "http://localhost/basic","#)
+            && code
+                .contains(r#"endpoints = "1.1=http://localhost/basic 1.2=http://localhost/ws","#),
+        "{code}"
+    );
+    // One address for both: the one endpoint, as before.
+    let same = doc.replace("http://localhost/ws", "http://localhost/basic");
+    let code = generate(&same).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        code.contains(r#"endpoint = "http://localhost/basic","#) && !code.contains("endpoints ="),
+        "{code}"
+    );
+}

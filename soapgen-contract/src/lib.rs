@@ -140,6 +140,7 @@ pub mod keys {
         "parameters",
         "element_form",
         "endpoint",
+        "endpoints",
         "client",
         "addressing",
         "blocking",

@@ -321,3 +321,46 @@ fn the_blocking_client_and_the_soap_version_per_client() {
         .1
         .contains("http://www.w3.org/2003/05/soap-envelope"));
 }
+
+/// A service with its SOAP 1.1 and 1.2 ports at different addresses (WCF's basicHttpBinding
+/// and wsHttpBinding).
+#[soap_client(
+    namespace = "urn:calc",
+    soap = "1.1, 1.2",
+    endpoints = "1.1=http://127.0.0.1:9/basic 1.2=http://127.0.0.1:9/ws"
+)]
+pub trait TwoPorts {
+    #[soap(action = "urn:calc#add", result = "sum")]
+    async fn add(&self, a: i32, b: i32) -> Result<i32, Error>;
+}
+
+#[test]
+fn a_version_switch_follows_its_port() {
+    assert_eq!(
+        TwoPortsClient::DEFAULT_ENDPOINT,
+        Some("http://127.0.0.1:9/basic")
+    );
+    assert_eq!(
+        TwoPortsClient::DEFAULT_ENDPOINTS,
+        &[
+            (SoapVersion::Soap11, "http://127.0.0.1:9/basic"),
+            (SoapVersion::Soap12, "http://127.0.0.1:9/ws")
+        ]
+    );
+    let c = TwoPortsClient::with_default_endpoint()
+        .unwrap()
+        .with_soap_version(SoapVersion::Soap12);
+    assert_eq!(c.client().endpoint(), "http://127.0.0.1:9/ws");
+    let back = c.with_soap_version(SoapVersion::Soap11);
+    assert_eq!(back.client().endpoint(), "http://127.0.0.1:9/basic");
+    // An address of one's own stays, and so does the one a versioned constructor is given.
+    let own = TwoPortsClient::new("http://127.0.0.1:9/mine")
+        .unwrap()
+        .with_soap_version(SoapVersion::Soap12);
+    assert_eq!(own.client().endpoint(), "http://127.0.0.1:9/mine");
+    let given = TwoPortsClient::soap12("http://127.0.0.1:9/basic").unwrap();
+    assert_eq!(
+        (given.client().endpoint(), given.soap_version()),
+        ("http://127.0.0.1:9/basic", SoapVersion::Soap12)
+    );
+}

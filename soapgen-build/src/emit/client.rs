@@ -187,7 +187,35 @@ impl Emitter<'_> {
         let ns = &c.namespace;
         let versions: Vec<&str> = c.versions.iter().map(|v| v.number()).collect();
         let version = versions.join(", ");
-        let endpoint = c.endpoint.as_ref().map(|e| quote!(endpoint = #e,));
+        // Each version's first port with an address: `endpoints` when they differ (WSDL 1.1
+        // §2.7; WCF's SOAP 1.1 and 1.2 ports), the default version's being the default endpoint.
+        let per_version: Vec<(&str, &str)> = c
+            .versions
+            .iter()
+            .filter_map(|v| {
+                c.ports
+                    .iter()
+                    .filter(|p| p.version == *v)
+                    .find_map(|p| p.usable_address())
+                    .map(|a| (v.number(), a))
+            })
+            .collect();
+        let differ = per_version.windows(2).any(|w| w[0].1 != w[1].1);
+        let endpoint = match (differ, per_version.first()) {
+            (true, Some((_, first))) => {
+                let all: Vec<String> = per_version
+                    .iter()
+                    .map(|(v, a)| format!("{v}={a}"))
+                    .collect();
+                let all = all.join(" ");
+                quote!(endpoint = #first, endpoints = #all,)
+            }
+            _ => c
+                .endpoint
+                .as_ref()
+                .map(|e| quote!(endpoint = #e,))
+                .unwrap_or_default(),
+        };
         let addressing = addressing_arg(c);
         let krate = self.crate_arg();
         let blocking = self.opts.blocking.then(|| quote!(blocking));

@@ -26,14 +26,43 @@ fn version_expr(krate: &TokenStream, v: &str) -> TokenStream {
     }
 }
 
-/// The constants both clients carry: `NAMESPACE`, `DEFAULT_ENDPOINT`, `SOAP_VERSIONS`,
-/// `ADDRESSING`.
+/// The default endpoint: `endpoint = …`, else the default version's of `endpoints = …`.
+fn default_endpoint(a: &ClientArgs) -> Option<String> {
+    a.endpoint.clone().or_else(|| {
+        a.endpoints
+            .iter()
+            .find(|(v, _)| Some(v) == a.versions.first())
+            .map(|(_, e)| e.clone())
+    })
+}
+
+/// The constants both clients carry: `NAMESPACE`, `DEFAULT_ENDPOINT`, `DEFAULT_ENDPOINTS`,
+/// `SOAP_VERSIONS`, `ADDRESSING`.
 pub(super) fn consts(a: &ClientArgs, ns: &str, krate: &TokenStream) -> TokenStream {
-    let default_endpoint = match &a.endpoint {
+    let default_endpoint = match &default_endpoint(a) {
         Some(e) => quote!(::core::option::Option::Some(#e)),
         None => quote!(::core::option::Option::None),
     };
     let versions = a.versions.iter().map(|v| version_expr(krate, v));
+    // Per version: `endpoints`, else `endpoint` for every version.
+    let endpoints: Vec<TokenStream> = if a.endpoints.is_empty() {
+        a.endpoint
+            .iter()
+            .flat_map(|e| a.versions.iter().map(move |v| (*v, e.clone())))
+            .map(|(v, e)| {
+                let ve = version_expr(krate, v);
+                quote!((#ve, #e))
+            })
+            .collect()
+    } else {
+        a.endpoints
+            .iter()
+            .map(|(v, e)| {
+                let ve = version_expr(krate, v);
+                quote!((#ve, #e))
+            })
+            .collect()
+    };
     let addressing = match &a.addressing {
         None => Vec::new(),
         Some((wsa, soap)) => {
@@ -58,6 +87,10 @@ pub(super) fn consts(a: &ClientArgs, ns: &str, krate: &TokenStream) -> TokenStre
         pub const NAMESPACE: &'static str = #ns;
         /// The endpoint the service description gives (`endpoint = …`), if any.
         pub const DEFAULT_ENDPOINT: ::core::option::Option<&'static str> = #default_endpoint;
+        /// The service description's address per SOAP version (`endpoints = …`, else
+        /// `endpoint = …` for each version): where its ports of two versions are at different
+        /// addresses, [`with_soap_version`](Self::with_soap_version) follows them.
+        pub const DEFAULT_ENDPOINTS: &'static [(#krate::SoapVersion, &'static str)] = &[#(#endpoints),*];
         /// The SOAP versions the client speaks, the default (what `new` uses) first.
         pub const SOAP_VERSIONS: &'static [#krate::SoapVersion] = &[#(#versions),*];
         /// The WS-Addressing the description asks for, per SOAP version (`addressing = …`;
@@ -82,12 +115,12 @@ pub(super) fn constructors(a: &ClientArgs, krate: &TokenStream) -> TokenStream {
             ctors.extend(quote! {
                 #[doc = #d]
                 pub fn #fname(endpoint: impl ::core::convert::Into<::std::string::String>) -> #krate::Result<Self> {
-                    ::core::result::Result::Ok(Self::new(endpoint)?.with_soap_version(#ve))
+                    ::core::result::Result::Ok(Self::new(endpoint)?.__speaking(#ve))
                 }
             });
         }
     }
-    if let Some(e) = &a.endpoint {
+    if let Some(e) = &default_endpoint(a) {
         let d = format!(
             "A client of the default endpoint, `{e}` (the address the service description gives), \
              with default settings.\n\n# Errors\n\nIf the HTTP transport cannot be created."
@@ -158,11 +191,31 @@ pub(super) fn async_client(
 
             /// The same client speaking SOAP `version` (one of
             /// [`SOAP_VERSIONS`](Self::SOAP_VERSIONS) unless you know the server takes another).
-            /// The endpoint stays: where the service's port of that version has another address
-            /// (WCF publishes its SOAP 1.2 `wsHttpBinding` port at its own URL), build the client
-            /// for that address instead (`soap12(url)`).
+            /// A client at the description's address of its current version moves to that of
+            /// `version` ([`DEFAULT_ENDPOINTS`](Self::DEFAULT_ENDPOINTS): WCF publishes its SOAP
+            /// 1.2 `wsHttpBinding` port at its own URL); a client at another address stays there.
             #[must_use]
-            pub const fn with_soap_version(mut self, version: #krate::SoapVersion) -> Self {
+            pub fn with_soap_version(mut self, version: #krate::SoapVersion) -> Self {
+                let at = |v: #krate::SoapVersion| {
+                    Self::DEFAULT_ENDPOINTS
+                        .iter()
+                        .find(|(w, _)| *w == v)
+                        .map(|(_, e)| *e)
+                };
+                if let (::core::option::Option::Some(from), ::core::option::Option::Some(to)) =
+                    (at(self.version), at(version))
+                {
+                    if from != to && self.client.endpoint() == from {
+                        self.client = self.client.with_endpoint(to);
+                    }
+                }
+                self.version = version;
+                self
+            }
+
+            #[doc(hidden)]
+            #[must_use]
+            pub const fn __speaking(mut self, version: #krate::SoapVersion) -> Self {
                 self.version = version;
                 self
             }
@@ -255,9 +308,19 @@ pub(super) fn blocking_client(
 
             /// The same client speaking SOAP `version` (one of
             /// [`SOAP_VERSIONS`](Self::SOAP_VERSIONS) unless you know the server takes another).
+            /// A client at the description's address of its current version moves to that of
+            /// `version` ([`DEFAULT_ENDPOINTS`](Self::DEFAULT_ENDPOINTS)); a client at another
+            /// address stays there.
             #[must_use]
             pub fn with_soap_version(mut self, version: #krate::SoapVersion) -> Self {
                 self.inner = self.inner.with_soap_version(version);
+                self
+            }
+
+            #[doc(hidden)]
+            #[must_use]
+            pub fn __speaking(mut self, version: #krate::SoapVersion) -> Self {
+                self.inner = self.inner.__speaking(version);
                 self
             }
 

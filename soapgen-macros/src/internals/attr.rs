@@ -163,6 +163,11 @@ pub(crate) struct ClientArgs {
     pub(crate) style: Style,
     pub(crate) bare: bool,
     pub(crate) endpoint: Option<String>,
+    /// `endpoints = "1.1=URL 1.2=URL"`: the service description's address per SOAP version,
+    /// where its ports of the two versions differ.
+    pub(crate) endpoints: Vec<(&'static str, String)>,
+    /// Where `endpoints` was written, for the errors checked once every argument is read.
+    pub(crate) endpoints_span: Option<proc_macro2::Span>,
     pub(crate) client_name: Option<syn::Ident>,
     pub(crate) blocking: bool,
     pub(crate) krate: TokenStream,
@@ -184,6 +189,8 @@ pub(crate) fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
         style: Style::Document,
         bare: false,
         endpoint: None,
+        endpoints: Vec::new(),
+        endpoints_span: None,
         client_name: None,
         blocking: false,
         krate: quote!(::soapgen_runtime),
@@ -223,6 +230,21 @@ pub(crate) fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
             )?);
         } else if meta.path.is_ident("endpoint") {
             a.endpoint = Some(meta.value()?.parse::<LitStr>()?.value());
+        } else if meta.path.is_ident("endpoints") {
+            let s: LitStr = meta.value()?.parse()?;
+            // Separated by white space, which a URL cannot hold (RFC 3986 §2).
+            const EXPECTED: &str = "expected endpoints = \"1.1=URL 1.2=URL\"";
+            for item in s.value().split_whitespace() {
+                let Some((v, url)) = item.split_once('=').filter(|(_, u)| !u.is_empty()) else {
+                    return Err(syn::Error::new(s.span(), EXPECTED));
+                };
+                let v = soap_version(v.to_owned(), &s, EXPECTED)?;
+                if a.endpoints.iter().any(|(w, _)| *w == v) {
+                    return Err(syn::Error::new(s.span(), "a SOAP version is listed twice"));
+                }
+                a.endpoints.push((v, url.trim().to_owned()));
+            }
+            a.endpoints_span = Some(s.span());
         } else if meta.path.is_ident("client") {
             let s: LitStr = meta.value()?.parse()?;
             a.client_name = Some(s.parse()?);
@@ -249,6 +271,14 @@ pub(crate) fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
     }
     if a.versions.is_empty() {
         a.versions.push("1.1");
+    }
+    if let Some(span) = a.endpoints_span {
+        if let Some((v, _)) = a.endpoints.iter().find(|(v, _)| !a.versions.contains(v)) {
+            errs.push(syn::Error::new(
+                span,
+                format!("endpoints names SOAP {v}, which `soap = …` does not list"),
+            ));
+        }
     }
     a
 }
