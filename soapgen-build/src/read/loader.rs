@@ -452,6 +452,17 @@ pub fn decode_text(bytes: Vec<u8>) -> std::result::Result<String, TextError> {
         // `<?` in UTF-16 without a byte order mark (XML 1.0 Appendix F.1).
         Some([0x3C, 0, 0x3F, 0]) => return utf16(true, 0),
         Some([0, 0x3C, 0, 0x3F]) => return utf16(false, 0),
+        // `<?xm` in EBCDIC (XML 1.0 Appendix F.1): a mainframe's file, not converted.
+        Some([0x4C, 0x6F, 0xA7, 0x94]) => {
+            return Err(TextError {
+                message: "the document is in EBCDIC (it starts with `<?xm` in an EBCDIC code \
+                          page, XML 1.0 Appendix F.1), which soapgen does not read: convert it \
+                          to UTF-8 first, with the code page its XML declaration names (iconv \
+                          -f IBM037 -t UTF-8, or IBM1047, IBM500…), and correct the declaration"
+                    .to_owned(),
+                at: Some(line_column(&bytes, 0)),
+            })
+        }
         _ => {}
     }
     let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&bytes);
@@ -568,6 +579,15 @@ fn percent_decode(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ebcdic_document_is_named_as_such() {
+        // `<?xml version="1.0" encoding="IBM037"?><a/>` in IBM037.
+        let e = decode_text(b"\x4c\x6f\xa7\x94\x93\x40\xa5\x85\x99\xa2\x89\x96\x95\x7e\x7f\xf1\x4b\xf0\x7f\x40\x85\x95\x83\x96\x84\x89\x95\x87\x7e\x7f\xc9\xc2\xd4\xf0\xf3\xf7\x7f\x6f\x6e\x4c\x81\x61\x6e".to_vec()).unwrap_err();
+        assert_eq!(e.at, Some((1, 1)));
+        let e = e.to_string();
+        assert!(e.contains("EBCDIC") && e.contains("iconv"), "{e}");
+    }
 
     #[test]
     fn documents_are_decoded_as_their_declaration_or_byte_order_mark_says() {

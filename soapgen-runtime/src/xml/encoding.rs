@@ -122,6 +122,14 @@ pub fn to_utf8<'b>(
         let found = for_label(label)
             .ok_or_else(|| error(format!("unknown charset {label:?} in the Content-Type"), 0))?;
         (found, body)
+    } else if body.starts_with(&[0x4C, 0x6F, 0xA7, 0x94]) {
+        // `<?xm` in EBCDIC (XML 1.0 Appendix F.1).
+        return Err(error(
+            "the response is in EBCDIC (it starts with `<?xm` in an EBCDIC code page, XML 1.0 \
+             Appendix F.1), which soapgen does not read"
+                .to_owned(),
+            0,
+        ));
     } else if body.starts_with(b"<\0?\0") {
         (Found::Other(encoding_rs::UTF_16LE), body)
     } else if body.starts_with(b"\0<\0?") {
@@ -183,6 +191,13 @@ mod tests {
 
     fn utf8(body: &[u8], charset: Option<&str>) -> String {
         String::from_utf8(to_utf8(body, charset).unwrap().into_owned()).unwrap()
+    }
+
+    #[test]
+    fn an_ebcdic_response_is_named_as_such() {
+        // `<?xml version="1.0" encoding="IBM037"?><a/>` in IBM037.
+        let e = to_utf8(b"\x4c\x6f\xa7\x94\x93\x40\xa5\x85\x99\xa2\x89\x96\x95\x7e\x7f\xf1\x4b\xf0\x7f\x40\x85\x95\x83\x96\x84\x89\x95\x87\x7e\x7f\xc9\xc2\xd4\xf0\xf3\xf7\x7f\x6f\x6e\x4c\x81\x61\x6e", None).unwrap_err();
+        assert!(e.to_string().contains("EBCDIC"), "{e}");
     }
 
     #[test]
