@@ -144,3 +144,38 @@ fn ports_of_two_versions_at_two_addresses_give_an_endpoint_per_version() {
         "{code}"
     );
 }
+
+/// An enumeration value's documentation reaches its variant (the EU VAT service's `matchCode`:
+/// `1`, `2`, `3` mean VALID, INVALID, NOT_PROCESSED), its paragraphs kept.
+#[test]
+fn the_documentation_of_an_enumeration_value_is_its_variants() {
+    let doc = wsdl(
+        r#"<xs:simpleType name="MatchCode"><xs:restriction base="xs:string">
+             <xs:enumeration value="1"><xs:annotation><xs:documentation>VALID</xs:documentation></xs:annotation></xs:enumeration>
+             <xs:enumeration value="2"><xs:annotation><xs:documentation>INVALID
+
+The trader does not match.</xs:documentation></xs:annotation></xs:enumeration>
+             <xs:enumeration value="3"/>
+           </xs:restriction></xs:simpleType>
+           <xs:complexType name="A"><xs:sequence><xs:element name="m" type="t:MatchCode"/></xs:sequence></xs:complexType>"#,
+        ONE_OP,
+        &bound("Get", "urn:get"),
+    );
+    let code = generate(&doc).unwrap_or_else(|e| panic!("{e}"));
+    let v1 = code.find("/// `1`").unwrap_or_else(|| panic!("{code}"));
+    let after = &code[v1..];
+    assert!(
+        after.starts_with("/// `1`\n        ///\n        /// VALID\n"),
+        "{after}"
+    );
+    let v2 = &code[code.find("/// `2`").unwrap()..];
+    assert!(
+        v2.contains("/// INVALID\n        ///\n        /// The trader does not match.\n"),
+        "{v2}"
+    );
+    let v3 = &code[code.find("/// `3`").unwrap()..];
+    assert!(
+        v3.starts_with("/// `3`\n        #[xml(rename = \"3\")]"),
+        "{v3}"
+    );
+}

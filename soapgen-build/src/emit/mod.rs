@@ -621,8 +621,20 @@ impl Emitter<'_> {
         let variants = e.values.iter().map(|(v, text)| {
             let vi = ident(v);
             let vdoc = format!(" `{text}`");
+            // The value's own documentation, after it.
+            let more = e
+                .value_docs
+                .iter()
+                .find(|(value, _)| value == text)
+                .filter(|_| self.opts.docs)
+                .map(|(_, d)| {
+                    let d = doc_attrs(Some(d), true);
+                    quote!(#[doc = ""] #d)
+                })
+                .unwrap_or_default();
             quote! {
                 #[doc = #vdoc]
+                #more
                 #[xml(rename = #text)]
                 #vi,
             }

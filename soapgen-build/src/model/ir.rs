@@ -316,6 +316,9 @@ pub struct EnumDecl {
     pub xsd_type: Option<QName>,
     /// (variant, value) in schema order.
     pub values: Vec<(String, String)>,
+    /// The documentation of the values that have some (value, text), from their
+    /// `xs:enumeration`'s annotation.
+    pub value_docs: Vec<(String, Doc)>,
 }
 
 /// A type alias.

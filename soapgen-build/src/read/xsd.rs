@@ -487,12 +487,17 @@ fn simple_type(ctx: &SchemaCtx, node: Node, name: Option<QName>) -> Result<Simpl
             "restriction" => {
                 let base = named_or_inline(ctx, c, "base", "xs:restriction", &cloc)?;
                 let mut enumerations = Vec::new();
+                let mut enumeration_docs = Vec::new();
                 let mut facets = Vec::new();
                 for f in xs_children(c) {
                     let fname = f.tag_name().name();
                     match fname {
                         "enumeration" => {
-                            enumerations.push(f.attribute("value").unwrap_or_default().to_owned())
+                            let value = f.attribute("value").unwrap_or_default().to_owned();
+                            if let Some(d) = ctx.doc.documentation(f) {
+                                enumeration_docs.push((value.clone(), d));
+                            }
+                            enumerations.push(value)
                         }
                         "simpleType" | "annotation" => {}
                         _ => facets.push((
@@ -504,6 +509,7 @@ fn simple_type(ctx: &SchemaCtx, node: Node, name: Option<QName>) -> Result<Simpl
                 SimpleVariety::Restriction {
                     base,
                     enumerations,
+                    enumeration_docs,
                     facets,
                 }
             }

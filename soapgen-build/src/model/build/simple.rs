@@ -60,12 +60,22 @@ pub(super) fn enum_decl(
         .filter(|v| seen.insert((*v).clone()))
         .map(|v| (scope.unique(&names::variant_name(v)), v.clone()))
         .collect();
+    let value_docs = match &st.variety {
+        SimpleVariety::Restriction {
+            enumeration_docs, ..
+        } => enumeration_docs
+            .iter()
+            .map(|(v, d)| (v.clone(), Doc::prose(d)))
+            .collect(),
+        _ => Vec::new(),
+    };
     EnumDecl {
         name: name.to_owned(),
         doc: prose(st.doc.as_ref()),
         origin,
         xsd_type: None,
         values,
+        value_docs,
     }
 }
 

@@ -93,6 +93,8 @@ pub enum SimpleVariety {
         base: TypeRef,
         /// `xs:enumeration` values, in order.
         enumerations: Vec<String>,
+        /// The documentation of the enumeration values that have some (value, text).
+        enumeration_docs: Vec<(String, String)>,
         /// Other facets (name, value), kept for documentation.
         facets: Vec<(String, String)>,
     },
