@@ -343,6 +343,7 @@ fn symmetric(
             EncryptionOrder::SignThenEncrypt
         })
         .encrypt_body(req.encrypted.body)
+        .sign_body(req.signed.body)
         .protect_tokens(b.protect_tokens)
         .encrypt_signature(b.encrypt_signature);
     for (ns, name) in req.signed.headers {

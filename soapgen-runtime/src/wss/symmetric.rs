@@ -110,6 +110,8 @@ pub struct SymmetricBinding {
     pub(crate) digest: DigestAlgorithm,
     pub(crate) order: EncryptionOrder,
     pub(crate) encrypt_body: bool,
+    /// Whether the signature covers the Body (`sp:SignedParts` Body).
+    pub(crate) sign_body: bool,
     pub(crate) derived: Option<SecureConversation>,
     pub(crate) protect_tokens: bool,
     /// Header blocks signed besides the Timestamp and Body: (namespace, local name).
@@ -147,6 +149,7 @@ impl SymmetricBinding {
             digest: DigestAlgorithm::Sha1,
             order: EncryptionOrder::SignThenEncrypt,
             encrypt_body: true,
+            sign_body: true,
             derived: None,
             protect_tokens: false,
             headers: Vec::new(),
@@ -207,6 +210,14 @@ impl SymmetricBinding {
     /// Whether the Body is signed before it is encrypted (default) or after (`sp:EncryptBeforeSigning`).
     pub fn order(mut self, order: EncryptionOrder) -> Self {
         self.order = order;
+        self
+    }
+
+    /// Whether the signature covers the Body (default `true`; `sp:SignedParts` Body). Without
+    /// it the Body is signed still when the signature would cover nothing else (no Timestamp,
+    /// token, header or element to sign), as a signature needs a Reference (XML-DSig §4.4.3).
+    pub fn sign_body(mut self, on: bool) -> Self {
+        self.sign_body = on;
         self
     }
 

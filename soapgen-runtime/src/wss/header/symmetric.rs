@@ -350,7 +350,9 @@ fn security_block(
         write_reference_list(&mut w, &data_ids)?;
     }
     references.extend(header_digests);
-    references.push((ids.body.clone(), body_digest));
+    if b.sign_body || references.is_empty() {
+        references.push((ids.body.clone(), body_digest));
+    }
     // The Signature: HMAC-SHA1 under the signing key (XML-DSig §6.3.1).
     let signature_at = offset(&mut w)?;
     w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;

@@ -385,3 +385,13 @@ async fn malformed_derived_keys_are_refused() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_body_left_unsigned_is_refused_by_a_port_that_signs_it() {
+    // SymmetricBinding::sign_body(false) (a policy without sp:SignedParts Body): the signature
+    // covers the Timestamp only, which this port's policy does not accept.
+    let url = x509_port("DoubleItKeyIdentifierPort");
+    let wss = symmetric(binding(KeyReference::SubjectKeyIdentifier).sign_body(false));
+    let reason = fault_reason(url, wss, 1).await;
+    assert!(reason.contains("SignedParts"), "{reason}");
+}
