@@ -321,9 +321,9 @@ fn an_unknown_operation_is_an_error_with_a_suggestion() {
 }
 
 #[test]
-fn a_client_keeps_its_name_whichever_ports_are_generated() {
+fn a_client_keeps_its_name_whichever_ports_or_operations_are_generated() {
     // One service of two portTypes: each client is named after its portType, also when only
-    // one of the ports is generated.
+    // one of the ports, or only operations of one portType, are generated.
     let wsdl = r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="urn:two" targetNamespace="urn:two">
   <types><xs:schema targetNamespace="urn:two" elementFormDefault="qualified">
     <xs:element name="A"><xs:complexType/></xs:element>
@@ -353,5 +353,8 @@ fn a_client_keeps_its_name_whichever_ports_are_generated() {
     assert_eq!(names(Builder::new()), ["Alpha", "Beta"]);
     assert_eq!(names(Builder::new().ports(["AlphaPort"])), ["Alpha"]);
     assert_eq!(names(Builder::new().ports(["BetaPort"])), ["Beta"]);
+    // The same with an operation selection that leaves one portType.
+    assert_eq!(names(Builder::new().operations(["Ping"])), ["Alpha"]);
+    assert_eq!(names(Builder::new().operations(["pong"])), ["Beta"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

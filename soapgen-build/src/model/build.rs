@@ -188,8 +188,7 @@ impl Builder<'_> {
         }
         let selection = &self.opts.selection;
         if !selection.is_all() {
-            // Bindings left without operations are left out (before clients are merged and named).
-            clients.retain(|c| !c.operations.is_empty());
+            // (Bindings left without operations are left out once clients are named.)
             let ops = defs
                 .bindings
                 .values()
@@ -212,10 +211,14 @@ impl Builder<'_> {
     fn merge_clients(&mut self, clients: Vec<ClientDecl>) -> Vec<ClientDecl> {
         let defs = self.defs;
         let mut clients = clients::merge(clients, defs);
-        // Named among every port first, so that a client keeps its name whichever ports are
-        // generated.
+        // Named among every port and binding first, so that a client keeps its name whichever
+        // ports and operations are generated; then the ports not selected, and the clients the
+        // operation selection leaves empty, are left out.
         let port_type_names = clients::name(&mut clients, defs, &mut self.scope);
         self.opts.ports.apply(&mut clients);
+        if !self.opts.selection.is_all() {
+            clients.retain(|c| !c.operations.is_empty());
+        }
         self.name_fault_sets(&mut clients, &port_type_names);
         addressing::apply(defs, &mut clients, &mut self.warnings);
         clients
