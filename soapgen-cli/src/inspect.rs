@@ -342,7 +342,21 @@ pub fn sample_request(m: &Module, name: &str, default_namespaces: bool) -> Resul
                     let _ = writeln!(out, "{h}: {value}");
                 }
                 out.push('\n');
-                out.push_str(&sample::request_envelope(m, v, op, default_namespaces));
+                let addressing =
+                    c.addressing
+                        .iter()
+                        .find(|(sv, _)| *sv == v)
+                        .map(|(_, version)| sample::SampleAddressing {
+                            version: *version,
+                            to: endpoint,
+                        });
+                out.push_str(&sample::request_envelope(
+                    m,
+                    v,
+                    op,
+                    default_namespaces,
+                    addressing,
+                ));
             }
         }
     }

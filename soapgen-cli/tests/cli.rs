@@ -356,6 +356,13 @@ fn inspect_operation_prints_a_sample_request() {
             .unwrap_or_else(|e| panic!("{wsdl}: {e}"));
         insta::assert_snapshot!(format!("sample_{wsdl}"), out);
     }
+    // A WSDL that requires WS-Addressing: the headers the client adds.
+    let addressed = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/peers/gsoap/wsa/addressing.wsdl"
+    );
+    let out = cli(&["inspect", addressed, "--operation", "Echo"]).unwrap();
+    insta::assert_snapshot!("sample_addressing", out);
     let e = cli(&["inspect", WSDL, "--operation", "GetNothing"])
         .unwrap_err()
         .to_string();

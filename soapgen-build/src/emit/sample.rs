@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use crate::model::ir::{
     Base, FieldKind, Module, Occurrence, OperationDecl, SoapVersion, TypeDecl, TypeExpr,
 };
-use crate::read::components::QName;
+use crate::read::components::{AddressingVersion, QName};
 
 /// SOAP 1.1 envelope namespace (SOAP 1.1 §4).
 const SOAP11: &str = "http://schemas.xmlsoap.org/soap/envelope/";
@@ -35,6 +35,10 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const MAX_DEPTH: usize = 24;
 /// The XML Schema instance namespace, declared as `xsi` on every Envelope the runtime writes.
 const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
+/// WS-Addressing 1.0 (W3C, Core §1.2).
+const WSA_10: &str = "http://www.w3.org/2005/08/addressing";
+/// The WS-Addressing 2004/08 member submission.
+const WSA_2004: &str = "http://schemas.xmlsoap.org/ws/2004/08/addressing";
 /// SOAP 1.1 encoding (§5), declared as `soapenc` on rpc/encoded envelopes.
 const SOAP_ENC: &str = "http://schemas.xmlsoap.org/soap/encoding/";
 /// XML Schema, declared as `xsd` on rpc/encoded envelopes.
@@ -61,14 +65,27 @@ pub fn request_headers(version: SoapVersion, op: &OperationDecl) -> Vec<(&'stati
     }
 }
 
+/// The WS-Addressing of a sample request: the version the client addresses its requests with
+/// (WS-Addressing 1.0 SOAP Binding §2) and the endpoint they are sent to (`wsa:To`).
+#[derive(Debug, Clone, Copy)]
+pub struct SampleAddressing<'a> {
+    /// The WS-Addressing version.
+    pub version: AddressingVersion,
+    /// The endpoint, `wsa:To`.
+    pub to: &'a str,
+}
+
 /// A sample request envelope for `op` (of a client of `module`) in SOAP `version`, indented by two
 /// spaces a level, ending in a newline; with `default_namespaces`, the Body's content as a client
-/// with `default_namespaces` writes it.
+/// with `default_namespaces` writes it; with `addressing`, the WS-Addressing headers the client
+/// adds (Core §3.1: `wsa:Action`, `wsa:MessageID`, `wsa:ReplyTo`, `wsa:To`; the MessageID a fresh
+/// UUID per request).
 pub fn request_envelope(
     module: &Module,
     version: SoapVersion,
     op: &OperationDecl,
     default_namespaces: bool,
+    addressing: Option<SampleAddressing<'_>>,
 ) -> String {
     let (env_prefix, env_ns) = if version == SoapVersion::Soap12 {
         ("soap", SOAP12)
@@ -85,6 +102,33 @@ pub fn request_envelope(
         envelope_bindings.push((SOAP_ENC.to_owned(), "soapenc".to_owned()));
         envelope_bindings.push((XSD.to_owned(), "xsd".to_owned()));
     }
+    // The addressing layer declares `wsa` on the Envelope and writes its blocks first.
+    let mut header = String::new();
+    if let Some(a) = addressing {
+        let (ns, anonymous) = match a.version {
+            AddressingVersion::W3C => (WSA_10, "http://www.w3.org/2005/08/addressing/anonymous"),
+            AddressingVersion::Submission2004 => (
+                WSA_2004,
+                "http://schemas.xmlsoap.org/ws/2004/08/addressing/role/anonymous",
+            ),
+        };
+        envelope_bindings.push((ns.to_owned(), "wsa".to_owned()));
+        let mu = format!("{env_prefix}:mustUnderstand=\"1\"");
+        let _ = writeln!(
+            header,
+            "    <wsa:Action {mu}>{}</wsa:Action>",
+            escape(&op.action, false)
+        );
+        let _ = writeln!(
+            header,
+            "    <wsa:MessageID>urn:uuid:…</wsa:MessageID> <!-- a fresh UUID per request -->"
+        );
+        let _ = writeln!(
+            header,
+            "    <wsa:ReplyTo><wsa:Address>{anonymous}</wsa:Address></wsa:ReplyTo>"
+        );
+        let _ = writeln!(header, "    <wsa:To {mu}>{}</wsa:To>", escape(a.to, false));
+    }
     let mut w = Writer {
         types: module.types.iter().map(|t| (t.name(), t)).collect(),
         bindings: envelope_bindings.clone(),
@@ -95,12 +139,11 @@ pub fn request_envelope(
         out: String::new(),
         stack: Vec::new(),
     };
-    let mut header = String::new();
     if !op.headers.is_empty() {
         for h in &op.headers {
             w.element(&h.xml, &h.ty, 0, 2);
         }
-        header = std::mem::take(&mut w.out);
+        header.push_str(&std::mem::take(&mut w.out));
     }
     w.default_namespaces = default_namespaces;
     if op.empty_request {
