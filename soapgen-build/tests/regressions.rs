@@ -179,3 +179,38 @@ The trader does not match.</xs:documentation></xs:annotation></xs:enumeration>
         "{v3}"
     );
 }
+
+/// Axis 1's rpc/encoded faults: every fault message's part is `fault`, its type tells them apart
+/// (SOAP 1.1 §5); the variants carry the type.
+#[test]
+fn encoded_faults_of_one_accessor_name_carry_their_type() {
+    let doc = r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+  xmlns:t="urn:t" xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t">
+ <types><xs:schema targetNamespace="urn:t">
+   <xs:complexType name="NotFound"><xs:sequence><xs:element name="what" type="xs:string"/></xs:sequence></xs:complexType>
+   <xs:complexType name="Denied"><xs:sequence><xs:element name="who" type="xs:string"/></xs:sequence></xs:complexType>
+ </xs:schema></types>
+ <message name="In"><part name="id" type="xs:string"/></message>
+ <message name="Out"><part name="r" type="xs:string"/></message>
+ <message name="NotFoundFault"><part name="fault" type="t:NotFound"/></message>
+ <message name="DeniedFault"><part name="fault" type="t:Denied"/></message>
+ <portType name="PT"><operation name="Get"><input message="t:In"/><output message="t:Out"/>
+   <fault name="NotFound" message="t:NotFoundFault"/><fault name="Denied" message="t:DeniedFault"/></operation></portType>
+ <binding name="B" type="t:PT"><soap:binding style="rpc" transport="http://schemas.xmlsoap.org/soap/http"/>
+   <operation name="Get"><soap:operation soapAction="get"/>
+     <input><soap:body use="encoded" namespace="urn:t" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></input>
+     <output><soap:body use="encoded" namespace="urn:t" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></output>
+     <fault name="NotFound"><soap:fault name="NotFound" use="encoded" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></fault>
+     <fault name="Denied"><soap:fault name="Denied" use="encoded" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></fault>
+   </operation></binding>
+ <service name="S"><port name="P" binding="t:B"><soap:address location="http://localhost/x"/></port></service>
+</definitions>"#;
+    let code = generate(doc).unwrap_or_else(|e| panic!("{e}"));
+    // (The fault enum is the body of a macro call: spaces as the token stream left them.)
+    let tight: String = code.split_whitespace().collect();
+    assert!(
+        tight.contains(r#"NotFound(NotFound)=("","fault","urn:t","NotFound"),"#)
+            && tight.contains(r#"Denied(Denied)=("","fault","urn:t","Denied"),"#),
+        "{code}"
+    );
+}

@@ -130,6 +130,37 @@ impl FaultDetail {
         Ok(None)
     }
 
+    /// [`decode`](Self::decode), with the element's `xsi:type` (XML Schema Part 1 §2.6.1) held to
+    /// `xsi_type` when given: an element of that name whose `xsi:type` is another is not this
+    /// one (`Ok(None)`); one without `xsi:type` is.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError`] if the element does not decode as `T`.
+    pub fn decode_typed<T: FromXml>(
+        &self,
+        name: Name<'_>,
+        xsi_type: Option<Name<'_>>,
+    ) -> Result<Option<T>, DecodeError> {
+        let doc = self.as_document();
+        let mut r = XmlReader::new(&doc);
+        r.root()?;
+        while let Some(child) = r.next_child()? {
+            if r.matches(&child, name) {
+                if let (Some(want), Some(found)) = (xsi_type, r.xsi_type(&child)?) {
+                    if found.namespace.as_deref().unwrap_or("") != want.namespace
+                        || found.local_name != want.local
+                    {
+                        return Ok(None);
+                    }
+                }
+                return T::read_xml(&mut r, child).map(Some);
+            }
+            r.skip_element()?;
+        }
+        Ok(None)
+    }
+
     /// The local names of the detail's child elements, for diagnostics.
     pub fn entry_names(&self) -> Vec<String> {
         let doc = self.as_document();
@@ -403,8 +434,10 @@ impl<D: fmt::Debug> std::error::Error for FaultError<D> {
 }
 
 /// Declares an enum of the fault details an operation may return, each variant an element
-/// (namespace, local name) of the `detail`, and implements [`FaultDetails`] for it. The enum derives
-/// `Debug`; attributes given before `enum` (more derives, docs) are kept.
+/// (namespace, local name) of the `detail`, and implements [`FaultDetails`] for it. Variants that
+/// share an element (Axis 1's rpc/encoded faults, all named after their part) add its `xsi:type`,
+/// `(namespace, local name, type namespace, type local name)`, which the entry must carry. The
+/// enum derives `Debug`; attributes given before `enum` (more derives, docs) are kept.
 ///
 /// # Examples
 ///
@@ -427,7 +460,7 @@ macro_rules! fault_details {
     (
         $(#[$meta:meta])*
         $vis:vis enum $name:ident {
-            $( $(#[$vmeta:meta])* $variant:ident($ty:ty) = ($ns:expr, $local:expr) ),* $(,)?
+            $( $(#[$vmeta:meta])* $variant:ident($ty:ty) = ($ns:expr, $local:expr $(, $tns:expr, $tlocal:expr)?) ),* $(,)?
         }
     ) => {
         $(#[$meta])*
@@ -441,8 +474,10 @@ macro_rules! fault_details {
                 detail: &$crate::fault::FaultDetail,
             ) -> ::core::result::Result<::core::option::Option<Self>, $crate::DecodeError> {
                 $(
+                    let xsi_type: ::core::option::Option<$crate::xml::Name<'static>> =
+                        ::core::option::Option::None $(.or(::core::option::Option::Some($crate::xml::Name::new($tns, $tlocal))))?;
                     if let ::core::option::Option::Some(v) =
-                        detail.decode::<$ty>($crate::xml::Name::new($ns, $local))?
+                        detail.decode_typed::<$ty>($crate::xml::Name::new($ns, $local), xsi_type)?
                     {
                         return ::core::result::Result::Ok(::core::option::Option::Some($name::$variant(v)));
                     }
@@ -451,4 +486,53 @@ macro_rules! fault_details {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FaultDetail, FaultDetails};
+
+    crate::fault_details! {
+        /// Axis 1's rpc/encoded faults: every one is the accessor `fault`, told apart by type.
+        #[derive(PartialEq)]
+        pub enum AxisFault {
+            NotFound(String) = ("", "fault", "urn:svc", "NotFoundException"),
+            Denied(String) = ("", "fault", "urn:svc", "DeniedException"),
+        }
+    }
+
+    fn detail(xml: &str) -> FaultDetail {
+        FaultDetail {
+            xml: xml.to_owned(),
+            bindings: vec![
+                ("x".into(), "urn:svc".into()),
+                (
+                    "xsi".into(),
+                    "http://www.w3.org/2001/XMLSchema-instance".into(),
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn variants_of_one_element_are_told_apart_by_xsi_type() {
+        let denied = detail(r#"<fault xsi:type="x:DeniedException">no</fault>"#);
+        assert_eq!(
+            AxisFault::from_detail(&denied).unwrap(),
+            Some(AxisFault::Denied("no".into()))
+        );
+        let not_found = detail(r#"<fault xsi:type="x:NotFoundException">gone</fault>"#);
+        assert_eq!(
+            AxisFault::from_detail(&not_found).unwrap(),
+            Some(AxisFault::NotFound("gone".into()))
+        );
+        // Without xsi:type, the first; of another type, none.
+        let untyped = detail("<fault>?</fault>");
+        assert_eq!(
+            AxisFault::from_detail(&untyped).unwrap(),
+            Some(AxisFault::NotFound("?".into()))
+        );
+        let other = detail(r#"<fault xsi:type="x:Other">?</fault>"#);
+        assert_eq!(AxisFault::from_detail(&other).unwrap(), None);
+    }
 }

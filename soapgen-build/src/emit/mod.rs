@@ -702,15 +702,29 @@ impl Emitter<'_> {
         } else {
             doc
         };
-        let variants = f.variants.iter().map(|(v, base, q)| {
+        let variants = f.variants.iter().map(|(v, base, q, xsi_type)| {
             let vi = ident(v);
             let ty = self.base(base, true);
             let ns = &q.ns;
             let local = &q.local;
-            let vdoc = format!(" Detail element `{q}`.");
-            quote! {
-                #[doc = #vdoc]
-                #vi(#ty) = (#ns, #local),
+            // The xsi:type only where another variant has the same element.
+            let shared = f.variants.iter().filter(|o| &o.2 == q).count() > 1;
+            match xsi_type.as_ref().filter(|_| shared) {
+                Some(t) => {
+                    let vdoc = format!(" Detail element `{q}` of type `{t}`.");
+                    let (tns, tlocal) = (&t.ns, &t.local);
+                    quote! {
+                        #[doc = #vdoc]
+                        #vi(#ty) = (#ns, #local, #tns, #tlocal),
+                    }
+                }
+                None => {
+                    let vdoc = format!(" Detail element `{q}`.");
+                    quote! {
+                        #[doc = #vdoc]
+                        #vi(#ty) = (#ns, #local),
+                    }
+                }
             }
         });
         quote! {

@@ -341,9 +341,14 @@ pub struct FaultsDecl {
     pub name: String,
     /// Doc comment.
     pub doc: Option<Doc>,
-    /// (variant, detail type, detail element).
-    pub variants: Vec<(String, Base, QName)>,
+    /// The variants.
+    pub variants: Vec<FaultVariant>,
 }
+
+/// A variant of a fault set: (variant, detail type, detail element, the `xsi:type` that tells the
+/// variant apart when several share the element: an rpc/encoded fault part's `type=`, SOAP 1.1
+/// §5).
+pub type FaultVariant = (String, Base, QName, Option<QName>);
 
 /// A SOAP version: SOAP 1.1 (W3C Note, 2000) or SOAP 1.2 (W3C Recommendation, Part 1 §5), as a
 /// binding says (WSDL 1.1 §3 `soap:binding`, WSDL 1.1 SOAP 1.2 binding `soap12:binding`, WSDL 2.0

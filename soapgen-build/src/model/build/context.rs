@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::error::{Error, ErrorKind, Loc, Warning};
-use crate::model::ir::{Base, Doc, Paragraph, TypeDecl};
+use crate::model::ir::{Doc, FaultVariant, Paragraph, TypeDecl};
 use crate::model::names::Scope;
 use crate::model::select::Selection;
 use crate::read::components::{Definitions, Occurs, QName, SchemaSet, TypeRef};
@@ -57,7 +57,7 @@ pub(super) struct Builder<'d> {
     pub(super) fault_types: BTreeMap<(QName, String), usize>,
     /// The distinct fault sets, in order of first use; named once the clients are
     /// ([`clients`](crate::model::clients)).
-    pub(super) fault_sets: Vec<Vec<(String, Base, QName)>>,
+    pub(super) fault_sets: Vec<Vec<FaultVariant>>,
     /// SOAP-ENC array item types being resolved (an array of itself is refused, not recursed).
     pub(super) arrays: Vec<QName>,
     /// The direct members of each substitution group head (XML Schema Part 1 §3.3.2

@@ -486,13 +486,15 @@ impl<'d> Builder<'d> {
                     &m.loc,
                 ));
             };
-            let (base, detail) = match &part.kind {
-                PartKind::Element(eq) => (self.element_base(eq, &part.loc)?.0, eq.clone()),
+            let (base, detail, xsi_type) = match &part.kind {
+                PartKind::Element(eq) => (self.element_base(eq, &part.loc)?.0, eq.clone(), None),
                 // rpc/encoded (SOAP 1.1 §5): the detail entry is an accessor named after the
-                // part, its type given by type=.
+                // part, its type given by type= (Axis 1 names every fault's `fault`: the
+                // entry's xsi:type tells them apart).
                 PartKind::Type(t) if encoded => (
                     self.named_type(t, &part.loc)?,
                     QName::new("", part.name.clone()),
+                    Some(t.clone()),
                 ),
                 PartKind::Type(_) => {
                     return Err(unsupported(
@@ -501,7 +503,12 @@ impl<'d> Builder<'d> {
                     ))
                 }
             };
-            variants.push((vscope.unique(&names::type_name(fname)), base, detail));
+            variants.push((
+                vscope.unique(&names::type_name(fname)),
+                base,
+                detail,
+                xsi_type,
+            ));
         }
         let i = match self.fault_sets.iter().position(|f| *f == variants) {
             Some(i) => i,
