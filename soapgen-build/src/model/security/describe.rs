@@ -4,6 +4,7 @@
 use super::types::{
     HttpAuthentication, Inclusion, MessagePolicy, PasswordRequirement, PortSecurity,
     ProtectedParts, ProtectionOrder, SecurityBinding, Token, TokenKind, X509TokenType,
+    XPathExpression,
 };
 
 fn token(t: &Token) -> String {
@@ -114,9 +115,26 @@ fn parts(what: &str, p: &ProtectedParts) -> Option<String> {
         items.push("the attachments".to_owned());
     }
     for x in &p.elements {
-        items.push(x.expression.clone());
+        items.push(format!("{} when present", expanded(x)));
     }
     Some(format!("{what} {}", items.join(", ")))
+}
+
+/// An XPath of the elements assertions with its names expanded, as header blocks are named
+/// (`//{http://www.example.org/schema/DoubleIt}DoubleIt/numberToDouble`): its prefixes are the
+/// policy's, which the reader of a description cannot see.
+fn expanded(x: &XPathExpression) -> String {
+    x.steps
+        .iter()
+        .map(|s| {
+            let sep = if s.descendant { "//" } else { "/" };
+            if s.name.ns.is_empty() {
+                format!("{sep}{}", s.name.local)
+            } else {
+                format!("{sep}{{{}}}{}", s.name.ns, s.name.local)
+            }
+        })
+        .collect()
 }
 
 /// A request's demands, in words.
@@ -227,11 +245,7 @@ fn words(p: &MessagePolicy, response: bool) -> String {
     out.extend(parts(signs, &p.signed));
     out.extend(parts(encrypts, &p.encrypted));
     if !p.content_encrypted.is_empty() {
-        let x: Vec<&str> = p
-            .content_encrypted
-            .iter()
-            .map(|x| x.expression.as_str())
-            .collect();
+        let x: Vec<String> = p.content_encrypted.iter().map(expanded).collect();
         out.push(format!("encrypts the content of {}", x.join(", ")));
     }
     let mut required: Vec<String> = p
@@ -242,7 +256,11 @@ fn words(p: &MessagePolicy, response: bool) -> String {
             None => format!("a header of {}", h.namespace),
         })
         .collect();
-    required.extend(p.required_elements.iter().map(|x| x.expression.clone()));
+    required.extend(
+        p.required_elements
+            .iter()
+            .map(|x| format!("element {}", expanded(x))),
+    );
     if !required.is_empty() {
         out.push(format!("requires {}", required.join(", ")));
     }
