@@ -36,6 +36,12 @@ impl Emitter<'_> {
         if ports.is_empty() {
             return TokenStream::new();
         }
+        let manual: Vec<&str> = c
+            .ports
+            .iter()
+            .filter(|p| p.security.as_ref().is_some_and(|s| s.manual))
+            .map(|p| p.port.as_str())
+            .collect();
         let client = ident(&format!("{}Client", c.name));
         let doc = format!(
             " The WS-SecurityPolicy of each secured port of `{}` (WS-SecurityPolicy 1.2, \
@@ -54,9 +60,10 @@ impl Emitter<'_> {
                     ///
                     /// # Errors
                     ///
-                    /// `UnknownPort`, listing the secured ports, for a port with no policy here.
+                    /// `UnknownPort`, listing the secured ports, for a port with no policy here
+                    /// (saying so for a port whose security is configured by hand).
                     pub fn port_policy(port: &str) -> ::core::result::Result<&'static #rt::policy::PortPolicy, #rt::policy::UnknownPort> {
-                        #rt::policy::PortPolicy::find(Self::PORT_POLICIES, port)
+                        #rt::policy::PortPolicy::find_among(Self::PORT_POLICIES, &[#(#manual),*], port)
                     }
                 }
             }

@@ -766,22 +766,70 @@ impl PortPolicy {
         policies: &'static [PortPolicy],
         port: &str,
     ) -> Result<&'static PortPolicy, UnknownPort> {
+        Self::find_among(policies, &[], port)
+    }
+
+    /// [`find`](Self::find), for a client whose ports `manual` have a policy soapgen does not
+    /// apply (generated with `--manual-security`): the error then says so.
+    ///
+    /// # Errors
+    ///
+    /// [`UnknownPort`], as [`find`](Self::find).
+    pub fn find_among(
+        policies: &'static [PortPolicy],
+        manual: &[&str],
+        port: &str,
+    ) -> Result<&'static PortPolicy, UnknownPort> {
         policies
             .iter()
             .find(|p| p.port == port)
             .ok_or_else(|| UnknownPort {
                 port: port.to_owned(),
                 secured: policies.iter().map(|p| p.port).collect(),
+                manual: manual.contains(&port),
             })
     }
 }
 
 /// A port name a generated client has no WS-SecurityPolicy for ([`PortPolicy::find`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("no WS-SecurityPolicy for port {port:?}: the client's secured ports are {}", secured.join(", "))]
+#[error(
+    "{}: the client's secured ports are {}",
+    if *manual {
+        format!("port {port:?} has a WS-SecurityPolicy soapgen does not apply (its security is configured by hand, --manual-security: give its WssConfig to ClientBuilder::wss)")
+    } else {
+        format!("no WS-SecurityPolicy for port {port:?}")
+    },
+    secured.join(", ")
+)]
 pub struct UnknownPort {
     /// The name asked for.
     pub port: String,
     /// The ports the client has a policy for.
     pub secured: Vec<&'static str>,
+    /// The port's policy is one soapgen does not apply: configured by hand.
+    pub manual: bool,
+}
+
+#[cfg(test)]
+mod find_tests {
+    use super::PortPolicy;
+
+    #[test]
+    fn a_port_configured_by_hand_is_named_as_such() {
+        let e = PortPolicy::find_among(&[], &["Manual"], "Manual").unwrap_err();
+        assert!(e.manual);
+        assert!(
+            e.to_string().contains("configured by hand")
+                && e.to_string().contains("ClientBuilder::wss"),
+            "{e}"
+        );
+        let e = PortPolicy::find_among(&[], &["Manual"], "Other").unwrap_err();
+        assert!(!e.manual);
+        assert!(
+            e.to_string()
+                .starts_with("no WS-SecurityPolicy for port \"Other\""),
+            "{e}"
+        );
+    }
 }
