@@ -143,6 +143,19 @@ fn a_fault_whose_policy_differs_from_the_response_is_a_warning() {
             && w.contains("differs from the response's")),
         "{w:?}"
     );
+    // At the fault's own policy, not at the port.
+    let other_line = doc
+        .lines()
+        .position(|l| l.contains(r#"wsu:Id="Other""#))
+        .expect("the fault's policy")
+        + 1;
+    let warning = g
+        .module
+        .warnings
+        .iter()
+        .find(|w| w.message.contains("fault F"))
+        .expect("the warning");
+    assert_eq!(warning.loc.line as usize, other_line, "{warning}");
     // The same policy on the fault, or none of its own: nothing to say.
     for same in [
         doc.replace(r##"URI="#Other""##, r##"URI="#SignedOut""##),

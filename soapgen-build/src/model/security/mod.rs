@@ -273,6 +273,15 @@ pub fn apply(
                     if own.iter().flatten().all(|p| p.is_empty()) {
                         continue;
                     }
+                    // At the fault's own policy (its first assertion), else at the port.
+                    let at = own
+                        .iter()
+                        .flatten()
+                        .flat_map(|p| p.alternatives.iter())
+                        .flat_map(|a| a.assertions.iter())
+                        .map(|a| a.loc.clone())
+                        .next()
+                        .unwrap_or_else(|| port.loc.clone());
                     let f = message(own);
                     let said = |m: &MessageSecurity| m.chosen().map(describe::response);
                     if said(&f) != said(&output) {
@@ -283,7 +292,7 @@ pub fn apply(
                                  response's policy and marked verified or not (WSS 1.1 §8.4)",
                                 port.port, op.name
                             ),
-                            loc: port.loc.clone(),
+                            loc: at,
                         });
                     }
                 }
