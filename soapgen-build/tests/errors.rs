@@ -464,3 +464,24 @@ fn mime_xml_is_unsupported_at_its_element() {
     assert_contains(m, &["mime:mimeXml"]);
     assert_at(&e, "mime/mime_xml.wsdl", 38, 13);
 }
+
+#[test]
+fn a_catalog_entry_naming_no_file_is_named() {
+    // CXF's test WSDLs import `src/test/resources/DoubleItLogical.wsdl`; an entry for it whose
+    // path is wrong is the entry to correct, not one to add.
+    let wsdl = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus/cxf-policy/src/test/resources/org/apache/cxf/systest/ws/ut/DoubleItUt.wsdl");
+    let e = soapgen_build::Builder::new()
+        .wsdl(&wsdl)
+        .catalog_entry(
+            "src/test/resources/DoubleItLogical.wsdl",
+            "/nonexistent/DoubleItLogical.wsdl",
+        )
+        .generate_one(&wsdl)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("the catalog maps src/test/resources/DoubleItLogical.wsdl to /nonexistent/DoubleItLogical.wsdl, which does not exist"),
+        "{e}"
+    );
+}

@@ -393,14 +393,30 @@ impl Loader {
                     Ok((p.display().to_string().into(), text.into()))
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => match referenced_as {
-                    Some((location, loc)) => Err(Error::at(
-                        ErrorKind::MissingImport {
-                            location: location.to_owned(),
-                            resolved: p.display().to_string(),
-                        },
-                        loc,
-                    )
-                    .with_hint("relative locations resolve against the folder of the document that contains the import; to map one written relative to something else, add a catalog entry for the location as written (`--catalog LOCATION=PATH`)")),
+                    Some((location, loc)) => {
+                        let hint = match self.catalog.base_url_of(p) {
+                            // The catalog's own entry names a file that is not there.
+                            Some(url) => format!(
+                                "the catalog maps {url} to {}, which does not exist: correct \
+                                 that entry's path (relative paths are taken from the working \
+                                 directory, or from the catalog file's folder)",
+                                p.display()
+                            ),
+                            None => "relative locations resolve against the folder of the \
+                                     document that contains the import; to map one written \
+                                     relative to something else, add a catalog entry for the \
+                                     location as written (`--catalog LOCATION=PATH`)"
+                                .to_owned(),
+                        };
+                        Err(Error::at(
+                            ErrorKind::MissingImport {
+                                location: location.to_owned(),
+                                resolved: p.display().to_string(),
+                            },
+                            loc,
+                        )
+                        .with_hint(hint))
+                    }
                     None => Err(Error::new(
                         ErrorKind::Io(format!("{}: no such file", p.display())),
                         None,
