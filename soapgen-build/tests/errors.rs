@@ -485,3 +485,26 @@ fn a_catalog_entry_naming_no_file_is_named() {
         "{e}"
     );
 }
+
+#[test]
+fn a_transport_binding_at_a_plain_http_address_is_a_warning() {
+    let resources = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus/cxf-policy/src/test/resources");
+    let wsdl = resources.join("org/apache/cxf/systest/ws/security/DoubleIt.wsdl");
+    let g = Builder::new()
+        .wsdl(&wsdl)
+        .catalog_entry(
+            "src/test/resources/DoubleItLogical.wsdl",
+            resources.join("DoubleItLogical.wsdl"),
+        )
+        .ports(["DoubleItPortHttp"])
+        .generate_one(&wsdl)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let w: Vec<String> = g.module.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        w.iter().any(|w| w.contains("port DoubleItPortHttp")
+            && w.contains("is plain HTTP")
+            && w.contains("HttpsRequired")),
+        "{w:?}"
+    );
+}
