@@ -15,7 +15,8 @@ use crate::error::TransportErrorKind;
 /// Tried again: after a connection that could not be made (kind
 /// [`Connect`](TransportErrorKind::Connect): the request never reached the server); after an
 /// HTTP status of [`statuses`](Self::statuses) (default 502, 503, 504: the server or a gateway
-/// said it did not process the request), waiting what its `Retry-After` says when it says so;
+/// said it did not process the request), waiting what its `Retry-After` says when it says so
+/// (delta-seconds or an HTTP-date, RFC 9110 §10.2.3);
 /// after a [`Timeout`](TransportErrorKind::Timeout) only when [`timeouts`](Self::timeouts) says
 /// so (the server may have processed the request). Never after a SOAP fault or any other error.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,10 +81,11 @@ impl Retry {
         if attempt >= self.attempts || !self.statuses.contains(&status) {
             return None;
         }
-        // Delta-seconds (RFC 9110 §10.2.3); an HTTP-date falls back to the backoff.
-        match retry_after.and_then(|v| v.trim().parse::<u64>().ok()) {
-            Some(s) if Duration::from_secs(s) > self.max_delay => None,
-            Some(s) => Some(Duration::from_secs(s)),
+        // Delta-seconds or an HTTP-date (RFC 9110 §10.2.3); anything else falls back to the
+        // backoff.
+        match retry_after.and_then(|v| retry_after_wait(v, std::time::SystemTime::now())) {
+            Some(wait) if wait > self.max_delay => None,
+            Some(wait) => Some(wait),
             None => Some(self.delay(attempt)),
         }
     }
@@ -122,11 +124,58 @@ impl Retry {
     }
 }
 
+/// The wait a `Retry-After` value asks for at `now` (RFC 9110 §10.2.3): delta-seconds, or the
+/// time until an HTTP-date (§5.6.7; none when it has passed); `None` for a value that is neither.
+fn retry_after_wait(value: &str, now: std::time::SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(s) = value.parse::<u64>() {
+        return Some(Duration::from_secs(s));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(at.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Retry;
+    use super::{retry_after_wait, Retry};
     use crate::error::TransportErrorKind;
-    use std::time::Duration;
+    use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+    #[test]
+    fn retry_after_is_delta_seconds_or_an_http_date() {
+        // 1994-11-06T08:49:37Z, RFC 9110 §5.6.7's example, in its three forms.
+        let date = UNIX_EPOCH + Duration::from_secs(784_111_777);
+        let before = date - Duration::from_secs(30);
+        for v in [
+            "Sun, 06 Nov 1994 08:49:37 GMT",
+            "Sunday, 06-Nov-94 08:49:37 GMT",
+            "Sun Nov  6 08:49:37 1994",
+        ] {
+            assert_eq!(
+                retry_after_wait(v, before),
+                Some(Duration::from_secs(30)),
+                "{v}"
+            );
+        }
+        // Past: no wait; delta-seconds; neither.
+        assert_eq!(
+            retry_after_wait("Sun, 06 Nov 1994 08:49:37 GMT", SystemTime::now()),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(
+            retry_after_wait(" 7 ", SystemTime::now()),
+            Some(Duration::from_secs(7))
+        );
+        assert_eq!(retry_after_wait("soon", SystemTime::now()), None);
+        // A date the retry honours.
+        let r = Retry::new(3).backoff(Duration::from_millis(100), Duration::from_secs(60));
+        let in_a_while = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(20));
+        let d = r.after_status(1, 503, Some(&in_a_while)).unwrap();
+        assert!(
+            d > Duration::from_secs(15) && d <= Duration::from_secs(20),
+            "{d:?}"
+        );
+    }
 
     #[test]
     fn what_is_tried_again_and_how_long_it_waits() {
