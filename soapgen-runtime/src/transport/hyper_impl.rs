@@ -85,7 +85,7 @@ impl HyperTransport {
                 Err(_) => Err(TransportError::new(
                     TransportErrorKind::Timeout,
                     url,
-                    format!("no complete response within {t:?}"),
+                    format!("no complete response within {t:?} (HyperTransportBuilder::timeout)"),
                     None,
                 )),
             },

@@ -420,6 +420,15 @@ fn map_error(e: reqwest::Error, url: &str) -> TransportError {
         TransportErrorKind::Other
     };
     let mut message = super::with_causes(&e);
+    // Which timeout: the connection's, else one between reads or the whole request's.
+    if e.is_timeout() {
+        message.push_str(if e.is_connect() {
+            " (no connection within the connect timeout: ClientBuilder::connect_timeout)"
+        } else {
+            " (no bytes within the read timeout, ClientBuilder::read_timeout, or no complete \
+             response within the transport's own timeout, ReqwestTransportBuilder::timeout)"
+        });
+    }
     // A TLS handshake the server ended because of the client's certificate (TLS 1.3 sends the
     // alert after the client's Finished, so it surfaces on the first read, not on connect).
     if let Some(alert) = TLS_CLIENT_CERT_ALERTS.iter().find(|a| message.contains(*a)) {

@@ -225,8 +225,15 @@ async fn a_body_that_stops_coming_times_out_by_the_read_idle_timeout() {
         .build()
         .expect("client");
     let started = Instant::now();
-    let kind = transport_kind(FaultyClient::from_client(client).echo("x".into()).await);
+    let result = FaultyClient::from_client(client).echo("x".into()).await;
+    // The error names the timeout that ended the call.
+    let message = match &result {
+        Err(e) => e.to_string(),
+        Ok(_) => String::new(),
+    };
+    let kind = transport_kind(result);
     assert_eq!(kind, TransportErrorKind::Timeout);
+    assert!(message.contains("ClientBuilder::read_timeout"), "{message}");
     assert!(started.elapsed() < Duration::from_millis(400) + MARGIN);
     assert_eq!(requests.load(Ordering::SeqCst), 1);
 }
