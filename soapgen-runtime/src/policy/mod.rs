@@ -22,12 +22,16 @@
 
 mod apply;
 mod credentials;
+mod find;
+#[cfg(test)]
+mod find_tests;
 mod model;
 
 pub(crate) use apply::PolicyLayer;
 pub use credentials::Credentials;
+pub use find::UnknownPort;
 pub use model::{
     AsymmetricBinding, Binding, EndorsingToken, HttpAuthentication, Inclusion, MessagePolicy,
-    OperationPolicy, Parts, PortPolicy, Suite, SymmetricBinding, TransportBinding, UnknownPort,
+    OperationPolicy, Parts, PortPolicy, Suite, SymmetricBinding, TransportBinding,
     UsernameTokenPolicy, X509Token, X509TokenType, XPath, XPathStep,
 };

@@ -312,35 +312,45 @@ pub fn apply(
                 &mut Diagnostics { warnings, errors },
                 &port.loc,
             );
-            // A transport binding over a plain HTTP address: the client refuses to build for it.
-            let over_tls = security.operations.iter().any(|o| {
-                [&o.input, &o.output].iter().any(|m| {
-                    matches!(
-                        m.chosen().and_then(|p| p.binding.as_ref()),
-                        Some(types::SecurityBinding::Transport { .. })
-                    )
-                })
-            });
-            if over_tls && !security.manual {
-                if let Some(a) = port.address.as_deref().filter(|a| {
-                    a.get(..7)
-                        .is_some_and(|s| s.eq_ignore_ascii_case("http://"))
-                }) {
-                    warnings.push(Warning {
-                        message: format!(
-                            "port {}: its address {a} is plain HTTP, but its WS-SecurityPolicy's \
-                             TransportBinding needs HTTPS: a client built for that address fails \
-                             (WssError::HttpsRequired); give it the service's https:// URL",
-                            port.port
-                        ),
-                        loc: port.loc.clone(),
-                    });
-                }
-            }
+            plain_http(port, &security, warnings);
             if !security.is_unsecured() {
                 port.security = Some(security);
             }
         }
+    }
+}
+
+/// A warning for a port whose policy's TransportBinding needs HTTPS at a plain HTTP address: a
+/// client built for it refuses to build.
+fn plain_http(
+    port: &crate::model::ir::PortDecl,
+    security: &PortSecurity,
+    warnings: &mut Vec<Warning>,
+) {
+    let over_tls = security.operations.iter().any(|o| {
+        [&o.input, &o.output].iter().any(|m| {
+            matches!(
+                m.chosen().and_then(|p| p.binding.as_ref()),
+                Some(types::SecurityBinding::Transport { .. })
+            )
+        })
+    });
+    if !over_tls || security.manual {
+        return;
+    }
+    if let Some(a) = port.address.as_deref().filter(|a| {
+        a.get(..7)
+            .is_some_and(|s| s.eq_ignore_ascii_case("http://"))
+    }) {
+        warnings.push(Warning {
+            message: format!(
+                "port {}: its address {a} is plain HTTP, but its WS-SecurityPolicy's \
+                 TransportBinding needs HTTPS: a client built for that address fails \
+                 (WssError::HttpsRequired); give it the service's https:// URL",
+                port.port
+            ),
+            loc: port.loc.clone(),
+        });
     }
 }
 
