@@ -96,7 +96,10 @@ fn doc_attrs(doc: Option<&Doc>, enabled: bool) -> TokenStream {
 fn origin_attrs(origin: &str, after_doc: bool) -> TokenStream {
     // `{namespace}name` in backticks: rustdoc would take the namespace URL for a bare link.
     let origin = match origin.split_once(' ') {
-        Some((kind, name)) => format!("{kind} `{name}`"),
+        // A kind and a name: the name in code (`complexType `{urn:x}Foo``).
+        Some((kind, name)) if !name.contains(' ') => format!("{kind} `{name}`"),
+        // A phrase (`the 2 parts of the rpc response of operation Divide`): as it is.
+        Some(_) => origin.to_owned(),
         None => format!("`{origin}`"),
     };
     origin_line(&format!("Generated from {origin}."), after_doc)
