@@ -12,6 +12,13 @@ pub use crate::__if_arbitrary as if_arbitrary;
 
 /// Reads a required, non-nillable element.
 #[inline]
+/// Binds the envelope namespace of `version` to the prefix the `Envelope` declares it with, in
+/// the Body writer `w` before its first element: `soapenv:encodingStyle` on an rpc/encoded request
+/// element then uses it instead of declaring it again (SOAP 1.1 §4.1.1).
+pub fn inherit_envelope(w: &mut crate::xml::XmlWriter, version: crate::SoapVersion) {
+    w.inherit_namespace(version.prefix(), version.envelope_namespace());
+}
+
 pub fn read_required<'i, T: FromXml>(
     r: &mut XmlReader<'i>,
     child: StartTag<'i>,

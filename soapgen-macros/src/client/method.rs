@@ -225,6 +225,7 @@ fn body(op: &Operation, krate: &TokenStream) -> TokenStream {
             }
         });
         return quote! {{
+            #krate::__private::inherit_envelope(__w, __op.version);
             __w.start_element(#op_elem)?;
             __w.attribute(
                 #krate::xml::Name::new(__op.version.envelope_namespace(), "encodingStyle"),
