@@ -331,12 +331,7 @@ pub fn sample_request(m: &Module, name: &str, default_namespaces: bool) -> Resul
                     "operation {} in {}, {v} ({how}{}Client::{})",
                     op.wsdl_name, c.name, c.name, op.method
                 );
-                let endpoint = c
-                    .ports
-                    .iter()
-                    .filter(|p| p.version == v)
-                    .find_map(|p| p.usable_address())
-                    .unwrap_or("<endpoint>");
+                let endpoint = c.endpoint_for(v).unwrap_or("<endpoint>");
                 let _ = writeln!(out, "POST {endpoint}");
                 for (h, value) in sample::request_headers(v, op) {
                     let _ = writeln!(out, "{h}: {value}");

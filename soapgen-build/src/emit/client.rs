@@ -192,13 +192,7 @@ impl Emitter<'_> {
         let per_version: Vec<(&str, &str)> = c
             .versions
             .iter()
-            .filter_map(|v| {
-                c.ports
-                    .iter()
-                    .filter(|p| p.version == *v)
-                    .find_map(|p| p.usable_address())
-                    .map(|a| (v.number(), a))
-            })
+            .filter_map(|v| c.endpoint_for(*v).map(|a| (v.number(), a)))
             .collect();
         let differ = per_version.windows(2).any(|w| w[0].1 != w[1].1);
         let endpoint = match (differ, per_version.first()) {

@@ -453,6 +453,14 @@ impl ClientDecl {
             .copied()
             .unwrap_or(SoapVersion::Soap11)
     }
+
+    /// The address of the first port of SOAP `version` that has a usable one (WSDL 1.1 §2.7).
+    pub fn endpoint_for(&self, version: SoapVersion) -> Option<&str> {
+        self.ports
+            .iter()
+            .filter(|p| p.version == version)
+            .find_map(|p| p.usable_address())
+    }
 }
 
 /// One operation.

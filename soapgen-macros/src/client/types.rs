@@ -45,24 +45,18 @@ pub(super) fn consts(a: &ClientArgs, ns: &str, krate: &TokenStream) -> TokenStre
     };
     let versions = a.versions.iter().map(|v| version_expr(krate, v));
     // Per version: `endpoints`, else `endpoint` for every version.
-    let endpoints: Vec<TokenStream> = if a.endpoints.is_empty() {
+    let per_version: Vec<(&str, &String)> = if a.endpoints.is_empty() {
         a.endpoint
             .iter()
-            .flat_map(|e| a.versions.iter().map(move |v| (*v, e.clone())))
-            .map(|(v, e)| {
-                let ve = version_expr(krate, v);
-                quote!((#ve, #e))
-            })
+            .flat_map(|e| a.versions.iter().map(move |v| (*v, e)))
             .collect()
     } else {
-        a.endpoints
-            .iter()
-            .map(|(v, e)| {
-                let ve = version_expr(krate, v);
-                quote!((#ve, #e))
-            })
-            .collect()
+        a.endpoints.iter().map(|(v, e)| (*v, e)).collect()
     };
+    let endpoints = per_version.iter().map(|(v, e)| {
+        let ve = version_expr(krate, v);
+        quote!((#ve, #e))
+    });
     let addressing = match &a.addressing {
         None => Vec::new(),
         Some((wsa, soap)) => {

@@ -332,7 +332,10 @@ fn header_parts(shape: &Shape<'_, '_>, ns: &str, name: &str) -> Vec<MessagePart>
 }
 
 fn has_header(shape: &Shape<'_, '_>, ns: &str, name: &str) -> bool {
-    !header_parts(shape, ns, name).is_empty()
+    shape.header.is_some_and(|h| {
+        h.children()
+            .any(|c| super::header::names_block(&c, ns, name))
+    })
 }
 
 /// The parts the policy requires encrypted, and the header blocks and elements it requires

@@ -336,10 +336,7 @@ pub fn credentials(security: &PortSecurity) -> Vec<String> {
                     protection,
                     ..
                 }) if !response => {
-                    let endorsed = p
-                        .supporting
-                        .iter()
-                        .any(|s| s.role.local_name().contains("Endorsing"));
+                    let endorsed = p.supporting.iter().any(|s| s.role.endorses());
                     let sent = initiator_signature.as_ref().is_some_and(|t| {
                         matches!(
                             t.inclusion,

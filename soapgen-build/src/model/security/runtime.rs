@@ -206,10 +206,7 @@ fn supporting(r: &mut Refusals, kind: Kind, role: SupportingRole, t: &Token) {
     match &t.kind {
         TokenKind::Username { .. } => {
             let protected = !matches!(role, Supporting);
-            let endorsing = matches!(
-                role,
-                Endorsing | SignedEndorsing | EndorsingEncrypted | SignedEndorsingEncrypted
-            );
+            let endorsing = role.endorses();
             // Under a SymmetricBinding, signed or encrypted (not both) by the request key.
             let symmetric = kind == Kind::Symmetric && matches!(role, Signed | Encrypted);
             if endorsing

@@ -393,6 +393,17 @@ impl SupportingRole {
         }
     }
 
+    /// Whether its tokens endorse: sign the message signature (§8.3–§8.6).
+    pub fn endorses(self) -> bool {
+        matches!(
+            self,
+            SupportingRole::Endorsing
+                | SupportingRole::SignedEndorsing
+                | SupportingRole::EndorsingEncrypted
+                | SupportingRole::SignedEndorsingEncrypted
+        )
+    }
+
     /// The role for an assertion's local name.
     pub fn from_local_name(local: &str) -> Option<Self> {
         [

@@ -89,13 +89,11 @@ pub(super) fn security_header(
     };
     let standalone = encrypted.as_ref().filter(|e| e.standalone);
     // (the Signature's EncryptedData Id; the others')
-    let lists = standalone.map(|e| {
-        let (first, rest): (Vec<String>, Vec<String>) = e
-            .data_ids
+    let lists: Option<(Vec<String>, Vec<String>)> = standalone.map(|e| {
+        e.data_ids
             .iter()
             .cloned()
-            .partition(|id| *id == ids.encrypted_signature);
-        (first, rest)
+            .partition(|id| *id == ids.encrypted_signature)
     });
     let signature_first =
         standalone.is_none() && encrypts(|e| e.order == EncryptionOrder::EncryptThenSign);
@@ -522,8 +520,28 @@ fn encrypt_in_place(
     data_id: &str,
     key_info: Option<&super::super::encrypt::StrRef<'_>>,
 ) -> Result<(), WssError> {
+    let plaintext = standalone_plaintext(security, range.clone())?;
+    let data = e
+        .enc
+        .encrypted_data(&e.key, plaintext.as_bytes(), data_id, true, key_info)?;
+    security.replace_range(range, &data);
+    Ok(())
+}
+
+/// The element at `range` of a finished Security block as a fragment that stands alone once
+/// decrypted: `wsse` and `wsu` declared on its start tag, after its qualified name (what it or
+/// its children may rely on from the Security element; the exclusive canonical form of a
+/// SignedInfo, which uses neither, is unchanged).
+///
+/// # Errors
+///
+/// [`WssError::Encode`] for a range that is not an element of `security`.
+pub(super) fn standalone_plaintext(
+    security: &str,
+    range: std::ops::Range<usize>,
+) -> Result<String, WssError> {
     let element = security
-        .get(range.clone())
+        .get(range)
         .ok_or_else(|| WssError::Encode("the element to encrypt is out of range".to_owned()))?;
     let name_len = element
         .find(|c: char| c.is_ascii_whitespace() || c == '>' || c == '/')
@@ -533,11 +551,7 @@ fn encrypt_in_place(
     plaintext.push_str(&element[..name_len]);
     plaintext.push_str(&format!(" xmlns:wsse=\"{WSSE_NS}\" xmlns:wsu=\"{WSU_NS}\""));
     plaintext.push_str(&element[name_len..]);
-    let data = e
-        .enc
-        .encrypted_data(&e.key, plaintext.as_bytes(), data_id, true, key_info)?;
-    security.replace_range(range, &data);
-    Ok(())
+    Ok(plaintext)
 }
 
 /// The `ds:SignedInfo` of a signature over `references` ((wsu:Id, DigestValue) pairs): Exclusive

@@ -103,7 +103,6 @@ impl Outgoing {
         let key = b.block.generate_key()?;
         let wrapped = enc.wrap(&key)?;
         let keys = derive(b, &key)?;
-        // Header blocks to sign get a wsu:Id if they have none: later offsets move by `shift`.
         let mut scratch = Vec::new();
         let digest_at = |envelope: &str, at: usize, scratch: &mut Vec<u8>| {
             scratch.clear();
@@ -503,19 +502,7 @@ fn encrypt_element(
     keys: &Keys,
     data_id: &str,
 ) -> Result<(), WssError> {
-    let element = security
-        .get(range.clone())
-        .ok_or_else(|| WssError::Encode("the element to encrypt is out of range".to_owned()))?;
-    // The Security block's prefixes declared on it, after its qualified name: decrypted, it
-    // stands in the Security header again.
-    let name_len = element
-        .find(|c: char| c.is_ascii_whitespace() || c == '>' || c == '/')
-        .unwrap_or(element.len());
-    let plaintext = format!(
-        "{} xmlns:wsse=\"{WSSE_NS}\" xmlns:wsu=\"{WSU_NS}\"{}",
-        &element[..name_len],
-        &element[name_len..]
-    );
+    let plaintext = super::block::standalone_plaintext(security, range.clone())?;
     let data = encrypted_under(enc, keys, ids, &plaintext, data_id, true)?;
     security.replace_range(range, &data);
     Ok(())
