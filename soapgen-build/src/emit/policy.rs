@@ -9,9 +9,9 @@ use quote::quote;
 use super::{ident, Emitter};
 use crate::model::ir::ClientDecl;
 use crate::model::security::types::{
-    AlgorithmSuite, Digest, Encryption, HttpAuthentication, Inclusion, KeyTransport, Layout,
-    MessagePolicy, PasswordRequirement, PortSecurity, ProtectedParts, ProtectionOrder,
-    SecurityBinding, SupportingRole, Token, TokenKind, X509TokenType,
+    AlgorithmSuite, AsymmetricSignature, Digest, Encryption, HttpAuthentication, Inclusion,
+    KeyTransport, Layout, MessagePolicy, PasswordRequirement, PortSecurity, ProtectedParts,
+    ProtectionOrder, SecurityBinding, SupportingRole, Token, TokenKind, X509TokenType,
 };
 
 impl Emitter<'_> {
@@ -392,7 +392,8 @@ impl Emitter<'_> {
         let name = &s.name;
         let digest = match s.digest {
             Digest::Sha1 => quote!(Sha1),
-            _ => quote!(Sha256),
+            Digest::Sha256 => quote!(Sha256),
+            Digest::Sha512 => quote!(Sha512),
         };
         let enc = match s.encryption {
             Encryption::Aes128Cbc => quote!(Aes128Cbc),
@@ -407,12 +408,16 @@ impl Emitter<'_> {
             KeyTransport::Rsa15 => quote!(Rsa15),
             _ => quote!(RsaOaepMgf1Sha1),
         };
+        let sig = match s.asymmetric_signature {
+            AsymmetricSignature::RsaSha1 => quote!(RsaSha1),
+            AsymmetricSignature::RsaSha512 => quote!(RsaSha512),
+        };
         quote!(#rt::policy::Suite::new(
             #name,
             #rt::wss::DigestAlgorithm::#digest,
             #rt::wss::BlockEncryption::#enc,
             #rt::wss::KeyTransport::#kt,
-            #rt::wss::SignatureAlgorithm::RsaSha1
+            #rt::wss::SignatureAlgorithm::#sig
         ))
     }
 }

@@ -21,6 +21,9 @@ pub enum DigestAlgorithm {
     /// SHA-256, `http://www.w3.org/2001/04/xmlenc#sha256` (XML-Enc §5.7.2). The default.
     #[default]
     Sha256,
+    /// SHA-512, `http://www.w3.org/2001/04/xmlenc#sha512` (XML-Enc §5.7.4), as the
+    /// WS-SecurityPolicy suites with SHA-512 digests name it (CXF's `Basic128RsaSha512`).
+    Sha512,
 }
 
 impl DigestAlgorithm {
@@ -29,14 +32,16 @@ impl DigestAlgorithm {
         match self {
             DigestAlgorithm::Sha1 => "http://www.w3.org/2000/09/xmldsig#sha1",
             DigestAlgorithm::Sha256 => "http://www.w3.org/2001/04/xmlenc#sha256",
+            DigestAlgorithm::Sha512 => "http://www.w3.org/2001/04/xmlenc#sha512",
         }
     }
 
-    /// The digest of `data` (20 or 32 bytes).
+    /// The digest of `data` (20, 32 or 64 bytes).
     pub fn digest(self, data: &[u8]) -> Vec<u8> {
         let alg = match self {
             DigestAlgorithm::Sha1 => &aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY,
             DigestAlgorithm::Sha256 => &aws_lc_rs::digest::SHA256,
+            DigestAlgorithm::Sha512 => &aws_lc_rs::digest::SHA512,
         };
         aws_lc_rs::digest::digest(alg, data).as_ref().to_vec()
     }

@@ -48,6 +48,9 @@
 // elsewhere) is served without one, as its WSDL says.
 // Every published port gets one line "PUBLISHED <path> <service QName> <port name>".
 //
+// Algorithm suites: CXF's, and Basic128RsaSha512 of CXF's custom namespace, which CXF's own
+// tests register with a suite loader of their own (PeerSuiteLoader does the same here).
+//
 // Needs: OpenJDK 17 and the jars build.sh resolves with Maven (Apache CXF 4.2 and what it pulls
 // in: WSS4J, Santuario, Neethi, Jetty 12).
 
@@ -98,10 +101,17 @@ import org.apache.cxf.service.model.EndpointInfo;
 import org.apache.cxf.transport.Destination;
 import org.apache.cxf.transport.servlet.CXFNonSpringServlet;
 import org.apache.cxf.ws.policy.PolicyEngine;
+import org.apache.cxf.ws.security.policy.custom.AlgorithmSuiteLoader;
+import org.apache.cxf.ws.security.policy.custom.DefaultAlgorithmSuiteLoader;
 import org.apache.cxf.ws.security.SecurityConstants;
 import org.apache.wss4j.common.crypto.Crypto;
 import org.apache.wss4j.common.crypto.Merlin;
 import org.apache.wss4j.common.ext.WSPasswordCallback;
+import org.apache.wss4j.policy.SPConstants;
+import org.apache.wss4j.policy.model.AbstractSecurityAssertion;
+import org.apache.wss4j.policy.model.AlgorithmSuite;
+import org.apache.neethi.Assertion;
+import org.apache.neethi.Policy;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.server.ConnectionFactory;
@@ -163,6 +173,7 @@ public final class CxfPeer {
             fail("CXF's policy engine (cxf-rt-ws-policy) is not on the class path");
         }
         engine.setEnabled(true);
+        bus.setExtension(new PeerSuiteLoader(), AlgorithmSuiteLoader.class);
 
         Server server = new Server();
         ServerConnector connector = connector(server, o);
@@ -546,6 +557,65 @@ public final class CxfPeer {
                 }
             }
             collectAssertions(c, byId, names, followed);
+        }
+    }
+
+    /**
+     * The algorithm suites of CXF's own system tests that CXF does not register by default, as
+     * those tests register them with a suite loader of their own: `Basic128RsaSha512` (in CXF's
+     * custom namespace): SHA-512 digests, RSA-SHA512 signatures, AES-128-CBC, RSA-OAEP. Every
+     * other suite is CXF's default loader's.
+     */
+    static final class PeerSuiteLoader implements AlgorithmSuiteLoader {
+        static final String CUSTOM_NS = "http://cxf.apache.org/custom/security-policy";
+
+        @Override
+        public AlgorithmSuite getAlgorithmSuite(
+                Bus bus, SPConstants.SPVersion version, Policy nested) {
+            java.util.Iterator<List<Assertion>> alternatives = nested.getAlternatives();
+            while (alternatives.hasNext()) {
+                for (Assertion a : alternatives.next()) {
+                    if (CUSTOM_NS.equals(a.getName().getNamespaceURI())
+                        && PeerSuites.NAMES.contains(a.getName().getLocalPart())) {
+                        return new PeerSuites(version, nested);
+                    }
+                }
+            }
+            return new DefaultAlgorithmSuiteLoader().getAlgorithmSuite(bus, version, nested);
+        }
+    }
+
+    /** The suites {@link PeerSuiteLoader} adds to WSS4J's table of suites by name. */
+    static final class PeerSuites extends AlgorithmSuite {
+        static final Set<String> NAMES = Set.of("Basic128RsaSha512");
+
+        static {
+            AlgorithmSuiteType sha512 = new AlgorithmSuiteType("Basic128RsaSha512",
+                "http://www.w3.org/2001/04/xmlenc#sha512", SPConstants.AES128,
+                SPConstants.KW_AES128, SPConstants.KW_RSA_OAEP, SPConstants.P_SHA1_L128,
+                SPConstants.P_SHA1_L128, 128, 128, 128, 128, 1024, 4096);
+            sha512.setAsymmetricSignature("http://www.w3.org/2001/04/xmldsig-more#rsa-sha512");
+            ALGORITHM_SUITE_TYPES.put("Basic128RsaSha512", sha512);
+        }
+
+        PeerSuites(SPConstants.SPVersion version, Policy nested) {
+            super(version, nested);
+        }
+
+        @Override
+        protected AbstractSecurityAssertion cloneAssertion(Policy nested) {
+            return new PeerSuites(getVersion(), nested);
+        }
+
+        /** A suite of the custom namespace: WSS4J hands each such assertion here. */
+        @Override
+        protected void parseCustomAssertion(Assertion assertion) {
+            String name = assertion.getName().getLocalPart();
+            if (NAMES.contains(name)) {
+                AlgorithmSuiteType type = new AlgorithmSuiteType(ALGORITHM_SUITE_TYPES.get(name));
+                type.setNamespace(assertion.getName().getNamespaceURI());
+                setAlgorithmSuiteType(type);
+            }
         }
     }
 

@@ -10,8 +10,8 @@
 //! (also as XPaths to them); required headers and elements; signature confirmation.
 
 use super::types::{
-    AlgorithmSuite, Digest, KeyTransport, Layout, MessagePolicy, ProtectionOrder, Refusal,
-    SecurityBinding, SupportingRole, Token, TokenKind, X509TokenType,
+    AlgorithmSuite, KeyTransport, Layout, MessagePolicy, ProtectionOrder, Refusal, SecurityBinding,
+    SupportingRole, Token, TokenKind, X509TokenType,
 };
 use crate::error::Loc;
 use crate::read::components::QName;
@@ -316,9 +316,6 @@ fn suite(r: &mut Refusals, s: &AlgorithmSuite, loc: &Loc) {
     let name = s.name.as_str();
     if s.key_transport == KeyTransport::RsaOaepMgf1Sha256 {
         r.add(name, loc, "RSA-OAEP with MGF1-SHA-256");
-    }
-    if s.digest == Digest::Sha512 {
-        r.add(name, loc, "SHA-512 digests");
     }
     if s.str_transform {
         r.add("STRTransform10", loc, "the STR-Transform");
