@@ -216,6 +216,14 @@ fn answer(port_type: &str) -> Option<(&'static str, &'static str)> {
             "CLIENT::from_client(c).double_it4(n, ::soapgen_runtime::types::Base64Binary::from(vec![1u8, 2, 3])).await\
              .map(Some).map_err(|e| e.to_string())",
         ),
+        // SwA: an attachment that starts with the number, as the peer checks, and 8 KiB of
+        // every byte value after it.
+        "DoubleItSwaPortType" => (
+            "Doubled",
+            "CLIENT::from_client(c).double_it3(n, ::soapgen_runtime::mime::Attachment::new(\"image/jpeg\", \
+             format!(\"{n} \").into_bytes().into_iter().chain((0..8192u32).map(|i| i as u8)).collect::<Vec<u8>>()))\
+             .await.map(Some).map_err(|e| e.to_string())",
+        ),
         "DoubleItOneWayPortType" => (
             "Nothing",
             "CLIENT::from_client(c).double_it(n).await.map(|()| None).map_err(|e| e.to_string())",

@@ -9,9 +9,10 @@ use quote::quote;
 use super::{ident, Emitter};
 use crate::model::ir::ClientDecl;
 use crate::model::security::types::{
-    AlgorithmSuite, AsymmetricSignature, Digest, Encryption, HttpAuthentication, Inclusion,
-    KeyTransport, Layout, MessagePolicy, PasswordRequirement, PortSecurity, ProtectedParts,
-    ProtectionOrder, SecurityBinding, SupportingRole, Token, TokenKind, X509TokenType,
+    AlgorithmSuite, AsymmetricSignature, AttachmentCoverage, Digest, Encryption,
+    HttpAuthentication, Inclusion, KeyTransport, Layout, MessagePolicy, PasswordRequirement,
+    PortSecurity, ProtectedParts, ProtectionOrder, SecurityBinding, SupportingRole, Token,
+    TokenKind, X509TokenType,
 };
 
 impl Emitter<'_> {
@@ -336,7 +337,16 @@ impl Emitter<'_> {
             .headers
             .iter()
             .map(|h| header(&h.namespace, h.name.as_deref()));
-        quote!(#rt::policy::Parts::new(#body, &[#(#headers),*]))
+        let parts = quote!(#rt::policy::Parts::new(#body, &[#(#headers),*]));
+        match p.attachments {
+            None => parts,
+            Some(AttachmentCoverage::Content) => {
+                quote!(#parts.attachments(#rt::wss::AttachmentCoverage::Content))
+            }
+            Some(AttachmentCoverage::Complete) => {
+                quote!(#parts.attachments(#rt::wss::AttachmentCoverage::Complete))
+            }
+        }
     }
 
     fn x509(&self, t: &Token) -> TokenStream {

@@ -133,7 +133,7 @@ pub(crate) fn is_multipart_related(content_type: &str) -> bool {
 }
 
 /// The media type of a Content-Type value, without parameters.
-fn media_type(content_type: &str) -> &str {
+pub(crate) fn media_type(content_type: &str) -> &str {
     content_type.split(';').next().unwrap_or("").trim()
 }
 

@@ -279,6 +279,9 @@ fn asymmetric(
         for (ns, name) in req.signed.headers {
             signer = signer.sign_header_if_present(ns, name);
         }
+        if let Some(c) = req.signed.attachments {
+            signer = signer.sign_attachments(c);
+        }
         cfg = cfg.sign(signer);
     }
     if let (Some(token), false) = (a.recipient_encryption, req.encrypted.is_empty()) {
@@ -302,6 +305,9 @@ fn asymmetric(
             .encrypt_username_token(ut.is_some_and(|u| u.encrypted));
         for (ns, name) in req.encrypted.headers {
             enc = enc.encrypt_header_if_present(ns, name);
+        }
+        if let Some(c) = req.encrypted.attachments {
+            enc = enc.encrypt_attachments(c);
         }
         cfg = cfg.encrypt(enc);
     }
@@ -370,6 +376,12 @@ fn symmetric(
     }
     for x in req.encrypted_elements {
         binding = binding.encrypt_element_if_present(x.to_element_path());
+    }
+    if let Some(c) = req.signed.attachments {
+        binding = binding.sign_attachments(c);
+    }
+    if let Some(c) = req.encrypted.attachments {
+        binding = binding.encrypt_attachments(c);
     }
     if let Some(version) = token.derived_keys {
         binding = binding.derived_keys(version);

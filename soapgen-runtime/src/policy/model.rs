@@ -3,7 +3,8 @@
 //! can produce and check is here; soapgen-build refuses the rest when it generates the client.
 
 use crate::wss::{
-    BlockEncryption, DigestAlgorithm, KeyTransport, Layout, SecureConversation, SignatureAlgorithm,
+    AttachmentCoverage, BlockEncryption, DigestAlgorithm, KeyTransport, Layout, SecureConversation,
+    SignatureAlgorithm,
 };
 
 /// When a token is put in the message (§5.1.1 `sp:IncludeToken`).
@@ -499,6 +500,9 @@ pub struct Parts {
     /// `sp:Header`s: (namespace, local name), the name empty for every block of the namespace
     /// (an `sp:Header` without `Name`, WS-SecurityPolicy 1.2 §5.1.1).
     pub headers: &'static [(&'static str, &'static str)],
+    /// `sp:Attachments` (WS-SecurityPolicy 1.2 §4.1.1, §4.2.1; SP 1.3's signature transforms):
+    /// every SwA attachment, covered as it says (WSS SwA Profile 1.1).
+    pub attachments: Option<AttachmentCoverage>,
 }
 
 impl Parts {
@@ -506,16 +510,27 @@ impl Parts {
     pub const NONE: Parts = Parts {
         body: false,
         headers: &[],
+        attachments: None,
     };
 
     /// The Body and `headers`.
     pub const fn new(body: bool, headers: &'static [(&'static str, &'static str)]) -> Self {
-        Parts { body, headers }
+        Parts {
+            body,
+            headers,
+            attachments: None,
+        }
+    }
+
+    /// Also every SwA attachment, covered as `coverage` says (`sp:Attachments`).
+    pub const fn attachments(mut self, coverage: AttachmentCoverage) -> Self {
+        self.attachments = Some(coverage);
+        self
     }
 
     /// Whether nothing is demanded.
     pub const fn is_empty(&self) -> bool {
-        !self.body && self.headers.is_empty()
+        !self.body && self.headers.is_empty() && self.attachments.is_none()
     }
 }
 

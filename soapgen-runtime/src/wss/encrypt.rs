@@ -80,6 +80,8 @@ pub struct X509Encryptor {
     /// Whether the request's UsernameToken is encrypted too (WS-SecurityPolicy 1.2 §8.4
     /// `sp:EncryptedSupportingTokens`).
     pub(crate) encrypt_username_token: bool,
+    /// Whether, and how, the request's SwA attachments are encrypted.
+    pub(crate) attachments: Option<super::AttachmentCoverage>,
 }
 
 impl X509Encryptor {
@@ -102,7 +104,20 @@ impl X509Encryptor {
             optional_headers: Vec::new(),
             encrypt_signature: false,
             encrypt_username_token: false,
+            attachments: None,
         }
+    }
+
+    /// Also encrypts every SwA attachment of the request under the request's key (WSS SwA Profile
+    /// 1.1 §5.5; WS-SecurityPolicy 1.2 §4.2.1 `sp:EncryptedParts/sp:Attachments`): each part then
+    /// holds the IV and ciphertext (`application/octet-stream`, same Content-ID), described by an
+    /// `xenc:EncryptedData` in the Security header whose `xenc:CipherReference` names it and
+    /// whose `Type` is `coverage`'s; the EncryptedKey's ReferenceList lists them. A request
+    /// without attachments encrypts none; one with MTOM attachments fails with
+    /// [`WssError::Encode`].
+    pub fn encrypt_attachments(mut self, coverage: super::AttachmentCoverage) -> Self {
+        self.attachments = Some(coverage);
+        self
     }
 
     /// The algorithm that encrypts the Body content (default [`BlockEncryption::Aes256Gcm`]).

@@ -9,6 +9,7 @@ use crate::fault::{Fault, FaultSecurity};
 use crate::message::{
     InboundBlock, Incoming, LayerCall, MessageLayer, Outbound, RequestMessage, SoapVersion, Verdict,
 };
+use crate::mime::Packaging;
 use crate::xml::{Name, XmlWriter};
 
 impl MessageLayer for WssConfig {
@@ -83,15 +84,29 @@ impl LayerCall for Secured {
 
     /// Encrypts and signs the finished envelope and inserts the Security block.
     fn finish(&mut self, message: &mut RequestMessage) -> Result<(), EncodeError> {
-        if self.out.encrypts_body() && !message.attachments.is_empty() {
-            return Err(EncodeError::misuse(
-                "WS-Security encryption does not cover attachments (MTOM, SwA): \
-                 send the data inline, or do not encrypt",
-            ));
+        if !message.attachments.is_empty() {
+            let (signs, encrypts) = self.out.protects_attachments();
+            if (signs || encrypts) && message.packaging == Packaging::Mtom {
+                return Err(EncodeError::misuse(
+                    "WS-Security protects SwA attachments (WSS SwA Profile 1.1), not MTOM ones: \
+                     send the data inline, or bind it as a MIME part",
+                ));
+            }
+            if self.out.encrypts_body() && !encrypts {
+                return Err(EncodeError::misuse(
+                    "the Body is encrypted but the attachments would travel in the clear: encrypt \
+                     them too (X509Encryptor::encrypt_attachments, \
+                     SymmetricBinding::encrypt_attachments), send the data inline, or do not \
+                     encrypt",
+                ));
+            }
         }
-        self.sent = self
-            .out
-            .finish(self.version, &self.env_prefix, &mut message.envelope)?;
+        self.sent = self.out.finish(
+            self.version,
+            &self.env_prefix,
+            &mut message.envelope,
+            &mut message.attachments,
+        )?;
         Ok(())
     }
 

@@ -46,6 +46,7 @@
 //! # Ok::<(), soapgen_runtime::Error>(())
 //! ```
 
+mod attachments;
 mod bytes;
 mod c14n;
 mod config;
@@ -72,6 +73,10 @@ mod xmlenc;
 use std::time::Duration;
 
 pub use crate::error::WssError;
+pub use attachments::{
+    AttachmentCoverage, CIPHERTEXT_TRANSFORM, COMPLETE, COMPLETE_SIGNATURE_TRANSFORM, CONTENT_ONLY,
+    CONTENT_SIGNATURE_TRANSFORM,
+};
 pub(crate) use bytes::{base64, hex, random_bytes};
 pub use c14n::{canonicalize, exclusive_c14n, C14nMethod};
 pub use c14n::{C14N_10, C14N_11};

@@ -205,6 +205,8 @@ pub struct X509Signer {
     /// The certificates that issued the signer's, from its issuer toward the trust anchor, when
     /// its token is a PKIPath (X.509 Token Profile 1.1 §3.1).
     pub(crate) pki_path: Option<Vec<super::Certificate>>,
+    /// Whether, and how, the request's SwA attachments are signed.
+    pub(crate) attachments: Option<super::AttachmentCoverage>,
 }
 
 impl X509Signer {
@@ -222,7 +224,20 @@ impl X509Signer {
             protect_token: false,
             sign_username_token: false,
             pki_path: None,
+            attachments: None,
         }
+    }
+
+    /// Also signs every SwA attachment of the request (WSS SwA Profile 1.1 §5.3; WS-SecurityPolicy
+    /// 1.2 §4.1.1 `sp:SignedParts/sp:Attachments`): one Reference per attachment, `cid:` and its
+    /// Content-ID, with the transform `coverage` names, after every Reference into the envelope.
+    /// The digest is of the attachment as sent when the Body is encrypted first
+    /// ([`EncryptionOrder::EncryptThenSign`](super::EncryptionOrder)), of its plaintext otherwise.
+    /// A request without attachments signs none; one with MTOM attachments fails with
+    /// [`WssError::Encode`].
+    pub fn sign_attachments(mut self, coverage: super::AttachmentCoverage) -> Self {
+        self.attachments = Some(coverage);
+        self
     }
 
     /// Also signs every header block `{namespace}local_name` of the request (WS-Addressing's

@@ -130,6 +130,10 @@ pub struct SymmetricBinding {
     pub(crate) signed_elements: Vec<ElementPath>,
     /// Elements encrypted when the request has them (`sp:EncryptedElements`).
     pub(crate) encrypted_elements: Vec<ElementPath>,
+    /// Whether, and how, SwA attachments are signed (`sp:SignedParts/sp:Attachments`).
+    pub(crate) signed_attachments: Option<super::AttachmentCoverage>,
+    /// Whether, and how, SwA attachments are encrypted (`sp:EncryptedParts/sp:Attachments`).
+    pub(crate) encrypted_attachments: Option<super::AttachmentCoverage>,
 }
 
 impl SymmetricBinding {
@@ -160,7 +164,27 @@ impl SymmetricBinding {
             encrypt_username_token: false,
             signed_elements: Vec::new(),
             encrypted_elements: Vec::new(),
+            signed_attachments: None,
+            encrypted_attachments: None,
         }
+    }
+
+    /// Also signs every SwA attachment of the request (WSS SwA Profile 1.1 §5.3,
+    /// WS-SecurityPolicy 1.2 §4.1.1 `sp:SignedParts/sp:Attachments`), as
+    /// [`X509Signer::sign_attachments`](super::X509Signer::sign_attachments) does, with the
+    /// HMAC signature.
+    pub fn sign_attachments(mut self, coverage: super::AttachmentCoverage) -> Self {
+        self.signed_attachments = Some(coverage);
+        self
+    }
+
+    /// Also encrypts every SwA attachment of the request under the request key (or the key
+    /// derived for encryption), as
+    /// [`X509Encryptor::encrypt_attachments`](super::X509Encryptor::encrypt_attachments) does
+    /// (WSS SwA Profile 1.1 §5.5, `sp:EncryptedParts/sp:Attachments`).
+    pub fn encrypt_attachments(mut self, coverage: super::AttachmentCoverage) -> Self {
+        self.encrypted_attachments = Some(coverage);
+        self
     }
 
     /// How the EncryptedKey names the service's certificate (X.509 Token Profile 1.1 §3.2):

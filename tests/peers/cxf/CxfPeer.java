@@ -3,7 +3,9 @@
 // enforces each port's effective policy on requests and applies it to responses, as a CXF service
 // built from that WSDL would. The operation behind every port is DoubleIt: numberToDouble in,
 // doubledNumber = 2 x numberToDouble out; or, for a payload named echo (the IPingService of the
-// WS-Security interop WSDLs), echo: request in, the same text out as echoResult.
+// WS-Security interop WSDLs), echo: request in, the same text out as echoResult. DoubleIt3 (the
+// SwA WSDL's) is answered only if one of the request's attachments, as the service gets it from
+// CXF, starts with numberToDouble's decimal text and a space.
 //
 //   java -cp <classes>:<jars> CxfPeer --port 0 [--exit-with-parent] --wsdl A.wsdl [--wsdl B.wsdl]...
 //        [--keystore service.p12 --storepass changeit [--alias service]] [--ca ca.pem]...
@@ -87,7 +89,9 @@ import jakarta.xml.ws.Provider;
 import jakarta.xml.ws.Service;
 import jakarta.xml.ws.ServiceMode;
 import jakarta.xml.ws.WebServiceException;
+import jakarta.xml.ws.WebServiceContext;
 import jakarta.xml.ws.WebServiceProvider;
+import jakarta.xml.ws.handler.MessageContext;
 
 import org.apache.cxf.Bus;
 import org.apache.cxf.BusFactory;
@@ -258,6 +262,13 @@ public final class CxfPeer {
                     .append(formatMessage(r));
                 for (Throwable t = r.getThrown(); t != null; t = t.getCause()) {
                     b.append(t == r.getThrown() ? " " : " <- ").append(t);
+                    if (t.getCause() == null) {
+                        // Where the innermost one was thrown: what a message alone does not say.
+                        StackTraceElement[] at = t.getStackTrace();
+                        for (int i = 0; i < Math.min(3, at.length); i++) {
+                            b.append(" at ").append(at[i]);
+                        }
+                    }
                 }
                 return b.toString().replace('\n', ' ') + System.lineSeparator();
             }
@@ -414,6 +425,13 @@ public final class CxfPeer {
                     properties.putAll(serverConfiguration(portName));
                     ep.setProperties(properties);
                     ep.publish(path);
+                    // JAX-WS maps SwA parts (mime:multipartRelated) to the parameters of a typed
+                    // service; a Provider has none (its attachments stay in the message, as
+                    // WSS4J left them), and the mapping fails on it.
+                    ep.getServer().getEndpoint().getInInterceptors()
+                        .removeIf(i -> i instanceof org.apache.cxf.jaxws.interceptors.SwAInInterceptor);
+                    ep.getServer().getEndpoint().getOutInterceptors()
+                        .removeIf(i -> i instanceof org.apache.cxf.jaxws.interceptors.SwAOutInterceptor);
                     String broken = policyProblems(bus, ep, ids);
                     if (broken != null) {
                         ep.stop();
@@ -627,6 +645,9 @@ public final class CxfPeer {
     @WebServiceProvider
     @ServiceMode(Service.Mode.PAYLOAD)
     public static final class DoubleIt implements Provider<Source> {
+        @jakarta.annotation.Resource
+        WebServiceContext context;
+
         @Override
         public Source invoke(Source request) {
             Document in = toDocument(request);
@@ -649,6 +670,9 @@ public final class CxfPeer {
                 } catch (NumberFormatException e) {
                     throw new WebServiceException("numberToDouble is not an integer", e);
                 }
+                if ("DoubleIt3".equals(root.getLocalName())) {
+                    checkAttachments(value);
+                }
                 xml = "<ns2:DoubleItResponse xmlns:ns2=\"" + DOUBLEIT_NS + "\"><doubledNumber>"
                     + (2 * value) + "</doubledNumber></ns2:DoubleItResponse>";
             }
@@ -661,6 +685,34 @@ public final class CxfPeer {
             } catch (Exception e) {
                 throw new WebServiceException(e);
             }
+        }
+
+        /**
+         * DoubleIt3 (the SwA WSDL's operation) is answered only if one of the request's
+         * attachments, as CXF hands them to the service (verified and decrypted), starts with
+         * numberToDouble's decimal text and a space: the test's proof that the bytes arrived
+         * whole. (CXF's map may list the root part too, empty.)
+         */
+        void checkAttachments(long value) {
+            Object found = context == null ? null
+                : context.getMessageContext().get(MessageContext.INBOUND_MESSAGE_ATTACHMENTS);
+            Map<?, ?> attachments = found instanceof Map<?, ?> m ? m : Map.of();
+            byte[] expected = (value + " ").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            List<String> seen = new ArrayList<>();
+            for (Map.Entry<?, ?> e : attachments.entrySet()) {
+                byte[] data;
+                try (InputStream in = ((jakarta.activation.DataHandler) e.getValue()).getInputStream()) {
+                    data = in.readAllBytes();
+                } catch (java.io.IOException ex) {
+                    throw new WebServiceException("attachment " + e.getKey() + " unreadable", ex);
+                }
+                if (data.length >= expected.length && java.util.Arrays.equals(
+                        data, 0, expected.length, expected, 0, expected.length)) {
+                    return;
+                }
+                seen.add(e.getKey() + " (" + data.length + " bytes)");
+            }
+            throw new WebServiceException("no attachment starts with \"" + value + " \": " + seen);
         }
     }
 

@@ -803,9 +803,61 @@ fn requests_with_attachments_are_not_sent_half_encrypted() {
         req.finish().unwrap()
     };
     let e = client.message(&op, &request(&client)).unwrap_err();
-    assert!(e.to_string().contains("does not cover attachments"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("attachments would travel in the clear"),
+        "{e}"
+    );
     // Without encryption the same request is fine.
     let client = Client::builder("http://127.0.0.1:9/").build().unwrap();
     let m = client.message(&op, &request(&client)).unwrap();
     assert_eq!(m.attachments.len(), 1);
+    // With its attachments encrypted too (WSS SwA Profile 1.1 §5.5): the part holds the
+    // ciphertext under its Content-ID, an EncryptedData in the Security header names it.
+    let client = Client::builder("http://127.0.0.1:9/")
+        .wss(WssConfig::new().encrypt(
+            encryptor().encrypt_attachments(soapgen_runtime::wss::AttachmentCoverage::Content),
+        ))
+        .build()
+        .unwrap();
+    let m = client.message(&op, &request(&client)).unwrap();
+    let part = &m.attachments[0];
+    assert_eq!(part.content_type, "application/octet-stream");
+    assert_ne!(&part.data[..], b"data");
+    assert!(
+        m.envelope.contains(&format!(
+            "<xenc:CipherReference URI=\"cid:{}\"",
+            part.content_id
+        )),
+        "{}",
+        m.envelope
+    );
+}
+
+#[test]
+fn mtom_attachments_are_not_protected_as_swa_ones() {
+    let client = Client::builder("http://127.0.0.1:9/")
+        .wss(WssConfig::new().encrypt(
+            encryptor().encrypt_attachments(soapgen_runtime::wss::AttachmentCoverage::Complete),
+        ))
+        .build()
+        .unwrap();
+    let op = Operation::new("Put", "", SoapVersion::Soap11);
+    let mut req = client.request(&[]);
+    let w = req.body_writer();
+    w.set_mtom(Some(1));
+    let url = w
+        .mtom_attachment(&bytes::Bytes::from_static(b"data"))
+        .unwrap();
+    w.start_element(Name::new("urn:x", "put")).unwrap();
+    w.start_element(Name::new(
+        "http://www.w3.org/2004/08/xop/include",
+        "Include",
+    ))
+    .unwrap();
+    w.attribute(Name::unqualified("href"), &url).unwrap();
+    w.end_element().unwrap();
+    w.end_element().unwrap();
+    let e = client.message(&op, &req.finish().unwrap()).unwrap_err();
+    assert!(e.to_string().contains("not MTOM ones"), "{e}");
 }

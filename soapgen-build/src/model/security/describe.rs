@@ -2,9 +2,9 @@
 //! credentials a client needs to meet it.
 
 use super::types::{
-    HttpAuthentication, Inclusion, MessagePolicy, PasswordRequirement, PortSecurity,
-    ProtectedParts, ProtectionOrder, SecurityBinding, Token, TokenKind, X509TokenType,
-    XPathExpression,
+    AttachmentCoverage, HttpAuthentication, Inclusion, MessagePolicy, PasswordRequirement,
+    PortSecurity, ProtectedParts, ProtectionOrder, SecurityBinding, Token, TokenKind,
+    X509TokenType, XPathExpression,
 };
 
 fn token(t: &Token) -> String {
@@ -111,8 +111,14 @@ fn parts(what: &str, p: &ProtectedParts) -> Option<String> {
             items.push(format!("every header of {ns}"));
         }
     }
-    if p.attachments {
-        items.push("the attachments".to_owned());
+    match p.attachments {
+        Some(AttachmentCoverage::Content) => {
+            items.push("the attachments (their content)".to_owned());
+        }
+        Some(AttachmentCoverage::Complete) => {
+            items.push("the attachments (MIME headers and content)".to_owned());
+        }
+        None => {}
     }
     for x in &p.elements {
         items.push(format!("{} when present", expanded(x)));

@@ -9,10 +9,10 @@ use crate::read::components::{Alternative, Assertion, PolicyElement, QName};
 
 pub use super::types::Interpretation;
 use super::types::{
-    AlgorithmSuite, AsymmetricSignature, BindingProperties, Digest, Encryption, HeaderPart,
-    HttpAuthentication, Inclusion, KeyReferences, KeyTransport, Layout, PasswordRequirement,
-    ProtectedParts, Protection, ProtectionOrder, Refusal, SecurityBinding, SpVersion,
-    SupportingRole, SupportingTokens, Token, TokenKind, WssOptions, X509TokenType,
+    AlgorithmSuite, AsymmetricSignature, AttachmentCoverage, BindingProperties, Digest, Encryption,
+    HeaderPart, HttpAuthentication, Inclusion, KeyReferences, KeyTransport, Layout,
+    PasswordRequirement, ProtectedParts, Protection, ProtectionOrder, Refusal, SecurityBinding,
+    SpVersion, SupportingRole, SupportingTokens, Token, TokenKind, WssOptions, X509TokenType,
 };
 
 /// SecurityPolicy 1.1 (the 2005/07 submission).
@@ -626,13 +626,28 @@ fn protected(cx: &mut Interpretation, a: &Assertion, out: &mut ProtectedParts) {
                     out.headers.push(h);
                 }
             }
-            (Some(_), "Attachments") => out.attachments = true,
+            (Some(_), "Attachments") => out.attachments = Some(attachment_coverage(p)),
             _ => cx.refused.push(Refusal {
                 assertion: p.name.clone(),
                 reason: "not a part of §4.1.1".to_owned(),
                 loc: p.loc.clone(),
             }),
         }
+    }
+}
+
+/// What `sp:Attachments` protects (SP 1.3 §4.1.1): the content alone with
+/// `sp13:ContentSignatureTransform`, else the headers and the content, as CXF reads it (the
+/// children are read in either SP namespace, as CXF does).
+fn attachment_coverage(p: &PolicyElement) -> AttachmentCoverage {
+    let content = p
+        .children
+        .iter()
+        .any(|c| c.name.local == "ContentSignatureTransform" && sp_version(&c.name).is_some());
+    if content {
+        AttachmentCoverage::Content
+    } else {
+        AttachmentCoverage::Complete
     }
 }
 

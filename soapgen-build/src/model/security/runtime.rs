@@ -51,7 +51,7 @@ pub fn unenforceable(policy: &MessagePolicy) -> Vec<Refusal> {
         if let Some(loc) = s.tokens.first().map(|t| t.loc.clone()) {
             let endorsed_headers = !s.signed.headers.is_empty() && kind != Kind::Transport;
             if !s.signed.elements.is_empty()
-                || s.signed.attachments
+                || s.signed.attachments.is_some()
                 || !s.encrypted.is_empty()
                 || endorsed_headers
             {
@@ -77,7 +77,7 @@ pub fn unenforceable(policy: &MessagePolicy) -> Vec<Refusal> {
                 column: 0,
             })
     });
-    parts(&mut r, policy, kind, &loc);
+    parts(&mut r, policy, kind);
     if kind == Kind::None {
         let protected = !policy.signed.is_empty() || !policy.encrypted.is_empty();
         let roles = policy
@@ -250,7 +250,7 @@ fn supporting(r: &mut Refusals, kind: Kind, role: SupportingRole, t: &Token) {
 }
 
 /// Parts the runtime cannot protect or check.
-fn parts(r: &mut Refusals, policy: &MessagePolicy, kind: Kind, loc: &Loc) {
+fn parts(r: &mut Refusals, policy: &MessagePolicy, kind: Kind) {
     // Elements by XPath: signed and encrypted under a SymmetricBinding's request key, which
     // encrypts them once signed.
     let encrypts_first = matches!(
@@ -262,9 +262,6 @@ fn parts(r: &mut Refusals, policy: &MessagePolicy, kind: Kind, loc: &Loc) {
         ("SignedParts", &policy.signed),
         ("EncryptedParts", &policy.encrypted),
     ] {
-        if p.attachments {
-            r.add(what, loc, "protected attachments");
-        }
         let (element, first) = if what == "SignedParts" {
             ("SignedElements", false)
         } else {

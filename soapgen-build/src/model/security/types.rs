@@ -344,8 +344,8 @@ pub struct ProtectedParts {
     pub body: bool,
     /// `sp:Header`s.
     pub headers: Vec<HeaderPart>,
-    /// `sp:Attachments` (SwA, §4.1.1 and §4.2.1).
-    pub attachments: bool,
+    /// `sp:Attachments` (SwA, §4.1.1 and §4.2.1): every attachment, covered as it says.
+    pub attachments: Option<AttachmentCoverage>,
     /// `sp:SignedElements` / `sp:EncryptedElements` XPaths.
     pub elements: Vec<XPathExpression>,
 }
@@ -353,8 +353,24 @@ pub struct ProtectedParts {
 impl ProtectedParts {
     /// Whether nothing is required.
     pub fn is_empty(&self) -> bool {
-        !self.body && self.headers.is_empty() && !self.attachments && self.elements.is_empty()
+        !self.body
+            && self.headers.is_empty()
+            && self.attachments.is_none()
+            && self.elements.is_empty()
     }
+}
+
+/// What of an SwA attachment `sp:Attachments` protects (WS-SecurityPolicy 1.3 §4.1.1, WSS SwA
+/// Profile 1.1 §5.4, §5.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AttachmentCoverage {
+    /// The content alone (`sp13:ContentSignatureTransform`: the
+    /// Attachment-Content-Signature-Transform).
+    Content,
+    /// The MIME headers and the content (`sp13:AttachmentCompleteSignatureTransform`, and the
+    /// default, as CXF reads it: the Attachment-Complete-Signature-Transform; encrypted as
+    /// `Attachment-Complete`).
+    Complete,
 }
 
 /// The kind of a supporting tokens assertion (§8).

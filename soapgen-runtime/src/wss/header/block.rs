@@ -12,6 +12,7 @@ use super::super::{
     Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE11_NS, WSSE_NS, WSU_NS,
     X509_PKIPATH,
 };
+use super::attachments::AttachmentReference;
 use crate::message::SoapVersion;
 use crate::xml::{Name, XmlWriter};
 
@@ -81,6 +82,7 @@ pub(super) fn security_header(
         if let Some(e) = &encrypted {
             e.enc
                 .write_encrypted_key(w, &e.key_id, &e.data_ids, &e.wrapped, None)?;
+            w.raw(&e.attachment_data)?;
             if ut_encrypted {
                 write_username(w, at)?;
             }
@@ -100,6 +102,7 @@ pub(super) fn security_header(
     if let (Some(e), Some((first, _))) = (standalone, &lists) {
         e.enc
             .write_encrypted_key(&mut w, &e.key_id, &[], &e.wrapped, None)?;
+        w.raw(&e.attachment_data)?;
         super::super::encrypt::write_reference_list(&mut w, first)?;
     } else if !signature_first {
         write_encrypted_key(&mut w, &mut at)?;
@@ -122,8 +125,13 @@ pub(super) fn security_header(
         )?;
         references.extend(header_digests);
         references.push((ids.body.clone(), body_digest.primary));
-        let (range, raw) =
-            write_signature(&mut w, signer, &references, &ids.primary, &mut scratch)?;
+        let (range, raw) = write_signature(
+            &mut w,
+            signer,
+            (&references, &body_digest.attachments),
+            &ids.primary,
+            &mut scratch,
+        )?;
         let primary_at = range.start;
         at.signature = Some(range);
         signature_values.push(raw);
@@ -246,6 +254,8 @@ impl BlockIds {
 pub(super) struct BodyDigests {
     pub(super) primary: String,
     pub(super) endorsing: Vec<Option<String>>,
+    /// The message signature's References to the SwA attachments (after every other).
+    pub(super) attachments: Vec<AttachmentReference>,
 }
 
 /// Where the parts of the block were written: start offsets of the Timestamp and the
@@ -424,7 +434,7 @@ fn endorse(
     if let Some(digest) = body {
         references.push((ids.body.clone(), digest));
     }
-    write_signature(w, signer, &references, own, scratch)
+    write_signature(w, signer, (&references, &[]), own, scratch)
 }
 
 /// A `ds:Signature` written: its byte range, and its raw SignatureValue.
@@ -470,7 +480,7 @@ pub(super) fn endorse_signature(
 fn write_signature(
     w: &mut XmlWriter,
     signer: &X509Signer,
-    references: &[(String, String)],
+    (references, attachments): (&[(String, String)], &[AttachmentReference]),
     ids: &SignatureIds,
     scratch: &mut Vec<u8>,
 ) -> Result<(std::ops::Range<usize>, Vec<u8>), WssError> {
@@ -478,7 +488,13 @@ fn write_signature(
     w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;
     w.attribute(Name::unqualified("Id"), &ids.signature)?;
     let signed_info_at = offset(w)?;
-    write_signed_info(w, signer.signature.uri(), signer.digest, references)?;
+    write_signed_info(
+        w,
+        signer.signature.uri(),
+        signer.digest,
+        references,
+        attachments,
+    )?;
     scratch.clear();
     super::super::exclusive_c14n(w.as_str(), signed_info_at, &[], scratch)?;
     let raw = signer.sign_raw(scratch)?;
@@ -500,6 +516,9 @@ pub(super) struct Encrypted<'a> {
     pub(super) data_ids: Vec<String>,
     pub(super) wrapped: Vec<u8>,
     pub(super) key: Vec<u8>,
+    /// The `xenc:EncryptedData` of the encrypted SwA attachments, written after the
+    /// EncryptedKey (their Ids are among `data_ids`).
+    pub(super) attachment_data: String,
     /// The Signature is encrypted while the ciphertext is signed (`sp:EncryptSignature` with
     /// `sp:EncryptBeforeSigning`): the EncryptedKey comes first and lists nothing, a ReferenceList
     /// after it names the Signature's EncryptedData, another after the Signature the rest, and
@@ -556,12 +575,14 @@ pub(super) fn standalone_plaintext(
 
 /// The `ds:SignedInfo` of a signature over `references` ((wsu:Id, DigestValue) pairs): Exclusive
 /// C14N, the SignatureMethod `method`, one Reference per part with an Exclusive C14N Transform
-/// and the DigestMethod `digest` (XML-DSig §4.4, WSS 1.1 §8).
+/// and the DigestMethod `digest` (XML-DSig §4.4, WSS 1.1 §8); then one per SwA attachment of
+/// `attachments`, its `cid:` URI and SwA transform (WSS SwA Profile 1.1 §5.3).
 pub(super) fn write_signed_info(
     w: &mut XmlWriter,
     method: &str,
     digest: super::super::DigestAlgorithm,
     references: &[(String, String)],
+    attachments: &[AttachmentReference],
 ) -> Result<(), WssError> {
     w.start_element(Name::new(DS_NS, "SignedInfo"))?;
     w.start_element(Name::new(DS_NS, "CanonicalizationMethod"))?;
@@ -582,6 +603,20 @@ pub(super) fn write_signed_info(
         w.attribute(Name::unqualified("Algorithm"), digest.uri())?;
         w.end_element()?;
         w.simple_element(Name::new(DS_NS, "DigestValue"), value.as_str())?;
+        w.end_element()?;
+    }
+    for a in attachments {
+        w.start_element(Name::new(DS_NS, "Reference"))?;
+        w.attribute(Name::unqualified("URI"), &a.uri)?;
+        w.start_element(Name::new(DS_NS, "Transforms"))?;
+        w.start_element(Name::new(DS_NS, "Transform"))?;
+        w.attribute(Name::unqualified("Algorithm"), a.transform)?;
+        w.end_element()?;
+        w.end_element()?;
+        w.start_element(Name::new(DS_NS, "DigestMethod"))?;
+        w.attribute(Name::unqualified("Algorithm"), digest.uri())?;
+        w.end_element()?;
+        w.simple_element(Name::new(DS_NS, "DigestValue"), a.digest.as_str())?;
         w.end_element()?;
     }
     w.end_element()?; // SignedInfo

@@ -4,8 +4,10 @@
 use super::encrypt::{EncryptionOrder, StrRef, X509Encryptor};
 use super::{random_bytes, WssConfig, WssError, WSSE11_NS, WSU_NS};
 use crate::message::SoapVersion;
+use crate::mime::OutgoingAttachment;
 use crate::xml::read::tree::{Document, Node};
 
+mod attachments;
 mod block;
 mod symmetric;
 use block::{BodyDigests, Encrypted};
@@ -75,6 +77,21 @@ impl Outgoing {
             || self.cfg.symmetric_binding().is_some_and(|b| b.encrypt_body)
     }
 
+    /// Whether the request's SwA attachments are signed, and whether they are encrypted.
+    pub(crate) fn protects_attachments(&self) -> (bool, bool) {
+        let cfg = &self.cfg;
+        match cfg.symmetric_binding() {
+            Some(b) => (
+                b.signed_attachments.is_some(),
+                b.encrypted_attachments.is_some(),
+            ),
+            None => (
+                cfg.signer().is_some_and(|s| s.attachments.is_some()),
+                cfg.encryptor().is_some_and(|e| e.attachments.is_some()),
+            ),
+        }
+    }
+
     /// Records the byte range of the Body's content, `start..end`.
     pub(crate) fn set_body_content(&mut self, start: usize, end: usize) {
         self.body_content = Some((start, end));
@@ -83,17 +100,19 @@ impl Outgoing {
     /// Secures the finished `envelope`, whose envelope namespace prefix is `env_prefix`: encrypts
     /// the Body's content if asked (signing the Body before or after, as the
     /// [`EncryptionOrder`] says), then inserts the Security block; under a SymmetricBinding as
-    /// [`SymmetricBinding`](super::SymmetricBinding) says. Returns what the response's check
-    /// needs ([`Sent`]).
+    /// [`SymmetricBinding`](super::SymmetricBinding) says. The SwA `attachments` are signed and
+    /// encrypted in place when the configuration says so (WSS SwA Profile 1.1). Returns what the
+    /// response's check needs ([`Sent`]).
     pub(crate) fn finish(
         &self,
         version: SoapVersion,
         env_prefix: &str,
         envelope: &mut String,
+        attachments: &mut [OutgoingAttachment],
     ) -> Result<Sent, WssError> {
         let cfg = &self.cfg;
         if let Some(b) = cfg.symmetric_binding() {
-            return self.finish_symmetric(b, version, env_prefix, envelope);
+            return self.finish_symmetric(b, version, env_prefix, envelope, attachments);
         }
         let mut scratch = Vec::new();
         // Header blocks to sign get a wsu:Id if they have none: later offsets move by `shift`.
@@ -117,7 +136,10 @@ impl Outgoing {
                     .to_owned(),
             ));
         }
-        let body_digest = |envelope: &str, scratch: &mut Vec<u8>| -> Result<_, WssError> {
+        let body_digest = |envelope: &str,
+                           attachments: &[OutgoingAttachment],
+                           scratch: &mut Vec<u8>|
+         -> Result<_, WssError> {
             match (cfg.signer(), body_at) {
                 (Some(signer), Some(at)) => {
                     scratch.clear();
@@ -131,6 +153,10 @@ impl Outgoing {
                             .iter()
                             .map(|e| e.body.then(|| digest(&e.signer)))
                             .collect(),
+                        attachments: match signer.attachments {
+                            Some(c) => attachments::references(attachments, c, signer.digest)?,
+                            None => Vec::new(),
+                        },
                     }))
                 }
                 (Some(_), None) => Err(WssError::Encode(
@@ -142,18 +168,13 @@ impl Outgoing {
         let mut digest = None;
         let mut encrypted = None;
         match cfg.encryptor() {
-            None => digest = body_digest(envelope, &mut scratch)?,
+            None => digest = body_digest(envelope, attachments, &mut scratch)?,
             Some(enc) => {
                 let sign_first = enc.order == EncryptionOrder::SignThenEncrypt;
                 if sign_first {
-                    digest = body_digest(envelope, &mut scratch)?;
+                    digest = body_digest(envelope, attachments, &mut scratch)?;
                 }
-                let (start, end) = body_content.ok_or_else(|| {
-                    WssError::Encode("the Body to encrypt was not written".to_owned())
-                })?;
-                let plaintext = envelope.get(start..end).ok_or_else(|| {
-                    WssError::Encode("the Body to encrypt is out of range".to_owned())
-                })?;
+                let (start, end, plaintext) = body_to_encrypt(body_content, envelope)?;
                 let data_id = format!("ED-{}", self.suffix);
                 let key_id = format!("EK-{}", self.suffix);
                 // An encrypted Signature over the ciphertext: every EncryptedData names its key.
@@ -163,16 +184,23 @@ impl Outgoing {
                 let key = enc.new_key()?;
                 let data =
                     enc.encrypted_data(&key, plaintext.as_bytes(), &data_id, false, key_info)?;
-                // (not `replace_range`: its splice is byte by byte when the text grows)
-                let tail = envelope.get(end..).unwrap_or_default().to_owned();
-                envelope.truncate(start);
-                envelope.reserve(data.len() + tail.len());
-                envelope.push_str(&data);
-                envelope.push_str(&tail);
+                replace_range(envelope, start..end, &data);
+                let (attachment_data, attachment_ids) = match enc.attachments {
+                    Some(c) => attachments::encrypt(
+                        attachments,
+                        c,
+                        enc.block,
+                        &key,
+                        Some(&StrRef::EncryptedKey(&key_id)),
+                        |i| format!("EDA{i}-{}", self.suffix),
+                    )?,
+                    None => Default::default(),
+                };
                 if !sign_first {
-                    digest = body_digest(envelope, &mut scratch)?;
+                    digest = body_digest(envelope, attachments, &mut scratch)?;
                 }
                 let mut data_ids = vec![data_id];
+                data_ids.extend(attachment_ids);
                 if enc.encrypt_signature && cfg.signer().is_some() {
                     data_ids.push(format!("ESIG-{}", self.suffix));
                 }
@@ -187,18 +215,7 @@ impl Outgoing {
                     data_ids.push(format!("EUT-{}", self.suffix));
                 }
                 if !enc.headers.is_empty() || !enc.optional_headers.is_empty() {
-                    let both = |s: &super::X509Signer| {
-                        s.headers
-                            .iter()
-                            .chain(&s.optional_headers)
-                            .any(|h| enc.headers.contains(h) || enc.optional_headers.contains(h))
-                    };
-                    if !sign_first && cfg.signer().is_some_and(both) {
-                        return Err(WssError::Encode(
-                            "a header block both signed and encrypted needs EncryptionOrder::SignThenEncrypt"
-                                .to_owned(),
-                        ));
-                    }
+                    refuse_headers_signed_after_encryption(cfg, enc)?;
                     data_ids.extend(self.encrypt_headers(enc, &key, key_info, envelope)?);
                 }
                 let wrapped = enc.wrap(&key)?;
@@ -208,6 +225,7 @@ impl Outgoing {
                     data_ids,
                     wrapped,
                     key,
+                    attachment_data,
                     standalone,
                 });
             }
@@ -485,4 +503,48 @@ fn wanted_header_blocks<'a, 'input>(
         }
     }
     Ok(blocks)
+}
+
+/// The Body's content to encrypt: its byte range in `envelope`, `content`, and the text.
+pub(super) fn body_to_encrypt(
+    content: Option<(usize, usize)>,
+    envelope: &str,
+) -> Result<(usize, usize, &str), WssError> {
+    let (start, end) = content
+        .ok_or_else(|| WssError::Encode("the Body to encrypt was not written".to_owned()))?;
+    let text = envelope
+        .get(start..end)
+        .ok_or_else(|| WssError::Encode("the Body to encrypt is out of range".to_owned()))?;
+    Ok((start, end, text))
+}
+
+/// Replaces `range` of `envelope` by `text` (not `String::replace_range`: its splice goes byte by
+/// byte when the text grows).
+pub(super) fn replace_range(envelope: &mut String, range: std::ops::Range<usize>, text: &str) {
+    let tail = envelope.get(range.end..).unwrap_or_default().to_owned();
+    envelope.truncate(range.start);
+    envelope.reserve(text.len() + tail.len());
+    envelope.push_str(text);
+    envelope.push_str(&tail);
+}
+
+/// A header block both signed and encrypted is signed as plaintext: not when the ciphertext is
+/// signed ([`EncryptionOrder::EncryptThenSign`]).
+fn refuse_headers_signed_after_encryption(
+    cfg: &WssConfig,
+    enc: &X509Encryptor,
+) -> Result<(), WssError> {
+    let both = |s: &super::X509Signer| {
+        s.headers
+            .iter()
+            .chain(&s.optional_headers)
+            .any(|h| enc.headers.contains(h) || enc.optional_headers.contains(h))
+    };
+    if enc.order == EncryptionOrder::EncryptThenSign && cfg.signer().is_some_and(both) {
+        return Err(WssError::Encode(
+            "a header block both signed and encrypted needs EncryptionOrder::SignThenEncrypt"
+                .to_owned(),
+        ));
+    }
+    Ok(())
 }

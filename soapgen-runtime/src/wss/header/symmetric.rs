@@ -10,9 +10,11 @@ use super::super::symmetric::{
 use super::super::{
     random_bytes, Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE_NS, WSU_NS,
 };
+use super::attachments::AttachmentReference;
 use super::block::write_signed_info;
 use super::{Outgoing, Sent};
 use crate::message::SoapVersion;
+use crate::mime::OutgoingAttachment;
 use crate::xml::{Name, XmlWriter};
 
 /// The Ids of one symmetric Security block.
@@ -36,6 +38,30 @@ struct Ids {
     username: String,
 }
 
+impl Ids {
+    /// The Ids of one message, each ending with its random `s`, with `endorsements` endorsing
+    /// signatures.
+    fn new(s: &str, endorsements: usize) -> Self {
+        Ids {
+            suffix: s.to_owned(),
+            timestamp: format!("TS-{s}"),
+            token: format!("X509-{s}"),
+            key: format!("EK-{s}"),
+            signing_key: format!("DKS-{s}"),
+            encryption_key: format!("DKE-{s}"),
+            data: format!("ED-{s}"),
+            signature: format!("SIG-{s}"),
+            signature_data: format!("ESIG-{s}"),
+            endorsing_data: (1..=endorsements)
+                .map(|i| format!("ESIGE{i}-{s}"))
+                .collect(),
+            body: format!("id-{s}"),
+            username: format!("UT-{s}"),
+            username_data: format!("EUT-{s}"),
+        }
+    }
+}
+
 /// The keys a request is signed and encrypted with: the request key itself, or two keys derived
 /// from it and the DerivedKeyTokens that say how.
 struct Keys {
@@ -56,6 +82,7 @@ impl Outgoing {
         version: SoapVersion,
         env_prefix: &str,
         envelope: &mut String,
+        attachments: &mut [OutgoingAttachment],
     ) -> Result<Sent, WssError> {
         let cfg = &self.cfg;
         if cfg.signer().is_some() || cfg.encryptor().is_some() {
@@ -71,23 +98,7 @@ impl Outgoing {
             ));
         }
         let s = &self.suffix;
-        let ids = Ids {
-            suffix: s.clone(),
-            timestamp: format!("TS-{s}"),
-            token: format!("X509-{s}"),
-            key: format!("EK-{s}"),
-            signing_key: format!("DKS-{s}"),
-            encryption_key: format!("DKE-{s}"),
-            data: format!("ED-{s}"),
-            signature: format!("SIG-{s}"),
-            signature_data: format!("ESIG-{s}"),
-            endorsing_data: (1..=cfg.endorsements().len())
-                .map(|i| format!("ESIGE{i}-{s}"))
-                .collect(),
-            body: format!("id-{s}"),
-            username: format!("UT-{s}"),
-            username_data: format!("EUT-{s}"),
-        };
+        let ids = Ids::new(s, cfg.endorsements().len());
         let enc = X509Encryptor {
             recipient: b.recipient.clone(),
             block: b.block,
@@ -98,6 +109,7 @@ impl Outgoing {
             optional_headers: b.encrypted_headers.clone(),
             encrypt_signature: false,
             encrypt_username_token: false,
+            attachments: b.encrypted_attachments,
         };
         refuse_unsupported(b, cfg)?;
         let key = b.block.generate_key()?;
@@ -129,34 +141,45 @@ impl Outgoing {
                 })
                 .collect::<Result<Vec<_>, WssError>>()
         };
+        let attachment_digests = |attachments: &[OutgoingAttachment]| match b.signed_attachments {
+            Some(c) => super::attachments::references(attachments, c, b.digest),
+            None => Ok(Vec::new()),
+        };
         let sign_first = b.order == EncryptionOrder::SignThenEncrypt;
         let mut body_digest = None;
         let mut endorsing_body = Vec::new();
+        let mut attachment_refs = Vec::new();
         if sign_first || !b.encrypt_body {
             body_digest = Some(digest(envelope, &mut scratch)?);
             endorsing_body = endorsing_digests(envelope, &mut scratch)?;
+            attachment_refs = attachment_digests(attachments)?;
         }
+        let key_info = key_info(&keys, &ids);
+        // SwA attachments encrypted under the encryption key (WSS SwA Profile 1.1 §5.5).
+        let (attachment_data, attachment_ids) = match b.encrypted_attachments {
+            Some(c) => super::attachments::encrypt(
+                attachments,
+                c,
+                b.block,
+                &keys.encryption,
+                Some(&key_info),
+                |i| format!("EDA{i}-{s}"),
+            )?,
+            None => Default::default(),
+        };
         if b.encrypt_body {
-            let (start, end) = body_content.ok_or_else(|| {
-                WssError::Encode("the Body to encrypt was not written".to_owned())
-            })?;
-            let plaintext = envelope.get(start..end).ok_or_else(|| {
-                WssError::Encode("the Body to encrypt is out of range".to_owned())
-            })?;
+            let (start, end, plaintext) = super::body_to_encrypt(body_content, envelope)?;
             let data = encrypted_under(&enc, &keys, &ids, plaintext, &ids.data, false)?;
-            let tail = envelope.get(end..).unwrap_or_default().to_owned();
-            envelope.truncate(start);
-            envelope.push_str(&data);
-            envelope.push_str(&tail);
+            super::replace_range(envelope, start..end, &data);
             if !sign_first {
                 body_digest = Some(digest(envelope, &mut scratch)?);
                 endorsing_body = endorsing_digests(envelope, &mut scratch)?;
+                attachment_refs = attachment_digests(attachments)?;
             }
         }
         let body_digest = body_digest.unwrap_or_default();
         // The header blocks and elements to encrypt: the Body's digest is taken already.
-        let mut encrypted_parts = Vec::new();
-        let key_info = key_info(&keys, &ids);
+        let mut encrypted_parts = attachment_ids;
         if !b.encrypted_headers.is_empty() {
             encrypted_parts =
                 self.encrypt_headers(&enc, &keys.encryption, Some(&key_info), envelope)?;
@@ -178,8 +201,13 @@ impl Outgoing {
             (&keys, &wrapped),
             version,
             env_prefix,
-            (header_digests, body_digest, endorsing_body),
-            &encrypted_parts,
+            Digests {
+                headers: header_digests,
+                body: body_digest,
+                endorsing_body,
+                attachments: attachment_refs,
+            },
+            (&encrypted_parts, &attachment_data),
             scratch,
         )?;
         envelope.insert_str(self.header_at, &security);
@@ -247,6 +275,16 @@ fn derive(b: &SymmetricBinding, key: &[u8]) -> Result<Keys, WssError> {
     })
 }
 
+/// The DigestValues the HMAC signature and the endorsing ones take from outside the Security
+/// block: the header blocks' and elements' ((wsu:Id, DigestValue) pairs), the Body's (the message
+/// signature's, each endorsing signature's if it covers it), and the SwA attachments' References.
+struct Digests {
+    headers: Vec<(String, String)>,
+    body: String,
+    endorsing_body: Vec<Option<String>>,
+    attachments: Vec<AttachmentReference>,
+}
+
 /// The `wsse:Security` block of a symmetric request: Timestamp, the service's
 /// BinarySecurityToken (DirectReference), EncryptedKey, DerivedKeyTokens, then the Signature (of
 /// the Timestamp, the protected tokens, the signed header blocks and the Body: `digests` holds the
@@ -262,12 +300,8 @@ fn security_block(
     (keys, wrapped): (&Keys, &[u8]),
     version: SoapVersion,
     env_prefix: &str,
-    (header_digests, body_digest, endorsing_body): (
-        Vec<(String, String)>,
-        String,
-        Vec<Option<String>>,
-    ),
-    encrypted_parts: &[String],
+    digests: Digests,
+    (encrypted_parts, attachment_data): (&[String], &str),
     mut scratch: Vec<u8>,
 ) -> Result<(String, Vec<Vec<u8>>), WssError> {
     let now = UtcTime::now();
@@ -344,20 +378,28 @@ fn security_block(
             keys.encryption.len(),
         )?;
     }
+    // The encrypted attachments' EncryptedData (their Ids are among `data_ids`).
+    w.raw(attachment_data)?;
     let standalone = !data_ids.is_empty() && !listed_inside;
     if standalone && sign_first {
         write_reference_list(&mut w, &data_ids)?;
     }
-    references.extend(header_digests);
+    references.extend(digests.headers);
     if b.sign_body || references.is_empty() {
-        references.push((ids.body.clone(), body_digest));
+        references.push((ids.body.clone(), digests.body));
     }
     // The Signature: HMAC-SHA1 under the signing key (XML-DSig §6.3.1).
     let signature_at = offset(&mut w)?;
     w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;
     w.attribute(Name::unqualified("Id"), &ids.signature)?;
     let signed_info_at = offset(&mut w)?;
-    write_signed_info(&mut w, HMAC_SHA1, b.digest, &references)?;
+    write_signed_info(
+        &mut w,
+        HMAC_SHA1,
+        b.digest,
+        &references,
+        &digests.attachments,
+    )?;
     scratch.clear();
     super::super::exclusive_c14n(w.as_str(), signed_info_at, &[], &mut scratch)?;
     let value = hmac_sha1(&keys.signing, &scratch);
@@ -379,7 +421,7 @@ fn security_block(
         cfg,
         &ids.suffix,
         signature_at,
-        &endorsing_body,
+        &digests.endorsing_body,
         &mut scratch,
     )?;
     if standalone && !sign_first {
