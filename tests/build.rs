@@ -248,6 +248,7 @@ fn cxf_policy() {
     println!("cargo:rerun-if-changed={resources}");
     let x509 = format!("{resources}/org/apache/cxf/systest/ws/x509/DoubleItX509.wsdl");
     let ut = format!("{resources}/org/apache/cxf/systest/ws/ut/DoubleItUt.wsdl");
+    let swa = format!("{resources}/org/apache/cxf/systest/ws/swa/DoubleItSwa.wsdl");
     for (wsdl, name, ports) in [
         (
             &x509,
@@ -268,6 +269,14 @@ fn cxf_policy() {
             &ut,
             "cxf_ut",
             &["DoubleItPlaintextPort", "DoubleItHashedPort"][..],
+        ),
+        (
+            &swa,
+            "cxf_swa",
+            &[
+                "DoubleItSWASignatureCompletePolicyPort",
+                "DoubleItSWAEncryptionPolicyPort",
+            ][..],
         ),
     ] {
         let b = soapgen_build::Builder::new()

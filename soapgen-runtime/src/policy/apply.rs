@@ -405,6 +405,12 @@ fn inbound(
     creds: &Credentials,
     mut cfg: WssConfig,
 ) -> Result<WssConfig, WssError> {
+    // The envelope's parts to sign: a response without attachments signs none of those.
+    let signs_envelope = resp.signed.body || !resp.signed.headers.is_empty();
+    cfg = cfg.require_protected_attachments(
+        resp.signed.attachments.is_some(),
+        resp.encrypted.attachments.is_some(),
+    );
     let a = match resp.binding {
         Some(Binding::Asymmetric(a)) => a,
         // The response is signed and encrypted under the request's key, as its policy says.
@@ -416,8 +422,8 @@ fn inbound(
                     b.suite.encryption,
                     b.suite.key_transport,
                 ))
-                .require_signature(!resp.signed.is_empty())
-                .require_encrypted_signature(b.encrypt_signature && !resp.signed.is_empty())
+                .require_signature(signs_envelope)
+                .require_encrypted_signature(b.encrypt_signature && signs_envelope)
                 .require_encryption(resp.encrypted.body)
                 .signature_confirmation(resp.signature_confirmation);
             for (ns, name) in resp.signed.headers {
@@ -428,9 +434,15 @@ fn inbound(
             }
             return Ok(cfg);
         }
-        _ => return Ok(cfg.require_signature(false).require_encryption(false)),
+        // TLS protects the whole response, attachments too.
+        _ => {
+            return Ok(cfg
+                .require_signature(false)
+                .require_encryption(false)
+                .require_protected_attachments(false, false))
+        }
     };
-    let signed = a.recipient_signature.is_some() && !resp.signed.is_empty();
+    let signed = a.recipient_signature.is_some() && signs_envelope;
     cfg = cfg
         .require_signature(signed)
         .algorithms(AlgorithmPolicy::only(

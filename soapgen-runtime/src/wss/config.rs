@@ -69,6 +69,8 @@ struct ConfigInner {
     signed_elements_if_present: Vec<super::ElementPath>,
     encrypted_elements_if_present: Vec<super::ElementPath>,
     encrypted_headers_if_present: Vec<(String, String)>,
+    /// Attachments of a response must be signed, encrypted (`sp:Attachments`).
+    protected_attachments: (bool, bool),
     algorithms: AlgorithmPolicy,
     max_references: Option<usize>,
     min_rsa_bits: Option<usize>,
@@ -318,6 +320,23 @@ impl WssConfig {
                 .push((namespace.to_owned(), name.to_owned()));
             c.require_signature = Some(true);
         })
+    }
+
+    /// Requires every SwA attachment of a response to be signed (`signed`) and to have come
+    /// encrypted (`encrypted`), as WS-SecurityPolicy's `sp:SignedParts/sp:Attachments` and
+    /// `sp:EncryptedParts/sp:Attachments` ask (WSS SwA Profile 1.1): a response without
+    /// attachments passes. soapgen does not verify or decrypt a response's attachments yet: a
+    /// response that carries any under such a requirement is refused
+    /// ([`WssError::NotSigned`] / [`WssError::NotEncrypted`] naming the attachment), never read
+    /// with them unchecked.
+    pub fn require_protected_attachments(self, signed: bool, encrypted: bool) -> Self {
+        self.edit(|c| c.protected_attachments = (signed, encrypted))
+    }
+
+    /// Whether a response's SwA attachments must be signed, and encrypted
+    /// ([`require_protected_attachments`](Self::require_protected_attachments)).
+    pub fn protected_attachments(&self) -> (bool, bool) {
+        self.inner.protected_attachments
     }
 
     /// Requires the header block `{namespace}name` of a response, when it has one, to come

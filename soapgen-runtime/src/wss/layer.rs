@@ -113,6 +113,10 @@ impl LayerCall for Secured {
     /// Signatures verified and the Body decrypted, before anything is read from the response (the
     /// decrypted envelope is what is read); a response that fails the policy is refused.
     fn inbound(&mut self, response: &Incoming<'_>) -> Verdict {
+        if let Some(e) = unverifiable_attachments(self.out.config(), response) {
+            self.failure = Some(e.clone());
+            return Verdict::Refuse(Error::Security(Box::new(e)));
+        }
         let doc = match crate::xml::to_utf8(response.body, response.http_charset) {
             Ok(d) => d,
             Err(e) => return Verdict::Refuse(e.into()),
@@ -166,5 +170,28 @@ impl LayerCall for Secured {
                 Ok(())
             }
         }
+    }
+}
+
+/// A response's SwA attachments that its configuration requires signed or encrypted
+/// ([`WssConfig::require_protected_attachments`]): soapgen does not verify or decrypt them yet, so
+/// the first such attachment refuses the response.
+fn unverifiable_attachments(cfg: &WssConfig, response: &Incoming<'_>) -> Option<WssError> {
+    let (signed, encrypted) = cfg.protected_attachments();
+    let part = response.attachments?.iter().next()?;
+    let name = format!(
+        "attachment <{}>",
+        part.content_id.as_deref().unwrap_or("without a Content-ID")
+    );
+    let why = " (soapgen does not verify the attachments of a response yet)";
+    if signed {
+        Some(WssError::NotSigned {
+            part: name,
+            detail: why.to_owned(),
+        })
+    } else if encrypted {
+        Some(WssError::NotEncrypted(format!("{name}{why}")))
+    } else {
+        None
     }
 }

@@ -29,6 +29,9 @@ mod x509 {
 mod ut {
     soapgen_runtime::include_client!("cxf_ut");
 }
+mod swa {
+    soapgen_runtime::include_client!("cxf_swa");
+}
 
 use ut::DoubleItServiceClient as UtClient;
 use x509::DoubleItPortTypeClient as X509Client;
@@ -705,4 +708,69 @@ async fn elements_named_by_xpath_are_held_to_the_policy_in_responses() {
     let (assertion, cause) = not_met(e);
     assert_eq!(assertion, "sp:EncryptedElements", "{cause}");
     assert!(cause.to_string().contains("//x:Session"), "{cause}");
+}
+
+/// A man in the middle that turns each response into SOAP with Attachments: the envelope as the
+/// root part of a multipart/related body, and an attachment of its own after it.
+#[derive(Debug)]
+struct AddAttachment(ReqwestTransport);
+
+impl Transport for AddAttachment {
+    fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
+        Box::pin(async move {
+            let mut resp = self.0.send(request).await?;
+            let mut body = b"--b1\r\nContent-Type: text/xml; charset=UTF-8\r\n\
+                Content-ID: <root@peer>\r\n\r\n"
+                .to_vec();
+            body.extend_from_slice(&resp.body);
+            body.extend_from_slice(
+                b"\r\n--b1\r\nContent-Type: image/jpeg\r\nContent-ID: <added@peer>\r\n\r\n\
+                  not signed, not encrypted\r\n--b1--\r\n",
+            );
+            resp.headers.retain(|(k, _)| k != "content-type");
+            resp.headers.push((
+                "content-type".to_owned(),
+                "multipart/related; type=\"text/xml\"; boundary=b1; start=\"<root@peer>\""
+                    .to_owned(),
+            ));
+            resp.body = body.into();
+            Ok(resp)
+        })
+    }
+}
+
+#[tokio::test]
+async fn attachments_of_responses_are_held_to_the_policy() {
+    // The SwA ports' policies sign (encrypt) the attachments of the responses too: CXF's have
+    // none, and pass; one that carries an attachment is refused, soapgen not verifying a
+    // response's attachments yet.
+    for (port, assertion) in [
+        ("DoubleItSWASignatureCompletePolicyPort", "sp:SignedParts"),
+        ("DoubleItSWAEncryptionPolicyPort", "sp:EncryptedParts"),
+    ] {
+        let policy = policy_of(swa::DoubleItServiceClient::port_policy(port), port);
+        let call = |transport: Option<Arc<dyn Transport>>| async move {
+            let mut b = Client::builder(cxf().url(&format!("/DoubleItSwa/{port}")))
+                .security_policy(policy, x509_credentials());
+            if let Some(t) = transport {
+                b = b.transport(t);
+            }
+            let photo = soapgen_runtime::mime::Attachment::new("image/jpeg", b"3 a photo".to_vec());
+            swa::DoubleItServiceClient::from_client(b.build().expect("client"))
+                .double_it3(3, photo)
+                .await
+        };
+        assert_eq!(
+            call(None).await.unwrap_or_else(|e| panic!("{port}: {e}")),
+            6
+        );
+        let added = Arc::new(AddAttachment(ReqwestTransport::builder().build().unwrap()));
+        let e = call(Some(added)).await.unwrap_err();
+        let (found, cause) = not_met(e.into());
+        assert_eq!(found, assertion, "{port}: {cause}");
+        assert!(
+            cause.to_string().contains("attachment <added@peer>"),
+            "{cause}"
+        );
+    }
 }
