@@ -105,7 +105,9 @@ pub mod __private;
 
 #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
 pub use client::Retry;
-pub use client::{Call, Client, ClientBuilder, WithResponse, DEFAULT_MAX_RESPONSE_BYTES};
+pub use client::{
+    Call, Client, ClientBuilder, Failover, FailoverOrder, WithResponse, DEFAULT_MAX_RESPONSE_BYTES,
+};
 pub use error::{DecodeError, EncodeError, Error, TransportError, ValueError};
 pub use fault::{Fault, FaultError};
 pub use message::{Operation, SoapVersion};

@@ -50,6 +50,7 @@ impl Default for Settings {
             deadline: None,
             #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
             retry: None,
+            failover: None,
         }
     }
 }
@@ -60,6 +61,7 @@ impl Default for Settings {
 pub struct ClientBuilder {
     endpoint: String,
     transport: Option<Arc<dyn Transport>>,
+    failover: Option<super::Failover>,
     settings: Settings,
     layers: Layers,
     #[cfg(feature = "reqwest")]
@@ -271,6 +273,16 @@ impl ClientBuilder {
         self
     }
 
+    /// Sends each call to the addresses of `set` as it says ([`Failover`](super::Failover):
+    /// ordered or round-robin, the next one after a connection that could not be made, skipping
+    /// for a while the ones that failed) instead of the builder's endpoint alone; the client's
+    /// [`endpoint`](super::Client::endpoint) is then the set's first address. An empty set fails
+    /// [`build`](Self::build) ([`TransportErrorKind::Request`](crate::error::TransportErrorKind)).
+    pub fn failover(mut self, set: super::Failover) -> Self {
+        self.failover = Some(set);
+        self
+    }
+
     /// Connect timeout of the default transport (default 10 s): a TCP and TLS connection not
     /// made in time fails the call with kind [`Timeout`](crate::error::TransportErrorKind::Timeout)
     /// or [`Connect`](crate::error::TransportErrorKind::Connect). With a custom
@@ -472,9 +484,22 @@ impl ClientBuilder {
         };
         let mut settings = self.settings;
         settings.layers = self.layers.list();
+        let mut endpoint = self.endpoint;
+        if let Some(set) = self.failover {
+            let Some(first) = set.urls.first() else {
+                return Err(Error::Transport(crate::error::TransportError::new(
+                    crate::error::TransportErrorKind::Request,
+                    endpoint,
+                    "a failover set without an address (ClientBuilder::failover)".to_owned(),
+                    None,
+                )));
+            };
+            endpoint = first.clone();
+            settings.failover = Some(Arc::new(super::failover::Endpoints::new(set)));
+        }
         Ok(Client {
             inner: Arc::new(Inner {
-                endpoint: self.endpoint,
+                endpoint,
                 transport,
                 settings,
             }),
@@ -504,6 +529,7 @@ impl ClientBuilder {
         ClientBuilder {
             endpoint,
             transport: None,
+            failover: None,
             settings: Settings::default(),
             layers: Layers::default(),
             #[cfg(feature = "reqwest")]

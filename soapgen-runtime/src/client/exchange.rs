@@ -31,8 +31,18 @@ impl Client {
         op: &Operation,
         request: &Request,
     ) -> Result<(RequestMessage, Vec<Box<dyn LayerCall>>), EncodeError> {
+        self.envelope_to(op, request, &self.inner.endpoint)
+    }
+
+    /// [`envelope`](Self::envelope) of a request that goes to `endpoint`.
+    fn envelope_to(
+        &self,
+        op: &Operation,
+        request: &Request,
+        endpoint: &str,
+    ) -> Result<(RequestMessage, Vec<Box<dyn LayerCall>>), EncodeError> {
         let settings = &self.inner.settings;
-        let call = Outbound::new(op, &self.inner.endpoint);
+        let call = Outbound::new(op, endpoint);
         let mut layers = Vec::new();
         for l in &settings.layers {
             if let Some(c) = l.start(&call)? {
@@ -48,19 +58,45 @@ impl Client {
     }
 
     /// Sends `request` for `op` and reads the whole HTTP response: the one non-generic exchange
-    /// of every call, run anew for each attempt the client's `Retry` allows.
+    /// of every call, run anew for each attempt the client's `Retry` allows; with a
+    /// [`Failover`](super::Failover) set, at the next address after a connection that could not
+    /// be made, and at the next one for each further attempt.
     pub(crate) async fn exchange(
         &self,
         op: &Operation,
         request: &Request,
     ) -> Result<Exchanged, Error> {
         let first = Instant::now();
+        let failover = self.inner.settings.failover.as_deref();
+        let plan = failover.map(|f| f.plan(first)).unwrap_or_default();
+        let mut at = 0;
         let mut attempt = 1;
         loop {
-            let (message, layers) = self.envelope(op, request)?;
-            let outcome = self.post(op, message).await;
+            let endpoint = match failover {
+                Some(f) => f.url(plan[at]),
+                None => &self.inner.endpoint,
+            };
+            let (message, layers) = self.envelope_to(op, request, endpoint)?;
+            let outcome = self.post(op, message, endpoint).await;
+            if let Some(f) = failover {
+                let unreached = matches!(&outcome, Err(Error::Transport(t))
+                    if t.kind == crate::error::TransportErrorKind::Connect);
+                if unreached {
+                    f.failed(plan[at], Instant::now());
+                    if at + 1 < plan.len() {
+                        // It never reached a server: the next address, at once.
+                        tracing::debug!(operation = op.name, endpoint, "failing over");
+                        at += 1;
+                        continue;
+                    }
+                }
+            }
             match self.retry_wait(attempt, first, &outcome) {
                 Some(wait) => {
+                    if let Some(f) = failover {
+                        f.failed(plan[at], Instant::now());
+                        at = (at + 1) % plan.len();
+                    }
                     tracing::debug!(
                         operation = op.name,
                         attempt,
@@ -72,10 +108,13 @@ impl Client {
                     attempt += 1;
                 }
                 None => {
+                    if let (Some(f), Ok(_)) = (failover, &outcome) {
+                        f.answered(plan[at]);
+                    }
                     return Ok(Exchanged {
                         response: outcome?,
                         layers,
-                    })
+                    });
                 }
             }
         }
@@ -112,7 +151,12 @@ impl Client {
 
     /// POSTs `message` for `op` (SOAP 1.1 §6.1, SOAP 1.2 Part 2 §7.1), packaged as
     /// `multipart/related` when it has attachments, and reads the whole response.
-    async fn post(&self, op: &Operation, message: RequestMessage) -> Result<HttpResponse, Error> {
+    async fn post(
+        &self,
+        op: &Operation,
+        message: RequestMessage,
+        endpoint: &str,
+    ) -> Result<HttpResponse, Error> {
         let inner = &*self.inner;
         let (mut content_type, soap_action) = op.version.http_headers(op.action);
         let mut headers = Vec::with_capacity(3 + inner.settings.headers.len());
@@ -125,7 +169,7 @@ impl Client {
         let span = tracing::debug_span!(
             "soap_call",
             operation = op.name,
-            endpoint = %inner.endpoint,
+            endpoint = %endpoint,
             version = %op.version,
             status = tracing::field::Empty,
         );
@@ -144,7 +188,7 @@ impl Client {
         headers[0].1 = content_type;
         let started = Instant::now();
         let request = HttpRequest {
-            url: inner.endpoint.clone(),
+            url: endpoint.to_owned(),
             headers,
             body,
             max_response_bytes: inner.settings.max_response_bytes,
@@ -155,7 +199,7 @@ impl Client {
             Some(d) => tokio::time::timeout(d, send).await.map_err(|_| {
                 crate::error::TransportError::new(
                     crate::error::TransportErrorKind::Timeout,
-                    inner.endpoint.clone(),
+                    endpoint.to_owned(),
                     format!("no complete response within {d:?} (ClientBuilder::timeout)"),
                     None,
                 )

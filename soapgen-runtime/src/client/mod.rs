@@ -16,6 +16,7 @@
 mod builder;
 mod call;
 mod exchange;
+mod failover;
 mod response;
 #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
 mod retry;
@@ -25,6 +26,7 @@ use std::sync::Arc;
 
 pub use builder::ClientBuilder;
 pub use call::{send, Call, WithResponse};
+pub use failover::{Failover, FailoverOrder};
 #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
 pub use retry::Retry;
 pub use shape::{result, Decoder, ResponseContext, ResponseShape};
@@ -73,6 +75,9 @@ struct Settings {
     /// When a call is tried again (see `ClientBuilder::retry`); never when `None`.
     #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
     retry: Option<retry::Retry>,
+    /// The addresses each call tries (see `ClientBuilder::failover`); the endpoint alone when
+    /// `None`.
+    failover: Option<Arc<failover::Endpoints>>,
 }
 
 /// A SOAP client for one endpoint: cheap to clone (an `Arc`), safe to share across tasks; clones share
@@ -112,9 +117,14 @@ impl Client {
         Self::builder(endpoint).build()
     }
 
-    /// The same client (transport, settings) for another endpoint. O(1) apart from copying settings.
+    /// The same client (transport, settings) for another endpoint, that one alone (a
+    /// [`Failover`] set is not kept). O(1) apart from copying settings.
     pub fn with_endpoint(&self, endpoint: impl Into<String>) -> Client {
-        self.with_settings(endpoint.into(), self.inner.settings.soap_headers.clone())
+        let mut c = self.with_settings(endpoint.into(), self.inner.settings.soap_headers.clone());
+        if let Some(inner) = Arc::get_mut(&mut c.inner) {
+            inner.settings.failover = None;
+        }
+        c
     }
 
     /// The same client (transport, settings) with `blocks` added to every request after its own

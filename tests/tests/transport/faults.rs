@@ -15,14 +15,16 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
 #[soap_client(namespace = "urn:soapgen:faults", soap = "1.1")]
-pub trait Faulty {
+pub(crate) trait Faulty {
     #[soap(action = "urn:soapgen:faults#echo", result = "text")]
     async fn echo(&self, text: String) -> Result<String, Error>;
 }
 
 /// What the server does once it has read a request.
 #[derive(Debug, Clone, Copy)]
-enum Misbehaviour {
+pub(crate) enum Misbehaviour {
+    /// Answers the echo: a server that works.
+    Answer,
     /// Never answers.
     Stall,
     /// Answers the status line and headers, promises a body, sends part of it, then stalls.
@@ -56,16 +58,16 @@ fn echo_for(request: &str) -> String {
 }
 
 /// A server on 127.0.0.1 that behaves as `how`; its URL, and how many requests it has read.
-async fn server(how: Misbehaviour) -> (String, Arc<AtomicUsize>) {
+pub(crate) async fn server(how: Misbehaviour) -> (String, Arc<AtomicUsize>) {
     let (url, requests, _) = recording_server(how).await;
     (url, requests)
 }
 
 /// Each request's text, as the server read it.
-type Bodies = Arc<std::sync::Mutex<Vec<String>>>;
+pub(crate) type Bodies = Arc<std::sync::Mutex<Vec<String>>>;
 
 /// [`server`], also keeping each request it read.
-async fn recording_server(how: Misbehaviour) -> (String, Arc<AtomicUsize>, Bodies) {
+pub(crate) async fn recording_server(how: Misbehaviour) -> (String, Arc<AtomicUsize>, Bodies) {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let url = format!("http://{}/faults", listener.local_addr().expect("address"));
     let requests = Arc::new(AtomicUsize::new(0));
@@ -143,7 +145,7 @@ async fn recording_server(how: Misbehaviour) -> (String, Arc<AtomicUsize>, Bodie
                             )
                             .await;
                     }
-                    Misbehaviour::UnavailableOnce => {
+                    Misbehaviour::UnavailableOnce | Misbehaviour::Answer => {
                         let body = echo_for(&String::from_utf8_lossy(&read));
                         let head = format!(
                             "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: {}\r\n\r\n",
@@ -160,7 +162,7 @@ async fn recording_server(how: Misbehaviour) -> (String, Arc<AtomicUsize>, Bodie
 }
 
 /// The transport error of `result`, failing the test otherwise.
-fn transport_kind<T: std::fmt::Debug>(result: Result<T, Error>) -> TransportErrorKind {
+pub(crate) fn transport_kind<T: std::fmt::Debug>(result: Result<T, Error>) -> TransportErrorKind {
     match result {
         Err(Error::Transport(t)) => t.kind,
         other => panic!("expected a transport error, got {other:?}"),

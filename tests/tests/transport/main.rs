@@ -7,10 +7,12 @@
 //! - [`layer`]: a message layer of the test's own, registered with one line;
 //! - [`faults`]: a server that stalls, truncates, closes or refuses: timeouts on every
 //!   transport, typed errors, one request each, retries only when asked;
-//! - [`proxy`]: calls through an HTTP proxy with Basic authentication, `CONNECT` for https.
+//! - [`proxy`]: calls through an HTTP proxy with Basic authentication, `CONNECT` for https;
+//! - [`failover`]: several addresses of one service, ordered or round-robin.
 
 mod addressing;
 mod addressing_wsdl;
+mod failover;
 mod faults;
 mod http_auth;
 mod layer;
