@@ -426,7 +426,8 @@ fn map_error(e: reqwest::Error, url: &str) -> TransportError {
             " (no connection within the connect timeout: ClientBuilder::connect_timeout)"
         } else {
             " (no bytes within the read timeout, ClientBuilder::read_timeout, or no complete \
-             response within the transport's own timeout, ReqwestTransportBuilder::timeout)"
+             response within the whole request's timeout, ClientBuilder::timeout, or \
+             ReqwestTransportBuilder::timeout on a transport built by hand)"
         });
     }
     // A TLS handshake the server ended because of the client's certificate (TLS 1.3 sends the

@@ -37,6 +37,15 @@ pub(crate) enum Misbehaviour {
     Unavailable,
     /// `503` with `Retry-After: 1` to the first request, the echo to the others.
     UnavailableOnce,
+    /// Answers a 400-byte body one byte every 50 ms: never idle, never done in time.
+    Drip,
+    /// A chunked body cut off inside its first chunk, the connection closed.
+    TruncatedChunked,
+    /// A 100,000-byte body.
+    Huge,
+    /// Answers the echo on a kept-alive connection, then closes it 50 ms later: the next call
+    /// finds its pooled connection gone.
+    AnswerThenClose,
 }
 
 /// The echo the server answers to `request`: related to its WS-Addressing MessageID, if it has
@@ -144,6 +153,37 @@ pub(crate) async fn recording_server(how: Misbehaviour) -> (String, Arc<AtomicUs
                                 b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Type: text/plain\r\nContent-Length: 11\r\nConnection: close\r\n\r\nunavailable",
                             )
                             .await;
+                    }
+                    Misbehaviour::Drip => {
+                        let _ = socket
+                            .write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: 400\r\n\r\n")
+                            .await;
+                        for _ in 0..400 {
+                            if socket.write_all(b" ").await.is_err() {
+                                return;
+                            }
+                            tokio::time::sleep(Duration::from_millis(50)).await;
+                        }
+                    }
+                    Misbehaviour::TruncatedChunked => {
+                        let _ = socket
+                            .write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nTransfer-Encoding: chunked\r\n\r\n100\r\n<soap:Env")
+                            .await;
+                    }
+                    Misbehaviour::Huge => {
+                        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: 100000\r\n\r\n";
+                        let _ = socket.write_all(head.as_bytes()).await;
+                        let _ = socket.write_all(&vec![b' '; 100_000]).await;
+                    }
+                    Misbehaviour::AnswerThenClose => {
+                        let body = echo_for(&String::from_utf8_lossy(&read));
+                        let head = format!(
+                            "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: {}\r\n\r\n",
+                            body.len()
+                        );
+                        let _ = socket.write_all(head.as_bytes()).await;
+                        let _ = socket.write_all(body.as_bytes()).await;
+                        tokio::time::sleep(Duration::from_millis(50)).await;
                     }
                     Misbehaviour::UnavailableOnce | Misbehaviour::Answer => {
                         let body = echo_for(&String::from_utf8_lossy(&read));

@@ -8,7 +8,9 @@
 //! - [`faults`]: a server that stalls, truncates, closes or refuses: timeouts on every
 //!   transport, typed errors, one request each, retries only when asked;
 //! - [`proxy`]: calls through an HTTP proxy with Basic authentication, `CONNECT` for https;
-//! - [`failover`]: several addresses of one service, ordered or round-robin.
+//! - [`failover`]: several addresses of one service, ordered or round-robin;
+//! - [`wire_faults`]: slow drip, cut-off chunked bodies, bodies over the limit, pooled
+//!   connections closed by the server, resets, a TLS handshake with a plain HTTP server.
 
 mod addressing;
 mod addressing_wsdl;
@@ -17,3 +19,4 @@ mod faults;
 mod http_auth;
 mod layer;
 mod proxy;
+mod wire_faults;

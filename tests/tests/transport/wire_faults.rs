@@ -1,0 +1,162 @@
+//! More of what a misbehaving server does to a call, on the servers of [`super::faults`] and
+//! sockets of the test's own: a body dripping in too slowly, a chunked body cut off, a body over
+//! the limit, a pooled connection closed between calls, a connection reset before the request
+//! was read, a TLS handshake with a server that does not speak TLS. Each ends as documented,
+//! within its timeout and a margin, after exactly the requests the server counts.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use soapgen_runtime::error::TransportErrorKind;
+use soapgen_runtime::Client;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+use super::faults::{server, transport_kind, FaultyClient, Misbehaviour};
+
+const MARGIN: Duration = Duration::from_secs(5);
+
+async fn echo(client: Client) -> Result<String, soapgen_runtime::Error> {
+    FaultyClient::from_client(client).echo("x".into()).await
+}
+
+#[tokio::test]
+async fn a_body_that_drips_in_is_ended_by_the_call_timeout_not_the_idle_one() {
+    let (url, requests) = server(Misbehaviour::Drip).await;
+    let timeout = Duration::from_millis(800);
+    let client = Client::builder(&url)
+        .read_timeout(Duration::from_millis(500))
+        .timeout(timeout)
+        .build()
+        .expect("client");
+    let started = Instant::now();
+    let result = echo(client).await;
+    let message = result
+        .as_ref()
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert_eq!(transport_kind(result), TransportErrorKind::Timeout);
+    assert!(message.contains("ClientBuilder::timeout"), "{message}");
+    assert!(started.elapsed() < timeout + MARGIN);
+    assert_eq!(requests.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_chunked_body_cut_off_is_a_transport_error_at_once() {
+    let (url, requests) = server(Misbehaviour::TruncatedChunked).await;
+    let client = Client::builder(&url)
+        .timeout(Duration::from_secs(30))
+        .build()
+        .expect("client");
+    let started = Instant::now();
+    let kind = transport_kind(echo(client).await);
+    assert_eq!(kind, TransportErrorKind::Other);
+    assert!(started.elapsed() < MARGIN);
+    assert_eq!(requests.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_body_over_the_limit_is_too_large() {
+    let (url, requests) = server(Misbehaviour::Huge).await;
+    let client = Client::builder(&url)
+        .max_response_bytes(10_000)
+        .build()
+        .expect("client");
+    let result = echo(client).await;
+    let message = result
+        .as_ref()
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert_eq!(transport_kind(result), TransportErrorKind::TooLarge);
+    assert!(message.contains("10000"), "{message}");
+    assert_eq!(requests.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_pooled_connection_the_server_closed_is_not_an_error() {
+    let (url, requests) = server(Misbehaviour::AnswerThenClose).await;
+    let client = Client::builder(&url).build().expect("client");
+    assert_eq!(echo(client.clone()).await.expect("the first call"), "back");
+    // The server has closed the kept-alive connection since.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(echo(client).await.expect("the second call"), "back");
+    assert_eq!(requests.load(Ordering::SeqCst), 2);
+}
+
+/// A server that accepts each connection and `then` does what it says with the socket; how many
+/// connections it accepted.
+async fn raw_server(
+    then: fn(
+        tokio::net::TcpStream,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let address = listener.local_addr().expect("address");
+    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = accepted.clone();
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(then(socket));
+        }
+    });
+    (address.to_string(), accepted)
+}
+
+#[tokio::test]
+async fn a_connection_reset_before_the_request_was_read_fails_once() {
+    // Reset (SO_LINGER 0) as soon as it is accepted.
+    let (address, accepted) = raw_server(|socket| {
+        Box::pin(async move {
+            let _ = socket.set_linger(Some(Duration::ZERO));
+            drop(socket);
+        })
+    })
+    .await;
+    let client = Client::builder(format!("http://{address}/reset"))
+        .timeout(Duration::from_secs(30))
+        .build()
+        .expect("client");
+    let started = Instant::now();
+    let kind = transport_kind(echo(client).await);
+    assert_ne!(kind, TransportErrorKind::Timeout);
+    assert!(started.elapsed() < MARGIN);
+    assert_eq!(accepted.load(Ordering::SeqCst), 1, "not tried again");
+}
+
+#[tokio::test]
+async fn a_tls_handshake_with_a_plain_http_server_fails_at_once() {
+    // It answers the ClientHello with an HTTP error, as a plain HTTP server would.
+    let (address, accepted) = raw_server(|mut socket| {
+        Box::pin(async move {
+            let mut buf = [0u8; 512];
+            let _ = socket.read(&mut buf).await;
+            let _ = socket
+                .write_all(
+                    b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                )
+                .await;
+        })
+    })
+    .await;
+    let client = Client::builder(format!("https://{address}/tls"))
+        .timeout(Duration::from_secs(30))
+        .build()
+        .expect("client");
+    let started = Instant::now();
+    let result = echo(client).await;
+    let message = result
+        .as_ref()
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    let kind = transport_kind(result);
+    assert!(
+        matches!(kind, TransportErrorKind::Tls | TransportErrorKind::Connect),
+        "{kind:?}: {message}"
+    );
+    assert!(started.elapsed() < MARGIN);
+    assert_eq!(accepted.load(Ordering::SeqCst), 1, "not tried again");
+}
