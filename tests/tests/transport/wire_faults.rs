@@ -110,7 +110,7 @@ async fn a_connection_reset_before_the_request_was_read_fails_once() {
     // Reset (SO_LINGER 0) as soon as it is accepted.
     let (address, accepted) = raw_server(|socket| {
         Box::pin(async move {
-            let _ = socket.set_linger(Some(Duration::ZERO));
+            let _ = socket.set_zero_linger();
             drop(socket);
         })
     })
