@@ -275,11 +275,20 @@ impl Emitter<'_> {
                         let symmetric =
                             matches!(p.binding, Some(SecurityBinding::Symmetric { .. }));
                         let (signed, encrypted) = match s.role {
-                            SupportingRole::Signed => (true, false),
-                            SupportingRole::SignedEncrypted => (true, true),
-                            SupportingRole::Encrypted => (false, true),
+                            SupportingRole::Signed | SupportingRole::SignedEndorsing => {
+                                (true, false)
+                            }
+                            SupportingRole::SignedEncrypted
+                            | SupportingRole::SignedEndorsingEncrypted => (true, true),
+                            SupportingRole::Encrypted | SupportingRole::EndorsingEncrypted => {
+                                (false, true)
+                            }
                             _ => (false, false),
                         };
+                        // An endorsing token signs with the key its password derives.
+                        if s.role.endorses() {
+                            u.extend(quote!(.endorses()));
+                        }
                         if (asymmetric || symmetric) && signed {
                             u.extend(quote!(.signed()));
                         }

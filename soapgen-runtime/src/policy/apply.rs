@@ -16,8 +16,8 @@ use crate::message::{
     InboundBlock, Incoming, LayerCall, MessageLayer, Outbound, RequestMessage, SoapVersion, Verdict,
 };
 use crate::wss::{
-    self, AlgorithmPolicy, EncryptionOrder, Endorsement, KeyReference, Layout, UsernameToken,
-    WssConfig, WssError, X509Encryptor, X509Signer,
+    self, AlgorithmPolicy, DigestAlgorithm, EncryptionOrder, Endorsement, KeyReference, Layout,
+    UsernameToken, WssConfig, WssError, X509Encryptor, X509Signer,
 };
 use crate::xml::XmlWriter;
 
@@ -150,14 +150,28 @@ fn configure(
             missing(
                 port,
                 "sp:UsernameToken",
-                if u.no_password {
+                if u.endorses {
+                    "a username and password (Credentials::username; the password derives the \
+                     key that signs, it is not sent)"
+                } else if u.no_password {
                     "a username (Credentials::username; the password is not sent)"
                 } else {
                     "a username and password (Credentials::username)"
                 },
             )
         })?;
-        cfg = cfg.username_token(if u.no_password {
+        if u.endorses {
+            // UsernameToken Profile 1.1 §4: the key its endorsing signature is made with.
+            cfg = cfg.username_token_endorses(match req.binding {
+                Some(Binding::Transport(t)) => t.suite.map_or(DigestAlgorithm::Sha1, |s| s.digest),
+                Some(Binding::Symmetric(b)) => b.suite.digest,
+                Some(Binding::Asymmetric(a)) => a.suite.digest,
+                None => DigestAlgorithm::Sha1,
+            });
+        }
+        cfg = cfg.username_token(if u.endorses {
+            UsernameToken::derived_key(user, password)
+        } else if u.no_password {
             UsernameToken::without_password(user).with_nonce(u.nonce)
         } else if u.digest {
             UsernameToken::digest(user, password)

@@ -390,6 +390,11 @@ pub struct UsernameTokenPolicy {
     pub encrypted: bool,
     /// `sp:NoPassword`: the username alone ([`PasswordType::None`](crate::wss::PasswordType::None)).
     pub no_password: bool,
+    /// An endorsing token (`sp:EndorsingSupportingTokens` and the like, §8.3): its password
+    /// derives the key of a signature ([`PasswordType::DerivedKey`](crate::wss::PasswordType::DerivedKey),
+    /// UsernameToken Profile 1.1 §4), over the Timestamp under TLS, over the message signature
+    /// under a SymmetricBinding.
+    pub endorses: bool,
 }
 
 impl UsernameTokenPolicy {
@@ -401,6 +406,7 @@ impl UsernameTokenPolicy {
             signed: false,
             encrypted: false,
             no_password: false,
+            endorses: false,
         }
     }
 
@@ -412,6 +418,7 @@ impl UsernameTokenPolicy {
             signed: false,
             encrypted: false,
             no_password: false,
+            endorses: false,
         }
     }
 
@@ -423,7 +430,14 @@ impl UsernameTokenPolicy {
             signed: false,
             encrypted: false,
             no_password: true,
+            endorses: false,
         }
+    }
+
+    /// An endorsing token: its password derives the key that signs.
+    pub const fn endorses(mut self) -> Self {
+        self.endorses = true;
+        self
     }
 
     /// With Nonce and Created.

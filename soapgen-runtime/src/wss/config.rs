@@ -42,6 +42,8 @@ pub struct WssConfig {
 #[derive(Clone, Debug, Default)]
 struct ConfigInner {
     username: Option<UsernameToken>,
+    /// The UsernameToken's derived key endorses the request, with these digests.
+    username_endorses: Option<super::DigestAlgorithm>,
     signer: Option<X509Signer>,
     endorsements: Vec<Endorsement>,
     symmetric: Option<SymmetricBinding>,
@@ -103,6 +105,24 @@ impl WssConfig {
     /// token gets a fresh 16-byte nonce and the current time as `Created` each time.
     pub fn username_token(self, token: UsernameToken) -> Self {
         self.edit(|c| c.username = Some(token))
+    }
+
+    /// The UsernameToken endorses the request (WS-SecurityPolicy 1.2 §8.3
+    /// `sp:EndorsingSupportingTokens` with a UsernameToken): a signature with HMAC-SHA1 under
+    /// the key its password derives (UsernameToken Profile 1.1 §4; the token must be
+    /// [`UsernameToken::derived_key`]), its References digested with `digest`, its KeyInfo a
+    /// SecurityTokenReference to the token. Under a
+    /// [`SymmetricBinding`](super::SymmetricBinding) it signs the message signature, as CXF does;
+    /// without one (over TLS) it signs the Timestamp, which is then required. With an X.509
+    /// message signature ([`sign`](Self::sign)) a request fails with [`WssError::Encode`].
+    pub fn username_token_endorses(self, digest: super::DigestAlgorithm) -> Self {
+        self.edit(|c| c.username_endorses = Some(digest))
+    }
+
+    /// How the UsernameToken's endorsing signature digests, if it endorses
+    /// ([`username_token_endorses`](Self::username_token_endorses)).
+    pub fn username_endorsement(&self) -> Option<super::DigestAlgorithm> {
+        self.inner.username_endorses
     }
 
     /// Sends a `wsu:Timestamp` (WSS 1.1 §10) in every request: `Created` = now (UTC, milliseconds),

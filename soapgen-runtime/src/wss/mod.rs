@@ -95,7 +95,7 @@ pub use symmetric::{
 pub use time::UtcTime;
 pub use timestamp::Timestamp;
 pub use trust::TrustStore;
-pub use username::{PasswordType, UsernameToken};
+pub use username::{PasswordType, UsernameToken, DERIVED_KEY_ITERATIONS};
 pub use verify::{InboundReport, Layout, MessagePart, STR_TRANSFORM, X509_PKCS7, X509_PKIPATH};
 pub use x509::{Certificate, X509Credential};
 pub use xmlenc::{

@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::{
     base64, random_bytes, UtcTime, WssError, BASE64_BINARY, PASSWORD_DIGEST, PASSWORD_TEXT,
-    WSSE_NS, WSU_NS,
+    WSSE11_NS, WSSE_NS, WSU_NS,
 };
 use crate::xml::{Name, XmlWriter};
 
@@ -21,7 +21,16 @@ pub enum PasswordType {
     /// `sp:NoPassword`): the username alone, for a service that authenticates the sender by
     /// other means (a signature, TLS) and takes the name from the token.
     None,
+    /// No `wsse:Password`: a `wsse11:Salt` and `wsse11:Iteration` instead, from which the sender
+    /// and the service derive a key from the password (§4,
+    /// [`UsernameToken::derive_key`]) that signs with HMAC-SHA1: the token endorses the message
+    /// ([`WssConfig::username_token_endorses`](super::WssConfig::username_token_endorses)).
+    DerivedKey,
 }
+
+/// The `Iteration` of a [`PasswordType::DerivedKey`] token: 1000, the least UsernameToken Profile
+/// 1.1 §4 recommends, as WSS4J sends.
+pub const DERIVED_KEY_ITERATIONS: u32 = 1000;
 
 /// A username and password sent as `wsse:UsernameToken` (UsernameToken Profile 1.1 §3):
 ///
@@ -77,6 +86,51 @@ impl UsernameToken {
         }
     }
 
+    /// A token whose password derives a key instead of travelling ([`PasswordType::DerivedKey`],
+    /// UsernameToken Profile 1.1 §4): `Username`, a fresh 16-byte `wsse11:Salt` (its first byte
+    /// 0x01: for a MAC) and `wsse11:Iteration` [`DERIVED_KEY_ITERATIONS`]. What WS-SecurityPolicy's
+    /// endorsing UsernameTokens are (CXF, WSS4J).
+    pub fn derived_key(username: impl Into<String>, password: impl Into<String>) -> Self {
+        UsernameToken {
+            username: username.into(),
+            password: password.into(),
+            kind: PasswordType::DerivedKey,
+            nonce: false,
+        }
+    }
+
+    /// The key UsernameToken Profile 1.1 §4 derives from `password`, `salt` and `iterations`:
+    /// K1 = SHA-1(UTF-8(password) || salt), Ki = SHA-1(Ki-1), the 20 bytes of the last.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use soapgen_runtime::wss::{DigestAlgorithm, UsernameToken};
+    /// // One iteration: SHA-1 of the password then the salt (printf 'secret\001\002' | openssl sha1).
+    /// let k1 = UsernameToken::derive_key("secret", &[1, 2], 1);
+    /// assert_eq!(k1[..], DigestAlgorithm::Sha1.digest(b"secret\x01\x02")[..]);
+    /// // Each further one: SHA-1 of the one before.
+    /// let k2 = UsernameToken::derive_key("secret", &[1, 2], 2);
+    /// assert_eq!(k2[..], DigestAlgorithm::Sha1.digest(&k1)[..]);
+    /// ```
+    pub fn derive_key(password: &str, salt: &[u8], iterations: u32) -> [u8; 20] {
+        let sha1 = |parts: &[&[u8]]| {
+            let mut ctx =
+                aws_lc_rs::digest::Context::new(&aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY);
+            for p in parts {
+                ctx.update(p);
+            }
+            let mut out = [0u8; 20];
+            out.copy_from_slice(ctx.finish().as_ref());
+            out
+        };
+        let mut k = sha1(&[password.as_bytes(), salt]);
+        for _ in 1..iterations.max(1) {
+            k = sha1(&[&k]);
+        }
+        k
+    }
+
     /// Whether a `PasswordText` token (or one without password) also carries `Nonce` and
     /// `Created` (§4; default `false`). A `PasswordDigest` token always does.
     #[must_use]
@@ -121,18 +175,42 @@ impl UsernameToken {
         base64(ctx.finish().as_ref())
     }
 
-    /// Writes the token with `wsu:Id="{id}"`, using `now` as `Created`.
-    pub(crate) fn write(&self, w: &mut XmlWriter, id: &str, now: UtcTime) -> Result<(), WssError> {
+    /// Writes the token with `wsu:Id="{id}"`, using `now` as `Created`; the key a
+    /// [`PasswordType::DerivedKey`] token derives, if it is one.
+    pub(crate) fn write(
+        &self,
+        w: &mut XmlWriter,
+        id: &str,
+        now: UtcTime,
+    ) -> Result<Option<[u8; 20]>, WssError> {
         w.start_element(Name::new(WSSE_NS, "UsernameToken"))?;
         w.attribute(Name::new(WSU_NS, "Id"), id)?;
+        if self.kind == PasswordType::DerivedKey {
+            w.declare_namespace("wsse11", WSSE11_NS)?;
+        }
         w.simple_element(Name::new(WSSE_NS, "Username"), self.username.as_str())?;
+        if self.kind == PasswordType::DerivedKey {
+            let mut salt = random_bytes::<16>()?;
+            salt[0] = 0x01; // §4: a key for a MAC
+            w.simple_element(Name::new(WSSE11_NS, "Salt"), base64(&salt).as_str())?;
+            w.simple_element(
+                Name::new(WSSE11_NS, "Iteration"),
+                DERIVED_KEY_ITERATIONS.to_string().as_str(),
+            )?;
+            w.end_element()?;
+            return Ok(Some(Self::derive_key(
+                &self.password,
+                &salt,
+                DERIVED_KEY_ITERATIONS,
+            )));
+        }
         let (nonce, created) = if self.nonce {
             (Some(random_bytes::<16>()?), Some(now.to_string()))
         } else {
             (None, None)
         };
         match (self.kind, &nonce, &created) {
-            (PasswordType::None, _, _) => {}
+            (PasswordType::None | PasswordType::DerivedKey, _, _) => {}
             (PasswordType::Digest, Some(n), Some(c)) => {
                 w.start_element(Name::new(WSSE_NS, "Password"))?;
                 w.attribute(Name::unqualified("Type"), PASSWORD_DIGEST)?;
@@ -154,7 +232,7 @@ impl UsernameToken {
             w.simple_element(Name::new(WSU_NS, "Created"), c.as_str())?;
         }
         w.end_element()?;
-        Ok(())
+        Ok(None)
     }
 }
 

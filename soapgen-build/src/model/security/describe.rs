@@ -236,6 +236,11 @@ fn words(p: &MessagePolicy, response: bool) -> String {
                             " with derived keys",
                             " (RequireDerivedKeys: the key pair signs)",
                         ),
+                    // UsernameToken Profile 1.1 §4: a salt and iteration count travel instead.
+                    TokenKind::Username { .. } if s.role.endorses() => format!(
+                        "{} (its password derives the key that signs)",
+                        token(t).replace(" without password", "")
+                    ),
                     _ => token(t),
                 })
                 .collect();
@@ -394,7 +399,9 @@ pub fn credentials(security: &PortSecurity) -> Vec<String> {
                 for t in &s.tokens {
                     match &t.kind {
                         TokenKind::Username { password, .. } => {
-                            if *password == PasswordRequirement::None {
+                            if s.role.endorses() {
+                                add("a username and password (Credentials::username; the password derives the key that signs, it is not sent)");
+                            } else if *password == PasswordRequirement::None {
                                 add("a username (Credentials::username; the password is not sent)");
                             } else {
                                 add("a username and password (Credentials::username)");

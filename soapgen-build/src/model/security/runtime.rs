@@ -206,10 +206,17 @@ fn supporting(r: &mut Refusals, kind: Kind, role: SupportingRole, t: &Token) {
     match &t.kind {
         TokenKind::Username { .. } => {
             let protected = !matches!(role, Supporting);
-            let endorsing = role.endorses();
+            // Its password derives the key of its endorsing signature (UsernameToken Profile
+            // 1.1 §4): over TLS, or over a SymmetricBinding's signature (there, not encrypted).
+            let endorsing_ok = match kind {
+                Kind::Transport => true,
+                Kind::Symmetric => matches!(role, Endorsing | SignedEndorsing),
+                _ => false,
+            };
             // Under a SymmetricBinding, signed or encrypted (not both) by the request key.
-            let symmetric = kind == Kind::Symmetric && matches!(role, Signed | Encrypted);
-            if endorsing
+            let symmetric = kind == Kind::Symmetric
+                && matches!(role, Signed | Encrypted | Endorsing | SignedEndorsing);
+            if (role.endorses() && !endorsing_ok)
                 || (protected && !symmetric && !matches!(kind, Kind::Transport | Kind::Asymmetric))
             {
                 r.add(

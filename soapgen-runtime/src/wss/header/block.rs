@@ -38,11 +38,8 @@ pub(super) fn security_header(
     mut scratch: Vec<u8>,
 ) -> Result<(String, Vec<Vec<u8>>), WssError> {
     let now = UtcTime::now();
-    let mut w = XmlWriter::with_capacity(if cfg.signer().is_some() || encrypted.is_some() {
-        4096
-    } else {
-        1024
-    });
+    let signs_or_encrypts = cfg.signer().is_some() || encrypted.is_some();
+    let mut w = XmlWriter::with_capacity(if signs_or_encrypts { 4096 } else { 1024 });
     start_security(&mut w, version, env_prefix)?;
     let ids = BlockIds::new(suffix, cfg.endorsements().len());
     // Byte offsets of the parts a signature may cover, once written.
@@ -69,7 +66,7 @@ pub(super) fn security_header(
     let write_username = |w: &mut XmlWriter, at: &mut Offsets| match cfg.username() {
         Some(ut) => {
             let start = offset(w)?;
-            ut.write(w, &ids.username, now)?;
+            at.username_key = ut.write(w, &ids.username, now)?;
             at.username = Some(start..w.as_str().len());
             Ok::<(), WssError>(())
         }
@@ -147,6 +144,14 @@ pub(super) fn security_header(
     if let Some((_, rest)) = &lists {
         super::super::encrypt::write_reference_list(&mut w, rest)?;
     }
+    signature_values.extend(endorse_timestamp(
+        &mut w,
+        cfg,
+        &at,
+        &ids,
+        suffix,
+        &mut scratch,
+    )?);
     if let Some(ts) = timestamp.filter(|_| timestamp_last) {
         // WS-SecurityPolicy 1.2 §7.7.4 LaxTsLast: the Timestamp after every other child.
         ts.write(&mut w, &ids.timestamp)?;
@@ -270,7 +275,50 @@ struct Offsets {
     /// Of each endorsing signer's BinarySecurityToken, if it sends one.
     endorsing_tokens: Vec<Option<usize>>,
     username: Option<std::ops::Range<usize>>,
+    /// The key a derived-key UsernameToken derives (UsernameToken Profile 1.1 §4).
+    username_key: Option<[u8; 20]>,
     signature: Option<std::ops::Range<usize>>,
+}
+
+/// Over TLS, the endorsing UsernameToken's signature of the Timestamp (CXF's), if `cfg` has one:
+/// its raw SignatureValue.
+fn endorse_timestamp(
+    w: &mut XmlWriter,
+    cfg: &WssConfig,
+    at: &Offsets,
+    ids: &BlockIds,
+    suffix: &str,
+    scratch: &mut Vec<u8>,
+) -> Result<Option<Vec<u8>>, WssError> {
+    if cfg.username_endorsement().is_none() {
+        return Ok(None);
+    }
+    let ts = username_endorses_timestamp(cfg, at)?;
+    super::username::endorse(
+        w,
+        cfg,
+        at.username_key,
+        (ts, &ids.timestamp),
+        (&format!("SIGUT-{suffix}"), &ids.username),
+        scratch,
+    )
+}
+
+/// Where the Timestamp an endorsing UsernameToken signs without a message signature starts.
+fn username_endorses_timestamp(cfg: &WssConfig, at: &Offsets) -> Result<usize, WssError> {
+    if cfg.signer().is_some() {
+        return Err(WssError::Encode(
+            "an endorsing UsernameToken with an X.509 message signature is not supported"
+                .to_owned(),
+        ));
+    }
+    at.timestamp.ok_or_else(|| {
+        WssError::Encode(
+            "an endorsing UsernameToken without a message signature signs the Timestamp: \
+             WssConfig::timestamp, not the LaxTsLast layout"
+                .to_owned(),
+        )
+    })
 }
 
 /// `ts` with `wsu:Id` `id` in an otherwise empty Security block (the same namespace context as

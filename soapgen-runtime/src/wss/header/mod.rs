@@ -10,6 +10,7 @@ use crate::xml::read::tree::{Document, Node};
 mod attachments;
 mod block;
 mod symmetric;
+mod username;
 use block::{BodyDigests, Encrypted};
 
 /// What a request's Security block leaves for the check of its response: the raw bytes of each

@@ -333,9 +333,10 @@ fn security_block(
     }
     // An encrypted UsernameToken comes last, after the ReferenceList that names it.
     let encrypted_username = cfg.username().filter(|_| b.encrypt_username_token);
+    let mut username_key = None;
     if let Some(ut) = cfg.username().filter(|_| encrypted_username.is_none()) {
         let at = offset(&mut w)?;
-        ut.write(&mut w, &ids.username, now)?;
+        username_key = ut.write(&mut w, &ids.username, now)?;
         if b.sign_username_token {
             references.push((ids.username.clone(), digest(&mut w, at, &mut scratch)?));
         }
@@ -360,24 +361,7 @@ fn security_block(
     if b.protect_tokens {
         references.push((ids.key.clone(), digest(&mut w, at, &mut scratch)?));
     }
-    if let Some((v, sn, en)) = &keys.derived {
-        write_derived_key(
-            &mut w,
-            *v,
-            &ids.signing_key,
-            &ids.key,
-            sn,
-            keys.signing.len(),
-        )?;
-        write_derived_key(
-            &mut w,
-            *v,
-            &ids.encryption_key,
-            &ids.key,
-            en,
-            keys.encryption.len(),
-        )?;
-    }
+    write_derived_keys(&mut w, keys, ids)?;
     // The encrypted attachments' EncryptedData (their Ids are among `data_ids`).
     w.raw(attachment_data)?;
     let standalone = !data_ids.is_empty() && !listed_inside;
@@ -424,6 +408,15 @@ fn security_block(
         &digests.endorsing_body,
         &mut scratch,
     )?;
+    // The UsernameToken's key signs the message signature, as CXF's endorsing tokens do.
+    let username_signature = super::username::endorse(
+        &mut w,
+        cfg,
+        username_key,
+        (signature_at, &ids.signature),
+        (&format!("SIGUT-{}", ids.suffix), &ids.username),
+        &mut scratch,
+    )?;
     if standalone && !sign_first {
         write_reference_list(&mut w, &data_ids)?;
     }
@@ -435,7 +428,9 @@ fn security_block(
     }
     w.end_element()?; // Security
     let signatures = std::iter::once((signature_at..signature_end, value)).chain(endorsing);
-    seal(w.into_string()?, b, enc, ids, keys, signatures, encrypted)
+    let (security, mut values) = seal(w.into_string()?, b, enc, ids, keys, signatures, encrypted)?;
+    values.extend(username_signature);
+    Ok((security, values))
 }
 
 /// The finished Security block `security` with the elements at the ranges of `encrypted` and,
@@ -574,6 +569,17 @@ fn encrypted_under(
 /// A `wsc:DerivedKeyToken` (WS-SecureConversation 1.3 §7) of `version` with `wsu:Id` `id`: a
 /// SecurityTokenReference to the EncryptedKey `key_id`, Offset 0, `length` and `nonce` (the
 /// default label).
+/// The two DerivedKeyTokens of `keys`, if they are derived: the signing key's, the encryption
+/// key's.
+fn write_derived_keys(w: &mut XmlWriter, keys: &Keys, ids: &Ids) -> Result<(), WssError> {
+    if let Some((v, sn, en)) = &keys.derived {
+        write_derived_key(w, *v, &ids.signing_key, &ids.key, sn, keys.signing.len())?;
+        let len = keys.encryption.len();
+        write_derived_key(w, *v, &ids.encryption_key, &ids.key, en, len)?;
+    }
+    Ok(())
+}
+
 fn write_derived_key(
     w: &mut XmlWriter,
     version: SecureConversation,

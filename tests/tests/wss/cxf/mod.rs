@@ -42,6 +42,7 @@ use soapgen_tests::wss::{cert, credential, path_str, strs, STOREPASS};
 mod protection;
 mod swa;
 mod symmetric;
+mod username_derived;
 
 /// The DoubleIt portType of the corpus's `DoubleItLogical.wsdl`: document/literal wrapped, the
 /// wrappers' children unqualified (the schema has no `elementFormDefault`), `soapAction=""`.
@@ -64,6 +65,7 @@ const X509_WSDL: &str = "org/apache/cxf/systest/ws/x509/DoubleItX509.wsdl";
 const UT_WSDL: &str = "org/apache/cxf/systest/ws/ut/DoubleItUt.wsdl";
 const SAML_WSDL: &str = "org/apache/cxf/systest/ws/saml/DoubleItSaml.wsdl";
 const SWA_WSDL: &str = "org/apache/cxf/systest/ws/swa/DoubleItSwa.wsdl";
+const UT_DERIVED_WSDL: &str = "org/apache/cxf/systest/ws/ut/DoubleItUtDerived.wsdl";
 
 /// The UsernameToken account CXF's password callback knows.
 pub(crate) const USER: (&str, &str) = ("alice", "s3cret & ünï");
@@ -73,7 +75,12 @@ pub(crate) const USER: (&str, &str) = ("alice", "s3cret & ünï");
 /// test CA.
 pub(crate) fn cxf() -> &'static Peer {
     static PEER: OnceLock<Peer> = OnceLock::new();
-    PEER.get_or_init(|| start_cxf(&[X509_WSDL, UT_WSDL, SAML_WSDL, SWA_WSDL], &[]))
+    PEER.get_or_init(|| {
+        start_cxf(
+            &[X509_WSDL, UT_WSDL, SAML_WSDL, SWA_WSDL, UT_DERIVED_WSDL],
+            &[],
+        )
+    })
 }
 
 /// A CXF peer publishing every port of `wsdls` (paths in the policy corpus), with the keys and
