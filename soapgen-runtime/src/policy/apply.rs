@@ -370,14 +370,6 @@ fn symmetric(
         binding = binding.sign_header_if_present(ns, name);
     }
     if let Some(u) = req.username_token {
-        if u.encrypted && u.signed {
-            // soapgen-build refuses such a policy; one built by hand is refused here.
-            return Err(WssError::Encode(format!(
-                "port {}: a UsernameToken both signed and encrypted with a SymmetricBinding is \
-                 not supported yet",
-                port.port
-            )));
-        }
         binding = binding
             .sign_username_token(u.signed)
             .encrypt_username_token(u.encrypted);

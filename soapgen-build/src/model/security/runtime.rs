@@ -184,6 +184,28 @@ fn binding(r: &mut Refusals, policy: &MessagePolicy) -> (Kind, Option<Loc>) {
                     "the Timestamp last with a symmetric binding",
                 );
             }
+            // A UsernameToken signed or endorsing and encrypted: written before the signature,
+            // after the ReferenceList that names it, which encrypting first puts after it.
+            let ut_signed_and_encrypted = policy.supporting.iter().any(|s| {
+                matches!(
+                    s.role,
+                    SupportingRole::SignedEncrypted
+                        | SupportingRole::EndorsingEncrypted
+                        | SupportingRole::SignedEndorsingEncrypted
+                ) && s
+                    .tokens
+                    .iter()
+                    .any(|t| matches!(t.kind, TokenKind::Username { .. }))
+            });
+            if ut_signed_and_encrypted && protection.order == ProtectionOrder::EncryptBeforeSigning
+            {
+                r.add(
+                    "EncryptBeforeSigning",
+                    &signature.loc,
+                    "a UsernameToken signed or endorsing and encrypted with a symmetric binding \
+                     that encrypts first",
+                );
+            }
             // Encrypted once signed, under the request key, the endorsing signatures too.
             if protection.encrypt_signature
                 && protection.order == ProtectionOrder::EncryptBeforeSigning
@@ -208,14 +230,10 @@ fn supporting(r: &mut Refusals, kind: Kind, role: SupportingRole, t: &Token) {
             let protected = !matches!(role, Supporting);
             // Its password derives the key of its endorsing signature (UsernameToken Profile
             // 1.1 §4): over TLS, or over a SymmetricBinding's signature (there, not encrypted).
-            let endorsing_ok = match kind {
-                Kind::Transport => true,
-                Kind::Symmetric => matches!(role, Endorsing | SignedEndorsing),
-                _ => false,
-            };
-            // Under a SymmetricBinding, signed or encrypted (not both) by the request key.
-            let symmetric = kind == Kind::Symmetric
-                && matches!(role, Signed | Encrypted | Endorsing | SignedEndorsing);
+            let endorsing_ok = matches!(kind, Kind::Transport | Kind::Symmetric);
+            // Under a SymmetricBinding, signed, encrypted or both by the request key (signing
+            // first: encrypting first is refused with the binding's order).
+            let symmetric = kind == Kind::Symmetric;
             if (role.endorses() && !endorsing_ok)
                 || (protected && !symmetric && !matches!(kind, Kind::Transport | Kind::Asymmetric))
             {

@@ -331,7 +331,8 @@ fn security_block(
             references.push((ids.token.clone(), digest(&mut w, at, &mut scratch)?));
         }
     }
-    // An encrypted UsernameToken comes last, after the ReferenceList that names it.
+    // An encrypted UsernameToken comes after the ReferenceList that names it: before the
+    // Signature when that list precedes it (signing first, as CXF lays it out), else last.
     let encrypted_username = cfg.username().filter(|_| b.encrypt_username_token);
     let mut username_key = None;
     if let Some(ut) = cfg.username().filter(|_| encrypted_username.is_none()) {
@@ -367,6 +368,15 @@ fn security_block(
     let standalone = !data_ids.is_empty() && !listed_inside;
     if standalone && sign_first {
         write_reference_list(&mut w, &data_ids)?;
+    }
+    let mut encrypted = Vec::new();
+    if let Some(ut) = encrypted_username.filter(|_| sign_first) {
+        let at = offset(&mut w)?;
+        username_key = ut.write(&mut w, &ids.username, now)?;
+        if b.sign_username_token {
+            references.push((ids.username.clone(), digest(&mut w, at, &mut scratch)?));
+        }
+        encrypted.push((at..offset(&mut w)?, ids.username_data.as_str()));
     }
     references.extend(digests.headers);
     if b.sign_body || references.is_empty() {
@@ -420,8 +430,7 @@ fn security_block(
     if standalone && !sign_first {
         write_reference_list(&mut w, &data_ids)?;
     }
-    let mut encrypted = Vec::new();
-    if let Some(ut) = encrypted_username {
+    if let Some(ut) = encrypted_username.filter(|_| !sign_first) {
         let at = offset(&mut w)?;
         ut.write(&mut w, &ids.username, now)?;
         encrypted.push((at..offset(&mut w)?, ids.username_data.as_str()));
@@ -462,12 +471,18 @@ fn seal<'a>(
     Ok((security, values))
 }
 
-/// What a symmetric request cannot be asked: a UsernameToken both signed and encrypted; a header
+/// What a symmetric request cannot be asked: a UsernameToken both signed and encrypted when
+/// encrypting first; a header
 /// block both signed and encrypted when encrypting first.
 fn refuse_unsupported(b: &SymmetricBinding, cfg: &WssConfig) -> Result<(), WssError> {
-    if b.encrypt_username_token && b.sign_username_token && cfg.username().is_some() {
+    if b.encrypt_username_token
+        && b.sign_username_token
+        && cfg.username().is_some()
+        && b.order == EncryptionOrder::EncryptThenSign
+    {
         return Err(WssError::Encode(
-            "a UsernameToken both signed and encrypted is not supported with a SymmetricBinding"
+            "a UsernameToken both signed and encrypted with a SymmetricBinding needs \
+             EncryptionOrder::SignThenEncrypt"
                 .to_owned(),
         ));
     }

@@ -77,3 +77,35 @@ async fn under_a_symmetric_binding_the_token_key_signs_the_message_signature() {
     let reason = fault_reason(url, wss(false), 1).await;
     assert!(reason.contains("EndorsingSupportingTokens"), "{reason}");
 }
+
+#[tokio::test]
+async fn an_encrypted_endorsing_token_comes_before_the_signatures_it_endorses() {
+    // `DoubleItSymmetricEndorsingEncryptedPort`: the token is encrypted under the request key,
+    // its EncryptedData after the list that names it and before the signatures, so that CXF
+    // has it decrypted when it checks the endorsing signature that names it.
+    let url = cxf().url("/DoubleItUtDerived/DoubleItSymmetricEndorsingEncryptedPort");
+    let wss = WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .username_token(UsernameToken::derived_key(USER.0, USER.1))
+        .username_token_endorses(DigestAlgorithm::Sha1)
+        .symmetric(
+            SymmetricBinding::new(cert("server.pem"))
+                .key_reference(KeyReference::DirectReference)
+                .expect("the certificate")
+                .encrypt_username_token(true),
+        )
+        .trust(TrustStore::new().anchor(cert("ca.pem")));
+    let (value, request, _) = doubled_on_the_wire(url, wss, 12).await;
+    assert_eq!(value, 24);
+    let (token, signature) = (
+        request
+            .find("Id=\"EUT-")
+            .expect("the token's EncryptedData"),
+        request.find("<ds:Signature").expect("a signature"),
+    );
+    assert!(token < signature, "{request}");
+    assert!(
+        !request.contains("wsse11:Salt"),
+        "the token travels encrypted: {request}"
+    );
+}
