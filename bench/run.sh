@@ -3,7 +3,7 @@
 #
 #   bash bench/run.sh            # the recorded run: every comparison, results into
 #                                # bench/results/<date>/, the section of docs/benchmarks.md rewritten
-#                                # (~8 min on 2 quiet cores, ~12 min when others build)
+#                                # (~10 min on 2 quiet cores, ~14 min when others build)
 #   bash bench/run.sh --with-codegen # + soapgen's construction of the larger corpus WSDLs' clients
 #                                # via bench/codegen/run.sh --no-release (compiles each generated
 #                                # crate: +5 min quiet, +25 min when others build)
@@ -27,7 +27,8 @@
 #             WSDLs (construction only: no server implements them): zeep in every run, soapgen
 #             with --with-codegen
 #   2 latency of Echo(100 objects) p50/p90/p99; 3 throughput with 1/8/64 callers + peak memory;
-#   4 serialization in memory (+ callgrind instruction counts); 5 reqwest vs hyper transport.
+#   4 serialization in memory (+ callgrind instruction counts); 5 reqwest vs hyper transport;
+#   7 soak: 1,000 callers for 60 s, RSS, descriptors and tasks sampled every second.
 #
 # Output: bench/results/<UTC date>/{results.md,results.csv,*.svg,codegen/} and the section of docs/benchmarks.md
 # between the "bench/run.sh" markers (full mode only); per-call samples in target/bench/raw-<mode>.

@@ -102,6 +102,32 @@ impl AsyncLo {
     }
 }
 
+/// The soak's caller (bench/harness/src/soak.rs): Echo of the sample objects through one shared
+/// generated async client, and whether it came back whole.
+#[derive(Clone)]
+pub struct SoakClient {
+    client: lo::LargeObjectsServiceClient,
+    items: Arc<Vec<LargeObject>>,
+}
+
+impl SoakClient {
+    /// One Echo: `true` if it answered the objects sent.
+    pub async fn call(&self) -> bool {
+        match self.client.echo(self.items.as_ref().clone()).await {
+            Ok(got) => got.len() == self.items.len() && got[0].id == self.items[0].id,
+            Err(_) => false,
+        }
+    }
+}
+
+/// The soak's client of `url`.
+pub fn soak_client(url: &str, version: SoapVersion, transport: Transport) -> SoakClient {
+    SoakClient {
+        client: AsyncLo::new(url, version, transport).0,
+        items: Arc::new(sample()),
+    }
+}
+
 /// The generated blocking client, speaking the SOAP version asked for.
 struct BlockingLo(lo::LargeObjectsServiceBlockingClient);
 

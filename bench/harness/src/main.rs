@@ -18,6 +18,7 @@ mod hyper_transport;
 mod plot;
 mod report;
 mod run;
+mod soak;
 mod stats;
 
 use std::process::ExitCode;
@@ -64,6 +65,16 @@ fn dispatch(args: &[String]) -> Result<(), String> {
                 client::parse_version(ver)?,
                 client::Transport::parse(transport)?,
                 num(tasks, "CONCURRENCY")?,
+                num(secs, "SECS")?,
+            );
+            Ok(())
+        }
+        ["soak", url, ver, transport, callers, secs] => {
+            soak::run(
+                url,
+                client::parse_version(ver)?,
+                client::Transport::parse(transport)?,
+                num(callers, "CALLERS")?,
                 num(secs, "SECS")?,
             );
             Ok(())

@@ -318,6 +318,8 @@ pub struct Results {
     pub serial: Vec<Serial>,
     /// Instructions per call (callgrind).
     pub instr: Vec<Instr>,
+    /// The soak (bench/harness/src/soak.rs).
+    pub soak: Vec<crate::soak::Soak>,
     /// Anything left out and why.
     pub notes: Vec<String>,
 }
@@ -684,6 +686,7 @@ impl Results {
                 );
             }
         }
+        s.push_str(&crate::soak::markdown(&self.soak, heading));
         if !self.notes.is_empty() {
             let _ = writeln!(s, "\nNotes:\n");
             for n in &self.notes {
@@ -902,6 +905,57 @@ impl Results {
                     "instructions",
                     i,
                     "Ir",
+                );
+            }
+        }
+        for x in &self.soak {
+            let case = format!("soak {} callers", x.callers);
+            let calls = x.calls / x.secs;
+            row(
+                "soak",
+                GSOAP_SERVER,
+                "1.1",
+                &x.client,
+                &case,
+                "calls_per_s",
+                calls,
+                "1/s",
+            );
+            if let Some(e) = x.errors {
+                row(
+                    "soak",
+                    GSOAP_SERVER,
+                    "1.1",
+                    &x.client,
+                    &case,
+                    "errors",
+                    e,
+                    "calls",
+                );
+            }
+            if let Some((a, b)) = x.rss_kib {
+                let growth = 100.0 * (b - a) / a;
+                row(
+                    "soak",
+                    GSOAP_SERVER,
+                    "1.1",
+                    &x.client,
+                    &case,
+                    "rss_growth",
+                    growth,
+                    "%",
+                );
+            }
+            if let Some((a, b)) = x.fds {
+                row(
+                    "soak",
+                    GSOAP_SERVER,
+                    "1.1",
+                    &x.client,
+                    &case,
+                    "fds_change",
+                    b - a,
+                    "fds",
                 );
             }
         }

@@ -41,6 +41,8 @@ struct Counts {
     throughput_secs: f64,
     serialize_iters: usize,
     callgrind: bool,
+    /// The soak's concurrent callers and seconds.
+    soak: (usize, u64),
 }
 
 impl Counts {
@@ -61,6 +63,7 @@ impl Counts {
                 throughput_secs: 5.0,
                 serialize_iters: 3000,
                 callgrind: true,
+                soak: (1000, 60),
             },
             Mode::Quick => Counts {
                 first_runs: 3,
@@ -77,6 +80,7 @@ impl Counts {
                 throughput_secs: 1.0,
                 serialize_iters: 500,
                 callgrind: true,
+                soak: (200, 15),
             },
             Mode::Smoke => Counts {
                 first_runs: 1,
@@ -93,6 +97,7 @@ impl Counts {
                 throughput_secs: 0.2,
                 serialize_iters: 10,
                 callgrind: false,
+                soak: (20, 3),
             },
         }
     }
@@ -437,6 +442,7 @@ pub fn main(args: &[&str]) -> Result<(), String> {
     throughput(&env, &gsoap, &mut res)?;
     serialization(&env, &mut res)?;
     instructions(&env, &gsoap, &mut res)?;
+    soak(&env, &gsoap, &mut res)?;
     drop(spyne);
     drop(gsoap);
 
@@ -717,6 +723,58 @@ fn throughput(env: &Env, gsoap: &Peer, res: &mut Results) -> Result<(), String> 
             .args([&n, &secs]);
         res.throughput.push(env.throughput(ZEEP, conc, cmd)?);
     }
+    Ok(())
+}
+
+/// The soak (bench/harness/src/soak.rs): soapgen's async client, then gSOAP's client, with as
+/// many callers for as long.
+fn soak(env: &Env, gsoap: &Peer, res: &mut Results) -> Result<(), String> {
+    let url = gsoap.url("/bench");
+    let (callers, secs) = env.counts.soak;
+    let (n, t) = (callers.to_string(), secs.to_string());
+    let what = format!("soak {SG_ASYNC} x{callers} for {secs} s");
+    say(&what);
+    let mut cmd = env.soapgen();
+    cmd.args(["soak", &url, "11", "reqwest", &n, &t]);
+    let (out, _) = env.run(&what, cmd, false)?;
+    std::fs::write(env.raw.join("soak-soapgen.txt"), &out).map_err(|e| e.to_string())?;
+    let m = kv(&out);
+    let pair = |a: &str, b: &str| Ok::<_, String>(Some((get(&m, a, &what)?, get(&m, b, &what)?)));
+    res.soak.push(crate::soak::Soak {
+        client: SG_ASYNC.to_owned(),
+        callers,
+        calls: get(&m, "calls", &what)?,
+        errors: Some(get(&m, "errors", &what)?),
+        secs: get(&m, "secs", &what)?,
+        rss_kib: pair("rss_from_kib", "rss_to_kib")?,
+        fds: pair("fds_from", "fds_to")?,
+        tasks: pair("tasks_from", "tasks_to")?,
+    });
+    let what = format!("soak {GSOAP} x{callers} for {secs} s");
+    say(&what);
+    let mut cmd = env.gsoap();
+    cmd.args(["throughput", &url, "11", &n, &t]);
+    // gSOAP's client may not hold that many callers against its own server (connections reset
+    // past the server's backlog): a note, not the end of the run.
+    let out = match env.run(&what, cmd, false) {
+        Ok((out, _)) => out,
+        Err(e) => {
+            let first = e.lines().take(3).collect::<Vec<_>>().join(" ");
+            res.notes.push(format!("{what}: {first}"));
+            return Ok(());
+        }
+    };
+    let m = kv(&out);
+    res.soak.push(crate::soak::Soak {
+        client: GSOAP.to_owned(),
+        callers,
+        calls: get(&m, "calls", &what)?,
+        errors: None,
+        secs: get(&m, "secs", &what)?,
+        rss_kib: None,
+        fds: None,
+        tasks: None,
+    });
     Ok(())
 }
 

@@ -25,6 +25,10 @@ struct Layers {
     /// A port whose policy demands a TLS client certificate.
     #[cfg(feature = "wss")]
     client_certificate_for: Option<String>,
+    /// A port whose policy has a transport binding: every address of a failover set must be
+    /// `https://`.
+    #[cfg(feature = "wss")]
+    https_for: Option<String>,
 }
 
 impl Layers {
@@ -198,6 +202,7 @@ impl ClientBuilder {
         self.layers.security = Some(Arc::new(cfg));
         self.layers.refused = None;
         self.layers.client_certificate_for = None;
+        self.layers.https_for = None;
         self
     }
 
@@ -226,6 +231,7 @@ impl ClientBuilder {
                 if layer.client_certificate() {
                     self.layers.client_certificate_for = Some(port.port.to_owned());
                 }
+                self.layers.https_for = layer.https_required().then(|| port.port.to_owned());
                 let http = layer.http_authentication(&credentials);
                 self.layers.security = Some(Arc::new(layer));
                 match http {
@@ -466,14 +472,51 @@ impl ClientBuilder {
                 );
             }
         }
-        #[cfg(feature = "reqwest")]
-        if let Err(e) = reqwest::Url::parse(&self.endpoint) {
-            return Err(Error::Transport(crate::error::TransportError::new(
-                crate::error::TransportErrorKind::Request,
-                self.endpoint.clone(),
-                format!("invalid endpoint URL: {e}"),
-                None,
-            )));
+        // The addresses calls go to: the failover set's when there is one.
+        let addresses: Vec<&String> = match &self.failover {
+            Some(set) if set.urls.is_empty() => {
+                return Err(Error::Transport(crate::error::TransportError::new(
+                    crate::error::TransportErrorKind::Request,
+                    self.endpoint.clone(),
+                    "a failover set without an address (ClientBuilder::failover)".to_owned(),
+                    None,
+                )));
+            }
+            Some(set) => set.urls.iter().collect(),
+            None => vec![&self.endpoint],
+        };
+        for url in &addresses {
+            #[cfg(feature = "reqwest")]
+            let parsed = reqwest::Url::parse(url)
+                .map_err(|e| e.to_string())
+                .and_then(|u| match u.scheme() {
+                    "http" | "https" => Ok(()),
+                    other => Err(format!("the scheme {other}: is not http or https")),
+                });
+            #[cfg(not(feature = "reqwest"))]
+            let parsed = Ok::<(), String>(());
+            if let Err(e) = parsed {
+                return Err(Error::Transport(crate::error::TransportError::new(
+                    crate::error::TransportErrorKind::Request,
+                    url.to_string(),
+                    format!("invalid endpoint URL: {e}"),
+                    None,
+                )));
+            }
+            #[cfg(feature = "wss")]
+            if let Some(port) = &self.layers.https_for {
+                if !url
+                    .get(..8)
+                    .is_some_and(|s| s.eq_ignore_ascii_case("https://"))
+                {
+                    return Err(Error::Security(Box::new(
+                        crate::wss::WssError::HttpsRequired {
+                            port: port.clone(),
+                            endpoint: url.to_string(),
+                        },
+                    )));
+                }
+            }
         }
         let transport = match self.transport {
             Some(t) => t,
@@ -486,15 +529,7 @@ impl ClientBuilder {
         settings.layers = self.layers.list();
         let mut endpoint = self.endpoint;
         if let Some(set) = self.failover {
-            let Some(first) = set.urls.first() else {
-                return Err(Error::Transport(crate::error::TransportError::new(
-                    crate::error::TransportErrorKind::Request,
-                    endpoint,
-                    "a failover set without an address (ClientBuilder::failover)".to_owned(),
-                    None,
-                )));
-            };
-            endpoint = first.clone();
+            endpoint = set.urls[0].clone(); // not empty: checked above
             settings.failover = Some(Arc::new(super::failover::Endpoints::new(set)));
         }
         Ok(Client {

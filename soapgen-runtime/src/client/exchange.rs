@@ -77,10 +77,9 @@ impl Client {
                 None => &self.inner.endpoint,
             };
             let (message, layers) = self.envelope_to(op, request, endpoint)?;
-            let outcome = self.post(op, message, endpoint).await;
+            let mut outcome = self.post(op, message, endpoint).await;
             if let Some(f) = failover {
-                let unreached = matches!(&outcome, Err(Error::Transport(t))
-                    if t.kind == crate::error::TransportErrorKind::Connect);
+                let unreached = matches!(&outcome, Err(Error::Transport(t)) if t.was_not_sent());
                 if unreached {
                     f.failed(plan[at], Instant::now());
                     if at + 1 < plan.len() {
@@ -88,6 +87,16 @@ impl Client {
                         tracing::debug!(operation = op.name, endpoint, "failing over");
                         at += 1;
                         continue;
+                    }
+                    if let (Err(Error::Transport(t)), true) = (&mut outcome, plan.len() > 1) {
+                        t.message.push_str(&format!(
+                            " (the failover set's other addresses could not be reached either: {})",
+                            plan[..at]
+                                .iter()
+                                .map(|&i| f.url(i))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ));
                     }
                 }
             }

@@ -38,6 +38,8 @@ pub struct TransportError {
     /// Description, including the cause chain.
     pub message: String,
     kind_text: &'static str,
+    /// The request never left the client (see [`not_sent`](Self::not_sent)).
+    not_sent: bool,
     #[source]
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
 }
@@ -65,7 +67,24 @@ impl TransportError {
             url: url.into(),
             message: message.into(),
             kind_text,
+            not_sent: false,
             source,
         }
+    }
+
+    /// The same error, marked as one after which the request had provably not left the client:
+    /// its connection could not be made, or not in time (a connect timeout, kind
+    /// [`Timeout`](TransportErrorKind::Timeout)). A [`Failover`](crate::Failover) set goes on
+    /// to its next address after such an error.
+    #[must_use]
+    pub fn not_sent(mut self) -> Self {
+        self.not_sent = true;
+        self
+    }
+
+    /// Whether the request had provably not left the client: kind
+    /// [`Connect`](TransportErrorKind::Connect), or marked [`not_sent`](Self::not_sent).
+    pub fn was_not_sent(&self) -> bool {
+        self.not_sent || self.kind == TransportErrorKind::Connect
     }
 }

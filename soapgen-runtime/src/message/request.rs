@@ -231,10 +231,13 @@ impl Request {
         id.push_str("@soapgen");
         self.attachments.push(OutgoingAttachment {
             content_id: id,
+            // A line break would end the part's headers (or smuggle one in): one line, as the
+            // multipart writer keeps it.
             content_type: attachment
                 .content_type
                 .filter(|t| !t.trim().is_empty())
-                .unwrap_or_else(|| concrete_media_type(default_content_type)),
+                .unwrap_or_else(|| concrete_media_type(default_content_type))
+                .replace(['\r', '\n'], " "),
             data: attachment.data,
         });
     }

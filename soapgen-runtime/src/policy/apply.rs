@@ -46,10 +46,7 @@ impl PolicyLayer {
     ) -> Result<Self, WssError> {
         let mut operations = Vec::new();
         for op in port.operations {
-            let needs_https = [&op.request, &op.response]
-                .iter()
-                .any(|m| matches!(m.binding, Some(Binding::Transport(_))));
-            if needs_https && !endpoint.to_ascii_lowercase().starts_with("https://") {
+            if needs_https(op) && !is_https(endpoint) {
                 return Err(WssError::HttpsRequired {
                     port: port.port.to_owned(),
                     endpoint: endpoint.to_owned(),
@@ -65,6 +62,11 @@ impl PolicyLayer {
 }
 
 impl PolicyLayer {
+    /// Whether some operation has a transport binding: every address must be `https://`.
+    pub(crate) fn https_required(&self) -> bool {
+        self.operations.iter().any(|(op, _)| needs_https(op))
+    }
+
     /// Whether some operation's transport binding demands a TLS client certificate.
     pub(crate) fn client_certificate(&self) -> bool {
         self.transport().any(|t| t.client_certificate)
@@ -105,6 +107,19 @@ impl PolicyLayer {
                 _ => None,
             })
     }
+}
+
+/// Whether a message of `op` has a transport binding: TLS must carry it.
+fn needs_https(op: &OperationPolicy) -> bool {
+    [&op.request, &op.response]
+        .iter()
+        .any(|m| matches!(m.binding, Some(Binding::Transport(_))))
+}
+
+fn is_https(endpoint: &str) -> bool {
+    endpoint
+        .get(..8)
+        .is_some_and(|s| s.eq_ignore_ascii_case("https://"))
 }
 
 fn missing(port: &PortPolicy, assertion: &'static str, credential: &'static str) -> WssError {
@@ -641,11 +656,23 @@ impl MessageLayer for PolicyLayer {
     ///
     /// As [`WssConfig`]'s layer.
     fn start(&self, call: &Outbound<'_>) -> Result<Option<Box<dyn LayerCall>>, EncodeError> {
-        let Some((op, Some(cfg))) = self
+        let Some((op, cfg)) = self
             .operations
             .iter()
             .find(|(op, _)| op.operation == call.operation.name)
         else {
+            return Ok(None);
+        };
+        // Where this exchange goes (a failover address, `Client::with_endpoint`), not only the
+        // address the client was built for: nothing a transport binding protects goes in clear.
+        if needs_https(op) && !is_https(call.endpoint) {
+            return Err(WssError::HttpsRequired {
+                port: self.port.to_owned(),
+                endpoint: call.endpoint.to_owned(),
+            }
+            .into());
+        }
+        let Some(cfg) = cfg else {
             return Ok(None);
         };
         Ok(cfg.start(call)?.map(|inner| {

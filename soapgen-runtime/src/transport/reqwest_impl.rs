@@ -446,5 +446,11 @@ fn map_error(e: reqwest::Error, url: &str) -> TransportError {
              private CA see ClientBuilder::trust_anchors)",
         );
     }
-    TransportError::new(kind, url, message, Some(Box::new(e)))
+    let connect = e.is_connect();
+    let err = TransportError::new(kind, url, message, Some(Box::new(e)));
+    if connect {
+        err.not_sent()
+    } else {
+        err
+    }
 }

@@ -92,6 +92,13 @@ impl LayerCall for Secured {
                      send the data inline, or bind it as a MIME part",
                 ));
             }
+            if self.out.encrypts_body() && message.packaging == Packaging::Mtom {
+                return Err(EncodeError::misuse(
+                    "the Body is encrypted but its MTOM attachments would travel in the clear, and \
+                     WS-Security protects SwA attachments only (WSS SwA Profile 1.1): send the \
+                     data inline (no MTOM), or do not encrypt",
+                ));
+            }
             if self.out.encrypts_body() && !encrypts {
                 return Err(EncodeError::misuse(
                     "the Body is encrypted but the attachments would travel in the clear: encrypt \

@@ -100,7 +100,8 @@ impl UsernameToken {
     }
 
     /// The key UsernameToken Profile 1.1 §4 derives from `password`, `salt` and `iterations`:
-    /// K1 = SHA-1(UTF-8(password) || salt), Ki = SHA-1(Ki-1), the 20 bytes of the last.
+    /// K1 = SHA-1(UTF-8(password) || salt), Ki = SHA-1(Ki-1), the 20 bytes of the last
+    /// (`iterations` below 1 count as 1).
     ///
     /// # Examples
     ///

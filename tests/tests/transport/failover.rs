@@ -145,3 +145,77 @@ async fn round_robin_sets_spread_the_calls() {
     }
     assert_eq!(a_requests.load(Ordering::SeqCst), 4);
 }
+
+/// A URL whose connections are never accepted in time: a listener with a backlog of one, filled.
+async fn unanswered() -> (String, Vec<tokio::net::TcpStream>) {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket.bind("127.0.0.1:0".parse().unwrap()).expect("bind");
+    let address = socket.local_addr().expect("address");
+    let listener = socket.listen(1).expect("listen");
+    // Connections the listener never accepts: once its queue is full, further SYNs are dropped.
+    let mut held = Vec::new();
+    for _ in 0..8 {
+        match tokio::time::timeout(
+            Duration::from_millis(200),
+            tokio::net::TcpStream::connect(address),
+        )
+        .await
+        {
+            Ok(Ok(s)) => held.push(s),
+            _ => break,
+        }
+    }
+    std::mem::forget(listener);
+    (format!("http://{address}/full"), held)
+}
+
+#[tokio::test]
+async fn a_connection_not_made_in_time_is_passed_over_too() {
+    let (full, _held) = unanswered().await;
+    let (live, requests) = server(Misbehaviour::Answer).await;
+    let client = Client::builder(&full)
+        .failover(Failover::ordered([full.as_str(), live.as_str()]))
+        .connect_timeout(Duration::from_millis(300))
+        .build()
+        .expect("client");
+    let started = Instant::now();
+    assert_eq!(
+        echo(client.clone()).await.expect("the next address"),
+        "back"
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+    // Skipped by the next call.
+    let started = Instant::now();
+    assert_eq!(echo(client).await.expect("the next address"), "back");
+    assert!(started.elapsed() < Duration::from_millis(300));
+    assert_eq!(requests.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn the_set_is_checked_when_the_client_is_built_and_named_when_it_fails() {
+    for bad in ["not a url", "ftp://127.0.0.1/x"] {
+        let e = Client::builder("http://127.0.0.1:9/")
+            .failover(Failover::ordered(["http://127.0.0.1:9/", bad]))
+            .build()
+            .unwrap_err();
+        assert!(e.to_string().contains("invalid endpoint URL"), "{bad}: {e}");
+    }
+    // The set replaces the builder's address, which is then not checked.
+    let (live, _) = server(Misbehaviour::Answer).await;
+    assert!(Client::builder("")
+        .failover(Failover::ordered([live.as_str()]))
+        .build()
+        .is_ok());
+    // Every address unreachable: the error names the others too.
+    let (a, b) = (refused().await, refused().await);
+    let client = Client::builder(&a)
+        .failover(Failover::ordered([a.as_str(), b.as_str()]))
+        .build()
+        .expect("client");
+    let e = echo(client).await.unwrap_err();
+    assert!(
+        e.to_string()
+            .contains(&format!("could not be reached either: {a}")),
+        "{e}"
+    );
+}

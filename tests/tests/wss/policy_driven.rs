@@ -774,3 +774,39 @@ async fn attachments_of_responses_are_held_to_the_policy() {
         );
     }
 }
+
+#[tokio::test]
+async fn no_address_a_call_may_go_to_lets_a_transport_binding_go_in_clear() {
+    // The port's TransportBinding needs HTTPS: a failover set with a plain HTTP address is
+    // refused when the client is built, and a client moved to one refuses each call, before
+    // anything is sent (the password would travel in clear).
+    let port = "DoubleItPlaintextPort";
+    let policy = policy_of(UtClient::port_policy(port), port);
+    let https = cxf().https_url(&format!("/DoubleItUt/{port}"));
+    let http = cxf().url(&format!("/DoubleItUt/{port}"));
+    let creds = || Credentials::new().username(USER.0, USER.1);
+    let e = Client::builder(&https)
+        .security_policy(policy, creds())
+        .failover(soapgen_runtime::Failover::ordered([
+            https.as_str(),
+            http.as_str(),
+        ]))
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(e, Error::Security(ref w) if matches!(**w, WssError::HttpsRequired { ref endpoint, .. } if *endpoint == http)),
+        "{e}"
+    );
+    let rec = Arc::new(Recording::new());
+    let client = Client::builder(&https)
+        .security_policy(policy, creds())
+        .transport(rec.clone())
+        .build()
+        .expect("client");
+    let e = UtClient::from_client(client.with_endpoint(&http))
+        .double_it(1)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("needs an https endpoint"), "{e}");
+    assert!(rec.exchanges().is_empty(), "nothing sent");
+}

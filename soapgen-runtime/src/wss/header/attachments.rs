@@ -50,6 +50,13 @@ pub(crate) fn references(
 fn content(a: &OutgoingAttachment, out: &mut Vec<u8>) -> Result<(), WssError> {
     let media = crate::mime::media_type(&a.content_type).to_ascii_lowercase();
     if is_xml(&media) {
+        if a.data.is_empty() {
+            return Err(WssError::Encode(format!(
+                "the XML attachment <{}> to sign is empty: no document to canonicalize (send it \
+                 as application/octet-stream to sign its bytes)",
+                a.content_id
+            )));
+        }
         let text = std::str::from_utf8(&a.data).map_err(|_| {
             WssError::Encode(format!(
                 "the XML attachment <{}> to sign is not UTF-8",
@@ -104,8 +111,13 @@ fn canonical_headers(a: &OutgoingAttachment) -> String {
     format!(
         "Content-ID:<{}>\r\nContent-Type:{}\r\n",
         a.content_id,
-        canonical_content_type(&a.content_type)
+        canonical_content_type(&one_line(&a.content_type))
     )
+}
+
+/// A header value as the multipart writer sends it: on one line.
+fn one_line(value: &str) -> String {
+    value.replace(['\r', '\n'], " ")
 }
 
 /// A Content-Type value canonicalized (SwA Profile 1.1 §5.4.2, RFC 2045 §5.1): with parameters, the
@@ -165,7 +177,8 @@ pub(crate) fn encrypt(
             AttachmentCoverage::Complete => {
                 let mut plain = format!(
                     "Content-ID:<{}>\r\nContent-Type:{}\r\n\r\n",
-                    a.content_id, a.content_type
+                    a.content_id,
+                    one_line(&a.content_type)
                 )
                 .into_bytes();
                 plain.extend_from_slice(&a.data);
@@ -235,6 +248,32 @@ mod tests {
             b"Content-ID:<abc@x>\r\nContent-Type:image/jpeg\r\n\xFF\xD8\x0A"
         );
         assert_eq!(octets(&a, AttachmentCoverage::Content), b"\xFF\xD8\x0A");
+    }
+
+    #[test]
+    fn a_line_break_in_a_content_type_stays_out_of_the_headers() {
+        let a = part("text/plain\r\nX-Evil: 1", b"x");
+        let headers = canonical_headers(&a);
+        assert_eq!(headers.matches("\r\n").count(), 2, "{headers:?}");
+        let mut parts = vec![a];
+        let key = vec![7u8; 16];
+        let alg = BlockEncryption::Aes128Cbc;
+        encrypt(
+            &mut parts,
+            AttachmentCoverage::Complete,
+            alg,
+            &key,
+            None,
+            |i| format!("E{i}"),
+        )
+        .unwrap();
+        let plain = alg.decrypt(&key, &parts[0].data).unwrap();
+        assert!(
+            plain.starts_with(b"Content-ID:<abc@x>\r\nContent-Type:text/plain  X-Evil: 1\r\n\r\n")
+        );
+        let empty = part("application/xml", b"");
+        let e = content(&empty, &mut Vec::new()).unwrap_err();
+        assert!(e.to_string().contains("is empty"), "{e}");
     }
 
     #[test]

@@ -308,7 +308,9 @@ fn endorse_timestamp(
 fn username_endorses_timestamp(cfg: &WssConfig, at: &Offsets) -> Result<usize, WssError> {
     if cfg.signer().is_some() {
         return Err(WssError::Encode(
-            "an endorsing UsernameToken with an X.509 message signature is not supported"
+            "an endorsing UsernameToken with an X.509 message signature (WssConfig::sign) is not \
+             supported: endorse with an X.509 key instead (WssConfig::endorse), or sign with the \
+             token alone over TLS, or under a SymmetricBinding"
                 .to_owned(),
         ));
     }

@@ -67,8 +67,8 @@ pub(super) fn endorse(
     let key = key.ok_or_else(|| {
         WssError::Encode(
             "an endorsing UsernameToken (WssConfig::username_token_endorses) signs with the key \
-             its password derives: WssConfig::username_token(UsernameToken::derived_key(…)), \
-             not encrypted"
+             its password derives: set WssConfig::username_token(UsernameToken::derived_key(…)) \
+             (and, under a SymmetricBinding that encrypts it, EncryptionOrder::SignThenEncrypt)"
                 .to_owned(),
         )
     })?;
