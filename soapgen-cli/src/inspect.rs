@@ -199,12 +199,29 @@ fn signature(op: &OperationDecl) -> String {
                 .iter()
                 .map(|p| format!("{}: {}", p.name, type_text(&p.ty))),
         )
+        // SwA parts (WSDL 1.1 §5): MIME parts beside the envelope.
+        .chain(op.attachments.iter().map(|a| {
+            format!(
+                "{}: Attachment /* MIME part {}, {} */",
+                a.name,
+                a.part,
+                a.default_content_type()
+            )
+        }))
         .collect();
-    let ret = op
+    let mut ret = op
         .ret
         .as_ref()
         .map(type_text)
         .unwrap_or_else(|| "()".to_owned());
+    if !op.response_attachments.is_empty() {
+        let parts: Vec<String> = op
+            .response_attachments
+            .iter()
+            .map(|a| format!("Attachment /* MIME part {} */", a.part))
+            .collect();
+        ret = format!("({ret}, {})", parts.join(", "));
+    }
     let err = op
         .faults
         .clone()
@@ -333,10 +350,29 @@ pub fn sample_request(m: &Module, name: &str, default_namespaces: bool) -> Resul
                 );
                 let endpoint = c.endpoint_for(v).unwrap_or("<endpoint>");
                 let _ = writeln!(out, "POST {endpoint}");
+                // SwA (WSDL 1.1 §5): the envelope is the root part of a multipart/related body.
+                let swa = !op.attachments.is_empty();
+                let mut root_type = String::new();
                 for (h, value) in sample::request_headers(v, op) {
-                    let _ = writeln!(out, "{h}: {value}");
+                    if swa && h == "Content-Type" {
+                        let media = value.split(';').next().unwrap_or("");
+                        let _ = writeln!(
+                            out,
+                            "Content-Type: multipart/related; type=\"{media}\"; \
+                             boundary=\"<boundary>\"; start=\"<root.message@soapgen>\""
+                        );
+                        root_type = value;
+                    } else {
+                        let _ = writeln!(out, "{h}: {value}");
+                    }
                 }
                 out.push('\n');
+                if swa {
+                    let _ = writeln!(
+                        out,
+                        "--<boundary>\nContent-Type: {root_type}\nContent-ID: <root.message@soapgen>\n"
+                    );
+                }
                 let addressing =
                     c.addressing
                         .iter()
@@ -352,6 +388,19 @@ pub fn sample_request(m: &Module, name: &str, default_namespaces: bool) -> Resul
                     default_namespaces,
                     addressing,
                 ));
+                for a in &op.attachments {
+                    let _ = writeln!(
+                        out,
+                        "--<boundary>\nContent-Type: {}\nContent-Transfer-Encoding: binary\n\
+                         Content-ID: <{}=…@soapgen>\n\n(the bytes of `{}`)",
+                        a.default_content_type(),
+                        a.part,
+                        a.name
+                    );
+                }
+                if swa {
+                    out.push_str("--<boundary>--\n");
+                }
             }
         }
     }

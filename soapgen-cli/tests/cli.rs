@@ -32,6 +32,30 @@ fn inspect_shows_services_ports_operations_and_types() {
     }
 }
 
+/// SwA operations (WSDL 1.1 §5): the MIME parts among the parameters and in the result, and a
+/// sample request that is multipart/related.
+#[test]
+fn inspect_shows_attachments_and_their_multipart_request() {
+    let wsdl = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../soapgen-build/tests/wsdl/swa.wsdl"
+    );
+    let out = cli(&["inspect", wsdl]).unwrap();
+    let line = "  async fn upload(&self, ticket: Option<String> /* header */, title: String, \
+                image: Attachment /* MIME part image, image/jpeg */, r#type: Attachment /* MIME \
+                part type, application/octet-stream */) -> Result<(i64, Attachment /* MIME part \
+                preview */), Error>;";
+    assert!(out.contains(line), "missing {line:?} in:\n{out}");
+    let out = cli(&["inspect", wsdl, "--operation", "Upload"]).unwrap();
+    for line in [
+        "Content-Type: multipart/related; type=\"text/xml\"; boundary=\"<boundary>\"; start=\"<root.message@soapgen>\"",
+        "Content-Type: image/jpeg\nContent-Transfer-Encoding: binary\nContent-ID: <image=…@soapgen>\n\n(the bytes of `image`)",
+        "--<boundary>--",
+    ] {
+        assert!(out.contains(line), "missing {line:?} in:\n{out}");
+    }
+}
+
 /// `inspect` names the merged client after its service, with both versions (the first port's
 /// first), every port, the fault sets by what they are, and warns of a relative address.
 #[test]
