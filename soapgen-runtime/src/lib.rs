@@ -91,6 +91,9 @@ pub mod mime;
 #[cfg(feature = "wss")]
 #[cfg_attr(docsrs, doc(cfg(feature = "wss")))]
 pub mod policy;
+#[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
+pub mod testing;
 pub mod transport;
 pub mod types;
 pub mod wire;

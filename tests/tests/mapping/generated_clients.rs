@@ -18,7 +18,7 @@ mod spyne11 {
 mod spyne12 {
     soapgen_runtime::include_client!("spyne12");
 }
-mod globalweather {
+pub(crate) mod globalweather {
     soapgen_runtime::include_client!("globalweather");
 }
 

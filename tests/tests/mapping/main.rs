@@ -15,7 +15,8 @@
 //! - [`wsdl20`]: a WSDL 2.0 description;
 //! - [`regressions`]: XSD features through hand-written derives;
 //! - [`generated_clients`]: clients from the peers' own WSDLs calling them;
-//! - [`checked_in_client`]: the CLI route's checked-in crate regenerates without a diff.
+//! - [`checked_in_client`]: the CLI route's checked-in crate regenerates without a diff;
+//! - [`record_replay`]: exchanges recorded against gSOAP replayed without it.
 
 mod cases;
 mod checked_in_client;
@@ -25,6 +26,7 @@ mod groups;
 mod kinds;
 mod noparts;
 mod polymorphism;
+mod record_replay;
 mod regressions;
 mod selection;
 mod substitution;

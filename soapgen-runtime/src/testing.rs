@@ -1,0 +1,403 @@
+//! Testing code that calls a SOAP service without the service (feature `testing`): record real
+//! exchanges once ([`Recorder`], a transport around the real one), replay them in tests
+//! ([`Replayer`], a transport that answers from the recording). The whole message path of the
+//! client runs as it does against the service (envelopes, MIME, WS-Addressing, the reader); only
+//! the HTTP exchange is taken from the files.
+//!
+//! A recording is a directory with three files per exchange, numbered in the order the calls
+//! were made: `NNNN.request.xml` (the request body as sent, passwords, nonces and signature values
+//! redacted as the wire log redacts them), `NNNN.response` (the response body, byte for byte) and
+//! `NNNN.meta` (the operation, the response's status and headers, one `name: value` per line).
+//! Check them in beside the tests.
+//!
+//! A replayed request is matched to a recorded one by its operation (the SOAPAction, or SOAP 1.2's
+//! `action`, and the name of the Body's first element) and by a key of the test's choosing
+//! ([`Replayer::key`]: by default none), each recorded exchange used once in order and the last
+//! one of a kind again when they are used up. A request without a match is a transport error
+//! naming the operation, its key and the closest recording.
+//!
+//! ```no_run
+//! # #[cfg(feature = "reqwest")] {
+//! use std::sync::Arc;
+//! use soapgen_runtime::testing::{Recorder, Replayer};
+//! use soapgen_runtime::transport::ReqwestTransport;
+//! use soapgen_runtime::Client;
+//! // Once, against the real service:
+//! let recorder = Recorder::new(Arc::new(ReqwestTransport::new()?), "tests/recordings/weather")?;
+//! let client = Client::builder("https://example.org/weather").transport(Arc::new(recorder)).build()?;
+//! // … the calls the test makes …
+//! // In the tests, without the service:
+//! let replayer = Replayer::load("tests/recordings/weather")?;
+//! let client = Client::builder("https://example.org/weather").transport(Arc::new(replayer)).build()?;
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+
+use crate::error::{TransportError, TransportErrorKind};
+use crate::transport::{HttpRequest, HttpResponse, Transport, TransportFuture};
+
+/// The operation of a request: its action (the `SOAPAction` header, or the `action` parameter
+/// of a SOAP 1.2 Content-Type) and the local name of the Body's first element, as
+/// `action element` (either may be empty).
+pub fn operation_of(request: &HttpRequest) -> String {
+    let header = |name: &str| {
+        request
+            .headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    };
+    let action = header("SOAPAction")
+        .map(|a| a.trim().trim_matches('"').to_owned())
+        .or_else(|| {
+            header("Content-Type").and_then(|ct| {
+                crate::mime::content_type_parameters(ct)
+                    .into_iter()
+                    .find(|(k, _)| k == "action")
+                    .map(|(_, v)| v)
+            })
+        })
+        .unwrap_or_default();
+    format!("{action} {}", body_element(&request.body))
+        .trim()
+        .to_owned()
+}
+
+/// The local name of the first element inside the envelope's Body (a textual scan: the body
+/// may be multipart).
+fn body_element(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&body[..body.len().min(1 << 20)]);
+    let Some(body_at) = find_start_tag(&text, "Body") else {
+        return String::new();
+    };
+    let rest = &text[body_at..];
+    let Some(open) = rest.find('>') else {
+        return String::new();
+    };
+    let rest = &rest[open + 1..];
+    let Some(lt) = rest.find('<') else {
+        return String::new();
+    };
+    let tag = &rest[lt + 1..];
+    if tag.starts_with('/') {
+        return String::new();
+    }
+    let name: String = tag
+        .chars()
+        .take_while(|c| !c.is_whitespace() && *c != '>' && *c != '/')
+        .collect();
+    name.rsplit(':').next().unwrap_or("").to_owned()
+}
+
+/// Where the start tag of the element with local name `local` (any prefix) begins.
+fn find_start_tag(text: &str, local: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = text[from..].find('<') {
+        let at = from + i;
+        let name: String = text[at + 1..]
+            .chars()
+            .take_while(|c| !c.is_whitespace() && *c != '>' && *c != '/')
+            .collect();
+        if name.rsplit(':').next() == Some(local) && !name.starts_with('/') {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// A transport that sends each request through `inner` and writes the exchange into a
+/// directory (see the [module](self) for the files). Failed exchanges (no response) are not
+/// written.
+pub struct Recorder {
+    inner: Arc<dyn Transport>,
+    dir: PathBuf,
+    next: AtomicUsize,
+}
+
+impl fmt::Debug for Recorder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Recorder")
+            .field("inner", &self.inner)
+            .field("dir", &self.dir)
+            .finish()
+    }
+}
+
+impl Recorder {
+    /// Records what goes through `inner` into `dir` (created if missing; numbering continues
+    /// after the exchanges already there).
+    ///
+    /// # Errors
+    ///
+    /// When the directory cannot be created or read.
+    pub fn new(inner: Arc<dyn Transport>, dir: impl Into<PathBuf>) -> std::io::Result<Self> {
+        let dir = dir.into();
+        std::fs::create_dir_all(&dir)?;
+        let existing = numbered(&dir)?.len();
+        Ok(Recorder {
+            inner,
+            dir,
+            next: AtomicUsize::new(existing + 1),
+        })
+    }
+
+    fn write(&self, request: &HttpRequest, response: &HttpResponse) -> std::io::Result<()> {
+        let n = self.next.fetch_add(1, Ordering::SeqCst);
+        let stem = self.dir.join(format!("{n:04}"));
+        let redacted = crate::wire::redact(&String::from_utf8_lossy(&request.body)).into_owned();
+        std::fs::write(stem.with_extension("request.xml"), redacted)?;
+        std::fs::write(stem.with_extension("response"), &response.body)?;
+        let mut meta = format!(
+            "operation: {}\nstatus: {}\n",
+            operation_of(request),
+            response.status
+        );
+        for (k, v) in &response.headers {
+            meta.push_str(&format!("header: {k}: {}\n", v.replace(['\r', '\n'], " ")));
+        }
+        std::fs::write(stem.with_extension("meta"), meta)
+    }
+}
+
+impl Transport for Recorder {
+    fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
+        Box::pin(async move {
+            let response = self.inner.send(request.clone()).await?;
+            self.write(&request, &response).map_err(|e| {
+                TransportError::new(
+                    TransportErrorKind::Other,
+                    request.url.clone(),
+                    format!("cannot write the recording in {}: {e}", self.dir.display()),
+                    None,
+                )
+            })?;
+            Ok(response)
+        })
+    }
+}
+
+/// The numbers of the exchanges in `dir`, in order.
+fn numbered(dir: &Path) -> std::io::Result<Vec<usize>> {
+    let mut ns = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let name = e?.file_name();
+        let name = name.to_string_lossy();
+        if let Some(n) = name.strip_suffix(".meta").and_then(|s| s.parse().ok()) {
+            ns.push(n);
+        }
+    }
+    ns.sort_unstable();
+    Ok(ns)
+}
+
+/// One recorded exchange.
+#[derive(Debug)]
+struct Recorded {
+    number: usize,
+    operation: String,
+    key: String,
+    response: HttpResponse,
+}
+
+/// What a [`Replayer`] keys requests by, beyond their operation.
+type KeyFn = dyn Fn(&HttpRequest) -> String + Send + Sync;
+
+/// A transport that answers each request with a recorded response (see the [module](self)):
+/// nothing goes over the network.
+pub struct Replayer {
+    dir: PathBuf,
+    recorded: Vec<Recorded>,
+    /// The recorded requests, for keys chosen after loading.
+    requests: Vec<HttpRequest>,
+    key: Box<KeyFn>,
+    used: Mutex<Vec<bool>>,
+}
+
+impl fmt::Debug for Replayer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Replayer")
+            .field("dir", &self.dir)
+            .field("exchanges", &self.recorded.len())
+            .finish()
+    }
+}
+
+/// A recording that cannot be read.
+#[derive(Debug, thiserror::Error)]
+#[error("recording {path}: {message}")]
+pub struct ReplayError {
+    /// The file or directory.
+    pub path: PathBuf,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl Replayer {
+    /// The exchanges recorded in `dir` by a [`Recorder`].
+    ///
+    /// # Errors
+    ///
+    /// [`ReplayError`] naming the file that is missing or malformed (a status that is not a
+    /// number, a line that is not `name: value`), or the directory with no exchange.
+    pub fn load(dir: impl Into<PathBuf>) -> Result<Self, ReplayError> {
+        let dir = dir.into();
+        let fail = |path: &Path, message: String| ReplayError {
+            path: path.to_owned(),
+            message,
+        };
+        let numbers = numbered(&dir).map_err(|e| fail(&dir, e.to_string()))?;
+        if numbers.is_empty() {
+            return Err(fail(&dir, "no recorded exchange (NNNN.meta)".to_owned()));
+        }
+        let mut recorded = Vec::with_capacity(numbers.len());
+        let mut requests = Vec::with_capacity(numbers.len());
+        for n in numbers {
+            let stem = dir.join(format!("{n:04}"));
+            let read = |ext: &str| {
+                let p = stem.with_extension(ext);
+                std::fs::read(&p).map_err(|e| fail(&p, e.to_string()))
+            };
+            let meta_path = stem.with_extension("meta");
+            let meta = String::from_utf8(read("meta")?)
+                .map_err(|_| fail(&meta_path, "not UTF-8".to_owned()))?;
+            let (mut operation, mut status, mut headers) = (String::new(), None, Vec::new());
+            for (i, line) in meta.lines().enumerate().filter(|(_, l)| !l.is_empty()) {
+                let bad = || fail(&meta_path, format!("line {}: {line:?}", i + 1));
+                let (name, value) = line.split_once(": ").ok_or_else(bad)?;
+                match name {
+                    "operation" => operation = value.to_owned(),
+                    "status" => status = Some(value.parse::<u16>().map_err(|_| bad())?),
+                    "header" => {
+                        let (k, v) = value.split_once(": ").ok_or_else(bad)?;
+                        headers.push((k.to_owned(), v.to_owned()));
+                    }
+                    _ => return Err(bad()),
+                }
+            }
+            let status = status.ok_or_else(|| fail(&meta_path, "no status line".to_owned()))?;
+            let request_body = read("request.xml")?;
+            requests.push(HttpRequest {
+                url: String::new(),
+                headers: Vec::new(),
+                body: Bytes::from(request_body),
+                max_response_bytes: usize::MAX,
+            });
+            recorded.push(Recorded {
+                number: n,
+                operation,
+                key: String::new(),
+                response: HttpResponse {
+                    status,
+                    headers,
+                    body: Bytes::from(read("response")?),
+                },
+            });
+        }
+        let used = Mutex::new(vec![false; recorded.len()]);
+        Ok(Replayer {
+            dir,
+            recorded,
+            requests,
+            key: Box::new(|_| String::new()),
+            used,
+        })
+    }
+
+    /// Also matches requests by `key`, computed from the live request and from each recorded
+    /// one (its body as recorded: redacted), e.g. the value of an element that tells the calls
+    /// of one operation apart.
+    #[must_use]
+    pub fn key(mut self, key: impl Fn(&HttpRequest) -> String + Send + Sync + 'static) -> Self {
+        for (r, req) in self.recorded.iter_mut().zip(&self.requests) {
+            r.key = key(req);
+        }
+        self.key = Box::new(key);
+        self
+    }
+
+    /// The recorded response for `request`, or why there is none.
+    fn answer(&self, request: &HttpRequest) -> Result<HttpResponse, String> {
+        let operation = operation_of(request);
+        let key = (self.key)(request);
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        let matching: Vec<usize> = (0..self.recorded.len())
+            .filter(|&i| self.recorded[i].operation == operation && self.recorded[i].key == key)
+            .collect();
+        let pick = matching
+            .iter()
+            .copied()
+            .find(|&i| !used[i])
+            .or(matching.last().copied());
+        if let Some(i) = pick {
+            used[i] = true;
+            return Ok(self.recorded[i].response.clone());
+        }
+        let same_operation = self.recorded.iter().find(|r| r.operation == operation);
+        let closest = match same_operation {
+            Some(r) => format!(
+                "the closest is exchange {:04}, of that operation with key {:?}",
+                r.number, r.key
+            ),
+            None => {
+                let mut ops: Vec<&str> =
+                    self.recorded.iter().map(|r| r.operation.as_str()).collect();
+                ops.sort_unstable();
+                ops.dedup();
+                format!("the operations recorded are {ops:?}")
+            }
+        };
+        Err(format!(
+            "no recorded exchange in {} for operation {operation:?} with key {key:?}: {closest}",
+            self.dir.display()
+        ))
+    }
+}
+
+impl Transport for Replayer {
+    fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
+        let answer = self.answer(&request);
+        Box::pin(async move {
+            answer.map_err(|message| {
+                TransportError::new(
+                    TransportErrorKind::Other,
+                    request.url.clone(),
+                    message,
+                    None,
+                )
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(action: &str, body: &str) -> HttpRequest {
+        HttpRequest {
+            url: "http://x/".to_owned(),
+            headers: vec![("SOAPAction".to_owned(), format!("\"{action}\""))],
+            body: Bytes::from(body.to_owned()),
+            max_response_bytes: 1 << 20,
+        }
+    }
+
+    #[test]
+    fn the_operation_is_the_action_and_the_first_element_of_the_body() {
+        let r = request(
+            "urn:a#get",
+            r#"<s:Envelope xmlns:s="x"><s:Header><h/></s:Header><s:Body><m:Get xmlns:m="y"><a/></m:Get></s:Body></s:Envelope>"#,
+        );
+        assert_eq!(operation_of(&r), "urn:a#get Get");
+        let empty = request("", "<Envelope><Body/></Envelope>");
+        assert_eq!(operation_of(&empty), "");
+    }
+}
