@@ -5,13 +5,16 @@
 //! the HTTP exchange is taken from the files.
 //!
 //! A recording is a directory with three files per exchange, numbered in the order the calls
-//! were made: `NNNN.request.xml` (the request body as sent, passwords, nonces and signature values
-//! redacted as the wire log redacts them), `NNNN.response` (the response body, byte for byte) and
-//! `NNNN.meta` (the operation, the response's status and headers, one `name: value` per line).
-//! Check them in beside the tests.
+//! were made (after the last number there: nothing is overwritten): `NNNN.request.xml` (the
+//! request body as sent, passwords, nonces and signature values redacted as the wire log redacts
+//! them; binary MIME parts not kept), `NNNN.response` (the response body, byte for byte) and
+//! `NNNN.meta` (the operation, the status, the request's Content-Type and SOAPAction, the
+//! response's header fields with `Set-Cookie` redacted, one `name: value` per line). Check them
+//! in beside the tests once read: a response body may carry a token the service handed out.
 //!
-//! A replayed request is matched to a recorded one by its operation (the SOAPAction, or SOAP 1.2's
-//! `action`, and the name of the Body's first element) and by a key of the test's choosing
+//! A replayed request is matched to a recorded one by its operation (the SOAP version, the
+//! SOAPAction or SOAP 1.2's `action`, and the name of the Body's first element) and by a key of
+//! the test's choosing
 //! ([`Replayer::key`]: by default none), each recorded exchange used once in order and the last
 //! one of a kind again when they are used up. A request without a match is a transport error
 //! naming the operation, its key and the closest recording.
@@ -43,9 +46,9 @@ use bytes::Bytes;
 use crate::error::{TransportError, TransportErrorKind};
 use crate::transport::{HttpRequest, HttpResponse, Transport, TransportFuture};
 
-/// The operation of a request: its action (the `SOAPAction` header, or the `action` parameter
-/// of a SOAP 1.2 Content-Type) and the local name of the Body's first element, as
-/// `action element` (either may be empty).
+/// The operation of a request: its SOAP version, its action (the `SOAPAction` header, or the
+/// `action` parameter of a SOAP 1.2 Content-Type) and the local name of the Body's first element,
+/// as `1.1 action element` (the action or the element may be empty).
 pub fn operation_of(request: &HttpRequest) -> String {
     let header = |name: &str| {
         request
@@ -65,10 +68,28 @@ pub fn operation_of(request: &HttpRequest) -> String {
             })
         })
         .unwrap_or_default();
-    format!("{action} {}", body_element(&request.body))
-        .trim()
-        .to_owned()
+    let soap12 = memchr::memmem::find(
+        &request.body[..request.body.len().min(1 << 16)],
+        b"http://www.w3.org/2003/05/soap-envelope",
+    )
+    .is_some();
+    let version = if soap12 { "1.2" } else { "1.1" };
+    let element = body_element(&request.body);
+    [version, action.as_str(), element.as_str()]
+        .iter()
+        .filter(|p| !p.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
+
+/// The request header fields a recording keeps, for the keys chosen when it is replayed: the
+/// ones that name the operation, none that authenticates.
+const KEPT_REQUEST_HEADERS: [&str; 2] = ["content-type", "soapaction"];
+
+/// Response header fields whose values a recording does not keep (`***redacted***`): what
+/// hands the client a session.
+const REDACTED_RESPONSE_HEADERS: [&str; 2] = ["set-cookie", "set-cookie2"];
 
 /// The local name of the first element inside the envelope's Body (a textual scan: the body
 /// may be multipart).
@@ -141,29 +162,61 @@ impl Recorder {
     pub fn new(inner: Arc<dyn Transport>, dir: impl Into<PathBuf>) -> std::io::Result<Self> {
         let dir = dir.into();
         std::fs::create_dir_all(&dir)?;
-        let existing = numbered(&dir)?.len();
+        let last = numbered(&dir)?.last().copied().unwrap_or(0);
         Ok(Recorder {
             inner,
             dir,
-            next: AtomicUsize::new(existing + 1),
+            next: AtomicUsize::new(last + 1),
         })
     }
 
+    /// Writes one exchange under the next free number: the `.meta` file is created first, and
+    /// only if no exchange has that number yet (two recorders on one directory, or an exchange
+    /// written since, take the next one).
     fn write(&self, request: &HttpRequest, response: &HttpResponse) -> std::io::Result<()> {
-        let n = self.next.fetch_add(1, Ordering::SeqCst);
-        let stem = self.dir.join(format!("{n:04}"));
+        use std::io::Write as _;
+        let (stem, mut meta_file) = loop {
+            let n = self.next.fetch_add(1, Ordering::SeqCst);
+            let stem = self.dir.join(format!("{n:04}"));
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(stem.with_extension("meta"))
+            {
+                Ok(f) => break (stem, f),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        };
         let redacted = crate::wire::redact(&String::from_utf8_lossy(&request.body)).into_owned();
         std::fs::write(stem.with_extension("request.xml"), redacted)?;
         std::fs::write(stem.with_extension("response"), &response.body)?;
+        let one_line = |v: &str| v.replace(['\r', '\n'], " ");
         let mut meta = format!(
             "operation: {}\nstatus: {}\n",
             operation_of(request),
             response.status
         );
-        for (k, v) in &response.headers {
-            meta.push_str(&format!("header: {k}: {}\n", v.replace(['\r', '\n'], " ")));
+        for (k, v) in &request.headers {
+            if KEPT_REQUEST_HEADERS
+                .iter()
+                .any(|h| k.eq_ignore_ascii_case(h))
+            {
+                meta.push_str(&format!("request-header: {k}: {}\n", one_line(v)));
+            }
         }
-        std::fs::write(stem.with_extension("meta"), meta)
+        for (k, v) in &response.headers {
+            let v = if REDACTED_RESPONSE_HEADERS
+                .iter()
+                .any(|h| k.eq_ignore_ascii_case(h))
+            {
+                "***redacted***".to_owned()
+            } else {
+                one_line(v)
+            };
+            meta.push_str(&format!("header: {k}: {v}\n"));
+        }
+        meta_file.write_all(meta.as_bytes())
     }
 }
 
@@ -190,7 +243,12 @@ fn numbered(dir: &Path) -> std::io::Result<Vec<usize>> {
     for e in std::fs::read_dir(dir)? {
         let name = e?.file_name();
         let name = name.to_string_lossy();
-        if let Some(n) = name.strip_suffix(".meta").and_then(|s| s.parse().ok()) {
+        // Exactly the names a Recorder writes (`0001.meta`…): no other file is taken for one.
+        let number = name.strip_suffix(".meta").and_then(|stem| {
+            let n: usize = stem.parse().ok()?;
+            (format!("{n:04}") == stem).then_some(n)
+        });
+        if let Some(n) = number {
             ns.push(n);
         }
     }
@@ -269,24 +327,39 @@ impl Replayer {
             let meta = String::from_utf8(read("meta")?)
                 .map_err(|_| fail(&meta_path, "not UTF-8".to_owned()))?;
             let (mut operation, mut status, mut headers) = (String::new(), None, Vec::new());
+            let mut request_headers = Vec::new();
             for (i, line) in meta.lines().enumerate().filter(|(_, l)| !l.is_empty()) {
-                let bad = || fail(&meta_path, format!("line {}: {line:?}", i + 1));
-                let (name, value) = line.split_once(": ").ok_or_else(bad)?;
+                let bad = |why: &str| fail(&meta_path, format!("line {}: {why}: {line:?}", i + 1));
+                let (name, value) = line
+                    .split_once(": ")
+                    .ok_or_else(|| bad("not `name: value`"))?;
+                let field = || {
+                    value
+                        .split_once(": ")
+                        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                        .ok_or_else(|| bad("not `name: field: value`"))
+                };
                 match name {
                     "operation" => operation = value.to_owned(),
-                    "status" => status = Some(value.parse::<u16>().map_err(|_| bad())?),
-                    "header" => {
-                        let (k, v) = value.split_once(": ").ok_or_else(bad)?;
-                        headers.push((k.to_owned(), v.to_owned()));
+                    "status" if status.is_some() => return Err(bad("a second status")),
+                    "status" => {
+                        let code = value
+                            .parse::<u16>()
+                            .ok()
+                            .filter(|c| (100..=599).contains(c))
+                            .ok_or_else(|| bad("not an HTTP status code (100 to 599)"))?;
+                        status = Some(code);
                     }
-                    _ => return Err(bad()),
+                    "header" => headers.push(field()?),
+                    "request-header" => request_headers.push(field()?),
+                    _ => return Err(bad("not operation, status, header or request-header")),
                 }
             }
             let status = status.ok_or_else(|| fail(&meta_path, "no status line".to_owned()))?;
             let request_body = read("request.xml")?;
             requests.push(HttpRequest {
                 url: String::new(),
-                headers: Vec::new(),
+                headers: request_headers,
                 body: Bytes::from(request_body),
                 max_response_bytes: usize::MAX,
             });
@@ -312,8 +385,9 @@ impl Replayer {
     }
 
     /// Also matches requests by `key`, computed from the live request and from each recorded
-    /// one (its body as recorded: redacted), e.g. the value of an element that tells the calls
-    /// of one operation apart.
+    /// one, e.g. the value of an element that tells the calls of one operation apart. A
+    /// recorded request has its body as recorded (redacted; a multipart one as text, the bytes
+    /// of binary parts not kept), its Content-Type and SOAPAction header fields, no URL.
     #[must_use]
     pub fn key(mut self, key: impl Fn(&HttpRequest) -> String + Send + Sync + 'static) -> Self {
         for (r, req) in self.recorded.iter_mut().zip(&self.requests) {
@@ -396,8 +470,75 @@ mod tests {
             "urn:a#get",
             r#"<s:Envelope xmlns:s="x"><s:Header><h/></s:Header><s:Body><m:Get xmlns:m="y"><a/></m:Get></s:Body></s:Envelope>"#,
         );
-        assert_eq!(operation_of(&r), "urn:a#get Get");
+        assert_eq!(operation_of(&r), "1.1 urn:a#get Get");
         let empty = request("", "<Envelope><Body/></Envelope>");
-        assert_eq!(operation_of(&empty), "");
+        assert_eq!(operation_of(&empty), "1.1");
+        let v12 = request(
+            "",
+            r#"<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body><Get/></e:Body></e:Envelope>"#,
+        );
+        assert_eq!(operation_of(&v12), "1.2 Get");
+    }
+
+    /// A service that answers every request with `200` and a cookie.
+    #[derive(Debug)]
+    struct Answers;
+
+    impl Transport for Answers {
+        fn send(&self, _: HttpRequest) -> TransportFuture<'_> {
+            Box::pin(async {
+                Ok(HttpResponse {
+                    status: 200,
+                    headers: vec![
+                        ("content-type".to_owned(), "text/xml".to_owned()),
+                        ("set-cookie".to_owned(), "session=SECRET".to_owned()),
+                    ],
+                    body: Bytes::from_static(b"<answer/>"),
+                })
+            })
+        }
+    }
+
+    fn block_on<F: std::future::Future>(f: F) -> F::Output {
+        // The futures here never wait: poll once with a no-op waker.
+        let mut f = std::pin::pin!(f);
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match f.as_mut().poll(&mut cx) {
+            std::task::Poll::Ready(v) => v,
+            std::task::Poll::Pending => panic!("a recorder's send waited"),
+        }
+    }
+
+    #[test]
+    fn recordings_never_overwrite_one_another_and_keep_no_cookie() {
+        let dir = std::env::temp_dir().join(format!("soapgen-recorder-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let rec = || Recorder::new(Arc::new(Answers), &dir).unwrap();
+        let (a, b) = (rec(), rec());
+        for r in [&a, &b, &a] {
+            block_on(r.send(request(
+                "urn:a#get",
+                "<Envelope><Body><Get/></Body></Envelope>",
+            )))
+            .unwrap();
+        }
+        assert_eq!(numbered(&dir).unwrap(), [1, 2, 3]);
+        // A gap left by hand: the next exchange goes after the last, not into it.
+        std::fs::remove_file(dir.join("0002.meta")).unwrap();
+        block_on(rec().send(request("urn:a#get", "<Envelope/>"))).unwrap();
+        assert_eq!(numbered(&dir).unwrap(), [1, 3, 4]);
+        let meta = std::fs::read_to_string(dir.join("0001.meta")).unwrap();
+        assert!(
+            meta.contains("header: set-cookie: ***redacted***"),
+            "{meta}"
+        );
+        assert!(
+            meta.contains("request-header: SOAPAction: \"urn:a#get\""),
+            "{meta}"
+        );
+        // Names a recorder does not write are not exchanges.
+        std::fs::write(dir.join("1.meta"), "status: 200\n").unwrap();
+        assert_eq!(numbered(&dir).unwrap(), [1, 3, 4]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
