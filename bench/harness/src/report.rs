@@ -910,52 +910,23 @@ impl Results {
         }
         for x in &self.soak {
             let case = format!("soak {} callers", x.callers);
-            let calls = x.calls / x.secs;
-            row(
-                "soak",
-                GSOAP_SERVER,
-                "1.1",
-                &x.client,
-                &case,
-                "calls_per_s",
-                calls,
-                "1/s",
-            );
-            if let Some(e) = x.errors {
+            let figures = [
+                Some(("calls_per_s", x.calls / x.secs, "1/s")),
+                x.errors.map(|e| ("errors", e, "calls")),
+                x.rss_kib
+                    .map(|(a, b)| ("rss_growth", 100.0 * (b - a) / a, "%")),
+                x.fds.map(|(a, b)| ("fds_change", b - a, "fds")),
+            ];
+            for (metric, value, unit) in figures.into_iter().flatten() {
                 row(
                     "soak",
                     GSOAP_SERVER,
                     "1.1",
                     &x.client,
                     &case,
-                    "errors",
-                    e,
-                    "calls",
-                );
-            }
-            if let Some((a, b)) = x.rss_kib {
-                let growth = 100.0 * (b - a) / a;
-                row(
-                    "soak",
-                    GSOAP_SERVER,
-                    "1.1",
-                    &x.client,
-                    &case,
-                    "rss_growth",
-                    growth,
-                    "%",
-                );
-            }
-            if let Some((a, b)) = x.fds {
-                row(
-                    "soak",
-                    GSOAP_SERVER,
-                    "1.1",
-                    &x.client,
-                    &case,
-                    "fds_change",
-                    b - a,
-                    "fds",
+                    metric,
+                    value,
+                    unit,
                 );
             }
         }

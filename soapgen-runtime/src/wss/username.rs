@@ -89,7 +89,9 @@ impl UsernameToken {
     /// A token whose password derives a key instead of travelling ([`PasswordType::DerivedKey`],
     /// UsernameToken Profile 1.1 §4): `Username`, a fresh 16-byte `wsse11:Salt` (its first byte
     /// 0x01: for a MAC) and `wsse11:Iteration` [`DERIVED_KEY_ITERATIONS`]. What WS-SecurityPolicy's
-    /// endorsing UsernameTokens are (CXF, WSS4J).
+    /// endorsing UsernameTokens are (CXF, WSS4J). The token signs nothing by itself: pair it
+    /// with [`WssConfig::username_token_endorses`](super::WssConfig::username_token_endorses).
+    /// It has no `Nonce` or `Created` ([`with_nonce`](Self::with_nonce) leaves it unchanged).
     pub fn derived_key(username: impl Into<String>, password: impl Into<String>) -> Self {
         UsernameToken {
             username: username.into(),
