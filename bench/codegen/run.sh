@@ -15,7 +15,8 @@
 #    the release soapgen binary (built first: `cargo build --release -p soapgen-cli`), wall time
 #    with `date +%s%N`, median (and min, max) of $RUNS runs (default 5), each into an empty
 #    directory; peak memory from `/usr/bin/time -f %M` (max over the runs).  Goal: < 2 s.
-# 2. Compile time of the generated crate itself: `cargo build --lib` (dev) and
+# 2. Compile time of the generated crate itself: `cargo check --lib` (the front end alone; dev),
+#    `cargo build --lib` (dev) and
 #    `cargo build --lib --release`.  The crate goes to target/bench-codegen/crates/<name>, gets an
 #    empty `[workspace]` table (it lives inside this repo but is not a member) and a copy of the
 #    workspace Cargo.lock (so dependency versions match; checked, a mismatch is reported).  All
@@ -52,7 +53,8 @@
 #
 # WSDLs, smallest first: examples/wsdl/globalweather.wsdl, tests/wsdl/large_objects.wsdl and from
 # the corpus gowsdl/fixtures/ec2.wsdl (340 KB), gowsdl/fixtures/vboxweb.wsdl (2.3 MB),
-# wasabi/spec/fixtures/economic.wsdl (3 MB).  Corpus files are looked up in
+# wasabi/spec/fixtures/economic.wsdl (3 MB), and wsdltophp/tests/resources/ews/services.wsdl
+# (Exchange Web Services: few operations, 1,400 types: what types cost).  Corpus files are looked up in
 # $SOAPGEN_CORPUS when it is set (relative to the repo root), then in tests/corpus; a missing
 # one is skipped with a note.
 #
@@ -193,7 +195,8 @@ add_wsdl globalweather examples/wsdl/globalweather.wsdl
 add_wsdl large_objects tests/wsdl/large_objects.wsdl
 declare -a CORPUS=("ec2|gowsdl/fixtures/ec2.wsdl")
 if [[ $SMALL -eq 0 ]]; then
-  CORPUS+=("vboxweb|gowsdl/fixtures/vboxweb.wsdl" "economic|wasabi/spec/fixtures/economic.wsdl")
+  CORPUS+=("vboxweb|gowsdl/fixtures/vboxweb.wsdl" "economic|wasabi/spec/fixtures/economic.wsdl"
+    "ews|wsdltophp/tests/resources/ews/services.wsdl")
 fi
 for e in "${CORPUS[@]}"; do
   slug=${e%%|*} rel=${e#*|}
@@ -371,6 +374,7 @@ if [[ $NO_RELEASE -eq 0 ]]; then
   PREBUILD_REL=$(prebuild --release)
 fi
 
+declare -A CHECK_S=() CHECK_RSS=()
 declare -A BUILD_S=() BUILD_RSS=() BUILD_FE=() BUILD_CG=() BUILD_OTHER=() CON_PROFILE=() \
   CON_FROM=() CON_CLONE=() CON_NEW_FIRST=() CON_NEW=() CON_BOTH=()
 timed_build() { # timed_build SLUG PROFILE(dev|release)
@@ -378,6 +382,19 @@ timed_build() { # timed_build SLUG PROFILE(dev|release)
   [[ $p == release ]] && flag=--release
   (cd "$c" && cargo clean -q -p "$name" $flag && cargo build -q -p soapgen-runtime $flag) \
     >"$B/logs/$s-$p-pre.log" 2>&1 || true
+  if [[ $p == dev ]]; then
+    # `cargo check`: the front end alone (what an editor's checks cost), from scratch too.
+    say "cargo check --lib: $s"
+    if (cd "$c" && cargo check -q -p soapgen-runtime && /usr/bin/time -f "%e %M" \
+          -o "$B/logs/$s-check.time" cargo check --lib) >"$B/logs/$s-check.log" 2>&1; then
+      read -r CHECK_S[$s] rss < <(tail -1 "$B/logs/$s-check.time")
+      CHECK_RSS[$s]=$(calc "$rss/1024")
+      say "  $s check: ${CHECK_S[$s]} s, ${CHECK_RSS[$s]} MiB"
+    else
+      CHECK_S[$s]=error; NOTE[$s]="${NOTE[$s]:-}check failed; "
+    fi
+    (cd "$c" && cargo clean -q -p "$name") >>"$B/logs/$s-$p-pre.log" 2>&1 || true
+  fi
   say "cargo build --lib $flag: $s"
   if ! (cd "$c" && /usr/bin/time -f "%e %M" -o "$B/logs/$s-$p.time" \
         cargo build --lib $flag --timings) >"$B/logs/$s-$p.log" 2>&1; then
@@ -519,7 +536,7 @@ MODE=full
 [[ $SMALL -eq 0 && $NO_RELEASE -eq 1 ]] && MODE="--no-release (dev builds only)"
 CSV="$RESULTS/codegen.csv"
 MD="$RESULTS/codegen.md"
-echo "wsdl,wsdl_bytes,types_clients_operations,lib_rs_bytes,generate_median_s,generate_min_s,generate_max_s,generate_peak_rss_mib,generate_goal_lt_2s,debug_build_s,debug_frontend_s,debug_codegen_s,debug_peak_rss_mib,release_build_s,release_frontend_s,release_codegen_s,release_peak_rss_mib,client,construct_profile,from_client_ns,clone_only_ns,client_new_first_us,client_new_median_us,new_plus_from_client_median_us,zeep_median_ms,zeep_status,ratio_zeep_over_from_client,ratio_zeep_over_new_plus_from_client,construct_goal_lt_1us,ratio_goal_ge_1000,lock_diff,notes" >"$CSV"
+echo "wsdl,wsdl_bytes,types_clients_operations,lib_rs_bytes,generate_median_s,generate_min_s,generate_max_s,generate_peak_rss_mib,generate_goal_lt_2s,debug_build_s,debug_frontend_s,debug_codegen_s,debug_peak_rss_mib,release_build_s,release_frontend_s,release_codegen_s,release_peak_rss_mib,client,construct_profile,from_client_ns,clone_only_ns,client_new_first_us,client_new_median_us,new_plus_from_client_median_us,zeep_median_ms,zeep_status,ratio_zeep_over_from_client,ratio_zeep_over_new_plus_from_client,construct_goal_lt_1us,ratio_goal_ge_1000,lock_diff,notes,check_s,check_peak_rss_mib" >"$CSV"
 
 {
   echo "# soapgen: code generation, compile time and client construction"
@@ -538,12 +555,16 @@ echo "wsdl,wsdl_bytes,types_clients_operations,lib_rs_bytes,generate_median_s,ge
     echo "| $s | $(human "${WSDL_BYTES[$s]}") | ${GEN_SUM[$s]:-n/a} | $(human "${LIB_BYTES[$s]:-}") | $(fmt %.3f "${GEN_MED[$s]}") s | $(fmt %.3f "${GEN_MIN[$s]:-}") – $(fmt %.3f "${GEN_MAX[$s]:-}") s | $(fmt %.0f "${GEN_RSS[$s]:-}") MiB | $(goal "$(lt "${GEN_MED[$s]}" 2)") |"
   done
   echo
-  echo "## 2. Compile time of the generated crate alone (\`cargo build --lib\`, dependencies prebuilt)"
+  echo "## 2. Compile time of the generated crate alone (\`cargo check --lib\` in dev, then \`cargo build --lib\` per profile; dependencies prebuilt)"
   echo
-  echo "| WSDL | dev build | frontend / codegen | peak RSS | release build | frontend / codegen | peak RSS |"
-  echo "|---|---:|---:|---:|---:|---:|---:|"
+  echo "| WSDL | \`cargo check\` | peak RSS | dev build | frontend / codegen | peak RSS | release build | frontend / codegen | peak RSS |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   for s in "${SLUGS[@]}"; do
-    cells=""
+    if isnum "${CHECK_S[$s]:-}"; then
+      cells=" $(fmt %.1f "${CHECK_S[$s]}") s | $(fmt %.0f "${CHECK_RSS[$s]:-}") MiB |"
+    else
+      cells=" ${CHECK_S[$s]:-n/a} | |"
+    fi
     for p in dev release; do
       k="$s/$p"
       if isnum "${BUILD_S[$k]:-}"; then
@@ -568,7 +589,7 @@ echo "wsdl,wsdl_bytes,types_clients_operations,lib_rs_bytes,generate_median_s,ge
     pnote=""
     [[ "${CON_PROFILE[$s]:-}" == dev ]] && pnote=" (dev build)"
     echo "| $s | \`${CLIENT[$s]:-n/a}\` | $(fmt %.1f "${CON_FROM[$s]:-}") ns$pnote | $(fmt %.1f "${CON_CLONE[$s]:-}") ns | $(fmt %.1f "${CON_NEW[$s]:-}") µs ($(fmt %.0f "${CON_NEW_FIRST[$s]:-}") µs) | $(fmt %.1f "${CON_BOTH[$s]:-}") µs | $(fmt %.1f "$z") ms | $(group "$r1")× | $(group "$r2")× | $(goal "$(lt "${CON_FROM[$s]:-}" 1000)") | $(goal "$(ge "$r1" 1000)") |"
-    printf '%s\n' "$s,${WSDL_BYTES[$s]},\"${GEN_SUM[$s]:-}\",${LIB_BYTES[$s]:-},${GEN_MED[$s]:-},${GEN_MIN[$s]:-},${GEN_MAX[$s]:-},${GEN_RSS[$s]:-},$(lt "${GEN_MED[$s]}" 2),${BUILD_S[$s/dev]:-},${BUILD_FE[$s/dev]:-},${BUILD_CG[$s/dev]:-},${BUILD_RSS[$s/dev]:-},${BUILD_S[$s/release]:-},${BUILD_FE[$s/release]:-},${BUILD_CG[$s/release]:-},${BUILD_RSS[$s/release]:-},${CLIENT[$s]:-},${CON_PROFILE[$s]:-},${CON_FROM[$s]:-},${CON_CLONE[$s]:-},${CON_NEW_FIRST[$s]:-},${CON_NEW[$s]:-},${CON_BOTH[$s]:-},$z,${ZEEP_STATUS[$s]:-},$r1,$r2,$(lt "${CON_FROM[$s]:-}" 1000),$(ge "$r1" 1000),${LOCK[$s]:-},\"${NOTE[$s]:-}\"" >>"$CSV"
+    printf '%s\n' "$s,${WSDL_BYTES[$s]},\"${GEN_SUM[$s]:-}\",${LIB_BYTES[$s]:-},${GEN_MED[$s]:-},${GEN_MIN[$s]:-},${GEN_MAX[$s]:-},${GEN_RSS[$s]:-},$(lt "${GEN_MED[$s]}" 2),${BUILD_S[$s/dev]:-},${BUILD_FE[$s/dev]:-},${BUILD_CG[$s/dev]:-},${BUILD_RSS[$s/dev]:-},${BUILD_S[$s/release]:-},${BUILD_FE[$s/release]:-},${BUILD_CG[$s/release]:-},${BUILD_RSS[$s/release]:-},${CLIENT[$s]:-},${CON_PROFILE[$s]:-},${CON_FROM[$s]:-},${CON_CLONE[$s]:-},${CON_NEW_FIRST[$s]:-},${CON_NEW[$s]:-},${CON_BOTH[$s]:-},$z,${ZEEP_STATUS[$s]:-},$r1,$r2,$(lt "${CON_FROM[$s]:-}" 1000),$(ge "$r1" 1000),${LOCK[$s]:-},\"${NOTE[$s]:-}\",${CHECK_S[$s]:-},${CHECK_RSS[$s]:-}" >>"$CSV"
   done
   echo
   echo "from_client: one \`${CLIENT[${SLUGS[0]}]:-…}::from_client(client.clone())\` including the Arc clone and the drop, median of 5 batches of $N (bare clone: the same loop without from_client); Client::new: \`soapgen_runtime::Client::new(url)\`, default reqwest transport (rustls, TLS roots), 100 calls. zeep: $ZEEP_HOW."
