@@ -303,3 +303,61 @@ fn output_soap_headers_become_declared_header_constants() {
         assert!(code.contains(c), "{c} not in {}", g.code);
     }
 }
+
+/// A `soap:header` of the input (WSDL 1.1 §3.7) is set on the client, never a positional
+/// parameter: the method takes the body parts alone, its documentation names the constant, and
+/// an element declared in both directions is one constant. `SessionHeader` is not named
+/// `SESSION_HEADER_HEADER`.
+#[test]
+fn input_soap_headers_are_client_constants_not_parameters() {
+    let doc = WSDL
+        .replace("POLICIES", "")
+        .replace("INPUT", "")
+        .replace("ACTION", "")
+        .replace("B11ATTRS", "")
+        .replace("B11EXT", "")
+        .replace("B12EXT", "")
+        .replace("P11EXT", "")
+        .replace(
+            "</xs:schema></types>",
+            r#"<xs:element name="SessionHeader"><xs:complexType><xs:sequence><xs:element name="sessionId" type="xs:string"/></xs:sequence></xs:complexType></xs:element><xs:element name="Quota" type="xs:int"/></xs:schema></types>
+ <message name="H"><part name="s" element="t:SessionHeader"/><part name="q" element="t:Quota"/></message>"#,
+        )
+        .replace(
+            r#"<input><soap:body use="literal"/></input><output><soap:body use="literal"/></output>"#,
+            r#"<input><soap:body use="literal"/><soap:header message="t:H" part="s" use="literal"/></input><output><soap:body use="literal"/><soap:header message="t:H" part="s" use="literal"/><soap:header message="t:H" part="q" use="literal"/></output>"#,
+        )
+        .replace(
+            r#"<input><soap12:body use="literal"/></input><output><soap12:body use="literal"/></output>"#,
+            r#"<input><soap12:body use="literal"/><soap12:header message="t:H" part="s" use="literal"/></input><output><soap12:body use="literal"/><soap12:header message="t:H" part="s" use="literal"/><soap12:header message="t:H" part="q" use="literal"/></output>"#,
+        );
+    let g = generate_text(&doc);
+    let op = &g.module.clients[0].operations[0];
+    assert_eq!(op.headers.len(), 1, "{:?}", op.headers);
+    let code = g
+        .code
+        .replace(char::is_whitespace, "")
+        .replace(",)", ")")
+        .replace(",>", ">");
+    // The method takes the body part alone.
+    assert!(
+        code.contains("asyncfnget(&self,#[soap(rename=\"id\""),
+        "{}",
+        g.code
+    );
+    assert!(!code.contains("#[soap(header"), "{}", g.code);
+    assert_eq!(
+        code.matches("pubconstSESSION_HEADER:").count(),
+        1,
+        "{}",
+        g.code
+    );
+    for c in [
+        r#"pubconstSESSION_HEADER:::soapgen_runtime::header::DeclaredHeader<types::SessionHeader>=::soapgen_runtime::header::DeclaredHeader::new("http://example.com/orders","SessionHeader");"#,
+        r#"pubconstQUOTA_HEADER:::soapgen_runtime::header::DeclaredHeader<i32>="#,
+        "`with_header`:[`SClient::SESSION_HEADER`].",
+        "client.with_header(Self::SESSION_HEADER,&value)",
+    ] {
+        assert!(code.contains(c), "{c} not in {}", g.code);
+    }
+}

@@ -140,8 +140,53 @@ fn client_summary(out: &mut String, c: &ClientDecl) {
             "  (no service port uses its bindings: give the endpoint when constructing the client)"
         );
     }
+    // Header elements (WSDL 1.1 §3.7 `soap:header`): constants of the client, request headers set
+    // on it rather than passed to the methods.
+    let consts = soapgen_build::model::clients::header_consts(c);
+    for k in &consts {
+        let mut line = format!(
+            "  const {}: DeclaredHeader<{}>  // {{{}}}{}",
+            k.cname,
+            type_text(&soapgen_build::model::ir::TypeExpr {
+                card: soapgen_build::model::ir::Occurrence::One,
+                ..k.ty.clone()
+            }),
+            k.xml.ns,
+            k.xml.local
+        );
+        if !k.sent_by.is_empty() {
+            line.push_str(&format!(
+                "; request header of {}: client.with_header({}Client::{}, &value)",
+                soapgen_build::model::clients::short_list(&k.sent_by, false),
+                c.name,
+                k.cname
+            ));
+        }
+        if !k.received_by.is_empty() {
+            line.push_str(&format!(
+                "; response header of {}: response.header(&{}Client::{})",
+                soapgen_build::model::clients::short_list(&k.received_by, false),
+                c.name,
+                k.cname
+            ));
+        }
+        let _ = writeln!(out, "{line}");
+    }
     for op in &c.operations {
         let _ = writeln!(out, "  {}", signature(op));
+        let sent: Vec<&str> = op
+            .headers
+            .iter()
+            .filter_map(|h| consts.iter().find(|k| k.xml == &h.xml))
+            .map(|k| k.cname.as_str())
+            .collect();
+        if !sent.is_empty() {
+            let _ = writeln!(
+                out,
+                "      // request headers, set with with_header: {}",
+                sent.join(", ")
+            );
+        }
     }
 }
 
@@ -191,14 +236,9 @@ fn security_summary(out: &mut String, sec: &PortSecurity) {
 /// An operation as the Rust signature of its method, its soapAction in a comment.
 fn signature(op: &OperationDecl) -> String {
     let params: Vec<String> = op
-        .headers
+        .params
         .iter()
-        .map(|p| format!("{}: {} /* header */", p.name, type_text(&p.ty)))
-        .chain(
-            op.params
-                .iter()
-                .map(|p| format!("{}: {}", p.name, type_text(&p.ty))),
-        )
+        .map(|p| format!("{}: {}", p.name, type_text(&p.ty)))
         // SwA parts (WSDL 1.1 §5): MIME parts beside the envelope.
         .chain(op.attachments.iter().map(|a| {
             format!(

@@ -41,11 +41,17 @@ fn inspect_shows_attachments_and_their_multipart_request() {
         "/../soapgen-build/tests/wsdl/swa.wsdl"
     );
     let out = cli(&["inspect", wsdl]).unwrap();
-    let line = "  async fn upload(&self, ticket: Option<String> /* header */, title: String, \
-                image: Attachment /* MIME part image, image/jpeg */, r#type: Attachment /* MIME \
-                part type, application/octet-stream */) -> Result<(i64, Attachment /* MIME part \
-                preview */), Error>;";
-    assert!(out.contains(line), "missing {line:?} in:\n{out}");
+    // The request header is a constant set on the client, not a parameter.
+    for line in [
+        "  const TICKET_HEADER: DeclaredHeader<String>  // {urn:example:photos}Ticket; request \
+         header of Upload: client.with_header(PhotoServiceClient::TICKET_HEADER, &value)\n",
+        "  async fn upload(&self, title: String, image: Attachment /* MIME part image, \
+         image/jpeg */, r#type: Attachment /* MIME part type, application/octet-stream */) -> \
+         Result<(i64, Attachment /* MIME part preview */), Error>;",
+        "\n      // request headers, set with with_header: TICKET_HEADER\n",
+    ] {
+        assert!(out.contains(line), "missing {line:?} in:\n{out}");
+    }
     let out = cli(&["inspect", wsdl, "--operation", "Upload"]).unwrap();
     for line in [
         "Content-Type: multipart/related; type=\"text/xml\"; boundary=\"<boundary>\"; start=\"<root.message@soapgen>\"",

@@ -1,6 +1,7 @@
-//! SOAP header blocks both ways: typed blocks added to requests (per client and per call), the
-//! response's blocks returned with the result, and `mustUnderstand` enforced on responses
-//! (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2).
+//! SOAP header blocks both ways: typed blocks added to requests (per client and per call, one
+//! block per element: a later setting replaces the client's), the response's blocks returned
+//! with the result, and `mustUnderstand` enforced on responses (SOAP 1.1 §4.2, SOAP 1.2 Part 1
+//! §5.2).
 //!
 //! A response header block that is targeted at the client (no `actor`/`role`, or SOAP 1.1's
 //! `…/actor/next`, SOAP 1.2's `…/role/next` or `…/role/ultimateReceiver`) and carries
@@ -83,6 +84,18 @@ impl HeaderBlock {
         })
     }
 
+    /// `value` written as the block of the declared header `header` (WSDL 1.1 §3.7
+    /// `soap:header`): its element name, not `mustUnderstand`, for the ultimate receiver.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new); the message names the header.
+    pub fn declared<T: ToXml>(header: DeclaredHeader<T>, value: &T) -> Result<Self, EncodeError> {
+        Self::new(value, header.name()).map_err(|e| EncodeError {
+            message: format!("header {}: {}", header.name(), e.message),
+        })
+    }
+
     /// Sets `mustUnderstand` (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3): the receiver must
     /// process the block or fault.
     pub fn must_understand(mut self, on: bool) -> Self {
@@ -145,6 +158,13 @@ impl HeaderBlock {
         out.push_str(&xml[name_end..]);
         w.raw(&out)
     }
+}
+
+/// `blocks` added to `to`, each replacing the blocks of its element name already in `to` (the
+/// blocks of one `blocks` are all kept, in order).
+pub(crate) fn replace_blocks(to: &mut Vec<HeaderBlock>, blocks: Vec<HeaderBlock>) {
+    to.retain(|old| !blocks.iter().any(|b| b.name() == old.name()));
+    to.extend(blocks);
 }
 
 /// One header block of a response, kept as XML with what SOAP says about it.
@@ -221,11 +241,13 @@ impl ResponseHeaders {
     }
 }
 
-/// A header block a service description declares for an operation's response (WSDL 1.1 §3.7
-/// `soap:header` in a binding operation's `output`, WSDL 2.0 Part 2 §5.8 `wsoap:header`):
-/// its element's qualified name and, as `T`, the Rust type of that element. Generated clients
-/// carry one associated constant per declared header (`EchoClient::SESSION_HEADER`); read it
-/// from a [`Response`] with [`Response::header`]. A `const`: naming it costs nothing.
+/// A header block a service description declares for an operation's request or response
+/// (WSDL 1.1 §3.7 `soap:header` in a binding operation's `input` or `output`, WSDL 2.0 Part 2
+/// §5.8 `wsoap:header`): its element's qualified name and, as `T`, the Rust type of that
+/// element. Generated clients carry one associated constant per declared header
+/// (`EchoClient::SESSION_HEADER`): send it with
+/// [`Client::with_header`](crate::Client::with_header), read it from a [`Response`] with
+/// [`Response::header`]. A `const`: naming it costs nothing.
 ///
 /// # Examples
 ///
@@ -475,6 +497,74 @@ mod tests {
             assert!(xml.contains(expect), "{xml}");
             assert!(xml.contains(">acme</"), "{xml}");
         }
+    }
+
+    /// One block per header element: a later setting (builder, `with_header`, `with_soap_headers`)
+    /// replaces the client's, the operation's own block replaces the client's for its call, a
+    /// value that cannot be written fails the call naming the header.
+    #[cfg(feature = "reqwest")]
+    #[test]
+    fn a_header_set_again_replaces_the_block_of_its_element() {
+        use crate::message::{Operation, RequestWriter};
+        const TENANT: DeclaredHeader<String> = DeclaredHeader::new("urn:t", "Tenant");
+        const LOCALE: DeclaredHeader<String> = DeclaredHeader::new("urn:t", "Locale");
+        let op = Operation::new("Ping", "urn:t/Ping", SoapVersion::Soap11);
+        let body = |w: &mut RequestWriter| {
+            w.body_writer()
+                .simple_element(Name::new("urn:t", "Ping"), "x")
+                .unwrap();
+        };
+        let sent = |c: &crate::Client, own: Option<&str>| {
+            let mut w = RequestWriter::new(&[("t", "urn:t")]);
+            if let Some(v) = own {
+                let name = TENANT.name();
+                v.to_owned()
+                    .write_xml(w.header_block_writer(name), name)
+                    .unwrap();
+            }
+            body(&mut w);
+            c.message(&op, &w.finish().unwrap()).map(|m| m.envelope)
+        };
+        // The text of each Tenant element, whatever its prefix and declarations.
+        let tenants = |xml: &str| -> Vec<String> {
+            let mut out = Vec::new();
+            for tag in xml.split('<').skip(1) {
+                let name = &tag[..tag.find([' ', '>', '/']).unwrap_or(tag.len())];
+                if name.rsplit(':').next() == Some("Tenant") {
+                    let text = &tag[tag.find('>').unwrap() + 1..];
+                    out.push(text.to_owned());
+                }
+            }
+            out
+        };
+        let base = crate::Client::builder("http://127.0.0.1:9/x")
+            .declared_header(TENANT, &"built".to_owned())
+            .declared_header(TENANT, &"acme".to_owned())
+            .build()
+            .unwrap();
+        assert_eq!(tenants(&sent(&base, None).unwrap()), ["acme"]);
+        let per_call = base.with_header(TENANT, &"globex".to_owned());
+        assert_eq!(tenants(&sent(&per_call, None).unwrap()), ["globex"]);
+        // The shared client is unchanged.
+        assert_eq!(tenants(&sent(&base, None).unwrap()), ["acme"]);
+        // A raw block of the same element replaces it too; another element is added.
+        let raw = HeaderBlock::new("initech", TENANT.name()).unwrap();
+        let locale = HeaderBlock::declared(LOCALE, &"fr-CH".to_owned()).unwrap();
+        let both = per_call.with_soap_headers([raw, locale]);
+        let xml = sent(&both, None).unwrap();
+        assert_eq!(tenants(&xml), ["initech"]);
+        assert!(xml.contains(":Locale xmlns:ns1=\"urn:t\">fr-CH</"), "{xml}");
+        // The operation's own block (a header parameter's value) wins for its call.
+        assert_eq!(tenants(&sent(&both, Some("own")).unwrap()), ["own"]);
+        // A value XML cannot carry: each call fails, naming the header; nothing is sent.
+        let bad = base.with_header(TENANT, &"a\u{1}b".to_owned());
+        let e = sent(&bad, None).unwrap_err();
+        assert!(e.message.contains("header {urn:t}Tenant"), "{e}");
+        let e = crate::Client::builder("http://127.0.0.1:9/x")
+            .declared_header(TENANT, &"\u{0}".to_owned())
+            .build()
+            .unwrap_err();
+        assert!(e.to_string().contains("{urn:t}Tenant"), "{e}");
     }
 
     #[test]

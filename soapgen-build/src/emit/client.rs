@@ -1,14 +1,15 @@
 //! The client of one portType's SOAP bindings as Rust source: the `#[soap_client]` trait with one
 //! method per operation (WSDL 1.1 §2.4, §3.4), its documentation (including SOAP with Attachments
-//! parts, WSDL 1.1 §5), and the `DeclaredHeader` constants of the response headers the WSDL
-//! declares (WSDL 1.1 §3.7 `soap:header`).
+//! parts, WSDL 1.1 §5), and the `DeclaredHeader` constants of the headers the WSDL declares
+//! (WSDL 1.1 §3.7 `soap:header`): request headers are set on the client, not passed as
+//! parameters, and response headers are read from the `Response`.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{doc_attrs, ident, occurs_arg, origin_line, Emitter};
+use crate::model::clients::{header_consts, short_list, HeaderConst};
 use crate::model::ir::*;
-use crate::read::components::QName;
 use soapgen_contract::keys;
 
 /// The doc lines of an operation with MIME attachments (WSDL 1.1 §5), empty without.
@@ -42,6 +43,32 @@ fn attachments_doc(op: &OperationDecl) -> TokenStream {
         text.pop();
         text.push('.');
     }
+    let mut out = quote!(#[doc = ""]);
+    out.extend(origin_line(&text, false));
+    out
+}
+
+/// The doc lines of an operation's request headers (WSDL 1.1 §3.7): the constants to set them
+/// with, empty without.
+fn request_headers_doc(
+    op: &OperationDecl,
+    client: &str,
+    consts: &[HeaderConst<'_>],
+) -> TokenStream {
+    if op.headers.is_empty() {
+        return TokenStream::new();
+    }
+    let list: Vec<String> = op
+        .headers
+        .iter()
+        .filter_map(|h| consts.iter().find(|k| k.xml == &h.xml))
+        .map(|k| format!("[`{client}::{}`]", k.cname))
+        .collect();
+    let text = format!(
+        "Request headers (`soap:header`, WSDL 1.1 §3.7), sent when set on the client with \
+         `with_header`: {}.",
+        list.join(", ")
+    );
     let mut out = quote!(#[doc = ""]);
     out.extend(origin_line(&text, false));
     out
@@ -217,8 +244,13 @@ impl Emitter<'_> {
             .opts
             .default_namespaces
             .then(|| quote!(default_namespaces,));
-        let methods = c.operations.iter().map(|op| self.method(op));
-        let declared_headers = self.declared_headers(c);
+        let consts = header_consts(c);
+        let client = format!("{}Client", c.name);
+        let methods = c
+            .operations
+            .iter()
+            .map(|op| self.method(op, &client, &consts));
+        let declared_headers = self.declared_headers(c, &consts);
         let policies = self.port_policies(c);
         quote! {
             #doc
@@ -234,20 +266,13 @@ impl Emitter<'_> {
         }
     }
 
-    /// The trait method of `op`: its documentation, its `#[soap(…)]` attribute
-    /// ([`operation_args`]), its parameters (headers, body, attachments) and its result.
-    fn method(&self, op: &OperationDecl) -> TokenStream {
+    /// The trait method of `op`: its documentation (with the request headers it declares, set
+    /// on `client` from `consts`), its `#[soap(…)]` attribute ([`operation_args`]), its
+    /// parameters (body parts, attachments) and its result.
+    fn method(&self, op: &OperationDecl, client: &str, consts: &[HeaderConst<'_>]) -> TokenStream {
         let m = ident(&op.method);
         let odoc = doc_attrs(op.doc.as_ref(), self.opts.docs);
         let args = operation_args(op);
-        let headers = op.headers.iter().map(|p| {
-            let pi = ident(&p.name);
-            let ty = self.type_expr(&p.ty, false);
-            let l = &p.xml.local;
-            let n = &p.xml.ns;
-            let occurs = occurs_arg(keys::OCCURS, p.ty.card).map(|o| quote!(, #o));
-            quote!(#[soap(header, rename = #l, namespace = #n #occurs)] #pi: #ty)
-        });
         let params = op.params.iter().map(|p| {
             let pi = ident(&p.name);
             let ty = self.type_expr(&p.ty, false);
@@ -277,12 +302,14 @@ impl Emitter<'_> {
             !odoc.is_empty(),
         );
         let swa_doc = attachments_doc(op);
+        let headers_doc = request_headers_doc(op, client, consts);
         quote! {
             #odoc
             #wsdl_doc
+            #headers_doc
             #swa_doc
             #[soap(#(#args),*)]
-            async fn #m(&self, #(#headers,)* #(#params,)* #(#attachments),*) -> ::core::result::Result<#ret, #err>;
+            async fn #m(&self, #(#params,)* #(#attachments),*) -> ::core::result::Result<#ret, #err>;
         }
     }
 
@@ -312,50 +339,55 @@ impl Emitter<'_> {
         (ret, err)
     }
 
-    /// The response headers the client's operations declare (WSDL 1.1 §3.7 `soap:header` of an
-    /// output), as `DeclaredHeader` constants of the generated `{Trait}Client`, each element
-    /// once: `SESSION_HEADER` for `{ns}Session`. Nothing when there are none.
-    fn declared_headers(&self, c: &ClientDecl) -> TokenStream {
-        let rt = &self.rt;
-        let mut seen: Vec<&QName> = Vec::new();
-        let mut used: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
-        let mut consts = Vec::new();
-        for op in &c.operations {
-            for h in &op.response_headers {
-                if seen.contains(&&h.xml) {
-                    continue;
-                }
-                seen.push(&h.xml);
-                let base = format!("{}_HEADER", h.name.trim_start_matches("r#").to_uppercase());
-                let mut cname = base.clone();
-                let mut n = 2;
-                while !used.insert(cname.clone()) {
-                    cname = format!("{base}_{n}");
-                    n += 1;
-                }
-                let cid = ident(&cname);
-                let ty = self.type_expr(&h.ty, false);
-                let (l, ns) = (&h.xml.local, &h.xml.ns);
-                let d = format!(
-                    " The `{{{ns}}}{l}` header block the WSDL declares in the response of \
-                     `{}` (`soap:header`, WSDL 1.1 §3.7): `response.header(&Self::{cname})` \
-                     reads it typed.",
-                    op.wsdl_name
-                );
-                consts.push(quote! {
-                    #[doc = #d]
-                    pub const #cid: #rt::header::DeclaredHeader<#ty> =
-                        #rt::header::DeclaredHeader::new(#ns, #l);
-                });
-            }
-        }
+    /// The headers the client's operations declare (WSDL 1.1 §3.7 `soap:header`), as
+    /// `DeclaredHeader` constants of the generated `{Trait}Client` ([`header_consts`]): set on
+    /// the client for requests, read from a `Response` for responses. Nothing when there are
+    /// none.
+    fn declared_headers(&self, c: &ClientDecl, consts: &[HeaderConst<'_>]) -> TokenStream {
         if consts.is_empty() {
             return TokenStream::new();
         }
+        let rt = &self.rt;
+        let list = |ops: &[&str]| short_list(ops, true);
+        let items = consts.iter().map(|k| {
+            let cid = ident(&k.cname);
+            // The element's type: a request header's parameter used to be optional.
+            let ty = self.type_expr(
+                &TypeExpr {
+                    card: Occurrence::One,
+                    ..k.ty.clone()
+                },
+                false,
+            );
+            let (l, ns) = (&k.xml.local, &k.xml.ns);
+            let mut d = format!(
+                " The `{{{ns}}}{l}` header block the WSDL declares (`soap:header`, WSDL 1.1 §3.7)."
+            );
+            if !k.sent_by.is_empty() {
+                d.push_str(&format!(
+                    " Sent in the requests of {} when set: `client.with_header(Self::{}, \
+                     &value)`, for every call of that client or, on a copy, for one.",
+                    list(&k.sent_by),
+                    k.cname
+                ));
+            }
+            if !k.received_by.is_empty() {
+                d.push_str(&format!(
+                    " In the responses of {}: `response.header(&Self::{})` reads it typed.",
+                    list(&k.received_by),
+                    k.cname
+                ));
+            }
+            quote! {
+                #[doc = #d]
+                pub const #cid: #rt::header::DeclaredHeader<#ty> =
+                    #rt::header::DeclaredHeader::new(#ns, #l);
+            }
+        });
         let client = ident(&format!("{}Client", c.name));
         quote! {
             impl #client {
-                #(#consts)*
+                #(#items)*
             }
         }
     }

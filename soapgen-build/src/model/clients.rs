@@ -67,11 +67,19 @@
 //!
 //! made unique among the types like any type name, sets taken in order of first use (clients, then
 //! operations, in order).
+//!
+//! # Header constants
+//!
+//! Each header element a client's operations declare (WSDL 1.1 §3.7 `soap:header`, in a request
+//! or a response) is one `DeclaredHeader` constant of the client, named after the element in
+//! SCREAMING_SNAKE_CASE with `_HEADER` appended unless it ends so (`{ns}SessionHeader` and
+//! `{ns}Session` both give `SESSION_HEADER`); a later element of the same name gets `_2`. Request
+//! headers are set on the client with the constant, not passed as parameters ([`header_consts`]).
 
 use std::collections::BTreeMap;
 
 use crate::error::Warning;
-use crate::model::ir::{ClientDecl, OperationDecl, PortDecl, SoapVersion};
+use crate::model::ir::{ClientDecl, OperationDecl, PortDecl, SoapVersion, TypeExpr};
 use crate::model::names::{self, Scope};
 use crate::read::components::{BindingKind, Definitions, QName, Style};
 
@@ -537,6 +545,93 @@ pub(crate) fn fault_set_name(
         }
         _ => "Faults".to_owned(),
     }
+}
+
+/// One header element a client's operations declare (WSDL 1.1 §3.7 `soap:header`), in the
+/// request of some and the response of some: its `DeclaredHeader` constant's name and type.
+#[derive(Debug, Clone)]
+pub struct HeaderConst<'a> {
+    /// The header's element.
+    pub xml: &'a QName,
+    /// Its type (the element's; a request header's occurrence is `Optional`).
+    pub ty: &'a TypeExpr,
+    /// The constant's name: `SESSION_HEADER`.
+    pub cname: String,
+    /// The WSDL names of the operations that send it.
+    pub sent_by: Vec<&'a str>,
+    /// The WSDL names of the operations whose responses carry it.
+    pub received_by: Vec<&'a str>,
+}
+
+/// Operation names as a short list: all of them up to five (`` `a`, `b` ``), else the first
+/// three and how many more; quoted in backticks when `code`.
+pub fn short_list(ops: &[&str], code: bool) -> String {
+    let q = |o: &&str| {
+        if code {
+            format!("`{o}`")
+        } else {
+            (*o).to_owned()
+        }
+    };
+    if ops.len() <= 5 {
+        return ops.iter().map(q).collect::<Vec<_>>().join(", ");
+    }
+    let first: Vec<String> = ops[..3].iter().map(q).collect();
+    format!(
+        "{} operations ({} and {} more)",
+        ops.len(),
+        first.join(", "),
+        ops.len() - 3
+    )
+}
+
+/// The constants of the headers of `c`'s operations, each element once, in the order first
+/// met (requests first, operation by operation): `SESSION_HEADER` for `{ns}SessionHeader` and
+/// for `{ns}Session`, a second element of the same name in another namespace `…_HEADER_2`.
+pub fn header_consts(c: &ClientDecl) -> Vec<HeaderConst<'_>> {
+    let mut out: Vec<HeaderConst<'_>> = Vec::new();
+    let mut used = std::collections::BTreeSet::new();
+    for op in &c.operations {
+        let sent = op.headers.iter().map(|h| (h, true));
+        let received = op.response_headers.iter().map(|h| (h, false));
+        for (h, is_sent) in sent.chain(received) {
+            let at = match out.iter().position(|k| k.xml == &h.xml) {
+                Some(i) => i,
+                None => {
+                    let snake = names::field_name(&h.xml.local);
+                    let upper = snake.trim_start_matches("r#").to_uppercase();
+                    let base = if upper.ends_with("_HEADER") || upper == "HEADER" {
+                        upper
+                    } else {
+                        format!("{upper}_HEADER")
+                    };
+                    let mut cname = base.clone();
+                    let mut n = 2;
+                    while !used.insert(cname.clone()) {
+                        cname = format!("{base}_{n}");
+                        n += 1;
+                    }
+                    out.push(HeaderConst {
+                        xml: &h.xml,
+                        ty: &h.ty,
+                        cname,
+                        sent_by: Vec::new(),
+                        received_by: Vec::new(),
+                    });
+                    out.len() - 1
+                }
+            };
+            let list = if is_sent {
+                &mut out[at].sent_by
+            } else {
+                &mut out[at].received_by
+            };
+            if !list.contains(&op.wsdl_name.as_str()) {
+                list.push(&op.wsdl_name);
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

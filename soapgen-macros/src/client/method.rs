@@ -180,21 +180,21 @@ fn headers(op: &Operation, krate: &TokenStream) -> TokenStream {
         out.extend(match kind {
             HeaderKind::Optional => quote_spanned! {ty.span()=>
                 if let ::core::option::Option::Some(__h) = &#id {
-                    #krate::ToXml::write_xml(__h, __req.header_writer(), #name)?;
+                    #krate::ToXml::write_xml(__h, __req.header_block_writer(#name), #name)?;
                 }
             },
             HeaderKind::One => quote_spanned! {ty.span()=>
-                #krate::ToXml::write_xml(&#id, __req.header_writer(), #name)?;
+                #krate::ToXml::write_xml(&#id, __req.header_block_writer(#name), #name)?;
             },
             // Absent: no block; nil: an empty block with xsi:nil (XML Schema Part 1 §2.6.2).
             HeaderKind::Tristate => quote_spanned! {ty.span()=>
                 match &#id {
                     #krate::OptionalNillable::Absent => {}
                     #krate::OptionalNillable::Nil => {
-                        #krate::__private::write_nil(__req.header_writer(), #name)?;
+                        #krate::__private::write_nil(__req.header_block_writer(#name), #name)?;
                     }
                     #krate::OptionalNillable::Value(__h) => {
-                        #krate::ToXml::write_xml(__h, __req.header_writer(), #name)?;
+                        #krate::ToXml::write_xml(__h, __req.header_block_writer(#name), #name)?;
                     }
                 }
             },

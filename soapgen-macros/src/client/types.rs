@@ -219,15 +219,29 @@ pub(super) fn async_client(
                 self.version
             }
 
-            /// The same client with `blocks` added to the SOAP Header of every request it sends
-            /// (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2), after the client's own: for one call, or
-            /// a few. O(1) apart from copying the client's settings.
+            /// The same client with `blocks` in the SOAP Header of every request it sends
+            /// (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2), each replacing the client's block of its
+            /// element name: for one call, or a few. O(1) apart from copying the settings.
             #[must_use]
             pub fn with_soap_headers(
                 &self,
                 blocks: impl ::core::iter::IntoIterator<Item = #krate::header::HeaderBlock>,
             ) -> Self {
                 Self { client: self.client.with_soap_headers(blocks), version: self.version }
+            }
+
+            /// The same client with `value` as the block of the declared header `header` on
+            /// every request (WSDL 1.1 §3.7 `soap:header`; the client's `…_HEADER` constants),
+            /// replacing the client's block of that element: set once for a session, or for
+            /// one call (`svc.with_header(…).operation(…)`). A value that cannot be written
+            /// fails each call with its `EncodeError`. See `Client::with_header`.
+            #[must_use]
+            pub fn with_header<__H: #krate::ToXml>(
+                &self,
+                header: #krate::header::DeclaredHeader<__H>,
+                value: &__H,
+            ) -> Self {
+                Self { client: self.client.with_header(header, value), version: self.version }
             }
 
             /// The underlying client.
@@ -323,14 +337,28 @@ pub(super) fn blocking_client(
                 self.inner.soap_version()
             }
 
-            /// The same client with `blocks` added to the SOAP Header of every request it
-            /// sends (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2): for one call, or a few.
+            /// The same client with `blocks` in the SOAP Header of every request it sends
+            /// (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2), each replacing the client's block of its
+            /// element name: for one call, or a few.
             #[must_use]
             pub fn with_soap_headers(
                 &self,
                 blocks: impl ::core::iter::IntoIterator<Item = #krate::header::HeaderBlock>,
             ) -> Self {
                 Self { inner: self.inner.with_soap_headers(blocks), runtime: ::core::clone::Clone::clone(&self.runtime) }
+            }
+
+            /// The same client with `value` as the block of the declared header `header` on
+            /// every request (WSDL 1.1 §3.7 `soap:header`; the client's `…_HEADER` constants),
+            /// replacing the client's block of that element. See the async client's
+            /// `with_header`.
+            #[must_use]
+            pub fn with_header<__H: #krate::ToXml>(
+                &self,
+                header: #krate::header::DeclaredHeader<__H>,
+                value: &__H,
+            ) -> Self {
+                Self { inner: self.inner.with_header(header, value), runtime: ::core::clone::Clone::clone(&self.runtime) }
             }
 
             /// The async client this one drives.

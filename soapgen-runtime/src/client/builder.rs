@@ -49,6 +49,7 @@ impl Default for Settings {
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             writer: Default::default(),
             soap_headers: Vec::new(),
+            header_error: None,
             understood: Vec::new(),
             layers: Vec::new(),
             deadline: None,
@@ -157,9 +158,33 @@ impl ClientBuilder {
 
     /// A SOAP header block on every request (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2), after the
     /// WS-Security and WS-Addressing blocks and before the operation's own header parts. Blocks
-    /// are sent in the order added. For one call only, see [`Client::with_soap_headers`].
+    /// are sent in the order added; a block replaces one of the same element name added before.
+    /// For one call only, see [`Client::with_soap_headers`].
     pub fn soap_header(mut self, block: crate::header::HeaderBlock) -> Self {
-        self.settings.soap_headers.push(block);
+        crate::header::replace_blocks(&mut self.settings.soap_headers, vec![block]);
+        self
+    }
+
+    /// `value` as the block of the declared header `header` on every request (WSDL 1.1 §3.7
+    /// `soap:header`; generated clients carry one `DeclaredHeader` constant per header their
+    /// WSDL declares), replacing one of the same element name set before. For one call, or
+    /// a session's, see [`Client::with_header`].
+    ///
+    /// A value that cannot be written fails [`build`](Self::build) with its
+    /// [`EncodeError`](crate::EncodeError) (as `Error::Encode`), naming the header.
+    pub fn declared_header<T: crate::xml::ToXml>(
+        mut self,
+        header: crate::header::DeclaredHeader<T>,
+        value: &T,
+    ) -> Self {
+        match crate::header::HeaderBlock::declared(header, value) {
+            Ok(block) => {
+                crate::header::replace_blocks(&mut self.settings.soap_headers, vec![block])
+            }
+            Err(e) => {
+                self.settings.header_error.get_or_insert(e);
+            }
+        }
         self
     }
 
@@ -428,6 +453,9 @@ impl ClientBuilder {
         self.layers.addressing.check()?;
         if let Some(e) = self.layers.refused.take() {
             return Err(e);
+        }
+        if let Some(e) = self.settings.header_error.take() {
+            return Err(Error::Encode(e));
         }
         #[cfg(all(feature = "reqwest", feature = "wss"))]
         if let Some(port) = &self.layers.client_certificate_for {

@@ -24,8 +24,8 @@ pub(crate) struct Exchanged {
 
 impl Client {
     /// `request` in an envelope for `op`: each message layer started for this exchange, their
-    /// header blocks first, then the client's own blocks, then the request's; secured by the
-    /// layers. Also gives back the layers' parts.
+    /// header blocks first, then the client's own blocks (but those the request has a block of
+    /// its own for), then the request's; secured by the layers. Also gives back the layers' parts.
     pub(crate) fn envelope(
         &self,
         op: &Operation,
@@ -42,6 +42,9 @@ impl Client {
         endpoint: &str,
     ) -> Result<(RequestMessage, Vec<Box<dyn LayerCall>>), EncodeError> {
         let settings = &self.inner.settings;
+        if let Some(e) = &settings.header_error {
+            return Err(e.clone());
+        }
         let call = Outbound::new(op, endpoint);
         let mut layers = Vec::new();
         for l in &settings.layers {
@@ -50,8 +53,12 @@ impl Client {
             }
         }
         EnvelopeWriter::of_request(op.version, request, layers, |env| {
+            // A block of the operation's own (a header parameter's value) replaces the
+            // client's of the same element: one block per header, the call's.
             for b in &settings.soap_headers {
-                b.write(env.header_writer()?, op.version)?;
+                if !request.header_names().iter().any(|n| *n == b.name()) {
+                    b.write(env.header_writer()?, op.version)?;
+                }
             }
             Ok(())
         })

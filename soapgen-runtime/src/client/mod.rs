@@ -32,12 +32,12 @@ pub use retry::Retry;
 pub use shape::{result, Decoder, ResponseContext, ResponseShape};
 
 use crate::error::EncodeError;
-use crate::header::HeaderBlock;
+use crate::header::{replace_blocks, DeclaredHeader, HeaderBlock};
 use crate::message::{
     MessageLayer, Operation, Request, RequestMessage, RequestWriter, WriterSettings,
 };
 use crate::transport::Transport;
-use crate::xml::Limits;
+use crate::xml::{Limits, ToXml};
 
 /// Default for the largest response body accepted: 64 MiB.
 pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 64 * 1024 * 1024;
@@ -59,8 +59,12 @@ struct Settings {
     max_response_bytes: usize,
     /// How requests are written (MIME base64, MTOM, default namespaces).
     writer: WriterSettings,
-    /// The client's own SOAP header blocks, after the layers' and before the operation's.
+    /// The client's own SOAP header blocks, after the layers' and before the operation's; at
+    /// most one run of blocks per element name (a later setting replaces an earlier one).
     soap_headers: Vec<HeaderBlock>,
+    /// A typed header value that could not be written (`Client::with_header`): every call of
+    /// this client fails with it, as the call it was meant for would have.
+    header_error: Option<EncodeError>,
     /// Response header blocks the caller processes: (namespace, local name).
     understood: Vec<(String, String)>,
     /// The message layers of every call, in order (see `ClientBuilder::layer`).
@@ -127,9 +131,12 @@ impl Client {
         c
     }
 
-    /// The same client (transport, settings) with `blocks` added to every request after its own
-    /// header blocks (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2): for one call, or a few, with
-    /// headers of their own (a session token, a tenant). O(1) apart from copying settings.
+    /// The same client (transport, settings) with `blocks` on every request (SOAP 1.1 §4.2,
+    /// SOAP 1.2 Part 1 §5.2), for one call or a few with headers of their own (a session
+    /// token, a tenant). A block replaces the client's blocks of the same element name, so a
+    /// per-call value never travels beside the client's; blocks of one `blocks` are all kept,
+    /// in order. O(1) apart from copying settings. For a header the WSDL declares, see
+    /// [`with_header`](Self::with_header).
     ///
     /// # Examples
     ///
@@ -144,8 +151,48 @@ impl Client {
     /// ```
     pub fn with_soap_headers(&self, blocks: impl IntoIterator<Item = HeaderBlock>) -> Client {
         let mut h = self.inner.settings.soap_headers.clone();
-        h.extend(blocks);
+        replace_blocks(&mut h, blocks.into_iter().collect());
         self.with_settings(self.inner.endpoint.clone(), h)
+    }
+
+    /// The same client with `value` as the block of the declared header `header` on every
+    /// request (WSDL 1.1 §3.7 `soap:header`; generated clients carry one `DeclaredHeader`
+    /// constant per header their WSDL declares, `SESSION_HEADER` for `{ns}SessionHeader`). It
+    /// replaces the client's block of that element, if any: set on a shared client, it is the
+    /// session's header; set for one call (`svc.with_header(…).query(…)`), it overrides the
+    /// shared one for that call alone, never sent beside it. A header parameter of a
+    /// `#[soap_client]` method with a value replaces it in turn for its call.
+    ///
+    /// A value that cannot be written (a string with a character XML forbids) is not lost:
+    /// every call of the returned client fails with its [`EncodeError`], naming the header.
+    /// O(1) apart from writing `value` once and copying settings.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "reqwest")] {
+    /// use soapgen_runtime::header::DeclaredHeader;
+    /// const TENANT: DeclaredHeader<String> = DeclaredHeader::new("urn:example:ctx", "Tenant");
+    /// let client = soapgen_runtime::Client::new("http://127.0.0.1:8080/svc")?
+    ///     .with_header(TENANT, &"acme".to_owned());
+    /// let other = client.with_header(TENANT, &"globex".to_owned()); // one Tenant block, globex
+    /// # }
+    /// # Ok::<(), soapgen_runtime::Error>(())
+    /// ```
+    pub fn with_header<T: ToXml>(&self, header: DeclaredHeader<T>, value: &T) -> Client {
+        match HeaderBlock::declared(header, value) {
+            Ok(block) => self.with_soap_headers([block]),
+            Err(e) => {
+                let mut c = self.with_settings(
+                    self.inner.endpoint.clone(),
+                    self.inner.settings.soap_headers.clone(),
+                );
+                if let Some(inner) = Arc::get_mut(&mut c.inner) {
+                    inner.settings.header_error.get_or_insert(e);
+                }
+                c
+            }
+        }
     }
 
     fn with_settings(&self, endpoint: String, soap_headers: Vec<HeaderBlock>) -> Client {

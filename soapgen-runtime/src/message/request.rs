@@ -3,7 +3,7 @@
 
 use crate::error::EncodeError;
 use crate::mime::{Attachment, OutgoingAttachment, Packaging};
-use crate::xml::{XmlWriter, XSI_NS};
+use crate::xml::{Name, XmlWriter, XSI_NS};
 
 /// A message ready to send: the envelope, and the attachments it goes with.
 ///
@@ -64,6 +64,8 @@ pub struct RequestWriter {
     namespaces: &'static [(&'static str, &'static str)],
     settings: WriterSettings,
     header: Option<XmlWriter>,
+    /// The elements of the header blocks written with `header_block_writer`.
+    header_names: Vec<(&'static str, &'static str)>,
     body: XmlWriter,
 }
 
@@ -85,6 +87,7 @@ impl RequestWriter {
             namespaces,
             settings,
             header: None,
+            header_names: Vec::new(),
             body,
         }
     }
@@ -120,6 +123,18 @@ impl RequestWriter {
             .get_or_insert_with(|| Self::writer(namespaces, settings, 256))
     }
 
+    /// The writer of the operation's header block `name` (WSDL 1.1 §3.7 `soap:header`; one
+    /// element, written with it next): as [`header_writer`](Self::header_writer), and the
+    /// client's own block of that element, if it has one, is not sent with this request (a
+    /// call's header value replaces the client's).
+    pub fn header_block_writer(&mut self, name: Name<'static>) -> &mut XmlWriter {
+        let n = (name.namespace, name.local);
+        if !self.header_names.contains(&n) {
+            self.header_names.push(n);
+        }
+        self.header_writer()
+    }
+
     /// The writer of the `Body`'s content.
     pub fn body_writer(&mut self) -> &mut XmlWriter {
         &mut self.body
@@ -145,6 +160,7 @@ impl RequestWriter {
         Ok(Request {
             namespaces: self.namespaces,
             header,
+            header_names: self.header_names,
             body: body.into_string()?,
             attachments,
             packaging: if xop { Packaging::Mtom } else { Packaging::SwA },
@@ -159,6 +175,7 @@ impl RequestWriter {
 pub struct Request {
     namespaces: &'static [(&'static str, &'static str)],
     header: String,
+    header_names: Vec<(&'static str, &'static str)>,
     body: String,
     attachments: Vec<OutgoingAttachment>,
     packaging: Packaging,
@@ -173,6 +190,12 @@ impl Request {
     /// The operation's header blocks, as XML (empty for none).
     pub fn header(&self) -> &str {
         &self.header
+    }
+
+    /// The elements `(namespace, local name)` of the header blocks written with
+    /// [`RequestWriter::header_block_writer`]: the client's own blocks of these are not sent.
+    pub fn header_names(&self) -> &[(&'static str, &'static str)] {
+        &self.header_names
     }
 
     /// The `Body`'s content, as XML.

@@ -200,8 +200,55 @@ async fn declared_faults_arrive_as_typed_detail_from_gsoap() {
         user: "bob".into(),
         token: "t".into(),
     };
-    assert_eq!(c12.whoami(Some(auth)).await.unwrap(), "bob/t");
+    let c12 = c12.with_header(echo::EchoServiceClient::AUTH_HEADER, &auth);
+    assert_eq!(c12.whoami().await.unwrap(), "bob/t");
     assert_eq!(c11.echo("round trip".into()).await.unwrap(), "round trip");
+}
+
+/// A request header the WSDL declares (`whoami`'s `soap:header` Auth) is set on the client, not
+/// passed positionally: set on a shared client it goes with every call; set again for one call
+/// it replaces the shared value for that call alone, and exactly one Auth block travels.
+#[tokio::test]
+async fn a_declared_request_header_set_per_client_is_replaced_per_call() {
+    use soapgen_tests::recording::Recording;
+    use std::sync::Arc;
+    const AUTH: soapgen_runtime::header::DeclaredHeader<echo::types::Auth> =
+        echo::EchoServiceClient::AUTH_HEADER;
+    let peer = peers::gsoap();
+    let rec = Arc::new(Recording::new());
+    let client = soapgen_runtime::Client::builder(peer.url("/"))
+        .transport(rec.clone())
+        .build()
+        .unwrap();
+    let auth = |user: &str| echo::types::Auth {
+        user: user.into(),
+        token: "t".into(),
+    };
+    let shared = echo::EchoServiceClient::from_client(client).with_header(AUTH, &auth("alice"));
+    assert_eq!(shared.whoami().await.unwrap(), "alice/t");
+    assert_eq!(
+        shared
+            .with_header(AUTH, &auth("bob"))
+            .whoami()
+            .await
+            .unwrap(),
+        "bob/t"
+    );
+    assert_eq!(shared.whoami().await.unwrap(), "alice/t");
+    let sent = rec.exchanges();
+    assert_eq!(sent.len(), 3);
+    for (x, user) in sent.iter().zip(["alice", "bob", "alice"]) {
+        assert_eq!(x.request.matches(":Auth>").count(), 1, "{}", x.request);
+        assert!(x.request.contains(&format!(">{user}<")), "{}", x.request);
+    }
+    // Without the header the peer says so: nothing is sent that was not set.
+    let bare = echo::EchoServiceClient::new(peer.url("/")).unwrap();
+    let e = bare.whoami().await.unwrap_err();
+    assert!(
+        e.fault()
+            .is_some_and(|f| f.reason.contains("missing Auth header")),
+        "{e}"
+    );
 }
 
 /// tests/peers/gsoap/echo.wsdl binds one portType with a SOAP 1.1 and a SOAP 1.2 binding: the

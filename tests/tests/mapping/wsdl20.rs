@@ -14,6 +14,9 @@ mod echo20 {
 
 use echo20::types::{Auth, Fail, FailDetail, FailFaults};
 
+/// The `wsoap:header` the description declares for `whoami`, set on the client.
+const AUTH: soapgen_runtime::header::DeclaredHeader<Auth> = echo20::EchoServiceClient::AUTH_HEADER;
+
 /// Checks a call's error is the peer's `fail` fault: the SOAP version of the binding, the HTTP
 /// status gSOAP gives it, and the declared `g:FailDetail` decoded into the generated type.
 #[track_caller]
@@ -65,8 +68,9 @@ macro_rules! exercise {
             user: "alice".into(),
             token: "t0k & co".into(),
         };
-        assert_eq!(c.whoami(Some(auth)).await.unwrap(), "alice/t0k & co");
-        let e = c.whoami(None).await.unwrap_err();
+        let authed = c.with_header(AUTH, &auth);
+        assert_eq!(authed.whoami().await.unwrap(), "alice/t0k & co");
+        let e = c.whoami().await.unwrap_err();
         assert!(
             e.fault()
                 .is_some_and(|f| f.reason.contains("missing Auth header")),
