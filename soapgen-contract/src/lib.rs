@@ -160,6 +160,7 @@ pub mod keys {
         RESULT_OCCURS,
         "response_namespace",
         "bare",
+        "request_struct",
         "bare_response",
         "one_way",
         "empty_request",
@@ -192,6 +193,7 @@ pub const RESERVED_METHODS: &[&str] = &[
     "with_default_endpoint",
     "with_soap_version",
     "with_soap_headers",
+    "with_header",
     "soap_version",
     // The blocking client's `with_response(|c| c.op(..))`.
     "with_response",

@@ -110,6 +110,7 @@
 //! | `response_namespace = "uri"` | the response element's namespace |
 //! | `bare` | this operation is document/literal bare |
 //! | `bare_response` | parameters wrapped, the result is the whole response element |
+//! | `request_struct` | the one parameter is the request wrapper element's struct, written whole; the response read as wrapped (what generated methods of more than four parameters take) |
 //! | `one_way` | no response is read (WSDL 1.1 §2.4.1) |
 //! | `empty_request` | the input message has no parts: an empty Body (§2.3.1) |
 //! | `response_attachment = "part"` | a MIME part of the response, once per part in order (§5) |

@@ -23,6 +23,7 @@ import sys
 from spyne import (
     Application,
     Array,
+    Boolean,
     ByteArray,
     ComplexModel,
     ComplexModelBase,
@@ -188,6 +189,20 @@ class TestService(ServiceBase):
     def echo_bytes(ctx, data):
         # ByteArray values are sequences of byte chunks; return as-is.
         return _restore(ByteArray, data, _request_child(ctx, "data"))
+
+    @rpc(Unicode, Unicode, Unicode, Integer, Boolean, Unicode, _returns=Unicode)
+    def register_trader(ctx, country, vat_number, name, employees, trader, street):
+        # Six parameters, every one optional (spyne's default minOccurs is 0): what a client
+        # sent, one field each, "-" for an absent one.
+        def show(v):
+            if v is None:
+                return "-"
+            if isinstance(v, bool):
+                return "true" if v else "false"
+            return str(v)
+
+        values = [country, vat_number, name, employees, trader, street]
+        return "|".join(show(v) for v in values)
 
     @rpc(Unicode, _returns=Unicode)
     def raise_fault(ctx, code):

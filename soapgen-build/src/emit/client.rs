@@ -179,7 +179,10 @@ fn operation_args(op: &OperationDecl) -> Vec<TokenStream> {
     }
     if op.bare {
         args.push(quote!(bare));
-    } else if op.bare_response {
+    } else if op.request_struct {
+        args.push(quote!(request_struct));
+    }
+    if !op.bare && op.bare_response {
         args.push(quote!(bare_response));
     }
     if let Some(r) = &op.result {
@@ -277,7 +280,7 @@ impl Emitter<'_> {
             let pi = ident(&p.name);
             let ty = self.type_expr(&p.ty, false);
             let occurs = occurs_arg(keys::OCCURS, p.ty.card);
-            if op.bare {
+            if op.bare || op.request_struct {
                 match occurs {
                     Some(o) => quote!(#[soap(#o)] #pi: #ty),
                     None => quote!(#pi: #ty),

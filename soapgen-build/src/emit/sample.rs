@@ -148,7 +148,7 @@ pub fn request_envelope(
     w.default_namespaces = default_namespaces;
     if op.empty_request {
         // WSDL 1.1 §2.3.1: an input message with no parts, an empty Body.
-    } else if op.bare {
+    } else if op.bare || op.request_struct {
         for p in &op.params {
             w.element(&p.xml, &p.ty, 0, 2);
         }

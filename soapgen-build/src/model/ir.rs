@@ -463,6 +463,11 @@ impl ClientDecl {
     }
 }
 
+/// The most body parameters a generated method takes positionally: a document/literal wrapped
+/// operation with more takes its request wrapper's struct instead (`request_struct`), so a call
+/// names what it sets and leaves the optional rest to `Default` or `new`.
+pub const MAX_POSITIONAL_PARAMETERS: usize = 4;
+
 /// One operation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OperationDecl {
@@ -489,6 +494,10 @@ pub struct OperationDecl {
     pub response: Option<QName>,
     /// Parameters are the request element's content (wrapped/rpc) or the element itself (bare).
     pub bare: bool,
+    /// A wrapped request of more than [`MAX_POSITIONAL_PARAMETERS`] parameters: the method takes
+    /// the wrapper element's struct (`..Default::default()`, `new(required)`) as its one
+    /// parameter, written whole; the result is still unwrapped.
+    pub request_struct: bool,
     /// rpc/encoded (`soap:body use="encoded"`, SOAP 1.1 §5 and §7): `encodingStyle` on the request
     /// element, `xsi:type` on each part.
     pub encoded: bool,

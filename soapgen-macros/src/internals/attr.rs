@@ -365,6 +365,9 @@ pub(crate) struct MethodAttrs {
     pub(crate) result_namespace: Option<String>,
     pub(crate) response_namespace: Option<String>,
     pub(crate) bare: bool,
+    /// `request_struct`: the one body parameter is the request wrapper element, written whole,
+    /// and the response is read as a wrapped one (its result unwrapped).
+    pub(crate) request_struct: bool,
     pub(crate) bare_response: bool,
     pub(crate) action: Option<String>,
     /// `reply_action = "…"`: the output's `wsa:Action` (WS-Addressing 1.0 Metadata §4.4), which
@@ -438,6 +441,8 @@ pub(crate) fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) ->
             m.result_namespace = Some(s()?);
         } else if meta.path.is_ident("bare") {
             m.bare = true;
+        } else if meta.path.is_ident("request_struct") {
+            m.request_struct = true;
         } else if meta.path.is_ident("bare_response") {
             m.bare_response = true;
         } else if meta.path.is_ident("response_namespace") {

@@ -143,6 +143,13 @@ pub(crate) fn layout(
             "`encoded` operations are rpc style (SOAP 1.1 §7): not `bare`",
         ));
     }
+    if ma.request_struct && (bare || ma.encoded || ma.rpc) {
+        errs.push(syn::Error::new(
+            method.span(),
+            "`request_struct` is for a document/literal wrapped request (WS-I Basic Profile \
+             R2204): not with `bare`, `rpc` or `encoded`",
+        ));
+    }
     if let Some((_, at)) = ma.result_min {
         if bare || ma.bare_response || ma.encoded || is_unit(body_ty) {
             errs.push(syn::Error::new(

@@ -69,7 +69,8 @@ pub(crate) struct Operation {
     /// rpc style in a document-style client (`#[soap(rpc)]`): the response wrapper is read
     /// whatever its name.
     pub(crate) rpc: bool,
-    /// The request is the body element itself (document/literal bare).
+    /// The request is the body element itself (document/literal bare, or a wrapped request
+    /// given as its struct: `request_struct`).
     pub(crate) bare: bool,
     /// The request element's namespace.
     pub(crate) namespace: String,
@@ -181,6 +182,9 @@ impl Operation {
         let body_ty = check::result_types(&ma, &ok_ty, errs);
         check::request(&ma, &sig.ident, body.first().map(|p| &p.ident), errs);
         let bare = a.bare || ma.bare;
+        // The request written whole: bare, or a wrapped request given as its struct (whose
+        // response is still read as wrapped).
+        let whole_request = bare || ma.request_struct;
         let namespace = ma.namespace.clone().unwrap_or_else(|| ns.to_owned());
         let qualified = a.qualified.unwrap_or(a.style == Style::Document);
         let child_namespace = if qualified {
@@ -196,6 +200,12 @@ impl Operation {
             errs.push(syn::Error::new(
                 sig.ident.span(),
                 "with parameters = \"bare\" an operation takes exactly one body parameter (the body element)",
+            ));
+        } else if ma.request_struct && (body.len() != 1 || ma.empty_request) {
+            errs.push(syn::Error::new(
+                sig.ident.span(),
+                "with `request_struct` an operation takes exactly one body parameter (the request \
+                 wrapper element's struct)",
             ));
         }
         let headers = header_kinds(headers, errs);
@@ -231,7 +241,7 @@ impl Operation {
             empty_request: ma.empty_request,
             encoded: ma.encoded,
             rpc: ma.rpc,
-            bare,
+            bare: whole_request,
             namespace,
             child_namespace,
             result_namespace,

@@ -114,6 +114,19 @@ macro_rules! spyne_every_operation {
         let data = Base64Binary::from((0u8..=255).collect::<Vec<u8>>());
         let back = c.echo_bytes(data.clone().into()).await.unwrap();
         assert_eq!(back, OptionalNillable::Value(data));
+        // Six parameters: the method takes the request wrapper's struct, built with what the
+        // call sets and `Default` for the rest (all six are optional in spyne's schema).
+        let trader = c
+            .register_trader($m::types::RegisterTrader {
+                country: v("DE"),
+                vat_number: v("123456789"),
+                employees: Integer::from(12).into(),
+                trader: true.into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        assert_eq!(trader, v("DE|123456789|-|12|true|-"));
         let e = c.raise_fault(v("E7")).await.unwrap_err();
         assert_eq!(
             e.fault().map(|f| f.reason.as_str()),

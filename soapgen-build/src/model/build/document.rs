@@ -123,7 +123,22 @@ impl<'d> Builder<'d> {
         decl.response = resp.clone();
         match (in_children, out_children) {
             (Some(ins), outs) => {
-                // Wrapped: the wrapper's children are the parameters, its response's child the result.
+                // Wrapped: the wrapper's children are the parameters, its response's child the
+                // result; more than MAX_POSITIONAL_PARAMETERS of them, the wrapper's struct is
+                // the one parameter (its fields keep their documentation).
+                let sent = ins.iter().filter(|c| card(c.2, c.3).is_some()).count();
+                let ins = if sent > MAX_POSITIONAL_PARAMETERS {
+                    decl.request_struct = true;
+                    let (base, _) = self.element_base(&req, &op.loc)?;
+                    decl.params.push(ParamDecl {
+                        name: "request".to_owned(),
+                        xml: req.clone(),
+                        ty: TypeExpr::one(base),
+                    });
+                    Vec::new()
+                } else {
+                    ins
+                };
                 let mut pscope = Scope::new();
                 let mut param_docs = Vec::new();
                 for (name, ty, occ, nillable, loc, doc) in ins {
@@ -265,5 +280,37 @@ mod tests {
         assert!(op.bare);
         assert_eq!(op.params[0].ty.base, Base::Named("Op".into()));
         assert!(op.bare_response || op.result.is_none());
+    }
+
+    /// Four wrapped parameters stay positional; five or more become the wrapper's struct (one
+    /// `request` parameter, written whole), the result still unwrapped; a `maxOccurs="0"` child
+    /// is not counted (it is never sent).
+    #[test]
+    fn more_than_four_wrapped_parameters_become_the_request_struct() {
+        let children = |n: usize| {
+            (0..n)
+                .map(|i| format!(r#"<xs:element name="p{i}" type="xs:string" minOccurs="0"/>"#))
+                .collect::<String>()
+        };
+        let schema = |n: usize| {
+            format!(
+                r#"<xs:element name="Op"><xs:complexType><xs:sequence>{}<xs:element name="never" type="xs:int" minOccurs="0" maxOccurs="0"/></xs:sequence></xs:complexType></xs:element>
+<xs:element name="OpResponse"><xs:complexType><xs:sequence><xs:element name="OpResult" type="xs:string"/></xs:sequence></xs:complexType></xs:element>"#,
+                children(n)
+            )
+        };
+        let m = lower(&schema(4));
+        let op = &m.clients[0].operations[0];
+        assert!(!op.request_struct && !op.bare);
+        assert_eq!(op.params.len(), 4);
+        let m = lower(&schema(5));
+        let op = &m.clients[0].operations[0];
+        assert!(op.request_struct && !op.bare && !op.bare_response);
+        assert_eq!(op.params.len(), 1);
+        assert_eq!(op.params[0].name, "request");
+        assert_eq!(op.params[0].xml, q("Op"));
+        assert_eq!(op.params[0].ty.base, Base::Named("Op".into()));
+        assert_eq!(op.result, Some(q("OpResult")));
+        assert_eq!(op.ret.as_ref().map(|t| &t.base), Some(&Base::Std("String")));
     }
 }

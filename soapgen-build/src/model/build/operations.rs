@@ -618,6 +618,7 @@ fn new_operation(
         empty_request: false,
         response: None,
         bare: false,
+        request_struct: false,
         encoded,
         rpc: false,
         bare_response: false,

@@ -5,4 +5,12 @@ pub trait Svc {
     async fn two(&self, a: String, b: String) -> Result<String, Error>;
 }
 
+#[soap_client(namespace = "urn:x", client = "StructClient")]
+pub trait Struct {
+    #[soap(request_struct)]
+    async fn two(&self, a: String, b: String) -> Result<String, Error>;
+    #[soap(request_struct, rpc)]
+    async fn rpc_one(&self, a: String) -> Result<String, Error>;
+}
+
 fn main() {}

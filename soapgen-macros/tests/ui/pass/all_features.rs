@@ -94,6 +94,9 @@ pub trait Service {
     /// Bare, in another namespace, with typed faults.
     #[soap(namespace = "urn:other", bare)]
     async fn other(&self, o: Open) -> Result<Open, soapgen_runtime::FaultError<OtherFault>>;
+    /// A wrapped request given as its struct (written whole), the result still unwrapped.
+    #[soap(name = "Record", request_struct, response = "RecordResponse", result = "Id")]
+    async fn record(&self, request: Record) -> Result<u32, Error>;
     /// Wrapped, result in no namespace.
     #[soap(namespace = "urn:other", result_namespace = "")]
     async fn unqualified_result(&self, a: String) -> Result<String, Error>;
