@@ -112,6 +112,7 @@ pub mod keys {
         "rename",
         "rename_all",
         "sequence",
+        "encoded",
         "xsi_type",
         "crate",
     ];

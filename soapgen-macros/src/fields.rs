@@ -29,6 +29,17 @@ pub fn name_expr(krate: &TokenStream, ns: &str, local: &str) -> TokenStream {
 
 /// Code that writes the element fields, in order.
 pub fn write_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStream {
+    write_elements_as(krate, fields, false)
+}
+
+/// [`write_elements`], each element with its `xsi:type` when `encoded` (SOAP 1.1 §5.1 rule 2:
+/// the accessors of an rpc/encoded request state their types; the types implement
+/// `EncodedType`).
+pub fn write_elements_as(
+    krate: &TokenStream,
+    fields: &[ElementField],
+    encoded: bool,
+) -> TokenStream {
     let mut out = TokenStream::new();
     for f in fields {
         let name = name_expr(krate, &f.namespace, &f.local);
@@ -45,6 +56,8 @@ pub fn write_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStre
             let v = deref(v);
             if group {
                 quote!(#krate::xml::ToXmlGroup::write_group(#v, __w)?;)
+            } else if encoded {
+                quote!(#krate::types::write_typed(__w, #name, #v)?;)
             } else {
                 quote!(#krate::ToXml::write_xml(#v, __w, #name)?;)
             }

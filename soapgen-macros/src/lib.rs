@@ -53,6 +53,7 @@
 //! | `rename = "Name"` | the type's XSD name (enumeration errors, `xsi_type`) |
 //! | `rename_all = "camelCase"` | element names from field names: `camelCase`, `PascalCase`, `snake_case`, `lowercase`, `UPPERCASE`, `kebab-case`, `SCREAMING_SNAKE_CASE` |
 //! | `sequence` | element fields read by position (§3.8 sequence): one name may stand in several fields |
+//! | `encoded` | on a `sequence` struct: each element field written with its `xsi:type` (SOAP 1.1 §5.1 rule 2), as the parts of an rpc/encoded request are |
 //! | `xsi_type` | on an enum of a declared type and its derived types, one variant each, chosen by `xsi:type` (§2.6.1) |
 //! | `crate = "path"` | path to `soapgen_runtime` |
 //!
@@ -110,7 +111,7 @@
 //! | `response_namespace = "uri"` | the response element's namespace |
 //! | `bare` | this operation is document/literal bare |
 //! | `bare_response` | parameters wrapped, the result is the whole response element |
-//! | `request_struct` | the one parameter is the request wrapper element's struct, written whole; the response read as wrapped (what generated methods of more than four parameters take) |
+//! | `request_struct` | the one parameter holds the request wrapper's children: document style, the wrapper element's struct, written whole; rpc, a `sequence` struct of the parts written inside the operation element; the response read as usual (what generated methods of more than four parameters take) |
 //! | `one_way` | no response is read (WSDL 1.1 §2.4.1) |
 //! | `empty_request` | the input message has no parts: an empty Body (§2.3.1) |
 //! | `response_attachment = "part"` | a MIME part of the response, once per part in order (§5) |

@@ -384,6 +384,9 @@ impl Emitter<'_> {
         if s.sequence {
             cargs.push(quote!(sequence));
         }
+        if s.encoded {
+            cargs.push(quote!(encoded));
+        }
         let container = if cargs.is_empty() && self.rt_attr.is_none() {
             TokenStream::new()
         } else {

@@ -154,6 +154,9 @@ pub struct StructDecl {
     /// Element fields are read by position (`#[xml(sequence)]`): the type is a sequence group held
     /// by another type, or its content model has a group field or names one element twice.
     pub sequence: bool,
+    /// Each element field is written with its `xsi:type` (`#[xml(encoded)]`, SOAP 1.1 §5.1 rule
+    /// 2): the parts of an rpc/encoded request.
+    pub encoded: bool,
 }
 
 /// An `xs:choice` enum (XML Schema Part 1 §3.8): the alternatives of one occurrence.

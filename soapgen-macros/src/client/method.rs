@@ -211,6 +211,29 @@ fn body(op: &Operation, krate: &TokenStream) -> TokenStream {
     if op.empty_request {
         return quote!(::core::result::Result::<(), #krate::EncodeError>::Ok(()));
     }
+    if op.request_struct && (op.encoded || op.rpc) {
+        // The struct's fields are the parts (a `sequence` struct, `encoded` when they carry
+        // xsi:type): written as a group inside the operation element (SOAP 1.1 §7.1).
+        let id = op.body.first().map(|p| &p.ident);
+        let encoded = op.encoded.then(|| {
+            quote! {
+                __w.attribute(
+                    #krate::xml::Name::new(__op.version.envelope_namespace(), "encodingStyle"),
+                    #krate::types::SOAP_ENC_NS,
+                )?;
+            }
+        });
+        let inherit = op
+            .encoded
+            .then(|| quote!(#krate::__private::inherit_envelope(__w, __op.version);));
+        return quote! {{
+            #inherit
+            __w.start_element(#op_elem)?;
+            #encoded
+            #krate::xml::ToXmlGroup::write_group(&#id, __w)?;
+            __w.end_element()
+        }};
+    }
     if op.encoded {
         let writes = op.body.iter().map(|p| {
             let pns = p

@@ -40,6 +40,14 @@ pub fn expand(input: DeriveInput, which: Which) -> TokenStream {
             ));
             TokenStream::new()
         }
+        _ if c.encoded && !(matches!(&input.data, Data::Struct(_)) && c.sequence) => {
+            errs.push(syn::Error::new(
+                input.ident.span(),
+                "`encoded` goes on a `sequence` struct: the parts of an rpc/encoded request, each \
+                 written with its xsi:type (SOAP 1.1 §5.1)",
+            ));
+            TokenStream::new()
+        }
         Data::Struct(s) => match &s.fields {
             Fields::Named(named) => {
                 let s = Struct::read(&input, &c, named, &mut errs);

@@ -89,7 +89,7 @@ fn sequence(ident: &syn::Ident, c: &Container, s: &Struct, which: Which) -> Toke
     match which {
         Which::ToXml => {
             let attrs = fields::write_attributes(krate, attributes);
-            let content = fields::write_elements(krate, elements);
+            let content = fields::write_elements_as(krate, elements, c.encoded);
             let group = if attributes.is_empty() {
                 let body = quote! {
                     #content

@@ -26,6 +26,9 @@ pub(crate) struct Container {
     pub(crate) type_name: Option<String>,
     /// `#[xml(sequence)]`: element fields read by position (XML Schema Part 1 §3.8 sequence).
     pub(crate) sequence: bool,
+    /// `#[xml(encoded)]` on a `sequence` struct: each element field is written with its
+    /// `xsi:type` (SOAP 1.1 §5.1 rule 2), as the parts of an rpc/encoded request are.
+    pub(crate) encoded: bool,
     /// `#[xml(xsi_type)]` on an enum: a declared type and the types derived from it, one variant
     /// each, told apart by `xsi:type` (XML Schema Part 1 §2.6.1).
     pub(crate) xsi_type: bool,
@@ -39,6 +42,7 @@ pub(crate) fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Contain
         krate: quote!(::soapgen_runtime),
         type_name: None,
         sequence: false,
+        encoded: false,
         xsi_type: false,
     };
     let site = KeySite {
@@ -69,6 +73,8 @@ pub(crate) fn parse_container(input: &DeriveInput, errs: &mut Errors) -> Contain
             c.type_name = Some(meta.value()?.parse::<LitStr>()?.value());
         } else if meta.path.is_ident("sequence") {
             c.sequence = true;
+        } else if meta.path.is_ident("encoded") {
+            c.encoded = true;
         } else if meta.path.is_ident("xsi_type") {
             c.xsi_type = true;
         } else {

@@ -143,11 +143,11 @@ pub(crate) fn layout(
             "`encoded` operations are rpc style (SOAP 1.1 §7): not `bare`",
         ));
     }
-    if ma.request_struct && (bare || ma.encoded || ma.rpc) {
+    if ma.request_struct && bare {
         errs.push(syn::Error::new(
             method.span(),
-            "`request_struct` is for a document/literal wrapped request (WS-I Basic Profile \
-             R2204): not with `bare`, `rpc` or `encoded`",
+            "`request_struct` is for a wrapped or rpc request (its struct holds the wrapper's \
+             children): not with `bare`",
         ));
     }
     if let Some((_, at)) = ma.result_min {

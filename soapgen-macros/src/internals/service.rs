@@ -72,6 +72,9 @@ pub(crate) struct Operation {
     /// The request is the body element itself (document/literal bare, or a wrapped request
     /// given as its struct: `request_struct`).
     pub(crate) bare: bool,
+    /// `request_struct`: the one body parameter holds the request wrapper's children (written
+    /// whole when document style; inside the operation element, as a model group, when rpc).
+    pub(crate) request_struct: bool,
     /// The request element's namespace.
     pub(crate) namespace: String,
     /// The namespace of the wrapper's children (empty when unqualified).
@@ -242,6 +245,7 @@ impl Operation {
             encoded: ma.encoded,
             rpc: ma.rpc,
             bare: whole_request,
+            request_struct: ma.request_struct,
             namespace,
             child_namespace,
             result_namespace,

@@ -7,7 +7,9 @@
 //! - `echoStrings`: a string array, with gSOAP's `n=<count>` appended;
 //! - `getPair`: gSOAP writes the one `Item` that is both `first` and `second` once, as a
 //!   multi-reference value (`<first href="#_1"/>`, `<id id="_1">` after the response element),
-//!   which the client resolves into two equal values.
+//!   which the client resolves into two equal values;
+//! - `describe`: five parts, taken as one struct (`types::Describe`) and written inside the
+//!   operation element, each part with its `xsi:type`, as gSOAP reads them.
 
 use soapgen_tests::peers;
 
@@ -49,6 +51,19 @@ async fn encoded_struct_arrays_and_multiref_against_gsoap() {
     let pair: Pair = client.get_pair("shared".to_owned(), 42).await.unwrap();
     assert_eq!(pair.first, item("shared", 42));
     assert_eq!(pair.second, pair.first);
+
+    // More than four parts: one struct, its fields the parts in order.
+    let described = client
+        .describe(generated::types::Describe {
+            name: "caf\u{e9} & co".into(),
+            count: -3,
+            price: 12.5,
+            active: true,
+            note: String::new(),
+        })
+        .await
+        .unwrap();
+    assert_eq!(described, "caf\u{e9} & co|-3|12.50|true|");
 }
 
 /// An Axis 1.4-style response (every struct an independent `multiRef`, typed with `xsi:type`, the

@@ -26,6 +26,7 @@ impl<'d> Builder<'d> {
             namespace: majority_namespace(c.fields.iter().map(|f| (f.kind, &f.xml))),
             fields: c.fields,
             sequence,
+            encoded: false,
         })
     }
 
@@ -116,6 +117,7 @@ impl<'d> Builder<'d> {
             namespace: majority_namespace(c.fields.iter().map(|f| (f.kind, &f.xml))),
             fields: c.fields,
             sequence: true,
+            encoded: false,
         };
         self.decls.insert(name.to_owned(), TypeDecl::Struct(decl));
         Ok(())

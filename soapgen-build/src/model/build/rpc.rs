@@ -29,14 +29,18 @@ impl<'d> Builder<'d> {
         decl.request = QName::new(in_ns.clone(), op.name.clone());
         decl.response =
             out_parts.map(|_| QName::new(out_ns.clone(), format!("{}Response", op.name)));
-        let mut pscope = Scope::new();
-        for p in in_parts {
-            let (xml, base) = self.rpc_part(p)?;
-            decl.params.push(ParamDecl {
-                name: names::escape_keyword(&pscope.unique(&names::field_name(&p.name))),
-                xml,
-                ty: TypeExpr::one(base),
-            });
+        if in_parts.len() > MAX_POSITIONAL_PARAMETERS {
+            self.rpc_request_struct(op, in_parts, decl)?;
+        } else {
+            let mut pscope = Scope::new();
+            for p in in_parts {
+                let (xml, base) = self.rpc_part(p)?;
+                decl.params.push(ParamDecl {
+                    name: names::escape_keyword(&pscope.unique(&names::field_name(&p.name))),
+                    xml,
+                    ty: TypeExpr::one(base),
+                });
+            }
         }
         if let Some(outs) = out_parts {
             match outs {
@@ -80,6 +84,7 @@ impl<'d> Builder<'d> {
                         xsd_type: None,
                         namespace: String::new(),
                         sequence: c.positional(),
+                        encoded: false,
                         fields: c.fields,
                     };
                     self.decls.insert(name.clone(), TypeDecl::Struct(decl_s));
@@ -88,6 +93,59 @@ impl<'d> Builder<'d> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// More than [`MAX_POSITIONAL_PARAMETERS`] request parts: one `request` parameter, a struct
+    /// of the parts in order (a `sequence` struct, `encoded` for rpc/encoded), written inside the
+    /// operation element (`request_struct`).
+    fn rpc_request_struct(
+        &mut self,
+        op: &PortTypeOperation,
+        in_parts: &[&Part],
+        decl: &mut OperationDecl,
+    ) -> R<()> {
+        let name = self.scope.unique(&names::type_name(&op.name));
+        let mut c = Collector::new();
+        for p in in_parts {
+            let (xml, base) = self.rpc_part(p)?;
+            c.push(
+                &p.name,
+                FieldDecl {
+                    constraint: None,
+                    name: String::new(),
+                    xml,
+                    kind: FieldKind::Element,
+                    ty: TypeExpr::one(base),
+                    min_occurs: 0,
+                    doc: None,
+                },
+            );
+        }
+        let origin = format!(
+            "the {} parts of the rpc request of operation {}",
+            in_parts.len(),
+            op.name
+        );
+        self.decls.insert(
+            name.clone(),
+            TypeDecl::Struct(StructDecl {
+                name: name.clone(),
+                doc: None,
+                origin,
+                xsd_type: None,
+                namespace: String::new(),
+                sequence: true,
+                encoded: decl.encoded,
+                fields: c.fields,
+            }),
+        );
+        decl.request_struct = true;
+        decl.params.push(ParamDecl {
+            name: "request".to_owned(),
+            xml: decl.request.clone(),
+            ty: TypeExpr::one(Base::Named(name)),
+        });
         Ok(())
     }
 
@@ -137,6 +195,43 @@ mod tests {
                 params,
                 [("a", ""), ("b", "")],
                 "parts are unqualified (WS-I BP R2735)"
+            );
+            assert_eq!(op.ret.as_ref().map(|t| &t.base), Some(&Base::Std("i32")));
+        }
+    }
+
+    /// Five parts or more: one `request` parameter, a `sequence` struct of the parts in order
+    /// (unqualified, `encoded` for rpc/encoded), the operation still rpc.
+    #[test]
+    fn more_than_four_rpc_parts_become_a_request_struct() {
+        let parts: String = ["a", "b", "c", "d", "e"]
+            .iter()
+            .map(|n| format!(r#"<part name="{n}" type="xs:int"/>"#))
+            .collect();
+        for (use_, encoded) in [("literal", false), ("encoded", true)] {
+            let m = lower_wsdl(&rpc_wsdl(
+                "Add",
+                use_,
+                "",
+                &parts,
+                r#"<part name="sum" type="xs:int"/>"#,
+            ));
+            let op = &m.clients[0].operations[0];
+            assert!(op.request_struct && !op.bare, "{use_}");
+            assert_eq!(op.params.len(), 1);
+            assert_eq!(op.params[0].name, "request");
+            assert_eq!(op.params[0].xml, op.request);
+            let s = strukt(&m, named(&op.params[0].ty.base));
+            assert!(s.sequence);
+            assert_eq!(s.encoded, encoded, "{use_}");
+            let fields: Vec<_> = s
+                .fields
+                .iter()
+                .map(|f| (f.name.as_str(), f.xml.ns.as_str()))
+                .collect();
+            assert_eq!(
+                fields,
+                [("a", ""), ("b", ""), ("c", ""), ("d", ""), ("e", "")]
             );
             assert_eq!(op.ret.as_ref().map(|t| &t.base), Some(&Base::Std("i32")));
         }

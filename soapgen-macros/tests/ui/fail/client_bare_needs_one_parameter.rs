@@ -9,8 +9,8 @@ pub trait Svc {
 pub trait Struct {
     #[soap(request_struct)]
     async fn two(&self, a: String, b: String) -> Result<String, Error>;
-    #[soap(request_struct, rpc)]
-    async fn rpc_one(&self, a: String) -> Result<String, Error>;
+    #[soap(request_struct, bare)]
+    async fn bare_one(&self, a: String) -> Result<String, Error>;
 }
 
 fn main() {}

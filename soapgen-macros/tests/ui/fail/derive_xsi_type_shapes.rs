@@ -11,6 +11,13 @@ pub struct Circle {
     radius: f64,
 }
 
+// `encoded` is for a `sequence` struct (the parts of an rpc/encoded request).
+#[derive(ToXml)]
+#[xml(encoded)]
+pub struct NotASequence {
+    a: i32,
+}
+
 // `xsi_type` is for an enum of a declared type and its derived types.
 #[derive(ToXml)]
 #[xml(xsi_type)]

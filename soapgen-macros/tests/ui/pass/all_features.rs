@@ -59,6 +59,16 @@ pub enum Kind {
     Plus,
 }
 
+/// The parts of an rpc/encoded request: written by position, each with its `xsi:type`.
+#[derive(Debug, Clone, ToXml, FromXml)]
+#[xml(sequence, encoded)]
+pub struct EncodedParts {
+    /// A string part.
+    pub name: String,
+    /// An int part.
+    pub count: i32,
+}
+
 /// An open content model (`xs:any`).
 #[derive(Debug, Clone, ToXml, FromXml)]
 #[xml(namespace = "urn:x")]

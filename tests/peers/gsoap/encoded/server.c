@@ -19,6 +19,9 @@
  *   echoStrings(values)  -> the same strings, then "n=<count>"
  *   getPair(name, count) -> Pair{first, second} where both are the SAME Item
  *                           {name, count} (one pointer: a multiRef value)
+ *   describe(name, count, price, active, note)
+ *                        -> "name|count|price|active|note" as read ("-" for a
+ *                           missing string)
  */
 #include "soapH.h"
 #include "EncodedBinding.nsmap"
@@ -76,6 +79,18 @@ int e__getPair(struct soap *soap, char *name, int count, struct e__getPairRespon
   pair->first = item;
   pair->second = item; /* the same pointer twice: serialised as href/id */
   out->return_ = pair;
+  return SOAP_OK;
+}
+
+int e__describe(struct soap *soap, char *name, int count, double price,
+                enum xsd__boolean active, char *note, char **return_)
+{
+  char *out = (char *)soap_malloc(soap, 512);
+  if (!out)
+    return SOAP_EOM;
+  snprintf(out, 512, "%s|%d|%.2f|%s|%s", name ? name : "-", count, price,
+           active == xsd__boolean__true_ ? "true" : "false", note ? note : "-");
+  *return_ = out;
   return SOAP_OK;
 }
 
