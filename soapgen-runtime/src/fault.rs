@@ -200,6 +200,68 @@ impl FaultDetail {
 }
 
 impl Fault {
+    /// A fault of `version` with code `code` and reason text `reason`: no subcodes, node, role
+    /// or detail, not received over HTTP. What a test double answers with; the fields can be set
+    /// after (`fault.node = Some(…)`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use soapgen_runtime::fault::Fault;
+    /// use soapgen_runtime::types::QName;
+    /// use soapgen_runtime::SoapVersion;
+    /// let code = QName::new(SoapVersion::Soap11.envelope_namespace(), "Client.Auth");
+    /// let f = Fault::new(SoapVersion::Soap11, code, "bad password");
+    /// assert!(f.is_sender());
+    /// ```
+    pub fn new(version: SoapVersion, code: QName, reason: impl Into<String>) -> Fault {
+        let reason = reason.into();
+        Fault {
+            version,
+            code,
+            subcodes: Vec::new(),
+            reasons: vec![FaultReason {
+                lang: None,
+                text: reason.clone(),
+            }],
+            reason,
+            node: None,
+            role: None,
+            detail: None,
+            http_status: None,
+            security: FaultSecurity::default(),
+            action: None,
+        }
+    }
+
+    /// A fault that blames the request: SOAP 1.1 `Client` (§4.4.1), SOAP 1.2 `Sender` (Part 1
+    /// §5.4.6), with `reason`.
+    pub fn sender(version: SoapVersion, reason: impl Into<String>) -> Fault {
+        let local = match version {
+            SoapVersion::Soap11 => "Client",
+            SoapVersion::Soap12 => "Sender",
+        };
+        Fault::new(
+            version,
+            QName::new(version.envelope_namespace(), local),
+            reason,
+        )
+    }
+
+    /// A fault that blames the service: SOAP 1.1 `Server` (§4.4.1), SOAP 1.2 `Receiver` (Part 1
+    /// §5.4.6), with `reason`.
+    pub fn receiver(version: SoapVersion, reason: impl Into<String>) -> Fault {
+        let local = match version {
+            SoapVersion::Soap11 => "Server",
+            SoapVersion::Soap12 => "Receiver",
+        };
+        Fault::new(
+            version,
+            QName::new(version.envelope_namespace(), local),
+            reason,
+        )
+    }
+
     /// Whether the fault blames the request: SOAP 1.1 `Client` (and dotted refinements such as
     /// `Client.Authentication`) or SOAP 1.2 `Sender`.
     pub fn is_sender(&self) -> bool {
@@ -368,6 +430,32 @@ pub struct FaultError<D> {
 }
 
 impl<D> FaultError<D> {
+    /// The error of a call answered with `fault` carrying the declared detail `detail` (WSDL 1.1
+    /// §2.4.5): what a test double of an operation that declares faults returns for one of
+    /// them, as the client would have decoded it. The fault's raw `detail` is left as it is.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use soapgen_runtime::fault::Fault;
+    /// use soapgen_runtime::{FaultError, SoapVersion};
+    /// #[derive(Debug, PartialEq)]
+    /// enum Faults { NotFound(String) }
+    /// let e = FaultError::declared(
+    ///     Fault::sender(SoapVersion::Soap11, "no such order"),
+    ///     Faults::NotFound("A-1".into()),
+    /// );
+    /// assert!(e.is_fault());
+    /// assert_eq!(e.detail, Some(Faults::NotFound("A-1".into())));
+    /// ```
+    pub fn declared(fault: Fault, detail: D) -> Self {
+        FaultError {
+            error: crate::Error::Fault(Box::new(fault)),
+            detail: Some(detail),
+            detail_error: None,
+        }
+    }
+
     /// The SOAP fault, if the error is one.
     pub fn fault(&self) -> Option<&Fault> {
         self.error.fault()

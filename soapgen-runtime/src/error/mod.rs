@@ -118,6 +118,13 @@ impl Error {
     }
 }
 
+/// A SOAP fault as the error of a call ([`Error::Fault`]): what a test double answers with.
+impl From<Fault> for Error {
+    fn from(f: Fault) -> Self {
+        Error::Fault(Box::new(f))
+    }
+}
+
 impl From<DecodeError> for Error {
     fn from(e: DecodeError) -> Self {
         if e.kind.is_well_formedness() {

@@ -264,6 +264,76 @@ async fn a_declared_request_header_set_per_client_is_replaced_per_call() {
     );
 }
 
+/// What an application writes against the generated trait: it takes any `EchoService`, so a test
+/// passes a plain Rust fake (no socket, no XML) where production passes the client.
+async fn shout_unless_refused<S: echo::EchoService>(svc: &S, text: &str) -> String {
+    use echo::types::FailFaults;
+    match svc.fail(text.to_owned()).await {
+        Ok(()) => match svc.echo(text.to_uppercase()).await {
+            Ok(s) => s,
+            Err(e) => format!("error: {e}"),
+        },
+        Err(e) => match e.detail {
+            Some(FailFaults::FailFault(d)) => format!("refused ({}): {}", d.code, d.reason),
+            None => format!("error: {}", e.error),
+        },
+    }
+}
+
+/// The fake of that test: one `impl` of the generated trait, the typed results and the typed
+/// declared fault built directly (`FaultError::declared`, `Fault::sender`).
+struct FakeEcho;
+
+impl echo::EchoService for FakeEcho {
+    async fn echo(&self, text: String) -> Result<String, soapgen_runtime::Error> {
+        Ok(text)
+    }
+    async fn fail(
+        &self,
+        reason: String,
+    ) -> Result<(), soapgen_runtime::FaultError<echo::types::FailFaults>> {
+        if reason == "fine" {
+            return Ok(());
+        }
+        let detail = echo::types::FailDetail { reason, code: 7 };
+        Err(soapgen_runtime::FaultError::declared(
+            soapgen_runtime::fault::Fault::sender(soapgen_runtime::SoapVersion::Soap11, "no"),
+            echo::types::FailFaults::FailFault(detail),
+        ))
+    }
+    async fn whoami(&self) -> Result<String, soapgen_runtime::Error> {
+        Err(
+            soapgen_runtime::fault::Fault::receiver(soapgen_runtime::SoapVersion::Soap11, "nobody")
+                .into(),
+        )
+    }
+}
+
+/// App code written against the generated trait runs on a plain fake in a test, both ways (a
+/// result, a typed declared fault), and unchanged on the generated client against gSOAP, whose
+/// `fail` always answers with its declared FailFault (code 42).
+#[tokio::test]
+async fn app_code_against_the_trait_runs_on_a_plain_fake_and_on_the_client() {
+    use echo::EchoService;
+    assert_eq!(shout_unless_refused(&FakeEcho, "fine").await, "FINE");
+    assert_eq!(
+        shout_unless_refused(&FakeEcho, "bad").await,
+        "refused (7): bad"
+    );
+    let e = FakeEcho.whoami().await.unwrap_err();
+    assert!(
+        e.fault()
+            .is_some_and(|f| f.is_receiver() && f.reason == "nobody"),
+        "{e}"
+    );
+    let peer = peers::gsoap();
+    let client = echo::EchoServiceClient::new(peer.url("/")).unwrap();
+    assert_eq!(
+        shout_unless_refused(&client, "bad").await,
+        "refused (42): bad"
+    );
+}
+
 /// tests/peers/gsoap/echo.wsdl binds one portType with a SOAP 1.1 and a SOAP 1.2 binding: the
 /// generator merges them into one client type, and that type calls the live gSOAP server in both
 /// versions (gSOAP answers in the version of the request, so the fault's version and HTTP status
