@@ -388,7 +388,9 @@ impl Emitter<'_> {
             }
         });
         let client = ident(&format!("{}Client", c.name));
+        // A client included in a private module need not name every header it declares.
         quote! {
+            #[allow(dead_code)]
             impl #client {
                 #(#items)*
             }
