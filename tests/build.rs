@@ -69,6 +69,16 @@ fn main() {
     if let Err(e) = five.build() {
         panic!("soapgen: {e}");
     }
+    // Exchange Web Services' FindItem (and the 1,131 types it reaches): calls shaped as EWS users
+    // write them, against a response shaped as Exchange sends it (tests/tests/mapping/real_services.rs).
+    let ews = "corpus/wsdltophp/tests/resources/ews/services.wsdl";
+    let find_item = soapgen_build::Builder::new()
+        .wsdl(ews)
+        .out_name(ews, "ews")
+        .operations(["FindItem"]);
+    if let Err(e) = find_item.build() {
+        panic!("soapgen: {e}");
+    }
     cxf_policy();
     cxf_matrix();
 }

@@ -16,7 +16,9 @@
 //! - [`regressions`]: XSD features through hand-written derives;
 //! - [`generated_clients`]: clients from the peers' own WSDLs calling them;
 //! - [`checked_in_client`]: the CLI route's checked-in crate regenerates without a diff;
-//! - [`record_replay`]: exchanges recorded against gSOAP replayed without it.
+//! - [`record_replay`]: exchanges recorded against gSOAP replayed without it;
+//! - [`real_services`]: the large public APIs of the corpus, called as their users write the
+//!   calls, against responses shaped as those services send them.
 
 mod cases;
 mod checked_in_client;
@@ -26,6 +28,7 @@ mod groups;
 mod kinds;
 mod noparts;
 mod polymorphism;
+mod real_services;
 mod record_replay;
 mod regressions;
 mod selection;
