@@ -461,10 +461,12 @@ impl Emitter<'_> {
         });
         let (derive_default, ctor) = self.struct_ctor(s, types);
         let default = derive_default.then(|| quote!(Default,));
+        // A request struct nothing reads is written only: no reader, no arbitrary values.
+        let readers = (!s.write_only).then(|| quote!(, #rt::FromXml, #rt::ArbitraryXml));
         quote! {
             #doc
             #origin
-            #[derive(Debug, Clone, PartialEq, #default #rt::ToXml, #rt::FromXml, #rt::ArbitraryXml)]
+            #[derive(Debug, Clone, PartialEq, #default #rt::ToXml #readers)]
             #container
             pub struct #name {
                 #(#fields)*

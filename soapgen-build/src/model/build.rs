@@ -100,6 +100,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     }
     b.box_cycles();
     b.nil_content(&clients);
+    b.mark_write_only(&clients);
     Ok(Module {
         source: source.to_owned(),
         doc: defs.doc.as_ref().map(Doc::prose),

@@ -157,6 +157,9 @@ pub struct StructDecl {
     /// Each element field is written with its `xsi:type` (`#[xml(encoded)]`, SOAP 1.1 §5.1 rule
     /// 2): the parts of an rpc/encoded request.
     pub encoded: bool,
+    /// A request struct (`request_struct`) that nothing reads (no field, variant, alias, fault
+    /// detail, result or response header names it): it gets the writer alone, no reader.
+    pub write_only: bool,
 }
 
 /// An `xs:choice` enum (XML Schema Part 1 §3.8): the alternatives of one occurrence.

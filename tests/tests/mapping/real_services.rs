@@ -79,13 +79,11 @@ async fn ews_find_item_with_its_version_header_set_once() {
         "text/xml; charset=utf-8",
         FIND_ITEM_RESPONSE.as_bytes(),
     )));
-    let version = RequestServerVersion {
-        version: ExchangeVersionType::Exchange2013Sp1,
-        any_attribute: Vec::new(),
-    };
-    let ews = Ews::new(server.url())
-        .unwrap()
-        .with_header(Ews::REQUEST_SERVER_VERSION_HEADER, &version);
+    // The schema fixes the version attribute (Exchange2013_SP1): `Default` gives it.
+    let ews = Ews::new(server.url()).unwrap().with_header(
+        Ews::REQUEST_SERVER_VERSION_HEADER,
+        &RequestServerVersion::default(),
+    );
     let inbox = DistinguishedFolderIdType::new(DistinguishedFolderIdNameType::Inbox);
     let request = FindItemType::new(
         ItemResponseShapeType::new(DefaultShapeNamesType::IdOnly),

@@ -312,5 +312,23 @@ mod tests {
         assert_eq!(op.params[0].ty.base, Base::Named("Op".into()));
         assert_eq!(op.result, Some(q("OpResult")));
         assert_eq!(op.ret.as_ref().map(|t| &t.base), Some(&Base::Std("String")));
+        // Nothing reads it: the writer alone is derived.
+        assert!(strukt(&m, "Op").write_only);
+    }
+
+    /// A request struct whose type something else holds is read too: not write-only.
+    #[test]
+    fn a_request_struct_another_type_holds_keeps_its_reader() {
+        let children: String = (0..5)
+            .map(|i| format!(r#"<xs:element name="p{i}" type="xs:string"/>"#))
+            .collect();
+        let m = lower(&format!(
+            r#"<xs:complexType name="Args"><xs:sequence>{children}</xs:sequence></xs:complexType>
+<xs:element name="Op" type="tns:Args"/>
+<xs:element name="OpResponse"><xs:complexType><xs:sequence><xs:element name="echo" type="tns:Args"/></xs:sequence></xs:complexType></xs:element>"#
+        ));
+        let op = &m.clients[0].operations[0];
+        assert!(op.request_struct);
+        assert!(!strukt(&m, named(&op.params[0].ty.base)).write_only);
     }
 }

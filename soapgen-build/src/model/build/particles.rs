@@ -27,6 +27,7 @@ impl<'d> Builder<'d> {
             fields: c.fields,
             sequence,
             encoded: false,
+            write_only: false,
         })
     }
 
@@ -118,6 +119,7 @@ impl<'d> Builder<'d> {
             fields: c.fields,
             sequence: true,
             encoded: false,
+            write_only: false,
         };
         self.decls.insert(name.to_owned(), TypeDecl::Struct(decl));
         Ok(())

@@ -85,6 +85,7 @@ impl<'d> Builder<'d> {
                         namespace: String::new(),
                         sequence: c.positional(),
                         encoded: false,
+                        write_only: false,
                         fields: c.fields,
                     };
                     self.decls.insert(name.clone(), TypeDecl::Struct(decl_s));
@@ -137,6 +138,7 @@ impl<'d> Builder<'d> {
                 namespace: String::new(),
                 sequence: true,
                 encoded: decl.encoded,
+                write_only: false,
                 fields: c.fields,
             }),
         );
