@@ -465,6 +465,7 @@ impl ClientBuilder {
                         port: port.clone(),
                         assertion: "sp:RequireClientCertificate",
                         credential: "a TLS client certificate (ClientBuilder::client_identity)",
+                        also: Vec::new(),
                     },
                 )));
             }

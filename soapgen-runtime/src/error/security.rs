@@ -292,8 +292,9 @@ pub enum WssError {
     #[error("WS-Security: UsernameToken refused: {0}")]
     UsernameToken(String),
     /// A port's WS-SecurityPolicy needs a credential that was not given
-    /// ([`Credentials`](crate::policy::Credentials)).
-    #[error("WS-SecurityPolicy of port {port}: {assertion} needs {credential}, which the Credentials do not give")]
+    /// ([`Credentials`](crate::policy::Credentials)): the first one, and in `also` every other
+    /// one the policy needs and the Credentials lack, so that one build names them all.
+    #[error("WS-SecurityPolicy of port {port} needs what the Credentials do not give: {assertion} needs {credential}{}", also_text(.also))]
     MissingCredential {
         /// The port.
         port: String,
@@ -301,6 +302,9 @@ pub enum WssError {
         assertion: &'static str,
         /// What is missing, in words.
         credential: &'static str,
+        /// The other (assertion, credential) pairs missing, in the order the policy is applied;
+        /// empty when one is.
+        also: Vec<(&'static str, &'static str)>,
     },
     /// A port's `sp:TransportBinding` needs HTTPS; the endpoint is not (WS-SecurityPolicy 1.2
     /// §7.3).
@@ -334,4 +338,11 @@ impl From<crate::EncodeError> for WssError {
     fn from(e: crate::EncodeError) -> Self {
         WssError::Encode(e.message)
     }
+}
+
+/// The other missing credentials of [`WssError::MissingCredential`], as the message says them.
+fn also_text(also: &[(&'static str, &'static str)]) -> String {
+    also.iter()
+        .map(|(assertion, credential)| format!("; {assertion} needs {credential}"))
+        .collect()
 }

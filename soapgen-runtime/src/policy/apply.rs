@@ -45,6 +45,7 @@ impl PolicyLayer {
         endpoint: &str,
     ) -> Result<Self, WssError> {
         let mut operations = Vec::new();
+        let mut lacking = Lacking::default();
         for op in port.operations {
             if needs_https(op) && !is_https(endpoint) {
                 return Err(WssError::HttpsRequired {
@@ -52,7 +53,16 @@ impl PolicyLayer {
                     endpoint: endpoint.to_owned(),
                 });
             }
-            operations.push((op, configure(port, op, credentials)?));
+            operations.push((op, configure(op, credentials, &mut lacking)?));
+        }
+        // Every credential the policy needs and was not given, named at once.
+        if let Some((&(assertion, credential), also)) = lacking.0.split_first() {
+            return Err(WssError::MissingCredential {
+                port: port.port.to_owned(),
+                assertion,
+                credential,
+                also: also.to_vec(),
+            });
         }
         Ok(PolicyLayer {
             port: port.port,
@@ -94,6 +104,7 @@ impl PolicyLayer {
                     assertion: "sp:HttpsToken",
                     credential:
                         "a username and password for HTTP authentication (Credentials::username)",
+                    also: Vec::new(),
                 })?;
         Ok(Some((auth, user, password)))
     }
@@ -122,11 +133,24 @@ fn is_https(endpoint: &str) -> bool {
         .is_some_and(|s| s.eq_ignore_ascii_case("https://"))
 }
 
-fn missing(port: &PortPolicy, assertion: &'static str, credential: &'static str) -> WssError {
-    WssError::MissingCredential {
-        port: port.port.to_owned(),
-        assertion,
-        credential,
+/// The credentials a port's policy needs and the [`Credentials`] lack: (assertion, what is
+/// missing), each once, in the order the policy is applied.
+#[derive(Debug, Default)]
+struct Lacking(Vec<(&'static str, &'static str)>);
+
+impl Lacking {
+    /// `value`; when it is `None`, notes that `assertion` needs `credential`, so that the rest
+    /// of the policy is applied on and every missing credential is named together.
+    fn need<T>(
+        &mut self,
+        value: Option<T>,
+        assertion: &'static str,
+        credential: &'static str,
+    ) -> Option<T> {
+        if value.is_none() && !self.0.contains(&(assertion, credential)) {
+            self.0.push((assertion, credential));
+        }
+        value
     }
 }
 
@@ -146,9 +170,9 @@ fn reference(token: &X509Token, sent: bool) -> KeyReference {
 
 /// The WS-Security configuration of `op`, or `None` when neither message is secured.
 fn configure(
-    port: &PortPolicy,
     op: &OperationPolicy,
     creds: &Credentials,
+    lacking: &mut Lacking,
 ) -> Result<Option<WssConfig>, WssError> {
     let (req, resp) = (&op.request, &op.response);
     if req.is_empty() && resp.is_empty() {
@@ -160,21 +184,20 @@ fn configure(
         cfg = cfg.timestamp(TIMESTAMP_TTL);
     }
     cfg = cfg.layout(layout);
-    if let Some(u) = req.username_token {
-        let (user, password) = creds.username.clone().ok_or_else(|| {
-            missing(
-                port,
-                "sp:UsernameToken",
-                if u.endorses {
-                    "a username and password (Credentials::username; the password derives the \
-                     key that signs, it is not sent)"
-                } else if u.no_password {
-                    "a username (Credentials::username; the password is not sent)"
-                } else {
-                    "a username and password (Credentials::username)"
-                },
-            )
-        })?;
+    let user_token = req.username_token.and_then(|u| {
+        let needed = if u.endorses {
+            "a username and password (Credentials::username; the password derives the key that \
+             signs, it is not sent)"
+        } else if u.no_password {
+            "a username (Credentials::username; the password is not sent)"
+        } else {
+            "a username and password (Credentials::username)"
+        };
+        lacking
+            .need(creds.username.clone(), "sp:UsernameToken", needed)
+            .map(|c| (u, c))
+    });
+    if let Some((u, (user, password))) = user_token {
         if u.endorses {
             // UsernameToken Profile 1.1 §4: the key its endorsing signature is made with.
             cfg = cfg.username_token_endorses(match req.binding {
@@ -195,14 +218,14 @@ fn configure(
         });
     }
     cfg = match req.binding {
-        Some(Binding::Transport(t)) => transport(port, req, t, creds, cfg)?,
-        Some(Binding::Asymmetric(a)) => asymmetric(port, req, a, creds, cfg)?,
-        Some(Binding::Symmetric(b)) => symmetric(port, req, b, creds, cfg)?,
+        Some(Binding::Transport(t)) => transport(req, t, creds, cfg, lacking)?,
+        Some(Binding::Asymmetric(a)) => asymmetric(req, a, creds, cfg, lacking)?,
+        Some(Binding::Symmetric(b)) => symmetric(req, b, creds, cfg, lacking)?,
         None => cfg,
     };
     let (timestamp, layout) = properties(resp);
     let cfg = cfg.require_timestamp(timestamp).require_layout(layout);
-    inbound(port, resp, creds, cfg).map(|cfg| Some(required(resp, cfg)))
+    inbound(resp, creds, cfg, lacking).map(|cfg| Some(required(resp, cfg)))
 }
 
 /// A message's `sp:IncludeTimestamp` and `sp:Layout`.
@@ -215,24 +238,21 @@ fn properties(m: &MessagePolicy) -> (bool, Layout) {
     }
 }
 
-/// The signer of an endorsing token: the credentials' endorsing key, else their signing key.
+/// The signer of an endorsing token: the credentials' endorsing key, else their signing key;
+/// `None` when they have neither (noted in `lacking`).
 fn endorser(
-    port: &PortPolicy,
     token: &X509Token,
     suite: Option<Suite>,
     creds: &Credentials,
-) -> Result<X509Signer, WssError> {
-    let cred = creds
-        .endorsing
-        .clone()
-        .or_else(|| creds.signing.clone())
-        .ok_or_else(|| {
-            missing(
-                port,
-                "sp:EndorsingSupportingTokens",
-                "an endorsing key and certificate (Credentials::endorsing)",
-            )
-        })?;
+    lacking: &mut Lacking,
+) -> Result<Option<X509Signer>, WssError> {
+    let Some(cred) = lacking.need(
+        creds.endorsing.clone().or_else(|| creds.signing.clone()),
+        "sp:EndorsingSupportingTokens",
+        "an endorsing key and certificate (Credentials::endorsing)",
+    ) else {
+        return Ok(None);
+    };
     let mut signer =
         X509Signer::new(cred).key_reference(reference(token, token.inclusion.in_requests()))?;
     if let Some(suite) = suite {
@@ -240,36 +260,36 @@ fn endorser(
             .signature_algorithm(suite.signature)
             .digest(suite.digest);
     }
-    Ok(signer)
+    Ok(Some(signer))
 }
 
 /// Over TLS: an endorsing token signs the Timestamp and Body.
 fn transport(
-    port: &PortPolicy,
     req: &MessagePolicy,
     t: TransportBinding,
     creds: &Credentials,
     cfg: WssConfig,
+    lacking: &mut Lacking,
 ) -> Result<WssConfig, WssError> {
-    match req.endorsing {
-        Some(e) => {
-            let mut signer = endorser(port, &e.token, t.suite, creds)?;
-            for (ns, name) in e.headers {
-                signer = signer.sign_header_if_present(ns, name);
-            }
-            Ok(cfg.sign(signer))
-        }
-        None => Ok(cfg),
+    let Some(e) = req.endorsing else {
+        return Ok(cfg);
+    };
+    let Some(mut signer) = endorser(&e.token, t.suite, creds, lacking)? else {
+        return Ok(cfg);
+    };
+    for (ns, name) in e.headers {
+        signer = signer.sign_header_if_present(ns, name);
     }
+    Ok(cfg.sign(signer))
 }
 
 /// The client's signature, the encryption for the service, an endorsing signature.
 fn asymmetric(
-    port: &PortPolicy,
     req: &MessagePolicy,
     a: AsymmetricBinding,
     creds: &Credentials,
     mut cfg: WssConfig,
+    lacking: &mut Lacking,
 ) -> Result<WssConfig, WssError> {
     let ut = req.username_token;
     // A message signature whenever something is to be signed (the parts, the Timestamp, the
@@ -281,14 +301,16 @@ fn asymmetric(
         || req.endorsing.is_some()
         || a.initiator_signature
             .is_some_and(|t| t.inclusion.in_requests());
-    if let (Some(token), true) = (a.initiator_signature, signs) {
-        let cred = creds.signing.clone().ok_or_else(|| {
-            missing(
-                port,
+    let signing = a.initiator_signature.filter(|_| signs).and_then(|token| {
+        lacking
+            .need(
+                creds.signing.clone(),
                 "sp:InitiatorToken",
                 "the client's signing key and certificate (Credentials::signing)",
             )
-        })?;
+            .map(|cred| (token, cred))
+    });
+    if let Some((token, cred)) = signing {
         let mut signer = X509Signer::new(cred)
             .signature_algorithm(a.suite.signature)
             .digest(a.suite.digest)
@@ -296,14 +318,14 @@ fn asymmetric(
             .protect_token(a.protect_tokens)
             .sign_username_token(ut.is_some_and(|u| u.signed));
         if token.token_type == X509TokenType::PkiPath {
-            if creds.issuers.is_empty() {
-                return Err(missing(
-                    port,
-                    "sp:WssX509PkiPathV1Token11",
-                    "the issuers of the client's certificate for a PkiPath token (Credentials::issuers)",
-                ));
+            let issuers = (!creds.issuers.is_empty()).then(|| creds.issuers.clone());
+            if let Some(issuers) = lacking.need(
+                issuers,
+                "sp:WssX509PkiPathV1Token11",
+                "the issuers of the client's certificate for a PkiPath token (Credentials::issuers)",
+            ) {
+                signer = signer.pki_path(issuers);
             }
-            signer = signer.pki_path(creds.issuers.clone());
         }
         for (ns, name) in req.signed.headers {
             signer = signer.sign_header_if_present(ns, name);
@@ -313,14 +335,19 @@ fn asymmetric(
         }
         cfg = cfg.sign(signer);
     }
-    if let (Some(token), false) = (a.recipient_encryption, req.encrypted.is_empty()) {
-        let cert = creds.service_certificate.clone().ok_or_else(|| {
-            missing(
-                port,
-                "sp:RecipientToken",
-                "the service's certificate (Credentials::service_certificate)",
-            )
-        })?;
+    let encrypting = a
+        .recipient_encryption
+        .filter(|_| !req.encrypted.is_empty())
+        .and_then(|token| {
+            lacking
+                .need(
+                    creds.service_certificate.clone(),
+                    "sp:RecipientToken",
+                    "the service's certificate (Credentials::service_certificate)",
+                )
+                .map(|cert| (token, cert))
+        });
+    if let Some((token, cert)) = encrypting {
         let mut enc = X509Encryptor::new(cert)
             .block_encryption(a.suite.encryption)
             .key_transport(a.suite.key_transport)
@@ -341,31 +368,36 @@ fn asymmetric(
         cfg = cfg.encrypt(enc);
     }
     if let Some(e) = req.endorsing {
-        let signer = endorser(port, &e.token, Some(a.suite), creds)?;
-        cfg = cfg.endorse(
-            Endorsement::new(signer)
-                .cover_body(e.covers_body)
-                .signed(e.signed),
-        );
+        if let Some(signer) = endorser(&e.token, Some(a.suite), creds, lacking)? {
+            cfg = cfg.endorse(
+                Endorsement::new(signer)
+                    .cover_body(e.covers_body)
+                    .signed(e.signed),
+            );
+        }
     }
     Ok(cfg)
 }
 
 /// A key per request, wrapped for the service's certificate, signs and encrypts.
 fn symmetric(
-    port: &PortPolicy,
     req: &MessagePolicy,
     b: SymmetricBinding,
     creds: &Credentials,
     cfg: WssConfig,
+    lacking: &mut Lacking,
 ) -> Result<WssConfig, WssError> {
-    let cert = creds.service_certificate.clone().ok_or_else(|| {
-        missing(
-            port,
-            "sp:ProtectionToken",
-            "the service's certificate (Credentials::service_certificate)",
-        )
-    })?;
+    let endorsing = match req.endorsing {
+        Some(e) => endorser(&e.token, Some(b.suite), creds, lacking)?.map(|s| (e, s)),
+        None => None,
+    };
+    let Some(cert) = lacking.need(
+        creds.service_certificate.clone(),
+        "sp:ProtectionToken",
+        "the service's certificate (Credentials::service_certificate)",
+    ) else {
+        return Ok(cfg);
+    };
     let token = b.protection;
     let mut binding = wss::SymmetricBinding::new(cert)
         .key_reference(reference(&token, token.inclusion.in_requests()))?
@@ -408,8 +440,7 @@ fn symmetric(
         binding = binding.derived_keys(version);
     }
     let mut cfg = cfg.symmetric(binding);
-    if let Some(e) = req.endorsing {
-        let signer = endorser(port, &e.token, Some(b.suite), creds)?;
+    if let Some((e, signer)) = endorsing {
         cfg = cfg.endorse(
             Endorsement::new(signer)
                 .cover_body(e.covers_body)
@@ -421,10 +452,10 @@ fn symmetric(
 
 /// What the response must be.
 fn inbound(
-    port: &PortPolicy,
     resp: &MessagePolicy,
     creds: &Credentials,
     mut cfg: WssConfig,
+    lacking: &mut Lacking,
 ) -> Result<WssConfig, WssError> {
     // The envelope's parts to sign: a response without attachments signs none of those.
     let signs_envelope = resp.signed.body || !resp.signed.headers.is_empty();
@@ -478,14 +509,16 @@ fn inbound(
     if let (Some(token), true) = (a.recipient_signature, signed) {
         cfg = cfg.allow_signer_references(&signer_references(&token));
     }
-    if signed {
-        let mut trust = creds.trust.clone().ok_or_else(|| {
-            missing(
-                port,
+    let trust = signed
+        .then(|| {
+            lacking.need(
+                creds.trust.clone(),
                 "sp:RecipientToken",
                 "the trust anchors of the service's signing certificate (Credentials::trust)",
             )
-        })?;
+        })
+        .flatten();
+    if let Some(mut trust) = trust {
         if let Some(c) = &creds.service_certificate {
             trust = trust.known_certificate(c.clone());
         }
@@ -496,14 +529,16 @@ fn inbound(
     }
     let encrypted = resp.encrypted.body || !resp.encrypted.headers.is_empty();
     cfg = cfg.require_encryption(resp.encrypted.body);
-    if encrypted {
-        let key = creds.signing.clone().ok_or_else(|| {
-            missing(
-                port,
+    let key = encrypted
+        .then(|| {
+            lacking.need(
+                creds.signing.clone(),
                 "sp:InitiatorToken",
                 "the client's key, which decrypts the responses (Credentials::signing)",
             )
-        })?;
+        })
+        .flatten();
+    if let Some(key) = key {
         cfg = cfg.decrypt_with(key);
         for (ns, name) in resp.encrypted.headers {
             cfg = cfg.require_encrypted_header_if_present(ns, name);

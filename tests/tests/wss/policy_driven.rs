@@ -170,14 +170,24 @@ fn a_missing_credential_or_a_plain_http_endpoint_is_a_typed_error_naming_it() {
     };
     match e {
         Error::Security(w) => match *w {
-            WssError::MissingCredential {
-                port,
+            ref w @ WssError::MissingCredential {
+                ref port,
                 assertion,
                 credential,
+                ref also,
             } => {
                 assert_eq!(port, "DoubleItAsymmetricIssuerSerialPort");
                 assert_eq!(assertion, "sp:InitiatorToken");
                 assert!(credential.contains("signing key"), "{credential}");
+                // Every other credential the policy needs is named in the same error: the
+                // trust anchors that verify the signed responses (and, once, the key that
+                // decrypts them).
+                let named: Vec<&str> = also.iter().map(|(_, c)| *c).collect();
+                assert!(
+                    named.iter().any(|c| c.contains("Credentials::trust")),
+                    "{named:?}"
+                );
+                assert!(w.to_string().contains("Credentials::trust"), "{w}");
             }
             other => panic!("{other}"),
         },
