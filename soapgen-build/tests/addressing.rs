@@ -45,15 +45,19 @@ struct Doc<'a> {
     p11: &'a str,
 }
 
-fn generate(d: Doc<'_>) -> Generated {
-    let doc = WSDL
-        .replace("POLICIES", d.policies)
+/// The WSDL with `d`'s pieces in its placeholders.
+fn wsdl(d: &Doc<'_>) -> String {
+    WSDL.replace("POLICIES", d.policies)
         .replace("INPUT", d.input)
         .replace("ACTION", d.action)
         .replace("B11ATTRS", d.b11_attrs)
         .replace("B11EXT", d.b11)
         .replace("B12EXT", d.b12)
-        .replace("P11EXT", d.p11);
+        .replace("P11EXT", d.p11)
+}
+
+fn generate(d: Doc<'_>) -> Generated {
+    let doc = wsdl(&d);
     Builder::new()
         .document("/mem/addressing/a.wsdl", &doc)
         .generate_one(std::path::Path::new("/mem/addressing/a.wsdl"))
@@ -256,14 +260,7 @@ fn the_output_action_is_the_replys_expected_wsa_action() {
 /// body part: a `DeclaredHeader` constant of the client, each element once.
 #[test]
 fn output_soap_headers_become_declared_header_constants() {
-    let doc = WSDL
-        .replace("POLICIES", "")
-        .replace("INPUT", "")
-        .replace("ACTION", "")
-        .replace("B11ATTRS", "")
-        .replace("B11EXT", "")
-        .replace("B12EXT", "")
-        .replace("P11EXT", "")
+    let doc = wsdl(&Doc::default())
         .replace(
             "</xs:schema></types>",
             r#"<xs:element name="Session" type="xs:string"/><xs:element name="Quota" type="xs:int"/></xs:schema></types>
@@ -310,14 +307,7 @@ fn output_soap_headers_become_declared_header_constants() {
 /// `SESSION_HEADER_HEADER`.
 #[test]
 fn input_soap_headers_are_client_constants_not_parameters() {
-    let doc = WSDL
-        .replace("POLICIES", "")
-        .replace("INPUT", "")
-        .replace("ACTION", "")
-        .replace("B11ATTRS", "")
-        .replace("B11EXT", "")
-        .replace("B12EXT", "")
-        .replace("P11EXT", "")
+    let doc = wsdl(&Doc::default())
         .replace(
             "</xs:schema></types>",
             r#"<xs:element name="SessionHeader"><xs:complexType><xs:sequence><xs:element name="sessionId" type="xs:string"/></xs:sequence></xs:complexType></xs:element><xs:element name="Quota" type="xs:int"/></xs:schema></types>

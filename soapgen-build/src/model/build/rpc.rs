@@ -53,42 +53,16 @@ impl<'d> Builder<'d> {
                 _ => {
                     // Several results (WSDL 1.1 §3.5): the response wrapper as a struct, one field
                     // per part.
-                    let name = self
-                        .scope
-                        .unique(&names::type_name(&format!("{}Response", op.name)));
-                    let mut c = Collector::new();
-                    for p in outs {
-                        let (xml, base) = self.rpc_part(p)?;
-                        c.push(
-                            &p.name,
-                            FieldDecl {
-                                constraint: None,
-                                name: String::new(),
-                                xml,
-                                kind: FieldKind::Element,
-                                ty: TypeExpr::one(base),
-                                min_occurs: 0,
-                                doc: None,
-                            },
-                        );
-                    }
-                    let origin = format!(
-                        "the {} parts of the rpc response of operation {}",
-                        outs.len(),
-                        op.name
-                    );
-                    let decl_s = StructDecl {
-                        name: name.clone(),
-                        doc: None,
-                        origin,
-                        xsd_type: None,
-                        namespace: String::new(),
-                        sequence: c.positional(),
-                        encoded: false,
-                        write_only: false,
-                        fields: c.fields,
-                    };
-                    self.decls.insert(name.clone(), TypeDecl::Struct(decl_s));
+                    let name = self.parts_struct(
+                        &format!("{}Response", op.name),
+                        outs,
+                        format!(
+                            "the {} parts of the rpc response of operation {}",
+                            outs.len(),
+                            op.name
+                        ),
+                        None,
+                    )?;
                     decl.ret = Some(TypeExpr::one(Base::Named(name)));
                     decl.bare_response = true;
                 }
@@ -106,9 +80,35 @@ impl<'d> Builder<'d> {
         in_parts: &[&Part],
         decl: &mut OperationDecl,
     ) -> R<()> {
-        let name = self.scope.unique(&names::type_name(&op.name));
+        let origin = format!(
+            "the {} parts of the rpc request of operation {}",
+            in_parts.len(),
+            op.name
+        );
+        let name = self.parts_struct(&op.name, in_parts, origin, Some(decl.encoded))?;
+        decl.request_struct = true;
+        decl.params.push(ParamDecl {
+            name: "request".to_owned(),
+            xml: decl.request.clone(),
+            ty: TypeExpr::one(Base::Named(name)),
+        });
+        Ok(())
+    }
+
+    /// A struct of rpc `parts` in order (WSDL 1.1 §3.5: each an unqualified accessor named after
+    /// it), named after `base`, declared among the types; its name. A request's (`encoded` is
+    /// `Some`) is a `sequence` struct, written as a group inside the operation element; a
+    /// response's is read whole, by position where names repeat.
+    fn parts_struct(
+        &mut self,
+        base: &str,
+        parts: &[&Part],
+        origin: String,
+        encoded: Option<bool>,
+    ) -> R<String> {
+        let name = self.scope.unique(&names::type_name(base));
         let mut c = Collector::new();
-        for p in in_parts {
+        for p in parts {
             let (xml, base) = self.rpc_part(p)?;
             c.push(
                 &p.name,
@@ -123,32 +123,19 @@ impl<'d> Builder<'d> {
                 },
             );
         }
-        let origin = format!(
-            "the {} parts of the rpc request of operation {}",
-            in_parts.len(),
-            op.name
-        );
-        self.decls.insert(
-            name.clone(),
-            TypeDecl::Struct(StructDecl {
-                name: name.clone(),
-                doc: None,
-                origin,
-                xsd_type: None,
-                namespace: String::new(),
-                sequence: true,
-                encoded: decl.encoded,
-                write_only: false,
-                fields: c.fields,
-            }),
-        );
-        decl.request_struct = true;
-        decl.params.push(ParamDecl {
-            name: "request".to_owned(),
-            xml: decl.request.clone(),
-            ty: TypeExpr::one(Base::Named(name)),
-        });
-        Ok(())
+        let decl = StructDecl {
+            name: name.clone(),
+            doc: None,
+            origin,
+            xsd_type: None,
+            namespace: String::new(),
+            sequence: encoded.is_some() || c.positional(),
+            encoded: encoded.unwrap_or(false),
+            write_only: false,
+            fields: c.fields,
+        };
+        self.decls.insert(name.clone(), TypeDecl::Struct(decl));
+        Ok(name)
     }
 
     fn rpc_part(&mut self, p: &Part) -> R<(QName, Base)> {
