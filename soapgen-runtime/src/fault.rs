@@ -4,10 +4,11 @@
 
 use std::fmt;
 
+use crate::error::EncodeError;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::message::SoapVersion;
 use crate::types::QName;
-use crate::xml::{FromXml, Name, StartTag, XmlReader, XML_NS};
+use crate::xml::{FromXml, Name, StartTag, ToXml, XmlReader, XmlWriter, XML_NS};
 
 /// A SOAP fault, either version.
 ///
@@ -98,6 +99,20 @@ pub struct FaultDetail {
 }
 
 impl FaultDetail {
+    /// A detail holding `value` written as the element `name` (self-contained: the namespace
+    /// bindings it uses declared on it): the typed detail of a declared fault (WSDL 1.1 §2.4.5),
+    /// for a test double to answer with.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] from `value`'s writer.
+    pub fn encode<T: ToXml + ?Sized>(value: &T, name: Name<'_>) -> Result<Self, EncodeError> {
+        Ok(FaultDetail {
+            xml: crate::types::AnyElement::encode(value, name)?.xml,
+            bindings: Vec::new(),
+        })
+    }
+
     /// Decodes the first child element of the detail named `name` as `T`; `Ok(None)` if there is none.
     ///
     /// # Errors
@@ -260,6 +275,114 @@ impl Fault {
             QName::new(version.envelope_namespace(), local),
             reason,
         )
+    }
+
+    /// The fault as a whole envelope of its version, as a service sends it: SOAP 1.1 §4.4
+    /// (`faultcode`, `faultstring`, `faultactor`, `detail`) or SOAP 1.2 Part 1 §5.4 (`Code` with
+    /// its `Subcode`s, `Reason` texts, `Node`, `Role`, `Detail`). The detail's XML goes in
+    /// verbatim, its bindings declared on the detail element.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] if a text holds a character XML 1.0 cannot carry.
+    pub fn to_envelope(&self) -> Result<String, EncodeError> {
+        let env = self.version.envelope_namespace();
+        let prefix = self.version.prefix();
+        let n = |local| Name::new(env, local);
+        let mut w = XmlWriter::new();
+        w.declaration()?;
+        w.start_element_prefixed(n("Envelope"), Some(prefix))?;
+        w.start_element(n("Body"))?;
+        w.start_element(n("Fault"))?;
+        // A QName value: its prefix in scope, declared where none is (no namespace: bare).
+        let qname = |w: &mut XmlWriter, q: &QName| -> Result<String, EncodeError> {
+            let Some(ns) = q.namespace.as_deref().filter(|ns| !ns.is_empty()) else {
+                return Ok(q.local_name.clone());
+            };
+            let p = w.prefix_for(ns)?;
+            Ok(if p.is_empty() {
+                q.local_name.clone()
+            } else {
+                format!("{p}:{}", q.local_name)
+            })
+        };
+        let detail = |w: &mut XmlWriter, local: &str, d: &FaultDetail| {
+            w.start_element(Name::new(if local == "detail" { "" } else { env }, local))?;
+            for (p, uri) in &d.bindings {
+                if p.is_empty() {
+                    w.attribute(Name::new("", "xmlns"), uri)?;
+                } else {
+                    w.declare_namespace(p, uri)?;
+                }
+            }
+            w.raw(&d.xml)?;
+            w.end_element()
+        };
+        match self.version {
+            SoapVersion::Soap11 => {
+                // SOAP 1.1 §4.4: the fault's children are unqualified.
+                w.start_element(Name::new("", "faultcode"))?;
+                let code = qname(&mut w, &self.code)?;
+                w.text(&code)?;
+                w.end_element()?;
+                w.simple_element(Name::new("", "faultstring"), self.reason.as_str())?;
+                if let Some(node) = &self.node {
+                    w.simple_element(Name::new("", "faultactor"), node.as_str())?;
+                }
+                if let Some(d) = &self.detail {
+                    detail(&mut w, "detail", d)?;
+                }
+            }
+            SoapVersion::Soap12 => {
+                w.start_element(n("Code"))?;
+                let codes = std::iter::once(&self.code).chain(&self.subcodes);
+                let mut depth = 0;
+                for (i, c) in codes.enumerate() {
+                    if i > 0 {
+                        w.start_element(n("Subcode"))?;
+                        depth += 1;
+                    }
+                    w.start_element(n("Value"))?;
+                    let v = qname(&mut w, c)?;
+                    w.text(&v)?;
+                    w.end_element()?;
+                }
+                for _ in 0..depth {
+                    w.end_element()?;
+                }
+                w.end_element()?;
+                w.start_element(n("Reason"))?;
+                let texts: Vec<(Option<&str>, &str)> = if self.reasons.is_empty() {
+                    vec![(None, self.reason.as_str())]
+                } else {
+                    self.reasons
+                        .iter()
+                        .map(|r| (r.lang.as_deref(), r.text.as_str()))
+                        .collect()
+                };
+                for (lang, text) in texts {
+                    w.start_element(n("Text"))?;
+                    // Part 1 §5.4.2.1: every Text carries xml:lang.
+                    w.attribute(Name::new(XML_NS, "lang"), lang.unwrap_or("en"))?;
+                    w.text(text)?;
+                    w.end_element()?;
+                }
+                w.end_element()?;
+                if let Some(node) = &self.node {
+                    w.simple_element(n("Node"), node.as_str())?;
+                }
+                if let Some(role) = &self.role {
+                    w.simple_element(n("Role"), role.as_str())?;
+                }
+                if let Some(d) = &self.detail {
+                    detail(&mut w, "Detail", d)?;
+                }
+            }
+        }
+        w.end_element()?;
+        w.end_element()?;
+        w.end_element()?;
+        w.into_string()
     }
 
     /// Whether the fault blames the request: SOAP 1.1 `Client` (and dotted refinements such as
@@ -622,5 +745,42 @@ mod tests {
         );
         let other = detail(r#"<fault xsi:type="x:Other">?</fault>"#);
         assert_eq!(AxisFault::from_detail(&other).unwrap(), None);
+    }
+
+    /// A fault written as a whole envelope: SOAP 1.2's Code nests its Subcodes, every Reason
+    /// Text carries xml:lang, the detail keeps its bindings; SOAP 1.1's children are unqualified
+    /// and its faultcode a QName in scope.
+    #[test]
+    fn a_fault_is_written_as_its_version_lays_it_out() {
+        use super::Fault;
+        use crate::types::QName;
+        use crate::SoapVersion;
+        let mut f = Fault::sender(SoapVersion::Soap12, "bad <input>");
+        f.subcodes = vec![QName::new("urn:app", "Invalid")];
+        f.detail = Some(detail("<x:code>7</x:code>"));
+        let xml = f.to_envelope().unwrap();
+        for part in [
+            "<soap:Code><soap:Value>soap:Sender</soap:Value><soap:Subcode>",
+            r#"<soap:Value xmlns:ns1="urn:app">ns1:Invalid</soap:Value></soap:Subcode></soap:Code>"#,
+            r#"<soap:Text xml:lang="en">bad &lt;input&gt;</soap:Text>"#,
+            r#"xmlns:x="urn:svc""#,
+            "<x:code>7</x:code></soap:Detail>",
+        ] {
+            assert!(xml.contains(part), "{part} not in {xml}");
+        }
+        let f = Fault::new(
+            SoapVersion::Soap11,
+            QName::new("urn:app", "Quota"),
+            "over quota",
+        );
+        let xml = f.to_envelope().unwrap();
+        assert!(
+            xml.contains("<faultstring>over quota</faultstring>"),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(r#"xmlns:ns1="urn:app">ns1:Quota</faultcode>"#),
+            "{xml}"
+        );
     }
 }

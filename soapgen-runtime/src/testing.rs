@@ -1,6 +1,8 @@
 //! Testing code that calls a SOAP service without the service (feature `testing`): record real
 //! exchanges once ([`Recorder`], a transport around the real one), replay them in tests
-//! ([`Replayer`], a transport that answers from the recording). The whole message path of the
+//! ([`Replayer`], a transport that answers from the recording), and script the failures a
+//! caller must survive ([`Scripted`]: SOAP faults with typed details, HTTP statuses, dropped
+//! connections, delays). The whole message path of the
 //! client runs as it does against the service (envelopes, MIME, WS-Addressing, the reader); only
 //! the HTTP exchange is taken from the files.
 //!
@@ -451,6 +453,280 @@ impl Transport for Replayer {
     }
 }
 
+/// One scripted answer of a [`Scripted`] transport.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Answer {
+    /// A SOAP fault that blames the request, in the request's SOAP version (1.1 `Client` with
+    /// HTTP 500, SOAP 1.1 §4.4.1 and §6.2; 1.2 `Sender` with HTTP 400, Part 2 §7.5.2.2), with
+    /// `reason` and the `detail` (a declared fault's: [`FaultDetail::encode`](crate::fault::FaultDetail::encode)).
+    SenderFault {
+        /// The reason text.
+        reason: String,
+        /// The detail, if any.
+        detail: Option<crate::fault::FaultDetail>,
+    },
+    /// A SOAP fault that blames the service (1.1 `Server`, 1.2 `Receiver`; HTTP 500), with
+    /// `reason` and `detail`.
+    ReceiverFault {
+        /// The reason text.
+        reason: String,
+        /// The detail, if any.
+        detail: Option<crate::fault::FaultDetail>,
+    },
+    /// This fault as built (its own version and codes), HTTP 500, or 400 for a SOAP 1.2
+    /// `Sender` fault.
+    Fault(crate::fault::Fault),
+    /// An HTTP status and an empty body: `503` for a service that is down, `401`, `429`.
+    Status(u16),
+    /// The connection fails before any response: the call reports a transport error.
+    Dropped,
+    /// The answer after waiting this long (a slow service: client timeouts and deadlines).
+    After(std::time::Duration, Box<Answer>),
+    /// The request goes on to the transport the script wraps ([`Scripted::around`]).
+    PassOn,
+}
+
+impl Answer {
+    /// [`Answer::SenderFault`] without detail.
+    pub fn sender_fault(reason: impl Into<String>) -> Answer {
+        Answer::SenderFault {
+            reason: reason.into(),
+            detail: None,
+        }
+    }
+
+    /// [`Answer::ReceiverFault`] without detail.
+    pub fn receiver_fault(reason: impl Into<String>) -> Answer {
+        Answer::ReceiverFault {
+            reason: reason.into(),
+            detail: None,
+        }
+    }
+
+    /// A sender fault carrying the declared fault detail `detail`, written as the element
+    /// `name` (WSDL 1.1 §2.4.5: the `wsdl:fault` message's part): the client decodes it into
+    /// the operation's typed faults.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`](crate::EncodeError) from `detail`'s writer.
+    pub fn declared_fault<T: crate::xml::ToXml + ?Sized>(
+        reason: impl Into<String>,
+        detail: &T,
+        name: crate::xml::Name<'_>,
+    ) -> Result<Answer, crate::EncodeError> {
+        Ok(Answer::SenderFault {
+            reason: reason.into(),
+            detail: Some(crate::fault::FaultDetail::encode(detail, name)?),
+        })
+    }
+
+    /// This answer after waiting `delay`.
+    pub fn after(self, delay: std::time::Duration) -> Answer {
+        Answer::After(delay, Box::new(self))
+    }
+}
+
+/// A transport that answers from a script, one [`Answer`] per request in order, for testing a
+/// caller's error paths through the client's real message path (the fault read from the
+/// envelope and its detail decoded into the operation's typed faults, HTTP errors, transport
+/// errors, timeouts). When the script is used up, requests go on to the transport it wraps
+/// ([`around`](Self::around): a [`Replayer`], the real service), or fail with a transport error
+/// saying so.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::Arc;
+/// use soapgen_runtime::testing::{Answer, Scripted};
+/// let script = Arc::new(
+///     Scripted::new()
+///         .then(Answer::Status(503))
+///         .then(Answer::sender_fault("no such city"))
+///         .then(Answer::Dropped),
+/// );
+/// let client = soapgen_runtime::Client::builder("http://127.0.0.1:9/weather")
+///     .transport(script.clone())
+///     .build()?;
+/// assert_eq!(script.remaining(), 3);
+/// # Ok::<(), soapgen_runtime::Error>(())
+/// ```
+pub struct Scripted {
+    inner: Option<Arc<dyn Transport>>,
+    answers: Mutex<std::collections::VecDeque<Answer>>,
+}
+
+impl fmt::Debug for Scripted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Scripted")
+            .field("remaining", &self.remaining())
+            .field("around", &self.inner.is_some())
+            .finish()
+    }
+}
+
+impl Default for Scripted {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Scripted {
+    /// An empty script around nothing: add answers with [`then`](Self::then).
+    pub fn new() -> Scripted {
+        Scripted {
+            inner: None,
+            answers: Mutex::new(std::collections::VecDeque::new()),
+        }
+    }
+
+    /// An empty script around `inner`, which answers [`Answer::PassOn`] and every request after
+    /// the script is used up.
+    pub fn around(inner: Arc<dyn Transport>) -> Scripted {
+        Scripted {
+            inner: Some(inner),
+            ..Scripted::new()
+        }
+    }
+
+    /// The script with `answer` added last.
+    #[must_use]
+    pub fn then(self, answer: Answer) -> Scripted {
+        self.push(answer);
+        self
+    }
+
+    /// Adds `answer` last, while the client runs (the script is shared with it).
+    pub fn push(&self, answer: Answer) {
+        self.answers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push_back(answer);
+    }
+
+    /// How many answers are left.
+    pub fn remaining(&self) -> usize {
+        self.answers.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+/// The SOAP version of `request`: 1.2 when its Content-Type is SOAP 1.2's, else 1.1.
+fn version_of(request: &HttpRequest) -> crate::SoapVersion {
+    let soap12 = request
+        .headers
+        .iter()
+        .any(|(k, v)| k.eq_ignore_ascii_case("content-type") && v.contains("application/soap+xml"));
+    if soap12 {
+        crate::SoapVersion::Soap12
+    } else {
+        crate::SoapVersion::Soap11
+    }
+}
+
+/// The HTTP response of `fault` (SOAP 1.1 §6.2: 500; SOAP 1.2 Part 2 §7.5.2.2: 400 for a
+/// Sender fault, 500 otherwise).
+fn fault_response(fault: &crate::fault::Fault, url: &str) -> Result<HttpResponse, TransportError> {
+    let body = fault.to_envelope().map_err(|e| {
+        TransportError::new(TransportErrorKind::Other, url.to_owned(), e.message, None)
+    })?;
+    let (status, content_type) = match fault.version {
+        crate::SoapVersion::Soap11 => (500, "text/xml; charset=utf-8"),
+        crate::SoapVersion::Soap12 if fault.is_sender() => {
+            (400, "application/soap+xml; charset=utf-8")
+        }
+        crate::SoapVersion::Soap12 => (500, "application/soap+xml; charset=utf-8"),
+    };
+    Ok(HttpResponse {
+        status,
+        headers: vec![("content-type".to_owned(), content_type.to_owned())],
+        body: Bytes::from(body),
+    })
+}
+
+impl Scripted {
+    fn answer(&self, answer: Answer, request: HttpRequest) -> TransportFuture<'_> {
+        use crate::fault::Fault;
+        let version = version_of(&request);
+        let url = request.url.clone();
+        let fault = |mut f: Fault, detail: Option<crate::fault::FaultDetail>| {
+            f.detail = detail;
+            fault_response(&f, &url)
+        };
+        match answer {
+            Answer::SenderFault { reason, detail } => {
+                let r = fault(Fault::sender(version, reason), detail);
+                Box::pin(async move { r })
+            }
+            Answer::ReceiverFault { reason, detail } => {
+                let r = fault(Fault::receiver(version, reason), detail);
+                Box::pin(async move { r })
+            }
+            Answer::Fault(f) => {
+                let r = fault_response(&f, &url);
+                Box::pin(async move { r })
+            }
+            Answer::Status(status) => Box::pin(async move {
+                Ok(HttpResponse {
+                    status,
+                    headers: Vec::new(),
+                    body: Bytes::new(),
+                })
+            }),
+            Answer::Dropped => Box::pin(async move {
+                Err(TransportError::new(
+                    TransportErrorKind::Connect,
+                    url,
+                    "the scripted service dropped the connection".to_owned(),
+                    None,
+                ))
+            }),
+            Answer::After(delay, then) => Box::pin(async move {
+                tokio::time::sleep(delay).await;
+                self.answer(*then, request).await
+            }),
+            Answer::PassOn => match &self.inner {
+                Some(inner) => inner.send(request),
+                None => Box::pin(async move {
+                    Err(TransportError::new(
+                        TransportErrorKind::Other,
+                        url,
+                        "the script passes this request on, but wraps no transport \
+                         (Scripted::around)"
+                            .to_owned(),
+                        None,
+                    ))
+                }),
+            },
+        }
+    }
+}
+
+impl Transport for Scripted {
+    fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
+        let next = self
+            .answers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop_front();
+        match next {
+            Some(answer) => self.answer(answer, request),
+            None if self.inner.is_some() => self.answer(Answer::PassOn, request),
+            None => Box::pin(async move {
+                Err(TransportError::new(
+                    TransportErrorKind::Other,
+                    request.url.clone(),
+                    format!(
+                        "the script is used up: no answer for a request of {}",
+                        operation_of(&request)
+                    ),
+                    None,
+                ))
+            }),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -507,6 +783,34 @@ mod tests {
             std::task::Poll::Ready(v) => v,
             std::task::Poll::Pending => panic!("a recorder's send waited"),
         }
+    }
+
+    /// A script around a transport passes on what it is told to and everything after its end;
+    /// without one, both are transport errors that say why.
+    #[test]
+    fn a_script_passes_on_to_the_transport_it_wraps() {
+        let get = || request("urn:a#get", "<Envelope><Body><Get/></Body></Envelope>");
+        let script = Scripted::around(Arc::new(Answers))
+            .then(Answer::Status(429))
+            .then(Answer::PassOn);
+        assert_eq!(block_on(script.send(get())).unwrap().status, 429);
+        assert_eq!(
+            &block_on(script.send(get())).unwrap().body[..],
+            b"<answer/>"
+        );
+        assert_eq!(
+            &block_on(script.send(get())).unwrap().body[..],
+            b"<answer/>"
+        );
+        let alone = Scripted::new().then(Answer::PassOn);
+        let e = block_on(alone.send(get())).unwrap_err();
+        assert!(e.to_string().contains("wraps no transport"), "{e}");
+        let e = block_on(alone.send(get())).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("used up: no answer for a request of 1.1 urn:a#get Get"),
+            "{e}"
+        );
     }
 
     #[test]

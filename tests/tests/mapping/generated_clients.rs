@@ -334,6 +334,62 @@ async fn app_code_against_the_trait_runs_on_a_plain_fake_and_on_the_client() {
     );
 }
 
+/// The failures a caller must survive, scripted (`testing::Scripted`) and run through the
+/// client's real message path in both SOAP versions: a declared fault whose detail arrives
+/// typed, an HTTP 503, a dropped connection, a slow answer within and beyond the deadline.
+#[tokio::test]
+async fn scripted_faults_statuses_drops_and_delays_reach_the_caller_typed() {
+    use soapgen_runtime::testing::{Answer, Scripted};
+    use soapgen_runtime::xml::Name;
+    use soapgen_runtime::SoapVersion;
+    use std::sync::Arc;
+    use std::time::Duration;
+    let detail = echo::types::FailDetail {
+        reason: "scripted <&>".into(),
+        code: 9,
+    };
+    let fail_detail = Name::new("urn:soapgen:gsoap", "FailDetail");
+    for (version, sender_status) in [(SoapVersion::Soap11, 500), (SoapVersion::Soap12, 400)] {
+        let script = Arc::new(
+            Scripted::new()
+                .then(Answer::declared_fault("refused", &detail, fail_detail).unwrap())
+                .then(Answer::Status(503))
+                .then(Answer::Dropped)
+                .then(Answer::receiver_fault("slow").after(Duration::from_millis(20)))
+                .then(Answer::receiver_fault("too slow").after(Duration::from_secs(5))),
+        );
+        let client = soapgen_runtime::Client::builder("http://127.0.0.1:9/echo")
+            .transport(script.clone())
+            .timeout(Duration::from_millis(500))
+            .build()
+            .unwrap();
+        let c = echo::EchoServiceClient::from_client(client).with_soap_version(version);
+        let e = c.fail("x".into()).await.unwrap_err();
+        match &e.detail {
+            Some(echo::types::FailFaults::FailFault(d)) => assert_eq!(d, &detail, "{version}"),
+            other => panic!("{version}: {other:?} ({e})"),
+        }
+        let f = e.fault().unwrap();
+        assert!(f.is_sender() && f.reason == "refused", "{version}: {f:?}");
+        assert_eq!((f.version, f.http_status), (version, Some(sender_status)));
+        let e = c.echo("a".into()).await.unwrap_err();
+        assert_eq!(e.status(), Some(503), "{version}: {e}");
+        let e = c.echo("b".into()).await.unwrap_err();
+        assert!(e.is_connect(), "{version}: {e}");
+        let e = c.echo("c".into()).await.unwrap_err();
+        assert!(
+            e.fault()
+                .is_some_and(|f| f.is_receiver() && f.reason == "slow"),
+            "{e}"
+        );
+        let e = c.echo("d".into()).await.unwrap_err();
+        assert!(e.is_timeout(), "{version}: {e}");
+        assert_eq!(script.remaining(), 0);
+        let e = c.echo("e".into()).await.unwrap_err();
+        assert!(e.to_string().contains("script is used up"), "{e}");
+    }
+}
+
 /// tests/peers/gsoap/echo.wsdl binds one portType with a SOAP 1.1 and a SOAP 1.2 binding: the
 /// generator merges them into one client type, and that type calls the live gSOAP server in both
 /// versions (gSOAP answers in the version of the request, so the fault's version and HTTP status
