@@ -32,6 +32,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod emit;
+pub use emit::Fake;
 pub mod error;
 pub mod model;
 pub mod paths;
@@ -56,6 +57,7 @@ pub struct Builder {
     no_docs: bool,
     no_blocking: bool,
     default_namespaces: bool,
+    fake: emit::Fake,
     documents: Vec<(PathBuf, std::sync::Arc<str>)>,
     selection: model::select::Selection,
     manual_security: model::security::ManualSecurity,
@@ -149,6 +151,17 @@ impl Builder {
     /// `--default-namespaces` shows the request written this way.
     pub fn default_namespaces(mut self, on: bool) -> Self {
         self.default_namespaces = on;
+        self
+    }
+
+    /// Whether each client carries an in-process fake of its service, for testing the code that
+    /// calls it: `Client::fake(service)` answers each request with the user's implementation of
+    /// the service trait, through the real message path on both sides (the runtime's `testing`
+    /// module, which needs its `testing` feature). Default [`Fake::Off`](emit::Fake::Off);
+    /// [`Fake::Feature`](emit::Fake::Feature) generates it only when the crate holding the
+    /// generated code has that Cargo feature on, so that production builds compile none.
+    pub fn fake(mut self, fake: emit::Fake) -> Self {
+        self.fake = fake;
         self
     }
 
@@ -330,6 +343,7 @@ impl Builder {
                 docs: !self.no_docs,
                 blocking: !self.no_blocking,
                 default_namespaces: self.default_namespaces,
+                fake: self.fake.clone(),
             },
         );
         Ok(Generated {

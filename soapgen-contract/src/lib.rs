@@ -145,6 +145,7 @@ pub mod keys {
         "client",
         "addressing",
         "blocking",
+        "fake",
         "default_namespaces",
         "crate",
     ];
@@ -196,6 +197,9 @@ pub const RESERVED_METHODS: &[&str] = &[
     "with_soap_headers",
     "with_header",
     "soap_version",
+    // The in-process fake's constructors (`#[soap_client(fake)]`).
+    "fake",
+    "fake_transport",
     // The blocking client's `with_response(|c| c.op(..))`.
     "with_response",
     // Inherent methods shadow trait methods in method-call syntax: `c.clone()` and `{:?}` must

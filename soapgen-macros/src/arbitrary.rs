@@ -132,6 +132,31 @@ fn struct_body(krate: &TokenStream, named: &syn::FieldsNamed, errs: &mut Errors)
             nonempty.push(value);
             continue;
         }
+        if let (false, Some((literal, fixed, _))) = (fa.attribute, &fa.constraint) {
+            // An element with a default or fixed value (XML Schema Part 1 §3.3.4 item 5.1):
+            // each occurrence's empty text reads back as the value.
+            let inner = &shape.inner;
+            let each = quote!(|__v: #inner| #krate::arbitrary::constrained(__v, #literal, #fixed));
+            let constrain = |v: TokenStream| match shape.card {
+                Occurrence::One if !shape.boxed => quote!((#each)(#v)),
+                Occurrence::Optional if !shape.boxed => quote!(#v.map(#each)),
+                Occurrence::Many if !shape.boxed => {
+                    quote!(#v.into_iter().map(#each).collect::<::std::vec::Vec<_>>())
+                }
+                _ => v,
+            };
+            let v = constrain(quote!(<#ty as __A>::arbitrary_xml(__g)));
+            plain.push(quote!(#f: #v,));
+            let first = if k == 0 && !(fa.text || fa.content) {
+                quote!(<#ty as __A>::arbitrary_nonempty(__g))
+            } else {
+                quote!(<#ty as __A>::arbitrary_xml(__g))
+            };
+            let v = constrain(first);
+            nonempty.push(quote!(#f: #v,));
+            k += 1;
+            continue;
+        }
         plain.push(quote!(#f: <#ty as __A>::arbitrary_xml(__g),));
         if fa.attribute || fa.text || fa.content {
             nonempty.push(quote!(#f: <#ty as __A>::arbitrary_xml(__g),));

@@ -92,6 +92,7 @@
 //! | `client = "Name"` | the client's name (default `{Trait}Client`) |
 //! | `addressing = "1.0" \| "2004/08"`, `addressing(version = …, soap = "1.2")` | WS-Addressing on every request (or those of the listed SOAP versions) |
 //! | `blocking` | also `{Trait}BlockingClient` |
+//! | `fake` | the in-process fake of the service: `{Trait}Client::fake(service)` and `fake_transport(service)` answer requests with an implementation of the trait (the runtime's `testing` feature) |
 //! | `default_namespaces` | request Body payloads under default-namespace declarations instead of prefixes (Namespaces in XML 1.0 §6.2), as `ClientBuilder::default_namespaces(true)` |
 //! | `crate = "path"` | path to `soapgen_runtime` |
 //!
@@ -231,6 +232,13 @@ pub fn derive_arbitrary_xml(input: TokenStream) -> TokenStream {
 /// declarations (`<Get xmlns="urn:x">`, `xmlns=""` on an unqualified child; Namespaces in XML 1.0
 /// §6.2) instead of prefixes, for servers that do not resolve element prefixes; the same as
 /// `ClientBuilder::default_namespaces(true)` for this client's calls.
+/// `fake` (with the runtime's `testing` feature): `{Trait}Client::fake(service)`, a client whose
+/// requests `service`, an implementation of the trait, answers in process: the request is read
+/// back with the runtime's reader (operation by element and action, parts, header parameters,
+/// a missing required header a `Sender` fault), the result written as the service would, an
+/// error as a SOAP fault of the request's version (a `FaultError`'s declared detail written);
+/// `fake_transport(service)` for a client configured by hand. MIME attachments and rpc/encoded
+/// operations are answered with a `Receiver` fault saying the fake does not take them yet.
 ///
 /// Methods: `async fn op(&self, params…) -> Result<T, soapgen_runtime::Error>`, with optional
 /// `#[soap(name = "Op", action = "urn:Op", response = "OpResponse", result = "OpResult", one_way)]`.

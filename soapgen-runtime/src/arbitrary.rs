@@ -727,3 +727,34 @@ impl ArbitraryXml for AnyXml {
         }
     }
 }
+
+/// An arbitrary value of an element declared with a `default` or `fixed` value (XML Schema
+/// Part 1 §3.3.4 item 5.1, §3.3.1): a present element with empty content reads as that value,
+/// so a `value` whose text is empty becomes `literal`; a fixed element always holds `literal`.
+/// A `literal` the type cannot read leaves `value` as it is. Called by
+/// `#[derive(ArbitraryXml)]` for such fields, on each occurrence.
+#[doc(hidden)]
+pub fn constrained<T: crate::types::FromXmlText + crate::types::ToXmlText>(
+    value: T,
+    literal: &str,
+    fixed: bool,
+) -> T {
+    let Ok(v) = T::from_xml_text(literal, &crate::types::NoNamespaces) else {
+        return value;
+    };
+    if fixed || text_is_empty(&value) {
+        v
+    } else {
+        value
+    }
+}
+
+/// Whether `value` writes no text as element content.
+fn text_is_empty<T: crate::types::ToXmlText>(value: &T) -> bool {
+    let mut w = crate::xml::XmlWriter::new();
+    let written = w
+        .start_element(crate::xml::Name::unqualified("v"))
+        .and_then(|()| w.text_value(value))
+        .and_then(|()| w.end_element());
+    written.is_ok() && w.into_string().is_ok_and(|s| s == "<v/>")
+}

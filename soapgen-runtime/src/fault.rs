@@ -107,8 +107,27 @@ impl FaultDetail {
     ///
     /// [`EncodeError`] from `value`'s writer.
     pub fn encode<T: ToXml + ?Sized>(value: &T, name: Name<'_>) -> Result<Self, EncodeError> {
+        Self::encode_typed(value, name, None)
+    }
+
+    /// [`encode`](Self::encode), the element carrying `xsi:type="xsi_type"` when given (XML
+    /// Schema Part 1 §2.6.1): the detail of an rpc/encoded fault told apart by its type.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] from `value`'s writer.
+    pub fn encode_typed<T: ToXml + ?Sized>(
+        value: &T,
+        name: Name<'_>,
+        xsi_type: Option<Name<'static>>,
+    ) -> Result<Self, EncodeError> {
+        let mut w = XmlWriter::new();
+        if let Some(t) = xsi_type {
+            w.type_next_element(t);
+        }
+        value.write_xml(&mut w, name)?;
         Ok(FaultDetail {
-            xml: crate::types::AnyElement::encode(value, name)?.xml,
+            xml: w.into_string()?,
             bindings: Vec::new(),
         })
     }
@@ -536,6 +555,18 @@ pub trait FaultDetails: Sized {
     ///
     /// [`DecodeError`] if a declared entry is present but does not decode.
     fn from_detail(detail: &FaultDetail) -> Result<Option<Self>, DecodeError>;
+
+    /// The detail a service sends for this value: its entry written as the declared element
+    /// (with its `xsi:type` where the declaration tells variants apart by it). `Ok(None)`: the
+    /// type cannot be written (the default, for a hand-written implementation); what
+    /// [`fault_details!`](crate::fault_details) declares always can.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] from the entry's writer.
+    fn to_detail(&self) -> Result<Option<FaultDetail>, EncodeError> {
+        Ok(None)
+    }
 }
 
 /// The error of an operation that declares faults: the call's [`Error`](crate::Error), plus the fault
@@ -694,6 +725,25 @@ macro_rules! fault_details {
                     }
                 )*
                 ::core::result::Result::Ok(::core::option::Option::None)
+            }
+
+            fn to_detail(
+                &self,
+            ) -> ::core::result::Result<::core::option::Option<$crate::fault::FaultDetail>, $crate::EncodeError> {
+                match *self {
+                    $(
+                        $name::$variant(ref v) => {
+                            let xsi_type: ::core::option::Option<$crate::xml::Name<'static>> =
+                                ::core::option::Option::None $(.or(::core::option::Option::Some($crate::xml::Name::new($tns, $tlocal))))?;
+                            $crate::fault::FaultDetail::encode_typed(
+                                v,
+                                $crate::xml::Name::new($ns, $local),
+                                xsi_type,
+                            )
+                            .map(::core::option::Option::Some)
+                        }
+                    )*
+                }
             }
         }
     };

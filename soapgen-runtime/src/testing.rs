@@ -48,6 +48,12 @@ use bytes::Bytes;
 use crate::error::{TransportError, TransportErrorKind};
 use crate::transport::{HttpRequest, HttpResponse, Transport, TransportFuture};
 
+mod fake;
+pub use fake::{
+    in_process_client, not_implemented, Dispatch, DispatchFuture, InProcess, IntoFault,
+    ServiceRequest, IN_PROCESS_ENDPOINT,
+};
+
 /// The operation of a request: its SOAP version, its action (the `SOAPAction` header, or the
 /// `action` parameter of a SOAP 1.2 Content-Type) and the local name of the Body's first element,
 /// as `1.1 action element` (the action or the element may be empty).
@@ -624,26 +630,6 @@ fn version_of(request: &HttpRequest) -> crate::SoapVersion {
     }
 }
 
-/// The HTTP response of `fault` (SOAP 1.1 §6.2: 500; SOAP 1.2 Part 2 §7.5.2.2: 400 for a
-/// Sender fault, 500 otherwise).
-fn fault_response(fault: &crate::fault::Fault, url: &str) -> Result<HttpResponse, TransportError> {
-    let body = fault.to_envelope().map_err(|e| {
-        TransportError::new(TransportErrorKind::Other, url.to_owned(), e.message, None)
-    })?;
-    let (status, content_type) = match fault.version {
-        crate::SoapVersion::Soap11 => (500, "text/xml; charset=utf-8"),
-        crate::SoapVersion::Soap12 if fault.is_sender() => {
-            (400, "application/soap+xml; charset=utf-8")
-        }
-        crate::SoapVersion::Soap12 => (500, "application/soap+xml; charset=utf-8"),
-    };
-    Ok(HttpResponse {
-        status,
-        headers: vec![("content-type".to_owned(), content_type.to_owned())],
-        body: Bytes::from(body),
-    })
-}
-
 impl Scripted {
     fn answer(&self, answer: Answer, request: HttpRequest) -> TransportFuture<'_> {
         use crate::fault::Fault;
@@ -651,7 +637,7 @@ impl Scripted {
         let url = request.url.clone();
         let fault = |mut f: Fault, detail: Option<crate::fault::FaultDetail>| {
             f.detail = detail;
-            fault_response(&f, &url)
+            Ok(fake::fault_response(&f))
         };
         match answer {
             Answer::SenderFault { reason, detail } => {
@@ -663,7 +649,7 @@ impl Scripted {
                 Box::pin(async move { r })
             }
             Answer::Fault(f) => {
-                let r = fault_response(&f, &url);
+                let r = Ok(fake::fault_response(&f));
                 Box::pin(async move { r })
             }
             Answer::Status(status) => Box::pin(async move {

@@ -247,6 +247,15 @@ impl Emitter<'_> {
             .opts
             .default_namespaces
             .then(|| quote!(default_namespaces,));
+        let args = quote!(#krate namespace = #ns, soap = #version, #endpoint #addressing #default_namespaces #blocking);
+        let attribute = match &self.opts.fake {
+            super::Fake::Off => quote!(#[#rt::soap_client(#args)]),
+            super::Fake::Always => quote!(#[#rt::soap_client(#args, fake)]),
+            super::Fake::Feature(f) => quote! {
+                #[cfg_attr(feature = #f, #rt::soap_client(#args, fake))]
+                #[cfg_attr(not(feature = #f), #rt::soap_client(#args))]
+            },
+        };
         let consts = header_consts(c);
         let client = format!("{}Client", c.name);
         let methods = c
@@ -260,7 +269,7 @@ impl Emitter<'_> {
             #summary
             #ports
             #[rustfmt::skip]
-            #[#rt::soap_client(#krate namespace = #ns, soap = #version, #endpoint #addressing #default_namespaces #blocking)]
+            #attribute
             pub trait #name {
                 #(#methods)*
             }

@@ -48,6 +48,25 @@ pub struct EmitOptions {
     /// Clients write request payloads with default-namespace declarations instead of prefixes
     /// (`#[soap_client(default_namespaces)]`; Namespaces in XML 1.0 §6.2).
     pub default_namespaces: bool,
+    /// Whether each client carries its in-process fake service (`#[soap_client(fake)]`, the
+    /// runtime's `testing` feature), and under which Cargo feature of the generated code's crate.
+    pub fake: Fake,
+}
+
+/// Whether generated clients carry their in-process fake service: `fake`/`fake_transport`
+/// constructors over a dispatcher of the service trait (the runtime's `testing` feature), and
+/// readers for request types that would otherwise only be written.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Fake {
+    /// No fake (the default).
+    #[default]
+    Off,
+    /// Always generated.
+    Always,
+    /// Generated when the generated code's crate has this Cargo feature on (a
+    /// `#[cfg_attr(feature = …)]` choosing between the two attributes): production builds
+    /// compile no fake.
+    Feature(String),
 }
 
 impl Default for EmitOptions {
@@ -57,6 +76,7 @@ impl Default for EmitOptions {
             docs: true,
             blocking: true,
             default_namespaces: false,
+            fake: Fake::Off,
         }
     }
 }
@@ -462,7 +482,9 @@ impl Emitter<'_> {
         let (derive_default, ctor) = self.struct_ctor(s, types);
         let default = derive_default.then(|| quote!(Default,));
         // A request struct nothing reads is written only: no reader, no arbitrary values.
-        let readers = (!s.write_only).then(|| quote!(, #rt::FromXml, #rt::ArbitraryXml));
+        // With a fake, the fake service reads it.
+        let write_only = s.write_only && self.opts.fake == Fake::Off;
+        let readers = (!write_only).then(|| quote!(, #rt::FromXml, #rt::ArbitraryXml));
         quote! {
             #doc
             #origin

@@ -267,8 +267,20 @@ fn body(op: &Operation, krate: &TokenStream) -> TokenStream {
             None => quote!(::core::result::Result::<(), #krate::EncodeError>::Ok(())),
         };
     }
-    let efs: Vec<ElementField> = op
-        .body
+    let efs = param_fields(op);
+    let writes = fields::write_elements(krate, &efs);
+    quote! {{
+        __w.start_element(#op_elem)?;
+        #writes
+        __w.end_element()
+    }}
+}
+
+/// The body parameters as the wrapper's element fields (wrapped, rpc/literal: WSDL 1.1 §3.5),
+/// each named by its `rename` and `namespace` (else the wrapper children's namespace): what the
+/// client writes and the fake service reads.
+pub(super) fn param_fields(op: &Operation) -> Vec<ElementField> {
+    op.body
         .iter()
         .enumerate()
         .map(|(i, p)| {
@@ -290,17 +302,11 @@ fn body(op: &Operation, krate: &TokenStream) -> TokenStream {
                 min: 0,
             }
         })
-        .collect();
-    let writes = fields::write_elements(krate, &efs);
-    quote! {{
-        __w.start_element(#op_elem)?;
-        #writes
-        __w.end_element()
-    }}
+        .collect()
 }
 
 /// A parameter's element name: `rename`, else its own (without `r#`).
-fn local_name(id: &syn::Ident, rename: &Option<String>) -> String {
+pub(super) fn local_name(id: &syn::Ident, rename: &Option<String>) -> String {
     rename
         .clone()
         .unwrap_or_else(|| id.to_string().trim_start_matches("r#").to_owned())

@@ -18,6 +18,7 @@
 //! `#[soap(response_attachment = "part")]` methods return the body result and the response's parts
 //! in a tuple.
 
+mod fake;
 mod method;
 mod types;
 
@@ -89,6 +90,11 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     let common = types::consts(&a, &ns, &n.krate);
     let ctors = types::constructors(&a, &n.krate);
     let client = types::async_client(&a, &n, &common, &ctors, &inherent, &trait_impl);
+    let fake = if a.fake {
+        fake::dispatcher(&operations, &n)
+    } else {
+        TokenStream::new()
+    };
     let blocking = if a.blocking {
         types::blocking_client(&n, &common, &ctors, &blocking_methods)
     } else {
@@ -96,6 +102,9 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     };
     strip_attrs(&mut item);
     desugar_async(&mut item);
+    if a.fake {
+        fake::default_bodies(&mut item, &n.krate);
+    }
     quote! {
         // The trait may be used only through the generated client (dead code in a binary).
         #[allow(dead_code)]
@@ -104,6 +113,8 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         #client
 
         #blocking
+
+        #fake
     }
 }
 

@@ -176,6 +176,9 @@ pub(crate) struct ClientArgs {
     pub(crate) endpoints_span: Option<proc_macro2::Span>,
     pub(crate) client_name: Option<syn::Ident>,
     pub(crate) blocking: bool,
+    /// `fake`: the trait's in-process service side, for tests (the runtime's `testing`
+    /// feature).
+    pub(crate) fake: bool,
     pub(crate) krate: TokenStream,
     pub(crate) qualified: Option<bool>,
     /// `addressing = "1.0" | "2004/08"`, or `addressing(version = …, soap = "1.2")`: the
@@ -199,6 +202,7 @@ pub(crate) fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
         endpoints_span: None,
         client_name: None,
         blocking: false,
+        fake: false,
         krate: quote!(::soapgen_runtime),
         qualified: None,
         addressing: None,
@@ -258,6 +262,8 @@ pub(crate) fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
             a.addressing = Some(parse_addressing(&meta)?);
         } else if meta.path.is_ident("blocking") {
             a.blocking = true;
+        } else if meta.path.is_ident("fake") {
+            a.fake = true;
         } else if meta.path.is_ident("default_namespaces") {
             a.default_namespaces = true;
         } else if meta.path.is_ident("crate") {

@@ -16,6 +16,7 @@
 //! - [`regressions`]: XSD features through hand-written derives;
 //! - [`generated_clients`]: clients from the peers' own WSDLs calling them;
 //! - [`checked_in_client`]: the CLI route's checked-in crate regenerates without a diff;
+//! - [`fake`]: generated clients calling their in-process fake service;
 //! - [`record_replay`]: exchanges recorded against gSOAP replayed without it;
 //! - [`real_services`]: the large public APIs of the corpus, called as their users write the
 //!   calls, against responses shaped as those services send them.
@@ -23,6 +24,7 @@
 mod cases;
 mod checked_in_client;
 mod encoded;
+mod fake;
 mod generated_clients;
 mod groups;
 mod kinds;

@@ -63,11 +63,24 @@ pub mod types {
 /// - service `GlobalWeather`, port `GlobalWeatherSoap`, SOAP 1.1: <http://www.webservicex.com/globalweather.asmx>
 /// - service `GlobalWeather`, port `GlobalWeatherSoap12`, SOAP 1.2: <http://www.webservicex.com/globalweather.asmx>
 #[rustfmt::skip]
-#[::soapgen_runtime::soap_client(
-    namespace = "http://www.webserviceX.NET",
-    soap = "1.1, 1.2",
-    endpoint = "http://www.webservicex.com/globalweather.asmx",
-    blocking
+#[cfg_attr(
+    feature = "fake",
+    ::soapgen_runtime::soap_client(
+        namespace = "http://www.webserviceX.NET",
+        soap = "1.1, 1.2",
+        endpoint = "http://www.webservicex.com/globalweather.asmx",
+        blocking,
+        fake
+    )
+)]
+#[cfg_attr(
+    not(feature = "fake"),
+    ::soapgen_runtime::soap_client(
+        namespace = "http://www.webserviceX.NET",
+        soap = "1.1, 1.2",
+        endpoint = "http://www.webservicex.com/globalweather.asmx",
+        blocking
+    )
 )]
 pub trait GlobalWeather {
     /// Get weather report for all major cities around the world.

@@ -1,0 +1,247 @@
+//! `#[soap_client(fake)]`: the trait's service side, run in process. A dispatcher finds the
+//! operation of a request by its element and action, reads its parts and header parameters with
+//! the same field code a derived struct reads with, calls the user's implementation of the
+//! trait, and writes the response element (WSDL 1.1 §3.5) or the error as a fault; and the
+//! client's `fake` and `fake_transport` constructors over it.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::method::{local_name, param_fields};
+use super::types::Names;
+use crate::fields::{self, ElementField};
+use crate::internals::occurs::{shape, Occurrence};
+use crate::internals::service::{HeaderKind, Operation, Response};
+
+/// The dispatcher of `operations` and the client's constructors over it.
+pub(super) fn dispatcher(operations: &[Operation], n: &Names) -> TokenStream {
+    let krate = &n.krate;
+    let (client, trait_ident, vis) = (&n.client, &n.trait_ident, &n.vis);
+    let fake = format_ident!("__{}Fake", trait_ident);
+    let arms = operations.iter().map(|op| arm(op, n));
+    let elements = operations.iter().filter(|op| !op.empty_request).map(|op| {
+        let (ns, name) = (&op.namespace, &op.name);
+        quote!((#ns, #name))
+    });
+    let bound = quote!(#trait_ident + ::core::marker::Send + ::core::marker::Sync + 'static);
+    let fake_doc = format!(
+        "A client whose requests `service` answers in process: each call writes its request as \
+         it would for the service, the fake reads it back (its operation by request element and \
+         action, its parts and header parameters), calls `service`'s method of the \
+         [`{trait_ident}`] trait, and writes its result, or its error as a SOAP fault (HTTP 500; \
+         400 for a SOAP 1.2 `Sender` fault), which the client reads as it reads the service's. \
+         A request the trait cannot take is answered with a `Sender` fault that says why.\n\n\
+         Configure the client (WS-Addressing, headers, timeouts) by building it on \
+         [`fake_transport`](Self::fake_transport) instead."
+    );
+    quote! {
+        #[doc(hidden)]
+        #vis struct #fake<__S>(__S);
+
+        impl<__S: #bound> #krate::testing::Dispatch for #fake<__S> {
+            fn dispatch<'__a>(
+                &'__a self,
+                __in: &'__a #krate::testing::ServiceRequest,
+            ) -> #krate::testing::DispatchFuture<'__a> {
+                ::std::boxed::Box::pin(async move {
+                    #(#arms)*
+                    __in.unknown_operation(&[#(#elements),*])
+                })
+            }
+        }
+
+        #[allow(dead_code)]
+        impl #client {
+            #[doc = #fake_doc]
+            pub fn fake<__S: #bound>(service: __S) -> Self {
+                Self::from_client(#krate::testing::in_process_client(Self::fake_transport(service)))
+            }
+
+            /// The transport of [`fake`](Self::fake): a client built on it with
+            /// `Client::builder(url).transport(…)` sends its requests, with what that builder
+            /// configures, to `service` in process.
+            pub fn fake_transport<__S: #bound>(
+                service: __S,
+            ) -> ::std::sync::Arc<dyn #krate::transport::Transport> {
+                ::std::sync::Arc::new(#krate::testing::InProcess::new(#fake(service)))
+            }
+        }
+    }
+}
+
+/// With a fake, a method the trait gives no body answers, when called, with the error of
+/// [`testing::not_implemented`]: a fake implements the operations its test calls and no other.
+pub(super) fn default_bodies(item: &mut syn::ItemTrait, krate: &TokenStream) {
+    for ti in item.items.iter_mut() {
+        let syn::TraitItem::Fn(m) = ti else { continue };
+        if m.default.is_some() {
+            continue;
+        }
+        let name = m.sig.ident.to_string();
+        m.attrs.push(syn::parse_quote!(#[allow(unused_variables)]));
+        m.default = Some(syn::parse_quote!({
+            ::core::future::ready(::core::result::Result::Err(::core::convert::From::from(
+                #krate::testing::not_implemented(#name),
+            )))
+        }));
+    }
+}
+
+/// What one operation does in the dispatcher: if the request is for it, read, call, answer.
+fn arm(op: &Operation, n: &Names) -> TokenStream {
+    let krate = &n.krate;
+    let (ns, name, action) = (&op.namespace, &op.name, &op.action);
+    let empty = op.empty_request || (op.bare && op.body.is_empty());
+    let matches = quote!(__in.is_operation(#ns, #name, #action, #empty));
+    let unsupported = |what: &str| {
+        let reason = format!("the in-process fake does not answer {what} yet (operation `{name}`)");
+        quote! {
+            if #matches {
+                return __in.fault(#krate::fault::Fault::receiver(__in.version(), #reason));
+            }
+        }
+    };
+    if !op.attachments.is_empty() || !op.response_attachments.is_empty() {
+        return unsupported("operations with MIME attachments");
+    }
+    if op.encoded || matches!(op.response, Response::Encoded) {
+        return unsupported("rpc/encoded operations");
+    }
+    if op.request_struct && op.rpc {
+        return unsupported("rpc operations whose parts are a struct");
+    }
+    if op
+        .headers
+        .iter()
+        .any(|(_, k)| matches!(k, HeaderKind::Tristate))
+    {
+        return unsupported("header parameters that may be nil");
+    }
+    let read = read_parts(op, krate, empty);
+    let headers = op.headers.iter().map(|(p, kind)| {
+        let (id, ty) = (&p.ident, &p.ty);
+        let hns = p
+            .attrs
+            .namespace
+            .clone()
+            .unwrap_or_else(|| op.namespace.clone());
+        let hname = fields::name_expr(krate, &hns, &local_name(id, &p.attrs.rename));
+        let get = match kind {
+            HeaderKind::One => quote!(__in.required_header(#hname)),
+            _ => quote!(__in.header(#hname)),
+        };
+        quote_spanned! {ty.span()=>
+            let #id: #ty = match #get {
+                ::core::result::Result::Ok(__v) => __v,
+                ::core::result::Result::Err(__f) => return __in.fault(__f),
+            };
+        }
+    });
+    let trait_ident = &n.trait_ident;
+    let fn_ident = &op.fn_ident;
+    let args = op.params.iter().map(|(id, _)| id);
+    let reply = reply(op, krate);
+    quote! {
+        if #matches {
+            #read
+            #(#headers)*
+            let __result = #trait_ident::#fn_ident(&self.0, #(#args),*).await;
+            return match __result {
+                ::core::result::Result::Ok(__ok) => #reply,
+                ::core::result::Result::Err(__e) => __in.error(__e),
+            };
+        }
+    }
+}
+
+/// The Body's parts read into the parameters: nothing (an empty request), the one bare part
+/// whole, or the wrapper's children (wrapped, rpc/literal).
+fn read_parts(op: &Operation, krate: &TokenStream, empty: bool) -> TokenStream {
+    if empty {
+        return TokenStream::new();
+    }
+    let (ids, read) = if op.bare {
+        let Some(p) = op.body.first() else {
+            return TokenStream::new();
+        };
+        let (id, ty) = (&p.ident, &p.ty);
+        (
+            quote!(#id),
+            quote_spanned!(ty.span()=> <#ty as #krate::FromXml>::read_xml(__r, __start)),
+        )
+    } else {
+        let efs = param_fields(op);
+        let reads = fields::read_elements(krate, &efs);
+        let slots: Vec<&syn::Ident> = efs.iter().map(|f| &f.slot).collect();
+        let ids: Vec<&syn::Ident> = op.body.iter().map(|p| &p.ident).collect();
+        let types = op.body.iter().map(|p| &p.ty);
+        (
+            quote!((#(#ids,)*)),
+            quote! {{
+                let _ = &__start;
+                #reads
+                ::core::result::Result::<(#(#types,)*), #krate::DecodeError>::Ok((#(#slots,)*))
+            }},
+        )
+    };
+    quote! {
+        #[allow(unused_variables, unused_mut)]
+        let #ids = match __in.read_body(|__r, __start| #read) {
+            ::core::result::Result::Ok(__v) => __v,
+            ::core::result::Result::Err(__f) => return __in.fault(__f),
+        };
+    }
+}
+
+/// The response of a call that returned `__ok`: `202 Accepted` (one-way), the result written
+/// whole (bare), the empty wrapper (`()`), or the wrapper holding the result element.
+fn reply(op: &Operation, krate: &TokenStream) -> TokenStream {
+    let wrapper = fields::name_expr(krate, &op.response_namespace, &op.response_name);
+    match &op.response {
+        Response::OneWay => quote!({
+            let _ = __ok;
+            __in.accepted()
+        }),
+        Response::Whole | Response::Encoded => quote! {
+            __in.reply(|__w| #krate::ToXml::write_xml(&__ok, __w, #wrapper))
+        },
+        Response::Unit => quote!({
+            let _ = __ok;
+            __in.reply(|__w| {
+                __w.start_element(#wrapper)?;
+                __w.end_element()
+            })
+        }),
+        Response::Wrapped { marker, .. } => {
+            let card = match *marker {
+                "One" => Occurrence::One,
+                "Optional" => Occurrence::Optional,
+                "Many" => Occurrence::Many,
+                "Nillable" => Occurrence::Nillable,
+                "ManyNillable" => Occurrence::ManyNillable,
+                _ => Occurrence::OptionalNillable,
+            };
+            let result = ElementField {
+                slot: format_ident!("__result_slot"),
+                access: quote!(&__ok),
+                namespace: op.result_namespace.clone(),
+                local: op.result_name.clone(),
+                shape: shape(&op.body_ty, Some(card)),
+                span: op.body_ty.span(),
+                any: false,
+                group: false,
+                default: None,
+                min: 0,
+            };
+            let write = fields::write_elements(krate, std::slice::from_ref(&result));
+            quote! {
+                __in.reply(|__w| {
+                    __w.start_element(#wrapper)?;
+                    #write
+                    __w.end_element()
+                })
+            }
+        }
+    }
+}

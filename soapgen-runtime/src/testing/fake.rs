@@ -1,0 +1,494 @@
+//! The service side of the in-process fake: a request read back with the runtime's own reader,
+//! handed to the operation's implementation, and its result or fault written back as a
+//! service writes it (SOAP 1.1 §4, §6.2; SOAP 1.2 Part 1 §5, Part 2 §7.5).
+//!
+//! `#[soap_client(fake)]` (soapgen-build's `Builder::fake`, the CLI's `--fake`) generates the
+//! [`Dispatch`] of a service trait; this module is what it runs on.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+
+use bytes::Bytes;
+
+use crate::error::{DecodeError, EncodeError};
+use crate::fault::{Fault, FaultDetails, FaultError};
+use crate::transport::{HttpRequest, HttpResponse, Transport, TransportFuture};
+use crate::types::QName;
+use crate::xml::{Name, StartTag, XmlReader, XmlWriter};
+use crate::SoapVersion;
+
+/// The future a [`Dispatch`] answers with: the whole HTTP response.
+pub type DispatchFuture<'a> = Pin<Box<dyn Future<Output = HttpResponse> + Send + 'a>>;
+
+/// A service that answers requests in process: the generated dispatcher of a
+/// `#[soap_client(fake)]` trait, which finds the operation of a request
+/// ([`ServiceRequest::is_operation`]), reads its parts, calls the user's implementation of the
+/// trait and writes its result ([`ServiceRequest::reply`]) or fault ([`ServiceRequest::error`]).
+pub trait Dispatch: Send + Sync {
+    /// The response to `request`: a SOAP envelope, a fault, or `202 Accepted` for a one-way
+    /// operation (SOAP 1.2 Part 2 §7.5.1.2 and the WS-I Basic Profile 1.1 §3.4.7).
+    fn dispatch<'a>(&'a self, request: &'a ServiceRequest) -> DispatchFuture<'a>;
+}
+
+/// A [`Transport`] whose requests a [`Dispatch`] answers in the same process: the client's whole
+/// message path runs (envelope writing, WS-Addressing, the layers configured on it) and so does
+/// the reader on the service side, with no socket between them.
+pub struct InProcess<D> {
+    service: D,
+}
+
+impl<D> InProcess<D> {
+    /// The transport answering with `service`.
+    pub fn new(service: D) -> Self {
+        InProcess { service }
+    }
+}
+
+impl<D> fmt::Debug for InProcess<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InProcess").finish_non_exhaustive()
+    }
+}
+
+impl<D: Dispatch> Transport for InProcess<D> {
+    fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
+        Box::pin(async move {
+            let request = match ServiceRequest::read(&request) {
+                Ok(r) => r,
+                Err(fault) => return Ok(fault_response(&fault)),
+            };
+            Ok(self.service.dispatch(&request).await)
+        })
+    }
+}
+
+/// The address of an in-process client: a name that resolves nowhere (RFC 2606 §2), since no
+/// request leaves the process.
+pub const IN_PROCESS_ENDPOINT: &str = "http://in-process.invalid/";
+
+/// A client at [`IN_PROCESS_ENDPOINT`] with default settings on `transport` (an [`InProcess`]
+/// one): what a generated client's `fake` constructor is built on.
+pub fn in_process_client(transport: std::sync::Arc<dyn Transport>) -> crate::Client {
+    match crate::Client::builder(IN_PROCESS_ENDPOINT)
+        .transport(transport)
+        .build()
+    {
+        Ok(client) => client,
+        // A default builder with a transport of its own and a constant absolute URL passes
+        // every check `build` makes (no addressing, security, failover or TLS options set).
+        Err(e) => unreachable!("a default in-process client is refused: {e}"),
+    }
+}
+
+/// A request as the fake service received it: its SOAP version (from the envelope's
+/// namespace), its action (SOAPAction, or SOAP 1.2's `action` media type parameter, RFC 3902)
+/// and its envelope, read again by each accessor with the runtime's reader.
+#[derive(Debug)]
+pub struct ServiceRequest {
+    version: SoapVersion,
+    action: String,
+    envelope: String,
+    /// The Body's first element (namespace, local name); `None` for an empty Body.
+    operation: Option<(String, String)>,
+}
+
+impl ServiceRequest {
+    /// Reads `request`: a SOAP envelope of either version in UTF-8.
+    ///
+    /// # Errors
+    ///
+    /// A `Sender` fault (SOAP 1.1 `Client`) the service answers with: a body that is not XML or
+    /// not an envelope, a MIME multipart request (not read by the fake yet).
+    pub fn read(request: &HttpRequest) -> Result<ServiceRequest, Box<Fault>> {
+        let header = |name: &str| {
+            request
+                .headers
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.as_str())
+        };
+        let content_type = header("Content-Type").unwrap_or_default();
+        let guess = if content_type.contains("application/soap+xml") {
+            SoapVersion::Soap12
+        } else {
+            SoapVersion::Soap11
+        };
+        if content_type.trim_start().starts_with("multipart/") {
+            return Err(Box::new(Fault::sender(
+                guess,
+                "the in-process fake does not read MIME multipart requests (SwA, MTOM) yet",
+            )));
+        }
+        let action = header("SOAPAction")
+            .map(|a| a.trim().trim_matches('"').to_owned())
+            .or_else(|| {
+                crate::mime::content_type_parameters(content_type)
+                    .into_iter()
+                    .find(|(k, _)| k == "action")
+                    .map(|(_, v)| v)
+            })
+            .unwrap_or_default();
+        let envelope = std::str::from_utf8(&request.body)
+            .map_err(|e| Fault::sender(guess, format!("the request is not UTF-8: {e}")))
+            .map_err(Box::new)?
+            .trim_start_matches('\u{feff}')
+            .to_owned();
+        let mut version = guess;
+        let operation = walk(&envelope, |r, root_version| {
+            version = root_version;
+            let body = to_body(r, root_version)?;
+            Ok(body.map(|s| {
+                let ns = String::from_utf8_lossy(r.namespace_of(&s)).into_owned();
+                (ns, s.local_name().to_owned())
+            }))
+        })
+        .map_err(|e| {
+            Box::new(Fault::sender(
+                version,
+                format!("the request is not a SOAP envelope: {e}"),
+            ))
+        })?;
+        Ok(ServiceRequest {
+            version,
+            action,
+            envelope,
+            operation,
+        })
+    }
+
+    /// The request's SOAP version: the fake answers in it.
+    pub fn version(&self) -> SoapVersion {
+        self.version
+    }
+
+    /// The request's action: its SOAPAction (SOAP 1.1 §6.1.1), or the `action` parameter of
+    /// SOAP 1.2's media type (RFC 3902 §3); empty when it has none.
+    pub fn action(&self) -> &str {
+        &self.action
+    }
+
+    /// Whether the request is for the operation whose request element is `{namespace}local`
+    /// (none: `empty`, a request with an empty Body, WSDL 1.1 §2.3.1) and whose action is
+    /// `action`: the element must match, and the actions too when both are given (two
+    /// operations of one request element are told apart by action, WS-I Basic Profile 1.1
+    /// §4.7.6).
+    pub fn is_operation(&self, namespace: &str, local: &str, action: &str, empty: bool) -> bool {
+        let element = match &self.operation {
+            None => empty,
+            Some((ns, l)) => !empty && ns == namespace && l == local,
+        };
+        element && (action.is_empty() || self.action.is_empty() || action == self.action)
+    }
+
+    /// Reads the Body's first element with `read` (given the reader and that element's start
+    /// tag): the operation's parts.
+    ///
+    /// # Errors
+    ///
+    /// The `Sender` fault the service answers a request it cannot read with, its reason the
+    /// decode error (with the element path).
+    pub fn read_body<T>(
+        &self,
+        read: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
+    ) -> Result<T, Box<Fault>> {
+        walk(&self.envelope, |r, version| {
+            let Some(start) = to_body(r, version)? else {
+                return Err(r.error(crate::error::DecodeErrorKind::MissingElement(
+                    "the operation's element in Body".to_owned(),
+                )));
+            };
+            read(r, start)
+        })
+        .map_err(|e| self.bad_request(&e))
+    }
+
+    /// The header block `{namespace}local` read as `T` (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2);
+    /// `None` when the request has none.
+    ///
+    /// # Errors
+    ///
+    /// The `Sender` fault the service answers a block it cannot read with.
+    pub fn header<T: crate::xml::FromXml>(&self, name: Name<'_>) -> Result<Option<T>, Box<Fault>> {
+        walk(&self.envelope, |r, version| {
+            let env = version.envelope_namespace();
+            while let Some(child) = r.next_child()? {
+                if !r.matches(&child, Name::new(env, "Header")) {
+                    return Ok(None);
+                }
+                while let Some(block) = r.next_child()? {
+                    if r.matches(&block, name) {
+                        return T::read_xml(r, block).map(Some);
+                    }
+                    r.skip_element()?;
+                }
+            }
+            Ok(None)
+        })
+        .map_err(|e| self.bad_request(&e))
+    }
+
+    /// The header block `{namespace}local` a parameter requires.
+    ///
+    /// # Errors
+    ///
+    /// A `Sender` fault when it is missing or cannot be read.
+    pub fn required_header<T: crate::xml::FromXml>(&self, name: Name<'_>) -> Result<T, Box<Fault>> {
+        self.header(name)?.ok_or_else(|| {
+            Box::new(Fault::sender(
+                self.version,
+                format!(
+                    "the request lacks the header block {{{}}}{} the operation requires",
+                    name.namespace, name.local
+                ),
+            ))
+        })
+    }
+
+    /// The response of a request-response operation: an envelope of the request's version
+    /// whose Body holds what `write` writes (the response element), HTTP 200.
+    pub fn reply(
+        &self,
+        write: impl FnOnce(&mut XmlWriter) -> Result<(), EncodeError>,
+    ) -> HttpResponse {
+        let version = self.version;
+        let envelope = (|| {
+            let mut w = XmlWriter::new();
+            w.declaration()?;
+            w.start_element_prefixed(
+                Name::new(version.envelope_namespace(), "Envelope"),
+                Some(version.prefix()),
+            )?;
+            w.start_element(Name::new(version.envelope_namespace(), "Body"))?;
+            write(&mut w)?;
+            w.end_element()?;
+            w.end_element()?;
+            w.into_string()
+        })();
+        match envelope {
+            Ok(body) => HttpResponse {
+                status: 200,
+                headers: vec![("content-type".to_owned(), content_type(version).to_owned())],
+                body: Bytes::from(body),
+            },
+            Err(e) => fault_response(&Fault::receiver(
+                version,
+                format!("the fake service's result cannot be written: {e}"),
+            )),
+        }
+    }
+
+    /// The response of a one-way operation: `202 Accepted` and no body (WS-I Basic Profile 1.1
+    /// §3.4.7, SOAP 1.2 Part 2 §7.5.1.2).
+    pub fn accepted(&self) -> HttpResponse {
+        HttpResponse {
+            status: 202,
+            headers: Vec::new(),
+            body: Bytes::new(),
+        }
+    }
+
+    /// The fault response of the implementation's error `error`, in the request's version.
+    pub fn error<E: IntoFault>(&self, error: E) -> HttpResponse {
+        fault_response(&Box::new(error.into_fault()).in_version(self.version))
+    }
+
+    /// The fault response of `fault` (a request the fake cannot read or answer), in the
+    /// request's version.
+    pub fn fault(&self, fault: impl Into<Box<Fault>>) -> HttpResponse {
+        fault_response(&fault.into().in_version(self.version))
+    }
+
+    /// The `Sender` fault answering a request for an operation the service does not have:
+    /// `operations` are the request elements it takes.
+    pub fn unknown_operation(&self, operations: &[(&str, &str)]) -> HttpResponse {
+        let found = match &self.operation {
+            Some((ns, l)) => format!("{{{ns}}}{l}"),
+            None => "an empty Body".to_owned(),
+        };
+        let known: Vec<String> = operations
+            .iter()
+            .map(|(ns, l)| format!("{{{ns}}}{l}"))
+            .collect();
+        let action = if self.action.is_empty() {
+            String::new()
+        } else {
+            format!(" (action `{}`)", self.action)
+        };
+        self.fault(Fault::sender(
+            self.version,
+            format!(
+                "no operation of the service takes {found}{action}; it takes {}",
+                known.join(", ")
+            ),
+        ))
+    }
+
+    fn bad_request(&self, e: &DecodeError) -> Box<Fault> {
+        Box::new(Fault::sender(
+            self.version,
+            format!("the request cannot be read: {e}"),
+        ))
+    }
+}
+
+/// Reads `envelope` to its root (an `Envelope` of either version) and runs `f` with the reader
+/// just inside it.
+fn walk<T>(
+    envelope: &str,
+    f: impl FnOnce(&mut XmlReader<'_>, SoapVersion) -> Result<T, DecodeError>,
+) -> Result<T, DecodeError> {
+    let mut r = XmlReader::new(envelope);
+    let root = r.root()?;
+    let version = SoapVersion::from_envelope_namespace(r.namespace_of(&root))
+        .filter(|_| root.local_name() == "Envelope")
+        .ok_or_else(|| {
+            r.error_at(
+                crate::error::DecodeErrorKind::NotAnEnvelope(format!(
+                    "root element is {{{}}}{}",
+                    r.namespace_str(&root),
+                    root.local_name()
+                )),
+                root.offset(),
+            )
+        })?;
+    f(&mut r, version)
+}
+
+/// Moves the reader, inside the Envelope, past the Header to the Body's first element.
+fn to_body<'i>(
+    r: &mut XmlReader<'i>,
+    version: SoapVersion,
+) -> Result<Option<StartTag<'i>>, DecodeError> {
+    let env = version.envelope_namespace();
+    while let Some(child) = r.next_child()? {
+        if r.matches(&child, Name::new(env, "Body")) {
+            return r.next_child();
+        }
+        if !r.matches(&child, Name::new(env, "Header")) {
+            return Err(r.unexpected(&child));
+        }
+        r.skip_element()?;
+    }
+    Err(r.error(crate::error::DecodeErrorKind::MissingElement(
+        "Body".to_owned(),
+    )))
+}
+
+fn content_type(version: SoapVersion) -> &'static str {
+    match version {
+        SoapVersion::Soap11 => "text/xml; charset=utf-8",
+        SoapVersion::Soap12 => "application/soap+xml; charset=utf-8",
+    }
+}
+
+/// The HTTP response of `fault` (SOAP 1.1 §6.2: 500; SOAP 1.2 Part 2 §7.5.2.2: 400 for a
+/// `Sender` fault, 500 otherwise). A fault that cannot be written (a text XML 1.0 cannot carry)
+/// is answered with the plain `Receiver` fault saying so.
+pub(super) fn fault_response(fault: &Fault) -> HttpResponse {
+    let (body, fault) = match fault.to_envelope() {
+        Ok(body) => (body, fault),
+        Err(e) => {
+            let plain = Fault::receiver(fault.version, format!("the fault cannot be written: {e}"));
+            let body = plain.to_envelope().unwrap_or_default();
+            return HttpResponse {
+                status: 500,
+                headers: vec![(
+                    "content-type".to_owned(),
+                    content_type(fault.version).to_owned(),
+                )],
+                body: Bytes::from(body),
+            };
+        }
+    };
+    let status = match fault.version {
+        SoapVersion::Soap12 if fault.is_sender() => 400,
+        _ => 500,
+    };
+    HttpResponse {
+        status,
+        headers: vec![(
+            "content-type".to_owned(),
+            content_type(fault.version).to_owned(),
+        )],
+        body: Bytes::from(body),
+    }
+}
+
+/// The error a `#[soap_client(fake)]` trait's method answers with when the fake does not
+/// implement it (the trait's default body): a `Receiver` fault naming the method, so that a fake
+/// implements only the operations its test calls.
+pub fn not_implemented(method: &str) -> crate::Error {
+    crate::Error::Fault(Box::new(Fault::receiver(
+        SoapVersion::Soap11,
+        format!("the fake service does not implement `{method}`"),
+    )))
+}
+
+/// What an operation's implementation returns as its error, answered as a SOAP fault.
+pub trait IntoFault {
+    /// The fault the service answers with.
+    fn into_fault(self) -> Fault;
+}
+
+impl IntoFault for crate::Error {
+    /// A [`Fault`](crate::Error::Fault) as it is; any other error as a `Receiver` fault whose
+    /// reason is the error's message.
+    fn into_fault(self) -> Fault {
+        match self {
+            crate::Error::Fault(f) => *f,
+            other => Fault::receiver(SoapVersion::Soap11, other.to_string()),
+        }
+    }
+}
+
+impl<D: FaultDetails> IntoFault for FaultError<D> {
+    /// The error's fault carrying the declared detail written (WSDL 1.1 §2.4.5); a detail
+    /// without a fault goes in a `Sender` fault (SOAP 1.1 `Client`) of the error's message.
+    fn into_fault(self) -> Fault {
+        let reason = self.error.to_string();
+        let mut fault = match self.error {
+            crate::Error::Fault(f) => *f,
+            other if self.detail.is_none() => return other.into_fault(),
+            _ => Fault::sender(SoapVersion::Soap11, reason),
+        };
+        if let Some(d) = &self.detail {
+            match d.to_detail() {
+                Ok(Some(detail)) => fault.detail = Some(detail),
+                Ok(None) => {}
+                Err(e) => {
+                    return Fault::receiver(
+                        fault.version,
+                        format!("the fake service's fault detail cannot be written: {e}"),
+                    )
+                }
+            }
+        }
+        fault
+    }
+}
+
+impl Fault {
+    /// The same fault in `version`: the codes of the envelope namespace renamed (SOAP 1.2 Part 1
+    /// §5.4.6: `Client`↔`Sender`, `Server`↔`Receiver`), the other codes kept.
+    pub(crate) fn in_version(mut self: Box<Self>, version: SoapVersion) -> Box<Fault> {
+        if self.version == version {
+            return self;
+        }
+        let from = self.version.envelope_namespace();
+        if self.code.namespace.as_deref() == Some(from) {
+            let local = match (version, self.code.local_name.as_str()) {
+                (SoapVersion::Soap12, "Client") => "Sender",
+                (SoapVersion::Soap12, "Server") => "Receiver",
+                (SoapVersion::Soap11, "Sender") => "Client",
+                (SoapVersion::Soap11, "Receiver") => "Server",
+                (SoapVersion::Soap11, "DataEncodingUnknown") => "Client",
+                (_, other) => other,
+            }
+            .to_owned();
+            self.code = QName::new(version.envelope_namespace(), local);
+        }
+        self.version = version;
+        self
+    }
+}

@@ -1,0 +1,314 @@
+//! The in-process fake (`#[soap_client(fake)]`, `Builder::fake`): generated clients call a Rust
+//! implementation of their own service trait through the whole message path on both sides (the
+//! client's writer and reader, the fake's reader and writer), with typed results, typed declared
+//! faults in the request's SOAP version, header parameters, one-way and empty requests, and
+//! requests the service does not take answered as faults.
+
+use soapgen_runtime::{soap_client, Error, FaultError, FromXml, SoapVersion, ToXml};
+
+mod echo {
+    soapgen_runtime::include_client!("echo");
+}
+mod kinds {
+    soapgen_runtime::include_client!("kinds");
+}
+mod weather {
+    soapgen_runtime::include_client!("globalweather");
+}
+
+use echo::types::{FailDetail, FailFaults};
+
+/// The echo service, written as its users' code would be: echoes, refuses `fail` with the
+/// declared fault, and says who is calling.
+struct EchoFake;
+
+impl echo::EchoService for EchoFake {
+    async fn echo(&self, text: String) -> Result<String, Error> {
+        Ok(format!("{text}!"))
+    }
+
+    async fn fail(&self, reason: String) -> Result<(), FaultError<FailFaults>> {
+        let fault =
+            soapgen_runtime::fault::Fault::sender(SoapVersion::Soap11, format!("no: {reason}"));
+        let detail = FailDetail::new(reason, 7);
+        Err(FaultError::declared(fault, FailFaults::FailFault(detail)))
+    }
+
+    async fn whoami(&self) -> Result<String, Error> {
+        Ok("fake".into())
+    }
+}
+
+#[tokio::test]
+async fn a_generated_client_calls_its_fake_in_both_soap_versions() {
+    for (version, status) in [(SoapVersion::Soap11, 500), (SoapVersion::Soap12, 400)] {
+        let c = echo::EchoServiceClient::fake(EchoFake).with_soap_version(version);
+        for text in ["hello", "", "ünïcödé ✓ & <markup> ]]>", "line\nbreaks\r\n"] {
+            assert_eq!(c.echo(text.into()).await.unwrap(), format!("{text}!"));
+        }
+        assert_eq!(c.whoami().await.unwrap(), "fake");
+        let e = c.fail("bad input".into()).await.unwrap_err();
+        match &e.detail {
+            Some(FailFaults::FailFault(d)) => {
+                assert_eq!(d, &FailDetail::new("bad input".into(), 7), "{version}")
+            }
+            None => panic!("{version}: no typed detail: {e:?}"),
+        }
+        // The fault the implementation built for SOAP 1.1 goes out in the request's version.
+        let f = e.fault().unwrap();
+        assert!(
+            f.is_sender() && f.reason == "no: bad input",
+            "{version}: {f:?}"
+        );
+        assert_eq!((f.version, f.http_status), (version, Some(status)));
+    }
+}
+
+#[tokio::test]
+async fn a_request_the_service_does_not_take_is_answered_with_a_sender_fault() {
+    // GlobalWeather's client sent to the echo service's fake.
+    let transport = echo::EchoServiceClient::fake_transport(EchoFake);
+    let client = soapgen_runtime::Client::builder(soapgen_runtime::testing::IN_PROCESS_ENDPOINT)
+        .transport(transport)
+        .build()
+        .unwrap();
+    let c = weather::GlobalWeatherClient::from_client(client);
+    let e = c
+        .get_cities_by_country(Some("Chile".into()))
+        .await
+        .unwrap_err();
+    let f = e.fault().unwrap_or_else(|| panic!("{e}"));
+    assert!(f.is_sender(), "{f:?}");
+    assert!(
+        f.reason.contains(
+            "no operation of the service takes {http://www.webserviceX.NET}GetCitiesByCountry"
+        ) && f.reason.contains("{urn:soapgen:gsoap}echo"),
+        "{}",
+        f.reason
+    );
+}
+
+/// The kinds service echoing every value back.
+struct Mirror;
+
+macro_rules! mirror {
+    ($($method:ident: $ty:ident),* $(,)?) => {
+        impl kinds::Kinds for Mirror {
+            $(
+                async fn $method(&self, v: kinds::types::$ty) -> Result<kinds::types::$ty, Error> {
+                    Ok(v)
+                }
+            )*
+        }
+
+        /// Arbitrary values of every kind (a fixed seed) come back from the fake equal: the
+        /// client's writer, the fake's reader, the fake's writer and the client's reader agree
+        /// on substitution groups, derivations, lists, unions, nils, defaults, wildcards, mixed
+        /// content and names.
+        #[tokio::test]
+        async fn arbitrary_values_of_every_kind_round_trip_through_the_fake() {
+            use proptest::test_runner::{RngAlgorithm, TestRng};
+            use soapgen_runtime::arbitrary::{ArbitraryXml, Gen};
+            let c = kinds::KindsClient::fake(Mirror);
+            let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+            for case in 0..32 {
+                $(
+                    let v = kinds::types::$ty::arbitrary_xml(&mut Gen::new(&mut rng));
+                    match c.$method(v.clone()).await {
+                        Ok(back) => assert_eq!(back, v, "case {case}: {}", stringify!($method)),
+                        Err(e) => panic!("case {case}: {} of {v:?}: {e}", stringify!($method)),
+                    }
+                )*
+            }
+        }
+    };
+}
+
+mirror! {
+    echo_subst_seq: SubstSeq,
+    echo_subst_all: SubstAll,
+    echo_subst_many: SubstMany,
+    echo_derived: Derived,
+    echo_simple: Simple,
+    echo_nils: Nils,
+    echo_defaults: Defaults,
+    echo_open: Open,
+    echo_mixed: Mixed,
+    echo_anything: Anything,
+    echo_names: Names,
+}
+
+/// A header block of the hand-written service.
+#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
+#[xml(namespace = "urn:soapgen:ledger")]
+pub struct Auth {
+    pub user: String,
+}
+
+/// A service without a WSDL, with header parameters (required and optional), a repeated
+/// result, a one-way operation and an empty request.
+#[soap_client(namespace = "urn:soapgen:ledger", soap = "1.1, 1.2", fake)]
+pub trait Ledger {
+    async fn post(
+        &self,
+        #[soap(header)] auth: Auth,
+        #[soap(header)] trace: Option<String>,
+        amounts: Vec<i64>,
+        memo: Option<String>,
+    ) -> Result<Vec<String>, Error>;
+
+    #[soap(one_way)]
+    async fn ping(&self, n: i32) -> Result<(), Error>;
+
+    #[soap(empty_request)]
+    async fn total(&self) -> Result<i64, Error>;
+}
+
+#[derive(Default)]
+struct Books {
+    pings: std::sync::Mutex<Vec<i32>>,
+}
+
+impl Ledger for Books {
+    async fn post(
+        &self,
+        auth: Auth,
+        trace: Option<String>,
+        amounts: Vec<i64>,
+        memo: Option<String>,
+    ) -> Result<Vec<String>, Error> {
+        let mut out = vec![
+            auth.user,
+            trace.unwrap_or_default(),
+            memo.unwrap_or_default(),
+        ];
+        out.extend(amounts.iter().map(i64::to_string));
+        Ok(out)
+    }
+
+    async fn ping(&self, n: i32) -> Result<(), Error> {
+        self.pings.lock().unwrap().push(n);
+        Ok(())
+    }
+
+    async fn total(&self) -> Result<i64, Error> {
+        Ok(-42)
+    }
+}
+
+#[tokio::test]
+async fn header_parameters_one_way_and_empty_requests_reach_the_fake() {
+    let books = std::sync::Arc::new(Books::default());
+    struct Shared(std::sync::Arc<Books>);
+    impl Ledger for Shared {
+        async fn post(
+            &self,
+            auth: Auth,
+            trace: Option<String>,
+            amounts: Vec<i64>,
+            memo: Option<String>,
+        ) -> Result<Vec<String>, Error> {
+            self.0.post(auth, trace, amounts, memo).await
+        }
+        async fn ping(&self, n: i32) -> Result<(), Error> {
+            self.0.ping(n).await
+        }
+        async fn total(&self) -> Result<i64, Error> {
+            self.0.total().await
+        }
+    }
+    for version in [SoapVersion::Soap11, SoapVersion::Soap12] {
+        let c = LedgerClient::fake(Shared(books.clone())).with_soap_version(version);
+        let auth = Auth { user: "ana".into() };
+        let got = c
+            .post(auth.clone(), Some("t-1".into()), vec![5, -3], None)
+            .await
+            .unwrap();
+        assert_eq!(got, ["ana", "t-1", "", "5", "-3"]);
+        let got = c.post(auth, None, vec![], Some("m".into())).await.unwrap();
+        assert_eq!(got, ["ana", "", "m"]);
+        c.ping(9).await.unwrap();
+        assert_eq!(c.total().await.unwrap(), -42);
+    }
+    assert_eq!(*books.pings.lock().unwrap(), [9, 9]);
+}
+
+/// The same service without the required header: the trait cannot be called, and the fake
+/// answers as a service does, with a `Sender` fault naming the block.
+#[soap_client(
+    namespace = "urn:soapgen:ledger",
+    soap = "1.1, 1.2",
+    client = "AnonymousClient"
+)]
+pub trait Anonymous {
+    async fn post(
+        &self,
+        #[soap(header)] trace: Option<String>,
+        amounts: Vec<i64>,
+        memo: Option<String>,
+    ) -> Result<Vec<String>, Error>;
+}
+
+#[tokio::test]
+async fn a_missing_required_header_is_a_sender_fault() {
+    for version in [SoapVersion::Soap11, SoapVersion::Soap12] {
+        let client =
+            soapgen_runtime::Client::builder(soapgen_runtime::testing::IN_PROCESS_ENDPOINT)
+                .transport(LedgerClient::fake_transport(Books::default()))
+                .build()
+                .unwrap();
+        let c = AnonymousClient::from_client(client).with_soap_version(version);
+        let e = c.post(None, vec![1], None).await.unwrap_err();
+        let f = e.fault().unwrap_or_else(|| panic!("{e}"));
+        assert!(f.is_sender() && f.version == version, "{f:?}");
+        assert!(
+            f.reason
+                .contains("lacks the header block {urn:soapgen:ledger}auth"),
+            "{}",
+            f.reason
+        );
+    }
+}
+
+/// A fake implements what its test calls: the other methods answer with a `Receiver` fault
+/// naming them.
+#[tokio::test]
+async fn a_fake_implements_only_the_operations_its_test_calls() {
+    struct OnlyTotal;
+    impl Ledger for OnlyTotal {
+        async fn total(&self) -> Result<i64, Error> {
+            Ok(1)
+        }
+    }
+    let c = LedgerClient::fake(OnlyTotal);
+    assert_eq!(c.total().await.unwrap(), 1);
+    let auth = Auth { user: "ana".into() };
+    let e = c.post(auth, None, vec![], None).await.unwrap_err();
+    let f = e.fault().unwrap_or_else(|| panic!("{e}"));
+    assert!(f.is_receiver(), "{f:?}");
+    assert_eq!(f.reason, "the fake service does not implement `post`");
+}
+
+/// rpc/literal (WSDL 1.1 §3.5): the parts are unqualified children of the operation element,
+/// the result an unqualified part of `{op}Response`.
+#[soap_client(namespace = "urn:soapgen:calc", style = "rpc", soap = "1.1, 1.2", fake)]
+pub trait Calc {
+    #[soap(result = "sum")]
+    async fn add(&self, a: i32, b: Option<i32>, rest: Vec<i32>) -> Result<i64, Error>;
+}
+
+#[tokio::test]
+async fn rpc_literal_parts_reach_the_fake() {
+    struct Adder;
+    impl Calc for Adder {
+        async fn add(&self, a: i32, b: Option<i32>, rest: Vec<i32>) -> Result<i64, Error> {
+            let sum: i64 = rest.iter().map(|&x| i64::from(x)).sum();
+            Ok(i64::from(a) + i64::from(b.unwrap_or(1000)) + sum)
+        }
+    }
+    for version in [SoapVersion::Soap11, SoapVersion::Soap12] {
+        let c = CalcClient::fake(Adder).with_soap_version(version);
+        assert_eq!(c.add(1, Some(2), vec![3, 4]).await.unwrap(), 10);
+        assert_eq!(c.add(i32::MAX, None, vec![]).await.unwrap(), 2_147_484_647);
+    }
+}
