@@ -31,6 +31,25 @@ pub struct Response {
 }
 
 /// The outcome of generating one entry.
+/// One call of a client to put through its in-process fake: the client trait's first operation
+/// the fake answers (a body result; no MIME attachments, not rpc/encoded), its parameter types
+/// and its result and error types, as the trait spells them.
+#[derive(Debug, Clone)]
+pub struct FakeCall {
+    /// The client trait.
+    pub client: String,
+    /// The method.
+    pub method: String,
+    /// The parameters' types, in order.
+    pub params: Vec<String>,
+    /// The result type.
+    pub ret: String,
+    /// The result's minOccurs when it is repeated (XML Schema Part 1 §3.9.1), else 0.
+    pub ret_min: u64,
+    /// The error type (`Error`, or the `FaultError` of the operation's fault set).
+    pub err: String,
+}
+
 #[derive(Debug, Clone)]
 pub struct Outcome {
     /// The entry.
@@ -45,6 +64,9 @@ pub struct Outcome {
     pub elapsed: Duration,
     /// The responses of every operation that has a body result, in client and operation order.
     pub responses: Vec<Response>,
+    /// One call per client through its fake (clients without an operation the fake answers
+    /// with a body result have none).
+    pub calls: Vec<FakeCall>,
 }
 
 /// The corpus folder.
@@ -78,12 +100,14 @@ pub fn generate(entry: &Entry) -> Outcome {
     let g = soapgen_build::Builder::new()
         .wsdl(&path)
         .catalog_file(dir().join("catalog.txt"))
+        .fake(soapgen_build::Fake::Always)
         .generate_one(&path);
     let elapsed = start.elapsed();
     let prefix = format!("{}/", dir().display());
     match g {
         Ok(g) => Outcome {
             responses: responses(&g.module),
+            calls: calls(&g.module),
             entry: entry.clone(),
             operations: g.module.clients.iter().map(|c| c.operations.len()).sum(),
             types: g.module.types.len(),
@@ -97,6 +121,7 @@ pub fn generate(entry: &Entry) -> Outcome {
             types: 0,
             elapsed,
             responses: Vec::new(),
+            calls: Vec::new(),
         },
     }
 }
@@ -130,6 +155,37 @@ fn responses(module: &soapgen_build::model::ir::Module) -> Vec<Response> {
         }
     }
     out
+}
+
+/// For each client of `module`, its first operation the in-process fake answers with a body
+/// result (no MIME attachments, not rpc/encoded, no rpc parts struct).
+fn calls(module: &soapgen_build::model::ir::Module) -> Vec<FakeCall> {
+    let opts = soapgen_build::emit::EmitOptions::default();
+    let ty = |t| soapgen_build::emit::type_source(t, &opts);
+    module
+        .clients
+        .iter()
+        .filter_map(|c| {
+            let op = c.operations.iter().find(|op| {
+                op.ret.is_some()
+                    && op.attachments.is_empty()
+                    && op.response_attachments.is_empty()
+                    && !op.encoded
+                    && !(op.rpc && op.request_struct)
+            })?;
+            Some(FakeCall {
+                client: c.name.clone(),
+                method: op.method.clone(),
+                params: op.params.iter().map(|p| ty(&p.ty)).collect(),
+                ret: ty(op.ret.as_ref()?),
+                ret_min: op.result_min,
+                err: match &op.faults {
+                    Some(f) => format!("::soapgen_runtime::FaultError<types::{f}>"),
+                    None => "::soapgen_runtime::Error".to_owned(),
+                },
+            })
+        })
+        .collect()
 }
 
 /// The first line of an error without its leading `file:line:col: `.

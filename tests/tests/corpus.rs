@@ -1,9 +1,11 @@
 //! Every entry document of the real-world corpus (`tests/corpus`): generation gives the outcome
 //! recorded in `tests/corpus/EXPECTED.tsv` (a client, or an error naming the unsupported construct or
 //! the broken input), every generated client compiles (one crate holding them all, against the
-//! workspace's runtime), and every operation's response type round-trips: arbitrary values
-//! (`soapgen_runtime::arbitrary`, a fixed seed, `CASES` each) written with the runtime's writer and
-//! read back with its reader come back equal.
+//! workspace's runtime, each with its in-process fake), every operation's response type
+//! round-trips: arbitrary values (`soapgen_runtime::arbitrary`, a fixed seed, `CASES` each)
+//! written with the runtime's writer and read back with its reader come back equal; and every
+//! client calls its first operation with a body result through its fake (`CALLS` times,
+//! arbitrary arguments and result), the fake checking the arguments and the client the result.
 //!
 //! After an intended change, rewrite the expectations with `SOAPGEN_UPDATE_EXPECTED=1`.
 
@@ -82,6 +84,7 @@ fn corpus_generates_as_expected_and_compiles() {
         .ok()
         .map(|v| v.split(',').map(str::to_owned).collect());
     let mut round_trips = 0;
+    let mut fake_calls = 0;
     for (i, o) in outcomes.iter().enumerate() {
         if only
             .as_ref()
@@ -99,10 +102,14 @@ fn corpus_generates_as_expected_and_compiles() {
             let tests = round_trip_module(i, o);
             round_trips += tests.1;
             lib.push_str(&tests.0);
+            let calls = fake_module(i, o);
+            fake_calls += calls.1;
+            lib.push_str(&calls.0);
         }
     }
     lib.push_str(&format!(
-        "\n/// Values generated per response type.\n#[cfg(test)]\nconst CASES: usize = {CASES};\n"
+        "\n/// Values generated per response type.\n#[cfg(test)]\nconst CASES: usize = {CASES};\n\
+         /// Calls per client through its fake.\n#[cfg(test)]\nconst CALLS: usize = {CALLS};\n"
     ));
     lib.push_str(ROUND_TRIP_HELPER);
     soapgen_build::write_if_changed(&src.join("lib.rs"), &lib).unwrap();
@@ -112,7 +119,7 @@ fn corpus_generates_as_expected_and_compiles() {
         .unwrap();
     let manifest = format!(
         "[package]\nname = \"corpus-check\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\nsoapgen-runtime = {{ path = {:?}, features = [\"blocking\", \"proptest\"] }}\n\
+         [dependencies]\nsoapgen-runtime = {{ path = {:?}, features = [\"blocking\", \"proptest\", \"testing\"] }}\n\
          proptest = \"1\"\n\n\
          [profile.dev]\ndebug = 0\n\n[workspace]\n",
         runtime.display().to_string()
@@ -154,16 +161,115 @@ fn corpus_generates_as_expected_and_compiles() {
             .collect::<Vec<_>>()
             .join("\n")
     );
-    let passed = format!("test result: ok. {round_trips} passed");
+    let tests = round_trips + fake_calls;
+    let passed = format!("test result: ok. {tests} passed");
     assert!(
         stdout.contains(&passed),
-        "expected {round_trips} round-trip tests to pass:\n{stdout}"
+        "expected {round_trips} round-trip tests and {fake_calls} fake calls to pass:\n{stdout}"
     );
     println!("{round_trips} response types round-trip ({CASES} values each)");
+    println!("{fake_calls} clients call their fake ({CALLS} calls each)");
 }
 
 /// Values generated per response type.
 const CASES: usize = 48;
+
+/// Calls per client through its fake.
+const CALLS: usize = 8;
+
+/// The fake test of entry `i`: per client, a fake implementing its first operation the fake
+/// answers (returning an arbitrary value, checking it receives the arguments sent), called
+/// [`CALLS`] times with arbitrary arguments through the blocking client on the fake, the result
+/// compared with what the fake returned; and how many clients have one.
+fn fake_module(i: usize, o: &corpus::Outcome) -> (String, usize) {
+    let mut body = String::new();
+    for c in &o.calls {
+        let method = &c.method;
+        let test = format!("{}__{}", c.client, method.trim_start_matches("r#"));
+        let params: Vec<String> = (0..c.params.len()).map(|k| format!("p{k}")).collect();
+        let decls: Vec<String> = params
+            .iter()
+            .zip(&c.params)
+            .map(|(p, t)| format!("{p}: {t}"))
+            .collect();
+        let tuple_ty = format!(
+            "({})",
+            c.params.iter().map(|t| format!("{t},")).collect::<String>()
+        );
+        let tuple = format!(
+            "({})",
+            params.iter().map(|p| format!("{p},")).collect::<String>()
+        );
+        let draws: String = params
+            .iter()
+            .zip(&c.params)
+            .map(|(p, t)| {
+                format!("            let {p} = <{t} as ArbitraryXml>::arbitrary_xml(&mut Gen::new(&mut rng));\n")
+            })
+            .collect();
+        // A repeated result of minOccurs above 0 (`result_min`): at least that many items.
+        let ret_min = if c.ret_min > 0 {
+            format!(
+                "            let mut ret = ret;\n            while ret.len() < {} {{\n                \
+                 ret.extend(<{} as ArbitraryXml>::arbitrary_nonempty(&mut Gen::new(&mut rng)));\n            }}\n",
+                c.ret_min, c.ret
+            )
+        } else {
+            String::new()
+        };
+        let cloned: String = params.iter().map(|p| format!("{p}.clone(),")).collect();
+        let cloned = format!("({cloned})");
+        body.push_str(&format!(
+            "    #[test]\n    fn {test}() {{\n\
+             \x20       use proptest::test_runner::{{RngAlgorithm, TestRng}};\n\
+             \x20       use soapgen_runtime::arbitrary::{{ArbitraryXml, Gen}};\n\
+             \x20       struct Fake({ret}, {tuple_ty});\n\
+             \x20       impl super::m{i:02}::{client} for Fake {{\n\
+             \x20           async fn {method}(&self, {decls}) -> ::core::result::Result<{ret}, {err}> {{\n\
+             \x20               let got = {tuple};\n\
+             \x20               if got != self.1 {{\n\
+             \x20                   let why = format!(\"the fake got {{got:?}}, not {{:?}}\", self.1);\n\
+             \x20                   return Err(::soapgen_runtime::Error::from(::soapgen_runtime::fault::Fault::receiver(::soapgen_runtime::SoapVersion::Soap11, why)).into());\n\
+             \x20               }}\n\
+             \x20               Ok(self.0.clone())\n\
+             \x20           }}\n\
+             \x20       }}\n\
+             \x20       let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);\n\
+             \x20       for case in 0..crate::CALLS {{\n\
+             \x20           let ret = <{ret} as ArbitraryXml>::arbitrary_xml(&mut Gen::new(&mut rng));\n\
+             {ret_min}\
+             {draws}\
+             \x20           let fake = Fake(ret.clone(), {cloned});\n\
+             \x20           let transport = super::m{i:02}::{client}Client::fake_transport(fake);\n\
+             \x20           let client = super::m{i:02}::{client}BlockingClient::from_client(\n\
+             \x20               ::soapgen_runtime::testing::in_process_client(transport),\n\
+             \x20           ).unwrap();\n\
+             \x20           match client.{method}({args}) {{\n\
+             \x20               Ok(got) => assert_eq!(got, ret, \"case {{case}}\"),\n\
+             \x20               Err(e) => panic!(\"case {{case}}: {{e:?}}\"),\n\
+             \x20           }}\n\
+             \x20       }}\n\
+             \x20   }}\n",
+            ret = c.ret,
+            err = c.err,
+            client = c.client,
+            decls = decls.join(", "),
+            args = params.join(", "),
+        ));
+    }
+    if o.calls.is_empty() {
+        return (String::new(), 0);
+    }
+    (
+        format!(
+            "/// Calls of the clients of `{}` through their in-process fakes.\n#[cfg(test)]\n\
+             #[allow(non_snake_case, non_camel_case_types, unused_imports, clippy::all)]\n\
+             mod fake_m{i:02} {{\n    use super::m{i:02}::types;\n{body}}}\n",
+            o.entry.path
+        ),
+        o.calls.len(),
+    )
+}
 
 /// Response types left out of the round trip, (entry, client, method, why).
 const EXCLUDED: &[(&str, &str, &str, &str)] = &[];

@@ -19,7 +19,21 @@ pub(super) fn dispatcher(operations: &[Operation], n: &Names) -> TokenStream {
     let krate = &n.krate;
     let (client, trait_ident, vis) = (&n.client, &n.trait_ident, &n.vis);
     let fake = format_ident!("__{}Fake", trait_ident);
-    let arms = operations.iter().map(|op| arm(op, n));
+    let mut arms = Vec::new();
+    let mut methods = Vec::new();
+    for (i, op) in operations.iter().enumerate() {
+        let (cond, body) = arm(op, n);
+        let method = format_ident!("__op{}", i);
+        arms.push(quote!(if #cond { return self.#method(__in); }));
+        methods.push(quote! {
+            fn #method<'__a>(
+                &'__a self,
+                __in: &'__a #krate::testing::ServiceRequest,
+            ) -> #krate::testing::DispatchFuture<'__a> {
+                ::std::boxed::Box::pin(async move { #body })
+            }
+        });
+    }
     let elements = operations.iter().filter(|op| !op.empty_request).map(|op| {
         let (ns, name) = (&op.namespace, &op.name);
         quote!((#ns, #name))
@@ -39,15 +53,19 @@ pub(super) fn dispatcher(operations: &[Operation], n: &Names) -> TokenStream {
         #[doc(hidden)]
         #vis struct #fake<__S>(__S);
 
+        // One function and future per operation: a dispatcher of many operations is neither one
+        // function to check nor one state machine with a variant per operation.
+        impl<__S: #bound> #fake<__S> {
+            #(#methods)*
+        }
+
         impl<__S: #bound> #krate::testing::Dispatch for #fake<__S> {
             fn dispatch<'__a>(
                 &'__a self,
                 __in: &'__a #krate::testing::ServiceRequest,
             ) -> #krate::testing::DispatchFuture<'__a> {
-                ::std::boxed::Box::pin(async move {
-                    #(#arms)*
-                    __in.unknown_operation(&[#(#elements),*])
-                })
+                #(#arms)*
+                ::std::boxed::Box::pin(async move { __in.unknown_operation(&[#(#elements),*]) })
             }
         }
 
@@ -88,22 +106,22 @@ pub(super) fn default_bodies(item: &mut syn::ItemTrait, krate: &TokenStream) {
     }
 }
 
-/// What one operation does in the dispatcher: if the request is for it, read, call, answer.
-fn arm(op: &Operation, n: &Names) -> TokenStream {
+/// What one operation does in the dispatcher: whether the request is for it, and the body of
+/// the future that reads, calls and answers.
+fn arm(op: &Operation, n: &Names) -> (TokenStream, TokenStream) {
     let krate = &n.krate;
     let (ns, name, action) = (&op.namespace, &op.name, &op.action);
     let empty = op.empty_request || (op.bare && op.body.is_empty());
     let matches = quote!(__in.is_operation(#ns, #name, #action, #empty));
     let unsupported = |what: &str| {
         let reason = format!("the in-process fake does not answer {what} yet (operation `{name}`)");
-        quote! {
-            if #matches {
-                return __in.fault(#krate::fault::Fault::receiver(__in.version(), #reason));
-            }
-        }
+        (
+            matches.clone(),
+            quote!(__in.fault(#krate::fault::Fault::receiver(__in.version(), #reason))),
+        )
     };
     if !op.attachments.is_empty() || !op.response_attachments.is_empty() {
-        return unsupported("operations with MIME attachments");
+        return unsupported("operations with MIME attachment parameters or results (SwA)");
     }
     if op.encoded || matches!(op.response, Response::Encoded) {
         return unsupported("rpc/encoded operations");
@@ -142,17 +160,16 @@ fn arm(op: &Operation, n: &Names) -> TokenStream {
     let fn_ident = &op.fn_ident;
     let args = op.params.iter().map(|(id, _)| id);
     let reply = reply(op, krate);
-    quote! {
-        if #matches {
-            #read
-            #(#headers)*
-            let __result = #trait_ident::#fn_ident(&self.0, #(#args),*).await;
-            return match __result {
-                ::core::result::Result::Ok(__ok) => #reply,
-                ::core::result::Result::Err(__e) => __in.error(__e),
-            };
+    let body = quote! {
+        #read
+        #(#headers)*
+        let __result = #trait_ident::#fn_ident(&self.0, #(#args),*).await;
+        match __result {
+            ::core::result::Result::Ok(__ok) => #reply,
+            ::core::result::Result::Err(__e) => __in.error(__e),
         }
-    }
+    };
+    (matches, body)
 }
 
 /// The Body's parts read into the parameters: nothing (an empty request), the one bare part

@@ -89,9 +89,14 @@ pub struct ServiceRequest {
     version: SoapVersion,
     action: String,
     envelope: String,
+    /// The parts after the root of a multipart/related request (MTOM, SwA, swaRef values).
+    attachments: crate::mime::Attachments,
     /// The Body's first element (namespace, local name); `None` for an empty Body.
     operation: Option<(String, String)>,
 }
+
+/// The most parts a multipart/related request may have.
+const MAX_PARTS: usize = 1000;
 
 impl ServiceRequest {
     /// Reads `request`: a SOAP envelope of either version in UTF-8.
@@ -99,7 +104,7 @@ impl ServiceRequest {
     /// # Errors
     ///
     /// A `Sender` fault (SOAP 1.1 `Client`) the service answers with: a body that is not XML or
-    /// not an envelope, a MIME multipart request (not read by the fake yet).
+    /// not an envelope, a multipart/related request that does not parse.
     pub fn read(request: &HttpRequest) -> Result<ServiceRequest, Box<Fault>> {
         let header = |name: &str| {
             request
@@ -114,12 +119,6 @@ impl ServiceRequest {
         } else {
             SoapVersion::Soap11
         };
-        if content_type.trim_start().starts_with("multipart/") {
-            return Err(Box::new(Fault::sender(
-                guess,
-                "the in-process fake does not read MIME multipart requests (SwA, MTOM) yet",
-            )));
-        }
         let action = header("SOAPAction")
             .map(|a| a.trim().trim_matches('"').to_owned())
             .or_else(|| {
@@ -129,13 +128,27 @@ impl ServiceRequest {
                     .map(|(_, v)| v)
             })
             .unwrap_or_default();
-        let envelope = std::str::from_utf8(&request.body)
+        // MTOM (SOAP MTOM §3) and SwA (SwA 1.0 §3): the envelope is the root part.
+        let (root, attachments) = if crate::mime::is_multipart_related(content_type) {
+            let m =
+                crate::mime::parse_multipart_related(content_type, request.body.clone(), MAX_PARTS)
+                    .map_err(|e| {
+                        Box::new(Fault::sender(
+                            guess,
+                            format!("the multipart request cannot be read: {e}"),
+                        ))
+                    })?;
+            (m.root.body, m.attachments)
+        } else {
+            (request.body.clone(), crate::mime::Attachments::new())
+        };
+        let envelope = std::str::from_utf8(&root)
             .map_err(|e| Fault::sender(guess, format!("the request is not UTF-8: {e}")))
             .map_err(Box::new)?
             .trim_start_matches('\u{feff}')
             .to_owned();
         let mut version = guess;
-        let operation = walk(&envelope, |r, root_version| {
+        let operation = walk(&envelope, &attachments, |r, root_version| {
             version = root_version;
             let body = to_body(r, root_version)?;
             Ok(body.map(|s| {
@@ -153,6 +166,7 @@ impl ServiceRequest {
             version,
             action,
             envelope,
+            attachments,
             operation,
         })
     }
@@ -192,7 +206,7 @@ impl ServiceRequest {
         &self,
         read: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
     ) -> Result<T, Box<Fault>> {
-        walk(&self.envelope, |r, version| {
+        walk(&self.envelope, &self.attachments, |r, version| {
             let Some(start) = to_body(r, version)? else {
                 return Err(r.error(crate::error::DecodeErrorKind::MissingElement(
                     "the operation's element in Body".to_owned(),
@@ -210,7 +224,7 @@ impl ServiceRequest {
     ///
     /// The `Sender` fault the service answers a block it cannot read with.
     pub fn header<T: crate::xml::FromXml>(&self, name: Name<'_>) -> Result<Option<T>, Box<Fault>> {
-        walk(&self.envelope, |r, version| {
+        walk(&self.envelope, &self.attachments, |r, version| {
             let env = version.envelope_namespace();
             while let Some(child) = r.next_child()? {
                 if !r.matches(&child, Name::new(env, "Header")) {
@@ -263,14 +277,41 @@ impl ServiceRequest {
             write(&mut w)?;
             w.end_element()?;
             w.end_element()?;
-            w.into_string()
+            let attachments = w.take_attachments();
+            let packaging = w.packaging();
+            Ok::<_, EncodeError>((w.into_string()?, attachments, packaging))
         })();
         match envelope {
-            Ok(body) => HttpResponse {
+            Ok((body, attachments, _)) if attachments.is_empty() => HttpResponse {
                 status: 200,
                 headers: vec![("content-type".to_owned(), content_type(version).to_owned())],
                 body: Bytes::from(body),
             },
+            // swaRef values (WS-I Attachments Profile 1.0 §4.4) and MTOM parts: multipart/related.
+            Ok((envelope, attachments, packaging)) => {
+                let message = crate::message::RequestMessage {
+                    envelope,
+                    attachments,
+                    packaging,
+                };
+                let (ct, body) = match packaging {
+                    crate::mime::Packaging::Mtom => {
+                        let root = match version {
+                            SoapVersion::Soap11 => "text/xml",
+                            SoapVersion::Soap12 => "application/soap+xml",
+                        };
+                        crate::mime::write_mtom(&message, root)
+                    }
+                    crate::mime::Packaging::SwA => {
+                        crate::mime::write_swa(&message, content_type(version))
+                    }
+                };
+                HttpResponse {
+                    status: 200,
+                    headers: vec![("content-type".to_owned(), ct)],
+                    body,
+                }
+            }
             Err(e) => fault_response(&Fault::receiver(
                 version,
                 format!("the fake service's result cannot be written: {e}"),
@@ -333,12 +374,16 @@ impl ServiceRequest {
 }
 
 /// Reads `envelope` to its root (an `Envelope` of either version) and runs `f` with the reader
-/// just inside it.
+/// just inside it, `xop:Include` and `swaRef` values resolved to `attachments`.
 fn walk<T>(
     envelope: &str,
+    attachments: &crate::mime::Attachments,
     f: impl FnOnce(&mut XmlReader<'_>, SoapVersion) -> Result<T, DecodeError>,
 ) -> Result<T, DecodeError> {
     let mut r = XmlReader::new(envelope);
+    if !attachments.is_empty() {
+        r.set_attachments(attachments);
+    }
     let root = r.root()?;
     let version = SoapVersion::from_envelope_namespace(r.namespace_of(&root))
         .filter(|_| root.local_name() == "Envelope")

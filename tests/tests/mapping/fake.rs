@@ -312,3 +312,79 @@ async fn rpc_literal_parts_reach_the_fake() {
         assert_eq!(c.add(i32::MAX, None, vec![]).await.unwrap(), 2_147_484_647);
     }
 }
+
+mod mtom {
+    soapgen_runtime::include_client!("mtom");
+}
+
+/// A transport that notes each request's Content-Type and passes it on.
+#[derive(Debug)]
+struct Spy(
+    std::sync::Arc<dyn soapgen_runtime::transport::Transport>,
+    std::sync::Mutex<Vec<String>>,
+);
+
+impl soapgen_runtime::transport::Transport for Spy {
+    fn send(
+        &self,
+        request: soapgen_runtime::transport::HttpRequest,
+    ) -> soapgen_runtime::transport::TransportFuture<'_> {
+        let ct = request
+            .headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default();
+        self.1.lock().unwrap().push(ct);
+        self.0.send(request)
+    }
+}
+
+/// An MTOM request (SOAP MTOM §3: the binary in a MIME part, `xop:Include` in the envelope) is
+/// read by the fake with its attachment resolved, in both SOAP versions.
+#[tokio::test]
+async fn an_mtom_request_reaches_the_fake_whole() {
+    use mtom::types::EchoDataResponse;
+    use soapgen_runtime::types::Base64Binary;
+    struct Store;
+    impl mtom::MtomService for Store {
+        async fn echo_data(
+            &self,
+            name: String,
+            data: Base64Binary,
+        ) -> Result<EchoDataResponse, Error> {
+            Ok(EchoDataResponse::new(name, data.len() as i64, data))
+        }
+    }
+    let data: Vec<u8> = (0..70_000u32).map(|i| (i * 7 % 251) as u8).collect();
+    for version in [SoapVersion::Soap11, SoapVersion::Soap12] {
+        let spy = std::sync::Arc::new(Spy(
+            mtom::MtomServiceClient::fake_transport(Store),
+            Default::default(),
+        ));
+        let client =
+            soapgen_runtime::Client::builder(soapgen_runtime::testing::IN_PROCESS_ENDPOINT)
+                .transport(spy.clone())
+                .mtom(1024)
+                .build()
+                .unwrap();
+        let c = mtom::MtomServiceClient::from_client(client).with_soap_version(version);
+        let got = c
+            .echo_data("blob".into(), data.clone().into())
+            .await
+            .unwrap();
+        assert_eq!((got.name.as_str(), got.size), ("blob", 70_000));
+        assert_eq!(&got.data[..], &data[..]);
+        let sent = spy.1.lock().unwrap().clone();
+        assert!(
+            sent[0].starts_with("multipart/related; type=\"application/xop+xml\""),
+            "{sent:?}"
+        );
+        // The fake does not implement GetData: its default answer.
+        let e = c.get_data(1, None).await.unwrap_err();
+        assert!(
+            e.to_string().contains("does not implement `get_data`"),
+            "{e}"
+        );
+    }
+}
