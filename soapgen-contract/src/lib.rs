@@ -200,6 +200,7 @@ pub const RESERVED_METHODS: &[&str] = &[
     // The in-process fake's constructors (`#[soap_client(fake)]`).
     "fake",
     "fake_transport",
+    "fake_service",
     // The blocking client's `with_response(|c| c.op(..))`.
     "with_response",
     // Inherent methods shadow trait methods in method-call syntax: `c.clone()` and `{:?}` must

@@ -49,10 +49,14 @@ use crate::error::{TransportError, TransportErrorKind};
 use crate::transport::{HttpRequest, HttpResponse, Transport, TransportFuture};
 
 mod fake;
+#[cfg(feature = "testing-server")]
+mod serve;
 pub use fake::{
     in_process_client, not_implemented, Dispatch, DispatchFuture, InProcess, IntoFault,
     ServiceRequest, IN_PROCESS_ENDPOINT,
 };
+#[cfg(feature = "testing-server")]
+pub use serve::{Loopback, MAX_REQUEST_BYTES};
 
 /// The operation of a request: its SOAP version, its action (the `SOAPAction` header, or the
 /// `action` parameter of a SOAP 1.2 Content-Type) and the local name of the Body's first element,

@@ -84,6 +84,15 @@ pub(super) fn dispatcher(operations: &[Operation], n: &Names) -> TokenStream {
             ) -> ::std::sync::Arc<dyn #krate::transport::Transport> {
                 ::std::sync::Arc::new(#krate::testing::InProcess::new(#fake(service)))
             }
+
+            /// The service side of [`fake`](Self::fake) alone: what reads a request, calls
+            /// `service` and writes the answer, for a server of it (`testing::Loopback` on a
+            /// loopback socket, with the runtime's `testing-server` feature).
+            pub fn fake_service<__S: #bound>(
+                service: __S,
+            ) -> ::std::sync::Arc<dyn #krate::testing::Dispatch> {
+                ::std::sync::Arc::new(#fake(service))
+            }
         }
     }
 }

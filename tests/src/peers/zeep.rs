@@ -83,3 +83,37 @@ pub fn zeep_nil(mode: &str, input: &[u8]) -> String {
     );
     String::from_utf8(out.stdout).expect("zeep_nil.py prints UTF-8")
 }
+
+/// Runs `tests/peers/zeep_call.py` under Debian's python3: zeep 4.2 reads the WSDL at `wsdl`
+/// (a URL), binds `service`/`port` and calls `operation` with the keyword arguments of the JSON
+/// object `args`. Returns the script's JSON line: `{"result": …}` or `{"fault": {"code", "message",
+/// "subcodes", "detail"}}`.
+///
+/// # Panics
+///
+/// If python3 or zeep is missing (with the packages to install) or the script fails otherwise
+/// than by a SOAP fault.
+pub fn zeep_call(wsdl: &str, service: &str, port: &str, operation: &str, args: &str) -> String {
+    let python = python();
+    let script = peers_dir().join("zeep_call.py");
+    let out = Command::new(&python)
+        .arg(&script)
+        .args([wsdl, service, port, operation, args])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run {} ({e}): {PYTHON_INSTALL_HINT}; apt-get install -y python3-zeep",
+                python.display()
+            )
+        });
+    assert!(
+        out.status.success(),
+        "{} {} {operation} failed ({}):\n{}\ninstall: apt-get install -y python3-zeep",
+        python.display(),
+        script.display(),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}

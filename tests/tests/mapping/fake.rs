@@ -388,3 +388,41 @@ async fn an_mtom_request_reaches_the_fake_whole() {
         );
     }
 }
+
+/// The fake on a loopback socket, called by zeep 4.2 (a client no one here wrote) from the WSDL
+/// the fake serves at `?wsdl`, through both of its ports (SOAP 1.1 and 1.2): results, the
+/// declared fault with its detail, and soapgen's own client over HTTP.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn zeep_calls_the_fake_on_a_loopback_socket_in_both_soap_versions() {
+    use soapgen_runtime::testing::Loopback;
+    use soapgen_tests::peers::zeep_call;
+    let wsdl = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/peers/gsoap/echo.wsdl"
+    ))
+    .unwrap();
+    let service = echo::EchoServiceClient::fake_service(EchoFake);
+    let server = Loopback::serve(service, Some(wsdl)).await.unwrap();
+    let wsdl_url = server.wsdl_url();
+    for port in ["EchoSoap11", "EchoSoap12"] {
+        let call = |op: &str, args: &str| zeep_call(&wsdl_url, "EchoService", port, op, args);
+        let out = call("echo", r#"{"text": "h\u00e9llo <&>"}"#);
+        assert_eq!(out, r#"{"result": "h\u00e9llo <&>!"}"#, "{port}");
+        assert_eq!(call("whoami", "{}"), r#"{"result": "fake"}"#, "{port}");
+        let out = call("fail", r#"{"reason": "bad"}"#);
+        assert!(out.starts_with(r#"{"fault": {"#), "{port}: {out}");
+        assert!(out.contains(r#""message": "no: bad""#), "{port}: {out}");
+        assert!(
+            out.contains(">bad</") && out.contains(">7</") && out.contains("FailDetail"),
+            "{port}: the declared detail: {out}"
+        );
+    }
+    let c = echo::EchoServiceClient::soap12(server.url()).unwrap();
+    assert_eq!(c.echo("x".into()).await.unwrap(), "x!");
+    let e = c.fail("y".into()).await.unwrap_err();
+    assert!(
+        matches!(&e.detail, Some(FailFaults::FailFault(d)) if d.code == 7),
+        "{e:?}"
+    );
+    assert_eq!(e.fault().and_then(|f| f.http_status), Some(400));
+}
