@@ -157,8 +157,8 @@ impl Builder {
     /// Whether each client carries an in-process fake of its service, for testing the code that
     /// calls it: `Client::fake(service)` answers each request with the user's implementation of
     /// the service trait, through the real message path on both sides (the runtime's `testing`
-    /// module, which needs its `testing` feature). Default [`Fake::Off`](emit::Fake::Off);
-    /// [`Fake::Feature`](emit::Fake::Feature) generates it only when the crate holding the
+    /// module, which needs its `testing` feature). Default [`Fake::Off`];
+    /// [`Fake::Feature`] generates it only when the crate holding the
     /// generated code has that Cargo feature on, so that production builds compile none.
     pub fn fake(mut self, fake: emit::Fake) -> Self {
         self.fake = fake;
