@@ -53,15 +53,14 @@ mod fake;
 mod serve;
 pub use fake::{
     in_process_client, not_implemented, Dispatch, DispatchFuture, InProcess, IntoFault,
-    ServiceRequest, IN_PROCESS_ENDPOINT,
+    ServiceRequest, IN_PROCESS_ENDPOINT, MTOM_THRESHOLD,
 };
 #[cfg(feature = "testing-server")]
 pub use serve::{Loopback, MAX_REQUEST_BYTES};
 
-/// The operation of a request: its SOAP version, its action (the `SOAPAction` header, or the
-/// `action` parameter of a SOAP 1.2 Content-Type) and the local name of the Body's first element,
-/// as `1.1 action element` (the action or the element may be empty).
-pub fn operation_of(request: &HttpRequest) -> String {
+/// The action of `request`: its `SOAPAction` header (SOAP 1.1 §6.1.1, quotes removed), else the
+/// `action` parameter of its Content-Type (SOAP 1.2, RFC 3902 §3); empty when it has neither.
+fn soap_action(request: &HttpRequest) -> String {
     let header = |name: &str| {
         request
             .headers
@@ -69,7 +68,7 @@ pub fn operation_of(request: &HttpRequest) -> String {
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     };
-    let action = header("SOAPAction")
+    header("SOAPAction")
         .map(|a| a.trim().trim_matches('"').to_owned())
         .or_else(|| {
             header("Content-Type").and_then(|ct| {
@@ -79,7 +78,14 @@ pub fn operation_of(request: &HttpRequest) -> String {
                     .map(|(_, v)| v)
             })
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// The operation of a request: its SOAP version, its action (the `SOAPAction` header, or the
+/// `action` parameter of a SOAP 1.2 Content-Type) and the local name of the Body's first element,
+/// as `1.1 action element` (the action or the element may be empty).
+pub fn operation_of(request: &HttpRequest) -> String {
+    let action = soap_action(request);
     let soap12 = memchr::memmem::find(
         &request.body[..request.body.len().min(1 << 16)],
         b"http://www.w3.org/2003/05/soap-envelope",

@@ -3,26 +3,10 @@
 //! envelope, in memory. Also each direction alone.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use soapgen_runtime::envelope::{read_response, BodyContent, EnvelopeWriter};
-use soapgen_runtime::xml::{Limits, Name};
-use soapgen_runtime::SoapVersion;
-use soapgen_runtime::{FromXml, ToXml};
-use soapgen_tests::large_objects::{sample, Echo, NS};
+use soapgen_tests::large_objects::{envelope, read_envelope as read, sample, Echo};
 
 fn write(echo: &Echo) -> String {
-    let mut env = EnvelopeWriter::new(SoapVersion::Soap11, &[("tns", NS)]).unwrap();
-    env.body(|w| echo.write_xml(w, Name::new(NS, "Echo")))
-        .unwrap();
-    env.finish().unwrap()
-}
-
-fn read(xml: &str) -> Echo {
-    match read_response(xml.as_bytes(), Limits::default(), Some(200), |r, start| {
-        Echo::read_xml(r, start)
-    }) {
-        Ok(BodyContent::Payload(e)) => e,
-        other => panic!("unexpected: {other:?}"),
-    }
+    envelope(echo, "Echo")
 }
 
 fn bench(c: &mut Criterion) {

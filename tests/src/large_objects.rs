@@ -82,3 +82,39 @@ pub fn sample(n: usize) -> Echo {
         .collect();
     Echo { item }
 }
+
+/// `echo` as a whole SOAP 1.1 envelope whose Body holds it as the element `{NS}element` (`Echo`
+/// for the request, `EchoResponse` for the response), written by the runtime's writer.
+///
+/// # Panics
+///
+/// If the runtime cannot write it (it always can: the values are plain text and numbers).
+pub fn envelope(echo: &Echo, element: &str) -> String {
+    let mut env = soapgen_runtime::envelope::EnvelopeWriter::new(
+        soapgen_runtime::SoapVersion::Soap11,
+        &[("tns", NS)],
+    )
+    .expect("an envelope writer");
+    env.body(|w| echo.write_xml(w, soapgen_runtime::xml::Name::new(NS, element)))
+        .expect("the Echo body");
+    env.finish().expect("the envelope")
+}
+
+/// The `Echo` in the Body of `xml` (whatever its element's name), read by the runtime's
+/// response reader.
+///
+/// # Panics
+///
+/// If `xml` is not such an envelope.
+pub fn read_envelope(xml: &str) -> Echo {
+    use soapgen_runtime::envelope::{read_response, BodyContent};
+    match read_response(
+        xml.as_bytes(),
+        soapgen_runtime::xml::Limits::default(),
+        Some(200),
+        Echo::read_xml,
+    ) {
+        Ok(BodyContent::Payload(e)) => e,
+        other => panic!("not an Echo envelope: {other:?}"),
+    }
+}

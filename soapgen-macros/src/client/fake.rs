@@ -8,7 +8,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::method::{local_name, param_fields};
+use super::method::{header_name, param_fields};
 use super::types::Names;
 use crate::fields::{self, ElementField};
 use crate::internals::occurs::{shape, Occurrence};
@@ -148,12 +148,7 @@ fn arm(op: &Operation, n: &Names) -> (TokenStream, TokenStream) {
     let read = read_parts(op, krate, empty);
     let headers = op.headers.iter().map(|(p, kind)| {
         let (id, ty) = (&p.ident, &p.ty);
-        let hns = p
-            .attrs
-            .namespace
-            .clone()
-            .unwrap_or_else(|| op.namespace.clone());
-        let hname = fields::name_expr(krate, &hns, &local_name(id, &p.attrs.rename));
+        let hname = header_name(op, p, krate);
         let get = match kind {
             HeaderKind::One => quote!(__in.required_header(#hname)),
             _ => quote!(__in.header(#hname)),

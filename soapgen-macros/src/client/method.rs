@@ -170,13 +170,7 @@ fn headers(op: &Operation, krate: &TokenStream) -> TokenStream {
     let mut out = TokenStream::new();
     for (p, kind) in &op.headers {
         let (id, ty) = (&p.ident, &p.ty);
-        let hns = p
-            .attrs
-            .namespace
-            .clone()
-            .unwrap_or_else(|| op.namespace.clone());
-        let local = p.attrs.rename.clone().unwrap_or_else(|| id.to_string());
-        let name = fields::name_expr(krate, &hns, &local);
+        let name = header_name(op, p, krate);
         out.extend(match kind {
             HeaderKind::Optional => quote_spanned! {ty.span()=>
                 if let ::core::option::Option::Some(__h) = &#id {
@@ -303,6 +297,21 @@ pub(super) fn param_fields(op: &Operation) -> Vec<ElementField> {
             }
         })
         .collect()
+}
+
+/// The element of header parameter `p` (SOAP 1.1 §4.2): its `namespace` (else the
+/// operation's) and its `rename` (else its own name, without `r#`).
+pub(super) fn header_name(
+    op: &Operation,
+    p: &crate::internals::service::Param,
+    krate: &TokenStream,
+) -> TokenStream {
+    let ns = p
+        .attrs
+        .namespace
+        .clone()
+        .unwrap_or_else(|| op.namespace.clone());
+    fields::name_expr(krate, &ns, &local_name(&p.ident, &p.attrs.rename))
 }
 
 /// A parameter's element name: `rename`, else its own (without `r#`).

@@ -91,12 +91,18 @@ pub struct ServiceRequest {
     envelope: String,
     /// The parts after the root of a multipart/related request (MTOM, SwA, swaRef values).
     attachments: crate::mime::Attachments,
+    /// Whether the request was MTOM (XOP 1.0 §3): the response is too.
+    mtom: bool,
     /// The Body's first element (namespace, local name); `None` for an empty Body.
     operation: Option<(String, String)>,
 }
 
 /// The most parts a multipart/related request may have.
 const MAX_PARTS: usize = 1000;
+
+/// The size from which the fake answers an MTOM request's binary values as MTOM parts (SOAP
+/// MTOM §3), in bytes: what a service optimizes, the smaller ones staying inline.
+pub const MTOM_THRESHOLD: usize = 1024;
 
 impl ServiceRequest {
     /// Reads `request`: a SOAP envelope of either version in UTF-8.
@@ -119,15 +125,7 @@ impl ServiceRequest {
         } else {
             SoapVersion::Soap11
         };
-        let action = header("SOAPAction")
-            .map(|a| a.trim().trim_matches('"').to_owned())
-            .or_else(|| {
-                crate::mime::content_type_parameters(content_type)
-                    .into_iter()
-                    .find(|(k, _)| k == "action")
-                    .map(|(_, v)| v)
-            })
-            .unwrap_or_default();
+        let action = super::soap_action(request);
         // MTOM (SOAP MTOM §3) and SwA (SwA 1.0 §3): the envelope is the root part.
         let (root, attachments) = if crate::mime::is_multipart_related(content_type) {
             let m =
@@ -142,6 +140,10 @@ impl ServiceRequest {
         } else {
             (request.body.clone(), crate::mime::Attachments::new())
         };
+        let mtom = crate::mime::is_multipart_related(content_type)
+            && crate::mime::content_type_parameters(content_type)
+                .iter()
+                .any(|(k, v)| k == "type" && v.eq_ignore_ascii_case("application/xop+xml"));
         let envelope = std::str::from_utf8(&root)
             .map_err(|e| Fault::sender(guess, format!("the request is not UTF-8: {e}")))
             .map_err(Box::new)?
@@ -167,6 +169,7 @@ impl ServiceRequest {
             action,
             envelope,
             attachments,
+            mtom,
             operation,
         })
     }
@@ -260,14 +263,20 @@ impl ServiceRequest {
     }
 
     /// The response of a request-response operation: an envelope of the request's version
-    /// whose Body holds what `write` writes (the response element), HTTP 200.
+    /// whose Body holds what `write` writes (the response element), HTTP 200. The answer to an
+    /// MTOM request is MTOM (its binary values of [`MTOM_THRESHOLD`] bytes or more in parts),
+    /// and `swaRef` values go in multipart/related parts (WS-I Attachments Profile 1.0 §4.4).
     pub fn reply(
         &self,
         write: impl FnOnce(&mut XmlWriter) -> Result<(), EncodeError>,
     ) -> HttpResponse {
         let version = self.version;
+        let mtom = self.mtom;
         let envelope = (|| {
             let mut w = XmlWriter::new();
+            if mtom {
+                w.set_mtom(Some(MTOM_THRESHOLD));
+            }
             w.declaration()?;
             w.start_element_prefixed(
                 Name::new(version.envelope_namespace(), "Envelope"),

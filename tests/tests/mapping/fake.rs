@@ -164,9 +164,10 @@ pub trait Ledger {
     async fn total(&self) -> Result<i64, Error>;
 }
 
-#[derive(Default)]
+/// Shared between the test and the fake: cloned into the client, its pings seen by both.
+#[derive(Default, Clone)]
 struct Books {
-    pings: std::sync::Mutex<Vec<i32>>,
+    pings: std::sync::Arc<std::sync::Mutex<Vec<i32>>>,
 }
 
 impl Ledger for Books {
@@ -198,27 +199,9 @@ impl Ledger for Books {
 
 #[tokio::test]
 async fn header_parameters_one_way_and_empty_requests_reach_the_fake() {
-    let books = std::sync::Arc::new(Books::default());
-    struct Shared(std::sync::Arc<Books>);
-    impl Ledger for Shared {
-        async fn post(
-            &self,
-            auth: Auth,
-            trace: Option<String>,
-            amounts: Vec<i64>,
-            memo: Option<String>,
-        ) -> Result<Vec<String>, Error> {
-            self.0.post(auth, trace, amounts, memo).await
-        }
-        async fn ping(&self, n: i32) -> Result<(), Error> {
-            self.0.ping(n).await
-        }
-        async fn total(&self) -> Result<i64, Error> {
-            self.0.total().await
-        }
-    }
+    let books = Books::default();
     for version in [SoapVersion::Soap11, SoapVersion::Soap12] {
-        let c = LedgerClient::fake(Shared(books.clone())).with_soap_version(version);
+        let c = LedgerClient::fake(books.clone()).with_soap_version(version);
         let auth = Auth { user: "ana".into() };
         let got = c
             .post(auth.clone(), Some("t-1".into()), vec![5, -3], None)
@@ -317,7 +300,7 @@ mod mtom {
     soapgen_runtime::include_client!("mtom");
 }
 
-/// A transport that notes each request's Content-Type and passes it on.
+/// A transport that notes each request's Content-Type and its response's, and passes it on.
 #[derive(Debug)]
 struct Spy(
     std::sync::Arc<dyn soapgen_runtime::transport::Transport>,
@@ -336,12 +319,25 @@ impl soapgen_runtime::transport::Transport for Spy {
             .map(|(_, v)| v.clone())
             .unwrap_or_default();
         self.1.lock().unwrap().push(ct);
-        self.0.send(request)
+        let response = self.0.send(request);
+        Box::pin(async move {
+            let r = response.await;
+            if let Ok(r) = &r {
+                let ct = r
+                    .headers
+                    .iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+                    .map(|(_, v)| format!("response: {v}"))
+                    .unwrap_or_default();
+                self.1.lock().unwrap().push(ct);
+            }
+            r
+        })
     }
 }
 
 /// An MTOM request (SOAP MTOM §3: the binary in a MIME part, `xop:Include` in the envelope) is
-/// read by the fake with its attachment resolved, in both SOAP versions.
+/// read by the fake with its attachment resolved and answered in MTOM, in both SOAP versions.
 #[tokio::test]
 async fn an_mtom_request_reaches_the_fake_whole() {
     use mtom::types::EchoDataResponse;
@@ -378,6 +374,11 @@ async fn an_mtom_request_reaches_the_fake_whole() {
         let sent = spy.1.lock().unwrap().clone();
         assert!(
             sent[0].starts_with("multipart/related; type=\"application/xop+xml\""),
+            "{sent:?}"
+        );
+        // An MTOM request is answered in MTOM.
+        assert!(
+            sent[1].starts_with("response: multipart/related; type=\"application/xop+xml\""),
             "{sent:?}"
         );
         // The fake does not implement GetData: its default answer.
