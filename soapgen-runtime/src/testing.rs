@@ -1,10 +1,38 @@
-//! Testing code that calls a SOAP service without the service (feature `testing`): record real
+//! Testing code that calls a SOAP service without the service (feature `testing`): answer it
+//! with a fake of the service in process ([`InProcess`], what a generated client's `fake`
+//! runs on) or on a loopback socket (`Loopback`, feature `testing-server`), record real
 //! exchanges once ([`Recorder`], a transport around the real one), replay them in tests
 //! ([`Replayer`], a transport that answers from the recording), and script the failures a
 //! caller must survive ([`Scripted`]: SOAP faults with typed details, HTTP statuses, dropped
-//! connections, delays). The whole message path of the
-//! client runs as it does against the service (envelopes, MIME, WS-Addressing, the reader); only
-//! the HTTP exchange is taken from the files.
+//! connections, delays). The whole message path of the client runs as it does against the
+//! service (envelopes, MIME, WS-Addressing, the reader).
+//!
+//! A fake of a service is its client's trait implemented for the operations a test calls; the
+//! client runs on it, and the fake's side reads the request and writes the answer as the
+//! service would:
+//!
+//! ```
+//! use soapgen_runtime::{soap_client, Error};
+//!
+//! #[soap_client(namespace = "urn:example:weather", blocking, fake)]
+//! pub trait Weather {
+//!     async fn forecast(&self, city: String, days: Option<i32>) -> Result<Vec<String>, Error>;
+//!     async fn alerts(&self, region: String) -> Result<Vec<String>, Error>;
+//! }
+//!
+//! struct Sunny;
+//! impl Weather for Sunny {
+//!     async fn forecast(&self, city: String, days: Option<i32>) -> Result<Vec<String>, Error> {
+//!         Ok(vec![format!("{city}: sunny"); days.unwrap_or(1) as usize])
+//!     }
+//! }
+//!
+//! let weather = WeatherBlockingClient::fake(Sunny)?;
+//! assert_eq!(weather.forecast("Lima".into(), Some(2))?, ["Lima: sunny", "Lima: sunny"]);
+//! // What the fake leaves out answers with a fault naming it.
+//! assert!(weather.alerts("Andes".into()).is_err());
+//! # Ok::<(), Error>(())
+//! ```
 //!
 //! A recording is a directory with three files per exchange, numbered in the order the calls
 //! were made (after the last number there: nothing is overwritten): `NNNN.request.xml` (the

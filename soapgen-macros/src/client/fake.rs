@@ -15,9 +15,27 @@ use crate::internals::occurs::{shape, Occurrence};
 use crate::internals::service::{HeaderKind, Operation, Response};
 
 /// The dispatcher of `operations` and the client's constructors over it.
-pub(super) fn dispatcher(operations: &[Operation], n: &Names) -> TokenStream {
+pub(super) fn dispatcher(operations: &[Operation], n: &Names, blocking: bool) -> TokenStream {
     let krate = &n.krate;
     let (client, trait_ident, vis) = (&n.client, &n.trait_ident, &n.vis);
+    let blocking_ident = &n.blocking;
+    let blocking_fake = blocking.then(|| {
+        let doc = format!(
+            "The blocking form of [`{client}::fake`]: a blocking client whose requests `service` \
+             answers in process.\n\n# Errors\n\nIf the blocking runtime cannot be created."
+        );
+        quote! {
+            #[allow(dead_code)]
+            impl #blocking_ident {
+                #[doc = #doc]
+                pub fn fake<__S: #trait_ident + ::core::marker::Send + ::core::marker::Sync + 'static>(
+                    service: __S,
+                ) -> #krate::Result<Self> {
+                    Self::from_client(#krate::testing::in_process_client(#client::fake_transport(service)))
+                }
+            }
+        }
+    });
     let fake = format_ident!("__{}Fake", trait_ident);
     let mut arms = Vec::new();
     let mut methods = Vec::new();
@@ -94,6 +112,8 @@ pub(super) fn dispatcher(operations: &[Operation], n: &Names) -> TokenStream {
                 ::std::sync::Arc::new(#fake(service))
             }
         }
+
+        #blocking_fake
     }
 }
 

@@ -91,7 +91,7 @@ pub fn expand(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     let ctors = types::constructors(&a, &n.krate);
     let client = types::async_client(&a, &n, &common, &ctors, &inherent, &trait_impl);
     let fake = if a.fake {
-        fake::dispatcher(&operations, &n)
+        fake::dispatcher(&operations, &n, a.blocking)
     } else {
         TokenStream::new()
     };
