@@ -32,7 +32,7 @@ pub struct Response {
 
 /// The outcome of generating one entry.
 /// One call of a client to put through its in-process fake: the client trait's first operation
-/// the fake answers (a body result; no MIME attachments, not rpc/encoded), its parameter types
+/// the fake answers (a body result; no SwA part parameters or results), its parameter types
 /// and its result and error types, as the trait spells them.
 #[derive(Debug, Clone)]
 pub struct FakeCall {
@@ -158,7 +158,7 @@ fn responses(module: &soapgen_build::model::ir::Module) -> Vec<Response> {
 }
 
 /// For each client of `module`, its first operation the in-process fake answers with a body
-/// result (no MIME attachments, not rpc/encoded, no rpc parts struct).
+/// result (no SwA part parameters or results).
 fn calls(module: &soapgen_build::model::ir::Module) -> Vec<FakeCall> {
     let opts = soapgen_build::emit::EmitOptions::default();
     let ty = |t| soapgen_build::emit::type_source(t, &opts);
@@ -167,11 +167,7 @@ fn calls(module: &soapgen_build::model::ir::Module) -> Vec<FakeCall> {
         .iter()
         .filter_map(|c| {
             let op = c.operations.iter().find(|op| {
-                op.ret.is_some()
-                    && op.attachments.is_empty()
-                    && op.response_attachments.is_empty()
-                    && !op.encoded
-                    && !(op.rpc && op.request_struct)
+                op.ret.is_some() && op.attachments.is_empty() && op.response_attachments.is_empty()
             })?;
             Some(FakeCall {
                 client: c.name.clone(),

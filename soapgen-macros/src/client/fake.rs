@@ -152,12 +152,6 @@ fn arm(op: &Operation, n: &Names) -> (TokenStream, TokenStream) {
     if !op.attachments.is_empty() || !op.response_attachments.is_empty() {
         return unsupported("operations with MIME attachment parameters or results (SwA)");
     }
-    if op.encoded || matches!(op.response, Response::Encoded) {
-        return unsupported("rpc/encoded operations");
-    }
-    if op.request_struct && op.rpc {
-        return unsupported("rpc operations whose parts are a struct");
-    }
     if op
         .headers
         .iter()
@@ -212,7 +206,31 @@ fn read_parts(op: &Operation, krate: &TokenStream, empty: bool) -> TokenStream {
             quote_spanned!(ty.span()=> <#ty as #krate::FromXml>::read_xml(__r, __start)),
         )
     } else {
-        let efs = param_fields(op);
+        // rpc with a parts struct (`request_struct`): the struct is the model group of the
+        // operation element's children (SOAP 1.1 §7.1).
+        let efs = if op.request_struct && (op.rpc || op.encoded) {
+            op.body
+                .iter()
+                .enumerate()
+                .map(|(i, p)| ElementField {
+                    slot: crate::internals::names::slot_ident(i, &p.ident.to_string()),
+                    access: {
+                        let id = &p.ident;
+                        quote!(&#id)
+                    },
+                    namespace: String::new(),
+                    local: p.ident.to_string(),
+                    shape: shape(&p.ty, None),
+                    span: p.ty.span(),
+                    any: false,
+                    group: true,
+                    default: None,
+                    min: 0,
+                })
+                .collect()
+        } else {
+            param_fields(op)
+        };
         let reads = fields::read_elements(krate, &efs);
         let slots: Vec<&syn::Ident> = efs.iter().map(|f| &f.slot).collect();
         let ids: Vec<&syn::Ident> = op.body.iter().map(|p| &p.ident).collect();
@@ -244,9 +262,26 @@ fn reply(op: &Operation, krate: &TokenStream) -> TokenStream {
             let _ = __ok;
             __in.accepted()
         }),
-        Response::Whole | Response::Encoded => quote! {
+        Response::Whole => quote! {
             __in.reply(|__w| #krate::ToXml::write_xml(&__ok, __w, #wrapper))
         },
+        // rpc/encoded (SOAP 1.1 §7.1, §5.1): the accessor of the result carries its xsi:type,
+        // the wrapper the encodingStyle.
+        Response::Encoded => {
+            let result = fields::name_expr(krate, &op.result_namespace, &op.result_name);
+            quote! {
+                __in.reply(|__w| {
+                    #krate::__private::inherit_envelope(__w, __in.version());
+                    __w.start_element(#wrapper)?;
+                    __w.attribute(
+                        #krate::xml::Name::new(__in.version().envelope_namespace(), "encodingStyle"),
+                        #krate::types::SOAP_ENC_NS,
+                    )?;
+                    #krate::types::write_typed(__w, #result, &__ok)?;
+                    __w.end_element()
+                })
+            }
+        }
         Response::Unit => quote!({
             let _ = __ok;
             __in.reply(|__w| {

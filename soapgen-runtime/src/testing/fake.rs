@@ -147,8 +147,20 @@ impl ServiceRequest {
         let envelope = std::str::from_utf8(&root)
             .map_err(|e| Fault::sender(guess, format!("the request is not UTF-8: {e}")))
             .map_err(Box::new)?
-            .trim_start_matches('\u{feff}')
-            .to_owned();
+            .trim_start_matches('\u{feff}');
+        // rpc/encoded multi-reference values (SOAP 1.1 §5.4.1), as gSOAP and Axis 1 send them,
+        // inlined first.
+        let envelope = match crate::xml::multiref::resolve(envelope, crate::xml::Limits::default())
+        {
+            Ok(Some(resolved)) => resolved,
+            Ok(None) => envelope.to_owned(),
+            Err(e) => {
+                return Err(Box::new(Fault::sender(
+                    guess,
+                    format!("the request's multi-reference values cannot be resolved: {e}"),
+                )))
+            }
+        };
         let mut version = guess;
         let operation = walk(&envelope, &attachments, |r, root_version| {
             version = root_version;

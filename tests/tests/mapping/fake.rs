@@ -427,3 +427,57 @@ async fn zeep_calls_the_fake_on_a_loopback_socket_in_both_soap_versions() {
     );
     assert_eq!(e.fault().and_then(|f| f.http_status), Some(400));
 }
+
+mod encoded {
+    soapgen_runtime::include_client!("encoded");
+}
+
+/// rpc/encoded (SOAP 1.1 §5, §7): parts with their `xsi:type`, structs and SOAP arrays, read by
+/// the fake, the result written as an accessor with its type.
+#[tokio::test]
+async fn rpc_encoded_parts_and_arrays_reach_the_fake() {
+    use encoded::types::{Item, Pair};
+    use soapgen_runtime::types::SoapArray;
+    struct Store;
+    impl encoded::EncodedService for Store {
+        async fn echo_item(&self, item: Item) -> Result<Item, Error> {
+            Ok(Item::new(format!("{}!", item.name), item.count + 1))
+        }
+        async fn echo_items(&self, items: SoapArray<Item>) -> Result<SoapArray<Item>, Error> {
+            Ok(items)
+        }
+        async fn echo_strings(
+            &self,
+            values: SoapArray<String>,
+        ) -> Result<SoapArray<String>, Error> {
+            Ok(values)
+        }
+        async fn get_pair(&self, name: String, count: i32) -> Result<Pair, Error> {
+            Ok(Pair::new(
+                Item::new(name.clone(), count),
+                Item::new(name, -count),
+            ))
+        }
+        async fn describe(&self, d: encoded::types::Describe) -> Result<String, Error> {
+            Ok(format!(
+                "{}|{}|{}|{}|{}",
+                d.name, d.count, d.price, d.active, d.note
+            ))
+        }
+    }
+    let c = encoded::EncodedServiceClient::fake(Store);
+    let back = c.echo_item(Item::new("a <b>".into(), 1)).await.unwrap();
+    assert_eq!(back, Item::new("a <b>!".into(), 2));
+    let items: SoapArray<Item> = vec![Item::new("x".into(), 1), Item::new("y".into(), 2)].into();
+    assert_eq!(c.echo_items(items.clone()).await.unwrap(), items);
+    let strings: SoapArray<String> = vec!["p".to_owned(), String::new(), "q r".into()].into();
+    assert_eq!(c.echo_strings(strings.clone()).await.unwrap(), strings);
+    let pair = c.get_pair("n".into(), 3).await.unwrap();
+    assert_eq!(
+        pair,
+        Pair::new(Item::new("n".into(), 3), Item::new("n".into(), -3))
+    );
+    // More than four parts: a struct of them (a model group inside the operation element).
+    let d = encoded::types::Describe::new("d <&>".into(), 1, 2.5, true, String::new());
+    assert_eq!(c.describe(d).await.unwrap(), "d <&>|1|2.5|true|");
+}
