@@ -237,9 +237,10 @@ pub fn derive_arbitrary_xml(input: TokenStream) -> TokenStream {
 /// back with the runtime's reader (operation by element and action, parts, header parameters,
 /// a missing required header a `Sender` fault), the result written as the service would, an
 /// error as a SOAP fault of the request's version (a `FaultError`'s declared detail written);
-/// `fake_transport(service)` for a client configured by hand. MTOM requests and `swaRef`
-/// values are read; operations with `attachment` parameters or `response_attachment`s (SwA
-/// parts bound by the WSDL) and rpc/encoded ones are answered with a `Receiver` fault saying the
+/// `fake_transport(service)` for a client configured by hand, `fake_service(service)` for a
+/// server of it. MTOM requests, `swaRef` values and rpc/encoded operations are read;
+/// operations with `attachment` parameters or `response_attachment`s (SwA parts bound by the
+/// WSDL), and header parameters that may be nil, are answered with a `Receiver` fault saying the
 /// fake does not take them yet.
 ///
 /// Methods: `async fn op(&self, params…) -> Result<T, soapgen_runtime::Error>`, with optional
