@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Build the gSOAP interop peer into <outdir>:
 #   wsdl2h -c  echo.wsdl      -> <outdir>/gen/echo.h
-#   soapcpp2 -c -S echo.h     -> <outdir>/gen/soap{H,Stub,C,Server}.* + .nsmap
+#   soapcpp2 -c echo.h        -> <outdir>/gen/soap{H,Stub,C,Server,Client}.* + .nsmap
 #   gcc server.c + generated + common/peer_main.c -> <outdir>/echo-server
+#   gcc client.c + generated                      -> <outdir>/echo-client (gSOAP's client,
+#                                                    calling servers under test)
 # Nothing is written into the source tree.  Idempotent: every run regenerates
 # into a fresh temporary directory and atomically replaces <outdir>/gen and
 # <outdir>/echo-server (see common/lib.sh).
@@ -22,12 +24,14 @@ peer_typemap 'g = "urn:soapgen:gsoap"'
 cp "$src_dir/echo.wsdl" "$gen/echo.wsdl"
 generate() {
   wsdl2h -c -t typemap.dat -o echo.h echo.wsdl
-  # -c: C  -S: server side only  -L: no soapServerLib  -x: no sample XML
+  # -c: C (server and client side)  -L: no soap{Server,Client}Lib  -x: no sample XML
   # -w: no WSDL/XSD output  -I: soap12.h etc.
-  soapcpp2 -c -S -L -x -w -d . -I"$gsoap_share/import" echo.h
+  soapcpp2 -c -L -x -w -d . -I"$gsoap_share/import" echo.h
 }
 peer_generate generate
 
 peer_gcc echo-server -O1 -g -- \
   "$src_dir/server.c" "$gen/soapServer.c" "$gen/soapC.c" "$PEER_MAIN_C"
-peer_publish echo-server
+peer_gcc echo-client -O1 -g -- \
+  "$src_dir/client.c" "$gen/soapClient.c" "$gen/soapC.c"
+peer_publish echo-server echo-client

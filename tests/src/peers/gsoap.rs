@@ -25,11 +25,12 @@ const GSOAP_PEER: BuiltPeer = BuiltPeer {
         ("build.sh", "tests/peers/gsoap/build.sh"),
         ("echo.wsdl", "tests/peers/gsoap/echo.wsdl"),
         ("server.c", "tests/peers/gsoap/server.c"),
+        ("client.c", "tests/peers/gsoap/client.c"),
         ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
         ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
         ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
     ],
-    stamp_version: 1,
+    stamp_version: 2,
     dir_per_inputs: false,
     install_hint: GSOAP_INSTALL_HINT,
 };
@@ -99,6 +100,31 @@ pub fn gsoap() -> Peer {
 pub fn gsoap_binary() -> PathBuf {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| build_peer(&GSOAP_PEER)).clone()
+}
+
+/// Runs gSOAP's generated C client of `tests/peers/gsoap/echo.wsdl` (`echo-client`, built with
+/// the echo server) once against `url`: `version` `"11"` or `"12"` picks the WSDL's SOAP 1.1 or
+/// 1.2 binding, `op` is `echo` / `fail` / `whoami` with `arg` its one argument. Returns its line:
+/// `result <text>` or `fault <code>|<reason>|<FailDetail reason>|<FailDetail code>` (`-` for a
+/// missing detail).
+///
+/// # Panics
+///
+/// If the client cannot be built or run, or fails otherwise than with a SOAP fault.
+pub fn gsoap_echo_client(url: &str, version: &str, op: &str, arg: &str) -> String {
+    let client = gsoap_binary().with_file_name("echo-client");
+    let out = std::process::Command::new(&client)
+        .args([url, version, op, arg])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", client.display()));
+    assert!(
+        out.status.success(),
+        "{} {url} {version} {op} failed ({}):\n{}",
+        client.display(),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
 /// Builds (if needed) and starts the GlobalWeather server generated from

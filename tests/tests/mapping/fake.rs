@@ -391,12 +391,13 @@ async fn an_mtom_request_reaches_the_fake_whole() {
 }
 
 /// The fake on a loopback socket, called by zeep 4.2 (a client no one here wrote) from the WSDL
-/// the fake serves at `?wsdl`, through both of its ports (SOAP 1.1 and 1.2): results, the
-/// declared fault with its detail, and soapgen's own client over HTTP.
+/// the fake serves at `?wsdl`, and by gSOAP's C client generated from the same WSDL, through both
+/// of its bindings (SOAP 1.1 and 1.2): results, the declared fault with its detail, and soapgen's
+/// own client over HTTP.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn zeep_calls_the_fake_on_a_loopback_socket_in_both_soap_versions() {
+async fn zeep_and_gsoap_call_the_fake_on_a_loopback_socket_in_both_soap_versions() {
     use soapgen_runtime::testing::Loopback;
-    use soapgen_tests::peers::zeep_call;
+    use soapgen_tests::peers::{gsoap_echo_client, zeep_call};
     let wsdl = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/peers/gsoap/echo.wsdl"
@@ -416,6 +417,23 @@ async fn zeep_calls_the_fake_on_a_loopback_socket_in_both_soap_versions() {
         assert!(
             out.contains(">bad</") && out.contains(">7</") && out.contains("FailDetail"),
             "{port}: the declared detail: {out}"
+        );
+    }
+    // gSOAP's generated C client of the same WSDL, through each binding.
+    for version in ["11", "12"] {
+        let call = |op: &str, arg: &str| gsoap_echo_client(&server.url(), version, op, arg);
+        assert_eq!(
+            call("echo", "gr\u{fc}\u{df} <&>"),
+            "result gr\u{fc}\u{df} <&>!",
+            "{version}"
+        );
+        assert_eq!(call("whoami", ""), "result fake", "{version}");
+        // gSOAP's client names a SOAP 1.1 `Client` fault `Sender` too (it does so for its own
+        // server's).
+        assert_eq!(
+            call("fail", "bad"),
+            "fault SOAP-ENV:Sender|no: bad|bad|7",
+            "{version}"
         );
     }
     let c = echo::EchoServiceClient::soap12(server.url()).unwrap();
