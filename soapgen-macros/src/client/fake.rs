@@ -257,20 +257,26 @@ fn read_parts(op: &Operation, krate: &TokenStream, empty: bool) -> TokenStream {
 /// whole (bare), the empty wrapper (`()`), or the wrapper holding the result element.
 fn reply(op: &Operation, krate: &TokenStream) -> TokenStream {
     let wrapper = fields::name_expr(krate, &op.response_namespace, &op.response_name);
+    // The reply's action, for an addressed request: the one the client checks, else WSDL's
+    // default `{action}Response` (WS-Addressing Metadata §4.4.4 spells the same suffix).
+    let reply_action = op
+        .reply_action
+        .clone()
+        .unwrap_or_else(|| format!("{}Response", op.action));
     match &op.response {
         Response::OneWay => quote!({
             let _ = __ok;
             __in.accepted()
         }),
         Response::Whole => quote! {
-            __in.reply(|__w| #krate::ToXml::write_xml(&__ok, __w, #wrapper))
+            __in.reply(#reply_action, |__w| #krate::ToXml::write_xml(&__ok, __w, #wrapper))
         },
         // rpc/encoded (SOAP 1.1 §7.1, §5.1): the accessor of the result carries its xsi:type,
         // the wrapper the encodingStyle.
         Response::Encoded => {
             let result = fields::name_expr(krate, &op.result_namespace, &op.result_name);
             quote! {
-                __in.reply(|__w| {
+                __in.reply(#reply_action, |__w| {
                     #krate::__private::inherit_envelope(__w, __in.version());
                     __w.start_element(#wrapper)?;
                     __w.attribute(
@@ -284,7 +290,7 @@ fn reply(op: &Operation, krate: &TokenStream) -> TokenStream {
         }
         Response::Unit => quote!({
             let _ = __ok;
-            __in.reply(|__w| {
+            __in.reply(#reply_action, |__w| {
                 __w.start_element(#wrapper)?;
                 __w.end_element()
             })
@@ -312,7 +318,7 @@ fn reply(op: &Operation, krate: &TokenStream) -> TokenStream {
             };
             let write = fields::write_elements(krate, std::slice::from_ref(&result));
             quote! {
-                __in.reply(|__w| {
+                __in.reply(#reply_action, |__w| {
                     __w.start_element(#wrapper)?;
                     #write
                     __w.end_element()

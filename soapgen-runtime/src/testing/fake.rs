@@ -11,6 +11,7 @@ use std::pin::Pin;
 
 use bytes::Bytes;
 
+use crate::addressing::AddressingVersion;
 use crate::error::{DecodeError, EncodeError};
 use crate::fault::{Fault, FaultDetails, FaultError};
 use crate::transport::{HttpRequest, HttpResponse, Transport, TransportFuture};
@@ -93,6 +94,9 @@ pub struct ServiceRequest {
     attachments: crate::mime::Attachments,
     /// Whether the request was MTOM (XOP 1.0 §3): the response is too.
     mtom: bool,
+    /// The request's WS-Addressing version and `wsa:MessageID`, when it is addressed: the
+    /// answer is then addressed too (WS-Addressing 1.0 SOAP Binding §5, Core §3.4).
+    addressing: Option<(AddressingVersion, Option<String>)>,
     /// The Body's first element (namespace, local name); `None` for an empty Body.
     operation: Option<(String, String)>,
 }
@@ -176,12 +180,14 @@ impl ServiceRequest {
                 format!("the request is not a SOAP envelope: {e}"),
             ))
         })?;
+        let addressing = walk(&envelope, &attachments, read_addressing).unwrap_or(None);
         Ok(ServiceRequest {
             version,
             action,
             envelope,
             attachments,
             mtom,
+            addressing,
             operation,
         })
     }
@@ -278,8 +284,12 @@ impl ServiceRequest {
     /// whose Body holds what `write` writes (the response element), HTTP 200. The answer to an
     /// MTOM request is MTOM (its binary values of [`MTOM_THRESHOLD`] bytes or more in parts),
     /// and `swaRef` values go in multipart/related parts (WS-I Attachments Profile 1.0 §4.4).
+    ///
+    /// `action` is the reply's action (WSDL 1.1 §2.4, WS-Addressing Metadata §4.4): sent as
+    /// `wsa:Action` when the request was addressed, with `wsa:RelatesTo` its `wsa:MessageID`.
     pub fn reply(
         &self,
+        action: &str,
         write: impl FnOnce(&mut XmlWriter) -> Result<(), EncodeError>,
     ) -> HttpResponse {
         let version = self.version;
@@ -302,6 +312,7 @@ impl ServiceRequest {
             let packaging = w.packaging();
             Ok::<_, EncodeError>((w.into_string()?, attachments, packaging))
         })();
+        let envelope = envelope.and_then(|(e, a, p)| Ok((self.addressed(e, action)?, a, p)));
         match envelope {
             Ok((body, attachments, _)) if attachments.is_empty() => HttpResponse {
                 status: 200,
@@ -352,13 +363,52 @@ impl ServiceRequest {
 
     /// The fault response of the implementation's error `error`, in the request's version.
     pub fn error<E: IntoFault>(&self, error: E) -> HttpResponse {
-        fault_response(&Box::new(error.into_fault()).in_version(self.version))
+        self.fault(error.into_fault())
     }
 
     /// The fault response of `fault` (a request the fake cannot read or answer), in the
-    /// request's version.
+    /// request's version; addressed when the request was, with the fault action of SOAP Binding
+    /// §6 (the submission's §5).
     pub fn fault(&self, fault: impl Into<Box<Fault>>) -> HttpResponse {
-        fault_response(&fault.into().in_version(self.version))
+        let mut response = fault_response(&fault.into().in_version(self.version));
+        if let Some((v, _)) = self.addressing {
+            let action = v.fault_actions().last().copied().unwrap_or_default();
+            let body = String::from_utf8_lossy(&response.body).into_owned();
+            if let Ok(addressed) = self.addressed(body, action) {
+                response.body = Bytes::from(addressed);
+            }
+        }
+        response
+    }
+
+    /// `envelope` (written by this module: its Body starts `<prefix:Body>`) with the WS-Addressing
+    /// headers of an answer to this request, when it was addressed: `wsa:Action`, `wsa:RelatesTo`
+    /// (the request's `wsa:MessageID`) and `wsa:To` anonymous (WS-Addressing 1.0 SOAP Binding
+    /// §5.2, Core §3.4).
+    fn addressed(&self, envelope: String, action: &str) -> Result<String, EncodeError> {
+        let Some((v, message_id)) = &self.addressing else {
+            return Ok(envelope);
+        };
+        let env = self.version.envelope_namespace();
+        let prefix = self.version.prefix();
+        let mut w = XmlWriter::new();
+        w.inherit_namespace(prefix, env);
+        w.start_element(Name::new(env, "Header"))?;
+        let wsa = |local| Name::new(v.namespace(), local);
+        if !action.is_empty() {
+            w.simple_element(wsa("Action"), action)?;
+        }
+        if let Some(id) = message_id {
+            w.simple_element(wsa("RelatesTo"), id.as_str())?;
+        }
+        w.simple_element(wsa("To"), v.anonymous())?;
+        w.end_element()?;
+        let header = w.into_string()?;
+        let body = format!("<{prefix}:Body>");
+        Ok(match envelope.find(&body) {
+            Some(at) => format!("{}{header}{}", &envelope[..at], &envelope[at..]),
+            None => envelope,
+        })
     }
 
     /// The `Sender` fault answering a request for an operation the service does not have:
@@ -392,6 +442,33 @@ impl ServiceRequest {
             format!("the request cannot be read: {e}"),
         ))
     }
+}
+
+/// The WS-Addressing version and `wsa:MessageID` of a request's header blocks (the reader just
+/// inside the Envelope); `None` when no block is in a WS-Addressing namespace.
+fn read_addressing(
+    r: &mut XmlReader<'_>,
+    version: SoapVersion,
+) -> Result<Option<(AddressingVersion, Option<String>)>, DecodeError> {
+    let mut found: Option<(AddressingVersion, Option<String>)> = None;
+    let Some(child) = r.next_child()? else {
+        return Ok(None);
+    };
+    if !r.matches(&child, Name::new(version.envelope_namespace(), "Header")) {
+        return Ok(None);
+    }
+    while let Some(block) = r.next_child()? {
+        let ns = String::from_utf8_lossy(r.namespace_of(&block)).into_owned();
+        if let Some(v) = AddressingVersion::from_namespace(&ns) {
+            let entry = found.get_or_insert((v, None));
+            if block.local_name() == "MessageID" {
+                entry.1 = Some(<String as crate::xml::FromXml>::read_xml(r, block)?);
+                continue;
+            }
+        }
+        r.skip_element()?;
+    }
+    Ok(found)
 }
 
 /// Reads `envelope` to its root (an `Envelope` of either version) and runs `f` with the reader

@@ -499,3 +499,70 @@ async fn rpc_encoded_parts_and_arrays_reach_the_fake() {
     let d = encoded::types::Describe::new("d <&>".into(), 1, 2.5, true, String::new());
     assert_eq!(c.describe(d).await.unwrap(), "d <&>|1|2.5|true|");
 }
+
+/// A service addressed with WS-Addressing 1.0 (its replies' `wsa:Action` checked).
+#[soap_client(
+    namespace = "urn:soapgen:addressed",
+    soap = "1.2",
+    addressing = "1.0",
+    fake
+)]
+pub trait Addressed {
+    async fn get(&self, key: String) -> Result<String, Error>;
+    async fn put(&self, key: String, value: String) -> Result<(), Error>;
+}
+
+/// WS-Addressing 1.0 (SOAP Binding §5): the fake answers an addressed request with the reply's
+/// `wsa:Action` and `wsa:RelatesTo` the request's `wsa:MessageID`, which the client checks.
+#[tokio::test]
+async fn an_addressed_client_gets_an_addressed_reply_from_the_fake() {
+    struct Store;
+    impl Addressed for Store {
+        async fn get(&self, key: String) -> Result<String, Error> {
+            Ok(format!("value of {key}"))
+        }
+    }
+    let c = AddressedClient::fake(Store);
+    assert_eq!(c.get("k".into()).await.unwrap(), "value of k");
+    // A fault is addressed too (the fault action, RelatesTo the request): read as the fault.
+    let e = c.put("k".into(), "v".into()).await.unwrap_err();
+    let f = e.fault().unwrap_or_else(|| panic!("{e}"));
+    assert_eq!(f.reason, "the fake service does not implement `put`");
+}
+
+mod partner {
+    soapgen_runtime::include_client!("partner");
+}
+
+/// A WCF service's WSDL (the corpus's partner API): its wsHttpBinding port is SOAP 1.2 with
+/// WS-Addressing 1.0 and `wsaw:Action`s, its basicHttpBinding port SOAP 1.1 without; the fake
+/// answers both as WCF would, the client checking the reply action on the first.
+#[tokio::test]
+async fn a_wcf_client_calls_its_fake_on_both_bindings() {
+    use partner::types::{ValidateMemberRequest, ValidateMemberResponse, ValidationFaults};
+    use proptest::test_runner::{RngAlgorithm, TestRng};
+    use soapgen_runtime::arbitrary::{ArbitraryXml, Gen};
+    struct Desk(ValidateMemberRequest, ValidateMemberResponse);
+    impl partner::PartnerService for Desk {
+        async fn validate_member(
+            &self,
+            parameters: ValidateMemberRequest,
+        ) -> Result<ValidateMemberResponse, FaultError<ValidationFaults>> {
+            assert_eq!(parameters, self.0);
+            Ok(self.1.clone())
+        }
+    }
+    let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+    for version in [SoapVersion::Soap12, SoapVersion::Soap11] {
+        for _ in 0..8 {
+            let request = ValidateMemberRequest::arbitrary_xml(&mut Gen::new(&mut rng));
+            let response = ValidateMemberResponse::arbitrary_xml(&mut Gen::new(&mut rng));
+            let c = partner::PartnerServiceClient::fake(Desk(request.clone(), response.clone()))
+                .with_soap_version(version);
+            match c.validate_member(request).await {
+                Ok(got) => assert_eq!(got, response, "{version}"),
+                Err(e) => panic!("{version}: {e:?}"),
+            }
+        }
+    }
+}
