@@ -381,3 +381,43 @@ pub fn parse_version(s: &str) -> Result<SoapVersion, String> {
         _ => Err(format!("unknown SOAP version {s:?} (11|12)")),
     }
 }
+
+/// The benchmark service answered by its generated fake: echoes what it is sent.
+struct Mirror;
+
+impl lo::LargeObjectsService for Mirror {
+    async fn echo(
+        &self,
+        item: Vec<LargeObject>,
+    ) -> Result<Vec<LargeObject>, soapgen_runtime::Error> {
+        Ok(item)
+    }
+
+    async fn ping(&self, value: String) -> Result<String, soapgen_runtime::Error> {
+        Ok(value)
+    }
+}
+
+/// `fake-server`: the generated fake of the benchmark service on a loopback socket
+/// (`testing::Loopback`, hyper HTTP/1.1) on tokio's multi-thread runtime (2 workers): prints
+/// `LISTENING <port>` and serves until killed or its parent process ends.
+pub fn fake_server() {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    rt.block_on(async {
+        let service = lo::LargeObjectsServiceClient::fake_service(Mirror);
+        let server = soapgen_runtime::testing::Loopback::serve(service, None)
+            .await
+            .expect("bind a loopback port");
+        println!("LISTENING {}", server.addr().port());
+        let parent = std::os::unix::process::parent_id();
+        // Ends with the harness that started it (the peer harness kills it; this is for a
+        // harness that died).
+        while std::os::unix::process::parent_id() == parent {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+    });
+}

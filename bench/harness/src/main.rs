@@ -79,6 +79,10 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             );
             Ok(())
         }
+        ["fake-server"] => {
+            client::fake_server();
+            Ok(())
+        }
         ["serialize", iters] => {
             client::serialize(num(iters, "ITERS")?);
             Ok(())

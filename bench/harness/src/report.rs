@@ -7,8 +7,8 @@ use std::process::Command;
 
 use crate::plot::{grouped_bars, Group};
 use crate::run::{
-    Mode, GSOAP, GSOAP_SERVER, SG_ASYNC, SG_ASYNC_HYPER, SG_BLOCKING, SG_BLOCKING_HYPER,
-    SPYNE_SERVER, ZEEP,
+    Mode, FAKE_SERVER, GSOAP, GSOAP_SERVER, SG_ASYNC, SG_ASYNC_HYPER, SG_BLOCKING,
+    SG_BLOCKING_HYPER, SPYNE_SERVER, ZEEP,
 };
 use crate::stats::{median, percentile};
 
@@ -314,6 +314,8 @@ pub struct Results {
     pub latency: Vec<Latency>,
     /// Throughput.
     pub throughput: Vec<Throughput>,
+    /// Server throughput: gSOAP's C client against each server (`client` holds the server).
+    pub servers: Vec<Throughput>,
     /// Serialization.
     pub serial: Vec<Serial>,
     /// Instructions per call (callgrind).
@@ -464,6 +466,23 @@ impl Results {
                         tick(rz >= 20.0)
                     );
                 }
+            }
+        }
+        for conc in [8usize, 64] {
+            let rate = |server: &str| {
+                self.servers
+                    .iter()
+                    .find(|t| t.client == server && t.concurrency == conc)
+                    .map(|t| t.calls / t.secs)
+            };
+            if let (Some(f), Some(g)) = (rate(FAKE_SERVER), rate(GSOAP_SERVER)) {
+                let r = f / g;
+                let _ = writeln!(
+                    t,
+                    "| the loopback fake serves ≥ gSOAP's generated server's Echo throughput ({conc} callers) | fake {f:.0}/s vs gSOAP {g:.0}/s | {} | {} |",
+                    ratio(r),
+                    tick(r >= 1.0)
+                );
             }
         }
         if let (Some(s), Some(g)) = (self.serial("soapgen"), self.serial("gSOAP")) {
@@ -619,6 +638,27 @@ impl Results {
             );
         }
         let _ = writeln!(s, "\n![throughput]({img_prefix}throughput.svg)\n");
+
+        // 3b. Servers
+        let _ = writeln!(s, "{heading} 3b. Servers: Echo calls per second served, gSOAP's C client calling (SOAP 1.1)\n\nThe same client (gSOAP's, N threads, the leanest client here) against gSOAP's generated server (gcc -O2, a thread per connection) and against soapgen's generated fake of the same WSDL on a loopback socket (`testing::Loopback`: hyper HTTP/1.1 on tokio's multi-thread runtime, 2 workers; the fake reads each request and writes the response through the runtime). Client and server share the 2 cores.\n");
+        s.push_str("| server | callers | calls/s | calls | gSOAP server / this |\n|---|---:|---:|---:|---:|\n");
+        for t in &self.servers {
+            let g = self
+                .servers
+                .iter()
+                .find(|g| g.client == GSOAP_SERVER && g.concurrency == t.concurrency)
+                .map_or(f64::NAN, |g| g.calls / g.secs);
+            let _ = writeln!(
+                s,
+                "| {} | {} | {:.0} | {:.0} | {} |",
+                t.client,
+                t.concurrency,
+                t.calls / t.secs,
+                t.calls,
+                ratio(g / (t.calls / t.secs))
+            );
+        }
+        s.push('\n');
 
         // 4. Serialization
         let _ = writeln!(s, "{heading} 4. Serialization alone: the Echo envelope (100 objects, SOAP 1.1) written and read back in memory\n\nsoapgen: `EnvelopeWriter` + the derives, `read_response` (as `tests/benches/roundtrip_100.rs`); gSOAP: its generated serializers on `soap->os`/`soap->is` (a string in memory), as `soap_call_…` does on a socket minus HTTP (including its default counting pass: gSOAP serializes twice when it must know the length). Read times include freeing what was read. Medians; MB/s = message bytes / time. Instructions: callgrind, per write+read (difference of two runs, so start-up is excluded); stable on a noisy machine.\n");

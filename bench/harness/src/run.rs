@@ -124,6 +124,8 @@ pub const GSOAP: &str = "gSOAP C client";
 pub const ZEEP: &str = "zeep";
 /// The gSOAP server.
 pub const GSOAP_SERVER: &str = "gSOAP server";
+/// soapgen's generated fake of the benchmark service on a loopback socket (`fake-server`).
+pub const FAKE_SERVER: &str = "soapgen fake server";
 /// The spyne server.
 pub const SPYNE_SERVER: &str = "spyne server";
 
@@ -440,6 +442,7 @@ pub fn main(args: &[&str]) -> Result<(), String> {
     construction(&env, &mut res, arg_value(args, "--codegen-csv"))?;
     latency(&env, &gsoap, &spyne, &mut res)?;
     throughput(&env, &gsoap, &mut res)?;
+    servers(&env, &gsoap, &mut res)?;
     serialization(&env, &mut res)?;
     instructions(&env, &gsoap, &mut res)?;
     soak(&env, &gsoap, &mut res)?;
@@ -722,6 +725,28 @@ fn throughput(env: &Env, gsoap: &Peer, res: &mut Results) -> Result<(), String> 
             .arg(&env.wsdl)
             .args([&n, &secs]);
         res.throughput.push(env.throughput(ZEEP, conc, cmd)?);
+    }
+    Ok(())
+}
+
+/// The servers: gSOAP's C client (the leanest client here, so that the server is what is
+/// measured) against gSOAP's generated server and against soapgen's generated fake of the same
+/// service on a loopback socket (`testing::Loopback`), with 8 and 64 callers.
+fn servers(env: &Env, gsoap: &Peer, res: &mut Results) -> Result<(), String> {
+    let mut cmd = env.soapgen();
+    cmd.arg("fake-server");
+    let fake = peers::start_command("bench-fake-server", cmd, "bash bench/run.sh builds it");
+    let secs = env.counts.throughput_secs.to_string();
+    for conc in [8usize, 64] {
+        let n = conc.to_string();
+        for (server, url) in [
+            (GSOAP_SERVER, gsoap.url("/bench")),
+            (FAKE_SERVER, fake.url("/bench")),
+        ] {
+            let mut cmd = env.gsoap();
+            cmd.args(["throughput", &url, "11", &n, &secs]);
+            res.servers.push(env.throughput(server, conc, cmd)?);
+        }
     }
     Ok(())
 }
