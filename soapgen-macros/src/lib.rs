@@ -238,10 +238,9 @@ pub fn derive_arbitrary_xml(input: TokenStream) -> TokenStream {
 /// a missing required header a `Sender` fault), the result written as the service would, an
 /// error as a SOAP fault of the request's version (a `FaultError`'s declared detail written);
 /// `fake_transport(service)` for a client configured by hand, `fake_service(service)` for a
-/// server of it. MTOM requests, `swaRef` values and rpc/encoded operations are read;
-/// operations with `attachment` parameters or `response_attachment`s (SwA parts bound by the
-/// WSDL), and header parameters that may be nil, are answered with a `Receiver` fault saying the
-/// fake does not take them yet.
+/// server of it. Every shape a trait declares is read and answered: MTOM requests, `swaRef`
+/// values, `attachment` parameters and `response_attachment`s (SwA), rpc/encoded operations,
+/// header parameters absent, nil or a value, WS-Addressing.
 ///
 /// Methods: `async fn op(&self, params…) -> Result<T, soapgen_runtime::Error>`, with optional
 /// `#[soap(name = "Op", action = "urn:Op", response = "OpResponse", result = "OpResult", one_way)]`.

@@ -8,7 +8,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::method::{header_name, param_fields};
+use super::method::{attachment_part, header_name, param_fields};
 use super::types::Names;
 use crate::fields::{self, ElementField};
 use crate::internals::occurs::{shape, Occurrence};
@@ -73,6 +73,8 @@ pub(super) fn dispatcher(operations: &[Operation], n: &Names, blocking: bool) ->
 
         // One function and future per operation: a dispatcher of many operations is neither one
         // function to check nor one state machine with a variant per operation.
+        // A part's value is converted from and into `Attachment`, which it may be already.
+        #[allow(clippy::useless_conversion)]
         impl<__S: #bound> #fake<__S> {
             #(#methods)*
         }
@@ -142,34 +144,30 @@ fn arm(op: &Operation, n: &Names) -> (TokenStream, TokenStream) {
     let (ns, name, action) = (&op.namespace, &op.name, &op.action);
     let empty = op.empty_request || (op.bare && op.body.is_empty());
     let matches = quote!(__in.is_operation(#ns, #name, #action, #empty));
-    let unsupported = |what: &str| {
-        let reason = format!("the in-process fake does not answer {what} yet (operation `{name}`)");
-        (
-            matches.clone(),
-            quote!(__in.fault(#krate::fault::Fault::receiver(__in.version(), #reason))),
-        )
-    };
-    if !op.attachments.is_empty() || !op.response_attachments.is_empty() {
-        return unsupported("operations with MIME attachment parameters or results (SwA)");
-    }
-    if op
-        .headers
-        .iter()
-        .any(|(_, k)| matches!(k, HeaderKind::Tristate))
-    {
-        return unsupported("header parameters that may be nil");
-    }
     let read = read_parts(op, krate, empty);
     let headers = op.headers.iter().map(|(p, kind)| {
         let (id, ty) = (&p.ident, &p.ty);
         let hname = header_name(op, p, krate);
         let get = match kind {
             HeaderKind::One => quote!(__in.required_header(#hname)),
-            _ => quote!(__in.header(#hname)),
+            HeaderKind::Optional => quote!(__in.header(#hname)),
+            HeaderKind::Tristate => quote!(__in.nillable_header(#hname)),
         };
         quote_spanned! {ty.span()=>
             let #id: #ty = match #get {
                 ::core::result::Result::Ok(__v) => __v,
+                ::core::result::Result::Err(__f) => return __in.fault(__f),
+            };
+        }
+    });
+    // SwA parts (WSDL 1.1 §5): by the part's name, else by position among the unnamed ones.
+    let part_names: Vec<String> = op.attachments.iter().map(attachment_part).collect();
+    let parts = op.attachments.iter().enumerate().map(|(i, p)| {
+        let (id, ty) = (&p.ident, &p.ty);
+        let name = &part_names[i];
+        quote_spanned! {ty.span()=>
+            let #id: #ty = match __in.attachment(#name, #i, &[#(#part_names),*]) {
+                ::core::result::Result::Ok(__a) => ::core::convert::From::from(__a),
                 ::core::result::Result::Err(__f) => return __in.fault(__f),
             };
         }
@@ -181,6 +179,7 @@ fn arm(op: &Operation, n: &Names) -> (TokenStream, TokenStream) {
     let body = quote! {
         #read
         #(#headers)*
+        #(#parts)*
         let __result = #trait_ident::#fn_ident(&self.0, #(#args),*).await;
         match __result {
             ::core::result::Result::Ok(__ok) => #reply,
@@ -256,6 +255,31 @@ fn read_parts(op: &Operation, krate: &TokenStream, empty: bool) -> TokenStream {
 /// The response of a call that returned `__ok`: `202 Accepted` (one-way), the result written
 /// whole (bare), the empty wrapper (`()`), or the wrapper holding the result element.
 fn reply(op: &Operation, krate: &TokenStream) -> TokenStream {
+    if op.response_attachments.is_empty() {
+        return reply_body(op, krate, quote!(::std::vec::Vec::new()));
+    }
+    // The result is a tuple: the body's, then one value per response part (WSDL 1.1 §5), sent
+    // as SwA parts named after them.
+    let vars: Vec<syn::Ident> = (0..op.response_attachments.len())
+        .map(|i| format_ident!("__part{}", i))
+        .collect();
+    let names = op.response_attachments.iter().map(|(n, _)| n);
+    let parts = quote! {
+        ::std::vec![#((
+            #names,
+            ::core::convert::Into::<#krate::mime::Attachment>::into(#vars),
+            "application/octet-stream",
+        )),*]
+    };
+    let body = reply_body(op, krate, parts);
+    quote! {{
+        let (__ok, #(#vars),*) = __ok;
+        #body
+    }}
+}
+
+/// The response of a call that returned `__ok`, its Body alone.
+fn reply_body(op: &Operation, krate: &TokenStream, parts: TokenStream) -> TokenStream {
     let wrapper = fields::name_expr(krate, &op.response_namespace, &op.response_name);
     // The reply's action, for an addressed request: the one the client checks, else WSDL's
     // default `{action}Response` (WS-Addressing Metadata §4.4.4 spells the same suffix).
@@ -269,14 +293,14 @@ fn reply(op: &Operation, krate: &TokenStream) -> TokenStream {
             __in.accepted()
         }),
         Response::Whole => quote! {
-            __in.reply(#reply_action, |__w| #krate::ToXml::write_xml(&__ok, __w, #wrapper))
+            __in.reply_with_parts(#reply_action, #parts, |__w| #krate::ToXml::write_xml(&__ok, __w, #wrapper))
         },
         // rpc/encoded (SOAP 1.1 §7.1, §5.1): the accessor of the result carries its xsi:type,
         // the wrapper the encodingStyle.
         Response::Encoded => {
             let result = fields::name_expr(krate, &op.result_namespace, &op.result_name);
             quote! {
-                __in.reply(#reply_action, |__w| {
+                __in.reply_with_parts(#reply_action, #parts, |__w| {
                     #krate::__private::inherit_envelope(__w, __in.version());
                     __w.start_element(#wrapper)?;
                     __w.attribute(
@@ -290,7 +314,7 @@ fn reply(op: &Operation, krate: &TokenStream) -> TokenStream {
         }
         Response::Unit => quote!({
             let _ = __ok;
-            __in.reply(#reply_action, |__w| {
+            __in.reply_with_parts(#reply_action, #parts, |__w| {
                 __w.start_element(#wrapper)?;
                 __w.end_element()
             })
@@ -318,7 +342,7 @@ fn reply(op: &Operation, krate: &TokenStream) -> TokenStream {
             };
             let write = fields::write_elements(krate, std::slice::from_ref(&result));
             quote! {
-                __in.reply(#reply_action, |__w| {
+                __in.reply_with_parts(#reply_action, #parts, |__w| {
                     __w.start_element(#wrapper)?;
                     #write
                     __w.end_element()

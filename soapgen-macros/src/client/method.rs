@@ -327,10 +327,7 @@ fn attachments(op: &Operation, krate: &TokenStream) -> Vec<TokenStream> {
         .iter()
         .map(|p| {
             let (id, ty) = (&p.ident, &p.ty);
-            let part = match &p.attrs.attachment {
-                Some((part, _)) if !part.is_empty() => part.clone(),
-                _ => id.to_string().trim_start_matches("r#").to_owned(),
-            };
+            let part = attachment_part(p);
             let ct = p
                 .attrs
                 .content_type
@@ -408,4 +405,13 @@ fn result_err_type(ret: &ReturnType, krate: &TokenStream) -> TokenStream {
         }
     }
     quote!(<#ty as #krate::__private::ResultError>::Error)
+}
+
+/// The part name of an attachment parameter (WSDL 1.1 §5): its `attachment = "…"`, else its own
+/// name (without `r#`).
+pub(super) fn attachment_part(p: &crate::internals::service::Param) -> String {
+    match &p.attrs.attachment {
+        Some((part, _)) if !part.is_empty() => part.clone(),
+        _ => p.ident.to_string().trim_start_matches("r#").to_owned(),
+    }
 }

@@ -18,5 +18,7 @@ mod version;
 
 pub use layer::{InboundBlock, Incoming, LayerCall, MessageLayer, Outbound, Verdict};
 pub use operation::{Fact, Operation};
+#[cfg(feature = "testing")]
+pub(crate) use request::part_attachment;
 pub use request::{Request, RequestMessage, RequestWriter, WriterSettings};
 pub use version::{SoapVersion, SOAP11_ENV_NS, SOAP12_ENV_NS};

@@ -241,28 +241,40 @@ impl Request {
         if self.attachments.is_empty() {
             self.packaging = Packaging::SwA;
         }
-        let mut id = String::with_capacity(part.len() + 40);
-        for b in part.bytes() {
-            if b.is_ascii_alphanumeric() || b"!#$&'*+-/?^_`{|}~.".contains(&b) {
-                id.push(char::from(b));
-            } else {
-                id.push_str(&format!("%{b:02X}"));
-            }
+        self.attachments
+            .push(part_attachment(part, attachment, default_content_type));
+    }
+}
+
+/// The attachment of the message part `part` (WSDL 1.1 §5): its Content-ID `part=<unique>@soapgen`
+/// (WS-I Attachments Profile 1.0 §3.8, the name percent-encoded where a Content-ID cannot hold
+/// it), its own content type or else the declared one (a wildcard made concrete).
+pub(crate) fn part_attachment(
+    part: &str,
+    attachment: Attachment,
+    default_content_type: &str,
+) -> OutgoingAttachment {
+    let mut id = String::with_capacity(part.len() + 40);
+    for b in part.bytes() {
+        if b.is_ascii_alphanumeric() || b"!#$&'*+-/?^_`{|}~.".contains(&b) {
+            id.push(char::from(b));
+        } else {
+            id.push_str(&format!("%{b:02X}"));
         }
-        id.push('=');
-        id.push_str(&crate::mime::unique_token());
-        id.push_str("@soapgen");
-        self.attachments.push(OutgoingAttachment {
-            content_id: id,
-            // A line break would end the part's headers (or smuggle one in): one line, as the
-            // multipart writer keeps it.
-            content_type: attachment
-                .content_type
-                .filter(|t| !t.trim().is_empty())
-                .unwrap_or_else(|| concrete_media_type(default_content_type))
-                .replace(['\r', '\n'], " "),
-            data: attachment.data,
-        });
+    }
+    id.push('=');
+    id.push_str(&crate::mime::unique_token());
+    id.push_str("@soapgen");
+    OutgoingAttachment {
+        content_id: id,
+        // A line break would end the part's headers (or smuggle one in): one line, as the
+        // multipart writer keeps it.
+        content_type: attachment
+            .content_type
+            .filter(|t| !t.trim().is_empty())
+            .unwrap_or_else(|| concrete_media_type(default_content_type))
+            .replace(['\r', '\n'], " "),
+        data: attachment.data,
     }
 }
 

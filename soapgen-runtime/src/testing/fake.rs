@@ -245,6 +245,29 @@ impl ServiceRequest {
     ///
     /// The `Sender` fault the service answers a block it cannot read with.
     pub fn header<T: crate::xml::FromXml>(&self, name: Name<'_>) -> Result<Option<T>, Box<Fault>> {
+        self.header_with(name, T::read_xml)
+    }
+
+    /// The header block `{namespace}local` that may be nil (XML Schema Part 1 §2.6.2):
+    /// absent, nil, or a value.
+    ///
+    /// # Errors
+    ///
+    /// The `Sender` fault the service answers a block it cannot read with.
+    pub fn nillable_header<T: crate::xml::FromXml>(
+        &self,
+        name: Name<'_>,
+    ) -> Result<crate::OptionalNillable<T>, Box<Fault>> {
+        Ok(self
+            .header_with(name, crate::__private::read_nillable::<T>)?
+            .map_or(crate::OptionalNillable::Absent, Into::into))
+    }
+
+    fn header_with<T>(
+        &self,
+        name: Name<'_>,
+        read: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
+    ) -> Result<Option<T>, Box<Fault>> {
         walk(&self.envelope, &self.attachments, |r, version| {
             let env = version.envelope_namespace();
             while let Some(child) = r.next_child()? {
@@ -253,7 +276,7 @@ impl ServiceRequest {
                 }
                 while let Some(block) = r.next_child()? {
                     if r.matches(&block, name) {
-                        return T::read_xml(r, block).map(Some);
+                        return read(r, block).map(Some);
                     }
                     r.skip_element()?;
                 }
@@ -261,6 +284,28 @@ impl ServiceRequest {
             Ok(None)
         })
         .map_err(|e| self.bad_request(&e))
+    }
+
+    /// The MIME part `part` of a SwA request (WSDL 1.1 §5: a message part bound to
+    /// `mime:content`): the one whose Content-ID starts `part=` (WS-I Attachments Profile 1.0
+    /// §3.8), else the `position`-th of the parts no name in `names` claims.
+    ///
+    /// # Errors
+    ///
+    /// A `Sender` fault when the request has no such part.
+    pub fn attachment(
+        &self,
+        part: &str,
+        position: usize,
+        names: &[&str],
+    ) -> Result<crate::mime::Attachment, Box<Fault>> {
+        match self.attachments.find_part(part, position, names) {
+            Some(p) => Ok(crate::mime::Attachment::from_part(p)),
+            None => Err(Box::new(Fault::sender(
+                self.version,
+                format!("the request lacks the MIME part `{part}` the operation takes"),
+            ))),
+        }
     }
 
     /// The header block `{namespace}local` a parameter requires.
@@ -292,6 +337,18 @@ impl ServiceRequest {
         action: &str,
         write: impl FnOnce(&mut XmlWriter) -> Result<(), EncodeError>,
     ) -> HttpResponse {
+        self.reply_with_parts(action, Vec::new(), write)
+    }
+
+    /// [`reply`](Self::reply) with the response's MIME parts (WSDL 1.1 §5: message parts bound
+    /// to `mime:content`), each `(part name, attachment, its declared content type)`: sent as
+    /// SwA, each part's Content-ID `part=…` (WS-I Attachments Profile 1.0 §3.8).
+    pub fn reply_with_parts(
+        &self,
+        action: &str,
+        parts: Vec<(&str, crate::mime::Attachment, &str)>,
+        write: impl FnOnce(&mut XmlWriter) -> Result<(), EncodeError>,
+    ) -> HttpResponse {
         let version = self.version;
         let mtom = self.mtom;
         let envelope = (|| {
@@ -314,18 +371,31 @@ impl ServiceRequest {
         })();
         let envelope = envelope.and_then(|(e, a, p)| Ok((self.addressed(e, action)?, a, p)));
         match envelope {
-            Ok((body, attachments, _)) if attachments.is_empty() => HttpResponse {
-                status: 200,
-                headers: vec![("content-type".to_owned(), content_type(version).to_owned())],
-                body: Bytes::from(body),
-            },
+            Ok((body, attachments, _)) if attachments.is_empty() && parts.is_empty() => {
+                HttpResponse {
+                    status: 200,
+                    headers: vec![("content-type".to_owned(), content_type(version).to_owned())],
+                    body: Bytes::from(body),
+                }
+            }
             // swaRef values (WS-I Attachments Profile 1.0 §4.4) and MTOM parts: multipart/related.
             Ok((envelope, attachments, packaging)) => {
-                let message = crate::message::RequestMessage {
+                let mut message = crate::message::RequestMessage {
                     envelope,
                     attachments,
                     packaging,
                 };
+                if !parts.is_empty() && message.attachments.is_empty() {
+                    message.packaging = crate::mime::Packaging::SwA;
+                }
+                for (part, attachment, content_type) in parts {
+                    message.attachments.push(crate::message::part_attachment(
+                        part,
+                        attachment,
+                        content_type,
+                    ));
+                }
+                let packaging = message.packaging;
                 let (ct, body) = match packaging {
                     crate::mime::Packaging::Mtom => {
                         let root = match version {

@@ -162,6 +162,12 @@ pub trait Ledger {
 
     #[soap(empty_request)]
     async fn total(&self) -> Result<i64, Error>;
+
+    /// A header that may be absent, nil or a value (XML Schema Part 1 §2.6.2).
+    async fn tag(
+        &self,
+        #[soap(header)] label: soapgen_runtime::OptionalNillable<String>,
+    ) -> Result<String, Error>;
 }
 
 /// Shared between the test and the fake: cloned into the client, its pings seen by both.
@@ -195,6 +201,10 @@ impl Ledger for Books {
     async fn total(&self) -> Result<i64, Error> {
         Ok(-42)
     }
+
+    async fn tag(&self, label: soapgen_runtime::OptionalNillable<String>) -> Result<String, Error> {
+        Ok(format!("{label:?}"))
+    }
 }
 
 #[tokio::test]
@@ -212,6 +222,10 @@ async fn header_parameters_one_way_and_empty_requests_reach_the_fake() {
         assert_eq!(got, ["ana", "", "m"]);
         c.ping(9).await.unwrap();
         assert_eq!(c.total().await.unwrap(), -42);
+        use soapgen_runtime::OptionalNillable as On;
+        for label in [On::Absent, On::Nil, On::Value("x <y>".to_owned())] {
+            assert_eq!(c.tag(label.clone()).await.unwrap(), format!("{label:?}"));
+        }
     }
     assert_eq!(*books.pings.lock().unwrap(), [9, 9]);
 }
@@ -564,5 +578,53 @@ async fn a_wcf_client_calls_its_fake_on_both_bindings() {
                 Err(e) => panic!("{version}: {e:?}"),
             }
         }
+    }
+}
+
+mod swa {
+    soapgen_runtime::include_client!("swa");
+}
+
+/// SOAP with Attachments (WSDL 1.1 §5): the request's parts bound by the WSDL reach the fake by
+/// name, and its result's parts go back as SwA parts the client reads by name, in both
+/// versions.
+#[tokio::test]
+async fn swa_parts_reach_the_fake_and_come_back() {
+    use soapgen_runtime::mime::Attachment;
+    use swa::types::EchoPhotoResponse;
+    struct Studio;
+    impl swa::SwaService for Studio {
+        async fn echo_photo(
+            &self,
+            name: String,
+            photo: Attachment,
+            thumbnail: Attachment,
+        ) -> Result<(EchoPhotoResponse, Attachment, Attachment), Error> {
+            let received = format!(
+                "{} {}",
+                photo.content_type.clone().unwrap_or_default(),
+                thumbnail.content_type.clone().unwrap_or_default()
+            );
+            let sizes = (photo.data.len() as i64, thumbnail.data.len() as i64);
+            let response = EchoPhotoResponse::new(name, sizes.0, sizes.1, received);
+            // The parts swapped, to tell them apart on the way back.
+            Ok((response, thumbnail, photo))
+        }
+    }
+    let photo: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8).collect();
+    let thumb = b"\x89PNG small".to_vec();
+    for version in [SoapVersion::Soap11, SoapVersion::Soap12] {
+        let c = swa::SwaServiceClient::fake(Studio).with_soap_version(version);
+        let (r, p, t) = c
+            .echo_photo("cat".into(), photo.clone().into(), thumb.clone().into())
+            .await
+            .unwrap();
+        assert_eq!((r.photo_size, r.thumbnail_size), (5000, 10), "{version}");
+        assert_eq!(r.received, "image/jpeg image/png", "{version}");
+        assert_eq!(
+            (&p.data[..], &t.data[..]),
+            (&thumb[..], &photo[..]),
+            "{version}"
+        );
     }
 }
