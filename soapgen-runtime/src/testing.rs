@@ -89,17 +89,11 @@ pub use serve::{Loopback, MAX_REQUEST_BYTES};
 /// The action of `request`: its `SOAPAction` header (SOAP 1.1 §6.1.1, quotes removed), else the
 /// `action` parameter of its Content-Type (SOAP 1.2, RFC 3902 §3); empty when it has neither.
 fn soap_action(request: &HttpRequest) -> String {
-    let header = |name: &str| {
-        request
-            .headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    };
-    header("SOAPAction")
+    request
+        .header("SOAPAction")
         .map(|a| a.trim().trim_matches('"').to_owned())
         .or_else(|| {
-            header("Content-Type").and_then(|ct| {
+            request.header("Content-Type").and_then(|ct| {
                 crate::mime::content_type_parameters(ct)
                     .into_iter()
                     .find(|(k, _)| k == "action")
@@ -658,9 +652,8 @@ impl Scripted {
 /// The SOAP version of `request`: 1.2 when its Content-Type is SOAP 1.2's, else 1.1.
 fn version_of(request: &HttpRequest) -> crate::SoapVersion {
     let soap12 = request
-        .headers
-        .iter()
-        .any(|(k, v)| k.eq_ignore_ascii_case("content-type") && v.contains("application/soap+xml"));
+        .header("Content-Type")
+        .is_some_and(|v| v.contains("application/soap+xml"));
     if soap12 {
         crate::SoapVersion::Soap12
     } else {

@@ -409,6 +409,14 @@ impl Results {
         self.serial.iter().find(|s| s.client == client)
     }
 
+    /// Calls per second `server` answered with `concurrency` callers (section 3b).
+    fn server_rate(&self, server: &str, concurrency: usize) -> Option<f64> {
+        self.servers
+            .iter()
+            .find(|t| t.client == server && t.concurrency == concurrency)
+            .map(|t| t.calls / t.secs)
+    }
+
     /// The benchmark goals with this run's ratios.
     fn goals(&self) -> String {
         let mut t = String::from("| goal | measured (this run) | ratio | |\n|---|---|---:|:-:|\n");
@@ -469,13 +477,10 @@ impl Results {
             }
         }
         for conc in [8usize, 64] {
-            let rate = |server: &str| {
-                self.servers
-                    .iter()
-                    .find(|t| t.client == server && t.concurrency == conc)
-                    .map(|t| t.calls / t.secs)
-            };
-            if let (Some(f), Some(g)) = (rate(FAKE_SERVER), rate(GSOAP_SERVER)) {
+            if let (Some(f), Some(g)) = (
+                self.server_rate(FAKE_SERVER, conc),
+                self.server_rate(GSOAP_SERVER, conc),
+            ) {
                 let r = f / g;
                 let _ = writeln!(
                     t,
@@ -644,10 +649,8 @@ impl Results {
         s.push_str("| server | callers | calls/s | calls | gSOAP server / this |\n|---|---:|---:|---:|---:|\n");
         for t in &self.servers {
             let g = self
-                .servers
-                .iter()
-                .find(|g| g.client == GSOAP_SERVER && g.concurrency == t.concurrency)
-                .map_or(f64::NAN, |g| g.calls / g.secs);
+                .server_rate(GSOAP_SERVER, t.concurrency)
+                .unwrap_or(f64::NAN);
             let _ = writeln!(
                 s,
                 "| {} | {} | {:.0} | {:.0} | {} |",

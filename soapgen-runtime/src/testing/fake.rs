@@ -116,19 +116,8 @@ impl ServiceRequest {
     /// A `Sender` fault (SOAP 1.1 `Client`) the service answers with: a body that is not XML or
     /// not an envelope, a multipart/related request that does not parse.
     pub fn read(request: &HttpRequest) -> Result<ServiceRequest, Box<Fault>> {
-        let header = |name: &str| {
-            request
-                .headers
-                .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case(name))
-                .map(|(_, v)| v.as_str())
-        };
-        let content_type = header("Content-Type").unwrap_or_default();
-        let guess = if content_type.contains("application/soap+xml") {
-            SoapVersion::Soap12
-        } else {
-            SoapVersion::Soap11
-        };
+        let content_type = request.header("Content-Type").unwrap_or_default();
+        let guess = super::version_of(request);
         let action = super::soap_action(request);
         // MTOM (SOAP MTOM §3) and SwA (SwA 1.0 §3): the envelope is the root part.
         let (root, attachments) = if crate::mime::is_multipart_related(content_type) {

@@ -121,6 +121,16 @@ pub struct HttpRequest {
     pub max_response_bytes: usize,
 }
 
+impl HttpRequest {
+    /// The first header named `name` (case-insensitive, RFC 9110 §5.1).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
 /// The HTTP response to a [`HttpRequest`], body read in full.
 #[derive(Debug, Clone)]
 pub struct HttpResponse {

@@ -20,8 +20,17 @@ const ZEEP_WSS_INSTALL_HINT: &str =
 /// If python3, zeep or python3-xmlsec is missing (with the packages to install) or the script
 /// fails.
 pub fn zeep_wss_request(args: &[&str]) -> Vec<u8> {
+    run_script("zeep_wss.py", args, ZEEP_WSS_INSTALL_HINT)
+}
+
+/// Runs the peer script `script` with `args` under Debian's python3 and returns its stdout.
+///
+/// # Panics
+///
+/// If python3 cannot be run or the script fails (naming `install`, what it needs).
+fn run_script(script: &str, args: &[&str], install: &str) -> Vec<u8> {
     let python = python();
-    let script = peers_dir().join("zeep_wss.py");
+    let script = peers_dir().join(script);
     let out = Command::new(&python)
         .arg(&script)
         .args(args)
@@ -29,13 +38,13 @@ pub fn zeep_wss_request(args: &[&str]) -> Vec<u8> {
         .output()
         .unwrap_or_else(|e| {
             panic!(
-                "cannot run {} ({e}): {PYTHON_INSTALL_HINT}; {ZEEP_WSS_INSTALL_HINT}",
+                "cannot run {} ({e}): {PYTHON_INSTALL_HINT}; {install}",
                 python.display()
             )
         });
     assert!(
         out.status.success(),
-        "{} {} {args:?} failed ({}):\n{}\ninstall: {ZEEP_WSS_INSTALL_HINT}",
+        "{} {} {args:?} failed ({}):\n{}\ninstall: {install}",
         python.display(),
         script.display(),
         out.status,
@@ -94,26 +103,10 @@ pub fn zeep_nil(mode: &str, input: &[u8]) -> String {
 /// If python3 or zeep is missing (with the packages to install) or the script fails otherwise
 /// than by a SOAP fault.
 pub fn zeep_call(wsdl: &str, service: &str, port: &str, operation: &str, args: &str) -> String {
-    let python = python();
-    let script = peers_dir().join("zeep_call.py");
-    let out = Command::new(&python)
-        .arg(&script)
-        .args([wsdl, service, port, operation, args])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot run {} ({e}): {PYTHON_INSTALL_HINT}; apt-get install -y python3-zeep",
-                python.display()
-            )
-        });
-    assert!(
-        out.status.success(),
-        "{} {} {operation} failed ({}):\n{}\ninstall: apt-get install -y python3-zeep",
-        python.display(),
-        script.display(),
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
+    let out = run_script(
+        "zeep_call.py",
+        &[wsdl, service, port, operation, args],
+        "apt-get install -y python3-zeep",
     );
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    String::from_utf8_lossy(&out).trim().to_owned()
 }

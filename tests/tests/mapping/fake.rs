@@ -327,22 +327,15 @@ impl soapgen_runtime::transport::Transport for Spy {
         request: soapgen_runtime::transport::HttpRequest,
     ) -> soapgen_runtime::transport::TransportFuture<'_> {
         let ct = request
-            .headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case("content-type"))
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default();
+            .header("content-type")
+            .unwrap_or_default()
+            .to_owned();
         self.1.lock().unwrap().push(ct);
         let response = self.0.send(request);
         Box::pin(async move {
             let r = response.await;
             if let Ok(r) = &r {
-                let ct = r
-                    .headers
-                    .iter()
-                    .find(|(k, _)| k.eq_ignore_ascii_case("content-type"))
-                    .map(|(_, v)| format!("response: {v}"))
-                    .unwrap_or_default();
+                let ct = format!("response: {}", r.content_type().unwrap_or_default());
                 self.1.lock().unwrap().push(ct);
             }
             r
