@@ -306,12 +306,22 @@ impl Fault {
     /// [`EncodeError`] if a text holds a character XML 1.0 cannot carry.
     pub fn to_envelope(&self) -> Result<String, EncodeError> {
         let env = self.version.envelope_namespace();
-        let prefix = self.version.prefix();
         let n = |local| Name::new(env, local);
         let mut w = XmlWriter::new();
         w.declaration()?;
-        w.start_element_prefixed(n("Envelope"), Some(prefix))?;
+        w.start_element_prefixed(n("Envelope"), Some(self.version.prefix()))?;
         w.start_element(n("Body"))?;
+        self.write(&mut w)?;
+        w.end_element()?;
+        w.end_element()?;
+        w.into_string()
+    }
+
+    /// Writes the `Fault` element of [`to_envelope`](Self::to_envelope) where `w` stands (in a
+    /// Body of the fault's version).
+    pub(crate) fn write(&self, w: &mut XmlWriter) -> Result<(), EncodeError> {
+        let env = self.version.envelope_namespace();
+        let n = |local| Name::new(env, local);
         w.start_element(n("Fault"))?;
         // A QName value: its prefix in scope, declared where none is (no namespace: bare).
         let qname = |w: &mut XmlWriter, q: &QName| -> Result<String, EncodeError> {
@@ -341,7 +351,7 @@ impl Fault {
             SoapVersion::Soap11 => {
                 // SOAP 1.1 §4.4: the fault's children are unqualified.
                 w.start_element(Name::new("", "faultcode"))?;
-                let code = qname(&mut w, &self.code)?;
+                let code = qname(w, &self.code)?;
                 w.text(&code)?;
                 w.end_element()?;
                 w.simple_element(Name::new("", "faultstring"), self.reason.as_str())?;
@@ -349,7 +359,7 @@ impl Fault {
                     w.simple_element(Name::new("", "faultactor"), node.as_str())?;
                 }
                 if let Some(d) = &self.detail {
-                    detail(&mut w, "detail", d)?;
+                    detail(w, "detail", d)?;
                 }
             }
             SoapVersion::Soap12 => {
@@ -362,7 +372,7 @@ impl Fault {
                         depth += 1;
                     }
                     w.start_element(n("Value"))?;
-                    let v = qname(&mut w, c)?;
+                    let v = qname(w, c)?;
                     w.text(&v)?;
                     w.end_element()?;
                 }
@@ -394,14 +404,11 @@ impl Fault {
                     w.simple_element(n("Role"), role.as_str())?;
                 }
                 if let Some(d) = &self.detail {
-                    detail(&mut w, "Detail", d)?;
+                    detail(w, "Detail", d)?;
                 }
             }
         }
-        w.end_element()?;
-        w.end_element()?;
-        w.end_element()?;
-        w.into_string()
+        w.end_element()
     }
 
     /// Whether the fault blames the request: SOAP 1.1 `Client` (and dotted refinements such as

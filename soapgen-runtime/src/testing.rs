@@ -77,12 +77,17 @@ use crate::error::{TransportError, TransportErrorKind};
 use crate::transport::{HttpRequest, HttpResponse, Transport, TransportFuture};
 
 mod fake;
+#[cfg(feature = "wss")]
+mod secured;
 #[cfg(feature = "testing-server")]
 mod serve;
 pub use fake::{
     in_process_client, not_implemented, Dispatch, DispatchFuture, InProcess, IntoFault,
     ServiceRequest, IN_PROCESS_ENDPOINT, MTOM_THRESHOLD,
 };
+#[cfg(feature = "wss")]
+#[cfg_attr(docsrs, doc(cfg(feature = "wss")))]
+pub use secured::SecuredService;
 #[cfg(feature = "testing-server")]
 pub use serve::{Loopback, MAX_REQUEST_BYTES};
 

@@ -173,6 +173,18 @@ impl EnvelopeWriter {
         Ok(())
     }
 
+    /// Sends `attachments`, written elsewhere, with the envelope, packaged as `packaging` unless
+    /// the Body's own (MTOM) parts decide otherwise.
+    #[cfg(feature = "testing")]
+    pub(crate) fn attach(
+        &mut self,
+        mut attachments: Vec<OutgoingAttachment>,
+        packaging: Packaging,
+    ) {
+        self.attachments.append(&mut attachments);
+        self.packaging = Some(packaging);
+    }
+
     /// The writer inside the `Header`, which is started if it is not yet.
     fn open_header(&mut self) -> Result<&mut XmlWriter, EncodeError> {
         if self.body_written || self.in_body {

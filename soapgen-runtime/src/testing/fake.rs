@@ -32,6 +32,13 @@ pub trait Dispatch: Send + Sync {
     fn dispatch<'a>(&'a self, request: &'a ServiceRequest) -> DispatchFuture<'a>;
 }
 
+/// A shared service answers as the service does (a generated client's `fake_service` is one).
+impl<D: Dispatch + ?Sized> Dispatch for std::sync::Arc<D> {
+    fn dispatch<'a>(&'a self, request: &'a ServiceRequest) -> DispatchFuture<'a> {
+        (**self).dispatch(request)
+    }
+}
+
 /// A [`Transport`] whose requests a [`Dispatch`] answers in the same process: the client's whole
 /// message path runs (envelope writing, WS-Addressing, the layers configured on it) and so does
 /// the reader on the service side, with no socket between them.
@@ -99,6 +106,14 @@ pub struct ServiceRequest {
     addressing: Option<(AddressingVersion, Option<String>)>,
     /// The Body's first element (namespace, local name); `None` for an empty Body.
     operation: Option<(String, String)>,
+    /// The root part as received, before multi-reference values were inlined: what a
+    /// [`SecuredService`](super::SecuredService) checks.
+    raw: Bytes,
+    /// The service's WS-Security configuration and what it found in the request, once a
+    /// [`SecuredService`](super::SecuredService) checked the request: the answer is secured
+    /// with it.
+    #[cfg(feature = "wss")]
+    security: Option<(crate::wss::WssConfig, crate::wss::InboundReport)>,
 }
 
 /// The most parts a multipart/related request may have.
@@ -137,7 +152,19 @@ impl ServiceRequest {
             && crate::mime::content_type_parameters(content_type)
                 .iter()
                 .any(|(k, v)| k == "type" && v.eq_ignore_ascii_case("application/xop+xml"));
-        let envelope = std::str::from_utf8(&root)
+        Self::from_root(guess, action, root, attachments, mtom)
+    }
+
+    /// The request of root part `raw` (its version guessed `guess` from the HTTP request until
+    /// the envelope says), `action`, and its other MIME parts `attachments`.
+    fn from_root(
+        guess: SoapVersion,
+        action: String,
+        raw: Bytes,
+        attachments: crate::mime::Attachments,
+        mtom: bool,
+    ) -> Result<ServiceRequest, Box<Fault>> {
+        let envelope = std::str::from_utf8(&raw)
             .map_err(|e| Fault::sender(guess, format!("the request is not UTF-8: {e}")))
             .map_err(Box::new)?
             .trim_start_matches('\u{feff}');
@@ -178,6 +205,9 @@ impl ServiceRequest {
             mtom,
             addressing,
             operation,
+            raw,
+            #[cfg(feature = "wss")]
+            security: None,
         })
     }
 
@@ -190,6 +220,40 @@ impl ServiceRequest {
     /// SOAP 1.2's media type (RFC 3902 §3); empty when it has none.
     pub fn action(&self) -> &str {
         &self.action
+    }
+
+    /// The root part of the request as it was received (the envelope, before multi-reference
+    /// values were inlined): the bytes a signature covers.
+    pub fn raw_envelope(&self) -> &[u8] {
+        &self.raw
+    }
+
+    /// What the service's WS-Security check found in the request's `wsse:Security` header
+    /// (its Timestamp, signer, UsernameToken user, the parts signed and decrypted), once a
+    /// [`SecuredService`](super::SecuredService) checked it; `None` before.
+    #[cfg(feature = "wss")]
+    pub fn security_report(&self) -> Option<&crate::wss::InboundReport> {
+        self.security.as_ref().map(|(_, report)| report)
+    }
+
+    /// This request as a [`SecuredService`](super::SecuredService) passes it on: its envelope
+    /// `envelope` as the check left it (decrypted), answered with `config`'s security.
+    #[cfg(feature = "wss")]
+    pub(super) fn secured(
+        &self,
+        envelope: String,
+        config: crate::wss::WssConfig,
+        report: crate::wss::InboundReport,
+    ) -> Result<ServiceRequest, Box<Fault>> {
+        let mut secured = Self::from_root(
+            self.version,
+            self.action.clone(),
+            Bytes::from(envelope),
+            self.attachments.clone(),
+            self.mtom,
+        )?;
+        secured.security = Some((config, report));
+        Ok(secured)
     }
 
     /// Whether the request is for the operation whose request element is `{namespace}local`
@@ -339,53 +403,23 @@ impl ServiceRequest {
         write: impl FnOnce(&mut XmlWriter) -> Result<(), EncodeError>,
     ) -> HttpResponse {
         let version = self.version;
-        let mtom = self.mtom;
-        let envelope = (|| {
-            let mut w = XmlWriter::new();
-            if mtom {
-                w.set_mtom(Some(MTOM_THRESHOLD));
-            }
-            w.declaration()?;
-            w.start_element_prefixed(
-                Name::new(version.envelope_namespace(), "Envelope"),
-                Some(version.prefix()),
-            )?;
-            w.start_element(Name::new(version.envelope_namespace(), "Body"))?;
-            write(&mut w)?;
-            w.end_element()?;
-            w.end_element()?;
-            let attachments = w.take_attachments();
-            let packaging = w.packaging();
-            Ok::<_, EncodeError>((w.into_string()?, attachments, packaging))
-        })();
-        let envelope = envelope.and_then(|(e, a, p)| Ok((self.addressed(e, action)?, a, p)));
-        match envelope {
-            Ok((body, attachments, _)) if attachments.is_empty() && parts.is_empty() => {
-                HttpResponse {
-                    status: 200,
-                    headers: vec![("content-type".to_owned(), content_type(version).to_owned())],
-                    body: Bytes::from(body),
-                }
-            }
-            // swaRef values (WS-I Attachments Profile 1.0 §4.4) and MTOM parts: multipart/related.
-            Ok((envelope, attachments, packaging)) => {
-                let mut message = crate::message::RequestMessage {
-                    envelope,
-                    attachments,
-                    packaging,
-                };
-                if !parts.is_empty() && message.attachments.is_empty() {
-                    message.packaging = crate::mime::Packaging::SwA;
-                }
-                for (part, attachment, content_type) in parts {
-                    message.attachments.push(crate::message::part_attachment(
-                        part,
-                        attachment,
-                        content_type,
-                    ));
-                }
-                let packaging = message.packaging;
-                let (ct, body) = match packaging {
+        let parts = parts
+            .into_iter()
+            .map(|(part, attachment, content_type)| {
+                crate::message::part_attachment(part, attachment, content_type)
+            })
+            .collect();
+        let message = self.answer(action, self.security(), self.mtom, parts, write);
+        match message {
+            Ok(message) if message.attachments.is_empty() => HttpResponse {
+                status: 200,
+                headers: vec![("content-type".to_owned(), content_type(version).to_owned())],
+                body: Bytes::from(message.envelope),
+            },
+            // swaRef values (WS-I Attachments Profile 1.0 §4.4), MTOM and SwA parts:
+            // multipart/related.
+            Ok(message) => {
+                let (ct, body) = match message.packaging {
                     crate::mime::Packaging::Mtom => {
                         let root = match version {
                             SoapVersion::Soap11 => "text/xml",
@@ -410,6 +444,43 @@ impl ServiceRequest {
         }
     }
 
+    /// An answer to this request, of its version: in the `Header`, the `wsse:Security` block
+    /// of `security` (WSS 1.1 §5: first), then the WS-Addressing blocks of an answer when
+    /// the request was addressed (`wsa:Action` `action`, `wsa:RelatesTo` the request's
+    /// `wsa:MessageID`, `wsa:To` anonymous: WS-Addressing 1.0 SOAP Binding §5.2, Core §3.4);
+    /// the Body written by `write`, MTOM when `mtom` (its binary values of [`MTOM_THRESHOLD`]
+    /// bytes or more in parts), and the MIME parts `parts` (SwA unless MTOM).
+    fn answer(
+        &self,
+        action: &str,
+        security: Option<&Security>,
+        mtom: bool,
+        parts: Vec<crate::mime::OutgoingAttachment>,
+        write: impl FnOnce(&mut XmlWriter) -> Result<(), EncodeError>,
+    ) -> Result<crate::message::RequestMessage, EncodeError> {
+        let mut w = XmlWriter::new();
+        if mtom {
+            w.set_mtom(Some(MTOM_THRESHOLD));
+        }
+        let layers = security_layer(security, self.version)?;
+        let mut env = crate::envelope::EnvelopeWriter::with_layers(w, self.version, &[], layers)?;
+        if let Some((v, message_id)) = &self.addressing {
+            let wsa = |local| Name::new(v.namespace(), local);
+            if !action.is_empty() {
+                env.header_entry(|w| w.simple_element(wsa("Action"), action))?;
+            }
+            if let Some(id) = message_id {
+                env.header_entry(|w| w.simple_element(wsa("RelatesTo"), id.as_str()))?;
+            }
+            env.header_entry(|w| w.simple_element(wsa("To"), v.anonymous()))?;
+        }
+        if !parts.is_empty() {
+            env.attach(parts, crate::mime::Packaging::SwA);
+        }
+        env.body(write)?;
+        env.finish_message()
+    }
+
     /// The response of a one-way operation: `202 Accepted` and no body (WS-I Basic Profile 1.1
     /// §3.4.7, SOAP 1.2 Part 2 §7.5.1.2).
     pub fn accepted(&self) -> HttpResponse {
@@ -429,45 +500,47 @@ impl ServiceRequest {
     /// request's version; addressed when the request was, with the fault action of SOAP Binding
     /// §6 (the submission's §5).
     pub fn fault(&self, fault: impl Into<Box<Fault>>) -> HttpResponse {
-        let mut response = fault_response(&fault.into().in_version(self.version));
-        if let Some((v, _)) = self.addressing {
-            let action = v.fault_actions().last().copied().unwrap_or_default();
-            let body = String::from_utf8_lossy(&response.body).into_owned();
-            if let Ok(addressed) = self.addressed(body, action) {
-                response.body = Bytes::from(addressed);
-            }
-        }
-        response
+        self.fault_secured(fault.into(), self.security())
     }
 
-    /// `envelope` (written by this module: its Body starts `<prefix:Body>`) with the WS-Addressing
-    /// headers of an answer to this request, when it was addressed: `wsa:Action`, `wsa:RelatesTo`
-    /// (the request's `wsa:MessageID`) and `wsa:To` anonymous (WS-Addressing 1.0 SOAP Binding
-    /// §5.2, Core §3.4).
-    fn addressed(&self, envelope: String, action: &str) -> Result<String, EncodeError> {
-        let Some((v, message_id)) = &self.addressing else {
-            return Ok(envelope);
+    /// [`fault`](Self::fault), secured with `security`.
+    pub(super) fn fault_secured(
+        &self,
+        fault: Box<Fault>,
+        security: Option<&Security>,
+    ) -> HttpResponse {
+        let fault = fault.in_version(self.version);
+        if self.addressing.is_none() && security.is_none() {
+            return fault_response(&fault);
+        }
+        let action = match self.addressing {
+            Some((v, _)) => v.fault_actions().last().copied().unwrap_or_default(),
+            None => "",
         };
-        let env = self.version.envelope_namespace();
-        let prefix = self.version.prefix();
-        let mut w = XmlWriter::new();
-        w.inherit_namespace(prefix, env);
-        w.start_element(Name::new(env, "Header"))?;
-        let wsa = |local| Name::new(v.namespace(), local);
-        if !action.is_empty() {
-            w.simple_element(wsa("Action"), action)?;
+        match self.answer(action, security, false, Vec::new(), |w| fault.write(w)) {
+            Ok(message) => HttpResponse {
+                status: fault_status(&fault),
+                headers: vec![(
+                    "content-type".to_owned(),
+                    content_type(fault.version).to_owned(),
+                )],
+                body: Bytes::from(message.envelope),
+            },
+            // A text XML cannot carry, or security that fails: the plain fault saying so.
+            Err(e) => fault_response(&Fault::receiver(
+                self.version,
+                format!("the fault cannot be written: {e}"),
+            )),
         }
-        if let Some(id) = message_id {
-            w.simple_element(wsa("RelatesTo"), id.as_str())?;
-        }
-        w.simple_element(wsa("To"), v.anonymous())?;
-        w.end_element()?;
-        let header = w.into_string()?;
-        let body = format!("<{prefix}:Body>");
-        Ok(match envelope.find(&body) {
-            Some(at) => format!("{}{header}{}", &envelope[..at], &envelope[at..]),
-            None => envelope,
-        })
+    }
+
+    /// The WS-Security configuration of this request's service, when a
+    /// [`SecuredService`](super::SecuredService) checked it: its answers are secured with it.
+    fn security(&self) -> Option<&Security> {
+        #[cfg(feature = "wss")]
+        return self.security.as_ref().map(|(config, _)| config);
+        #[cfg(not(feature = "wss"))]
+        None
     }
 
     /// The `Sender` fault answering a request for an operation the service does not have:
@@ -577,6 +650,31 @@ fn to_body<'i>(
     )))
 }
 
+/// What secures a fake's answers: the service's WS-Security configuration.
+#[cfg(feature = "wss")]
+pub(super) type Security = crate::wss::WssConfig;
+/// Without the `wss` feature, nothing secures a fake's answers.
+#[cfg(not(feature = "wss"))]
+pub(super) enum Security {}
+
+/// The part of `security` in an answer of `version` (none without it).
+fn security_layer(
+    security: Option<&Security>,
+    version: SoapVersion,
+) -> Result<Vec<Box<dyn crate::message::LayerCall>>, EncodeError> {
+    #[cfg(feature = "wss")]
+    if let Some(config) = security {
+        use crate::message::{MessageLayer, Operation, Outbound};
+        let operation = Operation::new("answer", "", version);
+        return Ok(config
+            .start(&Outbound::new(&operation, ""))?
+            .into_iter()
+            .collect());
+    }
+    let _ = (security, version);
+    Ok(Vec::new())
+}
+
 fn content_type(version: SoapVersion) -> &'static str {
     match version {
         SoapVersion::Soap11 => "text/xml; charset=utf-8",
@@ -603,17 +701,22 @@ pub(super) fn fault_response(fault: &Fault) -> HttpResponse {
             };
         }
     };
-    let status = match fault.version {
-        SoapVersion::Soap12 if fault.is_sender() => 400,
-        _ => 500,
-    };
     HttpResponse {
-        status,
+        status: fault_status(fault),
         headers: vec![(
             "content-type".to_owned(),
             content_type(fault.version).to_owned(),
         )],
         body: Bytes::from(body),
+    }
+}
+
+/// The HTTP status of a response carrying `fault`: SOAP 1.1 §6.2, 500; SOAP 1.2 Part 2
+/// §7.5.2.2, 400 for a `Sender` fault and 500 otherwise.
+fn fault_status(fault: &Fault) -> u16 {
+    match fault.version {
+        SoapVersion::Soap12 if fault.is_sender() => 400,
+        _ => 500,
     }
 }
 

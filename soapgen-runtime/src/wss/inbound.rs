@@ -100,6 +100,31 @@ impl WssConfig {
         Ok((p.report, doc))
     }
 
+    /// Checks a request envelope (UTF-8) against this configuration's inbound policy at time
+    /// `now`, as a service does (WSS 1.1 §5–§10): the checks of
+    /// [`check_response`](Self::check_response), the UsernameToken's password checked against
+    /// [`expect_username_token`](Self::expect_username_token) (WSS UsernameToken Profile 1.1
+    /// §3.1: text or digest, its Nonce not seen before). Returns what was found and the envelope
+    /// as the service then reads it (decrypted in place; the input unchanged when nothing was
+    /// encrypted). Signature confirmations are not looked for: a request carries none.
+    ///
+    /// # Errors
+    ///
+    /// As [`check_response`](Self::check_response).
+    pub fn process_request(
+        &self,
+        envelope: &[u8],
+        now: UtcTime,
+    ) -> Result<(InboundReport, String), WssError> {
+        if self.requires_signature_confirmation() {
+            return self
+                .clone()
+                .signature_confirmation(false)
+                .process_request(envelope, now);
+        }
+        self.process_response(envelope, now)
+    }
+
     /// `sent`: the request's SignatureValues, when known (see
     /// [`check_response_to`](Self::check_response_to)); `key`: the request key of a
     /// SymmetricBinding, the only key a symmetric signature or encryption of the response may use.

@@ -108,7 +108,7 @@ pub use process::start_command;
 pub use pyspnego::ntlm_acceptor;
 pub use spyne::{pattern_byte, pattern_bytes, spyne};
 pub use wss4j::{wss4j, wss4j_binary, wss4j_make_request, wss4j_process};
-pub use zeep::{zeep_call, zeep_nil, zeep_wss_request};
+pub use zeep::{zeep_call, zeep_call_with, zeep_nil, zeep_wss_request};
 
 use std::process::Child;
 use std::sync::{Arc, Mutex};

@@ -103,10 +103,27 @@ pub fn zeep_nil(mode: &str, input: &[u8]) -> String {
 /// If python3 or zeep is missing (with the packages to install) or the script fails otherwise
 /// than by a SOAP fault.
 pub fn zeep_call(wsdl: &str, service: &str, port: &str, operation: &str, args: &str) -> String {
-    let out = run_script(
-        "zeep_call.py",
-        &[wsdl, service, port, operation, args],
-        "apt-get install -y python3-zeep",
-    );
+    zeep_call_with(wsdl, service, port, operation, args, &[])
+}
+
+/// [`zeep_call`] with the script's options `options`: `--user NAME --password PW` (zeep's
+/// `UsernameToken`, a PasswordDigest), `--key KEY.pem --cert CERT.pem` (zeep's
+/// `BinarySignature`, which also checks the response's signature with CERT; a response that
+/// fails the check gives `{"error": …}`).
+///
+/// # Panics
+///
+/// As [`zeep_call`]; for signatures, also if python3-xmlsec is missing.
+pub fn zeep_call_with(
+    wsdl: &str,
+    service: &str,
+    port: &str,
+    operation: &str,
+    args: &str,
+    options: &[&str],
+) -> String {
+    let mut argv = vec![wsdl, service, port, operation, args];
+    argv.extend_from_slice(options);
+    let out = run_script("zeep_call.py", &argv, ZEEP_WSS_INSTALL_HINT);
     String::from_utf8_lossy(&out).trim().to_owned()
 }
