@@ -37,6 +37,7 @@ fn main() {
         .wsdl("wsdl/substitution.wsdl")
         .wsdl("wsdl/polymorphism.wsdl")
         .wsdl("wsdl/kinds.wsdl")
+        .wsdl("wsdl/large_objects.wsdl")
         .wsdl("wsdl/cases/nested_include/nested_include.wsdl")
         .wsdl("wsdl/cases/include_cycle/include_cycle.wsdl")
         .wsdl("wsdl/cases/unqualified.wsdl")

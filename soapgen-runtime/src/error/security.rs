@@ -1,8 +1,10 @@
 //! The error of WS-Security processing (feature `wss`): always defined, so that [`Error::Security`](crate::Error::Security) is one variant whatever the features.
 
-/// What went wrong in WS-Security: configuring it, securing a request, or checking a response
-/// against the inbound policy. Carried by [`Error::Security`](crate::Error::Security) for a
-/// response, by [`EncodeError`](crate::EncodeError) for a request.
+/// What went wrong in WS-Security: configuring it, securing a request, or checking a message
+/// against the inbound policy (a client's response; a service's request, with
+/// [`WssConfig::process_request`](crate::wss::WssConfig::process_request)). Carried by
+/// [`Error::Security`](crate::Error::Security) for a response, by
+/// [`EncodeError`](crate::EncodeError) for a request.
 ///
 /// Messages never contain a password, nonce or key.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -25,7 +27,7 @@ pub enum WssError {
     },
     /// The response has no `wsse:Security` header block although the policy requires one.
     #[error(
-        "WS-Security: the response has no wsse:Security header, but the policy requires {required}"
+        "WS-Security: the message has no wsse:Security header, but the policy requires {required}"
     )]
     MissingSecurityHeader {
         /// What the policy requires, e.g. `"a Timestamp"`.
@@ -33,20 +35,20 @@ pub enum WssError {
     },
     /// More than one `wsse:Security` header block for this recipient (WSS 1.1 §5: at most one
     /// without an `actor`/`role`).
-    #[error("WS-Security: the response has more than one wsse:Security header")]
+    #[error("WS-Security: the message has more than one wsse:Security header")]
     DuplicateSecurityHeader,
     /// The response's Security header has no `wsu:Timestamp` although the policy requires one.
-    #[error("WS-Security: the response's Security header has no wsu:Timestamp, but the policy requires one")]
+    #[error("WS-Security: the message's Security header has no wsu:Timestamp, but the policy requires one")]
     MissingTimestamp,
     /// More than one `wsu:Timestamp` in one Security header (WSS 1.1 §10: "MUST NOT" more than one).
-    #[error("WS-Security: the response's Security header has more than one wsu:Timestamp")]
+    #[error("WS-Security: the message's Security header has more than one wsu:Timestamp")]
     DuplicateTimestamp,
     /// A `wsu:Timestamp` whose content breaks WSS 1.1 §10 (no or several `Created`, several
     /// `Expires`, an unknown child, `Expires` before `Created`).
     #[error("WS-Security: malformed wsu:Timestamp: {0}")]
     MalformedTimestamp(String),
     /// The response's Timestamp has expired: `Expires` plus the clock skew is before now.
-    #[error("WS-Security: the response's Timestamp expired at {expires} (now {now}, clock skew {skew_secs} s)")]
+    #[error("WS-Security: the message's Timestamp expired at {expires} (now {now}, clock skew {skew_secs} s)")]
     TimestampExpired {
         /// The `Expires` value, as UTC.
         expires: String,
@@ -58,7 +60,7 @@ pub enum WssError {
     /// The response's Timestamp was `Created` longer ago than the maximum age
     /// ([`WssConfig::max_timestamp_age`](crate::wss::WssConfig::max_timestamp_age), WSS4J's
     /// `timeStampTTL`), whatever its `Expires` says.
-    #[error("WS-Security: the response's Timestamp was created at {created}, longer ago than the maximum age of {max_age_secs} s (now {now})")]
+    #[error("WS-Security: the message's Timestamp was created at {created}, longer ago than the maximum age of {max_age_secs} s (now {now})")]
     TimestampTooOld {
         /// The `Created` value, as UTC.
         created: String,
@@ -68,7 +70,7 @@ pub enum WssError {
         max_age_secs: u64,
     },
     /// The response's Timestamp was `Created` further in the future than the clock skew allows.
-    #[error("WS-Security: the response's Timestamp is created in the future, at {created} (now {now}, clock skew {skew_secs} s)")]
+    #[error("WS-Security: the message's Timestamp is created in the future, at {created} (now {now}, clock skew {skew_secs} s)")]
     TimestampInFuture {
         /// The `Created` value, as UTC.
         created: String,
@@ -78,7 +80,7 @@ pub enum WssError {
         skew_secs: u64,
     },
     /// The response is not XML that the Security header can be read from.
-    #[error("WS-Security: cannot read the response's Security header: {0}")]
+    #[error("WS-Security: cannot read the message's Security header: {0}")]
     Read(String),
     /// A document that cannot be canonicalized (Exclusive XML Canonicalization 1.0): not
     /// well-formed, a DOCTYPE, an undefined entity or prefix, no element at the given offset.
@@ -203,7 +205,7 @@ pub enum WssError {
     },
     /// The response lacks a header block or an element the policy requires present
     /// (WS-SecurityPolicy 1.2 §4.3.1 `sp:RequiredElements`, §4.3.2 `sp:RequiredParts`).
-    #[error("WS-Security: the response has no {part}, which the policy requires ({assertion})")]
+    #[error("WS-Security: the message has no {part}, which the policy requires ({assertion})")]
     MissingRequired {
         /// `"sp:RequiredParts"` or `"sp:RequiredElements"`.
         assertion: &'static str,
@@ -214,7 +216,7 @@ pub enum WssError {
     /// Profile 1.1 §3.2; WS-SecurityPolicy 1.2 §5.4.3 `sp:RequireIssuerSerialReference`,
     /// `sp:RequireThumbprintReference`, `sp:RequireKeyIdentifierReference`, and `sp:IncludeToken`
     /// `Never`: no BinarySecurityToken).
-    #[error("WS-Security: the response's signature names its key by {found}, but the policy allows only {} (at {at})", allowed.join(", "))]
+    #[error("WS-Security: the message's signature names its key by {found}, but the policy allows only {} (at {at})", allowed.join(", "))]
     KeyReference {
         /// How the signature's KeyInfo names the key: the name of the `wss::KeyReference` form
         /// (`"DirectReference"`, `"SubjectKeyIdentifier"`, `"ThumbprintSha1"`,
@@ -231,7 +233,7 @@ pub enum WssError {
     #[error("WS-Security: the signing key cannot be trusted: {0}")]
     UntrustedKey(String),
     /// A part the policy requires signed (by a trusted signer) is not.
-    #[error("WS-Security: the response's {part} is not signed by a trusted signature, but the policy requires it{detail}")]
+    #[error("WS-Security: the message's {part} is not signed by a trusted signature, but the policy requires it{detail}")]
     NotSigned {
         /// `"Body"`, `"Timestamp"`, or a header block's `{namespace}name`.
         part: String,
@@ -239,7 +241,7 @@ pub enum WssError {
         detail: String,
     },
     /// A part the policy requires encrypted is not.
-    #[error("WS-Security: the response's {0} is not encrypted, but the policy requires it")]
+    #[error("WS-Security: the message's {0} is not encrypted, but the policy requires it")]
     NotEncrypted(String),
     /// A response's Security header whose children are not in the order its layout requires
     /// ([`WssConfig::layout`](crate::wss::WssConfig::layout), WS-SecurityPolicy 1.2 §7.7): a
@@ -247,7 +249,7 @@ pub enum WssError {
     /// after the signature that covers it, an EncryptedKey after the ReferenceList that needs it
     /// (`Strict`, §7.7.1), the Timestamp not first (`LaxTsFirst`, §7.7.3) or not last
     /// (`LaxTsLast`, §7.7.4).
-    #[error("WS-Security: the response's Security header breaks the {layout} layout (WS-SecurityPolicy 1.2 §7.7): {rule} (at {element})")]
+    #[error("WS-Security: the message's Security header breaks the {layout} layout (WS-SecurityPolicy 1.2 §7.7): {rule} (at {element})")]
     Layout {
         /// The layout: `"Strict"`, `"LaxTsFirst"` or `"LaxTsLast"`.
         layout: &'static str,

@@ -22,6 +22,7 @@ const CXF_PEER: BuiltPeer = BuiltPeer {
         ("build.sh", "tests/peers/cxf/build.sh"),
         ("pom.xml", "tests/peers/cxf/pom.xml"),
         ("CxfPeer.java", "tests/peers/cxf/CxfPeer.java"),
+        ("CxfClient.java", "tests/peers/cxf/CxfClient.java"),
     ],
     stamp_version: 1,
     dir_per_inputs: true,
@@ -94,6 +95,67 @@ pub fn cxf(args: &[&str]) -> Peer {
 pub fn cxf_binary() -> PathBuf {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| build_peer(&CXF_PEER)).clone()
+}
+
+/// Runs CXF's dynamic JAX-WS client (`tests/peers/cxf/CxfClient.java`, CXF 4.2.3 on OpenJDK 17):
+/// it reads the WSDL at `wsdl` (a URL), compiles the JAXB classes of its types as `wsdl2java`
+/// would, binds `service`/`port` (local names in the WSDL's target namespace) and makes each
+/// call of `calls`, `(operation, JSON)`: the request element (a document/literal operation's
+/// wrapper) as a JSON object keyed by its children's names. Returns one JSON line per call:
+/// `{"result": {…}}` (the response element, same conventions), `{"fault": {"code", "subcodes",
+/// "message", "detail"}}` or `{"error": "…"}` (e.g. a response that fails WS-Security checks).
+///
+/// `options`: `--mtom` (send MTOM), `--user NAME --password PW` (a UsernameToken digest, by
+/// WSS4J's interceptor), `--keystore client.p12 --storepass PW [--alias A] --ca ca.pem` (a
+/// Timestamp and the Body signed, RSA-SHA256; responses must be signed by a certificate ca.pem
+/// issued).
+///
+/// # Panics
+///
+/// If Java or Maven is missing, the build fails, or the client exits with an error (with its
+/// stderr).
+pub fn cxf_client(
+    wsdl: &str,
+    service: &str,
+    port: &str,
+    options: &[&str],
+    calls: &[(&str, &str)],
+) -> Vec<String> {
+    let launcher = cxf_binary().with_file_name("cxf-client");
+    let calls: Vec<String> = calls
+        .iter()
+        .map(|(op, json)| format!("{op}={json}"))
+        .collect();
+    let out = Command::new(&launcher)
+        .args([wsdl, service, port])
+        .args(options)
+        .args(&calls)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run {} ({e}): {CXF_INSTALL_HINT}",
+                launcher.display()
+            )
+        });
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{} failed ({}):\n{stdout}\n{}",
+        launcher.display(),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // What the client logged (stack traces of calls that gave an error) goes to the test's
+    // output, shown when it fails.
+    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<String> = stdout.lines().map(str::to_owned).collect();
+    assert_eq!(
+        lines.len(),
+        calls.len(),
+        "one line per call:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    lines
 }
 
 /// The CXF policy corpus: the WSDLs of Apache CXF's own WS-Security system tests

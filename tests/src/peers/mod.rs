@@ -101,7 +101,7 @@ mod spyne;
 mod wss4j;
 mod zeep;
 
-pub use cxf::{cxf, cxf_binary, cxf_policy_corpus, cxf_policy_wsdls};
+pub use cxf::{cxf, cxf_binary, cxf_client, cxf_policy_corpus, cxf_policy_wsdls};
 pub use gsoap::*;
 pub use linebreak::linebreak_server;
 pub use process::start_command;

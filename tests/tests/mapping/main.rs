@@ -25,6 +25,7 @@ mod cases;
 mod checked_in_client;
 mod encoded;
 mod fake;
+mod fake_clients;
 mod fake_security;
 mod generated_clients;
 mod groups;

@@ -1,0 +1,326 @@
+//! Apache CXF's JAX-WS client, a client no one here wrote, calls the fake on a loopback socket
+//! (`testing::Loopback`): CXF 4.2.3's dynamic client reads the WSDL the fake serves at `?wsdl`,
+//! compiles the JAXB classes of its types (XJC, as `wsdl2java` does) and calls with typed
+//! requests (`tests/peers/cxf/CxfClient.java`), for the gSOAP echo WSDL (both bindings, the
+//! declared fault), GlobalWeather, the benchmark's WSDL (100 objects of every value kind), the
+//! MTOM WSDL (CXF sends MTOM and reads the fake's MTOM answer) and a WS-Security setup (a
+//! UsernameToken, a Timestamp and the Body signed by WSS4J's interceptors, the signed answer
+//! verified by them).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use soapgen_runtime::testing::{Loopback, SecuredService};
+use soapgen_runtime::types::Base64Binary;
+use soapgen_runtime::wss::{TrustStore, WssConfig, X509Signer};
+use soapgen_runtime::{Error, FaultError, SoapVersion};
+use soapgen_tests::peers::cxf_client;
+use soapgen_tests::pki::test_pki;
+use soapgen_tests::wss::{cert, credential, path_str};
+
+mod echo {
+    soapgen_runtime::include_client!("echo");
+}
+mod weather {
+    soapgen_runtime::include_client!("globalweather");
+}
+mod bench {
+    soapgen_runtime::include_client!("large_objects");
+}
+mod mtom {
+    soapgen_runtime::include_client!("mtom");
+}
+
+/// A WSDL of the tests' tree.
+fn wsdl(path: &str) -> String {
+    let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+struct Echo;
+
+impl echo::EchoService for Echo {
+    async fn echo(&self, text: String) -> Result<String, Error> {
+        Ok(format!("{text}!"))
+    }
+
+    async fn fail(&self, reason: String) -> Result<(), FaultError<echo::types::FailFaults>> {
+        let fault = soapgen_runtime::fault::Fault::sender(SoapVersion::Soap11, "refused");
+        let detail = echo::types::FailDetail::new(reason, 7);
+        Err(FaultError::declared(
+            fault,
+            echo::types::FailFaults::FailFault(detail),
+        ))
+    }
+
+    async fn whoami(&self) -> Result<String, Error> {
+        Ok("fake".into())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cxf_calls_the_echo_fake_through_both_bindings() {
+    let service = echo::EchoServiceClient::fake_service(Echo);
+    let server = Loopback::serve(service, Some(wsdl("peers/gsoap/echo.wsdl")))
+        .await
+        .unwrap();
+    for port in ["EchoSoap11", "EchoSoap12"] {
+        let out = cxf_client(
+            &server.wsdl_url(),
+            "EchoService",
+            port,
+            &[],
+            &[
+                ("echo", r#"{"text": "gr\u00fc\u00df <&> ]]>"}"#),
+                ("whoami", "{}"),
+                ("fail", r#"{"reason": "bad"}"#),
+            ],
+        );
+        assert_eq!(out[0], r#"{"result":{"text":"grüß <&> ]]>!"}}"#, "{port}");
+        assert_eq!(out[1], r#"{"result":{"user":"fake"}}"#, "{port}");
+        // The declared fault: CXF's exception generated for it, its detail the JAXB fault bean.
+        let fault: serde_json::Value = serde_json::from_str(&out[2]).unwrap();
+        let fault = &fault["fault"];
+        assert_eq!(
+            fault["declared"], "FailDetail_Exception",
+            "{port}: {}",
+            out[2]
+        );
+        assert_eq!(fault["message"], "refused", "{port}: {}", out[2]);
+        assert_eq!(
+            fault["detail"],
+            serde_json::json!({"reason": "bad", "code": 7}),
+            "{port}"
+        );
+    }
+}
+
+struct Weather;
+
+impl weather::GlobalWeather for Weather {
+    async fn get_weather(
+        &self,
+        city_name: Option<String>,
+    ) -> Result<weather::types::GetWeatherResponse, Error> {
+        let city = city_name.unwrap_or_default();
+        Ok(weather::types::GetWeatherResponse::new(
+            format!("Sunny in {city}"),
+            "Success".into(),
+        ))
+    }
+
+    async fn get_cities_by_country(
+        &self,
+        country_name: Option<String>,
+    ) -> Result<Option<String>, Error> {
+        Ok(country_name
+            .map(|c| format!("<NewDataSet><Table><Country>{c}</Country></Table></NewDataSet>")))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cxf_calls_the_globalweather_fake() {
+    let service = weather::GlobalWeatherClient::fake_service(Weather);
+    let server = Loopback::serve(service, Some(wsdl("../examples/wsdl/globalweather.wsdl")))
+        .await
+        .unwrap();
+    for port in ["GlobalWeatherSoap", "GlobalWeatherSoap12"] {
+        let out = cxf_client(
+            &server.wsdl_url(),
+            "GlobalWeather",
+            port,
+            &[],
+            &[
+                ("GetWeather", r#"{"CityName": "Malmö"}"#),
+                ("GetCitiesByCountry", r#"{"CountryName": "Sweden"}"#),
+                ("GetCitiesByCountry", "{}"),
+            ],
+        );
+        assert_eq!(
+            out[0], r#"{"result":{"GetWeatherResult":"Sunny in Malmö","StatusCode":"Success"}}"#,
+            "{port}"
+        );
+        assert_eq!(
+            out[1],
+            r#"{"result":{"GetCitiesByCountryResult":"<NewDataSet><Table><Country>Sweden</Country></Table></NewDataSet>"}}"#,
+            "{port}"
+        );
+        assert_eq!(
+            out[2], r#"{"result":{"GetCitiesByCountryResult":null}}"#,
+            "{port}"
+        );
+    }
+}
+
+struct Objects;
+
+impl bench::LargeObjectsService for Objects {
+    async fn echo(
+        &self,
+        item: Vec<bench::types::LargeObject>,
+    ) -> Result<Vec<bench::types::LargeObject>, Error> {
+        Ok(item)
+    }
+
+    async fn ping(&self, value: String) -> Result<String, Error> {
+        Ok(value)
+    }
+}
+
+/// The benchmark's Echo of 100 objects: every value kind of the benchmark WSDL (long, string,
+/// decimal, int, double, boolean, dateTime, a nested complexType, a repeated string) typed by
+/// JAXB on CXF's side and by soapgen on the fake's, back unchanged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cxf_echoes_100_objects_through_the_benchmark_fake() {
+    let service = bench::LargeObjectsServiceClient::fake_service(Objects);
+    let server = Loopback::serve(service, Some(wsdl("wsdl/large_objects.wsdl")))
+        .await
+        .unwrap();
+    let items: Vec<String> = (0..100)
+        .map(|i| {
+            format!(
+                r#"{{"id": {id}, "name": "object {i} <&>", "description": "d\u00e9scription {i}",
+                "price": "{i}.25", "quantity": {i}, "ratio": 0.5, "active": {active},
+                "created": "2026-12-06T10:{m:02}:00Z",
+                "address": {{"street": "{i} Main St", "city": "K\u00f8benhavn", "postalCode": "{i:05}",
+                "country": "DK"}}, "tags": ["t{i}", "x"]}}"#,
+                id = 9_000_000_000i64 + i,
+                active = i % 2 == 0,
+                m = i % 60,
+            )
+        })
+        .collect();
+    let request = format!(r#"{{"item": [{}]}}"#, items.join(","));
+    let out = cxf_client(
+        &server.wsdl_url(),
+        "LargeObjectsService",
+        "LargeObjectsSoap11Port",
+        &[],
+        &[("Echo", &request), ("Ping", r#"{"value": "p"}"#)],
+    );
+    let back: serde_json::Value = serde_json::from_str(&out[0]).unwrap();
+    let sent: serde_json::Value = serde_json::from_str(&request).unwrap();
+    let back_items = back["result"]["item"].as_array().expect(&out[0]);
+    assert_eq!(back_items.len(), 100);
+    for (b, s) in back_items.iter().zip(sent["item"].as_array().unwrap()) {
+        for key in [
+            "id",
+            "name",
+            "description",
+            "quantity",
+            "ratio",
+            "active",
+            "address",
+            "tags",
+        ] {
+            assert_eq!(b[key], s[key], "{key}: {b}");
+        }
+        // JAXB's lexical forms: a decimal as a number, the dateTime as it was written.
+        assert_eq!(b["price"].to_string(), s["price"].as_str().unwrap(), "{b}");
+        assert_eq!(b["created"], s["created"], "{b}");
+    }
+    assert_eq!(out[1], r#"{"result":{"value":"p"}}"#);
+}
+
+struct Store;
+
+impl mtom::MtomService for Store {
+    async fn echo_data(
+        &self,
+        name: String,
+        data: Base64Binary,
+    ) -> Result<mtom::types::EchoDataResponse, Error> {
+        Ok(mtom::types::EchoDataResponse::new(
+            name,
+            data.len() as i64,
+            data,
+        ))
+    }
+}
+
+/// CXF sends MTOM (the data in a MIME part) and reads the fake's MTOM answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cxf_sends_mtom_to_the_fake_and_reads_its_mtom_answer() {
+    use base64::Engine as _;
+    let service = mtom::MtomServiceClient::fake_service(Store);
+    // The WSDL without its import of the xmlmime schema from w3.org (no network here): its
+    // `xmime:expectedContentTypes` attributes stay, which is what makes JAXB type the data as a
+    // DataHandler that CXF sends as an MTOM part.
+    let text = wsdl("peers/gsoap/mtom/mtom.wsdl");
+    let start = text
+        .find("<xs:import namespace=\"http://www.w3.org/2005/05/xmlmime\"")
+        .unwrap();
+    let end = start + text[start..].find("/>").unwrap() + 2;
+    let served = format!("{}{}", &text[..start], &text[end..]);
+    let server = Loopback::serve(service, Some(served)).await.unwrap();
+    let data: Vec<u8> = (0..70_000u32).map(|i| (i * 7 % 251) as u8).collect();
+    let b64 = base64::engine::general_purpose::STANDARD.encode(&data);
+    let request = format!(r#"{{"name": "blob", "data": "{b64}"}}"#);
+    let out = cxf_client(
+        &server.wsdl_url(),
+        "MtomService",
+        "MtomSoap11Port",
+        &["--mtom"],
+        &[("EchoData", &request)],
+    );
+    let back: serde_json::Value = serde_json::from_str(&out[0]).unwrap();
+    assert_eq!(
+        back["result"]["name"],
+        "blob",
+        "{}",
+        &out[0][..200.min(out[0].len())]
+    );
+    assert_eq!(back["result"]["size"], 70_000);
+    assert_eq!(back["result"]["data"].as_str(), Some(b64.as_str()));
+}
+
+/// WSS4J's interceptors on CXF's client: a UsernameToken (PasswordDigest), a Timestamp and the
+/// Body signed (RSA-SHA256, the certificate as a BinarySecurityToken); the secured fake checks
+/// them and signs its answer, which WSS4J verifies against the test CA.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cxf_calls_the_secured_fake_with_wss4j() {
+    let pki = test_pki();
+    let policy = WssConfig::new()
+        .expect_username_token("cxf", "pw & <x>")
+        .require_signature(true)
+        .trust(TrustStore::new().anchor(cert("ca.pem")))
+        .sign(X509Signer::new(credential("server")))
+        .timestamp(Duration::from_secs(300));
+    let service = SecuredService::new(echo::EchoServiceClient::fake_service(Echo), policy).unwrap();
+    let server = Loopback::serve(Arc::new(service), Some(wsdl("peers/gsoap/echo.wsdl")))
+        .await
+        .unwrap();
+    let (p12, ca) = (pki.path("client.p12"), pki.path("ca.pem"));
+    let keys = [
+        "--keystore",
+        path_str(&p12),
+        "--storepass",
+        "changeit",
+        "--ca",
+        path_str(&ca),
+    ];
+    for port in ["EchoSoap11", "EchoSoap12"] {
+        let call = |password: &str| {
+            let mut options = vec!["--user", "cxf", "--password", password];
+            options.extend_from_slice(&keys);
+            cxf_client(
+                &server.wsdl_url(),
+                "EchoService",
+                port,
+                &options,
+                &[("echo", r#"{"text": "signed"}"#)],
+            )
+            .remove(0)
+        };
+        assert_eq!(
+            call("pw & <x>"),
+            r#"{"result":{"text":"signed!"}}"#,
+            "{port}"
+        );
+        let refused = call("wrong");
+        assert!(
+            refused.contains("FailedAuthentication"),
+            "{port}: {refused}"
+        );
+    }
+}
