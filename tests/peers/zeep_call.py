@@ -16,6 +16,12 @@ UsernameToken Profile 1.1 section 3.1), --key adds BinarySignature(KEY, CERT), w
 request's Body with RSA-SHA1 and checks the response's signature with CERT (zeep verifies a
 response with the certificate it signs with); a response that fails that check is printed as
 {"error": "..."}.
+
+    ... [--local URL=PATH]...
+
+A document zeep would fetch from URL (a schema the WSDL imports, such as the SOAP encoding
+schema of an rpc/encoded WSDL) is read from the file PATH instead: these machines reach no web
+site.
 """
 
 import argparse
@@ -46,6 +52,28 @@ def wsse(options):
     return Compose(plugins)
 
 
+def printable(value):
+    """A value JSON has no type for: an XML element zeep left untyped (the items of a SOAP
+    encoding array) as its XML, anything else (Decimal, datetime) as str()."""
+    if isinstance(value, etree._Element):
+        return etree.tostring(value, encoding="unicode")
+    return str(value)
+
+
+class LocalTransport(zeep.Transport):
+    """zeep's transport, with some URLs answered from local files."""
+
+    def __init__(self, local):
+        super().__init__()
+        self.local = local
+
+    def load(self, url):
+        if url in self.local:
+            with open(self.local[url], "rb") as fh:
+                return fh.read()
+        return super().load(url)
+
+
 def main():
     parser = argparse.ArgumentParser()
     for name in ("wsdl", "service", "port", "operation", "args"):
@@ -54,8 +82,10 @@ def main():
     parser.add_argument("--password")
     parser.add_argument("--key")
     parser.add_argument("--cert")
+    parser.add_argument("--local", action="append", default=[])
     options = parser.parse_args()
-    client = zeep.Client(options.wsdl, wsse=wsse(options))
+    local = dict(entry.split("=", 1) for entry in options.local)
+    client = zeep.Client(options.wsdl, wsse=wsse(options), transport=LocalTransport(local))
     proxy = client.bind(options.service, options.port)
     try:
         result = getattr(proxy, options.operation)(**json.loads(options.args))
@@ -67,7 +97,7 @@ def main():
         subcodes = [str(s) for s in (f.subcodes or [])]
         out = {"fault": {"code": str(f.code), "message": f.message, "subcodes": subcodes,
                          "detail": detail}}
-    print(json.dumps(out, default=str))
+    print(json.dumps(out, default=printable))
 
 
 if __name__ == "__main__":

@@ -109,7 +109,8 @@ pub fn zeep_call(wsdl: &str, service: &str, port: &str, operation: &str, args: &
 /// [`zeep_call`] with the script's options `options`: `--user NAME --password PW` (zeep's
 /// `UsernameToken`, a PasswordDigest), `--key KEY.pem --cert CERT.pem` (zeep's
 /// `BinarySignature`, which also checks the response's signature with CERT; a response that
-/// fails the check gives `{"error": …}`).
+/// fails the check gives `{"error": …}`), `--local=URL=PATH` (a document zeep would fetch from
+/// URL, such as an imported schema, read from PATH: no web here).
 ///
 /// # Panics
 ///

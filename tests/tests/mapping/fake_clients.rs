@@ -1,11 +1,17 @@
-//! Apache CXF's JAX-WS client, a client no one here wrote, calls the fake on a loopback socket
-//! (`testing::Loopback`): CXF 4.2.3's dynamic client reads the WSDL the fake serves at `?wsdl`,
-//! compiles the JAXB classes of its types (XJC, as `wsdl2java` does) and calls with typed
-//! requests (`tests/peers/cxf/CxfClient.java`), for the gSOAP echo WSDL (both bindings, the
-//! declared fault), GlobalWeather, the benchmark's WSDL (100 objects of every value kind), the
-//! MTOM WSDL (CXF sends MTOM and reads the fake's MTOM answer) and a WS-Security setup (a
-//! UsernameToken, a Timestamp and the Body signed by WSS4J's interceptors, the signed answer
-//! verified by them).
+//! Clients no one here wrote call the fake on a loopback socket (`testing::Loopback`) from the
+//! WSDL it serves at `?wsdl`:
+//! - Apache CXF 4.2.3's dynamic JAX-WS client compiles the JAXB classes of the WSDL's types (XJC,
+//!   as `wsdl2java` does) and calls with typed requests (`tests/peers/cxf/CxfClient.java`): the
+//!   gSOAP echo WSDL (both bindings, the declared fault as CXF's generated exception),
+//!   GlobalWeather, the benchmark's WSDL (100 objects of every value kind), the MTOM WSDL (CXF
+//!   sends MTOM and reads the fake's MTOM answer) and a WS-Security setup (a UsernameToken, a
+//!   Timestamp and the Body signed by WSS4J's interceptors, the signed answer verified by them);
+//! - zeep 4.2 (`tests/peers/zeep_call.py`): GlobalWeather and the benchmark's objects through
+//!   both bindings, and an rpc/encoded WSDL (parts with their `xsi:type`, a struct, a SOAP
+//!   encoding array).
+//!
+//! zeep and gSOAP's C client on the echo WSDL are in `fake.rs`, zeep with WS-Security in
+//! `fake_security.rs`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,7 +20,7 @@ use soapgen_runtime::testing::{Loopback, SecuredService};
 use soapgen_runtime::types::Base64Binary;
 use soapgen_runtime::wss::{TrustStore, WssConfig, X509Signer};
 use soapgen_runtime::{Error, FaultError, SoapVersion};
-use soapgen_tests::peers::cxf_client;
+use soapgen_tests::peers::{cxf_client, zeep_call, zeep_call_with};
 use soapgen_tests::pki::test_pki;
 use soapgen_tests::wss::{cert, credential, path_str};
 
@@ -323,4 +329,154 @@ async fn cxf_calls_the_secured_fake_with_wss4j() {
             "{port}: {refused}"
         );
     }
+}
+
+/// zeep 4.2 reads the WSDLs the fake serves and calls through each SOAP binding: GlobalWeather
+/// and the benchmark's objects (decimal, dateTime, nested and repeated elements).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn zeep_calls_the_globalweather_and_benchmark_fakes() {
+    let weather = Loopback::serve(
+        weather::GlobalWeatherClient::fake_service(Weather),
+        Some(wsdl("../examples/wsdl/globalweather.wsdl")),
+    )
+    .await
+    .unwrap();
+    for port in ["GlobalWeatherSoap", "GlobalWeatherSoap12"] {
+        let call =
+            |op: &str, args: &str| zeep_call(&weather.wsdl_url(), "GlobalWeather", port, op, args);
+        assert_eq!(
+            call("GetWeather", r#"{"CityName": "Malm\u00f6"}"#),
+            r#"{"result": {"GetWeatherResult": "Sunny in Malm\u00f6", "StatusCode": "Success"}}"#,
+            "{port}"
+        );
+        assert_eq!(
+            call("GetCitiesByCountry", r#"{"CountryName": "Sweden"}"#),
+            r#"{"result": "<NewDataSet><Table><Country>Sweden</Country></Table></NewDataSet>"}"#,
+            "{port}"
+        );
+    }
+    let objects = Loopback::serve(
+        bench::LargeObjectsServiceClient::fake_service(Objects),
+        Some(wsdl("wsdl/large_objects.wsdl")),
+    )
+    .await
+    .unwrap();
+    let item = r#"{"id": 9000000001, "name": "a <&>", "description": "d\u00e9", "price": "12.50",
+        "quantity": -3, "ratio": 0.25, "active": true, "created": "2026-12-06T10:01:02Z",
+        "address": {"street": "s", "city": "K\u00f8benhavn", "postalCode": "01234",
+        "country": "DK"}, "tags": ["t", "u"]}"#;
+    for port in ["LargeObjectsSoap11Port", "LargeObjectsSoap12Port"] {
+        let out = zeep_call(
+            &objects.wsdl_url(),
+            "LargeObjectsService",
+            port,
+            "Echo",
+            &format!(r#"{{"item": [{item}, {item}]}}"#),
+        );
+        let back: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let items = back["result"].as_array().expect(&out);
+        assert_eq!(items.len(), 2, "{port}: {out}");
+        let sent: serde_json::Value = serde_json::from_str(item).unwrap();
+        for key in [
+            "id",
+            "name",
+            "description",
+            "quantity",
+            "ratio",
+            "active",
+            "address",
+            "tags",
+        ] {
+            assert_eq!(items[0][key], sent[key], "{port} {key}: {out}");
+        }
+        // zeep's Python values, printed with str(): Decimal('12.50'), a datetime with its zone.
+        assert_eq!(items[0]["price"], "12.50", "{port}: {out}");
+        assert_eq!(
+            items[0]["created"], "2026-12-06 10:01:02+00:00",
+            "{port}: {out}"
+        );
+    }
+}
+
+mod encoded {
+    soapgen_runtime::include_client!("encoded");
+}
+
+struct Encoded;
+
+impl encoded::EncodedService for Encoded {
+    async fn echo_item(&self, item: encoded::types::Item) -> Result<encoded::types::Item, Error> {
+        Ok(encoded::types::Item::new(
+            format!("{}!", item.name),
+            item.count + 1,
+        ))
+    }
+
+    async fn echo_strings(
+        &self,
+        values: soapgen_runtime::types::SoapArray<String>,
+    ) -> Result<soapgen_runtime::types::SoapArray<String>, Error> {
+        Ok(values
+            .iter()
+            .map(|v| format!("{v}!"))
+            .collect::<Vec<_>>()
+            .into())
+    }
+
+    async fn get_pair(&self, name: String, count: i32) -> Result<encoded::types::Pair, Error> {
+        Ok(encoded::types::Pair::new(
+            encoded::types::Item::new(name.clone(), count),
+            encoded::types::Item::new(name, -count),
+        ))
+    }
+
+    async fn describe(&self, d: encoded::types::Describe) -> Result<String, Error> {
+        Ok(format!(
+            "{}|{}|{}|{}|{}",
+            d.name, d.count, d.price, d.active, d.note
+        ))
+    }
+}
+
+/// rpc/encoded (SOAP 1.1 §5, §7) from a client no one here wrote: zeep 4.2 writes each part with
+/// its `xsi:type`, the fake reads them and answers with typed accessors zeep reads back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn zeep_calls_the_rpc_encoded_fake() {
+    let server = Loopback::serve(
+        encoded::EncodedServiceClient::fake_service(Encoded),
+        Some(wsdl("peers/gsoap/encoded/encoded.wsdl")),
+    )
+    .await
+    .unwrap();
+    // The SOAP encoding schema the WSDL imports, from zeep's own test files (no web here).
+    let enc = format!(
+        "--local=http://schemas.xmlsoap.org/soap/encoding/={}/corpus/zeep/tests/wsdl_files/soap-enc.xsd",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let call = |op: &str, args: &str| {
+        let url = server.wsdl_url();
+        zeep_call_with(&url, "EncodedService", "EncodedPort", op, args, &[&enc])
+    };
+    assert_eq!(
+        call("echoItem", r#"{"item": {"name": "a <b>", "count": 1}}"#),
+        r#"{"result": {"name": "a <b>!", "count": 2}}"#
+    );
+    assert_eq!(
+        call("getPair", r#"{"name": "n", "count": 3}"#),
+        r#"{"result": {"first": {"name": "n", "count": 3}, "second": {"name": "n", "count": -3}}}"#
+    );
+    // A SOAP encoding array (SOAP 1.1 §5.4.2): zeep sends it typed, and leaves the items of the
+    // answer as XML elements.
+    let out = call("echoStrings", r#"{"values": ["p", "q r"]}"#);
+    assert!(
+        out.contains(">p!</item>") && out.contains(">q r!</item>"),
+        "{out}"
+    );
+    assert_eq!(
+        call(
+            "describe",
+            r#"{"name": "d <&>", "count": 1, "price": 2.5, "active": true, "note": ""}"#
+        ),
+        r#"{"result": "d <&>|1|2.5|true|"}"#
+    );
 }
