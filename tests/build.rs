@@ -38,6 +38,7 @@ fn main() {
         .wsdl("wsdl/polymorphism.wsdl")
         .wsdl("wsdl/kinds.wsdl")
         .wsdl("wsdl/large_objects.wsdl")
+        .wsdl("peers/gsoap/wsse/wsse.wsdl")
         .wsdl("wsdl/cases/nested_include/nested_include.wsdl")
         .wsdl("wsdl/cases/include_cycle/include_cycle.wsdl")
         .wsdl("wsdl/cases/unqualified.wsdl")

@@ -480,3 +480,99 @@ async fn zeep_calls_the_rpc_encoded_fake() {
         r#"{"result": "d <&>|1|2.5|true|"}"#
     );
 }
+
+mod wsse {
+    soapgen_runtime::include_client!("wsse");
+}
+
+/// The echo of the gSOAP WS-Security WSDL: the text, and what the service checked (here: what
+/// the fake's check found, which the implementation is not shown, so a constant).
+struct WsseEcho;
+
+impl wsse::WsseEchoService for WsseEcho {
+    async fn echo_text(&self, text: String) -> Result<wsse::types::EchoTextResponse, Error> {
+        Ok(wsse::types::EchoTextResponse::new(
+            text,
+            "fake".into(),
+            String::new(),
+        ))
+    }
+}
+
+/// gSOAP 2.8's own WS-Security plugin (`wsse-client`, `tests/peers/gsoap/wsse/client.c`) calls
+/// the secured fake: a Timestamp and the Body signed (RSA-SHA256, the certificate as a
+/// BinarySecurityToken), then also the Body encrypted for the service (AES-128-CBC). The plugin
+/// requires the answer signed by exactly the service's certificate over the Body and the
+/// Timestamp, and, the second time, its Body encrypted for the client. Key transport is RSA 1.5
+/// both ways: gSOAP 2.8.124 labels its OAEP `rsa-oaep-mgf1p` but performs PKCS#1 v1.5 (see
+/// `tests/tests/wss/gsoap.rs`), so the fake allows it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gsoaps_wsse_plugin_calls_the_secured_fake() {
+    use soapgen_runtime::wss::{AlgorithmPolicy, KeyTransport, X509Encryptor};
+    let pki = test_pki();
+    let base = || {
+        WssConfig::new()
+            .require_signature(true)
+            .trust(TrustStore::new().anchor(cert("ca.pem")))
+            .sign(X509Signer::new(credential("server")))
+            .timestamp(Duration::from_secs(300))
+    };
+    let signed = base();
+    let encrypted = base()
+        .decrypt_with(credential("server"))
+        .require_encryption(true)
+        .algorithms(AlgorithmPolicy::default().allow(KeyTransport::Rsa15.uri()))
+        .encrypt(X509Encryptor::new(cert("client.pem")).key_transport(KeyTransport::Rsa15));
+    let encrypt_args = [
+        "--encrypt",
+        "aes128-cbc",
+        "--key-transport",
+        "rsa-1_5",
+        "--require-encrypted-response",
+    ];
+    for (policy, args) in [(signed, &[][..]), (encrypted, &encrypt_args[..])] {
+        let service =
+            SecuredService::new(wsse::WsseEchoServiceClient::fake_service(WsseEcho), policy)
+                .unwrap();
+        let server = Loopback::serve(Arc::new(service), Some(wsdl("peers/gsoap/wsse/wsse.wsdl")))
+            .await
+            .unwrap();
+        let out = std::process::Command::new(soapgen_tests::peers::gsoap_wsse_client())
+            .arg("--url")
+            .arg(server.url())
+            .arg("--cert")
+            .arg(pki.path("client.pem"))
+            .arg("--key")
+            .arg(pki.path("client.key"))
+            .arg("--ca")
+            .arg(pki.path("ca.pem"))
+            .arg("--peer-cert")
+            .arg(pki.path("server.pem"))
+            .args(["--text", "gr\u{fc}\u{df} <&>"])
+            .args(args)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}\n{stdout}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains("text=gr\u{fc}\u{df} <&>\n"),
+            "{args:?}: {stdout}"
+        );
+        let checked = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("response-checked="))
+            .unwrap_or_default();
+        assert!(
+            checked.starts_with("timestamp,signature,body-signed,timestamp-signed"),
+            "{args:?}: {stdout}"
+        );
+        if !args.is_empty() {
+            assert!(checked.ends_with(",decrypted"), "{args:?}: {stdout}");
+        }
+    }
+}
