@@ -13,6 +13,10 @@
  *                                                 are not thread-safe), Echo calls for SECS seconds
  *   lo-client serialize ITERS                     the Echo envelope written to and read from
  *                                                 memory with gSOAP's own serializer (soap->os/is)
+ *   lo-client roundtrip URL VER                   one Echo call whose response is compared with
+ *                                                 the request field by field: prints
+ *                                                 "roundtrip 100 same", or the first item and
+ *                                                 field that differ (soapgen's tests of servers)
  *
  * VER is 11 or 12.  The 100 objects carry the same values as soapgen_tests::large_objects::sample
  * (xs:dateTime is time_t in gSOAP's default typemap, so the fraction and offset are not kept).
@@ -354,6 +358,69 @@ static int mode_serialize(long iters)
   return 0;
 }
 
+static int same_str(const char *a, const char *b)
+{
+  return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* The first field of `got` that differs from `sent`, or NULL. */
+static const char *differs(const struct b__LargeObject *sent, const struct b__LargeObject *got)
+{
+  int t;
+  if (sent->id != got->id) return "id";
+  if (!same_str(sent->name, got->name)) return "name";
+  if (!same_str(sent->description, got->description)) return "description";
+  if (!same_str(sent->price, got->price)) return "price";
+  if (sent->quantity != got->quantity) return "quantity";
+  if (sent->ratio != got->ratio) return "ratio";
+  if (sent->active != got->active) return "active";
+  if (sent->created != got->created) return "created";
+  if (!got->address) return "address";
+  if (!same_str(sent->address->street, got->address->street)) return "street";
+  if (!same_str(sent->address->city, got->address->city)) return "city";
+  if (!same_str(sent->address->postalCode, got->address->postalCode)) return "postalCode";
+  if (!same_str(sent->address->country, got->address->country)) return "country";
+  if (sent->__sizetags != got->__sizetags) return "tags";
+  for (t = 0; t < sent->__sizetags; t++)
+    if (!same_str(sent->tags[t], got->tags[t])) return "tags";
+  return NULL;
+}
+
+static int mode_roundtrip(const char *url, int version)
+{
+  struct soap *soap = new_client(version);
+  struct _b__Echo sent;
+  struct _b__EchoResponse resp;
+  int i, rc;
+  sample(soap, &sent);
+  rc = version == 12 ? soap_call___b__Echo_(soap, url, ECHO_ACTION, &sent, &resp)
+                     : soap_call___b__Echo(soap, url, ECHO_ACTION, &sent, &resp);
+  if (rc != SOAP_OK)
+  {
+    soap_print_fault(soap, stderr);
+    return 1;
+  }
+  if (resp.__sizeitem != sent.__sizeitem)
+  {
+    printf("roundtrip %d items of %d\n", resp.__sizeitem, sent.__sizeitem);
+    return 0;
+  }
+  for (i = 0; i < sent.__sizeitem; i++)
+  {
+    const char *field = differs(&sent.item[i], &resp.item[i]);
+    if (field)
+    {
+      printf("roundtrip differ at item %d field %s\n", i, field);
+      return 0;
+    }
+  }
+  printf("roundtrip %d same\n", resp.__sizeitem);
+  soap_destroy(soap);
+  soap_end(soap);
+  soap_free(soap);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   const char *mode = argc > 1 ? argv[1] : "";
@@ -367,6 +434,8 @@ int main(int argc, char **argv)
     return mode_throughput(argv[2], atoi(argv[3]), atoi(argv[4]), atof(argv[5]));
   if (!strcmp(mode, "serialize") && argc == 3)
     return mode_serialize(atol(argv[2]));
+  if (!strcmp(mode, "roundtrip") && argc == 4)
+    return mode_roundtrip(argv[2], atoi(argv[3]));
   fprintf(stderr, "usage: see the comment at the top of bench/gsoap/client.c\n");
   return 2;
 }

@@ -43,6 +43,7 @@ const GLOBALWEATHER_PEER: BuiltPeer = BuiltPeer {
     inputs: &[
         ("build.sh", "tests/peers/globalweather/build.sh"),
         ("server.c", "tests/peers/globalweather/server.c"),
+        ("client.c", "tests/peers/globalweather/client.c"),
         ("globalweather.wsdl", "examples/wsdl/globalweather.wsdl"),
         ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
         ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
@@ -62,6 +63,7 @@ const GSOAP_MTOM_PEER: BuiltPeer = BuiltPeer {
         ("build.sh", "tests/peers/gsoap/mtom/build.sh"),
         ("mtom.wsdl", "tests/peers/gsoap/mtom/mtom.wsdl"),
         ("server.c", "tests/peers/gsoap/mtom/server.c"),
+        ("client.c", "tests/peers/gsoap/mtom/client.c"),
         ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
         ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
         ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
@@ -112,19 +114,7 @@ pub fn gsoap_binary() -> PathBuf {
 ///
 /// If the client cannot be built or run, or fails otherwise than with a SOAP fault.
 pub fn gsoap_echo_client(url: &str, version: &str, op: &str, arg: &str) -> String {
-    let client = gsoap_binary().with_file_name("echo-client");
-    let out = std::process::Command::new(&client)
-        .args([url, version, op, arg])
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", client.display()));
-    assert!(
-        out.status.success(),
-        "{} {url} {version} {op} failed ({}):\n{}",
-        client.display(),
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    gsoap_client(GsoapClient::Echo, &[url, version, op, arg])
 }
 
 /// Builds (if needed) and starts the GlobalWeather server generated from
@@ -408,6 +398,7 @@ const GSOAP_ENCODED_PEER: BuiltPeer = BuiltPeer {
         ("build.sh", "tests/peers/gsoap/encoded/build.sh"),
         ("encoded.wsdl", "tests/peers/gsoap/encoded/encoded.wsdl"),
         ("server.c", "tests/peers/gsoap/encoded/server.c"),
+        ("client.c", "tests/peers/gsoap/encoded/client.c"),
         ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
         ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
         ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
@@ -425,9 +416,80 @@ const GSOAP_ENCODED_PEER: BuiltPeer = BuiltPeer {
 /// gSOAP writes as a multi-reference value (`href="#_1"`, `<id id="_1">` in
 /// Body).  Any path works.
 pub fn gsoap_encoded() -> Peer {
+    start_built(&GSOAP_ENCODED_PEER, gsoap_encoded_binary())
+}
+
+/// Path of the built gSOAP rpc/encoded server, building it if it is missing or stale. Safe to
+/// call from several threads and several test binaries at once.
+pub fn gsoap_encoded_binary() -> PathBuf {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
-    let bin = BIN.get_or_init(|| build_peer(&GSOAP_ENCODED_PEER)).clone();
-    start_built(&GSOAP_ENCODED_PEER, bin)
+    BIN.get_or_init(|| build_peer(&GSOAP_ENCODED_PEER)).clone()
+}
+
+const GSOAP_BENCH_PEER: BuiltPeer = BuiltPeer {
+    name: "gsoap-bench",
+    title: "gSOAP benchmark client and server",
+    build_sh: "bench/gsoap/build.sh",
+    binary: "lo-client",
+    inputs: &[
+        ("build.sh", "bench/gsoap/build.sh"),
+        ("server.c", "bench/gsoap/server.c"),
+        ("client.c", "bench/gsoap/client.c"),
+        ("large_objects.wsdl", "tests/wsdl/large_objects.wsdl"),
+        ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
+        ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
+        ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
+    ],
+    stamp_version: 1,
+    dir_per_inputs: false,
+    install_hint: GSOAP_INSTALL_HINT,
+};
+
+/// A client gSOAP generated from one of the peers' WSDLs (C, `wsdl2h -c` + `soapcpp2 -c`), built
+/// beside its server: one call per run, for tests of servers (the loopback fake). Each
+/// `client.c` documents its arguments and its one line of output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GsoapClient {
+    /// `tests/peers/gsoap/client.c` (`echo-client`): echo.wsdl.
+    Echo,
+    /// `tests/peers/globalweather/client.c` (`weather-client`): GlobalWeather.
+    GlobalWeather,
+    /// `tests/peers/gsoap/encoded/client.c` (`encoded-client`): rpc/encoded.
+    Encoded,
+    /// `tests/peers/gsoap/mtom/client.c` (`mtom-client`): EchoData, MTOM or inline.
+    Mtom,
+    /// `bench/gsoap/client.c` (`lo-client`): the benchmark's WSDL (its `roundtrip` mode).
+    Bench,
+}
+
+/// Runs the gSOAP client `client` with `args` (building it first if needed) and returns its
+/// output line.
+///
+/// # Panics
+///
+/// If the client cannot be built or run, or exits with an error (a transport error, a bad
+/// argument: a SOAP fault is an output line, not an error).
+pub fn gsoap_client(client: GsoapClient, args: &[&str]) -> String {
+    static BENCH: OnceLock<PathBuf> = OnceLock::new();
+    let path = match client {
+        GsoapClient::Echo => gsoap_binary().with_file_name("echo-client"),
+        GsoapClient::GlobalWeather => globalweather_binary().with_file_name("weather-client"),
+        GsoapClient::Encoded => gsoap_encoded_binary().with_file_name("encoded-client"),
+        GsoapClient::Mtom => gsoap_mtom_binary().with_file_name("mtom-client"),
+        GsoapClient::Bench => BENCH.get_or_init(|| build_peer(&GSOAP_BENCH_PEER)).clone(),
+    };
+    let out = std::process::Command::new(&path)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", path.display()));
+    assert!(
+        out.status.success(),
+        "{} {args:?} failed ({}):\n{}",
+        path.display(),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
 const GSOAP_WSSE_PEER: BuiltPeer = BuiltPeer {

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Build the gSOAP MTOM/base64 interop peer into <outdir>:
 #   wsdl2h -c  mtom.wsdl      -> <outdir>/gen/mtom.h   (+ #import "xop.h", "xmime5.h")
-#   soapcpp2 -c -S mtom.h     -> <outdir>/gen/soap{H,Stub,C,Server}.* + .nsmap
+#   soapcpp2 -c mtom.h        -> <outdir>/gen/soap{H,Stub,C,Server,Client}.* + .nsmap
 #   gcc server.c + generated + ../common/peer_main.c -> <outdir>/mtom-server
+#   gcc client.c + generated  -> <outdir>/mtom-client (gSOAP's client, see client.c)
 # Nothing is written into the source tree.  Idempotent: every run regenerates
 # into a fresh temporary directory and atomically replaces <outdir>/gen and
-# <outdir>/mtom-server (see ../common/lib.sh).
+# <outdir>/mtom-server and <outdir>/mtom-client (see ../common/lib.sh).
 #
 # Needs: gsoap (wsdl2h, soapcpp2, /usr/share/gsoap/import/{xop,xmime5}.h),
 #   libgsoap-dev, pkg-config, gcc
@@ -36,12 +37,14 @@ cp "$src_dir/mtom.wsdl" "$gen/mtom.wsdl"
 generate() {
   wsdl2h -c -t typemap.dat -o mtom.h mtom.wsdl
   grep -q '^#import "xop.h"' mtom.h || { echo "wsdl2h dropped the xop import" >&2; exit 1; }
-  # -c: C  -S: server side only  -L: no soapServerLib  -x: no sample XML
+  # -c: C (server and client side)  -L: no soap{Server,Client}Lib  -x: no sample XML
   # -w: no WSDL/XSD output  -I: soap12.h, xop.h, xmime5.h
-  soapcpp2 -c -S -L -x -w -d . -I"$gsoap_share/import" mtom.h
+  soapcpp2 -c -L -x -w -d . -I"$gsoap_share/import" mtom.h
 }
 peer_generate generate
 
 peer_gcc mtom-server -O2 -g -- \
   "$src_dir/server.c" "$gen/soapServer.c" "$gen/soapC.c" "$PEER_MAIN_C"
-peer_publish mtom-server
+peer_gcc mtom-client -O1 -g -- \
+  "$src_dir/client.c" "$gen/soapClient.c" "$gen/soapC.c"
+peer_publish mtom-server mtom-client
