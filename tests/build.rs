@@ -39,6 +39,7 @@ fn main() {
         .wsdl("wsdl/kinds.wsdl")
         .wsdl("wsdl/large_objects.wsdl")
         .wsdl("peers/gsoap/wsse/wsse.wsdl")
+        .wsdl("corpus/onvif/wsdl/ver10/pacs/doorcontrol.wsdl")
         .wsdl("wsdl/cases/nested_include/nested_include.wsdl")
         .wsdl("wsdl/cases/include_cycle/include_cycle.wsdl")
         .wsdl("wsdl/cases/unqualified.wsdl")

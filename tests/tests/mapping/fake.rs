@@ -621,3 +621,84 @@ async fn swa_parts_reach_the_fake_and_come_back() {
         );
     }
 }
+
+mod doorcontrol {
+    soapgen_runtime::include_client!("doorcontrol");
+}
+
+/// The ONVIF door controller of the docs ("Testing your client"), as written there: a fake of
+/// two operations of the nineteen, paged door lists, a fault, and the application's code run on
+/// the client of the fake.
+#[tokio::test]
+async fn the_docs_onvif_door_controller_runs_as_written() {
+    use doorcontrol::types::{Door, DoorCapabilities, GetDoorListResponse, Timings};
+    use doorcontrol::{DoorControl, DoorControlClient};
+    use soapgen_runtime::fault::Fault;
+
+    struct Building;
+
+    impl DoorControl for Building {
+        async fn get_door_list(
+            &self,
+            _: Option<i32>,
+            start: Option<String>,
+        ) -> Result<GetDoorListResponse, Error> {
+            let door = |t: &str| {
+                Door::new(
+                    t.into(),
+                    t.into(),
+                    DoorCapabilities::default(),
+                    "Door".into(),
+                    Timings::new("PT5S".parse().unwrap(), "PT5S".parse().unwrap()),
+                )
+            };
+            Ok(match start {
+                None => GetDoorListResponse {
+                    next_start_reference: Some("p2".into()),
+                    door: vec![door("a"), door("b")],
+                },
+                Some(_) => GetDoorListResponse {
+                    next_start_reference: None,
+                    door: vec![door("c")],
+                },
+            })
+        }
+        async fn lock_door(&self, token: String) -> Result<(), Error> {
+            match token.as_str() {
+                "c" => Err(Fault::receiver(SoapVersion::Soap12, "door c is jammed").into()),
+                _ => Ok(()),
+            }
+        }
+    }
+
+    // The application: every door of every page locked, the first failure returned.
+    async fn lock_all(doors: &impl DoorControl) -> Result<Vec<String>, Error> {
+        let mut locked = Vec::new();
+        let mut start = None;
+        loop {
+            let page = doors.get_door_list(None, start).await?;
+            for d in page.door {
+                doors.lock_door(d.token.clone()).await?;
+                locked.push(d.token);
+            }
+            match page.next_start_reference {
+                Some(next) => start = Some(next),
+                None => return Ok(locked),
+            }
+        }
+    }
+
+    let err = lock_all(&DoorControlClient::fake(Building))
+        .await
+        .unwrap_err();
+    assert_eq!(err.fault().unwrap().reason, "door c is jammed");
+    // Through the fake, what its default bodies answer: an operation it does not implement.
+    let e = DoorControlClient::fake(Building)
+        .unlock_door("a".into())
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("does not implement `unlock_door`"),
+        "{e}"
+    );
+}
