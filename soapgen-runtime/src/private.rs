@@ -23,7 +23,7 @@ pub fn read_required<'i, T: FromXml>(
     r: &mut XmlReader<'i>,
     child: StartTag<'i>,
 ) -> Result<T, DecodeError> {
-    if r.is_nil(&child)? {
+    if !T::NIL_CONTENT && r.is_nil(&child)? {
         return Err(r.error_at(DecodeErrorKind::UnexpectedNil, child.offset()));
     }
     T::read_xml(r, child)
@@ -31,13 +31,14 @@ pub fn read_required<'i, T: FromXml>(
 
 /// Reads an optional, non-nillable element (`Option<T>`): `xsi:nil="true"` is an error (XML Schema
 /// Part 1 §3.3.4 clause 3.1), or with [`Leniency::nil_on_non_nillable`](crate::xml::Leniency)
-/// reads as `None` with a warning. A nillable optional element is `OptionalNillable<T>`.
+/// reads as `None` with a warning. A nillable optional element is `OptionalNillable<T>`, or
+/// `Option<T>` of a type that keeps nil itself ([`FromXml::NIL_CONTENT`]).
 #[inline]
 pub fn read_optional<'i, T: FromXml>(
     r: &mut XmlReader<'i>,
     child: StartTag<'i>,
 ) -> Result<Option<T>, DecodeError> {
-    if r.is_nil(&child)? {
+    if !T::NIL_CONTENT && r.is_nil(&child)? {
         r.nil_on_non_nillable(&child)?;
         return Ok(None);
     }

@@ -99,7 +99,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         return Err(no_client(defs, &clients, &b.notes).into());
     }
     b.box_cycles();
-    b.nil_content(&clients);
+    b.nil_content(&mut clients);
     b.mark_write_only(&clients);
     Ok(Module {
         source: source.to_owned(),

@@ -15,7 +15,8 @@ pub enum Which {
 }
 
 /// `FromXml::read_nil` of a struct with attributes (XML Schema Part 1 §2.6.2: a nil element keeps
-/// its attributes): with a `Nillable<T>` text field the struct itself, its content nil; otherwise
+/// its attributes), and `NIL_CONTENT` of one with a `Nillable<T>` text field: with such a field
+/// the struct itself, its content nil; otherwise
 /// plain nil when none of its attributes is there, else a typed error (they would be lost). Nothing
 /// (the trait's default, plain nil) for a struct without attributes.
 pub(super) fn read_nil_fn(
@@ -23,8 +24,16 @@ pub(super) fn read_nil_fn(
     attributes: &[AttributeField],
     nillable_text: bool,
 ) -> TokenStream {
+    // A struct whose content may be nil keeps a nil element itself.
+    let nil_content = if nillable_text {
+        quote!(
+            const NIL_CONTENT: bool = true;
+        )
+    } else {
+        TokenStream::new()
+    };
     if attributes.is_empty() {
-        return TokenStream::new();
+        return nil_content;
     }
     let body = if nillable_text {
         quote!(<Self as #krate::FromXml>::read_xml(__r, __start).map(::core::option::Option::Some))
@@ -37,6 +46,7 @@ pub(super) fn read_nil_fn(
         quote!(#krate::__private::nil_without_content(__r, __start, &[#(#known),*], #wildcard))
     };
     quote! {
+        #nil_content
         fn read_nil<'__i>(
             __r: &mut #krate::xml::XmlReader<'__i>,
             __start: #krate::xml::StartTag<'__i>,

@@ -51,6 +51,12 @@ pub trait ToXml {
 ///
 /// Derive it with `#[derive(FromXml)]`; simple types get it from [`FromXmlText`].
 pub trait FromXml: Sized {
+    /// Whether the type keeps a nil element itself (XML Schema Part 1 §2.6.2): a derived struct
+    /// whose `#[xml(text)]` field is `Nillable<T>` reads `<price xsi:nil="true"/>` as a value
+    /// whose content is nil, so an element of it that is not wrapped in `Nillable` is handed to
+    /// [`read_xml`](Self::read_xml) when nil instead of refused as not nillable. Default `false`.
+    const NIL_CONTENT: bool = false;
+
     /// Reads the element whose start tag `start` was just returned by the reader, consuming everything
     /// up to and including its end tag.
     ///

@@ -361,11 +361,12 @@ fn price(value: &str, currency: Option<&str>) -> Price {
     }
 }
 
-/// A Price whose element is nil but keeps its `currency` (XML Schema Part 1 §2.6.2).
-fn nil_price(currency: &str) -> Price {
+/// A Price whose element is nil, keeping its `currency` if it has one (XML Schema Part 1
+/// §2.6.2): the one shape of a nil Price.
+fn nil_price(currency: Option<&str>) -> Price {
     Price {
         value: Nillable::Nil,
-        currency: Some(currency.into()),
+        currency: currency.map(Into::into),
     }
 }
 
@@ -418,8 +419,8 @@ async fn nil_prices_keep_their_currency_both_ways_with_zeep() {
     let want = Nils {
         opt_num: OptionalNillable::Absent,
         req_text: Nillable::Nil,
-        opt_price: OptionalNillable::Value(nil_price("USD")),
-        req_price: Nillable::Value(nil_price("EUR")),
+        opt_price: Some(nil_price(Some("USD"))),
+        req_price: nil_price(Some("EUR")),
     };
     assert_eq!(c.echo_nils(want.clone()).await.unwrap(), want);
     let request = canned.requests.lock().unwrap()[0].clone();
@@ -446,16 +447,16 @@ async fn gsoap_echoes_present_and_nil_values_of_required_nillable_elements() {
     let present = Nils {
         opt_num: (-5).into(),
         req_text: Nillable::Value("t".into()),
-        opt_price: price("1.50", Some("EUR")).into(),
-        req_price: Nillable::Value(price("2", None)),
+        opt_price: Some(price("1.50", Some("EUR"))),
+        req_price: price("2", None),
     };
     assert_eq!(echoed(c.echo_nils(present.clone()).await, &peer), present);
     // xsi:nil on a string and on a simpleContent type (a decimal with an attribute).
     let nil = Nils {
         opt_num: OptionalNillable::Absent,
         req_text: Nillable::Nil,
-        opt_price: OptionalNillable::Absent,
-        req_price: Nillable::Nil,
+        opt_price: None,
+        req_price: nil_price(None),
     };
     assert_eq!(echoed(c.echo_nils(nil.clone()).await, &peer), nil);
     // Present but empty is not nil.
@@ -476,15 +477,15 @@ async fn gsoap_gives_nil_back_as_absent_for_optional_nillable_elements() {
     let v = Nils {
         opt_num: OptionalNillable::Nil,
         req_text: Nillable::Value("x".into()),
-        opt_price: OptionalNillable::Nil,
-        req_price: Nillable::Value(price("0", Some("USD"))),
+        opt_price: Some(nil_price(None)),
+        req_price: price("0", Some("USD")),
     };
     let back = echoed(c.echo_nils(v.clone()).await, &peer);
     assert_eq!(
         back,
         Nils {
             opt_num: OptionalNillable::Absent,
-            opt_price: OptionalNillable::Absent,
+            opt_price: None,
             ..v
         }
     );

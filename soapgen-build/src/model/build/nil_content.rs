@@ -4,6 +4,11 @@
 //! so that `<price currency="EUR" xsi:nil="true"/>` reads as a value whose attribute is kept and
 //! whose content is nil, and writes back the same; the same struct elsewhere reads and writes as
 //! before with a `Nillable::Value` content.
+//!
+//! Nil then has one shape: the elements of such a struct are not nillable a second time around
+//! it (a `Nillable<Price>` field becomes `Price`, `OptionalNillable<Price>` becomes
+//! `Option<Price>`, a nillable list a plain one), so that `<price xsi:nil="true"/>` is
+//! `Price { value: Nil, currency: None }` and nothing else.
 
 use std::collections::BTreeSet;
 
@@ -13,7 +18,7 @@ use crate::model::ir::*;
 impl<'d> Builder<'d> {
     /// Makes the text field of every simpleContent struct with attributes that a nillable field,
     /// variant, parameter or result holds `Nillable<T>` (once: a field already nillable stays).
-    pub(super) fn nil_content(&mut self, clients: &[ClientDecl]) {
+    pub(super) fn nil_content(&mut self, clients: &mut [ClientDecl]) {
         let mut nillable: BTreeSet<String> = BTreeSet::new();
         let mut note = |ty: &TypeExpr| {
             if let (
@@ -37,20 +42,10 @@ impl<'d> Builder<'d> {
         }
         // Through type aliases to the struct they name.
         let resolved: BTreeSet<String> = nillable
-            .into_iter()
-            .map(|mut n| {
-                for _ in 0..8 {
-                    match self.decls.get(&n) {
-                        Some(TypeDecl::Alias(AliasDecl {
-                            target: Base::Named(t),
-                            ..
-                        })) => n = t.clone(),
-                        _ => break,
-                    }
-                }
-                n
-            })
+            .iter()
+            .map(|n| resolve_alias(&self.decls, n))
             .collect();
+        let mut inner_nil: BTreeSet<String> = BTreeSet::new();
         for n in resolved {
             let Some(TypeDecl::Struct(s)) = self.decls.get_mut(&n) else {
                 continue;
@@ -65,10 +60,69 @@ impl<'d> Builder<'d> {
             for f in &mut s.fields {
                 if f.kind == FieldKind::Text && f.ty.card == Occurrence::One && !f.ty.boxed {
                     f.ty.card = Occurrence::Nillable;
+                    inner_nil.insert(n.clone());
                 }
             }
         }
+        if inner_nil.is_empty() {
+            return;
+        }
+        // One shape for nil: the struct's content carries it, the element around it does not.
+        let decls = &self.decls;
+        let flatten = |ty: &mut TypeExpr| {
+            let Base::Named(n) = &ty.base else { return };
+            if !inner_nil.contains(&resolve_alias(decls, n)) {
+                return;
+            }
+            ty.card = match ty.card {
+                Occurrence::Nillable => Occurrence::One,
+                Occurrence::OptionalNillable => Occurrence::Optional,
+                Occurrence::ManyNillable => Occurrence::Many,
+                other => other,
+            };
+        };
+        let mut edits: Vec<(String, usize, TypeExpr)> = Vec::new();
+        for (name, d) in decls {
+            let tys: Vec<&TypeExpr> = match d {
+                TypeDecl::Struct(s) => s.fields.iter().map(|f| &f.ty).collect(),
+                TypeDecl::Choice(c) => c.variants.iter().map(|v| &v.ty).collect(),
+                _ => continue,
+            };
+            for (i, ty) in tys.into_iter().enumerate() {
+                let mut t = ty.clone();
+                flatten(&mut t);
+                if t.card != ty.card {
+                    edits.push((name.clone(), i, t));
+                }
+            }
+        }
+        for op in clients.iter_mut().flat_map(|c| c.operations.iter_mut()) {
+            op.params.iter_mut().for_each(|p| flatten(&mut p.ty));
+            op.ret.iter_mut().for_each(&flatten);
+        }
+        for (name, i, t) in edits {
+            match self.decls.get_mut(&name) {
+                Some(TypeDecl::Struct(s)) => s.fields[i].ty = t,
+                Some(TypeDecl::Choice(c)) => c.variants[i].ty = t,
+                _ => {}
+            }
+        }
     }
+}
+
+/// `name`, or the struct a chain of type aliases from it names.
+fn resolve_alias(decls: &std::collections::BTreeMap<String, TypeDecl>, name: &str) -> String {
+    let mut n = name.to_owned();
+    for _ in 0..8 {
+        match decls.get(&n) {
+            Some(TypeDecl::Alias(AliasDecl {
+                target: Base::Named(t),
+                ..
+            })) => n = t.clone(),
+            _ => break,
+        }
+    }
+    n
 }
 
 #[cfg(test)]
@@ -99,6 +153,19 @@ mod tests {
             f.map(|f| f.ty.card).unwrap()
         };
         assert_eq!(text("Price"), Occurrence::Nillable);
+        // One shape for nil: the element of that type is not nillable around it (the wrapper's
+        // children are the operation's parameters).
+        let op = &m.clients[0].operations[0];
+        let card = |name: &str| {
+            op.params
+                .iter()
+                .find(|p| p.xml.local == name)
+                .unwrap()
+                .ty
+                .card
+        };
+        assert_eq!(card("price"), Occurrence::One);
+        assert_eq!(card("bare"), Occurrence::Nillable);
         // No attributes to keep: plain nil one level up.
         assert_eq!(text("Bare"), Occurrence::One);
         // Not the type of a nillable element.
