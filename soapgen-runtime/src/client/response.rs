@@ -149,8 +149,9 @@ impl Client {
             }
             // A non-fault envelope the layers refused.
             Ok(_) if ok => Err(refused.unwrap_or_else(|| http_error(resp, ""))),
-            // A non-fault envelope with an error status: report the HTTP error.
-            Ok(_) => Err(http_error(resp, &excerpt(&resp.body))),
+            // A non-fault envelope with an error status: why a layer could not read it (a fault
+            // encrypted for a key the client lacks), else the HTTP error.
+            Ok(_) => Err(refused.unwrap_or_else(|| http_error(resp, &excerpt(&resp.body)))),
             Err(e) if ok => Err(refused.unwrap_or(e)),
             // An error status whose body is not a readable envelope: the HTTP error is the news.
             Err(_) => Err(http_error(resp, &excerpt(&resp.body))),

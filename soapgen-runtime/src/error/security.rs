@@ -288,7 +288,7 @@ pub enum WssError {
     UnsignedSignatureConfirmation(String),
     /// A response seen before within its validity window: a repeated signature value or UsernameToken
     /// Nonce (WSS UsernameToken Profile 1.1 §3.1 "replay").
-    #[error("WS-Security: replayed response: the same {0} was accepted before")]
+    #[error("WS-Security: replayed message: the same {0} was accepted before")]
     Replay(&'static str),
     /// A response's UsernameToken does not match what the policy expects.
     #[error("WS-Security: UsernameToken refused: {0}")]

@@ -27,6 +27,12 @@ use crate::SoapVersion;
 /// implementation's), so a client that checks the signature of every response (zeep's
 /// `BinarySignature` does) reads them.
 ///
+/// The defaults are a client's, the same way round: a configuration that signs its answers
+/// requires signed requests, and one that encrypts them requires encrypted requests, unless
+/// [`require_signature`](WssConfig::require_signature) and
+/// [`require_encryption`](WssConfig::require_encryption) say otherwise (a service that takes a
+/// UsernameToken alone and signs its answers sets `require_signature(false)`).
+///
 /// The service side of a SymmetricBinding (a key the client chose, WS-SecurityPolicy 1.3 §7.4)
 /// and `wsse11:SignatureConfirmation`s in answers (WSS 1.1 §8.5) are not implemented:
 /// [`new`](Self::new) refuses the first, and the second is not sent.

@@ -33,6 +33,14 @@ use super::*;
 ///   replayed signature value or nonce.
 ///
 /// See [`check_response`](Self::check_response) for the processing.
+///
+/// A service uses the same configuration from the other side (the fake's
+/// [`SecuredService`](crate::testing::SecuredService), feature `testing`, and
+/// [`process_request`](Self::process_request)): there "response" in these docs reads as the
+/// request it receives and "request" as the answer it sends, and the defaults hold the same way
+/// round: a service that signs its answers requires signed requests, one that encrypts them
+/// requires encrypted requests, unless [`require_signature`](Self::require_signature) and
+/// [`require_encryption`](Self::require_encryption) say otherwise.
 #[derive(Clone, Debug, Default)]
 #[must_use]
 pub struct WssConfig {
@@ -254,8 +262,9 @@ impl WssConfig {
         self.edit(|c| c.decryption = Some(credential))
     }
 
-    /// Whether responses must have their Body (and Timestamp, if they carry one) signed by a
-    /// trusted certificate. Default: `true` iff the client signs its requests.
+    /// Whether responses (for a service: requests) must have their Body (and Timestamp, if they
+    /// carry one) signed by a trusted certificate. Default: `true` iff this side signs what it
+    /// sends ([`sign`](Self::sign)).
     pub fn require_signature(self, required: bool) -> Self {
         self.edit(|c| c.require_signature = Some(required))
     }
@@ -456,8 +465,8 @@ impl WssConfig {
         &self.inner.encrypted_headers_if_present
     }
 
-    /// Whether responses must have their Body encrypted for this client. Default: `true` iff the
-    /// client encrypts its requests.
+    /// Whether responses (for a service: requests) must have their Body encrypted for this side.
+    /// Default: `true` iff this side encrypts what it sends ([`encrypt`](Self::encrypt)).
     pub fn require_encryption(self, required: bool) -> Self {
         self.edit(|c| c.require_encryption = Some(required))
     }
@@ -530,8 +539,11 @@ impl WssConfig {
             .max(1024)
     }
 
-    /// Requires every response to carry a UsernameToken for `user` with `password` (text or
-    /// digest, UsernameToken Profile 1.1 §3.1), its `Created` fresh and its Nonce not seen before.
+    /// Requires every message received (a client's responses; a service's requests, as a
+    /// [`SecuredService`](crate::testing::SecuredService) checks them) to carry a UsernameToken
+    /// for `user` with `password` (text or digest, UsernameToken Profile 1.1 §3.1), its
+    /// `Created` fresh and its Nonce, when it has one, not seen before (a token without a Nonce
+    /// cannot be told from its replay).
     pub fn expect_username_token(
         self,
         user: impl Into<String>,

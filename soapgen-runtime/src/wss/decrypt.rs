@@ -363,7 +363,7 @@ impl Unwrapper {
         let credential = cfg.decryption_credential().cloned().ok_or_else(|| {
             malformed(
                 ek,
-                "the response is encrypted, but no decryption key is configured (WssConfig::decrypt_with)",
+                "the message is encrypted for this party, but no decryption key is configured (WssConfig::decrypt_with)",
             )
         })?;
         let method = child(ek, XENC_NS, "EncryptionMethod")

@@ -248,3 +248,51 @@ async fn zeep_calls_the_secured_fake_with_a_username_token_and_a_signature() {
         assert!(seen.lock().unwrap().is_empty(), "{port}");
     }
 }
+
+/// An answer encrypted for the client that the client cannot decrypt (it has no key) is a
+/// WS-Security error saying so, for a fault (HTTP 500) as for a result: the fault's envelope is
+/// not readable, and the HTTP status alone would not say why.
+#[tokio::test]
+async fn an_encrypted_answer_the_client_cannot_decrypt_says_why() {
+    use soapgen_runtime::wss::X509Encryptor;
+    for version in [SoapVersion::Soap11, SoapVersion::Soap12] {
+        // The service takes a UsernameToken alone, and signs and encrypts what it answers.
+        let policy = service_policy("alice", "s3cret", "server")
+            .encrypt(X509Encryptor::new(cert("client.pem")))
+            .require_signature(false)
+            .require_encryption(false);
+        let no_key = |password: &str| {
+            WssConfig::new()
+                .username_token(UsernameToken::digest("alice", password))
+                .timestamp(Duration::from_secs(300))
+                .require_signature(true)
+                .trust(TrustStore::new().anchor(cert("ca.pem")))
+        };
+        // A wrong password: a fault, encrypted for the client, which has no key.
+        let (svc, _) = service(policy.clone());
+        let e = client(svc, no_key("guess"), version)
+            .echo("x".into())
+            .await
+            .unwrap_err();
+        assert!(matches!(e, Error::Security(_)), "{version}: {e:?}");
+        assert!(e.to_string().contains("no decryption key"), "{e}");
+        // The result too.
+        let (svc, _) = service(policy.clone());
+        let e = client(svc, no_key("s3cret"), version)
+            .echo("x".into())
+            .await
+            .unwrap_err();
+        assert!(e.to_string().contains("no decryption key"), "{e}");
+        // With its key, the client reads both.
+        let with_key = |password| no_key(password).decrypt_with(credential("client"));
+        let (svc, _) = service(policy.clone());
+        let e = client(svc, with_key("guess"), version)
+            .echo("x".into())
+            .await
+            .unwrap_err();
+        assert_eq!(wsse_code(&e), "FailedAuthentication", "{version}: {e}");
+        let (svc, _) = service(policy);
+        let c = client(svc, with_key("s3cret"), version);
+        assert_eq!(c.echo("x".into()).await.unwrap(), "x!", "{version}");
+    }
+}

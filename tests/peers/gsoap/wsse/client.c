@@ -6,7 +6,7 @@
  *                    --ca ca.pem --peer-cert server.pem
  *                    [--text T] [--encrypt ALG] [--key-transport rsa-oaep|rsa-1_5]
  *                    [--sig rsa-sha256|rsa-sha1] [--require-encrypted-response]
- *                    [--dump-response FILE]
+ *                    [--dump-response FILE] [--user NAME --password PW]
  *
  * Sends one EchoText(T) (default "hello") with a wsu:Timestamp (300 s), the
  * --cert certificate as a wsse:BinarySecurityToken (DirectReference) and an
@@ -30,6 +30,8 @@
  * and exits 0.  A fault or a failed check: the fault or the reason on
  * stderr and exit status 1; a bad command line: status 2.
  * --dump-response FILE writes the raw HTTP response (headers too) to FILE.
+ * --user/--password add a wsse:UsernameToken with a PasswordDigest, Nonce and Created
+ * (UsernameToken Profile 1.1 section 3.1) before the Timestamp.
  */
 #include "soapH.h"
 #include "WsseEchoBinding.nsmap"
@@ -45,7 +47,8 @@ static void usage(const char *argv0)
   fprintf(stderr,
           "usage: %s --url URL --cert client.pem --key client.key --ca ca.pem "
           "--peer-cert server.pem [--text T] [--encrypt ALG] [--key-transport rsa-oaep|rsa-1_5] "
-          "[--sig rsa-sha256|rsa-sha1] [--require-encrypted-response] [--dump-response FILE]\n",
+          "[--sig rsa-sha256|rsa-sha1] [--require-encrypted-response] [--dump-response FILE] "
+          "[--user NAME --password PW]\n",
           argv0);
   exit(2);
 }
@@ -60,7 +63,7 @@ int main(int argc, char **argv)
 {
   const char *url = NULL, *cert_path = NULL, *key_path = NULL, *ca_path = NULL,
              *peer_path = NULL, *text = "hello", *encrypt = NULL, *kt = NULL,
-             *sig = "rsa-sha256", *dump_path = NULL;
+             *sig = "rsa-sha256", *dump_path = NULL, *user = NULL, *password = NULL;
   int require_encrypted = 0, sign_alg, block_alg = 0, key_transport = SOAP_MEC_OAEP, i;
   X509 *cert, *peer, *signer;
   EVP_PKEY *key;
@@ -99,10 +102,14 @@ int main(int argc, char **argv)
       sig = argv[++i];
     else if (!strcmp(a, "--dump-response"))
       dump_path = argv[++i];
+    else if (!strcmp(a, "--user"))
+      user = argv[++i];
+    else if (!strcmp(a, "--password"))
+      password = argv[++i];
     else
       usage(argv[0]);
   }
-  if (!url || !cert_path || !key_path || !ca_path || !peer_path)
+  if (!url || !cert_path || !key_path || !ca_path || !peer_path || !user != !password)
     usage(argv[0]);
   if (!strcmp(sig, "rsa-sha256"))
     sign_alg = SOAP_SMD_SIGN_RSA_SHA256;
@@ -138,9 +145,11 @@ int main(int argc, char **argv)
   if (dump)
     pw_dump_install(soap, dump);
 
-  /* Outbound: Timestamp, BST, signature over Body + Timestamp, then the
-   * EncryptedKey (the plugin encrypts after signing). */
-  if (soap_wsse_add_Timestamp(soap, "Time", 300) ||
+  /* Outbound: a UsernameToken (PasswordDigest with Nonce and Created) when asked, Timestamp,
+   * BST, signature over Body + Timestamp, then the EncryptedKey (the plugin encrypts after
+   * signing). */
+  if ((user && soap_wsse_add_UsernameTokenDigest(soap, "User", user, password)) ||
+      soap_wsse_add_Timestamp(soap, "Time", 300) ||
       soap_wsse_add_BinarySecurityTokenX509(soap, "X509Token", cert) ||
       soap_wsse_add_KeyInfo_SecurityTokenReferenceX509(soap, "#X509Token") ||
       soap_wsse_sign_body(soap, sign_alg, key, 0) || soap_wsse_sign_only(soap, "Time Body") ||
