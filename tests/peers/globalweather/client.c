@@ -17,19 +17,10 @@
 #include "soapH.h"
 #include "GlobalWeatherSoap.nsmap"
 
+#include "peer_client.h"
+
 #include <stdio.h>
 #include <string.h>
-
-static int failed(struct soap *soap, int rc) {
-  if (soap->fault && (rc == SOAP_FAULT || rc == SOAP_CLI_FAULT || rc == SOAP_SVR_FAULT)) {
-    const char *code = *soap_faultcode(soap);
-    const char *reason = *soap_faultstring(soap);
-    printf("fault %s|%s\n", code ? code : "", reason ? reason : "");
-    return 0;
-  }
-  soap_print_fault(soap, stderr);
-  return 2;
-}
 
 int main(int argc, char **argv) {
   if (argc < 4) {
@@ -51,7 +42,7 @@ int main(int argc, char **argv) {
     rc = v12 ? soap_call___gw__GetWeather_(soap, url, NULL, &req, &resp)
              : soap_call___gw__GetWeather(soap, url, NULL, &req, &resp);
     if (rc != SOAP_OK)
-      out = failed(soap, rc);
+      out = peer_client_failed(soap, rc);
     else
       printf("weather %s|%s\n", resp.GetWeatherResult ? resp.GetWeatherResult : "",
              resp.StatusCode ? resp.StatusCode : "");
@@ -64,7 +55,7 @@ int main(int argc, char **argv) {
     rc = v12 ? soap_call___gw__GetCitiesByCountry_(soap, url, NULL, &req, &resp)
              : soap_call___gw__GetCitiesByCountry(soap, url, NULL, &req, &resp);
     if (rc != SOAP_OK)
-      out = failed(soap, rc);
+      out = peer_client_failed(soap, rc);
     else
       printf("cities %s\n", resp.GetCitiesByCountryResult ? resp.GetCitiesByCountryResult : "-");
   } else {

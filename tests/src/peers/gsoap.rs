@@ -44,6 +44,10 @@ const GLOBALWEATHER_PEER: BuiltPeer = BuiltPeer {
         ("build.sh", "tests/peers/globalweather/build.sh"),
         ("server.c", "tests/peers/globalweather/server.c"),
         ("client.c", "tests/peers/globalweather/client.c"),
+        (
+            "common/peer_client.h",
+            "tests/peers/gsoap/common/peer_client.h",
+        ),
         ("globalweather.wsdl", "examples/wsdl/globalweather.wsdl"),
         ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
         ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
@@ -64,6 +68,10 @@ const GSOAP_MTOM_PEER: BuiltPeer = BuiltPeer {
         ("mtom.wsdl", "tests/peers/gsoap/mtom/mtom.wsdl"),
         ("server.c", "tests/peers/gsoap/mtom/server.c"),
         ("client.c", "tests/peers/gsoap/mtom/client.c"),
+        (
+            "common/peer_client.h",
+            "tests/peers/gsoap/common/peer_client.h",
+        ),
         ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
         ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
         ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),
@@ -399,6 +407,10 @@ const GSOAP_ENCODED_PEER: BuiltPeer = BuiltPeer {
         ("encoded.wsdl", "tests/peers/gsoap/encoded/encoded.wsdl"),
         ("server.c", "tests/peers/gsoap/encoded/server.c"),
         ("client.c", "tests/peers/gsoap/encoded/client.c"),
+        (
+            "common/peer_client.h",
+            "tests/peers/gsoap/common/peer_client.h",
+        ),
         ("common/lib.sh", "tests/peers/gsoap/common/lib.sh"),
         ("common/peer_main.h", "tests/peers/gsoap/common/peer_main.h"),
         ("common/peer_main.c", "tests/peers/gsoap/common/peer_main.c"),

@@ -15,20 +15,11 @@
 #include "soapH.h"
 #include "EncodedBinding.nsmap"
 
+#include "peer_client.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failed(struct soap *soap, int rc) {
-  if (soap->fault && (rc == SOAP_FAULT || rc == SOAP_CLI_FAULT || rc == SOAP_SVR_FAULT)) {
-    const char *code = *soap_faultcode(soap);
-    const char *reason = *soap_faultstring(soap);
-    printf("fault %s|%s\n", code ? code : "", reason ? reason : "");
-    return 0;
-  }
-  soap_print_fault(soap, stderr);
-  return 2;
-}
 
 static void item(struct e__Item *i) {
   if (i)
@@ -54,7 +45,7 @@ int main(int argc, char **argv) {
     soap_default_e__echoItemResponse(soap, &resp);
     rc = soap_call_e__echoItem(soap, url, NULL, &in, &resp);
     if (rc != SOAP_OK)
-      out = failed(soap, rc);
+      out = peer_client_failed(soap, rc);
     else {
       printf("item ");
       item(resp.return_);
@@ -73,7 +64,7 @@ int main(int argc, char **argv) {
     soap_default_e__echoItemsResponse(soap, &resp);
     rc = soap_call_e__echoItems(soap, url, NULL, &in, &resp);
     if (rc != SOAP_OK)
-      out = failed(soap, rc);
+      out = peer_client_failed(soap, rc);
     else {
       printf("items ");
       for (int i = 0; resp.return_ && i < resp.return_->__size; i++) {
@@ -91,7 +82,7 @@ int main(int argc, char **argv) {
     soap_default_e__echoStringsResponse(soap, &resp);
     rc = soap_call_e__echoStrings(soap, url, NULL, &in, &resp);
     if (rc != SOAP_OK)
-      out = failed(soap, rc);
+      out = peer_client_failed(soap, rc);
     else {
       printf("strings ");
       for (int i = 0; resp.return_ && i < resp.return_->__size; i++)
@@ -103,7 +94,7 @@ int main(int argc, char **argv) {
     soap_default_e__getPairResponse(soap, &resp);
     rc = soap_call_e__getPair(soap, url, NULL, args[0], atoi(args[1]), &resp);
     if (rc != SOAP_OK)
-      out = failed(soap, rc);
+      out = peer_client_failed(soap, rc);
     else {
       printf("pair ");
       item(resp.return_ ? resp.return_->first : NULL);
@@ -117,7 +108,7 @@ int main(int argc, char **argv) {
     rc = soap_call_e__describe(soap, url, NULL, args[0], atoi(args[1]), atof(args[2]), active,
                                args[4], &result);
     if (rc != SOAP_OK)
-      out = failed(soap, rc);
+      out = peer_client_failed(soap, rc);
     else
       printf("result %s\n", result ? result : "");
   } else {

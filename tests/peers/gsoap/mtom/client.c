@@ -16,6 +16,8 @@
 #include "soapH.h"
 #include "MtomSoap11Binding.nsmap"
 
+#include "peer_client.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,13 +51,8 @@ int main(int argc, char **argv) {
     int same = resp.data.__size == size && (size == 0 || !memcmp(resp.data.__ptr, bytes, size));
     printf("echo %s|%lld|%s|%s\n", resp.name ? resp.name : "", (long long)resp.size,
            same ? "same" : "differ", resp.data.id ? "mtom" : "inline");
-  } else if (soap->fault && (rc == SOAP_FAULT || rc == SOAP_CLI_FAULT || rc == SOAP_SVR_FAULT)) {
-    const char *code = *soap_faultcode(soap);
-    const char *reason = *soap_faultstring(soap);
-    printf("fault %s|%s\n", code ? code : "", reason ? reason : "");
   } else {
-    soap_print_fault(soap, stderr);
-    out = 2;
+    out = peer_client_failed(soap, rc);
   }
   soap_destroy(soap);
   soap_end(soap);
