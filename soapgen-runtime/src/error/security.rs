@@ -13,6 +13,15 @@ pub enum WssError {
     /// The system random generator failed (no nonce can be made).
     #[error("WS-Security: the system random number generator failed")]
     Random,
+    /// Signatures are required of the messages this side receives
+    /// ([`WssConfig::require_signature`](crate::wss::WssConfig::require_signature), on by default
+    /// when it signs), but its [`TrustStore`](crate::wss::TrustStore) is empty and no symmetric
+    /// key verifies them: every message would be refused. A service is refused it when it is
+    /// built (`testing::SecuredService::new`); a client, which may only write messages
+    /// (`Client::message`), when a response comes, as
+    /// [`UntrustedCertificate`](Self::UntrustedCertificate).
+    #[error("WS-Security: signatures are required of the messages received (WssConfig::require_signature, on by default when signing), but nothing is trusted to verify them: add a trust anchor or a known certificate (WssConfig::trust), or require_signature(false)")]
+    NothingTrusted,
     /// A value could not be written into the Security header (a character XML cannot carry).
     #[error("WS-Security: cannot write the Security header: {0}")]
     Encode(String),

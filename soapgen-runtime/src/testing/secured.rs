@@ -71,8 +71,12 @@ impl<D: Dispatch> SecuredService<D> {
     /// # Errors
     ///
     /// [`WssError::Encode`] for a configuration with a
-    /// [`SymmetricBinding`](crate::wss::SymmetricBinding), whose service side is not implemented.
+    /// [`SymmetricBinding`](crate::wss::SymmetricBinding), whose service side is not implemented;
+    /// [`WssError::NothingTrusted`] for one that requires signed requests but trusts nothing.
     pub fn new(service: D, config: WssConfig) -> Result<Self, WssError> {
+        if let Some(e) = config.unverifiable() {
+            return Err(e);
+        }
         if config.symmetric_binding().is_some() {
             return Err(WssError::Encode(
                 "the service side of a SymmetricBinding is not implemented: secure the fake \

@@ -553,6 +553,18 @@ impl WssConfig {
         self.edit(|c| c.expected_username = Some(token))
     }
 
+    /// Why this configuration cannot verify what it receives, if it cannot:
+    /// [`WssError::NothingTrusted`] when signatures are required
+    /// ([`requires_signature`](Self::requires_signature)) but the trust store is empty and no
+    /// SymmetricBinding or UsernameToken key verifies them.
+    pub fn unverifiable(&self) -> Option<WssError> {
+        (self.requires_signature()
+            && self.trust_store().is_empty()
+            && self.symmetric_binding().is_none()
+            && self.username_endorsement().is_none())
+        .then_some(WssError::NothingTrusted)
+    }
+
     /// The trust store.
     pub fn trust_store(&self) -> &TrustStore {
         &self.inner.trust

@@ -296,3 +296,18 @@ async fn an_encrypted_answer_the_client_cannot_decrypt_says_why() {
         assert_eq!(c.echo("x".into()).await.unwrap(), "x!", "{version}");
     }
 }
+
+/// A service that requires signed requests but trusts nothing to verify them would refuse every
+/// request: it is refused when it is built.
+#[test]
+fn a_service_that_trusts_nothing_is_refused_when_built() {
+    let policy = WssConfig::new().sign(X509Signer::new(credential("server")));
+    let e = SecuredService::new(echo::EchoServiceClient::fake_service(Echo), policy).unwrap_err();
+    assert_eq!(e, soapgen_runtime::wss::WssError::NothingTrusted);
+    assert!(e.to_string().contains("WssConfig::trust"), "{e}");
+    // Without requiring signatures, the same configuration serves.
+    let policy = WssConfig::new()
+        .sign(X509Signer::new(credential("server")))
+        .require_signature(false);
+    assert!(SecuredService::new(echo::EchoServiceClient::fake_service(Echo), policy).is_ok());
+}
