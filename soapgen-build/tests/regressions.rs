@@ -145,6 +145,29 @@ fn ports_of_two_versions_at_two_addresses_give_an_endpoint_per_version() {
     );
 }
 
+/// Two ports of one binding at two addresses (a primary and a backup): the client lists both
+/// for that version, the first being its endpoint, for a `Failover` set (WSDL 1.1 §2.7).
+#[test]
+fn a_backup_port_of_one_version_is_listed_after_the_first() {
+    let doc = wsdl(
+        r#"<xs:complexType name="A"><xs:sequence><xs:element name="v" type="xs:int"/></xs:sequence></xs:complexType>"#,
+        ONE_OP,
+        &bound("Get", "urn:get"),
+    )
+    .replace(
+        r#" <service name="S"><port name="P" binding="t:B"><soap:address location="http://localhost/x"/></port></service>"#,
+        r#" <service name="S"><port name="Primary" binding="t:B"><soap:address location="http://primary/s"/></port>
+ <port name="Backup" binding="t:B"><soap:address location="http://backup/s"/></port>
+ <port name="Again" binding="t:B"><soap:address location="http://primary/s"/></port></service>"#,
+    );
+    let code = generate(&doc).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        code.contains(r#"endpoint = "http://primary/s","#)
+            && code.contains(r#"endpoints = "1.1=http://primary/s 1.1=http://backup/s","#),
+        "{code}"
+    );
+}
+
 /// An enumeration value's documentation reaches its variant (the EU VAT service's `matchCode`:
 /// `1`, `2`, `3` mean VALID, INVALID, NOT_PROCESSED), its paragraphs kept.
 #[test]

@@ -88,7 +88,7 @@
 //! | `parameters = "wrapped" \| "bare"` | document/literal wrapped or bare (default `wrapped`) |
 //! | `element_form = "qualified" \| "unqualified"` | form of the wrapper's children (default qualified for document, unqualified for rpc) |
 //! | `endpoint = "url"` | the client's `DEFAULT_ENDPOINT` |
-//! | `endpoints = "1.1=url 1.2=url"` | the address per SOAP version where the description's ports differ (`DEFAULT_ENDPOINTS`): `with_soap_version` follows them |
+//! | `endpoints = "1.1=url 1.2=url"` | the addresses per SOAP version where the description's ports differ (`DEFAULT_ENDPOINTS`; a version may have several, the first its default): `with_soap_version` follows them |
 //! | `client = "Name"` | the client's name (default `{Trait}Client`) |
 //! | `addressing = "1.0" \| "2004/08"`, `addressing(version = …, soap = "1.2")` | WS-Addressing on every request (or those of the listed SOAP versions) |
 //! | `blocking` | also `{Trait}BlockingClient` |

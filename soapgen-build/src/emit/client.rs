@@ -217,13 +217,23 @@ impl Emitter<'_> {
         let ns = &c.namespace;
         let versions: Vec<&str> = c.versions.iter().map(|v| v.number()).collect();
         let version = versions.join(", ");
-        // Each version's first port with an address: `endpoints` when they differ (WSDL 1.1
-        // §2.7; WCF's SOAP 1.1 and 1.2 ports), the default version's being the default endpoint.
-        let per_version: Vec<(&str, &str)> = c
-            .versions
-            .iter()
-            .filter_map(|v| c.endpoint_for(*v).map(|a| (v.number(), a)))
-            .collect();
+        // Every port's address, by version, in port order (each version's first is its
+        // endpoint): `endpoints` when they differ (WSDL 1.1 §2.7; WCF's SOAP 1.1 and 1.2 ports,
+        // a backup port for failover), the default version's first being the default endpoint.
+        let mut per_version: Vec<(&str, &str)> = Vec::new();
+        for v in &c.versions {
+            let first = c.endpoint_for(*v);
+            let rest = c
+                .ports
+                .iter()
+                .filter(|p| p.version == *v)
+                .filter_map(|p| p.usable_address());
+            for a in first.into_iter().chain(rest) {
+                if !per_version.contains(&(v.number(), a)) {
+                    per_version.push((v.number(), a));
+                }
+            }
+        }
         let differ = per_version.windows(2).any(|w| w[0].1 != w[1].1);
         let endpoint = match (differ, per_version.first()) {
             (true, Some((_, first))) => {

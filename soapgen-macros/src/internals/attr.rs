@@ -169,7 +169,8 @@ pub(crate) struct ClientArgs {
     pub(crate) style: Style,
     pub(crate) bare: bool,
     pub(crate) endpoint: Option<String>,
-    /// `endpoints = "1.1=URL 1.2=URL"`: the service description's address per SOAP version,
+    /// `endpoints = "1.1=URL 1.2=URL"`: the service description's addresses per SOAP version (a
+    /// version may have several, in the description's port order: the first is its default),
     /// where its ports of the two versions differ.
     pub(crate) endpoints: Vec<(&'static str, String)>,
     /// Where `endpoints` was written, for the errors checked once every argument is read.
@@ -249,10 +250,14 @@ pub(crate) fn parse_args(args: TokenStream, errs: &mut Errors) -> ClientArgs {
                     return Err(syn::Error::new(s.span(), EXPECTED));
                 };
                 let v = soap_version(v.to_owned(), &s, EXPECTED)?;
-                if a.endpoints.iter().any(|(w, _)| *w == v) {
-                    return Err(syn::Error::new(s.span(), "a SOAP version is listed twice"));
+                let url = url.trim().to_owned();
+                if a.endpoints.iter().any(|(w, u)| *w == v && *u == url) {
+                    return Err(syn::Error::new(
+                        s.span(),
+                        format!("SOAP {v}={url} is listed twice"),
+                    ));
                 }
-                a.endpoints.push((v, url.trim().to_owned()));
+                a.endpoints.push((v, url));
             }
             a.endpoints_span = Some(s.span());
         } else if meta.path.is_ident("client") {

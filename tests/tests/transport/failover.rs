@@ -219,3 +219,54 @@ async fn the_set_is_checked_when_the_client_is_built_and_named_when_it_fails() {
         "{e}"
     );
 }
+
+/// A description with a backup port of the same version (`endpoints = …` lists both, as
+/// soapgen-build writes it for two ports of one binding): the client starts at the first of its
+/// version, `with_soap_version` moves to the other version's first, and the version's
+/// addresses in order are the client's failover set, which reaches the backup when the primary
+/// refuses connections.
+#[tokio::test]
+async fn a_descriptions_backup_port_is_a_failover_set() {
+    #[soapgen_runtime::soap_client(
+        namespace = "urn:soapgen:faults",
+        soap = "1.1, 1.2",
+        endpoints = "1.1=http://127.0.0.1:9/primary 1.1=http://127.0.0.1:9/backup 1.2=http://127.0.0.1:9/v12"
+    )]
+    trait Described {
+        async fn echo(&self, text: String) -> Result<String, soapgen_runtime::Error>;
+    }
+    use soapgen_runtime::SoapVersion::{Soap11, Soap12};
+    assert_eq!(
+        DescribedClient::DEFAULT_ENDPOINT,
+        Some("http://127.0.0.1:9/primary")
+    );
+    let of = |version| {
+        DescribedClient::DEFAULT_ENDPOINTS
+            .iter()
+            .filter(move |(v, _)| *v == version)
+            .map(|(_, a)| *a)
+    };
+    assert_eq!(
+        of(Soap11).collect::<Vec<_>>(),
+        ["http://127.0.0.1:9/primary", "http://127.0.0.1:9/backup"]
+    );
+    let c = DescribedClient::with_default_endpoint().unwrap();
+    assert_eq!(
+        c.with_soap_version(Soap12).client().endpoint(),
+        "http://127.0.0.1:9/v12"
+    );
+    let set = Failover::ordered(of(Soap11));
+    assert_eq!(
+        set.urls(),
+        ["http://127.0.0.1:9/primary", "http://127.0.0.1:9/backup"]
+    );
+    // The same shape with addresses that answer: the primary gone, the backup live.
+    let gone = refused().await;
+    let (live, requests, _) = recording_server(Misbehaviour::Answer).await;
+    let client = Client::builder("http://unused.invalid/")
+        .failover(Failover::ordered([gone.as_str(), live.as_str()]))
+        .build()
+        .expect("client");
+    assert_eq!(echo(client).await.expect("the backup"), "back");
+    assert_eq!(requests.load(Ordering::SeqCst), 1);
+}
