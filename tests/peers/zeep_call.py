@@ -5,7 +5,8 @@ for tests/tests/mapping/fake.rs (the loopback fake served by soapgen).
 
 zeep reads the WSDL at WSDL_URL (the fake serves it at ?wsdl, its addresses pointing at the
 fake), binds SERVICE/PORT, calls OPERATION with the keyword arguments of the JSON object
-JSON_ARGS, and prints one JSON object: {"result": ...} (zeep's value, serialized), or
+JSON_ARGS (an object {"$base64": "..."} stands for bytes, both ways), and prints one JSON
+object: {"result": ...} (zeep's value, serialized), or
 {"fault": {"code": ..., "message": ..., "subcodes": [...], "detail": "<xml>"}} for a SOAP fault.
 
     ... [--user NAME --password PW] [--key KEY.pem --cert CERT.pem]
@@ -25,6 +26,7 @@ site.
 """
 
 import argparse
+import base64
 import json
 
 import zeep
@@ -52,11 +54,20 @@ def wsse(options):
     return Compose(plugins)
 
 
+def binary(obj):
+    """A JSON object {"$base64": "..."} as the bytes it encodes (zeep's xs:base64Binary value)."""
+    if list(obj) == ["$base64"]:
+        return base64.b64decode(obj["$base64"])
+    return obj
+
+
 def printable(value):
     """A value JSON has no type for: an XML element zeep left untyped (the items of a SOAP
     encoding array) as its XML, anything else (Decimal, datetime) as str()."""
     if isinstance(value, etree._Element):
         return etree.tostring(value, encoding="unicode")
+    if isinstance(value, bytes):
+        return {"$base64": base64.b64encode(value).decode("ascii")}
     return str(value)
 
 
@@ -88,7 +99,8 @@ def main():
     client = zeep.Client(options.wsdl, wsse=wsse(options), transport=LocalTransport(local))
     proxy = client.bind(options.service, options.port)
     try:
-        result = getattr(proxy, options.operation)(**json.loads(options.args))
+        args = json.loads(options.args, object_hook=binary)
+        result = getattr(proxy, options.operation)(**args)
         out = {"result": zeep.helpers.serialize_object(result)}
     except zeep.exceptions.SignatureVerificationFailed as e:
         out = {"error": "SignatureVerificationFailed: %s" % e}

@@ -6,16 +6,15 @@
 //!   GlobalWeather, the benchmark's WSDL (100 objects of every value kind), the MTOM WSDL (CXF
 //!   sends MTOM and reads the fake's MTOM answer) and a WS-Security setup (a UsernameToken, a
 //!   Timestamp and the Body signed by WSS4J's interceptors, the signed answer verified by them);
-//! - zeep 4.2 (`tests/peers/zeep_call.py`): GlobalWeather and the benchmark's objects through
-//!   both bindings, and an rpc/encoded WSDL (parts with their `xsi:type`, a struct, a SOAP
-//!   encoding array);
+//! - zeep 4.2 (`tests/peers/zeep_call.py`): GlobalWeather, the benchmark's objects and the MTOM
+//!   WSDL (inline: zeep sends no MTOM) through both bindings, and an rpc/encoded WSDL (parts with
+//!   their `xsi:type`, a struct, a SOAP encoding array);
 //! - gSOAP 2.8's C clients generated from the same WSDLs: GlobalWeather, the benchmark's 100
 //!   objects compared field by field, rpc/encoded, MTOM both ways, and its WS-Security plugin
 //!   (signed, then signed and encrypted both ways) against the secured fake.
 //!
 //! zeep and gSOAP's C client on the echo WSDL are in `fake.rs`, zeep with WS-Security in
-//! `fake_security.rs`. zeep sends no MTOM, and JAX-WS has no rpc/encoded: those two pairs are
-//! not tried.
+//! `fake_security.rs`. JAX-WS has no rpc/encoded: that pair is not tried.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -179,7 +178,7 @@ impl bench::LargeObjectsService for Objects {
 
 /// The benchmark's Echo of 100 objects: every value kind of the benchmark WSDL (long, string,
 /// decimal, int, double, boolean, dateTime, a nested complexType, a repeated string) typed by
-/// JAXB on CXF's side and by soapgen on the fake's, back unchanged.
+/// JAXB on CXF's side and by soapgen on the fake's, back unchanged, through both bindings.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cxf_echoes_100_objects_through_the_benchmark_fake() {
     let service = bench::LargeObjectsServiceClient::fake_service(Objects);
@@ -201,35 +200,37 @@ async fn cxf_echoes_100_objects_through_the_benchmark_fake() {
         })
         .collect();
     let request = format!(r#"{{"item": [{}]}}"#, items.join(","));
-    let out = cxf_client(
-        &server.wsdl_url(),
-        "LargeObjectsService",
-        "LargeObjectsSoap11Port",
-        &[],
-        &[("Echo", &request), ("Ping", r#"{"value": "p"}"#)],
-    );
-    let back: serde_json::Value = serde_json::from_str(&out[0]).unwrap();
-    let sent: serde_json::Value = serde_json::from_str(&request).unwrap();
-    let back_items = back["result"]["item"].as_array().expect(&out[0]);
-    assert_eq!(back_items.len(), 100);
-    for (b, s) in back_items.iter().zip(sent["item"].as_array().unwrap()) {
-        for key in [
-            "id",
-            "name",
-            "description",
-            "quantity",
-            "ratio",
-            "active",
-            "address",
-            "tags",
-        ] {
-            assert_eq!(b[key], s[key], "{key}: {b}");
+    for port in ["LargeObjectsSoap11Port", "LargeObjectsSoap12Port"] {
+        let out = cxf_client(
+            &server.wsdl_url(),
+            "LargeObjectsService",
+            port,
+            &[],
+            &[("Echo", &request), ("Ping", r#"{"value": "p"}"#)],
+        );
+        let back: serde_json::Value = serde_json::from_str(&out[0]).unwrap();
+        let sent: serde_json::Value = serde_json::from_str(&request).unwrap();
+        let back_items = back["result"]["item"].as_array().expect(&out[0]);
+        assert_eq!(back_items.len(), 100);
+        for (b, s) in back_items.iter().zip(sent["item"].as_array().unwrap()) {
+            for key in [
+                "id",
+                "name",
+                "description",
+                "quantity",
+                "ratio",
+                "active",
+                "address",
+                "tags",
+            ] {
+                assert_eq!(b[key], s[key], "{key}: {b}");
+            }
+            // JAXB's lexical forms: a decimal as a number, the dateTime as it was written.
+            assert_eq!(b["price"].to_string(), s["price"].as_str().unwrap(), "{b}");
+            assert_eq!(b["created"], s["created"], "{b}");
         }
-        // JAXB's lexical forms: a decimal as a number, the dateTime as it was written.
-        assert_eq!(b["price"].to_string(), s["price"].as_str().unwrap(), "{b}");
-        assert_eq!(b["created"], s["created"], "{b}");
+        assert_eq!(out[1], r#"{"result":{"value":"p"}}"#);
     }
-    assert_eq!(out[1], r#"{"result":{"value":"p"}}"#);
 }
 
 struct Store;
@@ -680,4 +681,43 @@ async fn gsoaps_generated_clients_call_the_fakes() {
         call(&["describe", "d <&>", "1", "2.5", "true", ""]),
         "result d <&>|1|2.5|true|"
     );
+}
+
+/// zeep 4.2 calls the MTOM WSDL's fake: it sends the data inline (zeep writes no MTOM) and reads
+/// the typed answer, the bytes unchanged; the xmlmime schema the WSDL imports comes from the copy
+/// soapgen-build bundles (no web here).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn zeep_calls_the_mtom_fake() {
+    use base64::Engine as _;
+    let server = Loopback::serve(
+        mtom::MtomServiceClient::fake_service(Store),
+        Some(wsdl("peers/gsoap/mtom/mtom.wsdl")),
+    )
+    .await
+    .unwrap();
+    let xmlmime = format!(
+        "--local=http://www.w3.org/2005/05/xmlmime={}/../soapgen-build/schemas/xmlmime.xsd",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let data: Vec<u8> = (0..5_000u32).map(|i| (i * 7 % 251) as u8).collect();
+    let b64 = base64::engine::general_purpose::STANDARD.encode(&data);
+    let args = format!(r#"{{"name": "blob", "data": {{"$base64": "{b64}"}}}}"#);
+    for port in ["MtomSoap11Port", "MtomSoap12Port"] {
+        let out = zeep_call_with(
+            &server.wsdl_url(),
+            "MtomService",
+            port,
+            "EchoData",
+            &args,
+            &[&xmlmime],
+        );
+        let back: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(back["result"]["name"], "blob", "{port}: {out}");
+        assert_eq!(back["result"]["size"], 5_000, "{port}");
+        assert_eq!(
+            back["result"]["data"]["$base64"].as_str(),
+            Some(b64.as_str()),
+            "{port}"
+        );
+    }
 }
