@@ -19,7 +19,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use soapgen_runtime::testing::{Loopback, SecuredService};
+use soapgen_runtime::testing::{Dispatch, Loopback, SecuredService};
 use soapgen_runtime::types::Base64Binary;
 use soapgen_runtime::wss::{TrustStore, WssConfig, X509Signer};
 use soapgen_runtime::{Error, FaultError, SoapVersion};
@@ -46,6 +46,12 @@ fn wsdl(path: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
+/// `service` on a loopback socket, serving the WSDL at `wsdl_path` (of the tests' tree) at
+/// `?wsdl` when given.
+async fn serve(service: Arc<dyn Dispatch>, wsdl_path: Option<&str>) -> Loopback {
+    Loopback::serve(service, wsdl_path.map(wsdl)).await.unwrap()
+}
+
 struct Echo;
 
 impl echo::EchoService for Echo {
@@ -70,9 +76,7 @@ impl echo::EchoService for Echo {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cxf_calls_the_echo_fake_through_both_bindings() {
     let service = echo::EchoServiceClient::fake_service(Echo);
-    let server = Loopback::serve(service, Some(wsdl("peers/gsoap/echo.wsdl")))
-        .await
-        .unwrap();
+    let server = serve(service, Some("peers/gsoap/echo.wsdl")).await;
     for port in ["EchoSoap11", "EchoSoap12"] {
         let out = cxf_client(
             &server.wsdl_url(),
@@ -130,9 +134,7 @@ impl weather::GlobalWeather for Weather {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cxf_calls_the_globalweather_fake() {
     let service = weather::GlobalWeatherClient::fake_service(Weather);
-    let server = Loopback::serve(service, Some(wsdl("../examples/wsdl/globalweather.wsdl")))
-        .await
-        .unwrap();
+    let server = serve(service, Some("../examples/wsdl/globalweather.wsdl")).await;
     for port in ["GlobalWeatherSoap", "GlobalWeatherSoap12"] {
         let out = cxf_client(
             &server.wsdl_url(),
@@ -182,9 +184,7 @@ impl bench::LargeObjectsService for Objects {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cxf_echoes_100_objects_through_the_benchmark_fake() {
     let service = bench::LargeObjectsServiceClient::fake_service(Objects);
-    let server = Loopback::serve(service, Some(wsdl("wsdl/large_objects.wsdl")))
-        .await
-        .unwrap();
+    let server = serve(service, Some("wsdl/large_objects.wsdl")).await;
     let items: Vec<String> = (0..100)
         .map(|i| {
             format!(
@@ -298,9 +298,7 @@ async fn cxf_calls_the_secured_fake_with_wss4j() {
         .sign(X509Signer::new(credential("server")))
         .timestamp(Duration::from_secs(300));
     let service = SecuredService::new(echo::EchoServiceClient::fake_service(Echo), policy).unwrap();
-    let server = Loopback::serve(Arc::new(service), Some(wsdl("peers/gsoap/echo.wsdl")))
-        .await
-        .unwrap();
+    let server = serve(Arc::new(service), Some("peers/gsoap/echo.wsdl")).await;
     let (p12, ca) = (pki.path("client.p12"), pki.path("ca.pem"));
     let keys = [
         "--keystore",
@@ -340,12 +338,11 @@ async fn cxf_calls_the_secured_fake_with_wss4j() {
 /// and the benchmark's objects (decimal, dateTime, nested and repeated elements).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn zeep_calls_the_globalweather_and_benchmark_fakes() {
-    let weather = Loopback::serve(
+    let weather = serve(
         weather::GlobalWeatherClient::fake_service(Weather),
-        Some(wsdl("../examples/wsdl/globalweather.wsdl")),
+        Some("../examples/wsdl/globalweather.wsdl"),
     )
-    .await
-    .unwrap();
+    .await;
     for port in ["GlobalWeatherSoap", "GlobalWeatherSoap12"] {
         let call =
             |op: &str, args: &str| zeep_call(&weather.wsdl_url(), "GlobalWeather", port, op, args);
@@ -360,12 +357,11 @@ async fn zeep_calls_the_globalweather_and_benchmark_fakes() {
             "{port}"
         );
     }
-    let objects = Loopback::serve(
+    let objects = serve(
         bench::LargeObjectsServiceClient::fake_service(Objects),
-        Some(wsdl("wsdl/large_objects.wsdl")),
+        Some("wsdl/large_objects.wsdl"),
     )
-    .await
-    .unwrap();
+    .await;
     let item = r#"{"id": 9000000001, "name": "a <&>", "description": "d\u00e9", "price": "12.50",
         "quantity": -3, "ratio": 0.25, "active": true, "created": "2026-12-06T10:01:02Z",
         "address": {"street": "s", "city": "K\u00f8benhavn", "postalCode": "01234",
@@ -454,12 +450,11 @@ impl encoded::EncodedService for Encoded {
 /// its `xsi:type`, the fake reads them and answers with typed accessors zeep reads back.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn zeep_calls_the_rpc_encoded_fake() {
-    let server = Loopback::serve(
+    let server = serve(
         encoded::EncodedServiceClient::fake_service(Encoded),
-        Some(wsdl("peers/gsoap/encoded/encoded.wsdl")),
+        Some("peers/gsoap/encoded/encoded.wsdl"),
     )
-    .await
-    .unwrap();
+    .await;
     // The SOAP encoding schema the WSDL imports, from zeep's own test files (no web here).
     let enc = format!(
         "--local=http://schemas.xmlsoap.org/soap/encoding/={}/corpus/zeep/tests/wsdl_files/soap-enc.xsd",
@@ -554,9 +549,7 @@ async fn gsoaps_wsse_plugin_calls_the_secured_fake() {
         let service =
             SecuredService::new(wsse::WsseEchoServiceClient::fake_service(WsseEcho), policy)
                 .unwrap();
-        let server = Loopback::serve(Arc::new(service), Some(wsdl("peers/gsoap/wsse/wsse.wsdl")))
-            .await
-            .unwrap();
+        let server = serve(Arc::new(service), Some("peers/gsoap/wsse/wsse.wsdl")).await;
         let out = std::process::Command::new(soapgen_tests::peers::gsoap_wsse_client())
             .arg("--url")
             .arg(server.url())
@@ -612,18 +605,13 @@ async fn gsoaps_wsse_plugin_calls_the_secured_fake() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gsoaps_generated_clients_call_the_fakes() {
     use soapgen_tests::peers::{gsoap_client, GsoapClient};
-    let weather = Loopback::serve(weather::GlobalWeatherClient::fake_service(Weather), None)
-        .await
-        .unwrap();
-    let objects = Loopback::serve(
+    let weather = serve(weather::GlobalWeatherClient::fake_service(Weather), None).await;
+    let objects = serve(
         bench::LargeObjectsServiceClient::fake_service(Objects),
         None,
     )
-    .await
-    .unwrap();
-    let mtom = Loopback::serve(mtom::MtomServiceClient::fake_service(Store), None)
-        .await
-        .unwrap();
+    .await;
+    let mtom = serve(mtom::MtomServiceClient::fake_service(Store), None).await;
     for v in ["11", "12"] {
         let call = |op: &str, arg: &str| {
             gsoap_client(GsoapClient::GlobalWeather, &[&weather.url(), v, op, arg])
@@ -661,9 +649,7 @@ async fn gsoaps_generated_clients_call_the_fakes() {
             );
         }
     }
-    let encoded = Loopback::serve(encoded::EncodedServiceClient::fake_service(Encoded), None)
-        .await
-        .unwrap();
+    let encoded = serve(encoded::EncodedServiceClient::fake_service(Encoded), None).await;
     let url = encoded.url();
     let call = |args: &[&str]| {
         let mut all = vec![url.as_str()];
@@ -689,12 +675,11 @@ async fn gsoaps_generated_clients_call_the_fakes() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn zeep_calls_the_mtom_fake() {
     use base64::Engine as _;
-    let server = Loopback::serve(
+    let server = serve(
         mtom::MtomServiceClient::fake_service(Store),
-        Some(wsdl("peers/gsoap/mtom/mtom.wsdl")),
+        Some("peers/gsoap/mtom/mtom.wsdl"),
     )
-    .await
-    .unwrap();
+    .await;
     let xmlmime = format!(
         "--local=http://www.w3.org/2005/05/xmlmime={}/../soapgen-build/schemas/xmlmime.xsd",
         env!("CARGO_MANIFEST_DIR")
