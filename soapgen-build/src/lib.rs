@@ -227,6 +227,34 @@ impl Builder {
         self
     }
 
+    /// Also generates, for each of these operations (WSDL operation names, or method names, as
+    /// for [`operations`]), a `{method}_stream` method whose call gives the response's result
+    /// elements one by one as the body arrives (`soapgen_runtime::ItemStream`), in memory
+    /// bounded by one window of the body whatever the response's size: for the reports, exports
+    /// and searches that answer with millions of rows. The operation's result must be the
+    /// repeated element (maxOccurs above 1) of a document/literal wrapped or rpc/literal
+    /// response; any other operation is an error saying why. Calls add up.
+    ///
+    /// [`operations`]: Self::operations
+    ///
+    /// ```no_run
+    /// soapgen_build::Builder::new()
+    ///     .wsdl("wsdl/reports.wsdl")
+    ///     .stream_operations(["GetReport"])
+    ///     .build()
+    ///     .unwrap_or_else(|e| panic!("{e}"));
+    /// ```
+    pub fn stream_operations<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.selection
+            .stream
+            .extend(names.into_iter().map(Into::into));
+        self
+    }
+
     /// Generates only these ports (`wsdl:port` names, WSDL 1.1 §2.7): the others are left out
     /// of the clients (their addresses, their WS-SecurityPolicy). An unknown name is an error
     /// listing the ports. Calls add up.

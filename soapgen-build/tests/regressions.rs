@@ -237,3 +237,41 @@ fn encoded_faults_of_one_accessor_name_carry_their_type() {
         "{code}"
     );
 }
+
+/// `stream_operations`: an operation whose result is a repeated element inside the response
+/// wrapper also gets a `…_stream` method of its items; one whose result occurs once, or an
+/// operation the WSDL does not have, is an error saying why.
+#[test]
+fn a_repeated_result_is_streamed_on_request_and_anything_else_is_refused() {
+    let a = r#"<xs:complexType name="A"><xs:sequence><xs:element name="v" type="xs:int"/></xs:sequence></xs:complexType>"#;
+    let doc = wsdl(a, ONE_OP, &bound("Get", "urn:get")).replace(
+        r#"<xs:element name="r" type="xs:int"/>"#,
+        r#"<xs:element name="r" type="xs:int" maxOccurs="unbounded"/>"#,
+    );
+    let streamed = |doc: &str, names: &[&str]| {
+        Builder::new()
+            .document("/mem/probe/p.wsdl", doc)
+            .stream_operations(names.iter().copied())
+            .generate_one(std::path::Path::new("/mem/probe/p.wsdl"))
+            .map(|g| g.code)
+            .map_err(|e| e.to_string())
+    };
+    let code = streamed(&doc, &["get"]).unwrap_or_else(|e| panic!("{e}"));
+    let at = code
+        .find("async fn get_stream(")
+        .unwrap_or_else(|| panic!("{code}"));
+    assert!(
+        code[at..].contains("ItemStream<i32, ::soapgen_runtime::Error>"),
+        "{}",
+        &code[at..]
+    );
+    assert!(code.contains("async fn get("), "the plain method stays");
+    let once = wsdl(a, ONE_OP, &bound("Get", "urn:get"));
+    let e = streamed(&once, &["Get"]).expect_err("a single result");
+    assert!(
+        e.contains("cannot be streamed: its result element occurs at most once"),
+        "{e}"
+    );
+    let e = streamed(&doc, &["Fetch"]).expect_err("no such operation");
+    assert!(e.contains("undefined operation \"Fetch\" to stream"), "{e}");
+}

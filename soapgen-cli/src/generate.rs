@@ -48,6 +48,12 @@ pub struct GenerateArgs {
     /// reaches (repeatable).
     #[arg(long = "exclude-operation", value_name = "NAME")]
     pub exclude_operation: Vec<String>,
+    /// Also give this operation (WSDL or method name, repeatable) a `…_stream` method whose
+    /// result elements arrive one by one as the response is read (`ItemStream`), in bounded
+    /// memory whatever the response's size; its result must be a repeated element of a wrapped
+    /// response.
+    #[arg(long = "stream", value_name = "NAME")]
+    pub stream: Vec<String>,
     /// The clients write request payloads with default-namespace declarations (`<Get
     /// xmlns="urn:x">`, `xmlns=""` on unqualified children) instead of prefixes, for servers that
     /// do not resolve element prefixes (the same names; Namespaces in XML 1.0 §6.2).
@@ -90,7 +96,9 @@ pub fn run(args: &GenerateArgs) -> Result<String, Errors> {
     if !args.operation.is_empty() {
         b = b.operations(&args.operation);
     }
-    b = b.exclude_operations(&args.exclude_operation);
+    b = b
+        .exclude_operations(&args.exclude_operation)
+        .stream_operations(&args.stream);
     let g = b.generate_one(&args.input.wsdl)?;
     let name = package_name(args)?;
     let out = &args.out;
@@ -423,6 +431,9 @@ fn regenerate_command(args: &GenerateArgs) -> String {
     }
     for o in &args.exclude_operation {
         push("--exclude-operation", Some(o.clone()));
+    }
+    for o in &args.stream {
+        push("--stream", Some(o.clone()));
     }
     for p in &args.input.port {
         push("--port", Some(p.clone()));

@@ -106,10 +106,13 @@ pub mod xml;
 #[path = "private.rs"]
 pub mod __private;
 
+#[cfg(feature = "blocking")]
+pub use client::BlockingItems;
 #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
 pub use client::Retry;
 pub use client::{
-    Call, Client, ClientBuilder, Failover, FailoverOrder, WithResponse, DEFAULT_MAX_RESPONSE_BYTES,
+    Call, Client, ClientBuilder, Failover, FailoverOrder, ItemStream, StreamCall, WithResponse,
+    DEFAULT_MAX_RESPONSE_BYTES,
 };
 pub use error::{DecodeError, EncodeError, Error, TransportError, ValueError};
 pub use fault::{Fault, FaultError};

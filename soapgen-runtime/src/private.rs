@@ -4,7 +4,9 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::types::Nillable;
 use crate::xml::{FromXml, Name, StartTag, XmlReader, XmlWriter};
 
-pub use crate::client::{result, send, Decoder, ResponseContext, ResponseShape};
+pub use crate::client::{
+    result, send, send_stream, Decoder, ItemDecoder, ResponseContext, ResponseShape,
+};
 pub use crate::types::{collapse, FromXmlText, NoNamespaces, PrefixResolver, ToXmlText};
 pub use crate::xml::TextOut;
 

@@ -325,6 +325,34 @@ impl Emitter<'_> {
         );
         let swa_doc = attachments_doc(op);
         let headers_doc = request_headers_doc(op, client, consts);
+        let params: Vec<TokenStream> = params.collect();
+        let attachments: Vec<TokenStream> = attachments.collect();
+        let streamed = op.stream.then(|| {
+            let ms = ident(&format!("{}_stream", op.method));
+            let item = op.ret.as_ref().map(|t| {
+                let mut one = t.clone();
+                one.card = match t.card {
+                    soapgen_contract::Occurrence::ManyNillable => {
+                        soapgen_contract::Occurrence::Nillable
+                    }
+                    _ => soapgen_contract::Occurrence::One,
+                };
+                self.type_expr(&one, false)
+            });
+            let doc = format!(
+                " WSDL operation `{}`, streamed: its result elements one by one as the response \
+                 arrives (see [`{m}`](Self::{m})).",
+                op.wsdl_name,
+                m = op.method
+            );
+            quote! {
+                #[doc = #doc]
+                #headers_doc
+                #[soap(#(#args),*)]
+                async fn #ms(&self, #(#params,)* #(#attachments),*)
+                    -> ::core::result::Result<#rt::ItemStream<#item, #err>, #err>;
+            }
+        });
         quote! {
             #odoc
             #wsdl_doc
@@ -332,6 +360,7 @@ impl Emitter<'_> {
             #swa_doc
             #[soap(#(#args),*)]
             async fn #m(&self, #(#params,)* #(#attachments),*) -> ::core::result::Result<#ret, #err>;
+            #streamed
         }
     }
 

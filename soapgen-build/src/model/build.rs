@@ -76,6 +76,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
             errors: &mut errors,
         },
     );
+    stream_operations(&mut clients, &opts.selection.stream, source, &mut errors);
     // Selection and security change what a client's summary says.
     clients.iter_mut().for_each(clients::summarize);
     let mut warnings = std::mem::take(&mut b.warnings);
@@ -112,6 +113,77 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
         notes: b.notes,
         warnings,
     })
+}
+
+/// Marks the operations `names` (WSDL names) to stream (`Builder::stream_operations`): each also
+/// gets a `{method}_stream` method, so its result must be the repeated element a response
+/// wrapper holds (WSDL 1.1 §3.5 document/literal wrapped or rpc/literal; XML Schema Part 1
+/// §3.9.1 maxOccurs above 1). Every operation that cannot be streamed is an error saying why.
+fn stream_operations(
+    clients: &mut [ClientDecl],
+    names: &std::collections::BTreeSet<String>,
+    source: &str,
+    errors: &mut Vec<Error>,
+) {
+    use soapgen_contract::Occurrence;
+    for name in names {
+        let mut seen = false;
+        for c in clients.iter_mut() {
+            let methods: Vec<String> = c.operations.iter().map(|o| o.method.clone()).collect();
+            for op in c.operations.iter_mut().filter(|o| &o.wsdl_name == name) {
+                seen = true;
+                let repeated = matches!(
+                    op.ret.as_ref().map(|t| t.card),
+                    Some(Occurrence::Many | Occurrence::ManyNillable)
+                );
+                let method = format!("{}_stream", op.method);
+                let why = if op.response.is_none() {
+                    "it is one-way: it has no response (WSDL 1.1 §2.4.1)".to_owned()
+                } else if op.encoded {
+                    "its response is rpc/encoded (SOAP 1.1 §5): multiRef accessors may refer \
+                     anywhere in the Body"
+                        .to_owned()
+                } else if !op.response_attachments.is_empty() {
+                    "its response has MIME parts (WSDL 1.1 §5)".to_owned()
+                } else if op.result.is_none() || op.bare || op.bare_response {
+                    "its result is the whole response element, not a repeated element inside \
+                     a response wrapper"
+                        .to_owned()
+                } else if !repeated {
+                    "its result element occurs at most once (maxOccurs 1); a result that is one \
+                     element holding the repeated ones (.NET's ArrayOf… types) is not streamed"
+                        .to_owned()
+                } else if methods.contains(&method) {
+                    format!("its streamed method's name, {method}, is another operation's")
+                } else {
+                    op.stream = true;
+                    continue;
+                };
+                errors.push(
+                    Error::new(
+                        ErrorKind::Invalid(format!(
+                            "operation {name} of {source} cannot be streamed: {why}"
+                        )),
+                        None,
+                    )
+                    .with_hint(
+                        "a streamed result is the repeated element (maxOccurs above 1) that a \
+                         document/literal wrapped or rpc/literal response wrapper holds",
+                    ),
+                );
+            }
+        }
+        // (An operation that failed to build has its own errors.)
+        if !seen && errors.is_empty() {
+            errors.push(Error::new(
+                ErrorKind::Invalid(format!(
+                    "operation {name} of {source} is to be streamed but is not generated (the \
+                     operation selection or the port selection leaves it out)"
+                )),
+                None,
+            ));
+        }
+    }
 }
 
 impl Builder<'_> {

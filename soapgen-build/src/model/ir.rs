@@ -536,6 +536,9 @@ pub struct OperationDecl {
     /// Response message parts received as MIME attachments, in `mime:part` order: the result is
     /// then a tuple of the body's result (`ret`, or `()`) and one attachment each.
     pub response_attachments: Vec<AttachmentDecl>,
+    /// Also a `{method}_stream` method returning the repeated result element as an
+    /// `ItemStream` (asked for by name: `Builder::stream_operations`).
+    pub stream: bool,
 }
 
 /// A message part bound to a MIME attachment (WSDL 1.1 §5.3 `mime:part` with `mime:content`).

@@ -24,6 +24,9 @@ pub struct Selection {
     pub only: Option<BTreeSet<String>>,
     /// Not these.
     pub exclude: BTreeSet<String>,
+    /// These also as a streamed method (`{method}_stream`, an `ItemStream` of the repeated
+    /// result element).
+    pub stream: BTreeSet<String>,
 }
 
 impl Selection {
@@ -80,8 +83,13 @@ impl Selection {
         };
         let only = self.only.as_ref().map(|o| resolve("to generate", o));
         let exclude = resolve("to leave out", &self.exclude);
+        let stream = resolve("to stream", &self.stream);
         if errors.is_empty() {
-            Ok(Selection { only, exclude })
+            Ok(Selection {
+                only,
+                exclude,
+                stream,
+            })
         } else {
             Err(Errors(errors))
         }

@@ -40,6 +40,14 @@ pub(super) fn dispatcher(operations: &[Operation], n: &Names, blocking: bool) ->
     let mut arms = Vec::new();
     let mut methods = Vec::new();
     for (i, op) in operations.iter().enumerate() {
+        // A streamed method of an operation that also has a plain one: the plain one answers.
+        let plain_too = op.stream.is_some()
+            && operations
+                .iter()
+                .any(|o| o.stream.is_none() && o.name == op.name && o.namespace == op.namespace);
+        if plain_too {
+            continue;
+        }
         let (cond, body) = arm(op, n);
         let method = format_ident!("__op{}", i);
         arms.push(quote!(if #cond { return self.#method(__in); }));
@@ -145,36 +153,45 @@ fn arm(op: &Operation, n: &Names) -> (TokenStream, TokenStream) {
     let empty = op.empty_request || (op.bare && op.body.is_empty());
     let matches = quote!(__in.is_operation(#ns, #name, #action, #empty));
     let read = read_parts(op, krate, empty);
-    let headers = op.headers.iter().map(|(p, kind)| {
-        let (id, ty) = (&p.ident, &p.ty);
-        let hname = header_name(op, p, krate);
-        let get = match kind {
-            HeaderKind::One => quote!(__in.required_header(#hname)),
-            HeaderKind::Optional => quote!(__in.header(#hname)),
-            HeaderKind::Tristate => quote!(__in.nillable_header(#hname)),
-        };
-        quote_spanned! {ty.span()=>
-            let #id: #ty = match #get {
-                ::core::result::Result::Ok(__v) => __v,
-                ::core::result::Result::Err(__f) => return __in.fault(__f),
+    let headers = op
+        .headers
+        .iter()
+        .map(|(p, kind)| {
+            let (id, ty) = (&p.ident, &p.ty);
+            let hname = header_name(op, p, krate);
+            let get = match kind {
+                HeaderKind::One => quote!(__in.required_header(#hname)),
+                HeaderKind::Optional => quote!(__in.header(#hname)),
+                HeaderKind::Tristate => quote!(__in.nillable_header(#hname)),
             };
-        }
-    });
+            quote_spanned! {ty.span()=>
+                let #id: #ty = match #get {
+                    ::core::result::Result::Ok(__v) => __v,
+                    ::core::result::Result::Err(__f) => return __in.fault(__f),
+                };
+            }
+        })
+        .collect::<Vec<_>>();
     // SwA parts (WSDL 1.1 §5): by the part's name, else by position among the unnamed ones.
     let part_names: Vec<String> = op.attachments.iter().map(attachment_part).collect();
-    let parts = op.attachments.iter().enumerate().map(|(i, p)| {
-        let (id, ty) = (&p.ident, &p.ty);
-        let name = &part_names[i];
-        quote_spanned! {ty.span()=>
-            let #id: #ty = match __in.attachment(#name, #i, &[#(#part_names),*]) {
-                ::core::result::Result::Ok(__a) => ::core::convert::From::from(__a),
-                ::core::result::Result::Err(__f) => return __in.fault(__f),
-            };
-        }
-    });
+    let parts = op
+        .attachments
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let (id, ty) = (&p.ident, &p.ty);
+            let name = &part_names[i];
+            quote_spanned! {ty.span()=>
+                let #id: #ty = match __in.attachment(#name, #i, &[#(#part_names),*]) {
+                    ::core::result::Result::Ok(__a) => ::core::convert::From::from(__a),
+                    ::core::result::Result::Err(__f) => return __in.fault(__f),
+                };
+            }
+        })
+        .collect::<Vec<_>>();
     let trait_ident = &n.trait_ident;
     let fn_ident = &op.fn_ident;
-    let args = op.params.iter().map(|(id, _)| id);
+    let args: Vec<&syn::Ident> = op.params.iter().map(|(id, _)| id).collect();
     let reply = reply(op, krate);
     let body = quote! {
         #read
@@ -185,6 +202,30 @@ fn arm(op: &Operation, n: &Names) -> (TokenStream, TokenStream) {
             ::core::result::Result::Ok(__ok) => #reply,
             ::core::result::Result::Err(__e) => __in.error(__e),
         }
+    };
+    // A streamed result: the service's items, collected, are the reply's result elements.
+    let body = if op.stream.is_some() {
+        quote! {
+            #read
+            #(#headers)*
+            #(#parts)*
+            let __result = #trait_ident::#fn_ident(&self.0, #(#args),*).await;
+            match __result {
+                ::core::result::Result::Ok(mut __items) => {
+                    let mut __ok = ::std::vec::Vec::new();
+                    while let ::core::option::Option::Some(__item) = __items.next().await {
+                        match __item {
+                            ::core::result::Result::Ok(__v) => __ok.push(__v),
+                            ::core::result::Result::Err(__e) => return __in.error(__e),
+                        }
+                    }
+                    #reply
+                }
+                ::core::result::Result::Err(__e) => __in.error(__e),
+            }
+        }
+    } else {
+        body
     };
     (matches, body)
 }

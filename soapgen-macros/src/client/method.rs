@@ -45,6 +45,38 @@ pub(super) fn methods(op: &Operation, a: &ClientArgs, n: &Names) -> Methods {
         ReturnType::Type(_, t) => quote!(#t),
         ReturnType::Default => quote!(()),
     };
+    if let Some(item) = &op.stream {
+        let doc = format!(
+            "{doc}\n\nStreamed: the call's `.await` gives the response's result elements as an \
+             [`ItemStream`]({krate_s}::ItemStream), each decoded as the body arrives.",
+            krate_s = krate.to_string().replace(' ', "")
+        );
+        return Methods {
+            inherent: quote! {
+                #(#docs)*
+                #[doc = ""]
+                #[doc = #doc]
+                pub fn #fn_ident(&self, #(#sig_params),*) -> #krate::StreamCall<#item, #err_ty> {
+                    #body
+                }
+            },
+            trait_impl: quote! {
+                fn #fn_ident(&self, #(#sig_params),*)
+                    -> impl ::core::future::Future<Output = #user_ret> + ::core::marker::Send {
+                    #client_ident::#fn_ident(self, #(#arg_names),*)
+                }
+            },
+            blocking: quote! {
+                #(#docs)*
+                #[doc = ""]
+                #[doc = #doc]
+                pub fn #fn_ident(&self, #(#sig_params),*)
+                    -> ::core::result::Result<#krate::BlockingItems<#item, #err_ty>, #err_ty> {
+                    #client_ident::#fn_ident(&self.inner, #(#arg_names),*).wait(&self.runtime)
+                }
+            },
+        };
+    }
     Methods {
         inherent: quote! {
             #(#docs)*
@@ -78,6 +110,25 @@ fn call(op: &Operation, a: &ClientArgs, n: &Names) -> TokenStream {
     let encode = encode(op, a, n);
     let (shape, decoder) = response(op, a, krate);
     let private = quote!(#krate::__private);
+    if op.stream.is_some() {
+        // The whole response's reader (`Many`), and the one item's.
+        let item = match &op.response {
+            Response::Wrapped {
+                marker: "ManyNillable",
+                inner,
+                ..
+            } => quote_spanned!(inner.span()=> #private::read_nillable::<#inner>),
+            Response::Wrapped { inner, .. } => {
+                quote_spanned!(inner.span()=> #private::read_required::<#inner>)
+            }
+            _ => quote!(::core::unreachable!()),
+        };
+        return quote! {
+            #encode
+            static __SHAPE: #private::ResponseShape = #shape;
+            #private::send_stream(&self.client, __op, __message, &__SHAPE, #decoder, #item)
+        };
+    }
     if op.response_attachments.is_empty() {
         return quote! {
             #encode

@@ -85,6 +85,9 @@ pub(crate) struct Operation {
     pub(crate) result_name: String,
     /// The method's `T` in `Result<T, E>`.
     pub(crate) ok_ty: Type,
+    /// A streamed result (`Result<ItemStream<X>, E>`): the item type `X`; the Body's result is
+    /// then read as `Vec<X>` where it must be read whole.
+    pub(crate) stream: Option<Type>,
     /// The result read from the Body (the first of the tuple with response attachments).
     pub(crate) body_ty: Type,
     pub(crate) response: Response,
@@ -182,7 +185,14 @@ impl Operation {
             .clone()
             .unwrap_or_else(|| format!("{name}Response"));
         let result_name = ma.result.clone().unwrap_or_else(|| format!("{name}Result"));
-        let body_ty = check::result_types(&ma, &ok_ty, errs);
+        // A streamed result is the repeated result element, item by item: read as `Vec<X>`
+        // where the whole response is read.
+        let stream = type_argument(&ok_ty, "ItemStream").cloned();
+        let result_ty = match &stream {
+            Some(item) => syn::parse_quote_spanned!(ok_ty.span()=> ::std::vec::Vec<#item>),
+            None => ok_ty.clone(),
+        };
+        let body_ty = check::result_types(&ma, &result_ty, errs);
         check::request(&ma, &sig.ident, body.first().map(|p| &p.ident), errs);
         let bare = a.bare || ma.bare;
         // The request written whole: bare, or a wrapped request given as its struct (whose
@@ -214,6 +224,23 @@ impl Operation {
         let headers = header_kinds(headers, errs);
         check::layout(&ma, &sig.ident, bare, &body_ty, errs);
         let response = response(&ma, bare, &body_ty, errs);
+        if stream.is_some() {
+            let many = matches!(
+                response,
+                Response::Wrapped {
+                    marker: "Many" | "ManyNillable",
+                    ..
+                }
+            );
+            if !many || !ma.response_attachments.is_empty() || ma.encoded {
+                errs.push(syn::Error::new(
+                    ok_ty.span(),
+                    "an `ItemStream<T>` result is the repeated result element of a wrapped \
+                     response (document/literal wrapped or rpc/literal, no MIME parts): its items \
+                     are read one by one from the response wrapper",
+                ));
+            }
+        }
         let response_namespace = ma
             .response_namespace
             .clone()
@@ -253,6 +280,7 @@ impl Operation {
             response_name,
             result_name,
             ok_ty,
+            stream,
             body_ty,
             response,
             response_attachments: ma.response_attachments,

@@ -12,14 +12,25 @@ use crate::envelope::EnvelopeWriter;
 use crate::error::{EncodeError, Error};
 use crate::message::{LayerCall, Operation, Outbound, Request, RequestMessage};
 use crate::mime::Packaging;
-use crate::transport::{HttpRequest, HttpResponse};
+use crate::transport::{BodyStream, HttpRequest, HttpResponse};
 
 /// What an exchange gave: the HTTP response, and the message layers' parts in it, which check
 /// the response as it is read.
-#[derive(Debug)]
 pub(crate) struct Exchanged {
     pub(crate) response: HttpResponse,
     pub(crate) layers: Vec<Box<dyn LayerCall>>,
+    /// A streamed exchange's body, still to be read (`response.body` is then empty).
+    pub(crate) rest: Option<crate::transport::BodyStream>,
+}
+
+impl std::fmt::Debug for Exchanged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Exchanged")
+            .field("response", &self.response)
+            .field("layers", &self.layers)
+            .field("streamed", &self.rest.is_some())
+            .finish()
+    }
 }
 
 impl Client {
@@ -73,6 +84,17 @@ impl Client {
         op: &Operation,
         request: &Request,
     ) -> Result<Exchanged, Error> {
+        self.exchange_as(op, request, false).await
+    }
+
+    /// [`exchange`](Self::exchange); `streaming`: up to the response's header fields only, its
+    /// body left in [`Exchanged::rest`] (a retry or failover decision needs no more).
+    pub(crate) async fn exchange_as(
+        &self,
+        op: &Operation,
+        request: &Request,
+        streaming: bool,
+    ) -> Result<Exchanged, Error> {
         let first = Instant::now();
         let failover = self.inner.settings.failover.as_deref();
         let plan = failover.map(|f| f.plan(first)).unwrap_or_default();
@@ -84,7 +106,7 @@ impl Client {
                 None => &self.inner.endpoint,
             };
             let (message, layers) = self.envelope_to(op, request, endpoint)?;
-            let mut outcome = self.post(op, message, endpoint).await;
+            let mut outcome = self.post(op, message, endpoint, streaming).await;
             if let Some(f) = failover {
                 let unreached = matches!(&outcome, Err(Error::Transport(t)) if t.was_not_sent());
                 if unreached {
@@ -127,9 +149,11 @@ impl Client {
                     if let (Some(f), Ok(_)) = (failover, &outcome) {
                         f.answered(plan[at]);
                     }
+                    let (response, rest) = outcome?;
                     return Ok(Exchanged {
-                        response: outcome?,
+                        response,
                         layers,
+                        rest,
                     });
                 }
             }
@@ -143,11 +167,11 @@ impl Client {
         &self,
         attempt: u32,
         first: Instant,
-        outcome: &Result<HttpResponse, Error>,
+        outcome: &Result<(HttpResponse, Option<BodyStream>), Error>,
     ) -> Option<std::time::Duration> {
         let retry = self.inner.settings.retry.as_ref()?;
         let wait = match outcome {
-            Ok(r) => retry.after_status(attempt, r.status, r.header("retry-after")),
+            Ok((r, _)) => retry.after_status(attempt, r.status, r.header("retry-after")),
             Err(Error::Transport(t)) => retry.after_error(attempt, t.kind),
             Err(_) => None,
         }?;
@@ -160,19 +184,22 @@ impl Client {
         &self,
         _attempt: u32,
         _first: Instant,
-        _outcome: &Result<HttpResponse, Error>,
+        _outcome: &Result<(HttpResponse, Option<BodyStream>), Error>,
     ) -> Option<std::time::Duration> {
         None
     }
 
     /// POSTs `message` for `op` (SOAP 1.1 §6.1, SOAP 1.2 Part 2 §7.1), packaged as
-    /// `multipart/related` when it has attachments, and reads the whole response.
+    /// `multipart/related` when it has attachments, and reads the whole response; `streaming`:
+    /// up to its header fields, the body given back unread (and the client's timeout covering
+    /// only that much).
     async fn post(
         &self,
         op: &Operation,
         message: RequestMessage,
         endpoint: &str,
-    ) -> Result<HttpResponse, Error> {
+        streaming: bool,
+    ) -> Result<(HttpResponse, Option<BodyStream>), Error> {
         let inner = &*self.inner;
         let (mut content_type, soap_action) = op.version.http_headers(op.action);
         let mut headers = Vec::with_capacity(3 + inner.settings.headers.len());
@@ -209,30 +236,50 @@ impl Client {
             body,
             max_response_bytes: inner.settings.max_response_bytes,
         };
-        let send = inner.transport.send(request).instrument(span.clone());
+        let send = async {
+            if streaming {
+                let r = inner.transport.send_streaming(request).await?;
+                let head = HttpResponse {
+                    status: r.status,
+                    headers: r.headers,
+                    body: Bytes::new(),
+                };
+                Ok((head, Some(r.body)))
+            } else {
+                inner.transport.send(request).await.map(|r| (r, None))
+            }
+        }
+        .instrument(span.clone());
         #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
-        let resp = match inner.settings.deadline {
+        let (resp, rest) = match inner.settings.deadline {
             Some(d) => tokio::time::timeout(d, send).await.map_err(|_| {
                 crate::error::TransportError::new(
                     crate::error::TransportErrorKind::Timeout,
                     endpoint.to_owned(),
-                    format!("no complete response within {d:?} (ClientBuilder::timeout)"),
+                    if streaming {
+                        format!("no response header fields within {d:?} (ClientBuilder::timeout)")
+                    } else {
+                        format!("no complete response within {d:?} (ClientBuilder::timeout)")
+                    },
                     None,
                 )
             })??,
             None => send.await?,
         };
         #[cfg(not(any(feature = "reqwest", feature = "hyper", feature = "blocking")))]
-        let resp = send.await?;
+        let (resp, rest) = send.await?;
         span.record("status", resp.status);
         tracing::debug!(
             parent: &span,
             status = resp.status,
             bytes = resp.body.len(),
+            streamed = rest.is_some(),
             elapsed_us = started.elapsed().as_micros() as u64,
             "response received"
         );
-        tracing::trace!(target: crate::wire::TARGET, parent: &span, response = %crate::wire::envelope(&resp.body), "response envelope");
-        Ok(resp)
+        if rest.is_none() {
+            tracing::trace!(target: crate::wire::TARGET, parent: &span, response = %crate::wire::envelope(&resp.body), "response envelope");
+        }
+        Ok((resp, rest))
     }
 }

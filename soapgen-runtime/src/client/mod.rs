@@ -21,6 +21,7 @@ mod response;
 #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
 mod retry;
 mod shape;
+mod stream;
 
 use std::sync::Arc;
 
@@ -30,6 +31,9 @@ pub use failover::{Failover, FailoverOrder};
 #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
 pub use retry::Retry;
 pub use shape::{result, Decoder, ResponseContext, ResponseShape};
+#[cfg(feature = "blocking")]
+pub use stream::BlockingItems;
+pub use stream::{send_stream, ItemDecoder, ItemStream, StreamCall};
 
 use crate::error::EncodeError;
 use crate::header::{replace_blocks, DeclaredHeader, HeaderBlock};

@@ -148,6 +148,14 @@ pub trait LayerCall: fmt::Debug + Send {
         None
     }
 
+    /// Whether this layer checks a response as a whole document (a signature or encryption that
+    /// covers the Body, WSS 1.1 §8): a streamed call then reads its response whole before
+    /// handing out the items. Default `false`: the layer sees the response's start (its header
+    /// blocks), which is read whole either way.
+    fn whole_response(&self) -> bool {
+        false
+    }
+
     /// Checks the response envelope before anything is read from it (verifies, decrypts).
     fn inbound(&mut self, _response: &Incoming<'_>) -> Verdict {
         Verdict::Accept

@@ -734,6 +734,11 @@ impl LayerCall for Checked {
         self.inner.namespace()
     }
 
+    /// The policy's required parts and elements are looked for in the whole response.
+    fn whole_response(&self) -> bool {
+        true
+    }
+
     fn write_header(&mut self, w: &mut XmlWriter, version: SoapVersion) -> Result<(), EncodeError> {
         self.inner.write_header(w, version)
     }

@@ -14,7 +14,10 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
 
-use super::{HttpRequest, HttpResponse, Timeouts, Transport, TransportFuture};
+use super::{
+    BodyStream, HttpRequest, HttpResponse, StreamingFuture, StreamingResponse, Timeouts, Transport,
+    TransportFuture,
+};
 use crate::error::{TransportError, TransportErrorKind};
 
 /// The lean HTTP/1.1 transport. Cloning is cheap (the connection pool is shared).
@@ -79,21 +82,25 @@ impl HyperTransport {
 
     async fn send_impl(&self, req: HttpRequest) -> Result<HttpResponse, TransportError> {
         let url = req.url.clone();
+        let limit = req.max_response_bytes;
+        let whole = async {
+            let response = self.head(req).await?;
+            read_whole(response, &url, limit).await
+        };
         match self.timeout {
-            Some(t) => match tokio::time::timeout(t, self.exchange(req)).await {
+            Some(t) => match tokio::time::timeout(t, whole).await {
                 Ok(r) => r,
-                Err(_) => Err(TransportError::new(
-                    TransportErrorKind::Timeout,
-                    url,
-                    format!("no complete response within {t:?} (HyperTransportBuilder::timeout)"),
-                    None,
-                )),
+                Err(_) => Err(timed_out(&url, t, "no complete response")),
             },
-            None => self.exchange(req).await,
+            None => whole.await,
         }
     }
 
-    async fn exchange(&self, req: HttpRequest) -> Result<HttpResponse, TransportError> {
+    /// Sends `req` and returns the response with its body unread.
+    async fn head(
+        &self,
+        req: HttpRequest,
+    ) -> Result<http::Response<hyper::body::Incoming>, TransportError> {
         let url = req.url;
         if url.starts_with("https:") {
             return Err(TransportError::new(
@@ -115,7 +122,7 @@ impl HyperTransport {
                 Some(Box::new(e)),
             )
         })?;
-        let response = self.client.request(request).await.map_err(|e| {
+        self.client.request(request).await.map_err(|e| {
             let kind = if e.is_connect() {
                 TransportErrorKind::Connect
             } else {
@@ -123,46 +130,62 @@ impl HyperTransport {
             };
             let message = super::with_causes(&e);
             TransportError::new(kind, url.as_str(), message, Some(Box::new(e)))
-        })?;
-        let (parts, body) = response.into_parts();
-        let limit = req.max_response_bytes;
-        let body = Limited::new(body, limit)
-            .collect()
-            .await
-            .map_err(|e| {
-                if e.is::<http_body_util::LengthLimitError>() {
-                    TransportError::new(
-                        TransportErrorKind::TooLarge,
-                        url.as_str(),
-                        format!("response body exceeds the limit of {limit} bytes"),
-                        None,
-                    )
-                } else {
-                    TransportError::new(
-                        TransportErrorKind::Other,
-                        url.as_str(),
-                        e.to_string(),
-                        Some(e),
-                    )
-                }
-            })?
-            .to_bytes();
-        let headers = parts
-            .headers
-            .iter()
-            .map(|(k, v)| {
-                (
-                    k.as_str().to_owned(),
-                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                )
-            })
-            .collect();
-        Ok(HttpResponse {
-            status: parts.status.as_u16(),
-            headers,
-            body,
         })
     }
+}
+
+/// The `Timeout` error of a transport timeout `t` at `url`: `what` did not come in time.
+fn timed_out(url: &str, t: Duration, what: &str) -> TransportError {
+    TransportError::new(
+        TransportErrorKind::Timeout,
+        url,
+        format!("{what} within {t:?} (HyperTransportBuilder::timeout)"),
+        None,
+    )
+}
+
+/// The header fields of `parts`, names lowercase.
+fn header_fields(parts: &http::response::Parts) -> Vec<(String, String)> {
+    parts
+        .headers
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_owned(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Reads the whole body of `response`, refusing one over `limit` bytes.
+async fn read_whole(
+    response: http::Response<hyper::body::Incoming>,
+    url: &str,
+    limit: usize,
+) -> Result<HttpResponse, TransportError> {
+    let (parts, body) = response.into_parts();
+    let body = Limited::new(body, limit)
+        .collect()
+        .await
+        .map_err(|e| {
+            if e.is::<http_body_util::LengthLimitError>() {
+                TransportError::new(
+                    TransportErrorKind::TooLarge,
+                    url,
+                    format!("response body exceeds the limit of {limit} bytes"),
+                    None,
+                )
+            } else {
+                TransportError::new(TransportErrorKind::Other, url, e.to_string(), Some(e))
+            }
+        })?
+        .to_bytes();
+    Ok(HttpResponse {
+        status: parts.status.as_u16(),
+        headers: header_fields(&parts),
+        body,
+    })
 }
 
 impl Default for HyperTransport {
@@ -174,6 +197,59 @@ impl Default for HyperTransport {
 impl Transport for HyperTransport {
     fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
         Box::pin(self.send_impl(request))
+    }
+
+    fn send_streaming(&self, request: HttpRequest) -> StreamingFuture<'_> {
+        Box::pin(async move {
+            let url = request.url.clone();
+            let response = match self.timeout {
+                Some(t) => tokio::time::timeout(t, self.head(request))
+                    .await
+                    .map_err(|_| timed_out(&url, t, "no response header fields"))??,
+                None => self.head(request).await?,
+            };
+            let (parts, body) = response.into_parts();
+            let data = body.into_data_stream();
+            let body: BodyStream = Box::pin(MapErr { data, url });
+            Ok(StreamingResponse {
+                status: parts.status.as_u16(),
+                headers: header_fields(&parts),
+                body,
+            })
+        })
+    }
+}
+
+/// The data frames of a response body as [`BodyStream`] chunks, hyper's errors made
+/// [`TransportError`]s.
+struct MapErr {
+    data: http_body_util::BodyDataStream<hyper::body::Incoming>,
+    url: String,
+}
+
+impl futures_core::Stream for MapErr {
+    type Item = Result<Bytes, TransportError>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        std::pin::Pin::new(&mut this.data)
+            .poll_next(cx)
+            .map(|item| {
+                item.map(|r| {
+                    r.map_err(|e| {
+                        let message = super::with_causes(&e);
+                        TransportError::new(
+                            TransportErrorKind::Other,
+                            this.url.as_str(),
+                            message,
+                            Some(Box::new(e)),
+                        )
+                    })
+                })
+            })
     }
 }
 

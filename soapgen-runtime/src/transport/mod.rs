@@ -67,6 +67,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use bytes::Bytes;
+use futures_core::Stream;
 
 use crate::error::TransportError;
 
@@ -161,6 +162,63 @@ impl HttpResponse {
 pub type TransportFuture<'a> =
     Pin<Box<dyn Future<Output = Result<HttpResponse, TransportError>> + Send + 'a>>;
 
+/// A response body as it arrives: chunks of bytes in order, after content decoding (gzip), then
+/// the end (`None`); an error ends it (a reset connection, a read timeout, a body cut short of
+/// its `Content-Length` or last chunk, RFC 9112 §6.3).
+pub type BodyStream = Pin<Box<dyn Stream<Item = Result<Bytes, TransportError>> + Send>>;
+
+/// The HTTP response to a [`HttpRequest`] sent by [`Transport::send_streaming`]: status and
+/// header fields as soon as they arrived, the body still to be read.
+pub struct StreamingResponse {
+    /// Status code.
+    pub status: u16,
+    /// Header fields (names lowercase).
+    pub headers: Vec<(String, String)>,
+    /// The body, read as it arrives.
+    pub body: BodyStream,
+}
+
+impl StreamingResponse {
+    /// A response read in full, as one chunk: what [`Transport::send_streaming`] gives by
+    /// default.
+    pub fn whole(response: HttpResponse) -> Self {
+        let mut body = (!response.body.is_empty()).then_some(response.body);
+        StreamingResponse {
+            status: response.status,
+            headers: response.headers,
+            body: Box::pin(futures_core_stream(move || body.take().map(Ok))),
+        }
+    }
+}
+
+impl fmt::Debug for StreamingResponse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StreamingResponse")
+            .field("status", &self.status)
+            .field("headers", &self.headers)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A stream of what `next` gives, until it gives `None`.
+fn futures_core_stream<T, F: FnMut() -> Option<T> + Unpin>(next: F) -> impl Stream<Item = T> {
+    struct FromFn<F>(F);
+    impl<T, F: FnMut() -> Option<T> + Unpin> Stream for FromFn<F> {
+        type Item = T;
+        fn poll_next(
+            mut self: Pin<&mut Self>,
+            _cx: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Option<T>> {
+            std::task::Poll::Ready((self.0)())
+        }
+    }
+    FromFn(next)
+}
+
+/// The future [`Transport::send_streaming`] returns.
+pub type StreamingFuture<'a> =
+    Pin<Box<dyn Future<Output = Result<StreamingResponse, TransportError>> + Send + 'a>>;
+
 /// Sends HTTP requests for a [`Client`](crate::Client). Implementations are shared across tasks.
 pub trait Transport: Send + Sync + fmt::Debug {
     /// Sends `request` and reads the whole response body (up to `request.max_response_bytes`).
@@ -170,4 +228,24 @@ pub trait Transport: Send + Sync + fmt::Debug {
     /// [`TransportError`] when no complete response was received (connect failure, timeout, I/O error,
     /// a body over the limit). HTTP error statuses are not errors here.
     fn send(&self, request: HttpRequest) -> TransportFuture<'_>;
+
+    /// Sends `request` and returns as soon as the status and header fields arrived, the body to
+    /// be read as it comes (what streamed calls use, [`ItemStream`](crate::ItemStream)): the
+    /// transport holds no more of it than one chunk, and `request.max_response_bytes` does not
+    /// bound the body's total (the reader bounds what it keeps). A whole-request timeout of the
+    /// transport's own covers the exchange up to the header fields; a read-idle timeout applies to
+    /// every chunk.
+    ///
+    /// The default sends with [`send`](Self::send) and hands the whole body over as one chunk
+    /// ([`StreamingResponse::whole`]): right for every transport, in bounded memory only for
+    /// those that override it (the reqwest and hyper transports do).
+    ///
+    /// # Errors
+    ///
+    /// As [`send`](Self::send), for what happens before the header fields arrived; the body
+    /// stream's items carry what happens after.
+    fn send_streaming(&self, request: HttpRequest) -> StreamingFuture<'_> {
+        let whole = self.send(request);
+        Box::pin(async move { whole.await.map(StreamingResponse::whole) })
+    }
 }

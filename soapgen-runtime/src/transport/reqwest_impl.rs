@@ -9,7 +9,10 @@ use bytes::BytesMut;
 
 use super::auth::{Authenticator, HttpAuth};
 use super::tls::{ClientIdentity, TlsError, TrustAnchors};
-use super::{HttpRequest, HttpResponse, Timeouts, Transport, TransportFuture};
+use super::{
+    BodyStream, HttpRequest, HttpResponse, StreamingFuture, StreamingResponse, Timeouts, Transport,
+    TransportFuture,
+};
 use crate::error::{TransportError, TransportErrorKind};
 
 /// The default reqwest-based transport. Cloning is cheap (the connection pool is shared).
@@ -17,6 +20,9 @@ use crate::error::{TransportError, TransportErrorKind};
 pub struct ReqwestTransport {
     client: reqwest::Client,
     auth: Option<Arc<AuthState>>,
+    /// The whole request's timeout the client applies; a streamed call applies it to the
+    /// header fields itself.
+    request_timeout: Option<std::time::Duration>,
 }
 
 /// The authenticator and, for a connection-bound scheme (NTLM, Negotiate), the lock that keeps
@@ -261,7 +267,11 @@ impl ReqwestTransportBuilder {
                 authenticator: Authenticator::new(a),
             })
         });
-        Ok(ReqwestTransport { client, auth })
+        Ok(ReqwestTransport {
+            client,
+            auth,
+            request_timeout: self.timeouts.request,
+        })
     }
 }
 
@@ -282,12 +292,28 @@ impl ReqwestTransport {
 
     /// Wraps an existing reqwest client (its own settings apply; no [`HttpAuth`]).
     pub fn from_client(client: reqwest::Client) -> Self {
-        ReqwestTransport { client, auth: None }
+        ReqwestTransport {
+            client,
+            auth: None,
+            request_timeout: None,
+        }
     }
 
     async fn send_impl(&self, req: HttpRequest) -> Result<HttpResponse, TransportError> {
+        let resp = self.send_head(&req, false).await?;
+        read_whole(resp, &req.url, req.max_response_bytes).await
+    }
+
+    /// Sends `req` (through the authentication handshake, if any) and returns the final
+    /// response with its body unread. `streaming`: the body is read as it comes, so the
+    /// whole-request timeout covers the exchange up to the header fields only.
+    async fn send_head(
+        &self,
+        req: &HttpRequest,
+        streaming: bool,
+    ) -> Result<reqwest::Response, TransportError> {
         let Some(state) = self.auth.as_deref() else {
-            return self.send_once(&req, None).await;
+            return self.send_once(req, None, streaming).await;
         };
         let _one = match &state.one_at_a_time {
             Some(m) => Some(m.lock().await),
@@ -304,18 +330,23 @@ impl ReqwestTransport {
             )
         };
         loop {
-            let resp = self.send_once(&req, handshake.authorization()).await?;
-            let challenges: Vec<&str> = resp
-                .headers
+            let resp = self
+                .send_once(req, handshake.authorization(), streaming)
+                .await?;
+            let challenges: Vec<String> = resp
+                .headers()
+                .get_all("www-authenticate")
                 .iter()
-                .filter(|(k, _)| k.eq_ignore_ascii_case("www-authenticate"))
-                .map(|(_, v)| v.as_str())
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
                 .collect();
-            if resp.status != 401 {
+            let challenges: Vec<&str> = challenges.iter().map(String::as_str).collect();
+            if resp.status().as_u16() != 401 {
                 // A final token (Negotiate's mechListMIC, RFC 4559 §4.1) is checked first.
                 handshake.accepted(&challenges).map_err(auth_error)?;
                 return Ok(resp);
             }
+            // The 401's body is read, so that its connection goes back to the pool.
+            read_whole(resp, &req.url, req.max_response_bytes).await?;
             if state.one_at_a_time.is_some() {
                 // hyper hands the connection back to the pool from its connection task once the
                 // 401's body is read; let that task run so the next leg finds it there rather
@@ -329,12 +360,13 @@ impl ReqwestTransport {
     }
 
     /// One POST of `req`, with `authorization` as the `Authorization` header if given (it
-    /// replaces one among `req.headers`).
+    /// replaces one among `req.headers`), up to the response's header fields.
     async fn send_once(
         &self,
         req: &HttpRequest,
         authorization: Option<&str>,
-    ) -> Result<HttpResponse, TransportError> {
+        streaming: bool,
+    ) -> Result<reqwest::Response, TransportError> {
         let url = &req.url;
         let mut rb = self.client.post(url).body(req.body.clone());
         for (k, v) in &req.headers {
@@ -346,47 +378,139 @@ impl ReqwestTransport {
         if let Some(a) = authorization {
             rb = rb.header("Authorization", a);
         }
-        let mut resp = rb.send().await.map_err(|e| map_error(e, url))?;
-        let status = resp.status().as_u16();
-        let headers = resp
-            .headers()
-            .iter()
-            .map(|(k, v)| {
-                (
-                    k.as_str().to_owned(),
-                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                )
-            })
-            .collect();
-        let limit = req.max_response_bytes;
-        if let Some(len) = resp.content_length() {
-            if len > limit as u64 {
-                return Err(too_large(url, limit));
-            }
+        if !streaming {
+            return rb.send().await.map_err(|e| map_error(e, url));
         }
-        let mut body = BytesMut::with_capacity(
-            resp.content_length()
-                .map(|l| l as usize)
-                .unwrap_or(8 * 1024)
-                .min(limit),
-        );
-        while let Some(chunk) = resp.chunk().await.map_err(|e| map_error(e, url))? {
-            if body.len() + chunk.len() > limit {
-                return Err(too_large(url, limit));
-            }
-            body.extend_from_slice(&chunk);
+        // A streamed body may take as long as it takes (the read timeout still applies): the
+        // whole-request timeout is applied here, to the header fields, instead of by reqwest.
+        let send = rb.timeout(UNBOUNDED).send();
+        match self.request_timeout {
+            Some(t) => match tokio::time::timeout(t, send).await {
+                Ok(r) => r.map_err(|e| map_error(e, url)),
+                Err(_) => Err(TransportError::new(
+                    TransportErrorKind::Timeout,
+                    url.as_str(),
+                    format!(
+                        "no response header fields within {t:?} (the whole request's timeout, \
+                         ClientBuilder::timeout or ReqwestTransportBuilder::timeout)"
+                    ),
+                    None,
+                )),
+            },
+            None => send.await.map_err(|e| map_error(e, url)),
         }
-        Ok(HttpResponse {
-            status,
-            headers,
-            body: body.freeze(),
-        })
     }
+}
+
+/// A per-request timeout that never fires within a process's life (136 years): a streamed
+/// body has none of its own, only the read timeout between chunks.
+const UNBOUNDED: std::time::Duration = std::time::Duration::from_secs(u32::MAX as u64);
+
+/// The status and header fields of `resp`, names lowercase.
+fn header_fields(resp: &reqwest::Response) -> Vec<(String, String)> {
+    resp.headers()
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_owned(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Reads the whole body of `resp`, refusing one over `limit` bytes.
+async fn read_whole(
+    mut resp: reqwest::Response,
+    url: &str,
+    limit: usize,
+) -> Result<HttpResponse, TransportError> {
+    let status = resp.status().as_u16();
+    let headers = header_fields(&resp);
+    if let Some(len) = resp.content_length() {
+        if len > limit as u64 {
+            return Err(too_large(url, limit));
+        }
+    }
+    let mut body = BytesMut::with_capacity(
+        resp.content_length()
+            .map(|l| l as usize)
+            .unwrap_or(8 * 1024)
+            .min(limit),
+    );
+    while let Some(chunk) = resp.chunk().await.map_err(|e| map_error(e, url))? {
+        if body.len() + chunk.len() > limit {
+            return Err(too_large(url, limit));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(HttpResponse {
+        status,
+        headers,
+        body: body.freeze(),
+    })
+}
+
+/// The body of `resp` as a [`BodyStream`]: each chunk as reqwest reads it.
+fn body_stream(resp: reqwest::Response, url: String) -> BodyStream {
+    type Next = std::pin::Pin<
+        Box<
+            dyn std::future::Future<
+                    Output = (
+                        Result<Option<bytes::Bytes>, reqwest::Error>,
+                        reqwest::Response,
+                    ),
+                > + Send,
+        >,
+    >;
+    fn next(mut resp: reqwest::Response) -> Next {
+        Box::pin(async move { (resp.chunk().await, resp) })
+    }
+    struct Chunks {
+        pending: Option<Next>,
+        url: String,
+    }
+    impl futures_core::Stream for Chunks {
+        type Item = Result<bytes::Bytes, TransportError>;
+        fn poll_next(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Option<Self::Item>> {
+            let Some(fut) = self.pending.as_mut() else {
+                return std::task::Poll::Ready(None);
+            };
+            let (out, resp) = std::task::ready!(fut.as_mut().poll(cx));
+            self.pending = None;
+            std::task::Poll::Ready(match out {
+                Ok(Some(chunk)) => {
+                    self.pending = Some(next(resp));
+                    Some(Ok(chunk))
+                }
+                Ok(None) => None,
+                Err(e) => Some(Err(map_error(e, &self.url))),
+            })
+        }
+    }
+    Box::pin(Chunks {
+        pending: Some(next(resp)),
+        url,
+    })
 }
 
 impl Transport for ReqwestTransport {
     fn send(&self, request: HttpRequest) -> TransportFuture<'_> {
         Box::pin(self.send_impl(request))
+    }
+
+    fn send_streaming(&self, request: HttpRequest) -> StreamingFuture<'_> {
+        Box::pin(async move {
+            let resp = self.send_head(&request, true).await?;
+            Ok(StreamingResponse {
+                status: resp.status().as_u16(),
+                headers: header_fields(&resp),
+                body: body_stream(resp, request.url),
+            })
+        })
     }
 }
 

@@ -50,6 +50,12 @@ struct Secured {
 }
 
 impl LayerCall for Secured {
+    /// Signatures and encryption cover the Body (WSS 1.1 §8, §9): verified on the whole
+    /// document.
+    fn whole_response(&self) -> bool {
+        true
+    }
+
     /// Notes where the Security block goes: first in the `Header` (WSS 1.1 §5); it is written
     /// when the envelope is finished.
     fn write_header(&mut self, w: &mut XmlWriter, version: SoapVersion) -> Result<(), EncodeError> {

@@ -51,6 +51,19 @@ fn for_label(label: &str) -> Option<Found> {
     })
 }
 
+/// Whether a document starting with `head` is UTF-8 by its own account: no UTF-16 byte order
+/// mark, and an XML declaration that declares UTF-8 or no encoding (XML 1.0 §4.3.3).
+pub(crate) fn declares_utf8(head: &[u8]) -> bool {
+    if head.starts_with(&[0xFE, 0xFF]) || head.starts_with(&[0xFF, 0xFE]) {
+        return false;
+    }
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    match declared_encoding(head) {
+        None => true,
+        Some((e, _)) => e.eq_ignore_ascii_case("utf-8") || e.eq_ignore_ascii_case("utf8"),
+    }
+}
+
 /// The `encoding` pseudo-attribute of an XML declaration at the start of `head` (ASCII bytes), with
 /// the byte range of its value.
 fn declared_encoding(head: &[u8]) -> Option<(String, std::ops::Range<usize>)> {

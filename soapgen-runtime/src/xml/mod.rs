@@ -22,8 +22,8 @@ mod simple;
 pub(crate) mod write;
 
 pub use document::{from_str, from_str_with_limits, to_string};
-pub(crate) use encoding::charset_of;
 pub use encoding::to_utf8;
+pub(crate) use encoding::{charset_of, declares_utf8};
 
 pub use group::{FromXmlGroup, ToXmlGroup};
 pub use name::{Name, XML_NS, XSI_NS};

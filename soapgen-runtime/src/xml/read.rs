@@ -260,6 +260,45 @@ impl<'i> XmlReader<'i> {
         }
     }
 
+    /// A reader over `input`, a run of content from the middle of a larger document, as if
+    /// inside the open elements `open` (qualified names, outermost first) with the namespace
+    /// declarations `bindings` (prefix, URI; `""` the default namespace) in scope: what a
+    /// streamed response's items are read with, a window of the body at a time. Error paths
+    /// start with the open elements (the first, the SOAP `Envelope`, left out); offsets, lines
+    /// and columns are the window's, for the caller to shift.
+    pub(crate) fn inside(
+        input: &'i str,
+        open: &'i [String],
+        bindings: &'i [(String, String)],
+        limits: Limits,
+    ) -> Self {
+        let mut r = Self::with_limits(input, limits);
+        r.pos = 0;
+        r.bindings
+            .extend(bindings.iter().map(|(prefix, uri)| Binding {
+                prefix: prefix.as_str(),
+                uri: uri.as_str(),
+            }));
+        r.stack.extend(open.iter().map(|qname| Open {
+            qname: qname.as_str(),
+            bindings_len: 0,
+        }));
+        r.path_skip = 1;
+        r.root_seen = true;
+        r
+    }
+
+    /// Whether the last start tag read was an empty-element tag (`<a/>`), whose end is the next
+    /// token.
+    pub(crate) fn at_empty_element(&self) -> bool {
+        self.empty_pending
+    }
+
+    /// The qualified names of the open elements, outermost first, as written.
+    pub(crate) fn open_names(&self) -> Vec<String> {
+        self.stack.iter().map(|o| o.qname.to_owned()).collect()
+    }
+
     /// A reader over bytes that must be UTF-8.
     ///
     /// # Errors

@@ -9,6 +9,8 @@
 //!   transport, typed errors, one request each, retries only when asked;
 //! - [`proxy`]: calls through an HTTP proxy with Basic authentication, `CONNECT` for https;
 //! - [`failover`]: several addresses of one service, ordered or round-robin;
+//! - [`streaming`]: responses read item by item as the body arrives, over every chunking and
+//!   over sockets;
 //! - [`wire_faults`]: slow drip, cut-off chunked bodies, bodies over the limit, pooled
 //!   connections closed by the server, resets, a TLS handshake with a plain HTTP server.
 
@@ -19,4 +21,5 @@ mod faults;
 mod http_auth;
 mod layer;
 mod proxy;
+mod streaming;
 mod wire_faults;

@@ -631,6 +631,7 @@ fn new_operation(
         faults: None,
         attachments: Vec::new(),
         response_attachments: Vec::new(),
+        stream: false,
     }
 }
 
