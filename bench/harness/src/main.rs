@@ -11,6 +11,7 @@
 //! soapgen-bench latency URL 11|12 async|blocking reqwest|hyper echo|ping WARMUP N FILE
 //! soapgen-bench throughput URL 11|12 reqwest|hyper CONCURRENCY SECS
 //! soapgen-bench serialize ITERS
+//! soapgen-bench stream-serve ROWS | stream-read URL streamed|buffered | stream-memory ROWS ITERS
 //! ```
 
 mod client;
@@ -20,6 +21,7 @@ mod report;
 mod run;
 mod soak;
 mod stats;
+mod stream;
 
 use std::process::ExitCode;
 
@@ -81,6 +83,23 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         }
         ["fake-server"] => {
             client::fake_server();
+            Ok(())
+        }
+        ["stream-serve", rows] => {
+            stream::serve(num(rows, "ROWS")?);
+            Ok(())
+        }
+        ["stream-read", url, mode] => {
+            let streamed = match *mode {
+                "streamed" => true,
+                "buffered" => false,
+                _ => return Err(format!("unknown mode {mode:?} (streamed|buffered)")),
+            };
+            stream::read(url, streamed);
+            Ok(())
+        }
+        ["stream-memory", rows, iters] => {
+            stream::memory(num(rows, "ROWS")?, num(iters, "ITERS")?);
             Ok(())
         }
         ["serialize", iters] => {
