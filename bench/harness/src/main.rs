@@ -12,6 +12,7 @@
 //! soapgen-bench throughput URL 11|12 reqwest|hyper CONCURRENCY SECS
 //! soapgen-bench serialize ITERS
 //! soapgen-bench stream-serve ROWS | stream-read URL streamed|buffered | stream-memory ROWS ITERS
+//! soapgen-bench mtom-serve BYTES | mtom-read URL DIR
 //! ```
 
 mod client;
@@ -96,6 +97,14 @@ fn dispatch(args: &[String]) -> Result<(), String> {
                 _ => return Err(format!("unknown mode {mode:?} (streamed|buffered)")),
             };
             stream::read(url, streamed);
+            Ok(())
+        }
+        ["mtom-serve", bytes] => {
+            stream::mtom_serve(num(bytes, "BYTES")?);
+            Ok(())
+        }
+        ["mtom-read", url, dir] => {
+            stream::mtom_read(url, dir);
             Ok(())
         }
         ["stream-memory", rows, iters] => {

@@ -5,6 +5,8 @@
 //! soapgen-bench stream-serve ROWS            serves ROWS rows per call on 127.0.0.1, prints its URL
 //! soapgen-bench stream-read URL streamed|buffered   one call; prints bytes, secs, MB/s, rows, peak RSS
 //! soapgen-bench stream-memory ROWS ITERS     the in-memory reader over an envelope of ROWS rows
+//! soapgen-bench mtom-serve BYTES             serves an MTOM response with a BYTES attachment
+//! soapgen-bench mtom-read URL DIR            one call, the attachment to a file in DIR
 //! ```
 //!
 //! A row is what a report or a search returns (an id, a name, an amount, a timestamp, a flag):
@@ -273,4 +275,159 @@ pub fn memory(rows: i64, iters: u32) {
         xml.len() as f64 / 1e6 / best,
         peak_rss_kib()
     );
+}
+
+/// A document whose content comes as an MTOM attachment (XOP 1.0 §3).
+#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
+#[xml(namespace = "urn:soapgen:bench:files")]
+pub struct Document {
+    /// `name`.
+    pub name: String,
+    /// `content` (xs:base64Binary, sent as an `xop:Include`).
+    pub content: soapgen_runtime::types::Base64Binary,
+}
+
+#[soap_client(namespace = "urn:soapgen:bench:files", soap = "1.1")]
+trait Files {
+    #[soap(
+        name = "Fetch",
+        action = "urn:soapgen:bench:files/Fetch",
+        response = "FetchResponse",
+        result = "document"
+    )]
+    async fn fetch(&self, name: String) -> Result<Document, Error>;
+}
+
+/// The attachment's byte at `i`: a pattern the reader checks without holding it.
+fn pattern(i: u64) -> u8 {
+    (i.wrapping_mul(2_654_435_761) >> 13) as u8
+}
+
+/// `mtom-serve BYTES`: answers each call with an MTOM response (`multipart/related`, a binary
+/// part of BYTES bytes), written in 256 KiB writes. Runs until killed.
+pub fn mtom_serve(bytes: u64) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        println!("http://{}/files", listener.local_addr().expect("address"));
+        let _ = std::io::stdout().flush();
+        let head = "--MIME_b\r\nContent-Type: application/xop+xml; charset=UTF-8; type=\"text/xml\"\r\n\
+            Content-ID: <root@bench>\r\n\r\n\
+            <s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body>\
+            <f:FetchResponse xmlns:f=\"urn:soapgen:bench:files\"><f:document><f:name>archive.bin</f:name>\
+            <f:content><xop:Include xmlns:xop=\"http://www.w3.org/2004/08/xop/include\" \
+            href=\"cid:data@bench\"/></f:content></f:document></f:FetchResponse></s:Body></s:Envelope>\
+            \r\n--MIME_b\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: binary\r\n\
+            Content-ID: <data@bench>\r\n\r\n";
+        let tail = "\r\n--MIME_b--\r\n";
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else { continue };
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 64 * 1024];
+                let mut seen = Vec::new();
+                loop {
+                    let Ok(n) = socket.read(&mut buf).await else { return };
+                    if n == 0 {
+                        return;
+                    }
+                    seen.extend_from_slice(&buf[..n]);
+                    let text = String::from_utf8_lossy(&seen);
+                    if let Some(h) = text.find("\r\n\r\n") {
+                        let len: usize = text[..h]
+                            .lines()
+                            .find_map(|l| {
+                                l.to_ascii_lowercase()
+                                    .strip_prefix("content-length:")
+                                    .and_then(|v| v.trim().parse().ok())
+                            })
+                            .unwrap_or(0);
+                        if seen.len() >= h + 4 + len {
+                            break;
+                        }
+                    }
+                }
+                let length = head.len() as u64 + bytes + tail.len() as u64;
+                let answer = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: multipart/related; boundary=\"MIME_b\"; \
+                     type=\"application/xop+xml\"; start=\"<root@bench>\"; start-info=\"text/xml\"\r\n\
+                     Content-Length: {length}\r\n\r\n{head}"
+                );
+                if socket.write_all(answer.as_bytes()).await.is_err() {
+                    return;
+                }
+                let mut at = 0u64;
+                let mut block = vec![0u8; 256 * 1024];
+                while at < bytes {
+                    let n = (bytes - at).min(block.len() as u64) as usize;
+                    for (k, b) in block[..n].iter_mut().enumerate() {
+                        *b = pattern(at + k as u64);
+                    }
+                    if socket.write_all(&block[..n]).await.is_err() {
+                        return;
+                    }
+                    at += n as u64;
+                }
+                let _ = socket.write_all(tail.as_bytes()).await;
+                let _ = socket.shutdown().await;
+            });
+        }
+    });
+}
+
+/// `mtom-read URL DIR`: one call with an `AttachmentStore` in DIR; checks the file against the
+/// pattern (reading it, not the mapping) and removes it; prints bytes, secs, MB/s, peak RSS.
+pub fn mtom_read(url: &str, dir: &str) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async move {
+        let client = FilesClient::from_client(
+            Client::builder(url)
+                .attachment_store(soapgen_runtime::mime::AttachmentStore::dir(dir))
+                .timeout(std::time::Duration::from_secs(600))
+                .build()
+                .expect("client"),
+        );
+        let started = Instant::now();
+        let doc = client
+            .fetch("archive.bin".to_owned())
+            .await
+            .expect("the call");
+        let secs = started.elapsed().as_secs_f64();
+        let rss = peak_rss_kib();
+        let len = doc.content.len() as u64;
+        let file = soapgen_runtime::mime::file_of(&doc.content).expect("mapped from a file");
+        drop(doc);
+        // The file holds the pattern: read back in pieces (the page cache, not this process's
+        // memory).
+        use std::io::Read as _;
+        let mut f = std::fs::File::open(&file).expect("the file");
+        let mut buf = vec![0u8; 1 << 20];
+        let mut at = 0u64;
+        loop {
+            let n = f.read(&mut buf).expect("read");
+            if n == 0 {
+                break;
+            }
+            assert!(
+                buf[..n]
+                    .iter()
+                    .enumerate()
+                    .all(|(k, &b)| b == pattern(at + k as u64)),
+                "the file differs from what was sent near byte {at}"
+            );
+            at += n as u64;
+        }
+        assert_eq!(at, len, "the file's length");
+        std::fs::remove_file(&file).expect("remove the file");
+        println!(
+            "mode=mtom bytes={len} secs={secs:.3} mb_per_s={:.1} peak_rss_kib={rss}",
+            len as f64 / 1e6 / secs
+        );
+    });
 }

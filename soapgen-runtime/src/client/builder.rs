@@ -56,6 +56,7 @@ impl Default for Settings {
             #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
             retry: None,
             failover: None,
+            attachment_store: None,
         }
     }
 }
@@ -126,6 +127,20 @@ impl ClientBuilder {
     /// The largest response body accepted, in bytes (default [`DEFAULT_MAX_RESPONSE_BYTES`]).
     pub fn max_response_bytes(mut self, bytes: usize) -> Self {
         self.settings.max_response_bytes = bytes;
+        self
+    }
+
+    /// Writes the large MIME attachments of responses (MTOM/XOP, SwA; RFC 2387) to files as they
+    /// arrive instead of holding them in memory: each part of at least the store's threshold
+    /// goes to a new file in its directory (and so does any part longer than a quarter of
+    /// `max_response_bytes`), and its bytes in the result are mapped from the
+    /// file ([`AttachmentStore`](crate::mime::AttachmentStore),
+    /// [`file_of`](crate::mime::file_of)). `max_response_bytes` then bounds what stays in
+    /// memory (the envelope, part headers, small parts), the store each file; the
+    /// [`timeout`](Self::timeout) covers the exchange up to the response's header fields and
+    /// then each wait for the next chunk of the body, as a gigabyte may take minutes.
+    pub fn attachment_store(mut self, store: crate::mime::AttachmentStore) -> Self {
+        self.settings.attachment_store = Some(Arc::new(store));
         self
     }
 

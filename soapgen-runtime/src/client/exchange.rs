@@ -21,6 +21,9 @@ pub(crate) struct Exchanged {
     pub(crate) layers: Vec<Box<dyn LayerCall>>,
     /// A streamed exchange's body, still to be read (`response.body` is then empty).
     pub(crate) rest: Option<crate::transport::BodyStream>,
+    /// A `multipart/related` body read as it arrived, its large parts in files
+    /// (`ClientBuilder::attachment_store`; `response.body` is then empty).
+    pub(crate) multipart: Option<crate::mime::MultipartRelated>,
 }
 
 impl std::fmt::Debug for Exchanged {
@@ -84,7 +87,12 @@ impl Client {
         op: &Operation,
         request: &Request,
     ) -> Result<Exchanged, Error> {
-        self.exchange_as(op, request, false).await
+        if self.inner.settings.attachment_store.is_none() {
+            return self.exchange_as(op, request, false).await;
+        }
+        let mut exchanged = self.exchange_as(op, request, true).await?;
+        self.finish_body(&mut exchanged, Vec::new()).await?;
+        Ok(exchanged)
     }
 
     /// [`exchange`](Self::exchange); `streaming`: up to the response's header fields only, its
@@ -154,6 +162,7 @@ impl Client {
                         response,
                         layers,
                         rest,
+                        multipart: None,
                     });
                 }
             }

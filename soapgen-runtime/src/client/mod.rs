@@ -86,6 +86,8 @@ struct Settings {
     /// The addresses each call tries (see `ClientBuilder::failover`); the endpoint alone when
     /// `None`.
     failover: Option<Arc<failover::Endpoints>>,
+    /// Where large attachments of responses go (see `ClientBuilder::attachment_store`).
+    attachment_store: Option<Arc<crate::mime::AttachmentStore>>,
 }
 
 /// A SOAP client for one endpoint: cheap to clone (an `Arc`), safe to share across tasks; clones share

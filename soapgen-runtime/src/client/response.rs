@@ -39,10 +39,11 @@ impl Client {
         kept: Option<&mut Vec<ResponseHeader>>,
         read: &mut ResultReader<'_>,
     ) -> Result<Attachments, Error> {
+        let spooled = exchanged.multipart.take();
         let resp = &exchanged.response;
         let layers = &mut exchanged.layers;
         let ok = (200..300).contains(&resp.status);
-        if is_blank(&resp.body) {
+        if spooled.is_none() && is_blank(&resp.body) {
             if op.one_way && ok {
                 let none = Attachments::default();
                 read(None, &none).map_err(Error::from)?;
@@ -57,8 +58,10 @@ impl Client {
         let settings = &self.inner.settings;
         let content_type = resp.content_type();
         // MTOM/XOP or SwA (RFC 2387): the envelope is the root part, the rest are attachments.
-        let (xml, xml_type, attachments) = match content_type {
-            Some(ct) if crate::mime::is_multipart_related(ct) => {
+        let (xml, xml_type, attachments) = match (spooled, content_type) {
+            // Read as it arrived, its large parts in files.
+            (Some(m), _) => (m.root.body, m.root.content_type, m.attachments),
+            (None, Some(ct)) if crate::mime::is_multipart_related(ct) => {
                 match parse_multipart_related(ct, resp.body.clone(), settings.limits.max_mime_parts)
                 {
                     Ok(m) => (m.root.body, m.root.content_type, m.attachments),
@@ -66,7 +69,7 @@ impl Client {
                     Err(_) => return Err(http_error(resp, &excerpt(&resp.body))),
                 }
             }
-            _ => (
+            (None, _) => (
                 resp.body.clone(),
                 content_type.map(str::to_owned),
                 Attachments::default(),

@@ -229,14 +229,15 @@ impl Core {
         std::str::from_utf8(&self.buf[self.start..self.valid]).unwrap_or_default()
     }
 
-    /// Whether nothing more of the body can be read.
+    /// Whether nothing more of the body can be read (or decoded: after bytes that are not
+    /// UTF-8).
     fn all_read(&self) -> bool {
-        self.body.is_none()
+        self.body.is_none() || self.bad_utf8
     }
 
     /// Whether to read more of the body before decoding.
     fn wants_more(&self) -> bool {
-        self.body.is_some() && self.buf.len() - self.start < self.need
+        !self.all_read() && self.buf.len() - self.start < self.need
     }
 
     /// The window's usual size: [`WINDOW`], or less under a smaller limit.
@@ -322,19 +323,16 @@ impl Core {
 
     /// Adds `chunk` to the window, its text checked as UTF-8 up to a character it cuts.
     fn append(&mut self, chunk: &[u8]) {
+        self.buf.extend_from_slice(chunk);
         if self.bad_utf8 {
             return;
         }
-        self.buf.extend_from_slice(chunk);
         match simdutf8::compat::from_utf8(&self.buf[self.valid..]) {
             Ok(_) => self.valid = self.buf.len(),
             Err(e) => {
                 self.valid += e.valid_up_to();
-                if e.error_len().is_some() {
-                    // Not UTF-8: nothing after it is read (the items before it are).
-                    self.bad_utf8 = true;
-                    self.body = None;
-                }
+                // Not UTF-8: nothing after it is decoded (the items before it are).
+                self.bad_utf8 = e.error_len().is_some();
             }
         }
     }
@@ -869,7 +867,7 @@ pub fn send_stream<T: Send + 'static, E>(
 /// How a streamed response is read: its items from the body as it comes, or the whole body.
 enum Opened {
     Items(Box<Core>),
-    Whole(Exchanged, Box<Core>),
+    Whole(Box<Exchanged>, Box<Core>),
 }
 
 /// What the start of a streamed response showed.
@@ -996,21 +994,11 @@ impl Client {
             }
         }
         let Some((at, open, bindings)) = found else {
-            // Read whole, as a buffered call.
-            core.need = usize::MAX;
-            while !core.all_read() {
-                std::future::poll_fn(|cx| core.poll_fill(cx)).await?;
-                if core.buf.len() > core.cap {
-                    return Err(Error::Transport(TransportError::new(
-                        TransportErrorKind::TooLarge,
-                        self.inner.endpoint.clone(),
-                        format!("response body exceeds the limit of {} bytes", core.cap),
-                        None,
-                    )));
-                }
-            }
-            exchanged.response.body = Bytes::from(std::mem::take(&mut core.buf));
-            return Ok(Opened::Whole(exchanged, core));
+            // Read whole, as a buffered call (its large attachments to the store's files).
+            exchanged.rest = core.body.take();
+            self.finish_body(&mut exchanged, std::mem::take(&mut core.buf))
+                .await?;
+            return Ok(Opened::Whole(Box::new(exchanged), core));
         };
         // The start of the response as a whole message: its elements closed after the wrapper's
         // start tag, and read as a buffered call's response is.
@@ -1040,6 +1028,118 @@ impl Client {
         core.need = core.window_size();
         Ok(Opened::Items(core))
     }
+}
+
+impl Client {
+    /// Reads the rest of a streamed exchange's body, after the `prefix` already read: a
+    /// `multipart/related` 2xx response through the client's
+    /// [`AttachmentStore`](crate::mime::AttachmentStore) when it has one (its large parts to
+    /// files, [`Exchanged::multipart`]), anything else whole into the response, within
+    /// `max_response_bytes`. The client's timeout bounds each wait for a chunk. Not generic.
+    pub(crate) async fn finish_body(
+        &self,
+        exchanged: &mut Exchanged,
+        prefix: Vec<u8>,
+    ) -> Result<(), Error> {
+        let mut body = exchanged.rest.take();
+        if body.is_none() && prefix.is_empty() {
+            return Ok(());
+        }
+        let settings = &self.inner.settings;
+        let cap = settings.max_response_bytes;
+        let resp = &exchanged.response;
+        let ok = (200..300).contains(&resp.status);
+        let content_type = resp.content_type().unwrap_or_default().to_owned();
+        let endpoint = self.inner.endpoint.as_str();
+        let mut spool = match &settings.attachment_store {
+            Some(store) if ok && crate::mime::is_multipart_related(&content_type) => {
+                crate::mime::spool::Spool::new(store, &content_type, cap)
+            }
+            _ => None,
+        };
+        let too_large = |why: String| {
+            Error::Transport(TransportError::new(
+                TransportErrorKind::TooLarge,
+                endpoint,
+                why,
+                None,
+            ))
+        };
+        let spool_error = |e: crate::mime::spool::SpoolError| match e {
+            crate::mime::spool::SpoolError::TooLarge(why) => too_large(why),
+            crate::mime::spool::SpoolError::Io(why) => Error::Transport(TransportError::new(
+                TransportErrorKind::Other,
+                endpoint,
+                why,
+                None,
+            )),
+            crate::mime::spool::SpoolError::Mime(m) => Error::Mime(Box::new(m)),
+        };
+        let mut whole = prefix;
+        let mut read = whole.len() as u64;
+        if let Some(s) = spool.as_mut() {
+            s.push(&whole).map_err(spool_error)?;
+            whole = Vec::new();
+        } else if whole.len() > cap {
+            return Err(too_large(format!(
+                "response body exceeds the limit of {cap} bytes"
+            )));
+        }
+        while let Some(chunk) = match body.as_mut() {
+            Some(b) => next_chunk(b, settings.deadline, endpoint, read).await?,
+            None => None,
+        } {
+            read += chunk.len() as u64;
+            match spool.as_mut() {
+                Some(s) => s.push(&chunk).map_err(spool_error)?,
+                None if whole.len() + chunk.len() > cap => {
+                    return Err(too_large(format!(
+                        "response body exceeds the limit of {cap} bytes"
+                    )))
+                }
+                None => whole.extend_from_slice(&chunk),
+            }
+        }
+        match spool {
+            Some(s) => {
+                let m = s
+                    .finish(&content_type, settings.limits.max_mime_parts)
+                    .map_err(spool_error)?;
+                exchanged.multipart = Some(m);
+            }
+            None => exchanged.response.body = Bytes::from(whole),
+        }
+        Ok(())
+    }
+}
+
+/// The next chunk of `body` (`None` at its end), waiting at most `idle` for it; `read`: the
+/// bytes of the body read before it, for the error.
+async fn next_chunk(
+    body: &mut BodyStream,
+    idle: Option<std::time::Duration>,
+    endpoint: &str,
+    read: u64,
+) -> Result<Option<Bytes>, Error> {
+    let next = std::future::poll_fn(|cx| body.as_mut().poll_next(cx));
+    #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
+    if let Some(d) = idle {
+        return match tokio::time::timeout(d, next).await {
+            Ok(r) => r.transpose().map_err(Error::Transport),
+            Err(_) => Err(Error::Transport(TransportError::new(
+                TransportErrorKind::Timeout,
+                endpoint,
+                format!(
+                    "no bytes of the response for {d:?} after byte {read} (ClientBuilder::timeout, \
+                     between two chunks of a body read as it arrives)"
+                ),
+                None,
+            ))),
+        };
+    }
+    #[cfg(not(any(feature = "reqwest", feature = "hyper", feature = "blocking")))]
+    let _ = (idle, endpoint, read);
+    next.await.transpose().map_err(Error::Transport)
 }
 
 #[cfg(test)]

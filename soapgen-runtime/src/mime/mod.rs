@@ -11,6 +11,8 @@
 
 mod attachment;
 mod content_id;
+pub(crate) mod spool;
+mod store;
 mod write;
 
 use percent_encoding::percent_decode_str;
@@ -21,6 +23,7 @@ use memchr::memmem;
 
 pub use attachment::{Attachment, OutgoingAttachment, Packaging};
 pub(crate) use content_id::{cid_url, unique_token};
+pub use store::{file_of, AttachmentStore};
 pub(crate) use write::{write_mtom, write_swa};
 
 /// The XOP namespace of `xop:Include` (XOP 1.0 §2.1).
@@ -232,6 +235,26 @@ pub fn parse_multipart_related(
     body: Bytes,
     max_parts: usize,
 ) -> Result<MultipartRelated, MimeError> {
+    let (parts, root) = parse_parts(content_type, body, max_parts)?;
+    Ok(split_root(parts, root))
+}
+
+/// `parts` as the root part (at `root`) and the attachments.
+fn split_root(mut parts: Vec<Part>, root: usize) -> MultipartRelated {
+    let root = parts.remove(root);
+    MultipartRelated {
+        root,
+        attachments: Attachments { parts },
+    }
+}
+
+/// The parts of a `multipart/related` body in order, and the root's position among them (see
+/// [`parse_multipart_related`]).
+fn parse_parts(
+    content_type: &str,
+    body: Bytes,
+    max_parts: usize,
+) -> Result<(Vec<Part>, usize), MimeError> {
     let params = content_type_parameters(content_type);
     let boundary = parameter(&params, "boundary")
         .filter(|b| !b.is_empty())
@@ -362,11 +385,7 @@ pub fn parse_multipart_related(
     if parts.is_empty() {
         return Err(MimeError::new("the message has no parts", None));
     }
-    let root = parts.remove(root_index);
-    Ok(MultipartRelated {
-        root,
-        attachments: Attachments { parts },
-    })
+    Ok((parts, root_index))
 }
 
 /// Whether what follows a boundary at `after` completes a delimiter line: `--` (the close delimiter),

@@ -237,3 +237,97 @@ fn response_parts_by_name_then_by_order() {
         None
     );
 }
+
+mod spooled {
+    use proptest::prelude::*;
+
+    use super::super::spool::Spool;
+    use super::super::{file_of, parse_multipart_related, AttachmentStore};
+    use bytes::Bytes;
+
+    /// Bodies made of what confuses a delimiter search: pieces of the delimiter, line ends,
+    /// dashes and padding, at random.
+    fn body() -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop_oneof![
+            Just(b"--b1".to_vec()),
+            Just(b"\r\n--b1X".to_vec()),
+            Just(b"\n--b".to_vec()),
+            Just(b"\r\n".to_vec()),
+            Just(b"\n".to_vec()),
+            Just(b"-".to_vec()),
+            Just(b"--".to_vec()),
+            Just(b" \t".to_vec()),
+            prop::collection::vec(any::<u8>(), 0..40),
+        ];
+        prop::collection::vec(piece, 0..30).prop_map(|v| v.concat())
+    }
+
+    /// A message of `bodies` (each a binary part; the first the root), as a sender would write
+    /// it: no body holds a delimiter line.
+    fn message(bodies: &[Vec<u8>]) -> Option<Vec<u8>> {
+        let mut out = b"preamble\r\n".to_vec();
+        for (i, b) in bodies.iter().enumerate() {
+            let whole = [b"\n".as_ref(), b, b"\r\n"].concat();
+            for (k, _) in whole.iter().enumerate() {
+                if whole[k] == b'\n' && whole[k + 1..].starts_with(b"--b1") {
+                    let rest = &whole[k + 5..];
+                    let pad = rest
+                        .iter()
+                        .take_while(|c| matches!(c, b' ' | b'\t'))
+                        .count();
+                    if rest.starts_with(b"--")
+                        || matches!(rest.get(pad), Some(b'\r' | b'\n') | None)
+                    {
+                        return None;
+                    }
+                }
+            }
+            out.extend_from_slice(
+                format!(
+                    "--b1\r\nContent-Type: application/octet-stream\r\nContent-ID: <p{i}>\r\n\r\n"
+                )
+                .as_bytes(),
+            );
+            out.extend_from_slice(b);
+            out.extend_from_slice(b"\r\n");
+        }
+        out.extend_from_slice(b"--b1--\r\n");
+        Some(out)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Whatever the chunks and the threshold, the parts are those of the whole message
+        /// parsed at once; the long ones come from files.
+        #[test]
+        fn spooled_parts_are_the_parts(
+            bodies in prop::collection::vec(body(), 1..4),
+            chunk in 1usize..64,
+            threshold in 1usize..80,
+        ) {
+            let Some(msg) = message(&bodies) else { return Ok(()) };
+            let ct = "multipart/related; boundary=b1";
+            let whole = parse_multipart_related(ct, Bytes::from(msg.clone()), 16).expect("parses");
+            let dir = std::env::temp_dir().join(format!("soapgen-spool-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).expect("dir");
+            let store = AttachmentStore::dir(&dir).threshold(threshold);
+            let mut spool = Spool::new(&store, ct, 1 << 20).expect("a boundary");
+            for c in msg.chunks(chunk) {
+                spool.push(c).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+            }
+            let spooled = spool.finish(ct, 16).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+            prop_assert_eq!(&spooled.root.body, &whole.root.body);
+            let a: Vec<&Bytes> = spooled.attachments.iter().map(|p| &p.body).collect();
+            let b: Vec<&Bytes> = whole.attachments.iter().map(|p| &p.body).collect();
+            prop_assert_eq!(a, b);
+            for p in std::iter::once(&spooled.root).chain(spooled.attachments.iter()) {
+                let file = file_of(&p.body);
+                prop_assert_eq!(file.is_some(), !p.body.is_empty() && p.body.len() >= threshold);
+                if let Some(f) = file {
+                    let _ = std::fs::remove_file(f);
+                }
+            }
+        }
+    }
+}

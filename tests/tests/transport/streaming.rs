@@ -636,3 +636,182 @@ async fn a_body_that_stops_coming_times_out_between_chunks_on_every_transport() 
         assert!(started.elapsed() < Duration::from_secs(10));
     }
 }
+
+/// A document with its content sent as an MTOM attachment (XOP 1.0 §3).
+#[derive(Debug, Clone, PartialEq, soapgen_runtime::ToXml, soapgen_runtime::FromXml)]
+#[xml(namespace = "urn:files")]
+struct Document {
+    name: String,
+    content: soapgen_runtime::types::Base64Binary,
+}
+
+#[soap_client(namespace = "urn:files", soap = "1.1")]
+trait Files {
+    #[soap(
+        name = "Fetch",
+        action = "urn:files/Fetch",
+        response = "FetchResponse",
+        result = "document"
+    )]
+    async fn fetch(&self, name: String) -> Result<Document, Error>;
+}
+
+const MTOM_TYPE: &str = "multipart/related; boundary=\"MIME_b\"; type=\"application/xop+xml\"; start=\"<root@x>\"; start-info=\"text/xml\"";
+
+/// An MTOM response whose document's content is `data`, in a binary part.
+fn mtom_response(data: &[u8]) -> Vec<u8> {
+    let mut body = Vec::new();
+    body.extend_from_slice(
+        b"--MIME_b\r\nContent-Type: application/xop+xml; charset=UTF-8; type=\"text/xml\"\r\n\
+          Content-ID: <root@x>\r\n\r\n\
+          <s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body>\
+          <f:FetchResponse xmlns:f=\"urn:files\"><f:document><f:name>report.pdf</f:name>\
+          <f:content><xop:Include xmlns:xop=\"http://www.w3.org/2004/08/xop/include\" \
+          href=\"cid:data@x\"/></f:content></f:document></f:FetchResponse></s:Body></s:Envelope>\
+          \r\n--MIME_b\r\nContent-Type: application/pdf\r\nContent-Transfer-Encoding: binary\r\n\
+          Content-ID: <data@x>\r\n\r\n",
+    );
+    body.extend_from_slice(data);
+    body.extend_from_slice(b"\r\n--MIME_b--\r\n");
+    body
+}
+
+/// Bytes of every value, with what looks like a delimiter but is not one (`--MIME_b` not at a
+/// line start, or followed by other characters).
+fn binary(len: usize) -> Vec<u8> {
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut out: Vec<u8> = (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    for (i, fake) in [
+        &b"--MIME_b"[..],
+        b"\r\n--MIME_bX",
+        b"\n--MIME_b-",
+        b"\r\n\r\n--MIME_",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let at = len / 5 * (i + 1);
+        out[at..at + fake.len()].copy_from_slice(fake);
+    }
+    out
+}
+
+fn store_client(
+    body: Vec<u8>,
+    sizes: &[usize],
+    dir: &std::path::Path,
+    threshold: usize,
+) -> FilesClient {
+    let mut t = Chunked::new(body, sizes);
+    t.content_type = MTOM_TYPE.to_owned();
+    FilesClient::from_client(
+        Client::builder("http://files.invalid/fetch")
+            .transport(Arc::new(t))
+            .max_response_bytes(64 * 1024)
+            .attachment_store(soapgen_runtime::mime::AttachmentStore::dir(dir).threshold(threshold))
+            .build()
+            .expect("client"),
+    )
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("soapgen-store-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+#[tokio::test]
+async fn an_attachment_store_writes_large_parts_to_files_whatever_the_chunks() {
+    let data = binary(3 * 1024 * 1024 + 17);
+    let body = mtom_response(&data);
+    let dir = scratch("chunks");
+    for sizes in [&[body.len()][..], &[1 << 16], &[7, 4093, 65_537], &[1]] {
+        let doc = store_client(body.clone(), sizes, &dir, 1 << 20)
+            .fetch("report.pdf".into())
+            .await
+            .unwrap_or_else(|e| panic!("chunks {sizes:?}: {e}"));
+        assert_eq!(doc.name, "report.pdf");
+        assert!(
+            doc.content[..] == data[..],
+            "chunks {sizes:?}: the bytes differ: {} against {}, first difference at {:?}",
+            doc.content.len(),
+            data.len(),
+            doc.content.iter().zip(&data).position(|(a, b)| a != b)
+        );
+        let file = soapgen_runtime::mime::file_of(&doc.content).expect("mapped from a file");
+        assert_eq!(file.parent(), Some(dir.as_path()));
+        assert_eq!(std::fs::read(&file).expect("the file"), data);
+        assert!(soapgen_runtime::mime::file_of(doc.name.as_bytes()).is_none());
+        drop(doc);
+        std::fs::remove_file(&file).expect("the application removes it");
+    }
+    // Under the threshold the part stays in memory, as without a store.
+    let small = binary(10_000);
+    let doc = store_client(mtom_response(&small), &[999], &dir, 1 << 20)
+        .fetch("small".into())
+        .await
+        .expect("the call");
+    assert!(doc.content[..] == small[..]);
+    assert!(soapgen_runtime::mime::file_of(&doc.content).is_none());
+    assert_eq!(
+        std::fs::read_dir(&dir).expect("dir").count(),
+        0,
+        "no file left"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_store_bounds_each_file_and_a_part_cut_short_leaves_no_file() {
+    let dir = scratch("limits");
+    let data = binary(2 * 1024 * 1024);
+    let mut body = mtom_response(&data);
+    // Cut inside the attachment: the message has no close delimiter.
+    body.truncate(body.len() - 1000);
+    match store_client(body, &[8192], &dir, 4096)
+        .fetch("x".into())
+        .await
+    {
+        Err(Error::Mime(e)) => assert!(e.to_string().contains("truncated"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        std::fs::read_dir(&dir).expect("dir").count(),
+        0,
+        "the cut part's file is removed"
+    );
+    let mut t = Chunked::new(mtom_response(&data), &[8192]);
+    t.content_type = MTOM_TYPE.to_owned();
+    let client = FilesClient::from_client(
+        Client::builder("http://files.invalid/fetch")
+            .transport(Arc::new(t))
+            .attachment_store(
+                soapgen_runtime::mime::AttachmentStore::dir(&dir)
+                    .threshold(4096)
+                    .max_bytes(1 << 20),
+            )
+            .build()
+            .expect("client"),
+    );
+    match client.fetch("x".into()).await {
+        Err(Error::Transport(e)) => {
+            assert_eq!(e.kind, TransportErrorKind::TooLarge);
+            assert!(e.to_string().contains("AttachmentStore::max_bytes"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        std::fs::read_dir(&dir).expect("dir").count(),
+        0,
+        "the refused part's file is removed"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
