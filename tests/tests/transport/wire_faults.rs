@@ -1,7 +1,7 @@
 //! More of what a misbehaving server does to a call, on the servers of [`super::faults`] and
 //! sockets of the test's own: a body dripping in too slowly, a chunked body cut off, a body over
 //! the limit, a pooled connection closed between calls, a connection reset before the request
-//! was read, a TLS handshake with a server that does not speak TLS. Each ends as documented,
+//! was read, while it was being read and while the response was being written, a TLS handshake with a server that does not speak TLS. Each ends as documented,
 //! within its timeout and a margin, after exactly the requests the server counts.
 
 use std::sync::atomic::Ordering;
@@ -124,6 +124,55 @@ async fn a_connection_reset_before_the_request_was_read_fails_once() {
     assert_ne!(kind, TransportErrorKind::Timeout);
     assert!(started.elapsed() < MARGIN);
     assert_eq!(accepted.load(Ordering::SeqCst), 1, "not tried again");
+}
+
+#[tokio::test]
+async fn a_connection_reset_during_the_request_or_the_response_fails_once() {
+    // Reset after reading part of the request.
+    let (during_request, accepted_a) = raw_server(|mut socket| {
+        Box::pin(async move {
+            let mut buf = [0u8; 64];
+            let _ = socket.read(&mut buf).await;
+            let _ = socket.set_zero_linger();
+            drop(socket);
+        })
+    })
+    .await;
+    // Reset after the response's header fields and half its body.
+    let (during_response, accepted_b) = raw_server(|mut socket| {
+        Box::pin(async move {
+            let mut buf = vec![0u8; 64 * 1024];
+            let mut seen = 0;
+            while seen < 200 {
+                match socket.read(&mut buf).await {
+                    Ok(0) | Err(_) => return,
+                    Ok(n) => seen += n,
+                }
+            }
+            let _ = socket
+                .write_all(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: 400\r\n\r\n\
+                      <s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body>",
+                )
+                .await;
+            let _ = socket.flush().await;
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let _ = socket.set_zero_linger();
+            drop(socket);
+        })
+    })
+    .await;
+    for (address, accepted) in [(during_request, accepted_a), (during_response, accepted_b)] {
+        let client = Client::builder(format!("http://{address}/reset"))
+            .timeout(Duration::from_secs(30))
+            .build()
+            .expect("client");
+        let started = Instant::now();
+        let kind = transport_kind(echo(client).await);
+        assert_ne!(kind, TransportErrorKind::Timeout);
+        assert!(started.elapsed() < MARGIN);
+        assert_eq!(accepted.load(Ordering::SeqCst), 1, "not tried again");
+    }
 }
 
 #[tokio::test]
