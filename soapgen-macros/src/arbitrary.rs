@@ -73,6 +73,9 @@ fn struct_body(krate: &TokenStream, named: &syn::FieldsNamed, errs: &mut Errors)
     // and mixed content cannot.
     let mut plain = Vec::new();
     let mut nonempty = Vec::new();
+    // Past the depth limit: the first content field present (an element at its smallest, a
+    // group non-empty: group nesting is finite), the others as `plain`.
+    let mut first: Option<TokenStream> = None;
     let mut k = 0usize;
     for field in &named.named {
         let Some(f) = &field.ident else { continue };
@@ -115,6 +118,23 @@ fn struct_body(krate: &TokenStream, named: &syn::FieldsNamed, errs: &mut Errors)
                 }}
             };
             let v = value(false);
+            if k == 0 {
+                let start = if fa.group {
+                    quote!(<#ty as __A>::arbitrary_nonempty(__g))
+                } else {
+                    quote!(<#ty as __A>::arbitrary_present(__g))
+                };
+                first = Some(quote! {
+                    __v.#f = {
+                        let __v: #ty = #start;
+                        if __v.len() < #min {
+                            <#item as __A>::arbitrary_items(__g, #min)
+                        } else {
+                            __v
+                        }
+                    };
+                });
+            }
             plain.push(quote!(#f: #v,));
             let v = value(k == 0);
             nonempty.push(quote!(#f: #v,));
@@ -146,16 +166,28 @@ fn struct_body(krate: &TokenStream, named: &syn::FieldsNamed, errs: &mut Errors)
                 _ => v,
             };
             let v = constrain(quote!(<#ty as __A>::arbitrary_xml(__g)));
+            if k == 0 && !(fa.text || fa.content) {
+                let present = constrain(quote!(<#ty as __A>::arbitrary_present(__g)));
+                first = Some(quote!(__v.#f = #present;));
+            }
             plain.push(quote!(#f: #v,));
-            let first = if k == 0 && !(fa.text || fa.content) {
+            let start = if k == 0 && !(fa.text || fa.content) {
                 quote!(<#ty as __A>::arbitrary_nonempty(__g))
             } else {
                 quote!(<#ty as __A>::arbitrary_xml(__g))
             };
-            let v = constrain(first);
+            let v = constrain(start);
             nonempty.push(quote!(#f: #v,));
             k += 1;
             continue;
+        }
+        if k == 0 && !(fa.attribute || fa.text || fa.content) {
+            let present = if fa.group {
+                quote!(<#ty as __A>::arbitrary_nonempty(__g))
+            } else {
+                quote!(<#ty as __A>::arbitrary_present(__g))
+            };
+            first = Some(quote!(__v.#f = #present;));
         }
         plain.push(quote!(#f: <#ty as __A>::arbitrary_xml(__g),));
         if fa.attribute || fa.text || fa.content {
@@ -172,9 +204,11 @@ fn struct_body(krate: &TokenStream, named: &syn::FieldsNamed, errs: &mut Errors)
     let nonempty_fn = (k > 0).then(|| {
         quote! {
             fn arbitrary_nonempty(__g: &mut __Gen<'_>) -> Self {
-                // Past the depth limit a recursive group could ask for content forever: stop.
+                // Past the depth limit, no deeper: the least content that is not empty.
                 if __g.depth() == 0 {
-                    return <Self as __A>::arbitrary_xml(__g);
+                    let mut __v = <Self as __A>::arbitrary_xml(__g);
+                    #first
+                    return __v;
                 }
                 __g.nested(|__g| Self { #(#nonempty)* })
             }

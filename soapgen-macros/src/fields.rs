@@ -375,7 +375,18 @@ pub fn min_take(
     if f.min == 0 {
         return None;
     }
-    let min = f.min;
+    // A repeated model group's occurrences are marked in the document only when each is a fixed
+    // run of single elements; otherwise a run of its content may split between occurrences in
+    // more than one way (XML Schema Part 1 §3.9.4, e.g. `(a*)` twice holds `<a/><a/><a/>`), and
+    // the reader takes as much as it can into each, so fewer occurrences than minOccurs may still
+    // be a valid document: only the first is required.
+    let n = f.min;
+    let min = if f.group {
+        let inner = &f.shape.inner;
+        quote!(if <#inner as #krate::xml::FromXmlGroup>::FIXED_RUN { #n } else { 1 })
+    } else {
+        quote!(#n)
+    };
     let name = if f.group {
         group_name(krate, f)
     } else {

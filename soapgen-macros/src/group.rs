@@ -405,11 +405,18 @@ pub fn sequence_from_group(
     ident: &syn::Ident,
     partial: &syn::Ident,
     locals: &[syn::Ident],
+    elements: &[ElementField],
 ) -> TokenStream {
+    let fixed = fixed_run(elements.iter()).then(|| {
+        quote!(
+            const FIXED_RUN: bool = true;
+        )
+    });
     quote! {
         #[automatically_derived]
         impl #krate::xml::FromXmlGroup for #ident {
             type Partial = #partial;
+            #fixed
             fn starts<'i>(__r: &#krate::xml::XmlReader<'i>, __child: &#krate::xml::StartTag<'i>) -> bool {
                 <#partial as ::core::default::Default>::default().__which(__r, __child).is_some()
             }
@@ -519,7 +526,16 @@ pub fn choice_from_group(
             p.element(krate, ident, partial, v);
         }
     }
-    p.into_impl(krate, ident, partial)
+    let fixed = fixed_run(variants.iter().map(|v| &v.field));
+    p.into_impl(krate, ident, partial, fixed)
+}
+
+/// Whether `fields` are each one element occurring exactly once (`T`, `Nillable<T>`): a group
+/// of them is a fixed run ([`FromXmlGroup::FIXED_RUN`]).
+fn fixed_run<'a>(mut fields: impl Iterator<Item = &'a ElementField>) -> bool {
+    fields.all(|f| {
+        !f.any && !f.group && matches!(f.shape.card, Occurrence::One | Occurrence::Nillable)
+    })
 }
 
 /// The pieces of a choice's `FromXmlGroup` impl, gathered one variant at a time: the partial
@@ -663,6 +679,7 @@ impl ChoiceReader {
         krate: &TokenStream,
         ident: &syn::Ident,
         partial: &syn::Ident,
+        fixed: bool,
     ) -> TokenStream {
         let ChoiceReader {
             pvariants,
@@ -685,6 +702,11 @@ impl ChoiceReader {
         } else {
             quote!(#(#starts_wild)||*)
         };
+        let fixed = fixed.then(|| {
+            quote!(
+                const FIXED_RUN: bool = true;
+            )
+        });
         quote! {
             #[doc(hidden)]
             #[allow(non_snake_case, non_camel_case_types, dead_code, clippy::all)]
@@ -697,6 +719,7 @@ impl ChoiceReader {
             #[allow(unused_variables, unreachable_patterns, unreachable_code, clippy::all)]
             impl #krate::xml::FromXmlGroup for #ident {
                 type Partial = #partial;
+                #fixed
                 fn starts<'i>(__r: &#krate::xml::XmlReader<'i>, __child: &#krate::xml::StartTag<'i>) -> bool {
                     (#starts) || (#starts_wild)
                 }

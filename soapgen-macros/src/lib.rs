@@ -72,7 +72,7 @@
 //! | `group` | a model group among the children (§3.8): a choice enum or sequence struct, `G`, `Option<G>` or `Vec<G>` |
 //! | `default = "v"` | an attribute's value when absent (a `T` field); a simple element's value when present and empty (§3.3.4 item 5.1) |
 //! | `fixed = "v"` | as `default`, and an attribute of another value is refused (§3.2.1) |
-//! | `min = N` | minOccurs of a repeated element or group field: fewer is a `TooFewElements` decode error |
+//! | `min = N` | minOccurs of a repeated element or group field: fewer elements is a `TooFewElements` decode error; a group field counts its occurrences only when each is a fixed run of single elements, else requires one (XML does not mark where a group's occurrences split, XML Schema Part 1 §3.9.4) |
 //! | `occurs = "…"` | the occurrence (above) |
 //!
 //! A choice variant takes `rename`, `namespace`, `unqualified`, `group`, `any` and `occurs`; an

@@ -294,6 +294,16 @@ pub trait ArbitraryXml: Sized {
         Self::arbitrary_xml(g)
     }
 
+    /// An arbitrary value of an element field that writes its element at least once, its
+    /// content as small as it may be: how a model group past the depth limit still writes
+    /// something where it must (a required occurrence of the group, or the alternative a choice
+    /// took), without asking the element's own type for content (which a recursive type could
+    /// ask for forever). The default is [`arbitrary_xml`](Self::arbitrary_xml) (a required
+    /// element always writes itself); `Option` and `Vec` give one occurrence.
+    fn arbitrary_present(g: &mut Gen<'_>) -> Self {
+        Self::arbitrary_xml(g)
+    }
+
     /// An arbitrary item of an `xs:list` (XML Schema Part 2 §2.5.1.2): items are separated by
     /// whitespace, so a string item is a non-empty run of non-whitespace characters. The default is
     /// [`arbitrary_xml`](Self::arbitrary_xml).
@@ -469,6 +479,10 @@ impl<T: ArbitraryXml> ArbitraryXml for Option<T> {
     fn arbitrary_nonempty(g: &mut Gen<'_>) -> Self {
         Some(T::arbitrary_nonempty(g))
     }
+
+    fn arbitrary_present(g: &mut Gen<'_>) -> Self {
+        Some(T::arbitrary_present(g))
+    }
 }
 
 /// `0..=max_len` non-empty items (none past the depth limit).
@@ -482,6 +496,10 @@ impl<T: ArbitraryXml> ArbitraryXml for Vec<T> {
         let n = g.len(1);
         T::arbitrary_items(g, n)
     }
+
+    fn arbitrary_present(g: &mut Gen<'_>) -> Self {
+        vec![T::arbitrary_present(g)]
+    }
 }
 
 impl<T: ArbitraryXml> ArbitraryXml for Box<T> {
@@ -491,6 +509,10 @@ impl<T: ArbitraryXml> ArbitraryXml for Box<T> {
 
     fn arbitrary_nonempty(g: &mut Gen<'_>) -> Self {
         Box::new(T::arbitrary_nonempty(g))
+    }
+
+    fn arbitrary_present(g: &mut Gen<'_>) -> Self {
+        Box::new(T::arbitrary_present(g))
     }
 
     fn arbitrary_list_item(g: &mut Gen<'_>) -> Self {
@@ -525,6 +547,10 @@ impl<T: ArbitraryXml> ArbitraryXml for OptionalNillable<T> {
 
     fn arbitrary_nonempty(g: &mut Gen<'_>) -> Self {
         OptionalNillable::from_nillable(Option::<Nillable<T>>::arbitrary_nonempty(g))
+    }
+
+    fn arbitrary_present(_g: &mut Gen<'_>) -> Self {
+        OptionalNillable::Nil
     }
 }
 

@@ -126,6 +126,41 @@ pub fn generate(entry: &Entry) -> Outcome {
     }
 }
 
+/// The generation of a document held in memory, `text`, named `name` (an entry of no file).
+pub fn generate_document(name: &str, text: &str) -> Outcome {
+    let path = PathBuf::from(format!("/mem/{name}"));
+    let start = Instant::now();
+    let g = soapgen_build::Builder::new()
+        .document(&path, text)
+        .fake(soapgen_build::Fake::Always)
+        .generate_one(&path);
+    let elapsed = start.elapsed();
+    let entry = Entry {
+        path: name.to_owned(),
+        notes: String::new(),
+    };
+    match g {
+        Ok(g) => Outcome {
+            responses: responses(&g.module),
+            calls: calls(&g.module),
+            entry,
+            operations: g.module.clients.iter().map(|c| c.operations.len()).sum(),
+            types: g.module.types.len(),
+            result: Ok(g.code),
+            elapsed,
+        },
+        Err(e) => Outcome {
+            entry,
+            result: Err(e.to_string()),
+            operations: 0,
+            types: 0,
+            elapsed,
+            responses: Vec::new(),
+            calls: Vec::new(),
+        },
+    }
+}
+
 /// The responses of `module`'s operations that return a body result, read as `#[soap_client]`
 /// reads them: the whole response element (bare, or `bare_response`), or the result element in
 /// the response wrapper.

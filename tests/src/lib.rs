@@ -3,9 +3,11 @@
 //! as an encrypting, signing, verifying and decrypting peer ([`xmlsec`]), signxml for RSASSA-PSS
 //! ([`signxml`]); the WS-Security tests'
 //! shared certificates, request envelopes and WSS4J server ([`wss`]); raw HTTP to a peer
-//! ([`http`]); a transport that records what went over the wire ([`recording`]).
+//! ([`http`]); a transport that records what went over the wire ([`recording`]); random content
+//! models for the corpus check's round trips ([`content_models`]).
 
 pub mod canned;
+pub mod content_models;
 pub mod corpus;
 pub mod http;
 pub mod large_objects;

@@ -117,7 +117,7 @@ fn sequence(ident: &syn::Ident, c: &Container, s: &Struct, which: Which) -> Toke
             let part = crate::group::positional_partial(krate, &partial, elements, &locals, &types);
             let read = crate::group::positional_read(&partial, &locals);
             let group = if attributes.is_empty() {
-                crate::group::sequence_from_group(krate, ident, &partial, &locals)
+                crate::group::sequence_from_group(krate, ident, &partial, &locals, elements)
             } else {
                 TokenStream::new()
             };

@@ -36,6 +36,14 @@ pub trait FromXmlGroup: Sized {
     /// An occurrence being read.
     type Partial;
 
+    /// Whether every occurrence is a fixed run of elements that each occur exactly once (a
+    /// sequence of required single elements, a choice of single elements): the document then
+    /// shows where each occurrence of a repeated group starts, and its minOccurs can be counted.
+    /// Otherwise XML does not mark them (XML Schema Part 1 §3.9.4: `(a*)` twice holds
+    /// `<a/><a/><a/>`, which the reader takes as one occurrence), and a repeated group of it
+    /// requires only its first occurrence. Default `false`.
+    const FIXED_RUN: bool = false;
+
     /// Whether `child` can be the first element of an occurrence.
     fn starts<'i>(r: &XmlReader<'i>, child: &StartTag<'i>) -> bool;
 
