@@ -102,12 +102,7 @@ fn struct_body(krate: &TokenStream, named: &syn::FieldsNamed, errs: &mut Errors)
         if let (Some((min, _)), Some(item)) = (fa.min, vec_item(ty)) {
             // minOccurs above 0 (`min = N`): at least N items.
             let min = min as usize;
-            let value = |first: bool| {
-                let start = if first {
-                    quote!(<#ty as __A>::arbitrary_nonempty(__g))
-                } else {
-                    quote!(<#ty as __A>::arbitrary_xml(__g))
-                };
+            let at_least = |start: TokenStream| {
                 quote! {{
                     let __v: #ty = #start;
                     if __v.len() < #min {
@@ -117,26 +112,17 @@ fn struct_body(krate: &TokenStream, named: &syn::FieldsNamed, errs: &mut Errors)
                     }
                 }}
             };
-            let v = value(false);
             if k == 0 {
-                let start = if fa.group {
-                    quote!(<#ty as __A>::arbitrary_nonempty(__g))
-                } else {
-                    quote!(<#ty as __A>::arbitrary_present(__g))
-                };
-                first = Some(quote! {
-                    __v.#f = {
-                        let __v: #ty = #start;
-                        if __v.len() < #min {
-                            <#item as __A>::arbitrary_items(__g, #min)
-                        } else {
-                            __v
-                        }
-                    };
-                });
+                let v = at_least(present(fa.group, ty));
+                first = Some(quote!(__v.#f = #v;));
             }
+            let v = at_least(quote!(<#ty as __A>::arbitrary_xml(__g)));
             plain.push(quote!(#f: #v,));
-            let v = value(k == 0);
+            let v = at_least(if k == 0 {
+                quote!(<#ty as __A>::arbitrary_nonempty(__g))
+            } else {
+                quote!(<#ty as __A>::arbitrary_xml(__g))
+            });
             nonempty.push(quote!(#f: #v,));
             k += 1;
             continue;
@@ -182,12 +168,8 @@ fn struct_body(krate: &TokenStream, named: &syn::FieldsNamed, errs: &mut Errors)
             continue;
         }
         if k == 0 && !(fa.attribute || fa.text || fa.content) {
-            let present = if fa.group {
-                quote!(<#ty as __A>::arbitrary_nonempty(__g))
-            } else {
-                quote!(<#ty as __A>::arbitrary_present(__g))
-            };
-            first = Some(quote!(__v.#f = #present;));
+            let v = present(fa.group, ty);
+            first = Some(quote!(__v.#f = #v;));
         }
         plain.push(quote!(#f: <#ty as __A>::arbitrary_xml(__g),));
         if fa.attribute || fa.text || fa.content {
@@ -219,6 +201,16 @@ fn struct_body(krate: &TokenStream, named: &syn::FieldsNamed, errs: &mut Errors)
             __g.nested(|__g| Self { #(#plain)* })
         }
         #nonempty_fn
+    }
+}
+
+/// A value of a content field of type `ty` that writes something past the depth limit: a group
+/// non-empty (group nesting is finite), an element present at its smallest.
+fn present(group: bool, ty: &syn::Type) -> TokenStream {
+    if group {
+        quote!(<#ty as __A>::arbitrary_nonempty(__g))
+    } else {
+        quote!(<#ty as __A>::arbitrary_present(__g))
     }
 }
 

@@ -225,21 +225,7 @@ impl Operation {
         check::layout(&ma, &sig.ident, bare, &body_ty, errs);
         let response = response(&ma, bare, &body_ty, errs);
         if stream.is_some() {
-            let many = matches!(
-                response,
-                Response::Wrapped {
-                    marker: "Many" | "ManyNillable",
-                    ..
-                }
-            );
-            if !many || !ma.response_attachments.is_empty() || ma.encoded {
-                errs.push(syn::Error::new(
-                    ok_ty.span(),
-                    "an `ItemStream<T>` result is the repeated result element of a wrapped \
-                     response (document/literal wrapped or rpc/literal, no MIME parts): its items \
-                     are read one by one from the response wrapper",
-                ));
-            }
+            check_stream(&ma, &response, &ok_ty, errs);
         }
         let response_namespace = ma
             .response_namespace
@@ -351,6 +337,31 @@ fn header_kinds(headers: Vec<Param>, errs: &mut Errors) -> Vec<(Param, HeaderKin
         out.push((p, kind));
     }
     out
+}
+
+/// A streamed result (`ItemStream<T>`, of type `ok_ty`) must be the repeated result element of a
+/// wrapped response read as `response`: an error in `errs` otherwise.
+fn check_stream(
+    ma: &super::attr::MethodAttrs,
+    response: &Response,
+    ok_ty: &Type,
+    errs: &mut Errors,
+) {
+    let many = matches!(
+        response,
+        Response::Wrapped {
+            marker: "Many" | "ManyNillable",
+            ..
+        }
+    );
+    if !many || !ma.response_attachments.is_empty() || ma.encoded {
+        errs.push(syn::Error::new(
+            ok_ty.span(),
+            "an `ItemStream<T>` result is the repeated result element of a wrapped response \
+             (document/literal wrapped or rpc/literal, no MIME parts): its items are read one by \
+             one from the response wrapper",
+        ));
+    }
 }
 
 /// How the response of an operation with attributes `ma` and Body result `body_ty` is read.

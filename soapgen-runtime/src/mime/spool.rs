@@ -107,201 +107,214 @@ impl<'a> Spool<'a> {
 
     /// Moves on as far as the bytes read allow; whether to go on.
     fn step(&mut self) -> Result<bool, SpoolError> {
-        let d = self.delimiter.len();
-        match &mut self.state {
+        match self.state {
             State::Rest => Ok(false),
-            State::Outside => {
-                let kept = &self.kept;
-                let finder = memmem::Finder::new(&self.delimiter);
-                let mut from = self.scan;
-                let at = loop {
-                    match finder.find(&kept[from..]).map(|i| i + from) {
-                        Some(i) if i == 0 || kept[i - 1] == b'\n' => break i,
-                        Some(i) => from = i + 1,
-                        None => {
-                            self.scan = kept.len().saturating_sub(d + 1).max(self.scan);
-                            return Ok(false);
-                        }
-                    }
-                };
-                let after = at + d;
-                let Some(next) = kept.get(after..after + 2) else {
-                    return Ok(false);
-                };
-                if next == b"--" {
-                    self.state = State::Rest;
-                    return Ok(false);
-                }
-                let mut p = after;
-                while matches!(kept.get(p), Some(b' ' | b'\t')) {
-                    p += 1;
-                }
-                match kept.get(p..p + 2) {
-                    Some([b'\r', b'\n']) => p += 2,
-                    Some([b'\n', _]) => p += 1,
-                    Some(_) => {
-                        // Not a delimiter line: the parse says so.
-                        self.state = State::Rest;
-                        return Ok(false);
-                    }
-                    None => return Ok(false),
-                }
-                let body_start = if kept[p..].starts_with(b"\r\n") {
-                    Some((p, p + 2))
-                } else if kept[p..].starts_with(b"\n") {
-                    Some((p, p + 1))
-                } else {
-                    let window = &kept[p..kept.len().min(p + MAX_HEADER_BYTES)];
-                    memmem::find(window, b"\r\n\r\n")
-                        .map(|i| (p + i, p + i + 4))
-                        .into_iter()
-                        .chain(memmem::find(window, b"\n\n").map(|i| (p + i, p + i + 2)))
-                        .min_by_key(|&(i, _)| i)
-                };
-                let Some((headers_end, start)) = body_start else {
-                    if kept.len() - p >= MAX_HEADER_BYTES {
-                        self.state = State::Rest;
-                    }
-                    return Ok(false);
-                };
-                let headers = parse_headers(&kept[p..headers_end]);
-                let identity = headers
-                    .iter()
-                    .find(|(k, _)| k.eq_ignore_ascii_case("content-transfer-encoding"))
-                    .is_none_or(|(_, v)| {
-                        matches!(
-                            v.trim().to_ascii_lowercase().as_str(),
-                            "binary" | "8bit" | "7bit" | ""
-                        )
-                    });
-                self.state = State::Body {
-                    start,
-                    ordinal: self.parts,
-                    identity,
-                    file: None,
-                };
-                self.parts += 1;
-                self.scan = start;
-                Ok(true)
-            }
-            State::Body {
-                start,
-                ordinal,
-                identity,
-                file,
-            } => {
-                let start = *start;
-                let finder = memmem::Finder::new(&self.delimiter);
-                let mut from = self.scan.max(start);
-                // Where a delimiter may start whose line is not whole yet: nothing from its line
-                // end on is part of the body until it is known.
-                let mut undecided = usize::MAX;
-                // The delimiter: at the start of a line, completed by `--` or a line end.
-                // The byte before `i`: in the file when the bytes before it went there.
-                let written = file.as_ref().filter(|s| s.len > 0).map(|s| s.last);
-                let kept = &self.kept;
-                let before = |i: usize| match written {
-                    Some(b) if i == start => b,
-                    _ => kept[i - 1],
-                };
-                let found = loop {
-                    match finder.find(&kept[from..]).map(|i| i + from) {
-                        Some(i) if i > 0 && before(i) == b'\n' => {
-                            let rest = &kept[i + d..];
-                            let pad = rest
-                                .iter()
-                                .take_while(|b| matches!(b, b' ' | b'\t'))
-                                .count();
-                            match rest.get(pad) {
-                                _ if rest.starts_with(b"--") => break Some(i),
-                                // `-`: the close delimiter's, or not a delimiter.
-                                _ if rest == b"-" => {
-                                    undecided = i;
-                                    break None;
-                                }
-                                Some(b'\r' | b'\n') => break Some(i),
-                                Some(_) => from = i + 1,
-                                // Not known yet whether it is one.
-                                None => {
-                                    undecided = i;
-                                    break None;
-                                }
-                            }
-                        }
-                        Some(i) => from = i + 1,
-                        None => break None,
-                    }
-                };
-                // The line end before the delimiter belongs to it.
-                let (end, done) = match found {
-                    Some(i) => {
-                        let mut e = i - 1;
-                        if e > start && kept[e - 1] == b'\r' {
-                            e -= 1;
-                        }
-                        (e.max(start), true)
-                    }
-                    // What may still be the start of a delimiter line stays.
-                    None => (
-                        self.kept
-                            .len()
-                            .saturating_sub(d + 2)
-                            .min(undecided.saturating_sub(2))
-                            .max(start),
-                        false,
-                    ),
-                };
-                // A part that would not fit in memory's limit goes to a file, whatever the
-                // store's threshold.
-                let threshold = self.store.threshold_bytes().min(self.cap / 4).max(1);
-                let long = end - start >= threshold;
-                if file.is_none() && *identity && long {
-                    let (path, f) = self.store.create().map_err(|e| {
-                        SpoolError::Io(format!(
-                            "an attachment file in {}: {e}",
-                            self.store.directory().display()
-                        ))
-                    })?;
-                    *file = Some(Spilled {
-                        ordinal: *ordinal,
-                        path,
-                        file: f,
-                        len: 0,
-                        last: 0,
-                    });
-                }
-                if let Some(s) = file.as_mut() {
-                    s.file.write_all(&self.kept[start..end]).map_err(|e| {
-                        SpoolError::Io(format!("writing {}: {e}", s.path.display()))
-                    })?;
-                    s.len += (end - start) as u64;
-                    if end > start {
-                        s.last = self.kept[end - 1];
-                    }
-                    if s.len > self.store.max_part_bytes() {
-                        let path = s.path.clone();
-                        let _ = std::fs::remove_file(&path);
-                        return Err(SpoolError::TooLarge(format!(
-                            "an attachment is longer than the attachment store's limit of {} bytes \
-                             (AttachmentStore::max_bytes)",
-                            self.store.max_part_bytes()
-                        )));
-                    }
-                    self.kept.drain(start..end);
-                }
-                let kept_end = if file.is_some() { start } else { end };
-                if !done {
-                    self.scan = kept_end;
-                    return Ok(false);
-                }
-                if let Some(s) = file.take() {
-                    self.spilled.push(s);
-                }
-                self.state = State::Outside;
-                self.scan = kept_end;
-                Ok(true)
-            }
+            State::Outside => self.outside(),
+            State::Body { .. } => self.body(),
         }
+    }
+
+    /// A delimiter line and the headers of the part it opens, once read: the part's body
+    /// begins; whether to go on.
+    fn outside(&mut self) -> Result<bool, SpoolError> {
+        let d = self.delimiter.len();
+        let kept = &self.kept;
+        let finder = memmem::Finder::new(&self.delimiter);
+        let mut from = self.scan;
+        let at = loop {
+            match finder.find(&kept[from..]).map(|i| i + from) {
+                Some(i) if i == 0 || kept[i - 1] == b'\n' => break i,
+                Some(i) => from = i + 1,
+                None => {
+                    self.scan = kept.len().saturating_sub(d + 1).max(self.scan);
+                    return Ok(false);
+                }
+            }
+        };
+        let after = at + d;
+        let Some(next) = kept.get(after..after + 2) else {
+            return Ok(false);
+        };
+        if next == b"--" {
+            self.state = State::Rest;
+            return Ok(false);
+        }
+        let mut p = after;
+        while matches!(kept.get(p), Some(b' ' | b'\t')) {
+            p += 1;
+        }
+        match kept.get(p..p + 2) {
+            Some([b'\r', b'\n']) => p += 2,
+            Some([b'\n', _]) => p += 1,
+            Some(_) => {
+                // Not a delimiter line: the parse says so.
+                self.state = State::Rest;
+                return Ok(false);
+            }
+            None => return Ok(false),
+        }
+        let body_start = if kept[p..].starts_with(b"\r\n") {
+            Some((p, p + 2))
+        } else if kept[p..].starts_with(b"\n") {
+            Some((p, p + 1))
+        } else {
+            let window = &kept[p..kept.len().min(p + MAX_HEADER_BYTES)];
+            memmem::find(window, b"\r\n\r\n")
+                .map(|i| (p + i, p + i + 4))
+                .into_iter()
+                .chain(memmem::find(window, b"\n\n").map(|i| (p + i, p + i + 2)))
+                .min_by_key(|&(i, _)| i)
+        };
+        let Some((headers_end, start)) = body_start else {
+            if kept.len() - p >= MAX_HEADER_BYTES {
+                self.state = State::Rest;
+            }
+            return Ok(false);
+        };
+        let headers = parse_headers(&kept[p..headers_end]);
+        let identity = headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("content-transfer-encoding"))
+            .is_none_or(|(_, v)| {
+                matches!(
+                    v.trim().to_ascii_lowercase().as_str(),
+                    "binary" | "8bit" | "7bit" | ""
+                )
+            });
+        self.state = State::Body {
+            start,
+            ordinal: self.parts,
+            identity,
+            file: None,
+        };
+        self.parts += 1;
+        self.scan = start;
+        Ok(true)
+    }
+
+    /// Body bytes: to memory or to the part's file, up to the delimiter that ends the part (or
+    /// up to what may still begin one); whether to go on.
+    fn body(&mut self) -> Result<bool, SpoolError> {
+        let d = self.delimiter.len();
+        let State::Body {
+            start,
+            ordinal,
+            identity,
+            file,
+        } = &mut self.state
+        else {
+            return Ok(false);
+        };
+        let start = *start;
+        let finder = memmem::Finder::new(&self.delimiter);
+        let mut from = self.scan.max(start);
+        // Where a delimiter may start whose line is not whole yet: nothing from its line
+        // end on is part of the body until it is known.
+        let mut undecided = usize::MAX;
+        // The delimiter: at the start of a line, completed by `--` or a line end.
+        // The byte before `i`: in the file when the bytes before it went there.
+        let written = file.as_ref().filter(|s| s.len > 0).map(|s| s.last);
+        let kept = &self.kept;
+        let before = |i: usize| match written {
+            Some(b) if i == start => b,
+            _ => kept[i - 1],
+        };
+        let found = loop {
+            match finder.find(&kept[from..]).map(|i| i + from) {
+                Some(i) if i > 0 && before(i) == b'\n' => {
+                    let rest = &kept[i + d..];
+                    let pad = rest
+                        .iter()
+                        .take_while(|b| matches!(b, b' ' | b'\t'))
+                        .count();
+                    match rest.get(pad) {
+                        _ if rest.starts_with(b"--") => break Some(i),
+                        // `-`: the close delimiter's, or not a delimiter.
+                        _ if rest == b"-" => {
+                            undecided = i;
+                            break None;
+                        }
+                        Some(b'\r' | b'\n') => break Some(i),
+                        Some(_) => from = i + 1,
+                        // Not known yet whether it is one.
+                        None => {
+                            undecided = i;
+                            break None;
+                        }
+                    }
+                }
+                Some(i) => from = i + 1,
+                None => break None,
+            }
+        };
+        // The line end before the delimiter belongs to it.
+        let (end, done) = match found {
+            Some(i) => {
+                let mut e = i - 1;
+                if e > start && kept[e - 1] == b'\r' {
+                    e -= 1;
+                }
+                (e.max(start), true)
+            }
+            // What may still be the start of a delimiter line stays.
+            None => (
+                self.kept
+                    .len()
+                    .saturating_sub(d + 2)
+                    .min(undecided.saturating_sub(2))
+                    .max(start),
+                false,
+            ),
+        };
+        // A part that would not fit in memory's limit goes to a file, whatever the
+        // store's threshold.
+        let threshold = self.store.threshold_bytes().min(self.cap / 4).max(1);
+        let long = end - start >= threshold;
+        if file.is_none() && *identity && long {
+            let (path, f) = self.store.create().map_err(|e| {
+                SpoolError::Io(format!(
+                    "an attachment file in {}: {e}",
+                    self.store.directory().display()
+                ))
+            })?;
+            *file = Some(Spilled {
+                ordinal: *ordinal,
+                path,
+                file: f,
+                len: 0,
+                last: 0,
+            });
+        }
+        if let Some(s) = file.as_mut() {
+            s.file
+                .write_all(&self.kept[start..end])
+                .map_err(|e| SpoolError::Io(format!("writing {}: {e}", s.path.display())))?;
+            s.len += (end - start) as u64;
+            if end > start {
+                s.last = self.kept[end - 1];
+            }
+            if s.len > self.store.max_part_bytes() {
+                let path = s.path.clone();
+                let _ = std::fs::remove_file(&path);
+                return Err(SpoolError::TooLarge(format!(
+                    "an attachment is longer than the attachment store's limit of {} bytes \
+                     (AttachmentStore::max_bytes)",
+                    self.store.max_part_bytes()
+                )));
+            }
+            self.kept.drain(start..end);
+        }
+        let kept_end = if file.is_some() { start } else { end };
+        if !done {
+            self.scan = kept_end;
+            return Ok(false);
+        }
+        if let Some(s) = file.take() {
+            self.spilled.push(s);
+        }
+        self.state = State::Outside;
+        self.scan = kept_end;
+        Ok(true)
     }
 
     /// The message read: its root part and attachments, the bodies written to files mapped from

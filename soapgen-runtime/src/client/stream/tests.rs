@@ -1,4 +1,4 @@
-use super::{char_count, ends_within, tag_end};
+use super::window::{char_count, ends_within, tag_end};
 
 #[test]
 fn a_cut_markup_construct_is_not_taken_for_a_wrong_one() {
