@@ -118,6 +118,36 @@ fn peak_rss_kib() -> u64 {
         .unwrap_or(0)
 }
 
+/// Reads one HTTP/1.1 request from `socket`: its header fields and a body of Content-Length
+/// bytes; `false` when the connection ended first.
+async fn read_request(socket: &mut tokio::net::TcpStream) -> bool {
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut seen = Vec::new();
+    loop {
+        let Ok(n) = socket.read(&mut buf).await else {
+            return false;
+        };
+        if n == 0 {
+            return false;
+        }
+        seen.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&seen);
+        if let Some(h) = text.find("\r\n\r\n") {
+            let len: usize = text[..h]
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length:")
+                        .and_then(|v| v.trim().parse().ok())
+                })
+                .unwrap_or(0);
+            if seen.len() >= h + 4 + len {
+                return true;
+            }
+        }
+    }
+}
+
 /// `stream-serve ROWS`: see the module docs. Runs until killed.
 pub fn serve(rows: u64) {
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -143,28 +173,8 @@ pub fn serve(rows: u64) {
             let Ok((mut socket, _)) = listener.accept().await else { continue };
             let (head, tail, blocks) = (head.clone(), tail.clone(), blocks.clone());
             tokio::spawn(async move {
-                let mut buf = vec![0u8; 64 * 1024];
-                let mut seen = Vec::new();
-                loop {
-                    let Ok(n) = socket.read(&mut buf).await else { return };
-                    if n == 0 {
-                        return;
-                    }
-                    seen.extend_from_slice(&buf[..n]);
-                    let text = String::from_utf8_lossy(&seen);
-                    if let Some(h) = text.find("\r\n\r\n") {
-                        let len: usize = text[..h]
-                            .lines()
-                            .find_map(|l| {
-                                l.to_ascii_lowercase()
-                                    .strip_prefix("content-length:")
-                                    .and_then(|v| v.trim().parse().ok())
-                            })
-                            .unwrap_or(0);
-                        if seen.len() >= h + 4 + len {
-                            break;
-                        }
-                    }
+                if !read_request(&mut socket).await {
+                    return;
                 }
                 let whole_blocks = rows / 1000;
                 let length = head.len() as u64
@@ -326,28 +336,8 @@ pub fn mtom_serve(bytes: u64) {
         loop {
             let Ok((mut socket, _)) = listener.accept().await else { continue };
             tokio::spawn(async move {
-                let mut buf = vec![0u8; 64 * 1024];
-                let mut seen = Vec::new();
-                loop {
-                    let Ok(n) = socket.read(&mut buf).await else { return };
-                    if n == 0 {
-                        return;
-                    }
-                    seen.extend_from_slice(&buf[..n]);
-                    let text = String::from_utf8_lossy(&seen);
-                    if let Some(h) = text.find("\r\n\r\n") {
-                        let len: usize = text[..h]
-                            .lines()
-                            .find_map(|l| {
-                                l.to_ascii_lowercase()
-                                    .strip_prefix("content-length:")
-                                    .and_then(|v| v.trim().parse().ok())
-                            })
-                            .unwrap_or(0);
-                        if seen.len() >= h + 4 + len {
-                            break;
-                        }
-                    }
+                if !read_request(&mut socket).await {
+                    return;
                 }
                 let length = head.len() as u64 + bytes + tail.len() as u64;
                 let answer = format!(

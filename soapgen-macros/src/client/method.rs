@@ -45,44 +45,29 @@ pub(super) fn methods(op: &Operation, a: &ClientArgs, n: &Names) -> Methods {
         ReturnType::Type(_, t) => quote!(#t),
         ReturnType::Default => quote!(()),
     };
-    if let Some(item) = &op.stream {
-        let doc = format!(
-            "{doc}\n\nStreamed: the call's `.await` gives the response's result elements as an \
-             [`ItemStream`]({krate_s}::ItemStream), each decoded as the body arrives.",
-            krate_s = krate.to_string().replace(' ', "")
-        );
-        return Methods {
-            inherent: quote! {
-                #(#docs)*
-                #[doc = ""]
-                #[doc = #doc]
-                pub fn #fn_ident(&self, #(#sig_params),*) -> #krate::StreamCall<#item, #err_ty> {
-                    #body
-                }
-            },
-            trait_impl: quote! {
-                fn #fn_ident(&self, #(#sig_params),*)
-                    -> impl ::core::future::Future<Output = #user_ret> + ::core::marker::Send {
-                    #client_ident::#fn_ident(self, #(#arg_names),*)
-                }
-            },
-            blocking: quote! {
-                #(#docs)*
-                #[doc = ""]
-                #[doc = #doc]
-                pub fn #fn_ident(&self, #(#sig_params),*)
-                    -> ::core::result::Result<#krate::BlockingItems<#item, #err_ty>, #err_ty> {
-                    #client_ident::#fn_ident(&self.inner, #(#arg_names),*).wait(&self.runtime)
-                }
-            },
-        };
-    }
+    // A streamed method: its items as a `StreamCall`, a blocking iterator of them.
+    let (doc, inherent_ret, blocking_ret) = match &op.stream {
+        Some(item) => (
+            format!(
+                "{doc}\n\nStreamed: the call's `.await` gives the response's result elements as an \
+                 [`ItemStream`]({krate_s}::ItemStream), each decoded as the body arrives.",
+                krate_s = krate.to_string().replace(' ', "")
+            ),
+            quote!(-> #krate::StreamCall<#item, #err_ty>),
+            quote!(-> ::core::result::Result<#krate::BlockingItems<#item, #err_ty>, #err_ty>),
+        ),
+        None => (
+            doc,
+            quote!(-> #krate::Call<#ok_ty, #err_ty>),
+            quote!(#user_output),
+        ),
+    };
     Methods {
         inherent: quote! {
             #(#docs)*
             #[doc = ""]
             #[doc = #doc]
-            pub fn #fn_ident(&self, #(#sig_params),*) -> #krate::Call<#ok_ty, #err_ty> {
+            pub fn #fn_ident(&self, #(#sig_params),*) #inherent_ret {
                 #body
             }
         },
@@ -96,7 +81,7 @@ pub(super) fn methods(op: &Operation, a: &ClientArgs, n: &Names) -> Methods {
             #(#docs)*
             #[doc = ""]
             #[doc = #doc]
-            pub fn #fn_ident(&self, #(#sig_params),*) #user_output {
+            pub fn #fn_ident(&self, #(#sig_params),*) #blocking_ret {
                 #client_ident::#fn_ident(&self.inner, #(#arg_names),*).wait(&self.runtime)
             }
         },

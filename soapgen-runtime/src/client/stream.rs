@@ -51,10 +51,10 @@ const MAX_QUEUED: usize = 1024;
 /// [`Error::Decode`] located in the whole body (byte offset, line, column, and the element path,
 /// `Body/GetReportResponse/row/amount`), [`Error::Transport`] for a connection lost, reset or
 /// idle past the client's [`timeout`](crate::ClientBuilder::timeout) between two chunks
-/// ([`TransportErrorKind::Timeout`]), or an item longer than
+/// ([`TransportErrorKind::Timeout`](crate::error::TransportErrorKind::Timeout)), or an item longer than
 /// [`max_response_bytes`](crate::ClientBuilder::max_response_bytes)
-/// ([`TransportErrorKind::TooLarge`]). A result element that occurs fewer times than its
-/// `minOccurs` is [`DecodeErrorKind::TooFewElements`] at the end (XML Schema Part 1 §3.9.1).
+/// ([`TransportErrorKind::TooLarge`](crate::error::TransportErrorKind::TooLarge)). A result element that occurs fewer times than its
+/// `minOccurs` is [`DecodeErrorKind::TooFewElements`](crate::error::DecodeErrorKind::TooFewElements) at the end (XML Schema Part 1 §3.9.1).
 ///
 /// Memory: one window of the body (256 KiB), the longest item, and up to 1,024 decoded items not
 /// yet taken; [`max_response_bytes`](crate::ClientBuilder::max_response_bytes) bounds an item,
@@ -331,7 +331,7 @@ impl<T: Send + 'static, E: From<Error>> StreamCall<T, E> {
     /// # Errors
     ///
     /// As the call's `.await`; on a thread where a tokio runtime is current,
-    /// [`TransportErrorKind::BlockingInAsync`] and nothing is sent.
+    /// [`TransportErrorKind::BlockingInAsync`](crate::error::TransportErrorKind::BlockingInAsync) and nothing is sent.
     #[cfg(feature = "blocking")]
     pub fn wait(
         self,

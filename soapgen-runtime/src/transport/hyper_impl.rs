@@ -146,16 +146,12 @@ fn timed_out(url: &str, t: Duration, what: &str) -> TransportError {
 
 /// The header fields of `parts`, names lowercase.
 fn header_fields(parts: &http::response::Parts) -> Vec<(String, String)> {
-    parts
-        .headers
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.as_str().to_owned(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect()
+    super::header_pairs(
+        parts
+            .headers
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_bytes())),
+    )
 }
 
 /// Reads the whole body of `response`, refusing one over `limit` bytes.

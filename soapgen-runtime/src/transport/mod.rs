@@ -108,6 +108,15 @@ fn with_causes(e: &dyn std::error::Error) -> String {
     message
 }
 
+/// Header fields as `(name, value)` pairs: names as the HTTP library gives them (lowercase),
+/// values that are not UTF-8 with their bytes replaced.
+#[cfg(any(feature = "reqwest", feature = "hyper"))]
+fn header_pairs<'a>(fields: impl Iterator<Item = (&'a str, &'a [u8])>) -> Vec<(String, String)> {
+    fields
+        .map(|(k, v)| (k.to_owned(), String::from_utf8_lossy(v).into_owned()))
+        .collect()
+}
+
 /// One HTTP POST to send.
 #[derive(Debug, Clone)]
 pub struct HttpRequest {

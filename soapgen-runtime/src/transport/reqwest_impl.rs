@@ -408,15 +408,11 @@ const UNBOUNDED: std::time::Duration = std::time::Duration::from_secs(u32::MAX a
 
 /// The status and header fields of `resp`, names lowercase.
 fn header_fields(resp: &reqwest::Response) -> Vec<(String, String)> {
-    resp.headers()
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.as_str().to_owned(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect()
+    super::header_pairs(
+        resp.headers()
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_bytes())),
+    )
 }
 
 /// Reads the whole body of `resp`, refusing one over `limit` bytes.
