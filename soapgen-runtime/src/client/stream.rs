@@ -63,10 +63,10 @@ const MAX_QUEUED: usize = 1024;
 ///
 /// # Examples
 ///
-/// ```no_run
-/// # async fn f(client: &soapgen_runtime::Client) -> Result<(), soapgen_runtime::Error> {
-/// # let call: soapgen_runtime::StreamCall<String> = todo!();
-/// let mut rows = call.await?; // e.g. report_client.get_report_stream(query)
+/// ```
+/// # async fn f() -> Result<(), soapgen_runtime::Error> {
+/// // What a generated client's `get_report_stream(query).await?` gives, here made of two rows.
+/// let mut rows = soapgen_runtime::ItemStream::<String>::from_items(["a".to_owned(), "b".to_owned()]);
 /// while let Some(row) = rows.next().await {
 ///     let row = row?;
 ///     println!("{row}");
