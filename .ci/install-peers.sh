@@ -19,6 +19,8 @@
 #   HTTP auth   : pyspnego (PyPI; NTLM/Negotiate acceptor of tests/peers/ntlm_server.py),
 #                 pip'd into /usr/bin/python3; gSOAP's httpda plugin and gsoapssl for
 #                 tests/peers/gsoap/auth/ (the gSOAP packages above)
+#   proxy auth  : squid (Debian's; its digest_file_auth helper, and pyspnego as its
+#                 NTLM/Negotiate helper, tests/peers/squid_auth_helper.py)
 #   tooling     : python3-zeep (reference client) + python3-xmlsec (zeep's
 #                 BinarySignature, tests/peers/zeep_wss.py), xmlsec1 + libxml2-utils
 #                 (xmllint --exc-c14n) + openssl (test certificates), curl
@@ -62,6 +64,7 @@ packages=(
   libxml-security-java
   libcommons-logging-java
   libslf4j-java
+  squid
 )
 
 apt-get update
@@ -79,13 +82,14 @@ fi
 
 # Verify what the test harness (tests/src/peers.rs) relies on.
 /usr/bin/python3 -c 'import spyne, lxml, zeep, xmlsec; print("spyne", spyne.__version__, "zeep", zeep.__version__, "xmlsec", xmlsec.__version__)'
-for tool in wsdl2h soapcpp2 gcc g++ pkg-config curl xmlsec1 xmllint openssl javac java mvn; do
+for tool in wsdl2h soapcpp2 gcc g++ pkg-config curl xmlsec1 xmllint openssl javac java mvn squid; do
   command -v "$tool" >/dev/null || { echo "install-peers.sh: $tool is missing" >&2; exit 1; }
 done
 for jar in wss4j xmlsec commons-logging slf4j-api slf4j-nop; do
   test -f "/usr/share/java/$jar.jar"
 done
 pkg-config --exists gsoap gsoap++ gsoapssl
+test -x /usr/lib/squid/digest_file_auth
 /usr/bin/python3 -c 'import spnego'
 test -f /usr/share/gsoap/plugin/httpda.c -a -f /usr/share/gsoap/plugin/wsseapi.c -a -f /usr/include/openssl/evp.h -a -f /usr/include/zlib.h
 test -f /usr/share/gsoap/import/xop.h -a -f /usr/share/gsoap/import/xmime5.h

@@ -147,10 +147,58 @@ impl fmt::Display for AuthError {
 
 impl std::error::Error for AuthError {}
 
+/// Who asks for the credentials: the origin server (RFC 9110 §11.6: status `401`,
+/// `WWW-Authenticate`, `Authorization`) or a proxy on the way (RFC 9110 §11.7: status `407`,
+/// `Proxy-Authenticate`, `Proxy-Authorization`). The schemes are the same for both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Challenger {
+    /// The server the request is for.
+    Server,
+    /// A proxy the request goes through.
+    Proxy,
+}
+
+impl Challenger {
+    /// The status of a challenge: `401` (server) or `407` (proxy).
+    pub fn status(self) -> u16 {
+        match self {
+            Challenger::Server => 401,
+            Challenger::Proxy => 407,
+        }
+    }
+
+    /// The response field that carries challenges, lowercase: `www-authenticate` or
+    /// `proxy-authenticate`.
+    pub fn challenge_field(self) -> &'static str {
+        match self {
+            Challenger::Server => "www-authenticate",
+            Challenger::Proxy => "proxy-authenticate",
+        }
+    }
+
+    /// The request field that carries credentials: `Authorization` or `Proxy-Authorization`.
+    pub fn credentials_field(self) -> &'static str {
+        match self {
+            Challenger::Server => "Authorization",
+            Challenger::Proxy => "Proxy-Authorization",
+        }
+    }
+
+    /// `server` or `proxy`, for messages.
+    pub(crate) fn who(self) -> &'static str {
+        match self {
+            Challenger::Server => "server",
+            Challenger::Proxy => "proxy",
+        }
+    }
+}
+
 /// The shared state of one [`HttpAuth`] across requests: for Digest, the last challenge of each
-/// origin (`scheme://host:port`) with its nonce count. Thread-safe; one per transport.
+/// origin (`scheme://host:port`, or the proxy's) with its nonce count. Thread-safe; one per
+/// transport and [`Challenger`].
 pub struct Authenticator {
     auth: HttpAuth,
+    challenger: Challenger,
     digest: Mutex<HashMap<String, http_auth::DigestClient>>,
 }
 
@@ -158,6 +206,7 @@ impl fmt::Debug for Authenticator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Authenticator")
             .field("auth", &self.auth)
+            .field("challenger", &self.challenger)
             .finish_non_exhaustive()
     }
 }
@@ -168,12 +217,27 @@ impl fmt::Debug for Authenticator {
 const MAX_CHALLENGES: usize = 3;
 
 impl Authenticator {
-    /// State for `auth`.
+    /// State for `auth`, answering a server's `401` challenges.
     pub fn new(auth: HttpAuth) -> Self {
         Authenticator {
             auth,
+            challenger: Challenger::Server,
             digest: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// State for `auth`, answering a proxy's `407` challenges (RFC 9110 §11.7); start each
+    /// request's handshake with [`start_proxy`](Self::start_proxy).
+    pub fn for_proxy(auth: HttpAuth) -> Self {
+        Authenticator {
+            challenger: Challenger::Proxy,
+            ..Self::new(auth)
+        }
+    }
+
+    /// Whom this state answers.
+    pub fn challenger(&self) -> Challenger {
+        self.challenger
     }
 
     /// The configured scheme and credentials.
@@ -187,6 +251,19 @@ impl Authenticator {
     /// request goes out without credentials and waits for a challenge.
     pub fn start(&self, method: &str, url: &str) -> Handshake<'_> {
         let (origin, target) = split_url(url);
+        self.begin(method, origin, target)
+    }
+
+    /// Starts the authentication of one request to the proxy at `proxy_url` (`http://host:port`,
+    /// whose host names Negotiate's target `HTTP/host`): `method` with request-target `target`,
+    /// the absolute URL of a request the proxy forwards (RFC 9112 §3.2.2) or `host:port` of a
+    /// `CONNECT` (§3.2.3), which a Digest response covers.
+    pub fn start_proxy(&self, method: &str, proxy_url: &str, target: &str) -> Handshake<'_> {
+        let (origin, _) = split_url(proxy_url);
+        self.begin(method, origin, target.to_owned())
+    }
+
+    fn begin(&self, method: &str, origin: String, target: String) -> Handshake<'_> {
         let mut hs = Handshake {
             auth: self,
             method: method.to_owned(),
@@ -246,13 +323,15 @@ impl fmt::Debug for Handshake<'_> {
 }
 
 impl Handshake<'_> {
-    /// The `Authorization` header value for the next send of the request, if any.
+    /// The `Authorization` (or, for a proxy, `Proxy-Authorization`) value for the next send of
+    /// the request, if any.
     pub fn authorization(&self) -> Option<&str> {
         self.header.as_deref()
     }
 
     /// The request got a `401` whose `WWW-Authenticate` field values are `challenges` (one entry
-    /// per header line; each may list several challenges, RFC 9110 §11.6.1). Prepares the next
+    /// per header line; each may list several challenges, RFC 9110 §11.6.1); for a proxy, a
+    /// `407` and its `Proxy-Authenticate` values (§11.7.1). Prepares the next
     /// [`authorization`](Self::authorization): send the request again with it.
     ///
     /// # Errors
@@ -264,11 +343,14 @@ impl Handshake<'_> {
     pub fn unauthorized(&mut self, challenges: &[&str]) -> Result<(), AuthError> {
         self.challenges += 1;
         let (scheme, user) = self.auth.auth.scheme_and_user();
+        let challenger = self.auth.challenger;
         if self.challenges > MAX_CHALLENGES {
             return Err(AuthError {
                 scheme,
                 message: format!(
-                    "the server answered 401 {} times to user {user:?}; giving up",
+                    "the {} answered {} {} times to user {user:?}; giving up",
+                    challenger.who(),
+                    challenger.status(),
                     self.challenges
                 ),
             });
@@ -282,6 +364,7 @@ impl Handshake<'_> {
                     Some(c) => c,
                     None => self.sspi.insert(super::ntlm::SspiContext::new(
                         scheme,
+                        challenger,
                         spnego,
                         user,
                         password,
@@ -294,8 +377,9 @@ impl Handshake<'_> {
         }
     }
 
-    /// The request got a response other than `401`, whose `WWW-Authenticate` field values are
-    /// `challenges`; call it before using the response. After a Negotiate handshake, a final
+    /// The request got a response other than `401` (a proxy's: other than `407`), whose
+    /// `WWW-Authenticate` (`Proxy-Authenticate`) field values are `challenges`; call it before
+    /// using the response. After a Negotiate handshake, a final
     /// SPNEGO token there (RFC 4559 §4.1) is checked: its `negState` must be accept-completed and
     /// its `mechListMIC` the server's NTLM signature of the offered `mechTypes` (RFC 4178 §5).
     /// Without a final token, and for the other schemes, it does nothing.
@@ -318,13 +402,17 @@ impl Handshake<'_> {
             scheme: "Digest",
             message,
         };
+        let who = self.auth.challenger.who();
         let mut client = None;
         let mut problems = Vec::new();
         for value in challenges {
             let parsed = match http_auth::parse_challenges(value) {
                 Ok(p) => p,
                 Err(e) => {
-                    problems.push(format!("unreadable WWW-Authenticate {value:?}: {e}"));
+                    problems.push(format!(
+                        "unreadable {} {value:?}: {e}",
+                        self.auth.challenger.challenge_field()
+                    ));
                     continue;
                 }
             };
@@ -348,7 +436,7 @@ impl Handshake<'_> {
             let offered = offered_schemes(challenges);
             return Err(err(if problems.is_empty() {
                 format!(
-                    "the server offers no Digest challenge (RFC 7616 §3.3); it offers: {offered}"
+                    "the {who} offers no Digest challenge (RFC 7616 §3.3); it offers: {offered}"
                 )
             } else {
                 problems.join("; ")
@@ -366,8 +454,9 @@ impl Handshake<'_> {
             } else {
                 self.forget();
                 return Err(err(format!(
-                    "the server refused user {user:?} in realm {realm:?} (401 to the answer of \
-                     its own challenge: wrong user name or password)"
+                    "the {who} refused user {user:?} in realm {realm:?} ({} to the answer of \
+                     its own challenge: wrong user name or password)",
+                    self.auth.challenger.status()
                 )));
             }
         }
@@ -415,7 +504,7 @@ pub(crate) fn offered_schemes(challenges: &[&str]) -> String {
         }
     }
     if names.is_empty() {
-        "nothing (no WWW-Authenticate header)".to_owned()
+        "nothing (no challenge field)".to_owned()
     } else {
         names.join(", ")
     }

@@ -32,6 +32,8 @@ macro_rules! timeout_setters {
 
 #[cfg(feature = "reqwest")]
 mod reqwest_impl;
+#[cfg(feature = "reqwest")]
+mod tunnel;
 
 #[cfg(feature = "reqwest")]
 pub use reqwest_impl::{Proxy, ReqwestTransport, ReqwestTransportBuilder};

@@ -17,7 +17,7 @@ use sspi::{
 
 use sspi::ntlm::NtlmConfig;
 
-use super::auth::{offered_schemes, AuthError};
+use super::auth::{offered_schemes, AuthError, Challenger};
 use super::spnego::{self, NegState};
 
 /// NTLM signatures are 16 bytes: version 1, checksum, sequence number (MS-NLMP §2.2.2.9.1).
@@ -27,6 +27,7 @@ const SIGNATURE_LEN: usize = 16;
 /// `Negotiate`, the SPNEGO state.
 pub(crate) struct SspiContext {
     scheme: &'static str,
+    challenger: Challenger,
     user: String,
     target: String,
     ntlm: Box<Ntlm>,
@@ -40,9 +41,11 @@ pub(crate) struct SspiContext {
 
 impl SspiContext {
     /// A context for `scheme` (`NTLM`, or `Negotiate` when `spnego`) with the user's credentials,
-    /// for the server at `origin` (its host names the target `HTTP/host`, RFC 4559 §4).
+    /// for the server (or proxy, as `challenger` says) at `origin` (its host names the target
+    /// `HTTP/host`, RFC 4559 §4).
     pub(crate) fn new(
         scheme: &'static str,
+        challenger: Challenger,
         spnego: bool,
         user: &str,
         password: &str,
@@ -80,6 +83,7 @@ impl SspiContext {
         };
         Ok(SspiContext {
             scheme,
+            challenger,
             user: user.to_owned(),
             target: format!("HTTP/{host}"),
             ntlm,
@@ -94,24 +98,28 @@ impl SspiContext {
         AuthError {
             scheme: self.scheme,
             message: format!(
-                "the server refused user {:?} ({why}: wrong user name, domain or password)",
+                "the {} refused user {:?} ({why}: wrong user name, domain or password)",
+                self.challenger.who(),
                 self.user
             ),
         }
     }
 
-    /// The next `Authorization` value, given the `401`'s `WWW-Authenticate` values.
+    /// The next `Authorization` value, given the `401`'s `WWW-Authenticate` values (a proxy's:
+    /// the `407`'s `Proxy-Authenticate` values).
     pub(crate) fn step(&mut self, challenges: &[&str]) -> Result<String, AuthError> {
         let scheme = self.scheme;
+        let who = self.challenger.who();
         let err = |message: String| AuthError { scheme, message };
         let Some(token) = find_token(scheme, challenges) else {
             return Err(err(format!(
-                "the server offers no {scheme} challenge (RFC 4559 §4); it offers: {}",
+                "the {who} offers no {scheme} challenge (RFC 4559 §4); it offers: {}",
                 offered_schemes(challenges)
             )));
         };
         if self.finished || (self.sent > 0 && token.is_empty()) {
-            return Err(self.refused("401 to the AUTHENTICATE message"));
+            let status = self.challenger.status();
+            return Err(self.refused(&format!("{status} to the AUTHENTICATE message")));
         }
         let input = if token.is_empty() {
             None
@@ -119,11 +127,11 @@ impl SspiContext {
             Some(
                 base64::engine::general_purpose::STANDARD
                     .decode(token)
-                    .map_err(|e| err(format!("the server's token is not base64: {e}")))?,
+                    .map_err(|e| err(format!("the {who}'s token is not base64: {e}")))?,
             )
         };
         if input.is_none() && self.sent > 0 {
-            return Err(err("the server restarted the handshake".to_owned()));
+            return Err(err(format!("the {who} restarted the handshake")));
         }
         let out = match self.spnego.clone() {
             None => self.ntlm_leg(input)?,
@@ -140,7 +148,7 @@ impl SspiContext {
     fn ntlm_leg(&mut self, input: Option<Vec<u8>>) -> Result<Vec<u8>, AuthError> {
         let (out, status) = self.initialize(input).map_err(|e| AuthError {
             scheme: self.scheme,
-            message: format!("cannot answer the server's token: {e}"),
+            message: format!("cannot answer the {}'s token: {e}", self.challenger.who()),
         })?;
         if !matches!(
             status,
@@ -159,6 +167,7 @@ impl SspiContext {
         mech_types: &[u8],
     ) -> Result<Vec<u8>, AuthError> {
         let scheme = self.scheme;
+        let who = self.challenger.who();
         let err = |message: String| AuthError { scheme, message };
         let Some(input) = input.filter(|_| self.sent > 0) else {
             // First leg (a token on the first 401 would be a NegTokenInit2 hint, MS-SPNG
@@ -169,31 +178,30 @@ impl SspiContext {
         let resp = spnego::read_neg_token_resp(&input).map_err(err)?;
         match resp.neg_state {
             Some(NegState::Reject) => {
-                return Err(err(
-                    "the server rejected the SPNEGO negotiation (negState reject, RFC 4178 \
+                return Err(err(format!(
+                    "the {who} rejected the SPNEGO negotiation (negState reject, RFC 4178 \
                      §4.2.2): it does not accept NTLM"
-                        .to_owned(),
-                ))
+                )))
             }
             Some(NegState::AcceptCompleted) => {
-                return Err(err(
-                    "the server completed SPNEGO before the NTLM AUTHENTICATE message".to_owned(),
-                ))
+                return Err(err(format!(
+                    "the {who} completed SPNEGO before the NTLM AUTHENTICATE message"
+                )))
             }
             _ => {}
         }
         if let Some(mech) = resp.supported_mech.as_deref() {
             if mech != spnego::NTLMSSP_OID {
                 return Err(err(format!(
-                    "the server chose mechanism {mech}, which was not offered (only NTLMSSP, {})",
+                    "the {who} chose mechanism {mech}, which was not offered (only NTLMSSP, {})",
                     spnego::NTLMSSP_OID
                 )));
             }
         }
         let Some(challenge) = resp.response_token else {
-            return Err(err(
-                "the server's SPNEGO reply carries no NTLM CHALLENGE message".to_owned(),
-            ));
+            return Err(err(format!(
+                "the {who}'s SPNEGO reply carries no NTLM CHALLENGE message"
+            )));
         };
         let authenticate = self.ntlm_leg(Some(challenge))?;
         if !self.finished {
@@ -227,6 +235,7 @@ impl SspiContext {
     /// offered `mechTypes` (RFC 4178 §5); without one the response is taken as it is.
     pub(crate) fn accepted(&mut self, challenges: &[&str]) -> Result<(), AuthError> {
         let scheme = self.scheme;
+        let who = self.challenger.who();
         let err = |message: String| AuthError { scheme, message };
         let Some(mech_types) = self.spnego.clone() else {
             return Ok(());
@@ -239,12 +248,12 @@ impl SspiContext {
         };
         let der = base64::engine::general_purpose::STANDARD
             .decode(token)
-            .map_err(|e| err(format!("the server's final token is not base64: {e}")))?;
+            .map_err(|e| err(format!("the {who}'s final token is not base64: {e}")))?;
         let resp = spnego::read_neg_token_resp(&der)
-            .map_err(|e| err(format!("the server's final token: {e}")))?;
+            .map_err(|e| err(format!("the {who}'s final token: {e}")))?;
         if !matches!(resp.neg_state, None | Some(NegState::AcceptCompleted)) {
             return Err(err(format!(
-                "the server's final token says {:?}, not accept-completed (RFC 4178 §4.2.2)",
+                "the {who}'s final token says {:?}, not accept-completed (RFC 4178 §4.2.2)",
                 resp.neg_state
             )));
         }
@@ -256,8 +265,8 @@ impl SspiContext {
             ];
             self.ntlm.verify_signature(&mut message, 0).map_err(|e| {
                 err(format!(
-                    "the server's mechListMIC does not verify (RFC 4178 §5: the mechanism list \
-                     may have been altered, or the server does not know the session key): {e}"
+                    "the {who}'s mechListMIC does not verify (RFC 4178 §5: the mechanism list \
+                     may have been altered, or the {who} does not know the session key): {e}"
                 ))
             })?;
         }

@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use bytes::BytesMut;
 
-use super::auth::{Authenticator, HttpAuth};
+use super::auth::{Authenticator, Challenger, HttpAuth};
 use super::tls::{ClientIdentity, TlsError, TrustAnchors};
+use super::tunnel::Tunnel;
 use super::{
     BodyStream, HttpRequest, HttpResponse, StreamingFuture, StreamingResponse, Timeouts, Transport,
     TransportFuture,
@@ -23,6 +24,10 @@ pub struct ReqwestTransport {
     /// The whole request's timeout the client applies; a streamed call applies it to the
     /// header fields itself.
     request_timeout: Option<std::time::Duration>,
+    /// A proxy's handshake for `http://` endpoints (its `407`s answered per request).
+    proxy_auth: Option<Arc<AuthState>>,
+    /// The forwarder that opens `https://` endpoints' tunnels through that proxy.
+    tunnel: Option<Arc<Tunnel>>,
 }
 
 /// The authenticator and, for a connection-bound scheme (NTLM, Negotiate), the lock that keeps
@@ -31,6 +36,19 @@ pub struct ReqwestTransport {
 struct AuthState {
     authenticator: Authenticator,
     one_at_a_time: Option<tokio::sync::Mutex<()>>,
+    /// The proxy's URL, for a proxy's handshake.
+    proxy_url: Option<String>,
+}
+
+impl AuthState {
+    fn new(authenticator: Authenticator, proxy_url: Option<String>) -> Arc<Self> {
+        let bound = authenticator.auth().is_connection_bound();
+        Arc::new(AuthState {
+            authenticator,
+            one_at_a_time: bound.then(|| tokio::sync::Mutex::new(())),
+            proxy_url,
+        })
+    }
 }
 
 /// Settings for a [`ReqwestTransport`].
@@ -54,11 +72,13 @@ pub struct ReqwestTransportBuilder {
 /// An HTTP proxy every request goes through ([`ReqwestTransportBuilder::proxy`],
 /// [`ClientBuilder::proxy`](crate::ClientBuilder::proxy)): `http://` endpoints by an
 /// absolute-form request to it (RFC 9112 §3.2.2), `https://` ones through a `CONNECT` tunnel
-/// (RFC 9110 §9.3.6), with Basic proxy authentication (RFC 9110 §11.7.1) when given.
-#[derive(Clone, PartialEq, Eq)]
+/// (RFC 9110 §9.3.6), with Basic proxy authentication (RFC 9110 §11.7.1) or a handshake
+/// scheme ([`Proxy::auth`]: NTLM, Negotiate, Digest) when given.
+#[derive(Clone)]
 pub struct Proxy {
     url: String,
     basic: Option<(String, String)>,
+    auth: Option<HttpAuth>,
 }
 
 impl Proxy {
@@ -67,12 +87,39 @@ impl Proxy {
         Proxy {
             url: url.into(),
             basic: None,
+            auth: None,
         }
     }
 
-    /// Authenticates to the proxy with Basic credentials (`Proxy-Authorization`).
+    /// Authenticates to the proxy with Basic credentials (`Proxy-Authorization`), sent with
+    /// every request (replaces an [`auth`](Self::auth) given before).
     pub fn basic_auth(mut self, user: &str, password: &str) -> Self {
         self.basic = Some((user.to_owned(), password.to_owned()));
+        self.auth = None;
+        self
+    }
+
+    /// Answers the proxy's `407` challenges with `auth` (RFC 9110 §11.7.1): NTLM or Negotiate
+    /// (feature `ntlm`) as corporate proxies ask, or Digest (replaces a
+    /// [`basic_auth`](Self::basic_auth) given before).
+    ///
+    /// - `http://` endpoints: each request goes to the proxy and its `407`s are answered with
+    ///   `Proxy-Authorization`; for NTLM and Negotiate, which authenticate a connection
+    ///   (RFC 4559 §6), one request at a time on one kept-alive connection, as for
+    ///   [`HttpAuth`] with a server.
+    /// - `https://` endpoints: each `CONNECT` tunnel is opened by the transport's own forwarder on
+    ///   `127.0.0.1`, which runs the handshake with the proxy on the tunnel's connection, then
+    ///   passes the bytes of the TLS session through untouched (the server's certificate and a
+    ///   client certificate are checked end to end, as through any proxy). Tunnels are opened
+    ///   in parallel, each with its own handshake. The forwarder answers only this transport
+    ///   (a random secret), and stops when the transport is dropped.
+    ///
+    /// The proxy is reached over `http://` (the common case); an `https://` proxy URL with a
+    /// handshake scheme fails when the transport is built. A refused handshake fails the call
+    /// with [`TransportErrorKind::Auth`], naming the proxy.
+    pub fn auth(mut self, auth: HttpAuth) -> Self {
+        self.auth = Some(auth);
+        self.basic = None;
         self
     }
 }
@@ -82,9 +129,22 @@ impl std::fmt::Debug for Proxy {
         f.debug_struct("Proxy")
             .field("url", &self.url)
             .field("user", &self.basic.as_ref().map(|(u, _)| u))
+            .field("auth", &self.auth)
             .finish()
     }
 }
+
+impl PartialEq for Proxy {
+    /// The same URL and credentials (a handshake scheme compares by scheme and user).
+    fn eq(&self, other: &Self) -> bool {
+        fn scheme(p: &Proxy) -> Option<(&'static str, &str)> {
+            p.auth.as_ref().map(HttpAuth::scheme_and_user)
+        }
+        self.url == other.url && self.basic == other.basic && scheme(self) == scheme(other)
+    }
+}
+
+impl Eq for Proxy {}
 
 impl Default for ReqwestTransportBuilder {
     fn default() -> Self {
@@ -197,7 +257,7 @@ impl ReqwestTransportBuilder {
         let mut b = reqwest::Client::builder()
             .cookie_store(self.cookies)
             .gzip(self.gzip)
-            .user_agent(self.user_agent)
+            .user_agent(self.user_agent.as_str())
             .pool_idle_timeout(self.timeouts.pool_idle)
             .danger_accept_invalid_certs(self.accept_invalid_certs);
         if let Some(id) = &self.identity {
@@ -219,8 +279,9 @@ impl ReqwestTransportBuilder {
         }
         let connection_bound = self
             .auth
-            .as_ref()
-            .is_some_and(HttpAuth::is_connection_bound);
+            .iter()
+            .chain(self.proxy.as_ref().and_then(|p| p.auth.as_ref()))
+            .any(HttpAuth::is_connection_bound);
         if connection_bound {
             // One connection, HTTP/1.1 (RFC 4559 §6: the handshake authenticates a connection;
             // HTTP/2 would multiplex other requests onto it).
@@ -235,6 +296,8 @@ impl ReqwestTransportBuilder {
         if let Some(t) = self.read_timeout {
             b = b.read_timeout(t);
         }
+        let mut proxy_auth = None;
+        let mut tunnel = None;
         match &self.proxy {
             Some(p) => {
                 let invalid = |why: String| {
@@ -250,27 +313,49 @@ impl ReqwestTransportBuilder {
                         p.url
                     )));
                 }
-                let mut proxy = reqwest::Proxy::all(p.url.as_str())
-                    .map_err(|e| invalid(format!("invalid proxy URL {:?}: {e}", p.url)))?;
-                if let Some((user, password)) = &p.basic {
-                    proxy = proxy.basic_auth(user, password);
+                if let Some(auth) = &p.auth {
+                    // http:// endpoints: straight to the proxy, its 407s answered per request.
+                    let direct = reqwest::Proxy::http(p.url.as_str())
+                        .map_err(|e| invalid(format!("invalid proxy URL {:?}: {e}", p.url)))?;
+                    // https:// endpoints: tunnels opened by the forwarder (module tunnel).
+                    let t = Tunnel::start(
+                        &p.url,
+                        auth.clone(),
+                        self.timeouts.connect,
+                        &self.user_agent,
+                    )
+                    .map_err(invalid)?;
+                    let via = reqwest::Proxy::https(t.url.as_str())
+                        .map_err(|e| invalid(format!("the tunnel's URL {:?}: {e}", t.url)))?
+                        .basic_auth(t.user, &t.secret);
+                    b = b.no_proxy().proxy(direct).proxy(via);
+                    proxy_auth = Some(AuthState::new(
+                        Authenticator::for_proxy(auth.clone()),
+                        Some(p.url.clone()),
+                    ));
+                    tunnel = Some(Arc::new(t));
+                } else {
+                    let mut proxy = reqwest::Proxy::all(p.url.as_str())
+                        .map_err(|e| invalid(format!("invalid proxy URL {:?}: {e}", p.url)))?;
+                    if let Some((user, password)) = &p.basic {
+                        proxy = proxy.basic_auth(user, password);
+                    }
+                    b = b.no_proxy().proxy(proxy);
                 }
-                b = b.no_proxy().proxy(proxy);
             }
             None if !self.proxy_from_env => b = b.no_proxy(),
             None => {}
         }
         let client = b.build().map_err(|e| map_error(e, ""))?;
-        let auth = self.auth.map(|a| {
-            Arc::new(AuthState {
-                one_at_a_time: connection_bound.then(|| tokio::sync::Mutex::new(())),
-                authenticator: Authenticator::new(a),
-            })
-        });
+        let auth = self
+            .auth
+            .map(|a| AuthState::new(Authenticator::new(a), None));
         Ok(ReqwestTransport {
             client,
             auth,
             request_timeout: self.timeouts.request,
+            proxy_auth,
+            tunnel,
         })
     }
 }
@@ -296,6 +381,8 @@ impl ReqwestTransport {
             client,
             auth: None,
             request_timeout: None,
+            proxy_auth: None,
+            tunnel: None,
         }
     }
 
@@ -304,22 +391,38 @@ impl ReqwestTransport {
         read_whole(resp, &req.url, req.max_response_bytes).await
     }
 
-    /// Sends `req` (through the authentication handshake, if any) and returns the final
-    /// response with its body unread. `streaming`: the body is read as it comes, so the
-    /// whole-request timeout covers the exchange up to the header fields only.
+    /// Sends `req` (through the authentication handshakes of the server and of the proxy, if
+    /// any) and returns the final response with its body unread. `streaming`: the body is read
+    /// as it comes, so the whole-request timeout covers the exchange up to the header fields only.
     async fn send_head(
         &self,
         req: &HttpRequest,
         streaming: bool,
     ) -> Result<reqwest::Response, TransportError> {
-        let Some(state) = self.auth.as_deref() else {
-            return self.send_once(req, None, streaming).await;
-        };
-        let _one = match &state.one_at_a_time {
+        // A proxy's 407s come for http:// endpoints; https:// ones go through the tunnel.
+        let proxy = self.proxy_auth.as_deref().filter(|_| {
+            req.url
+                .get(..7)
+                .is_some_and(|s| s.eq_ignore_ascii_case("http://"))
+        });
+        let server = self.auth.as_deref();
+        if server.is_none() && proxy.is_none() {
+            return self.send_once(req, [None, None], streaming).await;
+        }
+        // The proxy's lock first, always in this order.
+        let _proxy_turn = match proxy.and_then(|p| p.one_at_a_time.as_ref()) {
             Some(m) => Some(m.lock().await),
             None => None,
         };
-        let mut handshake = state.authenticator.start("POST", &req.url);
+        let _server_turn = match server.and_then(|s| s.one_at_a_time.as_ref()) {
+            Some(m) => Some(m.lock().await),
+            None => None,
+        };
+        let mut server_hs = server.map(|s| s.authenticator.start("POST", &req.url));
+        let mut proxy_hs = proxy.map(|p| {
+            let proxy_url = p.proxy_url.as_deref().unwrap_or_default();
+            p.authenticator.start_proxy("POST", proxy_url, &req.url)
+        });
         let auth_error = |e: super::auth::AuthError| {
             let message = e.to_string();
             TransportError::new(
@@ -330,63 +433,92 @@ impl ReqwestTransport {
             )
         };
         loop {
-            let resp = self
-                .send_once(req, handshake.authorization(), streaming)
-                .await?;
-            let challenges: Vec<String> = resp
-                .headers()
-                .get_all("www-authenticate")
-                .iter()
-                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
-                .collect();
+            let credentials = [
+                server_hs.as_ref().and_then(|h| h.authorization()),
+                proxy_hs.as_ref().and_then(|h| h.authorization()),
+            ];
+            let resp = self.send_once(req, credentials, streaming).await?;
+            let values = |field: &str| -> Vec<String> {
+                resp.headers()
+                    .get_all(field)
+                    .iter()
+                    .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+                    .collect()
+            };
+            let (handshake, challenger) = match resp.status().as_u16() {
+                401 if server_hs.is_some() => (&mut server_hs, Challenger::Server),
+                407 if proxy_hs.is_some() => (&mut proxy_hs, Challenger::Proxy),
+                _ => {
+                    // A final token (Negotiate's mechListMIC, RFC 4559 §4.1) is checked first.
+                    for (hs, c) in [
+                        (&mut server_hs, Challenger::Server),
+                        (&mut proxy_hs, Challenger::Proxy),
+                    ] {
+                        if let Some(hs) = hs.as_mut() {
+                            let v = values(c.challenge_field());
+                            let v: Vec<&str> = v.iter().map(String::as_str).collect();
+                            hs.accepted(&v).map_err(auth_error)?;
+                        }
+                    }
+                    return Ok(resp);
+                }
+            };
+            let challenges = values(challenger.challenge_field());
             let challenges: Vec<&str> = challenges.iter().map(String::as_str).collect();
-            if resp.status().as_u16() != 401 {
-                // A final token (Negotiate's mechListMIC, RFC 4559 §4.1) is checked first.
-                handshake.accepted(&challenges).map_err(auth_error)?;
-                return Ok(resp);
-            }
-            // The 401's body is read, so that its connection goes back to the pool.
+            // The challenge's body is read, so that its connection goes back to the pool.
             read_whole(resp, &req.url, req.max_response_bytes).await?;
-            if state.one_at_a_time.is_some() {
+            if _proxy_turn.is_some() || _server_turn.is_some() {
                 // hyper hands the connection back to the pool from its connection task once the
-                // 401's body is read; let that task run so the next leg finds it there rather
-                // than opening a new connection (which would have no handshake context).
+                // body is read; let that task run so the next leg finds it there rather than
+                // opening a new connection (which would have no handshake context).
                 for _ in 0..8 {
                     tokio::task::yield_now().await;
                 }
             }
-            handshake.unauthorized(&challenges).map_err(auth_error)?;
+            if let Some(hs) = handshake.as_mut() {
+                hs.unauthorized(&challenges).map_err(auth_error)?;
+            }
         }
     }
 
-    /// One POST of `req`, with `authorization` as the `Authorization` header if given (it
-    /// replaces one among `req.headers`), up to the response's header fields.
+    /// One POST of `req`, with `credentials` as the `Authorization` and `Proxy-Authorization`
+    /// fields where given (each replaces one among `req.headers`), up to the response's header
+    /// fields.
     async fn send_once(
         &self,
         req: &HttpRequest,
-        authorization: Option<&str>,
+        credentials: [Option<&str>; 2],
         streaming: bool,
     ) -> Result<reqwest::Response, TransportError> {
         let url = &req.url;
         let mut rb = self.client.post(url).body(req.body.clone());
+        let fields = [
+            Challenger::Server.credentials_field(),
+            Challenger::Proxy.credentials_field(),
+        ];
         for (k, v) in &req.headers {
-            if authorization.is_some() && k.eq_ignore_ascii_case("authorization") {
-                continue;
+            let replaced = fields
+                .iter()
+                .zip(&credentials)
+                .any(|(f, c)| c.is_some() && k.eq_ignore_ascii_case(f));
+            if !replaced {
+                rb = rb.header(k.as_str(), v.as_str());
             }
-            rb = rb.header(k.as_str(), v.as_str());
         }
-        if let Some(a) = authorization {
-            rb = rb.header("Authorization", a);
+        for (f, c) in fields.iter().zip(credentials) {
+            if let Some(c) = c {
+                rb = rb.header(*f, c);
+            }
         }
         if !streaming {
-            return rb.send().await.map_err(|e| map_error(e, url));
+            return rb.send().await.map_err(|e| self.send_error(e, url));
         }
         // A streamed body may take as long as it takes (the read timeout still applies): the
         // whole-request timeout is applied here, to the header fields, instead of by reqwest.
         let send = rb.timeout(UNBOUNDED).send();
         match self.request_timeout {
             Some(t) => match tokio::time::timeout(t, send).await {
-                Ok(r) => r.map_err(|e| map_error(e, url)),
+                Ok(r) => r.map_err(|e| self.send_error(e, url)),
                 Err(_) => Err(TransportError::new(
                     TransportErrorKind::Timeout,
                     url.as_str(),
@@ -397,8 +529,31 @@ impl ReqwestTransport {
                     None,
                 )),
             },
-            None => send.await.map_err(|e| map_error(e, url)),
+            None => send.await.map_err(|e| self.send_error(e, url)),
         }
+    }
+
+    /// [`map_error`], with the reason a proxy tunnel was not opened where that is the cause.
+    fn send_error(&self, e: reqwest::Error, url: &str) -> TransportError {
+        let failure = match &self.tunnel {
+            Some(t) if e.is_connect() => t.take_failure(),
+            _ => None,
+        };
+        let Some(failure) = failure else {
+            return map_error(e, url);
+        };
+        let kind = if failure.auth {
+            TransportErrorKind::Auth
+        } else {
+            TransportErrorKind::Connect
+        };
+        TransportError::new(
+            kind,
+            url,
+            format!("no tunnel through the proxy: {}", failure.message),
+            Some(Box::new(e)),
+        )
+        .not_sent()
     }
 }
 

@@ -26,6 +26,8 @@
 //! let wsdls = soapgen_tests::peers::cxf_policy_wsdls(&["org/apache/cxf/systest/ws/x509/DoubleItX509.wsdl"]);
 //! let cxf = soapgen_tests::peers::cxf(&["--wsdl", wsdls[0].to_str().unwrap()]);
 //! let port = cxf.url("/DoubleItX509/DoubleItAsymmetricIssuerSerialPort");
+//! # let (users, digest_users) = (std::path::Path::new("u"), std::path::Path::new("d"));
+//! let proxy = soapgen_tests::peers::squid("negotiate,ntlm,digest", users, digest_users);
 //! ```
 //!
 //! * spyne: `tests/peers/spyne_server.py`, run with `/usr/bin/python3`
@@ -98,6 +100,7 @@ mod linebreak;
 mod process;
 mod pyspnego;
 mod spyne;
+mod squid;
 mod wss4j;
 mod zeep;
 
@@ -107,6 +110,7 @@ pub use linebreak::linebreak_server;
 pub use process::start_command;
 pub use pyspnego::ntlm_acceptor;
 pub use spyne::{pattern_byte, pattern_bytes, spyne};
+pub use squid::squid;
 pub use wss4j::{wss4j, wss4j_binary, wss4j_make_request, wss4j_process};
 pub use zeep::{zeep_call, zeep_call_with, zeep_nil, zeep_wss_request};
 

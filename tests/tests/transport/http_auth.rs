@@ -229,7 +229,7 @@ fn make_localhost_keyfile() -> PathBuf {
     keyfile
 }
 
-fn tls_peer(extra: &[&str]) -> Peer {
+pub(crate) fn tls_peer(extra: &[&str]) -> Peer {
     let keyfile = localhost_keyfile();
     let ca = pki::test_pki().path("ca.pem");
     let mut args = vec!["--tls", keyfile.to_str().unwrap(), ca.to_str().unwrap()];
@@ -237,15 +237,15 @@ fn tls_peer(extra: &[&str]) -> Peer {
     peers::gsoap_auth(&args)
 }
 
-fn https_url(peer: &Peer) -> String {
+pub(crate) fn https_url(peer: &Peer) -> String {
     format!("https://127.0.0.1:{}/tls", peer.port())
 }
 
-fn ca() -> TrustAnchors {
+pub(crate) fn ca() -> TrustAnchors {
     TrustAnchors::from_pem(&pki::test_pki().read("ca.pem")).unwrap()
 }
 
-fn pem_identity() -> ClientIdentity {
+pub(crate) fn pem_identity() -> ClientIdentity {
     let pki = pki::test_pki();
     ClientIdentity::from_pem_pair(&pki.read("client.pem"), &pki.read("client.key")).unwrap()
 }

@@ -8,6 +8,8 @@
 //! - [`faults`]: a server that stalls, truncates, closes or refuses: timeouts on every
 //!   transport, typed errors, one request each, retries only when asked;
 //! - [`proxy`]: calls through an HTTP proxy with Basic authentication, `CONNECT` for https;
+//! - [`proxy_auth`]: calls through Squid with NTLM, Negotiate and Digest proxy authentication,
+//!   to plain-HTTP and (through tunnels) TLS endpoints;
 //! - [`failover`]: several addresses of one service, ordered or round-robin;
 //! - [`streaming`]: responses read item by item as the body arrives, over every chunking and
 //!   over sockets;
@@ -21,5 +23,6 @@ mod faults;
 mod http_auth;
 mod layer;
 mod proxy;
+mod proxy_auth;
 mod streaming;
 mod wire_faults;

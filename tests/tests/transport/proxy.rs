@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 
 use base64::Engine;
-use soapgen_runtime::transport::Proxy;
+use soapgen_runtime::transport::{HttpAuth, Proxy};
 use soapgen_runtime::{soap_client, Client, Error};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
@@ -154,6 +154,12 @@ fn a_bad_proxy_url_and_a_proxy_with_a_custom_transport_fail_at_build() {
         .build()
         .unwrap_err();
     assert!(e.to_string().contains("an HTTP proxy"), "{e}");
+    // A handshake scheme's tunnels are opened over http:// to the proxy.
+    let e = Client::builder("http://origin.invalid/")
+        .proxy(Proxy::new("https://127.0.0.1:3128").auth(HttpAuth::digest("pat", "pw")))
+        .build()
+        .unwrap_err();
+    assert!(e.to_string().contains("is reached over http://"), "{e}");
     let custom = soapgen_runtime::transport::ReqwestTransport::new().expect("transport");
     let e = Client::builder("http://origin.invalid/")
         .transport(Arc::new(custom))

@@ -1,0 +1,171 @@
+"""Squid (Debian's ``squid`` package) as an authenticating forward proxy, for soapgen's proxy tests.
+
+Writes a configuration into a new temporary folder, starts ``squid -N`` on a free
+loopback port, waits until it accepts connections, prints ``LISTENING <port>``,
+and then copies two logs to stderr as lines, which the tests read:
+
+  ``helper <line>``   the NTLM / Negotiate helper's decisions
+                      (``squid_auth_helper.py``: ``challenge``, ``ok user=…``, ``refused: …``)
+  ``access <line>``   Squid's access log, one line per request it answered
+                      (``… TCP_MISS/200 … POST http://… DOM\\alice …``,
+                      ``… TCP_TUNNEL/200 … CONNECT 127.0.0.1:NNN DOM\\alice …``)
+
+Every request must authenticate (``proxy_auth REQUIRED``), with the schemes asked for:
+``ntlm`` and ``negotiate`` are checked by pyspnego through ``squid_auth_helper.py``
+(the accounts of ``--users``, ``DOMAIN:USER:PASSWORD`` lines), ``digest`` by Squid's own
+``digest_file_auth`` (``--digest-users``, ``user:password`` lines, realm ``soapgen``).
+A proxy that offers several schemes lists them in that order, as corporate proxies
+list Negotiate before NTLM.  CONNECT is allowed to any port (the tests' TLS peers
+listen on high ports).
+
+Usage: squid_peer.py --schemes negotiate,ntlm,digest --users FILE --digest-users FILE
+                     [--port N] [--exit-with-parent]
+Squid ends with this program (PR_SET_PDEATHSIG), and this program with its parent.
+"""
+
+import ctypes
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import peer_util
+
+SQUID = shutil.which("squid") or "/usr/sbin/squid"
+HELPERS = "/usr/lib/squid"
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def config(folder, port, schemes, users, digest_users):
+    python = "/usr/bin/python3"
+    helper = os.path.join(HERE, "squid_auth_helper.py")
+    lines = [
+        "http_port 127.0.0.1:%d" % port,
+        "pid_filename %s/squid.pid" % folder,
+        "cache_log %s/cache.log" % folder,
+        "access_log stdio:%s/access.log" % folder,
+        "cache deny all",
+        "cache_mem 8 MB",
+        "shutdown_lifetime 0 seconds",
+        "coredump_dir %s" % folder,
+        "pinger_enable off",
+    ]
+    for scheme in schemes:
+        if scheme in ("ntlm", "negotiate"):
+            lines += [
+                "auth_param %s program /usr/bin/env NTLM_USER_FILE=%s %s %s %s %s/helper.log"
+                % (scheme, users, python, helper, scheme, folder),
+                "auth_param %s children 4" % scheme,
+                "auth_param %s keep_alive on" % scheme,
+            ]
+        elif scheme == "digest":
+            lines += [
+                "auth_param digest program %s/digest_file_auth %s" % (HELPERS, digest_users),
+                "auth_param digest children 2",
+                "auth_param digest realm soapgen",
+            ]
+        else:
+            sys.exit("unknown scheme %r" % scheme)
+    lines += [
+        "acl authenticated proxy_auth REQUIRED",
+        "http_access allow authenticated",
+        "http_access deny all",
+    ]
+    path = os.path.join(folder, "squid.conf")
+    with open(path, "w") as f:
+        f.write("\n".join(l for l in lines if l) + "\n")
+    return path
+
+
+def tail(path, prefix, stop):
+    """Copies the lines appended to ``path`` to stderr as ``<prefix> <line>``."""
+    position = 0
+    while not stop.is_set():
+        try:
+            with open(path) as f:
+                f.seek(position)
+                for line in f:
+                    if not line.endswith("\n"):
+                        break
+                    position += len(line.encode())
+                    sys.stderr.write("%s %s" % (prefix, line))
+                sys.stderr.flush()
+        except FileNotFoundError:
+            pass
+        time.sleep(0.05)
+
+
+def die_with_parent():
+    # PR_SET_PDEATHSIG (1): Squid gets SIGTERM when this program ends, however it ends.
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
+
+
+def main():
+    parser = peer_util.arg_parser(__doc__.split("\n")[0], host=False)
+    parser.add_argument("--schemes", default="ntlm")
+    parser.add_argument("--users", required=True)
+    parser.add_argument("--digest-users")
+    args = peer_util.parse_args(parser)
+    if not os.path.exists(SQUID):
+        sys.exit("squid is not installed: apt-get install squid (see .ci/install-peers.sh)")
+    folder = tempfile.mkdtemp(prefix="soapgen-squid-")
+    # Squid started by root runs as user proxy, which must write its logs here.
+    os.chmod(folder, 0o777)
+    port = args.port or free_port()
+    # Copies Squid's helpers (user proxy) can read, wherever the originals are.
+    users = os.path.join(folder, "users")
+    shutil.copyfile(args.users, users)
+    digest_users = os.path.join(folder, "digest-users")
+    shutil.copyfile(args.digest_users or os.devnull, digest_users)
+    for path in (users, digest_users):
+        os.chmod(path, 0o644)
+    conf = config(folder, port, args.schemes.split(","), users, digest_users)
+    squid = subprocess.Popen(
+        [SQUID, "-N", "-f", conf],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=die_with_parent,
+    )
+    stop = threading.Event()
+    for name, prefix in (("helper.log", "helper"), ("access.log", "access")):
+        threading.Thread(
+            target=tail, args=(os.path.join(folder, name), prefix, stop), daemon=True
+        ).start()
+    deadline = time.time() + 30
+    while True:
+        if squid.poll() is not None:
+            with open(os.path.join(folder, "cache.log")) as f:
+                sys.stderr.write(f.read())
+            sys.exit("squid exited with status %s" % squid.returncode)
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            if time.time() > deadline:
+                squid.kill()
+                sys.exit("squid did not listen on port %d within 30 s" % port)
+            time.sleep(0.1)
+    sys.stdout.write("LISTENING %d\n" % port)
+    sys.stdout.flush()
+    try:
+        squid.wait()
+    except KeyboardInterrupt:
+        squid.terminate()
+    stop.set()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
