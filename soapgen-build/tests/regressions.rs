@@ -239,8 +239,9 @@ fn encoded_faults_of_one_accessor_name_carry_their_type() {
 }
 
 /// `stream_operations`: an operation whose result is a repeated element inside the response
-/// wrapper also gets a `…_stream` method of its items; one whose result occurs once, or an
-/// operation the WSDL does not have, is an error saying why.
+/// wrapper, or an array type holding one, also gets a `…_stream` method of its items; one whose
+/// result occurs once and is not an array, or an operation the WSDL does not have, is an error
+/// saying why.
 #[test]
 fn a_repeated_result_is_streamed_on_request_and_anything_else_is_refused() {
     let a = r#"<xs:complexType name="A"><xs:sequence><xs:element name="v" type="xs:int"/></xs:sequence></xs:complexType>"#;
@@ -274,4 +275,38 @@ fn a_repeated_result_is_streamed_on_request_and_anything_else_is_refused() {
     );
     let e = streamed(&doc, &["Fetch"]).expect_err("no such operation");
     assert!(e.contains("undefined operation \"Fetch\" to stream"), "{e}");
+    // An array result (.NET's ArrayOf…: one repeated element, nothing else): its items stream.
+    let array = format!(
+        r#"{a}<xs:complexType name="ArrayOfA"><xs:sequence><xs:element name="A" type="t:A" minOccurs="0" maxOccurs="unbounded" nillable="true"/></xs:sequence></xs:complexType>"#
+    );
+    let doc = wsdl(&array, ONE_OP, &bound("Get", "urn:get")).replace(
+        r#"<xs:element name="r" type="xs:int"/>"#,
+        r#"<xs:element name="r" type="t:ArrayOfA" minOccurs="0" nillable="true"/>"#,
+    );
+    let code = streamed(&doc, &["Get"]).unwrap_or_else(|e| panic!("{e}"));
+    let at = code
+        .find("async fn get_stream(")
+        .unwrap_or_else(|| panic!("{code}"));
+    let attr = &code[code[..at].rfind("#[soap(").unwrap()..at];
+    assert!(
+        attr.contains(r#"items = "A""#) && attr.contains(r#"items_namespace = "urn:t""#),
+        "{attr}"
+    );
+    assert!(
+        code[at..]
+            .contains("ItemStream<\n            ::soapgen_runtime::types::Nillable<types::A>,"),
+        "{}",
+        &code[at..at + 300]
+    );
+    // With an attribute beside the items, the type is not an array: refused, saying why.
+    let not_array = array.replace(
+        "</xs:sequence></xs:complexType>",
+        r#"</xs:sequence><xs:attribute name="total" type="xs:int"/></xs:complexType>"#,
+    );
+    let doc = wsdl(&not_array, ONE_OP, &bound("Get", "urn:get")).replace(
+        r#"<xs:element name="r" type="xs:int"/>"#,
+        r#"<xs:element name="r" type="t:ArrayOfA"/>"#,
+    );
+    let e = streamed(&doc, &["Get"]).expect_err("not an array");
+    assert!(e.contains("is not an array type"), "{e}");
 }

@@ -51,7 +51,7 @@ pub struct GenerateArgs {
     /// Also give this operation (WSDL or method name, repeatable) a `…_stream` method whose
     /// result elements arrive one by one as the response is read (`ItemStream`), in bounded
     /// memory whatever the response's size; its result must be a repeated element of a wrapped
-    /// response.
+    /// response, or an array type holding one (.NET's `ArrayOf…`), whose items are streamed.
     #[arg(long = "stream", value_name = "NAME")]
     pub stream: Vec<String>,
     /// The clients write request payloads with default-namespace declarations (`<Get

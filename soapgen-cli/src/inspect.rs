@@ -34,6 +34,10 @@ pub struct InspectArgs {
     /// it (default-namespace declarations instead of prefixes in the Body).
     #[arg(long)]
     pub default_namespaces: bool,
+    /// Also show this operation's `…_stream` method, as `generate --stream NAME` makes it (WSDL
+    /// or method name, repeatable); an operation that cannot be streamed is an error saying why.
+    #[arg(long = "stream", value_name = "NAME")]
+    pub stream: Vec<String>,
 }
 
 /// Runs `soapgen inspect`: the summary of the WSDL's model ([`inspect`]), or with `--operation`
@@ -44,7 +48,11 @@ pub struct InspectArgs {
 /// Generation errors (with locations); no operation of that name.
 pub fn run(args: &InspectArgs) -> Result<String, Errors> {
     // Every port's policy is shown, whether soapgen can enforce it or not.
-    let b = args.input.builder()?.manual_security(["*"]);
+    let b = args
+        .input
+        .builder()?
+        .manual_security(["*"])
+        .stream_operations(&args.stream);
     let g = b.generate_one(&args.input.wsdl)?;
     match &args.operation {
         Some(op) => {
@@ -174,6 +182,9 @@ fn client_summary(out: &mut String, c: &ClientDecl) {
     }
     for op in &c.operations {
         let _ = writeln!(out, "  {}", signature(op));
+        if let Some(streamed) = stream_signature(op) {
+            let _ = writeln!(out, "  {streamed}");
+        }
         let sent: Vec<&str> = op
             .headers
             .iter()
@@ -278,6 +289,35 @@ fn signature(op: &OperationDecl) -> String {
             format!("  // soapAction {}", op.action)
         }
     )
+}
+
+/// The signature of the `…_stream` method of a streamed operation `op` (`generate --stream`):
+/// its items, those of the array result or the repeated result element.
+fn stream_signature(op: &OperationDecl) -> Option<String> {
+    if !op.stream {
+        return None;
+    }
+    let mut item = match &op.stream_items {
+        Some(items) => items.ty.clone(),
+        None => op.ret.clone()?,
+    };
+    item.card = match item.card {
+        Occurrence::ManyNillable => Occurrence::Nillable,
+        _ => Occurrence::One,
+    };
+    let plain = signature(op);
+    let (_, params) = plain.split_once("(&self")?;
+    let (params, _) = params.split_once(") -> Result<")?;
+    let err = op
+        .faults
+        .clone()
+        .map(|f| format!("FaultError<{f}>"))
+        .unwrap_or_else(|| "Error".into());
+    Some(format!(
+        "async fn {}_stream(&self{params}) -> Result<ItemStream<{}, {err}>, {err}>;",
+        op.method,
+        type_text(&item)
+    ))
 }
 
 /// A type: its kind, name and origin, and its fields, values or variants.

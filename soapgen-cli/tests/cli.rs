@@ -468,3 +468,59 @@ fn generate_a_selection_of_operations() {
         "{out}"
     );
 }
+
+/// `inspect --stream`: the `…_stream` method as `generate --stream` makes it, for a repeated
+/// result and for an array result (.NET's `ArrayOf…`: its items); an operation that cannot be
+/// streamed is an error saying why.
+#[test]
+fn inspect_stream_shows_the_streamed_methods() {
+    let dir = std::env::temp_dir().join(format!("soapgen-inspect-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wsdl = dir.join("reports.wsdl");
+    std::fs::write(
+        &wsdl,
+        r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+  xmlns:t="urn:r" xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:r">
+ <types><xs:schema targetNamespace="urn:r" elementFormDefault="qualified">
+   <xs:complexType name="Row"><xs:sequence><xs:element name="id" type="xs:int"/></xs:sequence></xs:complexType>
+   <xs:complexType name="ArrayOfRow"><xs:sequence><xs:element name="Row" type="t:Row" minOccurs="0" maxOccurs="unbounded"/></xs:sequence></xs:complexType>
+   <xs:element name="GetRows"><xs:complexType><xs:sequence><xs:element name="q" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
+   <xs:element name="GetRowsResponse"><xs:complexType><xs:sequence><xs:element name="GetRowsResult" type="t:ArrayOfRow" minOccurs="0"/></xs:sequence></xs:complexType></xs:element>
+   <xs:element name="Count"><xs:complexType><xs:sequence/></xs:complexType></xs:element>
+   <xs:element name="CountResponse"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
+ </xs:schema></types>
+ <message name="In"><part name="p" element="t:GetRows"/></message>
+ <message name="Out"><part name="p" element="t:GetRowsResponse"/></message>
+ <message name="CIn"><part name="p" element="t:Count"/></message>
+ <message name="COut"><part name="p" element="t:CountResponse"/></message>
+ <portType name="PT">
+  <operation name="GetRows"><input message="t:In"/><output message="t:Out"/></operation>
+  <operation name="Count"><input message="t:CIn"/><output message="t:COut"/></operation>
+ </portType>
+ <binding name="B" type="t:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+  <operation name="GetRows"><soap:operation soapAction="urn:GetRows"/><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>
+  <operation name="Count"><soap:operation soapAction="urn:Count"/><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>
+ </binding>
+ <service name="S"><port name="P" binding="t:B"><soap:address location="http://localhost/x"/></port></service>
+</definitions>"#,
+    )
+    .unwrap();
+    let path = wsdl.to_str().unwrap();
+    let out = cli(&["inspect", path, "--stream", "get_rows"]).unwrap();
+    assert!(
+        out.contains(
+            "  async fn get_rows_stream(&self, q: String) -> Result<ItemStream<Row, Error>, Error>;"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("count_stream"), "{out}");
+    let e = cli(&["inspect", path, "--stream", "Count"])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("operation Count of reports.wsdl cannot be streamed")
+            && e.contains("not an array type"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -329,7 +329,21 @@ impl Emitter<'_> {
         let attachments: Vec<TokenStream> = attachments.collect();
         let streamed = op.stream.then(|| {
             let ms = ident(&format!("{}_stream", op.method));
-            let item = op.ret.as_ref().map(|t| {
+            // An array result: its items are the stream's, read inside the result element.
+            let (args, ret) = match &op.stream_items {
+                Some(items) => {
+                    let mut array = op.clone();
+                    array.ret = Some(items.ty.clone());
+                    array.result_min = items.min;
+                    let mut args = operation_args(&array);
+                    let (l, n) = (&items.xml.local, &items.xml.ns);
+                    args.push(quote!(items = #l));
+                    args.push(quote!(items_namespace = #n));
+                    (args, Some(&items.ty))
+                }
+                None => (args.clone(), op.ret.as_ref()),
+            };
+            let item = ret.map(|t| {
                 let mut one = t.clone();
                 one.card = match t.card {
                     soapgen_contract::Occurrence::ManyNillable => {
@@ -339,9 +353,13 @@ impl Emitter<'_> {
                 };
                 self.type_expr(&one, false)
             });
+            let what = match &op.stream_items {
+                Some(items) => format!("the `{}` elements of its array result", items.xml.local),
+                None => "its result elements".to_owned(),
+            };
             let doc = format!(
-                " WSDL operation `{}`, streamed: its result elements one by one as the response \
-                 arrives (see [`{m}`](Self::{m})).",
+                " WSDL operation `{}`, streamed: {what} one by one as the response arrives (see \
+                 [`{m}`](Self::{m})).",
                 op.wsdl_name,
                 m = op.method
             );

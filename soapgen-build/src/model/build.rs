@@ -76,9 +76,6 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
             errors: &mut errors,
         },
     );
-    stream_operations(&mut clients, &opts.selection.stream, source, &mut errors);
-    // Selection and security change what a client's summary says.
-    clients.iter_mut().for_each(clients::summarize);
     let mut warnings = std::mem::take(&mut b.warnings);
     warnings.extend(clients::warnings(&clients));
     warnings.extend(clients::unbound_ports(defs));
@@ -91,6 +88,16 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     if !failed.is_empty() {
         b.drop_unsupported(&mut clients, &failed);
     }
+    // Once the types are declared: an array result's items are its struct's one field.
+    stream_operations(
+        &mut clients,
+        &opts.selection.stream,
+        source,
+        &b.decls,
+        &mut errors,
+    );
+    // Selection and security change what a client's summary says.
+    clients.iter_mut().for_each(clients::summarize);
     if !errors.is_empty() {
         errors.sort_by(|a, b| a.loc.cmp(&b.loc));
         errors.dedup();
@@ -118,11 +125,14 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
 /// Marks the operations `names` (WSDL names) to stream (`Builder::stream_operations`): each also
 /// gets a `{method}_stream` method, so its result must be the repeated element a response
 /// wrapper holds (WSDL 1.1 §3.5 document/literal wrapped or rpc/literal; XML Schema Part 1
-/// §3.9.1 maxOccurs above 1). Every operation that cannot be streamed is an error saying why.
+/// §3.9.1 maxOccurs above 1), or an array type holding it (a complexType of one repeated
+/// element, .NET's `ArrayOf…`: its items are streamed). Every operation that cannot be streamed
+/// is an error saying why.
 fn stream_operations(
     clients: &mut [ClientDecl],
     names: &std::collections::BTreeSet<String>,
     source: &str,
+    decls: &std::collections::BTreeMap<String, crate::model::ir::TypeDecl>,
     errors: &mut Vec<Error>,
 ) {
     use soapgen_contract::Occurrence;
@@ -149,12 +159,20 @@ fn stream_operations(
                     "its result is the whole response element, not a repeated element inside \
                      a response wrapper"
                         .to_owned()
-                } else if !repeated {
-                    "its result element occurs at most once (maxOccurs 1); a result that is one \
-                     element holding the repeated ones (.NET's ArrayOf… types) is not streamed"
-                        .to_owned()
                 } else if methods.contains(&method) {
                     format!("its streamed method's name, {method}, is another operation's")
+                } else if !repeated {
+                    match op.ret.as_ref().and_then(|t| array_items(t, decls)) {
+                        Some(items) => {
+                            op.stream = true;
+                            op.stream_items = Some(items);
+                            continue;
+                        }
+                        None => "its result element occurs at most once (maxOccurs 1) and its \
+                                 type is not an array type (a complexType whose content is one \
+                                 repeated element and no attribute)"
+                            .to_owned(),
+                    }
                 } else {
                     op.stream = true;
                     continue;
@@ -168,7 +186,8 @@ fn stream_operations(
                     )
                     .with_hint(
                         "a streamed result is the repeated element (maxOccurs above 1) that a \
-                         document/literal wrapped or rpc/literal response wrapper holds",
+                         document/literal wrapped or rpc/literal response wrapper holds, or that \
+                         the wrapper's one result element of an array type holds",
                     ),
                 );
             }
@@ -184,6 +203,31 @@ fn stream_operations(
             ));
         }
     }
+}
+
+/// The repeated element of the array type `ty` (a struct of one element field that occurs more
+/// than once, and nothing else: .NET's `ArrayOf…`, XML Schema Part 1 §3.9.1), if it is one.
+fn array_items(
+    ty: &crate::model::ir::TypeExpr,
+    decls: &std::collections::BTreeMap<String, crate::model::ir::TypeDecl>,
+) -> Option<crate::model::ir::StreamItems> {
+    use crate::model::ir::{Base, FieldKind, TypeDecl};
+    use soapgen_contract::Occurrence;
+    let Base::Named(name) = &ty.base else {
+        return None;
+    };
+    let TypeDecl::Struct(s) = decls.get(name)? else {
+        return None;
+    };
+    let [field] = s.fields.as_slice() else {
+        return None;
+    };
+    let many = matches!(field.ty.card, Occurrence::Many | Occurrence::ManyNillable);
+    (field.kind == FieldKind::Element && many).then(|| crate::model::ir::StreamItems {
+        xml: field.xml.clone(),
+        ty: field.ty.clone(),
+        min: field.min_occurs,
+    })
 }
 
 impl Builder<'_> {

@@ -539,6 +539,21 @@ pub struct OperationDecl {
     /// Also a `{method}_stream` method returning the repeated result element as an
     /// `ItemStream` (asked for by name: `Builder::stream_operations`).
     pub stream: bool,
+    /// For a streamed result that is an array type (a result element holding the repeated
+    /// ones, .NET's `ArrayOf…`): the repeated element inside it, streamed instead.
+    pub stream_items: Option<StreamItems>,
+}
+
+/// The repeated element a streamed array result holds (XML Schema Part 1 §3.9.1: the one
+/// particle of the result's complexType, maxOccurs above 1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamItems {
+    /// The items' element.
+    pub xml: QName,
+    /// Its type, `Many` or `ManyNillable`.
+    pub ty: TypeExpr,
+    /// Its minOccurs.
+    pub min: u64,
 }
 
 /// A message part bound to a MIME attachment (WSDL 1.1 §5.3 `mime:part` with `mime:content`).

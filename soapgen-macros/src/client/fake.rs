@@ -381,7 +381,28 @@ fn reply_body(op: &Operation, krate: &TokenStream, parts: TokenStream) -> TokenS
                 default: None,
                 min: 0,
             };
+            // A streamed result whose result element holds the items: they go inside it.
+            let (result, holder) = match &op.items {
+                Some((ns, local)) => {
+                    let holder = fields::name_expr(krate, &op.result_namespace, &op.result_name);
+                    let items = ElementField {
+                        namespace: ns.clone(),
+                        local: local.clone(),
+                        ..result
+                    };
+                    (items, Some(holder))
+                }
+                None => (result, None),
+            };
             let write = fields::write_elements(krate, std::slice::from_ref(&result));
+            let write = match holder {
+                Some(h) => quote! {
+                    __w.start_element(#h)?;
+                    #write
+                    __w.end_element()?;
+                },
+                None => write,
+            };
             quote! {
                 __in.reply_with_parts(#reply_action, #parts, |__w| {
                     __w.start_element(#wrapper)?;

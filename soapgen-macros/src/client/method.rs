@@ -96,6 +96,22 @@ fn call(op: &Operation, a: &ClientArgs, n: &Names) -> TokenStream {
     let (shape, decoder) = response(op, a, krate);
     let private = quote!(#krate::__private);
     if op.stream.is_some() {
+        // A result element that holds the items (`items = "…"`): its layout and reader.
+        let (shape, decoder) = match (&op.items, &op.response) {
+            (Some((ns, local)), Response::Wrapped { marker, inner, min }) => {
+                let items = fields::name_expr(krate, ns, local);
+                let marker = if *marker == "ManyNillable" {
+                    format_ident!("ItemsNillable")
+                } else {
+                    format_ident!("Items")
+                };
+                (
+                    quote!(#shape.with_items(#items, #min)),
+                    quote_spanned!(inner.span()=> #private::result::#marker::<#inner>::read),
+                )
+            }
+            _ => (shape, decoder),
+        };
         // The whole response's reader (`Many`), and the one item's.
         let item = match &op.response {
             Response::Wrapped {

@@ -406,6 +406,11 @@ pub(crate) struct MethodAttrs {
     pub(crate) result_min: Option<(u64, Span)>,
     /// `result_occurs = "…"`: the result's occurrence, instead of reading it from the type.
     pub(crate) result_occurs: Option<Occurrence>,
+    /// `items = "Row"`, with its span: a streamed result whose result element holds the
+    /// repeated `Row` elements (.NET's `ArrayOf…`).
+    pub(crate) items: Option<(String, Span)>,
+    /// `items_namespace = "…"`: the items' namespace (default: the result element's).
+    pub(crate) items_namespace: Option<String>,
 }
 
 /// The `#[soap(...)]` attributes of a method parameter.
@@ -476,6 +481,11 @@ pub(crate) fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) ->
             m.result_min = Some((lit.base10_parse::<u64>()?, lit.span()));
         } else if meta.path.is_ident(keys::RESULT_OCCURS) {
             m.result_occurs = Some(parse_occurs(meta)?);
+        } else if meta.path.is_ident("items") {
+            let span = meta.path.span();
+            m.items = Some((s()?, span));
+        } else if meta.path.is_ident("items_namespace") {
+            m.items_namespace = Some(s()?);
         } else {
             return Ok(false);
         }

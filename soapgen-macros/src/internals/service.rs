@@ -88,6 +88,9 @@ pub(crate) struct Operation {
     /// A streamed result (`Result<ItemStream<X>, E>`): the item type `X`; the Body's result is
     /// then read as `Vec<X>` where it must be read whole.
     pub(crate) stream: Option<Type>,
+    /// `items = "…"` of a streamed result: the items' element `(namespace, local name)` inside
+    /// the result element.
+    pub(crate) items: Option<(String, String)>,
     /// The result read from the Body (the first of the tuple with response attachments).
     pub(crate) body_ty: Type,
     pub(crate) response: Response,
@@ -226,7 +229,20 @@ impl Operation {
         let response = response(&ma, bare, &body_ty, errs);
         if stream.is_some() {
             check_stream(&ma, &response, &ok_ty, errs);
+        } else if let Some((_, at)) = &ma.items {
+            errs.push(syn::Error::new(
+                *at,
+                "`items` names the repeated element inside the result element of a streamed \
+                 result: the method returns `Result<ItemStream<T>, E>`",
+            ));
         }
+        let items = ma.items.as_ref().map(|(local, _)| {
+            let ns = ma
+                .items_namespace
+                .clone()
+                .unwrap_or_else(|| result_namespace.clone());
+            (ns, local.clone())
+        });
         let response_namespace = ma
             .response_namespace
             .clone()
@@ -267,6 +283,7 @@ impl Operation {
             result_name,
             ok_ty,
             stream,
+            items,
             body_ty,
             response,
             response_attachments: ma.response_attachments,

@@ -33,6 +33,10 @@ pub enum ResponseShape {
         /// significant (`{operation}Response` is only the convention); document style: it must
         /// be `wrapper`.
         rpc: bool,
+        /// The repeated element inside the result element, for a streamed result whose result
+        /// element holds the items (.NET's `ArrayOf…` types: `GetReportResult` holding `Row`s);
+        /// `min` is then the items' minOccurs. Set with [`ResponseShape::with_items`].
+        items: Option<Name<'static>>,
     },
     /// rpc/encoded (SOAP 1.1 §7.1): the response wrapper's single child, whatever its name (the
     /// return accessor's name is not significant); `result` names it in errors. The wrapper is
@@ -67,6 +71,7 @@ impl ResponseShape {
             result,
             min,
             rpc: false,
+            items: None,
         }
     }
 
@@ -78,6 +83,29 @@ impl ResponseShape {
             result,
             min,
             rpc: true,
+            items: None,
+        }
+    }
+
+    /// This [`Wrapped`](ResponseShape::Wrapped) shape with its result element holding repeated
+    /// `items`, at least `min` of them (XML Schema Part 1 §3.9.1): the layout of a streamed
+    /// result that is an array type (`<GetReportResult><Row/><Row/></GetReportResult>`, .NET's
+    /// `ArrayOf…`), read by [`result::Items`]. Other shapes are returned as they are.
+    pub const fn with_items(self, items: Name<'static>, min: u64) -> Self {
+        match self {
+            ResponseShape::Wrapped {
+                wrapper,
+                result,
+                rpc,
+                ..
+            } => ResponseShape::Wrapped {
+                wrapper,
+                result,
+                min,
+                rpc,
+                items: Some(items),
+            },
+            other => other,
         }
     }
 
@@ -139,6 +167,7 @@ pub mod result {
                 result,
                 min,
                 rpc,
+                ..
             } if rpc || r.matches(start, wrapper) => Ok((result, min)),
             ResponseShape::Encoded { result, .. } => Ok((result, 0)),
             ResponseShape::Wrapped { wrapper, .. } => {
@@ -406,5 +435,73 @@ pub mod result {
     many!(
         /// `Vec<Nillable<T>>`: the repeated result element, each possibly nil.
         ManyNillable, Nil<T>, crate::__private::read_nillable
+    );
+
+    /// What [`Items`] reads into: the items, their element, whether the result element was seen.
+    struct ItemSlot<I> {
+        items: Vec<I>,
+        name: Name<'static>,
+        seen: bool,
+    }
+
+    /// A marker of a result element that holds the repeated items (.NET's `ArrayOf…`,
+    /// [`ResponseShape::with_items`]): each item read by `$read` into a `Vec`.
+    macro_rules! items {
+        ($(#[$doc:meta])* $marker:ident, $item:ty, $read:path) => {
+            $(#[$doc])*
+            #[derive(Debug)]
+            pub struct $marker<T>(PhantomData<T>);
+
+            impl<T: FromXml> $marker<T> {
+                /// The [`Decoder`] of a [`ResponseShape::Wrapped`] response whose result element
+                /// holds the items: every item, at least the shape's `min`. A result element that
+                /// is absent or nil holds none.
+                ///
+                /// # Errors
+                ///
+                /// A wrong or missing wrapper, the result element twice, fewer than `min` items
+                /// ([`DecodeErrorKind::TooFewElements`]), unknown children (unless lenient), what
+                /// `T`'s reader refuses.
+                pub fn read<'i>(
+                    child: Option<(&mut XmlReader<'i>, StartTag<'i>)>,
+                    cx: &ResponseContext<'_>,
+                ) -> Result<Vec<$item>, DecodeError> {
+                    let name = match *cx.shape {
+                        ResponseShape::Wrapped { items: Some(n), .. } => n,
+                        _ => Name::new("", ""),
+                    };
+                    let mut slot = ItemSlot { items: Vec::new(), name, seen: false };
+                    let w = wrapped_children(child, cx.shape, &mut slot, |slot, r, c| {
+                        if std::mem::replace(&mut slot.seen, true) {
+                            return Err(r.duplicate(&c));
+                        }
+                        if r.is_nil(&c)? {
+                            return r.skip_element();
+                        }
+                        while let Some(item) = r.next_child()? {
+                            if r.matches(&item, slot.name) {
+                                slot.items.push($read(r, item)?);
+                            } else {
+                                r.unknown_element_in(
+                                    &item,
+                                    &[(slot.name.namespace, slot.name.local)],
+                                )?;
+                            }
+                        }
+                        Ok(())
+                    })?;
+                    crate::__private::min_occurs(w.r, &w.start, slot.items, w.min, name)
+                }
+            }
+        };
+    }
+
+    items!(
+        /// `Vec<T>` of a streamed array result: the items inside the result element.
+        Items, T, crate::__private::read_required
+    );
+    items!(
+        /// `Vec<Nillable<T>>` of a streamed array result: the items, each possibly nil.
+        ItemsNillable, Nil<T>, crate::__private::read_nillable
     );
 }

@@ -13,6 +13,7 @@
 //! - [`failover`]: several addresses of one service, ordered or round-robin;
 //! - [`streaming`]: responses read item by item as the body arrives, over every chunking and
 //!   over sockets;
+//! - [`streaming_arrays`]: streamed results that are an array type (.NET's `ArrayOf…`);
 //! - [`wire_faults`]: slow drip, cut-off chunked bodies, bodies over the limit, pooled
 //!   connections closed by the server, resets, a TLS handshake with a plain HTTP server.
 
@@ -25,4 +26,5 @@ mod layer;
 mod proxy;
 mod proxy_auth;
 mod streaming;
+mod streaming_arrays;
 mod wire_faults;

@@ -66,7 +66,7 @@ trait Reports {
 /// Answers every request with `body`, handed over in chunks of the sizes of `sizes` (cycled),
 /// then `end` (none: the body ends there).
 #[derive(Debug, Clone)]
-struct Chunked {
+pub(crate) struct Chunked {
     status: u16,
     content_type: String,
     body: Bytes,
@@ -75,7 +75,7 @@ struct Chunked {
 }
 
 impl Chunked {
-    fn new(body: impl Into<Bytes>, sizes: &[usize]) -> Self {
+    pub(crate) fn new(body: impl Into<Bytes>, sizes: &[usize]) -> Self {
         Chunked {
             status: 200,
             content_type: "text/xml; charset=utf-8".to_owned(),
@@ -163,7 +163,7 @@ fn client(transport: Chunked) -> ReportsClient {
 /// The response of `n` sample objects, with what real services put between and around them: an
 /// XML declaration, a header block, namespace declarations on the envelope, line breaks (CRLF),
 /// indentation and comments between the items, non-ASCII text.
-fn response(n: usize) -> (Vec<LargeObject>, String) {
+pub(crate) fn response(n: usize) -> (Vec<LargeObject>, String) {
     let mut objects = sample(n).item;
     for (i, o) in objects.iter_mut().enumerate() {
         if i % 3 == 0 {
@@ -185,7 +185,9 @@ fn response(n: usize) -> (Vec<LargeObject>, String) {
     )
 }
 
-async fn collect(stream: &mut ItemStream<LargeObject>) -> (Vec<LargeObject>, Option<Error>) {
+pub(crate) async fn collect(
+    stream: &mut ItemStream<LargeObject>,
+) -> (Vec<LargeObject>, Option<Error>) {
     let mut items = Vec::new();
     while let Some(item) = stream.next().await {
         match item {

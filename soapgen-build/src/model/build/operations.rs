@@ -632,6 +632,7 @@ fn new_operation(
         attachments: Vec::new(),
         response_attachments: Vec::new(),
         stream: false,
+        stream_items: None,
     }
 }
 

@@ -8,6 +8,9 @@ pub trait Reports {
     /// rpc/encoded: multiRef accessors may refer anywhere in the Body.
     #[soap(encoded)]
     async fn encoded(&self, q: String) -> Result<ItemStream<String>, Error>;
+    /// `items` names the elements inside an array result, which only a stream reads apart.
+    #[soap(items = "Row")]
+    async fn rows(&self, q: String) -> Result<Vec<String>, Error>;
 }
 
 fn main() {}

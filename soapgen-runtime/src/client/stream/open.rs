@@ -31,10 +31,11 @@ enum Prelude {
 }
 
 /// Reads the start of a response, `text`, up to the response wrapper `wrapper` (any element
-/// with `rpc`).
+/// with `rpc`), or with `holder`, up to the wrapper's child `holder` that holds the items.
 fn prelude(
     text: &str,
     wrapper: Name<'_>,
+    holder: Option<Name<'_>>,
     rpc: bool,
     limits: Limits,
 ) -> Result<Prelude, DecodeError> {
@@ -63,6 +64,15 @@ fn prelude(
     let fault = w.local_name() == "Fault" && w.namespace() == soap;
     if fault || !(rpc || w.is(wrapper)) || r.at_empty_element() {
         return Ok(Prelude::Whole);
+    }
+    if let Some(holder) = holder {
+        // The result element that holds the items; absent, nil or empty: read whole (no items).
+        let Some(h) = r.next_child()? else {
+            return Ok(Prelude::Whole);
+        };
+        if !h.is(holder) || r.at_empty_element() || r.is_nil(&h)? {
+            return Ok(Prelude::Whole);
+        }
     }
     Ok(Prelude::Items {
         at: r.position(),
@@ -106,16 +116,24 @@ impl Client {
                 .and_then(crate::xml::charset_of)
                 .is_none_or(|c| c.eq_ignore_ascii_case("utf-8"))
             && !exchanged.layers.iter().any(|l| l.whole_response());
-        let (wrapper, item, min, rpc) = match *shape {
+        let (wrapper, holder, item, min, rpc) = match *shape {
             ResponseShape::Wrapped {
                 wrapper,
                 result,
                 min,
                 rpc,
-            } => (wrapper, result, min, rpc),
+                items: None,
+            } => (wrapper, None, result, min, rpc),
+            ResponseShape::Wrapped {
+                wrapper,
+                result,
+                min,
+                rpc,
+                items: Some(items),
+            } => (wrapper, Some(result), items, min, rpc),
             _ => {
                 streamable = false;
-                (Name::new("", ""), Name::new("", ""), 0, false)
+                (Name::new("", ""), None, Name::new("", ""), 0, false)
             }
         };
         let mut found = None;
@@ -125,7 +143,7 @@ impl Client {
             if !crate::xml::declares_utf8(&core.buf[..core.buf.len().min(256)]) {
                 break;
             }
-            match prelude(core.window(), wrapper, rpc, core.limits) {
+            match prelude(core.window(), wrapper, holder, rpc, core.limits) {
                 Ok(Prelude::Items { at, open, bindings }) => {
                     found = Some((at, open, bindings));
                     break;

@@ -330,17 +330,19 @@ impl Core {
         Ok(())
     }
 
-    /// After the wrapper's end tag: what follows must close the `Body` and the `Envelope`, then
-    /// only comments, processing instructions and white space; and the result element must have
-    /// occurred its minOccurs times.
+    /// After the end tag of the element that holds the items (the wrapper, or the result element
+    /// inside it): what follows must close the elements around it (the wrapper, the `Body`, the
+    /// `Envelope`) with no other element, then only comments, processing instructions and white
+    /// space; and the items must have occurred their minOccurs times.
     pub(super) fn tail(&mut self) -> Result<(), Error> {
         if self.bad_utf8 {
             return Err(self.utf8_error());
         }
         let window = self.window();
-        let mut r = XmlReader::inside(window, &self.open[..2], &self.bindings, self.limits);
+        let around = self.open.len().saturating_sub(1);
+        let mut r = XmlReader::inside(window, &self.open[..around], &self.bindings, self.limits);
         let closed = (|| {
-            for _ in 0..2 {
+            for _ in 0..around {
                 if let Some(tag) = r.next_child()? {
                     return Err(r.unexpected(&tag));
                 }
