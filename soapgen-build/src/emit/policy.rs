@@ -425,7 +425,9 @@ impl Emitter<'_> {
         };
         let kt = match s.key_transport {
             KeyTransport::Rsa15 => quote!(Rsa15),
-            _ => quote!(RsaOaepMgf1Sha1),
+            KeyTransport::RsaOaep => quote!(RsaOaepMgf1Sha1),
+            KeyTransport::RsaOaepMgf1Sha256 => quote!(RsaOaepMgf1Sha256),
+            KeyTransport::RsaOaepSha256Mgf1Sha256 => quote!(RsaOaepSha256Mgf1Sha256),
         };
         let sig = match s.asymmetric_signature {
             AsymmetricSignature::RsaSha1 => quote!(RsaSha1),

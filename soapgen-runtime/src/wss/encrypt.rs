@@ -330,12 +330,14 @@ impl X509Encryptor {
         w.attribute(Name::unqualified("Id"), key_id)?;
         w.start_element(Name::new(XENC_NS, "EncryptionMethod"))?;
         w.attribute(Name::unqualified("Algorithm"), self.key_transport.uri())?;
-        if self.key_transport == KeyTransport::RsaOaepMgf1Sha1 {
+        if let Some(digest) = self.key_transport.digest() {
             w.start_element_prefixed(Name::new(DS_NS, "DigestMethod"), Some("ds"))?;
-            w.attribute(
-                Name::unqualified("Algorithm"),
-                super::DigestAlgorithm::Sha1.uri(),
-            )?;
+            w.attribute(Name::unqualified("Algorithm"), digest)?;
+            w.end_element()?;
+        }
+        if let Some(mgf) = self.key_transport.mgf() {
+            w.start_element_prefixed(Name::new(super::xmlenc::XENC11_NS, "MGF"), Some("xenc11"))?;
+            w.attribute(Name::unqualified("Algorithm"), mgf)?;
             w.end_element()?;
         }
         w.end_element()?; // EncryptionMethod

@@ -57,6 +57,7 @@ mod endorse;
 mod header;
 mod inbound;
 mod layer;
+mod oaep;
 mod path;
 mod policy;
 mod rsa_sha1;
@@ -99,8 +100,8 @@ pub use username::{PasswordType, UsernameToken, DERIVED_KEY_ITERATIONS};
 pub use verify::{InboundReport, Layout, MessagePart, STR_TRANSFORM, X509_PKCS7, X509_PKIPATH};
 pub use x509::{Certificate, X509Credential};
 pub use xmlenc::{
-    BlockEncryption, KeyTransport, MGF1_SHA1, RSA_OAEP_XENC11, XENC11_NS, XENC_CONTENT,
-    XENC_ELEMENT, XENC_NS,
+    BlockEncryption, KeyTransport, MGF1_SHA1, MGF1_SHA256, RSA_OAEP_XENC11, XENC11_NS,
+    XENC_CONTENT, XENC_ELEMENT, XENC_NS,
 };
 
 pub(crate) use header::{Outgoing, Sent};

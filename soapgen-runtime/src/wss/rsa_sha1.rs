@@ -94,4 +94,11 @@ impl Sha1Key {
         }
         Ok(sig)
     }
+
+    /// Decrypts an RSAES-OAEP `input` with SHA-1 and MGF1-SHA-256 ([`super::oaep`]); `None` on
+    /// any failure.
+    pub(crate) fn oaep_sha1_mgf1_sha256_decrypt(&self, input: &[u8]) -> Option<Vec<u8>> {
+        // SAFETY: `self.pkey` is a live RSA private EVP_PKEY owned by `self`.
+        unsafe { super::oaep::decrypt(self.pkey.as_ptr(), input) }
+    }
 }

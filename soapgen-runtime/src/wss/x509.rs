@@ -386,6 +386,20 @@ impl Certificate {
         }
     }
 
+    /// The certificate's SubjectPublicKeyInfo, DER (RFC 5280 §4.1.2.7).
+    ///
+    /// # Errors
+    ///
+    /// [`WssError::Certificate`] if the certificate cannot be read back.
+    pub(crate) fn spki_der(&self) -> Result<Vec<u8>, WssError> {
+        let (_, cert) = x509_parser::certificate::X509Certificate::from_der(&self.inner.der)
+            .map_err(|e| WssError::Certificate {
+                name: self.inner.subject.clone(),
+                reason: format!("not an X.509 certificate in DER ({e})"),
+            })?;
+        Ok(cert.public_key().raw.to_vec())
+    }
+
     /// The RSA public key as an aws-lc-rs encrypting key (XML-Enc §5.4 key transport), read from
     /// the certificate's SubjectPublicKeyInfo (RFC 5280 §4.1.2.7).
     ///

@@ -32,6 +32,10 @@ pub const XENC_ELEMENT: &str = "http://www.w3.org/2001/04/xmlenc#Element";
 pub const RSA_OAEP_XENC11: &str = "http://www.w3.org/2009/xmlenc11#rsa-oaep";
 /// `xenc11#mgf1sha1` (XML-Enc 1.1 §5.5.2): MGF1 with SHA-1, the default mask generation function.
 pub const MGF1_SHA1: &str = "http://www.w3.org/2009/xmlenc11#mgf1sha1";
+/// `xenc11#mgf1sha256` (XML-Enc 1.1 §5.5.2): MGF1 with SHA-256.
+pub const MGF1_SHA256: &str = "http://www.w3.org/2009/xmlenc11#mgf1sha256";
+/// The SHA-256 DigestMethod (XML-Enc §5.7.2).
+const SHA256: &str = super::DigestAlgorithm::Sha256.uri();
 /// The SHA-1 DigestMethod (XML-DSig §6.2.1), the default digest of RSA-OAEP (XML-Enc §5.4.2).
 const SHA1: &str = super::DigestAlgorithm::Sha1.uri();
 
@@ -311,18 +315,58 @@ pub enum KeyTransport {
     /// peers: open to Bleichenbacher's attack, so [`unwrap`](Self::unwrap) uses implicit
     /// rejection.
     Rsa15,
+    /// RSAES-OAEP with SHA-1 as digest and MGF1 with SHA-256: `xenc11#rsa-oaep` (XML-Enc 1.1
+    /// §5.5.2) written with a SHA-1 `ds:DigestMethod` and an `xenc11:MGF` of [`MGF1_SHA256`], as
+    /// Apache CXF's `Basic256GCMMGFSHA256` algorithm suite sends it.
+    RsaOaepMgf1Sha256,
+    /// RSAES-OAEP with SHA-256 as digest and MGF1 with SHA-256: `xenc11#rsa-oaep` with a SHA-256
+    /// `ds:DigestMethod` and an `xenc11:MGF` of [`MGF1_SHA256`] (CXF's
+    /// `Basic256GCMMGFSHA256Digest`).
+    RsaOaepSha256Mgf1Sha256,
 }
 
 impl KeyTransport {
-    /// Both algorithms, the default first.
+    /// The two algorithms of XML-Enc 1.0, each named by its URI alone, the default first.
     pub const ALL: [KeyTransport; 2] = [KeyTransport::RsaOaepMgf1Sha1, KeyTransport::Rsa15];
 
-    /// The algorithm URI: `http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p` or
-    /// `http://www.w3.org/2001/04/xmlenc#rsa-1_5`.
+    /// The RSA-OAEP variants with MGF1-SHA-256, named by [`RSA_OAEP_XENC11`] and the
+    /// `EncryptionMethod`'s children ([`from_method`](Self::from_method)).
+    pub const MGF1_SHA256: [KeyTransport; 2] = [
+        KeyTransport::RsaOaepMgf1Sha256,
+        KeyTransport::RsaOaepSha256Mgf1Sha256,
+    ];
+
+    /// The algorithm URI: `http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p`,
+    /// `http://www.w3.org/2001/04/xmlenc#rsa-1_5`, or [`RSA_OAEP_XENC11`] for the MGF1-SHA-256
+    /// variants (whose [`digest`](Self::digest) and [`mgf`](Self::mgf) are written as children).
     pub const fn uri(self) -> &'static str {
         match self {
             KeyTransport::RsaOaepMgf1Sha1 => "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p",
             KeyTransport::Rsa15 => "http://www.w3.org/2001/04/xmlenc#rsa-1_5",
+            KeyTransport::RsaOaepMgf1Sha256 | KeyTransport::RsaOaepSha256Mgf1Sha256 => {
+                RSA_OAEP_XENC11
+            }
+        }
+    }
+
+    /// The OAEP digest written as the `EncryptionMethod`'s `ds:DigestMethod` (XML-Enc §5.4.2):
+    /// SHA-1 or SHA-256; `None` for PKCS#1 v1.5.
+    pub const fn digest(self) -> Option<&'static str> {
+        match self {
+            KeyTransport::RsaOaepMgf1Sha1 | KeyTransport::RsaOaepMgf1Sha256 => Some(SHA1),
+            KeyTransport::RsaOaepSha256Mgf1Sha256 => Some(SHA256),
+            KeyTransport::Rsa15 => None,
+        }
+    }
+
+    /// The mask generation function written as the `EncryptionMethod`'s `xenc11:MGF` (XML-Enc 1.1
+    /// §5.5.2): [`MGF1_SHA256`] for the variants that need one, else `None` (MGF1-SHA1 implied).
+    pub const fn mgf(self) -> Option<&'static str> {
+        match self {
+            KeyTransport::RsaOaepMgf1Sha256 | KeyTransport::RsaOaepSha256Mgf1Sha256 => {
+                Some(MGF1_SHA256)
+            }
+            _ => None,
         }
     }
 
@@ -347,7 +391,8 @@ impl KeyTransport {
     /// `Algorithm` `uri`, the `Algorithm` of its `ds:DigestMethod` child (`digest`) and of its
     /// `xenc11:MGF` child (`mgf`), `None` when absent. `None` unless it is one supported:
     /// `rsa-oaep-mgf1p` with SHA-1 (or no) digest and no MGF; `xenc11#rsa-oaep` with SHA-1 (or no)
-    /// digest and MGF1-SHA1 (or no) MGF; `rsa-1_5` with neither child.
+    /// digest and MGF1-SHA1 (or no) MGF, with SHA-1 (or no) digest and MGF1-SHA-256, or with
+    /// SHA-256 and MGF1-SHA-256; `rsa-1_5` with neither child.
     pub fn from_method(uri: &str, digest: Option<&str>, mgf: Option<&str>) -> Option<Self> {
         let sha1 = digest.is_none_or(|d| d == SHA1);
         match uri {
@@ -356,6 +401,12 @@ impl KeyTransport {
             }
             RSA_OAEP_XENC11 if sha1 && mgf.is_none_or(|m| m == MGF1_SHA1) => {
                 Some(KeyTransport::RsaOaepMgf1Sha1)
+            }
+            RSA_OAEP_XENC11 if sha1 && mgf == Some(MGF1_SHA256) => {
+                Some(KeyTransport::RsaOaepMgf1Sha256)
+            }
+            RSA_OAEP_XENC11 if digest == Some(SHA256) && mgf == Some(MGF1_SHA256) => {
+                Some(KeyTransport::RsaOaepSha256Mgf1Sha256)
             }
             "http://www.w3.org/2001/04/xmlenc#rsa-1_5" if digest.is_none() && mgf.is_none() => {
                 Some(KeyTransport::Rsa15)
@@ -375,14 +426,22 @@ impl KeyTransport {
     pub fn wrap(self, recipient: &Certificate, key: &[u8]) -> Result<Vec<u8>, WssError> {
         use aws_lc_rs::rsa::{
             OaepPublicEncryptingKey, Pkcs1PublicEncryptingKey, OAEP_SHA1_MGF1SHA1,
+            OAEP_SHA256_MGF1SHA256,
         };
         let public = recipient.rsa_encrypting_key()?;
         let mut out = vec![0u8; public.key_size_bytes()];
+        let mut oaep = |alg| {
+            OaepPublicEncryptingKey::new(public.clone())
+                .and_then(|k| k.encrypt(alg, key, &mut out, None).map(|c| c.len()))
+        };
         let len = match self {
-            KeyTransport::RsaOaepMgf1Sha1 => OaepPublicEncryptingKey::new(public).and_then(|k| {
-                k.encrypt(&OAEP_SHA1_MGF1SHA1, key, &mut out, None)
-                    .map(|c| c.len())
-            }),
+            KeyTransport::RsaOaepMgf1Sha1 => oaep(&OAEP_SHA1_MGF1SHA1),
+            KeyTransport::RsaOaepSha256Mgf1Sha256 => oaep(&OAEP_SHA256_MGF1SHA256),
+            KeyTransport::RsaOaepMgf1Sha256 => {
+                // The key was checked above to be RSA and usable.
+                return super::oaep::encrypt(&recipient.spki_der()?, key)
+                    .ok_or(WssError::Encryption);
+            }
             KeyTransport::Rsa15 => Pkcs1PublicEncryptingKey::new(public)
                 .and_then(|k| k.encrypt(key, &mut out).map(|c| c.len())),
         }
@@ -414,23 +473,33 @@ impl KeyTransport {
     ) -> Result<Vec<u8>, WssError> {
         use aws_lc_rs::rsa::{
             OaepPrivateDecryptingKey, Pkcs1PrivateDecryptingKey, OAEP_SHA1_MGF1SHA1,
+            OAEP_SHA256_MGF1SHA256,
         };
         let private = credential.decrypting_key()?.clone();
         let mut out = vec![0u8; private.key_size_bytes()];
+        // Every OAEP failure, and a key of another length than the data's, is the same error.
+        let exact = |out: Option<Vec<u8>>| match out {
+            Some(k) if k.len() == key_len => Ok(k),
+            _ => Err(WssError::DecryptionFailed),
+        };
+        let mut oaep = |alg| {
+            let len = OaepPrivateDecryptingKey::new(private.clone())
+                .and_then(|k| {
+                    k.decrypt(alg, encrypted_key, &mut out, None)
+                        .map(|p| p.len())
+                })
+                .ok()?;
+            out.truncate(len);
+            Some(out.clone())
+        };
         match self {
-            KeyTransport::RsaOaepMgf1Sha1 => {
-                let len = OaepPrivateDecryptingKey::new(private)
-                    .and_then(|k| {
-                        k.decrypt(&OAEP_SHA1_MGF1SHA1, encrypted_key, &mut out, None)
-                            .map(|p| p.len())
-                    })
-                    .map_err(|_| WssError::DecryptionFailed)?;
-                if len != key_len {
-                    return Err(WssError::DecryptionFailed);
-                }
-                out.truncate(len);
-                Ok(out)
-            }
+            KeyTransport::RsaOaepMgf1Sha1 => exact(oaep(&OAEP_SHA1_MGF1SHA1)),
+            KeyTransport::RsaOaepSha256Mgf1Sha256 => exact(oaep(&OAEP_SHA256_MGF1SHA256)),
+            KeyTransport::RsaOaepMgf1Sha256 => exact(
+                credential
+                    .aws_lc_key()?
+                    .oaep_sha1_mgf1_sha256_decrypt(encrypted_key),
+            ),
             KeyTransport::Rsa15 => {
                 // Drawn before decrypting, so both outcomes do the same work.
                 let substitute = random_vec(key_len)?;
@@ -510,8 +579,22 @@ mod tests {
         );
         assert_eq!(
             KeyTransport::from_method(RSA_OAEP_XENC11, None, Some(mgf256)),
-            None
+            Some(KeyTransport::RsaOaepMgf1Sha256)
         );
+        assert_eq!(
+            KeyTransport::from_method(RSA_OAEP_XENC11, Some(SHA1), Some(mgf256)),
+            Some(KeyTransport::RsaOaepMgf1Sha256)
+        );
+        assert_eq!(
+            KeyTransport::from_method(RSA_OAEP_XENC11, Some(sha256), Some(mgf256)),
+            Some(KeyTransport::RsaOaepSha256Mgf1Sha256)
+        );
+        for kt in KeyTransport::MGF1_SHA256 {
+            assert_eq!(
+                KeyTransport::from_method(kt.uri(), kt.digest(), kt.mgf()),
+                Some(kt)
+            );
+        }
         assert_eq!(
             KeyTransport::from_method(RSA_OAEP_XENC11, Some(sha256), None),
             None

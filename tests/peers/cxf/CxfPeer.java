@@ -580,9 +580,11 @@ public final class CxfPeer {
 
     /**
      * The algorithm suites of CXF's own system tests that CXF does not register by default, as
-     * those tests register them with a suite loader of their own: `Basic128RsaSha512` (in CXF's
-     * custom namespace): SHA-512 digests, RSA-SHA512 signatures, AES-128-CBC, RSA-OAEP. Every
-     * other suite is CXF's default loader's.
+     * those tests register them with suite loaders of their own (all in CXF's custom namespace):
+     * `Basic128RsaSha512`: SHA-512 digests, RSA-SHA512 signatures, AES-128-CBC, RSA-OAEP;
+     * `Basic256GCMMGFSHA256`: SHA-1 digests, AES-256-GCM, and the key wrapped by XML-Enc 1.1's
+     * RSA-OAEP with MGF1-SHA-256; `Basic256GCMMGFSHA256Digest`: the same with SHA-256 digests,
+     * OAEP's included. Every other suite is CXF's default loader's.
      */
     static final class PeerSuiteLoader implements AlgorithmSuiteLoader {
         static final String CUSTOM_NS = "http://cxf.apache.org/custom/security-policy";
@@ -605,9 +607,30 @@ public final class CxfPeer {
 
     /** The suites {@link PeerSuiteLoader} adds to WSS4J's table of suites by name. */
     static final class PeerSuites extends AlgorithmSuite {
-        static final Set<String> NAMES = Set.of("Basic128RsaSha512");
+        static final Set<String> NAMES =
+            Set.of("Basic128RsaSha512", "Basic256GCMMGFSHA256", "Basic256GCMMGFSHA256Digest");
+        static final String SHA1 = "http://www.w3.org/2000/09/xmldsig#sha1";
+        static final String SHA256 = "http://www.w3.org/2001/04/xmlenc#sha256";
+        static final String AES256_GCM = "http://www.w3.org/2009/xmlenc11#aes256-gcm";
+        static final String RSA_OAEP_11 = "http://www.w3.org/2009/xmlenc11#rsa-oaep";
+        static final String MGF1_SHA256 = "http://www.w3.org/2009/xmlenc11#mgf1sha256";
+
+        /** AES-256-GCM with RSA-OAEP (MGF1-SHA-256) key transport, `digest` for signatures. */
+        static AlgorithmSuiteType gcmMgfSha256(String name, String digest) {
+            AlgorithmSuiteType t = new AlgorithmSuiteType(name, digest, AES256_GCM,
+                SPConstants.KW_AES256, RSA_OAEP_11, SPConstants.P_SHA1_L256,
+                SPConstants.P_SHA1_L192, 256, 192, 256, 256, 1024, 4096);
+            t.setMGFAlgo(MGF1_SHA256);
+            return t;
+        }
 
         static {
+            ALGORITHM_SUITE_TYPES.put("Basic256GCMMGFSHA256",
+                gcmMgfSha256("Basic256GCMMGFSHA256", SHA1));
+            AlgorithmSuiteType digest = gcmMgfSha256("Basic256GCMMGFSHA256Digest", SHA256);
+            // OAEP's own digest too (WSS4J's encryption digest; SHA-1 otherwise).
+            digest.setEncryptionDigest(SHA256);
+            ALGORITHM_SUITE_TYPES.put("Basic256GCMMGFSHA256Digest", digest);
             AlgorithmSuiteType sha512 = new AlgorithmSuiteType("Basic128RsaSha512",
                 "http://www.w3.org/2001/04/xmlenc#sha512", SPConstants.AES128,
                 SPConstants.KW_AES128, SPConstants.KW_RSA_OAEP, SPConstants.P_SHA1_L128,

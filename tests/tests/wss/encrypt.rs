@@ -103,8 +103,9 @@ fn soapgen_ciphertexts_decrypt_with_openssl_enc() {
     }
 }
 
-/// The `openssl pkeyutl` options of a key transport's padding (XML-Enc §5.4): OAEP with SHA-1
-/// and MGF1-SHA-1, or PKCS#1 v1.5.
+/// The `openssl pkeyutl` options of a key transport's padding (XML-Enc §5.4, XML-Enc 1.1
+/// §5.5.2): OAEP with SHA-1 and MGF1-SHA-1, SHA-1 and MGF1-SHA-256, SHA-256 and MGF1-SHA-256, or
+/// PKCS#1 v1.5.
 fn openssl_padding(kt: KeyTransport) -> &'static [&'static str] {
     match kt {
         KeyTransport::RsaOaepMgf1Sha1 => &[
@@ -115,14 +116,37 @@ fn openssl_padding(kt: KeyTransport) -> &'static [&'static str] {
             "-pkeyopt",
             "rsa_mgf1_md:sha1",
         ],
+        KeyTransport::RsaOaepMgf1Sha256 => &[
+            "-pkeyopt",
+            "rsa_padding_mode:oaep",
+            "-pkeyopt",
+            "rsa_oaep_md:sha1",
+            "-pkeyopt",
+            "rsa_mgf1_md:sha256",
+        ],
+        KeyTransport::RsaOaepSha256Mgf1Sha256 => &[
+            "-pkeyopt",
+            "rsa_padding_mode:oaep",
+            "-pkeyopt",
+            "rsa_oaep_md:sha256",
+            "-pkeyopt",
+            "rsa_mgf1_md:sha256",
+        ],
         _ => &["-pkeyopt", "rsa_padding_mode:pkcs1"],
     }
+}
+
+/// Every key transport: XML-Enc 1.0's two, and the OAEP variants with MGF1-SHA-256.
+fn transports() -> impl Iterator<Item = KeyTransport> {
+    KeyTransport::ALL
+        .into_iter()
+        .chain(KeyTransport::MGF1_SHA256)
 }
 
 #[test]
 fn openssl_pkeyutl_wrapped_keys_unwrap() {
     let cred = credential("server");
-    for kt in KeyTransport::ALL {
+    for kt in transports() {
         let padding = openssl_padding(kt);
         for alg in BlockEncryption::ALL {
             let key = alg.generate_key().unwrap();
@@ -143,7 +167,7 @@ fn openssl_pkeyutl_wrapped_keys_unwrap() {
 fn soapgen_wrapped_keys_unwrap_with_openssl_pkeyutl() {
     let cert = cert("server.pem");
     let cred = credential("server");
-    for kt in KeyTransport::ALL {
+    for kt in transports() {
         let padding = openssl_padding(kt);
         for alg in BlockEncryption::ALL {
             let key = alg.generate_key().unwrap();
@@ -177,6 +201,25 @@ fn soapgen_wrapped_keys_unwrap_with_openssl_pkeyutl() {
         &wrapped
     )
     .map_or(true, |k| k != [7u8; 32]));
+    // Nor does OAEP with MGF1-SHA-256 under MGF1-SHA-1, nor the reverse, in soapgen.
+    let wrapped = KeyTransport::RsaOaepMgf1Sha256
+        .wrap(&cert, &[7u8; 32])
+        .unwrap();
+    assert!(KeyTransport::RsaOaepMgf1Sha1
+        .unwrap(&cred, &wrapped, 32)
+        .is_err());
+    assert_eq!(
+        KeyTransport::RsaOaepMgf1Sha256
+            .unwrap(&cred, &wrapped, 32)
+            .unwrap(),
+        [7u8; 32]
+    );
+    let wrapped = KeyTransport::RsaOaepMgf1Sha1
+        .wrap(&cert, &[7u8; 32])
+        .unwrap();
+    assert!(KeyTransport::RsaOaepMgf1Sha256
+        .unwrap(&cred, &wrapped, 32)
+        .is_err());
 }
 
 #[test]

@@ -523,7 +523,12 @@ fn suite_algorithms(name: &str) -> Option<(Digest, Encryption, KeyTransport, Asy
         "Sha256Rsa15" => (Digest::Sha256, cbc, KeyTransport::Rsa15, rsa),
         "GCM" => (Digest::Sha1, gcm?, KeyTransport::RsaOaep, rsa),
         "GCMMGFSHA256" => (Digest::Sha1, gcm?, KeyTransport::RsaOaepMgf1Sha256, rsa),
-        "GCMMGFSHA256Digest" => (Digest::Sha256, gcm?, KeyTransport::RsaOaepMgf1Sha256, rsa),
+        "GCMMGFSHA256Digest" => (
+            Digest::Sha256,
+            gcm?,
+            KeyTransport::RsaOaepSha256Mgf1Sha256,
+            rsa,
+        ),
         "RsaSha512" => (
             Digest::Sha512,
             cbc,

@@ -10,7 +10,7 @@
 //! (also as XPaths to them); required headers and elements; signature confirmation.
 
 use super::types::{
-    AlgorithmSuite, KeyTransport, Layout, MessagePolicy, ProtectionOrder, Refusal, SecurityBinding,
+    AlgorithmSuite, Layout, MessagePolicy, ProtectionOrder, Refusal, SecurityBinding,
     SupportingRole, Token, TokenKind, X509TokenType,
 };
 use crate::error::Loc;
@@ -335,10 +335,6 @@ fn x509(r: &mut Refusals, t: &Token, pki_path_ok: bool, derived_ok: bool) {
 }
 
 fn suite(r: &mut Refusals, s: &AlgorithmSuite, loc: &Loc) {
-    let name = s.name.as_str();
-    if s.key_transport == KeyTransport::RsaOaepMgf1Sha256 {
-        r.add(name, loc, "RSA-OAEP with MGF1-SHA-256");
-    }
     if s.str_transform {
         r.add("STRTransform10", loc, "the STR-Transform");
     }

@@ -226,16 +226,27 @@ fn xpaths_to_the_body_or_a_header_block_name_those_parts() {
 }
 
 #[test]
-fn a_suite_the_runtime_lacks_is_refused_when_its_port_is_read() {
-    let i = first(
-        r##"<sp:AsymmetricBinding><wsp:Policy>
+fn cxfs_mgf1_sha256_suites_are_applied_with_their_oaep_digests() {
+    for (suite, transport) in [
+        ("Basic256GCMMGFSHA256", KeyTransport::RsaOaepMgf1Sha256),
+        (
+            "Basic256GCMMGFSHA256Digest",
+            KeyTransport::RsaOaepSha256Mgf1Sha256,
+        ),
+    ] {
+        let i = first(&format!(
+            r##"<sp:AsymmetricBinding><wsp:Policy>
              <sp:InitiatorToken><wsp:Policy><sp:X509Token/></wsp:Policy></sp:InitiatorToken>
              <sp:RecipientToken><wsp:Policy><sp:X509Token/></wsp:Policy></sp:RecipientToken>
-             <sp:AlgorithmSuite><wsp:Policy><c:Basic256GCMMGFSHA256 xmlns:c="http://cxf.apache.org/custom/security-policy"/></wsp:Policy></sp:AlgorithmSuite>
-           </wsp:Policy></sp:AsymmetricBinding>"##,
-    );
-    assert!(i.refused.is_empty(), "understood: {:?}", i.refused);
-    let missing = super::runtime::unenforceable(&i.policy);
-    assert_eq!(missing.len(), 1, "{missing:?}");
-    assert!(missing[0].reason.contains("MGF1-SHA-256"), "{missing:?}");
+             <sp:AlgorithmSuite><wsp:Policy><c:{suite} xmlns:c="http://cxf.apache.org/custom/security-policy"/></wsp:Policy></sp:AlgorithmSuite>
+           </wsp:Policy></sp:AsymmetricBinding>"##
+        ));
+        assert!(i.refused.is_empty(), "understood: {:?}", i.refused);
+        let missing = super::runtime::unenforceable(&i.policy);
+        assert!(missing.is_empty(), "{suite}: {missing:?}");
+        let Some(SecurityBinding::Asymmetric { properties, .. }) = &i.policy.binding else {
+            panic!("{suite}: {:?}", i.policy.binding);
+        };
+        assert_eq!(properties.suite.key_transport, transport, "{suite}");
+    }
 }

@@ -180,8 +180,12 @@ pub enum Encryption {
 pub enum KeyTransport {
     /// RSA-OAEP with MGF1 and SHA-1 (`xmlenc#rsa-oaep-mgf1p`).
     RsaOaep,
-    /// RSA-OAEP with MGF1 over SHA-256 (XML Encryption 1.1 `rsa-oaep`).
+    /// RSA-OAEP with SHA-1 and MGF1 over SHA-256 (XML Encryption 1.1 `rsa-oaep`; CXF's
+    /// `Basic256GCMMGFSHA256`).
     RsaOaepMgf1Sha256,
+    /// RSA-OAEP with SHA-256 and MGF1 over SHA-256 (XML Encryption 1.1 `rsa-oaep`; CXF's
+    /// `Basic256GCMMGFSHA256Digest`).
+    RsaOaepSha256Mgf1Sha256,
     /// RSA PKCS#1 v1.5 (`xmlenc#rsa-1_5`).
     Rsa15,
 }

@@ -384,6 +384,27 @@ impl X509Credential {
         }
     }
 
+    /// The RSA private key in AWS-LC's own form (made once), for what aws-lc-rs does not offer
+    /// (RSA-SHA1 signatures, OAEP with SHA-1 and MGF1-SHA-256).
+    ///
+    /// # Errors
+    ///
+    /// As [`decrypting_key`](Self::decrypting_key) for a key that is not RSA;
+    /// [`WssError::Sign`] if AWS-LC cannot read it.
+    pub(crate) fn aws_lc_key(&self) -> Result<&Sha1Key, WssError> {
+        self.decrypting_key()?;
+        match &self.key {
+            PrivateKey::Rsa { key, sha1_key, .. } => {
+                if let Some(k) = sha1_key.get() {
+                    return Ok(k);
+                }
+                let made = Sha1Key::new(key)?;
+                Ok(sha1_key.get_or_init(|| made))
+            }
+            PrivateKey::Ec { .. } => Err(WssError::Sign),
+        }
+    }
+
     /// The private key for RSA decryption (XML-Enc §5.4 key transport). Cloning it is cheap
     /// (reference-counted).
     ///
@@ -417,15 +438,9 @@ impl X509Credential {
         use aws_lc_rs::signature as s;
         let rng = aws_lc_rs::rand::SystemRandom::new();
         match &self.key {
-            PrivateKey::Rsa { key, sha1_key, .. } => {
+            PrivateKey::Rsa { key, .. } => {
                 let padding: &'static dyn aws_lc_rs::signature::RsaEncoding = match alg {
-                    SignatureAlgorithm::RsaSha1 => {
-                        if let Some(k) = sha1_key.get() {
-                            return k.sign(msg);
-                        }
-                        let made = Sha1Key::new(key)?;
-                        return sha1_key.get_or_init(|| made).sign(msg);
-                    }
+                    SignatureAlgorithm::RsaSha1 => return self.aws_lc_key()?.sign(msg),
                     SignatureAlgorithm::RsaSha256 => &s::RSA_PKCS1_SHA256,
                     SignatureAlgorithm::RsaSha512 => &s::RSA_PKCS1_SHA512,
                     SignatureAlgorithm::RsaPssSha256 => &s::RSA_PSS_SHA256,
