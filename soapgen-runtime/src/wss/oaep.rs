@@ -57,6 +57,48 @@ unsafe fn context(
     ok.then_some(ctx)
 }
 
+/// `EVP_PKEY_encrypt` or `EVP_PKEY_decrypt`: the same shape.
+type Operation = unsafe extern "C" fn(
+    *mut aws_lc_sys::EVP_PKEY_CTX,
+    *mut u8,
+    *mut usize,
+    *const u8,
+    usize,
+) -> std::os::raw::c_int;
+
+/// `op` of `input` on `ctx`: asks for the output's size, then writes it. `None` on failure.
+fn run(ctx: &Ctx, op: Operation, input: &[u8]) -> Option<Vec<u8>> {
+    let mut out_len = 0usize;
+    // SAFETY: `ctx` is live; a null output asks for the output's size.
+    let sized = unsafe {
+        op(
+            ctx.0.as_ptr(),
+            std::ptr::null_mut(),
+            &mut out_len,
+            input.as_ptr(),
+            input.len(),
+        )
+    };
+    if sized != 1 {
+        return None;
+    }
+    let mut out = vec![0u8; out_len];
+    // SAFETY: `out` has `out_len` writable bytes, the size AWS-LC asked for.
+    let ok = unsafe {
+        op(
+            ctx.0.as_ptr(),
+            out.as_mut_ptr(),
+            &mut out_len,
+            input.as_ptr(),
+            input.len(),
+        )
+    };
+    (ok == 1).then(|| {
+        out.truncate(out_len);
+        out
+    })
+}
+
 /// Encrypts `msg` for the RSA key of the SubjectPublicKeyInfo `spki` (DER): as many bytes as
 /// the modulus. `None` if AWS-LC refuses the key or the message (too long for the modulus).
 pub(crate) fn encrypt(spki: &[u8], msg: &[u8]) -> Option<Vec<u8>> {
@@ -69,35 +111,7 @@ pub(crate) fn encrypt(spki: &[u8], msg: &[u8]) -> Option<Vec<u8>> {
     })?);
     // SAFETY: `key` is live until the end of this function, after the context is dropped.
     let ctx = unsafe { context(key.0.as_ptr(), aws_lc_sys::EVP_PKEY_encrypt_init)? };
-    let mut out_len = 0usize;
-    // SAFETY: a null output asks for the output's size.
-    let sized = unsafe {
-        aws_lc_sys::EVP_PKEY_encrypt(
-            ctx.0.as_ptr(),
-            std::ptr::null_mut(),
-            &mut out_len,
-            msg.as_ptr(),
-            msg.len(),
-        )
-    };
-    if sized != 1 {
-        return None;
-    }
-    let mut out = vec![0u8; out_len];
-    // SAFETY: `out` has `out_len` writable bytes, the size AWS-LC asked for.
-    let ok = unsafe {
-        aws_lc_sys::EVP_PKEY_encrypt(
-            ctx.0.as_ptr(),
-            out.as_mut_ptr(),
-            &mut out_len,
-            msg.as_ptr(),
-            msg.len(),
-        )
-    };
-    (ok == 1).then(|| {
-        out.truncate(out_len);
-        out
-    })
+    run(&ctx, aws_lc_sys::EVP_PKEY_encrypt, msg)
 }
 
 /// Decrypts `input` with the private key `pkey`. `None` on any failure (bad padding, wrong
@@ -109,33 +123,5 @@ pub(crate) fn encrypt(spki: &[u8], msg: &[u8]) -> Option<Vec<u8>> {
 pub(crate) unsafe fn decrypt(pkey: *mut aws_lc_sys::EVP_PKEY, input: &[u8]) -> Option<Vec<u8>> {
     // SAFETY: `pkey` is live (the caller's contract).
     let ctx = unsafe { context(pkey, aws_lc_sys::EVP_PKEY_decrypt_init)? };
-    let mut out_len = 0usize;
-    // SAFETY: a null output asks for the output's size.
-    let sized = unsafe {
-        aws_lc_sys::EVP_PKEY_decrypt(
-            ctx.0.as_ptr(),
-            std::ptr::null_mut(),
-            &mut out_len,
-            input.as_ptr(),
-            input.len(),
-        )
-    };
-    if sized != 1 {
-        return None;
-    }
-    let mut out = vec![0u8; out_len];
-    // SAFETY: `out` has `out_len` writable bytes, the size AWS-LC asked for.
-    let ok = unsafe {
-        aws_lc_sys::EVP_PKEY_decrypt(
-            ctx.0.as_ptr(),
-            out.as_mut_ptr(),
-            &mut out_len,
-            input.as_ptr(),
-            input.len(),
-        )
-    };
-    (ok == 1).then(|| {
-        out.truncate(out_len);
-        out
-    })
+    run(&ctx, aws_lc_sys::EVP_PKEY_decrypt, input)
 }
