@@ -429,6 +429,12 @@ impl Emitter<'_> {
                 false,
             );
             let (l, ns) = (&k.xml.local, &k.xml.ns);
+            // The element's own documentation first.
+            let own = c
+                .header_docs
+                .iter()
+                .find(|(q, _)| q == k.xml)
+                .map(|(_, d)| doc_attrs(Some(&Doc::prose(d.clone())), self.opts.docs));
             let mut d = format!(
                 " The `{{{ns}}}{l}` header block the WSDL declares (`soap:header`, WSDL 1.1 §3.7)."
             );
@@ -447,7 +453,9 @@ impl Emitter<'_> {
                     k.cname
                 ));
             }
+            let own = own.map(|o| quote!(#o #[doc = ""]));
             quote! {
+                #own
                 #[doc = #d]
                 pub const #cid: #rt::header::DeclaredHeader<#ty> =
                     #rt::header::DeclaredHeader::new(#ns, #l);

@@ -719,6 +719,17 @@ pub fn emit(module: &Module, opts: &EmitOptions) -> String {
         }
     });
     let clients = module.clients.iter().map(|c| e.client(c));
+    // What the schemas say of themselves, each under its namespace.
+    let schema_docs = module.schema_docs.iter().map(|(ns, d)| {
+        let mut doc = Doc::markdown(if ns.is_empty() {
+            "The schema without a target namespace:".to_owned()
+        } else {
+            format!("The schema of `{ns}`:")
+        });
+        doc.push(Paragraph::Prose(d.clone()));
+        let attrs = doc_attrs(Some(&doc), opts.docs);
+        quote!(#[doc = ""] #attrs)
+    });
     let tokens = quote! {
         /// The types of the service's messages.
         ///
@@ -727,6 +738,7 @@ pub fn emit(module: &Module, opts: &EmitOptions) -> String {
         /// schema order)`, the other fields taking their defaults. Set more fields with struct
         /// update syntax, `Foo { bar: "x".into(), ..Foo::new(id) }`. An `xsi:type` enum (`…Kind`)
         /// converts from each of its structs with `.into()`.
+        #(#schema_docs)*
         #[allow(clippy::all, clippy::pedantic, non_camel_case_types, non_snake_case, dead_code, missing_docs)]
         #[rustfmt::skip]
         pub mod types {

@@ -32,6 +32,7 @@ mod choice;
 mod content;
 mod context;
 mod derivation;
+mod docs;
 mod document;
 mod elements;
 mod fields;
@@ -112,6 +113,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     Ok(Module {
         source: source.to_owned(),
         doc: defs.doc.as_ref().map(Doc::prose),
+        schema_docs: defs.schemas.docs.clone(),
         types: b.decls.into_values().collect(),
         encoded: clients
             .iter()

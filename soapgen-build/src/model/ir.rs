@@ -16,6 +16,9 @@ pub struct Module {
     pub source: String,
     /// The WSDL's documentation.
     pub doc: Option<Doc>,
+    /// The documentation of the schemas read (`xs:schema/xs:annotation`), with each schema's
+    /// target namespace: said of the `types` module.
+    pub schema_docs: Vec<(String, String)>,
     /// Types, sorted by name.
     pub types: Vec<TypeDecl>,
     /// The clients: one per portType and set of SOAP bindings that differ only in SOAP version, in
@@ -449,6 +452,9 @@ pub struct ClientDecl {
     /// The WS-Addressing its calls are addressed in, per SOAP version whose binding or port
     /// says so (none: not addressed), in [`versions`](Self::versions) order.
     pub addressing: Vec<(SoapVersion, AddressingVersion)>,
+    /// The documentation of the header elements its operations declare (`soap:header`, WSDL
+    /// 1.1 §3.7), by element: what their `DeclaredHeader` constants say first.
+    pub header_docs: Vec<(QName, String)>,
 }
 
 impl ClientDecl {

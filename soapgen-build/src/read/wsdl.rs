@@ -219,12 +219,14 @@ fn read_message(doc: &DocCtx, node: Node, name: QName) -> Result<Message> {
         parts.push(Part {
             name: required(doc, p, "name")?.to_owned(),
             kind,
+            doc: doc.documentation(p),
             loc: ploc,
         });
     }
     Ok(Message {
         name,
         parts,
+        doc: doc.documentation(node),
         loc: doc.loc(node),
     })
 }
@@ -269,9 +271,18 @@ fn read_port_type_operation(doc: &DocCtx, node: Node) -> Result<PortTypeOperatio
         output: None,
         faults: Vec::new(),
         doc: doc.documentation(node),
+        message_docs: Vec::new(),
         loc,
     };
     for m in msgs {
+        if let Some(d) = doc.documentation(m) {
+            let what = match m.tag_name().name() {
+                "input" => "request".to_owned(),
+                "output" => "response".to_owned(),
+                _ => format!("fault {}", m.attribute("name").unwrap_or_default()),
+            };
+            op.message_docs.push((what, d));
+        }
         match m.tag_name().name() {
             "input" => {
                 op.input = Some(required_qname(doc, m, "message")?);
@@ -357,6 +368,7 @@ fn read_binding(doc: &DocCtx, node: Node, name: QName) -> Result<Binding> {
             style: soap_op.and_then(|s| style(s.attribute("style"))),
             input: None,
             output: None,
+            doc: doc.documentation(o),
             loc: oloc,
         };
         if matches!(kind, BindingKind::Soap11 | BindingKind::Soap12) {
@@ -379,6 +391,7 @@ fn read_binding(doc: &DocCtx, node: Node, name: QName) -> Result<Binding> {
         kind,
         style: bstyle,
         operations,
+        doc: doc.documentation(node),
         loc,
     })
 }

@@ -77,6 +77,9 @@ impl SchemaCtx<'_, '_> {
     }
 }
 
+mod declarations;
+use declarations::{attribute_items, local_name, wsdl_array_type};
+
 fn is_xs(node: &Node, name: &str) -> bool {
     node.is_element() && node.tag_name().namespace() == Some(XS) && node.tag_name().name() == name
 }
@@ -130,6 +133,12 @@ pub fn read_schema(
         element_qualified: schema.attribute("elementFormDefault") == Some("qualified"),
         attribute_qualified: schema.attribute("attributeFormDefault") == Some("qualified"),
     };
+    if let Some(d) = doc.documentation(schema) {
+        let entry = (ctx.tns.clone(), d);
+        if !out.docs.contains(&entry) {
+            out.docs.push(entry);
+        }
+    }
     let mut refs = Vec::new();
     for child in xs_children(schema) {
         let loc = doc.loc(child);
@@ -359,13 +368,17 @@ fn read_top_level(ctx: &SchemaCtx, node: Node, out: &mut SchemaSet) -> Result<()
         }
         "group" => {
             let name = stored_name(out, "group", ctx.global_name(node)?);
-            let particle = xs_children(node)
+            let mut particle = xs_children(node)
                 .find(|c| matches!(c.tag_name().name(), "sequence" | "choice" | "all"))
                 .map(|c| particle(ctx, c))
                 .transpose()?
                 .ok_or_else(|| {
                     Error::at(ErrorKind::Missing("model group in xs:group".into()), &loc)
                 })?;
+            // The group definition's documentation, before its model group's own.
+            let inner = particle.doc.take();
+            particle.doc = ctx.doc.documentation(node);
+            join_doc(&mut particle.doc, inner);
             let def = GroupDef {
                 name: name.clone(),
                 particle,
@@ -376,11 +389,12 @@ fn read_top_level(ctx: &SchemaCtx, node: Node, out: &mut SchemaSet) -> Result<()
         }
         "attributeGroup" => {
             let name = stored_name(out, "attribute group", ctx.global_name(node)?);
-            let (attributes, any_attribute) = attribute_items(ctx, node)?;
+            let (attributes, any_attribute, any_attribute_doc) = attribute_items(ctx, node)?;
             let def = AttributeGroupDef {
                 name: name.clone(),
                 attributes,
                 any_attribute,
+                any_attribute_doc,
                 loc: loc.clone(),
             };
             insert(
@@ -480,7 +494,13 @@ fn named_or_inline(
 
 fn simple_type(ctx: &SchemaCtx, node: Node, name: Option<QName>) -> Result<SimpleType> {
     let loc = ctx.doc.loc(node);
-    let doc = ctx.doc.documentation(node);
+    // The type's documentation, then its restriction's, list's or union's.
+    let mut doc = ctx.doc.documentation(node);
+    for c in xs_children(node)
+        .filter(|c| matches!(c.tag_name().name(), "restriction" | "list" | "union"))
+    {
+        join_doc(&mut doc, ctx.doc.documentation(c));
+    }
     for c in xs_children(node) {
         let cloc = ctx.doc.loc(c);
         let variety = match c.tag_name().name() {
@@ -567,6 +587,7 @@ fn complex_type(ctx: &SchemaCtx, node: Node, name: Option<QName>) -> Result<Comp
         content: Content::Empty,
         attributes: Vec::new(),
         any_attribute: false,
+        any_attribute_doc: None,
         doc: ctx.doc.documentation(node),
         loc,
     };
@@ -599,6 +620,9 @@ fn complex_type(ctx: &SchemaCtx, node: Node, name: Option<QName>) -> Result<Comp
                 };
                 let base = ctx.required_qname(d, "base")?;
                 let dloc = ctx.doc.loc(d);
+                // The documentation of the content and of its derivation, after the type's own.
+                join_doc(&mut ct.doc, ctx.doc.documentation(c));
+                join_doc(&mut ct.doc, ctx.doc.documentation(d));
                 if simple {
                     ct.content = Content::Simple {
                         derivation,
@@ -619,9 +643,10 @@ fn complex_type(ctx: &SchemaCtx, node: Node, name: Option<QName>) -> Result<Comp
                         loc: dloc,
                     };
                 }
-                let (attrs, any) = attribute_items(ctx, d)?;
+                let (attrs, any, any_doc) = attribute_items(ctx, d)?;
                 ct.attributes.extend(attrs);
                 ct.any_attribute |= any;
+                ct.any_attribute_doc = ct.any_attribute_doc.take().or(any_doc);
             }
             "attribute" | "attributeGroup" | "anyAttribute" | "annotation" => {}
             other => {
@@ -632,103 +657,21 @@ fn complex_type(ctx: &SchemaCtx, node: Node, name: Option<QName>) -> Result<Comp
             }
         }
     }
-    let (attrs, any) = attribute_items(ctx, node)?;
+    let (attrs, any, any_doc) = attribute_items(ctx, node)?;
     ct.attributes.extend(attrs);
     ct.any_attribute |= any;
+    ct.any_attribute_doc = ct.any_attribute_doc.take().or(any_doc);
     Ok(ct)
 }
 
-/// The name of a local element or attribute declaration `node` (`what`: `xs:element` or
-/// `xs:attribute`, for the error when it has neither `name` nor `ref`): in the target namespace
-/// when its `form`, or else the schema's `elementFormDefault`/`attributeFormDefault`
-/// (`default_qualified`), is `qualified` (XML Schema Part 1 §3.3.2, §3.2.2).
-fn local_name(
-    ctx: &SchemaCtx,
-    node: Node,
-    what: &str,
-    default_qualified: bool,
-    loc: &Loc,
-) -> Result<QName> {
-    let local = node.attribute("name").ok_or_else(|| {
-        Error::at(
-            ErrorKind::Missing(format!("`name` or `ref` on {what}")),
-            loc,
-        )
-    })?;
-    let qualified = match node.attribute("form") {
-        Some(f) => f == "qualified",
-        None => default_qualified,
-    };
-    let ns = if qualified {
-        ctx.tns.clone()
-    } else {
-        String::new()
-    };
-    Ok(QName::new(ns, local))
-}
-
-fn attribute_items(ctx: &SchemaCtx, node: Node) -> Result<(Vec<AttributeItem>, bool)> {
-    let mut items = Vec::new();
-    let mut any = false;
-    for c in xs_children(node) {
-        let loc = ctx.doc.loc(c);
-        match c.tag_name().name() {
-            "attribute" => {
-                let use_ = match c.attribute("use") {
-                    Some("required") => AttributeUse::Required,
-                    Some("prohibited") => AttributeUse::Prohibited,
-                    _ => AttributeUse::Optional,
-                };
-                let (name, is_ref) = match ctx.qname(c, "ref")? {
-                    Some(r) => (r, true),
-                    None => (
-                        local_name(ctx, c, "xs:attribute", ctx.attribute_qualified, &loc)?,
-                        false,
-                    ),
-                };
-                items.push(AttributeItem::Attribute(AttributeDecl {
-                    name,
-                    is_ref,
-                    ty: attribute_type(ctx, c)?,
-                    use_,
-                    default: c.attribute("default").map(str::to_owned),
-                    fixed: c.attribute("fixed").map(str::to_owned),
-                    array_type: wsdl_array_type(c),
-                    doc: ctx.doc.documentation(c),
-                    loc,
-                }));
-            }
-            "attributeGroup" => {
-                items.push(AttributeItem::GroupRef(ctx.required_qname(c, "ref")?, loc))
-            }
-            "anyAttribute" => any = true,
-            _ => {}
-        }
+/// `extra` after `doc`, as a paragraph of its own.
+fn join_doc(doc: &mut Option<String>, extra: Option<String>) {
+    if let Some(extra) = extra {
+        *doc = Some(match doc.take() {
+            Some(own) => format!("{own}\n\n{extra}"),
+            None => extra,
+        });
     }
-    Ok((items, any))
-}
-
-/// The item type of `wsdl:arrayType="ns:T[]"` (WSDL 1.1 §2.2, SOAP 1.1 §5.4.2 arrayTypeValue):
-/// `{ns}T` for a single-dimension array; `None` when absent, multi-dimensional (`T[,]`), an array
-/// of arrays (`T[][]`) or with an unbound prefix.
-fn wsdl_array_type(node: Node) -> Option<QName> {
-    let v = node
-        .attribute(("http://schemas.xmlsoap.org/wsdl/", "arrayType"))?
-        .trim();
-    let open = v.find('[')?;
-    let (ty, dims) = v.split_at(open);
-    if dims.matches('[').count() != 1 || dims.contains(',') {
-        return None;
-    }
-    let (prefix, local) = match ty.split_once(':') {
-        Some((p, l)) => (Some(p), l),
-        None => (None, ty),
-    };
-    let ns = node.lookup_namespace_uri(prefix);
-    if prefix.is_some() && ns.is_none() {
-        return None;
-    }
-    Some(QName::new(ns.unwrap_or_default(), local))
 }
 
 fn particle(ctx: &SchemaCtx, node: Node) -> Result<Particle> {
@@ -783,7 +726,17 @@ fn particle(ctx: &SchemaCtx, node: Node) -> Result<Particle> {
             ))
         }
     };
-    Ok(Particle { occurs, term, loc })
+    // A local element's documentation is its declaration's; any other particle's is its own.
+    let doc = match term {
+        Term::Element(_) => None,
+        _ => ctx.doc.documentation(node),
+    };
+    Ok(Particle {
+        occurs,
+        term,
+        doc,
+        loc,
+    })
 }
 
 /// Whether `node` is an `xs:schema` element.

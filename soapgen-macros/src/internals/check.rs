@@ -160,3 +160,26 @@ pub(crate) fn layout(
         }
     }
 }
+
+/// A bare operation, or one given its request struct, takes exactly one body parameter (`body`
+/// of them here): an error on the method `ident` in `errs` otherwise.
+pub(crate) fn body_count(
+    ma: &MethodAttrs,
+    bare: bool,
+    ident: &syn::Ident,
+    body: usize,
+    errs: &mut Errors,
+) {
+    if bare && !ma.empty_request && body != 1 {
+        errs.push(syn::Error::new(
+            ident.span(),
+            "with parameters = \"bare\" an operation takes exactly one body parameter (the body element)",
+        ));
+    } else if ma.request_struct && (body != 1 || ma.empty_request) {
+        errs.push(syn::Error::new(
+            ident.span(),
+            "with `request_struct` an operation takes exactly one body parameter (the request \
+             wrapper element's struct)",
+        ));
+    }
+}

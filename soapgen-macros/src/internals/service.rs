@@ -212,37 +212,18 @@ impl Operation {
             .result_namespace
             .clone()
             .unwrap_or_else(|| child_namespace.clone());
-        if bare && !ma.empty_request && body.len() != 1 {
-            errs.push(syn::Error::new(
-                sig.ident.span(),
-                "with parameters = \"bare\" an operation takes exactly one body parameter (the body element)",
-            ));
-        } else if ma.request_struct && (body.len() != 1 || ma.empty_request) {
-            errs.push(syn::Error::new(
-                sig.ident.span(),
-                "with `request_struct` an operation takes exactly one body parameter (the request \
-                 wrapper element's struct)",
-            ));
-        }
+        check::body_count(&ma, bare, &sig.ident, body.len(), errs);
         let headers = header_kinds(headers, errs);
         check::layout(&ma, &sig.ident, bare, &body_ty, errs);
         let response = response(&ma, bare, &body_ty, errs);
-        if stream.is_some() {
-            check_stream(&ma, &response, &ok_ty, errs);
-        } else if let Some((_, at)) = &ma.items {
-            errs.push(syn::Error::new(
-                *at,
-                "`items` names the repeated element inside the result element of a streamed \
-                 result: the method returns `Result<ItemStream<T>, E>`",
-            ));
-        }
-        let items = ma.items.as_ref().map(|(local, _)| {
-            let ns = ma
-                .items_namespace
-                .clone()
-                .unwrap_or_else(|| result_namespace.clone());
-            (ns, local.clone())
-        });
+        let items = stream_items(
+            &ma,
+            stream.is_some(),
+            &response,
+            &ok_ty,
+            &result_namespace,
+            errs,
+        );
         let response_namespace = ma
             .response_namespace
             .clone()
@@ -354,6 +335,34 @@ fn header_kinds(headers: Vec<Param>, errs: &mut Errors) -> Vec<(Param, HeaderKin
         out.push((p, kind));
     }
     out
+}
+
+/// Checks a streamed result (`streamed`; see [`check_stream`]) and `items` (only on one), and
+/// gives the items' element `(namespace, local name)`: `items_namespace`, else the result's.
+fn stream_items(
+    ma: &super::attr::MethodAttrs,
+    streamed: bool,
+    response: &Response,
+    ok_ty: &Type,
+    result_namespace: &str,
+    errs: &mut Errors,
+) -> Option<(String, String)> {
+    if streamed {
+        check_stream(ma, response, ok_ty, errs);
+    } else if let Some((_, at)) = &ma.items {
+        errs.push(syn::Error::new(
+            *at,
+            "`items` names the repeated element inside the result element of a streamed \
+             result: the method returns `Result<ItemStream<T>, E>`",
+        ));
+    }
+    ma.items.as_ref().map(|(local, _)| {
+        let ns = ma
+            .items_namespace
+            .clone()
+            .unwrap_or_else(|| result_namespace.to_owned());
+        (ns, local.clone())
+    })
 }
 
 /// A streamed result (`ItemStream<T>`, of type `ok_ty`) must be the repeated result element of a

@@ -27,7 +27,7 @@ impl<'d> Builder<'d> {
                     };
                     self.attributes(&g.attributes, c, seen_groups)?;
                     if g.any_attribute {
-                        push_any_attribute(c);
+                        push_any_attribute(c, g.any_attribute_doc.as_ref());
                     }
                 }
                 AttributeItem::Attribute(a) => {

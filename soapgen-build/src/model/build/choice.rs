@@ -143,6 +143,7 @@ impl<'d> Builder<'d> {
         let p = Particle {
             occurs: occ,
             term: q.term.clone(),
+            doc: q.doc.clone(),
             loc: q.loc.clone(),
         };
         self.sequence_decl(&sname, &p, format!("an alternative of {owner}"))?;

@@ -83,7 +83,7 @@ impl<'d> Builder<'d> {
                     push_mixed(c);
                     self.attributes(&ct.attributes, c, &mut BTreeSet::new())?;
                     if ct.any_attribute {
-                        push_any_attribute(c);
+                        push_any_attribute(c, ct.any_attribute_doc.as_ref());
                     }
                     return Ok(());
                 }
@@ -128,7 +128,7 @@ impl<'d> Builder<'d> {
         }
         self.attributes(&ct.attributes, c, &mut BTreeSet::new())?;
         if ct.any_attribute {
-            push_any_attribute(c);
+            push_any_attribute(c, ct.any_attribute_doc.as_ref());
         }
         Ok(())
     }

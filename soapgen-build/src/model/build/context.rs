@@ -118,6 +118,29 @@ pub(super) fn append_doc(doc: &mut Option<Doc>, paragraph: Paragraph) {
     doc.get_or_insert_with(Doc::default).push(paragraph);
 }
 
+/// Adds `text` (a document's prose) to `doc` as a paragraph of its own, after `label` and a colon
+/// when given, unless `doc` already says the same (however indented or wrapped).
+pub(super) fn add_prose(doc: &mut Option<Doc>, label: Option<&str>, text: &str) {
+    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let said = words(text);
+    if said.is_empty() {
+        return;
+    }
+    let already = doc.as_ref().is_some_and(|d| {
+        d.paragraphs.iter().any(|p| match p {
+            Paragraph::Prose(t) => words(t).ends_with(&said),
+            _ => false,
+        })
+    });
+    if !already {
+        let text = match label {
+            Some(l) => format!("{l}: {text}"),
+            None => text.to_owned(),
+        };
+        append_doc(doc, Paragraph::Prose(text));
+    }
+}
+
 /// A component's documentation (prose as read) as an item's.
 pub(super) fn prose(doc: Option<&String>) -> Option<Doc> {
     doc.map(Doc::prose)

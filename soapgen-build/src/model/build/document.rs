@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use super::context::{append_doc, undefined, Builder, WrapperChild, R};
+use super::context::{add_prose, append_doc, undefined, Builder, WrapperChild, R};
 use super::fields::card;
 use crate::error::Loc;
 use crate::model::ir::*;
@@ -121,6 +121,7 @@ impl<'d> Builder<'d> {
         decl.request = req.clone();
         decl.empty_request = empty_request;
         decl.response = resp.clone();
+        self.wrapper_docs(&req, resp.as_ref(), decl);
         match (in_children, out_children) {
             (Some(ins), outs) => {
                 // Wrapped: the wrapper's children are the parameters, its response's child the
@@ -175,7 +176,11 @@ impl<'d> Builder<'d> {
                 }
                 match (&resp, outs) {
                     (Some(resp), Some(outs)) => {
-                        if let Some((name, ty, occ, nillable, loc, _)) = outs.into_iter().next() {
+                        if let Some((name, ty, occ, nillable, loc, rdoc)) = outs.into_iter().next()
+                        {
+                            if let Some(d) = &rdoc {
+                                add_prose(&mut decl.doc, Some("Returns"), d);
+                            }
                             let hint = format!(
                                 "{}{}",
                                 names::type_name(&resp.local),
@@ -221,6 +226,31 @@ impl<'d> Builder<'d> {
             }
         }
         Ok(())
+    }
+
+    /// Adds what the request element `req` and the response element `resp` say of themselves,
+    /// and their anonymous types, to the operation's documentation (a wrapper's documentation
+    /// is on no generated type).
+    fn wrapper_docs(&self, req: &QName, resp: Option<&QName>, decl: &mut OperationDecl) {
+        let docs = |q: &QName| -> Vec<String> {
+            let Some(e) = self.schemas().elements.get(q) else {
+                return Vec::new();
+            };
+            let inner = match &e.ty {
+                Some(TypeRef::Anonymous(t)) => match &**t {
+                    TypeDef::Complex(ct) => ct.doc.clone(),
+                    TypeDef::Simple(st) => st.doc.clone(),
+                },
+                _ => None,
+            };
+            e.doc.iter().chain(inner.iter()).cloned().collect()
+        };
+        for d in docs(req) {
+            add_prose(&mut decl.doc, None, &d);
+        }
+        for d in resp.map(docs).unwrap_or_default() {
+            add_prose(&mut decl.doc, Some("Response"), &d);
+        }
     }
 
     /// The Rust type of a wrapper child: an `element ref` is looked up, a local element typed.

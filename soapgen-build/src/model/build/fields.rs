@@ -20,6 +20,9 @@ pub(super) struct Collector {
     /// A model group field (xs:choice, repeated xs:sequence) sits among the fields: they are read
     /// by position. A substitution group's field does not count: its elements are in `elements`.
     pub(super) groups: bool,
+    /// The documentation of model groups and group references whose elements became fields of
+    /// their own (XML Schema Part 1 §3.8, §3.13): the type's documentation, after its own.
+    pub(super) docs: Vec<String>,
 }
 
 impl Collector {
@@ -30,6 +33,7 @@ impl Collector {
             elements: BTreeSet::new(),
             dup: false,
             groups: false,
+            docs: Vec::new(),
         }
     }
 
@@ -107,10 +111,29 @@ pub(super) fn value_constraint(
 
 /// The field of an `xs:anyAttribute` wildcard (XML Schema Part 1 §3.10), once per type however many
 /// wildcards its base, its attribute groups and itself declare (§3.4.2 takes their union).
-pub(super) fn push_any_attribute(c: &mut Collector) {
-    if c.fields.iter().any(|f| f.kind == FieldKind::AnyAttribute) {
+pub(super) fn push_any_attribute(c: &mut Collector, doc: Option<&String>) {
+    if let Some(f) = c
+        .fields
+        .iter_mut()
+        .find(|f| f.kind == FieldKind::AnyAttribute)
+    {
+        // Another wildcard of the union: its documentation too.
+        if let Some(d) = doc {
+            super::context::add_prose(&mut f.doc, None, d);
+        }
         return;
     }
+    let what = Doc::markdown(
+        "Attributes matched by the wildcard `xs:anyAttribute`, kept by name and value.",
+    );
+    let field_doc = match doc {
+        Some(d) => {
+            let mut with = Doc::prose(d.clone());
+            with.paragraphs.extend(what.paragraphs);
+            with
+        }
+        None => what,
+    };
     c.push(
         "any_attribute",
         FieldDecl {
@@ -124,9 +147,7 @@ pub(super) fn push_any_attribute(c: &mut Collector) {
                 card: Occurrence::Many,
                 boxed: false,
             },
-            doc: Some(Doc::markdown(
-                "Attributes matched by the wildcard `xs:anyAttribute`, kept by name and value.",
-            )),
+            doc: Some(field_doc),
         },
     );
 }

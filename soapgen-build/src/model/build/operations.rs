@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::context::{prose, undefined, unsupported, Builder, R};
+use super::context::{add_prose, prose, undefined, unsupported, Builder, R};
 use crate::error::{Error, ErrorKind, Loc, Warning};
 use crate::model::clients;
 use crate::model::ir::*;
@@ -136,15 +136,19 @@ impl<'d> Builder<'d> {
             .iter()
             .find(|s| s.ports.iter().any(|p| p.binding == binding.name))
             .and_then(|s| s.doc.as_ref());
-        // Both, unless they say the same (however indented).
-        let doc = match (service_doc, pt.doc.as_ref()) {
-            (Some(s), Some(p)) if !s.lines().map(str::trim).eq(p.lines().map(str::trim)) => {
-                Some(Doc {
-                    paragraphs: vec![Paragraph::Prose(s.clone()), Paragraph::Prose(p.clone())],
-                })
-            }
-            (s, p) => prose(s.or(p)),
-        };
+        // The WSDL's, the service's, the portType's and the binding's, each once.
+        let mut doc = None;
+        for d in [
+            defs.doc.as_ref(),
+            service_doc,
+            pt.doc.as_ref(),
+            binding.doc.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            add_prose(&mut doc, None, d);
+        }
         Ok(ClientDecl {
             name: String::new(),
             doc,
@@ -155,8 +159,9 @@ impl<'d> Builder<'d> {
             namespace: defs.target_namespace.clone(),
             endpoint: None,
             ports: Vec::new(),
-            operations: ops,
             addressing: Vec::new(),
+            header_docs: self.header_docs(&ops),
+            operations: ops,
         })
     }
 
@@ -339,6 +344,7 @@ impl<'d> Builder<'d> {
             a.name = names::escape_keyword(&pscope.unique(&names::field_name(&a.part)));
         }
         decl.faults = self.fault_set(pt, op, decl.encoded)?;
+        self.operation_docs(op, bop, input, output, &mut decl);
         Ok(decl)
     }
 

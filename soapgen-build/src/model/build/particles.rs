@@ -18,9 +18,13 @@ impl<'d> Builder<'d> {
         let mut c = Collector::new();
         self.content(name, ct, &mut c, 0)?;
         let sequence = c.positional();
+        let mut doc = prose(ct.doc.as_ref());
+        for d in c.docs.drain(..) {
+            append_doc(&mut doc, Paragraph::Prose(d));
+        }
         Ok(StructDecl {
             name: name.to_owned(),
-            doc: prose(ct.doc.as_ref()),
+            doc,
             origin,
             xsd_type: None,
             namespace: majority_namespace(c.fields.iter().map(|f| (f.kind, &f.xml))),
@@ -46,6 +50,7 @@ impl<'d> Builder<'d> {
         let once = Particle {
             occurs: Occurs::ONCE,
             term: p.term.clone(),
+            doc: p.doc.clone(),
             loc: p.loc.clone(),
         };
         let (field, name, doc) = match &p.term {
@@ -99,9 +104,47 @@ impl<'d> Builder<'d> {
                     boxed: false,
                 },
                 min_occurs: if card == Occurrence::Many { occ.min } else { 0 },
-                doc: Some(Doc::markdown(doc)),
+                doc: Some(match &p.doc {
+                    // The group's own documentation first (XML Schema Part 1 §3.8, §3.13).
+                    Some(d) => {
+                        let mut with = Doc::prose(d.clone());
+                        with.push(Paragraph::Markdown(doc.to_owned()));
+                        with
+                    }
+                    None => Doc::markdown(doc),
+                }),
             },
         );
+        Ok(())
+    }
+
+    /// The field of a reference to the top-level element `q` (particle `p`, occurring `occ`):
+    /// typed as the declaration, documented by the reference and then the declaration.
+    fn element_ref_field(
+        &mut self,
+        q: &QName,
+        p: &Particle,
+        occ: Occurs,
+        c: &mut Collector,
+    ) -> R<()> {
+        let (base, nillable) = self.element_base(q, &p.loc)?;
+        let decl = self.schemas().elements.get(q);
+        // The reference's own documentation, then the declaration's.
+        let doc = match (p.doc.clone(), decl.and_then(|e| e.doc.clone())) {
+            (Some(r), Some(d)) if r != d => Some(format!("{r}\n\n{d}")),
+            (r, d) => r.or(d),
+        };
+        let n = c.fields.len();
+        self.element_field(q, base, occ, nillable, doc, &p.loc, c)?;
+        if let Some(e) = decl {
+            let simple = self.is_simple_type(e.ty.as_ref());
+            value_constraint(
+                c.fields.get_mut(n),
+                simple,
+                e.default.as_ref(),
+                e.fixed.as_ref(),
+            );
+        }
         Ok(())
     }
 
@@ -110,9 +153,13 @@ impl<'d> Builder<'d> {
     pub(super) fn sequence_decl(&mut self, name: &str, p: &Particle, origin: String) -> R<()> {
         let mut c = Collector::new();
         self.particle(name, p, Occurs::ONCE, false, &mut c)?;
+        let mut doc = None;
+        for d in c.docs {
+            append_doc(&mut doc, Paragraph::Prose(d));
+        }
         let decl = StructDecl {
             name: name.to_owned(),
-            doc: None,
+            doc,
             origin,
             xsd_type: None,
             namespace: majority_namespace(c.fields.iter().map(|f| (f.kind, &f.xml))),
@@ -161,8 +208,10 @@ impl<'d> Builder<'d> {
                     term: Term::Choice(vec![Particle {
                         occurs: Occurs::ONCE,
                         term: p.term.clone(),
+                        doc: None,
                         loc: p.loc.clone(),
                     }]),
+                    doc: p.doc.clone(),
                     loc: p.loc.clone(),
                 };
                 // Read by name like any element field, unless a name is also another field's.
@@ -173,27 +222,12 @@ impl<'d> Builder<'d> {
                 }
                 self.group_field(owner, &choice, occ, c)
             }
-            Term::ElementRef(q) => {
-                let (base, nillable) = self.element_base(q, &p.loc)?;
-                let decl = self.schemas().elements.get(q);
-                let doc = decl.and_then(|e| e.doc.clone());
-                let n = c.fields.len();
-                self.element_field(q, base, occ, nillable, doc, &p.loc, c)?;
-                if let Some(e) = decl {
-                    let simple = self.is_simple_type(e.ty.as_ref());
-                    value_constraint(
-                        c.fields.get_mut(n),
-                        simple,
-                        e.default.as_ref(),
-                        e.fixed.as_ref(),
-                    );
-                }
-                Ok(())
-            }
+            Term::ElementRef(q) => self.element_ref_field(q, p, occ, c),
             Term::GroupRef(q) => {
                 let Some(g) = self.schemas().groups.get(q).cloned() else {
                     return Err(undefined(format!("group {q}"), &p.loc));
                 };
+                c.docs.extend(p.doc.clone());
                 self.particle(owner, &g.particle, occ, in_choice, c)
             }
             Term::Sequence(ps) | Term::All(ps) => {
@@ -206,6 +240,7 @@ impl<'d> Builder<'d> {
                     }
                     return self.group_field(owner, p, occ, c);
                 }
+                c.docs.extend(p.doc.clone());
                 for q in ps {
                     self.particle(owner, q, occ, in_choice, c)?;
                 }
@@ -216,6 +251,7 @@ impl<'d> Builder<'d> {
                 if count_elements(ps, self.schemas()) > 1 {
                     return self.group_field(owner, p, occ, c);
                 }
+                c.docs.extend(p.doc.clone());
                 let before = c.fields.len();
                 for q in ps {
                     self.particle(owner, q, occ, true, c)?;
@@ -261,9 +297,19 @@ impl<'d> Builder<'d> {
                             boxed: false,
                         },
                         min_occurs: 0,
-                        doc: Some(Doc::markdown(format!(
-                            "Elements matched by the wildcard `xs:any namespace=\"{namespace}\"`, kept as XML."
-                        ))),
+                        doc: Some({
+                            let what = Doc::markdown(format!(
+                                "Elements matched by the wildcard `xs:any namespace=\"{namespace}\"`, kept as XML."
+                            ));
+                            match &p.doc {
+                                Some(d) => {
+                                    let mut with = Doc::prose(d.clone());
+                                    with.paragraphs.extend(what.paragraphs);
+                                    with
+                                }
+                                None => what,
+                            }
+                        }),
                     },
                 );
                 Ok(())

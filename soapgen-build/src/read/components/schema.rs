@@ -125,6 +125,8 @@ pub struct ComplexType {
     pub attributes: Vec<AttributeItem>,
     /// An `xs:anyAttribute` wildcard is present.
     pub any_attribute: bool,
+    /// The documentation of its `xs:anyAttribute` wildcard(s).
+    pub any_attribute_doc: Option<String>,
     /// Documentation.
     pub doc: Option<String>,
     /// Where.
@@ -176,6 +178,10 @@ pub struct Particle {
     pub occurs: Occurs,
     /// What it holds.
     pub term: Term,
+    /// The particle's own `xs:annotation/xs:documentation` (XML Schema Part 1 §3.13): of an
+    /// element reference, a group reference, a wildcard or a model group. A local element's is
+    /// its declaration's ([`LocalElement::doc`]).
+    pub doc: Option<String>,
     /// Where.
     pub loc: Loc,
 }
@@ -309,6 +315,8 @@ pub struct AttributeGroupDef {
     pub attributes: Vec<AttributeItem>,
     /// An `xs:anyAttribute` is present.
     pub any_attribute: bool,
+    /// The documentation of its `xs:anyAttribute`.
+    pub any_attribute_doc: Option<String>,
     /// Where.
     pub loc: Loc,
 }
@@ -333,6 +341,9 @@ pub struct SchemaSet {
     /// Each top-level component's symbol space and name, with a hash of its text and the document
     /// it is in: the same definition copied into another document is read once.
     pub(crate) fingerprints: BTreeMap<(&'static str, QName), (u64, std::sync::Arc<str>)>,
+    /// The documentation of each `xs:schema` element (its own `xs:annotation`, XML Schema Part 1
+    /// §3.15), with the schema's target namespace, each once, in the order read.
+    pub docs: Vec<(String, String)>,
 }
 
 /// The name the original of a component replaced by `xs:redefine` is kept under (XML Schema Part

@@ -13,6 +13,8 @@ pub struct Part {
     pub name: String,
     /// `element=` or `type=`.
     pub kind: PartKind,
+    /// Its `wsdl:documentation` (WSDL 1.1 §2.1.4).
+    pub doc: Option<String>,
     /// Where.
     pub loc: Loc,
 }
@@ -33,6 +35,8 @@ pub struct Message {
     pub name: QName,
     /// Parts in order.
     pub parts: Vec<Part>,
+    /// Its `wsdl:documentation` (WSDL 1.1 §2.1.4).
+    pub doc: Option<String>,
     /// Where.
     pub loc: Loc,
 }
@@ -52,6 +56,9 @@ pub struct PortTypeOperation {
     pub faults: Vec<(String, QName)>,
     /// Documentation.
     pub doc: Option<String>,
+    /// The documentation of its `input`, `output` and `fault` elements (WSDL 1.1 §2.1.4), each
+    /// with what it documents: `request`, `response`, `fault {name}`.
+    pub message_docs: Vec<(String, String)>,
     /// Where.
     pub loc: Loc,
 }
@@ -147,6 +154,8 @@ pub struct BindingOperation {
     pub input: Option<BindingMessage>,
     /// Output binding.
     pub output: Option<BindingMessage>,
+    /// Its `wsdl:documentation` (WSDL 1.1 §2.1.4).
+    pub doc: Option<String>,
     /// Where.
     pub loc: Loc,
 }
@@ -164,6 +173,8 @@ pub struct Binding {
     pub style: Option<Style>,
     /// Operations.
     pub operations: Vec<BindingOperation>,
+    /// Its `wsdl:documentation` (WSDL 1.1 §2.1.4).
+    pub doc: Option<String>,
     /// Where.
     pub loc: Loc,
 }

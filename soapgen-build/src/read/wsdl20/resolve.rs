@@ -96,6 +96,7 @@ pub(super) fn message(
         ContentModel::Element(e) => vec![Part {
             name: e.local.clone(),
             kind: PartKind::Element(e.clone()),
+            doc: None,
             loc: loc.clone(),
         }],
         ContentModel::None => Vec::new(),
@@ -120,6 +121,7 @@ pub(super) fn message(
     Ok(Message {
         name,
         parts,
+        doc: None,
         loc: loc.clone(),
     })
 }
@@ -199,6 +201,7 @@ fn port_type(i: &Interface, flat: &Flat, defs: &mut Definitions) -> Result<PortT
             output,
             faults: fault_messages(i, o, flat, defs)?,
             doc: o.doc.clone(),
+            message_docs: Vec::new(),
             loc: o.loc.clone(),
         });
     }
@@ -358,6 +361,7 @@ fn binding(
         },
         style: Some(Style::Document),
         operations,
+        doc: None,
         loc: b.loc.clone(),
     }))
 }
@@ -453,6 +457,7 @@ fn binding_operation(
         style: Some(Style::Document),
         input: Some(input),
         output,
+        doc: None,
         loc: at.clone(),
     })
 }
@@ -479,8 +484,10 @@ fn header_messages(
                 parts: vec![Part {
                     name: el.local.clone(),
                     kind: PartKind::Element(el.clone()),
+                    doc: None,
                     loc: at.clone(),
                 }],
+                doc: None,
                 loc: at.clone(),
             },
         );
