@@ -17,10 +17,10 @@
 //! to relative paths) and WS-Security `oasis-200401-wss-wssecurity-secext-1.0.xsd` (every copy
 //! found had its import block edited). A WSDL that needs them maps them in the user's catalog.
 
-/// A standard schema document bundled with soapgen-build.
+/// A standard schema (or WSDL 1.1) document bundled with soapgen-build.
 #[derive(Debug)]
 pub struct BundledSchema {
-    /// The schema's `targetNamespace`.
+    /// The document's `targetNamespace`.
     pub namespace: &'static str,
     /// The absolute URLs the document is published at and imported from, the canonical one first.
     /// [`bundled_by_url`] matches these after normalising (see there).
@@ -189,6 +189,51 @@ pub const WSN_TOPICS: BundledSchema = bundled!(
     ["http://docs.oasis-open.org/wsn/t-1.xsd"]
 );
 
+/// WS-BaseNotification (`wsnt:Notify`, `wsnt:Subscribe`, `wsnt:NotificationMessage`, …), which
+/// ONVIF's event service imports: Web Services Base Notification 1.3 (WS-BaseNotification), OASIS
+/// Standard 1 October 2006, its schema. Imports [`WS_ADDRESSING`], [`WSRF_BASE_FAULTS`] and
+/// [`WSN_TOPICS`].
+pub const WSN_BASE_NOTIFICATION: BundledSchema = bundled!(
+    "wsn-b-2.xsd",
+    "http://docs.oasis-open.org/wsn/b-2",
+    ["http://docs.oasis-open.org/wsn/b-2.xsd"]
+);
+
+/// WS-BaseNotification's WSDL (its portTypes: NotificationConsumer, NotificationProducer,
+/// PullPoint, SubscriptionManager…), which ONVIF's event WSDL imports with `wsdl:import`: Web
+/// Services Base Notification 1.3, OASIS Standard 1 October 2006. Imports [`WSRF_RESOURCE_WSDL`]
+/// and [`WSN_BASE_NOTIFICATION`].
+pub const WSN_BASE_NOTIFICATION_WSDL: BundledSchema = bundled!(
+    "wsn-bw-2.wsdl",
+    "http://docs.oasis-open.org/wsn/bw-2",
+    ["http://docs.oasis-open.org/wsn/bw-2.wsdl"]
+);
+
+/// WS-BaseFaults (`wsrf-bf:BaseFault`): Web Services Base Faults 1.2 (WS-BaseFaults), OASIS
+/// Standard 1 April 2006. Imports [`WS_ADDRESSING`] and [`XML_NAMESPACE`].
+pub const WSRF_BASE_FAULTS: BundledSchema = bundled!(
+    "wsrf-bf-2.xsd",
+    "http://docs.oasis-open.org/wsrf/bf-2",
+    ["http://docs.oasis-open.org/wsrf/bf-2.xsd"]
+);
+
+/// WS-Resource (`wsrf-r:ResourceUnknownFault`, `wsrf-r:ResourceUnavailableFault`): Web Services
+/// Resource 1.2 (WS-Resource), OASIS Standard 1 April 2006, its schema. Imports
+/// [`WSRF_BASE_FAULTS`].
+pub const WSRF_RESOURCE: BundledSchema = bundled!(
+    "wsrf-r-2.xsd",
+    "http://docs.oasis-open.org/wsrf/r-2",
+    ["http://docs.oasis-open.org/wsrf/r-2.xsd"]
+);
+
+/// WS-Resource's WSDL (its fault messages), imported by [`WSN_BASE_NOTIFICATION_WSDL`]: Web
+/// Services Resource 1.2, OASIS Standard 1 April 2006. Imports [`WSRF_RESOURCE`].
+pub const WSRF_RESOURCE_WSDL: BundledSchema = bundled!(
+    "wsrf-rw-2.wsdl",
+    "http://docs.oasis-open.org/wsrf/rw-2",
+    ["http://docs.oasis-open.org/wsrf/rw-2.wsdl"]
+);
+
 /// The WS-I `swaRef` type (`wsi:swaRef`, a restriction of `xs:anyURI` holding a `cid:` URL that
 /// names a MIME attachment): WS-I Attachments Profile 1.0, Final Material 2006-04-20, §4.4. The
 /// copy Apache CXF ships (and resolves the URL to), which carries CXF's licence header comment above
@@ -217,6 +262,11 @@ pub static BUNDLED: &[BundledSchema] = &[
     XMLDSIG,
     XMLENC,
     WSN_TOPICS,
+    WSN_BASE_NOTIFICATION,
+    WSN_BASE_NOTIFICATION_WSDL,
+    WSRF_BASE_FAULTS,
+    WSRF_RESOURCE,
+    WSRF_RESOURCE_WSDL,
 ];
 
 /// The bundled schema published at `url`, if any.
@@ -286,16 +336,12 @@ mod tests {
         for s in BUNDLED {
             let doc = parse(s);
             let root = doc.root_element();
-            assert_eq!(
-                root.tag_name().namespace(),
-                Some(XS),
-                "{}: root is not xs:schema",
-                s.file_name
-            );
-            assert_eq!(
-                root.tag_name().name(),
-                "schema",
-                "{}: root is not xs:schema",
+            // A schema, or a WSDL 1.1 document (WS-Notification's and WS-Resource's).
+            let kind = (root.tag_name().namespace(), root.tag_name().name());
+            assert!(
+                kind == (Some(XS), "schema")
+                    || kind == (Some("http://schemas.xmlsoap.org/wsdl/"), "definitions"),
+                "{}: root is neither xs:schema nor wsdl:definitions",
                 s.file_name
             );
             assert_eq!(
@@ -443,8 +489,8 @@ mod tests {
             "urn:oasis:names:tc:SAML:2.0:assertion",
             "http://",
             "",
-            "http://docs.oasis-open.org/wsn/b-2.xsd",
-            "http://docs.oasis-open.org/wsrf/bf-2.xsd",
+            "http://docs.oasis-open.org/wsn/b-2.xsd#x",
+            "http://docs.oasis-open.org/wsrf/BF-2.xsd",
             "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd",
         ] {
             assert!(bundled_by_url(url).is_none(), "{url:?} found something");
@@ -466,7 +512,7 @@ mod tests {
         // Namespace names are compared as strings: no slash or scheme folding.
         assert!(bundled_by_namespace("http://schemas.xmlsoap.org/soap/encoding").is_none());
         assert!(bundled_by_namespace("https://www.w3.org/2005/08/addressing").is_none());
-        assert!(bundled_by_namespace("http://docs.oasis-open.org/wsn/b-2").is_none());
+        assert!(bundled_by_namespace("http://docs.oasis-open.org/wsn/b-2/").is_none());
         assert!(bundled_by_namespace("").is_none());
     }
 
