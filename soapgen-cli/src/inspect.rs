@@ -182,9 +182,6 @@ fn client_summary(out: &mut String, c: &ClientDecl) {
     }
     for op in &c.operations {
         let _ = writeln!(out, "  {}", signature(op));
-        if let Some(streamed) = stream_signature(op) {
-            let _ = writeln!(out, "  {streamed}");
-        }
         let sent: Vec<&str> = op
             .headers
             .iter()
@@ -197,6 +194,10 @@ fn client_summary(out: &mut String, c: &ClientDecl) {
                 "      // request headers, set with with_header: {}",
                 sent.join(", ")
             );
+        }
+        // The streamed method after the plain one's comments (it sends the same headers).
+        if let Some(streamed) = stream_signature(op) {
+            let _ = writeln!(out, "  {streamed}");
         }
     }
 }

@@ -20,7 +20,9 @@ listen on high ports).
 
 Usage: squid_peer.py --schemes negotiate,ntlm,digest --users FILE --digest-users FILE
                      [--port N] [--exit-with-parent]
-Squid ends with this program (PR_SET_PDEATHSIG), and this program with its parent.
+Squid ends with this program however it ends (killed too): Squid started by root changes to user
+proxy, which clears its own PR_SET_PDEATHSIG, so a small watchdog process (which keeps it) kills
+Squid's process group when this program is gone. This program ends with its parent.
 """
 
 import ctypes
@@ -107,8 +109,34 @@ def tail(path, prefix, stop):
 
 
 def die_with_parent():
-    # PR_SET_PDEATHSIG (1): Squid gets SIGTERM when this program ends, however it ends.
+    # PR_SET_PDEATHSIG (1): SIGTERM when this program ends, however it ends.
     ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
+
+
+# Kills the process group given (Squid, its helpers) on SIGTERM, which PR_SET_PDEATHSIG sends it
+# when squid_peer.py ends; it runs as root and does not change user, so the setting holds.
+WATCHDOG = """
+import os, signal, sys, time
+group = int(sys.argv[1])
+def stop(*_):
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    os._exit(0)
+signal.signal(signal.SIGTERM, stop)
+while True:
+    time.sleep(1)
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        os._exit(0)
+"""
+
+
+def squid_group():
+    # Squid and its helpers in a process group of their own, which the watchdog kills whole.
+    os.setpgrp()
 
 
 def main():
@@ -136,6 +164,11 @@ def main():
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        preexec_fn=squid_group,
+    )
+    subprocess.Popen(
+        [sys.executable, "-c", WATCHDOG, str(squid.pid)],
+        stdin=subprocess.DEVNULL,
         preexec_fn=die_with_parent,
     )
     stop = threading.Event()

@@ -348,7 +348,7 @@ impl Handshake<'_> {
             return Err(AuthError {
                 scheme,
                 message: format!(
-                    "the {} answered {} {} times to user {user:?}; giving up",
+                    "the {} answered {} {} times to user '{user}'; giving up",
                     challenger.who(),
                     challenger.status(),
                     self.challenges
@@ -454,7 +454,7 @@ impl Handshake<'_> {
             } else {
                 self.forget();
                 return Err(err(format!(
-                    "the {who} refused user {user:?} in realm {realm:?} ({} to the answer of \
+                    "the {who} refused user '{user}' in realm '{realm}' ({} to the answer of \
                      its own challenge: wrong user name or password)",
                     self.auth.challenger.status()
                 )));

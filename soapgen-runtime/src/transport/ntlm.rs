@@ -54,7 +54,7 @@ impl SspiContext {
         let err = |message: String| AuthError { scheme, message };
         let username = Username::parse(user).map_err(|e| {
             err(format!(
-                "user name {user:?} is not DOMAIN\\user, user@domain or user: {e}"
+                "user name '{user}' is not DOMAIN\\user, user@domain or user: {e}"
             ))
         })?;
         let identity = AuthIdentity {
@@ -75,7 +75,7 @@ impl SspiContext {
             .with_credential_use(CredentialUse::Outbound)
             .with_auth_data(&identity)
             .execute(&mut *ntlm)
-            .map_err(|e| err(format!("cannot use the credentials of {user:?}: {e}")))?;
+            .map_err(|e| err(format!("cannot use the credentials of '{user}': {e}")))?;
         let spnego = if spnego {
             Some(spnego::mech_types_der().map_err(err)?)
         } else {
@@ -98,7 +98,7 @@ impl SspiContext {
         AuthError {
             scheme: self.scheme,
             message: format!(
-                "the {} refused user {:?} ({why}: wrong user name, domain or password)",
+                "the {} refused user '{}' ({why}: wrong user name, domain or password)",
                 self.challenger.who(),
                 self.user
             ),

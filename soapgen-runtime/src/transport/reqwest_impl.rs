@@ -28,6 +28,8 @@ pub struct ReqwestTransport {
     proxy_auth: Option<Arc<AuthState>>,
     /// The forwarder that opens `https://` endpoints' tunnels through that proxy.
     tunnel: Option<Arc<Tunnel>>,
+    /// The explicit proxy's URL (without credentials), named in connection errors.
+    proxy_url: Option<String>,
 }
 
 /// The authenticator and, for a connection-bound scheme (NTLM, Negotiate), the lock that keeps
@@ -127,7 +129,7 @@ impl Proxy {
 impl std::fmt::Debug for Proxy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Proxy")
-            .field("url", &self.url)
+            .field("url", &without_userinfo(&self.url))
             .field("user", &self.basic.as_ref().map(|(u, _)| u))
             .field("auth", &self.auth)
             .finish()
@@ -300,8 +302,10 @@ impl ReqwestTransportBuilder {
         let mut tunnel = None;
         match &self.proxy {
             Some(p) => {
+                // The URL as errors show it: credentials left out.
+                let shown = without_userinfo(&p.url);
                 let invalid = |why: String| {
-                    TransportError::new(TransportErrorKind::Request, p.url.clone(), why, None)
+                    TransportError::new(TransportErrorKind::Request, shown.clone(), why, None)
                 };
                 // An HTTP proxy: reqwest would pass other schemes by, or fail at the call.
                 if !["http://", "https://"]
@@ -314,9 +318,17 @@ impl ReqwestTransportBuilder {
                     )));
                 }
                 if let Some(auth) = &p.auth {
+                    // Credentials in the URL would go as Basic beside the handshake's: refused.
+                    if authority(&p.url).contains('@') {
+                        return Err(invalid(format!(
+                            "proxy URL {}: user information in the URL and Proxy::auth: give the \
+                             credentials once, in Proxy::auth",
+                            without_userinfo(&p.url)
+                        )));
+                    }
                     // http:// endpoints: straight to the proxy, its 407s answered per request.
                     let direct = reqwest::Proxy::http(p.url.as_str())
-                        .map_err(|e| invalid(format!("invalid proxy URL {:?}: {e}", p.url)))?;
+                        .map_err(|e| invalid(format!("invalid proxy URL {shown:?}: {e}")))?;
                     // https:// endpoints: tunnels opened by the forwarder (module tunnel).
                     let t = Tunnel::start(
                         &p.url,
@@ -336,7 +348,7 @@ impl ReqwestTransportBuilder {
                     tunnel = Some(Arc::new(t));
                 } else {
                     let mut proxy = reqwest::Proxy::all(p.url.as_str())
-                        .map_err(|e| invalid(format!("invalid proxy URL {:?}: {e}", p.url)))?;
+                        .map_err(|e| invalid(format!("invalid proxy URL {shown:?}: {e}")))?;
                     if let Some((user, password)) = &p.basic {
                         proxy = proxy.basic_auth(user, password);
                     }
@@ -356,6 +368,7 @@ impl ReqwestTransportBuilder {
             request_timeout: self.timeouts.request,
             proxy_auth,
             tunnel,
+            proxy_url: self.proxy.as_ref().map(|p| without_userinfo(&p.url)),
         })
     }
 }
@@ -383,6 +396,7 @@ impl ReqwestTransport {
             request_timeout: None,
             proxy_auth: None,
             tunnel: None,
+            proxy_url: None,
         }
     }
 
@@ -540,7 +554,15 @@ impl ReqwestTransport {
             _ => None,
         };
         let Some(failure) = failure else {
-            return map_error(e, url);
+            let connect = e.is_connect();
+            let mut err = map_error(e, url);
+            if let (true, Some(p)) = (connect, &self.proxy_url) {
+                // The connection that failed may be the proxy's, not the service's.
+                err.message.push_str(&format!(
+                    " (through the proxy at {p}: it or the service is unreachable)"
+                ));
+            }
+            return err;
         };
         let kind = if failure.auth {
             TransportErrorKind::Auth
@@ -554,6 +576,20 @@ impl ReqwestTransport {
             Some(Box::new(e)),
         )
         .not_sent()
+    }
+}
+
+/// The authority (`user:pw@host:port`) of an absolute URL.
+fn authority(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    rest.split(['/', '?', '#']).next().unwrap_or_default()
+}
+
+/// `url` without the user information of its authority (RFC 3986 §3.2.1), for messages.
+fn without_userinfo(url: &str) -> String {
+    match authority(url).rsplit_once('@') {
+        Some((userinfo, _)) => url.replacen(&format!("{userinfo}@"), "", 1),
+        None => url.to_owned(),
     }
 }
 

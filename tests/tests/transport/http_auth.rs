@@ -141,7 +141,7 @@ async fn digest_wrong_password_is_an_auth_error() {
     assert!(e.is_auth(), "{e:?}");
     let text = e.to_string();
     assert!(
-        text.contains("Digest") && text.contains("\"alice\"") && text.contains("soapgen-tests"),
+        text.contains("Digest") && text.contains("'alice'") && text.contains("soapgen-tests"),
         "{text}"
     );
     assert!(

@@ -160,6 +160,17 @@ fn a_bad_proxy_url_and_a_proxy_with_a_custom_transport_fail_at_build() {
         .build()
         .unwrap_err();
     assert!(e.to_string().contains("is reached over http://"), "{e}");
+    // Credentials in the URL beside a handshake scheme would also go out as Basic: refused,
+    // without repeating them.
+    let e = Client::builder("http://origin.invalid/")
+        .proxy(Proxy::new("http://pat:s3cret@127.0.0.1:3128").auth(HttpAuth::digest("pat", "pw")))
+        .build()
+        .unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("user information in the URL") && !text.contains("s3cret"),
+        "{text}"
+    );
     let custom = soapgen_runtime::transport::ReqwestTransport::new().expect("transport");
     let e = Client::builder("http://origin.invalid/")
         .transport(Arc::new(custom))
@@ -167,4 +178,26 @@ fn a_bad_proxy_url_and_a_proxy_with_a_custom_transport_fail_at_build() {
         .build()
         .unwrap_err();
     assert!(e.to_string().contains("proxy"), "{e}");
+}
+
+#[tokio::test]
+async fn a_proxy_that_is_down_is_named_in_the_error() {
+    // Nothing listens on the discard port.
+    let client = Client::builder("http://origin.invalid:8080/service")
+        .proxy(Proxy::new("http://127.0.0.1:9"))
+        .build()
+        .expect("client");
+    let e = ProxiedClient::from_client(client)
+        .echo("x".into())
+        .await
+        .unwrap_err();
+    let Error::Transport(t) = &e else {
+        panic!("{e:?}")
+    };
+    assert!(t.was_not_sent(), "{e:?}");
+    assert!(
+        e.to_string()
+            .contains("through the proxy at http://127.0.0.1:9"),
+        "{e}"
+    );
 }

@@ -198,11 +198,16 @@ impl<'i> XmlReader<'i> {
     ///
     /// [`DecodeErrorKind::UnexpectedNil`] when not lenient; malformed XML while skipping.
     pub fn nil_on_non_nillable(&mut self, tag: &StartTag<'i>) -> Result<(), DecodeError> {
-        let err = self.error_at(DecodeErrorKind::UnexpectedNil, tag.offset);
         if !self.limits.leniency.nil_on_non_nillable {
-            return Err(err);
+            return Err(self.error_at(DecodeErrorKind::UnexpectedNil, tag.offset));
         }
+        // Its line and column cost a scan of the text before it: only for a warning recorded.
+        let logged = tracing::enabled!(target: "soapgen::lenient", tracing::Level::WARN);
+        let err = logged.then(|| self.error_at(DecodeErrorKind::UnexpectedNil, tag.offset));
         self.skip_element()?;
+        let Some(err) = err else {
+            return Ok(());
+        };
         tracing::warn!(
             target: "soapgen::lenient",
             path = %err.location.path,
@@ -266,6 +271,11 @@ impl<'i> XmlReader<'i> {
         declared: Name<'_>,
         known: &str,
     ) -> Result<(), DecodeError> {
+        let logged = tracing::enabled!(target: "soapgen::lenient", tracing::Level::WARN);
+        if self.limits.leniency.unknown_elements && !logged {
+            // Its line and column cost a scan of the text before it: only for a warning recorded.
+            return Ok(());
+        }
         let mut err = self.unexpected_type(tag, Some(found), declared, known);
         if !self.limits.leniency.unknown_elements {
             if let DecodeErrorKind::UnexpectedType(m) = &mut err.kind {

@@ -68,6 +68,11 @@ impl<'i> XmlReader<'i> {
             }
             return Err(err);
         }
+        // Its line and column cost a scan of the text before it, its XML a copy: only for a
+        // warning recorded (else skipping thousands of elements would take quadratic time).
+        if !tracing::enabled!(target: "soapgen::lenient", tracing::Level::WARN) {
+            return self.skip_element();
+        }
         let err = self.unexpected(tag);
         let xml = self.read_outer_xml(tag)?;
         let mut end = xml.len().min(512);
