@@ -9,7 +9,7 @@ use bytes::BytesMut;
 
 use super::auth::{Authenticator, Challenger, HttpAuth};
 use super::tls::{ClientIdentity, TlsError, TrustAnchors};
-use super::tunnel::Tunnel;
+use super::tunnel::{authority, without_userinfo, Tunnel};
 use super::{
     BodyStream, HttpRequest, HttpResponse, StreamingFuture, StreamingResponse, Timeouts, Transport,
     TransportFuture,
@@ -424,11 +424,11 @@ impl ReqwestTransport {
             return self.send_once(req, [None, None], streaming).await;
         }
         // The proxy's lock first, always in this order.
-        let _proxy_turn = match proxy.and_then(|p| p.one_at_a_time.as_ref()) {
+        let proxy_turn = match proxy.and_then(|p| p.one_at_a_time.as_ref()) {
             Some(m) => Some(m.lock().await),
             None => None,
         };
-        let _server_turn = match server.and_then(|s| s.one_at_a_time.as_ref()) {
+        let server_turn = match server.and_then(|s| s.one_at_a_time.as_ref()) {
             Some(m) => Some(m.lock().await),
             None => None,
         };
@@ -481,7 +481,7 @@ impl ReqwestTransport {
             let challenges: Vec<&str> = challenges.iter().map(String::as_str).collect();
             // The challenge's body is read, so that its connection goes back to the pool.
             read_whole(resp, &req.url, req.max_response_bytes).await?;
-            if _proxy_turn.is_some() || _server_turn.is_some() {
+            if proxy_turn.is_some() || server_turn.is_some() {
                 // hyper hands the connection back to the pool from its connection task once the
                 // body is read; let that task run so the next leg finds it there rather than
                 // opening a new connection (which would have no handshake context).
@@ -576,20 +576,6 @@ impl ReqwestTransport {
             Some(Box::new(e)),
         )
         .not_sent()
-    }
-}
-
-/// The authority (`user:pw@host:port`) of an absolute URL.
-fn authority(url: &str) -> &str {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    rest.split(['/', '?', '#']).next().unwrap_or_default()
-}
-
-/// `url` without the user information of its authority (RFC 3986 §3.2.1), for messages.
-fn without_userinfo(url: &str) -> String {
-    match authority(url).rsplit_once('@') {
-        Some((userinfo, _)) => url.replacen(&format!("{userinfo}@"), "", 1),
-        None => url.to_owned(),
     }
 }
 

@@ -16,6 +16,7 @@
 //! tokio runtime, so the transport works under any runtime or none, and ends when the transport
 //! is dropped (tunnels open then end with their connections).
 
+use std::future::Future as _;
 use std::io;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -155,8 +156,7 @@ fn authority_of(proxy_url: &str) -> Result<String, String> {
              is reached over http://"
         ));
     };
-    let host_port = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let host_port = host_port.rsplit('@').next().unwrap_or_default();
+    let host_port = authority(rest).rsplit('@').next().unwrap_or_default();
     if host_port.is_empty() {
         return Err(format!("proxy URL {proxy_url:?} names no host"));
     }
@@ -169,6 +169,21 @@ fn authority_of(proxy_url: &str) -> Result<String, String> {
     } else {
         format!("{host_port}:80")
     })
+}
+
+/// The authority (`user:pw@host:port`) of a URL (RFC 3986 §3.2): what follows `scheme://`, up
+/// to the path, query or fragment.
+pub(super) fn authority(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    rest.split(['/', '?', '#']).next().unwrap_or_default()
+}
+
+/// `url` without the user information of its authority (RFC 3986 §3.2.1), for messages.
+pub(super) fn without_userinfo(url: &str) -> String {
+    match authority(url).rsplit_once('@') {
+        Some((userinfo, _)) => url.replacen(&format!("{userinfo}@"), "", 1),
+        None => url.to_owned(),
+    }
 }
 
 /// Accepts reqwest's connections until `stopped` fires (the transport was dropped).
@@ -218,16 +233,6 @@ async fn serve(
     }
 }
 
-use std::future::Future as _;
-
-impl Upstream {
-    fn fail(&self, auth: bool, message: String) {
-        tracing::debug!(proxy = %self.proxy_url, %message, "tunnel not opened");
-        *self.failure.lock().unwrap_or_else(|p| p.into_inner()) =
-            Some(TunnelFailure { auth, message });
-    }
-}
-
 /// Reads reqwest's `CONNECT`, opens the tunnel through the proxy with the handshake, and says
 /// `200` to reqwest: the two connections and the bytes reqwest sent after its head, or `None`
 /// when the tunnel was not opened (reqwest got an error status and the reason is recorded).
@@ -271,6 +276,14 @@ async fn open(mut client: TcpStream, up: &Upstream) -> Option<(TcpStream, TcpStr
 }
 
 impl Upstream {
+    /// Records why a tunnel was not opened (`auth`: the handshake failed), for the transport's
+    /// error.
+    fn fail(&self, auth: bool, message: String) {
+        tracing::debug!(proxy = %self.proxy_url, %message, "tunnel not opened");
+        *self.failure.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some(TunnelFailure { auth, message });
+    }
+
     /// `CONNECT target` at the proxy, answering its `407` challenges, up to its `200`.
     /// Errors: the status to give reqwest, whether authentication failed, and why.
     async fn handshake(&self, target: &str) -> Result<TcpStream, (u16, bool, String)> {
