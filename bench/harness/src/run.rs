@@ -751,36 +751,27 @@ fn servers(env: &Env, gsoap: &Peer, res: &mut Results) -> Result<(), String> {
     Ok(())
 }
 
-/// The soak (bench/harness/src/soak.rs): soapgen's async client, again with glibc's heap
-/// returning buffers of 64 KiB and more to the system (`MALLOC_MMAP_THRESHOLD_`: its dynamic
-/// threshold otherwise keeps the envelopes' buffers on the heap, whose high-water mark then
-/// creeps up), then gSOAP's client, with as many callers for as long.
+/// The soak (bench/harness/src/soak.rs): soapgen's async client on each transport, then gSOAP's
+/// client, with as many callers for as long.
 fn soak(env: &Env, gsoap: &Peer, res: &mut Results) -> Result<(), String> {
     let url = gsoap.url("/bench");
     let (callers, secs) = env.counts.soak;
     let (n, t) = (callers.to_string(), secs.to_string());
-    for (label, malloc, raw) in [
-        (SG_ASYNC.to_owned(), None, "soak-soapgen.txt"),
-        (
-            format!("{SG_ASYNC} with MALLOC_MMAP_THRESHOLD_=65536"),
-            Some("65536"),
-            "soak-soapgen-mmap.txt",
-        ),
+    for (label, transport, raw) in [
+        (SG_ASYNC, "reqwest", "soak-soapgen.txt"),
+        (SG_ASYNC_HYPER, "hyper", "soak-soapgen-hyper.txt"),
     ] {
         let what = format!("soak {label} x{callers} for {secs} s");
         say(&what);
         let mut cmd = env.soapgen();
-        cmd.args(["soak", &url, "11", "reqwest", &n, &t]);
-        if let Some(m) = malloc {
-            cmd.env("MALLOC_MMAP_THRESHOLD_", m);
-        }
+        cmd.args(["soak", &url, "11", transport, &n, &t]);
         let (out, _) = env.run(&what, cmd, false)?;
         std::fs::write(env.raw.join(raw), &out).map_err(|e| e.to_string())?;
         let m = kv(&out);
         let pair =
             |a: &str, b: &str| Ok::<_, String>(Some((get(&m, a, &what)?, get(&m, b, &what)?)));
         res.soak.push(crate::soak::Soak {
-            client: label,
+            client: label.to_owned(),
             callers,
             calls: get(&m, "calls", &what)?,
             errors: Some(get(&m, "errors", &what)?),

@@ -189,7 +189,7 @@ impl<T> State<T> {
 fn exchange(client: Client, op: Operation, request: Result<Request, EncodeError>) -> Exchange {
     Box::pin(async move {
         let request = request?;
-        client.exchange(&op, &request).await
+        client.exchange(&op, request).await
     })
 }
 
@@ -372,7 +372,7 @@ impl Client {
         request: Request,
         decode: impl for<'i> FnOnce(&mut XmlReader<'i>, StartTag<'i>) -> Result<T, DecodeError>,
     ) -> Result<(T, Attachments), Error> {
-        let mut exchanged = self.exchange(op, &request).await?;
+        let mut exchanged = self.exchange(op, request).await?;
         let mut decode = Some(decode);
         let mut value = None;
         let attachments = self.read_result(op, &mut exchanged, None, &mut |child, _| {

@@ -85,7 +85,7 @@ impl Client {
     pub(crate) async fn exchange(
         &self,
         op: &Operation,
-        request: &Request,
+        request: Request,
     ) -> Result<Exchanged, Error> {
         if self.inner.settings.attachment_store.is_none() {
             return self.exchange_as(op, request, false).await;
@@ -97,14 +97,31 @@ impl Client {
 
     /// [`exchange`](Self::exchange); `streaming`: up to the response's header fields only, its
     /// body left in [`Exchanged::rest`] (a retry or failover decision needs no more).
+    ///
+    /// A call that can be tried only once (no `Retry`, no failover set) lets go of `request`
+    /// once its envelope is written: while it waits for the response it holds one copy of the
+    /// message, not two (at a thousand concurrent calls of 74 KB, 74 MB less).
     pub(crate) async fn exchange_as(
         &self,
         op: &Operation,
-        request: &Request,
+        request: Request,
         streaming: bool,
     ) -> Result<Exchanged, Error> {
         let first = Instant::now();
         let failover = self.inner.settings.failover.as_deref();
+        if failover.is_none() && self.inner.settings.retry.is_none() {
+            let (message, layers) = self.envelope_to(op, &request, &self.inner.endpoint)?;
+            drop(request);
+            let (response, rest) = self
+                .post(op, message, &self.inner.endpoint, streaming)
+                .await?;
+            return Ok(Exchanged {
+                response,
+                layers,
+                rest,
+                multipart: None,
+            });
+        }
         let plan = failover.map(|f| f.plan(first)).unwrap_or_default();
         let mut at = 0;
         let mut attempt = 1;
@@ -113,7 +130,7 @@ impl Client {
                 Some(f) => f.url(plan[at]),
                 None => &self.inner.endpoint,
             };
-            let (message, layers) = self.envelope_to(op, request, endpoint)?;
+            let (message, layers) = self.envelope_to(op, &request, endpoint)?;
             let mut outcome = self.post(op, message, endpoint, streaming).await;
             if let Some(f) = failover {
                 let unreached = matches!(&outcome, Err(Error::Transport(t)) if t.was_not_sent());

@@ -283,11 +283,28 @@ fn excerpt(body: &[u8]) -> String {
     out
 }
 
+/// The response as an [`Error::Http`]; a redirect (RFC 9110 §15.4) names where it leads, since
+/// the transport did not follow it.
 fn http_error(resp: &HttpResponse, excerpt: &str) -> Error {
+    let excerpt = match resp.header("location") {
+        Some(to) if (300..400).contains(&resp.status) => {
+            let mut m = format!(
+                "redirected to {to}, not followed (a SOAP request is not sent again elsewhere by \
+                 surprise): call that address, or let the transport follow 307 and 308 \
+                 (ReqwestTransportBuilder::follow_redirects)"
+            );
+            if !excerpt.is_empty() {
+                m.push_str(": ");
+                m.push_str(excerpt);
+            }
+            m
+        }
+        _ => excerpt.to_owned(),
+    };
     Error::Http {
         status: resp.status,
         content_type: resp.content_type().map(str::to_owned),
-        excerpt: excerpt.to_owned(),
+        excerpt,
     }
 }
 

@@ -389,7 +389,7 @@ pub fn send_stream<T: Send + 'static, E>(
     StreamCall {
         fut: Box::pin(async move {
             let request = request?;
-            let exchanged = client.exchange_as(&op, &request, true).await?;
+            let exchanged = client.exchange_as(&op, request, true).await?;
             match client.open_stream(&op, exchanged, shape).await? {
                 Opened::Items(core) => Ok(ItemStream {
                     core: *core,

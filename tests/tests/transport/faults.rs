@@ -46,6 +46,9 @@ pub(crate) enum Misbehaviour {
     /// Answers the echo on a kept-alive connection, then closes it 50 ms later: the next call
     /// finds its pooled connection gone.
     AnswerThenClose,
+    /// Redirects the first request with this status to the same server (`Location: …/moved`),
+    /// answers the echo to the others.
+    RedirectOnce(u16),
 }
 
 /// The echo the server answers to `request`: related to its WS-Addressing MessageID, if it has
@@ -185,7 +188,16 @@ pub(crate) async fn recording_server(how: Misbehaviour) -> (String, Arc<AtomicUs
                         let _ = socket.write_all(body.as_bytes()).await;
                         tokio::time::sleep(Duration::from_millis(50)).await;
                     }
-                    Misbehaviour::UnavailableOnce | Misbehaviour::Answer => {
+                    Misbehaviour::RedirectOnce(status) if n == 0 => {
+                        let head = format!(
+                            "HTTP/1.1 {status} Moved\r\nLocation: http://{}/moved\r\nContent-Length: 0\r\n\r\n",
+                            socket.local_addr().expect("address")
+                        );
+                        let _ = socket.write_all(head.as_bytes()).await;
+                    }
+                    Misbehaviour::RedirectOnce(_)
+                    | Misbehaviour::UnavailableOnce
+                    | Misbehaviour::Answer => {
                         let body = echo_for(&String::from_utf8_lossy(&read));
                         let head = format!(
                             "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: {}\r\n\r\n",

@@ -12,7 +12,7 @@ use soapgen_runtime::Client;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
-use super::faults::{server, transport_kind, FaultyClient, Misbehaviour};
+use super::faults::{recording_server, server, transport_kind, FaultyClient, Misbehaviour};
 
 const MARGIN: Duration = Duration::from_secs(5);
 
@@ -208,4 +208,55 @@ async fn a_tls_handshake_with_a_plain_http_server_fails_at_once() {
     );
     assert!(started.elapsed() < MARGIN);
     assert_eq!(accepted.load(Ordering::SeqCst), 1, "not tried again");
+}
+
+#[tokio::test]
+async fn a_redirect_is_not_followed_by_default_and_names_where_it_leads() {
+    let (url, requests, bodies) = recording_server(Misbehaviour::RedirectOnce(307)).await;
+    let client = Client::builder(&url).build().expect("client");
+    let err = echo(client).await.expect_err("a redirect not followed");
+    let message = err.to_string();
+    assert_eq!(err.status(), Some(307), "{message}");
+    assert!(message.contains("redirected to http://"), "{message}");
+    assert!(message.contains("/moved"), "{message}");
+    assert!(message.contains("follow_redirects"), "{message}");
+    assert_eq!(requests.load(Ordering::SeqCst), 1);
+    // The envelope goes with its length (a body the transport does not keep is not chunked).
+    let first = bodies.lock().expect("bodies")[0].to_ascii_lowercase();
+    assert!(first.contains("\r\ncontent-length: "), "{first}");
+    assert!(!first.contains("transfer-encoding"), "{first}");
+}
+
+#[tokio::test]
+async fn follow_redirects_posts_the_envelope_again_on_307_and_308_only() {
+    for (status, followed) in [
+        (307, true),
+        (308, true),
+        (301, false),
+        (302, false),
+        (303, false),
+    ] {
+        let (url, requests, bodies) = recording_server(Misbehaviour::RedirectOnce(status)).await;
+        let transport = soapgen_runtime::transport::ReqwestTransport::builder()
+            .follow_redirects(3)
+            .build()
+            .expect("transport");
+        let client = Client::builder(&url)
+            .transport(std::sync::Arc::new(transport))
+            .build()
+            .expect("client");
+        let result = echo(client).await;
+        if followed {
+            assert_eq!(result.expect("followed"), "back", "{status}");
+            assert_eq!(requests.load(Ordering::SeqCst), 2, "{status}");
+            let bodies = bodies.lock().expect("bodies");
+            assert!(bodies[1].starts_with("POST /moved "), "{}", bodies[1]);
+            let envelope = |r: &str| r[r.find("\r\n\r\n").expect("head") + 4..].to_owned();
+            assert_eq!(envelope(&bodies[0]), envelope(&bodies[1]), "{status}");
+        } else {
+            let err = result.expect_err("not followed");
+            assert_eq!(err.status(), Some(status), "{err}");
+            assert_eq!(requests.load(Ordering::SeqCst), 1, "{status}");
+        }
+    }
 }
