@@ -33,6 +33,8 @@ macro_rules! timeout_setters {
 #[cfg(feature = "reqwest")]
 mod reqwest_impl;
 #[cfg(feature = "reqwest")]
+mod reqwest_response;
+#[cfg(feature = "reqwest")]
 mod tunnel;
 
 #[cfg(feature = "reqwest")]
