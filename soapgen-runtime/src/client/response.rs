@@ -284,28 +284,58 @@ fn excerpt(body: &[u8]) -> String {
 }
 
 /// The response as an [`Error::Http`]; a redirect (RFC 9110 §15.4) names where it leads, since
-/// the transport did not follow it.
+/// the transport did not follow it, and a `401` or `407` (RFC 9110 §11.6) the schemes offered.
 fn http_error(resp: &HttpResponse, excerpt: &str) -> Error {
-    let excerpt = match resp.header("location") {
-        Some(to) if (300..400).contains(&resp.status) => {
-            let mut m = format!(
+    let hint = match resp.status {
+        401 => Some(challenge_hint(
+            resp,
+            "www-authenticate",
+            "the service",
+            "ClientBuilder::basic_auth or ReqwestTransportBuilder::auth",
+        )),
+        407 => Some(challenge_hint(
+            resp,
+            "proxy-authenticate",
+            "the proxy",
+            "Proxy::basic_auth or Proxy::auth",
+        )),
+        300..=399 => resp.header("location").map(|to| {
+            format!(
                 "redirected to {to}, not followed (a SOAP request is not sent again elsewhere by \
                  surprise): call that address, or let the transport follow 307 and 308 \
                  (ReqwestTransportBuilder::follow_redirects)"
-            );
-            if !excerpt.is_empty() {
-                m.push_str(": ");
-                m.push_str(excerpt);
-            }
-            m
-        }
-        _ => excerpt.to_owned(),
+            )
+        }),
+        _ => None,
+    };
+    let excerpt = match hint {
+        Some(h) if excerpt.is_empty() => h,
+        Some(h) => format!("{h}: {excerpt}"),
+        None => excerpt.to_owned(),
     };
     Error::Http {
         status: resp.status,
         content_type: resp.content_type().map(str::to_owned),
         excerpt,
     }
+}
+
+/// What a `401` or `407` asks for: the schemes its challenge `field`s offer, and `how` to answer.
+fn challenge_hint(resp: &HttpResponse, field: &str, who: &str, how: &str) -> String {
+    let values: Vec<&str> = resp
+        .headers
+        .iter()
+        .filter(|(k, _)| k.eq_ignore_ascii_case(field))
+        .map(|(_, v)| v.as_str())
+        .collect();
+    #[cfg(feature = "reqwest")]
+    let offered = crate::transport::auth::offered_schemes(&values);
+    #[cfg(not(feature = "reqwest"))]
+    let offered = values.join(", ");
+    format!(
+        "{who} asks for authentication and offers {offered}: the credentials were refused or \
+         none were given ({how})"
+    )
 }
 
 #[cfg(test)]

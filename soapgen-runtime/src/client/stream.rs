@@ -174,7 +174,7 @@ impl<T, E: From<Error>> ItemStream<T, E> {
                 Phase::Items if self.core.wants_more() => match self.core.poll_fill(cx) {
                     Poll::Ready(Ok(())) => {}
                     // Cut short: the items before the cut are read first.
-                    Poll::Ready(Err(e)) => self.core.cut = Some(e),
+                    Poll::Ready(Err(e)) => self.core.cut = Some(self.core.cut_at(e)),
                     Poll::Pending => {
                         // While the next bytes are on their way, the items already here
                         // (once a tag ended since the last try: nothing can end without one).
@@ -198,7 +198,7 @@ impl<T, E: From<Error>> ItemStream<T, E> {
                     if unread > self.core.cap.min(64 * 1024) {
                         self.core.body = None;
                     } else if let Err(e) = std::task::ready!(self.core.poll_fill(cx)) {
-                        self.core.cut = Some(e);
+                        self.core.cut = Some(self.core.cut_at(e));
                     }
                 }
                 Phase::Tail => {

@@ -117,7 +117,13 @@ async fn a_call_through_an_authenticating_proxy() {
         .echo("x".into())
         .await
         .unwrap_err();
-    assert!(e.to_string().contains("407"), "{e}");
+    assert_eq!(e.status(), Some(407), "{e}");
+    let message = e.to_string();
+    assert!(
+        message.contains("the proxy asks for authentication and offers Basic"),
+        "{message}"
+    );
+    assert!(message.contains("Proxy::auth"), "{message}");
 }
 
 #[tokio::test]

@@ -295,7 +295,9 @@ async fn a_body_cut_short_ends_the_stream_with_an_error_after_the_whole_items() 
                 assert!(e.location.offset >= cut as u64 - 110, "{e}");
             }
             (Some(_), Some(Error::Transport(e))) => {
-                assert_eq!(e.kind, TransportErrorKind::Other)
+                assert_eq!(e.kind, TransportErrorKind::Other);
+                let at = format!("cut off after {cut} bytes");
+                assert!(e.message.contains(&at), "{e}");
             }
             (_, other) => panic!("{other:?}"),
         }

@@ -166,6 +166,21 @@ impl Core {
         WINDOW.min(self.cap)
     }
 
+    /// The transport's error `e` that cut the body short, saying after how many of the body's
+    /// bytes (all of them read: the items before the cut are decoded).
+    pub(super) fn cut_at(&self, e: Error) -> Error {
+        match e {
+            Error::Transport(mut t) => {
+                let at = self.abs + self.buf.len() as u64;
+                t.message.push_str(&format!(
+                    " (the response body was cut off after {at} bytes)"
+                ));
+                Error::Transport(t)
+            }
+            other => other,
+        }
+    }
+
     /// `e`, or the transport's error that cut the body short before it.
     pub(super) fn or_cut(&mut self, e: Error) -> Error {
         self.cut.take().unwrap_or(e)
