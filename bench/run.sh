@@ -29,6 +29,7 @@
 #   2 latency of Echo(100 objects) p50/p90/p99; 3 throughput with 1/8/64 callers + peak memory;
 #   4 serialization in memory (+ callgrind instruction counts); 5 reqwest vs hyper transport;
 #   7 soak: 1,000 callers for 60 s, RSS, descriptors and tasks sampled every second.
+#   8 faults: fourteen faults of a misbehaving loopback server, outcome, time against the timeout, requests.
 #
 # Output: bench/results/<UTC date>/{results.md,results.csv,*.svg,codegen/} and the section of docs/benchmarks.md
 # between the "bench/run.sh" markers (full mode only); per-call samples in target/bench/raw-<mode>.

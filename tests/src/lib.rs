@@ -9,6 +9,7 @@
 pub mod canned;
 pub mod content_models;
 pub mod corpus;
+pub mod faulty;
 pub mod http;
 pub mod large_objects;
 pub mod peers;

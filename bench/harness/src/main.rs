@@ -11,11 +11,13 @@
 //! soapgen-bench latency URL 11|12 async|blocking reqwest|hyper echo|ping WARMUP N FILE
 //! soapgen-bench throughput URL 11|12 reqwest|hyper CONCURRENCY SECS
 //! soapgen-bench serialize ITERS
+//! soapgen-bench soak URL 11|12 reqwest|hyper CALLERS SECS | faults RUNS
 //! soapgen-bench stream-serve ROWS | stream-read URL streamed|buffered | stream-memory ROWS ITERS
 //! soapgen-bench mtom-serve BYTES | mtom-read URL DIR
 //! ```
 
 mod client;
+mod faults;
 mod hyper_transport;
 mod plot;
 mod report;
@@ -80,6 +82,14 @@ fn dispatch(args: &[String]) -> Result<(), String> {
                 num(callers, "CALLERS")?,
                 num(secs, "SECS")?,
             );
+            Ok(())
+        }
+        ["faults", runs] => {
+            let faults = faults::run(num(runs, "RUNS")?);
+            print!("{}", faults::markdown(&faults, "###"));
+            if let Some(goal) = faults::goal(&faults) {
+                println!("\n{goal}");
+            }
             Ok(())
         }
         ["fake-server"] => {

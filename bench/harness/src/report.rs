@@ -322,6 +322,8 @@ pub struct Results {
     pub instr: Vec<Instr>,
     /// The soak (bench/harness/src/soak.rs).
     pub soak: Vec<crate::soak::Soak>,
+    /// The faults (bench/harness/src/faults.rs).
+    pub faults: Vec<crate::faults::Fault>,
     /// Anything left out and why.
     pub notes: Vec<String>,
 }
@@ -505,6 +507,10 @@ impl Results {
                 "| reqwest transport adds ≤ 20% per call over minimal hyper ({op}, {style}, p50) | reqwest {} vs hyper {} | {:+.1}% | {} |",
                 ms(r), ms(h), over * 100.0, tick(over <= 0.20)
             );
+        }
+        if let Some(row) = crate::faults::goal(&self.faults) {
+            t.push_str(&row);
+            t.push('\n');
         }
         t.push_str(
             "| compile time of the generated crate ≤ 0.25× g++ on gSOAP's output (e-conomic) | see `bash bench/codegen/run.sh` | | |\n",
@@ -730,6 +736,7 @@ impl Results {
             }
         }
         s.push_str(&crate::soak::markdown(&self.soak, heading));
+        s.push_str(&crate::faults::markdown(&self.faults, heading));
         if !self.notes.is_empty() {
             let _ = writeln!(s, "\nNotes:\n");
             for n in &self.notes {

@@ -43,6 +43,8 @@ struct Counts {
     callgrind: bool,
     /// The soak's concurrent callers and seconds.
     soak: (usize, u64),
+    /// Runs of each fault.
+    fault_runs: usize,
 }
 
 impl Counts {
@@ -64,6 +66,7 @@ impl Counts {
                 serialize_iters: 3000,
                 callgrind: true,
                 soak: (1000, 60),
+                fault_runs: 5,
             },
             Mode::Quick => Counts {
                 first_runs: 3,
@@ -81,6 +84,7 @@ impl Counts {
                 serialize_iters: 500,
                 callgrind: true,
                 soak: (200, 15),
+                fault_runs: 2,
             },
             Mode::Smoke => Counts {
                 first_runs: 1,
@@ -98,6 +102,7 @@ impl Counts {
                 serialize_iters: 10,
                 callgrind: false,
                 soak: (20, 3),
+                fault_runs: 1,
             },
         }
     }
@@ -446,6 +451,8 @@ pub fn main(args: &[&str]) -> Result<(), String> {
     serialization(&env, &mut res)?;
     instructions(&env, &gsoap, &mut res)?;
     soak(&env, &gsoap, &mut res)?;
+    say("faults");
+    res.faults = crate::faults::run(env.counts.fault_runs);
     drop(spyne);
     drop(gsoap);
 

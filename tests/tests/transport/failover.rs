@@ -11,7 +11,9 @@ use soapgen_runtime::error::TransportErrorKind;
 use soapgen_runtime::{Client, Failover, Retry};
 use tokio::net::TcpListener;
 
-use super::faults::{recording_server, server, transport_kind, FaultyClient, Misbehaviour};
+use soapgen_tests::faulty::{recording_server, server, FaultyClient, Misbehaviour};
+
+use super::faults::transport_kind;
 
 /// A URL on 127.0.0.1 that nothing listens on (bound, then closed).
 async fn refused() -> String {

@@ -1,18 +1,18 @@
-//! More of what a misbehaving server does to a call, on the servers of [`super::faults`] and
-//! sockets of the test's own: a body dripping in too slowly, a chunked body cut off, a body over
-//! the limit, a pooled connection closed between calls, a connection reset before the request
-//! was read, while it was being read and while the response was being written, a TLS handshake with a server that does not speak TLS. Each ends as documented,
-//! within its timeout and a margin, after exactly the requests the server counts.
+//! More of what a misbehaving server (`soapgen_tests::faulty`) does to a call: a body dripping
+//! in too slowly, a chunked body cut off, a body over the limit, a pooled connection closed
+//! between calls, a connection reset before the request was read, while it was being read and
+//! while the response was being written, a TLS handshake with a server that does not speak TLS,
+//! redirects. Each ends as documented, within its timeout and a margin, after exactly the
+//! requests the server counts.
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use soapgen_runtime::error::TransportErrorKind;
 use soapgen_runtime::Client;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpListener;
+use soapgen_tests::faulty::{recording_server, server, FaultyClient, Misbehaviour};
 
-use super::faults::{recording_server, server, transport_kind, FaultyClient, Misbehaviour};
+use super::faults::transport_kind;
 
 const MARGIN: Duration = Duration::from_secs(5);
 
@@ -85,112 +85,34 @@ async fn a_pooled_connection_the_server_closed_is_not_an_error() {
     assert_eq!(requests.load(Ordering::SeqCst), 2);
 }
 
-/// A server that accepts each connection and `then` does what it says with the socket; how many
-/// connections it accepted.
-async fn raw_server(
-    then: fn(
-        tokio::net::TcpStream,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>,
-) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let address = listener.local_addr().expect("address");
-    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let counted = accepted.clone();
-    tokio::spawn(async move {
-        while let Ok((socket, _)) = listener.accept().await {
-            counted.fetch_add(1, Ordering::SeqCst);
-            tokio::spawn(then(socket));
-        }
-    });
-    (address.to_string(), accepted)
-}
-
 #[tokio::test]
-async fn a_connection_reset_before_the_request_was_read_fails_once() {
-    // Reset (SO_LINGER 0) as soon as it is accepted.
-    let (address, accepted) = raw_server(|socket| {
-        Box::pin(async move {
-            let _ = socket.set_zero_linger();
-            drop(socket);
-        })
-    })
-    .await;
-    let client = Client::builder(format!("http://{address}/reset"))
-        .timeout(Duration::from_secs(30))
-        .build()
-        .expect("client");
-    let started = Instant::now();
-    let kind = transport_kind(echo(client).await);
-    assert_ne!(kind, TransportErrorKind::Timeout);
-    assert!(started.elapsed() < MARGIN);
-    assert_eq!(accepted.load(Ordering::SeqCst), 1, "not tried again");
-}
-
-#[tokio::test]
-async fn a_connection_reset_during_the_request_or_the_response_fails_once() {
-    // Reset after reading part of the request.
-    let (during_request, accepted_a) = raw_server(|mut socket| {
-        Box::pin(async move {
-            let mut buf = [0u8; 64];
-            let _ = socket.read(&mut buf).await;
-            let _ = socket.set_zero_linger();
-            drop(socket);
-        })
-    })
-    .await;
-    // Reset after the response's header fields and half its body.
-    let (during_response, accepted_b) = raw_server(|mut socket| {
-        Box::pin(async move {
-            let mut buf = vec![0u8; 64 * 1024];
-            let mut seen = 0;
-            while seen < 200 {
-                match socket.read(&mut buf).await {
-                    Ok(0) | Err(_) => return,
-                    Ok(n) => seen += n,
-                }
-            }
-            let _ = socket
-                .write_all(
-                    b"HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: 400\r\n\r\n\
-                      <s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body>",
-                )
-                .await;
-            let _ = socket.flush().await;
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            let _ = socket.set_zero_linger();
-            drop(socket);
-        })
-    })
-    .await;
-    for (address, accepted) in [(during_request, accepted_a), (during_response, accepted_b)] {
-        let client = Client::builder(format!("http://{address}/reset"))
+async fn a_connection_reset_before_during_or_after_the_request_fails_once() {
+    for how in [
+        Misbehaviour::ResetOnAccept,
+        Misbehaviour::ResetDuringRequest,
+        Misbehaviour::ResetDuringResponse,
+    ] {
+        let (url, requests) = server(how).await;
+        let client = Client::builder(&url)
             .timeout(Duration::from_secs(30))
             .build()
             .expect("client");
         let started = Instant::now();
         let kind = transport_kind(echo(client).await);
-        assert_ne!(kind, TransportErrorKind::Timeout);
-        assert!(started.elapsed() < MARGIN);
-        assert_eq!(accepted.load(Ordering::SeqCst), 1, "not tried again");
+        assert_ne!(kind, TransportErrorKind::Timeout, "{how:?}");
+        assert!(started.elapsed() < MARGIN, "{how:?}");
+        assert_eq!(
+            requests.load(Ordering::SeqCst),
+            1,
+            "{how:?}: not tried again"
+        );
     }
 }
 
 #[tokio::test]
 async fn a_tls_handshake_with_a_plain_http_server_fails_at_once() {
-    // It answers the ClientHello with an HTTP error, as a plain HTTP server would.
-    let (address, accepted) = raw_server(|mut socket| {
-        Box::pin(async move {
-            let mut buf = [0u8; 512];
-            let _ = socket.read(&mut buf).await;
-            let _ = socket
-                .write_all(
-                    b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-                )
-                .await;
-        })
-    })
-    .await;
-    let client = Client::builder(format!("https://{address}/tls"))
+    let (url, accepted) = server(Misbehaviour::NotTls).await;
+    let client = Client::builder(url.replacen("http://", "https://", 1))
         .timeout(Duration::from_secs(30))
         .build()
         .expect("client");
