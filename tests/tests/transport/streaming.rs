@@ -520,7 +520,10 @@ async fn server(head: String, parts: Vec<Bytes>, pause: Duration) -> String {
             let (head, parts) = (head.clone(), parts.clone());
             tokio::spawn(async move {
                 // The request: its header fields and a body of Content-Length bytes.
-                if soapgen_tests::faulty::read_request(&mut socket).await.is_none() {
+                if soapgen_tests::faulty::read_request(&mut socket)
+                    .await
+                    .is_none()
+                {
                     return;
                 }
                 if socket.write_all(head.as_bytes()).await.is_err() {

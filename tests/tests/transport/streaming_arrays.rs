@@ -168,6 +168,25 @@ async fn what_follows_the_array_result_in_the_wrapper_is_an_error_after_the_item
         Some(Error::Decode(e)) => assert!(e.to_string().contains("other"), "{e}"),
         other => panic!("{other:?}"),
     }
+    // The result element again after its items: the buffered call's error, after the items.
+    let (_, body) = array_response(4);
+    let twice = body.replacen("</tns:EchoResult>", "</tns:EchoResult><tns:EchoResult/>", 1);
+    let buffered = client(Chunked::new(twice.clone(), &[twice.len()]))
+        .echo(vec![])
+        .await;
+    let Err(Error::Decode(expected)) = buffered else {
+        panic!("{buffered:?}")
+    };
+    let mut stream = client(Chunked::new(twice, &[10]))
+        .echo_stream(vec![])
+        .await
+        .expect("the call");
+    let (items, error) = collect(&mut stream).await;
+    assert_eq!(items.len(), 4);
+    match error {
+        Some(Error::Decode(e)) => assert_eq!(e.kind, expected.kind, "{e} / {expected}"),
+        other => panic!("{other:?}"),
+    }
     // An item out of place inside the array is located under the result element.
     let (_, body) = array_response(4);
     let bad = body.replacen("<tns:item>", "<tns:row/><tns:item>", 1);

@@ -190,6 +190,7 @@ impl Client {
         core.open = open;
         core.bindings = bindings;
         core.item = item;
+        core.holder = holder;
         core.min = min;
         core.need = core.window_size();
         Ok(Opened::Items(core))

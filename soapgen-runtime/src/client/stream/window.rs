@@ -61,6 +61,8 @@ pub(super) struct Core {
     pub(super) bindings: Vec<(String, String)>,
     /// The result element.
     pub(super) item: Name<'static>,
+    /// The element that holds the items, if they are inside one (`ResponseShape::with_items`).
+    pub(super) holder: Option<Name<'static>>,
     /// Its minOccurs.
     pub(super) min: u64,
     /// Items read so far.
@@ -125,6 +127,7 @@ impl Core {
             open: Vec::new(),
             bindings: Vec::new(),
             item: Name::new("", ""),
+            holder: None,
             min: 0,
             count: 0,
             limits,
@@ -357,9 +360,13 @@ impl Core {
         let around = self.open.len().saturating_sub(1);
         let mut r = XmlReader::inside(window, &self.open[..around], &self.bindings, self.limits);
         let closed = (|| {
-            for _ in 0..around {
+            for level in 0..around {
                 if let Some(tag) = r.next_child()? {
-                    return Err(r.unexpected(&tag));
+                    // The element that held the items, again: as a buffered call reports it.
+                    return Err(match self.holder {
+                        Some(h) if level == 0 && tag.is(h) => r.duplicate(&tag),
+                        _ => r.unexpected(&tag),
+                    });
                 }
             }
             r.finish()
