@@ -11,6 +11,8 @@
  *                                                 context; FILE gets N lines of ns per call
  *   lo-client throughput URL VER THREADS SECS     THREADS callers (a soap context each: contexts
  *                                                 are not thread-safe), Echo calls for SECS seconds
+ *   lo-client soak URL VER THREADS SECS           the same, a failed call counted (errors=N)
+ *                                                 instead of ending the run
  *   lo-client serialize ITERS                     the Echo envelope written to and read from
  *                                                 memory with gSOAP's own serializer (soap->os/is)
  *   lo-client roundtrip URL VER                   one Echo call whose response is compared with
@@ -233,7 +235,25 @@ struct worker
   int version;
   long long deadline;
   long calls;
+  /* The soak's: a failed call is counted (its connection closed, the next call opens another)
+   * instead of ending the run. */
+  int count_errors;
+  long errors;
 };
+
+/* One Echo call that may fail: whether it returned the echo. */
+static int echo_try(struct soap *soap, const char *url, int version, struct _b__Echo *sent)
+{
+  struct _b__EchoResponse resp;
+  int rc = version == 12 ? soap_call___b__Echo_(soap, url, ECHO_ACTION, sent, &resp)
+                         : soap_call___b__Echo(soap, url, ECHO_ACTION, sent, &resp);
+  int ok = rc == SOAP_OK && resp.__sizeitem == N_OBJECTS;
+  if (rc != SOAP_OK)
+    soap_closesock(soap);
+  soap_destroy(soap);
+  soap_end(soap);
+  return ok;
+}
 
 static void *throughput_worker(void *arg)
 {
@@ -244,8 +264,15 @@ static void *throughput_worker(void *arg)
   sample(data, &sent);
   while (now_ns() < w->deadline)
   {
-    echo_call(soap, w->url, w->version, &sent);
-    w->calls++;
+    if (!w->count_errors)
+    {
+      echo_call(soap, w->url, w->version, &sent);
+      w->calls++;
+    }
+    else if (echo_try(soap, w->url, w->version, &sent))
+      w->calls++;
+    else
+      w->errors++;
   }
   soap_free(soap);
   soap_end(data);
@@ -253,16 +280,17 @@ static void *throughput_worker(void *arg)
   return NULL;
 }
 
-static int mode_throughput(const char *url, int version, int threads, double secs)
+static int mode_throughput(const char *url, int version, int threads, double secs, int soak)
 {
   struct worker *w = (struct worker *)calloc(threads, sizeof(struct worker));
   pthread_t *tid = (pthread_t *)calloc(threads, sizeof(pthread_t));
-  long long t0 = now_ns(), total = 0;
+  long long t0 = now_ns(), total = 0, errors = 0;
   int i;
   for (i = 0; i < threads; i++)
   {
     w[i].url = url;
     w[i].version = version;
+    w[i].count_errors = soak;
     w[i].deadline = t0 + (long long)(secs * 1e9);
     if (pthread_create(&tid[i], NULL, throughput_worker, &w[i]) != 0)
     {
@@ -274,8 +302,12 @@ static int mode_throughput(const char *url, int version, int threads, double sec
   {
     pthread_join(tid[i], NULL);
     total += w[i].calls;
+    errors += w[i].errors;
   }
-  printf("calls=%lld secs=%.6f\n", total, (now_ns() - t0) / 1e9);
+  if (soak)
+    printf("calls=%lld errors=%lld secs=%.6f\n", total, errors, (now_ns() - t0) / 1e9);
+  else
+    printf("calls=%lld secs=%.6f\n", total, (now_ns() - t0) / 1e9);
   return 0;
 }
 
@@ -431,7 +463,9 @@ int main(int argc, char **argv)
   if (!strcmp(mode, "latency") && argc == 7)
     return mode_latency(argv[2], atoi(argv[3]), atol(argv[4]), atol(argv[5]), argv[6]);
   if (!strcmp(mode, "throughput") && argc == 6)
-    return mode_throughput(argv[2], atoi(argv[3]), atoi(argv[4]), atof(argv[5]));
+    return mode_throughput(argv[2], atoi(argv[3]), atoi(argv[4]), atof(argv[5]), 0);
+  if (!strcmp(mode, "soak") && argc == 6)
+    return mode_throughput(argv[2], atoi(argv[3]), atoi(argv[4]), atof(argv[5]), 1);
   if (!strcmp(mode, "serialize") && argc == 3)
     return mode_serialize(atol(argv[2]));
   if (!strcmp(mode, "roundtrip") && argc == 4)

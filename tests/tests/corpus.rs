@@ -197,6 +197,28 @@ fn corpus_generates_as_expected_and_compiles() {
     );
     println!("{round_trips} response types round-trip ({CASES} values each)");
     println!("{fake_calls} clients call their fake ({CALLS} calls each)");
+
+    // The documentation of every generated client renders without a rustdoc warning (broken
+    // intra-doc links, unbalanced HTML from a WSDL's xs:documentation, bare URLs).
+    let out = Command::new(env!("CARGO"))
+        .args([
+            "doc",
+            "--quiet",
+            "--offline",
+            "--lib",
+            "--no-deps",
+            "--message-format=short",
+        ])
+        .current_dir(&target)
+        .env("CARGO_TARGET_DIR", target.join("target"))
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .output()
+        .expect("run cargo doc");
+    assert!(
+        out.status.success(),
+        "the generated clients' documentation has rustdoc warnings:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Values generated per response type.

@@ -508,6 +508,22 @@ impl Results {
                 ms(r), ms(h), over * 100.0, tick(over <= 0.20)
             );
         }
+        for x in self.soak.iter().filter(|x| x.rss_kib.is_some()) {
+            if let (Some((a, b)), Some((fa, fb))) = (x.rss_kib, x.fds) {
+                let _ = writeln!(
+                    t,
+                    "| soak, {} callers: no error, RSS growth ≤ 5 %, descriptors constant (part 7) | {} against the {}: {} errors, RSS {:.0} → {:.0} MiB, fds {fa:.0} → {fb:.0} | {:+.1} % | {} |",
+                    x.callers,
+                    x.client,
+                    x.server,
+                    x.errors.unwrap_or(f64::NAN),
+                    a / 1024.0,
+                    b / 1024.0,
+                    100.0 * (b - a) / a,
+                    tick(x.holds())
+                );
+            }
+        }
         if let Some(row) = crate::faults::goal(&self.faults) {
             t.push_str(&row);
             t.push('\n');
@@ -969,14 +985,7 @@ impl Results {
             ];
             for (metric, value, unit) in figures.into_iter().flatten() {
                 row(
-                    "soak",
-                    GSOAP_SERVER,
-                    "1.1",
-                    &x.client,
-                    &case,
-                    metric,
-                    value,
-                    unit,
+                    "soak", &x.server, "1.1", &x.client, &case, metric, value, unit,
                 );
             }
         }

@@ -758,26 +758,76 @@ fn servers(env: &Env, gsoap: &Peer, res: &mut Results) -> Result<(), String> {
     Ok(())
 }
 
-/// The soak (bench/harness/src/soak.rs): soapgen's async client on each transport, then gSOAP's
-/// client, with as many callers for as long.
+/// The soak (bench/harness/src/soak.rs): against the gSOAP server, soapgen's async client on
+/// each transport, then gSOAP's client (its failed calls counted, not ending its run); against
+/// soapgen's generated fake on a loopback socket, soapgen's async client. As many callers for as
+/// long each.
 fn soak(env: &Env, gsoap: &Peer, res: &mut Results) -> Result<(), String> {
-    let url = gsoap.url("/bench");
+    let mut cmd = env.soapgen();
+    cmd.arg("fake-server");
+    let fake = peers::start_command("bench-fake-server", cmd, "bash bench/run.sh builds it");
     let (callers, secs) = env.counts.soak;
     let (n, t) = (callers.to_string(), secs.to_string());
-    for (label, transport, raw) in [
-        (SG_ASYNC, "reqwest", "soak-soapgen.txt"),
-        (SG_ASYNC_HYPER, "hyper", "soak-soapgen-hyper.txt"),
+    for (server, url, label, transport, raw) in [
+        (
+            GSOAP_SERVER,
+            gsoap.url("/bench"),
+            SG_ASYNC,
+            "reqwest",
+            "soak-soapgen.txt",
+        ),
+        (
+            GSOAP_SERVER,
+            gsoap.url("/bench"),
+            SG_ASYNC_HYPER,
+            "hyper",
+            "soak-soapgen-hyper.txt",
+        ),
+        (
+            GSOAP_SERVER,
+            gsoap.url("/bench"),
+            GSOAP,
+            "",
+            "soak-gsoap.txt",
+        ),
+        (
+            FAKE_SERVER,
+            fake.url("/bench"),
+            SG_ASYNC,
+            "reqwest",
+            "soak-soapgen-fake.txt",
+        ),
     ] {
-        let what = format!("soak {label} x{callers} for {secs} s");
+        let what = format!("soak {label} x{callers} for {secs} s against the {server}");
         say(&what);
-        let mut cmd = env.soapgen();
-        cmd.args(["soak", &url, "11", transport, &n, &t]);
-        let (out, _) = env.run(&what, cmd, false)?;
+        let cmd = if label == GSOAP {
+            let mut cmd = env.gsoap();
+            cmd.args(["soak", &url, "11", &n, &t]);
+            cmd
+        } else {
+            let mut cmd = env.soapgen();
+            cmd.args(["soak", &url, "11", transport, &n, &t]);
+            cmd
+        };
+        let out = match env.run(&what, cmd, false) {
+            Ok((out, _)) => out,
+            // gSOAP's client ending early is a note on its row, not the end of the run.
+            Err(e) if label == GSOAP => {
+                let first = e.lines().take(3).collect::<Vec<_>>().join(" ");
+                res.notes.push(format!("{what}: {first}"));
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         std::fs::write(env.raw.join(raw), &out).map_err(|e| e.to_string())?;
         let m = kv(&out);
-        let pair =
-            |a: &str, b: &str| Ok::<_, String>(Some((get(&m, a, &what)?, get(&m, b, &what)?)));
+        // RSS, descriptors and tasks are sampled in soapgen's process only.
+        let pair = |a: &str, b: &str| match (m.get(a), m.get(b)) {
+            (Some(_), Some(_)) => Ok::<_, String>(Some((get(&m, a, &what)?, get(&m, b, &what)?))),
+            _ => Ok(None),
+        };
         res.soak.push(crate::soak::Soak {
+            server: server.to_owned(),
             client: label.to_owned(),
             callers,
             calls: get(&m, "calls", &what)?,
@@ -788,31 +838,7 @@ fn soak(env: &Env, gsoap: &Peer, res: &mut Results) -> Result<(), String> {
             tasks: pair("tasks_from", "tasks_to")?,
         });
     }
-    let what = format!("soak {GSOAP} x{callers} for {secs} s");
-    say(&what);
-    let mut cmd = env.gsoap();
-    cmd.args(["throughput", &url, "11", &n, &t]);
-    // gSOAP's client may not hold that many callers against its own server (connections reset
-    // past the server's backlog): a note, not the end of the run.
-    let out = match env.run(&what, cmd, false) {
-        Ok((out, _)) => out,
-        Err(e) => {
-            let first = e.lines().take(3).collect::<Vec<_>>().join(" ");
-            res.notes.push(format!("{what}: {first}"));
-            return Ok(());
-        }
-    };
-    let m = kv(&out);
-    res.soak.push(crate::soak::Soak {
-        client: GSOAP.to_owned(),
-        callers,
-        calls: get(&m, "calls", &what)?,
-        errors: None,
-        secs: get(&m, "secs", &what)?,
-        rss_kib: None,
-        fds: None,
-        tasks: None,
-    });
+    drop(fake);
     Ok(())
 }
 

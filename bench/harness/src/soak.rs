@@ -121,6 +121,8 @@ pub fn run(url: &str, version: SoapVersion, transport: Transport, callers: usize
 /// A soak's figures, as the run records them.
 #[derive(Debug)]
 pub struct Soak {
+    /// Server label.
+    pub server: String,
     /// Client label.
     pub client: String,
     /// Concurrent callers.
@@ -157,16 +159,17 @@ pub fn markdown(soak: &[Soak], heading: &str) -> String {
     let secs = soak.iter().map(|x| x.secs).fold(0.0, f64::max);
     let _ = writeln!(
         s,
-        "{heading} 7. Soak: Echo against the gSOAP server, {} callers for {secs:.0} s\n\n\
+        "{heading} 7. Soak: Echo, {} callers for {secs:.0} s, against the gSOAP server and soapgen's fake\n\n\
          soapgen: that many tasks share one generated async client; its RSS, open file \
          descriptors and tokio tasks are sampled every second in process, from the warm-up \
          second (the 10th of a full run) to the end. Must hold: no error, RSS growth ≤ 5 %, \
-         descriptors constant. gSOAP: as many threads (no in-process samples).\n",
+         descriptors constant. gSOAP: as many threads, each failed call counted and the run \
+         going on (no in-process samples).\n",
         soak[0].callers
     );
     s.push_str(
-        "| client | callers | calls/s | errors | RSS from → to | fds from → to | tasks from → to | holds |\n\
-         |---|---:|---:|---:|---:|---:|---:|---|\n",
+        "| server | client | callers | calls/s | errors | RSS from → to | fds from → to | tasks from → to | holds |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---|\n",
     );
     let pair = |p: Option<(f64, f64)>, unit: &str| {
         p.map_or("—".to_owned(), |(a, b)| format!("{a:.0} → {b:.0}{unit}"))
@@ -174,7 +177,8 @@ pub fn markdown(soak: &[Soak], heading: &str) -> String {
     for x in soak {
         let _ = writeln!(
             s,
-            "| {} | {} | {:.0} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {:.0} | {} | {} | {} | {} | {} |",
+            x.server,
             x.client,
             x.callers,
             x.calls / x.secs,
@@ -195,6 +199,7 @@ mod tests {
     #[test]
     fn what_must_hold() {
         let mut x = Soak {
+            server: "s".to_owned(),
             client: "c".to_owned(),
             callers: 1,
             calls: 10.0,

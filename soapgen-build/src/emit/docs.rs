@@ -60,7 +60,17 @@ fn markdown_line(line: &str) -> String {
                         out.push_str(tag);
                         chars.nth(tag.len() - 2);
                     }
-                    None => out.push_str("&lt;"),
+                    None => match html_tag(&text[i..]) {
+                        // Documentation written as HTML (.NET's ASMX services): its markup is
+                        // not shown; a block's start or end is a line break.
+                        Some((len, block)) => {
+                            if block && !out.is_empty() && !out.ends_with("<br>") {
+                                out.push_str("<br>");
+                            }
+                            chars.nth(len - 2);
+                        }
+                        None => out.push_str("&lt;"),
+                    },
                 },
                 '[' | ']' | '`' | '\\' | '*' | '~' | '|' => {
                     out.push('\\');
@@ -91,6 +101,57 @@ fn markdown_line(line: &str) -> String {
         rest = &tail[u.len()..];
     }
     out
+}
+
+/// HTML elements whose tags documentation written as HTML uses for layout: a start or end tag
+/// of a block element is a line break, an inline element's tags are dropped (their text kept).
+const HTML_BLOCKS: &[&str] = &[
+    "p",
+    "div",
+    "blockquote",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "dt",
+    "dd",
+    "table",
+    "tr",
+    "td",
+    "th",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "hr",
+    "pre",
+    "center",
+];
+const HTML_INLINE: &[&str] = &[
+    "b", "strong", "i", "em", "u", "font", "span", "small", "big", "tt", "code", "sub", "sup", "a",
+    "s", "strike", "nobr",
+];
+
+/// The HTML start or end tag of a known element `text` starts with (`<b>`, `</font>`,
+/// `<font color='#000080' size='1'>`, `<p/>`): its length, and whether it is a block's. `None`
+/// for anything else (`<kind>`, `<T>`, a tag of a block element name that is not one), which
+/// stays text.
+fn html_tag(text: &str) -> Option<(usize, bool)> {
+    let inner = text.strip_prefix('<')?;
+    let close = inner.find('>')?;
+    let tag = inner[..close].strip_prefix('/').unwrap_or(&inner[..close]);
+    let tag = tag.strip_suffix('/').unwrap_or(tag).trim_end();
+    let name_end = tag.find(char::is_whitespace).unwrap_or(tag.len());
+    let name = &tag[..name_end];
+    // Attributes are `name=value` pairs: anything with another `<` is not a tag.
+    if tag.contains('<') || (name_end < tag.len() && !tag[name_end..].contains('=')) {
+        return None;
+    }
+    let known = |set: &[&str]| set.iter().any(|n| n.eq_ignore_ascii_case(name));
+    let block = known(HTML_BLOCKS);
+    (block || known(HTML_INLINE)).then_some((close + 2, block))
 }
 
 /// The HTML line break tag `text` starts with, `<br>`, `<br/>` or `<br />` (any case), if any.
@@ -136,9 +197,15 @@ mod tests {
         for (text, doc) in [
             ("\t\tIndented prose", "Indented prose"),
             (
-                "See [RFC3927] & <b>bold</b>",
-                r"See \[RFC3927\] &amp; &lt;b&gt;bold&lt;/b&gt;",
+                "See [RFC3927] & <b>bold</b>, a <kind> of <T>",
+                r"See \[RFC3927\] &amp; bold, a &lt;kind&gt; of &lt;T&gt;",
             ),
+            (
+                "<br><b>Get the rate <b><br><p><b><font color='#000080' size='1'>\
+                 <u>Codes</u></font></b></p><blockquote><p>AFA-Afghanistan Afghani</p>",
+                "<br>Get the rate <br>Codes<br>AFA-Afghanistan Afghani<br>",
+            ),
+            ("a <p/> b </P> <a href=x>c</a> <b", "a <br> b <br> c &lt;b"),
             (
                 "At http://example.com/a_b, or (https://x.org/y).",
                 "At <http://example.com/a_b>, or (<https://x.org/y>).",
