@@ -109,7 +109,7 @@ impl Client {
     ) -> Result<Exchanged, Error> {
         let first = Instant::now();
         let failover = self.inner.settings.failover.as_deref();
-        if failover.is_none() && self.inner.settings.retry.is_none() {
+        if failover.is_none() && !self.retries() {
             let (message, layers) = self.envelope_to(op, &request, &self.inner.endpoint)?;
             drop(request);
             let (response, rest) = self
@@ -184,6 +184,18 @@ impl Client {
                 }
             }
         }
+    }
+
+    /// Whether the client may try a call again (a `Retry` is set).
+    #[cfg(any(feature = "reqwest", feature = "hyper", feature = "blocking"))]
+    fn retries(&self) -> bool {
+        self.inner.settings.retry.is_some()
+    }
+
+    /// Without a timer (no tokio), no call is tried again.
+    #[cfg(not(any(feature = "reqwest", feature = "hyper", feature = "blocking")))]
+    fn retries(&self) -> bool {
+        false
     }
 
     /// How long to wait before trying again after attempt `attempt` (from 1; the first began
