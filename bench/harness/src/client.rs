@@ -111,11 +111,15 @@ pub struct SoakClient {
 }
 
 impl SoakClient {
-    /// One Echo: `true` if it answered the objects sent.
-    pub async fn call(&self) -> bool {
+    /// One Echo: `Ok` if it answered the objects sent, else what went wrong.
+    pub async fn call(&self) -> Result<(), String> {
         match self.client.echo(self.items.as_ref().clone()).await {
-            Ok(got) => got.len() == self.items.len() && got[0].id == self.items[0].id,
-            Err(_) => false,
+            Ok(got) if got.len() == self.items.len() && got[0].id == self.items[0].id => Ok(()),
+            Ok(got) => Err(format!(
+                "an echo of {} objects, not the ones sent",
+                got.len()
+            )),
+            Err(e) => Err(e.to_string()),
         }
     }
 }

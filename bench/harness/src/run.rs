@@ -820,6 +820,9 @@ fn soak(env: &Env, gsoap: &Peer, res: &mut Results) -> Result<(), String> {
             Err(e) => return Err(e),
         };
         std::fs::write(env.raw.join(raw), &out).map_err(|e| e.to_string())?;
+        for l in out.lines().filter_map(|l| l.strip_prefix("error ")) {
+            res.notes.push(format!("{what}: a failed call, {l}"));
+        }
         let m = kv(&out);
         // RSS, descriptors and tasks are sampled in soapgen's process only.
         let pair = |a: &str, b: &str| match (m.get(a), m.get(b)) {

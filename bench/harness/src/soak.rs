@@ -5,7 +5,7 @@
 //! same load in the same run for its calls per second.
 //!
 //! `soak URL VER reqwest|hyper CALLERS SECS` (the client side) prints one `sample …` line per
-//! second and a last line of `key=value` pairs (`calls`, `errors`, `secs`, `rss_from_kib`,
+//! second, an `error t=… message` line for each of the first three failed calls, and a last line of `key=value` pairs (`calls`, `errors`, `secs`, `rss_from_kib`,
 //! `rss_to_kib`, `fds_from`, `fds_to`, `tasks_from`, `tasks_to`).
 
 use std::fmt::Write as _;
@@ -71,10 +71,16 @@ pub fn run(url: &str, version: SoapVersion, transport: Transport, callers: usize
                 let (client, calls, errors) = (client.clone(), calls.clone(), errors.clone());
                 tokio::spawn(async move {
                     while Instant::now() < deadline {
-                        if client.call().await {
-                            calls.fetch_add(1, Ordering::Relaxed);
-                        } else {
-                            errors.fetch_add(1, Ordering::Relaxed);
+                        match client.call().await {
+                            Ok(()) => {
+                                calls.fetch_add(1, Ordering::Relaxed);
+                            }
+                            // The first few errors are printed, to say what went wrong.
+                            Err(e) => {
+                                if errors.fetch_add(1, Ordering::Relaxed) < 3 {
+                                    println!("error t={} {e}", start.elapsed().as_secs());
+                                }
+                            }
                         }
                     }
                 })
@@ -156,7 +162,8 @@ pub fn markdown(soak: &[Soak], heading: &str) -> String {
     if soak.is_empty() {
         return s;
     }
-    let secs = soak.iter().map(|x| x.secs).fold(0.0, f64::max);
+    // The run's length (gSOAP's threads may take longer to end).
+    let secs = soak.iter().map(|x| x.secs).fold(f64::INFINITY, f64::min);
     let _ = writeln!(
         s,
         "{heading} 7. Soak: Echo, {} callers for {secs:.0} s, against the gSOAP server and soapgen's fake\n\n\
