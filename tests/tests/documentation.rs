@@ -26,7 +26,8 @@ const WSDL: &str = "http://schemas.xmlsoap.org/wsdl/";
 const WORDS: usize = 8;
 
 /// The words of `text`, lowercase, letters and digits only, after the entities the emitter
-/// writes for `<`, `>` and `&` are read back.
+/// writes for `<`, `>` and `&` are read back and markup is left out (the emitter drops the tags
+/// of documentation written as HTML: `<b>`, `<font size='1'>`, `</p>`).
 fn words(text: &str) -> Vec<String> {
     let mut t = text.to_owned();
     for _ in 0..4 {
@@ -35,10 +36,40 @@ fn words(text: &str) -> Vec<String> {
             .replace("&gt;", ">")
             .replace("&amp;", "&");
     }
-    t.split(|c: char| !c.is_alphanumeric())
+    without_tags(&t)
+        .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect()
+}
+
+/// `text` without what looks like markup: `<`, an optional `/`, a letter, then anything but an
+/// angle bracket up to `>` (not an autolink, `<https://…>`).
+fn without_tags(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('<') {
+        out.push_str(&rest[..at]);
+        let tag = &rest[at + 1..];
+        let name = tag.strip_prefix('/').unwrap_or(tag);
+        let end = tag.find(['<', '>']);
+        match end {
+            Some(e)
+                if tag.as_bytes()[e] == b'>'
+                    && name.starts_with(|c: char| c.is_ascii_alphabetic())
+                    && !tag[..e].contains("://") =>
+            {
+                out.push(' ');
+                rest = &tag[e + 1..];
+            }
+            _ => {
+                out.push('<');
+                rest = tag;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The documentation text of generated code: its `///` and `//!` lines and `#[doc = "…"]`
