@@ -110,6 +110,16 @@ fn cxf_matrix() {
         }
     }
     wsdls.sort();
+    // Combinations the corpus lacks, in the corpus's form (its DoubleIt portType imported).
+    let own = std::path::Path::new("wsdl/policy");
+    println!("cargo:rerun-if-changed={}", own.display());
+    let mut own_wsdls: Vec<_> = std::fs::read_dir(own)
+        .expect("tests/wsdl/policy")
+        .map(|e| e.expect("an entry of tests/wsdl/policy").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "wsdl"))
+        .collect();
+    own_wsdls.sort();
+    wsdls.extend(own_wsdls);
     let builder = |wsdl: &std::path::Path| {
         soapgen_build::Builder::new()
             .wsdl(wsdl)
@@ -158,8 +168,14 @@ fn cxf_matrix() {
         if let Err(e) = b.write_to(&out, false) {
             panic!("soapgen: {e}");
         }
-        let rel = wsdl.strip_prefix(resources).expect("in the corpus");
-        let rel = rel.display().to_string();
+        // Where the peer finds it (`soapgen_tests::peers::cxf_policy_wsdls`).
+        let rel = match wsdl.strip_prefix(resources) {
+            Ok(rel) => rel.display().to_string(),
+            Err(_) => format!(
+                "{OWN_PREFIX}{}",
+                wsdl.file_name().expect("a file name").to_string_lossy()
+            ),
+        };
         let stem = wsdl
             .file_stem()
             .expect("a file name")
@@ -217,6 +233,10 @@ fn cxf_matrix() {
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     std::fs::write(out.join("cxf_matrix.rs"), text).expect("write cxf_matrix.rs");
 }
+
+/// The prefix of the matrix's own policy WSDLs (`tests/wsdl/policy/`) among the corpus paths the
+/// CXF peer is given; `soapgen_tests::peers::OWN_POLICY_WSDLS` is the same.
+const OWN_PREFIX: &str = "soapgen:";
 
 /// How the matrix calls a port of `port_type` (the operations CXF's peer serves): what it
 /// answers (`Answer` of tests/tests/wss/policy_matrix.rs) and the call of `CLIENT` with the

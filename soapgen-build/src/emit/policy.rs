@@ -297,18 +297,7 @@ impl Emitter<'_> {
                         }
                         m.extend(quote!(.username_token(#u)));
                     }
-                    // Over TLS an encrypted endorsing token is encrypted by the transport.
-                    TokenKind::X509 { .. }
-                        if matches!(
-                            s.role,
-                            SupportingRole::Endorsing | SupportingRole::SignedEndorsing
-                        ) || (matches!(p.binding, Some(SecurityBinding::Transport { .. }))
-                            && matches!(
-                                s.role,
-                                SupportingRole::EndorsingEncrypted
-                                    | SupportingRole::SignedEndorsingEncrypted
-                            )) =>
-                    {
+                    TokenKind::X509 { .. } if s.role.endorses() => {
                         let t = self.x509(t);
                         let mut e = quote!(#rt::policy::EndorsingToken::new(#t));
                         if matches!(
@@ -317,6 +306,23 @@ impl Emitter<'_> {
                                 | SupportingRole::SignedEndorsingEncrypted
                         ) {
                             e.extend(quote!(.signed()));
+                        }
+                        // Over TLS an encrypted endorsing token is encrypted by the transport.
+                        let message_security = matches!(
+                            p.binding,
+                            Some(
+                                SecurityBinding::Asymmetric { .. }
+                                    | SecurityBinding::Symmetric { .. }
+                            )
+                        );
+                        if message_security
+                            && matches!(
+                                s.role,
+                                SupportingRole::EndorsingEncrypted
+                                    | SupportingRole::SignedEndorsingEncrypted
+                            )
+                        {
+                            e.extend(quote!(.encrypted()));
                         }
                         if s.signed.body {
                             e.extend(quote!(.covers_body()));

@@ -372,7 +372,8 @@ fn asymmetric(
             cfg = cfg.endorse(
                 Endorsement::new(signer)
                     .cover_body(e.covers_body)
-                    .signed(e.signed),
+                    .signed(e.signed)
+                    .encrypted(e.encrypted),
             );
         }
     }
@@ -444,7 +445,8 @@ fn symmetric(
         cfg = cfg.endorse(
             Endorsement::new(signer)
                 .cover_body(e.covers_body)
-                .signed(e.signed),
+                .signed(e.signed)
+                .encrypted(e.encrypted),
         );
     }
     Ok(cfg)

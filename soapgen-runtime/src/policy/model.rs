@@ -459,7 +459,7 @@ impl UsernameTokenPolicy {
     }
 }
 
-/// An X.509 endorsing supporting token (§8.3, §8.4): a second signature, by another key, over
+/// An X.509 endorsing supporting token (§8.3, §8.4, §8.7, §8.8): a second signature, by another key, over
 /// the message signature.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -468,6 +468,10 @@ pub struct EndorsingToken {
     pub token: X509Token,
     /// `sp:SignedEndorsingSupportingTokens`: the message signature covers it.
     pub signed: bool,
+    /// `sp:EndorsingEncryptedSupportingTokens`, `sp:SignedEndorsingEncryptedSupportingTokens`
+    /// (§8.7, §8.8) under a message-security binding: the token travels encrypted under the
+    /// request's encryption key (over TLS the transport encrypts it).
+    pub encrypted: bool,
     /// Its own `sp:SignedParts` has the Body: the endorsing signature covers it too.
     pub covers_body: bool,
     /// The header blocks its own `sp:SignedParts` names: (namespace, local name; empty for every
@@ -481,6 +485,7 @@ impl EndorsingToken {
         EndorsingToken {
             token,
             signed: false,
+            encrypted: false,
             covers_body: false,
             headers: &[],
         }
@@ -489,6 +494,12 @@ impl EndorsingToken {
     /// Covered by the message signature.
     pub const fn signed(mut self) -> Self {
         self.signed = true;
+        self
+    }
+
+    /// Encrypted under the request's encryption key.
+    pub const fn encrypted(mut self) -> Self {
+        self.encrypted = true;
         self
     }
 

@@ -11,7 +11,8 @@ use super::X509Signer;
 /// `sp:SignedParts` inside the supporting token's policy) and its own BinarySecurityToken
 /// ([`X509Signer::protect_token`]). Its algorithms, digest, key reference and token form
 /// ([`X509Signer::pki_path`]) are the signer's own. With [`signed`](Self::signed) the message
-/// signature covers the endorsing token too.
+/// signature covers the endorsing token too; with [`encrypted`](Self::encrypted) the token travels
+/// encrypted under the request's encryption key.
 ///
 /// A request with an endorsement but no message signature fails with
 /// [`WssError::Encode`](super::WssError::Encode).
@@ -33,6 +34,7 @@ pub struct Endorsement {
     pub(crate) signer: X509Signer,
     pub(crate) body: bool,
     pub(crate) signed: bool,
+    pub(crate) encrypted: bool,
 }
 
 impl Endorsement {
@@ -42,6 +44,7 @@ impl Endorsement {
             signer,
             body: false,
             signed: false,
+            encrypted: false,
         }
     }
 
@@ -58,6 +61,23 @@ impl Endorsement {
     /// the default), else requests fail with [`WssError::Encode`](super::WssError::Encode).
     pub fn signed(mut self, on: bool) -> Self {
         self.signed = on;
+        self
+    }
+
+    /// Whether the endorsing token's BinarySecurityToken is encrypted (default `false`;
+    /// `sp:EndorsingEncryptedSupportingTokens` and `sp:SignedEndorsingEncryptedSupportingTokens`,
+    /// WS-SecurityPolicy 1.2 §8.7–§8.8): an `xenc:EncryptedData` (Type Element) under the key
+    /// that encrypts the Body, named by that key's ReferenceList and placed after the
+    /// EncryptedKey, as CXF places it. It needs the token in the message
+    /// ([`KeyReference::DirectReference`](super::KeyReference)), a request encryption
+    /// ([`WssConfig::encrypt`](super::WssConfig::encrypt) or
+    /// [`WssConfig::symmetric`](super::WssConfig::symmetric)) and signing before encrypting
+    /// ([`EncryptionOrder::SignThenEncrypt`](super::EncryptionOrder)): the recipient must have
+    /// decrypted the token before it checks the endorsing signature. Otherwise requests fail with
+    /// [`WssError::Encode`](super::WssError::Encode). Over TLS (no message encryption) it is
+    /// not needed: the transport encrypts the token.
+    pub fn encrypted(mut self, on: bool) -> Self {
+        self.encrypted = on;
         self
     }
 

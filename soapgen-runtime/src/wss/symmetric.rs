@@ -75,9 +75,11 @@ impl SecureConversation {
 ///
 /// Endorsing signatures ([`WssConfig::endorse`](super::WssConfig::endorse), WS-SecurityPolicy
 /// 1.2 §8.3) follow the Signature, each after its BinarySecurityToken, and sign it (and the Body
-/// when they cover it): WCF's mutual-certificate message security. A signed endorsing token
-/// ([`Endorsement::signed`](super::Endorsement::signed)) and
-/// [`Layout::LaxTsLast`](super::Layout::LaxTsLast) are not supported with it: such a request
+/// when they cover it): WCF's mutual-certificate message security. The token of a signed
+/// endorsement ([`Endorsement::signed`](super::Endorsement::signed), §8.4) or an encrypted one
+/// ([`Endorsement::encrypted`](super::Endorsement::encrypted), §8.7: under the request key, which
+/// needs signing first) comes before the Signature instead, where the Signature covers it.
+/// [`Layout::LaxTsLast`](super::Layout::LaxTsLast) is not supported with it: such a request
 /// fails with [`WssError::Encode`].
 ///
 /// The response must be signed with HMAC-SHA1 under that key or a key derived from it, named by

@@ -173,8 +173,14 @@ pub fn cxf_policy_corpus() -> PathBuf {
     dir
 }
 
+/// The prefix that names a WSDL of the repository's `tests/wsdl/policy/` (combinations the corpus
+/// lacks, importing its DoubleIt portType as its WSDLs do) among the files of
+/// [`cxf_policy_wsdls`]: `soapgen:DoubleItEndorsingX509.wsdl`.
+pub const OWN_POLICY_WSDLS: &str = "soapgen:";
+
 /// Copies the corpus WSDLs `files` (paths under the corpus's `src/test/resources/`, e.g.
-/// `org/apache/cxf/systest/ws/x509/DoubleItX509.wsdl`) into one folder of this process, each
+/// `org/apache/cxf/systest/ws/x509/DoubleItX509.wsdl`, or [`OWN_POLICY_WSDLS`] and a file name of
+/// the repository's `tests/wsdl/policy/`) into one folder of this process, each
 /// under its own file name, with the documents they import: by a module-relative location
 /// (`location="src/test/resources/…"`, as the DoubleIt WSDLs import `DoubleItLogical.wsdl`) at that
 /// relative path, by a file name beside them (as the WS-Security interop WSDLs import each other)
@@ -184,13 +190,17 @@ pub fn cxf_policy_corpus() -> PathBuf {
 pub fn cxf_policy_wsdls(files: &[&str]) -> Vec<PathBuf> {
     let corpus = cxf_policy_corpus();
     let resources = corpus.join("src/test/resources");
+    let own = Path::new(env!("CARGO_MANIFEST_DIR")).join("wsdl/policy");
     let dir = std::env::temp_dir().join(format!("soapgen-cxf-wsdl-{}", std::process::id()));
     fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     let mut out: Vec<PathBuf> = Vec::new();
     for file in files {
-        let src = resources.join(file);
-        let name = Path::new(file).file_name().expect("a file name");
-        let dest = dir.join(name);
+        let src = match file.strip_prefix(OWN_POLICY_WSDLS) {
+            Some(name) => own.join(name),
+            None => resources.join(file),
+        };
+        let name = src.file_name().expect("a file name").to_owned();
+        let dest = dir.join(&name);
         assert!(
             !out.contains(&dest),
             "two corpus WSDLs named {name:?}: {files:?}"

@@ -104,7 +104,7 @@ mod squid;
 mod wss4j;
 mod zeep;
 
-pub use cxf::{cxf, cxf_binary, cxf_client, cxf_policy_corpus, cxf_policy_wsdls};
+pub use cxf::{cxf, cxf_binary, cxf_client, cxf_policy_corpus, cxf_policy_wsdls, OWN_POLICY_WSDLS};
 pub use gsoap::*;
 pub use linebreak::linebreak_server;
 pub use process::start_command;

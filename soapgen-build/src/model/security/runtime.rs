@@ -29,6 +29,15 @@ impl Refusals {
             loc: loc.clone(),
         });
     }
+
+    /// A refusal that is no gap of the runtime: the policy does not say enough.
+    fn add_as_is(&mut self, assertion: &str, loc: &Loc, why: &str) {
+        self.0.push(Refusal {
+            assertion: QName::new(SP12, assertion),
+            reason: why.to_owned(),
+            loc: loc.clone(),
+        });
+    }
 }
 
 /// Which binding an alternative has, for the rules that depend on it.
@@ -46,7 +55,7 @@ pub fn unenforceable(policy: &MessagePolicy) -> Vec<Refusal> {
     let (kind, at) = binding(&mut r, policy);
     for s in &policy.supporting {
         for t in &s.tokens {
-            supporting(&mut r, kind, s.role, t);
+            supporting(&mut r, policy, kind, s.role, t);
         }
         if let Some(loc) = s.tokens.first().map(|t| t.loc.clone()) {
             let endorsed_headers = !s.signed.headers.is_empty() && kind != Kind::Transport;
@@ -85,11 +94,12 @@ pub fn unenforceable(policy: &MessagePolicy) -> Vec<Refusal> {
             .iter()
             .any(|s| s.role != SupportingRole::Supporting);
         if protected || roles {
-            r.add(
+            r.add_as_is(
                 "SignedParts",
                 &loc,
-                "signed or encrypted parts or tokens with no security binding in the WSDL (the \
-                 service configures its binding elsewhere)",
+                "parts or tokens to protect, but no security binding in the WSDL says with which \
+                 keys (WS-SecurityPolicy 1.2 §7; the service configures its binding elsewhere): \
+                 configure this port's security by hand",
             );
         }
     }
@@ -223,7 +233,13 @@ fn binding(r: &mut Refusals, policy: &MessagePolicy) -> (Kind, Option<Loc>) {
 }
 
 /// A supporting token's refusals.
-fn supporting(r: &mut Refusals, kind: Kind, role: SupportingRole, t: &Token) {
+fn supporting(
+    r: &mut Refusals,
+    policy: &MessagePolicy,
+    kind: Kind,
+    role: SupportingRole,
+    t: &Token,
+) {
     use SupportingRole::*;
     match &t.kind {
         TokenKind::Username { .. } => {
@@ -245,22 +261,42 @@ fn supporting(r: &mut Refusals, kind: Kind, role: SupportingRole, t: &Token) {
             }
         }
         TokenKind::X509 { .. } => {
-            // Over TLS, an encrypted endorsing token is encrypted by the transport.
-            // A SymmetricBinding's endorsing signature follows its message signature, which
-            // cannot cover the endorsing token then (no SignedEndorsing there).
-            let endorsing = matches!(role, Endorsing | SignedEndorsing)
-                || (kind == Kind::Transport
-                    && matches!(role, EndorsingEncrypted | SignedEndorsingEncrypted));
-            let binding = match kind {
-                Kind::Transport | Kind::Asymmetric => true,
-                Kind::Symmetric => role == Endorsing,
-                Kind::None => false,
-            };
-            if !endorsing || !binding {
+            let endorsing = role.endorses();
+            if !endorsing || kind == Kind::None {
                 r.add(
                     role.local_name(),
                     &t.loc,
-                    "X.509 supporting tokens other than an endorsing one over TLS or in an asymmetric or symmetric binding (there, not signed)",
+                    "X.509 supporting tokens other than an endorsing one over TLS or in an \
+                     asymmetric or symmetric binding",
+                );
+            }
+            // Encrypted under the message's key (over TLS, by the transport): after the
+            // EncryptedKey, decrypted before the endorsing signature is checked, which signing
+            // first allows; under an AsymmetricBinding, with the Body's key.
+            let encrypted = matches!(role, EndorsingEncrypted | SignedEndorsingEncrypted);
+            let (encrypts_first, body_key) = match &policy.binding {
+                Some(SecurityBinding::Asymmetric { protection, .. }) => (
+                    protection.order == ProtectionOrder::EncryptBeforeSigning,
+                    policy.encrypted.body,
+                ),
+                Some(SecurityBinding::Symmetric { protection, .. }) => (
+                    protection.order == ProtectionOrder::EncryptBeforeSigning,
+                    true,
+                ),
+                _ => (false, true),
+            };
+            if encrypted && encrypts_first {
+                r.add(
+                    role.local_name(),
+                    &t.loc,
+                    "an encrypted endorsing X.509 token with a binding that encrypts first",
+                );
+            } else if encrypted && !body_key {
+                r.add(
+                    role.local_name(),
+                    &t.loc,
+                    "an encrypted endorsing X.509 token under an AsymmetricBinding that encrypts \
+                     no Body",
                 );
             }
             // An endorsing key pair signs with its private key under a message-security

@@ -16,6 +16,13 @@ use super::attachments::AttachmentReference;
 use crate::message::SoapVersion;
 use crate::xml::{Name, XmlWriter};
 
+mod endorsing;
+
+use endorsing::{endorse, signed_endorsing_tokens};
+pub(super) use endorsing::{
+    endorse_signature, endorsing_token_not_sent, endorsing_tokens_first, TokenWritten, Written,
+};
+
 /// The `wsse:Security` element, a self-contained fragment (it declares `wsse`, `wsu` and the
 /// envelope prefix itself), in this order: Timestamp, BinarySecurityToken, UsernameToken (after
 /// the EncryptedKey when it is encrypted, so that a recipient processing the header in order has
@@ -57,9 +64,14 @@ pub(super) fn security_header(
     if let Some(signer) = cfg.signer() {
         at.token = write_token(&mut w, signer, &ids.primary.token)?;
     }
+    // An encrypted endorsing token comes after the EncryptedKey whose ReferenceList names it.
+    let token_encrypted = |e: &Endorsement| e.encrypted && encrypted.is_some();
     for (e, e_ids) in cfg.endorsements().iter().zip(&ids.endorsing) {
-        at.endorsing_tokens
-            .push(write_token(&mut w, &e.signer, &e_ids.token)?);
+        let at_token = match token_encrypted(e) {
+            true => None,
+            false => write_token(&mut w, &e.signer, &e_ids.token)?,
+        };
+        at.endorsing_tokens.push(at_token);
     }
     let encrypts = |f: fn(&X509Encryptor) -> bool| encrypted.as_ref().is_some_and(|e| f(e.enc));
     let ut_encrypted = encrypts(|e| e.encrypt_username_token);
@@ -82,6 +94,14 @@ pub(super) fn security_header(
             w.raw(&e.attachment_data)?;
             if ut_encrypted {
                 write_username(w, at)?;
+            }
+            for (i, e) in cfg.endorsements().iter().enumerate() {
+                if token_encrypted(e) {
+                    let start = write_token(w, &e.signer, &ids.endorsing[i].token)?
+                        .ok_or_else(endorsing_token_not_sent)?;
+                    at.endorsing_tokens[i] = Some(start);
+                    at.encrypted_tokens.push((i, start..w.as_str().len()));
+                }
             }
         }
         Ok(())
@@ -159,22 +179,39 @@ pub(super) fn security_header(
     w.end_element()?;
     let mut security = w.into_string()?;
     if let Some(e) = &encrypted {
-        // From the end, so that the earlier range stays valid.
-        let mut inside = Vec::new();
-        if let Some(r) = at.signature.filter(|_| e.enc.encrypt_signature) {
-            inside.push((r, ids.encrypted_signature.as_str()));
-        }
-        if let Some(r) = at.username.filter(|_| ut_encrypted) {
-            inside.push((r, ids.encrypted_username.as_str()));
-        }
-        inside.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
-        let key_info = super::super::encrypt::StrRef::EncryptedKey(&e.key_id);
-        let key_info = e.standalone.then_some(&key_info);
-        for (range, data_id) in inside {
-            encrypt_in_place(&mut security, range, e, data_id, key_info)?;
-        }
+        encrypt_inside(&mut security, e, at, &ids, ut_encrypted)?;
     }
     Ok((security, signature_values))
+}
+
+/// Replaces what `e` encrypts inside the finished Security block by its EncryptedData: the
+/// Signature (`sp:EncryptSignature`), the UsernameToken when `ut_encrypted`, the encrypted
+/// endorsing tokens, at their ranges of `at`.
+fn encrypt_inside(
+    security: &mut String,
+    e: &Encrypted<'_>,
+    at: Offsets,
+    ids: &BlockIds,
+    ut_encrypted: bool,
+) -> Result<(), WssError> {
+    let mut inside = Vec::new();
+    if let Some(r) = at.signature.filter(|_| e.enc.encrypt_signature) {
+        inside.push((r, ids.encrypted_signature.as_str()));
+    }
+    if let Some(r) = at.username.filter(|_| ut_encrypted) {
+        inside.push((r, ids.encrypted_username.as_str()));
+    }
+    for (i, r) in at.encrypted_tokens {
+        inside.push((r, ids.encrypted_endorsing[i].as_str()));
+    }
+    // From the end, so that the earlier ranges stay valid.
+    inside.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
+    let key_info = super::super::encrypt::StrRef::EncryptedKey(&e.key_id);
+    let key_info = e.standalone.then_some(&key_info);
+    for (range, data_id) in inside {
+        encrypt_in_place(security, range, e, data_id, key_info)?;
+    }
+    Ok(())
 }
 
 /// Opens the `wsse:Security` header block in `w` (WSS 1.1 §5): `wsse` and `wsu` declared, the
@@ -221,6 +258,9 @@ pub(super) struct BlockIds {
     pub(super) encrypted_signature: String,
     /// Of the EncryptedData that replaces the UsernameToken (an encrypted supporting token).
     pub(super) encrypted_username: String,
+    /// Of the EncryptedData that replaces each endorsing token when it is encrypted
+    /// ([`Endorsement::encrypted`](super::super::Endorsement::encrypted)).
+    pub(super) encrypted_endorsing: Vec<String>,
 }
 
 /// The Ids of one signature: its `ds:Signature`, `ds:KeyInfo`, SecurityTokenReference, and the
@@ -250,6 +290,9 @@ impl BlockIds {
                 .collect(),
             encrypted_signature: format!("ESIG-{suffix}"),
             encrypted_username: format!("EUT-{suffix}"),
+            encrypted_endorsing: (1..=endorsements)
+                .map(|i| format!("EX509E{i}-{suffix}"))
+                .collect(),
         }
     }
 }
@@ -275,6 +318,8 @@ struct Offsets {
     /// Of each endorsing signer's BinarySecurityToken, if it sends one.
     endorsing_tokens: Vec<Option<usize>>,
     username: Option<std::ops::Range<usize>>,
+    /// The byte ranges of the endorsing tokens to encrypt, by their endorsement's index.
+    encrypted_tokens: Vec<(usize, std::ops::Range<usize>)>,
     /// The key a derived-key UsernameToken derives (UsernameToken Profile 1.1 §4).
     username_key: Option<[u8; 20]>,
     signature: Option<std::ops::Range<usize>>,
@@ -417,111 +462,6 @@ fn write_token(
     }
     w.end_element()?;
     Ok(Some(at))
-}
-
-/// The References of the message signature by `signer` to the tokens of the
-/// [`Endorsement::signed`](super::super::Endorsement::signed) endorsements
-/// (`sp:SignedEndorsingSupportingTokens`, WS-SecurityPolicy 1.2 §8.4).
-fn signed_endorsing_tokens(
-    cfg: &WssConfig,
-    signer: &X509Signer,
-    block: &str,
-    at: &Offsets,
-    ids: &BlockIds,
-    references: &mut Vec<(String, String)>,
-    scratch: &mut Vec<u8>,
-) -> Result<(), WssError> {
-    for (i, e) in cfg.endorsements().iter().enumerate() {
-        if !e.signed {
-            continue;
-        }
-        let token = at.endorsing_tokens.get(i).copied().flatten().ok_or_else(|| {
-            WssError::Encode(
-                "a signed endorsing token (Endorsement::signed) must be in the message (KeyReference::DirectReference)"
-                    .to_owned(),
-            )
-        })?;
-        references.push((
-            ids.endorsing[i].token.clone(),
-            signer.reference_digest(block, token, scratch)?,
-        ));
-    }
-    Ok(())
-}
-
-/// Writes the `i`th endorsing signature `e` (WS-SecurityPolicy 1.2 §8.3): References to the
-/// message signature at byte `primary_at` (by its `Id`), to the endorser's own token with
-/// [`X509Signer::protect_token`], and to the Body when `body` (its DigestValue) is given.
-#[allow(clippy::too_many_arguments)]
-fn endorse(
-    w: &mut XmlWriter,
-    e: &Endorsement,
-    primary_at: usize,
-    body: Option<String>,
-    at: &Offsets,
-    ids: &BlockIds,
-    i: usize,
-    scratch: &mut Vec<u8>,
-) -> Result<Written, WssError> {
-    let signer = &e.signer;
-    let own = &ids.endorsing[i];
-    let mut references = vec![(
-        ids.primary.signature.clone(),
-        signer.reference_digest(w.as_str(), primary_at, scratch)?,
-    )];
-    if signer.protect_token {
-        let token = at.endorsing_tokens[i].ok_or_else(|| {
-            WssError::Encode(
-                "sp:ProtectTokens of an endorsing signer needs its certificate in the message (KeyReference::DirectReference)"
-                    .to_owned(),
-            )
-        })?;
-        references.push((
-            own.token.clone(),
-            signer.reference_digest(w.as_str(), token, scratch)?,
-        ));
-    }
-    if let Some(digest) = body {
-        references.push((ids.body.clone(), digest));
-    }
-    write_signature(w, signer, (&references, &[]), own, scratch)
-}
-
-/// A `ds:Signature` written: its byte range, and its raw SignatureValue.
-pub(super) type Written = (std::ops::Range<usize>, Vec<u8>);
-
-/// Writes the endorsing signatures of `cfg` (WS-SecurityPolicy 1.2 §8.3) after a message
-/// signature that is not `cfg`'s signer's (a SymmetricBinding's, Id `SIG-{suffix}`) at byte
-/// `primary_at` of `w`: each endorser's BinarySecurityToken when it is sent, then its signature
-/// over the message signature, and over the Body when it covers it (`body`: the Body's
-/// DigestValue for each endorsement, by its signer's DigestMethod). A signed endorsing token
-/// (`Endorsement::signed`) is refused: the message signature is written already. Returns the
-/// byte range of each `ds:Signature` in `w` and its raw SignatureValue, which the response's
-/// SignatureConfirmations confirm.
-pub(super) fn endorse_signature(
-    w: &mut XmlWriter,
-    cfg: &WssConfig,
-    suffix: &str,
-    primary_at: usize,
-    body: &[Option<String>],
-    scratch: &mut Vec<u8>,
-) -> Result<Vec<Written>, WssError> {
-    let ids = BlockIds::new(suffix, cfg.endorsements().len());
-    let mut at = Offsets::default();
-    let mut values = Vec::with_capacity(cfg.endorsements().len());
-    for (i, e) in cfg.endorsements().iter().enumerate() {
-        if e.signed {
-            return Err(WssError::Encode(
-                "a signed endorsing token (Endorsement::signed) is not supported with a SymmetricBinding"
-                    .to_owned(),
-            ));
-        }
-        at.endorsing_tokens
-            .push(write_token(w, &e.signer, &ids.endorsing[i].token)?);
-        let digest = body.get(i).cloned().flatten();
-        values.push(endorse(w, e, primary_at, digest, &at, &ids, i, scratch)?);
-    }
-    Ok(values)
 }
 
 /// Writes the `ds:Signature` of `signer` over `references` ((Id, DigestValue) pairs): SignedInfo,

@@ -131,12 +131,7 @@ impl Outgoing {
                 header_digests.push((id, signer.reference_digest(envelope, at, &mut scratch)?));
             }
         }
-        if !cfg.endorsements().is_empty() && cfg.signer().is_none() {
-            return Err(WssError::Encode(
-                "an endorsing signature (WssConfig::endorse) needs a message signature (WssConfig::sign)"
-                    .to_owned(),
-            ));
-        }
+        refuse_endorsements(cfg)?;
         let body_digest = |envelope: &str,
                            attachments: &[OutgoingAttachment],
                            scratch: &mut Vec<u8>|
@@ -202,19 +197,7 @@ impl Outgoing {
                 }
                 let mut data_ids = vec![data_id];
                 data_ids.extend(attachment_ids);
-                if enc.encrypt_signature && cfg.signer().is_some() {
-                    data_ids.push(format!("ESIG-{}", self.suffix));
-                }
-                if enc.encrypt_username_token && cfg.username().is_some() {
-                    if standalone {
-                        return Err(WssError::Encode(
-                            "an encrypted UsernameToken with sp:EncryptSignature needs \
-                             EncryptionOrder::SignThenEncrypt"
-                                .to_owned(),
-                        ));
-                    }
-                    data_ids.push(format!("EUT-{}", self.suffix));
-                }
+                data_ids.extend(self.header_data_ids(enc, sign_first, standalone)?);
                 if !enc.headers.is_empty() || !enc.optional_headers.is_empty() {
                     refuse_headers_signed_after_encryption(cfg, enc)?;
                     data_ids.extend(self.encrypt_headers(enc, &key, key_info, envelope)?);
@@ -246,6 +229,47 @@ impl Outgoing {
             signature_values,
             request_key: None,
         })
+    }
+
+    /// The Ids of the EncryptedData inside the Security header under the Body's key, which its
+    /// EncryptedKey's ReferenceList names: the Signature's (`sp:EncryptSignature`), the
+    /// UsernameToken's, each encrypted endorsing token's. A standalone list (`standalone`: the
+    /// Signature encrypted over the ciphertext) cannot have the UsernameToken's, and encrypting
+    /// first cannot have an endorsing token's: the recipient would meet them after what needs them.
+    fn header_data_ids(
+        &self,
+        enc: &X509Encryptor,
+        sign_first: bool,
+        standalone: bool,
+    ) -> Result<Vec<String>, WssError> {
+        let cfg = &self.cfg;
+        let mut data_ids = Vec::new();
+        if enc.encrypt_signature && cfg.signer().is_some() {
+            data_ids.push(format!("ESIG-{}", self.suffix));
+        }
+        if enc.encrypt_username_token && cfg.username().is_some() {
+            if standalone {
+                return Err(WssError::Encode(
+                    "an encrypted UsernameToken with sp:EncryptSignature needs \
+                     EncryptionOrder::SignThenEncrypt"
+                        .to_owned(),
+                ));
+            }
+            data_ids.push(format!("EUT-{}", self.suffix));
+        }
+        for (i, e) in cfg.endorsements().iter().enumerate() {
+            if e.encrypted {
+                if !sign_first {
+                    return Err(WssError::Encode(
+                        "an encrypted endorsing token (Endorsement::encrypted) needs \
+                         EncryptionOrder::SignThenEncrypt"
+                            .to_owned(),
+                    ));
+                }
+                data_ids.push(format!("EX509E{}-{}", i + 1, self.suffix));
+            }
+        }
+        Ok(data_ids)
     }
 
     /// Replaces each header block `enc` encrypts by a `wsse11:EncryptedHeader` (WSS 1.1 §9.3) with
@@ -544,6 +568,25 @@ fn refuse_headers_signed_after_encryption(
     if enc.order == EncryptionOrder::EncryptThenSign && cfg.signer().is_some_and(both) {
         return Err(WssError::Encode(
             "a header block both signed and encrypted needs EncryptionOrder::SignThenEncrypt"
+                .to_owned(),
+        ));
+    }
+    Ok(())
+}
+
+/// What endorsements cannot be outside a SymmetricBinding: without a message signature to
+/// endorse, or encrypted without a request encryption.
+fn refuse_endorsements(cfg: &WssConfig) -> Result<(), WssError> {
+    if !cfg.endorsements().is_empty() && cfg.signer().is_none() {
+        return Err(WssError::Encode(
+            "an endorsing signature (WssConfig::endorse) needs a message signature (WssConfig::sign)"
+                .to_owned(),
+        ));
+    }
+    if cfg.endorsements().iter().any(|e| e.encrypted) && cfg.encryptor().is_none() {
+        return Err(WssError::Encode(
+            "an encrypted endorsing token (Endorsement::encrypted) needs a request encryption \
+             (WssConfig::encrypt or WssConfig::symmetric)"
                 .to_owned(),
         ));
     }

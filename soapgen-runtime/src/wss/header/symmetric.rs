@@ -34,6 +34,8 @@ struct Ids {
     endorsing_data: Vec<String>,
     /// Of the EncryptedData that replaces the UsernameToken (`sp:EncryptedSupportingTokens`).
     username_data: String,
+    /// Of the EncryptedData that replaces each encrypted endorsing token.
+    endorsing_token_data: Vec<String>,
     body: String,
     username: String,
 }
@@ -58,6 +60,9 @@ impl Ids {
             body: format!("id-{s}"),
             username: format!("UT-{s}"),
             username_data: format!("EUT-{s}"),
+            endorsing_token_data: (1..=endorsements)
+                .map(|i| format!("EX509E{i}-{s}"))
+                .collect(),
         }
     }
 }
@@ -343,11 +348,8 @@ fn security_block(
         }
     }
     let sign_first = b.order == EncryptionOrder::SignThenEncrypt;
-    let mut data_ids = decrypted_with_the_key(b, ids, sign_first)?;
+    let mut data_ids = decrypted_with_the_key(b, cfg, ids, sign_first)?;
     data_ids.extend(encrypted_parts.iter().cloned());
-    if encrypted_username.is_some() {
-        data_ids.push(ids.username_data.clone());
-    }
     // The EncryptedKey lists them itself only when they are decrypted with its key directly
     // and before the signature is checked.
     let listed_inside = !data_ids.is_empty() && sign_first && keys.derived.is_none();
@@ -378,36 +380,26 @@ fn security_block(
         }
         encrypted.push((at..offset(&mut w)?, ids.username_data.as_str()));
     }
+    let written = endorsing_tokens(
+        &mut w,
+        cfg,
+        b,
+        ids,
+        (&mut references, &mut encrypted),
+        &mut scratch,
+    )?;
     references.extend(digests.headers);
     if b.sign_body || references.is_empty() {
         references.push((ids.body.clone(), digests.body));
     }
-    // The Signature: HMAC-SHA1 under the signing key (XML-DSig §6.3.1).
     let signature_at = offset(&mut w)?;
-    w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;
-    w.attribute(Name::unqualified("Id"), &ids.signature)?;
-    let signed_info_at = offset(&mut w)?;
-    write_signed_info(
+    let value = write_hmac_signature(
         &mut w,
-        HMAC_SHA1,
-        b.digest,
-        &references,
-        &digests.attachments,
+        b,
+        (keys, ids),
+        (&references, &digests.attachments),
+        &mut scratch,
     )?;
-    scratch.clear();
-    super::super::exclusive_c14n(w.as_str(), signed_info_at, &[], &mut scratch)?;
-    let value = hmac_sha1(&keys.signing, &scratch);
-    w.simple_element(
-        Name::new(DS_NS, "SignatureValue"),
-        super::super::base64(&value).as_str(),
-    )?;
-    w.start_element(Name::new(DS_NS, "KeyInfo"))?;
-    match keys.derived {
-        Some((v, ..)) => StrRef::DerivedKey(&ids.signing_key, v.dk_value_type()).write(&mut w)?,
-        None => StrRef::EncryptedKey(&ids.key).write(&mut w)?,
-    }
-    w.end_element()?; // KeyInfo
-    w.end_element()?; // Signature
     let signature_end = offset(&mut w)?;
     // Endorsing signatures over it (WS-SecurityPolicy 1.2 §8.3), each after its token.
     let endorsing = super::block::endorse_signature(
@@ -416,6 +408,7 @@ fn security_block(
         &ids.suffix,
         signature_at,
         &digests.endorsing_body,
+        &written,
         &mut scratch,
     )?;
     // The UsernameToken's key signs the message signature, as CXF's endorsing tokens do.
@@ -440,6 +433,73 @@ fn security_block(
     let (security, mut values) = seal(w.into_string()?, b, enc, ids, keys, signatures, encrypted)?;
     values.extend(username_signature);
     Ok((security, values))
+}
+
+/// Writes the message's `ds:Signature` (Id `SIG-…`) over `references` and the SwA attachments'
+/// References: HMAC-SHA1 under the signing key (XML-DSig §6.3.1), its KeyInfo naming that key
+/// (the EncryptedKey, or its signing DerivedKeyToken). Returns the raw SignatureValue.
+fn write_hmac_signature(
+    w: &mut XmlWriter,
+    b: &SymmetricBinding,
+    (keys, ids): (&Keys, &Ids),
+    (references, attachments): (&[(String, String)], &[AttachmentReference]),
+    scratch: &mut Vec<u8>,
+) -> Result<Vec<u8>, WssError> {
+    w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;
+    w.attribute(Name::unqualified("Id"), &ids.signature)?;
+    let signed_info_at = offset(w)?;
+    write_signed_info(w, HMAC_SHA1, b.digest, references, attachments)?;
+    scratch.clear();
+    super::super::exclusive_c14n(w.as_str(), signed_info_at, &[], scratch)?;
+    let value = hmac_sha1(&keys.signing, scratch);
+    w.simple_element(
+        Name::new(DS_NS, "SignatureValue"),
+        super::super::base64(&value).as_str(),
+    )?;
+    w.start_element(Name::new(DS_NS, "KeyInfo"))?;
+    match keys.derived {
+        Some((v, ..)) => StrRef::DerivedKey(&ids.signing_key, v.dk_value_type()).write(w)?,
+        None => StrRef::EncryptedKey(&ids.key).write(w)?,
+    }
+    w.end_element()?; // KeyInfo
+    w.end_element()?; // Signature
+    Ok(value)
+}
+
+/// Writes the endorsing tokens the Signature covers or the request key encrypts, which come
+/// before it (WS-SecurityPolicy 1.2 §8.4, §8.7–§8.8), after the ReferenceList that names them:
+/// the signed ones' References join `references`, the encrypted ones' ranges `encrypted`.
+/// Returns what [`super::block::endorsing_tokens_first`] wrote.
+#[allow(clippy::type_complexity)] // (References, ranges to encrypt)
+fn endorsing_tokens<'a>(
+    w: &mut XmlWriter,
+    cfg: &WssConfig,
+    b: &SymmetricBinding,
+    ids: &'a Ids,
+    (references, encrypted): (
+        &mut Vec<(String, String)>,
+        &mut Vec<(std::ops::Range<usize>, &'a str)>,
+    ),
+    scratch: &mut Vec<u8>,
+) -> Result<Vec<Option<super::block::TokenWritten>>, WssError> {
+    let written = super::block::endorsing_tokens_first(w, cfg, &ids.suffix)?;
+    for ((e, token), data_id) in cfg
+        .endorsements()
+        .iter()
+        .zip(&written)
+        .zip(&ids.endorsing_token_data)
+    {
+        let Some((id, range)) = token else { continue };
+        if e.signed {
+            scratch.clear();
+            super::super::exclusive_c14n(w.as_str(), range.start, &[], scratch)?;
+            references.push((id.clone(), super::super::base64(&b.digest.digest(scratch))));
+        }
+        if e.encrypted {
+            encrypted.push((range.clone(), data_id.as_str()));
+        }
+    }
+    Ok(written)
 }
 
 /// The finished Security block `security` with the elements at the ranges of `encrypted` and,
@@ -471,9 +531,9 @@ fn seal<'a>(
     Ok((security, values))
 }
 
-/// What a symmetric request cannot be asked: a UsernameToken both signed and encrypted when
-/// encrypting first; a header
-/// block both signed and encrypted when encrypting first.
+/// What a symmetric request cannot be asked when encrypting first: a UsernameToken both signed
+/// and encrypted, an encrypted endorsing token, encrypted elements, a header block both signed
+/// and encrypted.
 fn refuse_unsupported(b: &SymmetricBinding, cfg: &WssConfig) -> Result<(), WssError> {
     if b.encrypt_username_token
         && b.sign_username_token
@@ -492,6 +552,14 @@ fn refuse_unsupported(b: &SymmetricBinding, cfg: &WssConfig) -> Result<(), WssEr
             .chain(&b.optional_headers)
             .any(|s| s.0 == h.0 && (s.1 == h.1 || s.1.is_empty() || h.1.is_empty()))
     };
+    if b.order == EncryptionOrder::EncryptThenSign && cfg.endorsements().iter().any(|e| e.encrypted)
+    {
+        return Err(WssError::Encode(
+            "an encrypted endorsing token (Endorsement::encrypted) needs \
+             EncryptionOrder::SignThenEncrypt"
+                .to_owned(),
+        ));
+    }
     if b.order == EncryptionOrder::EncryptThenSign && !b.encrypted_elements.is_empty() {
         return Err(WssError::Encode(
             "encrypted elements (SymmetricBinding::encrypt_element_if_present) need \
@@ -519,9 +587,10 @@ fn key_info<'a>(keys: &Keys, ids: &'a Ids) -> StrRef<'a> {
 
 /// The Ids of the EncryptedData the service decrypts with the request's key: the Body's
 /// content, the Signature and the endorsing signatures (`sp:EncryptSignature`, which needs
-/// signing first).
+/// signing first), the UsernameToken and the endorsing tokens `cfg` encrypts.
 fn decrypted_with_the_key(
     b: &SymmetricBinding,
+    cfg: &WssConfig,
     ids: &Ids,
     sign_first: bool,
 ) -> Result<Vec<String>, WssError> {
@@ -539,6 +608,14 @@ fn decrypted_with_the_key(
     if b.encrypt_signature {
         data_ids.push(ids.signature_data.clone());
         data_ids.extend(ids.endorsing_data.iter().cloned());
+    }
+    if cfg.username().is_some() && b.encrypt_username_token {
+        data_ids.push(ids.username_data.clone());
+    }
+    for (e, id) in cfg.endorsements().iter().zip(&ids.endorsing_token_data) {
+        if e.encrypted {
+            data_ids.push(id.clone());
+        }
     }
     Ok(data_ids)
 }

@@ -11,6 +11,8 @@
 //!   `wsc:DerivedKeyToken`s (both WS-SecureConversation namespaces) both ways.
 //! * `DoubleItSymmetric256Port` (Basic128Sha256) and `DoubleItSymmetricProtectTokensPort` (the
 //!   service's certificate sent, the signature covering its tokens).
+//! * `DoubleItSymmetricEndorsingEncryptedPort`: an endorsing X.509 token encrypted under the
+//!   request key (`sp:EndorsingEncryptedSupportingTokens`), its signature and the message's too.
 //! * Replies under another key, replayed from an earlier exchange, or with a changed HMAC are
 //!   refused; an HMAC reply is refused by a client that sent no symmetric request; a reply naming
 //!   the request key by its EncryptedKey's `Id` is read; DerivedKeyTokens too short or with both
@@ -20,8 +22,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use soapgen_runtime::wss::{
-    DigestAlgorithm, EncryptionOrder, KeyReference, SecureConversation, SymmetricBinding,
-    TrustStore, UtcTime, WssConfig, WssError, X509Signer,
+    DigestAlgorithm, EncryptionOrder, Endorsement, KeyReference, SecureConversation,
+    SignatureAlgorithm, SymmetricBinding, TrustStore, UtcTime, WssConfig, WssError, X509Signer,
 };
 use soapgen_runtime::Error;
 use soapgen_tests::recording::Recording;
@@ -394,4 +396,65 @@ async fn a_body_left_unsigned_is_refused_by_a_port_that_signs_it() {
     let wss = symmetric(binding(KeyReference::SubjectKeyIdentifier).sign_body(false));
     let reason = fault_reason(url, wss, 1).await;
     assert!(reason.contains("SignedParts"), "{reason}");
+}
+
+/// `DoubleItSymmetricEndorsingEncryptedPort` (derived keys, `sp:EncryptSignature`, an X.509
+/// `sp:EndorsingEncryptedSupportingTokens` token sent to the recipient), configured by hand: the
+/// client's certificate never travels in the clear (its BinarySecurityToken is an EncryptedData
+/// the request key's ReferenceList names), CXF decrypts it before it checks the endorsing
+/// signature, and refuses the same request with the token in the clear. A binding that encrypts
+/// first, or no encryption at all, fails before anything is sent.
+#[tokio::test]
+async fn an_encrypted_endorsing_token_by_hand() {
+    let url = x509_port("DoubleItSymmetricEndorsingEncryptedPort");
+    let b = || {
+        binding(KeyReference::ThumbprintSha1)
+            .derived_keys(SecureConversation::V13)
+            .encrypt_signature(true)
+    };
+    let endorsement = |encrypted: bool| {
+        // Basic128: RSA-SHA1 and SHA-1 digests.
+        let signer = X509Signer::new(credential("client"))
+            .signature_algorithm(SignatureAlgorithm::RsaSha1)
+            .digest(DigestAlgorithm::Sha1);
+        Endorsement::new(signer).encrypted(encrypted)
+    };
+    let (value, request, _) =
+        doubled_on_the_wire(url.clone(), symmetric(b()).endorse(endorsement(true)), 8).await;
+    assert_eq!(value, 16);
+    let certificate = {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD.encode(credential("client").certificate().der())
+    };
+    assert!(!request.contains(&certificate[..64]), "{request}");
+    let list = request
+        .split("<xenc:ReferenceList")
+        .nth(1)
+        .expect("a ReferenceList");
+    assert!(list.contains("URI=\"#EX509E1-"), "{request}");
+    assert!(request.contains("Id=\"EX509E1-"), "{request}");
+    // In the clear, CXF refuses it, naming the assertion.
+    let reason = fault_reason(url.clone(), symmetric(b()).endorse(endorsement(false)), 1).await;
+    assert!(
+        reason.contains("EndorsingEncryptedSupportingTokens"),
+        "{reason}"
+    );
+    // What cannot be sent is not.
+    let first = symmetric(
+        b().encrypt_signature(false)
+            .order(EncryptionOrder::EncryptThenSign),
+    )
+    .endorse(endorsement(true));
+    let plain = WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .sign(X509Signer::new(credential("client")))
+        .endorse(endorsement(true));
+    for (wss, needs) in [(first, "SignThenEncrypt"), (plain, "request encryption")] {
+        let recording = Arc::new(Recording::new());
+        let (result, _) = double_it_via(&url, wss, 1, recording.clone()).await;
+        let e = result.expect_err("not sent");
+        assert!(matches!(e, Error::Encode(_)), "{e:?}");
+        assert!(e.to_string().contains(needs), "{e}");
+        assert!(recording.exchanges().is_empty());
+    }
 }
