@@ -338,6 +338,25 @@ impl Emitter<'_> {
                         }
                         m.extend(quote!(.endorsing(#e)));
                     }
+                    // One that does not endorse: the client's certificate, signed and encrypted
+                    // by a message-security binding as its role says (over TLS, by TLS).
+                    TokenKind::X509 { .. } => {
+                        let t = self.x509(t);
+                        let mut x = quote!(#rt::policy::SupportingX509Token::new(#t));
+                        let (signed, encrypted) = match s.role {
+                            SupportingRole::Signed => (true, false),
+                            SupportingRole::SignedEncrypted => (true, true),
+                            SupportingRole::Encrypted => (false, true),
+                            _ => (false, false),
+                        };
+                        if signed {
+                            x.extend(quote!(.signed()));
+                        }
+                        if encrypted {
+                            x.extend(quote!(.encrypted()));
+                        }
+                        m.extend(quote!(.supporting_x509(#x)));
+                    }
                     _ => {}
                 }
             }

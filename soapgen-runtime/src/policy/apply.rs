@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use super::credentials::Lacking;
 use super::model::{
     AsymmetricBinding, Binding, HttpAuthentication, MessagePolicy, OperationPolicy, PortPolicy,
     Suite, SymmetricBinding, TransportBinding, X509Token, X509TokenType,
@@ -17,7 +18,7 @@ use crate::message::{
 };
 use crate::wss::{
     self, AlgorithmPolicy, DigestAlgorithm, EncryptionOrder, Endorsement, KeyReference, Layout,
-    UsernameToken, WssConfig, WssError, X509Encryptor, X509Signer,
+    UsernameToken, WssConfig, WssError, X509Encryptor, X509Signer, X509SupportingToken,
 };
 use crate::xml::XmlWriter;
 
@@ -133,27 +134,6 @@ fn is_https(endpoint: &str) -> bool {
         .is_some_and(|s| s.eq_ignore_ascii_case("https://"))
 }
 
-/// The credentials a port's policy needs and the [`Credentials`] lack: (assertion, what is
-/// missing), each once, in the order the policy is applied.
-#[derive(Debug, Default)]
-struct Lacking(Vec<(&'static str, &'static str)>);
-
-impl Lacking {
-    /// `value`; when it is `None`, notes that `assertion` needs `credential`, so that the rest
-    /// of the policy is applied on and every missing credential is named together.
-    fn need<T>(
-        &mut self,
-        value: Option<T>,
-        assertion: &'static str,
-        credential: &'static str,
-    ) -> Option<T> {
-        if value.is_none() && !self.0.contains(&(assertion, credential)) {
-            self.0.push((assertion, credential));
-        }
-        value
-    }
-}
-
 /// How a token the client does not send is named (X.509 Token Profile 1.1 §3.2): as the policy
 /// requires, else by issuer and serial number.
 fn reference(token: &X509Token, sent: bool) -> KeyReference {
@@ -223,6 +203,25 @@ fn configure(
         Some(Binding::Symmetric(b)) => symmetric(req, b, creds, cfg, lacking)?,
         None => cfg,
     };
+    if let Some(t) = req
+        .supporting_x509
+        .filter(|t| t.token.inclusion.in_requests())
+    {
+        let certificate = creds.signing.as_ref().or(creds.endorsing.as_ref());
+        if let Some(c) = lacking.need(
+            certificate.map(|c| c.certificate().clone()),
+            "sp:X509Token",
+            "the client's certificate, sent as a supporting token (Credentials::signing)",
+        ) {
+            // Over TLS the transport signs and encrypts it.
+            let message = !matches!(req.binding, Some(Binding::Transport(_)));
+            cfg = cfg.support(
+                X509SupportingToken::new(c)
+                    .signed(message && t.signed)
+                    .encrypted(message && t.encrypted),
+            );
+        }
+    }
     let (timestamp, layout) = properties(resp);
     let cfg = cfg.require_timestamp(timestamp).require_layout(layout);
     inbound(resp, creds, cfg, lacking).map(|cfg| Some(required(resp, cfg)))

@@ -85,3 +85,24 @@ impl fmt::Debug for Credentials {
             .finish()
     }
 }
+
+/// The credentials a port's policy needs and the [`Credentials`] lack: (assertion, what is
+/// missing), each once, in the order the policy is applied.
+#[derive(Debug, Default)]
+pub(super) struct Lacking(pub(super) Vec<(&'static str, &'static str)>);
+
+impl Lacking {
+    /// `value`; when it is `None`, notes that `assertion` needs `credential`, so that the rest
+    /// of the policy is applied on and every missing credential is named together.
+    pub(super) fn need<T>(
+        &mut self,
+        value: Option<T>,
+        assertion: &'static str,
+        credential: &'static str,
+    ) -> Option<T> {
+        if value.is_none() && !self.0.contains(&(assertion, credential)) {
+            self.0.push((assertion, credential));
+        }
+        value
+    }
+}

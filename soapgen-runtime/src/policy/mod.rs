@@ -26,12 +26,14 @@ mod find;
 #[cfg(test)]
 mod find_tests;
 mod model;
+mod tokens;
 
 pub(crate) use apply::PolicyLayer;
 pub use credentials::Credentials;
 pub use find::UnknownPort;
 pub use model::{
-    AsymmetricBinding, Binding, EndorsingToken, HttpAuthentication, Inclusion, MessagePolicy,
-    OperationPolicy, Parts, PortPolicy, Suite, SymmetricBinding, TransportBinding,
-    UsernameTokenPolicy, X509Token, X509TokenType, XPath, XPathStep,
+    AsymmetricBinding, Binding, HttpAuthentication, Inclusion, MessagePolicy, OperationPolicy,
+    Parts, PortPolicy, Suite, SymmetricBinding, TransportBinding, X509Token, X509TokenType, XPath,
+    XPathStep,
 };
+pub use tokens::{EndorsingToken, SupportingX509Token, UsernameTokenPolicy};

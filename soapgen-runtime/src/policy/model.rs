@@ -2,6 +2,7 @@
 //! static data built with `const` constructors (§ numbers are SP 1.2's). Only what the runtime
 //! can produce and check is here; soapgen-build refuses the rest when it generates the client.
 
+use super::tokens::{EndorsingToken, SupportingX509Token, UsernameTokenPolicy};
 use crate::wss::{
     AttachmentCoverage, BlockEncryption, DigestAlgorithm, KeyTransport, Layout, SecureConversation,
     SignatureAlgorithm,
@@ -375,147 +376,6 @@ pub enum Binding {
     Symmetric(SymmetricBinding),
 }
 
-/// A UsernameToken a supporting tokens assertion demands (§5.4.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub struct UsernameTokenPolicy {
-    /// `sp:HashPassword`: a password digest (UsernameToken Profile 1.0 §3.1).
-    pub digest: bool,
-    /// SP 1.3 `sp13:Nonce` / `sp13:Created`: a Nonce and Created with a plaintext password.
-    pub nonce: bool,
-    /// Covered by the message signature (`sp:SignedSupportingTokens` and the like in an
-    /// asymmetric or symmetric binding).
-    pub signed: bool,
-    /// Encrypted (`sp:SignedEncryptedSupportingTokens`, `sp:EncryptedSupportingTokens`).
-    pub encrypted: bool,
-    /// `sp:NoPassword`: the username alone ([`PasswordType::None`](crate::wss::PasswordType::None)).
-    pub no_password: bool,
-    /// An endorsing token (`sp:EndorsingSupportingTokens` and the like, §8.3): its password
-    /// derives the key of a signature ([`PasswordType::DerivedKey`](crate::wss::PasswordType::DerivedKey),
-    /// UsernameToken Profile 1.1 §4), over the Timestamp under TLS, over the message signature
-    /// under a SymmetricBinding.
-    pub endorses: bool,
-}
-
-impl UsernameTokenPolicy {
-    /// A token with the password in clear text.
-    pub const fn text() -> Self {
-        UsernameTokenPolicy {
-            digest: false,
-            nonce: false,
-            signed: false,
-            encrypted: false,
-            no_password: false,
-            endorses: false,
-        }
-    }
-
-    /// A token with a password digest (always with Nonce and Created).
-    pub const fn digest() -> Self {
-        UsernameTokenPolicy {
-            digest: true,
-            nonce: true,
-            signed: false,
-            encrypted: false,
-            no_password: false,
-            endorses: false,
-        }
-    }
-
-    /// A token without password (`sp:NoPassword`, SP 1.2 §5.4.1).
-    pub const fn no_password() -> Self {
-        UsernameTokenPolicy {
-            digest: false,
-            nonce: false,
-            signed: false,
-            encrypted: false,
-            no_password: true,
-            endorses: false,
-        }
-    }
-
-    /// An endorsing token: its password derives the key that signs.
-    pub const fn endorses(mut self) -> Self {
-        self.endorses = true;
-        self
-    }
-
-    /// With Nonce and Created.
-    pub const fn nonce(mut self) -> Self {
-        self.nonce = true;
-        self
-    }
-
-    /// Covered by the message signature.
-    pub const fn signed(mut self) -> Self {
-        self.signed = true;
-        self
-    }
-
-    /// Encrypted.
-    pub const fn encrypted(mut self) -> Self {
-        self.encrypted = true;
-        self
-    }
-}
-
-/// An X.509 endorsing supporting token (§8.3, §8.4, §8.7, §8.8): a second signature, by another key, over
-/// the message signature.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub struct EndorsingToken {
-    /// The token.
-    pub token: X509Token,
-    /// `sp:SignedEndorsingSupportingTokens`: the message signature covers it.
-    pub signed: bool,
-    /// `sp:EndorsingEncryptedSupportingTokens`, `sp:SignedEndorsingEncryptedSupportingTokens`
-    /// (§8.7, §8.8) under a message-security binding: the token travels encrypted under the
-    /// request's encryption key (over TLS the transport encrypts it).
-    pub encrypted: bool,
-    /// Its own `sp:SignedParts` has the Body: the endorsing signature covers it too.
-    pub covers_body: bool,
-    /// The header blocks its own `sp:SignedParts` names: (namespace, local name; empty for every
-    /// block of the namespace); over TLS the endorsing signature covers them too.
-    pub headers: &'static [(&'static str, &'static str)],
-}
-
-impl EndorsingToken {
-    /// An endorsing `token`.
-    pub const fn new(token: X509Token) -> Self {
-        EndorsingToken {
-            token,
-            signed: false,
-            encrypted: false,
-            covers_body: false,
-            headers: &[],
-        }
-    }
-
-    /// Covered by the message signature.
-    pub const fn signed(mut self) -> Self {
-        self.signed = true;
-        self
-    }
-
-    /// Encrypted under the request's encryption key.
-    pub const fn encrypted(mut self) -> Self {
-        self.encrypted = true;
-        self
-    }
-
-    /// Also covers the Body.
-    pub const fn covers_body(mut self) -> Self {
-        self.covers_body = true;
-        self
-    }
-
-    /// Also covers these header blocks (namespace, local name).
-    pub const fn headers(mut self, headers: &'static [(&'static str, &'static str)]) -> Self {
-        self.headers = headers;
-        self
-    }
-}
-
 /// What a message must have signed or encrypted (§4.1.1, §4.2.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -613,6 +473,8 @@ pub struct MessagePolicy {
     /// Timestamp and Body with that key; under an asymmetric binding, it signs the message
     /// signature (§8.3, §8.4).
     pub endorsing: Option<EndorsingToken>,
+    /// An X.509 supporting token that does not endorse (§8.1–§8.2, §8.5–§8.6).
+    pub supporting_x509: Option<SupportingX509Token>,
     /// `sp:SignedParts`.
     pub signed: Parts,
     /// `sp:EncryptedParts`.
@@ -636,6 +498,7 @@ impl MessagePolicy {
         binding: None,
         username_token: None,
         endorsing: None,
+        supporting_x509: None,
         signed: Parts::NONE,
         encrypted: Parts::NONE,
         signature_confirmation: false,
@@ -692,6 +555,12 @@ impl MessagePolicy {
         self
     }
 
+    /// With an X.509 supporting token that does not endorse.
+    pub const fn supporting_x509(mut self, token: SupportingX509Token) -> Self {
+        self.supporting_x509 = Some(token);
+        self
+    }
+
     /// Signing `parts`.
     pub const fn signed(mut self, parts: Parts) -> Self {
         self.signed = parts;
@@ -715,6 +584,7 @@ impl MessagePolicy {
         self.binding.is_none()
             && self.username_token.is_none()
             && self.endorsing.is_none()
+            && self.supporting_x509.is_none()
             && self.signed.is_empty()
             && self.encrypted.is_empty()
             && self.required_headers.is_empty()

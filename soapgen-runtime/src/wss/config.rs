@@ -54,6 +54,7 @@ struct ConfigInner {
     username_endorses: Option<super::DigestAlgorithm>,
     signer: Option<X509Signer>,
     endorsements: Vec<Endorsement>,
+    supporting: Vec<super::X509SupportingToken>,
     symmetric: Option<SymmetricBinding>,
     layout: Layout,
     required_layout: Option<Layout>,
@@ -178,6 +179,18 @@ impl WssConfig {
     /// signs in the order added. Responses are not asked to carry one.
     pub fn endorse(self, endorsement: Endorsement) -> Self {
         self.edit(|c| c.endorsements.push(endorsement))
+    }
+
+    /// Adds an X.509 supporting token that does not endorse to every request (WS-SecurityPolicy
+    /// 1.2 §8.1–8.2, §8.5–8.6): its certificate as a BinarySecurityToken, signed and encrypted as
+    /// [`X509SupportingToken`](super::X509SupportingToken) says. Repeatable.
+    pub fn support(self, token: super::X509SupportingToken) -> Self {
+        self.edit(|c| c.supporting.push(token))
+    }
+
+    /// The X.509 supporting tokens of each request that do not endorse ([`support`](Self::support)).
+    pub fn supporting_tokens(&self) -> &[super::X509SupportingToken] {
+        &self.inner.supporting
     }
 
     /// The order of the Security header's children both ways (WS-SecurityPolicy 1.2 §7.7,

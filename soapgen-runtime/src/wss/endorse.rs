@@ -1,7 +1,8 @@
-//! Endorsing supporting tokens (WS-SecurityPolicy 1.2 §8.3–8.4): a second signature, by another
-//! X.509 key, over the message signature.
+//! X.509 supporting tokens (WS-SecurityPolicy 1.2 §8): endorsing ones (§8.3–8.4, §8.7–8.8), a
+//! second signature, by another X.509 key, over the message signature; and ones that only carry
+//! a certificate (§8.1–8.2, §8.5–8.6).
 
-use super::X509Signer;
+use super::{Certificate, X509Signer};
 
 /// An endorsing signature a client adds to every signed request (WS-SecurityPolicy 1.2 §8.3
 /// `sp:EndorsingSupportingTokens`, §8.4 `sp:SignedEndorsingSupportingTokens`): after the message
@@ -84,5 +85,64 @@ impl Endorsement {
     /// The endorsing signer.
     pub fn signer(&self) -> &X509Signer {
         &self.signer
+    }
+}
+
+/// An X.509 supporting token that does not endorse (WS-SecurityPolicy 1.2 §8.1
+/// `sp:SupportingTokens`, §8.2 `sp:SignedSupportingTokens`, §8.5
+/// `sp:SignedEncryptedSupportingTokens`, §8.6 `sp:EncryptedSupportingTokens`): a certificate every
+/// request carries as a `wsse:BinarySecurityToken` (X509v3, X.509 Token Profile 1.1 §3.1) with no
+/// signature by its key. With [`signed`](Self::signed) the message signature covers it; with
+/// [`encrypted`](Self::encrypted) it travels as an `xenc:EncryptedData` (Type Element) under the
+/// request's encryption key, after the EncryptedKey that lists it. Under a SymmetricBinding it
+/// comes before the message signature.
+///
+/// A signed token without a message signature ([`WssConfig::sign`](super::WssConfig::sign) or
+/// [`WssConfig::symmetric`](super::WssConfig::symmetric)), or an encrypted one without a request
+/// encryption or with [`EncryptionOrder::EncryptThenSign`](super::EncryptionOrder), fails the
+/// request with [`WssError::Encode`](super::WssError::Encode). Over TLS, where the transport
+/// protects it, neither is needed.
+///
+/// # Examples
+///
+/// ```no_run
+/// use soapgen_runtime::wss::{Certificate, WssConfig, X509SupportingToken};
+/// let mine = Certificate::from_pem(&std::fs::read("client.pem")?, "client.pem")?;
+/// let wss = WssConfig::new().support(X509SupportingToken::new(mine));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct X509SupportingToken {
+    pub(crate) certificate: Certificate,
+    pub(crate) signed: bool,
+    pub(crate) encrypted: bool,
+}
+
+impl X509SupportingToken {
+    /// A token carrying `certificate`, neither signed nor encrypted.
+    pub fn new(certificate: Certificate) -> Self {
+        X509SupportingToken {
+            certificate,
+            signed: false,
+            encrypted: false,
+        }
+    }
+
+    /// Whether the message signature covers it (default `false`).
+    pub fn signed(mut self, on: bool) -> Self {
+        self.signed = on;
+        self
+    }
+
+    /// Whether it is encrypted under the request's encryption key (default `false`).
+    pub fn encrypted(mut self, on: bool) -> Self {
+        self.encrypted = on;
+        self
+    }
+
+    /// The certificate it carries.
+    pub fn certificate(&self) -> &Certificate {
+        &self.certificate
     }
 }

@@ -83,7 +83,7 @@ pub use c14n::{canonicalize, exclusive_c14n, C14nMethod};
 pub use c14n::{C14N_10, C14N_11};
 pub use config::{WssConfig, DEFAULT_MAX_SIGNATURE_REFERENCES, DEFAULT_MIN_RSA_KEY_BITS};
 pub use encrypt::{EncryptionOrder, X509Encryptor, ENCRYPTED_KEY_SHA1, ENCRYPTED_KEY_TOKEN};
-pub use endorse::Endorsement;
+pub use endorse::{Endorsement, X509SupportingToken};
 pub use path::{ElementPath, PathStep};
 pub use policy::AlgorithmPolicy;
 pub use sign::{

@@ -407,8 +407,14 @@ pub fn credentials(security: &PortSecurity) -> Vec<String> {
                                 add("a username and password (Credentials::username)");
                             }
                         }
-                        TokenKind::X509 { .. } => {
+                        TokenKind::X509 { .. } if s.role.endorses() => {
                             add("an endorsing key and certificate (Credentials::endorsing, else the signing one)")
+                        }
+                        // Sent only when its sp:IncludeToken asks (the runtime's rule too).
+                        TokenKind::X509 { .. }
+                            if !matches!(t.inclusion, Inclusion::Never | Inclusion::AlwaysToInitiator) =>
+                        {
+                            add("the client's certificate, sent as a supporting token (Credentials::signing)")
                         }
                         _ => {}
                     }

@@ -40,6 +40,29 @@ impl Refusals {
     }
 }
 
+/// A message applies one UsernameToken, one endorsing X.509 token and one X.509 token that does
+/// not endorse: a second of a kind is refused at it, never dropped.
+fn repeated(r: &mut Refusals, policy: &MessagePolicy) {
+    let mut seen = [false; 3];
+    for s in &policy.supporting {
+        for t in &s.tokens {
+            let (kind, what) = match (&t.kind, s.role.endorses()) {
+                (TokenKind::Username { .. }, _) => (0, "a second UsernameToken in one message"),
+                (TokenKind::X509 { .. }, true) => {
+                    (1, "a second endorsing X.509 token in one message")
+                }
+                (TokenKind::X509 { .. }, false) => {
+                    (2, "a second X.509 supporting token in one message")
+                }
+                _ => continue,
+            };
+            if std::mem::replace(&mut seen[kind], true) {
+                r.add(s.role.local_name(), &t.loc, what);
+            }
+        }
+    }
+}
+
 /// Which binding an alternative has, for the rules that depend on it.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -53,6 +76,7 @@ enum Kind {
 pub fn unenforceable(policy: &MessagePolicy) -> Vec<Refusal> {
     let mut r = Refusals(Vec::new());
     let (kind, at) = binding(&mut r, policy);
+    repeated(&mut r, policy);
     for s in &policy.supporting {
         for t in &s.tokens {
             supporting(&mut r, policy, kind, s.role, t);
@@ -262,18 +286,21 @@ fn supporting(
         }
         TokenKind::X509 { .. } => {
             let endorsing = role.endorses();
-            if !endorsing || kind == Kind::None {
+            // One that does not endorse carries the client's certificate (X509v3) alone.
+            if kind == Kind::None {
                 r.add(
                     role.local_name(),
                     &t.loc,
-                    "X.509 supporting tokens other than an endorsing one over TLS or in an \
-                     asymmetric or symmetric binding",
+                    "X.509 supporting tokens with no security binding",
                 );
             }
             // Encrypted under the message's key (over TLS, by the transport): after the
             // EncryptedKey, decrypted before the endorsing signature is checked, which signing
             // first allows; under an AsymmetricBinding, with the Body's key.
-            let encrypted = matches!(role, EndorsingEncrypted | SignedEndorsingEncrypted);
+            let encrypted = matches!(
+                role,
+                Encrypted | SignedEncrypted | EndorsingEncrypted | SignedEndorsingEncrypted
+            );
             let (encrypts_first, body_key) = match &policy.binding {
                 Some(SecurityBinding::Asymmetric { protection, .. }) => (
                     protection.order == ProtectionOrder::EncryptBeforeSigning,
@@ -289,14 +316,14 @@ fn supporting(
                 r.add(
                     role.local_name(),
                     &t.loc,
-                    "an encrypted endorsing X.509 token with a binding that encrypts first",
+                    "an encrypted X.509 supporting token with a binding that encrypts first",
                 );
             } else if encrypted && !body_key {
                 r.add(
                     role.local_name(),
                     &t.loc,
-                    "an encrypted endorsing X.509 token under an AsymmetricBinding that encrypts \
-                     no Body",
+                    "an encrypted X.509 supporting token under an AsymmetricBinding that \
+                     encrypts no Body",
                 );
             }
             // An endorsing key pair signs with its private key under a message-security
@@ -304,7 +331,7 @@ fn supporting(
             // (what CXF and WCF send). Over TLS, CXF would wrap a key for it and derive from
             // that instead.
             let derived_ok = endorsing && matches!(kind, Kind::Asymmetric | Kind::Symmetric);
-            x509(r, t, true, derived_ok);
+            x509(r, t, endorsing, derived_ok);
         }
         _ => r.add(role.local_name(), &t.loc, "this supporting token"),
     }

@@ -7,7 +7,7 @@ use super::super::sign::{
     KeyReference, X509Signer, DS_NS, EXC_C14N, THUMBPRINT_SHA1, X509V3, X509_SKI,
 };
 use super::super::x509::pki_path_der;
-use super::super::{Endorsement, Layout};
+use super::super::{Endorsement, Layout, X509SupportingToken};
 use super::super::{
     Timestamp, UtcTime, WssConfig, WssError, BASE64_BINARY, WSSE11_NS, WSSE_NS, WSU_NS,
     X509_PKIPATH,
@@ -17,6 +17,7 @@ use crate::message::SoapVersion;
 use crate::xml::{Name, XmlWriter};
 
 mod endorsing;
+pub(super) mod supporting;
 
 use endorsing::{endorse, signed_endorsing_tokens};
 pub(super) use endorsing::{
@@ -73,6 +74,8 @@ pub(super) fn security_header(
         };
         at.endorsing_tokens.push(at_token);
     }
+    let supporting_now = |t: &X509SupportingToken| !(t.encrypted && encrypted.is_some());
+    supporting::write(&mut w, cfg, suffix, supporting_now, &mut at.supporting)?;
     let encrypts = |f: fn(&X509Encryptor) -> bool| encrypted.as_ref().is_some_and(|e| f(e.enc));
     let ut_encrypted = encrypts(|e| e.encrypt_username_token);
     let write_username = |w: &mut XmlWriter, at: &mut Offsets| match cfg.username() {
@@ -103,6 +106,7 @@ pub(super) fn security_header(
                     at.encrypted_tokens.push((i, start..w.as_str().len()));
                 }
             }
+            supporting::write(w, cfg, suffix, |t| t.encrypted, &mut at.supporting)?;
         }
         Ok(())
     };
@@ -125,39 +129,17 @@ pub(super) fn security_header(
         write_encrypted_key(&mut w, &mut at)?;
     }
     // The raw SignatureValues: the message signature's, then the endorsing ones'.
-    let mut signature_values = Vec::new();
-    if let Some(signer) = cfg.signer() {
-        let body_digest = body_digest
-            .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
-        let mut references = Vec::with_capacity(3 + header_digests.len());
-        reference_parts(signer, w.as_str(), &at, &ids, &mut references, &mut scratch)?;
-        signed_endorsing_tokens(
-            cfg,
-            signer,
-            w.as_str(),
-            &at,
-            &ids,
-            &mut references,
-            &mut scratch,
-        )?;
-        references.extend(header_digests);
-        references.push((ids.body.clone(), body_digest.primary));
-        let (range, raw) = write_signature(
+    let mut signature_values = match cfg.signer() {
+        Some(signer) => sign_message(
             &mut w,
-            signer,
-            (&references, &body_digest.attachments),
-            &ids.primary,
+            (cfg, signer, suffix),
+            (header_digests, body_digest),
+            &mut at,
+            &ids,
             &mut scratch,
-        )?;
-        let primary_at = range.start;
-        at.signature = Some(range);
-        signature_values.push(raw);
-        for (i, e) in cfg.endorsements().iter().enumerate() {
-            let body = body_digest.endorsing.get(i).cloned().flatten();
-            let (_, raw) = endorse(&mut w, e, primary_at, body, &at, &ids, i, &mut scratch)?;
-            signature_values.push(raw);
-        }
-    }
+        )?,
+        None => Vec::new(),
+    };
     if signature_first {
         write_encrypted_key(&mut w, &mut at)?;
     }
@@ -179,18 +161,64 @@ pub(super) fn security_header(
     w.end_element()?;
     let mut security = w.into_string()?;
     if let Some(e) = &encrypted {
-        encrypt_inside(&mut security, e, at, &ids, ut_encrypted)?;
+        let supporting = supporting::encrypted_ranges(cfg, suffix, &at.supporting);
+        encrypt_inside(&mut security, e, (at, supporting), &ids, ut_encrypted)?;
     }
     Ok((security, signature_values))
 }
 
+/// Writes the message signature by `signer` (over the parts of the block at `at`, the signed
+/// endorsing and supporting tokens, the header blocks of `header_digests` and the Body), then
+/// each endorsing signature over it: their raw SignatureValues, the message signature's first.
+fn sign_message(
+    w: &mut XmlWriter,
+    (cfg, signer, suffix): (&WssConfig, &X509Signer, &str),
+    (header_digests, body_digest): (Vec<(String, String)>, Option<BodyDigests>),
+    at: &mut Offsets,
+    ids: &BlockIds,
+    scratch: &mut Vec<u8>,
+) -> Result<Vec<Vec<u8>>, WssError> {
+    let body_digest = body_digest
+        .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
+    let mut references = Vec::with_capacity(3 + header_digests.len());
+    reference_parts(signer, w.as_str(), at, ids, &mut references, scratch)?;
+    signed_endorsing_tokens(cfg, signer, w.as_str(), at, ids, &mut references, scratch)?;
+    supporting::signed_references(
+        cfg,
+        suffix,
+        w.as_str(),
+        &at.supporting,
+        |block, at| signer.reference_digest(block, at, scratch),
+        &mut references,
+    )?;
+    references.extend(header_digests);
+    references.push((ids.body.clone(), body_digest.primary));
+    let (range, raw) = write_signature(
+        w,
+        signer,
+        (&references, &body_digest.attachments),
+        &ids.primary,
+        scratch,
+    )?;
+    let primary_at = range.start;
+    at.signature = Some(range);
+    let mut signature_values = vec![raw];
+    for (i, e) in cfg.endorsements().iter().enumerate() {
+        let body = body_digest.endorsing.get(i).cloned().flatten();
+        let (_, raw) = endorse(w, e, primary_at, body, at, ids, i, scratch)?;
+        signature_values.push(raw);
+    }
+    Ok(signature_values)
+}
+
 /// Replaces what `e` encrypts inside the finished Security block by its EncryptedData: the
 /// Signature (`sp:EncryptSignature`), the UsernameToken when `ut_encrypted`, the encrypted
-/// endorsing tokens, at their ranges of `at`.
+/// endorsing tokens, at their ranges of `at`, and the encrypted supporting tokens (ranges and
+/// EncryptedData Ids).
 fn encrypt_inside(
     security: &mut String,
     e: &Encrypted<'_>,
-    at: Offsets,
+    (at, supporting): (Offsets, Vec<(std::ops::Range<usize>, String)>),
     ids: &BlockIds,
     ut_encrypted: bool,
 ) -> Result<(), WssError> {
@@ -203,6 +231,9 @@ fn encrypt_inside(
     }
     for (i, r) in at.encrypted_tokens {
         inside.push((r, ids.encrypted_endorsing[i].as_str()));
+    }
+    for (r, id) in &supporting {
+        inside.push((r.clone(), id.as_str()));
     }
     // From the end, so that the earlier ranges stay valid.
     inside.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
@@ -320,6 +351,8 @@ struct Offsets {
     username: Option<std::ops::Range<usize>>,
     /// The byte ranges of the endorsing tokens to encrypt, by their endorsement's index.
     encrypted_tokens: Vec<(usize, std::ops::Range<usize>)>,
+    /// Of each supporting token that does not endorse, once written.
+    supporting: Vec<Option<std::ops::Range<usize>>>,
     /// The key a derived-key UsernameToken derives (UsernameToken Profile 1.1 §4).
     username_key: Option<[u8; 20]>,
     signature: Option<std::ops::Range<usize>>,

@@ -132,6 +132,7 @@ impl Outgoing {
             }
         }
         refuse_endorsements(cfg)?;
+        block::supporting::refuse(cfg, cfg.signer().is_some(), cfg.encryptor().is_some())?;
         let body_digest = |envelope: &str,
                            attachments: &[OutgoingAttachment],
                            scratch: &mut Vec<u8>|
@@ -233,7 +234,7 @@ impl Outgoing {
 
     /// The Ids of the EncryptedData inside the Security header under the Body's key, which its
     /// EncryptedKey's ReferenceList names: the Signature's (`sp:EncryptSignature`), the
-    /// UsernameToken's, each encrypted endorsing token's. A standalone list (`standalone`: the
+    /// UsernameToken's, each encrypted endorsing and supporting token's. A standalone list (`standalone`: the
     /// Signature encrypted over the ciphertext) cannot have the UsernameToken's, and encrypting
     /// first cannot have an endorsing token's: the recipient would meet them after what needs them.
     fn header_data_ids(
@@ -269,6 +270,14 @@ impl Outgoing {
                 data_ids.push(format!("EX509E{}-{}", i + 1, self.suffix));
             }
         }
+        if !sign_first && cfg.supporting_tokens().iter().any(|t| t.encrypted) {
+            return Err(WssError::Encode(
+                "an encrypted supporting token (X509SupportingToken::encrypted) needs \
+                 EncryptionOrder::SignThenEncrypt"
+                    .to_owned(),
+            ));
+        }
+        data_ids.extend(block::supporting::data_ids(cfg, &self.suffix));
         Ok(data_ids)
     }
 

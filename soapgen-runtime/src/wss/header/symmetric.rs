@@ -36,14 +36,17 @@ struct Ids {
     username_data: String,
     /// Of the EncryptedData that replaces each encrypted endorsing token.
     endorsing_token_data: Vec<String>,
+    /// Of the EncryptedData that replaces each encrypted supporting token that does not endorse.
+    supporting_data: Vec<String>,
     body: String,
     username: String,
 }
 
 impl Ids {
-    /// The Ids of one message, each ending with its random `s`, with `endorsements` endorsing
-    /// signatures.
-    fn new(s: &str, endorsements: usize) -> Self {
+    /// The Ids of one message, each ending with its random `s`, with the endorsing signatures
+    /// and supporting tokens of `cfg`.
+    fn new(s: &str, cfg: &WssConfig) -> Self {
+        let endorsements = cfg.endorsements().len();
         Ids {
             suffix: s.to_owned(),
             timestamp: format!("TS-{s}"),
@@ -63,6 +66,7 @@ impl Ids {
             endorsing_token_data: (1..=endorsements)
                 .map(|i| format!("EX509E{i}-{s}"))
                 .collect(),
+            supporting_data: super::block::supporting::data_ids(cfg, s),
         }
     }
 }
@@ -103,7 +107,7 @@ impl Outgoing {
             ));
         }
         let s = &self.suffix;
-        let ids = Ids::new(s, cfg.endorsements().len());
+        let ids = Ids::new(s, cfg);
         let enc = X509Encryptor {
             recipient: b.recipient.clone(),
             block: b.block,
@@ -466,9 +470,10 @@ fn write_hmac_signature(
     Ok(value)
 }
 
-/// Writes the endorsing tokens the Signature covers or the request key encrypts, which come
-/// before it (WS-SecurityPolicy 1.2 §8.4, §8.7–§8.8), after the ReferenceList that names them:
-/// the signed ones' References join `references`, the encrypted ones' ranges `encrypted`.
+/// Writes the supporting tokens that do not endorse (§8.1–§8.2, §8.5–§8.6) and the endorsing
+/// tokens the Signature covers or the request key encrypts, which come before it
+/// (WS-SecurityPolicy 1.2 §8.4, §8.7–§8.8), after the ReferenceList that names them: the signed
+/// ones' References join `references`, the encrypted ones' ranges `encrypted`.
 /// Returns what [`super::block::endorsing_tokens_first`] wrote.
 #[allow(clippy::type_complexity)] // (References, ranges to encrypt)
 fn endorsing_tokens<'a>(
@@ -482,6 +487,28 @@ fn endorsing_tokens<'a>(
     ),
     scratch: &mut Vec<u8>,
 ) -> Result<Vec<Option<super::block::TokenWritten>>, WssError> {
+    let mut supporting = Vec::new();
+    super::block::supporting::write(w, cfg, &ids.suffix, |_| true, &mut supporting)?;
+    super::block::supporting::signed_references(
+        cfg,
+        &ids.suffix,
+        w.as_str(),
+        &supporting,
+        |block, at| {
+            scratch.clear();
+            super::super::exclusive_c14n(block, at, &[], scratch)?;
+            Ok(super::super::base64(&b.digest.digest(scratch)))
+        },
+        references,
+    )?;
+    // `supporting_data` names the encrypted ones, in order.
+    let to_encrypt = cfg.supporting_tokens().iter().zip(&supporting);
+    let to_encrypt = to_encrypt.filter(|(t, _)| t.encrypted);
+    for ((_, range), id) in to_encrypt.zip(&ids.supporting_data) {
+        if let Some(range) = range {
+            encrypted.push((range.clone(), id.as_str()));
+        }
+    }
     let written = super::block::endorsing_tokens_first(w, cfg, &ids.suffix)?;
     for ((e, token), data_id) in cfg
         .endorsements()
@@ -552,11 +579,12 @@ fn refuse_unsupported(b: &SymmetricBinding, cfg: &WssConfig) -> Result<(), WssEr
             .chain(&b.optional_headers)
             .any(|s| s.0 == h.0 && (s.1 == h.1 || s.1.is_empty() || h.1.is_empty()))
     };
-    if b.order == EncryptionOrder::EncryptThenSign && cfg.endorsements().iter().any(|e| e.encrypted)
-    {
+    let encrypted_token = cfg.endorsements().iter().any(|e| e.encrypted)
+        || cfg.supporting_tokens().iter().any(|t| t.encrypted);
+    if b.order == EncryptionOrder::EncryptThenSign && encrypted_token {
         return Err(WssError::Encode(
-            "an encrypted endorsing token (Endorsement::encrypted) needs \
-             EncryptionOrder::SignThenEncrypt"
+            "an encrypted endorsing or supporting token (Endorsement::encrypted, \
+             X509SupportingToken::encrypted) needs EncryptionOrder::SignThenEncrypt"
                 .to_owned(),
         ));
     }
@@ -617,6 +645,7 @@ fn decrypted_with_the_key(
             data_ids.push(id.clone());
         }
     }
+    data_ids.extend(ids.supporting_data.iter().cloned());
     Ok(data_ids)
 }
 

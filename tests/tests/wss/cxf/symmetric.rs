@@ -24,6 +24,7 @@ use std::time::Duration;
 use soapgen_runtime::wss::{
     DigestAlgorithm, EncryptionOrder, Endorsement, KeyReference, SecureConversation,
     SignatureAlgorithm, SymmetricBinding, TrustStore, UtcTime, WssConfig, WssError, X509Signer,
+    X509SupportingToken,
 };
 use soapgen_runtime::Error;
 use soapgen_tests::recording::Recording;
@@ -450,6 +451,41 @@ async fn an_encrypted_endorsing_token_by_hand() {
         .sign(X509Signer::new(credential("client")))
         .endorse(endorsement(true));
     for (wss, needs) in [(first, "SignThenEncrypt"), (plain, "request encryption")] {
+        let recording = Arc::new(Recording::new());
+        let (result, _) = double_it_via(&url, wss, 1, recording.clone()).await;
+        let e = result.expect_err("not sent");
+        assert!(matches!(e, Error::Encode(_)), "{e:?}");
+        assert!(e.to_string().contains(needs), "{e}");
+        assert!(recording.exchanges().is_empty());
+    }
+}
+
+/// An X.509 supporting token that does not endorse (`wss::X509SupportingToken`) asked to be
+/// signed with no message signature, or encrypted with no request encryption or by a
+/// SymmetricBinding that encrypts first, fails before anything is sent, naming what it needs.
+/// (Sent, it round-trips against CXF in the policy matrix: `tests/wsdl/policy`.)
+#[tokio::test]
+async fn supporting_tokens_that_cannot_be_protected_are_not_sent() {
+    let url = x509_port("DoubleItSymmetricEndorsingEncryptedPort");
+    let token = || X509SupportingToken::new(cert("client.pem"));
+    let timestamped = || WssConfig::new().timestamp(Duration::from_secs(300));
+    for (wss, needs) in [
+        (
+            timestamped().support(token().signed(true)),
+            "message signature",
+        ),
+        (
+            timestamped().support(token().encrypted(true)),
+            "request encryption",
+        ),
+        (
+            symmetric(
+                binding(KeyReference::ThumbprintSha1).order(EncryptionOrder::EncryptThenSign),
+            )
+            .support(token().encrypted(true)),
+            "SignThenEncrypt",
+        ),
+    ] {
         let recording = Arc::new(Recording::new());
         let (result, _) = double_it_via(&url, wss, 1, recording.clone()).await;
         let e = result.expect_err("not sent");
