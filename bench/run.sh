@@ -21,7 +21,7 @@
 #             soapcpp2, gcc -O2) and a spyne server (bench/peers/spyne_large_objects.py) of
 #             tests/wsdl/large_objects.wsdl (Echo, Ping; SOAP 1.1 and 1.2), on 127.0.0.1
 #   clients   soapgen's client generated from the same WSDL (bench/harness, async and blocking,
-#             reqwest transport and a minimal hyper one; bench/startup for start-up), gSOAP's
+#             reqwest transport and the runtime's hyper one; bench/startup for start-up), gSOAP's
 #             generated C client (bench/gsoap/client.c), zeep (bench/zeep_client.py)
 #   1 start-up: process start to first response; in-process construction; the larger corpus
 #             WSDLs (construction only: no server implements them): zeep in every run, soapgen

@@ -12,8 +12,8 @@ use soapgen_runtime::SoapVersion;
 use soapgen_runtime::{Client, FromXml, ToXml};
 use soapgen_tests::large_objects::{self as hand, Echo, NS};
 
-use crate::hyper_transport::HyperTransport;
 use crate::stats::median;
+use soapgen_runtime::transport::HyperTransport;
 
 /// The client generated at build time from `large_objects.wsdl` (see build.rs).
 #[allow(missing_docs, clippy::all)]
@@ -27,7 +27,7 @@ use lo::types::{Address, LargeObject};
 pub enum Transport {
     /// soapgen's default (reqwest, rustls, gzip, cookies, proxies).
     Reqwest,
-    /// The bench crate's minimal hyper transport.
+    /// soapgen's lean plain-HTTP/1.1 transport (`transport::HyperTransport`, feature `hyper`).
     Hyper,
 }
 

@@ -18,7 +18,6 @@
 
 mod client;
 mod faults;
-mod hyper_transport;
 mod plot;
 mod report;
 mod run;

@@ -504,7 +504,7 @@ impl Results {
             let over = r / h - 1.0;
             let _ = writeln!(
                 t,
-                "| reqwest transport adds ≤ 20% per call over minimal hyper ({op}, {style}, p50) | reqwest {} vs hyper {} | {:+.1}% | {} |",
+                "| reqwest transport adds ≤ 20% per call over the hyper one ({op}, {style}, p50) | reqwest {} vs hyper {} | {:+.1}% | {} |",
                 ms(r), ms(h), over * 100.0, tick(over <= 0.20)
             );
         }
@@ -709,7 +709,7 @@ impl Results {
         let _ = writeln!(s, "\n![serialization]({img_prefix}serialization.svg)\n");
 
         // 5. Transport
-        let _ = writeln!(s, "{heading} 5. Transport overhead: soapgen's reqwest transport vs a minimal hyper transport\n\nThe same generated client and calls against the gSOAP server (SOAP 1.1); the hyper transport (`bench/harness/src/hyper_transport.rs`) is hyper-util's pooled HTTP/1.1 client with nothing else. Ping carries no payload, so it shows the per-call cost of the transport itself.\n");
+        let _ = writeln!(s, "{heading} 5. Transport overhead: soapgen's reqwest transport vs its hyper transport\n\nThe same generated client and calls against the gSOAP server (SOAP 1.1); the hyper transport (`transport::HyperTransport`, feature `hyper`) is hyper-util's pooled HTTP/1.1 client with timeouts and nothing else. Ping carries no payload, so it shows the per-call cost of the transport itself.\n");
         s.push_str("| call | client | reqwest p50 | hyper p50 | reqwest p99 | hyper p99 | reqwest adds |\n|---|---|---:|---:|---:|---:|---:|\n");
         for op in ["Echo", "Ping"] {
             for (style, r, h) in [

@@ -119,9 +119,9 @@ const LARGE_WSDLS: [(&str, &str); 3] = [
 pub const SG_ASYNC: &str = "soapgen async (reqwest)";
 /// The blocking generated client with the default transport.
 pub const SG_BLOCKING: &str = "soapgen blocking (reqwest)";
-/// The async generated client over the minimal hyper transport.
+/// The async generated client over the hyper transport (`transport::HyperTransport`).
 pub const SG_ASYNC_HYPER: &str = "soapgen async (hyper)";
-/// The blocking generated client over the minimal hyper transport.
+/// The blocking generated client over the hyper transport (`transport::HyperTransport`).
 pub const SG_BLOCKING_HYPER: &str = "soapgen blocking (hyper)";
 /// gSOAP's generated C client.
 pub const GSOAP: &str = "gSOAP C client";
@@ -450,7 +450,7 @@ pub fn main(args: &[&str]) -> Result<(), String> {
     servers(&env, &gsoap, &mut res)?;
     serialization(&env, &mut res)?;
     instructions(&env, &gsoap, &mut res)?;
-    soak(&env, &gsoap, &mut res)?;
+    soak(&env, &mut res)?;
     say("faults");
     res.faults = crate::faults::run(env.counts.fault_runs);
     drop(spyne);
@@ -761,43 +761,32 @@ fn servers(env: &Env, gsoap: &Peer, res: &mut Results) -> Result<(), String> {
 /// The soak (bench/harness/src/soak.rs): against the gSOAP server, soapgen's async client on
 /// each transport, then gSOAP's client (its failed calls counted, not ending its run); against
 /// soapgen's generated fake on a loopback socket, soapgen's async client. As many callers for as
-/// long each.
-fn soak(env: &Env, gsoap: &Peer, res: &mut Results) -> Result<(), String> {
-    let mut cmd = env.soapgen();
-    cmd.arg("fake-server");
-    let fake = peers::start_command("bench-fake-server", cmd, "bash bench/run.sh builds it");
+/// long each, each against a server of its own, started for it: none inherits the threads and
+/// connections another soak left in a server.
+fn soak(env: &Env, res: &mut Results) -> Result<(), String> {
     let (callers, secs) = env.counts.soak;
     let (n, t) = (callers.to_string(), secs.to_string());
-    for (server, url, label, transport, raw) in [
+    for (server, label, transport, raw) in [
+        (GSOAP_SERVER, SG_ASYNC, "reqwest", "soak-soapgen.txt"),
         (
             GSOAP_SERVER,
-            gsoap.url("/bench"),
-            SG_ASYNC,
-            "reqwest",
-            "soak-soapgen.txt",
-        ),
-        (
-            GSOAP_SERVER,
-            gsoap.url("/bench"),
             SG_ASYNC_HYPER,
             "hyper",
             "soak-soapgen-hyper.txt",
         ),
-        (
-            GSOAP_SERVER,
-            gsoap.url("/bench"),
-            GSOAP,
-            "",
-            "soak-gsoap.txt",
-        ),
-        (
-            FAKE_SERVER,
-            fake.url("/bench"),
-            SG_ASYNC,
-            "reqwest",
-            "soak-soapgen-fake.txt",
-        ),
+        (GSOAP_SERVER, GSOAP, "", "soak-gsoap.txt"),
+        (FAKE_SERVER, SG_ASYNC, "reqwest", "soak-soapgen-fake.txt"),
     ] {
+        let peer = if server == GSOAP_SERVER {
+            let mut cmd = Command::new(&env.gsoap_server);
+            cmd.args(["--port", "0", "--exit-with-parent"]);
+            peers::start_command("bench-gsoap", cmd, "bash bench/run.sh builds it")
+        } else {
+            let mut cmd = env.soapgen();
+            cmd.arg("fake-server");
+            peers::start_command("bench-fake-server", cmd, "bash bench/run.sh builds it")
+        };
+        let url = peer.url("/bench");
         let what = format!("soak {label} x{callers} for {secs} s against the {server}");
         say(&what);
         let cmd = if label == GSOAP {
@@ -840,8 +829,8 @@ fn soak(env: &Env, gsoap: &Peer, res: &mut Results) -> Result<(), String> {
             fds: pair("fds_from", "fds_to")?,
             tasks: pair("tasks_from", "tasks_to")?,
         });
+        drop(peer);
     }
-    drop(fake);
     Ok(())
 }
 

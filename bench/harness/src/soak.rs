@@ -171,7 +171,8 @@ pub fn markdown(soak: &[Soak], heading: &str) -> String {
          descriptors and tokio tasks are sampled every second in process, from the warm-up \
          second (the 10th of a full run) to the end. Must hold: no error, RSS growth ≤ 5 %, \
          descriptors constant. gSOAP: as many threads, each failed call counted and the run \
-         going on (no in-process samples).\n",
+         going on (no in-process samples). Each soak calls a server started for it (gSOAP's: \
+         a thread per connection, backlog 1024).\n",
         soak[0].callers
     );
     s.push_str(
