@@ -250,3 +250,25 @@ fn cxfs_mgf1_sha256_suites_are_applied_with_their_oaep_digests() {
         assert_eq!(properties.suite.key_transport, transport, "{suite}");
     }
 }
+
+#[test]
+fn embedded_token_references_are_refused_not_ignored() {
+    let embedded = ASYMMETRIC.replace(
+        "<sp:RequireIssuerSerialReference/>",
+        "<sp:RequireEmbeddedTokenReference/>",
+    );
+    let i = first(&embedded);
+    let what: Vec<String> = i.refused.iter().map(|r| r.to_string()).collect();
+    assert_eq!(what.len(), 1, "{what:?}");
+    assert!(
+        what[0].starts_with("sp:RequireEmbeddedTokenReference (t.wsdl:"),
+        "{what:?}"
+    );
+    assert!(what[0].contains("WSS 1.1 §7.4"), "{what:?}");
+    // Optional, it is left out with a warning.
+    let optional = ASYMMETRIC.replace(
+        "<sp:RequireIssuerSerialReference/>",
+        "<sp:RequireEmbeddedTokenReference wsp:Optional=\"true\"/>",
+    );
+    assert!(all(&optional).iter().all(|a| a.refused.is_empty()));
+}
