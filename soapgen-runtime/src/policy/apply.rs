@@ -295,6 +295,7 @@ fn asymmetric(
     // token, the signature an endorsing token signs) or the token is to be sent: a signature
     // carries it.
     let signs = !req.signed.is_empty()
+        || !req.signed_elements.is_empty()
         || a.timestamp
         || a.protect_tokens
         || req.endorsing.is_some()
@@ -329,6 +330,9 @@ fn asymmetric(
         for (ns, name) in req.signed.headers {
             signer = signer.sign_header_if_present(ns, name);
         }
+        for x in req.signed_elements {
+            signer = signer.sign_element_if_present(x.to_element_path());
+        }
         if let Some(c) = req.signed.attachments {
             signer = signer.sign_attachments(c);
         }
@@ -336,7 +340,7 @@ fn asymmetric(
     }
     let encrypting = a
         .recipient_encryption
-        .filter(|_| !req.encrypted.is_empty())
+        .filter(|_| !req.encrypted.is_empty() || !req.encrypted_elements.is_empty())
         .and_then(|token| {
             lacking
                 .need(
@@ -348,6 +352,7 @@ fn asymmetric(
         });
     if let Some((token, cert)) = encrypting {
         let mut enc = X509Encryptor::new(cert)
+            .encrypt_body(req.encrypted.body)
             .block_encryption(a.suite.encryption)
             .key_transport(a.suite.key_transport)
             .key_reference(reference(&token, false))?
@@ -360,6 +365,9 @@ fn asymmetric(
             .encrypt_username_token(ut.is_some_and(|u| u.encrypted));
         for (ns, name) in req.encrypted.headers {
             enc = enc.encrypt_header_if_present(ns, name);
+        }
+        for x in req.encrypted_elements {
+            enc = enc.encrypt_element_if_present(x.to_element_path());
         }
         if let Some(c) = req.encrypted.attachments {
             enc = enc.encrypt_attachments(c);
@@ -507,10 +515,12 @@ fn inbound(
     cfg = cfg
         .require_protected_token(a.protect_tokens && signed)
         .require_encrypted_signature(a.encrypt_signature && signed);
-    if let (Some(token), true) = (a.recipient_signature, signed) {
+    // Elements it names must be signed by the service when the response has them.
+    let trusted = a.recipient_signature.is_some() && (signed || !resp.signed_elements.is_empty());
+    if let (Some(token), true) = (a.recipient_signature, trusted) {
         cfg = cfg.allow_signer_references(&signer_references(&token));
     }
-    let trust = signed
+    let trust = trusted
         .then(|| {
             lacking.need(
                 creds.trust.clone(),
@@ -528,7 +538,9 @@ fn inbound(
             cfg = cfg.require_signed_header_if_present(ns, name);
         }
     }
-    let encrypted = resp.encrypted.body || !resp.encrypted.headers.is_empty();
+    let encrypted = resp.encrypted.body
+        || !resp.encrypted.headers.is_empty()
+        || !resp.encrypted_elements.is_empty();
     cfg = cfg.require_encryption(resp.encrypted.body);
     let key = encrypted
         .then(|| {

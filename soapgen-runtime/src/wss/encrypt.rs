@@ -74,6 +74,10 @@ pub struct X509Encryptor {
     /// Header blocks encrypted when the request has them
     /// ([`X509Encryptor::encrypt_header_if_present`]).
     pub(crate) optional_headers: Vec<(String, String)>,
+    /// Elements encrypted when the request has them ([`X509Encryptor::encrypt_element_if_present`]).
+    pub(crate) encrypted_elements: Vec<super::ElementPath>,
+    /// Whether the Body's content is encrypted ([`X509Encryptor::encrypt_body`]).
+    pub(crate) encrypt_body: bool,
     /// Whether the request's `ds:Signature` is encrypted too (WS-SecurityPolicy 1.2 §6.3
     /// `sp:EncryptSignature`).
     pub(crate) encrypt_signature: bool,
@@ -102,6 +106,8 @@ impl X509Encryptor {
             order: EncryptionOrder::default(),
             headers: Vec::new(),
             optional_headers: Vec::new(),
+            encrypted_elements: Vec::new(),
+            encrypt_body: true,
             encrypt_signature: false,
             encrypt_username_token: false,
             attachments: None,
@@ -195,6 +201,25 @@ impl X509Encryptor {
     pub fn encrypt_header_if_present(mut self, namespace: &str, local_name: &str) -> Self {
         self.optional_headers
             .push((namespace.to_owned(), local_name.to_owned()));
+        self
+    }
+
+    /// Whether the Body's content is encrypted (default `true`): `false` for a request whose
+    /// policy encrypts only header blocks or elements (`sp:EncryptedParts` without `sp:Body`,
+    /// `sp:EncryptedElements`), which are then encrypted under the request's key alone.
+    pub fn encrypt_body(mut self, on: bool) -> Self {
+        self.encrypt_body = on;
+        self
+    }
+
+    /// Also encrypts every element of the request `path` names, and nothing when it names none
+    /// (WS-SecurityPolicy 1.2 §4.2.2 `sp:EncryptedElements`): each replaced by an
+    /// `xenc:EncryptedData` (Type Element) under the request's key, which the EncryptedKey's
+    /// ReferenceList names; an element inside the Body is encrypted with the Body's content. It
+    /// needs [`EncryptionOrder::SignThenEncrypt`] (requests fail with [`WssError::Encode`]
+    /// otherwise).
+    pub fn encrypt_element_if_present(mut self, path: super::ElementPath) -> Self {
+        self.encrypted_elements.push(path);
         self
     }
 

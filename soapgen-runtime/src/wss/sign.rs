@@ -196,6 +196,8 @@ pub struct X509Signer {
     pub(crate) headers: Vec<(String, String)>,
     /// Header blocks signed when the request has them ([`X509Signer::sign_header_if_present`]).
     pub(crate) optional_headers: Vec<(String, String)>,
+    /// Elements signed when the request has them ([`X509Signer::sign_element_if_present`]).
+    pub(crate) signed_elements: Vec<super::ElementPath>,
     /// Whether the signature also covers the BinarySecurityToken of the signer's certificate
     /// (WS-SecurityPolicy 1.2 §6.5 `sp:ProtectTokens`).
     pub(crate) protect_token: bool,
@@ -221,6 +223,7 @@ impl X509Signer {
             key_reference: KeyReference::default(),
             headers: Vec::new(),
             optional_headers: Vec::new(),
+            signed_elements: Vec::new(),
             protect_token: false,
             sign_username_token: false,
             pki_path: None,
@@ -259,6 +262,14 @@ impl X509Signer {
     pub fn sign_header_if_present(mut self, namespace: &str, local_name: &str) -> Self {
         self.optional_headers
             .push((namespace.to_owned(), local_name.to_owned()));
+        self
+    }
+
+    /// Also signs every element of the request `path` names, and nothing when it names none
+    /// (WS-SecurityPolicy 1.2 §4.1.2 `sp:SignedElements`): each referenced by its `wsu:Id` (one
+    /// is added to an element that has none, WSS 1.1 §4), before the Body in SignedInfo.
+    pub fn sign_element_if_present(mut self, path: super::ElementPath) -> Self {
+        self.signed_elements.push(path);
         self
     }
 

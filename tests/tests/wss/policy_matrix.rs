@@ -89,7 +89,7 @@ fn over_tls(p: &PortPolicy) -> bool {
 #[tokio::test]
 async fn every_port_whose_policy_soapgen_applies_round_trips_against_cxf() {
     let ports = matrix::ports();
-    assert!(ports.len() >= 171, "{} ports", ports.len());
+    assert!(ports.len() >= 173, "{} ports", ports.len());
     let pki = test_pki();
     let mut failures = Vec::new();
     for p in &ports {

@@ -355,6 +355,7 @@ pub fn credentials(security: &PortSecurity) -> Vec<String> {
                         )
                     });
                     let signs = !p.signed.is_empty()
+                        || !p.signed.elements.is_empty()
                         || properties.include_timestamp
                         || protection.protect_tokens
                         || endorsed

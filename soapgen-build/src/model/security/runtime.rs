@@ -304,7 +304,7 @@ fn supporting(
             let (encrypts_first, body_key) = match &policy.binding {
                 Some(SecurityBinding::Asymmetric { protection, .. }) => (
                     protection.order == ProtectionOrder::EncryptBeforeSigning,
-                    policy.encrypted.body,
+                    !policy.encrypted.is_empty(),
                 ),
                 Some(SecurityBinding::Symmetric { protection, .. }) => (
                     protection.order == ProtectionOrder::EncryptBeforeSigning,
@@ -323,7 +323,7 @@ fn supporting(
                     role.local_name(),
                     &t.loc,
                     "an encrypted X.509 supporting token under an AsymmetricBinding that \
-                     encrypts no Body",
+                     encrypts nothing else",
                 );
             }
             // An endorsing key pair signs with its private key under a message-security
@@ -339,13 +339,17 @@ fn supporting(
 
 /// Parts the runtime cannot protect or check.
 fn parts(r: &mut Refusals, policy: &MessagePolicy, kind: Kind) {
-    // Elements by XPath: signed and encrypted under a SymmetricBinding's request key, which
-    // encrypts them once signed.
-    let encrypts_first = matches!(
-        &policy.binding,
-        Some(SecurityBinding::Symmetric { protection, .. })
-            if protection.order == ProtectionOrder::EncryptBeforeSigning
-    );
+    // Elements by XPath: signed by a message-security binding's signature, encrypted once
+    // signed (under an AsymmetricBinding, with the Body's key: it encrypts the Body).
+    let encrypts_first = match &policy.binding {
+        Some(SecurityBinding::Symmetric { protection, .. }) => {
+            protection.order == ProtectionOrder::EncryptBeforeSigning
+        }
+        Some(SecurityBinding::Asymmetric { protection, .. }) => {
+            protection.order == ProtectionOrder::EncryptBeforeSigning
+        }
+        _ => false,
+    };
     for (what, p) in [
         ("SignedParts", &policy.signed),
         ("EncryptedParts", &policy.encrypted),
@@ -356,11 +360,11 @@ fn parts(r: &mut Refusals, policy: &MessagePolicy, kind: Kind) {
             ("EncryptedElements", encrypts_first)
         };
         for x in &p.elements {
-            if kind != Kind::Symmetric {
+            if !matches!(kind, Kind::Symmetric | Kind::Asymmetric) {
                 r.add(
                     element,
                     &x.loc,
-                    "parts named by XPath without a SymmetricBinding",
+                    "parts named by XPath without a message-security binding",
                 );
             } else if first {
                 r.add(

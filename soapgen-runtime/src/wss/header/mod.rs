@@ -74,7 +74,7 @@ impl Outgoing {
     /// Whether the Body's content is encrypted: then the Body's start tag must be closed before
     /// its content, and [`set_body_content`](Self::set_body_content) called.
     pub(crate) fn encrypts_body(&self) -> bool {
-        self.cfg.encryptor().is_some()
+        self.cfg.encryptor().is_some_and(|e| e.encrypt_body)
             || self.cfg.symmetric_binding().is_some_and(|b| b.encrypt_body)
     }
 
@@ -116,15 +116,18 @@ impl Outgoing {
             return self.finish_symmetric(b, version, env_prefix, envelope, attachments);
         }
         let mut scratch = Vec::new();
-        // Header blocks to sign get a wsu:Id if they have none: later offsets move by `shift`.
-        let (header_refs, shift) = match cfg.signer() {
-            Some(signer) => {
-                self.identify_headers(&signer.headers, &signer.optional_headers, envelope)?
-            }
-            None => (Vec::new(), 0),
+        // Header blocks and elements to sign get a wsu:Id if they have none.
+        let (header_refs, body_at, body_content) = match cfg.signer() {
+            Some(signer) => self.identify_signed(
+                (
+                    &signer.headers,
+                    &signer.optional_headers,
+                    &signer.signed_elements,
+                ),
+                envelope,
+            )?,
+            None => (Vec::new(), self.body_at, self.body_content),
         };
-        let body_at = self.body_at.map(|a| a + shift);
-        let body_content = self.body_content.map(|(s, e)| (s + shift, e + shift));
         let mut header_digests = Vec::with_capacity(header_refs.len());
         if let Some(signer) = cfg.signer() {
             for (id, at) in header_refs {
@@ -171,7 +174,6 @@ impl Outgoing {
                 if sign_first {
                     digest = body_digest(envelope, attachments, &mut scratch)?;
                 }
-                let (start, end, plaintext) = body_to_encrypt(body_content, envelope)?;
                 let data_id = format!("ED-{}", self.suffix);
                 let key_id = format!("EK-{}", self.suffix);
                 // An encrypted Signature over the ciphertext: every EncryptedData names its key.
@@ -179,9 +181,12 @@ impl Outgoing {
                 let key_info = StrRef::EncryptedKey(&key_id);
                 let key_info = standalone.then_some(&key_info);
                 let key = enc.new_key()?;
-                let data =
-                    enc.encrypted_data(&key, plaintext.as_bytes(), &data_id, false, key_info)?;
-                replace_range(envelope, start..end, &data);
+                if enc.encrypt_body {
+                    let (start, end, plaintext) = body_to_encrypt(body_content, envelope)?;
+                    let data =
+                        enc.encrypted_data(&key, plaintext.as_bytes(), &data_id, false, key_info)?;
+                    replace_range(envelope, start..end, &data);
+                }
                 let (attachment_data, attachment_ids) = match enc.attachments {
                     Some(c) => attachments::encrypt(
                         attachments,
@@ -196,13 +201,15 @@ impl Outgoing {
                 if !sign_first {
                     digest = body_digest(envelope, attachments, &mut scratch)?;
                 }
-                let mut data_ids = vec![data_id];
+                let mut data_ids: Vec<String> =
+                    enc.encrypt_body.then_some(data_id).into_iter().collect();
                 data_ids.extend(attachment_ids);
                 data_ids.extend(self.header_data_ids(enc, sign_first, standalone)?);
                 if !enc.headers.is_empty() || !enc.optional_headers.is_empty() {
                     refuse_headers_signed_after_encryption(cfg, enc)?;
                     data_ids.extend(self.encrypt_headers(enc, &key, key_info, envelope)?);
                 }
+                data_ids.extend(self.encrypt_elements_signed(enc, (&key, &key_id), envelope)?);
                 let wrapped = enc.wrap(&key)?;
                 encrypted = Some(Encrypted {
                     enc,
@@ -359,6 +366,64 @@ impl Outgoing {
             wanted_header_blocks(doc, wanted, optional, "sign")
         })?;
         Ok((refs, inserted.iter().map(|(_, len)| len).sum()))
+    }
+
+    /// Encrypts the elements `enc` names ([`X509Encryptor::encrypt_element_if_present`]) under
+    /// `key`, their KeyInfo naming the EncryptedKey `key_id`, once they are signed: the
+    /// EncryptedData Ids. Elements inside an encrypted Body go with it.
+    fn encrypt_elements_signed(
+        &self,
+        enc: &X509Encryptor,
+        (key, key_id): (&[u8], &str),
+        envelope: &mut String,
+    ) -> Result<Vec<String>, WssError> {
+        if enc.encrypted_elements.is_empty() {
+            return Ok(Vec::new());
+        }
+        if enc.order != EncryptionOrder::SignThenEncrypt {
+            return Err(WssError::Encode(
+                "encrypted elements (X509Encryptor::encrypt_element_if_present) need \
+                 EncryptionOrder::SignThenEncrypt"
+                    .to_owned(),
+            ));
+        }
+        let names_key = StrRef::EncryptedKey(key_id);
+        let paths = &enc.encrypted_elements;
+        self.encrypt_elements(enc, (key, &names_key), paths, enc.encrypt_body, envelope)
+    }
+
+    /// Gives the header blocks (`headers`, and `optional` ones when present) and the elements
+    /// (`elements`) a signature covers a `wsu:Id` where they have none: their (Id, start offset)
+    /// pairs, headers first, and the Body's start and content range, all as they are once the
+    /// Ids are in.
+    #[allow(clippy::type_complexity)] // (refs, Body start, Body content)
+    pub(super) fn identify_signed(
+        &self,
+        (headers, optional, elements): (
+            &[(String, String)],
+            &[(String, String)],
+            &[super::ElementPath],
+        ),
+        envelope: &mut String,
+    ) -> Result<(Vec<(String, usize)>, Option<usize>, Option<(usize, usize)>), WssError> {
+        let (mut refs, shift) = self.identify_headers(headers, optional, envelope)?;
+        let (elements, inserted) = self.identify_elements(elements, envelope)?;
+        // Where an offset taken after the headers got their Ids is once the elements have
+        // theirs (each insertion's offset counts the ones before it).
+        let moved = |p: usize| {
+            inserted
+                .iter()
+                .fold(p, |p, (at, len)| if *at < p { p + len } else { p })
+        };
+        for r in &mut refs {
+            r.1 = moved(r.1);
+        }
+        refs.extend(elements);
+        let body_at = self.body_at.map(|p| moved(p + shift));
+        let content = self
+            .body_content
+            .map(|(start, end)| (moved(start + shift), moved(end + shift)));
+        Ok((refs, body_at, content))
     }
 
     /// Finds each element of `envelope` (before the Security block is inserted) that `paths`

@@ -94,18 +94,7 @@ impl Outgoing {
         attachments: &mut [OutgoingAttachment],
     ) -> Result<Sent, WssError> {
         let cfg = &self.cfg;
-        if cfg.signer().is_some() || cfg.encryptor().is_some() {
-            return Err(WssError::Encode(
-                "a SymmetricBinding (WssConfig::symmetric) signs and encrypts by itself: WssConfig::sign and WssConfig::encrypt must not be set with it"
-                    .to_owned(),
-            ));
-        }
-        if cfg.security_layout() == super::super::Layout::LaxTsLast {
-            return Err(WssError::Encode(
-                "a SymmetricBinding writes its requests Strict: Layout::LaxTsLast is not supported with it"
-                    .to_owned(),
-            ));
-        }
+        refuse_unsupported(b, cfg)?;
         let s = &self.suffix;
         let ids = Ids::new(s, cfg);
         let enc = X509Encryptor {
@@ -116,11 +105,12 @@ impl Outgoing {
             order: b.order,
             headers: Vec::new(),
             optional_headers: b.encrypted_headers.clone(),
+            encrypted_elements: Vec::new(),
+            encrypt_body: true,
             encrypt_signature: false,
             encrypt_username_token: false,
             attachments: b.encrypted_attachments,
         };
-        refuse_unsupported(b, cfg)?;
         let key = b.block.generate_key()?;
         let wrapped = enc.wrap(&key)?;
         let keys = derive(b, &key)?;
@@ -130,7 +120,14 @@ impl Outgoing {
             super::super::exclusive_c14n(envelope, at, &[], scratch)?;
             Ok::<_, WssError>(super::super::base64(&b.digest.digest(scratch)))
         };
-        let (refs, body_at, body_content) = self.identify_signed(b, envelope)?;
+        let signed = (
+            &b.headers[..],
+            &b.optional_headers[..],
+            &b.signed_elements[..],
+        );
+        let (refs, body_at, body_content) = self.identify_signed(signed, envelope)?;
+        let body_at = body_at
+            .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
         let mut header_digests = Vec::with_capacity(refs.len());
         for (id, at) in refs {
             header_digests.push((id, digest_at(envelope, at, &mut scratch)?));
@@ -232,36 +229,6 @@ impl Outgoing {
                 id: ids.key.clone(),
             }),
         })
-    }
-}
-
-impl Outgoing {
-    /// Gives the header blocks and elements `b` signs a `wsu:Id` where they have none: their
-    /// (Id, start offset) pairs, headers first, and the Body's start and content range as they
-    /// are then.
-    #[allow(clippy::type_complexity)] // (refs, Body start, Body content)
-    fn identify_signed(
-        &self,
-        b: &SymmetricBinding,
-        envelope: &mut String,
-    ) -> Result<(Vec<(String, usize)>, usize, Option<(usize, usize)>), WssError> {
-        let (mut refs, shift) = self.identify_headers(&b.headers, &b.optional_headers, envelope)?;
-        let (elements, inserted) = self.identify_elements(&b.signed_elements, envelope)?;
-        refs.extend(elements);
-        // Where an offset taken before the elements got their Ids is now.
-        // (Each insertion's offset counts the ones before it.)
-        let moved = |p: usize| {
-            inserted
-                .iter()
-                .fold(p + shift, |p, (at, len)| if *at < p { p + len } else { p })
-        };
-        let body_at = self
-            .body_at
-            .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
-        let content = self
-            .body_content
-            .map(|(start, end)| (moved(start), moved(end)));
-        Ok((refs, moved(body_at), content))
     }
 }
 
@@ -558,10 +525,22 @@ fn seal<'a>(
     Ok((security, values))
 }
 
-/// What a symmetric request cannot be asked when encrypting first: a UsernameToken both signed
-/// and encrypted, an encrypted endorsing token, encrypted elements, a header block both signed
-/// and encrypted.
+/// What a symmetric request cannot be asked: a signer or encryptor of its own, the Timestamp
+/// last; and when encrypting first, a UsernameToken both signed and encrypted, an encrypted
+/// endorsing or supporting token, encrypted elements, a header block both signed and encrypted.
 fn refuse_unsupported(b: &SymmetricBinding, cfg: &WssConfig) -> Result<(), WssError> {
+    if cfg.signer().is_some() || cfg.encryptor().is_some() {
+        return Err(WssError::Encode(
+            "a SymmetricBinding (WssConfig::symmetric) signs and encrypts by itself: WssConfig::sign and WssConfig::encrypt must not be set with it"
+                .to_owned(),
+        ));
+    }
+    if cfg.security_layout() == super::super::Layout::LaxTsLast {
+        return Err(WssError::Encode(
+            "a SymmetricBinding writes its requests Strict: Layout::LaxTsLast is not supported with it"
+                .to_owned(),
+        ));
+    }
     if b.encrypt_username_token
         && b.sign_username_token
         && cfg.username().is_some()
