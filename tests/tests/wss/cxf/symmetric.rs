@@ -451,12 +451,7 @@ async fn an_encrypted_endorsing_token_by_hand() {
         .sign(X509Signer::new(credential("client")))
         .endorse(endorsement(true));
     for (wss, needs) in [(first, "SignThenEncrypt"), (plain, "request encryption")] {
-        let recording = Arc::new(Recording::new());
-        let (result, _) = double_it_via(&url, wss, 1, recording.clone()).await;
-        let e = result.expect_err("not sent");
-        assert!(matches!(e, Error::Encode(_)), "{e:?}");
-        assert!(e.to_string().contains(needs), "{e}");
-        assert!(recording.exchanges().is_empty());
+        refused_before_sending(&url, wss, needs).await;
     }
 }
 
@@ -486,11 +481,16 @@ async fn supporting_tokens_that_cannot_be_protected_are_not_sent() {
             "SignThenEncrypt",
         ),
     ] {
-        let recording = Arc::new(Recording::new());
-        let (result, _) = double_it_via(&url, wss, 1, recording.clone()).await;
-        let e = result.expect_err("not sent");
-        assert!(matches!(e, Error::Encode(_)), "{e:?}");
-        assert!(e.to_string().contains(needs), "{e}");
-        assert!(recording.exchanges().is_empty());
+        refused_before_sending(&url, wss, needs).await;
     }
+}
+
+/// A call with `wss` that fails before anything is sent, its `Error::Encode` naming `needs`.
+async fn refused_before_sending(url: &str, wss: WssConfig, needs: &str) {
+    let recording = Arc::new(Recording::new());
+    let (result, _) = double_it_via(url, wss, 1, recording.clone()).await;
+    let e = result.expect_err("not sent");
+    assert!(matches!(e, Error::Encode(_)), "{e:?}");
+    assert!(e.to_string().contains(needs), "{e}");
+    assert!(recording.exchanges().is_empty());
 }
