@@ -294,14 +294,15 @@ fn supporting(
                     "X.509 supporting tokens with no security binding",
                 );
             }
-            // Encrypted under the message's key (over TLS, by the transport): after the
+            // Encrypted under the request's key (over TLS, by the transport): after the
             // EncryptedKey, decrypted before the endorsing signature is checked, which signing
-            // first allows; under an AsymmetricBinding, with the Body's key.
+            // first allows. An AsymmetricBinding has such a key only when it encrypts a part or
+            // an element.
             let encrypted = matches!(
                 role,
                 Encrypted | SignedEncrypted | EndorsingEncrypted | SignedEndorsingEncrypted
             );
-            let (encrypts_first, body_key) = match &policy.binding {
+            let (encrypts_first, has_key) = match &policy.binding {
                 Some(SecurityBinding::Asymmetric { protection, .. }) => (
                     protection.order == ProtectionOrder::EncryptBeforeSigning,
                     !policy.encrypted.is_empty(),
@@ -318,7 +319,7 @@ fn supporting(
                     &t.loc,
                     "an encrypted X.509 supporting token with a binding that encrypts first",
                 );
-            } else if encrypted && !body_key {
+            } else if encrypted && !has_key {
                 r.add(
                     role.local_name(),
                     &t.loc,
@@ -339,17 +340,15 @@ fn supporting(
 
 /// Parts the runtime cannot protect or check.
 fn parts(r: &mut Refusals, policy: &MessagePolicy, kind: Kind) {
-    // Elements by XPath: signed by a message-security binding's signature, encrypted once
-    // signed (under an AsymmetricBinding, with the Body's key: it encrypts the Body).
-    let encrypts_first = match &policy.binding {
-        Some(SecurityBinding::Symmetric { protection, .. }) => {
-            protection.order == ProtectionOrder::EncryptBeforeSigning
-        }
-        Some(SecurityBinding::Asymmetric { protection, .. }) => {
-            protection.order == ProtectionOrder::EncryptBeforeSigning
-        }
-        _ => false,
-    };
+    // Elements by XPath: signed by a message-security binding's signature, encrypted under the
+    // request's key once signed.
+    let encrypts_first = matches!(
+        &policy.binding,
+        Some(
+            SecurityBinding::Symmetric { protection, .. }
+                | SecurityBinding::Asymmetric { protection, .. }
+        ) if protection.order == ProtectionOrder::EncryptBeforeSigning
+    );
     for (what, p) in [
         ("SignedParts", &policy.signed),
         ("EncryptedParts", &policy.encrypted),

@@ -19,10 +19,11 @@ use crate::xml::{Name, XmlWriter};
 mod endorsing;
 pub(super) mod supporting;
 
-use endorsing::{endorse, signed_endorsing_tokens};
 pub(super) use endorsing::{
-    endorse_signature, endorsing_token_not_sent, endorsing_tokens_first, TokenWritten, Written,
+    data_id as endorsing_data_id, endorse_signature, endorsing_token_not_sent,
+    endorsing_tokens_first, TokenWritten, Written,
 };
+use endorsing::{endorse, signed_endorsing_tokens};
 
 /// The `wsse:Security` element, a self-contained fragment (it declares `wsse`, `wsu` and the
 /// envelope prefix itself), in this order: Timestamp, BinarySecurityToken, UsernameToken (after
@@ -321,8 +322,8 @@ impl BlockIds {
                 .collect(),
             encrypted_signature: format!("ESIG-{suffix}"),
             encrypted_username: format!("EUT-{suffix}"),
-            encrypted_endorsing: (1..=endorsements)
-                .map(|i| format!("EX509E{i}-{suffix}"))
+            encrypted_endorsing: (0..endorsements)
+                .map(|i| endorsing::data_id(suffix, i))
                 .collect(),
         }
     }

@@ -241,9 +241,10 @@ impl Outgoing {
 
     /// The Ids of the EncryptedData inside the Security header under the Body's key, which its
     /// EncryptedKey's ReferenceList names: the Signature's (`sp:EncryptSignature`), the
-    /// UsernameToken's, each encrypted endorsing and supporting token's. A standalone list (`standalone`: the
-    /// Signature encrypted over the ciphertext) cannot have the UsernameToken's, and encrypting
-    /// first cannot have an endorsing token's: the recipient would meet them after what needs them.
+    /// UsernameToken's, each encrypted endorsing and supporting token's. A standalone list
+    /// (`standalone`: the Signature encrypted over the ciphertext) cannot have the
+    /// UsernameToken's, and encrypting first cannot have a token's: the recipient would meet
+    /// them after what needs them.
     fn header_data_ids(
         &self,
         enc: &X509Encryptor,
@@ -265,24 +266,19 @@ impl Outgoing {
             }
             data_ids.push(format!("EUT-{}", self.suffix));
         }
-        for (i, e) in cfg.endorsements().iter().enumerate() {
-            if e.encrypted {
-                if !sign_first {
-                    return Err(WssError::Encode(
-                        "an encrypted endorsing token (Endorsement::encrypted) needs \
-                         EncryptionOrder::SignThenEncrypt"
-                            .to_owned(),
-                    ));
-                }
-                data_ids.push(format!("EX509E{}-{}", i + 1, self.suffix));
-            }
-        }
-        if !sign_first && cfg.supporting_tokens().iter().any(|t| t.encrypted) {
+        let encrypted_token = cfg.endorsements().iter().any(|e| e.encrypted)
+            || cfg.supporting_tokens().iter().any(|t| t.encrypted);
+        if encrypted_token && !sign_first {
             return Err(WssError::Encode(
-                "an encrypted supporting token (X509SupportingToken::encrypted) needs \
-                 EncryptionOrder::SignThenEncrypt"
+                "an encrypted endorsing or supporting token (Endorsement::encrypted, \
+                 X509SupportingToken::encrypted) needs EncryptionOrder::SignThenEncrypt"
                     .to_owned(),
             ));
+        }
+        for (i, e) in cfg.endorsements().iter().enumerate() {
+            if e.encrypted {
+                data_ids.push(block::endorsing_data_id(&self.suffix, i));
+            }
         }
         data_ids.extend(block::supporting::data_ids(cfg, &self.suffix));
         Ok(data_ids)

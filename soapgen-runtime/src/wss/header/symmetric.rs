@@ -63,8 +63,8 @@ impl Ids {
             body: format!("id-{s}"),
             username: format!("UT-{s}"),
             username_data: format!("EUT-{s}"),
-            endorsing_token_data: (1..=endorsements)
-                .map(|i| format!("EX509E{i}-{s}"))
+            endorsing_token_data: (0..endorsements)
+                .map(|i| super::block::endorsing_data_id(s, i))
                 .collect(),
             supporting_data: super::block::supporting::data_ids(cfg, s),
         }
@@ -454,6 +454,12 @@ fn endorsing_tokens<'a>(
     ),
     scratch: &mut Vec<u8>,
 ) -> Result<Vec<Option<super::block::TokenWritten>>, WssError> {
+    // A token's DigestValue, by the binding's DigestMethod.
+    let mut digest = |block: &str, at: usize| {
+        scratch.clear();
+        super::super::exclusive_c14n(block, at, &[], scratch)?;
+        Ok::<_, WssError>(super::super::base64(&b.digest.digest(scratch)))
+    };
     let mut supporting = Vec::new();
     super::block::supporting::write(w, cfg, &ids.suffix, |_| true, &mut supporting)?;
     super::block::supporting::signed_references(
@@ -461,11 +467,7 @@ fn endorsing_tokens<'a>(
         &ids.suffix,
         w.as_str(),
         &supporting,
-        |block, at| {
-            scratch.clear();
-            super::super::exclusive_c14n(block, at, &[], scratch)?;
-            Ok(super::super::base64(&b.digest.digest(scratch)))
-        },
+        &mut digest,
         references,
     )?;
     // `supporting_data` names the encrypted ones, in order.
@@ -485,9 +487,7 @@ fn endorsing_tokens<'a>(
     {
         let Some((id, range)) = token else { continue };
         if e.signed {
-            scratch.clear();
-            super::super::exclusive_c14n(w.as_str(), range.start, &[], scratch)?;
-            references.push((id.clone(), super::super::base64(&b.digest.digest(scratch))));
+            references.push((id.clone(), digest(w.as_str(), range.start)?));
         }
         if e.encrypted {
             encrypted.push((range.clone(), data_id.as_str()));
@@ -594,7 +594,7 @@ fn key_info<'a>(keys: &Keys, ids: &'a Ids) -> StrRef<'a> {
 
 /// The Ids of the EncryptedData the service decrypts with the request's key: the Body's
 /// content, the Signature and the endorsing signatures (`sp:EncryptSignature`, which needs
-/// signing first), the UsernameToken and the endorsing tokens `cfg` encrypts.
+/// signing first), the UsernameToken and the endorsing and supporting tokens `cfg` encrypts.
 fn decrypted_with_the_key(
     b: &SymmetricBinding,
     cfg: &WssConfig,

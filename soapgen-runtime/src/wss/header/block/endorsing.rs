@@ -74,6 +74,12 @@ pub(super) fn endorse(
     write_signature(w, signer, (&references, &[]), own, scratch)
 }
 
+/// The Id of the EncryptedData that replaces the BinarySecurityToken of the `i`th endorsement
+/// (from 0) when it is encrypted, in the message whose Ids end with `suffix`.
+pub(crate) fn data_id(suffix: &str, i: usize) -> String {
+    format!("EX509E{}-{suffix}", i + 1)
+}
+
 /// An endorsing BinarySecurityToken written ahead of the signatures: its `wsu:Id` and byte range.
 pub(crate) type TokenWritten = (String, std::ops::Range<usize>);
 
