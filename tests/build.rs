@@ -14,7 +14,8 @@
 //! `.into()` (wsdl/cases/values.wsdl); five operations of the e-conomic WSDL in the corpus, selected
 //! (`Builder::operations`); WS-Addressing from the WSDL: the gSOAP WS-Addressing peer's service
 //! (peers/gsoap/wsa/addressing.wsdl, and in WSDL 2.0 addressing20.wsdl) and a WCF wsHttpBinding
-//! WSDL of the corpus.
+//! WSDL of the corpus; SOAP 1.2's SOAP-response message exchange pattern, a GET, in WSDL 2.0
+//! (wsdl/soap_response.wsdl, served by the spyne peer).
 
 /// A WCF service's WSDL (svcutil's flattened form): a basicHttpBinding (SOAP 1.1) and a
 /// wsHttpBinding (SOAP 1.2) whose policy holds `wsaw:UsingAddressing`, with `wsaw:Action`s.
@@ -51,6 +52,7 @@ fn main() {
         .wsdl("wsdl/cases/values.wsdl")
         .wsdl("peers/gsoap/wsa/addressing.wsdl")
         .wsdl("peers/gsoap/wsa/addressing20.wsdl")
+        .wsdl("wsdl/soap_response.wsdl")
         .wsdl(PARTNER)
         .out_name(PARTNER, "partner")
         // Every client with its in-process fake: each must compile (tests/tests/mapping/fake.rs

@@ -87,28 +87,52 @@ fn wsdl20_soap_binding_without_protocol_is_soap_over_http_with_a_warning() {
 }
 
 #[test]
-fn wsdl20_soap_response_mep_operation_is_skipped_with_a_located_note() {
-    // The WSDL 2.0 Primer's opCheckAvailability (a GET, SOAP 1.2 Part 2 §6.3); its
-    // opMakeReservation is generated.
+fn wsdl20_soap_response_mep_operation_is_generated_as_a_get() {
+    // The WSDL 2.0 Primer's opCheckAvailability (a GET, SOAP 1.2 Part 2 §6.3) beside its
+    // opMakeReservation (a POST).
     let g = generate("primer_soap_response.wsdl");
     let [c] = &g.module.clients[..] else {
         panic!("expected one client, got {:?}", g.module.clients)
     };
-    let ops: Vec<&str> = c.operations.iter().map(|o| o.wsdl_name.as_str()).collect();
-    assert_eq!(ops, ["opMakeReservation"]);
-    let notes = g.module.notes.join("\n");
-    assert_contains(
-        &notes,
-        &[
-            "operation opCheckAvailability of binding reservationSOAPBinding",
-            &format!("{}:47:5", wsdl("primer_soap_response.wsdl").display()),
-            "not generated",
-            "SOAP-response MEP",
-            "http://www.w3.org/2003/05/soap/mep/soap-response/",
-            "§6.3",
-        ],
+    let ops: Vec<(&str, Option<(&str, &str)>)> = c
+        .operations
+        .iter()
+        .map(|o| {
+            let get = o.soap_response.as_ref();
+            let get = get.map(|l| (l.template.as_str(), l.query_separator.as_str()));
+            (o.wsdl_name.as_str(), get)
+        })
+        .collect();
+    assert_eq!(
+        ops,
+        [
+            ("opCheckAvailability", Some(("", "&"))),
+            ("opMakeReservation", None)
+        ]
     );
-    assert_contains(&g.code, &["// Not generated:", "opCheckAvailability"]);
+    assert!(g.module.notes.is_empty(), "{:?}", g.module.notes);
+    assert_contains(&g.code, &["soap_response"]);
+    // The binding's location template and separator reach the attribute.
+    let text = std::fs::read_to_string(wsdl("primer_soap_response.wsdl")).unwrap();
+    let text = text
+        .replace(
+            r#"wsoap:mep="http://www.w3.org/2003/05/soap/mep/soap-response/"/>"#,
+            r#"wsoap:mep="http://www.w3.org/2003/05/soap/mep/soap-response/"
+                 whttp:location="rooms/{roomType}" whttp:queryParameterSeparator=";"/>"#,
+        )
+        .replace(
+            "xmlns:wsoap=",
+            r#"xmlns:whttp="http://www.w3.org/ns/wsdl/http" xmlns:wsoap="#,
+        );
+    let path = "/nonexistent/primer/located.wsdl";
+    let g = Builder::new()
+        .document(path, text)
+        .generate_one(Path::new(path))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_contains(
+        &g.code,
+        &[r#"soap_response(location = "rooms/{roomType}", query_separator = ";")"#],
+    );
 }
 
 #[test]
@@ -217,17 +241,54 @@ fn a_wsdl_without_a_client_is_an_error_naming_every_reason() {
 }
 
 #[test]
-fn a_wsdl20_binding_of_only_soap_response_operations_is_an_error_naming_them() {
+fn a_soap_response_operation_that_cannot_be_a_get_is_left_out_or_refused_naming_why() {
     let text = std::fs::read_to_string(wsdl("primer_soap_response.wsdl")).unwrap();
-    let text = text.replace(
+    let generate_with = |b: Builder, text: String, name: &str| {
+        let path = format!("/nonexistent/primer/{name}.wsdl");
+        b.document(&path, text).generate_one(Path::new(&path))
+    };
+    let generate = |text: String, name: &str| generate_with(Builder::new(), text, name);
+    // A child of complex content cannot be a `name=value` of the IRI (WSDL 2.0 Part 2 §4.2): a
+    // located error, or (leaving unsupported operations out) a located note, the other
+    // operation generated.
+    let complex = text.replace(
+        r#"<xs:element name="roomType" type="xs:string"/>"#,
+        r#"<xs:element name="roomType" type="xs:anyType"/>"#,
+    );
+    let e = match generate(complex.clone(), "complex") {
+        Ok(g) => panic!("should not generate:\n{}", g.code),
+        Err(es) => es.to_string(),
+    };
+    assert_contains(
+        &e,
+        &["complex.wsdl:47:5", "roomType is not of a simple type"],
+    );
+    let skip = Builder::new().skip_unsupported_operations(true);
+    let g = generate_with(skip, complex.clone(), "complex").unwrap_or_else(|e| panic!("{e}"));
+    let ops: Vec<&str> = g.module.clients[0]
+        .operations
+        .iter()
+        .map(|o| o.wsdl_name.as_str())
+        .collect();
+    assert_eq!(ops, ["opMakeReservation"]);
+    assert_contains(
+        &g.module.notes.join("\n"),
+        &[
+            "operation opCheckAvailability",
+            "not generated",
+            "roomType is not of a simple type",
+            "complex.wsdl:47:5",
+            "SOAP-response MEP",
+            "§4.2",
+        ],
+    );
+    // Every operation so: no client, each named.
+    let all = complex.replace(
         "http://www.w3.org/2003/05/soap/mep/request-response/",
         "http://www.w3.org/2003/05/soap/mep/soap-response/",
     );
-    let path = "/nonexistent/primer/all_get.wsdl";
-    let e = match Builder::new()
-        .document(path, text)
-        .generate_one(Path::new(path))
-    {
+    let skip = Builder::new().skip_unsupported_operations(true);
+    let e = match generate_with(skip, all, "all_get") {
         Ok(g) => panic!("should not generate:\n{}", g.code),
         Err(es) => es.to_string(),
     };
@@ -235,9 +296,24 @@ fn a_wsdl20_binding_of_only_soap_response_operations_is_an_error_naming_them() {
         &e,
         &[
             "no client to generate",
-            "operation opCheckAvailability of binding reservationSOAPBinding",
-            "operation opMakeReservation of binding reservationSOAPBinding",
+            "operation opCheckAvailability",
+            "operation opMakeReservation",
             "SOAP-response MEP",
+        ],
+    );
+    // SOAP 1.1 has no SOAP-response MEP (SOAP 1.2 Part 2 §6.3): left out, said so.
+    let soap11 = text.replace(
+        r#"wsoap:protocol="http://www.w3.org/2003/05/soap/bindings/HTTP/">"#,
+        r#"wsoap:version="1.1" wsoap:protocol="http://www.w3.org/2006/01/soap11/bindings/HTTP/">"#,
+    );
+    let g = generate(soap11, "soap11").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(g.module.clients[0].operations.len(), 1);
+    assert_contains(
+        &g.module.notes.join("\n"),
+        &[
+            "operation opCheckAvailability",
+            "SOAP 1.1 does not",
+            "wsoap:version 1.1",
         ],
     );
 }

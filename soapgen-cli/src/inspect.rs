@@ -430,6 +430,20 @@ pub fn sample_request(m: &Module, name: &str, default_namespaces: bool) -> Resul
                     op.wsdl_name, c.name, c.name, op.method
                 );
                 let endpoint = c.endpoint_for(v).unwrap_or("<endpoint>");
+                if let Some(l) = &op.soap_response {
+                    // SOAP 1.2's SOAP-response MEP (Part 2 §6.3): the request is the IRI alone.
+                    let envelope = sample::request_envelope(m, v, op, false, None);
+                    let iri = soapgen_runtime::message::soap_response_iri(
+                        endpoint,
+                        &l.template,
+                        &l.query_separator,
+                        &envelope,
+                    )
+                    .unwrap_or_else(|e| format!("<{endpoint}: {e}>"));
+                    let _ = writeln!(out, "GET {iri}");
+                    let _ = writeln!(out, "Accept: application/soap+xml");
+                    continue;
+                }
                 let _ = writeln!(out, "POST {endpoint}");
                 // SwA (WSDL 1.1 §5): the envelope is the root part of a multipart/related body.
                 let swa = !op.attachments.is_empty();

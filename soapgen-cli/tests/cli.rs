@@ -393,6 +393,23 @@ fn inspect_operation_prints_a_sample_request() {
     );
     let out = cli(&["inspect", addressed, "--operation", "Echo"]).unwrap();
     insta::assert_snapshot!("sample_addressing", out);
+    // SOAP 1.2's SOAP-response MEP (WSDL 2.0): the GET of the IRI the request makes, no envelope.
+    let get = cli(&[
+        "inspect",
+        &format!("{dir}primer_soap_response.wsdl"),
+        "--operation",
+        "opCheckAvailability",
+    ])
+    .unwrap();
+    assert_eq!(
+        get.lines().nth(1),
+        Some(
+            "GET http://greath.example.com/2004/reservation?checkInDate=2024-01-01&\
+             checkOutDate=2024-01-01&roomType=string"
+        ),
+        "{get}"
+    );
+    assert!(!get.contains("Envelope"), "{get}");
     let e = cli(&["inspect", WSDL, "--operation", "GetNothing"])
         .unwrap_err()
         .to_string();

@@ -169,6 +169,7 @@ pub mod keys {
         "response_attachment",
         "encoded",
         "rpc",
+        "soap_response",
     ];
     /// `#[soap(...)]` on a parameter.
     pub const PARAMETER: &[&str] = &[

@@ -118,6 +118,7 @@
 //! | `response_attachment = "part"` | a MIME part of the response, once per part in order (§5) |
 //! | `encoded` | rpc/encoded (SOAP 1.1 §5 and §7) |
 //! | `rpc` | this operation is rpc/literal (WSDL 1.1 §3.5): its response wrapper is read whatever its name (SOAP 1.1 §7.1) |
+//! | `soap_response`, `soap_response(location = "tmpl", query_separator = ";")` | SOAP 1.2's SOAP-response message exchange pattern (SOAP 1.2 Part 2 §6.3, WSDL 2.0 Part 2 §5.10.3): an HTTP GET with no envelope, the request element's children in its IRI (`{name}` in the `whttp:location` template resolved against the endpoint, the rest as the query, WSDL 2.0 Part 2 §6.8.1.1), answered with an envelope |
 //!
 //! ## `#[soap(...)]` on a parameter
 //!

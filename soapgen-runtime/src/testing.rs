@@ -112,6 +112,15 @@ fn soap_action(request: &HttpRequest) -> String {
 /// `action` parameter of a SOAP 1.2 Content-Type) and the local name of the Body's first element,
 /// as `1.1 action element` (the action or the element may be empty).
 pub fn operation_of(request: &HttpRequest) -> String {
+    if request.method == crate::transport::HttpMethod::Get {
+        // The SOAP-response message exchange pattern (SOAP 1.2 Part 2 §6.3): the request is
+        // the IRI; its path and query name it, whichever host served it.
+        let after_scheme = request.url.find("://").map_or(0, |i| i + 3);
+        let path = request.url[after_scheme..]
+            .find('/')
+            .map_or("/", |i| &request.url[after_scheme + i..]);
+        return format!("1.2 GET {path}");
+    }
     let action = soap_action(request);
     let soap12 = memchr::memmem::find(
         &request.body[..request.body.len().min(1 << 16)],
@@ -402,8 +411,14 @@ impl Replayer {
             }
             let status = status.ok_or_else(|| fail(&meta_path, "no status line".to_owned()))?;
             let request_body = read("request.xml")?;
+            // A GET (the SOAP-response message exchange pattern) is its path and query.
+            let (method, url) = match operation.strip_prefix("1.2 GET ") {
+                Some(path) => (crate::transport::HttpMethod::Get, path.to_owned()),
+                None => (crate::transport::HttpMethod::Post, String::new()),
+            };
             requests.push(HttpRequest {
-                url: String::new(),
+                method,
+                url,
                 headers: request_headers,
                 body: Bytes::from(request_body),
                 max_response_bytes: usize::MAX,
@@ -755,6 +770,7 @@ mod tests {
 
     fn request(action: &str, body: &str) -> HttpRequest {
         HttpRequest {
+            method: Default::default(),
             url: "http://x/".to_owned(),
             headers: vec![("SOAPAction".to_owned(), format!("\"{action}\""))],
             body: Bytes::from(body.to_owned()),

@@ -9,6 +9,12 @@ Serves one service (target namespace ``urn:soapgen:test``) twice:
 * SOAP 1.1 at ``/soap11`` (WSDL at ``/soap11?wsdl``)
 * SOAP 1.2 at ``/soap12`` (WSDL at ``/soap12?wsdl``)
 
+and, for SOAP 1.2's SOAP-response message exchange pattern (an HTTP GET answered
+with an envelope, SOAP 1.2 Part 2 §6.3), one operation at ``/get/<operation>``
+that takes its parameters from the query string (spyne's HttpRpc) and answers
+SOAP 1.2 (namespace ``urn:soapgen:test:get``; described by
+tests/wsdl/soap_response.wsdl).
+
 Prints exactly one line ``LISTENING <port>`` on stdout once the socket is
 bound, then serves forever.  Nothing else is written to stdout; request
 logging is suppressed (errors still go to stderr).
@@ -35,6 +41,8 @@ from spyne import (
     Unicode,
     rpc,
 )
+from spyne.model.primitive import Date, Double
+from spyne.protocol.http import HttpRpc
 from spyne.protocol.soap import Soap11, Soap12
 from spyne.server.wsgi import WsgiApplication
 
@@ -218,6 +226,31 @@ class TestService(ServiceBase):
         )
 
 
+GET_TNS = "urn:soapgen:test:get"
+
+
+class AvailabilityService(ServiceBase):
+    """The WSDL 2.0 Primer's availability check, answered to a GET."""
+
+    @rpc(Date, Date, Unicode, _returns=Double)
+    def check_availability(ctx, checkInDate, checkOutDate, roomType):
+        if not roomType:
+            raise Fault("Client", "no such room type: %r" % (roomType,))
+        nights = (checkOutDate - checkInDate).days
+        return 80.5 * nights + (20.0 if "sea" in roomType else 0.0)
+
+
+def make_get_app():
+    app = Application(
+        [AvailabilityService],
+        tns=GET_TNS,
+        name="AvailabilityService",
+        in_protocol=HttpRpc(validator="soft"),
+        out_protocol=Soap12(),
+    )
+    return WsgiApplication(app)
+
+
 def make_app(in_cls, out_cls):
     app = Application(
         [TestService],
@@ -235,6 +268,7 @@ class Dispatcher(object):
             "/soap11": make_app(Soap11, NilPreservingSoap11),
             "/soap12": make_app(Soap12, NilPreservingSoap12),
         }
+        self.get_app = make_get_app()
 
     def __call__(self, environ, start_response):
         if environ.get("HTTP_TRANSFER_ENCODING", "").strip().lower() == "chunked":
@@ -256,6 +290,8 @@ class Dispatcher(object):
         if len(path) > 1:
             path = path.rstrip("/")
         app = self.apps.get(path)
+        if app is None and path.startswith("/get/"):
+            app = self.get_app
         if app is None:
             body = b"not found; try /soap11 or /soap12\n"
             start_response(

@@ -145,7 +145,7 @@ fn addressing_arg(c: &ClientDecl) -> Option<TokenStream> {
 
 /// The arguments of an operation's `#[soap(…)]`: its request element and action, the reply
 /// action, the response element (or `one_way`), how the body is shaped (`encoded`, `rpc`,
-/// `empty_request`, `bare`, `bare_response`), the result element and its occurrence, and the
+/// `empty_request`, `bare`, `bare_response`), a GET of the SOAP-response MEP (`soap_response`), the result element and its occurrence, and the
 /// response's attachments.
 fn operation_args(op: &OperationDecl) -> Vec<TokenStream> {
     let mut args: Vec<TokenStream> = Vec::new();
@@ -176,6 +176,22 @@ fn operation_args(op: &OperationDecl) -> Vec<TokenStream> {
     }
     if op.empty_request {
         args.push(quote!(empty_request));
+    }
+    if let Some(l) = &op.soap_response {
+        let mut inner = Vec::new();
+        if !l.template.is_empty() {
+            let t = &l.template;
+            inner.push(quote!(location = #t));
+        }
+        if l.query_separator != "&" {
+            let q = &l.query_separator;
+            inner.push(quote!(query_separator = #q));
+        }
+        args.push(if inner.is_empty() {
+            quote!(soap_response)
+        } else {
+            quote!(soap_response(#(#inner),*))
+        });
     }
     if op.bare {
         args.push(quote!(bare));

@@ -44,6 +44,7 @@ mod particles;
 mod recursion;
 mod rpc;
 mod simple;
+mod soap_response;
 mod soapenc;
 mod types;
 
@@ -89,6 +90,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     if !failed.is_empty() {
         b.drop_unsupported(&mut clients, &failed);
     }
+    b.soap_response_operations(&mut clients, &mut errors);
     // Once the types are declared: an array result's items are its struct's one field.
     stream_operations(
         &mut clients,

@@ -504,6 +504,10 @@ pub struct OperationDecl {
     pub empty_request: bool,
     /// Response element (wrapper or bare element); `None` for one-way.
     pub response: Option<QName>,
+    /// Bound to SOAP 1.2's SOAP-response message exchange pattern (WSDL 2.0 Part 2 §5.10.3): an
+    /// HTTP GET whose IRI this makes of the request element's children (emitted as
+    /// `soap_response(…)`); `None`: a POSTed envelope.
+    pub soap_response: Option<crate::read::components::HttpLocation>,
     /// Parameters are the request element's content (wrapped/rpc) or the element itself (bare).
     pub bare: bool,
     /// A wrapped request of more than [`MAX_POSITIONAL_PARAMETERS`] parameters: the method takes

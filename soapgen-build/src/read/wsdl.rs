@@ -369,6 +369,7 @@ fn read_binding(doc: &DocCtx, node: Node, name: QName) -> Result<Binding> {
             input: None,
             output: None,
             doc: doc.documentation(o),
+            soap_response: None,
             loc: oloc,
         };
         if matches!(kind, BindingKind::Soap11 | BindingKind::Soap12) {

@@ -182,6 +182,13 @@ fn encode(op: &Operation, a: &ClientArgs, n: &Names) -> TokenStream {
     });
     let described = facts.as_ref().map(|_| quote!(.described(&__FACTS)));
     let one_way = op.one_way.then(|| quote!(.one_way()));
+    let soap_response = op.soap_response.as_ref().map(|(location, separator)| {
+        quote!(.soap_response({
+            static __LOCATION: #krate::message::HttpLocation =
+                #krate::message::HttpLocation::new(#location, #separator);
+            &__LOCATION
+        }))
+    });
     let ns = &op.namespace;
     let env_ns = if op.encoded {
         quote!(&[
@@ -200,7 +207,8 @@ fn encode(op: &Operation, a: &ClientArgs, n: &Names) -> TokenStream {
     let attach = attachments(op, krate);
     quote! {
         #facts
-        let __op = #krate::Operation::new(#name, #action, self.version) #one_way #described;
+        let __op = #krate::Operation::new(#name, #action, self.version)
+            #one_way #soap_response #described;
         let __message = (|| -> ::core::result::Result<#krate::message::Request, #krate::EncodeError> {
             let mut __req = self.client.request(#env_ns);
             #default_namespaces

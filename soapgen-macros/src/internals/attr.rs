@@ -411,6 +411,11 @@ pub(crate) struct MethodAttrs {
     pub(crate) items: Option<(String, Span)>,
     /// `items_namespace = "…"`: the items' namespace (default: the result element's).
     pub(crate) items_namespace: Option<String>,
+    /// `soap_response` / `soap_response(location = "…", query_separator = "…")`: bound to SOAP
+    /// 1.2's SOAP-response message exchange pattern (an HTTP GET, SOAP 1.2 Part 2 §6.3), with
+    /// its `whttp:location` template and query separator (WSDL 2.0 Part 2 §6.8.1.1), and the
+    /// key's span.
+    pub(crate) soap_response: Option<(String, String, Span)>,
 }
 
 /// The `#[soap(...)]` attributes of a method parameter.
@@ -486,6 +491,25 @@ pub(crate) fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) ->
             m.items = Some((s()?, span));
         } else if meta.path.is_ident("items_namespace") {
             m.items_namespace = Some(s()?);
+        } else if meta.path.is_ident("soap_response") {
+            let (mut location, mut separator) = (String::new(), "&".to_owned());
+            if meta.input.peek(syn::token::Paren) {
+                meta.parse_nested_meta(|n| {
+                    let v = || -> syn::Result<String> { Ok(n.value()?.parse::<LitStr>()?.value()) };
+                    if n.path.is_ident("location") {
+                        location = v()?;
+                    } else if n.path.is_ident("query_separator") {
+                        separator = v()?;
+                    } else {
+                        return Err(n.error(
+                            "soap_response(…) takes `location = \"…\"` (a whttp:location \
+                             template) and `query_separator = \"…\"`",
+                        ));
+                    }
+                    Ok(())
+                })?;
+            }
+            m.soap_response = Some((location, separator, meta.path.span()));
         } else {
             return Ok(false);
         }

@@ -64,6 +64,9 @@ pub(crate) struct Operation {
     /// The `wsa:Action` the reply must carry, when checked.
     pub(crate) reply_action: Option<String>,
     pub(crate) one_way: bool,
+    /// Bound to SOAP 1.2's SOAP-response message exchange pattern: the `whttp:location`
+    /// template and the query separator of its GET (WSDL 2.0 Part 2 §6.8.1.1).
+    pub(crate) soap_response: Option<(String, String)>,
     pub(crate) empty_request: bool,
     pub(crate) encoded: bool,
     /// rpc style in a document-style client (`#[soap(rpc)]`): the response wrapper is read
@@ -183,6 +186,7 @@ impl Operation {
             }
             (None, _) => None,
         };
+        check_soap_response(&ma, a, errs);
         let response_name = ma
             .response
             .clone()
@@ -251,6 +255,7 @@ impl Operation {
             action,
             reply_action,
             one_way: ma.one_way,
+            soap_response: ma.soap_response.clone().map(|(l, s, _)| (l, s)),
             empty_request: ma.empty_request,
             encoded: ma.encoded,
             rpc: ma.rpc,
@@ -447,5 +452,26 @@ fn response(
         marker,
         inner: Box::new(result.inner),
         min,
+    }
+}
+
+/// `soap_response` on a method: a SOAP 1.2 client's (SOAP 1.2 Part 2 §6.3), never `one_way`.
+fn check_soap_response(ma: &super::attr::MethodAttrs, a: &ClientArgs, errs: &mut Errors) {
+    let Some((_, _, span)) = &ma.soap_response else {
+        return;
+    };
+    if !a.versions.contains(&"1.2") {
+        errs.push(syn::Error::new(
+            *span,
+            "`soap_response` needs a SOAP 1.2 client (`soap = \"1.2\"`): the SOAP-response \
+             message exchange pattern is SOAP 1.2's (Part 2 §6.3); SOAP 1.1 has none",
+        ));
+    }
+    if ma.one_way {
+        errs.push(syn::Error::new(
+            *span,
+            "`soap_response` and `one_way` exclude each other: SOAP 1.2's SOAP-response \
+             message exchange pattern is a GET answered with an envelope (Part 2 §6.3)",
+        ));
     }
 }

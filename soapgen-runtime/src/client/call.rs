@@ -31,6 +31,9 @@ pub struct Call<T, E = Error> {
     error: PhantomData<fn() -> E>,
 }
 
+// `Done` is the moment after the response is taken: boxing `Pending` to shrink it would cost
+// every call an allocation and save nothing (a `Call` is `Pending` for all its life).
+#[allow(clippy::large_enum_variant)]
 enum State<T> {
     /// Built or sent: the exchange (not generic) and how the result is read.
     Pending {

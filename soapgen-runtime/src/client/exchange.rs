@@ -12,7 +12,7 @@ use crate::envelope::EnvelopeWriter;
 use crate::error::{EncodeError, Error};
 use crate::message::{LayerCall, Operation, Outbound, Request, RequestMessage};
 use crate::mime::Packaging;
-use crate::transport::{BodyStream, HttpRequest, HttpResponse};
+use crate::transport::{BodyStream, HttpMethod, HttpRequest, HttpResponse};
 
 /// What an exchange gave: the HTTP response, and the message layers' parts in it, which check
 /// the response as it is read.
@@ -239,6 +239,9 @@ impl Client {
         streaming: bool,
     ) -> Result<(HttpResponse, Option<BodyStream>), Error> {
         let inner = &*self.inner;
+        if let Some(location) = op.soap_response {
+            return self.get(op, location, message, endpoint, streaming).await;
+        }
         let (mut content_type, soap_action) = op.version.http_headers(op.action);
         let mut headers = Vec::with_capacity(3 + inner.settings.headers.len());
         headers.push(("Content-Type".to_owned(), String::new()));
@@ -267,13 +270,80 @@ impl Client {
             body
         };
         headers[0].1 = content_type;
-        let started = Instant::now();
         let request = HttpRequest {
+            method: HttpMethod::Post,
             url: endpoint.to_owned(),
             headers,
             body,
             max_response_bytes: inner.settings.max_response_bytes,
         };
+        self.send_request(request, endpoint, streaming, span).await
+    }
+
+    /// GETs the IRI `location` makes of `message` for `op`, bound to SOAP 1.2's SOAP-response
+    /// message exchange pattern (SOAP 1.2 Part 2 §6.3, §7.4; WSDL 2.0 Part 2 §5.10.3): no
+    /// envelope, `Accept: application/soap+xml`, the client's own header fields.
+    async fn get(
+        &self,
+        op: &Operation,
+        location: &crate::message::HttpLocation,
+        message: RequestMessage,
+        endpoint: &str,
+        streaming: bool,
+    ) -> Result<(HttpResponse, Option<BodyStream>), Error> {
+        let inner = &*self.inner;
+        if op.version != crate::SoapVersion::Soap12 {
+            return Err(EncodeError {
+                message: format!(
+                    "{} is bound to SOAP 1.2's SOAP-response message exchange pattern (SOAP 1.2 \
+                     Part 2 §6.3), which SOAP 1.1 has not: call it as SOAP 1.2",
+                    op.name
+                ),
+            }
+            .into());
+        }
+        if !message.attachments.is_empty() {
+            return Err(EncodeError {
+                message: format!(
+                    "{} attachment(s) cannot be sent: the operation is bound to the SOAP-response \
+                     message exchange pattern, an HTTP GET with no body (SOAP 1.2 Part 2 §6.3)",
+                    message.attachments.len()
+                ),
+            }
+            .into());
+        }
+        let url = location.request_iri(endpoint, &message.envelope)?;
+        let mut headers = Vec::with_capacity(1 + inner.settings.headers.len());
+        headers.push(("Accept".to_owned(), op.version.accept().to_owned()));
+        headers.extend(inner.settings.headers.iter().cloned());
+        let span = tracing::debug_span!(
+            "soap_call",
+            operation = op.name,
+            endpoint = %url,
+            version = %op.version,
+            status = tracing::field::Empty,
+        );
+        let request = HttpRequest {
+            method: HttpMethod::Get,
+            url,
+            headers,
+            body: Bytes::new(),
+            max_response_bytes: inner.settings.max_response_bytes,
+        };
+        self.send_request(request, endpoint, streaming, span).await
+    }
+
+    /// Sends `request` to `endpoint` within the client's deadline, in `span`, and reads the whole
+    /// response (`streaming`: up to its header fields, the body given back unread).
+    async fn send_request(
+        &self,
+        request: HttpRequest,
+        endpoint: &str,
+        streaming: bool,
+        span: tracing::Span,
+    ) -> Result<(HttpResponse, Option<BodyStream>), Error> {
+        let inner = &*self.inner;
+        let started = Instant::now();
         let send = async {
             if streaming {
                 let r = inner.transport.send_streaming(request).await?;

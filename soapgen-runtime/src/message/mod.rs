@@ -4,7 +4,8 @@
 //!
 //! - [`SoapVersion`], [`SOAP11_ENV_NS`], [`SOAP12_ENV_NS`]: SOAP 1.1 and 1.2;
 //! - [`Operation`]: what generated code knows of an operation, with the description's facts
-//!   for the layers;
+//!   for the layers, and [`HttpLocation`], the request IRI of one bound to SOAP 1.2's
+//!   SOAP-response message exchange pattern;
 //! - [`RequestWriter`] and [`Request`]: the operation's header blocks and Body content;
 //!   [`RequestMessage`]: the envelope and attachments sent;
 //! - [`MessageLayer`], [`LayerCall`]: the protocols on the message (WS-Security,
@@ -12,11 +13,13 @@
 //!   [`InboundBlock`]) and decide ([`Verdict`]).
 
 mod layer;
+mod location;
 mod operation;
 mod request;
 mod version;
 
 pub use layer::{InboundBlock, Incoming, LayerCall, MessageLayer, Outbound, Verdict};
+pub use location::{soap_response_iri, HttpLocation};
 pub use operation::{Fact, Operation};
 #[cfg(feature = "testing")]
 pub(crate) use request::part_attachment;

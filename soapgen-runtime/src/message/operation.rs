@@ -2,7 +2,7 @@
 
 use std::any::Any;
 
-use super::SoapVersion;
+use super::{HttpLocation, SoapVersion};
 
 /// A fact of a service description about an operation, for a message layer: each protocol's
 /// own static value (WS-Addressing's [`Described`](crate::addressing::Described)), found by
@@ -30,6 +30,10 @@ pub struct Operation {
     /// The description's facts about the operation's binding that message layers read
     /// ([`fact`](Self::fact)): static data of generated code, empty by default.
     pub facts: &'static [Fact],
+    /// Bound to SOAP 1.2's SOAP-response message exchange pattern (SOAP 1.2 Part 2 §6.3, WSDL 2.0
+    /// Part 2 §5.10.3): sent as an HTTP GET whose IRI this makes of the request, with no
+    /// envelope; `None` (the default): POSTed.
+    pub soap_response: Option<&'static HttpLocation>,
 }
 
 impl Operation {
@@ -42,6 +46,7 @@ impl Operation {
             version,
             one_way: false,
             facts: &[],
+            soap_response: None,
         }
     }
 
@@ -59,6 +64,16 @@ impl Operation {
         Operation { facts, ..self }
     }
 
+    /// The same operation bound to SOAP 1.2's SOAP-response message exchange pattern (SOAP 1.2
+    /// Part 2 §6.3): called with an HTTP GET of the IRI `location` makes of the request's element
+    /// (WSDL 2.0 Part 2 §6.8.2.2.1), answered with an envelope.
+    pub const fn soap_response(self, location: &'static HttpLocation) -> Self {
+        Operation {
+            soap_response: Some(location),
+            ..self
+        }
+    }
+
     /// The description's fact of type `T` about this operation, if it gives one.
     pub fn fact<T: Any>(&self) -> Option<&'static T> {
         self.facts.iter().find_map(|f| {
@@ -68,7 +83,7 @@ impl Operation {
     }
 }
 
-/// Operations are equal when their name, action, version and one-way flag are, and they carry
+/// Operations are equal when their name, action, version, one-way flag and request IRI are, and they carry
 /// the same facts (the same static values).
 impl PartialEq for Operation {
     fn eq(&self, other: &Self) -> bool {
@@ -76,6 +91,7 @@ impl PartialEq for Operation {
             && self.action == other.action
             && self.version == other.version
             && self.one_way == other.one_way
+            && self.soap_response == other.soap_response
             && self.facts.len() == other.facts.len()
             && self
                 .facts

@@ -129,8 +129,19 @@ impl ServiceRequest {
     /// # Errors
     ///
     /// A `Sender` fault (SOAP 1.1 `Client`) the service answers with: a body that is not XML or
-    /// not an envelope, a multipart/related request that does not parse.
+    /// not an envelope, a multipart/related request that does not parse, a GET (the fake does
+    /// not serve SOAP 1.2's SOAP-response message exchange pattern).
     pub fn read(request: &HttpRequest) -> Result<ServiceRequest, Box<Fault>> {
+        if request.method != crate::transport::HttpMethod::Post {
+            return Err(Box::new(Fault::sender(
+                SoapVersion::Soap12,
+                format!(
+                    "the fake takes POSTed envelopes; the {} of SOAP 1.2's SOAP-response message \
+                     exchange pattern (Part 2 §6.3) is not served by it",
+                    request.method
+                ),
+            )));
+        }
         let content_type = request.header("Content-Type").unwrap_or_default();
         let guess = super::version_of(request);
         let action = super::soap_action(request);

@@ -157,7 +157,11 @@ async fn handle(
                 body: Bytes::from(w.as_bytes().to_vec()),
             }),
             (true, None) => plain(404, "this fake service was started without a WSDL"),
-            (false, _) => plain(405, "a SOAP service takes POST (and GET ?wsdl)"),
+            (false, _) => plain(
+                405,
+                "the fake takes POSTed envelopes (and GET ?wsdl); a GET of SOAP 1.2's \
+                 SOAP-response message exchange pattern is not served by it",
+            ),
         });
     }
     if req.method() != Method::POST {
@@ -183,6 +187,7 @@ async fn handle(
         Err(e) => return Ok(plain(400, &format!("the request body cannot be read: {e}"))),
     };
     let request = HttpRequest {
+        method: Default::default(),
         url: format!("{url}{path}"),
         headers,
         body,

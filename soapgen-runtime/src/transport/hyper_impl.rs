@@ -15,8 +15,8 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
 
 use super::{
-    BodyStream, HttpRequest, HttpResponse, StreamingFuture, StreamingResponse, Timeouts, Transport,
-    TransportFuture,
+    BodyStream, HttpMethod, HttpRequest, HttpResponse, StreamingFuture, StreamingResponse,
+    Timeouts, Transport, TransportFuture,
 };
 use crate::error::{TransportError, TransportErrorKind};
 
@@ -110,7 +110,10 @@ impl HyperTransport {
                 None,
             ));
         }
-        let mut builder = http::Request::post(url.as_str());
+        let mut builder = match req.method {
+            HttpMethod::Get => http::Request::get(url.as_str()),
+            _ => http::Request::post(url.as_str()),
+        };
         for (k, v) in &req.headers {
             builder = builder.header(k.as_str(), v.as_str());
         }
@@ -299,6 +302,7 @@ mod tests {
 
     fn request(url: &str, body: &str, max: usize) -> HttpRequest {
         HttpRequest {
+            method: Default::default(),
             url: url.to_owned(),
             headers: vec![("Content-Type".to_owned(), "text/xml".to_owned())],
             body: Bytes::from(body.to_owned()),

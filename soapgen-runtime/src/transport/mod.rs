@@ -1,7 +1,8 @@
 //! The HTTP transport: a trait generated clients call through, a reqwest implementation (the
 //! default, feature `reqwest`) and a lean hyper one for plain HTTP (feature `hyper`).
 //!
-//! SOAP 1.1 §6 and SOAP 1.2 Part 2 §7 bind SOAP to HTTP POST. A [`Transport`] sends one request and
+//! SOAP 1.1 §6 and SOAP 1.2 Part 2 §7 bind SOAP to HTTP POST (and SOAP 1.2's SOAP-response
+//! message exchange pattern, Part 2 §6.3, to a GET with no envelope). A [`Transport`] sends one request and
 //! returns the status, headers and whole body; everything SOAP-specific (envelopes, faults, actions)
 //! stays in [`Client`](crate::Client), so a transport is small to write (for tests, a custom TLS stack,
 //! or another HTTP library).
@@ -121,14 +122,47 @@ fn header_pairs<'a>(fields: impl Iterator<Item = (&'a str, &'a [u8])>) -> Vec<(S
         .collect()
 }
 
-/// One HTTP POST to send.
+/// The method of an [`HttpRequest`] (RFC 9110 §9.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum HttpMethod {
+    /// POST, with the envelope as its body: every SOAP 1.1 call, and SOAP 1.2's request-response
+    /// message exchange pattern (SOAP 1.2 Part 2 §7.4).
+    #[default]
+    Post,
+    /// GET, with no body: SOAP 1.2's SOAP-response message exchange pattern (SOAP 1.2 Part 2
+    /// §6.3, §7.4), whose request is the URL alone and whose response is an envelope.
+    Get,
+}
+
+impl HttpMethod {
+    /// The method's name as HTTP writes it: `POST`, `GET`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HttpMethod::Post => "POST",
+            HttpMethod::Get => "GET",
+        }
+    }
+}
+
+impl fmt::Display for HttpMethod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One HTTP request to send: a POST of an envelope, or (SOAP 1.2's SOAP-response message exchange
+/// pattern) a GET with an empty body.
 #[derive(Debug, Clone)]
 pub struct HttpRequest {
-    /// The endpoint URL.
+    /// The method: [`HttpMethod::Post`] unless the operation is bound to the SOAP-response message
+    /// exchange pattern.
+    pub method: HttpMethod,
+    /// The endpoint URL (for a GET, with the request's query).
     pub url: String,
     /// Header fields, in order (Content-Type, SOAPAction, Authorization, user headers).
     pub headers: Vec<(String, String)>,
-    /// The request body (the envelope).
+    /// The request body (the envelope; empty for a GET).
     pub body: Bytes,
     /// The largest response body to accept, in bytes; a transport stops reading past it and returns
     /// a [`TransportErrorKind::TooLarge`](crate::error::TransportErrorKind::TooLarge) error.

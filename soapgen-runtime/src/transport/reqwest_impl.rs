@@ -12,7 +12,7 @@ use super::reqwest_response::{body_stream, header_fields, map_error, read_whole}
 use super::tls::{ClientIdentity, TlsError, TrustAnchors};
 use super::tunnel::{authority, without_userinfo, Tunnel};
 use super::{
-    HttpRequest, HttpResponse, StreamingFuture, StreamingResponse, Timeouts, Transport,
+    HttpMethod, HttpRequest, HttpResponse, StreamingFuture, StreamingResponse, Timeouts, Transport,
     TransportFuture,
 };
 use crate::error::{TransportError, TransportErrorKind};
@@ -472,10 +472,11 @@ impl ReqwestTransport {
             Some(m) => Some(m.lock().await),
             None => None,
         };
-        let mut server_hs = server.map(|s| s.authenticator.start("POST", &req.url));
+        let mut server_hs = server.map(|s| s.authenticator.start(req.method.as_str(), &req.url));
         let mut proxy_hs = proxy.map(|p| {
             let proxy_url = p.proxy_url.as_deref().unwrap_or_default();
-            p.authenticator.start_proxy("POST", proxy_url, &req.url)
+            p.authenticator
+                .start_proxy(req.method.as_str(), proxy_url, &req.url)
         });
         let auth_error = |e: super::auth::AuthError| {
             let message = e.to_string();
@@ -537,7 +538,7 @@ impl ReqwestTransport {
         }
     }
 
-    /// One POST of `req`, with `credentials` as the `Authorization` and `Proxy-Authorization`
+    /// One request `req` (a POST of `body`, or a GET), with `credentials` as the `Authorization` and `Proxy-Authorization`
     /// fields where given (each replaces one among `req.headers`), up to the response's header
     /// fields.
     async fn send_once(
@@ -554,7 +555,10 @@ impl ReqwestTransport {
             // A body reqwest cannot replay, so it keeps no copy while the service answers.
             reqwest::Body::wrap(http_body_util::Full::new(body))
         };
-        let mut rb = self.client.post(url).body(body);
+        let mut rb = match req.method {
+            HttpMethod::Get => self.client.get(url),
+            _ => self.client.post(url).body(body),
+        };
         let fields = [
             Challenger::Server.credentials_field(),
             Challenger::Proxy.credentials_field(),

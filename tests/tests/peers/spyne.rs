@@ -232,3 +232,48 @@ async fn one_client_shared_by_many_tasks() {
         t.await.unwrap();
     }
 }
+
+mod soap_response {
+    soapgen_runtime::include_client!("soap_response");
+}
+
+/// SOAP 1.2's SOAP-response message exchange pattern (SOAP 1.2 Part 2 §6.3), generated from a
+/// WSDL 2.0 binding (tests/wsdl/soap_response.wsdl, WSDL 2.0 Part 2 §5.10.3): the call is a GET of
+/// `{endpoint}check_availability?checkInDate=…&checkOutDate=…&roomType=…`, which spyne's HttpRpc
+/// reads into the operation's parameters, and the SOAP 1.2 envelope it answers is read as usual:
+/// a result, and a fault.
+#[tokio::test]
+async fn soap_response_mep_is_a_get_answered_with_an_envelope() {
+    use soap_response::AvailabilityServiceClient;
+    let peer = peers::spyne();
+    let c = AvailabilityServiceClient::new(peer.url("/get/")).unwrap();
+    let date = |s: &str| s.parse().unwrap();
+    // Three nights, and a room type that must be escaped in a query (`&`, `/`, a space, UTF-8).
+    let price = c
+        .check_availability(
+            date("2026-12-24"),
+            date("2026-12-27"),
+            "double & sea/view ✓".into(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(price, 3.0 * 80.5 + 20.0);
+    let price = c
+        .check_availability(date("2026-12-24"), date("2026-12-25"), "single".into())
+        .await
+        .unwrap();
+    assert_eq!(price, 80.5);
+    // spyne's fault for an empty room type: a SOAP 1.2 Sender fault, typed.
+    let e = c
+        .check_availability(date("2026-12-24"), date("2026-12-25"), String::new())
+        .await
+        .unwrap_err();
+    let f = e
+        .fault()
+        .unwrap_or_else(|| panic!("expected a fault, got {e}"));
+    assert!(
+        f.is_sender() && f.reason.contains("no such room type"),
+        "{f}"
+    );
+    assert_eq!(f.version, SoapVersion::Soap12);
+}

@@ -623,6 +623,7 @@ fn new_operation(
         request: QName::new("", ""),
         empty_request: false,
         response: None,
+        soap_response: bop.soap_response.clone(),
         bare: false,
         request_struct: false,
         encoded,

@@ -25,8 +25,8 @@ pub use schema::{
     SimpleType, SimpleVariety, Term, TypeDef, TypeRef,
 };
 pub use wsdl::{
-    Binding, BindingKind, BindingMessage, BindingOperation, BodyUse, Definitions, Message,
-    MimeAttachment, Part, PartKind, Port, PortType, PortTypeOperation, Service, Style,
+    Binding, BindingKind, BindingMessage, BindingOperation, BodyUse, Definitions, HttpLocation,
+    Message, MimeAttachment, Part, PartKind, Port, PortType, PortTypeOperation, Service, Style,
 };
 
 use std::fmt;

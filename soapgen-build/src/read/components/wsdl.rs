@@ -156,7 +156,23 @@ pub struct BindingOperation {
     pub output: Option<BindingMessage>,
     /// Its `wsdl:documentation` (WSDL 1.1 §2.1.4).
     pub doc: Option<String>,
+    /// Bound to SOAP 1.2's SOAP-response message exchange pattern (WSDL 2.0 Part 2 §5.10.3,
+    /// SOAP 1.2 Part 2 §6.3): an HTTP GET whose IRI this makes of the input; `None` for a POST.
+    pub soap_response: Option<HttpLocation>,
     /// Where.
+    pub loc: Loc,
+}
+
+/// The request IRI of an operation bound to SOAP 1.2's SOAP-response message exchange pattern
+/// (WSDL 2.0 Part 2 §6.8.1.1): the binding operation's `whttp:location` template (empty: the
+/// endpoint address) and `whttp:queryParameterSeparator` (`&` unless the binding says otherwise).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpLocation {
+    /// The `whttp:location` template.
+    pub template: String,
+    /// The separator of the query's `name=value` pairs.
+    pub query_separator: String,
+    /// Where the binding operation is.
     pub loc: Loc,
 }
 

@@ -83,6 +83,9 @@ pub(super) fn read_binding(
         name,
         interface: doc.qname_attr(node, "interface")?,
         mep_default: None,
+        query_separator_default: node
+            .attribute((WHTTP, "queryParameterSeparatorDefault"))
+            .map(str::to_owned),
         kind,
         operations: Vec::new(),
         faults: Vec::new(),
@@ -109,6 +112,10 @@ pub(super) fn read_binding(
                     reference: required_qname(doc, c, "ref")?,
                     action: wsoap_attr(c, "action").map(|(a, _)| a.to_owned()),
                     mep: if soap { soap_mep(c, "mep") } else { None },
+                    location: c.attribute((WHTTP, "location")).map(str::to_owned),
+                    query_separator: c
+                        .attribute((WHTTP, "queryParameterSeparator"))
+                        .map(str::to_owned),
                     input_headers: Vec::new(),
                     output_headers: Vec::new(),
                     loc: doc.loc(c),
@@ -156,18 +163,19 @@ pub(super) fn soap_mep(node: Node, attr: &str) -> Option<String> {
     }
 }
 
-/// Why an operation bound with the SOAP MEP `mep` is not generated.
-pub(super) fn mep_reason(mep: &str) -> String {
-    if mep.trim_end_matches('/') == SOAP_MEP_SOAP_RESPONSE {
+/// Why an operation bound with the SOAP MEP `mep` (in a SOAP 1.2 binding when `soap12`) is not
+/// generated.
+pub(super) fn mep_reason(mep: &str, soap12: bool) -> String {
+    if mep.trim_end_matches('/') == SOAP_MEP_SOAP_RESPONSE && !soap12 {
         format!(
-            "its wsoap:mep is the SOAP-response MEP {mep} (WSDL 2.0 Part 2 §5.4, SOAP 1.2 Part 2 \
-             §6.3: an HTTP GET with no request envelope); only the request-response SOAP MEP, \
-             {SOAP_MEP_REQUEST_RESPONSE}/, is generated"
+            "its wsoap:mep is the SOAP-response MEP {mep}/, which SOAP 1.2 defines (SOAP 1.2 Part \
+             2 §6.3) and SOAP 1.1 does not, in a binding of wsoap:version 1.1"
         )
     } else {
         format!(
-            "its wsoap:mep {mep} is not the request-response SOAP MEP, \
-             {SOAP_MEP_REQUEST_RESPONSE}/ (WSDL 2.0 Part 2 §5.4), the only one generated"
+            "its wsoap:mep {mep} is neither the request-response SOAP MEP, \
+             {SOAP_MEP_REQUEST_RESPONSE}/, nor the SOAP-response one, {SOAP_MEP_SOAP_RESPONSE}/ \
+             (WSDL 2.0 Part 2 §5.10.3), the two generated"
         )
     }
 }

@@ -122,6 +122,11 @@ pub struct BindingOperation20 {
     /// `wsoap:mep` (Part 2 §5.4; not read in the drafts' namespaces): an operation is generated
     /// only with the request-response SOAP MEP.
     pub mep: Option<String>,
+    /// `whttp:location` (Part 2 §6.4.1; with the SOAP-response MEP, §5.10.3): the template of
+    /// the request IRI of a GET.
+    pub location: Option<String>,
+    /// `whttp:queryParameterSeparator` (Part 2 §6.8.2.2.1).
+    pub query_separator: Option<String>,
     /// `wsoap:header` `element`s of `input` and `output` (Part 2 §5.8).
     pub input_headers: Vec<(QName, Loc)>,
     /// As `input_headers`, for `output`.
@@ -142,6 +147,9 @@ pub struct Binding20 {
     /// `wsoap:mepDefault` (Part 2 §5.4; not read in the drafts' namespaces): the `wsoap:mep` of
     /// the operations that give none.
     pub mep_default: Option<String>,
+    /// `whttp:queryParameterSeparatorDefault` (Part 2 §6.8.2.2.1): the operations' separator
+    /// unless they give one.
+    pub query_separator_default: Option<String>,
     /// Binding operations given (the others take the defaults).
     pub operations: Vec<BindingOperation20>,
     /// Binding fault `ref`s (checked to exist).

@@ -10,7 +10,7 @@ use super::description::{
     Binding20, BindingOperation20, BindingType, ContentModel, Description, Interface,
     InterfaceFault, InterfaceOperation, Service20,
 };
-use super::syntax::{duplicate, undefined, SOAP_MEP_REQUEST_RESPONSE};
+use super::syntax::{duplicate, undefined, SOAP_MEP_REQUEST_RESPONSE, SOAP_MEP_SOAP_RESPONSE};
 use crate::error::{Error, ErrorKind, Loc, Result};
 use crate::read::components::*;
 
@@ -410,18 +410,29 @@ fn binding_operation(
     bo: Option<&BindingOperation20>,
     defs: &mut Definitions,
 ) -> Option<BindingOperation> {
-    // Only the request-response SOAP MEP (SOAP 1.2 Part 2 §6.2) is a call with a request
-    // envelope; any other leaves this operation out, the rest of the binding generated.
+    // The request-response SOAP MEP (SOAP 1.2 Part 2 §6.2) is a POSTed envelope; SOAP 1.2's
+    // SOAP-response MEP (§6.3, WSDL 2.0 Part 2 §5.10.3) a GET of the IRI the input makes. Any
+    // other leaves this operation out, the rest of the binding generated.
     let (mep, mep_at) = match bo.and_then(|o| o.mep.as_ref().map(|m| (m, &o.loc))) {
         Some(m) => (Some(m.0), m.1),
         None => (b.mep_default.as_ref(), &b.loc),
     };
-    if let Some(mep) = mep.filter(|m| m.trim_end_matches('/') != SOAP_MEP_REQUEST_RESPONSE) {
+    let mep = mep.map(|m| m.trim_end_matches('/'));
+    let soap12 = matches!(b.kind, BindingType::Soap { soap12: true });
+    let soap_response = (mep == Some(SOAP_MEP_SOAP_RESPONSE) && soap12).then(|| HttpLocation {
+        template: bo.and_then(|o| o.location.clone()).unwrap_or_default(),
+        query_separator: bo
+            .and_then(|o| o.query_separator.clone())
+            .or_else(|| b.query_separator_default.clone())
+            .unwrap_or_else(|| "&".to_owned()),
+        loc: mep_at.clone(),
+    });
+    if let Some(mep) = mep.filter(|m| *m != SOAP_MEP_REQUEST_RESPONSE && soap_response.is_none()) {
         defs.notes.push(format!(
             "operation {} of binding {} ({mep_at}) not generated: {}",
             io.name.local,
             b.name.local,
-            mep_reason(mep)
+            mep_reason(mep, soap12)
         ));
         return None;
     }
@@ -458,6 +469,7 @@ fn binding_operation(
         input: Some(input),
         output,
         doc: None,
+        soap_response,
         loc: at.clone(),
     })
 }

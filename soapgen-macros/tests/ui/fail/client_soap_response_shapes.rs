@@ -1,0 +1,19 @@
+use soapgen_runtime::{soap_client, Error};
+
+#[soap_client(namespace = "urn:x", soap = "1.2")]
+pub trait Svc {
+    // A GET is answered with an envelope (SOAP 1.2 Part 2 §6.3): never one-way.
+    #[soap(soap_response, one_way)]
+    async fn fire(&self, a: String) -> Result<(), Error>;
+    #[soap(soap_response(location = "x/{a}", method = "GET"))]
+    async fn unknown_key(&self, a: String) -> Result<String, Error>;
+}
+
+fn main() {}
+
+// SOAP 1.1 has no SOAP-response message exchange pattern.
+#[soap_client(namespace = "urn:x")]
+pub trait Soap11Only {
+    #[soap(soap_response)]
+    async fn rate(&self, from: String) -> Result<f64, Error>;
+}
