@@ -19,6 +19,9 @@ pub enum Behaviour {
     PartialThenStall(Vec<u8>, Duration),
     /// Write these bytes one at a time, pausing this long after each (a body that trickles).
     Trickle(Vec<u8>, Duration),
+    /// Answer the n-th request with the n-th of these whole HTTP responses, the last one again
+    /// after them (a conversation: log in, then calls).
+    InTurn(Vec<Vec<u8>>),
 }
 
 /// A running canned server; stops accepting when dropped.
@@ -26,6 +29,8 @@ pub struct Canned {
     port: u16,
     /// The last request received (head and body), for assertions on what the client sent.
     pub last_request: Arc<Mutex<Vec<u8>>>,
+    /// Every request received, in order.
+    requests: Arc<Mutex<Vec<Vec<u8>>>>,
 }
 
 impl Canned {
@@ -37,6 +42,14 @@ impl Canned {
     /// The last request as text.
     pub fn last_request(&self) -> String {
         String::from_utf8_lossy(&self.last_request.lock().unwrap()).into_owned()
+    }
+
+    /// Every request received so far, in order, as text.
+    pub fn requests(&self) -> Vec<String> {
+        let all = self.requests.lock().unwrap();
+        all.iter()
+            .map(|r| String::from_utf8_lossy(r).into_owned())
+            .collect()
     }
 }
 
@@ -56,19 +69,31 @@ pub fn serve(behaviour: Behaviour) -> Canned {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
     let port = listener.local_addr().unwrap().port();
     let last_request = Arc::new(Mutex::new(Vec::new()));
+    let requests = Arc::new(Mutex::new(Vec::new()));
     let last = last_request.clone();
+    let all = requests.clone();
     thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(stream) = stream else { break };
             let b = behaviour.clone();
             let last = last.clone();
-            thread::spawn(move || handle(stream, b, last));
+            let all = all.clone();
+            thread::spawn(move || handle(stream, b, last, all));
         }
     });
-    Canned { port, last_request }
+    Canned {
+        port,
+        last_request,
+        requests,
+    }
 }
 
-fn handle(stream: TcpStream, b: Behaviour, last: Arc<Mutex<Vec<u8>>>) {
+fn handle(
+    stream: TcpStream,
+    b: Behaviour,
+    last: Arc<Mutex<Vec<u8>>>,
+    all: Arc<Mutex<Vec<Vec<u8>>>>,
+) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut head = Vec::new();
@@ -91,9 +116,20 @@ fn handle(stream: TcpStream, b: Behaviour, last: Arc<Mutex<Vec<u8>>>) {
         return;
     }
     head.extend_from_slice(&body);
+    let turn = {
+        let mut all = all.lock().unwrap();
+        all.push(head.clone());
+        all.len() - 1
+    };
     *last.lock().unwrap() = head;
     let mut stream = stream;
     match b {
+        Behaviour::InTurn(answers) => {
+            if let Some(bytes) = answers.get(turn).or(answers.last()) {
+                let _ = stream.write_all(bytes);
+                let _ = stream.flush();
+            }
+        }
         Behaviour::Raw(bytes) => {
             let _ = stream.write_all(&bytes);
             let _ = stream.flush();
