@@ -12,7 +12,8 @@
 //! xmime attributes without the xmime schema, elements without a type, a SOAP 1.2 fault with a
 //! Subcode chain, repeated fields with minOccurs above 0); building values with `Default`, `new` and
 //! `.into()` (wsdl/cases/values.wsdl); five operations of the e-conomic WSDL in the corpus, selected
-//! (`Builder::operations`); WS-Addressing from the WSDL: the gSOAP WS-Addressing peer's service
+//! (`Builder::operations`); the operations the real-services tests call of Exchange Web Services,
+//! PayPal, Amazon EC2 and an ONVIF camera's device service, each selected likewise; WS-Addressing from the WSDL: the gSOAP WS-Addressing peer's service
 //! (peers/gsoap/wsa/addressing.wsdl, and in WSDL 2.0 addressing20.wsdl) and a WCF wsHttpBinding
 //! WSDL of the corpus; SOAP 1.2's SOAP-response message exchange pattern, a GET, in WSDL 2.0
 //! (wsdl/soap_response.wsdl, served by the spyne peer).
@@ -86,6 +87,33 @@ fn main() {
         .operations(["FindItem"]);
     if let Err(e) = find_item.build() {
         panic!("soapgen: {e}");
+    }
+    // More of the corpus's public APIs, each with the operations its real-services test calls
+    // and the types they reach (tests/tests/mapping/real_services.rs).
+    for (wsdl, name, operations) in [
+        (
+            "corpus/wsdltophp/tests/resources/paypal/PayPalSvc.wsdl",
+            "paypal",
+            &["GetBalance", "GetTransactionDetails"][..],
+        ),
+        (
+            "corpus/gowsdl/fixtures/ec2.wsdl",
+            "ec2",
+            &["DescribeInstances"][..],
+        ),
+        (
+            "corpus/onvif/wsdl/ver10/device/wsdl/devicemgmt.wsdl",
+            "onvif_device",
+            &["GetDeviceInformation", "GetCapabilities"][..],
+        ),
+    ] {
+        let b = soapgen_build::Builder::new()
+            .wsdl(wsdl)
+            .out_name(wsdl, name)
+            .operations(operations.iter().copied());
+        if let Err(e) = b.build() {
+            panic!("soapgen: {e}");
+        }
     }
     cxf_policy();
     cxf_matrix();
