@@ -57,6 +57,7 @@ pub struct Builder {
     no_docs: bool,
     no_blocking: bool,
     default_namespaces: bool,
+    both_directions: bool,
     fake: emit::Fake,
     documents: Vec<(PathBuf, std::sync::Arc<str>)>,
     selection: model::select::Selection,
@@ -151,6 +152,16 @@ impl Builder {
     /// `--default-namespaces` shows the request written this way.
     pub fn default_namespaces(mut self, on: bool) -> Self {
         self.default_namespaces = on;
+        self
+    }
+
+    /// Whether every generated type is written and read (`ToXml`, `FromXml` and `ArbitraryXml`
+    /// derived on each). Default off: a type gets the code of the directions the operations use
+    /// it in (a type only sent, the writer; one only received, the reader), which is less to
+    /// compile; a type no operation reaches, and with [`fake`](Self::fake) every type, gets both.
+    /// Turn it on to serialize received values (or parse sent ones) yourself.
+    pub fn both_directions(mut self, on: bool) -> Self {
+        self.both_directions = on;
         self
     }
 
@@ -371,6 +382,7 @@ impl Builder {
                 docs: !self.no_docs,
                 blocking: !self.no_blocking,
                 default_namespaces: self.default_namespaces,
+                both_directions: self.both_directions,
                 fake: self.fake.clone(),
             },
         );

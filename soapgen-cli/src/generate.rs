@@ -66,6 +66,11 @@ pub struct GenerateArgs {
     /// `soapgen inspect` shows what each port's policy demands.
     #[arg(long = "manual-security", value_name = "PORT")]
     pub manual_security: Vec<String>,
+    /// Derive both the writer and the reader of every type (`ToXml`, `FromXml`): by default a
+    /// type gets only the directions the operations use it in (sent: the writer; received: the
+    /// reader), which compiles faster. Turn this on to serialize received values yourself.
+    #[arg(long)]
+    pub both_directions: bool,
     /// Give each client an in-process fake of its service for tests (`Client::fake(service)`,
     /// answering with an implementation of the service trait), behind the crate's Cargo
     /// feature `fake`, which enables soapgen-runtime's `testing`: production builds compile no
@@ -89,6 +94,7 @@ pub fn run(args: &GenerateArgs) -> Result<String, Errors> {
         .docs(!args.no_docs)
         .blocking(!args.no_blocking)
         .default_namespaces(args.default_namespaces)
+        .both_directions(args.both_directions)
         .manual_security(&args.manual_security);
     if args.fake {
         b = b.fake(soapgen_build::Fake::Feature("fake".to_owned()));
@@ -420,6 +426,7 @@ fn regenerate_command(args: &GenerateArgs) -> String {
         (args.no_docs, "--no-docs"),
         (args.no_blocking, "--no-blocking"),
         (args.default_namespaces, "--default-namespaces"),
+        (args.both_directions, "--both-directions"),
         (args.fake, "--fake"),
     ] {
         if on {

@@ -25,6 +25,7 @@
 //! Constructors are `#[inline]`, so that unused ones cost nothing to compile.
 
 mod client;
+mod codecs;
 mod docs;
 mod enums;
 mod policy;
@@ -48,6 +49,9 @@ pub struct EmitOptions {
     /// Clients write request payloads with default-namespace declarations instead of prefixes
     /// (`#[soap_client(default_namespaces)]`; Namespaces in XML 1.0 §6.2).
     pub default_namespaces: bool,
+    /// Every type derives both its writer and its reader, whatever directions the operations use
+    /// it in ([`Uses`]).
+    pub both_directions: bool,
     /// Whether each client carries its in-process fake service (`#[soap_client(fake)]`, the
     /// runtime's `testing` feature), and under which Cargo feature of the generated code's crate.
     pub fake: Fake,
@@ -76,6 +80,7 @@ impl Default for EmitOptions {
             docs: true,
             blocking: true,
             default_namespaces: false,
+            both_directions: false,
             fake: Fake::Off,
         }
     }
@@ -391,7 +396,6 @@ impl Emitter<'_> {
     }
 
     fn struct_decl(&self, s: &StructDecl, types: &[TypeDecl]) -> TokenStream {
-        let rt = &self.rt;
         let name = ident(&s.name);
         let doc = doc_attrs(s.doc.as_ref(), self.opts.docs);
         let origin = origin_attrs(&s.origin, !doc.is_empty());
@@ -481,14 +485,12 @@ impl Emitter<'_> {
         });
         let (derive_default, ctor) = self.struct_ctor(s, types);
         let default = derive_default.then(|| quote!(Default,));
-        // A request struct nothing reads is written only: no reader, no arbitrary values.
-        // With a fake, the fake service reads it.
-        let write_only = s.write_only && self.opts.fake == Fake::Off;
-        let readers = (!write_only).then(|| quote!(, #rt::FromXml, #rt::ArbitraryXml));
+        let (codecs, gated) = self.codecs(s.uses);
         quote! {
             #doc
             #origin
-            #[derive(Debug, Clone, PartialEq, #default #rt::ToXml #readers)]
+            #[derive(Debug, Clone, PartialEq, #default #codecs)]
+            #gated
             #container
             pub struct #name {
                 #(#fields)*
@@ -499,7 +501,6 @@ impl Emitter<'_> {
 
     /// An `xs:choice` as an enum of one-value variants (XML Schema Part 1 §3.8).
     fn choice_decl(&self, c: &ChoiceDecl) -> TokenStream {
-        let rt = &self.rt;
         let name = ident(&c.name);
         let doc = doc_attrs(c.doc.as_ref(), self.opts.docs);
         let origin = origin_line(
@@ -552,10 +553,12 @@ impl Emitter<'_> {
                 #vi(#ty),
             }
         });
+        let (codecs, gated) = self.codecs(c.uses);
         quote! {
             #doc
             #origin
-            #[derive(Debug, Clone, PartialEq, #rt::ToXml, #rt::FromXml, #rt::ArbitraryXml)]
+            #[derive(Debug, Clone, PartialEq, #codecs)]
+            #gated
             #container
             pub enum #name {
                 #(#variants)*
@@ -565,7 +568,6 @@ impl Emitter<'_> {
 
     /// A complexType and its derived types as an `xsi_type` enum (XML Schema Part 1 §2.6.1).
     fn derivations_decl(&self, d: &DerivationsDecl) -> TokenStream {
-        let rt = &self.rt;
         let name = ident(&d.name);
         let doc = doc_attrs(d.doc.as_ref(), self.opts.docs);
         let krate = self.crate_arg();
@@ -627,9 +629,11 @@ impl Emitter<'_> {
                 }
             })
         });
+        let (codecs, gated) = self.codecs(d.uses);
         quote! {
             #doc
-            #[derive(Debug, Clone, PartialEq, #rt::ToXml, #rt::FromXml, #rt::ArbitraryXml)]
+            #[derive(Debug, Clone, PartialEq, #codecs)]
+            #gated
             #container
             pub enum #name {
                 #(#variants)*

@@ -47,6 +47,7 @@ mod simple;
 mod soap_response;
 mod soapenc;
 mod types;
+mod uses;
 
 pub use context::Options;
 
@@ -111,7 +112,7 @@ pub fn build(defs: &Definitions, source: &str, opts: &Options) -> Result<Module,
     }
     b.box_cycles();
     b.nil_content(&mut clients);
-    b.mark_write_only(&clients);
+    b.mark_uses(&clients);
     Ok(Module {
         source: source.to_owned(),
         doc: defs.doc.as_ref().map(Doc::prose),

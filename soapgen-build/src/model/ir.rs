@@ -160,9 +160,29 @@ pub struct StructDecl {
     /// Each element field is written with its `xsi:type` (`#[xml(encoded)]`, SOAP 1.1 §5.1 rule
     /// 2): the parts of an rpc/encoded request.
     pub encoded: bool,
-    /// A request struct (`request_struct`) that nothing reads (no field, variant, alias, fault
-    /// detail, result or response header names it): it gets the writer alone, no reader.
-    pub write_only: bool,
+    /// The directions the clients use it in: a type only sent gets the writer alone, one only
+    /// received the reader alone.
+    pub uses: Uses,
+}
+
+/// The directions a generated type is used in by the clients' operations: written (reachable
+/// from a request's parameters or header blocks) and read (reachable from a result, a response
+/// header, a fault detail). A type no operation reaches, and every type of a schema generated
+/// without clients, is used both ways.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Uses {
+    /// Written: it derives `ToXml`.
+    pub write: bool,
+    /// Read: it derives `FromXml` (and `ArbitraryXml`).
+    pub read: bool,
+}
+
+impl Uses {
+    /// Written and read.
+    pub const BOTH: Uses = Uses {
+        write: true,
+        read: true,
+    };
 }
 
 /// An `xs:choice` enum (XML Schema Part 1 §3.8): the alternatives of one occurrence.
@@ -178,6 +198,8 @@ pub struct ChoiceDecl {
     pub namespace: String,
     /// The alternatives, in schema order.
     pub variants: Vec<VariantDecl>,
+    /// The directions the clients use it in.
+    pub uses: Uses,
 }
 
 /// A declared complexType and the types derived from it (XML Schema Part 1 §3.4.6 Type
@@ -197,6 +219,8 @@ pub struct DerivationsDecl {
     /// The types, the declared one first (unless abstract), then the derived ones (abstract ones
     /// left out), breadth first, each level in name order.
     pub variants: Vec<DerivedVariant>,
+    /// The directions the clients use it in.
+    pub uses: Uses,
 }
 
 /// One type of a [`DerivationsDecl`].

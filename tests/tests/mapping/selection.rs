@@ -13,9 +13,18 @@ const NS: &str = "http://e-conomic.com";
 
 #[test]
 fn the_selected_types_build_write_and_read() {
-    let data = DebtorData::new(VatZone::HomeCountry, true);
-    let xml = xml::to_string(&data, Name::new(NS, "DebtorData")).unwrap();
-    assert_eq!(xml::from_str::<DebtorData>(&xml).unwrap(), data);
+    // A handle is sent and received: written and read.
+    let handle = DebtorHandle {
+        number: Some("7".into()),
+    };
+    let xml = xml::to_string(&handle, Name::new(NS, "DebtorHandle")).unwrap();
+    assert_eq!(xml::from_str::<DebtorHandle>(&xml).unwrap(), handle);
+    // A debtor's data is only received: read (no writer is generated for it).
+    let data: DebtorData = xml::from_str(
+        r#"<DebtorData xmlns="http://e-conomic.com"><VatZone>HomeCountry</VatZone><IsAccessible>true</IsAccessible></DebtorData>"#,
+    )
+    .unwrap();
+    assert_eq!(data, DebtorData::new(VatZone::HomeCountry, true));
     let handles = ArrayOfDebtorHandle::default();
     assert!(handles.debtor_handle.is_empty());
 }

@@ -31,10 +31,10 @@ pub mod types {
         Debug,
         Clone,
         PartialEq,
-        ::soapgen_runtime::ToXml,
         ::soapgen_runtime::FromXml,
         ::soapgen_runtime::ArbitraryXml
     )]
+    #[cfg_attr(feature = "fake", derive(::soapgen_runtime::ToXml))]
     #[xml(namespace = "http://www.webserviceX.NET")]
     pub struct GetWeatherResponse {
         #[xml(rename = "GetWeatherResult")]

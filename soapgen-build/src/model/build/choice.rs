@@ -38,6 +38,7 @@ impl<'d> Builder<'d> {
             origin,
             namespace,
             variants,
+            uses: Uses::BOTH,
         };
         self.decls.insert(name.to_owned(), TypeDecl::Choice(decl));
         Ok(())

@@ -75,6 +75,7 @@ impl<'d> Builder<'d> {
                 base: q.clone(),
                 is_abstract,
                 variants,
+                uses: Uses::BOTH,
             }),
         );
         Ok(())

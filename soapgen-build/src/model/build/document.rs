@@ -343,7 +343,47 @@ mod tests {
         assert_eq!(op.result, Some(q("OpResult")));
         assert_eq!(op.ret.as_ref().map(|t| &t.base), Some(&Base::Std("String")));
         // Nothing reads it: the writer alone is derived.
-        assert!(strukt(&m, "Op").write_only);
+        assert_eq!(
+            strukt(&m, "Op").uses,
+            Uses {
+                write: true,
+                read: false
+            }
+        );
+    }
+
+    /// Each type gets the directions the operation uses it in: what the request reaches is
+    /// written, what the response reaches read, a type both reach both (a type neither reaches
+    /// is not generated).
+    #[test]
+    fn types_get_the_directions_the_operation_uses_them_in() {
+        let m = lower(
+            r#"<xs:complexType name="Query"><xs:sequence><xs:element name="text" type="xs:string"/></xs:sequence></xs:complexType>
+<xs:complexType name="Row"><xs:sequence><xs:element name="id" type="xs:int"/><xs:element name="kind" type="tns:Kind"/></xs:sequence></xs:complexType>
+<xs:complexType name="Kind"><xs:choice><xs:element name="a" type="xs:int"/><xs:element name="b" type="tns:Shared"/></xs:choice></xs:complexType>
+<xs:complexType name="Shared"><xs:sequence><xs:element name="v" type="xs:string"/></xs:sequence></xs:complexType>
+<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="q" type="tns:Query"/><xs:element name="s" type="tns:Shared"/></xs:sequence></xs:complexType></xs:element>
+<xs:element name="OpResponse"><xs:complexType><xs:sequence><xs:element name="row" type="tns:Row" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element>"#,
+        );
+        let uses = |n: &str| match m.types.iter().find(|t| t.name() == n) {
+            Some(TypeDecl::Struct(s)) => s.uses,
+            Some(TypeDecl::Choice(c)) => c.uses,
+            other => panic!("{n}: {other:?}"),
+        };
+        let (w, r) = (
+            Uses {
+                write: true,
+                read: false,
+            },
+            Uses {
+                write: false,
+                read: true,
+            },
+        );
+        assert_eq!(uses("Query"), w);
+        assert_eq!(uses("Row"), r);
+        assert_eq!(uses("Kind"), r);
+        assert_eq!(uses("Shared"), Uses::BOTH);
     }
 
     /// A request struct whose type something else holds is read too: not write-only.
@@ -359,6 +399,6 @@ mod tests {
         ));
         let op = &m.clients[0].operations[0];
         assert!(op.request_struct);
-        assert!(!strukt(&m, named(&op.params[0].ty.base)).write_only);
+        assert!(strukt(&m, named(&op.params[0].ty.base)).uses.read);
     }
 }

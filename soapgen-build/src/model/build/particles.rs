@@ -31,7 +31,7 @@ impl<'d> Builder<'d> {
             fields: c.fields,
             sequence,
             encoded: false,
-            write_only: false,
+            uses: Uses::BOTH,
         })
     }
 
@@ -166,7 +166,7 @@ impl<'d> Builder<'d> {
             fields: c.fields,
             sequence: true,
             encoded: false,
-            write_only: false,
+            uses: Uses::BOTH,
         };
         self.decls.insert(name.to_owned(), TypeDecl::Struct(decl));
         Ok(())

@@ -7,53 +7,6 @@ use super::context::Builder;
 use crate::model::ir::*;
 
 impl<'d> Builder<'d> {
-    /// Marks `write_only` the request structs of `clients`' operations that nothing reads: no
-    /// field, choice or derivation variant, alias, fault detail, result or response header names
-    /// them (they are written, never read: no reader is derived for them).
-    pub(super) fn mark_write_only(&mut self, clients: &[ClientDecl]) {
-        fn named(b: &Base) -> Option<&str> {
-            match b {
-                Base::Named(n) => Some(n.as_str()),
-                _ => None,
-            }
-        }
-        let mut read: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
-        for d in self.decls.values() {
-            match d {
-                TypeDecl::Struct(s) => {
-                    read.extend(s.fields.iter().filter_map(|f| named(&f.ty.base)))
-                }
-                TypeDecl::Choice(c) => {
-                    read.extend(c.variants.iter().filter_map(|v| named(&v.ty.base)))
-                }
-                TypeDecl::Derivations(d) => {
-                    read.extend(d.variants.iter().filter_map(|v| named(&v.ty.base)))
-                }
-                TypeDecl::Alias(a) => read.extend(named(&a.target)),
-                TypeDecl::Faults(f) => read.extend(f.variants.iter().filter_map(|v| named(&v.1))),
-                TypeDecl::Enum(_) => {}
-            }
-        }
-        let ops = clients.iter().flat_map(|c| &c.operations);
-        for op in ops.clone() {
-            read.extend(op.ret.iter().filter_map(|t| named(&t.base)));
-            read.extend(op.response_headers.iter().filter_map(|h| named(&h.ty.base)));
-            read.extend(op.headers.iter().filter_map(|h| named(&h.ty.base)));
-        }
-        let written: Vec<String> = ops
-            .filter(|op| op.request_struct)
-            .filter_map(|op| op.params.first())
-            .filter_map(|p| named(&p.ty.base))
-            .filter(|n| !read.contains(n))
-            .map(str::to_owned)
-            .collect();
-        for n in written {
-            if let Some(TypeDecl::Struct(s)) = self.decls.get_mut(&n) {
-                s.write_only = true;
-            }
-        }
-    }
-
     /// Boxes the fields that make a type contain itself by value (through `T` or `Option<T>` fields):
     /// the fields between types of one strongly connected component.
     pub(super) fn box_cycles(&mut self) {

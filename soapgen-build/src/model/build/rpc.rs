@@ -131,7 +131,7 @@ impl<'d> Builder<'d> {
             namespace: String::new(),
             sequence: encoded.is_some() || c.positional(),
             encoded: encoded.unwrap_or(false),
-            write_only: false,
+            uses: Uses::BOTH,
             fields: c.fields,
         };
         self.decls.insert(name.clone(), TypeDecl::Struct(decl));
