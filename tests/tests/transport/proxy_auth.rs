@@ -87,8 +87,17 @@ async fn through_squid(auth: HttpAuth, logged_user: &str) {
         .iter()
         .filter(|l| l.contains(" POST http://127.0.0.1:") && l.contains(logged_user))
         .collect();
-    assert_eq!(posts.len(), 7, "{log:#?}");
-    assert!(posts.iter().all(|l| l.contains("/200 ")), "{posts:#?}");
+    // Each of the seven calls went through once as the user. Digest's nonce count may reach
+    // Squid out of order from the four calls at once (RFC 7616 §3.4: it checks that it grows):
+    // such a request is challenged again and answered on the next try, never failed.
+    let passed = posts.iter().filter(|l| l.contains("/200 ")).count();
+    assert_eq!(passed, 7, "{log:#?}");
+    assert!(
+        posts
+            .iter()
+            .all(|l| l.contains("/200 ") || l.contains("TCP_DENIED/407 ")),
+        "{posts:#?}"
+    );
 
     let c = client(https_url(&tls), &proxy, auth);
     calls(&c, &proxy).await;
