@@ -301,6 +301,45 @@ fn a_soap_response_operation_that_cannot_be_a_get_is_left_out_or_refused_naming_
             "SOAP-response MEP",
         ],
     );
+    // A location template that is malformed, or cites no child of the input, or a separator
+    // that cannot separate pairs: located errors at generation, not failures of every call.
+    for (attrs, words) in [
+        (
+            r#"whttp:location="x/{nope}""#,
+            &["{nope}", "no child of the input", "roomType"][..],
+        ),
+        (
+            r#"whttp:location="x/{a""#,
+            &["malformed at byte 2", "no `}`"],
+        ),
+        (
+            r#"whttp:location="x/}a""#,
+            &["malformed at byte 2", "a single `}`"],
+        ),
+        (r#"whttp:location="x/{}""#, &["no element name"]),
+        (
+            r#"whttp:queryParameterSeparator="&amp;&amp;""#,
+            &["queryParameterSeparator \"&&\""],
+        ),
+    ] {
+        let bad = text
+            .replace(
+                r#"wsoap:mep="http://www.w3.org/2003/05/soap/mep/soap-response/"/>"#,
+                &format!(
+                    r#"wsoap:mep="http://www.w3.org/2003/05/soap/mep/soap-response/" {attrs}/>"#
+                ),
+            )
+            .replace(
+                "xmlns:wsoap=",
+                r#"xmlns:whttp="http://www.w3.org/ns/wsdl/http" xmlns:wsoap="#,
+            );
+        let e = match generate(bad, "template") {
+            Ok(g) => panic!("{attrs}: should not generate:\n{}", g.code),
+            Err(es) => es.to_string(),
+        };
+        assert_contains(&e, words);
+        assert_contains(&e, &["template.wsdl:47:5"]);
+    }
     // SOAP 1.1 has no SOAP-response MEP (SOAP 1.2 Part 2 §6.3): left out, said so.
     let soap11 = text.replace(
         r#"wsoap:protocol="http://www.w3.org/2003/05/soap/bindings/HTTP/">"#,

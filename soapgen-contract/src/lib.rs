@@ -14,6 +14,9 @@
 #![no_std]
 #![deny(missing_docs)]
 
+mod location;
+pub use location::{is_query_separator, location_template, TemplatePiece};
+
 /// How many times an element occurs in its parent's content, and whether it may be nil: the
 /// particle's minOccurs/maxOccurs (XML Schema Part 1 §3.9.1) and the element declaration's
 /// nillable (§3.3.1, §2.6.2 `xsi:nil`). Attributes are [`One`](Occurrence::One) (`use="required"`, or

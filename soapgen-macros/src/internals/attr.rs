@@ -492,30 +492,50 @@ pub(crate) fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) ->
         } else if meta.path.is_ident("items_namespace") {
             m.items_namespace = Some(s()?);
         } else if meta.path.is_ident("soap_response") {
-            let (mut location, mut separator) = (String::new(), "&".to_owned());
-            if meta.input.peek(syn::token::Paren) {
-                meta.parse_nested_meta(|n| {
-                    let v = || -> syn::Result<String> { Ok(n.value()?.parse::<LitStr>()?.value()) };
-                    if n.path.is_ident("location") {
-                        location = v()?;
-                    } else if n.path.is_ident("query_separator") {
-                        separator = v()?;
-                    } else {
-                        return Err(n.error(
-                            "soap_response(…) takes `location = \"…\"` (a whttp:location \
-                             template) and `query_separator = \"…\"`",
-                        ));
-                    }
-                    Ok(())
-                })?;
-            }
-            m.soap_response = Some((location, separator, meta.path.span()));
+            m.soap_response = Some(parse_soap_response(meta)?);
         } else {
             return Ok(false);
         }
         Ok(true)
     });
     m
+}
+
+/// `soap_response` or `soap_response(location = "…", query_separator = "…")`: the location
+/// template (checked, WSDL 2.0 Part 2 §6.8.1.1), the separator (one character that parts pairs)
+/// and the key's span.
+fn parse_soap_response(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+) -> syn::Result<(String, String, Span)> {
+    let (mut location, mut separator) = (String::new(), "&".to_owned());
+    if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|n| {
+            if n.path.is_ident("location") {
+                let lit = n.value()?.parse::<LitStr>()?;
+                soapgen_contract::location_template(&lit.value())
+                    .map_err(|e| syn::Error::new(lit.span(), e))?;
+                location = lit.value();
+            } else if n.path.is_ident("query_separator") {
+                let lit = n.value()?.parse::<LitStr>()?;
+                let sep = lit.value();
+                if !soapgen_contract::is_query_separator(&sep) {
+                    return Err(syn::Error::new(
+                        lit.span(),
+                        "the query separator is one character that can part name=value pairs \
+                         (`&`, `;`)",
+                    ));
+                }
+                separator = sep;
+            } else {
+                return Err(n.error(
+                    "soap_response(…) takes `location = \"…\"` (a whttp:location \
+                     template) and `query_separator = \"…\"`",
+                ));
+            }
+            Ok(())
+        })?;
+    }
+    Ok((location, separator, meta.path.span()))
 }
 
 /// The parameter attributes among `attrs`, with the rules between them checked.

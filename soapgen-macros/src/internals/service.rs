@@ -187,6 +187,7 @@ impl Operation {
             (None, _) => None,
         };
         check_soap_response(&ma, a, errs);
+        check_soap_response_params(&ma, &headers, &body, &attachments, errs);
         let response_name = ma
             .response
             .clone()
@@ -473,5 +474,56 @@ fn check_soap_response(ma: &super::attr::MethodAttrs, a: &ClientArgs, errs: &mut
             "`soap_response` and `one_way` exclude each other: SOAP 1.2's SOAP-response \
              message exchange pattern is a GET answered with an envelope (Part 2 §6.3)",
         ));
+    }
+}
+
+/// The parameters of a `soap_response` method: no header or attachment (a GET carries neither,
+/// SOAP 1.2 Part 2 §6.3); every name its location template cites is one of its body parameters'
+/// elements (WSDL 2.0 Part 2 §6.8.1.1), unless one struct parameter holds them.
+fn check_soap_response_params(
+    ma: &super::attr::MethodAttrs,
+    headers: &[Param],
+    body: &[Param],
+    attachments: &[Param],
+    errs: &mut Errors,
+) {
+    let Some((template, _, span)) = &ma.soap_response else {
+        return;
+    };
+    if let Some(p) = headers.iter().chain(attachments).next() {
+        errs.push(syn::Error::new(
+            p.ident.span(),
+            "a `soap_response` method sends no header block or attachment: its request is a GET \
+             with no envelope (SOAP 1.2 Part 2 §6.3)",
+        ));
+    }
+    if ma.bare || ma.request_struct {
+        return;
+    }
+    let names: Vec<String> = body
+        .iter()
+        .map(|p| {
+            p.attrs
+                .rename
+                .clone()
+                .unwrap_or_else(|| p.ident.to_string().trim_start_matches("r#").to_owned())
+        })
+        .collect();
+    let Ok(pieces) = soapgen_contract::location_template(template) else {
+        return; // said where the attribute was read
+    };
+    for piece in pieces {
+        if let soapgen_contract::TemplatePiece::Param { name, .. } = piece {
+            if !names.iter().any(|n| n == name) {
+                errs.push(syn::Error::new(
+                    *span,
+                    format!(
+                        "the location cites {{{name}}}, which is no parameter of the method \
+                         (its elements: {})",
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
     }
 }

@@ -13,7 +13,8 @@ use crate::xml::{Name, XmlWriter};
 
 impl MessageLayer for Addressing {
     /// An addressed call when the client's mode, resolved against the description's
-    /// [`Described`] fact, gives a version.
+    /// [`Described`] fact, gives a version; never a GET of SOAP 1.2's SOAP-response MEP, which
+    /// has no request envelope (its reply's `wsa` blocks are then read as any header block).
     ///
     /// # Errors
     ///
@@ -21,6 +22,11 @@ impl MessageLayer for Addressing {
     /// `[action]` is required), or no random bytes for its MessageID.
     fn start(&self, call: &Outbound<'_>) -> Result<Option<Box<dyn LayerCall>>, EncodeError> {
         let op = call.operation;
+        if op.soap_response.is_some() {
+            // A GET of SOAP 1.2's SOAP-response MEP (Part 2 §6.3) has no request envelope to
+            // carry message addressing properties: such a call is not addressed.
+            return Ok(None);
+        }
         let described = op.fact::<Described>();
         let Some(version) = self
             .mode

@@ -375,7 +375,10 @@ impl Client {
             None => send.await?,
         };
         #[cfg(not(any(feature = "reqwest", feature = "hyper", feature = "blocking")))]
-        let (resp, rest) = send.await?;
+        let (resp, rest) = {
+            let _ = endpoint; // named in the timeout's error, which needs a timer
+            send.await?
+        };
         span.record("status", resp.status);
         tracing::debug!(
             parent: &span,

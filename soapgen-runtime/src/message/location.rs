@@ -5,6 +5,7 @@
 //! envelope like any other.
 
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use soapgen_contract::TemplatePiece;
 
 use crate::error::EncodeError;
 use crate::xml::read::tree::{Document, Node};
@@ -45,9 +46,11 @@ const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'~');
 
 /// What `{!name}` escapes: only what no URI may hold as it is (controls, space, non-ASCII and
-/// the delimiters RFC 3986 §2 excludes), reserved characters kept.
+/// the delimiters RFC 3986 §2 excludes) and `#`, which would end the IRI's query and drop the
+/// rest of the value (RFC 3986 §3.5); other reserved characters kept.
 const RAW: &AsciiSet = &percent_encoding::CONTROLS
     .add(b' ')
+    .add(b'#')
     .add(b'"')
     .add(b'<')
     .add(b'>')
@@ -193,50 +196,52 @@ fn parameters(input: &Node) -> Result<Vec<(String, String)>, EncodeError> {
 }
 
 /// `template` with the cited parameters put in (the path and any query it
-/// writes), and the query of the others (WSDL 2.0 Part 2 §6.8.1.1, §6.8.2.2.1).
+/// `template` with the cited parameters put in (the path and any query it writes), and the
+/// query of the others (WSDL 2.0 Part 2 §6.8.1.1, §6.8.2.2.1).
 fn expand(
     template: &str,
     query_separator: &str,
     params: &[(String, String)],
 ) -> Result<(String, String), EncodeError> {
+    let pieces = soapgen_contract::location_template(template).map_err(failed)?;
     let mut cited = vec![false; params.len()];
     let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(i) = rest.find(['{', '}']) {
-        out.push_str(&rest[..i]);
-        let (brace, after) = (rest.as_bytes()[i], &rest[i + 1..]);
-        if after.as_bytes().first() == Some(&brace) {
-            out.push(brace as char);
-            rest = &after[1..];
-            continue;
-        }
-        let malformed = || {
-            failed(format!(
-                "the whttp:location {template:?} is malformed at byte {i}: a single `{}` \
-                 (write `{{{{` or `}}}}` for a brace, WSDL 2.0 Part 2 §6.8.1.1)",
-                brace as char
-            ))
-        };
-        if brace == b'}' {
-            return Err(malformed());
-        }
-        let end = after.find('}').ok_or_else(malformed)?;
-        let (raw, name) = match after[..end].strip_prefix('!') {
-            Some(n) => (true, n),
-            None => (false, &after[..end]),
+    for (i, piece) in pieces.iter().enumerate() {
+        let (name, raw) = match *piece {
+            TemplatePiece::Literal(text) => {
+                out.push_str(text);
+                continue;
+            }
+            TemplatePiece::Param { name, raw } => (name, raw),
         };
         let Some(k) = params.iter().position(|(n, _)| n == name) else {
             return Err(failed(format!(
                 "the whttp:location {template:?} cites {{{name}}}, which the request does not \
-                 hold (an absent optional element cannot be cited, WSDL 2.0 Part 2 §6.8.1.1)"
+                 hold (an optional element left absent, or no child of that name: WSDL 2.0 Part \
+                 2 §6.8.1.1)"
             )));
         };
         cited[k] = true;
+        let value = &params[k].1;
+        // A whole path segment of `.` or `..` would be resolved away (RFC 3986 §5.2.4), taking
+        // the value and the segments before it with it: refused rather than sent elsewhere.
+        let next = match pieces.get(i + 1) {
+            Some(TemplatePiece::Literal(t)) => t.chars().next(),
+            Some(TemplatePiece::Param { .. }) => Some('x'),
+            None => None,
+        };
+        let whole_segment =
+            (out.is_empty() || out.ends_with('/')) && matches!(next, None | Some('/') | Some('?'));
+        if !raw && whole_segment && !out.contains('?') && (value == "." || value == "..") {
+            return Err(failed(format!(
+                "the value {value:?} of {{{name}}} would be a path segment {value:?} in the \
+                 whttp:location {template:?}, which IRI resolution removes (RFC 3986 §5.2.4): \
+                 the request would go elsewhere"
+            )));
+        }
         let set = if raw { RAW } else { ESCAPED };
-        out.extend(utf8_percent_encode(&params[k].1, set));
-        rest = &after[end + 1..];
+        out.extend(utf8_percent_encode(value, set));
     }
-    out.push_str(rest);
     let mut query = String::new();
     for ((name, value), _) in params.iter().zip(&cited).filter(|(_, c)| !**c) {
         if !query.is_empty() {
@@ -344,9 +349,38 @@ mod tests {
         assert!(m.contains("attribute n of a"), "{m}");
         let m = e("{nope}", envelope("", CHECK));
         assert!(m.contains("{nope}") && m.contains("does not hold"), "{m}");
+        // `.` and `..` as a whole path segment would move the request elsewhere.
+        let dots = |v: &str| {
+            envelope(
+                "",
+                &format!(r#"<t:r xmlns:t="urn:t"><t:a>x</t:a><t:b>{v}</t:b></t:r>"#),
+            )
+        };
+        for v in [".", ".."] {
+            let m = e("d/{a}/{b}/end", dots(v));
+            assert!(m.contains("RFC 3986 §5.2.4") && m.contains("{b}"), "{m}");
+            let m = e("d/{b}", dots(v));
+            assert!(m.contains("RFC 3986 §5.2.4"), "{m}");
+        }
+        // Within a segment, or in the query, they are plain characters.
+        assert_eq!(
+            soap_response_iri("http://h/s/", "d/x{b}/end", "&", &dots("..")).unwrap(),
+            "http://h/s/d/x../end?a=x"
+        );
+        assert_eq!(
+            soap_response_iri("http://h/s/", "d?b={b}", "&", &dots("..")).unwrap(),
+            "http://h/s/d?b=..&a=x"
+        );
+        // `#` in a raw value is escaped: it would cut the IRI.
+        assert_eq!(
+            soap_response_iri("http://h/s/", "r/{!b}", "&", &dots("p?q#z")).unwrap(),
+            "http://h/s/r/p?q%23z&a=x"
+        );
         let m = e("a}b", envelope("", CHECK));
         assert!(m.contains("malformed at byte 1"), "{m}");
         let m = e("{roomType", envelope("", CHECK));
         assert!(m.contains("malformed at byte 0"), "{m}");
+        let m = e("x/{}", envelope("", CHECK));
+        assert!(m.contains("no element name"), "{m}");
     }
 }

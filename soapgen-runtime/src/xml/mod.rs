@@ -37,7 +37,15 @@ use crate::error::{DecodeError, EncodeError};
 
 /// A Rust value written as one XML element (XML Schema Part 1 §3.3: an element declaration's content).
 ///
-/// Derive it with `#[derive(ToXml)]`; simple types get it from [`ToXmlText`].
+/// Derive it with `#[derive(ToXml)]`; simple types get it from [`ToXmlText`]. A generated type
+/// derives it when a request of its operations sends it; generate with `--both-directions`
+/// (`Builder::both_directions`) for every type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be written as XML: it does not implement `ToXml`",
+    note = "a type soapgen generated derives `ToXml` only when a request sends it; to write the \
+            ones only received, generate with `--both-directions` (`Builder::both_directions(true)`)",
+    note = "a type of your own: `#[derive(ToXml)]`"
+)]
 pub trait ToXml {
     /// Writes `self` as an element named `name`: start tag, attributes, content, end tag.
     ///
@@ -49,7 +57,16 @@ pub trait ToXml {
 
 /// A Rust value read from one XML element.
 ///
-/// Derive it with `#[derive(FromXml)]`; simple types get it from [`FromXmlText`].
+/// Derive it with `#[derive(FromXml)]`; simple types get it from [`FromXmlText`]. A generated
+/// type derives it when a response, header or fault of its operations carries it; generate with
+/// `--both-directions` (`Builder::both_directions`) for every type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read from XML: it does not implement `FromXml`",
+    note = "a type soapgen generated derives `FromXml` only when a response, header or fault \
+            carries it; to read the ones only sent, generate with `--both-directions` \
+            (`Builder::both_directions(true)`)",
+    note = "a type of your own: `#[derive(FromXml)]`"
+)]
 pub trait FromXml: Sized {
     /// Whether the type keeps a nil element itself (XML Schema Part 1 §2.6.2): a derived struct
     /// whose `#[xml(text)]` field is `Nillable<T>` reads `<price xsi:nil="true"/>` as a value

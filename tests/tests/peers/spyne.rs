@@ -276,4 +276,16 @@ async fn soap_response_mep_is_a_get_answered_with_an_envelope() {
         "{f}"
     );
     assert_eq!(f.version, SoapVersion::Soap12);
+    // A client that addresses its calls: a GET has no envelope for WS-Addressing's blocks, so
+    // this call goes unaddressed (and a security layer's blocks would be an error, not dropped).
+    use soapgen_runtime::addressing::{Addressing, AddressingVersion};
+    let addressed = soapgen_runtime::Client::builder(peer.url("/get/"))
+        .addressing(Addressing::on(AddressingVersion::W3C))
+        .build()
+        .unwrap();
+    let price = AvailabilityServiceClient::from_client(addressed)
+        .check_availability(date("2026-12-24"), date("2026-12-26"), "single".into())
+        .await
+        .unwrap();
+    assert_eq!(price, 2.0 * 80.5);
 }

@@ -57,7 +57,7 @@ impl Builder<'_> {
             return refuse(format!("its input has the attachment {}", a.part));
         }
         if decl.empty_request {
-            return Ok(());
+            return check_location(decl, &[], at);
         }
         let simple = |b: &Base| match b {
             Base::Std(_) | Base::List(_) => true,
@@ -89,18 +89,61 @@ impl Builder<'_> {
                 },
                 (ps, _) => ps.iter().map(|p| (&p.xml, &p.ty, true)).collect(),
             };
-        for (xml, ty, element) in children {
+        for (xml, ty, element) in &children {
             if !element {
-                return refuse(format!(
-                    "its input element holds {xml}, which is not a child element"
-                ));
+                let what = if xml.local.is_empty() {
+                    "a model group or wildcard".to_owned()
+                } else {
+                    format!("{xml}, which is not a child element")
+                };
+                return refuse(format!("its input element holds {what}"));
             }
-            if !simple(&ty.base) {
+            if !simple(&ty.base) || ty.base == Base::Runtime("types::QName") {
                 return refuse(format!(
-                    "its input element's child {xml} is not of a simple type"
+                    "its input element's child {xml} is not of a simple type (or is an \
+                     xs:QName, whose prefix an IRI cannot bind)"
                 ));
             }
         }
-        Ok(())
+        let names: Vec<&str> = children.iter().map(|(q, _, _)| q.local.as_str()).collect();
+        check_location(decl, &names, at)
     }
+}
+
+/// That the `whttp:location` template of `decl` is well formed and cites children of its input
+/// (`names`), and that its query separator is one character that can separate pairs (WSDL 2.0
+/// Part 2 §6.8.1.1, §6.8.2.2.1).
+fn check_location(decl: &OperationDecl, names: &[&str], at: &Loc) -> R<()> {
+    let Some(l) = &decl.soap_response else {
+        return Ok(());
+    };
+    let invalid = |m: String| Err(Error::at(crate::error::ErrorKind::Invalid(m), at));
+    let pieces = match soapgen_contract::location_template(&l.template) {
+        Ok(p) => p,
+        Err(m) => return invalid(m),
+    };
+    for p in pieces {
+        if let soapgen_contract::TemplatePiece::Param { name, .. } = p {
+            if !names.contains(&name) {
+                return invalid(format!(
+                    "the whttp:location {:?} cites {{{name}}}, which is no child of the input \
+                     element (its children: {}; WSDL 2.0 Part 2 §6.8.1.1)",
+                    l.template,
+                    if names.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        names.join(", ")
+                    }
+                ));
+            }
+        }
+    }
+    let sep = &l.query_separator;
+    if !soapgen_contract::is_query_separator(sep) {
+        return invalid(format!(
+            "whttp:queryParameterSeparator {sep:?} is not one character that can separate \
+             name=value pairs (WSDL 2.0 Part 2 §6.8.2.2.1: `&` by default, `;` often)"
+        ));
+    }
+    Ok(())
 }

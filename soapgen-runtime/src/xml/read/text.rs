@@ -6,6 +6,10 @@ use super::{StartTag, XmlReader};
 use crate::error::{DecodeError, DecodeErrorKind, ValueError};
 
 /// A simple-type value that can be read from text (XML Schema Part 2 §2.3, lexical space).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read from XML: it implements neither `FromXml` nor `FromXmlText`",
+    note = "a type soapgen generated derives `FromXml` only when a response, header or fault carries it; to read the ones only sent, generate with `--both-directions` (`Builder::both_directions(true)`)"
+)]
 pub trait FromXmlText: Sized {
     /// Parses `text` (already unescaped, with line ends normalised per XML 1.0 §2.11), applying the
     /// type's whiteSpace facet (§4.3.6: `collapse` for everything but the string family). `ns`

@@ -12,6 +12,10 @@ use crate::error::EncodeError;
 ///
 /// Implement it (or derive [`ToXml`](crate::ToXml) on a unit-only enum) for enumerations and other
 /// simple types; element and attribute writing come with it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be written as XML: it implements neither `ToXml` nor `ToXmlText`",
+    note = "a type soapgen generated derives `ToXml` only when a request sends it; to write the ones only received, generate with `--both-directions` (`Builder::both_directions(true)`)"
+)]
 pub trait ToXmlText {
     /// Writes the canonical lexical form (XML Schema Part 2 §2.3.1) of `self` into `out`, which escapes
     /// it for where it lands.
