@@ -77,14 +77,16 @@ use crate::error::{TransportError, TransportErrorKind};
 use crate::transport::{HttpRequest, HttpResponse, Transport, TransportFuture};
 
 mod fake;
+mod faults;
 #[cfg(feature = "wss")]
 mod secured;
 #[cfg(feature = "testing-server")]
 mod serve;
 pub use fake::{
-    in_process_client, not_implemented, Dispatch, DispatchFuture, InProcess, IntoFault,
-    ServiceRequest, IN_PROCESS_ENDPOINT, MTOM_THRESHOLD,
+    in_process_client, Dispatch, DispatchFuture, InProcess, ServiceRequest, IN_PROCESS_ENDPOINT,
+    MTOM_THRESHOLD,
 };
+pub use faults::{not_implemented, IntoFault};
 #[cfg(feature = "wss")]
 #[cfg_attr(docsrs, doc(cfg(feature = "wss")))]
 pub use secured::SecuredService;
