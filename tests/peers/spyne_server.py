@@ -240,23 +240,13 @@ class AvailabilityService(ServiceBase):
         return 80.5 * nights + (20.0 if "sea" in roomType else 0.0)
 
 
-def make_get_app():
+def make_app(in_cls, out_cls, service=TestService, tns=TNS, name="SoapgenTestService",
+             validator="lxml"):
     app = Application(
-        [AvailabilityService],
-        tns=GET_TNS,
-        name="AvailabilityService",
-        in_protocol=HttpRpc(validator="soft"),
-        out_protocol=Soap12(),
-    )
-    return WsgiApplication(app)
-
-
-def make_app(in_cls, out_cls):
-    app = Application(
-        [TestService],
-        tns=TNS,
-        name="SoapgenTestService",
-        in_protocol=in_cls(validator="lxml"),
+        [service],
+        tns=tns,
+        name=name,
+        in_protocol=in_cls(validator=validator),
         out_protocol=out_cls(),
     )
     return WsgiApplication(app)
@@ -268,7 +258,9 @@ class Dispatcher(object):
             "/soap11": make_app(Soap11, NilPreservingSoap11),
             "/soap12": make_app(Soap12, NilPreservingSoap12),
         }
-        self.get_app = make_get_app()
+        self.get_app = make_app(
+            HttpRpc, Soap12, AvailabilityService, GET_TNS, "AvailabilityService", "soft"
+        )
 
     def __call__(self, environ, start_response):
         if environ.get("HTTP_TRANSFER_ENCODING", "").strip().lower() == "chunked":

@@ -250,13 +250,7 @@ impl Client {
         }
         headers.push(("Accept".to_owned(), op.version.accept().to_owned()));
         headers.extend(inner.settings.headers.iter().cloned());
-        let span = tracing::debug_span!(
-            "soap_call",
-            operation = op.name,
-            endpoint = %endpoint,
-            version = %op.version,
-            status = tracing::field::Empty,
-        );
+        let span = call_span(op, endpoint);
         tracing::trace!(target: crate::wire::TARGET, parent: &span, request = %crate::wire::envelope(message.envelope.as_bytes()), attachments = message.attachments.len(), "request envelope");
         let body = if message.attachments.is_empty() {
             Bytes::from(message.envelope)
@@ -316,13 +310,7 @@ impl Client {
         let mut headers = Vec::with_capacity(1 + inner.settings.headers.len());
         headers.push(("Accept".to_owned(), op.version.accept().to_owned()));
         headers.extend(inner.settings.headers.iter().cloned());
-        let span = tracing::debug_span!(
-            "soap_call",
-            operation = op.name,
-            endpoint = %url,
-            version = %op.version,
-            status = tracing::field::Empty,
-        );
+        let span = call_span(op, &url);
         let request = HttpRequest {
             method: HttpMethod::Get,
             url,
@@ -393,4 +381,15 @@ impl Client {
         }
         Ok((resp, rest))
     }
+}
+
+/// The tracing span of one exchange of `op` with `url` (its status recorded once answered).
+fn call_span(op: &Operation, url: &str) -> tracing::Span {
+    tracing::debug_span!(
+        "soap_call",
+        operation = op.name,
+        endpoint = %url,
+        version = %op.version,
+        status = tracing::field::Empty,
+    )
 }
