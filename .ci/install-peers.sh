@@ -19,6 +19,11 @@
 #   HTTP auth   : pyspnego (PyPI; NTLM/Negotiate acceptor of tests/peers/ntlm_server.py),
 #                 pip'd into /usr/bin/python3; gSOAP's httpda plugin and gsoapssl for
 #                 tests/peers/gsoap/auth/ (the gSOAP packages above)
+#   Kerberos    : MIT Kerberos' KDC and tools (krb5-kdc, krb5-admin-server, krb5-user) for the
+#                 tests' own realm (tests/peers/kerberos_peer.py); Apache httpd with
+#                 mod_auth_gssapi as one acceptor; pyspnego's with the Python gssapi and krb5
+#                 bindings (PyPI, built against libkrb5-dev) as the other; libkrb5-dev and
+#                 libclang-dev also build soapgen-runtime's `kerberos` feature (libgssapi-sys)
 #   proxy auth  : squid (Debian's; its digest_file_auth helper, and pyspnego as its
 #                 NTLM/Negotiate helper, tests/peers/squid_auth_helper.py)
 #   tooling     : python3-zeep (reference client) + python3-xmlsec (zeep's
@@ -65,6 +70,13 @@ packages=(
   libcommons-logging-java
   libslf4j-java
   squid
+  krb5-kdc
+  krb5-admin-server
+  krb5-user
+  libkrb5-dev
+  libclang-dev
+  apache2
+  libapache2-mod-auth-gssapi
 )
 
 apt-get update
@@ -72,6 +84,9 @@ apt-get install -y --no-install-recommends "${packages[@]}"
 # pyspnego is not packaged in Debian 12: from PyPI, into the system python the peers run with.
 /usr/bin/python3 -c 'import spnego' 2>/dev/null \
   || /usr/bin/python3 -m pip install --break-system-packages --no-input 'pyspnego>=0.10'
+# pyspnego's Kerberos: the gssapi and krb5 bindings (compiled against libkrb5-dev).
+/usr/bin/python3 -c 'import gssapi, krb5' 2>/dev/null \
+  || /usr/bin/python3 -m pip install --break-system-packages --no-input 'gssapi==1.12.0' 'krb5==0.10.0'
 
 # signxml in its own virtual environment (tests/src/signxml.rs runs it from there).
 if [[ ! -x /opt/soapgen-signxml/bin/python ]]; then
@@ -82,7 +97,9 @@ fi
 
 # Verify what the test harness (tests/src/peers.rs) relies on.
 /usr/bin/python3 -c 'import spyne, lxml, zeep, xmlsec; print("spyne", spyne.__version__, "zeep", zeep.__version__, "xmlsec", xmlsec.__version__)'
-for tool in wsdl2h soapcpp2 gcc g++ pkg-config curl xmlsec1 xmllint openssl javac java mvn squid; do
+/usr/bin/python3 -c 'import spnego, gssapi, krb5'
+for tool in wsdl2h soapcpp2 gcc g++ pkg-config curl xmlsec1 xmllint openssl javac java mvn squid \
+    krb5kdc kdb5_util kadmin.local kinit apache2; do
   command -v "$tool" >/dev/null || { echo "install-peers.sh: $tool is missing" >&2; exit 1; }
 done
 for jar in wss4j xmlsec commons-logging slf4j-api slf4j-nop; do

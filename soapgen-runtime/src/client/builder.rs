@@ -405,6 +405,19 @@ impl ClientBuilder {
         self.http_auth(crate::transport::HttpAuth::negotiate(user, password))
     }
 
+    /// Kerberos authentication (RFC 4559 §4: Kerberos V5 inside SPNEGO) on the default
+    /// transport, with credentials from a credential cache, a keytab or a password and the
+    /// service principal `HTTP@host` of the endpoint unless set: [`http_auth`](Self::http_auth)
+    /// with [`HttpAuth::kerberos`](crate::transport::HttpAuth::kerberos). The server's AP-REP
+    /// is checked (mutual authentication). A failure is [`Error::Transport`] of kind
+    /// [`Auth`](crate::error::TransportErrorKind::Auth) whose
+    /// [`auth_error`](crate::Error::auth_error) says which (a wrong password, an expired
+    /// ticket, an unknown service principal…). Feature `kerberos`.
+    #[cfg(feature = "kerberos")]
+    pub fn kerberos_auth(self, kerberos: crate::transport::Kerberos) -> Self {
+        self.http_auth(crate::transport::HttpAuth::kerberos(kerberos))
+    }
+
     /// A client certificate for servers that require TLS client authentication (mutual TLS,
     /// RFC 8446 §4.4.2), on the default transport; from PEM or PKCS#12, see
     /// [`ClientIdentity`](crate::transport::ClientIdentity).

@@ -96,6 +96,20 @@ impl Error {
         matches!(self, Error::Transport(t) if t.kind == TransportErrorKind::Auth)
     }
 
+    /// The [`AuthError`](crate::transport::auth::AuthError) of a failed HTTP authentication
+    /// (its [`kind`](crate::transport::auth::AuthErrorKind): refused, expired or unavailable
+    /// credentials, an unknown service principal, a failed mutual authentication…), `None` for
+    /// any other error.
+    #[cfg(feature = "reqwest")]
+    pub fn auth_error(&self) -> Option<&crate::transport::auth::AuthError> {
+        match self {
+            Error::Transport(t) if t.kind == TransportErrorKind::Auth => {
+                std::error::Error::source(t)?.downcast_ref()
+            }
+            _ => None,
+        }
+    }
+
     /// Whether TLS failed: a client certificate, key or trust anchor that cannot be used, a
     /// server certificate that is not trusted, or a server that refused the client's certificate
     /// ([`TransportErrorKind::Tls`]).

@@ -64,10 +64,23 @@ pub enum HttpAuth {
         /// The password.
         password: String,
     },
+    /// Kerberos V5 (RFC 4120, RFC 4121) inside SPNEGO (RFC 4178) over HTTP's `Negotiate`
+    /// scheme (RFC 4559 §4): an AP-REQ for the service in a `NegTokenInit` offering Kerberos, the
+    /// server's AP-REP in its final token checked (mutual authentication). Credentials from a
+    /// credential cache, a keytab or a password ([`KerberosCredentials`](super::KerberosCredentials)).
+    /// It authenticates each request, not a connection: after an origin first accepts it, later
+    /// requests carry a fresh AP-REQ at once and take one round trip. Feature `kerberos` (the
+    /// system's GSS-API library, MIT krb5, by the `libgssapi` crate).
+    #[cfg(feature = "kerberos")]
+    Kerberos(super::Kerberos),
 }
 
 impl fmt::Debug for HttpAuth {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        #[cfg(feature = "kerberos")]
+        if let HttpAuth::Kerberos(k) = self {
+            return f.debug_tuple("HttpAuth").field(k).finish();
+        }
         let (scheme, user) = self.scheme_and_user();
         f.debug_struct("HttpAuth")
             .field("scheme", &scheme)
@@ -105,7 +118,15 @@ impl HttpAuth {
         }
     }
 
-    /// The scheme's name as HTTP writes it (`Digest`, `NTLM`, `Negotiate`) and the user name.
+    /// Kerberos in SPNEGO over `Negotiate` (RFC 4559 §4) with `kerberos`'s credentials and
+    /// settings. See [`HttpAuth::Kerberos`].
+    #[cfg(feature = "kerberos")]
+    pub fn kerberos(kerberos: super::Kerberos) -> Self {
+        HttpAuth::Kerberos(kerberos)
+    }
+
+    /// The scheme's name as HTTP writes it (`Digest`, `NTLM`, `Negotiate`) and the user name
+    /// (for Kerberos, the client principal, `""` when it is a credential cache's).
     pub fn scheme_and_user(&self) -> (&'static str, &str) {
         match self {
             HttpAuth::Digest { user, .. } => ("Digest", user),
@@ -113,6 +134,8 @@ impl HttpAuth {
             HttpAuth::Ntlm { user, .. } => ("NTLM", user),
             #[cfg(feature = "ntlm")]
             HttpAuth::Negotiate { user, .. } => ("Negotiate", user),
+            #[cfg(feature = "kerberos")]
+            HttpAuth::Kerberos(k) => ("Negotiate", k.principal()),
         }
     }
 
@@ -124,19 +147,70 @@ impl HttpAuth {
             HttpAuth::Digest { .. } => false,
             #[cfg(feature = "ntlm")]
             HttpAuth::Ntlm { .. } | HttpAuth::Negotiate { .. } => true,
+            #[cfg(feature = "kerberos")]
+            HttpAuth::Kerberos(_) => false,
         }
     }
 }
 
-/// Why authentication failed: the server refused the credentials, or its challenge could not be
-/// answered. Transports report it as a
-/// [`TransportErrorKind::Auth`](crate::error::TransportErrorKind::Auth) error.
+/// Why authentication failed: the server refused the credentials, its challenge could not be
+/// answered, or (Kerberos) the client's own credentials could not give a ticket. Transports
+/// report it as a [`TransportErrorKind::Auth`](crate::error::TransportErrorKind::Auth) error,
+/// whose source it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthError {
     /// The scheme that was tried (`Digest`, `NTLM`, `Negotiate`).
     pub scheme: &'static str,
+    /// What kind of failure it is, for code that reacts to it.
+    pub kind: AuthErrorKind,
     /// What happened, naming the user and realm (never the password).
     pub message: String,
+}
+
+impl AuthError {
+    /// An error of `kind` for `scheme`, explained by `message`.
+    pub fn new(scheme: &'static str, kind: AuthErrorKind, message: impl Into<String>) -> Self {
+        AuthError {
+            scheme,
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+/// The kind of an [`AuthError`]. The Kerberos kinds follow the KDC's and the GSS-API's error codes
+/// (RFC 4120 §7.5.9, RFC 2743 §1.2.1.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AuthErrorKind {
+    /// The server (or proxy) refused what it was sent: a wrong user name or password (Digest,
+    /// NTLM), a Kerberos ticket it cannot accept (for a service principal whose key it does not
+    /// hold, or an authenticator it takes for a replay).
+    Refused,
+    /// The challenge could not be answered: no challenge of the configured scheme, one that
+    /// cannot be parsed or uses what is not supported, a mechanism the server rejects, or more
+    /// challenges than the scheme needs.
+    Challenge,
+    /// The KDC refused the client's own credentials: a wrong password or keytab key
+    /// (`KDC_ERR_PREAUTH_FAILED`, `KRB_AP_ERR_BAD_INTEGRITY`), a client principal it does not
+    /// know (`KDC_ERR_C_PRINCIPAL_UNKNOWN`) or has revoked.
+    CredentialsRejected,
+    /// There were no credentials to use: no credential cache or one without tickets, no key of
+    /// the principal in the keytab, a user name that cannot be parsed.
+    CredentialsUnavailable,
+    /// The credentials expired: a ticket past its end time (`KRB_AP_ERR_TKT_EXPIRED`,
+    /// `GSS_S_CREDENTIALS_EXPIRED`), a password past its expiry (`KDC_ERR_KEY_EXP`). A credential
+    /// cache needs a new `kinit`; passwords and keytabs are used again by themselves.
+    CredentialsExpired,
+    /// The KDC knows no such service principal (`KDC_ERR_S_PRINCIPAL_UNKNOWN`): a wrong SPN, or
+    /// a host name that is not the one the service is registered under.
+    UnknownService,
+    /// The server's proof of its identity did not verify or was missing: the Kerberos AP-REP of
+    /// mutual authentication (RFC 4121 §4.1), a SPNEGO `mechListMIC` (RFC 4178 §5).
+    MutualAuthentication,
+    /// The KDC could not be reached or used: no KDC for the realm, clocks too far apart
+    /// (`KRB_AP_ERR_SKEW`), a configuration that cannot be read.
+    Kdc,
 }
 
 impl fmt::Display for AuthError {
@@ -200,6 +274,16 @@ pub struct Authenticator {
     auth: HttpAuth,
     challenger: Challenger,
     digest: Mutex<HashMap<String, http_auth::DigestClient>>,
+    /// Kerberos: the credentials once acquired, and the origins that accepted a ticket.
+    #[cfg(feature = "kerberos")]
+    kerberos: KerberosState,
+}
+
+#[cfg(feature = "kerberos")]
+#[derive(Default)]
+struct KerberosState {
+    cred: Mutex<Option<libgssapi::credential::Cred>>,
+    accepted: Mutex<std::collections::HashSet<String>>,
 }
 
 impl fmt::Debug for Authenticator {
@@ -223,6 +307,8 @@ impl Authenticator {
             auth,
             challenger: Challenger::Server,
             digest: Mutex::new(HashMap::new()),
+            #[cfg(feature = "kerberos")]
+            kerberos: KerberosState::default(),
         }
     }
 
@@ -275,11 +361,26 @@ impl Authenticator {
             stale_retried: false,
             #[cfg(feature = "ntlm")]
             sspi: None,
+            #[cfg(feature = "kerberos")]
+            gss: None,
         };
+        #[cfg(feature = "kerberos")]
+        if let HttpAuth::Kerberos(k) = &self.auth {
+            let known = lock(&self.kerberos.accepted).contains(&hs.origin);
+            // An origin that accepted a ticket gets one at once (RFC 4559 §4: a client may send
+            // its token without waiting for a challenge); a failure here waits for the 401.
+            if known {
+                if let Ok((mut ctx, header)) = self.kerberos_context(k, &hs.origin) {
+                    ctx.preemptive = true;
+                    hs.gss = Some(ctx);
+                    hs.header = Some(header);
+                }
+            }
+        }
         // Irrefutable without the `ntlm` feature.
         #[allow(irrefutable_let_patterns)]
         if let HttpAuth::Digest { user, password } = &self.auth {
-            let mut cache = self.digest.lock().unwrap_or_else(|p| p.into_inner());
+            let mut cache = lock(&self.digest);
             if let Some(client) = cache.get_mut(&hs.origin) {
                 match respond_digest(client, user, password, &hs.method, &hs.target) {
                     Ok(h) => {
@@ -294,6 +395,50 @@ impl Authenticator {
         }
         hs
     }
+
+    /// A Kerberos context for `origin` with the cached credentials (acquired on first use, and
+    /// again once when a keytab's or password's have expired).
+    #[cfg(feature = "kerberos")]
+    fn kerberos_context(
+        &self,
+        k: &super::Kerberos,
+        origin: &str,
+    ) -> Result<(super::kerberos::GssContext, String), AuthError> {
+        let cred = |fresh: bool| -> Result<libgssapi::credential::Cred, AuthError> {
+            let mut slot = lock(&self.kerberos.cred);
+            match slot.as_ref() {
+                Some(c) if !fresh => Ok(c.clone()),
+                _ => {
+                    let c = super::kerberos::acquire(k)?;
+                    *slot = Some(c.clone());
+                    Ok(c)
+                }
+            }
+        };
+        let first = super::kerberos::GssContext::start(k, cred(false)?, self.challenger, origin);
+        match first {
+            Err(e) if super::kerberos::is_expired(&e) && k.renewable() => {
+                super::kerberos::GssContext::start(k, cred(true)?, self.challenger, origin)
+            }
+            r => r,
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The host of an origin `scheme://host[:port]`, without brackets for an IPv6 literal: the
+/// host Negotiate's service principal names (`HTTP/host`, RFC 4559 §4).
+#[cfg(any(feature = "ntlm", feature = "kerberos"))]
+pub(crate) fn origin_host(origin: &str) -> &str {
+    let authority = origin.split_once("://").map_or(origin, |(_, a)| a);
+    let authority = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if let Some(rest) = authority.strip_prefix('[') {
+        return rest.split_once(']').map_or(rest, |(h, _)| h);
+    }
+    authority.split_once(':').map_or(authority, |(h, _)| h)
 }
 
 /// The authentication of one request (see the [module docs](self)).
@@ -309,6 +454,8 @@ pub struct Handshake<'a> {
     stale_retried: bool,
     #[cfg(feature = "ntlm")]
     sspi: Option<super::ntlm::SspiContext>,
+    #[cfg(feature = "kerberos")]
+    gss: Option<super::kerberos::GssContext>,
 }
 
 impl fmt::Debug for Handshake<'_> {
@@ -345,15 +492,16 @@ impl Handshake<'_> {
         let (scheme, user) = self.auth.auth.scheme_and_user();
         let challenger = self.auth.challenger;
         if self.challenges > MAX_CHALLENGES {
-            return Err(AuthError {
+            return Err(AuthError::new(
                 scheme,
-                message: format!(
+                AuthErrorKind::Challenge,
+                format!(
                     "the {} answered {} {} times to user '{user}'; giving up",
                     challenger.who(),
                     challenger.status(),
                     self.challenges
                 ),
-            });
+            ));
         }
         match &self.auth.auth {
             HttpAuth::Digest { user, password } => self.digest(challenges, user, password),
@@ -374,7 +522,41 @@ impl Handshake<'_> {
                 self.header = Some(ctx.step(challenges)?);
                 Ok(())
             }
+            #[cfg(feature = "kerberos")]
+            HttpAuth::Kerberos(k) => self.kerberos(k, challenges),
         }
+    }
+
+    /// Kerberos: the first challenge starts the context (its AP-REQ); a later one is its next
+    /// leg, or the refusal of the ticket. A refused ticket sent before any challenge (a
+    /// remembered origin) is sent again once in answer to the challenge.
+    #[cfg(feature = "kerberos")]
+    fn kerberos(&mut self, k: &super::Kerberos, challenges: &[&str]) -> Result<(), AuthError> {
+        let Some(token) = super::spnego::find_token("Negotiate", challenges) else {
+            return Err(AuthError::new(
+                "Negotiate",
+                AuthErrorKind::Challenge,
+                format!(
+                    "the {} offers no Negotiate challenge (RFC 4559 §4); it offers: {}",
+                    self.auth.challenger.who(),
+                    offered_schemes(challenges)
+                ),
+            ));
+        };
+        let restart = match &self.gss {
+            None => true,
+            Some(ctx) => ctx.preemptive && token.is_empty(),
+        };
+        if restart {
+            let (ctx, header) = self.auth.kerberos_context(k, &self.origin)?;
+            self.gss = Some(ctx);
+            self.header = Some(header);
+            return Ok(());
+        }
+        if let Some(ctx) = self.gss.as_mut() {
+            self.header = Some(ctx.step(challenges)?);
+        }
+        Ok(())
     }
 
     /// The request got a response other than `401` (a proxy's: other than `407`), whose
@@ -382,7 +564,9 @@ impl Handshake<'_> {
     /// using the response. After a Negotiate handshake, a final
     /// SPNEGO token there (RFC 4559 §4.1) is checked: its `negState` must be accept-completed and
     /// its `mechListMIC` the server's NTLM signature of the offered `mechTypes` (RFC 4178 §5).
-    /// Without a final token, and for the other schemes, it does nothing.
+    /// After a Kerberos AP-REQ, the final token must carry the AP-REP that proves the server
+    /// (unless [`Kerberos::mutual`](super::Kerberos::mutual) is off). Without a final token,
+    /// and for the other schemes, it does nothing.
     ///
     /// # Errors
     ///
@@ -393,15 +577,18 @@ impl Handshake<'_> {
         if let Some(ctx) = self.sspi.as_mut() {
             return ctx.accepted(challenges);
         }
+        #[cfg(feature = "kerberos")]
+        if let Some(ctx) = self.gss.as_mut() {
+            ctx.accepted(challenges)?;
+            lock(&self.auth.kerberos.accepted).insert(self.origin.clone());
+            return Ok(());
+        }
         let _ = challenges;
         Ok(())
     }
 
     fn digest(&mut self, challenges: &[&str], user: &str, password: &str) -> Result<(), AuthError> {
-        let err = |message: String| AuthError {
-            scheme: "Digest",
-            message,
-        };
+        let err = |message: String| AuthError::new("Digest", AuthErrorKind::Challenge, message);
         let who = self.auth.challenger.who();
         let mut client = None;
         let mut problems = Vec::new();
@@ -453,11 +640,15 @@ impl Handshake<'_> {
                 self.preemptive = false;
             } else {
                 self.forget();
-                return Err(err(format!(
-                    "the {who} refused user '{user}' in realm '{realm}' ({} to the answer of \
+                return Err(AuthError::new(
+                    "Digest",
+                    AuthErrorKind::Refused,
+                    format!(
+                        "the {who} refused user '{user}' in realm '{realm}' ({} to the answer of \
                      its own challenge: wrong user name or password)",
-                    self.auth.challenger.status()
-                )));
+                        self.auth.challenger.status()
+                    ),
+                ));
             }
         }
         let header = respond_digest(&mut client, user, password, &self.method, &self.target)
@@ -467,13 +658,13 @@ impl Handshake<'_> {
                 ))
             })?;
         self.header = Some(header);
-        let mut cache = self.auth.digest.lock().unwrap_or_else(|p| p.into_inner());
+        let mut cache = lock(&self.auth.digest);
         cache.insert(self.origin.clone(), client);
         Ok(())
     }
 
     fn forget(&self) {
-        let mut cache = self.auth.digest.lock().unwrap_or_else(|p| p.into_inner());
+        let mut cache = lock(&self.auth.digest);
         cache.remove(&self.origin);
     }
 }
@@ -545,6 +736,16 @@ mod tests {
             split_url("http://h?q=1"),
             ("http://h".to_owned(), "/?q=1".to_owned())
         );
+    }
+
+    #[cfg(any(feature = "ntlm", feature = "kerberos"))]
+    #[test]
+    fn origin_host_takes_the_host() {
+        assert_eq!(origin_host("http://h.example:8080"), "h.example");
+        assert_eq!(origin_host("https://h.example"), "h.example");
+        assert_eq!(origin_host("http://[::1]:80"), "::1");
+        assert_eq!(origin_host("http://[::1]"), "::1");
+        assert_eq!(origin_host("http://u@h:1"), "h");
     }
 
     #[test]

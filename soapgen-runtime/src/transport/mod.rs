@@ -43,9 +43,13 @@ pub use reqwest_impl::{Proxy, ReqwestTransport, ReqwestTransportBuilder};
 
 #[cfg(feature = "reqwest")]
 pub mod auth;
+#[cfg(feature = "kerberos")]
+mod kerberos;
 #[cfg(feature = "ntlm")]
 mod ntlm;
-#[cfg(feature = "ntlm")]
+#[cfg(feature = "kerberos")]
+pub use kerberos::{Kerberos, KerberosCredentials};
+#[cfg(any(feature = "ntlm", feature = "kerberos"))]
 mod spnego;
 #[cfg(feature = "reqwest")]
 pub mod tls;

@@ -17,8 +17,8 @@ use sspi::{
 
 use sspi::ntlm::NtlmConfig;
 
-use super::auth::{offered_schemes, AuthError, Challenger};
-use super::spnego::{self, NegState};
+use super::auth::{offered_schemes, AuthError, AuthErrorKind, Challenger};
+use super::spnego::{self, find_token, Mech, NegState};
 
 /// NTLM signatures are 16 bytes: version 1, checksum, sequence number (MS-NLMP §2.2.2.9.1).
 const SIGNATURE_LEN: usize = 16;
@@ -51,7 +51,9 @@ impl SspiContext {
         password: &str,
         origin: &str,
     ) -> Result<Self, AuthError> {
-        let err = |message: String| AuthError { scheme, message };
+        let err = |message: String| {
+            AuthError::new(scheme, AuthErrorKind::CredentialsUnavailable, message)
+        };
         let username = Username::parse(user).map_err(|e| {
             err(format!(
                 "user name '{user}' is not DOMAIN\\user, user@domain or user: {e}"
@@ -61,13 +63,7 @@ impl SspiContext {
             username,
             password: password.to_owned().into(),
         };
-        let host = origin
-            .split("://")
-            .nth(1)
-            .unwrap_or(origin)
-            .rsplit_once(':')
-            .map_or_else(|| origin.split("://").nth(1).unwrap_or(origin), |(h, _)| h)
-            .trim_matches(['[', ']']);
+        let host = super::auth::origin_host(origin);
         let workstation = "SOAPGEN".to_owned();
         let mut ntlm = Box::new(Ntlm::with_config(NtlmConfig::new(workstation)));
         let creds = ntlm
@@ -77,7 +73,7 @@ impl SspiContext {
             .execute(&mut *ntlm)
             .map_err(|e| err(format!("cannot use the credentials of '{user}': {e}")))?;
         let spnego = if spnego {
-            Some(spnego::mech_types_der().map_err(err)?)
+            Some(spnego::mech_types_der(Mech::Ntlm).map_err(err)?)
         } else {
             None
         };
@@ -95,14 +91,15 @@ impl SspiContext {
     }
 
     fn refused(&self, why: &str) -> AuthError {
-        AuthError {
-            scheme: self.scheme,
-            message: format!(
+        AuthError::new(
+            self.scheme,
+            AuthErrorKind::Refused,
+            format!(
                 "the {} refused user '{}' ({why}: wrong user name, domain or password)",
                 self.challenger.who(),
                 self.user
             ),
-        }
+        )
     }
 
     /// The next `Authorization` value, given the `401`'s `WWW-Authenticate` values (a proxy's:
@@ -110,7 +107,7 @@ impl SspiContext {
     pub(crate) fn step(&mut self, challenges: &[&str]) -> Result<String, AuthError> {
         let scheme = self.scheme;
         let who = self.challenger.who();
-        let err = |message: String| AuthError { scheme, message };
+        let err = |message: String| AuthError::new(scheme, AuthErrorKind::Challenge, message);
         let Some(token) = find_token(scheme, challenges) else {
             return Err(err(format!(
                 "the {who} offers no {scheme} challenge (RFC 4559 §4); it offers: {}",
@@ -146,9 +143,12 @@ impl SspiContext {
 
     /// The next NTLM message for the server's last (`None` before the first leg).
     fn ntlm_leg(&mut self, input: Option<Vec<u8>>) -> Result<Vec<u8>, AuthError> {
-        let (out, status) = self.initialize(input).map_err(|e| AuthError {
-            scheme: self.scheme,
-            message: format!("cannot answer the {}'s token: {e}", self.challenger.who()),
+        let (out, status) = self.initialize(input).map_err(|e| {
+            AuthError::new(
+                self.scheme,
+                AuthErrorKind::Challenge,
+                format!("cannot answer the {}'s token: {e}", self.challenger.who()),
+            )
         })?;
         if !matches!(
             status,
@@ -168,12 +168,12 @@ impl SspiContext {
     ) -> Result<Vec<u8>, AuthError> {
         let scheme = self.scheme;
         let who = self.challenger.who();
-        let err = |message: String| AuthError { scheme, message };
+        let err = |message: String| AuthError::new(scheme, AuthErrorKind::Challenge, message);
         let Some(input) = input.filter(|_| self.sent > 0) else {
             // First leg (a token on the first 401 would be a NegTokenInit2 hint, MS-SPNG
             // §3.2.5.2, which NTLM has no use for).
             let negotiate = self.ntlm_leg(None)?;
-            return spnego::neg_token_init(negotiate).map_err(err);
+            return spnego::neg_token_init(Mech::Ntlm, negotiate).map_err(err);
         };
         let resp = spnego::read_neg_token_resp(&input).map_err(err)?;
         match resp.neg_state {
@@ -191,10 +191,10 @@ impl SspiContext {
             _ => {}
         }
         if let Some(mech) = resp.supported_mech.as_deref() {
-            if mech != spnego::NTLMSSP_OID {
+            if mech != Mech::Ntlm.oid() {
                 return Err(err(format!(
                     "the {who} chose mechanism {mech}, which was not offered (only NTLMSSP, {})",
-                    spnego::NTLMSSP_OID
+                    Mech::Ntlm.oid()
                 )));
             }
         }
@@ -212,7 +212,7 @@ impl SspiContext {
         let mic = self
             .mech_list_mic(mech_types)
             .map_err(|e| err(format!("cannot sign the mechListMIC (RFC 4178 §5): {e}")))?;
-        spnego::neg_token_resp(authenticate, mic).map_err(err)
+        spnego::neg_token_resp(authenticate, Some(mic)).map_err(err)
     }
 
     /// The initiator's `mechListMIC` (RFC 4178 §5): the NTLM signature of `mech_types`
@@ -236,7 +236,8 @@ impl SspiContext {
     pub(crate) fn accepted(&mut self, challenges: &[&str]) -> Result<(), AuthError> {
         let scheme = self.scheme;
         let who = self.challenger.who();
-        let err = |message: String| AuthError { scheme, message };
+        let err =
+            |message: String| AuthError::new(scheme, AuthErrorKind::MutualAuthentication, message);
         let Some(mech_types) = self.spnego.clone() else {
             return Ok(());
         };
@@ -307,15 +308,4 @@ impl SspiContext {
         let token = output.pop().map(|b| b.buffer).unwrap_or_default();
         Ok((token, r.status))
     }
-}
-
-/// The token of `scheme` among the `WWW-Authenticate` values: `""` for the scheme alone,
-/// `None` if the scheme is not there (one challenge per line: the token68 form cannot share a
-/// line, RFC 9110 §11.6.1).
-fn find_token<'a>(scheme: &str, challenges: &[&'a str]) -> Option<&'a str> {
-    challenges.iter().find_map(|v| {
-        let v = v.trim();
-        let (name, rest) = v.split_once(' ').unwrap_or((v, ""));
-        name.eq_ignore_ascii_case(scheme).then(|| rest.trim())
-    })
 }

@@ -1,7 +1,12 @@
-//! SPNEGO tokens (RFC 4178 §4.2) carrying NTLM (MS-NLMP) for HTTP's `Negotiate` scheme
-//! (RFC 4559 §4), by the ASN.1 types of `picky-krb` (`gss_api`) and `picky-asn1`.
+//! SPNEGO tokens (RFC 4178 §4.2) carrying NTLM (MS-NLMP) or Kerberos V5 (RFC 4121) for HTTP's
+//! `Negotiate` scheme (RFC 4559 §4), by the ASN.1 types of `picky-krb` (`gss_api`) and
+//! `picky-asn1`.
 //!
-//! The initiator offers one mechanism, NTLMSSP (OID 1.3.6.1.4.1.311.2.2.10, MS-SPNG §2.2):
+//! The initiator offers one [`Mech`]. With Kerberos (OID 1.2.840.113554.1.2.2) the AP-REQ goes
+//! in the `NegTokenInit` and the acceptor's final `NegTokenResp` carries the AP-REP (RFC 4121
+//! §4.1, mutual authentication); the `mechListMIC` is then optional (RFC 4178 §5: the first
+//! mechanism offered was chosen), checked when sent. With NTLMSSP (OID 1.3.6.1.4.1.311.2.2.10,
+//! MS-SPNG §2.2) there are four legs:
 //!
 //! 1. `NegTokenInit` in a GSS-API `InitialContextToken` (RFC 2743 §3.1, OID 1.3.6.1.5.5.2) with
 //!    `mechTypes` `[NTLMSSP]` and the NTLM NEGOTIATE message as `mechToken`;
@@ -43,28 +48,49 @@ pub(crate) struct NegTokenResp {
     pub(crate) mech_list_mic: Option<Vec<u8>>,
 }
 
-/// The NTLMSSP mechanism OID, dotted.
-pub(crate) const NTLMSSP_OID: &str = "1.3.6.1.4.1.311.2.2.10";
-
-fn ntlmssp() -> MechType {
-    ObjectIdentifierAsn1::from(picky_asn1_x509::oids::ntlm_ssp())
+/// The mechanism an initiator offers, alone, in `mechTypes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mech {
+    /// NTLMSSP, OID 1.3.6.1.4.1.311.2.2.10 (MS-SPNG §2.2).
+    #[cfg_attr(not(feature = "ntlm"), allow(dead_code))]
+    Ntlm,
+    /// Kerberos V5, OID 1.2.840.113554.1.2.2 (RFC 4121 §1).
+    #[cfg_attr(not(feature = "kerberos"), allow(dead_code))]
+    Kerberos,
 }
 
-/// The DER of `mechTypes` = `SEQUENCE OF MechType` with NTLMSSP alone: the bytes both
+impl Mech {
+    /// The OID, dotted.
+    pub(crate) fn oid(self) -> &'static str {
+        match self {
+            Mech::Ntlm => "1.3.6.1.4.1.311.2.2.10",
+            Mech::Kerberos => "1.2.840.113554.1.2.2",
+        }
+    }
+
+    fn mech_type(self) -> MechType {
+        ObjectIdentifierAsn1::from(match self {
+            Mech::Ntlm => picky_asn1_x509::oids::ntlm_ssp(),
+            Mech::Kerberos => picky_asn1_x509::oids::krb5(),
+        })
+    }
+}
+
+/// The DER of `mechTypes` = `SEQUENCE OF MechType` with `mech` alone: the bytes both
 /// `mechListMIC`s sign (RFC 4178 §5).
-pub(crate) fn mech_types_der() -> Result<Vec<u8>, String> {
-    let list: MechTypeList = Asn1SequenceOf::from(vec![ntlmssp()]);
+pub(crate) fn mech_types_der(mech: Mech) -> Result<Vec<u8>, String> {
+    let list: MechTypeList = Asn1SequenceOf::from(vec![mech.mech_type()]);
     picky_asn1_der::to_vec(&list).map_err(|e| format!("cannot encode mechTypes: {e}"))
 }
 
 /// The initiator's first token: `InitialContextToken` wrapping `NegTokenInit` with `mechTypes`
-/// `[NTLMSSP]` and `mech_token` (the NTLM NEGOTIATE message).
-pub(crate) fn neg_token_init(mech_token: Vec<u8>) -> Result<Vec<u8>, String> {
+/// `[mech]` and `mech_token` (the NTLM NEGOTIATE message, or the Kerberos AP-REQ).
+pub(crate) fn neg_token_init(mech: Mech, mech_token: Vec<u8>) -> Result<Vec<u8>, String> {
     let token = ApplicationTag0(GssApiNegInit {
         oid: ObjectIdentifierAsn1::from(picky_asn1_x509::oids::spnego()),
         neg_token_init: ExplicitContextTag0::from(NegTokenInit {
             mech_types: Optional::from(Some(ExplicitContextTag0::from(Asn1SequenceOf::from(
-                vec![ntlmssp()],
+                vec![mech.mech_type()],
             )))),
             req_flags: Optional::from(None),
             mech_token: Optional::from(Some(ExplicitContextTag2::from(OctetStringAsn1::from(
@@ -80,7 +106,7 @@ pub(crate) fn neg_token_init(mech_token: Vec<u8>) -> Result<Vec<u8>, String> {
 /// optional after the acceptor's first reply, RFC 4178 §4.2.2).
 pub(crate) fn neg_token_resp(
     response_token: Vec<u8>,
-    mech_list_mic: Vec<u8>,
+    mech_list_mic: Option<Vec<u8>>,
 ) -> Result<Vec<u8>, String> {
     let token = NegTokenTarg1::from(NegTokenTarg {
         neg_result: Optional::from(None),
@@ -88,9 +114,9 @@ pub(crate) fn neg_token_resp(
         response_token: Optional::from(Some(ExplicitContextTag2::from(OctetStringAsn1::from(
             response_token,
         )))),
-        mech_list_mic: Optional::from(Some(ExplicitContextTag3::from(OctetStringAsn1::from(
-            mech_list_mic,
-        )))),
+        mech_list_mic: Optional::from(
+            mech_list_mic.map(|m| ExplicitContextTag3::from(OctetStringAsn1::from(m))),
+        ),
     });
     picky_asn1_der::to_vec(&token).map_err(|e| format!("cannot encode NegTokenResp: {e}"))
 }
@@ -116,6 +142,8 @@ pub(crate) fn read_neg_token_resp(der: &[u8]) -> Result<NegTokenResp, String> {
             der.first().copied().unwrap_or(0),
             if der.starts_with(b"NTLMSSP\0") {
                 " (a bare NTLM message: the server speaks NTLM, not SPNEGO)"
+            } else if der.first() == Some(&0x60) {
+                " (a bare GSS-API token: the server answered with its mechanism's token, not SPNEGO)"
             } else {
                 ""
             }
@@ -170,6 +198,17 @@ pub(crate) fn read_neg_token_resp(der: &[u8]) -> Result<NegTokenResp, String> {
     Ok(resp)
 }
 
+/// The token of `scheme` among the `WWW-Authenticate` values: `""` for the scheme alone,
+/// `None` if the scheme is not there (one challenge per line: the token68 form cannot share a
+/// line, RFC 9110 §11.6.1).
+pub(crate) fn find_token<'a>(scheme: &str, challenges: &[&'a str]) -> Option<&'a str> {
+    challenges.iter().find_map(|v| {
+        let v = v.trim();
+        let (name, rest) = v.split_once(' ').unwrap_or((v, ""));
+        name.eq_ignore_ascii_case(scheme).then(|| rest.trim())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,14 +217,14 @@ mod tests {
     fn mech_types_is_the_der_of_one_oid() {
         // SEQUENCE { OID 1.3.6.1.4.1.311.2.2.10 }
         assert_eq!(
-            mech_types_der().unwrap(),
+            mech_types_der(Mech::Ntlm).unwrap(),
             [0x30, 0x0c, 0x06, 0x0a, 0x2b, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x02, 0x02, 0x0a]
         );
     }
 
     #[test]
     fn neg_token_init_wraps_the_mech_token() {
-        let der = neg_token_init(b"NTLMSSP\0x".to_vec()).unwrap();
+        let der = neg_token_init(Mech::Ntlm, b"NTLMSSP\0x".to_vec()).unwrap();
         // [APPLICATION 0] { OID 1.3.6.1.5.5.2, [0] NegTokenInit { [0] mechTypes, [2] token } }
         assert_eq!(der[0], 0x60);
         assert_eq!(
@@ -197,7 +236,7 @@ mod tests {
 
     #[test]
     fn neg_token_resp_round_trips_and_bad_input_is_an_error() {
-        let der = neg_token_resp(b"tok".to_vec(), vec![1; 16]).unwrap();
+        let der = neg_token_resp(b"tok".to_vec(), Some(vec![1; 16])).unwrap();
         let r = read_neg_token_resp(&der).unwrap();
         assert_eq!(r.neg_state, None);
         assert_eq!(r.response_token.as_deref(), Some(&b"tok"[..]));
@@ -210,7 +249,7 @@ mod tests {
         ];
         let r = read_neg_token_resp(&first).unwrap();
         assert_eq!(r.neg_state, Some(NegState::AcceptIncomplete));
-        assert_eq!(r.supported_mech.as_deref(), Some(NTLMSSP_OID));
+        assert_eq!(r.supported_mech.as_deref(), Some(Mech::Ntlm.oid()));
         assert_eq!(r.response_token.as_deref(), Some(&b"tok"[..]));
         assert_eq!(r.mech_list_mic, None);
         assert!(

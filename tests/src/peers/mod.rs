@@ -96,6 +96,7 @@
 
 mod cxf;
 mod gsoap;
+mod kerberos;
 mod linebreak;
 mod process;
 mod pyspnego;
@@ -106,6 +107,9 @@ mod zeep;
 
 pub use cxf::{cxf, cxf_binary, cxf_client, cxf_policy_corpus, cxf_policy_wsdls, OWN_POLICY_WSDLS};
 pub use gsoap::*;
+pub use kerberos::{
+    kerberos_httpd, kerberos_pyspnego, kerberos_realm, Realm, ALICE_PASSWORD, REALM,
+};
 pub use linebreak::linebreak_server;
 pub use process::start_command;
 pub use pyspnego::ntlm_acceptor;

@@ -4,6 +4,8 @@
 //!   and `soapgen fetch`);
 //! - [`addressing`]: WS-Addressing and SOAP headers both ways, `#[soap_client]` route;
 //! - [`addressing_wsdl`]: WS-Addressing turned on by the WSDL;
+//! - [`kerberos`]: Kerberos over HTTP Negotiate against MIT's KDC, Apache `mod_auth_gssapi` and
+//!   pyspnego: keytab, credential cache and password, typed failures;
 //! - [`layer`]: a message layer of the test's own, registered with one line;
 //! - [`faults`]: a server that stalls, truncates, closes or refuses: timeouts on every
 //!   transport, typed errors, one request each, retries only when asked;
@@ -22,6 +24,7 @@ mod addressing_wsdl;
 mod failover;
 mod faults;
 mod http_auth;
+mod kerberos;
 mod layer;
 mod proxy;
 mod proxy_auth;

@@ -1,0 +1,219 @@
+//! Kerberos over HTTP `Negotiate` (RFC 4559 §4: Kerberos V5 in SPNEGO) against real peers: MIT
+//! Kerberos' KDC with a realm made by the test ([`peers::kerberos_realm`]), and two acceptors in
+//! front of the gSOAP echo peer: Apache httpd with `mod_auth_gssapi`, which authenticates every
+//! request, and pyspnego's SPNEGO acceptor on MIT's GSS-API, which authenticates a connection.
+//!
+//! Credentials from a keytab, a credential cache (`kinit`'s) and a password (an AS exchange);
+//! the server's AP-REP checked; a wrong password, an expired ticket, an unknown and a wrong
+//! service principal, and a final token that does not verify, each a typed error.
+
+use soapgen_runtime::transport::auth::AuthErrorKind;
+use soapgen_runtime::transport::{Kerberos, KerberosCredentials};
+use soapgen_runtime::{soap_client, Client, Error};
+use soapgen_tests::peers::{self, Peer, ALICE_PASSWORD};
+
+#[soap_client(namespace = "urn:soapgen:gsoap", soap = "1.1")]
+pub trait Echo {
+    #[soap(action = "urn:soapgen:gsoap#echo", result = "text")]
+    async fn echo(&self, text: String) -> Result<String, Error>;
+}
+
+/// The peer's stderr lines that start with `prefix`.
+fn lines(peer: &Peer, prefix: &str) -> Vec<String> {
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    peer.stderr_output()
+        .lines()
+        .filter(|l| l.starts_with(prefix))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `http://localhost:PORT/path` of `peer`: the host names the service principal
+/// (`HTTP/localhost`).
+fn localhost(peer: &Peer, path: &str) -> String {
+    format!("http://localhost:{}{path}", peer.port())
+}
+
+fn client(peer: &Peer, kerberos: Kerberos) -> EchoClient {
+    EchoClient::from_client(
+        Client::builder(localhost(peer, "/soap"))
+            .kerberos_auth(kerberos)
+            .build()
+            .unwrap(),
+    )
+}
+
+fn password() -> KerberosCredentials {
+    KerberosCredentials::Password {
+        principal: "alice".into(),
+        password: ALICE_PASSWORD.into(),
+    }
+}
+
+/// The authentication error of a failed call, with its kind.
+fn auth_error(e: &Error) -> (AuthErrorKind, String) {
+    let a = e
+        .auth_error()
+        .unwrap_or_else(|| panic!("not an authentication error: {e:?}"));
+    (a.kind, a.message.clone())
+}
+
+#[tokio::test]
+async fn httpd_accepts_keytab_ccache_and_password_and_later_calls_take_one_round_trip() {
+    let realm = peers::kerberos_realm();
+    let backend = peers::gsoap();
+    let httpd = peers::kerberos_httpd(realm, &backend.url("/"));
+    let ccache = realm.kinit("httpd.cc", "10h");
+    let sources = [
+        KerberosCredentials::Keytab {
+            principal: "alice".into(),
+            keytab: realm.alice_keytab(),
+        },
+        KerberosCredentials::Ccache(ccache.display().to_string()),
+        password(),
+    ];
+    for (i, credentials) in sources.into_iter().enumerate() {
+        let c = client(&httpd, Kerberos::new(credentials.clone()));
+        for n in 0..3 {
+            let text = format!("kerberos {i}.{n} & <é>");
+            let got = c.echo(text.clone()).await;
+            assert_eq!(peers::echoed(got, &httpd), text, "{credentials:?}");
+        }
+    }
+    let access = lines(&httpd, "access ");
+    // Per source: one challenge (401), then three 200s as alice; the 2nd and 3rd calls carried
+    // their AP-REQ at once (mod_auth_gssapi authenticates every request).
+    let ok: Vec<_> = access
+        .iter()
+        .filter(|l| l.starts_with("access 200 POST"))
+        .collect();
+    let challenged: Vec<_> = access
+        .iter()
+        .filter(|l| l.starts_with("access 401"))
+        .collect();
+    let out = httpd.stderr_output();
+    assert_eq!(ok.len(), 9, "{out}");
+    assert!(
+        ok.iter().all(|l| l.ends_with(" alice@SOAPGEN.TEST")),
+        "{out}"
+    );
+    assert_eq!(challenged.len(), 3, "{out}");
+    // The password's and the keytab's AS exchanges, one each.
+    let kdc = realm.kdc.stderr_output();
+    assert!(
+        kdc.lines()
+            .any(|l| l.contains("AS_REQ") && l.contains("alice@SOAPGEN.TEST")),
+        "{kdc}"
+    );
+}
+
+#[tokio::test]
+async fn pyspnego_accepts_kerberos_and_its_final_token_is_checked() {
+    let realm = peers::kerberos_realm();
+    let backend = peers::gsoap();
+    let acceptor = peers::kerberos_pyspnego(realm, &backend.url("/"), &[]);
+    let c = client(&acceptor, Kerberos::new(password()));
+    for n in 0..3 {
+        let text = format!("spnego {n}");
+        assert_eq!(peers::echoed(c.echo(text.clone()).await, &acceptor), text);
+    }
+    let out = acceptor.stderr_output();
+    let ok = lines(&acceptor, "ok ");
+    assert_eq!(ok.len(), 1, "one authenticated connection: {out}");
+    assert!(ok[0].contains("user=alice@SOAPGEN.TEST"), "{out}");
+    assert!(ok[0].contains("protocol=kerberos"), "{out}");
+    assert!(ok[0].contains("final=yes"), "{out}");
+
+    // Its final token altered (one bit of the AP-REP): the response is not taken.
+    let tampered = peers::kerberos_pyspnego(realm, &backend.url("/"), &["--tamper-final-mic"]);
+    let c = client(&tampered, Kerberos::new(password()));
+    let e = c.echo("x".into()).await.unwrap_err();
+    let (kind, message) = auth_error(&e);
+    assert_eq!(kind, AuthErrorKind::MutualAuthentication, "{message}");
+    assert!(message.contains("HTTP@localhost"), "{message}");
+}
+
+#[tokio::test]
+async fn a_wrong_password_is_rejected_credentials() {
+    let realm = peers::kerberos_realm();
+    let backend = peers::gsoap();
+    let httpd = peers::kerberos_httpd(realm, &backend.url("/"));
+    let c = client(
+        &httpd,
+        Kerberos::new(KerberosCredentials::Password {
+            principal: "alice".into(),
+            password: "Wr0ng-pw".into(),
+        }),
+    );
+    let e = c.echo("x".into()).await.unwrap_err();
+    let (kind, message) = auth_error(&e);
+    assert_eq!(kind, AuthErrorKind::CredentialsRejected, "{message}");
+    assert!(
+        message.contains("'alice'") && !message.contains("Wr0ng"),
+        "{message}"
+    );
+    // Nobody the KDC does not know either.
+    let c = client(
+        &httpd,
+        Kerberos::new(KerberosCredentials::Password {
+            principal: "mallory".into(),
+            password: "x".into(),
+        }),
+    );
+    let (kind, message) = auth_error(&c.echo("x".into()).await.unwrap_err());
+    assert_eq!(kind, AuthErrorKind::CredentialsRejected, "{message}");
+    assert!(lines(&httpd, "access 200").is_empty());
+}
+
+#[tokio::test]
+async fn an_expired_ticket_and_a_missing_cache_are_typed() {
+    let realm = peers::kerberos_realm();
+    let backend = peers::gsoap();
+    let httpd = peers::kerberos_httpd(realm, &backend.url("/"));
+    let short = realm.kinit("short.cc", "2s");
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let c = client(
+        &httpd,
+        Kerberos::new(KerberosCredentials::Ccache(short.display().to_string())),
+    );
+    let (kind, message) = auth_error(&c.echo("x".into()).await.unwrap_err());
+    assert_eq!(kind, AuthErrorKind::CredentialsExpired, "{message}");
+    let missing = realm.dir().join("no-such.cc");
+    let c = client(
+        &httpd,
+        Kerberos::new(KerberosCredentials::Ccache(missing.display().to_string())),
+    );
+    let (kind, message) = auth_error(&c.echo("x".into()).await.unwrap_err());
+    assert_eq!(kind, AuthErrorKind::CredentialsUnavailable, "{message}");
+    assert!(message.contains("no-such.cc"), "{message}");
+}
+
+#[tokio::test]
+async fn an_unknown_and_a_wrong_service_principal_are_typed() {
+    let realm = peers::kerberos_realm();
+    let backend = peers::gsoap();
+    let httpd = peers::kerberos_httpd(realm, &backend.url("/"));
+    // A principal the KDC does not know.
+    let c = client(
+        &httpd,
+        Kerberos::new(password()).service("HTTP/nosuch.example"),
+    );
+    let (kind, message) = auth_error(&c.echo("x".into()).await.unwrap_err());
+    assert_eq!(kind, AuthErrorKind::UnknownService, "{message}");
+    assert!(message.contains("HTTP/nosuch.example"), "{message}");
+    // One it knows, whose key the server does not hold: the server refuses the ticket.
+    let c = client(&httpd, Kerberos::new(password()).service("HTTP/elsewhere"));
+    let (kind, message) = auth_error(&c.echo("x".into()).await.unwrap_err());
+    assert_eq!(kind, AuthErrorKind::Refused, "{message}");
+    // The URL's host names the principal by default: 127.0.0.1 is no service of the realm.
+    let c = EchoClient::from_client(
+        Client::builder(httpd.url("/soap"))
+            .kerberos_auth(Kerberos::new(password()))
+            .build()
+            .unwrap(),
+    );
+    let (kind, message) = auth_error(&c.echo("x".into()).await.unwrap_err());
+    assert_eq!(kind, AuthErrorKind::UnknownService, "{message}");
+    assert!(message.contains("HTTP@127.0.0.1"), "{message}");
+    assert!(lines(&httpd, "access 200").is_empty());
+}
