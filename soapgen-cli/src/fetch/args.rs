@@ -6,7 +6,7 @@ use std::time::Duration;
 use clap::Args;
 use soapgen_build::{Error, ErrorKind, Errors};
 
-use super::options::{AuthScheme, FetchOptions};
+use super::options::{AuthScheme, FetchOptions, KerberosSource};
 
 /// `soapgen fetch`.
 #[derive(Debug, Args)]
@@ -43,10 +43,29 @@ pub struct FetchArgs {
     /// --password, on one kept-alive connection. Needs soapgen built with its `ntlm` feature.
     #[arg(long, requires = "user", conflicts_with = "negotiate")]
     pub ntlm: bool,
-    /// Authenticate with Negotiate (RFC 4559: SPNEGO with NTLM; no Kerberos) as --user and
-    /// --password, on one kept-alive connection. Needs soapgen built with its `ntlm` feature.
-    #[arg(long, requires = "user")]
+    /// Authenticate with Negotiate (RFC 4559: SPNEGO). With Kerberos, from the default
+    /// credential cache (as `kinit` left it), --ccache or --keytab (with --user as the client
+    /// principal); needs soapgen built with its `kerberos` feature. With --user and --password
+    /// (and no --keytab), SPNEGO with NTLM on one kept-alive connection, with its `ntlm` feature.
+    #[arg(long)]
     pub negotiate: bool,
+    /// With --negotiate: the Kerberos credential cache to use (`FILE:/path`, `KEYRING:…`, or a
+    /// path) instead of the default one.
+    #[arg(
+        long,
+        value_name = "CACHE",
+        requires = "negotiate",
+        conflicts_with = "keytab"
+    )]
+    pub ccache: Option<String>,
+    /// With --negotiate: the client keytab whose key of --user (the client principal) gets the
+    /// tickets.
+    #[arg(long, value_name = "FILE", requires_all = ["negotiate", "user"])]
+    pub keytab: Option<PathBuf>,
+    /// With --negotiate and Kerberos: the service principal to ask a ticket for (`HTTP/host` or
+    /// `HTTP@host`) instead of `HTTP@` the URL's host.
+    #[arg(long, value_name = "NAME", requires = "negotiate")]
+    pub spn: Option<String>,
     /// Present this TLS client certificate: a PEM file with the certificate (then its
     /// intermediates) and, unless --client-key is given, its unencrypted private key.
     #[arg(long, value_name = "PEM_FILE", conflicts_with = "client_pkcs12")]
@@ -95,10 +114,19 @@ impl FetchArgs {
         let mut o = FetchOptions::new(args.url.clone(), args.out.clone());
         o.timeout = Duration::from_secs(args.timeout);
         o.basic_auth = args.user.clone().map(|u| (u, args.password.clone()));
+        o.kerberos = KerberosSource {
+            ccache: args.ccache.clone(),
+            keytab: args.keytab.clone(),
+            service: args.spn.clone(),
+        };
         o.auth_scheme = if args.digest {
             AuthScheme::Digest
         } else if args.ntlm {
             AuthScheme::Ntlm
+        } else if args.negotiate
+            && (args.user.is_none() || args.keytab.is_some() || args.ccache.is_some())
+        {
+            AuthScheme::Kerberos
         } else if args.negotiate {
             AuthScheme::Negotiate
         } else {
@@ -127,7 +155,7 @@ impl FetchArgs {
             }
             (None, _, None) => None,
         };
-        if args.user.is_none() && args.password.is_some() {
+        if args.user.is_none() && args.password.is_some() && !args.negotiate {
             // Not an error (SOAPGEN_PASSWORD may be set for other fetches), but not silent either.
             eprintln!("soapgen fetch: a password is set (--password or SOAPGEN_PASSWORD) but no --user: no credentials are sent");
         }

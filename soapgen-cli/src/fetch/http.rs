@@ -20,14 +20,20 @@ pub(super) struct Pending {
 
 /// The runtime's authenticator for the challenge-response schemes (`None` for Basic).
 pub(super) fn authenticator(
-    scheme: AuthScheme,
-    user: &str,
-    password: &str,
+    opts: &FetchOptions,
 ) -> Result<Option<soapgen_runtime::transport::auth::Authenticator>, FetchError> {
     use soapgen_runtime::transport::auth::Authenticator;
     use soapgen_runtime::transport::HttpAuth;
+    let scheme = opts.auth_scheme;
+    if scheme == AuthScheme::Kerberos {
+        return kerberos(opts).map(|a| Some(Authenticator::new(a)));
+    }
+    let Some((user, password)) = &opts.basic_auth else {
+        return Ok(None);
+    };
+    let password = password.as_deref().unwrap_or_default();
     let auth = match scheme {
-        AuthScheme::Basic => return Ok(None),
+        AuthScheme::Basic | AuthScheme::Kerberos => return Ok(None),
         AuthScheme::Digest => HttpAuth::digest(user, password),
         #[cfg(feature = "ntlm")]
         AuthScheme::Ntlm => HttpAuth::ntlm(user, password),
@@ -43,6 +49,42 @@ pub(super) fn authenticator(
         }
     };
     Ok(Some(Authenticator::new(auth)))
+}
+
+/// [`AuthScheme::Kerberos`]'s credentials, from `opts`' [`KerberosSource`](super::KerberosSource)
+/// (the default credential cache when it names none).
+#[cfg(feature = "kerberos")]
+fn kerberos(opts: &FetchOptions) -> Result<soapgen_runtime::transport::HttpAuth, FetchError> {
+    use soapgen_runtime::transport::{HttpAuth, Kerberos, KerberosCredentials};
+    let source = &opts.kerberos;
+    let credentials = match (&source.keytab, &source.ccache, &opts.basic_auth) {
+        (Some(keytab), _, Some((user, _))) => KerberosCredentials::Keytab {
+            principal: user.clone(),
+            keytab: keytab.clone(),
+        },
+        (Some(_), _, None) => {
+            return Err(FetchError::Setup(
+                "a Kerberos keytab needs the client principal as the user (--user)".into(),
+            ))
+        }
+        (None, Some(cache), _) => KerberosCredentials::Ccache(cache.clone()),
+        (None, None, _) => KerberosCredentials::Default,
+    };
+    let mut k = Kerberos::new(credentials);
+    if let Some(spn) = &source.service {
+        k = k.service(spn.clone());
+    }
+    Ok(HttpAuth::kerberos(k))
+}
+
+#[cfg(not(feature = "kerberos"))]
+fn kerberos(_: &FetchOptions) -> Result<soapgen_runtime::transport::HttpAuth, FetchError> {
+    Err(FetchError::Setup(
+        "Negotiate with Kerberos needs soapgen built with its `kerberos` feature \
+         (cargo install soapgen-cli --features kerberos; building needs libkrb5-dev and \
+         libclang-dev)"
+            .into(),
+    ))
 }
 
 /// The HTTP client of one fetch: `opts`' timeouts, client certificate and CAs; with

@@ -29,7 +29,7 @@ pub use document::DocKind;
 pub use error::{FetchError, Referrer};
 pub use http::MAX_DOCUMENT_BYTES;
 pub use names::{file_name_for, MAX_FILE_NAME_LEN};
-pub use options::{AuthScheme, FetchOptions};
+pub use options::{AuthScheme, FetchOptions, KerberosSource};
 pub use soapgen_build::CATALOG_FILE_NAME;
 
 use std::collections::{HashSet, VecDeque};
@@ -138,14 +138,7 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchReport, FetchError> {
     let entry = http_url(&entry_url, &None)?;
     // The challenge-response scheme's state across the documents: Digest's challenge and nonce
     // count; NTLM and Negotiate authenticate the one kept-alive connection.
-    let auth = match &opts.basic_auth {
-        Some((user, password)) => authenticator(
-            opts.auth_scheme,
-            user,
-            password.as_deref().unwrap_or_default(),
-        )?,
-        None => None,
-    };
+    let auth = authenticator(opts)?;
     let client = client(
         opts,
         auth.as_ref()

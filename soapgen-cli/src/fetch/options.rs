@@ -21,6 +21,9 @@ pub struct FetchOptions {
     /// (Basic), or in answer to the server's `401` challenge (Digest, RFC 7616), by the code the
     /// runtime's transport uses (`soapgen_runtime::transport::auth`).
     pub auth_scheme: AuthScheme,
+    /// With [`AuthScheme::Kerberos`]: where the credentials come from (a cache, a keytab of
+    /// [`basic_auth`](Self::basic_auth)'s user) and the service principal.
+    pub kerberos: KerberosSource,
     /// A TLS client certificate to present (RFC 8446 §4.4.2), read from PEM or PKCS#12 with
     /// `soapgen_runtime::transport::ClientIdentity`, to every host.
     pub client_identity: Option<soapgen_runtime::transport::ClientIdentity>,
@@ -46,6 +49,7 @@ impl FetchOptions {
             timeout: Duration::from_secs(30),
             basic_auth: None,
             auth_scheme: AuthScheme::Basic,
+            kerberos: KerberosSource::default(),
             client_identity: None,
             accept_invalid_certs: false,
             ca_certs: Vec::new(),
@@ -75,6 +79,24 @@ pub enum AuthScheme {
     /// `mechListMIC`s checked, on one kept-alive connection as [`Ntlm`](Self::Ntlm). Needs the
     /// `ntlm` feature too.
     Negotiate,
+    /// Negotiate (RFC 4559 §4) with Kerberos V5 in SPNEGO: the credentials
+    /// [`FetchOptions::kerberos`] names (the default credential cache when it names none; with
+    /// a keytab, [`FetchOptions::basic_auth`]'s user is the client principal), the server's
+    /// AP-REP checked, each request authenticated. Needs soapgen-cli's `kerberos` feature;
+    /// without it, a [`FetchError::Setup`](super::FetchError::Setup).
+    Kerberos,
+}
+
+/// Where [`AuthScheme::Kerberos`] takes its credentials from, and the service principal.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KerberosSource {
+    /// A credential cache (`FILE:/path`, `KEYRING:…`, or a path); `None` with no keytab: the
+    /// default one.
+    pub ccache: Option<String>,
+    /// A client keytab, for the principal of [`FetchOptions::basic_auth`]'s user.
+    pub keytab: Option<PathBuf>,
+    /// The service principal (`HTTP/host`, `HTTP@host`); `None`: `HTTP@` the URL's host.
+    pub service: Option<String>,
 }
 
 impl AuthScheme {
@@ -84,7 +106,7 @@ impl AuthScheme {
             AuthScheme::Basic => "Basic",
             AuthScheme::Digest => "Digest",
             AuthScheme::Ntlm => "NTLM",
-            AuthScheme::Negotiate => "Negotiate",
+            AuthScheme::Negotiate | AuthScheme::Kerberos => "Negotiate",
         }
     }
 }

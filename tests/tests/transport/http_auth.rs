@@ -673,7 +673,7 @@ async fn negotiate_final_token_with_an_altered_mech_list_mic_is_an_auth_error() 
 // `soapgen fetch` with the same HTTP options, against the same gSOAP peer serving documents
 // over HTTP GET (`--docs DIR`, behind its httpda Digest and gsoapssl mTLS).
 
-const FETCH_WSDL: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+pub(crate) const FETCH_WSDL: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <wsdl:definitions targetNamespace="urn:soapgen:fetch" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"
     xmlns:xsd="http://www.w3.org/2001/XMLSchema">
   <wsdl:types>
@@ -683,14 +683,14 @@ const FETCH_WSDL: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
   </wsdl:types>
 </wsdl:definitions>
 "#;
-const FETCH_XSD: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+pub(crate) const FETCH_XSD: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <xsd:schema targetNamespace="urn:soapgen:fetch:types" xmlns:xsd="http://www.w3.org/2001/XMLSchema">
   <xsd:element name="Ping" type="xsd:string"/>
 </xsd:schema>
 "#;
 
 /// A fresh folder under the test PKI's (kept per test run) holding the two documents.
-fn fetch_docs(name: &str) -> (PathBuf, PathBuf) {
+pub(crate) fn fetch_docs(name: &str) -> (PathBuf, PathBuf) {
     let root = pki::test_pki()
         .dir()
         .join(format!("fetch-{name}-{}", std::process::id()));

@@ -217,3 +217,64 @@ async fn an_unknown_and_a_wrong_service_principal_are_typed() {
     assert!(message.contains("HTTP@127.0.0.1"), "{message}");
     assert!(lines(&httpd, "access 200").is_empty());
 }
+
+/// `soapgen fetch --negotiate` with Kerberos: a credential cache and a keytab, through httpd in
+/// front of the gSOAP peer serving the documents; the WSDL and the schema it imports arrive byte
+/// for byte, each request authenticated as alice. An expired cache is the typed Auth error.
+#[test]
+fn fetch_negotiates_kerberos_from_a_cache_and_a_keytab() {
+    use super::http_auth::{fetch_docs, FETCH_WSDL, FETCH_XSD};
+    use clap::Parser as _;
+    let realm = peers::kerberos_realm();
+    let (docs, out) = fetch_docs("kerberos");
+    let backend = peers::gsoap_auth(&["--docs", docs.to_str().unwrap()]);
+    let httpd = peers::kerberos_httpd(realm, &backend.url("/"));
+    let url = localhost(&httpd, "/svc/svc.wsdl?wsdl");
+    let cache = realm.kinit("fetch.cc", "10h");
+    let keytab = realm.alice_keytab();
+    let runs: [(&str, Vec<&str>); 2] = [
+        ("ccache", vec!["--ccache", cache.to_str().unwrap()]),
+        (
+            "keytab",
+            vec!["--keytab", keytab.to_str().unwrap(), "--user", "alice"],
+        ),
+    ];
+    for (name, extra) in runs {
+        let dir = out.join(name);
+        let mut argv = vec!["soapgen", "fetch", &url, "-q", "-o", dir.to_str().unwrap()];
+        argv.push("--negotiate");
+        argv.extend(extra);
+        let cli = soapgen_cli::Cli::try_parse_from(argv).unwrap();
+        let report = soapgen_cli::run(cli)
+            .unwrap_or_else(|e| panic!("{name}: {e}\n{}", httpd.stderr_output()));
+        assert!(report.contains("fetched 2 documents"), "{name}: {report}");
+        let wsdl = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+            .collect::<Vec<_>>();
+        assert!(wsdl.iter().any(|t| t == FETCH_WSDL), "{name}");
+        assert!(wsdl.iter().any(|t| t == FETCH_XSD), "{name}");
+    }
+    let ok = lines(&httpd, "access 200 GET");
+    assert_eq!(ok.len(), 4, "{}", httpd.stderr_output());
+    assert!(ok.iter().all(|l| l.ends_with(" alice@SOAPGEN.TEST")));
+
+    let short = realm.kinit("fetch-short.cc", "2s");
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let dir = out.join("expired");
+    let cli = soapgen_cli::Cli::try_parse_from([
+        "soapgen",
+        "fetch",
+        &url,
+        "-q",
+        "-o",
+        dir.to_str().unwrap(),
+        "--negotiate",
+        "--ccache",
+        short.to_str().unwrap(),
+    ])
+    .unwrap();
+    let e = soapgen_cli::run(cli).unwrap_err().to_string();
+    assert!(e.contains("Negotiate") && e.contains("expired"), "{e}");
+}
