@@ -22,8 +22,16 @@ RFC 4559 section 4.1 allows.  ``--tamper-final-mic`` flips one bit of that
 token's mechListMIC (the last field of the DER, so its last 16 bytes), to
 test that a client checks it.
 
+With ``--tls-cert PEM --tls-key PEM`` it serves HTTPS with that certificate, and with
+``--channel-bindings ok`` its security contexts require the RFC 5929 ``tls-server-end-point``
+channel bindings of that certificate (the SHA-256 of its DER; the test certificates are signed
+with SHA-256), as IIS's Extended Protection does; ``--channel-bindings wrong`` requires those of
+another certificate (a client that sends its own is then refused: MIT's acceptor ignores
+bindings only when the client sends none).
+
 Usage: ntlm_server.py --backend URL [--protocol ntlm|negotiate]
                       [--tamper-final-mic] [--port N] [--host H]
+                      [--tls-cert PEM --tls-key PEM [--channel-bindings ok|wrong]]
                       [--exit-with-parent]
 
 One line on stderr per decision, which the tests read:
@@ -33,6 +41,7 @@ One line on stderr per decision, which the tests read:
 """
 
 import base64
+import hashlib
 import http.client
 import http.server
 import itertools
@@ -41,6 +50,7 @@ import urllib.parse
 
 import peer_util
 import spnego
+from spnego.channel_bindings import GssChannelBindings
 
 CONNECTIONS = itertools.count(1)
 
@@ -98,7 +108,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.unauthorized()
             try:
                 if self.context is None:
-                    self.context = spnego.server(protocol=self.server.protocol)
+                    self.context = spnego.server(protocol=self.server.protocol,
+                                                 channel_bindings=self.server.channel_bindings)
                 out = self.context.step(base64.b64decode(token.strip()))
             except Exception as e:  # pyspnego's errors: bad token, wrong password
                 log("refused connection=%d: %s" % (c, str(e).splitlines()[0]))
@@ -147,12 +158,28 @@ def main():
     parser.add_argument("--backend", required=True)
     parser.add_argument("--protocol", choices=["ntlm", "negotiate"], default="ntlm")
     parser.add_argument("--tamper-final-mic", action="store_true")
+    parser.add_argument("--tls-cert")
+    parser.add_argument("--tls-key")
+    parser.add_argument("--channel-bindings", choices=["ok", "wrong"])
     args = peer_util.parse_args(parser)
     server = Server((args.host, args.port), Handler)
     server.backend = urllib.parse.urlsplit(args.backend)
     server.protocol = args.protocol
     server.tamper_final_mic = args.tamper_final_mic
     server.scheme = "NTLM" if args.protocol == "ntlm" else "Negotiate"
+    server.channel_bindings = None
+    if args.tls_cert:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls_cert, args.tls_key)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        if args.channel_bindings:
+            with open(args.tls_cert) as f:
+                der = ssl.PEM_cert_to_DER_cert(f.read())
+            if args.channel_bindings == "wrong":
+                der = der + b"another certificate"
+            server.channel_bindings = GssChannelBindings(
+                application_data=b"tls-server-end-point:" + hashlib.sha256(der).digest())
     peer_util.serve(server)
 
 

@@ -98,7 +98,9 @@ pub(super) fn client(
         .timeout(opts.timeout)
         .connect_timeout(opts.timeout)
         .user_agent(concat!("soapgen/", env!("CARGO_PKG_VERSION")))
-        .danger_accept_invalid_certs(opts.accept_invalid_certs);
+        .danger_accept_invalid_certs(opts.accept_invalid_certs)
+        // Kerberos binds its tickets to the server's certificate (RFC 5929 §4).
+        .tls_info(opts.auth_scheme == AuthScheme::Kerberos);
     if connection_bound {
         // NTLM and Negotiate authenticate a connection (RFC 4559 §6): every request goes out on
         // the one kept-alive HTTP/1.1 connection the handshake ran on.
@@ -210,6 +212,13 @@ pub(super) fn get(
             // A server's final Negotiate token (RFC 4559 §4.1) must verify.
             h.accepted(&challenges).map_err(auth_error)?;
             break resp;
+        }
+        if let Some(der) = resp
+            .extensions()
+            .get::<reqwest::tls::TlsInfo>()
+            .and_then(reqwest::tls::TlsInfo::peer_certificate)
+        {
+            h.tls_server_certificate(der);
         }
         h.unauthorized(&challenges).map_err(auth_error)?;
         // Read the 401's body to its end, so that its connection goes back to the pool and the

@@ -139,6 +139,17 @@ impl HttpAuth {
         }
     }
 
+    /// Whether the scheme binds its token to the TLS server certificate (Kerberos: RFC 5929
+    /// `tls-server-end-point`), so that a transport hands it to
+    /// [`Handshake::tls_server_certificate`] and asks its TLS layer to keep it.
+    pub fn uses_channel_bindings(&self) -> bool {
+        #[cfg(feature = "kerberos")]
+        if matches!(self, HttpAuth::Kerberos(_)) {
+            return true;
+        }
+        false
+    }
+
     /// Whether the scheme authenticates the connection rather than each request (NTLM and
     /// Negotiate, RFC 4559 §6): its legs must travel on one keep-alive connection, so a transport
     /// serialises such requests over a single pooled HTTP/1.1 connection.
@@ -283,7 +294,8 @@ pub struct Authenticator {
 #[derive(Default)]
 struct KerberosState {
     cred: Mutex<Option<libgssapi::credential::Cred>>,
-    accepted: Mutex<std::collections::HashSet<String>>,
+    /// Each origin that accepted a ticket, with the channel bindings it was sent with.
+    accepted: Mutex<HashMap<String, Option<Vec<u8>>>>,
 }
 
 impl fmt::Debug for Authenticator {
@@ -363,14 +375,20 @@ impl Authenticator {
             sspi: None,
             #[cfg(feature = "kerberos")]
             gss: None,
+            #[cfg(feature = "kerberos")]
+            channel_bindings: None,
         };
         #[cfg(feature = "kerberos")]
         if let HttpAuth::Kerberos(k) = &self.auth {
-            let known = lock(&self.kerberos.accepted).contains(&hs.origin);
+            let known = lock(&self.kerberos.accepted).get(&hs.origin).cloned();
             // An origin that accepted a ticket gets one at once (RFC 4559 §4: a client may send
-            // its token without waiting for a challenge); a failure here waits for the 401.
-            if known {
-                if let Ok((mut ctx, header)) = self.kerberos_context(k, &hs.origin) {
+            // its token without waiting for a challenge), bound to the certificate it showed
+            // then; a failure here waits for the 401.
+            if let Some(bindings) = known {
+                hs.channel_bindings = bindings;
+                if let Ok((mut ctx, header)) =
+                    self.kerberos_context(k, &hs.origin, hs.channel_bindings.as_deref())
+                {
                     ctx.preemptive = true;
                     hs.gss = Some(ctx);
                     hs.header = Some(header);
@@ -403,6 +421,7 @@ impl Authenticator {
         &self,
         k: &super::Kerberos,
         origin: &str,
+        channel_bindings: Option<&[u8]>,
     ) -> Result<(super::kerberos::GssContext, String), AuthError> {
         let cred = |fresh: bool| -> Result<libgssapi::credential::Cred, AuthError> {
             let mut slot = lock(&self.kerberos.cred);
@@ -415,11 +434,10 @@ impl Authenticator {
                 }
             }
         };
-        let first = super::kerberos::GssContext::start(k, cred(false)?, self.challenger, origin);
-        match first {
-            Err(e) if super::kerberos::is_expired(&e) && k.renewable() => {
-                super::kerberos::GssContext::start(k, cred(true)?, self.challenger, origin)
-            }
+        let start =
+            |c| super::kerberos::GssContext::start(k, c, self.challenger, origin, channel_bindings);
+        match start(cred(false)?) {
+            Err(e) if super::kerberos::is_expired(&e) && k.renewable() => start(cred(true)?),
             r => r,
         }
     }
@@ -456,6 +474,9 @@ pub struct Handshake<'a> {
     sspi: Option<super::ntlm::SspiContext>,
     #[cfg(feature = "kerberos")]
     gss: Option<super::kerberos::GssContext>,
+    /// RFC 5929 `tls-server-end-point` bindings of the server's certificate, for Kerberos.
+    #[cfg(feature = "kerberos")]
+    channel_bindings: Option<Vec<u8>>,
 }
 
 impl fmt::Debug for Handshake<'_> {
@@ -474,6 +495,18 @@ impl Handshake<'_> {
     /// the request, if any.
     pub fn authorization(&self) -> Option<&str> {
         self.header.as_deref()
+    }
+
+    /// The TLS server certificate (DER) of the connection the request went over, for a
+    /// transport that has it (call it before [`unauthorized`](Self::unauthorized)): Kerberos
+    /// binds its AP-REQ to it (RFC 5929 §4 `tls-server-end-point`, RFC 4121 §4.1.1.2), as
+    /// servers with Windows' Extended Protection require. Other schemes ignore it.
+    pub fn tls_server_certificate(&mut self, der: &[u8]) {
+        #[cfg(feature = "kerberos")]
+        if matches!(self.auth.auth, HttpAuth::Kerberos(_)) {
+            self.channel_bindings = super::kerberos::tls_server_end_point(der);
+        }
+        let _ = der;
     }
 
     /// The request got a `401` whose `WWW-Authenticate` field values are `challenges` (one entry
@@ -548,7 +581,9 @@ impl Handshake<'_> {
             Some(ctx) => ctx.preemptive && token.is_empty(),
         };
         if restart {
-            let (ctx, header) = self.auth.kerberos_context(k, &self.origin)?;
+            let (ctx, header) =
+                self.auth
+                    .kerberos_context(k, &self.origin, self.channel_bindings.as_deref())?;
             self.gss = Some(ctx);
             self.header = Some(header);
             return Ok(());
@@ -580,7 +615,8 @@ impl Handshake<'_> {
         #[cfg(feature = "kerberos")]
         if let Some(ctx) = self.gss.as_mut() {
             ctx.accepted(challenges)?;
-            lock(&self.auth.kerberos.accepted).insert(self.origin.clone());
+            lock(&self.auth.kerberos.accepted)
+                .insert(self.origin.clone(), self.channel_bindings.clone());
             return Ok(());
         }
         let _ = challenges;

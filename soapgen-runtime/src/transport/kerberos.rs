@@ -340,7 +340,8 @@ pub(crate) struct GssContext {
 
 impl GssContext {
     /// Starts a context for the server (or proxy) at `origin` (`scheme://host:port`) with `cred`
-    /// and returns it with the `Authorization` value carrying its AP-REQ.
+    /// and returns it with the `Authorization` value carrying its AP-REQ; `channel_bindings`
+    /// (RFC 2743 §1.1.6) go in its authenticator's checksum (RFC 4121 §4.1.1.2).
     ///
     /// # Errors
     ///
@@ -352,6 +353,7 @@ impl GssContext {
         cred: Cred,
         challenger: Challenger,
         origin: &str,
+        channel_bindings: Option<&[u8]>,
     ) -> Result<(Self, String), AuthError> {
         let (service, name) = service_name(k, origin)?;
         let mut flags = CtxFlags::empty();
@@ -367,7 +369,7 @@ impl GssContext {
             .map(|n| n.to_string())
             .unwrap_or_else(|| k.principal().to_owned());
         let mut ctx = ClientCtx::new(Some(cred), name, flags, Some(GSS_MECH_KRB5));
-        let ap_req = ctx.step(None, None).map_err(|e| {
+        let ap_req = ctx.step(None, channel_bindings).map_err(|e| {
             AuthError::new(
                 SCHEME,
                 classify(&e),
@@ -566,6 +568,28 @@ impl GssContext {
     }
 }
 
+/// The `tls-server-end-point` channel bindings of a TLS server certificate (RFC 5929 §4.1:
+/// the prefix and the hash of its DER by its signature's hash function, SHA-256 for MD5 and
+/// SHA-1), as Windows' Extended Protection and MIT's acceptors check them; `None` for a
+/// certificate that cannot be parsed.
+pub(crate) fn tls_server_end_point(cert_der: &[u8]) -> Option<Vec<u8>> {
+    use sha2::Digest as _;
+    let (_, cert) = x509_parser::parse_x509_certificate(cert_der).ok()?;
+    let oid = cert.signature_algorithm.algorithm.to_id_string();
+    let hash: Vec<u8> = match oid.as_str() {
+        // sha384WithRSAEncryption, ecdsa-with-SHA384.
+        "1.2.840.113549.1.1.12" | "1.2.840.10045.4.3.3" => sha2::Sha384::digest(cert_der).to_vec(),
+        // sha512WithRSAEncryption, ecdsa-with-SHA512.
+        "1.2.840.113549.1.1.13" | "1.2.840.10045.4.3.4" => sha2::Sha512::digest(cert_der).to_vec(),
+        // MD5, SHA-1 and SHA-256 signatures, and those that name no single hash (RSASSA-PSS
+        // with its hash in parameters, EdDSA): SHA-256, as Windows does.
+        _ => sha2::Sha256::digest(cert_der).to_vec(),
+    };
+    let mut out = b"tls-server-end-point:".to_vec();
+    out.extend_from_slice(&hash);
+    Some(out)
+}
+
 /// The service's display form and GSS name: `k`'s own, else `HTTP@host` of `origin`.
 fn service_name(k: &Kerberos, origin: &str) -> Result<(String, Name), AuthError> {
     let (text, kind) = match k.service.as_deref() {
@@ -621,6 +645,34 @@ mod tests {
         // No Kerberos code: the routine error, GSS_S_CREDENTIALS_EXPIRED.
         assert_eq!(classify(&e(0, 11)), AuthErrorKind::CredentialsExpired);
         assert_eq!(classify(&e(0, 13)), AuthErrorKind::Challenge);
+    }
+
+    /// Known answers from `openssl dgst` over test certificates `openssl req -x509` made with
+    /// each signature hash (RFC 5929 §4.1: SHA-1 becomes SHA-256).
+    #[test]
+    fn tls_server_end_point_hashes_by_the_signature_algorithm() {
+        let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+        let prefix = b"tls-server-end-point:".len();
+        for (der, expected) in [
+            (
+                &include_bytes!("testdata/cb-rsa-sha256.der")[..],
+                "97612894368dc99c21f1f1bdad4ce5d238f5a29f37b94e20de71dc7f37ee5658",
+            ),
+            (
+                &include_bytes!("testdata/cb-rsa-sha1.der")[..],
+                "d556c65ffefc8c0c7525dcd41aad44d41f4ebd17a7f407aad24782b9300a9f10",
+            ),
+            (
+                &include_bytes!("testdata/cb-ecdsa-sha384.der")[..],
+                "aaed68609b9d3c1e3298fb66bd45614586079d109f52085d0b68d93d45c4da5a\
+                 ba7bb204823f377fc74e5b6621bf1516",
+            ),
+        ] {
+            let cb = tls_server_end_point(der).unwrap();
+            assert!(cb.starts_with(b"tls-server-end-point:"));
+            assert_eq!(hex(&cb[prefix..]), expected);
+        }
+        assert_eq!(tls_server_end_point(b"not a certificate"), None);
     }
 
     #[test]

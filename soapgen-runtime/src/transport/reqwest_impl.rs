@@ -306,6 +306,14 @@ impl ReqwestTransportBuilder {
             .iter()
             .chain(self.proxy.as_ref().and_then(|p| p.auth.as_ref()))
             .any(HttpAuth::is_connection_bound);
+        if self
+            .auth
+            .as_ref()
+            .is_some_and(HttpAuth::uses_channel_bindings)
+        {
+            // The server's certificate, to bind Kerberos tickets to (RFC 5929 §4).
+            b = b.tls_info(true);
+        }
         if connection_bound {
             // One connection, HTTP/1.1 (RFC 4559 §6: the handshake authenticates a connection;
             // HTTP/2 would multiplex other requests onto it).
@@ -522,6 +530,15 @@ impl ReqwestTransport {
             };
             let challenges = values(challenger.challenge_field());
             let challenges: Vec<&str> = challenges.iter().map(String::as_str).collect();
+            if challenger == Challenger::Server {
+                let cert = resp
+                    .extensions()
+                    .get::<reqwest::tls::TlsInfo>()
+                    .and_then(reqwest::tls::TlsInfo::peer_certificate);
+                if let (Some(der), Some(hs)) = (cert, handshake.as_mut()) {
+                    hs.tls_server_certificate(der);
+                }
+            }
             // The challenge's body is read, so that its connection goes back to the pool.
             read_whole(resp, &req.url, req.max_response_bytes).await?;
             if proxy_turn.is_some() || server_turn.is_some() {

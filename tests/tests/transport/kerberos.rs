@@ -278,3 +278,65 @@ fn fetch_negotiates_kerberos_from_a_cache_and_a_keytab() {
     let e = soapgen_cli::run(cli).unwrap_err().to_string();
     assert!(e.contains("Negotiate") && e.contains("expired"), "{e}");
 }
+
+/// On `https://`, the AP-REQ carries the RFC 5929 `tls-server-end-point` channel bindings of the
+/// server's certificate: pyspnego's acceptor (MIT's GSS-API) requiring those of its own
+/// certificate accepts three calls, and requiring those of another certificate refuses the
+/// ticket (MIT ignores bindings only when the client sends none, so the refusal shows they were
+/// sent).
+#[tokio::test]
+async fn on_https_the_ticket_is_bound_to_the_server_certificate() {
+    use soapgen_tests::pki;
+    let realm = peers::kerberos_realm();
+    let backend = peers::gsoap();
+    let stem = pki::leaf_with_extensions(
+        "kerberos-localhost",
+        "7001",
+        "subjectAltName=DNS:localhost\nextendedKeyUsage=serverAuth\n",
+    );
+    let dir = pki::test_pki().dir();
+    let cert = dir.join(format!("{stem}.pem"));
+    let key = dir.join(format!("{stem}.key"));
+    let tls = |bindings: &str| {
+        peers::kerberos_pyspnego(
+            realm,
+            &backend.url("/"),
+            &[
+                "--tls-cert",
+                cert.to_str().unwrap(),
+                "--tls-key",
+                key.to_str().unwrap(),
+                "--channel-bindings",
+                bindings,
+            ],
+        )
+    };
+    let https_client = |peer: &Peer| {
+        EchoClient::from_client(
+            Client::builder(format!("https://localhost:{}/soap", peer.port()))
+                .trust_anchors(super::http_auth::ca())
+                .kerberos_auth(Kerberos::new(password()))
+                .build()
+                .unwrap(),
+        )
+    };
+    let bound = tls("ok");
+    let c = https_client(&bound);
+    for n in 0..3 {
+        let text = format!("bound {n}");
+        assert_eq!(peers::echoed(c.echo(text.clone()).await, &bound), text);
+    }
+    let ok = lines(&bound, "ok ");
+    assert_eq!(ok.len(), 1, "{}", bound.stderr_output());
+
+    let other = tls("wrong");
+    let c = https_client(&other);
+    let (kind, message) = auth_error(&c.echo("x".into()).await.unwrap_err());
+    assert_eq!(kind, AuthErrorKind::Refused, "{message}");
+    assert!(lines(&other, "ok ").is_empty(), "{}", other.stderr_output());
+    assert!(
+        !lines(&other, "refused ").is_empty(),
+        "{}",
+        other.stderr_output()
+    );
+}
