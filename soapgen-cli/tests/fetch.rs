@@ -618,7 +618,7 @@ fn basic_auth_goes_to_the_entry_origin_only() {
         .to_string();
     assert_eq!(
         e,
-        format!("GET {url} failed: 401 Unauthorized; the server wants credentials: give --user and --password")
+        format!("GET {url} failed: 401 Unauthorized; the server wants credentials: give --user and --password (with --digest or --ntlm where it asks for those), or --negotiate for Kerberos")
     );
     let e = cli(&[
         "fetch",

@@ -43,10 +43,11 @@ pub struct FetchArgs {
     /// --password, on one kept-alive connection. Needs soapgen built with its `ntlm` feature.
     #[arg(long, requires = "user", conflicts_with = "negotiate")]
     pub ntlm: bool,
-    /// Authenticate with Negotiate (RFC 4559: SPNEGO). With Kerberos, from the default
-    /// credential cache (as `kinit` left it), --ccache or --keytab (with --user as the client
-    /// principal); needs soapgen built with its `kerberos` feature. With --user and --password
-    /// (and no --keytab), SPNEGO with NTLM on one kept-alive connection, with its `ntlm` feature.
+    /// Authenticate with Negotiate (RFC 4559: SPNEGO). Without a password: Kerberos, from the
+    /// default credential cache (as `kinit` left it), --ccache or --keytab (with --user as the
+    /// client principal); needs soapgen built with its `kerberos` feature. With --user and
+    /// --password (and no --keytab or --ccache): SPNEGO with NTLM on one kept-alive connection,
+    /// with its `ntlm` feature.
     #[arg(long)]
     pub negotiate: bool,
     /// With --negotiate: the Kerberos credential cache to use (`FILE:/path`, `KEYRING:…`, or a
@@ -110,6 +111,8 @@ impl FetchArgs {
     /// A client certificate, key or PKCS#12 file that cannot be read or holds no usable identity.
     pub fn options(&self) -> Result<FetchOptions, Errors> {
         let args = self;
+        let invalid_early =
+            |m: &str| -> Errors { Error::new(ErrorKind::Invalid(m.to_owned()), None).into() };
         use soapgen_runtime::transport::ClientIdentity;
         let mut o = FetchOptions::new(args.url.clone(), args.out.clone());
         o.timeout = Duration::from_secs(args.timeout);
@@ -124,10 +127,19 @@ impl FetchArgs {
         } else if args.ntlm {
             AuthScheme::Ntlm
         } else if args.negotiate
-            && (args.user.is_none() || args.keytab.is_some() || args.ccache.is_some())
+            && (args.password.is_none() || args.keytab.is_some() || args.ccache.is_some())
         {
+            if args.password.is_some() {
+                eprintln!("soapgen fetch: Kerberos from a keytab or cache takes no password: the one set (--password or SOAPGEN_PASSWORD) is not used");
+            }
             AuthScheme::Kerberos
         } else if args.negotiate {
+            if args.spn.is_some() {
+                return Err(invalid_early(
+                    "--spn names a Kerberos service principal, but --user with --password is \
+                     SPNEGO with NTLM: leave out the password for Kerberos, or --spn for NTLM",
+                ));
+            }
             AuthScheme::Negotiate
         } else {
             AuthScheme::Basic

@@ -116,7 +116,10 @@ pub enum FetchError {
 
 fn hint(status: u16) -> &'static str {
     match status {
-        401 => "; the server wants credentials: give --user and --password",
+        401 => {
+            "; the server wants credentials: give --user and --password (with --digest or --ntlm \
+             where it asks for those), or --negotiate for Kerberos"
+        }
         _ => "",
     }
 }

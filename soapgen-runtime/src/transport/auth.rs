@@ -296,6 +296,8 @@ struct KerberosState {
     cred: Mutex<Option<libgssapi::credential::Cred>>,
     /// Each origin that accepted a ticket, with the channel bindings it was sent with.
     accepted: Mutex<HashMap<String, Option<Vec<u8>>>>,
+    /// The origins whose AP-REP verified once (mutual authentication).
+    verified: Mutex<std::collections::HashSet<String>>,
 }
 
 impl fmt::Debug for Authenticator {
@@ -614,7 +616,10 @@ impl Handshake<'_> {
         }
         #[cfg(feature = "kerberos")]
         if let Some(ctx) = self.gss.as_mut() {
-            ctx.accepted(challenges)?;
+            let verified = lock(&self.auth.kerberos.verified).contains(&self.origin);
+            if ctx.accepted(challenges, verified)? {
+                lock(&self.auth.kerberos.verified).insert(self.origin.clone());
+            }
             lock(&self.auth.kerberos.accepted)
                 .insert(self.origin.clone(), self.channel_bindings.clone());
             return Ok(());

@@ -145,6 +145,15 @@ impl Kerberos {
         }
     }
 
+    /// The client as messages name it: the principal, or the cache whose principal it is.
+    fn describe_client(&self) -> String {
+        match &self.credentials {
+            KerberosCredentials::Default => "the default credential cache's principal".to_owned(),
+            KerberosCredentials::Ccache(c) => format!("the principal of credential cache {c}"),
+            _ => self.principal().to_owned(),
+        }
+    }
+
     /// Whether the credentials can be acquired again when they expire (keytab, password).
     pub(crate) fn renewable(&self) -> bool {
         matches!(
@@ -169,6 +178,30 @@ pub(crate) fn acquire(k: &Kerberos) -> Result<Cred, AuthError> {
             format!("cannot acquire the Kerberos credentials of {what}: {e}"),
         )
     };
+    let unavailable = |m: String| AuthError::new(SCHEME, AuthErrorKind::CredentialsUnavailable, m);
+    match &k.credentials {
+        KerberosCredentials::Keytab { principal, .. }
+        | KerberosCredentials::Password { principal, .. }
+            if principal.trim().is_empty() =>
+        {
+            return Err(unavailable("no client principal given (empty)".to_owned()));
+        }
+        KerberosCredentials::Password {
+            principal,
+            password,
+        } if password.is_empty() => {
+            return Err(unavailable(format!(
+                "the password of '{principal}' is empty"
+            )));
+        }
+        KerberosCredentials::Keytab { principal, keytab } if !keytab.is_file() => {
+            return Err(unavailable(format!(
+                "the keytab of '{principal}', {}, is not a file that can be read",
+                keytab.display()
+            )));
+        }
+        _ => {}
+    }
     match &k.credentials {
         KerberosCredentials::Default => Cred::acquire(None, None, CredUsage::Initiate, None)
             .map_err(|e| fail("the default credential cache", e)),
@@ -188,7 +221,18 @@ pub(crate) fn acquire(k: &Kerberos) -> Result<Cred, AuthError> {
                 Some(principal),
                 &[("client_keytab", &path), ("ccache", &memory)],
             )
-            .map_err(|e| fail(&format!("'{principal}' from keytab {path}"), e))
+            .map_err(|e| {
+                let mut err = fail(&format!("'{principal}' from keytab {path}"), e);
+                if err.kind == AuthErrorKind::CredentialsUnavailable {
+                    // MIT reports a keytab without the principal's key as an empty cache.
+                    err.message = format!(
+                        "keytab {path} holds no key of '{principal}' that can be used \
+                         (`klist -k {path}` lists its principals): {}",
+                        err.message
+                    );
+                }
+                err
+            })
         }
         KerberosCredentials::Password {
             principal,
@@ -302,18 +346,19 @@ fn classify(e: &GssError) -> AuthErrorKind {
         7 => AuthErrorKind::UnknownService,
         // KDC_ERR_KEY_EXP, KRB_AP_ERR_TKT_EXPIRED.
         23 | 32 => AuthErrorKind::CredentialsExpired,
-        // KRB_AP_ERR_SKEW, KRB5_CONFIG_CANTOPEN, KRB5_REALM_UNKNOWN, KRB5_KDC_UNREACH,
-        // KRB5_REALM_CANT_RESOLVE.
-        37 | 135 | 154 | 156 | 220 => AuthErrorKind::Kdc,
-        // KRB5_CC_NOTFOUND, KRB5_CC_END, KRB5_NO_TKT_SUPPLIED, KRB5_KT_NOTFOUND, KRB5_KT_END,
-        // KRB5_FCC_NOFILE, KRB5_KT_KVNONOTFOUND.
-        141 | 142 | 143 | 181 | 182 | 195 | 230 => AuthErrorKind::CredentialsUnavailable,
+        // KRB_AP_ERR_SKEW, KRB5_CONFIG_CANTOPEN, KRB5_CONFIG_BADFORMAT, KRB5_REALM_UNKNOWN,
+        // KRB5_KDC_UNREACH, KRB5_REALM_CANT_RESOLVE, KRB5_CONFIG_NODEFREALM.
+        37 | 135 | 136 | 154 | 156 | 220 | 224 => AuthErrorKind::Kdc,
+        // KRB5_PARSE_MALFORMED, KRB5_CC_NOTFOUND, KRB5_CC_END, KRB5_NO_TKT_SUPPLIED,
+        // KRB5_KT_NOTFOUND, KRB5_KT_END, KRB5_FCC_NOFILE, KRB5_KT_KVNONOTFOUND.
+        134 | 141 | 142 | 143 | 181 | 182 | 195 | 230 => AuthErrorKind::CredentialsUnavailable,
         // KRB_AP_ERR_MODIFIED, KRB_AP_ERR_BADKEYVER, KRB_AP_ERR_NOKEY: the acceptor could not
         // read the ticket.
         41 | 44 | 45 => AuthErrorKind::Refused,
         _ => match (e.major.bits() >> 16) & 0xff {
-            // GSS_S_NO_CRED, GSS_S_DEFECTIVE_CREDENTIAL.
-            7 | 9 => AuthErrorKind::CredentialsUnavailable,
+            // GSS_S_BAD_NAME (a principal that cannot be parsed), GSS_S_NO_CRED,
+            // GSS_S_DEFECTIVE_CREDENTIAL.
+            2 | 7 | 9 => AuthErrorKind::CredentialsUnavailable,
             // GSS_S_CREDENTIALS_EXPIRED, GSS_S_CONTEXT_EXPIRED.
             11 | 12 => AuthErrorKind::CredentialsExpired,
             _ => AuthErrorKind::Challenge,
@@ -367,13 +412,24 @@ impl GssContext {
             .name()
             .ok()
             .map(|n| n.to_string())
-            .unwrap_or_else(|| k.principal().to_owned());
+            .unwrap_or_else(|| k.describe_client());
         let mut ctx = ClientCtx::new(Some(cred), name, flags, Some(GSS_MECH_KRB5));
         let ap_req = ctx.step(None, channel_bindings).map_err(|e| {
+            let kind = classify(&e);
+            let hint = match (kind, k.service.is_some()) {
+                (AuthErrorKind::UnknownService, false) => {
+                    " (the service principal is HTTP@ the URL's host: call the service by the \
+                     host name it is registered under, or set Kerberos::service)"
+                }
+                (AuthErrorKind::CredentialsExpired, _) if !k.renewable() => {
+                    " (obtain a new ticket-granting ticket with kinit)"
+                }
+                _ => "",
+            };
             AuthError::new(
                 SCHEME,
-                classify(&e),
-                format!("no Kerberos ticket for service {service} as '{principal}': {e}"),
+                kind,
+                format!("no Kerberos ticket for service {service} as '{principal}': {e}{hint}"),
             )
         })?;
         let ap_req = ap_req.map(|b| b.to_vec()).unwrap_or_default();
@@ -482,10 +538,16 @@ impl GssContext {
     ///
     /// # Errors
     ///
+    /// Returns whether the server proved itself (an AP-REP verified).
+    ///
     /// [`AuthErrorKind::MutualAuthentication`] when the token is missing (mutual
-    /// authentication on, and the token answered a challenge), unreadable, not
-    /// accept-completed, or does not verify.
-    pub(crate) fn accepted(&mut self, challenges: &[&str]) -> Result<(), AuthError> {
+    /// authentication on, the ticket answered a challenge, and the origin never proved itself:
+    /// `origin_verified`), unreadable, not accept-completed, or does not verify.
+    pub(crate) fn accepted(
+        &mut self,
+        challenges: &[&str],
+        origin_verified: bool,
+    ) -> Result<bool, AuthError> {
         let who = self.challenger.who();
         let service = &self.service;
         let fail = |m: String| {
@@ -496,17 +558,18 @@ impl GssContext {
             )
         };
         let Some(token) = find_token(SCHEME, challenges).filter(|t| !t.is_empty()) else {
-            // A token sent before any challenge that the server answers without its own was not
-            // used (a connection it had already authenticated): nothing was proved either way,
-            // as with a server that asks for no authentication.
-            if self.mutual && !self.ctx.is_complete() && !self.preemptive {
+            // A server that authenticates connections answers a ticket that arrives on one it
+            // has already authenticated (sent before any challenge, or by a concurrent call
+            // whose 401 came on another) without using it: nothing is proved either way, as with
+            // a server that asks for no authentication. The origin must have proved itself once.
+            if self.mutual && !self.ctx.is_complete() && !self.preemptive && !origin_verified {
                 return Err(fail(
                     "its response carries no final Negotiate token with the AP-REP (RFC 4559 \
                      §4.1); a server that never sends one needs Kerberos::mutual(false)"
                         .to_owned(),
                 ));
             }
-            return Ok(());
+            return Ok(false);
         };
         let resp = self.read_token(token).map_err(|e| fail(e.message))?;
         if !matches!(resp.neg_state, None | Some(NegState::AcceptCompleted)) {
@@ -544,7 +607,7 @@ impl GssContext {
                 ))
             })?;
         }
-        Ok(())
+        Ok(self.mutual && self.ctx.is_complete())
     }
 
     fn read_token(&self, token: &str) -> Result<spnego::NegTokenResp, AuthError> {

@@ -186,6 +186,42 @@ async fn an_expired_ticket_and_a_missing_cache_are_typed() {
     let (kind, message) = auth_error(&c.echo("x".into()).await.unwrap_err());
     assert_eq!(kind, AuthErrorKind::CredentialsUnavailable, "{message}");
     assert!(message.contains("no-such.cc"), "{message}");
+    // A keytab without the principal's key (the service's keytab asked for alice).
+    let c = client(
+        &httpd,
+        Kerberos::new(KerberosCredentials::Keytab {
+            principal: "alice".into(),
+            keytab: realm.http_keytab(),
+        }),
+    );
+    let (kind, message) = auth_error(&c.echo("x".into()).await.unwrap_err());
+    assert_eq!(kind, AuthErrorKind::CredentialsUnavailable, "{message}");
+    assert!(message.contains("holds no key of 'alice'"), "{message}");
+}
+
+/// Twenty calls at once on one client through pyspnego's acceptor, which authenticates
+/// connections: a ticket answering a 401 may travel on a connection another call authenticated
+/// meanwhile, which the server answers without a final token; the origin proved itself on the
+/// first, so every call succeeds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_calls_through_an_acceptor_that_authenticates_connections() {
+    let realm = peers::kerberos_realm();
+    let backend = peers::gsoap();
+    let acceptor = peers::kerberos_pyspnego(realm, &backend.url("/"), &[]);
+    let c = client(&acceptor, Kerberos::new(password()));
+    let calls: Vec<_> = (0..20)
+        .map(|i| {
+            let c = c.clone();
+            tokio::spawn(async move { (i, c.echo(format!("call {i}")).await) })
+        })
+        .collect();
+    for call in calls {
+        let (i, r) = call.await.unwrap();
+        assert_eq!(peers::echoed(r, &acceptor), format!("call {i}"));
+    }
+    let out = acceptor.stderr_output();
+    assert_eq!(lines(&acceptor, "served ").len(), 20, "{out}");
+    assert!(!lines(&acceptor, "ok ").is_empty(), "{out}");
 }
 
 #[tokio::test]
