@@ -480,7 +480,11 @@ impl ReqwestTransport {
             Some(m) => Some(m.lock().await),
             None => None,
         };
-        let mut server_hs = server.map(|s| s.authenticator.start(req.method.as_str(), &req.url));
+        let mut server_hs = server.map(|s| {
+            may_block(s.authenticator.auth(), || {
+                s.authenticator.start(req.method.as_str(), &req.url)
+            })
+        });
         let mut proxy_hs = proxy.map(|p| {
             let proxy_url = p.proxy_url.as_deref().unwrap_or_default();
             p.authenticator
@@ -550,7 +554,15 @@ impl ReqwestTransport {
                 }
             }
             if let Some(hs) = handshake.as_mut() {
-                hs.unauthorized(&challenges).map_err(auth_error)?;
+                let auth = match challenger {
+                    Challenger::Server => server.map(|s| s.authenticator.auth()),
+                    Challenger::Proxy => proxy.map(|p| p.authenticator.auth()),
+                };
+                match auth {
+                    Some(a) => may_block(a, || hs.unauthorized(&challenges)),
+                    None => hs.unauthorized(&challenges),
+                }
+                .map_err(auth_error)?;
             }
         }
     }
@@ -669,4 +681,22 @@ impl Transport for ReqwestTransport {
             })
         })
     }
+}
+
+/// Runs `f`, a step of `auth`'s handshake, where it may block: Kerberos asks the KDC for tickets
+/// (the first time, and once per service) inside the GSS-API library, synchronously. On a
+/// multi-threaded tokio runtime the worker hands its other tasks over first
+/// (`block_in_place`); elsewhere, and for the other schemes (computation only), `f` runs as it
+/// is.
+fn may_block<T>(auth: &HttpAuth, f: impl FnOnce() -> T) -> T {
+    #[cfg(feature = "kerberos")]
+    if matches!(auth, HttpAuth::Kerberos(_)) {
+        if let Ok(h) = tokio::runtime::Handle::try_current() {
+            if h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread {
+                return tokio::task::block_in_place(f);
+            }
+        }
+    }
+    let _ = auth;
+    f()
 }
