@@ -18,8 +18,11 @@ A proxy that offers several schemes lists them in that order, as corporate proxi
 list Negotiate before NTLM.  CONNECT is allowed to any port (the tests' TLS peers
 listen on high ports).
 
+With ``--kerberos DIR`` (a realm folder of ``kerberos_peer.py kdc``) the Negotiate helper
+also accepts Kerberos tickets for ``HTTP/localhost`` (the realm's krb5.conf and keytab).
+
 Usage: squid_peer.py --schemes negotiate,ntlm,digest --users FILE --digest-users FILE
-                     [--port N] [--exit-with-parent]
+                     [--kerberos DIR] [--port N] [--exit-with-parent]
 Squid ends with this program however it ends (killed too): Squid started by root changes to user
 proxy, which clears its own PR_SET_PDEATHSIG, so a small watchdog process (which keeps it) kills
 Squid's process group when this program is gone. This program ends with its parent.
@@ -49,9 +52,13 @@ def free_port():
         return s.getsockname()[1]
 
 
-def config(folder, port, schemes, users, digest_users):
+def config(folder, port, schemes, users, digest_users, kerberos=None):
     python = "/usr/bin/python3"
     helper = os.path.join(HERE, "squid_auth_helper.py")
+    # With a Kerberos realm's folder, the Negotiate helper (pyspnego on MIT's GSS-API) also
+    # accepts Kerberos tickets for HTTP/localhost, with the realm's krb5.conf and keytab.
+    krb5_env = ("KRB5_CONFIG=%s/krb5.conf KRB5_KTNAME=%s/http.keytab " % (kerberos, kerberos)
+                if kerberos else "")
     lines = [
         "http_port 127.0.0.1:%d" % port,
         "pid_filename %s/squid.pid" % folder,
@@ -66,8 +73,8 @@ def config(folder, port, schemes, users, digest_users):
     for scheme in schemes:
         if scheme in ("ntlm", "negotiate"):
             lines += [
-                "auth_param %s program /usr/bin/env NTLM_USER_FILE=%s %s %s %s %s/helper.log"
-                % (scheme, users, python, helper, scheme, folder),
+                "auth_param %s program /usr/bin/env %sNTLM_USER_FILE=%s %s %s %s %s/helper.log"
+                % (scheme, krb5_env, users, python, helper, scheme, folder),
                 "auth_param %s children 4" % scheme,
                 "auth_param %s keep_alive on" % scheme,
             ]
@@ -144,6 +151,7 @@ def main():
     parser.add_argument("--schemes", default="ntlm")
     parser.add_argument("--users", required=True)
     parser.add_argument("--digest-users")
+    parser.add_argument("--kerberos", help="a realm folder of kerberos_peer.py kdc")
     args = peer_util.parse_args(parser)
     if not os.path.exists(SQUID):
         sys.exit("squid is not installed: apt-get install squid (see .ci/install-peers.sh)")
@@ -158,7 +166,7 @@ def main():
     shutil.copyfile(args.digest_users or os.devnull, digest_users)
     for path in (users, digest_users):
         os.chmod(path, 0o644)
-    conf = config(folder, port, args.schemes.split(","), users, digest_users)
+    conf = config(folder, port, args.schemes.split(","), users, digest_users, args.kerberos)
     squid = subprocess.Popen(
         [SQUID, "-N", "-f", conf],
         stdin=subprocess.DEVNULL,

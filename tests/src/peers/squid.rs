@@ -20,6 +20,19 @@ const SQUID_INSTALL_HINT: &str = "apt-get install squid, and /usr/bin/python3 -m
 /// `ok scheme=ntlm|negotiate user=…`, `refused: …`) and `access …` lines (Squid's access log: status, method, URL,
 /// user).
 pub fn squid(schemes: &str, users: &Path, digest_users: &Path) -> Peer {
+    squid_with(schemes, users, digest_users, &[])
+}
+
+/// [`squid`] whose Negotiate helper also accepts Kerberos tickets for `HTTP/localhost` of the
+/// test realm in `realm_dir` ([`kerberos_realm`](super::kerberos_realm)); the proxy is then
+/// reached as `http://localhost:PORT`, whose host names that principal.
+pub fn squid_kerberos(realm_dir: &Path) -> Peer {
+    let none = Path::new("/dev/null");
+    let dir = realm_dir.to_str().expect("a UTF-8 realm folder");
+    squid_with("negotiate", none, none, &["--kerberos", dir])
+}
+
+fn squid_with(schemes: &str, users: &Path, digest_users: &Path, extra: &[&str]) -> Peer {
     assert!(
         Path::new("/usr/sbin/squid").exists(),
         "squid is not installed: {SQUID_INSTALL_HINT}"
@@ -30,6 +43,7 @@ pub fn squid(schemes: &str, users: &Path, digest_users: &Path) -> Peer {
         .arg("--users")
         .arg(users)
         .arg("--digest-users")
-        .arg(digest_users);
+        .arg(digest_users)
+        .args(extra);
     start("squid", cmd, SQUID_INSTALL_HINT)
 }

@@ -376,3 +376,72 @@ async fn on_https_the_ticket_is_bound_to_the_server_certificate() {
         other.stderr_output()
     );
 }
+
+/// Kerberos at a proxy (RFC 9110 §11.7: `407`, `Proxy-Authenticate: Negotiate`): Squid whose
+/// Negotiate helper is pyspnego on MIT's GSS-API, reached as `localhost` (the principal
+/// `HTTP/localhost`), carries calls to a plain-HTTP endpoint and, through `CONNECT` tunnels, to
+/// a TLS one; every call passes as alice. Squid does not relay the helper's final token (the
+/// AP-REP), so mutual authentication is turned off for it; left on, the first call says so.
+#[tokio::test]
+async fn kerberos_at_a_proxy_to_http_and_https_endpoints() {
+    use soapgen_runtime::transport::{HttpAuth, Proxy};
+    let realm = peers::kerberos_realm();
+    let backend = peers::gsoap();
+    let tls = super::http_auth::tls_peer(&[]);
+    let proxy = peers::squid_kerberos(realm.dir());
+    let proxy_url = format!("http://localhost:{}", proxy.port());
+    let strict = EchoClient::from_client(
+        Client::builder(backend.url("/"))
+            .proxy(Proxy::new(&proxy_url).auth(HttpAuth::kerberos(Kerberos::new(password()))))
+            .build()
+            .unwrap(),
+    );
+    let (kind, message) = auth_error(&strict.echo("x".into()).await.unwrap_err());
+    assert_eq!(kind, AuthErrorKind::MutualAuthentication, "{message}");
+    assert!(message.contains("mutual(false)"), "{message}");
+    let via = |url: String| {
+        let mut b = Client::builder(url.clone()).proxy(
+            Proxy::new(&proxy_url)
+                .auth(HttpAuth::kerberos(Kerberos::new(password()).mutual(false))),
+        );
+        if url.starts_with("https:") {
+            b = b
+                .client_identity(super::http_auth::pem_identity())
+                .trust_anchors(super::http_auth::ca())
+                .built_in_roots(false);
+        }
+        EchoClient::from_client(b.build().unwrap())
+    };
+    for url in [backend.url("/"), super::http_auth::https_url(&tls)] {
+        let c = via(url.clone());
+        for n in 0..3 {
+            let text = format!("via the proxy {n}");
+            assert_eq!(
+                peers::echoed(c.echo(text.clone()).await, &proxy),
+                text,
+                "{url}"
+            );
+        }
+    }
+    let helper = lines(&proxy, "helper ok ");
+    assert!(!helper.is_empty(), "{}", proxy.stderr_output());
+    assert!(
+        helper
+            .iter()
+            .all(|l| l == "helper ok scheme=negotiate user=alice@SOAPGEN.TEST"),
+        "{helper:?}"
+    );
+    let access = lines(&proxy, "access ");
+    assert!(
+        access
+            .iter()
+            .any(|l| l.contains(" POST http://127.0.0.1:") && l.contains("/200 ")),
+        "{access:#?}"
+    );
+    assert!(
+        access
+            .iter()
+            .any(|l| l.contains(&format!(" CONNECT 127.0.0.1:{} ", tls.port()))),
+        "{access:#?}"
+    );
+}
