@@ -27,15 +27,13 @@ Both end with this program (the servers are in a process group a watchdog kills)
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.parse
 
 import peer_util
-from squid_peer import WATCHDOG, die_with_parent, free_port, tail
+from squid_peer import WATCHDOG, die_with_parent, free_port, tail, wait_for
 
 REALM = "SOAPGEN.TEST"
 SBIN = "/usr/sbin"
@@ -83,24 +81,6 @@ def run(env, *argv):
     done = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit("%s failed (%d): %s%s" % (" ".join(argv), done.returncode, done.stdout, done.stderr))
-
-
-def wait_for(process, port, what, log):
-    deadline = time.time() + 30
-    while True:
-        if process.poll() is not None:
-            if os.path.exists(log):
-                with open(log) as f:
-                    sys.stderr.write(f.read())
-            sys.exit("%s exited with status %s" % (what, process.returncode))
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            if time.time() > deadline:
-                process.kill()
-                sys.exit("%s did not listen on port %d within 30 s" % (what, port))
-            time.sleep(0.1)
 
 
 def supervise(process, port, logs):

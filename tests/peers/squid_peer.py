@@ -97,6 +97,26 @@ def config(folder, port, schemes, users, digest_users, kerberos=None):
     return path
 
 
+def wait_for(process, port, what, log):
+    """Returns once ``process`` accepts connections on ``port``; exits with ``log``'s text on
+    stderr if it ends first, or after 30 s."""
+    deadline = time.time() + 30
+    while True:
+        if process.poll() is not None:
+            if os.path.exists(log):
+                with open(log) as f:
+                    sys.stderr.write(f.read())
+            sys.exit("%s exited with status %s" % (what, process.returncode))
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.time() > deadline:
+                process.kill()
+                sys.exit("%s did not listen on port %d within 30 s" % (what, port))
+            time.sleep(0.1)
+
+
 def tail(path, prefix, stop):
     """Copies the lines appended to ``path`` to stderr as ``<prefix> <line>``."""
     position = 0
@@ -184,20 +204,7 @@ def main():
         threading.Thread(
             target=tail, args=(os.path.join(folder, name), prefix, stop), daemon=True
         ).start()
-    deadline = time.time() + 30
-    while True:
-        if squid.poll() is not None:
-            with open(os.path.join(folder, "cache.log")) as f:
-                sys.stderr.write(f.read())
-            sys.exit("squid exited with status %s" % squid.returncode)
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            if time.time() > deadline:
-                squid.kill()
-                sys.exit("squid did not listen on port %d within 30 s" % port)
-            time.sleep(0.1)
+    wait_for(squid, port, "squid", os.path.join(folder, "cache.log"))
     sys.stdout.write("LISTENING %d\n" % port)
     sys.stdout.flush()
     try:

@@ -294,10 +294,18 @@ pub struct Authenticator {
 #[derive(Default)]
 struct KerberosState {
     cred: Mutex<Option<libgssapi::credential::Cred>>,
-    /// Each origin that accepted a ticket, with the channel bindings it was sent with.
-    accepted: Mutex<HashMap<String, Option<Vec<u8>>>>,
-    /// The origins whose AP-REP verified once (mutual authentication).
-    verified: Mutex<std::collections::HashSet<String>>,
+    /// Each origin that accepted a ticket.
+    origins: Mutex<HashMap<String, KnownOrigin>>,
+}
+
+/// What a Kerberos client knows of an origin that accepted its ticket.
+#[cfg(feature = "kerberos")]
+#[derive(Default, Clone)]
+struct KnownOrigin {
+    /// The channel bindings the ticket was sent with (the origin's TLS certificate's).
+    bindings: Option<Vec<u8>>,
+    /// Whether its AP-REP verified once (mutual authentication).
+    verified: bool,
 }
 
 impl fmt::Debug for Authenticator {
@@ -382,7 +390,9 @@ impl Authenticator {
         };
         #[cfg(feature = "kerberos")]
         if let HttpAuth::Kerberos(k) = &self.auth {
-            let known = lock(&self.kerberos.accepted).get(&hs.origin).cloned();
+            let known = lock(&self.kerberos.origins)
+                .get(&hs.origin)
+                .map(|o| o.bindings.clone());
             // An origin that accepted a ticket gets one at once (RFC 4559 §4: a client may send
             // its token without waiting for a challenge), bound to the certificate it showed
             // then; a failure here waits for the 401.
@@ -616,12 +626,14 @@ impl Handshake<'_> {
         }
         #[cfg(feature = "kerberos")]
         if let Some(ctx) = self.gss.as_mut() {
-            let verified = lock(&self.auth.kerberos.verified).contains(&self.origin);
-            if ctx.accepted(challenges, verified)? {
-                lock(&self.auth.kerberos.verified).insert(self.origin.clone());
-            }
-            lock(&self.auth.kerberos.accepted)
-                .insert(self.origin.clone(), self.channel_bindings.clone());
+            let verified = lock(&self.auth.kerberos.origins)
+                .get(&self.origin)
+                .is_some_and(|o| o.verified);
+            let proved = ctx.accepted(challenges, verified)?;
+            let mut origins = lock(&self.auth.kerberos.origins);
+            let known = origins.entry(self.origin.clone()).or_default();
+            known.bindings = self.channel_bindings.clone();
+            known.verified |= proved;
             return Ok(());
         }
         let _ = challenges;

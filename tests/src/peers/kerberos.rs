@@ -113,19 +113,16 @@ pub fn kerberos_httpd(realm: &Realm, backend: &str) -> Peer {
 /// connection authenticates once. Its stderr is `ntlm_server.py`'s (`ok connection=C
 /// user=alice@SOAPGEN.TEST protocol=kerberos final=yes`, `refused connection=C: …`).
 pub fn kerberos_pyspnego(realm: &Realm, backend: &str, extra: &[&str]) -> Peer {
-    let mut cmd = Command::new(python());
-    cmd.arg(peers_dir().join("ntlm_server.py"))
-        .args([
-            "--port",
-            "0",
-            "--exit-with-parent",
-            "--protocol",
-            "negotiate",
-        ])
-        .args(["--backend", backend])
-        .args(extra)
-        .env("KRB5_CONFIG", realm.krb5_conf())
-        .env("KRB5_KTNAME", realm.http_keytab())
-        .env("NTLM_USER_FILE", "/dev/null");
-    start("pyspnego-kerberos", cmd, KERBEROS_INSTALL_HINT)
+    let (conf, keytab) = (realm.krb5_conf(), realm.http_keytab());
+    super::spnego_acceptor(
+        "pyspnego-kerberos",
+        backend,
+        "negotiate",
+        extra,
+        &[
+            ("KRB5_CONFIG", conf.as_os_str()),
+            ("KRB5_KTNAME", keytab.as_os_str()),
+            ("NTLM_USER_FILE", "/dev/null".as_ref()),
+        ],
+    )
 }

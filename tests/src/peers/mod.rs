@@ -112,7 +112,7 @@ pub use kerberos::{
 };
 pub use linebreak::linebreak_server;
 pub use process::start_command;
-pub use pyspnego::ntlm_acceptor;
+pub use pyspnego::{ntlm_acceptor, spnego_acceptor};
 pub use spyne::{pattern_byte, pattern_bytes, spyne};
 pub use squid::{squid, squid_kerberos};
 pub use wss4j::{wss4j, wss4j_binary, wss4j_make_request, wss4j_process};

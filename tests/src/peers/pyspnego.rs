@@ -18,6 +18,25 @@ const PYSPNEGO_INSTALL_HINT: &str =
 /// `leg connection=C`, `ok connection=C user=…`, `refused connection=C: …`,
 /// `served connection=C request=R`).
 pub fn ntlm_acceptor(backend: &str, protocol: &str, user_file: &Path) -> Peer {
+    spnego_acceptor(
+        "ntlm-acceptor",
+        backend,
+        protocol,
+        &[],
+        &[("NTLM_USER_FILE", user_file.as_os_str())],
+    )
+}
+
+/// [`ntlm_acceptor`] with `extra` options of `ntlm_server.py` (`--tamper-final-mic`,
+/// `--tls-cert`, `--channel-bindings`…) and `env` (`NTLM_USER_FILE`, `KRB5_CONFIG`,
+/// `KRB5_KTNAME`), named `name` in failures.
+pub fn spnego_acceptor(
+    name: &'static str,
+    backend: &str,
+    protocol: &str,
+    extra: &[&str],
+    env: &[(&str, &std::ffi::OsStr)],
+) -> Peer {
     let python = python();
     let ok = Command::new(&python)
         .args(["-c", "import spnego"])
@@ -34,6 +53,7 @@ pub fn ntlm_acceptor(backend: &str, protocol: &str, user_file: &Path) -> Peer {
     cmd.arg(peers_dir().join("ntlm_server.py"))
         .args(["--port", "0", "--exit-with-parent", "--backend", backend])
         .args(["--protocol", protocol])
-        .env("NTLM_USER_FILE", user_file);
-    start("ntlm-acceptor", cmd, PYSPNEGO_INSTALL_HINT)
+        .args(extra)
+        .envs(env.iter().copied());
+    start(name, cmd, PYSPNEGO_INSTALL_HINT)
 }

@@ -15,7 +15,7 @@
 //!   sends its own on the `200`: SOAP calls through it, a wrong password, a final token whose
 //!   `mechListMIC` was altered.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use soapgen_runtime::transport::{ClientIdentity, TrustAnchors};
 use soapgen_runtime::{soap_client, Client, Error};
@@ -35,7 +35,7 @@ pub trait Echo12 {
 }
 
 /// The peer's stderr lines that start with `prefix`.
-fn lines(peer: &Peer, prefix: &str) -> Vec<String> {
+pub(crate) fn lines(peer: &Peer, prefix: &str) -> Vec<String> {
     // The peer's stderr is read by a thread: give the last lines time to arrive.
     std::thread::sleep(std::time::Duration::from_millis(300));
     peer.stderr_output()
@@ -532,27 +532,13 @@ async fn ntlm_wrong_password_is_an_auth_error() {
 /// front of a gSOAP echo peer.
 fn negotiate_setup(extra: &[&str]) -> (Peer, Peer) {
     let backend = peers::gsoap();
-    if extra.is_empty() {
-        let acceptor = peers::ntlm_acceptor(&backend.url("/"), "negotiate", &user_file());
-        return (backend, acceptor);
-    }
-    let python = std::env::var_os("SOAPGEN_PYTHON").unwrap_or_else(|| "/usr/bin/python3".into());
-    let mut cmd = std::process::Command::new(python);
-    cmd.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/ntlm_server.py"))
-        .args([
-            "--port",
-            "0",
-            "--exit-with-parent",
-            "--protocol",
-            "negotiate",
-        ])
-        .args(["--backend", &backend.url("/")])
-        .args(extra)
-        .env("NTLM_USER_FILE", user_file());
-    let acceptor = peers::start_command(
+    let users = user_file();
+    let acceptor = peers::spnego_acceptor(
         "ntlm-acceptor",
-        cmd,
-        "/usr/bin/python3 -m pip install --break-system-packages pyspnego (see .ci/install-peers.sh)",
+        &backend.url("/"),
+        "negotiate",
+        extra,
+        &[("NTLM_USER_FILE", users.as_os_str())],
     );
     (backend, acceptor)
 }

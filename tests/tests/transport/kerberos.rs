@@ -9,24 +9,10 @@
 
 use soapgen_runtime::transport::auth::AuthErrorKind;
 use soapgen_runtime::transport::{Kerberos, KerberosCredentials};
-use soapgen_runtime::{soap_client, Client, Error};
+use soapgen_runtime::{Client, Error};
 use soapgen_tests::peers::{self, Peer, ALICE_PASSWORD};
 
-#[soap_client(namespace = "urn:soapgen:gsoap", soap = "1.1")]
-pub trait Echo {
-    #[soap(action = "urn:soapgen:gsoap#echo", result = "text")]
-    async fn echo(&self, text: String) -> Result<String, Error>;
-}
-
-/// The peer's stderr lines that start with `prefix`.
-fn lines(peer: &Peer, prefix: &str) -> Vec<String> {
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    peer.stderr_output()
-        .lines()
-        .filter(|l| l.starts_with(prefix))
-        .map(str::to_owned)
-        .collect()
-}
+use super::http_auth::{lines, Echo11Client as EchoClient};
 
 /// `http://localhost:PORT/path` of `peer`: the host names the service principal
 /// (`HTTP/localhost`).
