@@ -166,7 +166,7 @@ fn cxf_matrix() {
             .module
             .clients
             .iter()
-            .filter(|c| answer(&c.port_type.local).is_some())
+            .filter(|c| answer((&c.port_type.ns, &c.port_type.local)).is_some())
             .flat_map(|c| &c.ports)
             // The peer publishes the services of the file it is given, not of its imports.
             .filter(|p| {
@@ -217,8 +217,11 @@ fn cxf_matrix() {
         );
         for c in &g.module.clients {
             let client = format!("m{i}::{}Client", c.name);
-            let (answer, call) = answer(&c.port_type.local).expect("a portType of the matrix");
-            let call = call.replace("CLIENT", &client);
+            let (answer, call) =
+                answer((&c.port_type.ns, &c.port_type.local)).expect("a portType of the matrix");
+            let call = call
+                .replace("CLIENT", &client)
+                .replace("TYPES", &format!("m{i}::types"));
             for p in &c.ports {
                 let port = &p.port;
                 // What `soapgen inspect` lists: the setters' names.
@@ -271,7 +274,7 @@ const OWN_PREFIX: &str = "soapgen:";
 /// How the matrix calls a port of `port_type` (the operations CXF's peer serves): what it
 /// answers (`Answer` of tests/tests/wss/policy_matrix.rs) and the call of `CLIENT` with the
 /// number `n`, giving `Result<Option<i32>, String>`.
-fn answer(port_type: &str) -> Option<(&'static str, &'static str)> {
+fn answer((ns, port_type): (&str, &str)) -> Option<(&'static str, &'static str)> {
     Some(match port_type {
         "DoubleItPortType" | "DoubleItPortType2" => (
             "Doubled",
@@ -293,6 +296,16 @@ fn answer(port_type: &str) -> Option<(&'static str, &'static str)> {
         "DoubleItOneWayPortType" => (
             "Nothing",
             "CLIENT::from_client(c).double_it(n).await.map(|()| None).map_err(|e| e.to_string())",
+        ),
+        // WCF's WS-SecureConversation interop services: Ping's text comes back.
+        "IPingService" if ns == "http://WSSec/wssc" => (
+            "Echoed",
+            "{ let ping = |s: &str| ::soapgen_runtime::types::Nillable::from(s.to_owned()); \
+             CLIENT::from_client(c).ping(TYPES::PingRequest { ping: Some(TYPES::Ping::new(\
+             ping(\"soapgen\"), ping(\"matrix\"), ping(&n.to_string()))) }).await\
+             .map_err(|e| e.to_string())\
+             .and_then(|r| r.ping_response.and_then(|p| p.text.into_option()).ok_or(\"no text\".to_owned()))\
+             .and_then(|r| r.parse().map(Some).map_err(|e| format!(\"text {r:?}: {e}\"))) }",
         ),
         "IPingService" => (
             "Echoed",

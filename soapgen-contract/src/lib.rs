@@ -155,6 +155,7 @@ pub mod keys {
     /// `#[soap(...)]` on a method.
     pub const METHOD: &[&str] = &[
         "name",
+        "operation",
         "action",
         "reply_action",
         "response",

@@ -101,6 +101,7 @@
 //! | key | meaning |
 //! |---|---|
 //! | `name = "Op"` | the operation (request) element's local name (default: the method's name) |
+//! | `operation = "Op"` | the WSDL operation's name (WSDL 1.1 §2.4), when the request element is named otherwise (a bare operation's): the runtime's `Operation::name`, by which a port's WS-SecurityPolicy (`ClientBuilder::security_policy`) finds the operation (default: `name`) |
 //! | `action = "uri"` | the soapAction (WSDL 1.1 §3.4) |
 //! | `reply_action = "uri"` | the `wsa:Action` the reply must carry on an addressed client (WS-Addressing Metadata §4.4; default `{namespace}/{Trait}/{op}Response` for a method without `action`) |
 //! | `response = "OpResponse"` | the response element's local name |

@@ -86,6 +86,27 @@ impl Recording {
         }
     }
 
+    /// A recording transport whose HTTPS connections trust `anchors` (and not the built-in
+    /// roots): for peers with a certificate of the test CA.
+    pub fn trusting(anchors: soapgen_runtime::transport::TrustAnchors) -> Self {
+        Recording {
+            inner: ReqwestTransport::builder()
+                .trust_anchors(anchors)
+                .built_in_roots(false)
+                .build()
+                .expect("reqwest transport with the trust anchors"),
+            ..Self::new()
+        }
+    }
+
+    /// This transport, sending each request body (UTF-8) as `rewrite` changes it (see
+    /// [`rewriting`](Self::rewriting)).
+    #[must_use]
+    pub fn with_request_rewrite(mut self, rewrite: fn(&str) -> String) -> Self {
+        self.rewrite = Some(rewrite);
+        self
+    }
+
     /// A recording transport that sends each request body (UTF-8) as `rewrite` changes it, as
     /// a man in the middle would, and records what it sent.
     pub fn rewriting(rewrite: fn(&str) -> String) -> Self {

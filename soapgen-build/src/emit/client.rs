@@ -152,6 +152,12 @@ fn operation_args(op: &OperationDecl) -> Vec<TokenStream> {
     let req_local = &op.request.local;
     let req_ns = &op.request.ns;
     args.push(quote!(name = #req_local));
+    // The runtime's operation name is the WSDL operation's, by which the port's policy names it
+    // (a bare operation's request element is often named otherwise).
+    if op.wsdl_name != *req_local {
+        let wsdl_name = &op.wsdl_name;
+        args.push(quote!(operation = #wsdl_name));
+    }
     let action = &op.action;
     args.push(quote!(action = #action));
     if let Some(r) = &op.reply_action {

@@ -11,8 +11,8 @@ use crate::model::ir::ClientDecl;
 use crate::model::security::types::{
     AlgorithmSuite, AsymmetricSignature, AttachmentCoverage, Digest, Encryption,
     HttpAuthentication, Inclusion, KeyTransport, Layout, MessagePolicy, PasswordRequirement,
-    PortSecurity, ProtectedParts, ProtectionOrder, SecurityBinding, SupportingRole, Token,
-    TokenKind, X509TokenType,
+    PortSecurity, ProtectedParts, ProtectionOrder, SecurityBinding, SupportingRole,
+    SupportingTokens, Token, TokenKind, X509TokenType,
 };
 
 impl Emitter<'_> {
@@ -327,15 +327,7 @@ impl Emitter<'_> {
                         if s.signed.body {
                             e.extend(quote!(.covers_body()));
                         }
-                        let headers: Vec<TokenStream> = s
-                            .signed
-                            .headers
-                            .iter()
-                            .map(|h| header(&h.namespace, h.name.as_deref()))
-                            .collect();
-                        if !headers.is_empty() {
-                            e.extend(quote!(.headers(&[#(#headers),*])));
-                        }
+                        e.extend(signed_headers(s));
                         m.extend(quote!(.endorsing(#e)));
                     }
                     // One that does not endorse: the client's certificate, signed and encrypted
@@ -356,6 +348,29 @@ impl Emitter<'_> {
                             x.extend(quote!(.encrypted()));
                         }
                         m.extend(quote!(.supporting_x509(#x)));
+                    }
+                    // A security context endorsing the request over TLS, requested as its
+                    // bootstrap policy says (that policy governs the token request and its
+                    // response alike).
+                    TokenKind::SecureConversation {
+                        bootstrap,
+                        no_cancel,
+                    } => {
+                        let version = if t.sp11 {
+                            quote!(#rt::wss::SecureConversation::V2005)
+                        } else {
+                            quote!(#rt::wss::SecureConversation::V13)
+                        };
+                        let b = self.message(bootstrap);
+                        let mut sc = quote!(#rt::policy::SecureConversationPolicy::new(
+                            #version,
+                            &#rt::policy::OperationPolicy::new("RequestSecurityToken", #b, #b)
+                        ));
+                        sc.extend(signed_headers(s));
+                        if *no_cancel {
+                            sc.extend(quote!(.no_cancel()));
+                        }
+                        m.extend(quote!(.secure_conversation(#sc)));
                     }
                     _ => {}
                 }
@@ -473,4 +488,19 @@ impl Emitter<'_> {
 fn header(namespace: &str, name: Option<&str>) -> TokenStream {
     let name = name.unwrap_or("");
     quote!((#namespace, #name))
+}
+
+/// `.headers(&[…])` of the header blocks a supporting token's own `sp:SignedParts` names, if any.
+fn signed_headers(s: &SupportingTokens) -> TokenStream {
+    let headers: Vec<TokenStream> = s
+        .signed
+        .headers
+        .iter()
+        .map(|h| header(&h.namespace, h.name.as_deref()))
+        .collect();
+    if headers.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(.headers(&[#(#headers),*]))
+    }
 }

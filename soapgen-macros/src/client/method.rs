@@ -165,7 +165,7 @@ fn call(op: &Operation, a: &ClientArgs, n: &Names) -> TokenStream {
 fn encode(op: &Operation, a: &ClientArgs, n: &Names) -> TokenStream {
     let krate = &n.krate;
     let client_ident = &n.client;
-    let (name, action) = (&op.name, &op.action);
+    let (name, action) = (&op.operation, &op.action);
     // What the description says of the operation's addressing, for the WS-Addressing layer:
     // a static of the method, given to its `Operation`.
     let facts = (a.addressing.is_some() || op.reply_action.is_some()).then(|| {

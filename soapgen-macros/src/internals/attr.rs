@@ -378,6 +378,8 @@ fn parse_addressing(
 #[derive(Default)]
 pub(crate) struct MethodAttrs {
     pub(crate) name: Option<String>,
+    /// `operation = "…"`: the WSDL operation's name, when it is not the request element's.
+    pub(crate) operation: Option<String>,
     pub(crate) namespace: Option<String>,
     pub(crate) result_namespace: Option<String>,
     pub(crate) response_namespace: Option<String>,
@@ -450,6 +452,8 @@ pub(crate) fn parse_method_attrs(attrs: &[syn::Attribute], errs: &mut Errors) ->
         let s = || -> syn::Result<String> { Ok(meta.value()?.parse::<LitStr>()?.value()) };
         if meta.path.is_ident("name") {
             m.name = Some(s()?);
+        } else if meta.path.is_ident("operation") {
+            m.operation = Some(s()?);
         } else if meta.path.is_ident("action") {
             m.action = Some(s()?);
         } else if meta.path.is_ident("reply_action") {

@@ -59,6 +59,9 @@ pub(crate) struct Operation {
     pub(crate) docs: Vec<syn::Attribute>,
     /// The operation (request element) name.
     pub(crate) name: String,
+    /// The WSDL operation's name (`operation = "…"`; default [`name`](Self::name)): the
+    /// runtime's `Operation::name`, by which a port's WS-SecurityPolicy names the operation.
+    pub(crate) operation: String,
     /// The soapAction; the default action pattern on an addressed trait.
     pub(crate) action: String,
     /// The `wsa:Action` the reply must carry, when checked.
@@ -252,6 +255,7 @@ impl Operation {
                 .filter(|a| a.path().is_ident("doc"))
                 .cloned()
                 .collect(),
+            operation: ma.operation.clone().unwrap_or_else(|| name.clone()),
             name,
             action,
             reply_action,

@@ -108,6 +108,7 @@ impl Client {
         streaming: bool,
     ) -> Result<Exchanged, Error> {
         let first = Instant::now();
+        self.prepare_layers(op, &self.inner.endpoint).await?;
         let failover = self.inner.settings.failover.as_deref();
         if failover.is_none() && !self.retries() {
             let (message, layers) = self.envelope_to(op, &request, &self.inner.endpoint)?;

@@ -38,7 +38,8 @@ pub use stream::{send_stream, ItemDecoder, ItemStream, StreamCall};
 use crate::error::EncodeError;
 use crate::header::{replace_blocks, DeclaredHeader, HeaderBlock};
 use crate::message::{
-    MessageLayer, Operation, Request, RequestMessage, RequestWriter, WriterSettings,
+    ExchangeFuture, Exchanger, MessageLayer, Operation, Request, RequestMessage, RequestWriter,
+    WriterSettings,
 };
 use crate::transport::Transport;
 use crate::xml::{Limits, ToXml};
@@ -201,6 +202,59 @@ impl Client {
         }
     }
 
+    /// The same client (transport, endpoint, settings) with `layers` as its message layers
+    /// instead of its own: for the exchanges a layer makes before or after the calls
+    /// ([`MessageLayer::prepare`], [`MessageLayer::close`]), secured as those exchanges must
+    /// be (a WS-SecureConversation token request under its bootstrap policy). O(1) apart from
+    /// copying settings.
+    pub fn with_layers(&self, layers: Vec<Arc<dyn MessageLayer>>) -> Client {
+        let mut c = self.with_settings(
+            self.inner.endpoint.clone(),
+            self.inner.settings.soap_headers.clone(),
+        );
+        if let Some(inner) = Arc::get_mut(&mut c.inner) {
+            inner.settings.layers = layers;
+        }
+        c
+    }
+
+    /// Ends what the client's message layers hold with the service: a WS-SecureConversation
+    /// security context is cancelled (WS-SecureConversation 1.3 §6). Every layer is closed;
+    /// the client stays usable (a later call establishes a new context). Without it, a context
+    /// is cancelled when the last clone of the client is dropped on a tokio runtime, and left
+    /// to expire otherwise.
+    ///
+    /// # Errors
+    ///
+    /// The first layer's [`Error`](crate::Error) (a Cancel the service refused); the others are closed even so.
+    pub async fn close(&self) -> Result<(), crate::Error> {
+        let mut first = Ok(());
+        for l in &self.inner.settings.layers {
+            if let Some(f) = l.close(self as &dyn Exchanger) {
+                let r = f.await;
+                if first.is_ok() {
+                    first = r;
+                }
+            }
+        }
+        first
+    }
+
+    /// Awaits each message layer's [`MessageLayer::prepare`] for a call of `op` at `endpoint`.
+    pub(crate) async fn prepare_layers(
+        &self,
+        op: &Operation,
+        endpoint: &str,
+    ) -> Result<(), crate::Error> {
+        for l in &self.inner.settings.layers {
+            let call = crate::message::Outbound::new(op, endpoint);
+            if let Some(f) = l.prepare(self as &dyn Exchanger, call) {
+                f.await?;
+            }
+        }
+        Ok(())
+    }
+
     fn with_settings(&self, endpoint: String, soap_headers: Vec<HeaderBlock>) -> Client {
         let settings = Settings {
             soap_headers,
@@ -263,5 +317,36 @@ impl Client {
         request: &Request,
     ) -> Result<RequestMessage, EncodeError> {
         self.envelope(op, request).map(|(m, _)| m)
+    }
+}
+
+/// A client makes the exchanges of its layers' [`prepare`](MessageLayer::prepare) and
+/// [`close`](MessageLayer::close) on its own transport and settings.
+impl Exchanger for Client {
+    fn request(&self, namespaces: &'static [(&'static str, &'static str)]) -> RequestWriter {
+        Client::request(self, namespaces)
+    }
+
+    fn exchange<'a>(
+        &'a self,
+        op: &'a Operation,
+        request: Request,
+        layers: Vec<Arc<dyn MessageLayer>>,
+    ) -> ExchangeFuture<'a> {
+        Box::pin(async move {
+            self.with_layers(layers)
+                .call(
+                    op,
+                    request,
+                    <crate::types::AnyElement as crate::xml::FromXml>::read_xml,
+                )
+                .await
+        })
+    }
+
+    /// The same client without its layers (each exchange gives its own): a layer that keeps
+    /// it holds no reference to itself.
+    fn detach(&self) -> Arc<dyn Exchanger> {
+        Arc::new(self.with_layers(Vec::new()))
     }
 }

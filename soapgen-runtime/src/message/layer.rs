@@ -53,8 +53,9 @@
 //! ```
 
 use std::fmt;
+use std::sync::Arc;
 
-use super::{Operation, RequestMessage, SoapVersion};
+use super::{Operation, Request, RequestMessage, RequestWriter, SoapVersion};
 use crate::error::{DecodeError, EncodeError, Error};
 use crate::fault::Fault;
 use crate::mime::Attachments;
@@ -72,7 +73,66 @@ pub trait MessageLayer: fmt::Debug + Send + Sync + 'static {
     /// [`EncodeError`] when the layer cannot take part (a required value missing): the call
     /// fails with it, nothing is sent.
     fn start(&self, call: &Outbound<'_>) -> Result<Option<Box<dyn LayerCall>>, EncodeError>;
+
+    /// Work the layer must do with the service before a call's request can be written (a
+    /// session to establish, a token to fetch: WS-SecureConversation 1.3 §4), awaited before
+    /// each exchange of `call`, with `client` to make such exchanges on (the client's
+    /// transport and settings, with the layers those exchanges need). `None` (the default):
+    /// nothing to do. Work that is done already should finish at once: this is awaited on
+    /// every call.
+    fn prepare<'a>(
+        &'a self,
+        _client: &'a dyn Exchanger,
+        _call: Outbound<'a>,
+    ) -> Option<LayerFuture<'a>> {
+        None
+    }
+
+    /// Ends what the layer holds with the service (a session to cancel: WS-SecureConversation
+    /// 1.3 §6), when the application closes the client ([`Client::close`](crate::Client::close)),
+    /// with `client` to make the exchange on. `None` (the default): nothing to end.
+    fn close<'a>(&'a self, _client: &'a dyn Exchanger) -> Option<LayerFuture<'a>> {
+        None
+    }
 }
+
+/// What a layer's [`prepare`](MessageLayer::prepare) and [`close`](MessageLayer::close) make
+/// exchanges of their own with: the client's transport, endpoint and settings (HTTP
+/// authentication, limits, timeouts), with the message layers such an exchange needs instead of
+/// the client's. A [`Client`](crate::Client) is one.
+pub trait Exchanger: fmt::Debug + Send + Sync {
+    /// A request writer with the client's settings (see
+    /// [`Client::request`](crate::Client::request)).
+    fn request(&self, namespaces: &'static [(&'static str, &'static str)]) -> RequestWriter;
+
+    /// Sends `request` for `op` to the client's endpoint with `layers` as its message layers,
+    /// and gives the response Body's child (self-contained: its namespaces declared on it).
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::call`](crate::Client::call): a fault, a transport failure, a response a
+    /// layer refused.
+    fn exchange<'a>(
+        &'a self,
+        op: &'a Operation,
+        request: Request,
+        layers: Vec<Arc<dyn MessageLayer>>,
+    ) -> ExchangeFuture<'a>;
+
+    /// An exchanger of its own on the same transport and settings, kept for a later exchange
+    /// (a Cancel when the client goes). It must not hold the layer that keeps it (a
+    /// [`Client`](crate::Client)'s holds none of its layers), or neither is ever dropped.
+    fn detach(&self) -> Arc<dyn Exchanger>;
+}
+
+/// The response of [`Exchanger::exchange`].
+pub type ExchangeFuture<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<AnyElement, Error>> + Send + 'a>>;
+
+/// The work of [`MessageLayer::prepare`] or [`MessageLayer::close`]: a future that fails the call
+/// (or the close) with its [`Error`].
+pub type LayerFuture<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), Error>> + Send + 'a>>;
 
 /// What the layers are told of a call when its request is started.
 #[derive(Debug, Clone, Copy)]

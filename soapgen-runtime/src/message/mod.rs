@@ -18,7 +18,10 @@ mod operation;
 mod request;
 mod version;
 
-pub use layer::{InboundBlock, Incoming, LayerCall, MessageLayer, Outbound, Verdict};
+pub use layer::{
+    ExchangeFuture, Exchanger, InboundBlock, Incoming, LayerCall, LayerFuture, MessageLayer,
+    Outbound, Verdict,
+};
 pub use location::{soap_response_iri, HttpLocation};
 pub use operation::{Fact, Operation};
 #[cfg(feature = "testing")]

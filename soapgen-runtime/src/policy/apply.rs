@@ -11,16 +11,10 @@ use super::model::{
     Suite, SymmetricBinding, TransportBinding, X509Token, X509TokenType,
 };
 use super::Credentials;
-use crate::error::{EncodeError, Error};
-use crate::fault::Fault;
-use crate::message::{
-    InboundBlock, Incoming, LayerCall, MessageLayer, Outbound, RequestMessage, SoapVersion, Verdict,
-};
 use crate::wss::{
     self, AlgorithmPolicy, DigestAlgorithm, EncryptionOrder, Endorsement, KeyReference, Layout,
     UsernameToken, WssConfig, WssError, X509Encryptor, X509Signer, X509SupportingToken,
 };
-use crate::xml::XmlWriter;
 
 /// How long a request's Timestamp is valid (what CXF and WSS4J write: 300 s).
 const TIMESTAMP_TTL: Duration = Duration::from_secs(300);
@@ -28,9 +22,12 @@ const TIMESTAMP_TTL: Duration = Duration::from_secs(300);
 /// The WS-Security of one port: each operation's configuration, made once.
 #[derive(Debug)]
 pub(crate) struct PolicyLayer {
-    port: &'static str,
-    operations: Vec<(&'static OperationPolicy, Option<WssConfig>)>,
+    pub(super) port: &'static str,
+    pub(super) operations: Vec<(&'static OperationPolicy, Option<WssConfig>)>,
 }
+
+/// Where every operation of a port keeps its WS-SecureConversation context (one per port).
+type Slot = std::sync::Arc<crate::wss::context::ContextSlot>;
 
 impl PolicyLayer {
     /// The layer of `port` at `endpoint` with `credentials`.
@@ -47,6 +44,7 @@ impl PolicyLayer {
     ) -> Result<Self, WssError> {
         let mut operations = Vec::new();
         let mut lacking = Lacking::default();
+        let slot = Slot::default();
         for op in port.operations {
             if needs_https(op) && !is_https(endpoint) {
                 return Err(WssError::HttpsRequired {
@@ -54,7 +52,7 @@ impl PolicyLayer {
                     endpoint: endpoint.to_owned(),
                 });
             }
-            operations.push((op, configure(op, credentials, &mut lacking)?));
+            operations.push((op, configure(op, credentials, &mut lacking, &slot)?));
         }
         // Every credential the policy needs and was not given, named at once.
         if let Some((&(assertion, credential), also)) = lacking.0.split_first() {
@@ -122,13 +120,13 @@ impl PolicyLayer {
 }
 
 /// Whether a message of `op` has a transport binding: TLS must carry it.
-fn needs_https(op: &OperationPolicy) -> bool {
+pub(super) fn needs_https(op: &OperationPolicy) -> bool {
     [&op.request, &op.response]
         .iter()
         .any(|m| matches!(m.binding, Some(Binding::Transport(_))))
 }
 
-fn is_https(endpoint: &str) -> bool {
+pub(super) fn is_https(endpoint: &str) -> bool {
     endpoint
         .get(..8)
         .is_some_and(|s| s.eq_ignore_ascii_case("https://"))
@@ -153,6 +151,7 @@ fn configure(
     op: &OperationPolicy,
     creds: &Credentials,
     lacking: &mut Lacking,
+    slot: &Slot,
 ) -> Result<Option<WssConfig>, WssError> {
     let (req, resp) = (&op.request, &op.response);
     if req.is_empty() && resp.is_empty() {
@@ -198,7 +197,7 @@ fn configure(
         });
     }
     cfg = match req.binding {
-        Some(Binding::Transport(t)) => transport(req, t, creds, cfg, lacking)?,
+        Some(Binding::Transport(t)) => transport(req, t, creds, cfg, lacking, slot)?,
         Some(Binding::Asymmetric(a)) => asymmetric(req, a, creds, cfg, lacking)?,
         Some(Binding::Symmetric(b)) => symmetric(req, b, creds, cfg, lacking)?,
         None => cfg,
@@ -262,14 +261,37 @@ fn endorser(
     Ok(Some(signer))
 }
 
-/// Over TLS: an endorsing token signs the Timestamp and Body.
+/// Over TLS: an endorsing token signs the Timestamp and Body; a WS-SecureConversation context
+/// (kept in `slot`), established under its bootstrap policy, signs the Timestamp.
 fn transport(
     req: &MessagePolicy,
     t: TransportBinding,
     creds: &Credentials,
-    cfg: WssConfig,
+    mut cfg: WssConfig,
     lacking: &mut Lacking,
+    slot: &Slot,
 ) -> Result<WssConfig, WssError> {
+    if let Some(sc) = req.secure_conversation {
+        // The token request and its response are secured as the bootstrap policy says (its
+        // own contexts, if it had any, in a slot of their own).
+        let bootstrap =
+            configure(sc.bootstrap, creds, lacking, &Slot::default())?.unwrap_or_default();
+        // The suite's key size and digest; Basic128's without one.
+        let (bytes, digest) = t.suite.map_or((16, DigestAlgorithm::Sha1), |s| {
+            (s.encryption.key_len(), s.digest)
+        });
+        let bits = u32::try_from(bytes * 8).unwrap_or(128);
+        let mut token = wss::SecureConversationToken::new(bootstrap)
+            .version(sc.version)
+            .key_size(bits)?
+            .digest(digest)
+            .cancel_at_close(!sc.no_cancel)
+            .in_slot(slot.clone());
+        for (ns, name) in sc.headers {
+            token = token.sign_header_if_present(*ns, *name);
+        }
+        cfg = cfg.secure_conversation(token);
+    }
     let Some(e) = req.endorsing else {
         return Ok(cfg);
     };
@@ -578,49 +600,6 @@ fn required(resp: &MessagePolicy, mut cfg: WssConfig) -> WssConfig {
     cfg
 }
 
-/// Whether `request` has what `policy`'s `sp:RequiredParts` and `sp:RequiredElements` ask.
-///
-/// # Errors
-///
-/// The first header block or element missing, naming the assertion.
-fn check_required(policy: &MessagePolicy, request: &str) -> Result<(), EncodeError> {
-    if policy.required_headers.is_empty() && policy.required_elements.is_empty() {
-        return Ok(());
-    }
-    let doc = crate::xml::read::tree::Document::parse(request, crate::xml::Limits::default())
-        .map_err(|e| EncodeError {
-            message: format!("the request to check against sp:RequiredParts: {e}"),
-        })?;
-    let root = doc.root();
-    let header = root
-        .children()
-        .filter(|n| n.is_element())
-        .flat_map(|envelope| envelope.children())
-        .find(|n| n.is_element() && n.tag_name().name() == "Header");
-    for (ns, name) in policy.required_headers {
-        if !header.is_some_and(|h| h.children().any(|c| c.has_tag_name((*ns, *name)))) {
-            return Err(EncodeError {
-                message: format!(
-                    "the request has no header block {{{ns}}}{name}, which its policy requires \
-                     (sp:RequiredParts)"
-                ),
-            });
-        }
-    }
-    for x in policy.required_elements {
-        if !x.to_element_path().matches_in(root) {
-            return Err(EncodeError {
-                message: format!(
-                    "the request has no element {}, which its policy requires \
-                     (sp:RequiredElements)",
-                    x.expression
-                ),
-            });
-        }
-    }
-    Ok(())
-}
-
 /// How the service's signature may name its token (X.509 Token Profile 1.1 §3.2): as its
 /// `sp:Require…Reference` assertions say, by a BinarySecurityToken unless `sp:IncludeToken` is
 /// `Never`; every form when it requires none and may send the token.
@@ -646,154 +625,4 @@ fn signer_references(token: &X509Token) -> Vec<KeyReference> {
         forms.push(KeyReference::DirectReference);
     }
     forms
-}
-
-/// The assertion of `resp`'s policy a response check failure means it does not meet.
-fn assertion_of(e: &WssError, resp: &MessagePolicy) -> &'static str {
-    match e {
-        WssError::MissingTimestamp
-        | WssError::MalformedTimestamp(_)
-        | WssError::TimestampExpired { .. }
-        | WssError::TimestampTooOld { .. }
-        | WssError::TimestampInFuture { .. } => "sp:IncludeTimestamp",
-        WssError::NotSigned { part, detail }
-            if part.contains("ProtectTokens") || detail.contains("ProtectTokens") =>
-        {
-            "sp:ProtectTokens"
-        }
-        WssError::NotEncrypted(part) if part.contains("EncryptSignature") => "sp:EncryptSignature",
-        WssError::NotSigned { part, .. } if part.starts_with("element ") => "sp:SignedElements",
-        WssError::NotEncrypted(part) if part.starts_with("element ") => "sp:EncryptedElements",
-        WssError::NotSigned { .. } | WssError::InvalidSignature(_) => "sp:SignedParts",
-        WssError::NotEncrypted(_) | WssError::DecryptionFailed => "sp:EncryptedParts",
-        WssError::MissingSignatureConfirmation { .. }
-        | WssError::SignatureConfirmationMismatch(_)
-        | WssError::UnsignedSignatureConfirmation(_) => "sp:RequireSignatureConfirmation",
-        WssError::AlgorithmNotAllowed { .. } => "sp:AlgorithmSuite",
-        WssError::MissingRequired { assertion, .. } => assertion,
-        WssError::Layout { .. } => "sp:Layout",
-        WssError::UntrustedCertificate { .. }
-        | WssError::UntrustedKey(_)
-        | WssError::KeyReference { .. } => "sp:RecipientToken",
-        _ => match resp.binding {
-            Some(Binding::Transport(_)) => "sp:TransportBinding",
-            Some(Binding::Asymmetric(_)) => "sp:AsymmetricBinding",
-            Some(Binding::Symmetric(_)) => "sp:SymmetricBinding",
-            None => "sp:SupportingTokens",
-        },
-    }
-}
-
-/// `e` as a failure to meet `resp`'s policy, when it is a WS-Security check's.
-fn annotate(e: Error, resp: &MessagePolicy) -> Error {
-    match e {
-        Error::Security(cause) if !matches!(*cause, WssError::PolicyNotMet { .. }) => {
-            Error::Security(Box::new(WssError::PolicyNotMet {
-                assertion: assertion_of(&cause, resp),
-                cause,
-            }))
-        }
-        other => other,
-    }
-}
-
-impl MessageLayer for PolicyLayer {
-    /// The operation's WS-Security, if its policy has any.
-    ///
-    /// # Errors
-    ///
-    /// As [`WssConfig`]'s layer.
-    fn start(&self, call: &Outbound<'_>) -> Result<Option<Box<dyn LayerCall>>, EncodeError> {
-        let Some((op, cfg)) = self
-            .operations
-            .iter()
-            .find(|(op, _)| op.operation == call.operation.name)
-        else {
-            return Ok(None);
-        };
-        // Where this exchange goes (a failover address, `Client::with_endpoint`), not only the
-        // address the client was built for: nothing a transport binding protects goes in clear.
-        if needs_https(op) && !is_https(call.endpoint) {
-            return Err(WssError::HttpsRequired {
-                port: self.port.to_owned(),
-                endpoint: call.endpoint.to_owned(),
-            }
-            .into());
-        }
-        let Some(cfg) = cfg else {
-            return Ok(None);
-        };
-        Ok(cfg.start(call)?.map(|inner| {
-            Box::new(Checked {
-                inner,
-                request: &op.request,
-                response: &op.response,
-            }) as Box<dyn LayerCall>
-        }))
-    }
-}
-
-/// One exchange: WS-Security's own part, its response failures named by the policy's
-/// assertion.
-#[derive(Debug)]
-struct Checked {
-    inner: Box<dyn LayerCall>,
-    request: &'static MessagePolicy,
-    response: &'static MessagePolicy,
-}
-
-impl LayerCall for Checked {
-    fn namespace(&self) -> Option<(&'static str, &'static str)> {
-        self.inner.namespace()
-    }
-
-    /// The policy's required parts and elements are looked for in the whole response.
-    fn whole_response(&self) -> bool {
-        true
-    }
-
-    fn write_header(&mut self, w: &mut XmlWriter, version: SoapVersion) -> Result<(), EncodeError> {
-        self.inner.write_header(w, version)
-    }
-
-    fn start_body(&mut self, w: &mut XmlWriter, at: usize) -> Result<(), EncodeError> {
-        self.inner.start_body(w, at)
-    }
-
-    fn end_body(&mut self, w: &XmlWriter) {
-        self.inner.end_body(w)
-    }
-
-    fn finish(&mut self, message: &mut RequestMessage) -> Result<(), EncodeError> {
-        self.inner.finish(message)?;
-        check_required(self.request, &message.envelope)
-    }
-
-    fn no_envelope(&self, ok: bool) -> Option<String> {
-        self.inner.no_envelope(ok)
-    }
-
-    fn inbound(&mut self, response: &Incoming<'_>) -> Verdict {
-        match self.inner.inbound(response) {
-            Verdict::Refuse(e) => Verdict::Refuse(annotate(e, self.response)),
-            v => v,
-        }
-    }
-
-    fn header_block(
-        &mut self,
-        block: &mut InboundBlock<'_, '_>,
-    ) -> Result<bool, crate::DecodeError> {
-        self.inner.header_block(block)
-    }
-
-    fn reply(&mut self) -> Result<(), Error> {
-        self.inner.reply().map_err(|e| annotate(e, self.response))
-    }
-
-    fn fault(&mut self, fault: &mut Fault) -> Result<(), Error> {
-        self.inner
-            .fault(fault)
-            .map_err(|e| annotate(e, self.response))
-    }
 }

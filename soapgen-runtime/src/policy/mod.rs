@@ -25,6 +25,7 @@ mod credentials;
 mod find;
 #[cfg(test)]
 mod find_tests;
+mod layer;
 mod model;
 mod tokens;
 
@@ -36,4 +37,6 @@ pub use model::{
     Parts, PortPolicy, Suite, SymmetricBinding, TransportBinding, X509Token, X509TokenType, XPath,
     XPathStep,
 };
-pub use tokens::{EndorsingToken, SupportingX509Token, UsernameTokenPolicy};
+pub use tokens::{
+    EndorsingToken, SecureConversationPolicy, SupportingX509Token, UsernameTokenPolicy,
+};

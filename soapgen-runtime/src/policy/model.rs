@@ -2,7 +2,9 @@
 //! static data built with `const` constructors (§ numbers are SP 1.2's). Only what the runtime
 //! can produce and check is here; soapgen-build refuses the rest when it generates the client.
 
-use super::tokens::{EndorsingToken, SupportingX509Token, UsernameTokenPolicy};
+use super::tokens::{
+    EndorsingToken, SecureConversationPolicy, SupportingX509Token, UsernameTokenPolicy,
+};
 use crate::wss::{
     AttachmentCoverage, BlockEncryption, DigestAlgorithm, KeyTransport, Layout, SecureConversation,
     SignatureAlgorithm,
@@ -475,6 +477,8 @@ pub struct MessagePolicy {
     pub endorsing: Option<EndorsingToken>,
     /// An X.509 supporting token that does not endorse (§8.1–§8.2, §8.5–§8.6).
     pub supporting_x509: Option<SupportingX509Token>,
+    /// A WS-SecureConversation context endorsing the message over TLS (§5.4.7).
+    pub secure_conversation: Option<SecureConversationPolicy>,
     /// `sp:SignedParts`.
     pub signed: Parts,
     /// `sp:EncryptedParts`.
@@ -499,6 +503,7 @@ impl MessagePolicy {
         username_token: None,
         endorsing: None,
         supporting_x509: None,
+        secure_conversation: None,
         signed: Parts::NONE,
         encrypted: Parts::NONE,
         signature_confirmation: false,
@@ -561,6 +566,12 @@ impl MessagePolicy {
         self
     }
 
+    /// Endorsed by a WS-SecureConversation context.
+    pub const fn secure_conversation(mut self, token: SecureConversationPolicy) -> Self {
+        self.secure_conversation = Some(token);
+        self
+    }
+
     /// Signing `parts`.
     pub const fn signed(mut self, parts: Parts) -> Self {
         self.signed = parts;
@@ -585,6 +596,7 @@ impl MessagePolicy {
             && self.username_token.is_none()
             && self.endorsing.is_none()
             && self.supporting_x509.is_none()
+            && self.secure_conversation.is_none()
             && self.signed.is_empty()
             && self.encrypted.is_empty()
             && self.required_headers.is_empty()

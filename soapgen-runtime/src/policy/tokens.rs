@@ -182,3 +182,50 @@ impl SupportingX509Token {
         self
     }
 }
+
+/// An `sp:SecureConversationToken` (WS-SecurityPolicy 1.2 §5.4.7) in an
+/// `sp:EndorsingSupportingTokens` over TLS: the client establishes a WS-SecureConversation
+/// security context with the service under the token's `sp:BootstrapPolicy` and endorses each
+/// request with the context's key ([`SecureConversationToken`](crate::wss::SecureConversationToken)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct SecureConversationPolicy {
+    /// The WS-SecureConversation (and WS-Trust) version: February 2005 for a WS-SecurityPolicy
+    /// 1.1 token, 1.3 otherwise.
+    pub version: crate::wss::SecureConversation,
+    /// The `sp:BootstrapPolicy`: what the token request (`RequestSecurityToken`) and its
+    /// response must be.
+    pub bootstrap: &'static super::OperationPolicy,
+    /// The header blocks its own `sp:SignedParts` names: (namespace, local name); the endorsing
+    /// signature covers them when the request has them.
+    pub headers: &'static [(&'static str, &'static str)],
+    /// `sp:MustNotSendCancel`: the context is left to expire, never cancelled.
+    pub no_cancel: bool,
+}
+
+impl SecureConversationPolicy {
+    /// A token of `version` bootstrapped as `bootstrap` says.
+    pub const fn new(
+        version: crate::wss::SecureConversation,
+        bootstrap: &'static super::OperationPolicy,
+    ) -> Self {
+        SecureConversationPolicy {
+            version,
+            bootstrap,
+            headers: &[],
+            no_cancel: false,
+        }
+    }
+
+    /// The context is never cancelled (`sp:MustNotSendCancel`).
+    pub const fn no_cancel(mut self) -> Self {
+        self.no_cancel = true;
+        self
+    }
+
+    /// Also covers these header blocks (namespace, local name).
+    pub const fn headers(mut self, headers: &'static [(&'static str, &'static str)]) -> Self {
+        self.headers = headers;
+        self
+    }
+}

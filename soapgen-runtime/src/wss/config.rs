@@ -56,6 +56,7 @@ struct ConfigInner {
     endorsements: Vec<Endorsement>,
     supporting: Vec<super::X509SupportingToken>,
     symmetric: Option<SymmetricBinding>,
+    secure_conversation: Option<super::SecureConversationToken>,
     layout: Layout,
     required_layout: Option<Layout>,
     encryptor: Option<X509Encryptor>,
@@ -166,6 +167,22 @@ impl WssConfig {
     /// when the binding encrypts) unless told otherwise.
     pub fn symmetric(self, binding: SymmetricBinding) -> Self {
         self.edit(|c| c.symmetric = Some(binding))
+    }
+
+    /// Establishes a WS-SecureConversation security context with the service before the first
+    /// call and endorses every request with it, as [`SecureConversationToken`](super::SecureConversationToken)
+    /// describes (WS-SecurityPolicy 1.2 §5.4.7 in an `sp:EndorsingSupportingTokens` over TLS).
+    /// The request needs a Timestamp ([`timestamp`](Self::timestamp)), which the context's
+    /// signature covers; with [`sign`](Self::sign), [`encrypt`](Self::encrypt) or
+    /// [`symmetric`](Self::symmetric) a request fails with [`WssError::Encode`] (not supported
+    /// yet). The context is cancelled at [`Client::close`](crate::Client::close).
+    pub fn secure_conversation(self, token: super::SecureConversationToken) -> Self {
+        self.edit(|c| c.secure_conversation = Some(token))
+    }
+
+    /// The security context configuration ([`secure_conversation`](Self::secure_conversation)).
+    pub fn secure_conversation_token(&self) -> Option<&super::SecureConversationToken> {
+        self.inner.secure_conversation.as_ref()
     }
 
     /// The SymmetricBinding of each request ([`symmetric`](Self::symmetric)).

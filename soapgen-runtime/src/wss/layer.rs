@@ -7,7 +7,8 @@ use super::{Outgoing, Sent, UtcTime, WssConfig, WssError, WSSE_NS, WSU_NS};
 use crate::error::{EncodeError, Error};
 use crate::fault::{Fault, FaultSecurity};
 use crate::message::{
-    InboundBlock, Incoming, LayerCall, MessageLayer, Outbound, RequestMessage, SoapVersion, Verdict,
+    Exchanger, InboundBlock, Incoming, LayerCall, LayerFuture, MessageLayer, Outbound,
+    RequestMessage, SoapVersion, Verdict,
 };
 use crate::mime::Packaging;
 use crate::xml::{Name, XmlWriter};
@@ -29,6 +30,23 @@ impl MessageLayer for WssConfig {
             failure: None,
             verified: false,
         })))
+    }
+
+    /// Establishes the WS-SecureConversation context, if the configuration has one
+    /// ([`WssConfig::secure_conversation`]) and none is in use.
+    fn prepare<'a>(
+        &'a self,
+        client: &'a dyn Exchanger,
+        call: Outbound<'a>,
+    ) -> Option<LayerFuture<'a>> {
+        let sc = self.secure_conversation_token()?;
+        Some(Box::pin(sc.establish(client, call.operation.version)))
+    }
+
+    /// Cancels the WS-SecureConversation context in use, if any.
+    fn close<'a>(&'a self, _client: &'a dyn Exchanger) -> Option<LayerFuture<'a>> {
+        let sc = self.secure_conversation_token()?;
+        Some(Box::pin(sc.close()))
     }
 }
 
@@ -169,6 +187,7 @@ impl LayerCall for Secured {
     /// verified, or refused if the configuration
     /// [`refuses_unverified_faults`](WssConfig::refuses_unverified_faults).
     fn fault(&mut self, fault: &mut Fault) -> Result<(), Error> {
+        self.out.context_refused(fault);
         let cfg = self.out.config();
         match self.failure.take() {
             Some(e) if cfg.refuses_unverified_faults() => Err(Error::Security(Box::new(e))),

@@ -3,7 +3,9 @@
 // enforces each port's effective policy on requests and applies it to responses, as a CXF service
 // built from that WSDL would. The operation behind every port is DoubleIt: numberToDouble in,
 // doubledNumber = 2 x numberToDouble out; or, for a payload named echo (the IPingService of the
-// WS-Security interop WSDLs), echo: request in, the same text out as echoResult. DoubleIt3 (the
+// WS-Security interop WSDLs), echo: request in, the same text out as echoResult; or, for a
+// PingRequest (the IPingService of WCF's WS-SecureConversation interop WSDLs), its Ping's
+// scenario, origin and text out in a PingResponse. DoubleIt3 (the
 // SwA WSDL's) is answered only if one of the request's attachments, as the service gets it from
 // CXF, starts with numberToDouble's decimal text and a space.
 //
@@ -676,7 +678,22 @@ public final class CxfPeer {
             Document in = toDocument(request);
             Element root = in.getDocumentElement();
             String xml;
-            if ("echo".equals(root.getLocalName())) {
+            if ("PingRequest".equals(root.getLocalName())) {
+                // The IPingService of WCF's WS-SecureConversation interop WSDLs: a PingRequest
+                // wrapping a Ping (scenario, origin, text); the same three returned in a
+                // PingResponse wrapping a PingResponse of the Ping namespace.
+                String ping = "http://xmlsoap.org/Ping";
+                StringBuilder b = new StringBuilder("<w:PingResponse xmlns:w=\""
+                    + root.getNamespaceURI() + "\"><p:PingResponse xmlns:p=\"" + ping + "\">");
+                for (String child : new String[] {"scenario", "origin", "text"}) {
+                    NodeList c = root.getElementsByTagNameNS(ping, child);
+                    String text = c.getLength() == 0 ? "" : c.item(0).getTextContent();
+                    b.append("<p:").append(child).append('>')
+                        .append(text.replace("&", "&amp;").replace("<", "&lt;"))
+                        .append("</p:").append(child).append('>');
+                }
+                xml = b.append("</p:PingResponse></w:PingResponse>").toString();
+            } else if ("echo".equals(root.getLocalName())) {
                 NodeList r = root.getElementsByTagNameNS("*", "request");
                 String text = r.getLength() == 0 ? "" : r.item(0).getTextContent();
                 xml = "<ns2:echoResponse xmlns:ns2=\"" + root.getNamespaceURI() + "\"><echoResult>"

@@ -230,24 +230,28 @@ pub fn cxf_policy_wsdls(files: &[&str]) -> Vec<PathBuf> {
     out
 }
 
-/// The `location="…"` values of `wsdl`'s imports.
+/// The locations `wsdl` imports: the `location="…"` of its `wsdl:import`s and the
+/// `schemaLocation="…"` of its schemas' `xsd:import`s and `xsd:include`s (not a soap:address's
+/// location).
 fn imports(wsdl: &str) -> Vec<String> {
-    let key = "location=\"";
     let mut found = Vec::new();
-    let mut rest = wsdl;
-    while let Some(at) = rest.find(key) {
-        // `location=` of an import, not of a soap:address or a schemaLocation.
-        let before = &rest[..at];
-        let tag = &before[before.rfind('<').unwrap_or(0)..];
-        let value = &rest[at + key.len()..];
-        let end = value.find('"').unwrap_or(value.len());
-        if tag.contains(":import") {
-            let location = value[..end].to_owned();
-            if !found.contains(&location) {
-                found.push(location);
+    for key in ["location=\"", "schemaLocation=\""] {
+        let mut rest = wsdl;
+        while let Some(at) = rest.find(key) {
+            let before = &rest[..at];
+            let tag = &before[before.rfind('<').unwrap_or(0)..];
+            let value = &rest[at + key.len()..];
+            let end = value.find('"').unwrap_or(value.len());
+            // The attribute itself, not one that ends with its name.
+            let own = before.ends_with(|c: char| c.is_ascii_whitespace());
+            if own && (tag.contains(":import") || tag.contains(":include")) {
+                let location = value[..end].to_owned();
+                if !found.contains(&location) {
+                    found.push(location);
+                }
             }
+            rest = &value[end..];
         }
-        rest = &value[end..];
     }
     found
 }

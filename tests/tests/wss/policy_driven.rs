@@ -213,6 +213,46 @@ fn a_missing_credential_or_a_plain_http_endpoint_is_a_typed_error_naming_it() {
     );
 }
 
+#[tokio::test]
+async fn an_operation_the_port_policy_does_not_name_is_refused_not_sent_in_clear() {
+    // A hand-written call through a client of a secured port, named otherwise than the WSDL's
+    // operations: its security is unknown, so nothing is sent.
+    let wire = Arc::new(Recording::new());
+    let client = x509_client(
+        "DoubleItAsymmetricIssuerSerialPort",
+        x509_credentials(),
+        &wire,
+    )
+    .expect("client");
+    let op = soapgen_runtime::Operation::new(
+        "DoubleItRequest",
+        "",
+        soapgen_runtime::SoapVersion::Soap11,
+    );
+    let mut req = client.client().request(&[]);
+    req.body_writer()
+        .simple_element(
+            soapgen_runtime::xml::Name::new("http://www.example.org/schema/DoubleIt", "DoubleIt"),
+            "1",
+        )
+        .expect("written");
+    let e = client
+        .client()
+        .call(&op, req.finish().expect("request"), |r, _| {
+            Ok(r.read_inner_xml()?.to_owned())
+        })
+        .await
+        .unwrap_err();
+    let text = e.to_string();
+    assert!(
+        matches!(e, Error::Encode(_))
+            && text.contains("\"DoubleItRequest\" is not in the WS-SecurityPolicy of port")
+            && text.contains("its operations: DoubleIt"),
+        "{text}"
+    );
+    assert!(wire.requests().is_empty(), "nothing sent");
+}
+
 /// A man in the middle of the connection's application data: each response changed by its
 /// function on the way to the client, to make responses that fall short of the policy.
 #[derive(Debug)]

@@ -72,6 +72,14 @@ fn token(t: &Token) -> String {
             s
         }
         TokenKind::KeyValue => "an RSA key value".to_owned(),
+        TokenKind::SecureConversation { bootstrap, .. } => {
+            let b = message(bootstrap);
+            if b.is_empty() {
+                "a WS-SecureConversation security context".to_owned()
+            } else {
+                format!("a WS-SecureConversation security context (requested with {b})")
+            }
+        }
     };
     match t.inclusion {
         Inclusion::Never => s.push_str(" (never sent)"),
@@ -317,111 +325,117 @@ pub fn credentials(security: &PortSecurity) -> Vec<String> {
     };
     for op in &security.operations {
         for (p, response) in [(op.input.chosen(), false), (op.output.chosen(), true)] {
-            let Some(p) = p else { continue };
-            match &p.binding {
-                Some(SecurityBinding::Transport { token: t, .. }) => {
-                    add("the CA that issues the service's TLS certificate, unless the system trusts it (ClientBuilder::trust_anchors)");
-                    if let TokenKind::Https {
-                        client_certificate,
-                        http_authentication,
-                    } = &t.kind
-                    {
-                        if *client_certificate {
-                            add(
-                                "a TLS client certificate and key (ClientBuilder::client_identity)",
-                            );
-                        }
-                        if http_authentication.is_some() {
-                            add("a username and password for HTTP authentication (Credentials::username)");
-                        }
-                    }
-                }
-                // What the runtime asks for (policy::apply): a signing key when the request
-                // signs something or carries the token, the service's certificate when it
-                // encrypts; trust when the response must be signed, the client's key when it
-                // comes encrypted.
-                Some(SecurityBinding::Asymmetric {
-                    initiator_signature,
-                    recipient_encryption,
-                    properties,
-                    protection,
-                    ..
-                }) if !response => {
-                    let endorsed = p.supporting.iter().any(|s| s.role.endorses());
-                    let sent = initiator_signature.as_ref().is_some_and(|t| {
-                        matches!(
-                            t.inclusion,
-                            Inclusion::Always | Inclusion::AlwaysToRecipient | Inclusion::Once
-                        )
-                    });
-                    let signs = !p.signed.is_empty()
-                        || !p.signed.elements.is_empty()
-                        || properties.include_timestamp
-                        || protection.protect_tokens
-                        || endorsed
-                        || sent;
-                    if initiator_signature.is_some() && signs {
-                        add("the client's signing key and certificate (Credentials::signing)");
-                        if initiator_signature.as_ref().is_some_and(|t| {
-                            matches!(
-                                t.kind,
-                                TokenKind::X509 {
-                                    token_type: X509TokenType::PkiPath,
-                                    ..
-                                }
-                            )
-                        }) {
-                            add("the certificates that issued the client's, for its PkiPath token (Credentials::issuers)");
-                        }
-                    }
-                    if recipient_encryption.is_some() && !p.encrypted.is_empty() {
-                        add("the service's certificate (Credentials::service_certificate)");
-                    }
-                }
-                Some(SecurityBinding::Asymmetric {
-                    recipient_signature,
-                    ..
-                }) => {
-                    if recipient_signature.is_some() && !p.signed.is_empty() {
-                        add("the CA that issues the service's signing certificate (Credentials::trust)");
-                    }
-                    if !p.encrypted.is_empty() {
-                        add(
-                            "the client's key, which decrypts the responses (Credentials::signing)",
-                        );
-                    }
-                }
-                Some(SecurityBinding::Symmetric { .. }) => {
-                    add("the service's certificate (Credentials::service_certificate)");
-                }
-                None => {}
-            }
-            for s in &p.supporting {
-                for t in &s.tokens {
-                    match &t.kind {
-                        TokenKind::Username { password, .. } => {
-                            if s.role.endorses() {
-                                add("a username and password (Credentials::username; the password derives the key that signs, it is not sent)");
-                            } else if *password == PasswordRequirement::None {
-                                add("a username (Credentials::username; the password is not sent)");
-                            } else {
-                                add("a username and password (Credentials::username)");
-                            }
-                        }
-                        TokenKind::X509 { .. } if s.role.endorses() => {
-                            add("an endorsing key and certificate (Credentials::endorsing, else the signing one)")
-                        }
-                        // Sent only when its sp:IncludeToken asks (the runtime's rule too).
-                        TokenKind::X509 { .. }
-                            if !matches!(t.inclusion, Inclusion::Never | Inclusion::AlwaysToInitiator) =>
-                        {
-                            add("the client's certificate, sent as a supporting token (Credentials::signing)")
-                        }
-                        _ => {}
-                    }
-                }
+            if let Some(p) = p {
+                message_credentials(p, response, &mut add);
             }
         }
     }
     out
+}
+
+/// The credentials one message's demands need (a security context's bootstrap's too), each
+/// given to `add`.
+fn message_credentials(p: &MessagePolicy, response: bool, add: &mut impl FnMut(&str)) {
+    match &p.binding {
+        Some(SecurityBinding::Transport { token: t, .. }) => {
+            add("the CA that issues the service's TLS certificate, unless the system trusts it (ClientBuilder::trust_anchors)");
+            if let TokenKind::Https {
+                client_certificate,
+                http_authentication,
+            } = &t.kind
+            {
+                if *client_certificate {
+                    add("a TLS client certificate and key (ClientBuilder::client_identity)");
+                }
+                if http_authentication.is_some() {
+                    add("a username and password for HTTP authentication (Credentials::username)");
+                }
+            }
+        }
+        // What the runtime asks for (policy::apply): a signing key when the request
+        // signs something or carries the token, the service's certificate when it
+        // encrypts; trust when the response must be signed, the client's key when it
+        // comes encrypted.
+        Some(SecurityBinding::Asymmetric {
+            initiator_signature,
+            recipient_encryption,
+            properties,
+            protection,
+            ..
+        }) if !response => {
+            let endorsed = p.supporting.iter().any(|s| s.role.endorses());
+            let sent = initiator_signature.as_ref().is_some_and(|t| {
+                matches!(
+                    t.inclusion,
+                    Inclusion::Always | Inclusion::AlwaysToRecipient | Inclusion::Once
+                )
+            });
+            let signs = !p.signed.is_empty()
+                || !p.signed.elements.is_empty()
+                || properties.include_timestamp
+                || protection.protect_tokens
+                || endorsed
+                || sent;
+            if initiator_signature.is_some() && signs {
+                add("the client's signing key and certificate (Credentials::signing)");
+                if initiator_signature.as_ref().is_some_and(|t| {
+                    matches!(
+                        t.kind,
+                        TokenKind::X509 {
+                            token_type: X509TokenType::PkiPath,
+                            ..
+                        }
+                    )
+                }) {
+                    add("the certificates that issued the client's, for its PkiPath token (Credentials::issuers)");
+                }
+            }
+            if recipient_encryption.is_some() && !p.encrypted.is_empty() {
+                add("the service's certificate (Credentials::service_certificate)");
+            }
+        }
+        Some(SecurityBinding::Asymmetric {
+            recipient_signature,
+            ..
+        }) => {
+            if recipient_signature.is_some() && !p.signed.is_empty() {
+                add("the CA that issues the service's signing certificate (Credentials::trust)");
+            }
+            if !p.encrypted.is_empty() {
+                add("the client's key, which decrypts the responses (Credentials::signing)");
+            }
+        }
+        Some(SecurityBinding::Symmetric { .. }) => {
+            add("the service's certificate (Credentials::service_certificate)");
+        }
+        None => {}
+    }
+    for s in &p.supporting {
+        for t in &s.tokens {
+            match &t.kind {
+                TokenKind::Username { password, .. } => {
+                    if s.role.endorses() {
+                        add("a username and password (Credentials::username; the password derives the key that signs, it is not sent)");
+                    } else if *password == PasswordRequirement::None {
+                        add("a username (Credentials::username; the password is not sent)");
+                    } else {
+                        add("a username and password (Credentials::username)");
+                    }
+                }
+                TokenKind::X509 { .. } if s.role.endorses() => {
+                    add("an endorsing key and certificate (Credentials::endorsing, else the signing one)")
+                }
+                // Sent only when its sp:IncludeToken asks (the runtime's rule too).
+                TokenKind::X509 { .. }
+                    if !matches!(t.inclusion, Inclusion::Never | Inclusion::AlwaysToInitiator) =>
+                {
+                    add("the client's certificate, sent as a supporting token (Credentials::signing)")
+                }
+                TokenKind::SecureConversation { bootstrap, .. } => {
+                    message_credentials(bootstrap, response, add)
+                }
+                _ => {}
+            }
+        }
+    }
 }

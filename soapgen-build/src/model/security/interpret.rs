@@ -21,6 +21,9 @@ pub const SP11: &str = "http://schemas.xmlsoap.org/ws/2005/07/securitypolicy";
 pub const SP12: &str = "http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702";
 /// SecurityPolicy 1.3's additions.
 pub const SP13: &str = "http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200802";
+/// WCF's own policy assertions beside SecurityPolicy 1.1 (`MustNotSendCancel` of a
+/// SecureConversationToken).
+const WCF_SP: &str = "http://schemas.microsoft.com/ws/2005/07/securitypolicy";
 /// Apache CXF's algorithm suites (`Basic128GCM`…).
 const CXF_SUITES: &str = "http://cxf.apache.org/custom/security-policy";
 
@@ -174,7 +177,6 @@ fn unknown_reason(name: &QName) -> String {
         (
             true,
             "IssuedToken"
-            | "SecureConversationToken"
             | "SpnegoContextToken"
             | "KerberosToken"
             | "SamlToken"
@@ -449,6 +451,7 @@ fn token(cx: &mut Interpretation, a: &Assertion) -> Option<Token> {
                 http_authentication,
             }
         }
+        "SecureConversationToken" => secure_conversation(cx, a, &mut derived_keys)?,
         _ => {
             refuse(cx, a, unknown_reason(&a.name));
             return None;
@@ -460,6 +463,84 @@ fn token(cx: &mut Interpretation, a: &Assertion) -> Option<Token> {
         derived_keys,
         sp11: a.name.ns == SP11,
         loc: a.loc.clone(),
+    })
+}
+
+/// `sp:SecureConversationToken` (§5.4.7): its bootstrap policy interpreted (what it refuses
+/// refused here, each at its own assertion), the context's options.
+fn secure_conversation(
+    cx: &mut Interpretation,
+    a: &Assertion,
+    derived_keys: &mut bool,
+) -> Option<TokenKind> {
+    if let Some(issuer) = a
+        .parameters
+        .iter()
+        .find(|p| is_sp(&p.name, "Issuer") || is_sp(&p.name, "IssuerName"))
+    {
+        refuse(
+            cx,
+            a,
+            format!(
+                "a security context from another issuer (sp:{}): soapgen asks the service \
+                 itself (WS-SecureConversation 1.3 §4)",
+                issuer.name.local
+            ),
+        );
+        return None;
+    }
+    let mut bootstrap = None;
+    let mut no_cancel = false;
+    for n in a.nested_assertions() {
+        match (sp_version(&n.name), n.name.local.as_str()) {
+            // WCF writes it in its own namespace (and the SP 1.2 one in SP 1.2 policies).
+            (None, "MustNotSendCancel") if n.name.ns == WCF_SP => no_cancel = true,
+            (None, _) => refuse(cx, n, unknown_reason(&n.name)),
+            (_, "BootstrapPolicy") => {
+                let Some(alternative) = &n.nested else {
+                    refuse(cx, n, "a bootstrap policy with no alternative (§5.4.7)");
+                    continue;
+                };
+                let inner = interpret(alternative);
+                let before = cx.refused.len();
+                cx.refused.extend(inner.refused);
+                cx.ignored.extend(inner.ignored);
+                if cx.refused.len() == before {
+                    cx.refused
+                        .extend(super::runtime::unenforceable(&inner.policy));
+                }
+                bootstrap = Some(inner.policy);
+            }
+            (
+                _,
+                "RequireDerivedKeys" | "RequireExplicitDerivedKeys" | "RequireImpliedDerivedKeys",
+            ) => {
+                *derived_keys = true;
+            }
+            (_, "MustNotSendCancel") => no_cancel = true,
+            // soapgen never amends or renews a context (it requests a new one).
+            (_, "MustNotSendAmend" | "MustNotSendRenew") => {}
+            (_, "SC13SecurityContextToken" | "SC10SecurityContextToken") => {}
+            (_, "RequireExternalUriReference") => refuse(
+                cx,
+                n,
+                "a context named by its Identifier alone, not sent: soapgen sends the token \
+                 (WS-SecureConversation 1.3 §8)",
+            ),
+            _ => refuse(cx, n, unknown_reason(&n.name)),
+        }
+    }
+    let Some(bootstrap) = bootstrap else {
+        refuse(
+            cx,
+            a,
+            "no sp:BootstrapPolicy: how the context is to be requested is not said (§5.4.7)",
+        );
+        return None;
+    };
+    Some(TokenKind::SecureConversation {
+        bootstrap: Box::new(bootstrap),
+        no_cancel,
     })
 }
 

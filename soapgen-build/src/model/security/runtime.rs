@@ -43,7 +43,7 @@ impl Refusals {
 /// A message applies one UsernameToken, one endorsing X.509 token and one X.509 token that does
 /// not endorse: a second of a kind is refused at it, never dropped.
 fn repeated(r: &mut Refusals, policy: &MessagePolicy) {
-    let mut seen = [false; 3];
+    let mut seen = [false; 4];
     for s in &policy.supporting {
         for t in &s.tokens {
             let (kind, what) = match (&t.kind, s.role.endorses()) {
@@ -53,6 +53,9 @@ fn repeated(r: &mut Refusals, policy: &MessagePolicy) {
                 }
                 (TokenKind::X509 { .. }, false) => {
                     (2, "a second X.509 supporting token in one message")
+                }
+                (TokenKind::SecureConversation { .. }, _) => {
+                    (3, "a second SecureConversationToken in one message")
                 }
                 _ => continue,
             };
@@ -202,12 +205,20 @@ fn binding(r: &mut Refusals, policy: &MessagePolicy) -> (Kind, Option<Loc>) {
                     "separate signature and encryption tokens",
                 );
             }
-            if !matches!(signature.kind, TokenKind::X509 { .. }) {
-                r.add(
+            match signature.kind {
+                TokenKind::X509 { .. } => {}
+                TokenKind::SecureConversation { .. } => r.add(
+                    "ProtectionToken",
+                    &signature.loc,
+                    "a security context as a symmetric binding's protection token (WCF's \
+                     wsHttpBinding; a SecureConversationToken endorsing requests over TLS is \
+                     applied)",
+                ),
+                _ => r.add(
                     "ProtectionToken",
                     &signature.loc,
                     "a symmetric binding protected by other than an X.509 token",
-                );
+                ),
             }
             x509(r, signature, false, true);
             suite(r, &properties.suite, &signature.loc);
@@ -333,6 +344,31 @@ fn supporting(
             // that instead.
             let derived_ok = endorsing && matches!(kind, Kind::Asymmetric | Kind::Symmetric);
             x509(r, t, endorsing, derived_ok);
+        }
+        // A context endorses the request over TLS (signing the Timestamp with its key).
+        TokenKind::SecureConversation { .. } => {
+            if !role.endorses() || kind != Kind::Transport {
+                r.add(
+                    role.local_name(),
+                    &t.loc,
+                    "a SecureConversationToken other than endorsing over TLS (as a protection \
+                     token, or with a message-security binding)",
+                );
+            }
+            if t.derived_keys {
+                r.add(
+                    "RequireDerivedKeys",
+                    &t.loc,
+                    "keys derived from a security context",
+                );
+            }
+            if matches!(
+                role,
+                SignedEndorsing | EndorsingEncrypted | SignedEndorsingEncrypted
+            ) && kind != Kind::Transport
+            {
+                r.add(role.local_name(), &t.loc, "a signed or encrypted context");
+            }
         }
         _ => r.add(role.local_name(), &t.loc, "this supporting token"),
     }

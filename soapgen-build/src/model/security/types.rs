@@ -118,6 +118,15 @@ pub enum TokenKind {
     },
     /// `sp:KeyValueToken` (§5.4.11): a bare RSA key.
     KeyValue,
+    /// `sp:SecureConversationToken` (§5.4.7): a WS-SecureConversation security context the
+    /// service issues itself, requested as its `sp:BootstrapPolicy` says.
+    SecureConversation {
+        /// What the token request (and its response) must be: the bootstrap policy's one
+        /// alternative soapgen enforces.
+        bootstrap: Box<MessagePolicy>,
+        /// `sp:MustNotSendCancel`: the context is left to expire.
+        no_cancel: bool,
+    },
 }
 
 /// HTTP authentication an HttpsToken requires (§5.4.10).

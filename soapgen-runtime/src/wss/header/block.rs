@@ -44,6 +44,7 @@ pub(super) fn security_header(
     header_digests: Vec<(String, String)>,
     body_digest: Option<BodyDigests>,
     encrypted: Option<Encrypted<'_>>,
+    context: Option<ContextEndorsement<'_>>,
     mut scratch: Vec<u8>,
 ) -> Result<(String, Vec<Vec<u8>>), WssError> {
     let now = UtcTime::now();
@@ -90,6 +91,10 @@ pub(super) fn security_header(
     };
     if !ut_encrypted {
         write_username(&mut w, &mut at)?;
+    }
+    if let Some(c) = &context {
+        // WS-SecureConversation 1.3 §3: the token the signature's KeyInfo names, AlwaysToRecipient.
+        w.raw(&c.context.token)?;
     }
     let write_encrypted_key = |w: &mut XmlWriter, at: &mut Offsets| -> Result<(), WssError> {
         if let Some(e) = &encrypted {
@@ -155,6 +160,16 @@ pub(super) fn security_header(
         suffix,
         &mut scratch,
     )?);
+    if let Some(c) = context {
+        signature_values.push(endorse_with_context(
+            &mut w,
+            c,
+            &at,
+            &ids,
+            suffix,
+            &mut scratch,
+        )?);
+    }
     if let Some(ts) = timestamp.filter(|_| timestamp_last) {
         // WS-SecurityPolicy 1.2 §7.7.4 LaxTsLast: the Timestamp after every other child.
         ts.write(&mut w, &ids.timestamp)?;
@@ -379,6 +394,55 @@ fn endorse_timestamp(
         at.username_key,
         (ts, &ids.timestamp),
         (&format!("SIGUT-{suffix}"), &ids.username),
+        scratch,
+    )
+}
+
+/// A WS-SecureConversation context that endorses the request over TLS: the context, the digest
+/// of the References, and the (Id, DigestValue) of each header block it signs.
+pub(super) struct ContextEndorsement<'a> {
+    pub(super) context: &'a super::super::context::SecurityContext,
+    pub(super) digest: super::super::DigestAlgorithm,
+    pub(super) headers: Vec<(String, String)>,
+}
+
+/// The context's endorsing signature (WS-SecurityPolicy 1.2 §8.3 with a
+/// `sp:SecureConversationToken`, over TLS): HMAC-SHA1 under the context's key over the Timestamp
+/// and the header blocks of `c`, its KeyInfo a Reference to the token (WS-SecureConversation 1.3
+/// §8). Its raw SignatureValue.
+fn endorse_with_context(
+    w: &mut XmlWriter,
+    c: ContextEndorsement<'_>,
+    at: &Offsets,
+    ids: &BlockIds,
+    suffix: &str,
+    scratch: &mut Vec<u8>,
+) -> Result<Vec<u8>, WssError> {
+    let ts = at.timestamp.ok_or_else(|| {
+        WssError::Encode(
+            "a WS-SecureConversation context signs the Timestamp: WssConfig::timestamp, not the \
+             LaxTsLast layout"
+                .to_owned(),
+        )
+    })?;
+    scratch.clear();
+    super::super::exclusive_c14n(w.as_str(), ts, &[], scratch)?;
+    let mut references = vec![(
+        ids.timestamp.clone(),
+        super::super::base64(&c.digest.digest(scratch)),
+    )];
+    references.extend(c.headers);
+    let token = (
+        format!("#{}", c.context.token_id),
+        super::super::context::sct_type(c.context.version),
+    );
+    super::username::write_signature(
+        w,
+        &c.context.key,
+        c.digest,
+        &references,
+        &format!("SIGSC-{suffix}"),
+        (&token.0, token.1),
         scratch,
     )
 }

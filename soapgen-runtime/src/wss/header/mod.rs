@@ -35,19 +35,61 @@ pub(crate) struct Outgoing {
     body_at: Option<usize>,
     /// Byte range of the Body's content, once written, when it is to be encrypted.
     body_content: Option<(usize, usize)>,
+    /// The WS-SecureConversation context the request is endorsed with
+    /// ([`WssConfig::secure_conversation`]).
+    context: Option<std::sync::Arc<super::context::SecurityContext>>,
 }
 
 impl Outgoing {
     /// The state of one envelope secured by `cfg`; the Security block goes at byte 0 until
     /// [`set_header_at`](Self::set_header_at) says where.
+    ///
+    /// # Errors
+    ///
+    /// [`WssError::Random`]; [`WssError::Encode`] when the configuration has a
+    /// WS-SecureConversation token and no context is established (a call establishes it before
+    /// its request is written; [`Client::message`](crate::Client::message) does not).
     pub(crate) fn new(cfg: WssConfig) -> Result<Outgoing, WssError> {
+        let context = match cfg.secure_conversation_token() {
+            Some(sc) => Some(sc.current().ok_or_else(|| {
+                WssError::Encode(
+                    "no WS-SecureConversation security context is established: a call \
+                     establishes one before its request is written"
+                        .to_owned(),
+                )
+            })?),
+            None => None,
+        };
         Ok(Outgoing {
+            context,
             cfg,
             header_at: 0,
             suffix: super::hex(&random_bytes::<8>()?),
             body_at: None,
             body_content: None,
         })
+    }
+
+    /// Forgets the request's WS-SecureConversation context when `fault` says the service no
+    /// longer knows it or cannot use it (WS-SecureConversation 1.3 §9: `wsc:BadContextToken`,
+    /// `wsc:UnsupportedContextToken`, `wsc:UnknownDerivationSource`), so that the next call
+    /// establishes a new one.
+    pub(crate) fn context_refused(&self, fault: &crate::fault::Fault) {
+        let (Some(context), Some(sc)) = (&self.context, self.cfg.secure_conversation_token())
+        else {
+            return;
+        };
+        let refused = std::iter::once(&fault.code)
+            .chain(&fault.subcodes)
+            .any(|c| {
+                matches!(
+                    c.local_name.as_str(),
+                    "BadContextToken" | "UnsupportedContextToken" | "UnknownDerivationSource"
+                )
+            });
+        if refused {
+            sc.slot.forget(&context.identifier);
+        }
     }
 
     /// Records where the Security block goes: byte `at`, just inside the `Header`.
@@ -62,7 +104,11 @@ impl Outgoing {
 
     /// The `wsu:Id` the Body start tag must carry, if the Body is signed.
     pub(crate) fn body_id(&self) -> Option<String> {
-        (self.cfg.signer().is_some() || self.cfg.symmetric_binding().is_some())
+        let context_signs = self
+            .cfg
+            .secure_conversation_token()
+            .is_some_and(|sc| sc.sign_body);
+        (self.cfg.signer().is_some() || self.cfg.symmetric_binding().is_some() || context_signs)
             .then(|| format!("id-{}", self.suffix))
     }
 
@@ -113,6 +159,13 @@ impl Outgoing {
     ) -> Result<Sent, WssError> {
         let cfg = &self.cfg;
         if let Some(b) = cfg.symmetric_binding() {
+            if cfg.secure_conversation_token().is_some() {
+                return Err(WssError::Encode(
+                    "a WS-SecureConversation context as the protection token of a \
+                     SymmetricBinding is not supported yet: it endorses requests over TLS"
+                        .to_owned(),
+                ));
+            }
             return self.finish_symmetric(b, version, env_prefix, envelope, attachments);
         }
         let mut scratch = Vec::new();
@@ -135,6 +188,7 @@ impl Outgoing {
             }
         }
         refuse_endorsements(cfg)?;
+        let context = self.context_endorsement(envelope, &mut scratch)?;
         block::supporting::refuse(cfg, cfg.signer().is_some(), cfg.encryptor().is_some())?;
         let body_digest = |envelope: &str,
                            attachments: &[OutgoingAttachment],
@@ -230,6 +284,7 @@ impl Outgoing {
             header_digests,
             digest,
             encrypted,
+            context,
             scratch,
         )?;
         envelope.insert_str(self.header_at, &security);
@@ -237,6 +292,45 @@ impl Outgoing {
             signature_values,
             request_key: None,
         })
+    }
+
+    /// What the WS-SecureConversation context's endorsing signature covers, when the request has
+    /// a context: the header blocks it signs (given a `wsu:Id` in `envelope` if they have none)
+    /// and, for a Cancel, the Body, each with its DigestValue.
+    fn context_endorsement(
+        &self,
+        envelope: &mut String,
+        scratch: &mut Vec<u8>,
+    ) -> Result<Option<block::ContextEndorsement<'_>>, WssError> {
+        let cfg = &self.cfg;
+        let (Some(context), Some(sc)) = (&self.context, cfg.secure_conversation_token()) else {
+            return Ok(None);
+        };
+        if cfg.signer().is_some() || cfg.encryptor().is_some() {
+            return Err(WssError::Encode(
+                "a WS-SecureConversation context endorses a request without an X.509 signature \
+                 or encryption (over TLS): WssConfig::sign and WssConfig::encrypt are not \
+                 supported with it yet"
+                    .to_owned(),
+            ));
+        }
+        let (mut refs, body_at, _) = self.identify_signed((&[], &sc.headers, &[]), envelope)?;
+        if sc.sign_body {
+            let at = body_at
+                .ok_or_else(|| WssError::Encode("the Body to sign was not written".to_owned()))?;
+            refs.push((format!("id-{}", self.suffix), at));
+        }
+        let mut digests = Vec::with_capacity(refs.len());
+        for (id, at) in refs {
+            scratch.clear();
+            super::exclusive_c14n(envelope, at, &[], scratch)?;
+            digests.push((id, super::base64(&sc.digest.digest(scratch))));
+        }
+        Ok(Some(block::ContextEndorsement {
+            context,
+            digest: sc.digest,
+            headers: digests,
+        }))
     }
 
     /// The Ids of the EncryptedData inside the Security header under the Body's key, which its

@@ -15,14 +15,15 @@ const USERNAME_TOKEN: &str =
 
 /// Writes into the Security block being written by `w` a `ds:Signature` (Id `id`) over
 /// `references` ((wsu:Id, DigestValue) pairs, digested with `digest`) with HMAC-SHA1 under `key`,
-/// the UsernameToken `token_id` named in its KeyInfo. Returns the raw SignatureValue.
+/// its KeyInfo a SecurityTokenReference to the token `(URI, ValueType)` (a UsernameToken's
+/// `#Id`, a SecurityContextToken's). Returns the raw SignatureValue.
 pub(super) fn write_signature(
     w: &mut XmlWriter,
     key: &[u8],
     digest: DigestAlgorithm,
     references: &[(String, String)],
     id: &str,
-    token_id: &str,
+    (uri, value_type): (&str, &str),
     scratch: &mut Vec<u8>,
 ) -> Result<Vec<u8>, WssError> {
     w.start_element_prefixed(Name::new(DS_NS, "Signature"), Some("ds"))?;
@@ -40,8 +41,8 @@ pub(super) fn write_signature(
     w.start_element(Name::new(DS_NS, "KeyInfo"))?;
     w.start_element_prefixed(Name::new(WSSE_NS, "SecurityTokenReference"), Some("wsse"))?;
     w.start_element(Name::new(WSSE_NS, "Reference"))?;
-    w.attribute(Name::unqualified("URI"), &format!("#{token_id}"))?;
-    w.attribute(Name::unqualified("ValueType"), USERNAME_TOKEN)?;
+    w.attribute(Name::unqualified("URI"), uri)?;
+    w.attribute(Name::unqualified("ValueType"), value_type)?;
     w.end_element()?; // Reference
     w.end_element()?; // SecurityTokenReference
     w.end_element()?; // KeyInfo
@@ -76,5 +77,15 @@ pub(super) fn endorse(
     super::super::exclusive_c14n(w.as_str(), at, &[], scratch)?;
     let target_digest = super::super::base64(&digest.digest(scratch));
     let references = [(target.to_owned(), target_digest)];
-    write_signature(w, &key, digest, &references, id, token_id, scratch).map(Some)
+    let token = format!("#{token_id}");
+    write_signature(
+        w,
+        &key,
+        digest,
+        &references,
+        id,
+        (&token, USERNAME_TOKEN),
+        scratch,
+    )
+    .map(Some)
 }

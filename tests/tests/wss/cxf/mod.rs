@@ -40,6 +40,7 @@ use soapgen_tests::recording::Recording;
 use soapgen_tests::wss::{cert, credential, path_str, strs, STOREPASS};
 
 mod protection;
+mod secure_conversation;
 mod swa;
 mod symmetric;
 mod username_derived;
@@ -66,6 +67,7 @@ const UT_WSDL: &str = "org/apache/cxf/systest/ws/ut/DoubleItUt.wsdl";
 const SAML_WSDL: &str = "org/apache/cxf/systest/ws/saml/DoubleItSaml.wsdl";
 const SWA_WSDL: &str = "org/apache/cxf/systest/ws/swa/DoubleItSwa.wsdl";
 const UT_DERIVED_WSDL: &str = "org/apache/cxf/systest/ws/ut/DoubleItUtDerived.wsdl";
+const WSSC_WSDL: &str = "org/apache/cxf/systest/ws/wssc/DoubleItWSSC.wsdl";
 
 /// The UsernameToken account CXF's password callback knows.
 pub(crate) const USER: (&str, &str) = ("alice", "s3cret & ünï");
@@ -77,7 +79,14 @@ pub(crate) fn cxf() -> &'static Peer {
     static PEER: OnceLock<Peer> = OnceLock::new();
     PEER.get_or_init(|| {
         start_cxf(
-            &[X509_WSDL, UT_WSDL, SAML_WSDL, SWA_WSDL, UT_DERIVED_WSDL],
+            &[
+                X509_WSDL,
+                UT_WSDL,
+                SAML_WSDL,
+                SWA_WSDL,
+                UT_DERIVED_WSDL,
+                WSSC_WSDL,
+            ],
             &[],
         )
     })
