@@ -44,7 +44,9 @@ const CXF_STARTUP_TIMEOUT: Duration = Duration::from_secs(180);
 ///   response. The WSDL's imports resolve relative to FILE ([`cxf_policy_wsdls`] lays corpus files
 ///   out so that they do). Every port runs DoubleIt: `numberToDouble` in,
 ///   `DoubleItResponse/doubledNumber` = twice that out (namespace
-///   `http://www.example.org/schema/DoubleIt`, children unqualified).
+///   `http://www.example.org/schema/DoubleIt`, children unqualified); an `echo` payload (the
+///   WS-Security interop WSDLs') is returned as `echoResult`, a `PingRequest` (WCF's
+///   WS-SecureConversation interop WSDLs') as a `PingResponse` with its scenario, origin and text.
 /// * `--keystore service.p12 --storepass changeit [--alias server]`: the service's own key
 ///   (PKCS#12; the store's first key without `--alias`): it signs responses, decrypts requests,
 ///   and is the certificate requests are encrypted for;
