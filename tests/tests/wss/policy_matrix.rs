@@ -191,3 +191,30 @@ fn the_credentials_inspect_lists_are_the_ones_a_client_needs() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+#[tokio::test]
+async fn a_security_context_s_bootstrap_with_a_wrong_password_fails_the_call_with_cxf_s_fault() {
+    // WCF's SecureConversation over TLS: the token request carries the bootstrap's
+    // UsernameToken; with a password CXF does not know, no context is issued and the call fails
+    // with CXF's fault, nothing sent under a context.
+    let port = "SecureConversation_UserNameOverTransport_IPingService";
+    let p = matrix::ports()
+        .into_iter()
+        .find(|p| p.port == port)
+        .expect("the WCF port in the matrix");
+    let pki = test_pki();
+    let client = Client::builder(peer().https_url(p.path))
+        .trust_anchors(TrustAnchors::from_pem(&pki.read("ca.pem")).expect("ca.pem"))
+        .security_policy(
+            p.policy,
+            Credentials::new().username(USER.0, "not the password"),
+        )
+        .build()
+        .expect("client");
+    let e = (p.call)(client, 21).await.expect_err("refused");
+    assert!(e.contains("SOAP fault"), "{e}");
+    assert!(
+        e.contains("security token could not be authenticated"),
+        "{e}"
+    );
+}
