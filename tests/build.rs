@@ -367,4 +367,16 @@ fn cxf_policy() {
             panic!("soapgen: {e}");
         }
     }
+    // WCF's WS-SecureConversation interop services, every port's security configured by hand
+    // (tests/tests/wss/cxf/secure_conversation.rs).
+    let wssc = format!("{resources}/wsdl_systest_wssec/wssc/WSSecureConversation.wsdl");
+    let b = soapgen_build::Builder::new()
+        .wsdl(&wssc)
+        .out_name(&wssc, "cxf_wssc")
+        .manual_security(["*"]);
+    // Quietly: the policies left to the tests are the corpus's (its refusals are warnings).
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    if let Err(e) = b.write_to(&out, false) {
+        panic!("soapgen: {e}");
+    }
 }

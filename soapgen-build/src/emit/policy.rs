@@ -221,8 +221,19 @@ impl Emitter<'_> {
                 ..
             }) => {
                 let suite = self.suite(&properties.suite);
-                let token = self.x509(signature);
-                let mut b = quote!(#rt::policy::SymmetricBinding::new(#token, #suite));
+                let mut b = match &signature.kind {
+                    // A security context as the protection token (§5.4.7), keys derived from it
+                    // when its sp:RequireDerivedKeys says so.
+                    TokenKind::SecureConversation { .. } => {
+                        let sc = self.context(signature);
+                        let derived = signature.derived_keys;
+                        quote!(#rt::policy::SymmetricBinding::secure_conversation(#sc, #derived, #suite))
+                    }
+                    _ => {
+                        let token = self.x509(signature);
+                        quote!(#rt::policy::SymmetricBinding::new(#token, #suite))
+                    }
+                };
                 if properties.include_timestamp {
                     b.extend(quote!(.timestamp()));
                 }
@@ -352,24 +363,9 @@ impl Emitter<'_> {
                     // A security context endorsing the request over TLS, requested as its
                     // bootstrap policy says (that policy governs the token request and its
                     // response alike).
-                    TokenKind::SecureConversation {
-                        bootstrap,
-                        no_cancel,
-                    } => {
-                        let version = if t.sp11 {
-                            quote!(#rt::wss::SecureConversation::V2005)
-                        } else {
-                            quote!(#rt::wss::SecureConversation::V13)
-                        };
-                        let b = self.message(bootstrap);
-                        let mut sc = quote!(#rt::policy::SecureConversationPolicy::new(
-                            #version,
-                            &#rt::policy::OperationPolicy::new("RequestSecurityToken", #b, #b)
-                        ));
+                    TokenKind::SecureConversation { .. } => {
+                        let mut sc = self.context(t);
                         sc.extend(signed_headers(s));
-                        if *no_cancel {
-                            sc.extend(quote!(.no_cancel()));
-                        }
                         m.extend(quote!(.secure_conversation(#sc)));
                     }
                     _ => {}
@@ -396,6 +392,34 @@ impl Emitter<'_> {
                 quote!(#parts.attachments(#rt::wss::AttachmentCoverage::Complete))
             }
         }
+    }
+
+    /// The runtime's `SecureConversationPolicy` of the context token `t`: its version (February
+    /// 2005 for a WS-SecurityPolicy 1.1 token), its bootstrap policy (which governs the token
+    /// request and its response alike), `sp:MustNotSendCancel`. Nothing for another token.
+    fn context(&self, t: &Token) -> TokenStream {
+        let rt = &self.rt;
+        let TokenKind::SecureConversation {
+            bootstrap,
+            no_cancel,
+        } = &t.kind
+        else {
+            return TokenStream::new();
+        };
+        let version = if t.sp11 {
+            quote!(#rt::wss::SecureConversation::V2005)
+        } else {
+            quote!(#rt::wss::SecureConversation::V13)
+        };
+        let b = self.message(bootstrap);
+        let mut sc = quote!(#rt::policy::SecureConversationPolicy::new(
+            #version,
+            &#rt::policy::OperationPolicy::new("RequestSecurityToken", #b, #b)
+        ));
+        if *no_cancel {
+            sc.extend(quote!(.no_cancel()));
+        }
+        sc
     }
 
     fn x509(&self, t: &Token) -> TokenStream {

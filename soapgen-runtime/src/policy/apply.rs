@@ -10,6 +10,7 @@ use super::model::{
     AsymmetricBinding, Binding, HttpAuthentication, MessagePolicy, OperationPolicy, PortPolicy,
     Suite, SymmetricBinding, TransportBinding, X509Token, X509TokenType,
 };
+use super::tokens::SecureConversationPolicy;
 use super::Credentials;
 use crate::wss::{
     self, AlgorithmPolicy, DigestAlgorithm, EncryptionOrder, Endorsement, KeyReference, Layout,
@@ -199,7 +200,7 @@ fn configure(
     cfg = match req.binding {
         Some(Binding::Transport(t)) => transport(req, t, creds, cfg, lacking, slot)?,
         Some(Binding::Asymmetric(a)) => asymmetric(req, a, creds, cfg, lacking)?,
-        Some(Binding::Symmetric(b)) => symmetric(req, b, creds, cfg, lacking)?,
+        Some(Binding::Symmetric(b)) => symmetric(req, b, creds, cfg, lacking, slot)?,
         None => cfg,
     };
     if let Some(t) = req
@@ -272,25 +273,15 @@ fn transport(
     slot: &Slot,
 ) -> Result<WssConfig, WssError> {
     if let Some(sc) = req.secure_conversation {
-        // The token request and its response are secured as the bootstrap policy says (its
-        // own contexts, if it had any, in a slot of their own).
-        let bootstrap =
-            configure(sc.bootstrap, creds, lacking, &Slot::default())?.unwrap_or_default();
         // The suite's key size and digest; Basic128's without one.
-        let (bytes, digest) = t.suite.map_or((16, DigestAlgorithm::Sha1), |s| {
-            (s.encryption.key_len(), s.digest)
-        });
-        let bits = u32::try_from(bytes * 8).unwrap_or(128);
-        let mut token = wss::SecureConversationToken::new(bootstrap)
-            .version(sc.version)
-            .key_size(bits)?
-            .digest(digest)
-            .cancel_at_close(!sc.no_cancel)
-            .in_slot(slot.clone());
-        for (ns, name) in sc.headers {
-            token = token.sign_header_if_present(*ns, *name);
-        }
-        cfg = cfg.secure_conversation(token);
+        let suite = t.suite.unwrap_or(Suite::new(
+            "Basic128",
+            DigestAlgorithm::Sha1,
+            wss::BlockEncryption::Aes128Cbc,
+            wss::KeyTransport::RsaOaepMgf1Sha1,
+            wss::SignatureAlgorithm::RsaSha1,
+        ));
+        cfg = cfg.secure_conversation(secure_conversation(sc, suite, creds, lacking, slot)?);
     }
     let Some(e) = req.endorsing else {
         return Ok(cfg);
@@ -302,6 +293,30 @@ fn transport(
         signer = signer.sign_header_if_present(ns, name);
     }
     Ok(cfg.sign(signer))
+}
+
+/// The security context `sc` asks for, kept in `slot`: requested under its bootstrap policy
+/// (whose own contexts, if it had any, get a slot of their own), with `suite`'s key size and
+/// digest.
+fn secure_conversation(
+    sc: SecureConversationPolicy,
+    suite: Suite,
+    creds: &Credentials,
+    lacking: &mut Lacking,
+    slot: &Slot,
+) -> Result<wss::SecureConversationToken, WssError> {
+    let bootstrap = configure(sc.bootstrap, creds, lacking, &Slot::default())?.unwrap_or_default();
+    let bits = u32::try_from(suite.encryption.key_len() * 8).unwrap_or(128);
+    let mut token = wss::SecureConversationToken::new(bootstrap)
+        .version(sc.version)
+        .key_size(bits)?
+        .digest(suite.digest)
+        .cancel_at_close(!sc.no_cancel)
+        .in_slot(slot.clone());
+    for (ns, name) in sc.headers {
+        token = token.sign_header_if_present(*ns, *name);
+    }
+    Ok(token)
 }
 
 /// The client's signature, the encryption for the service, an endorsing signature.
@@ -416,6 +431,7 @@ fn symmetric(
     creds: &Credentials,
     cfg: WssConfig,
     lacking: &mut Lacking,
+    slot: &Slot,
 ) -> Result<WssConfig, WssError> {
     let endorsing = match req.endorsing {
         Some(e) => endorser(&e.token, Some(b.suite), creds, lacking)?.map(|s| (e, s)),
@@ -429,8 +445,17 @@ fn symmetric(
         return Ok(cfg);
     };
     let token = b.protection;
-    let mut binding = wss::SymmetricBinding::new(cert)
-        .key_reference(reference(&token, token.inclusion.in_requests()))?
+    let binding = match b.context {
+        // The context's key protects the requests: the certificate is the identity its
+        // responses are reported signed by.
+        Some(sc) => {
+            let context = secure_conversation(sc, b.suite, creds, lacking, slot)?;
+            wss::SymmetricBinding::secure_conversation(cert, context)
+        }
+        None => wss::SymmetricBinding::new(cert)
+            .key_reference(reference(&token, token.inclusion.in_requests()))?,
+    };
+    let mut binding = binding
         .block_encryption(b.suite.encryption)
         .key_transport(b.suite.key_transport)
         .digest(b.suite.digest)

@@ -168,10 +168,10 @@ impl MessageLayer for PolicyLayer {
     /// The port's WS-SecureConversation context cancelled, if one is established (every
     /// operation shares it).
     fn close<'a>(&'a self, client: &'a dyn Exchanger) -> Option<LayerFuture<'a>> {
-        let cfg = self.operations.iter().find_map(|(_, cfg)| {
-            cfg.as_ref()
-                .filter(|c| c.secure_conversation_token().is_some())
-        })?;
+        let cfg = self
+            .operations
+            .iter()
+            .find_map(|(_, cfg)| cfg.as_ref().filter(|c| c.context_token().is_some()))?;
         cfg.close(client)
     }
 }

@@ -301,12 +301,17 @@ impl AsymmetricBinding {
 }
 
 /// `sp:SymmetricBinding` (§7.4) with an X.509 protection token: a key the client makes for each
-/// request, wrapped for the service's certificate, signs (HMAC-SHA1) and encrypts both ways.
+/// request, wrapped for the service's certificate, signs (HMAC-SHA1) and encrypts both ways; or
+/// with a WS-SecureConversation context as its protection token
+/// ([`secure_conversation`](Self::secure_conversation)): the context's key does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct SymmetricBinding {
-    /// The protection token: the service's certificate.
+    /// The protection token: the service's certificate (with a context, only its
+    /// `derived_keys` counts: `sp:RequireDerivedKeys` of the SecureConversationToken).
     pub protection: X509Token,
+    /// The protection token is this security context (§5.4.7), not the certificate.
+    pub context: Option<super::tokens::SecureConversationPolicy>,
     /// The algorithm suite.
     pub suite: Suite,
     /// `sp:IncludeTimestamp`.
@@ -326,12 +331,30 @@ impl SymmetricBinding {
     pub const fn new(protection: X509Token, suite: Suite) -> Self {
         SymmetricBinding {
             protection,
+            context: None,
             suite,
             timestamp: false,
             encrypt_before_signing: false,
             protect_tokens: false,
             encrypt_signature: false,
             layout: Layout::Lax,
+        }
+    }
+
+    /// A binding whose protection token is the security context `token` (§5.4.7; with keys
+    /// derived from it when `derived_keys`), of `suite`.
+    pub const fn secure_conversation(
+        token: super::tokens::SecureConversationPolicy,
+        derived_keys: bool,
+        suite: Suite,
+    ) -> Self {
+        let mut protection = X509Token::new(X509TokenType::V3, Inclusion::AlwaysToRecipient);
+        if derived_keys {
+            protection = protection.derived_keys(token.version);
+        }
+        SymmetricBinding {
+            context: Some(token),
+            ..SymmetricBinding::new(protection, suite)
         }
     }
 

@@ -185,6 +185,16 @@ impl WssConfig {
         self.inner.secure_conversation.as_ref()
     }
 
+    /// The WS-SecureConversation context of the requests, whether it endorses them
+    /// ([`secure_conversation`](Self::secure_conversation)) or protects them
+    /// ([`SymmetricBinding::secure_conversation`](super::SymmetricBinding::secure_conversation)).
+    pub(crate) fn context_token(&self) -> Option<&super::SecureConversationToken> {
+        self.inner
+            .secure_conversation
+            .as_ref()
+            .or_else(|| self.inner.symmetric.as_ref()?.context.as_ref())
+    }
+
     /// The SymmetricBinding of each request ([`symmetric`](Self::symmetric)).
     pub fn symmetric_binding(&self) -> Option<&SymmetricBinding> {
         self.inner.symmetric.as_ref()

@@ -155,6 +155,9 @@ pub(crate) fn reference_list<'a, 'i>(
                     None => return Err(not_before("an EncryptedKeySHA1".to_owned())),
                 }
             }
+            // Under a security context: named by the context's Identifier (WS-SecureConversation
+            // 1.3 §8), which symmetric_key resolves.
+            None if request_key.is_some_and(|k| k.context.is_some()) => symmetric()?,
             None => return Err(malformed(
                 ed,
                 "listed by a ReferenceList outside an EncryptedKey, it must name its key in its \

@@ -447,6 +447,9 @@ pub(crate) enum StrRef<'a> {
     EncryptedKey(&'a str),
     /// `#Id` of a DerivedKeyToken, and the `ValueType` of its version.
     DerivedKey(&'a str, &'static str),
+    /// `#Id` of a WS-SecureConversation SecurityContextToken in the message, and the `ValueType`
+    /// of its version (WS-SecureConversation 1.3 §8).
+    Context(&'a str, &'static str),
 }
 
 impl StrRef<'_> {
@@ -462,7 +465,9 @@ impl StrRef<'_> {
                 )?;
                 (*id, None)
             }
-            StrRef::DerivedKey(id, value_type) => (*id, Some(*value_type)),
+            StrRef::DerivedKey(id, value_type) | StrRef::Context(id, value_type) => {
+                (*id, Some(*value_type))
+            }
         };
         w.start_element(Name::new(WSSE_NS, "Reference"))?;
         w.attribute(Name::unqualified("URI"), &format!("#{id}"))?;

@@ -39,13 +39,13 @@ impl MessageLayer for WssConfig {
         client: &'a dyn Exchanger,
         call: Outbound<'a>,
     ) -> Option<LayerFuture<'a>> {
-        let sc = self.secure_conversation_token()?;
+        let sc = self.context_token()?;
         Some(Box::pin(sc.establish(client, call.operation.version)))
     }
 
     /// Cancels the WS-SecureConversation context in use, if any.
     fn close<'a>(&'a self, _client: &'a dyn Exchanger) -> Option<LayerFuture<'a>> {
-        let sc = self.secure_conversation_token()?;
+        let sc = self.context_token()?;
         Some(Box::pin(sc.close()))
     }
 }

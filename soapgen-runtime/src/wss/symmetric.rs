@@ -136,6 +136,9 @@ pub struct SymmetricBinding {
     pub(crate) signed_attachments: Option<super::AttachmentCoverage>,
     /// Whether, and how, SwA attachments are encrypted (`sp:EncryptedParts/sp:Attachments`).
     pub(crate) encrypted_attachments: Option<super::AttachmentCoverage>,
+    /// The WS-SecureConversation context that protects the requests instead of a fresh key
+    /// wrapped for the recipient ([`SymmetricBinding::secure_conversation`]).
+    pub(crate) context: Option<super::SecureConversationToken>,
 }
 
 impl SymmetricBinding {
@@ -168,7 +171,35 @@ impl SymmetricBinding {
             encrypted_elements: Vec::new(),
             signed_attachments: None,
             encrypted_attachments: None,
+            context: None,
         }
+    }
+
+    /// A SymmetricBinding whose ProtectionToken is a WS-SecureConversation security context
+    /// (WS-SecurityPolicy 1.2 §7.4 with an `sp:SecureConversationToken`, §5.4.7: WCF's
+    /// `wsHttpBinding`): the context `token` describes is established with the service before
+    /// the first call (under its bootstrap), its `wsc:SecurityContextToken` sent in each request
+    /// in place of an EncryptedKey, and the request signed (HMAC-SHA1) and its Body encrypted
+    /// under the context's key, or under keys derived from it
+    /// ([`derived_keys`](Self::derived_keys)), each KeyInfo a SecurityTokenReference to the
+    /// token (WS-SecureConversation 1.3 §8). The responses must be protected under that key too,
+    /// named by the token's Identifier. `service` is the service's certificate: the identity
+    /// responses signed under the context are reported as signed by (the service the context
+    /// was established with). The other settings are those of [`new`](Self::new).
+    pub fn secure_conversation(
+        service: Certificate,
+        token: super::SecureConversationToken,
+    ) -> Self {
+        SymmetricBinding {
+            context: Some(token),
+            ..SymmetricBinding::new(service)
+        }
+    }
+
+    /// The security context that protects the requests, if any
+    /// ([`secure_conversation`](Self::secure_conversation)).
+    pub fn context_token(&self) -> Option<&super::SecureConversationToken> {
+        self.context.as_ref()
     }
 
     /// Also signs every SwA attachment of the request (WSS SwA Profile 1.1 §5.3,
@@ -417,12 +448,17 @@ pub(crate) fn hmac_sha1_verify(key: &[u8], data: &[u8], tag: &[u8]) -> bool {
 /// The key one symmetric request was protected with, kept for its response: the key itself, the
 /// SHA-1 of its EncryptedKey's CipherValue octets, by which the service names it
 /// (`#EncryptedKeySHA1`, WSS 1.1 §7.3), and that EncryptedKey's `Id`, by which it may name it
-/// too (a Reference to an element of the request, not of the response).
+/// too (a Reference to an element of the request, not of the response); or, under a
+/// WS-SecureConversation context, the context's key, its token's `wsu:Id` and its Identifier.
 #[derive(Clone)]
 pub(crate) struct RequestKey {
     pub(crate) key: Vec<u8>,
-    pub(crate) sha1: [u8; 20],
+    /// The `#EncryptedKeySHA1` of the request's EncryptedKey; `None` under a security context.
+    pub(crate) sha1: Option<[u8; 20]>,
     pub(crate) id: String,
+    /// Under a WS-SecureConversation context: its `wsc:Identifier`, by which the service names
+    /// it (WS-SecureConversation 1.3 §8: a Reference whose URI is the Identifier).
+    pub(crate) context: Option<String>,
 }
 
 impl std::fmt::Debug for RequestKey {

@@ -213,11 +213,18 @@ fn words(p: &MessagePolicy, response: bool) -> String {
             protection,
             ..
         }) => {
-            let mut s = format!(
-                "SymmetricBinding ({}): a key of the client's protected by {}",
-                properties.suite.name,
-                token(signature)
-            );
+            let mut s = match signature.kind {
+                TokenKind::SecureConversation { .. } => format!(
+                    "SymmetricBinding ({}): the key of {}",
+                    properties.suite.name,
+                    token(signature)
+                ),
+                _ => format!(
+                    "SymmetricBinding ({}): a key of the client's protected by {}",
+                    properties.suite.name,
+                    token(signature)
+                ),
+            };
             if properties.include_timestamp {
                 s.push_str(", a Timestamp");
             }
@@ -405,8 +412,12 @@ fn message_credentials(p: &MessagePolicy, response: bool, add: &mut impl FnMut(&
                 add("the client's key, which decrypts the responses (Credentials::signing)");
             }
         }
-        Some(SecurityBinding::Symmetric { .. }) => {
+        Some(SecurityBinding::Symmetric { signature, .. }) => {
             add("the service's certificate (Credentials::service_certificate)");
+            // A security context's: what its bootstrap needs too.
+            if let TokenKind::SecureConversation { bootstrap, .. } = &signature.kind {
+                message_credentials(bootstrap, response, add);
+            }
         }
         None => {}
     }

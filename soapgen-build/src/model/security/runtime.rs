@@ -207,13 +207,8 @@ fn binding(r: &mut Refusals, policy: &MessagePolicy) -> (Kind, Option<Loc>) {
             }
             match signature.kind {
                 TokenKind::X509 { .. } => {}
-                TokenKind::SecureConversation { .. } => r.add(
-                    "ProtectionToken",
-                    &signature.loc,
-                    "a security context as a symmetric binding's protection token (WCF's \
-                     wsHttpBinding; a SecureConversationToken endorsing requests over TLS is \
-                     applied)",
-                ),
+                // A security context (WCF's wsHttpBinding), its keys derived or not.
+                TokenKind::SecureConversation { .. } => {}
                 _ => r.add(
                     "ProtectionToken",
                     &signature.loc,

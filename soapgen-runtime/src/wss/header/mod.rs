@@ -50,7 +50,7 @@ impl Outgoing {
     /// WS-SecureConversation token and no context is established (a call establishes it before
     /// its request is written; [`Client::message`](crate::Client::message) does not).
     pub(crate) fn new(cfg: WssConfig) -> Result<Outgoing, WssError> {
-        let context = match cfg.secure_conversation_token() {
+        let context = match cfg.context_token() {
             Some(sc) => Some(sc.current().ok_or_else(|| {
                 WssError::Encode(
                     "no WS-SecureConversation security context is established: a call \
@@ -75,8 +75,7 @@ impl Outgoing {
     /// `wsc:UnsupportedContextToken`, `wsc:UnknownDerivationSource`), so that the next call
     /// establishes a new one.
     pub(crate) fn context_refused(&self, fault: &crate::fault::Fault) {
-        let (Some(context), Some(sc)) = (&self.context, self.cfg.secure_conversation_token())
-        else {
+        let (Some(context), Some(sc)) = (&self.context, self.cfg.context_token()) else {
             return;
         };
         let refused = std::iter::once(&fault.code)

@@ -78,6 +78,20 @@ struct Keys {
     encryption: Vec<u8>,
     /// (version, signing nonce, encryption nonce) with derived keys.
     derived: Option<(SecureConversation, [u8; 16], [u8; 16])>,
+    /// The security context whose key they are (or are derived from), instead of a fresh key
+    /// wrapped in an EncryptedKey.
+    context: Option<std::sync::Arc<super::super::context::SecurityContext>>,
+}
+
+impl Keys {
+    /// The SecurityTokenReference to the key everything is protected with (or derived from):
+    /// the EncryptedKey, or the security context's token.
+    fn base_ref<'a>(&'a self, ids: &'a Ids) -> StrRef<'a> {
+        match &self.context {
+            Some(c) => StrRef::Context(&c.token_id, super::super::context::sct_type(c.version)),
+            None => StrRef::EncryptedKey(&ids.key),
+        }
+    }
 }
 
 impl Outgoing {
@@ -111,9 +125,9 @@ impl Outgoing {
             encrypt_username_token: false,
             attachments: b.encrypted_attachments,
         };
-        let key = b.block.generate_key()?;
-        let wrapped = enc.wrap(&key)?;
-        let keys = derive(b, &key)?;
+        let (key, wrapped) = self.protection_key(b, &enc)?;
+        let mut keys = derive(b, &key)?;
+        keys.context = self.context.clone().filter(|_| b.context.is_some());
         let mut scratch = Vec::new();
         let digest_at = |envelope: &str, at: usize, scratch: &mut Vec<u8>| {
             scratch.clear();
@@ -217,18 +231,57 @@ impl Outgoing {
             scratch,
         )?;
         envelope.insert_str(self.header_at, &security);
-        let sha1 =
-            aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY, &wrapped);
-        let mut fingerprint = [0u8; 20];
-        fingerprint.copy_from_slice(sha1.as_ref());
         Ok(Sent {
             signature_values,
-            request_key: Some(RequestKey {
-                key,
-                sha1: fingerprint,
-                id: ids.key.clone(),
-            }),
+            request_key: Some(request_key(&keys, key, &wrapped, &ids)),
         })
+    }
+
+    /// The key that protects the request, and how it travels: a fresh key of `b`'s size
+    /// wrapped for the service by `enc`, or the security context's (nothing wrapped).
+    fn protection_key(
+        &self,
+        b: &SymmetricBinding,
+        enc: &X509Encryptor,
+    ) -> Result<(Vec<u8>, Vec<u8>), WssError> {
+        match &self.context {
+            Some(c) if b.context.is_some() => Ok((c.key.clone(), Vec::new())),
+            _ if b.context.is_some() => Err(WssError::Encode(
+                "no WS-SecureConversation security context is established: a call establishes \
+                 one before its request is written"
+                    .to_owned(),
+            )),
+            _ => {
+                let key = b.block.generate_key()?;
+                let wrapped = enc.wrap(&key)?;
+                Ok((key, wrapped))
+            }
+        }
+    }
+}
+
+/// What the response's check needs of the request's `key`: the context's Identifier and token
+/// Id, or the SHA-1 of the EncryptedKey's `wrapped` octets (`#EncryptedKeySHA1`) and its Id.
+fn request_key(keys: &Keys, key: Vec<u8>, wrapped: &[u8], ids: &Ids) -> RequestKey {
+    match &keys.context {
+        Some(c) => RequestKey {
+            key,
+            sha1: None,
+            id: c.token_id.clone(),
+            context: Some(c.identifier.clone()),
+        },
+        None => {
+            let sha1 =
+                aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY, wrapped);
+            let mut fingerprint = [0u8; 20];
+            fingerprint.copy_from_slice(sha1.as_ref());
+            RequestKey {
+                key,
+                sha1: Some(fingerprint),
+                id: ids.key.clone(),
+                context: None,
+            }
+        }
     }
 }
 
@@ -240,6 +293,7 @@ fn derive(b: &SymmetricBinding, key: &[u8]) -> Result<Keys, WssError> {
             signing: key.to_vec(),
             encryption: key.to_vec(),
             derived: None,
+            context: None,
         });
     };
     let (sn, en) = (random_bytes::<16>()?, random_bytes::<16>()?);
@@ -248,6 +302,7 @@ fn derive(b: &SymmetricBinding, key: &[u8]) -> Result<Keys, WssError> {
         signing: p_sha1(key, &seed(&sn), 0, b.signature_key_len())?,
         encryption: p_sha1(key, &seed(&en), 0, b.block.key_len())?,
         derived: Some((version, sn, en)),
+        context: None,
     })
 }
 
@@ -323,17 +378,29 @@ fn security_block(
     data_ids.extend(encrypted_parts.iter().cloned());
     // The EncryptedKey lists them itself only when they are decrypted with its key directly
     // and before the signature is checked.
-    let listed_inside = !data_ids.is_empty() && sign_first && keys.derived.is_none();
+    let listed_inside =
+        !data_ids.is_empty() && sign_first && keys.derived.is_none() && keys.context.is_none();
     let inside = if listed_inside {
         data_ids.clone()
     } else {
         Vec::new()
     };
     let at = offset(&mut w)?;
-    let token = direct.then_some(ids.token.as_str());
-    enc.write_encrypted_key(&mut w, &ids.key, &inside, wrapped, token)?;
-    if b.protect_tokens {
-        references.push((ids.key.clone(), digest(&mut w, at, &mut scratch)?));
+    match &keys.context {
+        // WS-SecureConversation 1.3 §3: the context's token, AlwaysToRecipient.
+        Some(c) => {
+            w.raw(&c.token)?;
+            if b.protect_tokens {
+                references.push((c.token_id.clone(), digest(&mut w, at, &mut scratch)?));
+            }
+        }
+        None => {
+            let token = direct.then_some(ids.token.as_str());
+            enc.write_encrypted_key(&mut w, &ids.key, &inside, wrapped, token)?;
+            if b.protect_tokens {
+                references.push((ids.key.clone(), digest(&mut w, at, &mut scratch)?));
+            }
+        }
     }
     write_derived_keys(&mut w, keys, ids)?;
     // The encrypted attachments' EncryptedData (their Ids are among `data_ids`).
@@ -430,7 +497,7 @@ fn write_hmac_signature(
     w.start_element(Name::new(DS_NS, "KeyInfo"))?;
     match keys.derived {
         Some((v, ..)) => StrRef::DerivedKey(&ids.signing_key, v.dk_value_type()).write(w)?,
-        None => StrRef::EncryptedKey(&ids.key).write(w)?,
+        None => keys.base_ref(ids).write(w)?,
     }
     w.end_element()?; // KeyInfo
     w.end_element()?; // Signature
@@ -585,10 +652,10 @@ fn refuse_unsupported(b: &SymmetricBinding, cfg: &WssConfig) -> Result<(), WssEr
 
 /// The KeyInfo of what the request key encrypts: the EncryptedKey, or the DerivedKeyToken
 /// derived from it for encryption.
-fn key_info<'a>(keys: &Keys, ids: &'a Ids) -> StrRef<'a> {
+fn key_info<'a>(keys: &'a Keys, ids: &'a Ids) -> StrRef<'a> {
     match keys.derived {
         Some((v, ..)) => StrRef::DerivedKey(&ids.encryption_key, v.dk_value_type()),
-        None => StrRef::EncryptedKey(&ids.key),
+        None => keys.base_ref(ids),
     }
 }
 
@@ -666,32 +733,33 @@ fn encrypted_under(
     )
 }
 
-/// A `wsc:DerivedKeyToken` (WS-SecureConversation 1.3 §7) of `version` with `wsu:Id` `id`: a
-/// SecurityTokenReference to the EncryptedKey `key_id`, Offset 0, `length` and `nonce` (the
-/// default label).
 /// The two DerivedKeyTokens of `keys`, if they are derived: the signing key's, the encryption
 /// key's.
 fn write_derived_keys(w: &mut XmlWriter, keys: &Keys, ids: &Ids) -> Result<(), WssError> {
     if let Some((v, sn, en)) = &keys.derived {
-        write_derived_key(w, *v, &ids.signing_key, &ids.key, sn, keys.signing.len())?;
+        let base = keys.base_ref(ids);
+        write_derived_key(w, *v, &ids.signing_key, &base, sn, keys.signing.len())?;
         let len = keys.encryption.len();
-        write_derived_key(w, *v, &ids.encryption_key, &ids.key, en, len)?;
+        write_derived_key(w, *v, &ids.encryption_key, &base, en, len)?;
     }
     Ok(())
 }
 
+/// A `wsc:DerivedKeyToken` (WS-SecureConversation 1.3 §7) of `version` with `wsu:Id` `id`: the
+/// SecurityTokenReference `base` (to the EncryptedKey or the context's token), Offset 0, `length`
+/// and `nonce` (the default label).
 fn write_derived_key(
     w: &mut XmlWriter,
     version: SecureConversation,
     id: &str,
-    key_id: &str,
+    base: &StrRef<'_>,
     nonce: &[u8],
     length: usize,
 ) -> Result<(), WssError> {
     let ns = version.namespace();
     w.start_element_prefixed(Name::new(ns, "DerivedKeyToken"), Some("wsc"))?;
     w.attribute(Name::new(WSU_NS, "Id"), id)?;
-    StrRef::EncryptedKey(key_id).write(w)?;
+    base.write(w)?;
     w.simple_element(Name::new(ns, "Offset"), "0")?;
     w.simple_element(Name::new(ns, "Length"), length.to_string().as_str())?;
     w.simple_element(Name::new(ns, "Nonce"), super::super::base64(nonce).as_str())?;

@@ -57,19 +57,27 @@ fn resolve(
         }
         let v = base64(k).map_err(|r| malformed(k, &r))?;
         // Public values (the SHA-1 of a ciphertext that travelled in the clear).
-        if v[..] != request.sha1[..] {
+        if request.sha1.is_none_or(|sha1| v[..] != sha1[..]) {
             return Err(untrusted("an EncryptedKeySHA1 of another key"));
         }
         return Ok(request.key.clone());
     }
-    let id = child(str_node, WSSE_NS, "Reference")
+    let uri = child(str_node, WSSE_NS, "Reference")
         .and_then(|r| r.attribute("URI"))
-        .and_then(|u| u.strip_prefix('#'))
         .ok_or_else(|| {
             untrusted("a SecurityTokenReference that is no KeyIdentifier or Reference")
         })?;
+    // A security context named by its Identifier (WS-SecureConversation 1.3 §8: the token is
+    // not in the response).
+    if request.context.as_deref() == Some(uri) {
+        return Ok(request.key.clone());
+    }
+    let id = uri.strip_prefix('#').ok_or_else(|| {
+        untrusted("a Reference that is neither a same-document #Id nor the context's Identifier")
+    })?;
     let Some(target) = ids.get(id).copied() else {
-        // The request's own EncryptedKey, by its Id (not an element of the response).
+        // The request's own EncryptedKey or context token, by its Id (not an element of the
+        // response).
         if id == request.id {
             return Ok(request.key.clone());
         }
@@ -78,6 +86,15 @@ fn resolve(
         )));
     };
     let ns = target.tag_name().namespace().unwrap_or("");
+    // The context's token, sent back in the response: the context's key, when it is ours.
+    if target.tag_name().name() == "SecurityContextToken" && (ns == WSC_13_NS || ns == WSC_2005_NS)
+    {
+        let identifier = child(target, ns, "Identifier").map(|i| text(i).trim().to_owned());
+        if request.context.is_some() && identifier.as_deref() == request.context.as_deref() {
+            return Ok(request.key.clone());
+        }
+        return Err(untrusted(&format!("#{id} names another security context")));
+    }
     if target.tag_name().name() != "DerivedKeyToken" || (ns != WSC_13_NS && ns != WSC_2005_NS) {
         return Err(untrusted(&format!(
             "#{id} names a {} element, not a DerivedKeyToken",

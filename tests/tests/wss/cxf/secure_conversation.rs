@@ -12,10 +12,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use soapgen_runtime::transport::TrustAnchors;
-use soapgen_runtime::wss::{SecureConversation, SecureConversationToken, WssConfig};
+use soapgen_runtime::wss::{
+    EncryptionOrder, KeyReference, SecureConversation, SecureConversationToken, TrustStore,
+    WssConfig,
+};
 use soapgen_runtime::Client;
 use soapgen_tests::pki::test_pki;
 use soapgen_tests::recording::Recording;
+use soapgen_tests::wss::{cert, credential};
 
 use super::{cxf, DoubleItClient};
 
@@ -138,8 +142,13 @@ async fn after_close_the_next_call_establishes_a_new_context_and_drop_cancels() 
     );
     // The last clone dropped on the runtime: the context is cancelled in the background.
     drop(svc);
-    for _ in 0..100 {
-        if rec.requests().len() == 6 {
+    // Until CXF's answer to it is recorded (the request is, before it is sent).
+    for _ in 0..200 {
+        if rec
+            .exchanges()
+            .get(5)
+            .is_some_and(|x| !x.response.is_empty())
+        {
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -206,4 +215,145 @@ fn client_without_endorsement(url: &str) -> (DoubleItClient, Arc<Recording>) {
             .timestamp(Duration::from_secs(300))
             .require_timestamp(true),
     )
+}
+
+/// WCF's WS-SecureConversation interop services (`wssc/WSSecureConversation.wsdl`), every
+/// port's security configured by hand here (the port policies it carries for the ports soapgen
+/// applies go unused).
+#[allow(dead_code)]
+mod wssc {
+    soapgen_runtime::include_client!("cxf_wssc");
+}
+
+/// `Ping` with `text` through `client`: the text CXF's answer carries back.
+async fn ping(client: Client, text: &str) -> Result<String, soapgen_runtime::Error> {
+    use soapgen_runtime::types::Nillable;
+    let s = |v: &str| Nillable::from(v.to_owned());
+    let r = wssc::PingServiceClient::from_client(client)
+        .ping(wssc::types::PingRequest {
+            ping: Some(wssc::types::Ping::new(s("soapgen"), s("test"), s(text))),
+        })
+        .await?;
+    Ok(r.ping_response
+        .and_then(|p| p.text.into_option())
+        .unwrap_or_default())
+}
+
+/// The headers WCF's Ping input policy signs (WS-Addressing 2004/08).
+const WSA_2004: &str = "http://schemas.xmlsoap.org/ws/2004/08/addressing";
+const SIGNED_WSA: [&str; 7] = [
+    "To",
+    "From",
+    "FaultTo",
+    "ReplyTo",
+    "MessageID",
+    "RelatesTo",
+    "Action",
+];
+
+/// The SymmetricBinding of WCF's Ping ports: the context `token` protects it (with keys derived
+/// from it when `derived`), the WS-Addressing headers signed when present, a Timestamp.
+fn wcf_symmetric(token: SecureConversationToken, derived: bool) -> WssConfig {
+    use soapgen_runtime::wss::SymmetricBinding;
+    let mut binding = SymmetricBinding::secure_conversation(cert("server.pem"), token);
+    if derived {
+        binding = binding.derived_keys(SecureConversation::V2005);
+    }
+    for h in SIGNED_WSA {
+        binding = binding.sign_header_if_present(WSA_2004, h);
+    }
+    WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .symmetric(binding)
+        .trust(TrustStore::new().anchor(cert("ca.pem")))
+}
+
+/// Two Pings at WCF's `port` through a client secured by `wss`, then a Cancel: each answered, one
+/// token request; what went over the wire.
+async fn two_pings_on_one_context(port: &str, wss: WssConfig) -> Vec<String> {
+    let url = cxf_wssc().url(&format!("/WSSecureConversation/{port}"));
+    let rec = Arc::new(Recording::new());
+    let client = Client::builder(&url)
+        .transport(rec.clone())
+        .wss(wss)
+        .build()
+        .expect("client");
+    for text in ["one", "two"] {
+        let echoed = ping(client.clone(), text).await.unwrap_or_else(|e| {
+            panic!(
+                "{port}: {e}\n{:#?}\n{}",
+                rec.exchanges(),
+                cxf_wssc().stderr_output()
+            )
+        });
+        assert_eq!(echoed, text);
+    }
+    client.close().await.expect("Cancel");
+    let requests = rec.requests();
+    assert_eq!(requests.len(), 4, "a token request, two calls, a Cancel");
+    assert!(requests[0].contains("/RST/SCT<"), "{}", requests[0]);
+    assert!(requests[3].contains("/RST/SCT/Cancel<"), "{}", requests[3]);
+    requests
+}
+
+/// `_X10_IPingService`: a SymmetricBinding whose ProtectionToken is the context (Basic128, no
+/// derived keys), bootstrapped by an AsymmetricBinding (the client's certificate signs, the
+/// service's is named by IssuerSerial and encrypts; WSS 1.0). The context's token replaces the
+/// EncryptedKey; CXF's responses, signed and encrypted under the context's key, name it by its
+/// Identifier.
+#[tokio::test]
+async fn a_context_protects_a_symmetric_binding_bootstrapped_asymmetrically() {
+    let bootstrap = super::asymmetric_basic128(
+        KeyReference::X509IssuerSerial,
+        EncryptionOrder::SignThenEncrypt,
+    );
+    let token = SecureConversationToken::new(bootstrap).version(SecureConversation::V2005);
+    let requests = two_pings_on_one_context("_X10_IPingService", wcf_symmetric(token, false)).await;
+    for call in &requests[1..3] {
+        assert!(
+            call.contains("SecurityContextToken") && !call.contains("EncryptedKey"),
+            "{call}"
+        );
+    }
+}
+
+/// `_XD_IPingService`: keys derived from the context (two DerivedKeyTokens naming its token),
+/// bootstrapped by a SymmetricBinding with the service's certificate (named by its thumbprint,
+/// derived keys) and the client's certificate endorsing.
+#[tokio::test]
+async fn keys_derived_from_a_context_bootstrapped_symmetrically() {
+    use soapgen_runtime::wss::{
+        DigestAlgorithm, Endorsement, SignatureAlgorithm, SymmetricBinding, X509Signer,
+    };
+    let bootstrap = WssConfig::new()
+        .timestamp(Duration::from_secs(300))
+        .symmetric(
+            SymmetricBinding::new(cert("server.pem"))
+                .key_reference(KeyReference::ThumbprintSha1)
+                .expect("a thumbprint")
+                .derived_keys(SecureConversation::V2005),
+        )
+        .endorse(Endorsement::new(
+            X509Signer::new(credential("client"))
+                .signature_algorithm(SignatureAlgorithm::RsaSha1)
+                .digest(DigestAlgorithm::Sha1),
+        ))
+        .trust(TrustStore::new().anchor(cert("ca.pem")));
+    let token = SecureConversationToken::new(bootstrap).version(SecureConversation::V2005);
+    let requests = two_pings_on_one_context("_XD_IPingService", wcf_symmetric(token, true)).await;
+    let call = &requests[1];
+    assert_eq!(call.matches("DerivedKeyToken ").count(), 2, "{call}");
+    assert!(
+        call.contains("/sc/sct\"/></wsse:SecurityTokenReference><wsc:Offset>"),
+        "{call}"
+    );
+}
+
+/// A CXF peer publishing WCF's WS-SecureConversation interop services, with the keys of
+/// [`super::cxf`].
+fn cxf_wssc() -> &'static soapgen_tests::peers::Peer {
+    static PEER: std::sync::OnceLock<soapgen_tests::peers::Peer> = std::sync::OnceLock::new();
+    PEER.get_or_init(|| {
+        super::start_cxf(&["wsdl_systest_wssec/wssc/WSSecureConversation.wsdl"], &[])
+    })
 }
