@@ -302,6 +302,14 @@ pub enum WssError {
     /// A response's UsernameToken does not match what the policy expects.
     #[error("WS-Security: UsernameToken refused: {0}")]
     UsernameToken(String),
+    /// No WS-SecureConversation security context: the token request (WS-SecureConversation 1.3
+    /// §4) a concurrent call made while this one waited for it failed, as the text says (that
+    /// call got the failure itself). Not retried at once, so that a burst of calls makes one
+    /// failed request, not one each (a locked account, a server that does not answer).
+    #[error(
+        "WS-SecureConversation: no security context: the token request of a concurrent call failed: {0}"
+    )]
+    ContextNotEstablished(String),
     /// A port's WS-SecurityPolicy needs a credential that was not given
     /// ([`Credentials`](crate::policy::Credentials)): the first one, and in `also` every other
     /// one the policy needs and the Credentials lack, so that one build names them all.

@@ -248,7 +248,7 @@ fn endorser(
     let Some(cred) = lacking.need(
         creds.endorsing.clone().or_else(|| creds.signing.clone()),
         "sp:EndorsingSupportingTokens",
-        "an endorsing key and certificate (Credentials::endorsing)",
+        "an endorsing key and certificate (Credentials::endorsing, else the signing one)",
     ) else {
         return Ok(None);
     };
@@ -437,6 +437,11 @@ fn symmetric(
         Some(e) => endorser(&e.token, Some(b.suite), creds, lacking)?.map(|s| (e, s)),
         None => None,
     };
+    // A context's bootstrap first, so that what it lacks is named with the rest.
+    let context = match b.context {
+        Some(sc) => Some(secure_conversation(sc, b.suite, creds, lacking, slot)?),
+        None => None,
+    };
     let Some(cert) = lacking.need(
         creds.service_certificate.clone(),
         "sp:ProtectionToken",
@@ -445,13 +450,10 @@ fn symmetric(
         return Ok(cfg);
     };
     let token = b.protection;
-    let binding = match b.context {
+    let binding = match context {
         // The context's key protects the requests: the certificate is the identity its
         // responses are reported signed by.
-        Some(sc) => {
-            let context = secure_conversation(sc, b.suite, creds, lacking, slot)?;
-            wss::SymmetricBinding::secure_conversation(cert, context)
-        }
+        Some(context) => wss::SymmetricBinding::secure_conversation(cert, context),
         None => wss::SymmetricBinding::new(cert)
             .key_reference(reference(&token, token.inclusion.in_requests()))?,
     };

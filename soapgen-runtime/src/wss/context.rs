@@ -10,6 +10,7 @@
 //! tokio runtime, when the last clone of the client is dropped).
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -192,11 +193,29 @@ impl SecureConversationToken {
         if self.current().is_some() {
             return Ok(());
         }
+        // The attempts finished before this call waited: one that finishes while it waits,
+        // and fails, fails this call too (a burst makes one failed request, not one each).
+        let seen = self.slot.attempts.load(Ordering::Acquire);
         let _one = self.slot.issuing.lock().await;
         if self.current().is_some() {
             return Ok(());
         }
-        let context = Arc::new(self.issue(client, soap).await?);
+        if self.slot.attempts.load(Ordering::Acquire) != seen {
+            if let Some(reason) = self.slot.failure() {
+                return Err(Error::Security(Box::new(WssError::ContextNotEstablished(
+                    reason,
+                ))));
+            }
+        }
+        let issued = self.issue(client, soap).await;
+        self.slot.attempts.fetch_add(1, Ordering::Release);
+        let context = match issued {
+            Ok(c) => Arc::new(c),
+            Err(e) => {
+                self.slot.fail(e.to_string());
+                return Err(e);
+            }
+        };
         tracing::debug!(
             identifier = %context.identifier,
             expires = ?context.expires.map(|e| e.to_string()),
@@ -549,6 +568,10 @@ fn write_copy(w: &mut XmlWriter, n: Node<'_, '_>, id: Option<&str>) -> Result<()
     let tag = n.tag_name();
     let prefix = n.qname().split_once(':').map(|(p, _)| p);
     w.start_element_prefixed(Name::new(tag.namespace().unwrap_or(""), tag.name()), prefix)?;
+    if id.is_some() {
+        // The root's wsu:Id under the usual prefix (the copy stands alone).
+        w.declare_namespace("wsu", WSU_NS)?;
+    }
     let mut has_id = false;
     for a in n.attributes() {
         let name = match a.namespace() {
@@ -561,7 +584,6 @@ fn write_copy(w: &mut XmlWriter, n: Node<'_, '_>, id: Option<&str>) -> Result<()
         w.attribute(name, a.value())?;
     }
     if let Some(id) = id.filter(|_| !has_id) {
-        w.declare_namespace("wsu", WSU_NS)?;
         w.attribute(Name::new(WSU_NS, "Id"), id)?;
     }
     for c in n.children() {
@@ -587,6 +609,10 @@ pub(crate) struct Established {
 pub(crate) struct ContextSlot {
     current: Mutex<Option<Established>>,
     issuing: tokio::sync::Mutex<()>,
+    /// Token requests finished (issued or failed).
+    attempts: AtomicU64,
+    /// Why the last one failed, until one succeeds.
+    failure: Mutex<Option<String>>,
 }
 
 impl fmt::Debug for ContextSlot {
@@ -621,7 +647,21 @@ impl ContextSlot {
     }
 
     fn set(&self, e: Established) -> Option<Established> {
+        *self.failure.lock().unwrap_or_else(|p| p.into_inner()) = None;
         self.lock().replace(e)
+    }
+
+    /// Records why a token request failed.
+    fn fail(&self, reason: String) {
+        *self.failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(reason);
+    }
+
+    /// Why the last token request failed, if the last one did.
+    fn failure(&self) -> Option<String> {
+        self.failure
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     fn take(&self) -> Option<Established> {
@@ -695,6 +735,7 @@ mod tests {
         let root = doc.root_element();
         assert!(root.has_tag_name((WSC_13, "SecurityContextToken")));
         assert_eq!(root.attribute((WSU_NS, "Id")), Some(c.token_id.as_str()));
+        assert!(c.token.contains(" wsu:Id=\"sctId-"), "{}", c.token);
         assert!(!format!("{c:?}").contains("c307"), "Debug shows no key");
     }
 

@@ -187,7 +187,7 @@ impl LayerCall for Secured {
     /// verified, or refused if the configuration
     /// [`refuses_unverified_faults`](WssConfig::refuses_unverified_faults).
     fn fault(&mut self, fault: &mut Fault) -> Result<(), Error> {
-        self.out.context_refused(fault);
+        self.out.context_refused(fault, self.failure.is_some());
         let cfg = self.out.config();
         match self.failure.take() {
             Some(e) if cfg.refuses_unverified_faults() => Err(Error::Security(Box::new(e))),

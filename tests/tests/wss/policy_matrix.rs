@@ -211,28 +211,49 @@ fn the_credentials_inspect_lists_are_the_ones_a_client_needs() {
 }
 
 #[tokio::test]
-async fn a_security_context_s_bootstrap_with_a_wrong_password_fails_the_call_with_cxf_s_fault() {
+async fn a_security_context_s_bootstrap_with_a_wrong_password_fails_the_calls_with_one_request() {
     // WCF's SecureConversation over TLS: the token request carries the bootstrap's
     // UsernameToken; with a password CXF does not know, no context is issued and the call fails
-    // with CXF's fault, nothing sent under a context.
+    // with CXF's fault, nothing sent under a context. Twenty concurrent calls make one token
+    // request (not one each, which would lock an account): the calls that waited for it fail
+    // with its reason.
     let port = "SecureConversation_UserNameOverTransport_IPingService";
     let p = matrix::ports()
         .into_iter()
         .find(|p| p.port == port)
         .expect("the WCF port in the matrix");
     let pki = test_pki();
+    let anchors = TrustAnchors::from_pem(&pki.read("ca.pem")).expect("ca.pem");
+    let rec = std::sync::Arc::new(soapgen_tests::recording::Recording::trusting(anchors));
     let client = Client::builder(peer().https_url(p.path))
-        .trust_anchors(TrustAnchors::from_pem(&pki.read("ca.pem")).expect("ca.pem"))
+        .transport(rec.clone())
         .security_policy(
             p.policy,
             Credentials::new().username(USER.0, "not the password"),
         )
         .build()
         .expect("client");
-    let e = (p.call)(client, 21).await.expect_err("refused");
-    assert!(e.contains("SOAP fault"), "{e}");
+    let calls: Vec<_> = (0..20)
+        .map(|n| tokio::spawn((p.call)(client.clone(), n)))
+        .collect();
+    let mut errors = Vec::new();
+    for c in calls {
+        errors.push(c.await.expect("task").expect_err("refused"));
+    }
+    let authentication = "security token could not be authenticated";
+    let waited = "the token request of a concurrent call failed";
     assert!(
-        e.contains("security token could not be authenticated"),
-        "{e}"
+        errors.iter().all(|e| e.contains(authentication)),
+        "{errors:#?}"
     );
+    let first_hand = errors.iter().filter(|e| !e.contains(waited)).count();
+    assert!(first_hand >= 1, "{errors:#?}");
+    // One token request per failure reported first-hand (one, unless a call came after the
+    // first failure was known, when it may try again).
+    assert_eq!(rec.requests().len(), first_hand, "{errors:#?}");
+    assert!(
+        first_hand < 20,
+        "the waiting calls did not each send a request"
+    );
+    assert!(rec.requests().iter().all(|r| r.contains("/RST/SCT<")));
 }

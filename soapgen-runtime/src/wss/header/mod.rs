@@ -70,23 +70,44 @@ impl Outgoing {
         })
     }
 
-    /// Forgets the request's WS-SecureConversation context when `fault` says the service no
-    /// longer knows it or cannot use it (WS-SecureConversation 1.3 §9: `wsc:BadContextToken`,
-    /// `wsc:UnsupportedContextToken`, `wsc:UnknownDerivationSource`), so that the next call
-    /// establishes a new one.
-    pub(crate) fn context_refused(&self, fault: &crate::fault::Fault) {
+    /// Forgets the request's WS-SecureConversation context when `fault` shows the service no
+    /// longer knows it or cannot use it, so that the next call establishes a new one: a fault
+    /// code of WS-SecureConversation 1.3 §9 (`wsc:BadContextToken`, `UnsupportedContextToken`,
+    /// `UnknownDerivationSource`) or WSS 1.1 §12 (`wsse:FailedCheck`, `InvalidSecurityToken`,
+    /// `SecurityTokenUnavailable`, …: CXF's, once it has forgotten a context), or, under a
+    /// SymmetricBinding the context protects, a fault not protected under it (`unverified`: a
+    /// service that knows the context protects its faults with it; CXF's `Missing argument`
+    /// is not).
+    pub(crate) fn context_refused(&self, fault: &crate::fault::Fault, unverified: bool) {
         let (Some(context), Some(sc)) = (&self.context, self.cfg.context_token()) else {
             return;
         };
-        let refused = std::iter::once(&fault.code)
+        let by_code = std::iter::once(&fault.code)
             .chain(&fault.subcodes)
             .any(|c| {
                 matches!(
                     c.local_name.as_str(),
-                    "BadContextToken" | "UnsupportedContextToken" | "UnknownDerivationSource"
+                    "BadContextToken"
+                        | "UnsupportedContextToken"
+                        | "UnknownDerivationSource"
+                        | "FailedCheck"
+                        | "InvalidSecurityToken"
+                        | "SecurityTokenUnavailable"
+                        | "InvalidSecurity"
+                        | "UnsupportedSecurityToken"
+                        | "FailedAuthentication"
                 )
             });
-        if refused {
+        let protected_by_it = self
+            .cfg
+            .symmetric_binding()
+            .is_some_and(|b| b.context.is_some());
+        if by_code || (unverified && protected_by_it) {
+            tracing::debug!(
+                identifier = %context.identifier,
+                code = %fault.code.local_name,
+                "WS-SecureConversation: the service refused the context; the next call establishes another"
+            );
             sc.slot.forget(&context.identifier);
         }
     }

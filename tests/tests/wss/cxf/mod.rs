@@ -128,7 +128,13 @@ pub(crate) fn start_cxf(wsdls: &[&str], extra: &[String]) -> Peer {
 }
 
 /// A PKCS#12 store (password `changeit`) of a TLS server key for 127.0.0.1 issued by the test CA.
+/// Made once per process: the peers of this binary start at once.
 fn tls_keystore() -> std::path::PathBuf {
+    static STORE: OnceLock<std::path::PathBuf> = OnceLock::new();
+    STORE.get_or_init(make_tls_keystore).clone()
+}
+
+fn make_tls_keystore() -> std::path::PathBuf {
     let stem = pki::leaf_with_extensions(
         "cxf-tls",
         "4545",

@@ -317,11 +317,9 @@ async fn a_context_protects_a_symmetric_binding_bootstrapped_asymmetrically() {
     }
 }
 
-/// `_XD_IPingService`: keys derived from the context (two DerivedKeyTokens naming its token),
-/// bootstrapped by a SymmetricBinding with the service's certificate (named by its thumbprint,
-/// derived keys) and the client's certificate endorsing.
-#[tokio::test]
-async fn keys_derived_from_a_context_bootstrapped_symmetrically() {
+/// The context of `_XD_IPingService`: its bootstrap a SymmetricBinding with the service's
+/// certificate (named by its thumbprint, derived keys) and the client's certificate endorsing.
+fn xd_token() -> SecureConversationToken {
     use soapgen_runtime::wss::{
         DigestAlgorithm, Endorsement, SignatureAlgorithm, SymmetricBinding, X509Signer,
     };
@@ -339,7 +337,15 @@ async fn keys_derived_from_a_context_bootstrapped_symmetrically() {
                 .digest(DigestAlgorithm::Sha1),
         ))
         .trust(TrustStore::new().anchor(cert("ca.pem")));
-    let token = SecureConversationToken::new(bootstrap).version(SecureConversation::V2005);
+    SecureConversationToken::new(bootstrap).version(SecureConversation::V2005)
+}
+
+/// `_XD_IPingService`: keys derived from the context (two DerivedKeyTokens naming its token),
+/// bootstrapped by a SymmetricBinding with the service's certificate (named by its thumbprint,
+/// derived keys) and the client's certificate endorsing.
+#[tokio::test]
+async fn keys_derived_from_a_context_bootstrapped_symmetrically() {
+    let token = xd_token();
     let requests = two_pings_on_one_context("_XD_IPingService", wcf_symmetric(token, true)).await;
     let call = &requests[1];
     assert_eq!(call.matches("DerivedKeyToken ").count(), 2, "{call}");
@@ -356,4 +362,75 @@ fn cxf_wssc() -> &'static soapgen_tests::peers::Peer {
     PEER.get_or_init(|| {
         super::start_cxf(&["wsdl_systest_wssec/wssc/WSSecureConversation.wsdl"], &[])
     })
+}
+
+/// While set, requests name their context by an Identifier CXF never issued: as if the service
+/// had forgotten the context (a restart).
+static FORGOTTEN_OVER_TLS: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+static FORGOTTEN_SYMMETRIC: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+fn unknown_context(request: &str, on: &std::sync::atomic::AtomicBool) -> String {
+    if on.load(std::sync::atomic::Ordering::SeqCst) {
+        request.replace("Identifier>uuid:", "Identifier>uuid:forgotten-")
+    } else {
+        request.to_owned()
+    }
+}
+
+/// After the service forgets the context (it answers with its security fault), the next call
+/// establishes a new one: over TLS, CXF's `wsse:FailedCheck`; under a SymmetricBinding, a fault
+/// not protected under the context.
+#[tokio::test]
+async fn a_context_the_service_forgot_is_replaced_by_the_next_call() {
+    use std::sync::atomic::Ordering::SeqCst;
+    // Over TLS.
+    let anchors = TrustAnchors::from_pem(&test_pki().read("ca.pem")).expect("ca.pem");
+    let rec = Arc::new(
+        Recording::trusting(anchors)
+            .with_request_rewrite(|r| unknown_context(r, &FORGOTTEN_OVER_TLS)),
+    );
+    let url = cxf().https_url("/DoubleItWSSC/DoubleItTransportSP12Port");
+    let client = Client::builder(&url)
+        .transport(rec.clone())
+        .wss(endorsing(SecureConversation::V13))
+        .build()
+        .expect("client");
+    let svc = DoubleItClient::from_client(client);
+    assert_eq!(svc.double_it(1).await.expect("call"), 2);
+    FORGOTTEN_OVER_TLS.store(true, SeqCst);
+    let e = svc.double_it(2).await.expect_err("an unknown context");
+    assert!(e.fault().is_some(), "{e}");
+    FORGOTTEN_OVER_TLS.store(false, SeqCst);
+    assert_eq!(svc.double_it(3).await.expect("a new context"), 6);
+    let issued = rec
+        .requests()
+        .iter()
+        .filter(|r| r.contains("/RST/SCT<"))
+        .count();
+    assert_eq!(issued, 2, "{:#?}", rec.requests());
+    // Under a SymmetricBinding the context protects (derived keys).
+    let rec = Arc::new(Recording::rewriting(|r| {
+        unknown_context(r, &FORGOTTEN_SYMMETRIC)
+    }));
+    let client = Client::builder(cxf_wssc().url("/WSSecureConversation/_XD_IPingService"))
+        .transport(rec.clone())
+        .wss(wcf_symmetric(xd_token(), true))
+        .build()
+        .expect("client");
+    assert_eq!(ping(client.clone(), "one").await.expect("call"), "one");
+    FORGOTTEN_SYMMETRIC.store(true, SeqCst);
+    let e = ping(client.clone(), "two")
+        .await
+        .expect_err("an unknown context");
+    assert!(e.fault().is_some(), "{e}");
+    FORGOTTEN_SYMMETRIC.store(false, SeqCst);
+    assert_eq!(ping(client, "three").await.expect("a new context"), "three");
+    let issued = rec
+        .requests()
+        .iter()
+        .filter(|r| r.contains("/RST/SCT<"))
+        .count();
+    assert_eq!(issued, 2, "{:#?}", rec.requests());
 }
