@@ -107,6 +107,14 @@ impl Recording {
         self
     }
 
+    /// This transport, handing the client each response body (UTF-8) as `rewrite` changes it
+    /// (see [`rewriting_responses`](Self::rewriting_responses)).
+    #[must_use]
+    pub fn with_response_rewrite(mut self, rewrite: fn(&str) -> String) -> Self {
+        self.rewrite_response = Some(rewrite);
+        self
+    }
+
     /// A recording transport that sends each request body (UTF-8) as `rewrite` changes it, as
     /// a man in the middle would, and records what it sent.
     pub fn rewriting(rewrite: fn(&str) -> String) -> Self {

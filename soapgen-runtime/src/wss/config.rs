@@ -195,6 +195,25 @@ impl WssConfig {
             .or_else(|| self.inner.symmetric.as_ref()?.context.as_ref())
     }
 
+    /// This configuration with the security context `context` fixed (a slot of its own) and the
+    /// Body signed under it: what a Cancel of `context` is secured with, as the requests were.
+    /// Its response must be signed as theirs are, not encrypted (WS-SecureConversation 1.3 §6
+    /// asks the Cancel to prove the key; CXF signs its answer, and encrypts nothing).
+    pub(crate) fn cancelling(
+        &self,
+        context: &std::sync::Arc<super::context::SecurityContext>,
+    ) -> WssConfig {
+        self.clone().edit(|c| {
+            c.require_encryption = Some(false);
+            if let Some(t) = c.secure_conversation.as_mut() {
+                *t = t.cancelling(context);
+            }
+            if let Some(t) = c.symmetric.as_mut().and_then(|b| b.context.as_mut()) {
+                *t = t.cancelling(context);
+            }
+        })
+    }
+
     /// The SymmetricBinding of each request ([`symmetric`](Self::symmetric)).
     pub fn symmetric_binding(&self) -> Option<&SymmetricBinding> {
         self.inner.symmetric.as_ref()

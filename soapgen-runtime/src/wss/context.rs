@@ -187,6 +187,7 @@ impl SecureConversationToken {
     /// that does not carry a context and its key.
     pub(crate) async fn establish(
         &self,
+        app: &WssConfig,
         client: &dyn Exchanger,
         soap: SoapVersion,
     ) -> Result<(), Error> {
@@ -221,20 +222,29 @@ impl SecureConversationToken {
             expires = ?context.expires.map(|e| e.to_string()),
             "WS-SecureConversation: security context established"
         );
-        // The bootstrap client (the same transport, and this token's key in its layer) cancels
-        // the context when the client goes.
+        // The same transport, and the requests' own security under this context, cancel it
+        // when the client goes.
         let canceller = self
             .cancel
-            .then(|| (client.detach(), self.clone_config(), soap));
-        let old = self.slot.set(Established { context, canceller });
-        drop(old);
+            .then(|| (client.detach(), app.cancelling(&context), soap));
+        // A context replaced before it expired is cancelled in the background.
+        if let Some(old) = self.slot.set(Established { context, canceller }) {
+            cancel_in_background(old);
+        }
         Ok(())
     }
 
-    /// This configuration without its slot's state (a fresh slot): what a cancel request uses.
-    fn clone_config(&self) -> SecureConversationToken {
+    /// This configuration with `context` fixed in a slot of its own, the Body signed: what a
+    /// Cancel of `context` is secured with.
+    pub(crate) fn cancelling(&self, context: &Arc<SecurityContext>) -> SecureConversationToken {
+        let slot = ContextSlot::default();
+        slot.set(Established {
+            context: context.clone(),
+            canceller: None,
+        });
         SecureConversationToken {
-            slot: Arc::new(ContextSlot::default()),
+            slot: Arc::new(slot),
+            sign_body: true,
             ..self.clone()
         }
     }
@@ -266,33 +276,28 @@ impl SecureConversationToken {
     }
 
     /// Cancels `context` (WS-SecureConversation 1.3 §6): a `RequestSecurityToken` Cancel naming
-    /// it, secured by the context itself, sent by `client`.
+    /// it, sent by `client` and secured by `wss` (the requests' own security with the context
+    /// fixed, the Body signed under it: [`WssConfig::cancelling`]), its response held to `wss`'s
+    /// inbound policy and required to say the context is cancelled
+    /// (`wst:RequestedTokenCancelled`).
     async fn cancel(
         &self,
         client: &dyn Exchanger,
         soap: SoapVersion,
-        context: Arc<SecurityContext>,
+        context: &SecurityContext,
+        wss: WssConfig,
     ) -> Result<(), Error> {
         let ns = self.trust_ns();
         let mut req = client.request(&[]);
-        write_cancel(req.body_writer(), self, ns, &context)?;
+        write_cancel(req.body_writer(), self, ns, context)?;
         let request = req.finish()?;
-        let mut fixed = self.clone_config();
-        fixed.sign_body = true;
-        fixed.slot.set(Established {
-            context,
-            canceller: None,
-        });
-        let wss = WssConfig::new()
-            .timestamp(super::DEFAULT_TIMESTAMP_TTL)
-            .secure_conversation(fixed)
-            .require_timestamp(false);
         let layers = vec![
             Arc::new(wss) as Arc<dyn MessageLayer>,
             Arc::new(Addressing::on(AddressingVersion::W3C)),
         ];
         let op = operation(self.version, soap, true);
-        client.exchange(op, request, layers).await.map(drop)
+        let response = client.exchange(op, request, layers).await?;
+        read_cancelled(&response.xml, ns).map_err(|e| Error::Security(Box::new(e)))
     }
 
     /// Cancels the context in use, if any (see [`Client::close`](crate::Client::close)).
@@ -303,8 +308,8 @@ impl SecureConversationToken {
     pub(crate) async fn close(&self) -> Result<(), Error> {
         let established = self.slot.take();
         match established.and_then(|e| e.canceller.map(|c| (e.context, c))) {
-            Some((context, (client, config, soap))) => {
-                config.cancel(client.as_ref(), soap, context).await
+            Some((context, (client, wss, soap))) => {
+                self.cancel(client.as_ref(), soap, &context, wss).await
             }
             None => Ok(()),
         }
@@ -381,6 +386,26 @@ fn write_cancel(
     w.end_element()?;
     w.end_element()?;
     w.end_element()
+}
+
+/// Checks that the Body child `xml` of a Cancel's response says the context is cancelled
+/// (WS-Trust 1.3 §8.3: a `wst:RequestSecurityTokenResponse`, or a collection of one, with
+/// `wst:RequestedTokenCancelled`).
+fn read_cancelled(xml: &str, ns: &str) -> Result<(), WssError> {
+    let doc = Document::parse(xml, Limits::default()).map_err(|e| malformed(e.to_string()))?;
+    let root = doc.root_element();
+    let rstr = if root.has_tag_name((ns, "RequestSecurityTokenResponseCollection")) {
+        child(root, ns, "RequestSecurityTokenResponse")
+    } else {
+        Some(root).filter(|r| r.has_tag_name((ns, "RequestSecurityTokenResponse")))
+    };
+    match rstr.and_then(|r| child(r, ns, "RequestedTokenCancelled")) {
+        Some(_) => Ok(()),
+        None => Err(malformed(format!(
+            "the Cancel's response does not say the context is cancelled (no \
+             {{{ns}}}RequestedTokenCancelled in a RequestSecurityTokenResponse)"
+        ))),
+    }
 }
 
 /// The TokenType (and SecurityTokenReference ValueType) of a SecurityContextToken
@@ -600,7 +625,7 @@ fn write_copy(w: &mut XmlWriter, n: Node<'_, '_>, id: Option<&str>) -> Result<()
 /// configuration, the SOAP version.
 pub(crate) struct Established {
     pub(crate) context: Arc<SecurityContext>,
-    canceller: Option<(Arc<dyn Exchanger>, SecureConversationToken, SoapVersion)>,
+    canceller: Option<(Arc<dyn Exchanger>, WssConfig, SoapVersion)>,
 }
 
 /// Where a [`SecureConversationToken`] keeps its context: shared by every clone of the
@@ -680,26 +705,39 @@ impl ContextSlot {
     }
 }
 
-#[cfg(any(feature = "reqwest", feature = "hyper"))]
 impl Drop for ContextSlot {
     /// Cancels the context in use on the tokio runtime the drop happens on, if any (a client
     /// dropped outside a runtime leaves its context to expire).
     fn drop(&mut self) {
-        let Some(Established {
-            context,
-            canceller: Some((client, config, soap)),
-        }) = self.take()
-        else {
-            return;
-        };
-        if let Ok(rt) = tokio::runtime::Handle::try_current() {
-            rt.spawn(async move {
-                if let Err(e) = config.cancel(client.as_ref(), soap, context).await {
-                    tracing::debug!(error = %e, "WS-SecureConversation: Cancel failed");
-                }
-            });
+        if let Some(e) = self.take() {
+            cancel_in_background(e);
         }
     }
+}
+
+/// Cancels `e`'s context on the tokio runtime the caller runs on, in the background; without a
+/// runtime (or without a transport feature, which brings it) the context is left to expire.
+fn cancel_in_background(e: Established) {
+    let Established {
+        context,
+        canceller: Some((client, wss, soap)),
+    } = e
+    else {
+        return;
+    };
+    #[cfg(any(feature = "reqwest", feature = "hyper"))]
+    if let Ok(rt) = tokio::runtime::Handle::try_current() {
+        rt.spawn(async move {
+            let Some(token) = wss.context_token().cloned() else {
+                return;
+            };
+            if let Err(e) = token.cancel(client.as_ref(), soap, &context, wss).await {
+                tracing::debug!(error = %e, "WS-SecureConversation: Cancel failed");
+            }
+        });
+    }
+    #[cfg(not(any(feature = "reqwest", feature = "hyper")))]
+    drop((client, wss, soap, context));
 }
 
 #[cfg(test)]
@@ -832,6 +870,30 @@ mod tests {
         assert!(slot.fresh(created).is_some());
         slot.forget("urn:x");
         assert!(slot.fresh(created).is_none());
+    }
+
+    #[test]
+    fn a_cancel_is_confirmed_by_requested_token_cancelled() {
+        let rstr = |inner: &str| {
+            format!(
+                "<wst:RequestSecurityTokenResponse xmlns:wst=\"{WST_13_NS}\">{inner}\
+                 </wst:RequestSecurityTokenResponse>"
+            )
+        };
+        assert!(read_cancelled(&rstr("<wst:RequestedTokenCancelled/>"), WST_13_NS).is_ok());
+        let collection = format!(
+            "<wst:RequestSecurityTokenResponseCollection xmlns:wst=\"{WST_13_NS}\">{}\
+             </wst:RequestSecurityTokenResponseCollection>",
+            rstr("<wst:RequestedTokenCancelled/>")
+        );
+        assert!(read_cancelled(&collection, WST_13_NS).is_ok());
+        let e = read_cancelled(&rstr(""), WST_13_NS)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("does not say the context is cancelled"), "{e}");
+        // Of another WS-Trust version: not this one's answer.
+        let other = rstr("<wst:RequestedTokenCancelled/>");
+        assert!(read_cancelled(&other, WST_2005_NS).is_err());
     }
 
     #[test]

@@ -40,7 +40,7 @@ impl MessageLayer for WssConfig {
         call: Outbound<'a>,
     ) -> Option<LayerFuture<'a>> {
         let sc = self.context_token()?;
-        Some(Box::pin(sc.establish(client, call.operation.version)))
+        Some(Box::pin(sc.establish(self, client, call.operation.version)))
     }
 
     /// Cancels the WS-SecureConversation context in use, if any.

@@ -257,3 +257,22 @@ async fn a_security_context_s_bootstrap_with_a_wrong_password_fails_the_calls_wi
     );
     assert!(rec.requests().iter().all(|r| r.contains("/RST/SCT<")));
 }
+
+#[test]
+fn every_credential_a_context_s_bootstrap_lacks_is_named_with_the_rest() {
+    // WCF's _XD: the context protects a SymmetricBinding (the service's certificate); its
+    // bootstrap is a SymmetricBinding with the client's certificate endorsing.
+    let p = matrix::ports()
+        .into_iter()
+        .find(|p| p.port == "_XD_IPingService")
+        .expect("the WCF port in the matrix");
+    let e = Client::builder("http://127.0.0.1:9/x")
+        .security_policy(p.policy, Credentials::new())
+        .build()
+        .expect_err("no credentials")
+        .to_string();
+    assert!(
+        e.contains("Credentials::service_certificate") && e.contains("Credentials::endorsing"),
+        "{e}"
+    );
+}

@@ -31,8 +31,17 @@ fn endorsing(version: SecureConversation) -> WssConfig {
 }
 
 fn client(url: &str, wss: WssConfig) -> (DoubleItClient, Arc<Recording>) {
-    let anchors = TrustAnchors::from_pem(&test_pki().read("ca.pem")).expect("ca.pem");
-    let rec = Arc::new(Recording::trusting(anchors));
+    client_via(url, wss, over_tls())
+}
+
+/// A recording transport that trusts the test CA (the CXF peer's TLS certificate).
+fn over_tls() -> Recording {
+    Recording::trusting(TrustAnchors::from_pem(&test_pki().read("ca.pem")).expect("ca.pem"))
+}
+
+/// The DoubleIt client at `url` secured by `wss`, through `rec`.
+fn client_via(url: &str, wss: WssConfig, rec: Recording) -> (DoubleItClient, Arc<Recording>) {
+    let rec = Arc::new(rec);
     let client = Client::builder(url)
         .transport(rec.clone())
         .wss(wss)
@@ -185,17 +194,9 @@ fn tamper_context_signature(request: &str) -> String {
 #[tokio::test]
 async fn a_request_whose_context_signature_fails_is_refused() {
     let url = cxf().https_url("/DoubleItWSSC/DoubleItTransportSP12Port");
-    let anchors = TrustAnchors::from_pem(&test_pki().read("ca.pem")).expect("ca.pem");
-    let rec = Arc::new(Recording::trusting(anchors).with_request_rewrite(tamper_context_signature));
-    let client = Client::builder(&url)
-        .transport(rec.clone())
-        .wss(endorsing(SecureConversation::V13))
-        .build()
-        .expect("client");
-    let err = DoubleItClient::from_client(client)
-        .double_it(1)
-        .await
-        .expect_err("a bad signature");
+    let rec = over_tls().with_request_rewrite(tamper_context_signature);
+    let (svc, _) = client_via(&url, endorsing(SecureConversation::V13), rec);
+    let err = svc.double_it(1).await.expect_err("a bad signature");
     let fault = err.fault().unwrap_or_else(|| panic!("not a fault: {err}"));
     assert!(
         fault.reason.contains("signature") || fault.reason.contains("Signature"),
@@ -349,6 +350,12 @@ async fn keys_derived_from_a_context_bootstrapped_symmetrically() {
     let requests = two_pings_on_one_context("_XD_IPingService", wcf_symmetric(token, true)).await;
     let call = &requests[1];
     assert_eq!(call.matches("DerivedKeyToken ").count(), 2, "{call}");
+    // The Cancel is secured as the port's requests are: derived keys, the Body encrypted.
+    let cancel = &requests[3];
+    assert!(
+        cancel.matches("DerivedKeyToken ").count() == 2 && cancel.contains("EncryptedData"),
+        "{cancel}"
+    );
     assert!(
         call.contains("/sc/sct\"/></wsse:SecurityTokenReference><wsc:Offset>"),
         "{call}"
@@ -386,18 +393,9 @@ fn unknown_context(request: &str, on: &std::sync::atomic::AtomicBool) -> String 
 async fn a_context_the_service_forgot_is_replaced_by_the_next_call() {
     use std::sync::atomic::Ordering::SeqCst;
     // Over TLS.
-    let anchors = TrustAnchors::from_pem(&test_pki().read("ca.pem")).expect("ca.pem");
-    let rec = Arc::new(
-        Recording::trusting(anchors)
-            .with_request_rewrite(|r| unknown_context(r, &FORGOTTEN_OVER_TLS)),
-    );
     let url = cxf().https_url("/DoubleItWSSC/DoubleItTransportSP12Port");
-    let client = Client::builder(&url)
-        .transport(rec.clone())
-        .wss(endorsing(SecureConversation::V13))
-        .build()
-        .expect("client");
-    let svc = DoubleItClient::from_client(client);
+    let forgetting = over_tls().with_request_rewrite(|r| unknown_context(r, &FORGOTTEN_OVER_TLS));
+    let (svc, rec) = client_via(&url, endorsing(SecureConversation::V13), forgetting);
     assert_eq!(svc.double_it(1).await.expect("call"), 2);
     FORGOTTEN_OVER_TLS.store(true, SeqCst);
     let e = svc.double_it(2).await.expect_err("an unknown context");
@@ -433,4 +431,24 @@ async fn a_context_the_service_forgot_is_replaced_by_the_next_call() {
         .filter(|r| r.contains("/RST/SCT<"))
         .count();
     assert_eq!(issued, 2, "{:#?}", rec.requests());
+}
+
+/// A Cancel whose response does not say the context is cancelled (`wst:RequestedTokenCancelled`
+/// renamed on the way) fails `close`.
+#[tokio::test]
+async fn a_cancel_the_service_does_not_confirm_fails_close() {
+    fn unconfirmed(response: &str) -> String {
+        response.replace("RequestedTokenCancelled", "RequestedTokenKept")
+    }
+    let url = cxf().https_url("/DoubleItWSSC/DoubleItTransportSP12Port");
+    let rec = over_tls().with_response_rewrite(unconfirmed);
+    let (svc, _) = client_via(&url, endorsing(SecureConversation::V13), rec);
+    assert_eq!(svc.double_it(4).await.expect("call"), 8);
+    let e = svc
+        .client()
+        .close()
+        .await
+        .expect_err("not confirmed")
+        .to_string();
+    assert!(e.contains("does not say the context is cancelled"), "{e}");
 }
