@@ -11,23 +11,23 @@
 //! cargo bench -p soapgen-tests --bench wss_policy
 //! ```
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use soapgen_runtime::policy::{
     AsymmetricBinding, Binding, Credentials, Inclusion, MessagePolicy, OperationPolicy, Parts,
     PortPolicy, Suite, X509Token, X509TokenType,
 };
-use soapgen_runtime::transport::{HttpRequest, HttpResponse, Transport, TransportFuture};
-use soapgen_runtime::types::AnyElement;
 use soapgen_runtime::wss::{
     BlockEncryption, DigestAlgorithm, KeyReference, KeyTransport, SignatureAlgorithm, TrustStore,
     WssConfig, X509Encryptor, X509Signer,
 };
-use soapgen_runtime::{Client, FromXml, Operation, SoapVersion};
-use soapgen_tests::wss::{cert, credential, offline_client, text_envelope, text_request};
+use soapgen_runtime::{Client, Operation, SoapVersion};
+use soapgen_tests::wss::{cert, credential, offline_client};
+
+mod queue;
+use queue::Queue;
 
 const NS: &str = "urn:bench";
 const OP: Operation = Operation::new("Echo", "urn:bench#Echo", SoapVersion::Soap11);
@@ -105,28 +105,6 @@ fn by_hand() -> WssConfig {
         .require_encryption(true)
 }
 
-/// Answers each request with the next response of its queue.
-#[derive(Debug, Default)]
-struct Queue(Mutex<VecDeque<String>>);
-
-impl Transport for Queue {
-    fn send(&self, _: HttpRequest) -> TransportFuture<'_> {
-        let body = self
-            .0
-            .lock()
-            .unwrap()
-            .pop_front()
-            .expect("a queued response");
-        Box::pin(async move {
-            Ok(HttpResponse {
-                status: 200,
-                headers: vec![("content-type".into(), "text/xml; charset=utf-8".into())],
-                body: body.into_bytes().into(),
-            })
-        })
-    }
-}
-
 fn client(queue: &Arc<Queue>, policy: bool) -> Client {
     let b = Client::builder("https://127.0.0.1:9/").transport(queue.clone());
     let b = if policy {
@@ -157,21 +135,13 @@ fn bench(c: &mut Criterion) {
             let queue = Arc::new(Queue::default());
             let client = client(&queue, policy);
             g.bench_with_input(BenchmarkId::new(name, size), &text, |b, t| {
-                b.iter_batched(
-                    // A fresh response each time: the replay check refuses a second look.
-                    || {
-                        let resp = text_envelope(&service, &OP, &[("w", NS)], t);
-                        queue.0.lock().unwrap().push_back(resp);
-                        text_request(&client, &[("w", NS)], OP.name, t)
-                    },
-                    |request| {
-                        runtime
-                            .block_on(client.call(&OP, request, |r, tag| {
-                                <AnyElement as FromXml>::read_xml(r, tag)
-                            }))
-                            .expect("the call")
-                    },
-                    BatchSize::SmallInput,
+                queue::calls(
+                    b,
+                    &runtime,
+                    (&client, &service, &queue),
+                    &OP,
+                    &[("w", NS)],
+                    t,
                 )
             });
         }
