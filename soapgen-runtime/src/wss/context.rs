@@ -32,7 +32,9 @@ pub const WST_2005_NS: &str = "http://schemas.xmlsoap.org/ws/2005/02/trust";
 /// (WS-SecurityPolicy 1.2 §5.4.7 `sp:SecureConversationToken`): its bootstrap (how the
 /// `RequestSecurityToken` that asks for it is secured, the policy's `sp:BootstrapPolicy`, given
 /// as a [`WssConfig`]), the WS-SecureConversation version, the key size asked for, and how the
-/// request uses it. Given to [`WssConfig::secure_conversation`].
+/// request uses it. Given to [`SymmetricBinding::secure_conversation`](super::SymmetricBinding::secure_conversation)
+/// (the context protects the messages: WCF's `wsHttpBinding`) or to
+/// [`WssConfig::secure_conversation`] (it endorses them over TLS).
 ///
 /// The context is requested from the endpoint the calls go to (WS-SecureConversation 1.3 §4:
 /// the service is its own issuer), with WS-Addressing 1.0 headers (`wsa:Action`
@@ -42,11 +44,16 @@ pub const WST_2005_NS: &str = "http://schemas.xmlsoap.org/ws/2005/02/trust";
 /// WS-Trust 1.3 §4.4.3: P_SHA-1(client entropy, service entropy)), or a `wst:BinarySecret`.
 ///
 /// Each request then carries the `wsc:SecurityContextToken` (`sp:IncludeToken`
-/// AlwaysToRecipient) and, over TLS (`sp:TransportBinding`, the token an
-/// `sp:EndorsingSupportingTokens`), an endorsing signature under the context's key: HMAC-SHA1
-/// (XML-DSig §6.3) over the Timestamp and the header blocks of
+/// AlwaysToRecipient). Under a SymmetricBinding it is the key the binding signs and encrypts
+/// with (or derives its keys from). Over TLS (`sp:TransportBinding`, the token an
+/// `sp:EndorsingSupportingTokens`) the request gets an endorsing signature under the context's
+/// key: HMAC-SHA1 (XML-DSig §6.3) over the Timestamp and the header blocks of
 /// [`sign_header_if_present`](Self::sign_header_if_present), its KeyInfo a
 /// SecurityTokenReference to the token (WS-SecureConversation 1.3 §8).
+///
+/// A token request that fails fails the call that made it with its error, and the calls that
+/// waited for it with [`WssError::ContextNotEstablished`]; a fault showing the service no longer
+/// knows the context makes the next call request a new one.
 ///
 /// # Examples
 ///
