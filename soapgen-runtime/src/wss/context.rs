@@ -244,7 +244,10 @@ impl SecureConversationToken {
     /// This configuration with `context` fixed in a slot of its own, the Body signed: what a
     /// Cancel of `context` is secured with.
     pub(crate) fn cancelling(&self, context: &Arc<SecurityContext>) -> SecureConversationToken {
-        let slot = ContextSlot::default();
+        // Pinned: the Cancel of a context about to expire (one being replaced) is written under
+        // it, never under a new one its own token request would bring.
+        let mut slot = ContextSlot::default();
+        slot.pinned = true;
         slot.set(Established {
             context: context.clone(),
             canceller: None,
@@ -645,6 +648,8 @@ pub(crate) struct ContextSlot {
     attempts: AtomicU64,
     /// Why the last one failed, until one succeeds.
     failure: Mutex<Option<String>>,
+    /// Its context is used whatever its expiry, and never replaced (a Cancel's).
+    pinned: bool,
 }
 
 impl fmt::Debug for ContextSlot {
@@ -673,7 +678,7 @@ impl ContextSlot {
         let current = self.lock();
         let c = &current.as_ref()?.context;
         match c.expires {
-            Some(e) if now.plus(renew_margin(c)) >= e => None,
+            Some(e) if !self.pinned && now.plus(renew_margin(c)) >= e => None,
             _ => Some(c.clone()),
         }
     }
@@ -873,6 +878,12 @@ mod tests {
         });
         assert!(slot.fresh(created.plus(Duration::from_secs(539))).is_some());
         assert!(slot.fresh(created.plus(Duration::from_secs(541))).is_none());
+        // The Cancel of a context being replaced is written under it, not under a new one.
+        let token = token().cancelling(&slot.fresh(created).expect("fresh"));
+        assert!(token
+            .slot
+            .fresh(created.plus(Duration::from_secs(599)))
+            .is_some());
         slot.forget("urn:other");
         assert!(slot.fresh(created).is_some());
         slot.forget("urn:x");

@@ -402,12 +402,7 @@ async fn a_context_the_service_forgot_is_replaced_by_the_next_call() {
     assert!(e.fault().is_some(), "{e}");
     FORGOTTEN_OVER_TLS.store(false, SeqCst);
     assert_eq!(svc.double_it(3).await.expect("a new context"), 6);
-    let issued = rec
-        .requests()
-        .iter()
-        .filter(|r| r.contains("/RST/SCT<"))
-        .count();
-    assert_eq!(issued, 2, "{:#?}", rec.requests());
+    assert_eq!(token_requests(&rec), 2, "{:#?}", rec.requests());
     // Under a SymmetricBinding the context protects (derived keys).
     let rec = Arc::new(Recording::rewriting(|r| {
         unknown_context(r, &FORGOTTEN_SYMMETRIC)
@@ -425,12 +420,7 @@ async fn a_context_the_service_forgot_is_replaced_by_the_next_call() {
     assert!(e.fault().is_some(), "{e}");
     FORGOTTEN_SYMMETRIC.store(false, SeqCst);
     assert_eq!(ping(client, "three").await.expect("a new context"), "three");
-    let issued = rec
-        .requests()
-        .iter()
-        .filter(|r| r.contains("/RST/SCT<"))
-        .count();
-    assert_eq!(issued, 2, "{:#?}", rec.requests());
+    assert_eq!(token_requests(&rec), 2, "{:#?}", rec.requests());
 }
 
 /// A Cancel whose response does not say the context is cancelled (`wst:RequestedTokenCancelled`
@@ -451,4 +441,12 @@ async fn a_cancel_the_service_does_not_confirm_fails_close() {
         .expect_err("not confirmed")
         .to_string();
     assert!(e.contains("does not say the context is cancelled"), "{e}");
+}
+
+/// How many token requests (`…/RST/SCT`) went through `rec`.
+fn token_requests(rec: &Recording) -> usize {
+    rec.requests()
+        .iter()
+        .filter(|r| r.contains("/RST/SCT<"))
+        .count()
 }
