@@ -164,15 +164,15 @@ pub fn read_attributes(krate: &TokenStream, fields: &[AttributeField]) -> TokenS
 /// Code reading the children of `__start` into the element fields' slots; afterwards each slot holds
 /// the field's final value (required ones checked). Children not declared are an error.
 pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStream {
+    // Without groups every field is an element name or the wildcard: the runtime's shared loop.
+    if !fields.iter().any(|f| f.group && !f.any) {
+        return crate::content::read_by_name(krate, fields);
+    }
     let mut decls = TokenStream::new();
     let mut arms = TokenStream::new();
     let mut finals = TokenStream::new();
     let mut any_arm: Option<TokenStream> = None;
     let mut arm_count = 0usize;
-    // Without groups every arm is an element name: a `match` on the local name with the namespace
-    // as a guard (the keys are constants; the tag's namespace was resolved when it was read).
-    let by_name = !fields.iter().any(|f| f.group && !f.any);
-    let mut name_arms = TokenStream::new();
     for (idx, f) in fields.iter().enumerate() {
         // A child whose single-occurrence field is full goes to the next particle that can take
         // it (XML Schema Part 1 §3.9.4): a later field of the same name, else a later wildcard.
@@ -194,13 +194,6 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
         } else {
             let (decl, arm, fin) = element_slot(krate, f);
             let room = room.map(|r| quote!(&& #r));
-            if by_name {
-                decls.extend(quote::quote_spanned!(f.span=> #decl));
-                let (ns, local) = (&f.namespace, &f.local);
-                name_arms.extend(quote!(#local if __child.namespace() == #ns #room => { #arm }));
-                finals.extend(fin);
-                continue;
-            }
             let name = name_expr(krate, &f.namespace, &f.local);
             (decl, quote!(__child.is(#name) #room), arm, fin)
         };
@@ -221,28 +214,11 @@ pub fn read_elements(krate: &TokenStream, fields: &[ElementField]) -> TokenStrea
         Some(arm) => arm,
         None => quote!(__r.unknown_element_in(&__child, &[#(#expected),*])?;),
     };
-    if by_name && arm_count > 0 {
-        return quote! {
-            #decls
-            while let ::core::option::Option::Some(__child) = __r.next_child()? {
-                match __child.local_name() {
-                    #name_arms
-                    _ => { #otherwise }
-                }
-            }
-            #finals
-        };
-    }
-    let fallback = if arm_count == 0 {
-        otherwise
-    } else {
-        quote!(else { #otherwise })
-    };
     quote! {
         #decls
         while let ::core::option::Option::Some(__child) = __r.next_child()? {
             #arms
-            #fallback
+            else { #otherwise }
         }
         #finals
     }

@@ -135,6 +135,7 @@
 
 mod arbitrary;
 mod client;
+mod content;
 mod derive;
 mod fields;
 mod group;

@@ -8,6 +8,10 @@ pub use crate::client::{
     result, send, send_stream, Decoder, ItemDecoder, ResponseContext, ResponseShape,
 };
 pub use crate::types::{collapse, FromXmlText, NoNamespaces, PrefixResolver, ToXmlText};
+pub use crate::xml::read::content::{
+    read_content, Element, NillableOne, Optional, Or, Particle, ReadAs, Repeated, RepeatedNillable,
+    Required, Slot, Tristate, Wildcard, Wildcards,
+};
 pub use crate::xml::TextOut;
 
 pub use crate::__if_arbitrary as if_arbitrary;
@@ -78,20 +82,20 @@ fn read_nil<'i, T: FromXml>(
 /// [`FromXml::read_nil`] of a derived struct with attributes whose content cannot be nil: plain
 /// nil when none of its attributes (`known`, or any with a `wildcard`) is there, else
 /// [`DecodeErrorKind::NilWithAttributes`] at the element (their values would be lost).
-pub fn nil_without_content<'i, T>(
+/// Not generic: one copy serves every struct (the caller returns `Ok(None)` after it).
+pub fn nil_without_content<'i>(
     r: &mut XmlReader<'i>,
     start: StartTag<'i>,
     known: &[Name<'_>],
     wildcard: bool,
-) -> Result<Option<T>, DecodeError> {
+) -> Result<(), DecodeError> {
     if let Some(a) = r.first_attribute_of(&start, known, wildcard)? {
         return Err(r.error_at(
             DecodeErrorKind::NilWithAttributes(a.to_owned()),
             start.offset(),
         ));
     }
-    r.skip_element()?;
-    Ok(None)
+    r.skip_element()
 }
 
 /// The content of a derived struct whose `#[xml(text)]` field is `Nillable<T>` (a simpleContent
@@ -186,15 +190,28 @@ pub fn min_occurs<T>(
     name: Name<'_>,
 ) -> Result<Vec<T>, DecodeError> {
     if (slot.len() as u64) < min {
-        let mut e = r.missing_in(parent, name);
-        e.kind = DecodeErrorKind::TooFewElements {
-            element: name.local.to_owned(),
-            min,
-            found: slot.len(),
-        };
-        return Err(e);
+        return Err(too_few(r, parent, name, min, slot.len()));
     }
     Ok(slot)
+}
+
+/// "Too few" for the repeated element `name` inside `parent`, found `found` times where
+/// `minOccurs` is `min` (XML Schema Part 1 §3.9.4): located at the parent's start tag, with the
+/// parent on the path. Not generic: one copy serves every struct.
+pub fn too_few(
+    r: &XmlReader<'_>,
+    parent: &StartTag<'_>,
+    name: Name<'_>,
+    min: u64,
+    found: usize,
+) -> DecodeError {
+    let mut e = r.missing_in(parent, name);
+    e.kind = DecodeErrorKind::TooFewElements {
+        element: name.local.to_owned(),
+        min,
+        found,
+    };
+    e
 }
 
 /// The value of a required attribute, or "missing required attribute".

@@ -602,3 +602,49 @@ fn a_default_that_is_not_of_the_type_is_a_located_error() {
     let e = xml::from_str::<BadDefault>("<b/>").unwrap_err().to_string();
     assert!(e.contains("b/@n") && e.contains("two"), "{e}");
 }
+
+/// Two elements of one local name in two namespaces (Namespaces in XML 1.0 §2.1: expanded names
+/// differ), each its own particle.
+#[derive(Debug, Clone, PartialEq, ToXml, FromXml)]
+#[xml(namespace = "urn:x")]
+struct TwoNamespaces {
+    a: Option<i32>,
+    #[xml(rename = "a", namespace = "urn:y")]
+    b: Option<i32>,
+}
+
+#[test]
+fn a_child_is_matched_by_its_expanded_name_whatever_prefix_it_is_written_with() {
+    let read = |xml: &str| xml::from_str::<TwoNamespaces>(xml);
+    let both = r#"<r xmlns:x="urn:x" xmlns:y="urn:y"><x:a>1</x:a><y:a>2</y:a></r>"#;
+    assert_eq!(
+        read(both).unwrap(),
+        TwoNamespaces {
+            a: Some(1),
+            b: Some(2)
+        }
+    );
+    // The same prefix bound to the other namespace on the second child.
+    let rebound = r#"<r xmlns:p="urn:x"><p:a>1</p:a><p:a xmlns:p="urn:y">2</p:a></r>"#;
+    assert_eq!(
+        read(rebound).unwrap(),
+        TwoNamespaces {
+            a: Some(1),
+            b: Some(2)
+        }
+    );
+    // The other way round, and the default namespace.
+    let swapped = r#"<r xmlns="urn:y"><a>2</a><a xmlns="urn:x">1</a></r>"#;
+    assert_eq!(
+        read(swapped).unwrap(),
+        TwoNamespaces {
+            a: Some(1),
+            b: Some(2)
+        }
+    );
+    // Twice in one namespace: a duplicate; in a third: not expected, and said why.
+    let e = read(r#"<r xmlns:p="urn:x"><p:a>1</p:a><p:a>2</p:a></r>"#).unwrap_err();
+    assert!(e.to_string().contains("appears more than once"), "{e}");
+    let e = read(r#"<r xmlns:p="urn:x"><p:a>1</p:a><p:a xmlns:p="urn:z">2</p:a></r>"#).unwrap_err();
+    assert!(e.to_string().contains("the namespaces differ"), "{e}");
+}

@@ -43,7 +43,10 @@ pub(super) fn read_nil_fn(
             .iter()
             .filter(|a| !a.any)
             .map(|a| name_expr(krate, &a.namespace, &a.local));
-        quote!(#krate::__private::nil_without_content(__r, __start, &[#(#known),*], #wildcard))
+        quote! {
+            #krate::__private::nil_without_content(__r, __start, &[#(#known),*], #wildcard)?;
+            ::core::result::Result::Ok(::core::option::Option::None)
+        }
     };
     quote! {
         #nil_content

@@ -25,6 +25,7 @@ pub use text::{FromXmlText, NoNamespaces, PrefixResolver};
 
 mod attributes;
 mod binary;
+pub(crate) mod content;
 mod errors;
 mod limits;
 mod text;
