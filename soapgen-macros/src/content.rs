@@ -58,7 +58,7 @@ pub fn read_by_name(krate: &TokenStream, fields: &[ElementField]) -> TokenStream
                 .any(|g| g.any);
         let (ns, local) = (&f.namespace, &f.local);
         particles.push(quote! {
-            #p::Particle { namespace: #ns, local: #local, shared: #shared, yields: #yields }
+            #p::Particle::new(#ns, #local, #shared, #yields)
         });
         let repeated = matches!(f.shape.card, Occurrence::Many | Occurrence::ManyNillable);
         let name = name_expr(krate, &f.namespace, &f.local);
@@ -106,7 +106,8 @@ pub fn read_by_name(krate: &TokenStream, fields: &[ElementField]) -> TokenStream
     quote! {
         #decls
         #any_decl
-        #p::read_content(__r, &[#(#particles),*], &mut [#(&mut #slots),*], #any_arg)?;
+        const __PARTICLES: &[#p::Particle] = &[#(#particles),*];
+        #p::read_content(__r, __PARTICLES, &mut [#(&mut #slots),*], #any_arg)?;
         #finals
         #any_final
     }

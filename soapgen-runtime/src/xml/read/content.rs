@@ -19,6 +19,7 @@ use crate::xml::{FromXml, FromXmlText};
 /// occurrences are the slots' to check ([`Slot::take`] refuses a second single occurrence) and
 /// `minOccurs` the derived code's, after [`read_content`].
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct Particle {
     /// The element's namespace URI (`""`: no namespace).
     pub namespace: &'static str,
@@ -31,6 +32,24 @@ pub struct Particle {
     /// the same name, or a later wildcard): a full single particle then passes the child on
     /// instead of refusing it as a duplicate.
     pub yields: bool,
+}
+
+impl Particle {
+    /// The particle of the element `local` in `namespace`; `shared` and `yields` as the fields
+    /// say. A `const fn`: the derives build their particles as constants.
+    pub const fn new(
+        namespace: &'static str,
+        local: &'static str,
+        shared: bool,
+        yields: bool,
+    ) -> Self {
+        Particle {
+            namespace,
+            local,
+            shared,
+            yields,
+        }
+    }
 }
 
 /// A field's storage while its struct's content is read: takes one occurrence of its element at
