@@ -82,7 +82,13 @@ pub fn read_by_name(krate: &TokenStream, fields: &[ElementField]) -> TokenStream
             },
         });
     }
-    let slots = named.iter().map(|f| &f.slot);
+    // Each slot named with its field type's span: a type that cannot be read is reported there
+    // (the cast to `dyn Slot` is where its `FromXml` bound is checked).
+    let slots = named.iter().map(|f| {
+        let span = syn::spanned::Spanned::span(&f.shape.inner);
+        let slot = syn::Ident::new(&f.slot.to_string(), span);
+        quote::quote_spanned!(span=> &mut #slot)
+    });
     let (any_decl, any_arg, any_final) = match fields.iter().find(|f| f.any) {
         Some(f) => {
             let (slot, inner) = (&f.slot, &f.shape.inner);
@@ -103,11 +109,14 @@ pub fn read_by_name(krate: &TokenStream, fields: &[ElementField]) -> TokenStream
             TokenStream::new(),
         ),
     };
+    let read = crate::fields::tri(
+        quote!(#p::read_content(__r, __PARTICLES, &mut [#(#slots),*], #any_arg)),
+    );
     quote! {
         #decls
         #any_decl
         const __PARTICLES: &[#p::Particle] = &[#(#particles),*];
-        #p::read_content(__r, __PARTICLES, &mut [#(&mut #slots),*], #any_arg)?;
+        #read;
         #finals
         #any_final
     }

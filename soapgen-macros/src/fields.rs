@@ -23,6 +23,18 @@ pub fn read_call(krate: &TokenStream, f: &ElementField, which: &str) -> TokenStr
     }
 }
 
+/// `e` (a `Result` whose error is the caller's) unwrapped by a `match` rather than `?`: in an
+/// unoptimized build `?` is two calls (`Try::branch`, `FromResidual::from_residual`, the latter
+/// instantiated for each derived type's result), a `match` a branch.
+pub fn tri(e: TokenStream) -> TokenStream {
+    quote! {
+        match #e {
+            ::core::result::Result::Ok(__v) => __v,
+            ::core::result::Result::Err(__e) => return ::core::result::Result::Err(__e),
+        }
+    }
+}
+
 pub fn name_expr(krate: &TokenStream, ns: &str, local: &str) -> TokenStream {
     quote!(#krate::xml::Name::new(#ns, #local))
 }
@@ -55,11 +67,11 @@ pub fn write_elements_as(
         let write_one = |v: TokenStream| {
             let v = deref(v);
             if group {
-                quote!(#krate::xml::ToXmlGroup::write_group(#v, __w)?;)
+                tri(quote!(#krate::xml::ToXmlGroup::write_group(#v, __w)))
             } else if encoded {
-                quote!(#krate::types::write_typed(__w, #name, #v)?;)
+                tri(quote!(#krate::types::write_typed(__w, #name, #v)))
             } else {
-                quote!(#krate::ToXml::write_xml(#v, __w, #name)?;)
+                tri(quote!(#krate::ToXml::write_xml(#v, __w, #name)))
             }
         };
         let write_nillable = |v: TokenStream| {
@@ -117,11 +129,14 @@ pub fn write_attributes(krate: &TokenStream, fields: &[AttributeField]) -> Token
                 .iter()
                 .filter(|k| !k.any)
                 .map(|k| name_expr(krate, &k.namespace, &k.local));
-            quote!(for __a in (#access).iter() { __w.other_attribute(__a, &[#(#declared),*])?; })
+            let w = tri(quote!(__w.other_attribute(__a, &[#(#declared),*])));
+            quote!(for __a in (#access).iter() { #w; })
         } else if f.optional {
-            quote!(if let ::core::option::Option::Some(__v) = #access { __w.attribute_value(#name, __v)?; })
+            let w = tri(quote!(__w.attribute_value(#name, __v)));
+            quote!(if let ::core::option::Option::Some(__v) = #access { #w; })
         } else {
-            quote!(__w.attribute_value(#name, #access)?;)
+            let w = tri(quote!(__w.attribute_value(#name, #access)));
+            quote!(#w;)
         };
         out.extend(quote::quote_spanned!(f.span=> #code));
     }
@@ -135,26 +150,27 @@ pub fn read_attributes(krate: &TokenStream, fields: &[AttributeField]) -> TokenS
         let name = name_expr(krate, &f.namespace, &f.local);
         let slot = &f.slot;
         let ty = &f.ty;
+        let value = tri(quote!(__r.attribute_value::<#ty>(&__start, #name)));
         let code = if f.any {
             let known = fields
                 .iter()
                 .filter(|k| !k.any)
                 .map(|k| name_expr(krate, &k.namespace, &k.local));
-            quote! {
-                let #slot: ::std::vec::Vec<#ty> = __r.other_attributes(&__start, &[#(#known),*])?;
-            }
+            let read = tri(quote!(__r.other_attributes(&__start, &[#(#known),*])));
+            quote!(let #slot: ::std::vec::Vec<#ty> = #read;)
         } else if let Some((literal, fixed)) = &f.constraint {
-            quote! {
-                let #slot: #ty = #krate::__private::constrained_attribute(
-                    __r, &__start, __r.attribute_value::<#ty>(&__start, #name)?, #name, #literal, #fixed)?;
-            }
+            let read = tri(quote! {
+                #krate::__private::constrained_attribute(
+                    __r, &__start, #value, #name, #literal, #fixed)
+            });
+            quote!(let #slot: #ty = #read;)
         } else if f.optional {
-            quote!(let #slot: ::core::option::Option<#ty> = __r.attribute_value::<#ty>(&__start, #name)?;)
+            quote!(let #slot: ::core::option::Option<#ty> = #value;)
         } else {
-            quote! {
-                let #slot: #ty = #krate::__private::required_attribute(
-                    __r, &__start, __r.attribute_value::<#ty>(&__start, #name)?, #name)?;
-            }
+            let read = tri(quote! {
+                #krate::__private::required_attribute(__r, &__start, #value, #name)
+            });
+            quote!(let #slot: #ty = #read;)
         };
         out.extend(quote::quote_spanned!(f.span=> #code));
     }

@@ -39,8 +39,9 @@ pub(super) fn expand(input: &DeriveInput, c: &Container, s: &Struct, which: Whic
                 }
                 None => fields::write_elements(krate, &s.elements),
             };
+            let start = fields::tri(quote!(__w.start_element(__name)));
             let body = quote! {
-                __w.start_element(__name)?;
+                #start;
                 #attrs
                 #content
                 __w.end_element()
@@ -99,8 +100,9 @@ fn sequence(ident: &syn::Ident, c: &Container, s: &Struct, which: Which) -> Toke
             } else {
                 TokenStream::new()
             };
+            let start = fields::tri(quote!(__w.start_element(__name)));
             let body = quote! {
-                __w.start_element(__name)?;
+                #start;
                 #attrs
                 #content
                 __w.end_element()
