@@ -348,8 +348,8 @@ impl<'i, T: FromXml> Slot<'i> for Wildcards<T> {
     }
 }
 
-/// Reads the children of `parent` (its start tag just read) into `slots`, one per particle of
-/// `particles` in the same order, and children no particle takes into `any` (a wildcard) or,
+/// Reads the children of the element whose start tag was just read into `slots`, one per
+/// particle of `particles` in the same order (particles without a slot are ignored), and children no particle takes into `any` (a wildcard) or,
 /// without one, refuses them ([`XmlReader::unknown_element_in`], which may skip them under
 /// [`Leniency::unknown_elements`](crate::xml::Leniency)). A child goes to the first particle of
 /// its name with room (XML Schema Part 1 §3.9.4). `minOccurs` is left to the caller.
@@ -366,6 +366,7 @@ pub fn read_content<'i>(
     mut any: Option<&mut dyn Slot<'i>>,
 ) -> Result<(), DecodeError> {
     debug_assert_eq!(particles.len(), slots.len());
+    let particles = &particles[..particles.len().min(slots.len())];
     // Documents mostly follow the schema's order: the particle after the last one matched (or
     // that one again) is tried first.
     let mut last = 0usize;
