@@ -205,6 +205,18 @@ impl Struct {
                 "this field would be a child element",
             ));
         }
+        // Read by name, a child no field takes goes to the wildcard: there is one (a `sequence`
+        // struct reads by position and may hold several).
+        if !c.sequence {
+            for extra in self.elements.iter().filter(|e| e.any).skip(1) {
+                errs.push(syn::Error::new(
+                    extra.span,
+                    "a struct takes one `any` field: it collects every child element no other \
+                     field takes (XML Schema Part 1 §3.10); for wildcards at several positions, \
+                     use a `sequence` struct",
+                ));
+            }
+        }
         if c.sequence {
             if self.content.is_some() {
                 errs.push(syn::Error::new(

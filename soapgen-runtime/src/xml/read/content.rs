@@ -425,10 +425,18 @@ fn scan<'i>(
     ns: &'i str,
     known: &mut (&'i str, &'static str),
 ) -> Option<usize> {
-    particles
-        .iter()
-        .zip(slots)
-        .position(|(p, s)| is(p, local, ns, known) && !(p.yields && s.is_full()))
+    // Length, then first and last byte, inline: most particles differ there, and a full
+    // comparison is a call.
+    let b = local.as_bytes();
+    let (len, first, end) = (b.len(), b.first(), b.last());
+    particles.iter().zip(slots).position(|(p, s)| {
+        let a = p.local.as_bytes();
+        a.len() == len
+            && a.first() == first
+            && a.last() == end
+            && is(p, local, ns, known)
+            && !(p.yields && s.is_full())
+    })
 }
 
 impl<'i> XmlReader<'i> {
@@ -439,6 +447,10 @@ impl<'i> XmlReader<'i> {
         tag: &StartTag<'i>,
         particles: &[Particle],
     ) -> Result<(), DecodeError> {
+        // Skipped under leniency: no message to write.
+        if self.limits.leniency.unknown_elements {
+            return self.unknown_element_in(tag, &[]);
+        }
         // Only the particle of the same local name (if any) matters to the message.
         let local = tag.local_name();
         match particles.iter().find(|p| p.local == local) {
