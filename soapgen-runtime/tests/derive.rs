@@ -616,32 +616,19 @@ struct TwoNamespaces {
 #[test]
 fn a_child_is_matched_by_its_expanded_name_whatever_prefix_it_is_written_with() {
     let read = |xml: &str| xml::from_str::<TwoNamespaces>(xml);
-    let both = r#"<r xmlns:x="urn:x" xmlns:y="urn:y"><x:a>1</x:a><y:a>2</y:a></r>"#;
-    assert_eq!(
-        read(both).unwrap(),
-        TwoNamespaces {
-            a: Some(1),
-            b: Some(2)
-        }
-    );
-    // The same prefix bound to the other namespace on the second child.
-    let rebound = r#"<r xmlns:p="urn:x"><p:a>1</p:a><p:a xmlns:p="urn:y">2</p:a></r>"#;
-    assert_eq!(
-        read(rebound).unwrap(),
-        TwoNamespaces {
-            a: Some(1),
-            b: Some(2)
-        }
-    );
-    // The other way round, and the default namespace.
-    let swapped = r#"<r xmlns="urn:y"><a>2</a><a xmlns="urn:x">1</a></r>"#;
-    assert_eq!(
-        read(swapped).unwrap(),
-        TwoNamespaces {
-            a: Some(1),
-            b: Some(2)
-        }
-    );
+    let want = TwoNamespaces {
+        a: Some(1),
+        b: Some(2),
+    };
+    for xml in [
+        r#"<r xmlns:x="urn:x" xmlns:y="urn:y"><x:a>1</x:a><y:a>2</y:a></r>"#,
+        // The same prefix bound to the other namespace on the second child.
+        r#"<r xmlns:p="urn:x"><p:a>1</p:a><p:a xmlns:p="urn:y">2</p:a></r>"#,
+        // The other way round, and the default namespace.
+        r#"<r xmlns="urn:y"><a>2</a><a xmlns="urn:x">1</a></r>"#,
+    ] {
+        assert_eq!(read(xml).unwrap(), want, "{xml}");
+    }
     // Twice in one namespace: a duplicate; in a third: not expected, and said why.
     let e = read(r#"<r xmlns:p="urn:x"><p:a>1</p:a><p:a>2</p:a></r>"#).unwrap_err();
     assert!(e.to_string().contains("appears more than once"), "{e}");
